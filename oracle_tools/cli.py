@@ -1,0 +1,230 @@
+"""The ``oracle-tools`` command line: one command per library call on :class:`OracleDB`.
+
+Every command takes ``--db PATH`` (``$ORACLE_TOOLS_DB``, else data/oracle.duckdb) and every
+command that returns data takes ``--json``. Errors print one clear line and exit non-zero.
+"""
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .db import OracleDB, default_db_path
+from .errors import OracleToolsError
+
+
+def _db_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None, envvar="ORACLE_TOOLS_DB",
+        show_envvar=True, help="Database file [default: data/oracle.duckdb].")(func)
+
+
+def _json_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+
+
+def _echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def _friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn library errors into one line on stderr and exit status 2 (bad input or missing data)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except OracleToolsError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+
+    return wrapper
+
+
+def _open(db_path: Path | None) -> OracleDB:
+    return OracleDB(db_path or default_db_path())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="oracle-tools")
+def main() -> None:
+    """The Magic: The Gathering Oracle card reference in DuckDB and Polars."""
+
+
+# -- ingest and inspection ---------------------------------------------------------------------
+
+@main.command()
+@_db_option
+@click.option("--sample", is_flag=True, help="Build from the embedded real sample in data/sample/ (offline).")
+@click.option("--bulk-file", "bulk_files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="A local Scryfall bulk file (.json/.json.gz, array or one object per line). Repeatable.")
+@click.option("--types", default="oracle_cards,default_cards,rulings", show_default=True,
+              help="Bulk types to download from the Scryfall API (when no --bulk-file/--sample is given).")
+@click.option("--api-url", default=None, help="Scryfall API base URL [default: https://api.scryfall.com].")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Download cache [default: <db folder>/cache].")
+@click.option("--rules-file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="A Comprehensive Rules .txt to use instead of the shipped one.")
+@click.option("--interchangeable-file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="CSV of interchangeable names (CR 201.3) [default: data/interchangeable_names.csv].")
+@click.option("--progress/--no-progress", default=True, help="Show progress bars.")
+@_json_option
+@_friendly_errors
+def ingest(db_path: Path | None, sample: bool, bulk_files: tuple[Path, ...], types: str, api_url: str | None,
+           cache_dir: Path | None, rules_file: Path | None, interchangeable_file: Path | None, progress: bool,
+           as_json: bool) -> None:
+    """Build the database from Scryfall (API, local bulk files, or the embedded sample).
+
+    The new database replaces the old one only when everything succeeded. Giving only a
+    rulings file or --rules-file keeps the cards of the existing database.
+    """
+    from . import download
+    from . import ingest as ing
+
+    db_file = db_path or default_db_path()
+    if sample:
+        sources = ing.sample_sources()
+    elif bulk_files:
+        sources = [ing.sniff(p) for p in bulk_files]
+    elif rules_file is not None and db_file.exists():
+        sources = []
+    else:
+        wanted = [t.strip() for t in types.split(",") if t.strip()]
+        cache = cache_dir or Path(os.environ.get("ORACLE_TOOLS_CACHE") or db_file.parent / "cache")
+        fetched = download.fetch_bulk_files(wanted, api_url=api_url or download.DEFAULT_API_URL, cache_dir=cache,
+                                            progress=progress)
+        sources = [ing.sniff(f.path, origin="scryfall-api", bulk_type=f.type, updated_at=f.updated_at)
+                   for f in fetched]
+    report = ing.Ingest(db_file, progress=progress, interchangeable_file=interchangeable_file).run(
+        sources, rules_file=rules_file)
+    if as_json:
+        _echo_json(report.as_dict())
+        return
+    for f in report.files:
+        click.echo(f"read {f['rows']:>9,} {f['kind']:<8} from {f['file']} ({f['seconds']:.2f}s)")
+    sizes = ", ".join(f"{t} {n:,}" for t, n in report.tables.items() if t in ("cards", "faces", "printings", "names"))
+    click.echo(f"wrote {report.db_path} in {report.seconds:.1f}s: {sizes}")
+
+
+@main.command()
+@_db_option
+@_json_option
+@_friendly_errors
+def info(db_path: Path | None, as_json: bool) -> None:
+    """What is in the database: sources, snapshot dates, row counts per table and per layout."""
+    with _open(db_path) as db:
+        data = db.info()
+    if as_json:
+        _echo_json(data)
+        return
+    click.echo(f"database  {data['db']} ({data['size_bytes'] / 1e6:.1f} MB)")
+    for run in data["runs"]:
+        click.echo(f"run {run['run_id']}    {run['started_at'][:19]} {run['source']:<12} {run['kind']:<7} "
+                   f"{run['rows'] if run['rows'] is not None else '':>8} {run['file']}")
+    click.echo(f"newest printing  {data['newest_printing']}")
+    if data["rules"]:
+        click.echo(f"rules     CR effective {data['rules']['effective_date']} ({data['rules']['rules']} rules)")
+    click.echo("tables    " + ", ".join(f"{t} {n:,}" for t, n in data["tables"].items()))
+    click.echo("layouts   " + ", ".join(f"{k} {v:,}" for k, v in data["layouts"].items()))
+
+
+@main.command()
+@_db_option
+@click.argument("query")
+@click.option("--param", "params", multiple=True, help="A value for the next ? placeholder. Repeatable.")
+@_json_option
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
+@_friendly_errors
+def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool, as_csv: bool) -> None:
+    """Run read-only SQL against the database (opened read-only; use ? and --param for values)."""
+    import duckdb
+
+    with _open(db_path) as db:
+        try:
+            frame = db.sql(query, list(params))
+        except duckdb.Error as exc:
+            raise OracleToolsError(f"SQL failed: {str(exc).splitlines()[0]}") from None
+    if as_json:
+        _echo_json(frame.to_dicts())
+    elif as_csv:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(frame.columns)
+        for row in frame.iter_rows():
+            writer.writerow(["|".join(map(str, v)) if isinstance(v, list) else v for v in row])
+        click.echo(buffer.getvalue(), nl=False)
+    else:
+        import polars as pl
+
+        with pl.Config(tbl_rows=50, tbl_cols=20, fmt_str_lengths=60, tbl_width_chars=160):
+            click.echo(str(frame))
+
+
+# -- names (CR 201) ------------------------------------------------------------------------------
+
+@main.command()
+@_db_option
+@click.argument("name", required=False)
+@click.option("--fuzzy", is_flag=True, help="Accept the closest name for a misspelling (via 'fuzzy').")
+@click.option("--batch", type=click.File("r", encoding="utf-8"), default=None,
+              help="Resolve every line of a file ('-' for stdin) in one batch.")
+@_json_option
+@_friendly_errors
+def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextIOBase | None, as_json: bool) -> None:
+    """Resolve a card name (any spelling, face, language or alternate name) to its Oracle card.
+
+    Exit 0 when it resolves, 1 when it is ambiguous or not found.
+    """
+    with _open(db_path) as db:
+        if batch is not None:
+            frame = db.resolve_many([line.rstrip("\n") for line in batch if line.strip()])
+            if as_json:
+                _echo_json(frame.to_dicts())
+            else:
+                click.echo(frame.write_csv(), nl=False)
+            sys.exit(0 if frame.get_column("status").eq("ok").all() else 1)
+        if name is None:
+            raise click.UsageError("give a NAME, or --batch FILE")
+        result = db.resolve(name, fuzzy=fuzzy)
+    if as_json:
+        _echo_json(result.to_dict())
+    elif result.ok:
+        face = f" (face: {result.face})" if result.face else ""
+        same = [n for n in result.names if n != result.english_name]
+        click.echo(f"{result.name}{face}  [via {result.via}]" + (f"  same name as: {', '.join(same)}" if same else ""))
+    elif result.status == "ambiguous":
+        click.echo(f"{name!r} is ambiguous: " + "; ".join(
+            f"{c.name}" + (f" (face {c.face})" if c.face else "") + f" [{c.via}]" for c in result.candidates))
+    else:
+        click.echo(f"{name!r} is not a card name. Did you mean: {', '.join(result.suggestions) or '(nothing close)'}?")
+    sys.exit(0 if result.ok else 1)
+
+
+@main.command("same-name")
+@_db_option
+@click.argument("first")
+@click.argument("second")
+@_json_option
+@_friendly_errors
+def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> None:
+    """CR 201.2a: do two cards have the same name? Exit 0 yes, 1 no."""
+    with _open(db_path) as db:
+        answer = db.same_name(first, second)
+        names = {first: sorted(db.object_names(first)), second: sorted(db.object_names(second))}
+    if as_json:
+        _echo_json({"same_name": answer, "names": names, "rule": "201.2a"})
+    else:
+        click.echo(f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]}")
+    sys.exit(0 if answer else 1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

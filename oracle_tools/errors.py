@@ -1,0 +1,30 @@
+"""Errors raised by oracle-tools. Each message says what was wrong and what to do."""
+from __future__ import annotations
+
+
+class OracleToolsError(Exception):
+    """Base class: every error the CLI turns into a clear message and a non-zero exit."""
+
+
+class IngestError(OracleToolsError):
+    """A source could not be ingested (corrupt, truncated, wrong shape). Nothing was replaced."""
+
+
+class DownloadError(IngestError):
+    """A Scryfall bulk file could not be downloaded after retries."""
+
+
+class DatabaseMissingError(OracleToolsError):
+    """The database file does not exist yet."""
+
+
+class RulesFileError(OracleToolsError):
+    """A Comprehensive Rules file is not the rules text."""
+
+
+class DecklistError(OracleToolsError):
+    """A decklist file could not be read at all."""
+
+
+class ConstraintError(OracleToolsError):
+    """A 'choose a card name' constraint phrase is not understood."""

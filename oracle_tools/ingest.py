@@ -1,0 +1,360 @@
+"""Build the database from Scryfall bulk files (local, downloaded, or the embedded sample).
+
+Every ingest writes a new database next to the old one and swaps it in with one
+``os.replace`` only when everything succeeded: a failed or killed ingest leaves the
+previous database as it was.
+
+Parsing is DuckDB's native JSON reader with an explicit schema (no Python loop over
+objects); the tables are then derived in SQL (``sql/build_core.sql``) and by the
+later layers (names, tokens).
+
+>>> from oracle_tools import OracleDB
+>>> db = OracleDB.ingest_sample("data/oracle.duckdb")       # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import time
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+from tqdm import tqdm
+
+from . import sqlfiles
+from .errors import IngestError
+
+# The Scryfall card-object fields the schema uses. Unknown keys are ignored by the reader,
+# so new Scryfall fields never break an ingest.
+_FACE_STRUCT = (
+    "STRUCT(object VARCHAR, name VARCHAR, printed_name VARCHAR, flavor_name VARCHAR, oracle_id VARCHAR, "
+    "mana_cost VARCHAR, cmc DOUBLE, type_line VARCHAR, printed_type_line VARCHAR, oracle_text VARCHAR, "
+    "printed_text VARCHAR, colors VARCHAR[], color_indicator VARCHAR[], power VARCHAR, toughness VARCHAR, "
+    "loyalty VARCHAR, defense VARCHAR, layout VARCHAR)[]"
+)
+CARD_COLUMNS: dict[str, str] = {
+    "object": "VARCHAR", "id": "VARCHAR", "oracle_id": "VARCHAR", "name": "VARCHAR", "printed_name": "VARCHAR",
+    "flavor_name": "VARCHAR", "lang": "VARCHAR", "released_at": "DATE", "layout": "VARCHAR",
+    "mana_cost": "VARCHAR", "cmc": "DOUBLE", "type_line": "VARCHAR", "printed_type_line": "VARCHAR",
+    "oracle_text": "VARCHAR", "printed_text": "VARCHAR", "power": "VARCHAR", "toughness": "VARCHAR",
+    "loyalty": "VARCHAR", "defense": "VARCHAR", "colors": "VARCHAR[]", "color_identity": "VARCHAR[]",
+    "color_indicator": "VARCHAR[]", "keywords": "VARCHAR[]", "produced_mana": "VARCHAR[]",
+    "reserved": "BOOLEAN", "games": "VARCHAR[]", "set": "VARCHAR", "set_name": "VARCHAR",
+    "set_type": "VARCHAR", "collector_number": "VARCHAR", "rarity": "VARCHAR", "digital": "BOOLEAN",
+    "promo": "BOOLEAN", "border_color": "VARCHAR", "security_stamp": "VARCHAR", "artist": "VARCHAR",
+    "multiverse_ids": "INTEGER[]", "mtgo_id": "INTEGER", "arena_id": "INTEGER", "edhrec_rank": "INTEGER",
+    "legalities": "MAP(VARCHAR, VARCHAR)", "card_faces": _FACE_STRUCT,
+    "all_parts": "STRUCT(object VARCHAR, id VARCHAR, component VARCHAR, name VARCHAR, type_line VARCHAR)[]",
+}
+RULING_COLUMNS: dict[str, str] = {
+    "object": "VARCHAR", "oracle_id": "VARCHAR", "source": "VARCHAR", "published_at": "DATE", "comment": "VARCHAR",
+}
+
+# Scryfall names its bulk files after their type: oracle-cards-20241122100000.json(.gz).
+_BULK_NAME = re.compile(r"(oracle[-_]cards|unique[-_]artwork|default[-_]cards|all[-_]cards|rulings)", re.I)
+_OBJECT_KEY = re.compile(r'"object"\s*:\s*"([A-Za-z_]+)"')
+_SNIFF_BYTES = 1 << 16
+
+#: Tables a card ingest rebuilds; kept from the previous database when only rulings or rules are given.
+CARD_TABLES = ("cards", "faces", "printings", "legalities", "parts")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One local file to ingest, with what sniffing its content found."""
+
+    path: Path
+    kind: str  # "cards" | "rulings"
+    json_format: str  # "array" | "newline_delimited"
+    bulk_type: str | None = None  # oracle_cards, default_cards, ... when known
+    origin: str = "bulk-file"  # bulk-file | scryfall-api | sample
+    updated_at: str | None = None
+
+    @property
+    def is_oracle(self) -> bool:
+        return self.bulk_type == "oracle_cards"
+
+
+@dataclass
+class IngestReport:
+    """What one ingest did: per-file row counts and timings, table sizes."""
+
+    db_path: Path
+    files: list[dict] = field(default_factory=list)
+    tables: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        return {"db": str(self.db_path), "files": self.files, "tables": self.tables, "seconds": round(self.seconds, 3)}
+
+
+def _open_text_head(path: Path) -> str:
+    """The first bytes of a (possibly gzipped) file as text, for sniffing."""
+    try:
+        with path.open("rb") as raw:
+            magic = raw.read(2)
+            raw.seek(0)
+            if magic == b"\x1f\x8b":
+                # A short read of the head is enough to sniff; truncation later is DuckDB's to report.
+                head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw.read(_SNIFF_BYTES), _SNIFF_BYTES)
+            else:
+                head = raw.read(_SNIFF_BYTES)
+    except FileNotFoundError:
+        raise IngestError(f"{path}: no such file. Check the path given to --bulk-file.") from None
+    except IsADirectoryError:
+        raise IngestError(f"{path}: is a directory, not a Scryfall bulk file.") from None
+    except zlib.error as exc:
+        raise IngestError(f"{path}: is not a valid gzip file ({exc}). Download it again.") from None
+    return head.decode("utf-8", errors="replace").lstrip("\ufeff")
+
+
+def sniff(path: Path | str, *, origin: str = "bulk-file", bulk_type: str | None = None,
+          updated_at: str | None = None) -> SourceFile:
+    """Recognise a Scryfall bulk file by content: card or ruling objects, JSON array or one per line."""
+    path = Path(path)
+    head = _open_text_head(path)
+    stripped = head.lstrip()
+    if not stripped:
+        raise IngestError(f"{path}: the file is empty; expected a Scryfall bulk file (a JSON array of card objects).")
+    first = stripped[0]
+    if first not in "[{":
+        raise IngestError(
+            f"{path}: is not JSON (it starts with {stripped[:30]!r}); expected a Scryfall bulk file "
+            "(a JSON array of card or ruling objects, or one object per line).")
+    if stripped.startswith("{") and re.match(r'\{\s*"meta"\s*:', stripped):
+        raise IngestError(f"{path}: is an MTGJSON file; oracle-tools ingests Scryfall bulk files (card objects).")
+    match = _OBJECT_KEY.search(stripped)
+    if match is None:
+        if re.fullmatch(r"\[\s*\]\s*", stripped):
+            raise IngestError(f"{path}: the JSON array is empty; there are no card objects to ingest.")
+        raise IngestError(
+            f"{path}: does not look like Scryfall card or ruling objects (no \"object\" field in the first "
+            f"object: {stripped[:80]!r}).")
+    object_type = match.group(1)
+    if object_type == "list":
+        raise IngestError(
+            f"{path}: is a Scryfall list (such as the bulk-data index), not a bulk file; "
+            "ingest the file its download_uri points to.")
+    if object_type not in ("card", "ruling"):
+        raise IngestError(f"{path}: holds Scryfall '{object_type}' objects; expected 'card' or 'ruling' objects.")
+    kind = "cards" if object_type == "card" else "rulings"
+    if bulk_type is None:
+        named = _BULK_NAME.search(path.name)
+        bulk_type = named.group(1).lower().replace("-", "_") if named else None
+    return SourceFile(path=path, kind=kind, json_format="array" if first == "[" else "newline_delimited",
+                      bulk_type=bulk_type, origin=origin, updated_at=updated_at)
+
+
+def _columns_literal(columns: dict[str, str]) -> str:
+    # Built only from the constant schemas above, never from user text.
+    return "{" + ", ".join(f"'{name}': '{sqltype}'" for name, sqltype in columns.items()) + "}"
+
+
+def _stale_temp_files(db_path: Path) -> Iterable[Path]:
+    for candidate in db_path.parent.glob(db_path.name + ".ingest-*.tmp*"):
+        pid_text = candidate.name.split(".ingest-", 1)[1].split(".", 1)[0]
+        if pid_text.isdigit() and not _pid_alive(int(pid_text)):
+            yield candidate
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove(path: Path) -> None:
+    for leftover in (path, Path(str(path) + ".wal")):
+        try:
+            leftover.unlink()
+        except FileNotFoundError:
+            pass
+
+
+class Ingest:
+    """One ingest run into a temporary database, swapped in on success."""
+
+    def __init__(self, db_path: Path, *, progress: bool = True, memory_limit: str = "2GB",
+                 interchangeable_file: str | os.PathLike[str] | None = None) -> None:
+        self.db_path = Path(db_path)
+        self.interchangeable_file = Path(interchangeable_file) if interchangeable_file else None
+        self.progress = progress
+        self.memory_limit = memory_limit
+        self.report = IngestReport(db_path=self.db_path)
+        self._run_rows: list[tuple] = []
+        self._started = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+    def run(self, sources: Sequence[SourceFile], *, rules_file: Path | None = None) -> IngestReport:
+        card_files = [s for s in sources if s.kind == "cards"]
+        ruling_files = [s for s in sources if s.kind == "rulings"]
+        previous = self.db_path if self.db_path.exists() else None
+        if not card_files and previous is None:
+            raise IngestError(
+                f"no card files to ingest and no database at {self.db_path} to add to; "
+                "give --bulk-file with Scryfall card objects, --sample, or ingest from the Scryfall API.")
+        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        for stale in _stale_temp_files(self.db_path):
+            _remove(stale)
+        tmp = self.db_path.with_name(f"{self.db_path.name}.ingest-{os.getpid()}.tmp")
+        _remove(tmp)
+        started = time.perf_counter()
+        try:
+            con = duckdb.connect(str(tmp))
+            try:
+                self._build(con, card_files, ruling_files, previous, rules_file)
+                con.execute("CHECKPOINT")
+            finally:
+                con.close()
+            os.replace(tmp, self.db_path)
+        except BaseException:
+            _remove(tmp)
+            raise
+        self.report.seconds = time.perf_counter() - started
+        return self.report
+
+    # -- steps ---------------------------------------------------------------------------------
+
+    def _build(self, con: duckdb.DuckDBPyConnection, card_files: list[SourceFile],
+               ruling_files: list[SourceFile], previous: Path | None, rules_file: Path | None) -> None:
+        con.execute(f"SET memory_limit = '{self.memory_limit}'")
+        con.execute("SET preserve_insertion_order = false")
+        con.execute(sqlfiles.load("schema.sql"))
+        con.execute(sqlfiles.load("macros.sql"))
+        if previous is not None:
+            con.execute("ATTACH ? AS previous (READ_ONLY)", [str(previous)])
+        steps = len(card_files) + len(ruling_files) + 3
+        with tqdm(total=steps, desc="ingest", unit="step", disable=not self.progress, leave=False) as bar:
+            if card_files:
+                self._stage_cards(con, card_files, bar)
+                bar.set_description("building cards, faces, printings")
+                con.execute(sqlfiles.load("build_core.sql"))
+                con.execute("DROP TABLE stage_cards; DROP TABLE stage_dedup; DROP TABLE rep; DROP TABLE per_oracle")
+            else:
+                self._keep(con, CARD_TABLES)
+            bar.update(1)
+            if ruling_files:
+                self._load_rulings(con, ruling_files, bar)
+            elif previous is not None:
+                self._keep(con, ("rulings",))
+            bar.set_description("rules")
+            from . import rules
+
+            rules.store(con, rules_file, keep_previous=previous is not None and rules_file is None)
+            if rules_file is not None:
+                self._run_rows.append(("rules-file", "rules", str(rules_file), None, None, None, 0.0))
+            bar.update(1)
+            bar.set_description("names, tokens")
+            self._build_layers(con)
+            bar.update(1)
+        self._record_runs(con, previous)
+        if previous is not None:
+            con.execute("DETACH previous")
+        self.report.tables = {
+            t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]  # table names from the catalog
+            for (t,) in con.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1").fetchall()
+        }
+
+    def _build_layers(self, con: duckdb.DuckDBPyConnection) -> None:
+        """The layers derived from the core tables: names (CR 201), then tokens (CR 111)."""
+        from . import names
+
+        names.build(con, self.interchangeable_file)
+
+    def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
+        cols = _columns_literal(CARD_COLUMNS)
+        con.execute(f"""CREATE TEMP TABLE stage_cards AS
+            SELECT *, 0 AS file_order, false AS is_oracle_file, ''::VARCHAR AS source_file
+            FROM read_json('/dev/null', format = 'array', columns = {cols}) LIMIT 0""")
+        for order, source in enumerate(files):
+            bar.set_description(f"reading {source.path.name}")
+            started = time.perf_counter()
+            try:
+                con.execute(
+                    f"""INSERT INTO stage_cards
+                        SELECT *, ?, ?, ? FROM read_json(?, format = '{source.json_format}', columns = {cols},
+                                                      maximum_object_size = 67108864)""",
+                    [order, source.is_oracle, str(source.path), str(source.path)])
+            except duckdb.Error as exc:
+                raise IngestError(f"{source.path}: cannot be read as Scryfall card objects: {_first_line(exc)}. "
+                                  f"Nothing was replaced.") from None
+            bad = con.execute(
+                "SELECT count(*), any_value(coalesce(object, '(missing)')) FROM stage_cards "
+                "WHERE file_order = ? AND (object IS DISTINCT FROM 'card' OR id IS NULL)", [order]).fetchone()
+            if bad[0]:
+                raise IngestError(
+                    f"{source.path}: {bad[0]} object(s) are not Scryfall card objects (object = {bad[1]!r} "
+                    "or no id); a bulk file must hold only card objects. Nothing was replaced.")
+            rows = con.execute("SELECT count(*) FROM stage_cards WHERE file_order = ?", [order]).fetchone()[0]
+            self._note(source, rows, time.perf_counter() - started)
+            bar.update(1)
+
+    def _load_rulings(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
+        cols = _columns_literal(RULING_COLUMNS)
+        for source in files:
+            bar.set_description(f"reading {source.path.name}")
+            started = time.perf_counter()
+            try:
+                rows = con.execute(
+                    f"""INSERT INTO rulings
+                        SELECT DISTINCT oracle_id, source, published_at, comment
+                        FROM read_json(?, format = '{source.json_format}', columns = {cols})
+                        WHERE object = 'ruling' AND oracle_id IS NOT NULL AND comment IS NOT NULL""",
+                    [str(source.path)]).fetchone()[0]
+            except duckdb.Error as exc:
+                raise IngestError(f"{source.path}: cannot be read as Scryfall ruling objects: {_first_line(exc)}. "
+                                  f"Nothing was replaced.") from None
+            self._note(source, rows, time.perf_counter() - started)
+            bar.update(1)
+
+    def _keep(self, con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> None:
+        """Carry tables over from the previous database (an ingest of only rulings or rules)."""
+        for table in tables:
+            con.execute(f"INSERT INTO main.{table} SELECT * FROM previous.main.{table}")
+
+    def _note(self, source: SourceFile, rows: int, seconds: float) -> None:
+        self._run_rows.append((source.origin, source.kind, str(source.path), source.bulk_type, source.updated_at,
+                               rows, seconds))
+        self.report.files.append({"file": str(source.path), "kind": source.kind, "bulk_type": source.bulk_type,
+                                  "rows": rows, "seconds": round(seconds, 3)})
+
+    def _record_runs(self, con: duckdb.DuckDBPyConnection, previous: Path | None) -> None:
+        run_id = 1
+        if previous is not None:
+            con.execute("INSERT INTO ingest_runs SELECT * FROM previous.main.ingest_runs")
+            run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM ingest_runs").fetchone()[0]
+        for origin, kind, file, bulk_type, updated_at, rows, seconds in self._run_rows:
+            con.execute("INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        [run_id, self._started, origin, kind, file, bulk_type, updated_at, rows, seconds])
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def sample_dir() -> Path:
+    """The embedded sample shipped in the repository's data/sample/."""
+    env = os.environ.get("ORACLE_TOOLS_SAMPLE")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parents[1] / "data" / "sample"
+    if here.is_dir():
+        return here
+    return Path.cwd() / "data" / "sample"
+
+
+def sample_sources() -> list[SourceFile]:
+    folder = sample_dir()
+    files = sorted(p for p in folder.glob("*.json*") if p.is_file())
+    if not files:
+        raise IngestError(f"the embedded sample is missing: no .json/.json.gz files in {folder}.")
+    return [sniff(p, origin="sample") for p in files]

@@ -1,0 +1,128 @@
+-- The oracle-tools database schema. Every table below is created by `ingest`;
+-- tables of later layers (names, tokens, ...) live in their own .sql files.
+
+-- One row per Oracle card (oracle_id). Tokens, emblems, planes, schemes,
+-- vanguards and art-series objects are kept but flagged (is_card = false):
+-- they are not in the Oracle card reference for rule purposes (CR 201.4, 108.2).
+CREATE TABLE cards (
+    oracle_id       VARCHAR PRIMARY KEY,
+    name            VARCHAR NOT NULL,   -- full Oracle name: 'Fire // Ice'
+    layout          VARCHAR,
+    mana_cost       VARCHAR,
+    cmc             DOUBLE,             -- mana value (CR 202.3)
+    type_line       VARCHAR,
+    oracle_text     VARCHAR,            -- multi-face cards: faces joined by '\n//\n'
+    colors          VARCHAR[],
+    color_identity  VARCHAR[],
+    color_indicator VARCHAR[],
+    power           VARCHAR,
+    toughness       VARCHAR,
+    loyalty         VARCHAR,
+    defense         VARCHAR,
+    keywords        VARCHAR[],
+    produced_mana   VARCHAR[],
+    reserved        BOOLEAN,
+    funny           BOOLEAN,            -- un-set / acorn / playtest: not tournament Magic
+    object_kind     VARCHAR NOT NULL,   -- card | token | emblem | plane | scheme | vanguard | art_series | dungeon
+    is_card         BOOLEAN NOT NULL,   -- in the Oracle card reference
+    edhrec_rank     INTEGER,
+    first_released  DATE,
+    source          VARCHAR NOT NULL    -- 'oracle_cards' (authoritative) or 'printings' (derived)
+);
+
+-- One row per face/half of every card; single-faced cards have one row (role 'single').
+-- role: single | split_half | aftermath_half | flip_top | flip_bottom | adventurer |
+--       adventure | front | back | meld_part | meld_result
+-- Characteristics are the face's own (CR 709.4 split halves, 710.3 flip, 712.8 DFC faces,
+-- 715.3 adventure); a flip bottom keeps the top's mana cost and colours (CR 710.2).
+CREATE TABLE faces (
+    oracle_id       VARCHAR NOT NULL,
+    face_index      INTEGER NOT NULL,
+    name            VARCHAR NOT NULL,
+    role            VARCHAR NOT NULL,
+    layout          VARCHAR,
+    mana_cost       VARCHAR,
+    mana_value      DOUBLE,
+    type_line       VARCHAR,
+    supertypes      VARCHAR[],
+    card_types      VARCHAR[],
+    subtypes        VARCHAR[],
+    oracle_text     VARCHAR,
+    colors          VARCHAR[],
+    color_indicator VARCHAR[],
+    power           VARCHAR,
+    toughness       VARCHAR,
+    loyalty         VARCHAR,
+    defense         VARCHAR,
+    is_card         BOOLEAN NOT NULL,
+    PRIMARY KEY (oracle_id, face_index)
+);
+
+-- One row per printing (Scryfall card object id), any language.
+CREATE TABLE printings (
+    id                 VARCHAR PRIMARY KEY,
+    oracle_id          VARCHAR,
+    name               VARCHAR NOT NULL,   -- English Oracle name
+    lang               VARCHAR,
+    set_code           VARCHAR,
+    set_name           VARCHAR,
+    set_type           VARCHAR,
+    collector_number   VARCHAR,
+    released_at        DATE,
+    rarity             VARCHAR,
+    layout             VARCHAR,
+    printed_name       VARCHAR,            -- name as printed (foreign, or a secondary/alternate name)
+    flavor_name        VARCHAR,            -- Universes Within / Godzilla-style alternate English name
+    printed_type_line  VARCHAR,
+    printed_text       VARCHAR,
+    face_names         VARCHAR[],
+    face_printed_names VARCHAR[],
+    face_flavor_names  VARCHAR[],
+    games              VARCHAR[],
+    digital            BOOLEAN,
+    promo              BOOLEAN,
+    border_color       VARCHAR,
+    security_stamp     VARCHAR,
+    multiverse_ids     INTEGER[],
+    mtgo_id            INTEGER,
+    arena_id           INTEGER,
+    artist             VARCHAR,
+    source_file        VARCHAR
+);
+
+-- Format legality in long form (one row per card and format).
+CREATE TABLE legalities (
+    oracle_id VARCHAR NOT NULL,
+    format    VARCHAR NOT NULL,
+    status    VARCHAR NOT NULL,   -- legal | not_legal | banned | restricted
+    PRIMARY KEY (oracle_id, format)
+);
+
+-- Scryfall all_parts relations, one row per (card, related object).
+CREATE TABLE parts (
+    oracle_id      VARCHAR NOT NULL,   -- the card that lists the relation
+    component      VARCHAR NOT NULL,   -- token | meld_part | meld_result | combo_piece
+    part_name      VARCHAR NOT NULL,
+    part_type_line VARCHAR,
+    part_id        VARCHAR,            -- printing id of the related object
+    part_oracle_id VARCHAR             -- its oracle_id, when that printing was ingested
+);
+
+CREATE TABLE rulings (
+    oracle_id    VARCHAR NOT NULL,
+    source       VARCHAR,
+    published_at DATE,
+    comment      VARCHAR NOT NULL
+);
+
+CREATE TABLE ingest_runs (
+    run_id      INTEGER NOT NULL,
+    started_at  TIMESTAMP NOT NULL,
+    source      VARCHAR NOT NULL,   -- scryfall-api | bulk-file | sample | rules-file | kept
+    kind        VARCHAR NOT NULL,   -- cards | rulings | rules
+    file        VARCHAR,
+    bulk_type   VARCHAR,
+    updated_at  VARCHAR,
+    rows        BIGINT,
+    seconds     DOUBLE
+);
