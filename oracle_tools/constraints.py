@@ -257,6 +257,11 @@ def _list_contains(column: str, values: tuple[str, ...]) -> pl.Expr:
     return functools.reduce(operator.or_, exprs).fill_null(False)
 
 
+# Numbers in phrases: plain decimals (mana values go up to Gleemax's 1,000,000 and down
+# to the half-mana of Un-cards).
+_NUMBER = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,12})?", re.ASCII)
+
+
 def _fmt_number(value: float) -> str:
     if value.is_integer():
         return str(int(value))
@@ -329,7 +334,8 @@ class AnyCard(Constraint):
         return True
 
     def to_polars(self) -> pl.Expr:
-        return pl.lit(True)
+        # one value per row (a bare pl.lit(True) would be a single row in .select())
+        return pl.repeat(True, pl.len())
 
     def _describe(self, top: bool = False) -> str:
         return "any"
@@ -537,8 +543,11 @@ class ManaValue(Constraint):
         if self.op not in _OPS:
             raise ConstraintError(f"mana value comparison {self.op!r} is not one of {list(_OPS)}")
         value = float(self.value)
-        if not math.isfinite(value) or value < 0:
-            raise ConstraintError(f"mana value {self.value!r} is not a number 0 or more")
+        if not math.isfinite(value) or value < 0 or not _NUMBER.fullmatch(_fmt_number(value)):
+            raise ConstraintError(
+                f"mana value {self.value!r} is not a number from 0 to 999999999999 "
+                "with at most 12 decimals"
+            )
         object.__setattr__(self, "value", value)
 
     def matches(self, face: Mapping[str, Any]) -> bool:
@@ -745,7 +754,6 @@ _RAW_TOKEN = re.compile(
     """,
     re.VERBOSE,
 )
-_NUMBER = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,6})?", re.ASCII)
 _FROM_AMONG = re.compile(
     r"(?:\bthat\s+hasn['\u2019]?t\s+been\s+chosen\s+)?\bfrom\s+among\b(?P<names>.*)$",
     re.IGNORECASE | re.DOTALL,
@@ -1115,7 +1123,8 @@ def constraint_from_oracle_text(oracle_text: str | None) -> Constraint | None:
     ``"Choose a nonland card name."`` -> nonland; ``"choose a card name"`` -> any;
     ``None`` when the text has no choose-a-card-name instruction.  When a text has
     several such instructions with different phrases, the first one wins (no real card
-    has that; :func:`card_name_phrases` lists them all).
+    has that; :func:`card_name_phrases` lists them all).  Raises :class:`ConstraintError`
+    when the text has an instruction whose phrase the grammar does not understand.
     """
     phrases = card_name_phrases(oracle_text or "")
     if not phrases:

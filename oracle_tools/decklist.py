@@ -175,7 +175,7 @@ for _sec, _words in {
 _GROUP_WORDS = frozenset(
     """creature creatures land lands instant instants sorcery sorceries artifact artifacts enchantment
     enchantments planeswalker planeswalkers battle battles spell spells other others noncreature
-    non-creature non-creature spells noncreature spells tribal kindred conspiracy conspiracies""".split()
+    non-creature tribal kindred""".split()
 ) | {"non-creature spells", "noncreature spells", "other spells", "mana rocks", "basic lands"}
 
 _ARENA_HEADERS = frozenset({"Deck", "Sideboard", "Commander", "Companion", "About", "Maybeboard"})

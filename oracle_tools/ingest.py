@@ -226,6 +226,8 @@ class Ingest:
                ruling_files: list[SourceFile], previous: Path | None, rules_file: Path | None) -> None:
         con.execute(f"SET memory_limit = '{self.memory_limit}'")
         con.execute("SET preserve_insertion_order = false")
+        # DuckDB's own bar shows progress inside one long read; tqdm shows the steps.
+        con.execute(f"SET enable_progress_bar = {'true' if self.progress else 'false'}")
         con.execute(sqlfiles.load("schema.sql"))
         con.execute(sqlfiles.load("macros.sql"))
         if previous is not None:

@@ -137,7 +137,7 @@ REALDATA_DECKS = "decks"
 DECKS = (
     ("22901_modern_aml.json",
      "spigushe-mtg_decklist_cache/mtgtop8.com/2019/08/23/22901_modern_aml.json",
-     "Modern", "smallest 2019 Modern file (2 decks, Tron)"),
+     "Modern", "smallest 2019 Modern file (2 decks)"),
     ("23176_legacy_grand-prix-atlanta.json",
      "spigushe-mtg_decklist_cache/mtgtop8.com/2019/09/21/23176_legacy_grand-prix-atlanta.json",
      "Legacy", "smallest 2019 Legacy file (GP Atlanta top 8)"),

@@ -19,3 +19,37 @@ def realdata() -> Path:
     if not REALDATA.is_dir():
         pytest.skip(f"real data folder {REALDATA} is absent")
     return REALDATA
+
+
+@pytest.fixture(scope="session")
+def sample_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database built once per test session from the embedded sample (data/sample/)."""
+    from oracle_tools import OracleDB
+
+    path = tmp_path_factory.mktemp("sample") / "sample.duckdb"
+    OracleDB.ingest_sample(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def sample_db(sample_db_path: Path):
+    from oracle_tools import OracleDB
+
+    db = OracleDB(sample_db_path)
+    yield db
+    db.close()
+
+
+@pytest.fixture(scope="session")
+def full_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory):
+    """The real 2019 default-cards dump + the 2024 Scryfall objects + the foreign printings."""
+    from oracle_tools import OracleDB
+
+    path = tmp_path_factory.mktemp("full") / "full.duckdb"
+    db = OracleDB.ingest_files(path, [
+        realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+        realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz",
+        realdata / "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
+    ])
+    yield db
+    db.close()

@@ -5,6 +5,7 @@ the ``realdata`` fixture and skips when ``../shared/realdata`` is absent.
 """
 from __future__ import annotations
 
+import functools
 import gzip
 import importlib.util
 import json
@@ -66,11 +67,12 @@ REQUIRED_2025 = (
 FOREIGN_LANGS = {"de", "fr", "es", "it", "ja"}
 
 
+@functools.lru_cache(maxsize=1)
 def _load_script():
+    """Import scripts/make_sample.py (not a package module) for its name resolver and deck list."""
     spec = importlib.util.spec_from_file_location("make_sample", SCRIPT)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules.setdefault("make_sample", module)
     spec.loader.exec_module(module)
     return module
 

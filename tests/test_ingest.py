@@ -1,0 +1,276 @@
+"""Ingest: local bulk files, the embedded sample, atomic replacement, clear errors."""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from oracle_tools import OracleDB
+from oracle_tools.errors import IngestError
+from oracle_tools.ingest import sample_dir, sniff
+
+SAMPLE = sample_dir()
+CARDS_2019 = SAMPLE / "cards-2019.json.gz"
+CARDS_2024 = SAMPLE / "cards-2024.json.gz"
+RULINGS = SAMPLE / "rulings.json.gz"
+
+
+def _objects(path: Path) -> list[dict]:
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _write_ndjson(path: Path, objects: list[dict]) -> Path:
+    path.write_text("\n".join(json.dumps(o, ensure_ascii=False) for o in objects) + "\n", encoding="utf-8")
+    return path
+
+
+def _fingerprint(db_path: Path) -> tuple[int, int]:
+    with OracleDB(db_path) as db:
+        return db.sql("SELECT count(*) FROM cards").item(), db.sql("SELECT count(*) FROM printings").item()
+
+
+@pytest.fixture()
+def small_db(tmp_path: Path) -> Path:
+    path = tmp_path / "small.duckdb"
+    OracleDB.ingest_files(path, [CARDS_2024])
+    return path
+
+
+def test_sample_builds_every_table(sample_db: OracleDB) -> None:
+    tables = set(sample_db.tables())
+    assert {"cards", "faces", "printings", "legalities", "parts", "rulings", "ingest_runs", "names",
+            "rules"} <= tables
+    info = sample_db.info()
+    assert info["tables"]["rulings"] > 1000
+    assert info["rules"]["effective_date"] == "2026-01-16"
+    # every layout of the real data is in the sample
+    for layout in ("normal", "split", "flip", "transform", "modal_dfc", "meld", "adventure", "leveler", "saga",
+                   "token", "double_faced_token", "emblem", "planar", "scheme", "vanguard", "host", "augment"):
+        assert info["layouts"].get(layout, 0) >= 1, layout
+
+
+def test_one_oracle_row_per_oracle_id_preferring_english(sample_db: OracleDB) -> None:
+    dupes = sample_db.sql("SELECT oracle_id FROM cards GROUP BY 1 HAVING count(*) > 1")
+    assert dupes.is_empty()
+    # Lightning Bolt has foreign printings in the sample; the card row is English
+    bolt = sample_db.sql("SELECT c.name, c.source, count(p.id) AS printings, count(DISTINCT p.lang) AS langs "
+                         "FROM cards c JOIN printings p USING (oracle_id) WHERE c.name = ? GROUP BY ALL",
+                         ["Lightning Bolt"]).row(0, named=True)
+    assert bolt["source"] == "printings" and bolt["langs"] >= 4
+
+
+def test_non_card_objects_are_kept_but_flagged(sample_db: OracleDB) -> None:
+    kinds = dict(sample_db.sql("SELECT object_kind, bool_or(is_card) FROM cards GROUP BY 1").iter_rows())
+    assert kinds["card"] is True
+    for kind in ("token", "emblem", "plane", "scheme", "vanguard"):
+        assert kinds[kind] is False, kind
+
+
+def test_face_roles_per_layout(sample_db: OracleDB) -> None:
+    roles = sample_db.sql("SELECT c.name, f.face_index, f.role FROM faces f JOIN cards c USING (oracle_id) "
+                          "WHERE c.name IN ('Fire // Ice', 'Cut // Ribbons', 'Bushi Tenderfoot // Kenzo the Hardhearted', "
+                          "'Giant Killer // Chop Down', 'Delver of Secrets // Insectile Aberration', "
+                          "'Bruna, the Fading Light', 'Brisela, Voice of Nightmares') ORDER BY 1, 2")
+    got = {(r["name"], r["face_index"]): r["role"] for r in roles.iter_rows(named=True)}
+    assert got[("Fire // Ice", 0)] == got[("Fire // Ice", 1)] == "split_half"                 # CR 709
+    assert got[("Cut // Ribbons", 1)] == "aftermath_half"                                     # CR 709 (aftermath)
+    assert got[("Bushi Tenderfoot // Kenzo the Hardhearted", 1)] == "flip_bottom"             # CR 710
+    assert got[("Giant Killer // Chop Down", 1)] == "adventure"                               # CR 715
+    assert got[("Delver of Secrets // Insectile Aberration", 1)] == "back"                    # CR 712
+    assert got[("Bruna, the Fading Light", 0)] == "meld_part"                                 # CR 713
+    assert got[("Brisela, Voice of Nightmares", 0)] == "meld_result"
+
+
+def test_flip_bottom_keeps_top_mana_cost_and_colour(sample_db: OracleDB) -> None:
+    # CR 710.1c: a flip card's colour and mana cost don't change when it flips.
+    kenzo = sample_db.sql("SELECT mana_cost, colors FROM faces WHERE name = 'Kenzo the Hardhearted'").row(0)
+    assert kenzo == ("{W}", ["W"])
+
+
+def test_split_halves_have_their_own_characteristics(sample_db: OracleDB) -> None:
+    # CR 709.4 (halves) vs 709.4b (combined cost on the card)
+    halves = sample_db.sql("SELECT name, mana_cost, mana_value, colors FROM faces WHERE oracle_id = "
+                           "(SELECT oracle_id FROM cards WHERE name = 'Fire // Ice') ORDER BY face_index").rows()
+    assert halves == [("Fire", "{1}{R}", 2.0, ["R"]), ("Ice", "{1}{U}", 2.0, ["U"])]
+    card = sample_db.sql("SELECT mana_cost, cmc, colors FROM cards WHERE name = 'Fire // Ice'").row(0)
+    assert card == ("{1}{R} // {1}{U}", 4.0, ["U", "R"])
+
+
+def test_meld_parts_link_to_their_result(sample_db: OracleDB) -> None:
+    links = sample_db.sql(
+        "SELECT c.name, p.component, p.part_name, r.name AS resolved FROM parts p JOIN cards c USING (oracle_id) "
+        "LEFT JOIN cards r ON r.oracle_id = p.part_oracle_id WHERE c.name = 'Bruna, the Fading Light' ORDER BY 2")
+    got = {(r["component"], r["part_name"], r["resolved"]) for r in links.iter_rows(named=True)}
+    assert ("meld_result", "Brisela, Voice of Nightmares", "Brisela, Voice of Nightmares") in got
+    assert ("meld_part", "Gisela, the Broken Blade", "Gisela, the Broken Blade") in got
+
+
+def test_same_printing_in_two_files_is_kept_once(tmp_path: Path) -> None:
+    once = OracleDB.ingest_files(tmp_path / "once.duckdb", [CARDS_2024])
+    twice_file = tmp_path / "copy-of-2024.json.gz"
+    twice_file.write_bytes(CARDS_2024.read_bytes())
+    twice = OracleDB.ingest_files(tmp_path / "twice.duckdb", [CARDS_2024, twice_file])
+    assert _fingerprint(once.path) == _fingerprint(twice.path)
+    with twice:
+        assert twice.sql("SELECT count(*) FROM ingest_runs").item() == 2
+
+
+def test_ndjson_plain_and_gzip_arrays_give_the_same_tables(tmp_path: Path) -> None:
+    objects = _objects(CARDS_2024)
+    ndjson = _write_ndjson(tmp_path / "cards.ndjson", objects)
+    plain = tmp_path / "cards.json"
+    plain.write_text(json.dumps(objects), encoding="utf-8")
+    assert sniff(ndjson).json_format == "newline_delimited"
+    assert sniff(plain).json_format == "array"
+    a = OracleDB.ingest_files(tmp_path / "a.duckdb", [ndjson])
+    b = OracleDB.ingest_files(tmp_path / "b.duckdb", [plain])
+    c = OracleDB.ingest_files(tmp_path / "c.duckdb", [CARDS_2024])
+    assert _fingerprint(a.path) == _fingerprint(b.path) == _fingerprint(c.path)
+    with a, c:
+        assert a.frame("faces").sort(["oracle_id", "face_index"]).equals(c.frame("faces").sort(["oracle_id", "face_index"]))
+
+
+def test_rulings_file_is_recognised_by_content(tmp_path: Path) -> None:
+    odd_name = tmp_path / "whatever.json.gz"
+    odd_name.write_bytes(RULINGS.read_bytes())
+    assert sniff(odd_name).kind == "rulings"
+    db = OracleDB.ingest_files(tmp_path / "r.duckdb", [CARDS_2019, odd_name])
+    with db:
+        n = db.sql("SELECT count(*) FROM rulings").item()
+        assert n == len({(o["oracle_id"], o["published_at"], o["comment"]) for o in _objects(RULINGS)})
+
+
+def test_rulings_alone_are_added_to_the_existing_cards(small_db: Path, tmp_path: Path) -> None:
+    before = _fingerprint(small_db)
+    OracleDB.ingest_files(small_db, [RULINGS])
+    assert _fingerprint(small_db) == before
+    with OracleDB(small_db) as db:
+        assert db.sql("SELECT count(*) FROM rulings").item() > 0
+        assert db.sql("SELECT count(DISTINCT run_id) FROM ingest_runs").item() == 2
+
+
+def test_oracle_cards_file_is_authoritative(tmp_path: Path) -> None:
+    # An oracle_cards bulk file holds one object per card; Scryfall names it oracle-cards-<date>.json.
+    printings = _objects(CARDS_2019)
+    english = [o for o in printings if o["lang"] == "en"]
+    oldest: dict[str, dict] = {}
+    for o in sorted(english, key=lambda o: o["released_at"]):
+        oldest.setdefault(o["oracle_id"], o)
+    chosen = list(oldest.values())[:200]
+    oracle_file = tmp_path / "oracle-cards-20191004090000.json"
+    oracle_file.write_text(json.dumps(chosen), encoding="utf-8")
+    db = OracleDB.ingest_files(tmp_path / "o.duckdb", [CARDS_2019, oracle_file])
+    with db:
+        sources = dict(db.sql("SELECT source, count(*) FROM cards GROUP BY 1").iter_rows())
+        assert sources["oracle_cards"] == len(chosen)
+        # the card row comes from the oracle_cards object, not from the newest printing
+        first = chosen[0]
+        assert db.sql("SELECT edhrec_rank IS NOT DISTINCT FROM ? FROM cards WHERE oracle_id = ?",
+                      [first.get("edhrec_rank"), first["oracle_id"]]).item()
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "empty"),
+    (b"not json at all", "is not JSON"),
+    (b'{"meta": {"version": "5"}, "data": {}}', "MTGJSON"),
+    (b'{"object": "list", "data": []}', "not a bulk file"),
+    (b'[{"name": "Tarmogoyf"}]', "does not look like Scryfall"),
+    (b"[]", "empty"),
+    (b'[{"object": "set", "code": "fut"}]', "'set' objects"),
+])
+def test_bad_input_is_refused_and_the_old_database_kept(small_db: Path, tmp_path: Path, content: bytes,
+                                                         message: str) -> None:
+    before = _fingerprint(small_db)
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    with pytest.raises(IngestError, match=message) as info:
+        OracleDB.ingest_files(small_db, [bad])
+    assert str(bad) in str(info.value)
+    assert _fingerprint(small_db) == before
+
+
+def test_truncated_gzip_names_the_file(small_db: Path, tmp_path: Path) -> None:
+    data = CARDS_2019.read_bytes()
+    cut = tmp_path / "default-cards-cut.json.gz"
+    cut.write_bytes(data[: len(data) // 2])
+    before = _fingerprint(small_db)
+    with pytest.raises(IngestError, match="default-cards-cut.json.gz"):
+        OracleDB.ingest_files(small_db, [cut])
+    assert _fingerprint(small_db) == before
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_malformed_json_in_the_middle_names_the_file(small_db: Path, tmp_path: Path) -> None:
+    lines = gzip.decompress(CARDS_2024.read_bytes()).decode().splitlines()
+    lines[40] = lines[40][: len(lines[40]) // 2]  # an object cut in half
+    bad = tmp_path / "broken.json"
+    bad.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(IngestError, match="broken.json: cannot be read"):
+        OracleDB.ingest_files(small_db, [bad])
+
+
+def test_wrong_objects_inside_a_card_file(small_db: Path, tmp_path: Path) -> None:
+    objects = _objects(CARDS_2024)[:5] + [{"object": "ruling", "oracle_id": "x", "comment": "c"}]
+    bad = _write_ndjson(tmp_path / "mixed.json", objects)
+    with pytest.raises(IngestError, match="not Scryfall card objects"):
+        OracleDB.ingest_files(small_db, [bad])
+
+
+def test_killed_ingest_leaves_the_previous_database_usable(small_db: Path, realdata: Path, tmp_path: Path) -> None:
+    before = _fingerprint(small_db)
+    big = realdata / "scryfall-foreign-printings-from-mtgjson-2022.json.gz"
+    proc = subprocess.Popen([sys.executable, "-m", "oracle_tools.cli", "ingest", "--db", str(small_db),
+                             "--bulk-file", str(big), "--no-progress"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not list(small_db.parent.glob(small_db.name + ".ingest-*.tmp")):
+        assert proc.poll() is None, "ingest finished before it could be killed"
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.5)  # well inside the read of a 346 MB file
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    assert _fingerprint(small_db) == before
+    # the next ingest clears the dead process's temporary file
+    OracleDB.ingest_files(small_db, [CARDS_2024])
+    assert not list(small_db.parent.glob(small_db.name + ".ingest-*"))
+
+
+def test_frames_and_lazy_frames(sample_db: OracleDB) -> None:
+    cards = sample_db.frame("cards")
+    assert isinstance(cards, pl.DataFrame) and cards.height == sample_db.sql("SELECT count(*) FROM cards").item()
+    lazy = sample_db.frame("faces", lazy=True)
+    assert isinstance(lazy, pl.LazyFrame)
+    assert lazy.filter(pl.col("role") == "adventure").collect().height >= 1
+
+
+def test_unknown_table_is_a_clear_error(sample_db: OracleDB) -> None:
+    with pytest.raises(Exception, match="no table or view named 'cardz'"):
+        sample_db.frame("cardz")
+
+
+def test_missing_database_says_how_to_build_one(tmp_path: Path) -> None:
+    with pytest.raises(Exception, match="ingest --sample"):
+        OracleDB(tmp_path / "none.duckdb").tables()
+
+
+def test_full_2019_dump_every_face_is_a_row(full_db: OracleDB, realdata: Path) -> None:
+    # every card_faces entry of every multi-face card in the real dump has its faces row
+    missing = full_db.sql(
+        "WITH raw AS (SELECT DISTINCT oracle_id, unnest(card_faces).name AS name FROM read_json(?, "
+        "columns = {'oracle_id': 'VARCHAR', 'card_faces': 'STRUCT(name VARCHAR)[]'})) "
+        "SELECT count(*) AS n, (SELECT count(*) FROM raw) AS total FROM raw "
+        "ANTI JOIN faces f ON f.oracle_id = raw.oracle_id AND f.name = raw.name",
+        [str(realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz")]).row(0, named=True)
+    assert missing["total"] > 450  # 497 distinct (card, face) pairs in the 2019 dump
+    assert missing["n"] == 0
