@@ -226,5 +226,48 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
     sys.exit(0 if answer else 1)
 
 
+# -- tokens (CR 111) -----------------------------------------------------------------------------
+
+@main.command()
+@_db_option
+@click.argument("name", required=False)
+@click.option("--collisions", is_flag=True, help="List names that are both a card (or face) name and a token name.")
+@_json_option
+@_friendly_errors
+def token(db_path: Path | None, name: str | None, collisions: bool, as_json: bool) -> None:
+    """What "create a NAME token" makes: predefined (CR 111.10), the Oracle card (111.11), or nothing.
+
+    Exit 0 for a predefined or card token, 1 when NAME is neither, 2 for bad usage.
+    """
+    with _open(db_path) as db:
+        if collisions:
+            frame = db.token_collisions()
+            if as_json:
+                _echo_json(frame.to_dicts())
+            else:
+                for row in frame.iter_rows(named=True):
+                    click.echo(f"[{row['token_source']} {row['token_rule']}] {row['what']}")
+            return
+        if name is None:
+            raise click.UsageError("give a NAME, or --collisions")
+        answer = db.token(name)
+    if as_json:
+        _echo_json(answer.to_dict())
+    elif answer.ok:
+        pt = f" {answer.power}/{answer.toughness}" if answer.power is not None else ""
+        colors = "".join(answer.colors) or "colorless"
+        click.echo(f"{answer.name}  [{answer.kind} {answer.rule}]  {answer.type_line}{pt}  ({colors})")
+        if answer.oracle_text:
+            click.echo(answer.oracle_text)
+        for face in answer.faces:
+            click.echo(f"  face: {face.get('name')}  {face.get('type_line')}")
+        for note in answer.notes:
+            click.echo(f"note: {note}")
+    else:
+        click.echo(f"{name!r}: no token. {answer.reason}. "
+                   f"Did you mean: {', '.join(answer.suggestions) or '(nothing close)'}?")
+    sys.exit(0 if answer.ok else 1)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -172,3 +172,26 @@ class OracleDB:
         """CR 201.2c: does ``first`` have a name different from every one of ``others``?"""
         return _names.has_different_name(self.object_names(first), [self.object_names(o) for o in others],
                                          self.name_index._classes)
+
+    # -- tokens (CR 111) ----------------------------------------------------------------------
+
+    def token(self, name: str) -> "_tokens.TokenAnswer":
+        """What "create a <name> token" makes: a predefined token (CR 111.10x, wins over a card of
+        the same name), else the Oracle card with that name (111.11), else kind 'none' with a reason.
+
+        The name goes through :meth:`resolve` (case, accents, foreign and face names work).
+        Raises OracleToolsError for an empty name.
+        """
+        from . import tokens as _tokens
+
+        return _tokens.lookup(self.con, self.name_index, name)
+
+    def token_specs(self) -> pl.DataFrame:
+        """Every "create … token(s)" clause of every card's Oracle text, parsed (table ``token_specs``):
+        creator, count, name by CR 111.4/111.9/111.10/111.11 (copies: 707.2), characteristics, rule."""
+        return self.frame("token_specs")  # type: ignore[return-value]
+
+    def token_collisions(self) -> pl.DataFrame:
+        """Names that are both a card/face name and a token name (Blood, Tarmogoyf, …), with what
+        each rule (111.10, 111.11, 111.4/111.9, 201.4) does with them (table ``token_collisions``)."""
+        return self.frame("token_collisions")  # type: ignore[return-value]

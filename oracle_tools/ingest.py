@@ -267,9 +267,10 @@ class Ingest:
 
     def _build_layers(self, con: duckdb.DuckDBPyConnection) -> None:
         """The layers derived from the core tables: names (CR 201), then tokens (CR 111)."""
-        from . import names
+        from . import names, tokens
 
         names.build(con, self.interchangeable_file)
+        tokens.build(con)
 
     def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
         cols = _columns_literal(CARD_COLUMNS)

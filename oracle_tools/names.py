@@ -37,8 +37,10 @@ _FOLD = str.maketrans({
     "“": '"', "”": '"', "„": '"', "″": '"',
     "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-",
 })
-_SLASHES = re.compile(r"\s*/+\s*")
-_SPACES = re.compile(r"\s+")
+# Python's \s also matches the separators \x1c-\x1f, Rust's (Polars') does not: spell out the class.
+_WS = r"[^\S\x1c-\x1f]"
+_SLASHES = re.compile(rf"{_WS}*/+{_WS}*")
+_SPACES = re.compile(rf"{_WS}+")
 
 
 def normalize(text: str) -> str:
@@ -50,7 +52,7 @@ def normalize(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
     folded = stripped.translate(_FOLD).lower()
-    return _SPACES.sub(" ", _SLASHES.sub(" // ", folded)).strip()
+    return _SPACES.sub(" ", _SLASHES.sub(" // ", folded)).strip(" ")
 
 
 def normalize_expr(column: str | pl.Expr) -> pl.Expr:

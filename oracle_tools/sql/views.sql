@@ -1,0 +1,178 @@
+-- Analyst views, created inside the database at ingest (after the names and tokens layers) by
+-- oracle_tools/views.py, so `oracle-tools sql`, DuckDB's own CLI and notebooks all see them.
+-- Documented column by column in docs/views.md.
+--
+-- Blocks start with `-- name: <object>`; a block with `-- requires: <table>` is created only
+-- when that table exists (token_creators needs the tokens layer's token_specs).
+
+-- name: text_for_analysis
+-- A face's Oracle text prepared for the draw / hand classifiers: lower case, with the face's own
+-- name replaced by 'cardname' (so "Quick Draw" or "Draw" in a name is never read as the verb).
+CREATE OR REPLACE MACRO text_for_analysis(txt, face_name) AS
+    lower(replace(coalesce(txt, ''), coalesce(face_name, '') || '', 'CARDNAME'));
+
+-- name: draws_cards_text
+-- CR 121.1 / 121.5: does this text make a player draw (the word "draw" used as an action)?
+-- 1. Clauses that only refer to drawing are removed first: triggers and conditions
+--    ("whenever you draw a card", "if a player would draw a card", "the first time ... draws"),
+--    prohibitions ("can't draw more than one card"), relative clauses ("the card you draw").
+-- 2. What is left must contain draw/draws followed within three words by card/cards
+--    ("draw a card", "draws two cards", "draw cards equal to", "draw an additional card",
+--    "draw that many cards"). "drew" / "drawn" / "draw step" never match.
+CREATE OR REPLACE MACRO draws_cards_text(t) AS regexp_matches(
+    regexp_replace(
+        regexp_replace(
+            regexp_replace(t,
+                '\b(whenever|when|if|each time|the first time|the next time|as long as)\b[^,.;:\n]*', ' ', 'g'),
+            '\b(can''t|cannot|don''t|doesn''t|didn''t|won''t|may not|would)\s+draws?\b', ' ', 'g'),
+        '\bcards?\s+(you|they|that player|a player|each player|an opponent|target player|its owner|its controller|he or she)\s+draws?\b',
+        ' ', 'g'),
+    '\bdraws?\s+([a-z0-9''-]+\s+){0,3}cards?\b');
+
+-- name: puts_into_hand_text
+-- CR 121.5: does this text move cards from a library to a hand WITHOUT the word "draw"
+-- (tutors, "reveal the top card ... put that card into your hand", "look at the top N ...
+-- put one of them into your hand")? A paragraph (one line of Oracle text) qualifies when it
+-- mentions a library and puts cards into a hand by a phrase that is not about cards exiled or
+-- in a graveyard. Returning permanents to their owners' hands never counts.
+CREATE OR REPLACE MACRO puts_into_hand_text(t) AS list_bool_or(list_transform(
+    string_split(t, chr(10)),
+    lambda para: regexp_matches(para, '\blibrar(y|ies)\b')
+        AND len(list_filter(
+            regexp_extract_all(para,
+                '\bputs?\s+[^.]*?\binto\s+(your|their|his or her|that player''s|its owner''s|target player''s|each player''s|their owner''s|its owners''|their owners'')\s+hands?\b'),
+            lambda m: NOT regexp_matches(m, '\b(exiled|graveyards?|battlefield|target (creature|permanent|artifact|enchantment|nonland))\b'))) > 0));
+
+-- name: card_analytics
+-- One row per card (every row of `cards`) with the derived analytic columns.
+-- CR 110.4a permanent card: the card's characteristics outside the battlefield and stack decide:
+--   split: the types of both halves (709.4c); flip: the normal (top) half (710.2);
+--   double-faced incl. modal and meld parts: the front face (712.8a); adventurer: the creature
+--   part only (715.4). A meld result is no physical card (712.4) and a token is no card (108.2),
+--   so both are never permanent cards.
+-- CR 110.4b permanent spell: a face that can be cast, by the card's own rules, as an artifact,
+--   battle, creature, enchantment or planeswalker spell: a split half (709.3), the front face
+--   of a double-faced card, either face of a modal DFC (712.11b), the adventurer (715.3), a flip
+--   card's top; a face that is also a land cannot be cast (305.9).
+CREATE OR REPLACE VIEW card_analytics AS
+WITH f AS (
+    SELECT f.*,
+           f.role IN ('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer')
+               AS characteristic_face,
+           (f.role IN ('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer')
+               OR (f.role = 'back' AND f.layout = 'modal_dfc')) AS castable_face,
+           list_has_any(f.card_types, ['Artifact', 'Battle', 'Creature', 'Enchantment', 'Land', 'Planeswalker'])
+               AS permanent_types,
+           list_has_any(f.card_types, ['Artifact', 'Battle', 'Creature', 'Enchantment', 'Planeswalker'])
+               AND NOT list_contains(f.card_types, 'Land') AS permanent_spell_types,
+           text_for_analysis(f.oracle_text, f.name) AS txt
+    FROM faces f
+),
+per_card AS (
+    SELECT oracle_id,
+           bool_or(characteristic_face AND permanent_types) AS any_permanent_face,
+           bool_or(castable_face AND permanent_spell_types) AS any_permanent_spell_face,
+           bool_or(draws_cards_text(txt)) AS draws,
+           bool_or(puts_into_hand_text(txt)) AS puts,
+           list_distinct(flatten(list(card_types ORDER BY face_index) FILTER (WHERE characteristic_face)))
+               AS card_types
+    FROM f GROUP BY oracle_id
+)
+SELECT c.oracle_id,
+       c.name,
+       c.layout,
+       c.object_kind,
+       c.is_card,
+       c.cmc AS mana_value,
+       c.colors,
+       c.color_identity,
+       coalesce(p.card_types, []::VARCHAR[]) AS card_types,
+       c.is_card AND coalesce(p.any_permanent_face, false) AS is_permanent_card,
+       c.is_card AND coalesce(p.any_permanent_spell_face, false) AS permanent_spell,
+       coalesce(p.draws, false) AS draws_cards,
+       coalesce(p.puts, false) AS puts_into_hand,
+       CASE WHEN coalesce(p.draws, false) AND coalesce(p.puts, false) THEN 'both'
+            WHEN coalesce(p.draws, false) THEN 'draws'
+            WHEN coalesce(p.puts, false) THEN 'puts_into_hand'
+            ELSE 'neither' END AS card_flow,
+       c.first_released
+FROM cards c LEFT JOIN per_card p USING (oracle_id);
+
+-- name: card_faces_flat
+-- One row per card, its faces flattened into lists in face order, plus the analytic columns.
+CREATE OR REPLACE VIEW card_faces_flat AS
+WITH fl AS (
+    SELECT oracle_id,
+           count(*) AS face_count,
+           list(name ORDER BY face_index) AS face_names,
+           list(role ORDER BY face_index) AS face_roles,
+           list(mana_cost ORDER BY face_index) AS face_mana_costs,
+           list(type_line ORDER BY face_index) AS face_type_lines,
+           list(oracle_text ORDER BY face_index) AS face_texts,
+           list_sort(list_distinct(flatten(list(supertypes)))) AS all_supertypes,
+           list_sort(list_distinct(flatten(list(card_types)))) AS all_card_types,
+           list_sort(list_distinct(flatten(list(subtypes)))) AS all_subtypes
+    FROM faces GROUP BY oracle_id
+)
+SELECT c.oracle_id, c.name, c.layout, c.object_kind, c.is_card, c.funny,
+       c.mana_cost, c.cmc AS mana_value, c.colors, c.color_identity, c.type_line,
+       c.power, c.toughness, c.loyalty, c.defense, c.keywords, c.reserved,
+       coalesce(fl.face_count, 0) AS face_count,
+       fl.face_names, fl.face_roles, fl.face_mana_costs, fl.face_type_lines, fl.face_texts,
+       fl.all_supertypes, fl.all_card_types, fl.all_subtypes,
+       a.card_types, a.is_permanent_card, a.permanent_spell, a.draws_cards, a.puts_into_hand, a.card_flow,
+       c.first_released, c.edhrec_rank
+FROM cards c
+LEFT JOIN fl USING (oracle_id)
+JOIN card_analytics a USING (oracle_id);
+
+-- name: card_legality
+-- Format legality per card (long form), with a boolean. Restricted is legal (one copy, Vintage).
+CREATE OR REPLACE VIEW card_legality AS
+SELECT l.oracle_id, c.name, l.format, l.status,
+       l.status IN ('legal', 'restricted') AS legal,
+       c.is_card, c.layout, c.cmc AS mana_value, c.colors, c.color_identity, c.type_line
+FROM legalities l JOIN cards c USING (oracle_id);
+
+-- name: printings_per_card
+-- One row per card that has printings: how many, in which languages and sets, first/last date.
+CREATE OR REPLACE VIEW printings_per_card AS
+SELECT p.oracle_id, c.name,
+       count(*) AS printings,
+       count(*) FILTER (WHERE p.lang = 'en') AS english_printings,
+       list_sort(list_distinct(list(p.lang))) AS languages,
+       count(DISTINCT p.set_code) AS set_count,
+       list_sort(list_distinct(list(p.set_code))) AS sets,
+       min(p.released_at) AS first_released,
+       max(p.released_at) AS last_released,
+       bool_and(coalesce(p.digital, false)) AS digital_only
+FROM printings p JOIN cards c USING (oracle_id)
+GROUP BY p.oracle_id, c.name;
+
+-- name: nameable_faces
+-- CR 201.4: the names a player may choose for "choose a card name": every face of a card in the
+-- Oracle card reference (is_card; tokens excluded, 201.4), one row per split half (201.4b: a
+-- half, never the combined 'Fire // Ice' name), flip alternative names (201.4c), back faces
+-- (201.4d), meld results (201.4e), adventures (201.4f). `rule` says which subrule allows it.
+CREATE OR REPLACE VIEW nameable_faces AS
+SELECT f.oracle_id, c.name AS card_name, f.face_index, f.name, f.role, c.layout,
+       CASE f.role WHEN 'split_half' THEN '201.4b' WHEN 'aftermath_half' THEN '201.4b'
+                   WHEN 'flip_bottom' THEN '201.4c' WHEN 'back' THEN '201.4d'
+                   WHEN 'meld_result' THEN '201.4e' WHEN 'adventure' THEN '201.4f'
+                   ELSE '201.4' END AS rule,
+       f.type_line, f.card_types, f.subtypes, f.mana_cost, f.mana_value, f.colors,
+       c.funny
+FROM faces f JOIN cards c USING (oracle_id)
+WHERE f.is_card AND c.is_card;
+
+-- name: token_creators
+-- requires: token_specs
+-- One row per token a card's Oracle text creates (from the tokens layer's token_specs),
+-- with the creating card's first release for time series.
+CREATE OR REPLACE VIEW token_creators AS
+SELECT s.creator_oracle_id AS oracle_id, s.creator_name AS name, s.face_name,
+       s.name AS token_name, s.count, s.count_n, s.rule, s.predefined_rule,
+       s.colors AS token_colors, s.card_types AS token_card_types, s.subtypes AS token_subtypes,
+       s.power AS token_power, s.toughness AS token_toughness, s.copy_of, s.clause,
+       c.first_released, c.layout
+FROM token_specs s JOIN cards c ON c.oracle_id = s.creator_oracle_id;

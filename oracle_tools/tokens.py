@@ -1,0 +1,546 @@
+"""Tokens (CR 111): predefined tokens, tokens named after cards, and every "create … token" clause.
+
+Built at ingest (after the names layer) into three tables:
+
+* ``predefined_tokens`` — one row per CR 111.10x subrule of the rules stored in the database
+  (parsed by :func:`comprules.predefined_tokens`; nothing typed in here).
+* ``token_specs`` — one row per token description in a "create … token(s)" clause of the Oracle
+  text of every card (``faces.oracle_text``, ``is_card`` only), named by CR 111.4 / 111.9 /
+  111.10 / 111.11 (copies: 707.2, the copied object's name).
+* ``token_collisions`` — names that are both a card (or face) name and a token name, with what
+  each rule does with them.
+
+``token(name)`` answers "what is a <name> token?": a predefined token (111.10) wins over a card of
+the same name (111.11 applies only when "the name is not one of the types in the list of
+predefined tokens"), so "Blood" is the 111.10g token, not the Blood half of Flesh // Blood.
+
+>>> from oracle_tools import OracleDB
+>>> db = OracleDB("data/oracle.duckdb")                          # doctest: +SKIP
+>>> t = db.token("Tarmogoyf")                                    # doctest: +SKIP
+>>> (t.kind, t.rule, t.name, t.power, t.toughness)               # doctest: +SKIP
+('card', '111.11', 'Tarmogoyf', '*', '1+*')
+>>> db.token("blood").rule                                       # doctest: +SKIP
+'111.10g'
+>>> db.token_specs().filter(pl.col("creator_name") == "Disa the Restless")   # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+import polars as pl
+
+from . import comprules, sqlfiles
+from .comprules import PredefinedToken, TokenDescription, default_token_name, parse_token_description
+from .errors import OracleToolsError
+from .names import NameIndex, normalize
+
+if TYPE_CHECKING:
+    from .comprules import RulesDocument
+
+_LIST = pl.List(pl.String)
+PREDEFINED_SCHEMA = {
+    "rule": pl.String, "name": pl.String, "given_name": pl.String, "game_name": pl.String,
+    "colors": _LIST, "supertypes": _LIST, "card_types": _LIST, "subtypes": _LIST,
+    "power": pl.String, "toughness": pl.String, "type_line": pl.String, "oracle_text": pl.String,
+    "double_faced": pl.Boolean, "faces": pl.List(pl.Struct({
+        "name": pl.String, "given_name": pl.String, "type_line": pl.String, "colors": _LIST,
+        "card_types": _LIST, "subtypes": _LIST, "power": pl.String, "toughness": pl.String,
+        "oracle_text": pl.String})),
+    "notes": pl.String, "effective_date": pl.Date,
+}
+SPEC_SCHEMA = {
+    "creator_oracle_id": pl.String, "creator_name": pl.String, "face_index": pl.Int32, "face_name": pl.String,
+    "clause_no": pl.Int32, "source": pl.String, "clause": pl.String, "count": pl.String, "count_n": pl.Int32,
+    "name": pl.String, "base_name": pl.String, "given_name": pl.String, "rule": pl.String,
+    "predefined_rule": pl.String, "card_oracle_id": pl.String, "supertypes": _LIST, "colors": _LIST,
+    "card_types": _LIST, "subtypes": _LIST, "power": pl.String, "toughness": pl.String, "abilities": pl.String,
+    "keywords": _LIST, "tapped": pl.Boolean, "attacking": pl.Boolean, "copy_of": pl.String,
+    "parsed": pl.Boolean, "error": pl.String,
+}
+COLLISION_SCHEMA = {
+    "name": pl.String, "card": pl.String, "face": pl.String, "oracle_id": pl.String, "token_source": pl.String,
+    "token_rule": pl.String, "creators": _LIST, "what": pl.String,
+}
+_WUBRG = "WUBRG"
+
+
+# -- the lookup answer ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TokenAnswer:
+    """What a "create a <name> token" instruction makes.
+
+    ``kind`` is ``predefined`` (CR 111.10x), ``card`` (CR 111.11: the Oracle card with that name)
+    or ``none`` (neither; ``reason`` and ``suggestions`` say why and what was close).
+    """
+
+    query: str
+    kind: str
+    rule: str | None = None
+    name: str | None = None  # the token's name in the game (CR 111.4 / 111.10 "named X" / the card's name)
+    token_type: str | None = None  # the predefined token's CR name ("Treasure", "Cursed Role")
+    type_line: str | None = None
+    colors: tuple[str, ...] = ()
+    power: str | None = None
+    toughness: str | None = None
+    mana_cost: str | None = None
+    oracle_text: str | None = None
+    oracle_id: str | None = None
+    faces: tuple[dict[str, Any], ...] = ()
+    matched: str | None = None  # how the name matched (predefined name / given name / resolver via)
+    notes: tuple[str, ...] = ()
+    reason: str | None = None
+    suggestions: tuple[str, ...] = ()
+    rules_effective: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.kind != "none"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("colors", "notes", "suggestions"):
+            data[key] = list(data[key])
+        data["faces"] = [dict(f) for f in self.faces]
+        return data
+
+
+# -- building at ingest --------------------------------------------------------------------------
+
+def build(con: duckdb.DuckDBPyConnection) -> None:
+    """Create ``predefined_tokens``, ``token_specs`` and ``token_collisions`` (after ``names.build``)."""
+    from . import rules
+
+    doc = rules.document(con)
+    predefined = comprules.predefined_tokens(doc)  # CR 111.10: RulesFileError for a CR it cannot read
+    _write(con, "predefined_tokens", _predefined_frame(predefined))
+    index = NameIndex(con)
+    specs = extract_specs(con, predefined, index, doc)
+    _write(con, "token_specs", specs)
+    _write(con, "token_collisions", _collisions(con, predefined, specs, index))
+
+
+def _write(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
+    con.register("tokens_frame", frame.to_arrow())
+    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM tokens_frame")  # constant table names
+    con.unregister("tokens_frame")
+
+
+def _face_dict(t: PredefinedToken) -> dict[str, Any]:
+    return {"name": t.name, "given_name": t.given_name, "type_line": t.type_line, "colors": list(t.colors),
+            "card_types": list(t.card_types), "subtypes": list(t.subtypes), "power": t.power,
+            "toughness": t.toughness, "oracle_text": t.oracle_text}
+
+
+def _predefined_frame(tokens: list[PredefinedToken]) -> pl.DataFrame:
+    rows = [{
+        "rule": t.rule, "name": t.name, "given_name": t.given_name, "game_name": t.game_name,
+        "colors": list(t.colors), "supertypes": list(t.supertypes), "card_types": list(t.card_types),
+        "subtypes": list(t.subtypes), "power": t.power, "toughness": t.toughness, "type_line": t.type_line,
+        "oracle_text": t.oracle_text, "double_faced": bool(t.faces), "faces": [_face_dict(f) for f in t.faces],
+        "notes": " ".join(t.notes) or None, "effective_date": t.effective_date,
+    } for t in tokens]
+    return pl.DataFrame(rows, schema=PREDEFINED_SCHEMA)
+
+
+def predefined_keys(tokens: list[PredefinedToken]) -> dict[str, PredefinedToken]:
+    """Lookup keys of the predefined tokens: the 111.10x name ("Cursed Role"), the given name
+    ("Cursed", "Walker"), the 111.4 game name ("Treasure Token"), and face names."""
+    keys: dict[str, PredefinedToken] = {}
+    for t in tokens:
+        for text in (t.name, f"{t.name} Token", t.given_name, t.game_name):
+            if text:
+                keys.setdefault(normalize(text), t)
+    for t in tokens:  # face names last: "Phyrexian Token" (111.10i back face) never shadows a whole token
+        for f in t.faces:
+            for text in (f.given_name, f.game_name):
+                if text:
+                    keys.setdefault(normalize(text), t)
+    return keys
+
+
+# -- "create … token" clauses ------------------------------------------------------------------
+
+_CREATE_RE = re.compile(r"\b[Cc]reates?\s+")
+_FOLLOW_RE = re.compile(r"^(?:It|They|The token|Those tokens|Each of them|Each of those tokens)\s+(?:has|have)\s+(?P<ab>.+?)\.?$")
+_QTY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|X|\d+|that many)\s"
+_MORE_RE = re.compile(rf"^(?:,\s*)?(?:(?:and|or|plus)\s+(?={_QTY}|[A-Z])|(?={_QTY}))")
+# Clauses that only refer back to tokens described elsewhere ("create five of those tokens instead",
+# Doubling Season's "would create one or more tokens"): no new description.
+_BACKREF_RE = re.compile(r"^(?:\S+\s+){0,3}of (?:those|these|the) tokens\b|^one or more tokens\b|^tokens\b")
+_NAME_TAIL_RE = re.compile(r"\s+(?:at the beginning|at end of|when|whenever|if|until|for each|where|that)\b")
+_CDA_RE = re.compile(r"power (?:and toughness )?(?:are|is) (?:each )?equal|power and toughness are each")
+_SELF_COPY = ("this creature", "this card", "this permanent", "this artifact", "this enchantment", "this land",
+              "this vehicle", "this token", "~", "cardname")
+_KEYWORD_DEF_RE = re.compile(
+    r"(?:“(?P<kw>[A-Z][^”]*?)”\s+means|^To (?P<kw2>[a-z][a-z ]*?) means)\s+“(?P<body>[^”]*?\b[Cc]reates? [^”]*)”")
+
+
+def _segments(text: str) -> list[tuple[str, str]]:
+    """Every "create(s) …" clause of one face's text: (clause text after the verb, source).
+
+    source is ``text``, ``reminder`` (inside parentheses) or ``quoted`` (inside a quoted ability,
+    which the card grants or a token has). The clause ends at the sentence end, the closing quote
+    of the ability it is in, or the closing parenthesis of reminder text.
+    """
+    out: list[tuple[str, str]] = []
+    for line in text.split("\n"):
+        for m in _CREATE_RE.finditer(line):
+            before = line[:m.start()]
+            in_quote = before.count('"') % 2 == 1 or before.count("“") > before.count("”")
+            in_paren = _paren_depth(before) > 0
+            seg = line[m.end():]
+            if in_quote:
+                j = min((k for k in (seg.find('"'), seg.find("”")) if k != -1), default=-1)
+                seg = seg if j == -1 else seg[:j]
+            seg, follow = _sentence(seg, in_paren)
+            fm = _FOLLOW_RE.match(follow) if follow else None
+            if fm:
+                seg = f"{seg} __HAS__ {fm.group('ab')}"
+            out.append((seg, "quoted" if in_quote else "reminder" if in_paren else "text"))
+    return out
+
+
+def _paren_depth(text: str) -> int:
+    depth, quoted = 0, False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch == "(":
+            depth += 1
+        elif not quoted and ch == ")":
+            depth = max(0, depth - 1)
+    return depth
+
+
+def _sentence(seg: str, in_paren: bool) -> tuple[str, str]:
+    """Cut ``seg`` at its first top-level sentence end; also return the next sentence."""
+    quoted = False
+    for i, ch in enumerate(seg):
+        if ch in '"“”':
+            quoted = not quoted if ch == '"' else ch == "“"
+        elif quoted:
+            continue
+        elif ch == ")" and in_paren:
+            return seg[:i].rstrip(" ."), ""
+        elif ch == "(":
+            return seg[:i].rstrip(" ."), ""
+        elif ch == "." and (i + 1 == len(seg) or seg[i + 1] == " "):
+            follow, _ = _sentence(seg[i + 1:].strip(), in_paren) if i + 1 < len(seg) else ("", "")
+            return seg[:i], follow
+    return seg.rstrip(" ."), ""
+
+
+def _parse_clause(seg: str) -> list[TokenDescription]:
+    """One clause -> its token descriptions ("a 1/1 … token and a 2/2 … token" gives two;
+    "your choice of a … or a …" gives both choices)."""
+    has = ""
+    if " __HAS__ " in seg:
+        seg, has = seg.split(" __HAS__ ", 1)
+    seg = re.sub(r"^(?:your choice of|a choice of)\s+", "", seg.strip()).rstrip("'\u2019. ")
+    if _BACKREF_RE.match(seg):
+        return []
+    descs: list[TokenDescription] = []
+    while seg:
+        try:
+            d = parse_token_description(seg)
+        except ValueError:
+            if not descs:
+                raise
+            break  # "…, and a …" that turned out not to be another token description
+        descs.append(d)
+        more = _MORE_RE.match(d.rest or "")
+        if not more or d.copy_of is not None:
+            break
+        seg = d.rest[more.end():]
+    if has and descs:  # CR 111.4: "Create a … token named X. It has …" — the next sentence's abilities
+        last = descs[-1]
+        descs[-1] = TokenDescription(**{**last.__dict__, "abilities_text": ", ".join(
+            x for x in (last.abilities_text, has) if x)})
+    return descs
+
+
+def keyword_definitions(doc: RulesDocument) -> dict[str, tuple[str, str]]:
+    """Keyword actions/abilities whose CR definition creates a token, e.g. "investigate" ->
+    ("701.16a", "Create a Clue token."). Only definitions without placeholders other than N."""
+    out: dict[str, tuple[str, str]] = {}
+    for number in doc.rules:
+        if not number.startswith(("701.", "702.")):
+            continue
+        m = _KEYWORD_DEF_RE.search(doc.statement(number))
+        if not m:
+            continue
+        keyword = (m.group("kw") or m.group("kw2") or "").strip()
+        keyword = re.sub(r"\s+(?:N|\[[^\]]*\])$", "", keyword)
+        body = m.group("body")
+        if "[" in body or "copy" in body:
+            continue
+        out.setdefault(keyword.lower(), (number, body))
+    return out
+
+
+def extract_specs(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], index: NameIndex,
+                  doc: RulesDocument) -> pl.DataFrame:
+    """Parse every "create … token(s)" clause of every card's Oracle text into token specs."""
+    keys = predefined_keys(predefined)
+    kw_defs = keyword_definitions(doc)
+    kw_re = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(kw_defs, key=len, reverse=True)) + r")(?:s|es)?\b(?:\s+(\d+|X))?",
+                       re.IGNORECASE) if kw_defs else None
+    cards = {oid: row for oid, *row in con.execute(
+        "SELECT oracle_id, name, mana_cost, type_line, oracle_text, colors, power, toughness FROM cards WHERE is_card"
+    ).fetchall()}
+    faces = con.execute(sqlfiles.load("tokens.sql")).fetchall()
+    rows: list[dict[str, Any]] = []
+    for oid, face_index, face_name, card_name, text, f_colors, f_super, f_types, f_sub, f_pow, f_tough in faces:
+        base = {"creator_oracle_id": oid, "creator_name": card_name, "face_index": face_index, "face_name": face_name}
+        creator = {"name": face_name, "colors": f_colors or [], "supertypes": f_super or [], "card_types": f_types or [],
+                   "subtypes": f_sub or [], "power": f_pow, "toughness": f_tough}
+        clauses = _segments(text)
+        if kw_re is not None:  # CR 701/702: a keyword that creates a token without its reminder text
+            for line in text.split("\n"):
+                if _CREATE_RE.search(line):
+                    continue
+                for km in kw_re.finditer(line):
+                    if _paren_depth(line[:km.start()]) or line[:km.start()].count('"') % 2:
+                        continue
+                    number, body = kw_defs[km.group(1).lower()]
+                    body = re.sub(r"\bN\b", km.group(2) or "N", body)
+                    for seg, _ in _segments(body):
+                        clauses.append((seg, f"keyword {number}"))
+        for clause_no, (seg, source) in enumerate(clauses):
+            try:
+                descs = _parse_clause(seg)
+            except ValueError as exc:
+                rows.append({**base, "clause_no": clause_no, "source": source, "clause": seg, "parsed": False,
+                             "error": str(exc)})
+                continue
+            for d in descs:
+                rows.append({**base, "clause_no": clause_no, "source": source, "clause": seg,
+                             **_spec(d, source, creator, keys, index, cards)})
+    frame = pl.DataFrame(rows, schema=SPEC_SCHEMA)
+    return frame.with_columns(pl.col(c).fill_null([]) for c in ("supertypes", "colors", "card_types", "subtypes",
+                                                                "keywords"))
+
+
+def _count(d: TokenDescription) -> str:
+    quantity = d.quantity or "a"
+    tail = re.match(r"^(for each .+|equal to .+|where X is .+)$", d.rest or "")
+    return f"{quantity} {tail.group(1)}" if tail else quantity
+
+
+def _spec(d: TokenDescription, source: str, creator: dict[str, Any], keys: dict[str, PredefinedToken],
+          index: NameIndex, cards: dict[str, list[Any]]) -> dict[str, Any]:
+    """Name and characteristics of one parsed description, by the rule that applies."""
+    spec: dict[str, Any] = {
+        "count": _count(d), "count_n": d.count, "given_name": d.given_name, "supertypes": list(d.supertypes),
+        "colors": list(d.colors), "card_types": list(d.card_types), "subtypes": list(d.subtypes), "power": d.power,
+        "toughness": d.toughness, "abilities": d.abilities_text or None, "keywords": list(d.keywords),
+        "tapped": d.tapped, "attacking": d.attacking, "copy_of": d.copy_of, "parsed": True, "error": None,
+    }
+    if d.copy_of is not None:
+        # CR 707.2 (and the 111.4 example, Spitting Image): a copy has the copied object's name
+        # and copiable values; "except …" modifies them.
+        parts = re.split(r",?\s+except\s+", d.copy_of, maxsplit=1)
+        target = parts[0].strip()
+        except_ = parts[1] if len(parts) > 1 else ""
+        is_self = target.lower() in _SELF_COPY or target == creator["name"] or (target == "it" and source != "text"
+                                                                                 and source != "quoted")
+        spec.update(rule="707.2", copy_of=target)
+        if is_self:
+            spec.update(name=creator["name"], base_name=creator["name"], colors=list(creator["colors"]),
+                        supertypes=list(creator["supertypes"]), card_types=list(creator["card_types"]),
+                        subtypes=list(creator["subtypes"]), power=creator["power"], toughness=creator["toughness"])
+            _apply_except(spec, except_)
+        return spec
+    bare = d.bare_name
+    if bare is not None and normalize(bare) in keys:
+        t = keys[normalize(bare)]  # CR 111.10: the predefined definition (the effect may add to it)
+        spec.update(rule=t.rule, predefined_rule=t.rule, name=t.game_name, base_name=t.name,
+                    given_name=t.given_name, colors=list(t.colors), supertypes=list(t.supertypes),
+                    card_types=list(t.card_types), subtypes=list(t.subtypes), power=t.power, toughness=t.toughness,
+                    abilities=t.oracle_text or None)
+        return spec
+    if bare is not None:
+        r = index.resolve(bare)
+        if r.ok and r.oracle_id in cards:  # CR 111.11: the Oracle card with that name
+            name, mana_cost, type_line, _text, colors, power, toughness = cards[r.oracle_id]
+            spec.update(rule="111.11", name=r.english_name, base_name=r.english_name, card_oracle_id=r.oracle_id,
+                        colors=list(colors or []), card_types=_types(type_line)[1], supertypes=_types(type_line)[0],
+                        subtypes=_types(type_line)[2], power=power, toughness=toughness, abilities=None)
+            return spec
+    if d.given_name:
+        # "… named Butterfly at the beginning of the next end step" (Giant Caterpillar): the name ends
+        # where a lower-case clause starts.
+        d = TokenDescription(**{**d.__dict__, "given_name": _NAME_TAIL_RE.split(d.given_name)[0].strip()})
+        spec["given_name"] = d.given_name
+        # CR 111.9 "create [name], a legendary …"; CR 111.4 "… token named X" — the effect names it.
+        legendary_form = bool(re.match(re.escape(d.given_name) + r",\s", " ".join(d.text.split())))
+        spec.update(rule="111.9" if legendary_form else "111.4", name=d.given_name, base_name=d.given_name)
+    else:
+        spec.update(rule="111.4", name=default_token_name(d.subtypes), base_name=" ".join(d.subtypes) or None)
+    if spec["power"] is None and "Creature" in d.card_types and _CDA_RE.search(spec["abilities"] or ""):
+        spec["power"] = spec["toughness"] = "*"  # CR 208.2a: P/T defined by an ability, printed as */*
+    sub = " ".join(d.subtypes)
+    if normalize(sub) in keys and keys[normalize(sub)].subtypes == d.subtypes:
+        spec["predefined_rule"] = keys[normalize(sub)].rule  # described in full, same as the 111.10 token
+    if bare is not None and not d.given_name:
+        spec["error"] = f"'{bare}' is neither a predefined token (111.10) nor an Oracle card (111.11)"
+    return spec
+
+
+def _types(type_line: str | None) -> tuple[list[str], list[str], list[str]]:
+    left, _, right = (type_line or "").split(" // ")[0].partition(" — ")
+    words = left.split()
+    supers = [w for w in words if w in ("Basic", "Legendary", "Ongoing", "Snow", "World")]
+    return supers, [w for w in words if w not in supers and w != "Token"], right.split()
+
+
+def _apply_except(spec: dict[str, Any], except_: str) -> None:
+    """The common "except …" modifications of a copy (embalm 702.128a: white; eternalize: 4/4 black)."""
+    if not except_:
+        return
+    pt = re.search(r"\b(\d+)/(\d+)\b", except_)
+    if pt:
+        spec["power"], spec["toughness"] = pt.group(1), pt.group(2)
+    colors = {comprules.COLOR_LETTERS[w] for w in re.findall(r"\b(white|blue|black|red|green)\b", except_)}
+    if colors and not re.search(r"\b(?:in addition|addition to)\b", except_):
+        spec["colors"] = [c for c in _WUBRG if c in colors]
+    elif colors:
+        spec["colors"] = [c for c in _WUBRG if c in colors | set(spec["colors"])]
+
+
+# -- collisions ------------------------------------------------------------------------------------
+
+def _collisions(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], specs: pl.DataFrame,
+                index: NameIndex) -> pl.DataFrame:
+    """Names that are both a card/face name (201.4 may choose them) and a token name."""
+    card_keys: dict[str, list[tuple[str, str | None, str]]] = {}
+    for name, oid, face_index, via in con.execute(
+            "SELECT name, oracle_id, face_index, via FROM names WHERE via IN ('name', 'face')").fetchall():
+        face = index.face_names.get((oid, face_index)) if face_index is not None else None
+        card_keys.setdefault(normalize(name), []).append((index.cards[oid], face, oid))
+    rows: list[dict[str, Any]] = []
+
+    def add(token_name: str, source: str, rule: str, creators: list[str], what: str) -> None:
+        for card, face, oid in card_keys.get(normalize(token_name), []):
+            where = f"face of {card}" if face else "a card"
+            rows.append({"name": token_name, "card": card, "face": face, "oracle_id": oid, "token_source": source,
+                         "token_rule": rule, "creators": sorted(set(creators))[:20],
+                         "what": what.format(name=token_name, card=card, where=where)})
+
+    for t in predefined:
+        for text in {t.name, t.given_name, t.game_name} - {None}:
+            add(text, "predefined", t.rule, [],
+                f"{{name}}: {t.rule} predefined wins for 'create a {t.name} token' (111.10; 111.11 excludes "
+                f"predefined names); 201.4 choose-a-card-name may name {{name}} ({{where}}).")
+    named = specs.filter(pl.col("rule").is_in(["111.11", "111.9", "111.4"]) & pl.col("given_name").is_not_null()
+                         | (pl.col("rule") == "111.11"))
+    for (name, rule), group in named.group_by(["name", "rule"]):
+        creators = group.get_column("creator_name").to_list()
+        if rule == "111.11":
+            what = ("{name}: 111.11 'create a {name} token' uses the Oracle card {card} for every characteristic; "
+                    "201.4 may name it ({where}).")
+        else:
+            what = (f"{{name}}: the creating effect names the token and states its characteristics ({rule}); it is "
+                    "not the card {card}, though 201.4 choose-a-card-name may name {name} ({where}; a token's name "
+                    "only if it is also a card's).")
+        add(name, "token_spec", rule, creators, what)
+    for (name,) in con.execute("SELECT DISTINCT name FROM token_names WHERE object_kind = 'token'").fetchall():
+        add(name, "token_object", "111.4", [],
+            "{name}: Scryfall has a token object named {name}; its characteristics come from the effect that "
+            "creates it (111.4), not from the card {card}; 201.4 may name {name} ({where}).")
+    frame = pl.DataFrame(rows, schema=COLLISION_SCHEMA)
+    return frame.unique(["name", "card", "token_source", "token_rule"]).sort(["name", "token_source", "token_rule"])
+
+
+# -- answering ---------------------------------------------------------------------------------------
+
+def _stored_predefined(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    return sqlfiles.frame(con, "SELECT * FROM predefined_tokens").to_dicts()
+
+
+def lookup(con: duckdb.DuckDBPyConnection, index: NameIndex, query: str) -> TokenAnswer:
+    """What "create a <query> token" makes: 111.10 predefined, else 111.11 the card, else none."""
+    if query is None or not str(query).strip():
+        raise OracleToolsError("empty token name; give a name such as 'Treasure' or 'Tarmogoyf'")
+    text = " ".join(str(query).split())
+    predefined = _stored_predefined(con)
+    effective = str(predefined[0]["effective_date"]) if predefined else None
+    keys: dict[str, dict[str, Any]] = {}
+    for row in predefined:
+        for name in (row["name"], f"{row['name']} Token", row["given_name"], row["game_name"]):
+            if name:
+                keys.setdefault(normalize(name), row)
+    for row in predefined:
+        for face in row["faces"] or []:
+            if face["given_name"]:
+                keys.setdefault(normalize(face["given_name"]), row)
+    key = normalize(text)
+    stripped = re.sub(r"\s+tokens?$", "", key)
+    row = keys.get(key) or keys.get(stripped)
+    if row is not None:  # CR 111.10 before 111.11
+        note = []
+        r = index.resolve(row["name"])
+        if r.ok:
+            note.append(f"'{row['name']}' is also the name of {'a face of ' + r.name if r.face else 'the card ' + r.name}; "
+                        f"the predefined token wins (111.11 applies only to names that are not predefined)")
+        return TokenAnswer(
+            query=query, kind="predefined", rule=row["rule"], name=row["game_name"], token_type=row["name"],
+            type_line=row["type_line"], colors=tuple(row["colors"]), power=row["power"], toughness=row["toughness"],
+            mana_cost="", oracle_text=row["oracle_text"], faces=tuple(row["faces"] or ()), matched="predefined",
+            notes=tuple(note + ([row["notes"]] if row["notes"] else [])), rules_effective=effective)
+    r = index.resolve(text)
+    if not r.ok and stripped != key:
+        r2 = index.resolve(re.sub(r"\s+[Tt]okens?$", "", text))
+        r = r2 if r2.ok else r
+    if r.ok:
+        return _card_answer(con, query, r, effective)
+    if r.status == "ambiguous":
+        return TokenAnswer(query=query, kind="none", reason=f"{text!r} names more than one card: "
+                           + "; ".join(c.name for c in r.candidates), suggestions=r.suggestions,
+                           rules_effective=effective)
+    if index.is_token_name(text) or index.is_token_name(re.sub(r"\s+[Tt]okens?$", "", text)):
+        return TokenAnswer(query=query, kind="none", suggestions=r.suggestions, rules_effective=effective, reason=(
+            f"{text!r} is the name of a token object, not a predefined token (111.10) nor an Oracle card (111.11); "
+            "such a token gets its characteristics from the effect that creates it (111.4)"))
+    return TokenAnswer(query=query, kind="none", suggestions=r.suggestions, rules_effective=effective,
+                       reason=f"{text!r} is neither a predefined token (111.10) nor an Oracle card name (111.11)")
+
+
+def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: str | None) -> TokenAnswer:
+    """CR 111.11: the whole Oracle card with that name determines the token's characteristics."""
+    card = sqlfiles.frame(con, "SELECT * FROM cards WHERE oracle_id = ?", [r.oracle_id]).to_dicts()[0]
+    faces = sqlfiles.frame(con, "SELECT * FROM faces WHERE oracle_id = ? ORDER BY face_index", [r.oracle_id]).to_dicts()
+    notes: list[str] = []
+    if r.face:
+        notes.append(f"'{r.face}' is a face of {r.name}; 111.11 uses the card with that name, {r.name}")
+    roles = {f["role"] for f in faces}
+    face_dicts = tuple({k: f[k] for k in ("name", "role", "mana_cost", "type_line", "oracle_text", "colors", "power",
+                                           "toughness", "loyalty", "defense")} for f in faces if f["role"] != "single")
+    name, type_line, mana_cost, text = card["name"], card["type_line"], card["mana_cost"], card["oracle_text"]
+    colors, power, toughness = card["colors"] or [], card["power"], card["toughness"]
+    if roles & {"front", "back"}:
+        front = faces[0]
+        # CR 707.8a (a token copy of a double-faced card is a double-faced token with both faces) and
+        # 712.8d (front face up: only the front face's characteristics).
+        notes.append("double-faced: the token has both faces and enters front face up (707.8a, 712.8d)")
+        name, type_line, mana_cost, text = front["name"], front["type_line"], front["mana_cost"], front["oracle_text"]
+        colors, power, toughness = front["colors"] or [], front["power"], front["toughness"]
+    elif roles & {"split_half", "aftermath_half"}:
+        notes.append("split card: both halves' characteristics combined (709.4, 709.4b-c)")
+    elif roles & {"adventurer", "flip_top"}:
+        first = faces[0]
+        notes.append("adventurer/flip card: only its normal (upright) characteristics (715.4, 710.1a)")
+        name, type_line, mana_cost, text = first["name"], first["type_line"], first["mana_cost"], first["oracle_text"]
+        colors, power, toughness = first["colors"] or [], first["power"], first["toughness"]
+    types = (type_line or "").split(" — ")[0].split()
+    if ("Instant" in types or "Sorcery" in types) and not ({"Creature", "Artifact", "Enchantment", "Land"} & set(types)):
+        notes.append("an instant or sorcery can't enter the battlefield (304.4, 307.4), so no such token is "
+                     "created (compare 111.5)")
+    return TokenAnswer(
+        query=query, kind="card", rule="111.11", name=name, type_line=type_line, colors=tuple(colors), power=power,
+        toughness=toughness, mana_cost=mana_cost, oracle_text=text, oracle_id=r.oracle_id, faces=face_dicts,
+        matched=r.via, notes=tuple(notes), rules_effective=effective)
