@@ -16,7 +16,7 @@ import polars as pl
 from .comprules import RulesDocument, load_rules
 
 _CREATE = """
-CREATE TABLE IF NOT EXISTS rules (number VARCHAR PRIMARY KEY, text VARCHAR NOT NULL);
+CREATE TABLE IF NOT EXISTS rules (number VARCHAR NOT NULL, text VARCHAR NOT NULL);
 CREATE TABLE IF NOT EXISTS rules_meta (effective_date DATE NOT NULL, source VARCHAR NOT NULL, rule_count INTEGER);
 """
 

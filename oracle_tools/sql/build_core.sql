@@ -2,22 +2,25 @@
 -- objects, one row per object read, with file_order and is_oracle_file).
 -- Runs inside the new database only; the previous database is never touched.
 
--- A printing id seen in several files is kept once: the last file given wins.
-CREATE TEMP TABLE stage_dedup AS
+-- Duplicate printing ids across files were already dropped while staging (the last file wins).
+CREATE TEMP VIEW stage_dedup AS
 SELECT *, coalesce(oracle_id, card_faces[1].oracle_id) AS oid,
        (coalesce(set_type, '') = 'funny' OR border_color = 'silver'
         OR security_stamp = 'acorn') AS printing_funny
-FROM stage_cards
-QUALIFY row_number() OVER (PARTITION BY id ORDER BY file_order DESC) = 1;
+FROM stage_cards;
 
 -- The object a card's Oracle facts are read from: an oracle_cards object when one was
 -- ingested (authoritative), else the newest English printing, else the newest printing.
+-- Chosen on a narrow projection first: windows over the wide rows cost more than the join.
 CREATE TEMP TABLE rep AS
-SELECT * FROM stage_dedup
-WHERE oid IS NOT NULL
-QUALIFY row_number() OVER (
-    PARTITION BY oid
-    ORDER BY is_oracle_file DESC, (lang = 'en') DESC, released_at DESC NULLS LAST, id) = 1;
+WITH chosen AS (
+    SELECT id FROM stage_dedup
+    WHERE oid IS NOT NULL
+    QUALIFY row_number() OVER (
+        PARTITION BY oid
+        ORDER BY is_oracle_file DESC, (lang = 'en') DESC, released_at DESC NULLS LAST, id) = 1
+)
+SELECT s.* FROM stage_dedup s SEMI JOIN chosen USING (id);
 
 CREATE TEMP TABLE per_oracle AS
 SELECT oid, bool_and(printing_funny) AS funny, min(released_at) AS first_released

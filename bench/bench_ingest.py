@@ -1,0 +1,107 @@
+"""Ingest speed against DuckDB alone, and peak memory at all-cards scale.
+
+    python bench/bench_ingest.py                 # ratio on the real 2019 dump
+    python bench/bench_ingest.py --scale 16      # also a ~2 GB all-cards-sized file: peak RSS
+
+Prints, for the real default-cards dump (45,851 printings, 127 MB of JSON):
+  * DuckDB alone: CREATE TABLE t AS SELECT * FROM read_json(file, sample_size = -1) into a file database
+  * oracle-tools: the full ingest (every table, names, rules) into a file database
+  * the ratio (target: at most 1.5)
+With --scale N it writes the dump N times over with fresh ids (a stand-in for all_cards, which
+is about 2 GB) and runs the ingest in a child process, printing its peak RSS (target: under 3 GB).
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import duckdb
+
+REPO = Path(__file__).resolve().parents[1]
+DUMP = REPO.parent / "shared" / "realdata" / "scryfall-default-cards-2019-10-per-set-dump.json.gz"
+
+
+def time_duckdb_alone(path: Path, workdir: Path) -> float:
+    db = workdir / "baseline.duckdb"
+    db.unlink(missing_ok=True)
+    started = time.perf_counter()
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE t AS SELECT * FROM read_json(?, sample_size = -1)", [str(path)])
+    con.execute("CHECKPOINT")
+    con.close()
+    return time.perf_counter() - started
+
+
+def time_ingest(path: Path, workdir: Path) -> float:
+    from oracle_tools import OracleDB
+
+    db = workdir / "oracle.duckdb"
+    db.unlink(missing_ok=True)
+    started = time.perf_counter()
+    OracleDB.ingest_files(db, [path])
+    return time.perf_counter() - started
+
+
+def write_scaled(path: Path, copies: int, target: Path) -> int:
+    """The dump written ``copies`` times, each copy with fresh printing ids (oracle ids kept)."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        objects = json.load(handle)
+    count = 0
+    with target.open("w", encoding="utf-8") as out:
+        out.write("[\n")
+        for copy in range(copies):
+            for obj in objects:
+                obj = dict(obj, id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"bench:{copy}:{obj['id']}")))
+                out.write(("" if count == 0 else ",\n") + json.dumps(obj, ensure_ascii=False))
+                count += 1
+        out.write("\n]\n")
+    return count
+
+
+def peak_rss_of_ingest(path: Path, workdir: Path) -> tuple[float, float]:
+    code = ("import sys; from oracle_tools import OracleDB; "
+            "OracleDB.ingest_files(sys.argv[1], [sys.argv[2]])")
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code, str(workdir / "scaled.duckdb"), str(path)], check=True)
+    seconds = time.perf_counter() - started
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return peak_kib / 1024 / 1024, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--file", type=Path, default=DUMP)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--scale", type=int, default=0, help="also measure peak RSS on N copies of the file")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
+        workdir = Path(tmp)
+        alone, ours = [], []
+        for _ in range(args.runs):  # interleaved, so machine load affects both alike
+            alone.append(time_duckdb_alone(args.file, workdir))
+            ours.append(time_ingest(args.file, workdir))
+        a, o = statistics.median(alone), statistics.median(ours)
+        print(f"file: {args.file.name} ({args.file.stat().st_size / 1e6:.1f} MB on disk)")
+        print(f"duckdb alone (read_json into one table): median {a:.2f}s  runs {[round(x, 2) for x in alone]}")
+        print(f"oracle-tools ingest (full schema):       median {o:.2f}s  runs {[round(x, 2) for x in ours]}")
+        print(f"ratio: {o / a:.2f}  (target <= 1.5)")
+        if args.scale:
+            scaled = workdir / "all-cards-scaled.json"
+            rows = write_scaled(args.file, args.scale, scaled)
+            print(f"scaled file: {rows:,} printings, {scaled.stat().st_size / 1e9:.2f} GB")
+            peak, seconds = peak_rss_of_ingest(scaled, workdir)
+            print(f"all-cards-scale ingest: {seconds:.1f}s, peak RSS {peak:.2f} GB  (target < 3 GB)")
+
+
+if __name__ == "__main__":
+    main()

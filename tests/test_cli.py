@@ -1,0 +1,124 @@
+"""The CLI: ingest from a loopback Scryfall, info, read-only SQL, errors."""
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from oracle_tools import OracleDB
+from oracle_tools.cli import main
+from oracle_tools.ingest import sample_dir
+from scryfall_server import Reply, ScryfallServer
+
+SAMPLE = sample_dir()
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_ingest_from_the_scryfall_api_over_http(tmp_path: Path) -> None:
+    cards = gzip.decompress((SAMPLE / "cards-2024.json.gz").read_bytes())
+    rulings = gzip.decompress((SAMPLE / "rulings.json.gz").read_bytes())
+    with ScryfallServer(payload=cards, types=("default_cards",), gzip_files=True) as server:
+        server.add_bulk("rulings", rulings, gzip=True)
+        # a redirect to the file and a 500 before it is served: both handled by the downloader
+        server.script(server.file_path("default_cards"), Reply.error(500))
+        db = tmp_path / "api.duckdb"
+        code, out, err = _run("ingest", "--db", str(db), "--types", "default_cards,rulings", "--api-url", server.url,
+                              "--cache-dir", str(tmp_path / "cache"), "--no-progress", "--json")
+        assert code == 0, err
+        report = json.loads(out)
+        assert {f["kind"] for f in report["files"]} == {"cards", "rulings"}
+        requests = server.requests_for("/bulk-data")
+        assert requests and "oracle-tools" in requests[0].headers["User-Agent"]
+        # a second ingest uses the download cache: no second file request
+        before = server.count(server.file_path("default_cards"))
+        code, _, err = _run("ingest", "--db", str(db), "--types", "default_cards,rulings", "--api-url", server.url,
+                            "--cache-dir", str(tmp_path / "cache"), "--no-progress")
+        assert code == 0, err
+        assert server.count(server.file_path("default_cards")) == before
+    with OracleDB(db) as opened:
+        runs = opened.sql("SELECT DISTINCT source, bulk_type FROM ingest_runs ORDER BY 2").rows()
+        assert runs == [("scryfall-api", "default_cards"), ("scryfall-api", "rulings")]
+        assert opened.resolve("Razorgrass Field").name == "Razorgrass Ambush // Razorgrass Field"
+
+
+def test_api_failure_keeps_the_old_database(tmp_path: Path, sample_db_path: Path) -> None:
+    db = tmp_path / "keep.duckdb"
+    db.write_bytes(sample_db_path.read_bytes())
+    with ScryfallServer(types=("oracle_cards",)) as server:
+        server.script(server.file_path("oracle_cards"), Reply.error(503), repeat_last=True)
+        code, _, err = _run("ingest", "--db", str(db), "--types", "oracle_cards", "--api-url", server.url,
+                            "--cache-dir", str(tmp_path / "cache"), "--no-progress")
+    assert code == 2 and "error:" in err and "503" in err
+    with OracleDB(db) as opened:
+        assert opened.resolve("Tarmogoyf").ok
+
+
+def test_info_json(sample_db_path: Path) -> None:
+    code, out, _ = _run("info", "--db", str(sample_db_path), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["tables"]["cards"] > 2000 and data["layouts"]["split"] >= 1
+    assert {r["source"] for r in data["runs"]} == {"sample"}
+
+
+def test_sql_is_read_only_and_parameterised(sample_db_path: Path) -> None:
+    code, out, _ = _run("sql", "--db", str(sample_db_path), "SELECT name FROM cards WHERE name = ?",
+                        "--param", "Tarmogoyf", "--json")
+    assert code == 0 and json.loads(out) == [{"name": "Tarmogoyf"}]
+    # an injection attempt stays a value
+    code, out, _ = _run("sql", "--db", str(sample_db_path), "SELECT count(*) AS n FROM cards WHERE name = ?",
+                        "--param", "x' OR '1'='1", "--json")
+    assert json.loads(out) == [{"n": 0}]
+    for statement in ("DELETE FROM cards", "CREATE TABLE t (x INT)", "DROP TABLE cards"):
+        code, _, err = _run("sql", "--db", str(sample_db_path), statement)
+        assert code == 2 and "read-only" in err.lower(), err
+
+
+def test_sql_csv(sample_db_path: Path) -> None:
+    code, out, _ = _run("sql", "--db", str(sample_db_path), "--csv",
+                        "SELECT name, colors FROM cards WHERE name IN ('Fire // Ice', 'Tarmogoyf') ORDER BY name")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows == [["name", "colors"], ["Fire // Ice", "U|R"], ["Tarmogoyf", "G"]]
+
+
+def test_missing_database_is_one_clear_line(tmp_path: Path) -> None:
+    code, _, err = _run("info", "--db", str(tmp_path / "nothing.duckdb"))
+    assert code == 2
+    assert err.startswith("error: no database at") and "ingest --sample" in err
+
+
+def test_bad_bulk_file_exit_code_and_message(tmp_path: Path) -> None:
+    bad = tmp_path / "cards.json"
+    bad.write_text("<html>rate limited</html>")
+    code, _, err = _run("ingest", "--db", str(tmp_path / "x.duckdb"), "--bulk-file", str(bad), "--no-progress")
+    assert code == 2 and str(bad) in err and "is not JSON" in err
+
+
+def test_env_var_names_the_database(sample_db_path: Path) -> None:
+    result = CliRunner(env={"ORACLE_TOOLS_DB": str(sample_db_path)}).invoke(main, ["resolve", "Tarmogoyf"])
+    assert result.exit_code == 0 and result.stdout.startswith("Tarmogoyf")
+
+
+def test_same_name_command(sample_db_path: Path) -> None:
+    code, out, _ = _run("same-name", "Fire // Ice", "Ice", "--db", str(sample_db_path), "--json")
+    assert code == 0 and json.loads(out)["same_name"] is True
+    code, _, _ = _run("same-name", "Tarmogoyf", "Ice", "--db", str(sample_db_path))
+    assert code == 1
+
+
+def test_resolve_batch(sample_db_path: Path, tmp_path: Path) -> None:
+    names = tmp_path / "names.txt"
+    names.write_text("Fire/Ice\nFoudre\nnot a card\n", encoding="utf-8")
+    code, out, _ = _run("resolve", "--db", str(sample_db_path), "--batch", str(names), "--json")
+    assert code == 1
+    rows = json.loads(out)
+    assert [(r["query"], r["status"], r["name"]) for r in rows] == [
+        ("Fire/Ice", "ok", "Fire // Ice"), ("Foudre", "ok", "Lightning Bolt"), ("not a card", "not_found", None)]
