@@ -17,7 +17,8 @@ import csv
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +60,7 @@ def normalize_expr(column: str | pl.Expr) -> pl.Expr:
     """:func:`normalize` as a vectorised Polars expression (for batch resolution)."""
     expr = pl.col(column) if isinstance(column, str) else column
     expr = expr.str.normalize("NFKD").str.replace_all(r"\p{Mn}", "")
-    for source, target in _FOLD_PAIRS:
-        expr = expr.str.replace_all(source, target, literal=True)
+    expr = expr.str.replace_many([k for k, _ in _FOLD_PAIRS], [v for _, v in _FOLD_PAIRS])
     expr = expr.str.to_lowercase()
     expr = expr.str.replace_all(r"\s*/+\s*", " // ").str.replace_all(r"\s+", " ").str.strip_chars(" ")
     return expr
@@ -153,16 +153,10 @@ class Resolution:
         return data
 
 
-@dataclass
-class _Target:
-    """A precomputed answer for one lookup string (exact name or normalized key)."""
-
-    status: str
-    oracle_id: str | None
-    face_index: int | None
-    via: str | None
-    lang: str | None
-    candidates: tuple[tuple[str, int | None, str], ...] = field(default_factory=tuple)
+# A precomputed answer for one lookup string (exact name or normalized key):
+# (status, oracle_id, face_index, via, lang, candidates). Plain tuples, built in bulk by zip:
+# a few hundred thousand of them are made per index, and object construction would dominate.
+_Target = tuple
 
 
 class NameIndex:
@@ -185,8 +179,9 @@ class NameIndex:
             normalize(name) for (name,) in con.execute("SELECT DISTINCT name FROM token_names").fetchall()}
         self._classes = self._load_classes(con)
         names = names.with_columns(tier=pl.col("via").replace_strict(VIA_TIER, default=9))
-        self.exact = self._targets(names, "name")
-        self.by_key = self._targets(names, "key")
+        self.exact, exact_frame = self._targets(names, "name")
+        self.by_key, key_frame = self._targets(names, "key")
+        self._lookup_frames = (exact_frame.rename({"name": "query"}), key_frame)
         english = names.filter(pl.col("via").is_in(["name", "face"]))
         self._fuzzy_keys: list[str] = english.get_column("key").unique().sort().to_list()
         key_to_name = dict(zip(english.get_column("key").to_list(), english.get_column("name").to_list()))
@@ -203,25 +198,31 @@ class NameIndex:
         return classes
 
     @staticmethod
-    def _targets(names: pl.DataFrame, column: str) -> dict[str, _Target]:
-        """Best answer per lookup string: the lowest tier wins; several cards there is ambiguity."""
-        best = names.filter(pl.col("tier") == pl.col("tier").min().over(column))
-        grouped = best.group_by(column).agg(
-            pl.col("oracle_id"), pl.col("face_index"), pl.col("via"), pl.col("lang"),
+    def _targets(names: pl.DataFrame, column: str) -> tuple[dict[str, _Target], pl.DataFrame]:
+        """Best answer per lookup string: the lowest tier wins; several cards there is ambiguity.
+
+        Vectorised: only the (few) ambiguous lookups are walked in Python.
+        """
+        best = (names.filter(pl.col("tier") == pl.col("tier").min().over(column))
+                .sort([column, pl.col("face_index").is_not_null(), pl.col("face_index").fill_null(0), "via"]))
+        grouped = best.group_by(column, maintain_order=True).agg(
+            pl.col("oracle_id").first(), pl.col("face_index").first(), pl.col("via").first(), pl.col("lang").first(),
             pl.col("oracle_id").n_unique().alias("cards"))
-        targets: dict[str, _Target] = {}
-        for lookup, oids, idxs, vias, langs, count in grouped.iter_rows():
-            rows = sorted(zip(oids, idxs, vias, langs), key=lambda r: (r[1] is not None, r[1] or 0, r[2]))
-            if count == 1:
-                oid, idx, via, lang = rows[0]
-                targets[lookup] = _Target("ok", oid, idx, via, lang)
-            else:
-                seen: dict[tuple[str, int | None], str] = {}
-                for oid, idx, via, _ in rows:
-                    seen.setdefault((oid, idx), via)
-                targets[lookup] = _Target("ambiguous", None, None, None, None,
-                                          tuple((oid, idx, via) for (oid, idx), via in seen.items()))
-        return targets
+        ok = grouped.filter(pl.col("cards") == 1)
+        lookups, oids, idxs, vias, langs = (ok.get_column(c).to_list()
+                                            for c in (column, "oracle_id", "face_index", "via", "lang"))
+        targets: dict[str, _Target] = dict(zip(lookups, zip(repeat("ok"), oids, idxs, vias, langs, repeat(()))))
+        ambiguous = best.join(grouped.filter(pl.col("cards") > 1).select(column), on=column, how="semi")
+        for (lookup,), rows in ambiguous.group_by(column, maintain_order=True):
+            seen: dict[tuple[str, int | None], str] = {}
+            for oid, idx, via in rows.select("oracle_id", "face_index", "via").iter_rows():
+                seen.setdefault((oid, idx), via)
+            targets[lookup] = ("ambiguous", None, None, None, None,
+                               tuple((oid, idx, via) for (oid, idx), via in seen.items()))
+        frame = grouped.select(
+            column, pl.when(pl.col("cards") == 1).then(pl.lit("ok")).otherwise(pl.lit("ambiguous")).alias("status"),
+            *(pl.when(pl.col("cards") == 1).then(pl.col(c)).alias(c) for c in ("oracle_id", "face_index", "via", "lang")))
+        return targets, frame
 
     # -- single -----------------------------------------------------------------------------
 
@@ -238,25 +239,25 @@ class NameIndex:
         suggestions = self.suggest(text, limit=suggest)
         if fuzzy and suggestions:
             best = self.exact.get(suggestions[0])
-            if best is not None and best.status == "ok":
+            if best is not None and best[0] == "ok":
                 resolution = self._answer(text, best, False)
                 return _replace(resolution, via="fuzzy", suggestions=tuple(suggestions))
         return Resolution(query=text, status="not_found", suggestions=tuple(suggestions))
 
     def _answer(self, text: str, target: _Target, normalized: bool) -> Resolution:
-        if target.status == "ambiguous":
+        status, oid, idx, via, lang, ambiguous_between = target
+        if status == "ambiguous":
             candidates = tuple(
-                Candidate(self.cards[oid], oid, self._face_name(oid, idx), via) for oid, idx, via in target.candidates)
+                Candidate(self.cards[c_oid], c_oid, self._face_name(c_oid, c_idx), c_via)
+                for c_oid, c_idx, c_via in ambiguous_between)
             return Resolution(query=text, status="ambiguous", candidates=candidates,
                               suggestions=tuple(dict.fromkeys(c.name for c in candidates)))
-        oid, idx = target.oracle_id, target.face_index
         face = self._face_name(oid, idx)
-        via = target.via
         if normalized and via in ("name", "face"):
             via = "normalized"
         english = face or self.cards[oid]
         return Resolution(query=text, status="ok", name=self.cards[oid], face=face, face_index=idx,
-                          oracle_id=oid, via=via, lang=target.lang, names=self.interchangeable(english))
+                          oracle_id=oid, via=via, lang=lang, names=self.interchangeable(english))
 
     def _face_name(self, oid: str | None, idx: int | None) -> str | None:
         if oid is None or idx is None:
@@ -287,17 +288,16 @@ class NameIndex:
     def frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """Lookup frames (exact name and normalized key -> answer) used by :meth:`resolve_many`."""
         if self._frames is None:
-            self._frames = (self._frame(self.exact, "query"), self._frame(self.by_key, "key"))
-        return self._frames
-
-    def _frame(self, targets: dict[str, _Target], column: str) -> pl.DataFrame:
-        rows = []
-        for lookup, t in targets.items():
-            rows.append((lookup, t.status, t.oracle_id, self.cards.get(t.oracle_id) if t.oracle_id else None,
-                         self._face_name(t.oracle_id, t.face_index), t.face_index, t.via, t.lang))
-        return pl.DataFrame(rows, orient="row", schema={
-            column: pl.String, "status": pl.String, "oracle_id": pl.String, "name": pl.String, "face": pl.String,
-            "face_index": pl.Int32, "via": pl.String, "lang": pl.String})
+            cards = pl.DataFrame({"oracle_id": list(self.cards), "name": list(self.cards.values())})
+            faces = pl.DataFrame(
+                {"oracle_id": [k[0] for k in self.face_names], "face_index": [k[1] for k in self.face_names],
+                 "face": list(self.face_names.values())},
+                schema={"oracle_id": pl.String, "face_index": pl.Int64, "face": pl.String})
+            self._frames = tuple(  # type: ignore[assignment]
+                f.join(cards, on="oracle_id", how="left").join(faces, on=["oracle_id", "face_index"], how="left")
+                .select(f.columns[0], "status", "oracle_id", "name", "face", "face_index", "via", "lang")
+                for f in self._lookup_frames)
+        return self._frames  # type: ignore[return-value]
 
     def resolve_many(self, texts: Iterable[str] | pl.Series) -> pl.DataFrame:
         """Resolve a whole column in two joins (exact, then normalized), keeping input order.
