@@ -86,8 +86,15 @@ def judge(specs: list[dict], faces: list[tuple[str, str, frozenset[str] | None]]
     """'agree' or the disagreement category; faces are (key, pt, colours or None when unknown)."""
     if not specs:
         return "no spec parsed for the creator", None
+    if any(k == "copy" for k, _, _ in faces):
+        # Scryfall's generic "Copy" token object stands for "a token that's a copy of <another object>".
+        copies = [s for s in specs if s["copy_of"] is not None]
+        return ("agree", copies[0]) if copies else ("name differs", specs[0])
     named = [s for s in specs if any(s["key"] == k for k, _, _ in faces)]
     if not named:
+        errata = [s for s in specs if any(k == f"phyrexian {s['key']}" for k, _, _ in faces)]
+        if errata:  # 2023 errata gave Germs, Beasts, … the Phyrexian type; the 2019 Oracle text predates it
+            return "name differs: 'Phyrexian' added by errata after the 2019 Oracle text", errata[0]
         return "name differs", specs[0]
     for s in named:
         for k, pt, cs in faces:
@@ -166,13 +173,15 @@ def cockatrice(db: OracleDB, specs: dict[str, list[dict]]) -> None:
     with gzip.open(COCKATRICE, "rb") as handle:
         root = ET.parse(handle).getroot()
     rows = []
+    skipped: Counter[str] = Counter()
     for card in root.iter("card"):
         name = (card.findtext("name") or "")
         prop = card.find("prop")
         type_line = prop.findtext("type") if prop is not None else ""
-        if not type_line or not type_line.startswith("Token") and "Creature" not in type_line and "Artifact" not in type_line:
-            continue
-        if "Emblem" in (type_line or ""):
+        if not (type_line or "").startswith("Token"):
+            # Emblems, counters ("Poison Counter"), states ("The Monarch", "Plot") and face-down
+            # reminders ("Morph", "Manifest") are helper cards, not created tokens.
+            skipped[(type_line or "(no type)").split(" — ")[0]] += len(card.findall("reverse-related"))
             continue
         pt = (prop.findtext("pt") or "") if prop is not None else ""
         colors = frozenset(prop.findtext("colors") or "") if prop is not None else frozenset()
@@ -191,6 +200,8 @@ def cockatrice(db: OracleDB, specs: dict[str, list[dict]]) -> None:
         (flagged if exclude else main).append((creator, f"{name.strip()} {pt or '-'} {''.join(sorted(colors)) or 'C'}",
                                                cat, spec))
     print("\nCockatrice tokens.xml reverse-related links")
+    print(f"  left out (helper cards, not created tokens): {sum(skipped.values())} links "
+          f"{dict(skipped.most_common(6))}")
     print(f"  creators not in this database (cards newer than the dumps, or not found): {missing} links")
     report("Cockatrice (creators in the DB; exclude-flagged links left out): name + P/T + colours", main)
     report("Cockatrice links flagged exclude=\"exclude\" (for information)", flagged)

@@ -269,5 +269,165 @@ def token(db_path: Path | None, name: str | None, collisions: bool, as_json: boo
     sys.exit(0 if answer.ok else 1)
 
 
+# -- export (Parquet / CSV) ----------------------------------------------------------------------
+
+@main.command("export")
+@_db_option
+@click.argument("table", required=False)
+@click.option("--sql", "query", default=None, help="Export the result of this read-only SQL query instead.")
+@click.option("--param", "params", multiple=True, help="A value for the next ? placeholder of --sql. Repeatable.")
+@click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write Parquet (Arrow types kept: lists, dates) to this file.")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write CSV (header row; lists joined with '|') to this file.")
+@_json_option
+@_friendly_errors
+def export_command(db_path: Path | None, table: str | None, query: str | None, params: tuple[str, ...],
+                   parquet_path: Path | None, csv_path: Path | None, as_json: bool) -> None:
+    """Export a table or view (TABLE) or a query (--sql) to --parquet PATH or --csv PATH.
+
+    \b
+    oracle-tools export cards --parquet cards.parquet
+    oracle-tools export card_analytics --csv analytics.csv
+    oracle-tools export --sql "SELECT name, cmc FROM cards WHERE cmc > ?" --param 7 --csv big.csv
+    """
+    if (parquet_path is None) == (csv_path is None):
+        raise click.UsageError("give exactly one of --parquet PATH or --csv PATH")
+    if params and query is None:
+        raise click.UsageError("--param goes with --sql")
+    path, fmt = (parquet_path, "parquet") if parquet_path is not None else (csv_path, "csv")
+    with _open(db_path) as db:
+        result = db.export(table, path, sql=query, params=list(params) or None, format=fmt)
+    if as_json:
+        _echo_json({"rows": result["rows"], "path": result["path"], "format": result["format"]})
+    else:
+        click.echo(f"wrote {result['rows']:,} rows to {result['path']} ({result['format']})")
+
+
+# -- choosing a card name (CR 201.4) -----------------------------------------------------------
+
+@main.command("choose-name")
+@_db_option
+@click.argument("name", required=False)
+@click.option("--constraint", "phrase", default=None,
+              help='The characteristics, as on the card: "nonland", "artifact", "nonartifact, nonland" '
+                   '(default: any card name).')
+@click.option("--card", "card", default=None,
+              help="Take the constraint from this card's own Oracle text (Meddling Mage -> nonland).")
+@click.option("--list", "as_list", is_flag=True, help="List every name that may be chosen instead of judging NAME.")
+@_json_option
+@_friendly_errors
+def choose_name(db_path: Path | None, name: str | None, phrase: str | None, card: str | None, as_list: bool,
+                as_json: bool) -> None:
+    """CR 201.4: may NAME be chosen for "choose a [constraint] card name"? Exit 0 yes, 1 no, 2 bad usage.
+
+    \b
+    oracle-tools choose-name "Fire // Ice" --constraint nonland      (no: 201.4b, choose a half)
+    oracle-tools choose-name "Razorgrass Field" --card "Meddling Mage"
+    oracle-tools choose-name --constraint "nonartifact, nonland" --list
+    """
+    from . import choose as _choose
+
+    if phrase is not None and card is not None:
+        raise click.UsageError("give --constraint PHRASE or --card CARDNAME, not both")
+    if as_list and name is not None:
+        raise click.UsageError("--list lists every valid name; give no NAME with it")
+    if not as_list and name is None:
+        raise click.UsageError("give a NAME to judge, or --list")
+    with _open(db_path) as db:
+        if card is not None:
+            constraint, phrase_used, source = _choose.constraint_from_card(db, card)
+        else:
+            constraint, phrase_used, source = _choose.as_constraint(phrase), phrase or "", None
+        if as_list:
+            frame = db.nameable(constraint)
+            if as_json:
+                _echo_json(frame.drop("oracle_text").to_dicts())
+            else:
+                for listed in frame.get_column("name").unique(maintain_order=True).to_list():
+                    click.echo(listed)
+            return
+        verdict = db.choose_name(name, constraint)  # type: ignore[arg-type]
+    if as_json:
+        _echo_json({**verdict.to_dict(), "constraint_phrase": phrase_used, "constraint_from_card": source})
+    else:
+        click.echo(f"{'valid' if verdict.valid else 'not valid'} ({verdict.rule}): {verdict.reason}")
+        if verdict.valid and len(verdict.chosen) > 1:
+            click.echo(f"chosen: {', '.join(verdict.chosen)}")
+    sys.exit(0 if verdict.valid else 1)
+
+
+# -- decks (CR 100.2, 100.4, 201.3b, 903) ---------------------------------------------------------
+
+@main.group()
+def deck() -> None:
+    """Decklists: legality checks against a format's construction rules."""
+
+
+def _deck_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from .decks import format_rules
+
+    try:
+        return format_rules(value).key
+    except OracleToolsError as exc:
+        raise click.BadParameter(str(exc).removeprefix("unknown format ")) from None
+
+
+@deck.command("check")
+@_db_option
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", required=True, callback=_deck_format,
+              help="Format: standard, pioneer, modern, legacy, vintage, pauper, commander, duel, brawl, "
+                   "premodern, oldschool, limited, ... (Scryfall legality keys).")
+@click.option("--commander", "commanders", multiple=True,
+              help="The commander, when the list has no Commander section. Repeatable (partners).")
+@_json_option
+@_friendly_errors
+def deck_check(db_path: Path | None, files: tuple[Path, ...], fmt: str, commanders: tuple[str, ...],
+               as_json: bool) -> None:
+    """Check decklist FILES (any format; a JSON tournament cache checks every deck in it).
+
+    Exit 0 when every deck is legal, 1 when any is not, 2 when a file cannot be read.
+    """
+    from .decks import to_decklists
+    from .errors import DecklistError
+
+    reports: list[dict[str, Any]] = []
+    unreadable = False
+    with _open(db_path) as db:
+        for path in files:
+            try:
+                decks = to_decklists(path)
+            except DecklistError as exc:
+                unreadable = True
+                click.echo(f"error: {exc}", err=True)
+                reports.append({"source": str(path), "legal": False, "error": str(exc), "problems": []})
+                continue
+            for one in decks:
+                reports.append(db.check_deck(one, format=fmt, commanders=commanders or None).to_dict())
+    if as_json:
+        # one file holding one deck: the report object; several files or decks: a list of reports
+        _echo_json(reports[0] if len(files) == 1 and len(reports) == 1 else reports)
+    else:
+        for r in reports:
+            if "error" in r:
+                continue
+            who = " / ".join(x for x in (r.get("name"), r.get("player")) if x)
+            head = f"{r['source']}" + (f" [{who}]" if who else "")
+            if r["legal"]:
+                click.echo(f"{head}: legal in {fmt}")
+            else:
+                click.echo(f"{head}: not legal in {fmt} ({len(r['problems'])} problem"
+                           f"{'s' if len(r['problems']) != 1 else ''})")
+                for p in r["problems"]:
+                    where = f"line {p['line']}" if p["line"] else "deck"
+                    click.echo(f"  {where}: [{p['kind']}] {p['detail']}")
+            for note in r.get("notes", []):
+                click.echo(f"  note: {note}")
+    if unreadable:
+        sys.exit(2)
+    sys.exit(0 if all(r["legal"] for r in reports) else 1)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

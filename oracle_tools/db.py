@@ -59,7 +59,7 @@ class OracleDB:
         if self._con is not None:
             self._con.close()
             self._con = None
-        for cached in ("name_index",):
+        for cached in ("name_index", "deck_checker"):
             self.__dict__.pop(cached, None)
 
     def __enter__(self) -> OracleDB:
@@ -108,6 +108,22 @@ class OracleDB:
     def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
         """Run read-only SQL (parameters bound, never pasted) and return a Polars frame."""
         return sqlfiles.frame(self.con, query, params)
+
+    # -- analytics: lazy frames and export (oracle_tools/export.py, views in sql/views.sql) ----
+
+    def lazy(self, table: str | None = None, *, sql: str | None = None,
+             params: Sequence[Any] | dict[str, Any] | None = None) -> pl.LazyFrame:
+        """A Polars LazyFrame over a table/view (name checked against the catalog) or a query."""
+        from . import export as _export
+
+        return _export.lazy(self.con, _export.source_sql(self.con, table, sql), params)
+
+    def export(self, table: str | None, path: str | os.PathLike[str], *, sql: str | None = None,
+               params: Sequence[Any] | dict[str, Any] | None = None, format: str | None = None) -> dict[str, Any]:
+        """Write a table/view or a query to Parquet or CSV (format from the suffix unless given)."""
+        from . import export as _export
+
+        return _export.export(self.con, table, path, sql=sql, params=params, format=format, db_path=self.path)
 
     def info(self) -> dict[str, Any]:
         """Sources, snapshot dates, row counts per table and per layout."""
@@ -172,6 +188,58 @@ class OracleDB:
         """CR 201.2c: does ``first`` have a name different from every one of ``others``?"""
         return _names.has_different_name(self.object_names(first), [self.object_names(o) for o in others],
                                          self.name_index._classes)
+
+    # -- choosing a card name (CR 201.4; oracle_tools/choose.py) ------------------------------
+
+    @property
+    def name_chooser(self) -> "_choose.NameChooser":
+        """The nameable faces, built once per database (rebuilt when the name index is)."""
+        from . import choose as _choose
+
+        chooser = self.__dict__.get("_name_chooser")
+        if chooser is None or chooser.name_index is not self.name_index:
+            chooser = self.__dict__["_name_chooser"] = _choose.NameChooser(self.con, self.name_index)
+        return chooser
+
+    def choose_name(self, name: str, constraint: "str | _choose.Constraint | None" = None) -> "_choose.Verdict":
+        """CR 201.4: may ``name`` be chosen for "choose a [constraint] card name"? (None: any card name.)
+
+        ``constraint`` is a phrase ("nonland", "nonartifact, nonland") or a Constraint. Returns a
+        Verdict (``valid``, ``chosen`` incl. interchangeable names, ``rule``, ``reason``).
+        """
+        return self.name_chooser.choose(name, constraint)
+
+    def nameable(self, constraint: "str | _choose.Constraint | None" = None) -> pl.DataFrame:
+        """Every name that may be chosen under ``constraint``: one row per face, with oracle_id,
+        card_name, face_index, role, rule and the characteristics it was judged by."""
+        return self.name_chooser.nameable(constraint)
+
+    # -- deck legality (CR 100.2, 100.4, 201.3b, 903, 702.124) -----------------------------------
+
+    @cached_property
+    def deck_checker(self) -> "_decks.DeckChecker":
+        """Per-card deck-construction facts (limits, basics, identity, commander rules), built once."""
+        from . import decks as _decks
+
+        return _decks.DeckChecker(self.con, self.name_index)
+
+    def check_deck(self, deck: "_decks.DeckInput", *, format: str,
+                   commanders: Sequence[str] | None = None) -> "_decks.DeckReport":
+        """Check one deck (a Decklist, a file path or decklist text) against a format's rules.
+
+        Returns a DeckReport (``legal``, ``problems`` of kind/card/line/detail, ``counts``, ``to_dict()``).
+        Raises DecklistError for an unreadable file and OracleToolsError for an unknown format.
+        """
+        from . import decks as _decks
+
+        return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders)
+
+    def check_decks(self, decks: "Iterable[_decks.DeckInput]", *, format: str, summary: bool = False) -> pl.DataFrame:
+        """Check many decks: a Polars frame with one row per problem (deck, source, name, player, kind,
+        card, line, detail), or one row per deck with ``summary=True``. JSON caches give every deck."""
+        from . import decks as _decks
+
+        return _decks.check_decks(self.deck_checker, decks, format, summary=summary)
 
     # -- tokens (CR 111) ----------------------------------------------------------------------
 

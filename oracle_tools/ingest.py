@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import shutil
 import time
 import zlib
 from collections.abc import Iterable, Sequence
@@ -155,7 +156,7 @@ def _columns_literal(columns: dict[str, str]) -> str:
 
 
 def _stale_temp_files(db_path: Path) -> Iterable[Path]:
-    for candidate in db_path.parent.glob(db_path.name + ".ingest-*.tmp*"):
+    for candidate in db_path.parent.glob(db_path.name + ".ingest-*.tmp"):
         pid_text = candidate.name.split(".ingest-", 1)[1].split(".", 1)[0]
         if pid_text.isdigit() and not _pid_alive(int(pid_text)):
             yield candidate
@@ -173,10 +174,8 @@ def _pid_alive(pid: int) -> bool:
 
 def _remove(path: Path) -> None:
     for leftover in (path, Path(str(path) + ".wal")):
-        try:
-            leftover.unlink()
-        except FileNotFoundError:
-            pass
+        leftover.unlink(missing_ok=True)
+    shutil.rmtree(str(path) + ".spill", ignore_errors=True)
 
 
 class Ingest:
@@ -207,7 +206,11 @@ class Ingest:
         _remove(tmp)
         started = time.perf_counter()
         try:
-            con = duckdb.connect(str(tmp))
+            # Settings go in through the config (no SQL text built from paths); the spill folder
+            # lets a bulk file larger than memory_limit ingest without growing the process.
+            con = duckdb.connect(str(tmp), config={
+                "memory_limit": self.memory_limit, "temp_directory": str(tmp) + ".spill",
+                "preserve_insertion_order": False})
             try:
                 self._build(con, card_files, ruling_files, previous, rules_file)
                 con.execute("CHECKPOINT")
@@ -224,10 +227,11 @@ class Ingest:
 
     def _build(self, con: duckdb.DuckDBPyConnection, card_files: list[SourceFile],
                ruling_files: list[SourceFile], previous: Path | None, rules_file: Path | None) -> None:
-        con.execute(f"SET memory_limit = '{self.memory_limit}'")
-        con.execute("SET preserve_insertion_order = false")
         # DuckDB's own bar shows progress inside one long read; tqdm shows the steps.
-        con.execute(f"SET enable_progress_bar = {'true' if self.progress else 'false'}")
+        try:
+            con.execute("SET enable_progress_bar = true" if self.progress else "SET enable_progress_bar = false")
+        except duckdb.InvalidInputException:
+            pass  # inside Jupyter without ipywidgets DuckDB refuses any progress-bar setting; it is cosmetic
         con.execute(sqlfiles.load("schema.sql"))
         con.execute(sqlfiles.load("macros.sql"))
         if previous is not None:
@@ -238,7 +242,7 @@ class Ingest:
                 self._stage_cards(con, card_files, bar)
                 bar.set_description("building cards, faces, printings")
                 con.execute(sqlfiles.load("build_core.sql"))
-                con.execute("DROP TABLE stage_cards; DROP TABLE stage_dedup; DROP TABLE rep; DROP TABLE per_oracle")
+                con.execute("DROP VIEW stage_dedup; DROP TABLE rep; DROP TABLE per_oracle; DROP TABLE stage_cards")
             else:
                 self._keep(con, CARD_TABLES)
             bar.update(1)
@@ -271,6 +275,9 @@ class Ingest:
 
         names.build(con, self.interchangeable_file)
         tokens.build(con)
+        from . import views  # analyst views over every layer: keep this call last
+
+        views.build(con)
 
     def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
         cols = _columns_literal(CARD_COLUMNS)
@@ -297,6 +304,10 @@ class Ingest:
                     f"{source.path}: {bad[0]} object(s) are not Scryfall card objects (object = {bad[1]!r} "
                     "or no id); a bulk file must hold only card objects. Nothing was replaced.")
             rows = con.execute("SELECT count(*) FROM stage_cards WHERE file_order = ?", [order]).fetchone()[0]
+            if order:
+                # A printing id seen in an earlier file is kept once: the later file wins.
+                con.execute("DELETE FROM stage_cards WHERE file_order < ? AND id IN "
+                            "(SELECT id FROM stage_cards WHERE file_order = ?)", [order, order])
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
 

@@ -26,7 +26,7 @@ predefined tokens"), so "Blood" is the 111.10g token, not the Blood half of Fles
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 import duckdb
@@ -294,7 +294,11 @@ def extract_specs(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedTok
     ).fetchall()}
     faces = con.execute(sqlfiles.load("tokens.sql")).fetchall()
     rows: list[dict[str, Any]] = []
+    # One C-level search per face first: most faces neither create a token nor use a keyword that does.
+    may_create = re.compile(r"\bcreate" + (r"|" + kw_re.pattern if kw_re is not None else ""), re.IGNORECASE)
     for oid, face_index, face_name, card_name, text, f_colors, f_super, f_types, f_sub, f_pow, f_tough in faces:
+        if not may_create.search(text or ""):
+            continue
         base = {"creator_oracle_id": oid, "creator_name": card_name, "face_index": face_index, "face_name": face_name}
         creator = {"name": face_name, "colors": f_colors or [], "supertypes": f_super or [], "card_types": f_types or [],
                    "subtypes": f_sub or [], "power": f_pow, "toughness": f_tough}
@@ -346,8 +350,16 @@ def _spec(d: TokenDescription, source: str, creator: dict[str, Any], keys: dict[
         parts = re.split(r",?\s+except\s+", d.copy_of, maxsplit=1)
         target = parts[0].strip()
         except_ = parts[1] if len(parts) > 1 else ""
-        is_self = target.lower() in _SELF_COPY or target == creator["name"] or (target == "it" and source != "text"
-                                                                                 and source != "quoted")
+        ta = re.search(r"\s+that(?:'s| is| are)\s+(?P<what>(?:tapped|attacking|and|\s)+)\b.*$", target)
+        if ta:  # "a copy of this creature that's tapped and attacking …" (Herald of the Host)
+            spec["tapped"] = spec["tapped"] or "tapped" in ta.group("what")
+            spec["attacking"] = spec["attacking"] or "attacking" in ta.group("what")
+            target = target[:ta.start()].strip()
+        # The card itself: "this creature" etc. outside quoted abilities (inside one, "this creature"
+        # is whatever has the ability: Splinter Twin), its own name, or "it" in reminder text
+        # (embalm 702.128a, eternalize, encore: "a copy of it" = this card).
+        is_self = ((target.lower() in _SELF_COPY and source != "quoted") or target == creator["name"]
+                   or (target == "it" and source == "reminder"))
         spec.update(rule="707.2", copy_of=target)
         if is_self:
             spec.update(name=creator["name"], base_name=creator["name"], colors=list(creator["colors"]),
@@ -418,10 +430,10 @@ def _collisions(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken
                 index: NameIndex) -> pl.DataFrame:
     """Names that are both a card/face name (201.4 may choose them) and a token name."""
     card_keys: dict[str, list[tuple[str, str | None, str]]] = {}
-    for name, oid, face_index, via in con.execute(
-            "SELECT name, oracle_id, face_index, via FROM names WHERE via IN ('name', 'face')").fetchall():
+    for key, oid, face_index in con.execute(
+            "SELECT key, oracle_id, face_index FROM names WHERE via IN ('name', 'face')").fetchall():
         face = index.face_names.get((oid, face_index)) if face_index is not None else None
-        card_keys.setdefault(normalize(name), []).append((index.cards[oid], face, oid))
+        card_keys.setdefault(key, []).append((index.cards[oid], face, oid))
     rows: list[dict[str, Any]] = []
 
     def add(token_name: str, source: str, rule: str, creators: list[str], what: str) -> None:
@@ -515,7 +527,7 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
     card = sqlfiles.frame(con, "SELECT * FROM cards WHERE oracle_id = ?", [r.oracle_id]).to_dicts()[0]
     faces = sqlfiles.frame(con, "SELECT * FROM faces WHERE oracle_id = ? ORDER BY face_index", [r.oracle_id]).to_dicts()
     notes: list[str] = []
-    if r.face:
+    if r.face and (r.face_index or 0) > 0 or r.face and not ({f["role"] for f in faces} & {"front", "adventurer", "flip_top"}):
         notes.append(f"'{r.face}' is a face of {r.name}; 111.11 uses the card with that name, {r.name}")
     roles = {f["role"] for f in faces}
     face_dicts = tuple({k: f[k] for k in ("name", "role", "mana_cost", "type_line", "oracle_text", "colors", "power",

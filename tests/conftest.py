@@ -53,3 +53,22 @@ def full_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory):
     ])
     yield db
     db.close()
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def fixture_db(tmp_path_factory: pytest.TempPathFactory):
+    """The sample cards plus real-shaped fixtures for what the real files lack: alternate names
+    (201.6), an interchangeable pair (201.3) and a token object named like a card (201.4)."""
+    from oracle_tools import OracleDB
+    from oracle_tools.ingest import sample_dir
+
+    path = tmp_path_factory.mktemp("fixtures") / "fixtures.duckdb"
+    files = sorted(sample_dir().glob("cards-*.json.gz")) + [
+        FIXTURES / "alternate_names.json", FIXTURES / "interchangeable_pair.json",
+        FIXTURES / "token_named_like_card.json"]
+    db = OracleDB.ingest_files(path, files, interchangeable_file=FIXTURES / "interchangeable_names.csv")
+    yield db
+    db.close()

@@ -274,3 +274,12 @@ def test_full_2019_dump_every_face_is_a_row(full_db: OracleDB, realdata: Path) -
         [str(realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz")]).row(0, named=True)
     assert missing["total"] > 450  # 497 distinct (card, face) pairs in the 2019 dump
     assert missing["n"] == 0
+
+
+def test_back_face_mana_value_follows_202_3(sample_db: OracleDB) -> None:
+    values = dict(sample_db.sql("SELECT name, mana_value FROM faces WHERE name IN "
+                                "('Insectile Aberration', 'Delver of Secrets', 'Razorgrass Field', "
+                                "'Brisela, Voice of Nightmares')").iter_rows())
+    assert values["Insectile Aberration"] == values["Delver of Secrets"] == 1.0   # CR 202.3b (nonmodal DFC)
+    assert values["Razorgrass Field"] == 0.0                                       # modal: its own (no) cost
+    assert values["Brisela, Voice of Nightmares"] == 11.0                          # CR 202.3c (meld: 7 + 4)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -12,21 +11,8 @@ from hypothesis import strategies as st
 
 from oracle_tools import OracleDB
 from oracle_tools.cli import main
-from oracle_tools.ingest import sample_dir
 from oracle_tools.names import normalize, normalize_expr
 
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-@pytest.fixture(scope="module")
-def fixture_db(tmp_path_factory: pytest.TempPathFactory) -> OracleDB:
-    """The sample plus real-shaped fixtures for what the real files lack (flavor names, 201.3 pairs)."""
-    path = tmp_path_factory.mktemp("names") / "names.duckdb"
-    files = sorted(sample_dir().glob("cards-*.json.gz")) + [
-        FIXTURES / "alternate_names.json", FIXTURES / "interchangeable_pair.json"]
-    db = OracleDB.ingest_files(path, files, interchangeable_file=FIXTURES / "interchangeable_names.csv")
-    yield db
-    db.close()
 
 
 # -- CR 201.2: a card's name is its English name, whatever the printed language ------------------
@@ -248,7 +234,8 @@ def test_batch_agrees_with_single_and_keeps_order(sample_db: OracleDB) -> None:
         assert (single.status, single.oracle_id) == (row["status"], row["oracle_id"])
 
 
-@given(st.text(max_size=40))
+# Characters this Python's unicodedata knows (Polars may know a newer Unicode: 'Cn' there differs).
+@given(st.text(st.characters(exclude_categories=("Cn", "Cs")), max_size=40))
 @settings(max_examples=300, deadline=None)
 def test_python_and_polars_normalization_agree(text: str) -> None:
     assert pl.Series([text]).to_frame("t").select(normalize_expr("t")).item() == normalize(text)

@@ -87,8 +87,11 @@ WITH multi AS (
                ELSE (CASE WHEN m.face_index = 0 THEN 'front' ELSE 'back' END)
            END AS role,
            m.layout,
-           -- CR 710.2: a flipped permanent keeps the top's mana cost and colour.
+           -- CR 710.1c: a flipped permanent keeps the top's mana cost and colour.
            CASE WHEN m.layout = 'flip' THEN m.card_faces[1].mana_cost ELSE nullif(m.f.mana_cost, '') END AS mana_cost,
+           -- CR 202.3b: the back face of a nonmodal double-faced card has its front face's mana value.
+           CASE WHEN m.face_index > 0 AND m.layout IN ('transform', 'double_faced_token')
+                THEN mana_value(m.card_faces[1].mana_cost) END AS back_mana_value,
            m.f.type_line,
            coalesce(m.f.oracle_text, '') AS oracle_text,
            wubrg(CASE WHEN m.layout = 'flip' THEN cost_colors(m.card_faces[1].mana_cost)
@@ -97,7 +100,8 @@ WITH multi AS (
            m.f.power, m.f.toughness, m.f.loyalty, m.f.defense
     FROM multi m
 )
-SELECT mf.oid, mf.face_index, mf.name, mf.role, mf.layout, mf.mana_cost, mana_value(mf.mana_cost), mf.type_line,
+SELECT mf.oid, mf.face_index, mf.name, mf.role, mf.layout, mf.mana_cost,
+       coalesce(mf.back_mana_value, mana_value(mf.mana_cost)), mf.type_line,
        supertypes_of(mf.type_line), card_types_of(mf.type_line), subtypes_of(mf.type_line),
        mf.oracle_text, mf.colors, mf.color_indicator, mf.power, mf.toughness, mf.loyalty, mf.defense, c.is_card
 FROM multi_faces mf JOIN cards c ON c.oracle_id = mf.oid

@@ -34,7 +34,8 @@ CREATE TABLE cards (
 -- role: single | split_half | aftermath_half | flip_top | flip_bottom | adventurer |
 --       adventure | front | back | meld_part | meld_result
 -- Characteristics are the face's own (CR 709.4 split halves, 710.3 flip, 712.8 DFC faces,
--- 715.3 adventure); a flip bottom keeps the top's mana cost and colours (CR 710.2).
+-- 715.3 adventure); a flip bottom keeps the top's mana cost and colours (CR 710.1c); a nonmodal
+-- DFC's back face has its front face's mana value (202.3b), a meld result the sum (202.3c, Scryfall's cmc).
 CREATE TABLE faces (
     oracle_id       VARCHAR NOT NULL,
     face_index      INTEGER NOT NULL,

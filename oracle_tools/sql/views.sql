@@ -9,7 +9,8 @@
 -- A face's Oracle text prepared for the draw / hand classifiers: lower case, with the face's own
 -- name replaced by 'cardname' (so "Quick Draw" or "Draw" in a name is never read as the verb).
 CREATE OR REPLACE MACRO text_for_analysis(txt, face_name) AS
-    lower(replace(coalesce(txt, ''), coalesce(face_name, '') || '', 'CARDNAME'));
+    lower(CASE WHEN coalesce(face_name, '') = '' THEN coalesce(txt, '')
+               ELSE replace(coalesce(txt, ''), face_name, 'CARDNAME') END);
 
 -- name: draws_cards_text
 -- CR 121.1 / 121.5: does this text make a player draw (the word "draw" used as an action)?
@@ -33,15 +34,18 @@ CREATE OR REPLACE MACRO draws_cards_text(t) AS regexp_matches(
 -- CR 121.5: does this text move cards from a library to a hand WITHOUT the word "draw"
 -- (tutors, "reveal the top card ... put that card into your hand", "look at the top N ...
 -- put one of them into your hand")? A paragraph (one line of Oracle text) qualifies when it
--- mentions a library and puts cards into a hand by a phrase that is not about cards exiled or
--- in a graveyard. Returning permanents to their owners' hands never counts.
+-- mentions a library and puts cards into a hand by a phrase whose object is not cards exiled,
+-- from exile, from a graveyard or a target permanent. "Return ... to its owner's hand" never counts.
+-- Known limit: a card exiled from the library and put into the hand later by a delayed trigger
+-- (Necropotence) reads as library -> hand.
 CREATE OR REPLACE MACRO puts_into_hand_text(t) AS list_bool_or(list_transform(
     string_split(t, chr(10)),
     lambda para: regexp_matches(para, '\blibrar(y|ies)\b')
         AND len(list_filter(
             regexp_extract_all(para,
                 '\bputs?\s+[^.]*?\binto\s+(your|their|his or her|that player''s|its owner''s|target player''s|each player''s|their owner''s|its owners''|their owners'')\s+hands?\b'),
-            lambda m: NOT regexp_matches(m, '\b(exiled|graveyards?|battlefield|target (creature|permanent|artifact|enchantment|nonland))\b'))) > 0));
+            lambda m: NOT regexp_matches(m,
+                '\b(exiled|from exile|from (your|a|their|its owner''s|his or her) graveyards?|target (creature|permanent|artifact|enchantment|nonland))\b'))) > 0));
 
 -- name: card_analytics
 -- One row per card (every row of `cards`) with the derived analytic columns.

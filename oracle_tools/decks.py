@@ -1,0 +1,713 @@
+"""Deck legality: check a parsed decklist against a format's construction rules.
+
+Every card name goes through the name resolver (:meth:`OracleDB.resolve`), so ``Fire/Ice``,
+``Fire // Ice``, ``Fire``, foreign printed names and alternate names all count as the one Oracle
+card; names that stay unknown are problems with suggestions, never a crash.
+
+>>> from oracle_tools import OracleDB
+>>> db = OracleDB("data/oracle.duckdb")                                     # doctest: +SKIP
+>>> report = db.check_deck("4 Lightning Bolt\\n4 Fire/Ice\\n52 Mountain", format="modern")  # doctest: +SKIP
+>>> report.legal, [p.kind for p in report.problems]                        # doctest: +SKIP
+(True, [])
+>>> db.check_decks(["decks/a.txt", "decks/b.dek"], format="legacy")       # doctest: +SKIP
+shape: (…, 8)   # one row per problem: deck, source, name, player, kind, card, line, detail
+
+What is checked (each :class:`Problem` has a ``kind``, the ``card``, the decklist ``line`` and a
+one-sentence ``detail`` citing the rule):
+
+* ``parse_error``: lines :func:`~oracle_tools.decklist.parse_decklist` could not read.
+* ``unknown_card``: a name that does not resolve (suggestions in the detail), an ambiguous name
+  (candidates), or a token (tokens are not cards, CR 111.1).
+* ``not_legal`` / ``banned`` / ``restricted``: the ingested ``legalities`` table; a restricted
+  card may appear once (main deck and sideboard together).
+* ``too_many_copies``: 4 in constructed (CR 100.2a; the sideboard counts, 100.4a), 1 in singleton
+  formats (903.5b). Basic lands (the Basic supertype: snow basics and Wastes included) are
+  unlimited. A card's own Oracle text overrides the limit: "A deck can have any number of cards
+  named X" (unlimited), "A deck can have up to seven/nine cards named X" (that number), "A deck can
+  have only one card named X" (1). "Search your library for up to three cards named X" (Squadron
+  Hawk) is not a deck limit. Interchangeable names count as one name (CR 201.3b).
+* ``deck_size``: the format's minimum (60 constructed, 100.2a; 40 limited, 100.2b) or exact size
+  (100 in Commander including the commander(s), 903.5a / 702.124b).
+* ``sideboard_size``: at most 15 in constructed (100.4a); Commander uses no sideboard (903.5e).
+* ``commander``: Commander formats only: a commander must be a legendary creature (front face),
+  a legendary Vehicle or Spacecraft with power/toughness (903.3), or say it "can be your commander"
+  (903.3a); two commanders must be a partner pair (702.124: partner, partner with [name],
+  partner—[text] / friends forever, choose a Background + legendary Background, Doctor's companion +
+  Time Lord Doctor).
+* ``color_identity``: every card's color identity (all faces, as Scryfall computes it: 903.4d/e)
+  within the commander's (both commanders' together, 702.124c) (903.5c).
+
+Copies are counted over the main deck, sideboard, commander and companion together; the maybeboard
+is not part of the deck and is ignored.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Union
+
+import polars as pl
+
+from . import sqlfiles
+from .decklist import Decklist, DeckEntry, parse_decklist, read_decklist, read_decklists_json_cache
+from .errors import DecklistError, OracleToolsError
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from .names import NameIndex
+
+__all__ = [
+    "FORMATS", "FORMAT_ALIASES", "PROBLEM_KINDS", "FormatRules", "Problem", "DeckReport", "DeckChecker",
+    "format_rules", "deck_limit_from_text", "to_decklists",
+]
+
+DeckInput = Union[Decklist, str, Path]
+
+PROBLEM_KINDS: tuple[str, ...] = (
+    "unknown_card", "not_legal", "banned", "restricted", "too_many_copies", "deck_size", "sideboard_size",
+    "color_identity", "commander", "parse_error")
+
+# --------------------------------------------------------------------------- formats
+
+
+@dataclass(frozen=True)
+class FormatRules:
+    """Construction rules of one format (keys are Scryfall's legality format keys, plus ``limited``)."""
+
+    key: str
+    min_size: int
+    max_size: float = math.inf  # exact size when equal to min_size (Commander: 100)
+    copies: float = 4  # per English name (math.inf: no limit)
+    sideboard_max: float = 15  # 0: no sideboard at all
+    legality: bool = True  # check the ingested legalities table
+    commander: bool = False  # needs a commander (903)
+    planeswalker_commander: bool = False  # Brawl: a legendary planeswalker may be the commander
+    label: str = ""
+
+    @property
+    def singleton(self) -> bool:
+        return self.copies == 1
+
+
+def _constructed(key: str, label: str) -> FormatRules:
+    return FormatRules(key, 60, label=label)
+
+
+FORMATS: dict[str, FormatRules] = {r.key: r for r in (
+    _constructed("standard", "Standard"),
+    _constructed("pioneer", "Pioneer"),
+    _constructed("modern", "Modern"),
+    _constructed("legacy", "Legacy"),
+    _constructed("vintage", "Vintage"),
+    _constructed("pauper", "Pauper"),
+    _constructed("historic", "Historic"),
+    _constructed("explorer", "Explorer"),
+    _constructed("timeless", "Timeless"),
+    _constructed("alchemy", "Alchemy"),
+    _constructed("premodern", "Premodern"),
+    _constructed("oldschool", "Old School"),
+    _constructed("penny", "Penny Dreadful"),
+    _constructed("frontier", "Frontier"),
+    _constructed("future", "Future Standard"),
+    FormatRules("commander", 100, 100, 1, 0, commander=True, label="Commander"),
+    FormatRules("duel", 100, 100, 1, 0, commander=True, label="Duel Commander"),
+    FormatRules("predh", 100, 100, 1, 0, commander=True, label="PreDH"),
+    FormatRules("brawl", 100, 100, 1, 0, commander=True, planeswalker_commander=True, label="Brawl"),
+    FormatRules("standardbrawl", 60, 60, 1, 0, commander=True, planeswalker_commander=True,
+                label="Standard Brawl"),
+    FormatRules("gladiator", 100, 100, 1, 0, label="Gladiator"),
+    FormatRules("limited", 40, copies=math.inf, sideboard_max=math.inf, legality=False, label="Limited"),
+)}
+
+FORMAT_ALIASES: dict[str, str] = {
+    "edh": "commander", "cedh": "commander", "duel commander": "duel", "duel-commander": "duel",
+    "duelcommander": "duel", "pre-modern": "premodern", "old school": "oldschool", "old-school": "oldschool",
+    "penny dreadful": "penny", "pennydreadful": "penny", "sealed": "limited", "draft": "limited",
+    "historic brawl": "brawl", "historicbrawl": "brawl", "standard brawl": "standardbrawl",
+}
+
+
+def format_rules(name: str | FormatRules) -> FormatRules:
+    """The rules of a format by key or alias (case-insensitive); OracleToolsError lists the known ones."""
+    if isinstance(name, FormatRules):
+        return name
+    key = " ".join(str(name).replace("_", " ").split()).casefold()
+    key = FORMAT_ALIASES.get(key, key)
+    rules = FORMATS.get(key) or FORMATS.get(key.replace(" ", ""))
+    if rules is None:
+        raise OracleToolsError(f"unknown format {name!r}; known formats: {', '.join(FORMATS)} "
+                               f"(aliases: {', '.join(FORMAT_ALIASES)}).")
+    return rules
+
+
+# --------------------------------------------------------------------------- Oracle-text facts
+
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+_DECK_LIMIT = re.compile(
+    r"\bA deck can have (?:(?P<any>any number of)|up to (?P<upto>[\w-]+)|only (?P<only>[\w-]+)) cards? named "
+    r"(?P<name>[^\n]+?)\.(?=\s|$)", re.I)
+
+
+def deck_limit_from_text(oracle_text: str | None, names: Iterable[str] = ()) -> float | None:
+    """The deck limit a card's Oracle text sets for itself, or None when it sets none.
+
+    "A deck can have any number of cards named X" -> ``math.inf``; "... up to seven cards named X" -> 7;
+    "... only one card named X" -> 1. When ``names`` is given, X must be one of them (a card's text
+    limits its own name). "Search your library for up to three cards named X" is no deck limit.
+
+    >>> deck_limit_from_text("A deck can have up to nine cards named Nazgûl.")
+    9
+    """
+    if not oracle_text or "deck can have" not in oracle_text.casefold():
+        return None
+    wanted = {n.casefold() for n in names}
+    for m in _DECK_LIMIT.finditer(oracle_text):
+        if wanted and m.group("name").strip().casefold() not in wanted:
+            continue
+        if m.group("any"):
+            return math.inf
+        word = (m.group("upto") or m.group("only")).casefold()
+        if word.isdigit():
+            return int(word)
+        if word in _NUMBER_WORDS:
+            return _NUMBER_WORDS[word]
+    return None
+
+
+_REMINDER = re.compile(r"\s*\([^)]*\)")
+_PARTNER_TEXT = re.compile(r"^partner\s*(?:—|–|-)\s*(?P<text>.+)$")
+_CAN_BE_COMMANDER = re.compile(r"\bcan be your commander\b", re.I)
+_COLOR_BITS = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}
+_COLOR_ORDER = "WUBRG"
+
+
+def _partner_abilities(oracle_text: str) -> tuple[tuple[str, str], ...]:
+    """Partner abilities (CR 702.124a) as (kind, argument): plain, with, text, background, doctor."""
+    found: list[tuple[str, str]] = []
+    low_text = oracle_text.casefold()
+    if not any(w in low_text for w in ("partner", "friends forever", "father & son", "survivors", "background",
+                                       "companion", "character select")):
+        return ()
+    for line in oracle_text.split("\n"):
+        line = _REMINDER.sub("", line).strip()
+        if not line:
+            continue
+        items = [i.strip() for i in line.split(",")] if "partner with" not in line.casefold() else [line]
+        for item in items:
+            low = item.casefold().rstrip(".")
+            if low == "partner":
+                found.append(("plain", ""))
+            elif low.startswith("partner with "):
+                found.append(("with", item[len("partner with "):].strip().rstrip(".").casefold()))
+            elif m := _PARTNER_TEXT.match(low):
+                found.append(("text", m.group("text").strip()))
+            elif low in ("friends forever", "father & son", "survivors", "character select"):
+                found.append(("text", low))
+            elif low == "choose a background":
+                found.append(("background", ""))
+            elif low == "doctor's companion" or low == "doctor’s companion":
+                found.append(("doctor", ""))
+    return tuple(dict.fromkeys(found))
+
+
+def _bits(colors: Iterable[str]) -> int:
+    out = 0
+    for c in colors or ():
+        out |= _COLOR_BITS.get(c, 0)
+    return out
+
+
+def _colors(bits: int) -> str:
+    return "".join(f"{{{c}}}" for c in _COLOR_ORDER if bits & _COLOR_BITS[c]) or "colorless"
+
+
+@dataclass(frozen=True, slots=True)
+class CardRules:
+    """What deck construction needs to know about one Oracle card."""
+
+    oracle_id: str
+    name: str
+    basic: bool
+    limit: float | None  # from the card's own text (None: the format's limit)
+    identity: int  # color identity bit set (W=1 U=2 B=4 R=8 G=16)
+    front_type: str
+    commander_ok: bool  # can be a commander on its own (903.3 / 903.3a)
+    planeswalker: bool  # legendary planeswalker front face (Brawl)
+    background: bool  # legendary Background enchantment (702.124k)
+    time_lord_doctor: bool  # legendary Time Lord Doctor creature, no other creature types (702.124m)
+    partners: tuple[tuple[str, str], ...]
+
+
+def _card_rules(row: dict[str, Any]) -> CardRules:
+    text = row["oracle_text"] or ""
+    front = row["front_type"] or ""
+    front_l = front.split(" // ")[0]
+    legendary = "Legendary" in front_l
+    supertypes_types, _, subtypes = front_l.partition("—")
+    creature = "Creature" in supertypes_types
+    subtypes_l = subtypes.split()
+    vehicle = "Vehicle" in subtypes_l
+    spacecraft = "Spacecraft" in subtypes_l and row.get("front_power") is not None
+    names = [row["name"], *(row["face_names"] or [])]
+    return CardRules(
+        oracle_id=row["oracle_id"],
+        name=row["name"],
+        basic=bool(row["basic"]),
+        limit=deck_limit_from_text(text, names),
+        identity=_bits(row["color_identity"]),
+        front_type=front_l,
+        commander_ok=(legendary and (creature or vehicle or spacecraft)) or bool(_CAN_BE_COMMANDER.search(text)),
+        planeswalker=legendary and "Planeswalker" in supertypes_types,
+        background=legendary and "Enchantment" in supertypes_types and "Background" in subtypes_l,
+        time_lord_doctor=legendary and creature and subtypes.strip() == "Time Lord Doctor",
+        partners=_partner_abilities(text),
+    )
+
+
+# --------------------------------------------------------------------------- reports
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a deck is not legal: ``kind`` (see PROBLEM_KINDS), the card, its line, and why."""
+
+    kind: str
+    card: str | None
+    line: int | None
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class DeckReport:
+    """The result of checking one deck. ``legal`` is True iff there are no problems."""
+
+    format: str
+    source: str
+    problems: list[Problem]
+    counts: dict[str, int]
+    commanders: list[str] = field(default_factory=list)
+    name: str | None = None
+    player: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "name": self.name, "player": self.player, "format": self.format,
+            "legal": self.legal, "problems": [p.to_dict() for p in self.problems], "counts": dict(self.counts),
+            "commanders": list(self.commanders), "notes": list(self.notes)}
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def to_decklists(item: DeckInput) -> list[Decklist]:
+    """A Decklist, a file path (a JSON cache gives all its decks) or decklist text, as Decklists.
+
+    A ``str`` is a path when it has no line break and names an existing file; otherwise it is text.
+    Raises DecklistError when a file cannot be read.
+    """
+    if isinstance(item, Decklist):
+        return [item]
+    if isinstance(item, Path) or (isinstance(item, str) and "\n" not in item and len(item) < 4096
+                                  and _is_file(item)):
+        path = Path(item)
+        deck = read_decklist(path)
+        if deck.format == "json_cache" and not deck.entries and deck.problems and "decklists, not one" in \
+                deck.problems[0].detail:
+            return read_decklists_json_cache(path)
+        return [deck]
+    if isinstance(item, str):
+        return [parse_decklist(item)]
+    raise TypeError(f"expected a Decklist, a path or decklist text, got {type(item).__name__}")
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+# --------------------------------------------------------------------------- the checker
+
+
+@dataclass(frozen=True, slots=True)
+class _Miss:
+    detail: str
+
+
+class DeckChecker:
+    """Per-database precomputed facts (built once, cached on :class:`OracleDB`) and the checks."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, names: NameIndex) -> None:
+        self._con = con
+        self._names = names
+        frame = sqlfiles.frame(con, sqlfiles.load("deck_rules.sql"))
+        self.cards: dict[str, CardRules] = {row["oracle_id"]: _card_rules(row) for row in frame.iter_rows(named=True)}
+        self._legal: dict[str, dict[str, str]] = {}
+        self._formats_in_db: set[str] | None = None
+        self._resolved: dict[str, tuple[CardRules, Any] | _Miss] = {}
+
+    # -- per-format legality, loaded on first use ---------------------------------------------
+
+    def legality(self, fmt: str) -> dict[str, str]:
+        """oracle_id -> status (legal, not_legal, banned, restricted) in one format."""
+        table = self._legal.get(fmt)
+        if table is None:
+            if self._formats_in_db is None:
+                self._formats_in_db = {f for (f,) in self._con.execute("SELECT DISTINCT format FROM legalities")
+                                       .fetchall()}
+            if fmt not in self._formats_in_db:
+                raise OracleToolsError(
+                    f"the database has no legalities for format {fmt!r}; it has: "
+                    f"{', '.join(sorted(self._formats_in_db)) or '(none)'}. Re-ingest newer Scryfall data.")
+            table = dict(self._con.execute("SELECT oracle_id, status FROM legalities WHERE format = ?",
+                                           [fmt]).fetchall())
+            self._legal[fmt] = table
+        return table
+
+    # -- names ---------------------------------------------------------------------------------
+
+    def card(self, name: str) -> tuple[CardRules, Any] | _Miss:
+        """(rules, 201.3 class key) for a decklist name, or a _Miss saying why it is no card."""
+        hit = self._resolved.get(name)
+        if hit is None:
+            hit = self._resolve(name)
+            if len(self._resolved) < 200_000:
+                self._resolved[name] = hit
+        return hit
+
+    def _found(self, res: Any) -> tuple[CardRules, Any] | None:
+        rules = self.cards.get(res.oracle_id)
+        if rules is None:
+            return None
+        # CR 201.3b: a name of an interchangeable class counts with the others of its class
+        names = res.names if res.face is None else self._names.interchangeable(res.name)
+        key = tuple(names) if len(names) > 1 else rules.oracle_id
+        return rules, key
+
+    def _resolve(self, name: str) -> tuple[CardRules, Any] | _Miss:
+        index = self._names
+        res = index.resolve(name)
+        if res.status == "ok" and (found := self._found(res)):
+            return found
+        first = res
+        # Decks write "Scavenger Regent // Exude Toxin // Scavenger Regent" (omen) and
+        # "Clarion Conqueror // Clarion Conqueror": try the part before the first " // ".
+        if res.status != "ok" and "/" in name:
+            head = re.split(r"\s*/+\s*", name.strip(), maxsplit=1)[0]
+            if head and head != name:
+                res2 = index.resolve(head)
+                if res2.status == "ok" and (found := self._found(res2)):
+                    return found
+        stripped = name.strip()
+        if stripped.casefold().endswith(" token") or index.is_token_name(stripped):
+            return _Miss(f"'{name}' is a token, not a card; tokens are not part of a deck (CR 111.1).")
+        if first.status == "ambiguous":
+            cands = "; ".join(dict.fromkeys(c.name for c in first.candidates))
+            return _Miss(f"'{name}' could be several cards: {cands}; write the full English name.")
+        if first.status == "ok":
+            return _Miss(f"'{name}' names {first.name}, which is not a card that can be in a deck.")
+        sugg = index.suggest(name, limit=3)
+        hint = f"did you mean {', '.join(sugg)}?" if sugg else "no card name is close."
+        return _Miss(f"'{name}' is not a card name in the database; {hint}")
+
+    # -- the checks ----------------------------------------------------------------------------
+
+    def check(self, deck: Decklist, fmt: str | FormatRules, *, commanders: Iterable[str] | None = None) -> DeckReport:
+        rules = format_rules(fmt)
+        legal = self.legality(rules.key) if rules.legality else None
+        problems: list[Problem] = []
+        notes: list[str] = []
+        add = problems.append
+        for p in deck.problems:
+            add(Problem("parse_error", p.raw[:200] if p.raw else None, p.line or None, p.detail))
+
+        counts = {"main": 0, "sideboard": 0, "commander": 0, "companion": 0, "maybeboard": 0}
+        # class key -> [total, first line, card name as written, CardRules, lines]
+        tally: dict[Any, list[Any]] = {}
+        found: list[tuple[DeckEntry, CardRules]] = []
+        for e in deck.entries:
+            counts[e.section] += e.count
+            if e.section == "maybeboard":
+                continue
+            hit = self.card(e.name)
+            if isinstance(hit, _Miss):
+                add(Problem("unknown_card", e.name, e.line or None, hit.detail))
+                continue
+            card, key = hit
+            found.append((e, card))
+            t = tally.get(key)
+            if t is None:
+                tally[key] = [e.count, e.line, card, [e.line]]
+            else:
+                t[0] += e.count
+                t[3].append(e.line)
+
+        # commander designation first: commander formats count the commander as part of the deck
+        cmd_cards: list[tuple[DeckEntry | None, CardRules]] = []
+        if rules.commander:
+            cmd_cards = self._commanders(deck, found, commanders, notes, add, rules.planeswalker_commander)
+
+        # legality and copies, per 201.3 name class (main + sideboard + commander + companion)
+        for total, line, card, lines in tally.values():
+            status = legal.get(card.oracle_id) if legal is not None else "legal"
+            restricted = False
+            if status is None or status == "not_legal":
+                why = "the ingested legalities have no row for it" if status is None else \
+                    "status not_legal in the ingested legalities"
+                add(Problem("not_legal", card.name, line or None, f"{card.name} is not legal in {rules.label} "
+                            f"({why})."))
+            elif status == "banned":
+                add(Problem("banned", card.name, line or None, f"{card.name} is banned in {rules.label}."))
+            elif status == "restricted":
+                restricted = True
+                if total > 1:
+                    add(Problem("restricted", card.name, line or None,
+                                f"{card.name} is restricted in {rules.label}: at most 1 copy in the deck and "
+                                f"sideboard together, found {total}{_at(lines)}."))
+            if restricted:
+                continue
+            limit, why = self._limit(card, rules)
+            if total > limit:
+                add(Problem("too_many_copies", card.name, line or None,
+                            f"{total} copies of {card.name}{_at(lines)}; {why}."))
+
+        # deck size
+        main, side, cmd, comp = counts["main"], counts["sideboard"], counts["commander"], counts["companion"]
+        if rules.commander or rules.max_size == rules.min_size:
+            in_deck = main + (cmd if rules.commander else 0)
+            if not cmd and rules.commander and cmd_cards and cmd_cards[0][0] is not None:
+                in_deck = main  # commander inferred from the main deck: already counted
+            if in_deck != rules.min_size:
+                what = "including the commander(s) " if rules.commander else ""
+                rule = "903.5a" if rules.commander else "format rules"
+                add(Problem("deck_size", None, None, f"The deck has {in_deck} cards {what}; {rules.label} decks "
+                            f"have exactly {rules.min_size} (CR {rule})."))
+        elif main < rules.min_size:
+            rule = "100.2b" if rules.key == "limited" else "100.2a"
+            add(Problem("deck_size", None, None, f"The main deck has {main} cards; {rules.label} needs at least "
+                        f"{rules.min_size} (CR {rule})."))
+
+        # sideboard
+        side_total = side + (0 if rules.commander else comp)
+        if side_total > rules.sideboard_max:
+            first = next((e.line for e in deck.entries if e.section == "sideboard"), None)
+            if rules.sideboard_max == 0:
+                add(Problem("sideboard_size", None, first or None, f"The deck has {side_total} sideboard cards; "
+                            f"{rules.label} uses no sideboard (CR 903.5e)."))
+            else:
+                add(Problem("sideboard_size", None, first or None,
+                            f"The sideboard has {side_total} cards{' (companion included)' if comp else ''}; "
+                            f"{rules.label} allows at most {rules.sideboard_max:g} (CR 100.4a)."))
+
+        # color identity (903.5c) against the commander(s)
+        if rules.commander and cmd_cards:
+            allowed = 0
+            for _, c in cmd_cards:
+                allowed |= c.identity
+            names = " and ".join(c.name for _, c in cmd_cards)
+            cmd_ids = {c.oracle_id for _, c in cmd_cards}
+            for e, c in found:
+                if c.identity & ~allowed and c.oracle_id not in cmd_ids:
+                    add(Problem("color_identity", c.name, e.line or None,
+                                f"{c.name} has color identity {_colors(c.identity)}, outside {names}'s "
+                                f"{_colors(allowed)} (CR 903.5c)."))
+
+        problems.sort(key=lambda p: (p.line is None, p.line or 0))  # stable: same line keeps check order
+        return DeckReport(
+            format=rules.key, source=deck.source, problems=problems, counts=counts,
+            commanders=[c.name for _, c in cmd_cards], name=deck.name, player=deck.player, notes=notes)
+
+    @staticmethod
+    def _limit(card: CardRules, rules: FormatRules) -> tuple[float, str]:
+        if card.basic:
+            return math.inf, ""
+        if card.limit is not None:
+            if card.limit == math.inf:
+                return math.inf, ""
+            return card.limit, f"its Oracle text allows at most {card.limit:g} in a deck"
+        if rules.copies == math.inf:
+            return math.inf, ""
+        if rules.singleton:
+            rule = "903.5b" if rules.commander else "singleton format"
+            return 1, f"{rules.label} allows 1 copy of each card other than basic lands (CR {rule})"
+        return rules.copies, (f"{rules.label} allows at most {rules.copies:g} of a card other than basic lands, "
+                              "main deck and sideboard together (CR 100.2a, 100.4a)")
+
+    def _commanders(self, deck: Decklist, found: list[tuple[DeckEntry, CardRules]], given: Iterable[str] | None,
+                    notes: list[str], add: Any, planeswalker_ok: bool) -> list[tuple[DeckEntry | None, CardRules]]:
+        """The commander(s): the Commander section, else ``given`` names, else an eligible first card."""
+        cmds: list[tuple[DeckEntry | None, CardRules]] = [(e, c) for e, c in found if e.section == "commander"]
+        if not cmds and given:
+            for name in given:
+                hit = self.card(name)
+                if isinstance(hit, _Miss):
+                    add(Problem("commander", name, None, hit.detail))
+                    continue
+                entry = next((e for e, c in found if c.oracle_id == hit[0].oracle_id), None)
+                cmds.append((entry, hit[0]))
+                if entry is None:
+                    notes.append(f"commander {hit[0].name} given as an option and not in the list; "
+                                 "counted as the 100th card")
+        if not cmds and not any(e.section == "commander" for e in deck.entries):
+            mains = [(e, c) for e, c in found if e.section == "main"]
+            if mains and mains[0][1].commander_ok and mains[0][0].count == 1:
+                cmds = [mains[0]]
+                # a partner on the second line (MTGO / Archidekt write both commanders first)
+                if len(mains) > 1 and mains[1][0].count == 1 and _pair_problem(mains[0][1], mains[1][1]) is None:
+                    cmds.append(mains[1])
+                notes.append("no Commander section: took " + " and ".join(c.name for _, c in cmds) +
+                             " (first line) as the commander")
+        if not cmds:
+            if not any(e.section == "commander" for e in deck.entries):
+                add(Problem("commander", None, None, "No commander: mark it with a 'Commander' section "
+                            "(or pass it with --commander); each Commander deck has one (CR 903.3)."))
+            return []
+        total = sum(e.count if e is not None else 1 for e, _ in cmds)
+        rule_line = cmds[0][0].line if cmds[0][0] is not None else None
+        if total > 2:
+            add(Problem("commander", ", ".join(c.name for _, c in cmds), rule_line or None,
+                        f"{total} commanders; a deck has one, or two with a partner ability (CR 903.3, 702.124g)."))
+            return cmds
+        if len(cmds) == 1:
+            e, c = cmds[0]
+            if c.background:
+                add(Problem("commander", c.name, (e.line if e else None) or None,
+                            f"{c.name} is a Background: it can be a commander only beside a commander with "
+                            "'Choose a Background' (CR 702.124k)."))
+            elif not (c.commander_ok or (planeswalker_ok and c.planeswalker)):
+                add(Problem("commander", c.name, (e.line if e else None) or None, _not_eligible(c)))
+            return cmds
+        (e1, c1), (e2, c2) = cmds
+        for e, c, other in ((e1, c1, c2), (e2, c2, c1)):
+            if c.background and ("background", "") in other.partners:
+                continue
+            if not (c.commander_ok or (planeswalker_ok and c.planeswalker)):
+                add(Problem("commander", c.name, (e.line if e else None) or None, _not_eligible(c)))
+        why = _pair_problem(c1, c2)
+        if why:
+            add(Problem("commander", f"{c1.name}, {c2.name}", (e2.line if e2 else None) or None, why))
+        return cmds
+
+
+def _at(lines: list[int]) -> str:
+    good = [ln for ln in lines if ln]
+    if not good:
+        return ""
+    return f" (line{'s' if len(good) > 1 else ''} {', '.join(map(str, good))})"
+
+
+def _not_eligible(c: CardRules) -> str:
+    return (f"{c.name} cannot be a commander: it is a {c.front_type or 'card'}, and a commander must be a legendary "
+            "creature, a legendary Vehicle or Spacecraft with power/toughness, or say it can be your commander "
+            "(CR 903.3, 903.3a).")
+
+
+def _pair_problem(a: CardRules, b: CardRules) -> str | None:
+    """Why two cards cannot be commanders together (CR 702.124), or None when they can."""
+    if a.oracle_id == b.oracle_id:
+        return f"{a.name} is listed twice as commander; two commanders must be two different cards (CR 702.124a)."
+    pa, pb = set(a.partners), set(b.partners)
+    if ("plain", "") in pa and ("plain", "") in pb:
+        return None  # 702.124h
+    if ("with", b.name.casefold()) in pa and ("with", a.name.casefold()) in pb:
+        return None  # 702.124j
+    if {p for p in pa if p[0] == "text"} & {p for p in pb if p[0] == "text"}:
+        return None  # 702.124i (partner—Friends forever, ...)
+    if (("background", "") in pa and b.background) or (("background", "") in pb and a.background):
+        return None  # 702.124k
+    if (("doctor", "") in pa and b.time_lord_doctor) or (("doctor", "") in pb and a.time_lord_doctor):
+        return None  # 702.124m
+    with_a = [p[1] for p in pa if p[0] == "with"]
+    with_b = [p[1] for p in pb if p[0] == "with"]
+    if with_a or with_b:
+        detail = "; ".join(f"{x.name} partners only with {w.title()}" for x, ws in ((a, with_a), (b, with_b))
+                           for w in ws)
+        return f"{a.name} and {b.name} are not a partner pair: {detail} (CR 702.124j)."
+    if not pa or not pb:
+        lacking = " and ".join(c.name for c, p in ((a, pa), (b, pb)) if not p)
+        return (f"Two commanders need a partner ability on both: {lacking} has none "
+                "(CR 702.124a).")
+    return (f"{a.name} and {b.name} have different partner abilities, which cannot be combined (CR 702.124f).")
+
+
+# --------------------------------------------------------------------------- public API used by OracleDB
+
+
+def check_deck(checker: DeckChecker, deck: DeckInput, format: str | FormatRules, *,
+               commanders: Iterable[str] | None = None) -> DeckReport:
+    """Check one deck (a Decklist, a path or decklist text). Raises DecklistError for an unreadable file."""
+    decks = to_decklists(deck)
+    if len(decks) != 1:
+        raise DecklistError(f"{decks[0].source}: holds {len(decks)} decklists; check them with check_decks().")
+    return _check(checker, decks[0], format, commanders)
+
+
+def _check(checker: DeckChecker, deck: Decklist, fmt: str | FormatRules,
+           commanders: Iterable[str] | None) -> DeckReport:
+    return checker.check(deck, fmt, commanders=commanders)
+
+
+_PROBLEM_SCHEMA = {"deck": pl.Int64, "source": pl.String, "name": pl.String, "player": pl.String,
+                   "kind": pl.String, "card": pl.String, "line": pl.Int64, "detail": pl.String}
+_SUMMARY_SCHEMA = {"deck": pl.Int64, "source": pl.String, "name": pl.String, "player": pl.String,
+                   "legal": pl.Boolean, "problems": pl.Int64, "main": pl.Int64, "sideboard": pl.Int64,
+                   "commander": pl.Int64, "companion": pl.Int64}
+
+
+def check_decks(checker: DeckChecker, decks: Iterable[DeckInput] | Mapping[str, DeckInput],
+                format: str | FormatRules, *, summary: bool = False) -> pl.DataFrame:
+    """Check many decks; one row per problem (``summary=True``: one row per deck instead).
+
+    Items are Decklists, paths (a JSON tournament cache contributes every deck in it) or decklist
+    text; a mapping's keys become the ``source`` column. ``deck`` numbers the decks from 0 in order.
+    An unreadable file is one row of kind ``parse_error`` (line null) rather than an exception.
+    """
+    rules = format_rules(format)
+    if rules.legality:
+        checker.legality(rules.key)  # fail early on a format the database lacks
+    items: Iterable[tuple[str | None, DeckInput]]
+    if isinstance(decks, Mapping):
+        items = ((str(k), v) for k, v in decks.items())
+    else:
+        items = ((None, d) for d in decks)
+    rows: list[tuple[Any, ...]] = []
+    number = 0
+    for label, item in items:
+        try:
+            expanded = to_decklists(item)
+        except DecklistError as exc:
+            src = label or str(item)
+            if summary:
+                rows.append((number, src, None, None, False, 1, 0, 0, 0, 0))
+            else:
+                rows.append((number, src, None, None, "parse_error", None, None, str(exc)))
+            number += 1
+            continue
+        for deck in expanded:
+            report = _check(checker, deck, rules, None)
+            src = label or deck.source
+            if summary:
+                c = report.counts
+                rows.append((number, src, deck.name, deck.player, report.legal, len(report.problems), c["main"],
+                             c["sideboard"], c["commander"], c["companion"]))
+            else:
+                for p in report.problems:
+                    rows.append((number, src, deck.name, deck.player, p.kind, p.card, p.line, p.detail))
+            number += 1
+    schema = _SUMMARY_SCHEMA if summary else _PROBLEM_SCHEMA
+    return pl.DataFrame(rows, schema=schema, orient="row")

@@ -1,0 +1,569 @@
+"""Deck legality (oracle_tools/decks.py): CR 100.2a, 100.4a, 201.3b, 903, 702.124 on real cards.
+
+Decklists are written as text in the tests from real card names in data/sample. The sample's
+legalities are a real (preview-era) Scryfall snapshot, so tests that need a status *query* the
+``legalities`` table for a card with that status instead of hard-coding it.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from oracle_tools import OracleDB
+from oracle_tools.cli import main
+from oracle_tools.decklist import parse_decklist, read_decklists_json_cache
+from oracle_tools.decks import (FORMATS, PROBLEM_KINDS, DeckReport, _card_rules, _pair_problem,
+                                _partner_abilities, deck_limit_from_text, format_rules)
+from oracle_tools.errors import DecklistError, OracleToolsError
+from oracle_tools.ingest import sample_dir
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SAMPLE_DECKS = Path(__file__).resolve().parents[1] / "data" / "sample" / "decks"
+
+
+def kinds(report: DeckReport, kind: str | None = None) -> list:
+    return [p for p in report.problems if kind is None or p.kind == kind]
+
+
+def with_status(db: OracleDB, fmt: str, status: str) -> str:
+    """A real card (not a split card) with this status in this format in the ingested legalities."""
+    names = db.sql("SELECT c.name FROM legalities l JOIN cards c USING (oracle_id) WHERE l.format = ? AND "
+                   "l.status = ? AND c.is_card AND c.name NOT LIKE '%//%' ORDER BY c.name", [fmt, status])
+    assert names.height, f"the sample has no card with status {status} in {fmt}"
+    return names["name"][0]
+
+
+def status(db: OracleDB, name: str, fmt: str) -> str | None:
+    r = db.resolve(name)
+    rows = db.sql("SELECT status FROM legalities WHERE oracle_id = ? AND format = ?", [r.oracle_id, fmt])
+    return rows["status"][0] if rows.height else None
+
+
+def legal_format(db: OracleDB, *names: str, among=("legacy", "vintage", "modern", "pauper")) -> str:
+    """A constructed format where every one of these real cards is legal in the data."""
+    for fmt in among:
+        if all(status(db, n, fmt) == "legal" for n in names):
+            return fmt
+    pytest.skip(f"no format where {names} are all legal in the data")
+
+
+# --------------------------------------------------------------------------- names (201.3b, resolver)
+
+
+def test_split_card_spelled_three_ways_counts_as_one_card(sample_db: OracleDB) -> None:
+    # Fire // Ice (real split card, CR 709): "Fire/Ice", "Fire // Ice" and the half "Fire" are one card
+    fmt = legal_format(sample_db, "Fire // Ice", "Mountain")
+    ok = sample_db.check_deck("2 Fire/Ice\n1 Fire // Ice\n1 Fire\n56 Mountain\n", format=fmt)
+    assert ok.legal, ok.problems
+    bad = sample_db.check_deck("2 Fire/Ice\n2 Fire // Ice\n1 Fire\n55 Mountain\n", format=fmt)
+    [p] = kinds(bad)
+    assert (p.kind, p.card, p.line) == ("too_many_copies", "Fire // Ice", 1)
+    assert "5 copies" in p.detail and "lines 1, 2, 3" in p.detail and "100.2a" in p.detail
+
+
+def test_deck_name_with_three_segments_uses_the_front_name(sample_db: OracleDB) -> None:
+    # decks write omen cards "Scavenger Regent // Exude Toxin // Scavenger Regent" (realdata MANIFEST);
+    # the same shape on a sample card: the part before " // " names the card
+    fmt = legal_format(sample_db, "Fire // Ice", "Mountain")
+    report = sample_db.check_deck("4 Fire // Ice // Fire\n56 Mountain\n", format=fmt)
+    assert report.legal, report.problems
+
+
+def test_foreign_name_counts_with_the_english_name(sample_db: OracleDB) -> None:
+    # "Foudre" is the French printed name of Lightning Bolt (CR 201.2: the English name is the name)
+    fmt = legal_format(sample_db, "Lightning Bolt", "Mountain")
+    report = sample_db.check_deck("3 Lightning Bolt\n2 Foudre\n55 Mountain\n", format=fmt)
+    [p] = kinds(report)
+    assert (p.kind, p.card) == ("too_many_copies", "Lightning Bolt")
+
+
+def test_accent_free_spelling_resolves(sample_db: OracleDB) -> None:
+    # "Nazgul" typed without the circumflex is Nazgûl
+    report = sample_db.check_deck("9 Nazgul\n51 Swamp\n", format="limited")
+    assert report.legal, report.problems
+
+
+@pytest.fixture(scope="module")
+def pair_db(tmp_path_factory: pytest.TempPathFactory) -> OracleDB:
+    """The sample plus the 201.3 fixture pair (tests/fixtures; the shipped data has no real pair yet)."""
+    path = tmp_path_factory.mktemp("decks") / "pair.duckdb"
+    files = sorted(sample_dir().glob("cards-*.json.gz")) + [FIXTURES / "interchangeable_pair.json"]
+    db = OracleDB.ingest_files(path, files, interchangeable_file=FIXTURES / "interchangeable_names.csv")
+    yield db
+    db.close()
+
+
+def test_201_3b_interchangeable_names_count_as_one_name(pair_db: OracleDB) -> None:
+    a, b = "Spider-Man, Web-Slinger", "Omenpath Web-Slinger"  # two Oracle cards, one 201.3 class
+    assert pair_db.resolve(a).oracle_id != pair_db.resolve(b).oracle_id
+    ok = pair_db.check_deck(f"2 {a}\n2 {b}\n56 Plains\n", format="standard")
+    assert not kinds(ok, "too_many_copies"), ok.problems
+    bad = pair_db.check_deck(f"2 {a}\n3 {b}\n55 Plains\n", format="standard")
+    [p] = kinds(bad, "too_many_copies")
+    assert "5 copies" in p.detail and p.line == 1
+
+
+def test_unknown_name_is_a_problem_with_suggestions(sample_db: OracleDB) -> None:
+    report = sample_db.check_deck("4 Lightnig Bolt\n56 Mountain\n", format="modern")
+    [p] = kinds(report)
+    assert (p.kind, p.card, p.line) == ("unknown_card", "Lightnig Bolt", 1)
+    assert "did you mean Lightning Bolt" in p.detail
+
+
+def test_token_is_not_a_card(sample_db: OracleDB) -> None:
+    # real decklists list tokens in the sideboard ("Eldrazi Spawn Token", "Food Token": realdata MANIFEST)
+    report = sample_db.check_deck("4 Lightning Bolt\n56 Mountain\n\n1 Food Token\n", format="limited")
+    [p] = kinds(report)
+    assert p.kind == "unknown_card" and p.line == 4 and "token" in p.detail and "111.1" in p.detail
+
+
+def test_ambiguous_name_lists_the_candidates(sample_db: OracleDB) -> None:
+    keys = sample_db.sql("SELECT key FROM names GROUP BY key HAVING count(DISTINCT oracle_id) > 1 ORDER BY key")
+    amb = next((k for k in keys["key"].to_list() if sample_db.resolve(k).status == "ambiguous"), None)
+    if amb is None:
+        pytest.skip("the sample has no ambiguous name")
+    report = sample_db.check_deck(f"1 {amb}\n", format="limited")
+    [p] = kinds(report, "unknown_card")
+    assert "could be several cards" in p.detail
+
+
+def test_parse_problems_are_parse_errors_with_lines(sample_db: OracleDB) -> None:
+    report = sample_db.check_deck("4 Lightning Bolt\n-2 Mountain\n0 Island\n56 Mountain\n", format="limited")
+    errors = kinds(report, "parse_error")
+    assert [p.line for p in errors] == [2, 3]
+    assert not report.legal
+
+
+# --------------------------------------------------------------------------- legality
+
+
+def test_banned_modern_card_is_reported(sample_db: OracleDB) -> None:
+    card = with_status(sample_db, "modern", "banned")  # e.g. a card on the snapshot's Modern ban list
+    report = sample_db.check_deck(f"1 Mountain\n1 {card}\n58 Mountain\n", format="modern")
+    [p] = kinds(report)
+    assert (p.kind, p.card, p.line) == ("banned", card, 2)
+
+
+def test_not_legal_card_is_reported(sample_db: OracleDB) -> None:
+    card = with_status(sample_db, "standard", "not_legal")
+    report = sample_db.check_deck(f"2 {card}\n58 Plains\n", format="standard")
+    assert [(p.kind, p.card) for p in report.problems] == [("not_legal", card)]
+
+
+def test_restricted_vintage_card_one_copy_main_and_sideboard_together(sample_db: OracleDB) -> None:
+    card = with_status(sample_db, "vintage", "restricted")  # Black Lotus, Time Walk, ... in the snapshot
+    one = sample_db.check_deck(f"1 {card}\n59 Island\n", format="vintage")
+    assert one.legal, one.problems
+    two = sample_db.check_deck(f"2 {card}\n58 Island\n", format="vintage")
+    assert [p.kind for p in two.problems] == ["restricted"]
+    split = sample_db.check_deck(f"1 {card}\n59 Island\n\nSideboard\n1 {card}\n", format="vintage")
+    [p] = split.problems
+    assert p.kind == "restricted" and "lines 1, 5" in p.detail
+
+
+def test_limited_checks_no_legality(sample_db: OracleDB) -> None:
+    card = with_status(sample_db, "vintage", "banned")
+    report = sample_db.check_deck(f"7 {card}\n33 Swamp\n", format="limited")
+    assert report.legal, report.problems
+
+
+# --------------------------------------------------------------------------- copy limits (100.2a, 100.4a)
+
+
+def test_four_copies_in_constructed_sideboard_counts(sample_db: OracleDB) -> None:
+    fmt = legal_format(sample_db, "Lightning Bolt", "Mountain")
+    main_only = sample_db.check_deck("4 Lightning Bolt\n56 Mountain\n", format=fmt)
+    assert main_only.legal, main_only.problems
+    # CR 100.4a: the four-card limit applies to the combined deck and sideboard
+    with_side = sample_db.check_deck("4 Lightning Bolt\n56 Mountain\n\nSideboard\n1 Lightning Bolt\n", format=fmt)
+    [p] = with_side.problems
+    assert p.kind == "too_many_copies" and "100.4a" in p.detail
+
+
+def test_basic_lands_snow_basics_and_wastes_are_unlimited(sample_db: OracleDB) -> None:
+    # basics come from the Basic supertype of the faces, not from a name list
+    basics = set(sample_db.sql("SELECT DISTINCT f.name FROM faces f WHERE list_contains(f.supertypes, 'Basic')")
+                 ["name"].to_list())
+    assert {"Wastes", "Snow-Covered Swamp", "Plains"} <= basics
+    checker = sample_db.deck_checker
+    assert {c.name for c in checker.cards.values() if c.basic} == basics
+    report = sample_db.check_deck("30 Wastes\n20 Snow-Covered Swamp\n10 Swamp\n", format="modern")
+    assert not kinds(report, "too_many_copies"), report.problems
+
+
+@pytest.mark.parametrize("text, limit", [
+    ("A deck can have any number of cards named Relentless Rats.", math.inf),
+    ("Seven Dwarves gets +1/+1 for each other creature named Seven Dwarves you control.\n"
+     "A deck can have up to seven cards named Seven Dwarves.", 7),
+    ("Deathtouch\nA deck can have up to nine cards named Nazgûl.", 9),
+    ("DCI ruling — A deck can have only one card named Once More with Feeling.", 1),
+    ("When Squadron Hawk enters the battlefield, you may search your library for up to three cards named "
+     "Squadron Hawk, reveal them, put them into your hand, then shuffle your library.", None),
+    ("Draw a card, then draw cards equal to the number of cards named Accumulated Knowledge in all graveyards.",
+     None),
+])
+def test_deck_limit_text(text: str, limit) -> None:
+    assert deck_limit_from_text(text) == limit
+
+
+def test_deck_limits_are_read_from_the_ingested_oracle_text(sample_db: OracleDB) -> None:
+    limits = {c.name: c.limit for c in sample_db.deck_checker.cards.values() if c.limit is not None}
+    assert limits["Relentless Rats"] == math.inf and limits["Shadowborn Apostle"] == math.inf
+    assert limits["Seven Dwarves"] == 7 and limits["Nazgûl"] == 9
+    assert "Squadron Hawk" not in limits and "Howling Wolf" not in limits
+
+
+def test_relentless_rats_any_number(sample_db: OracleDB) -> None:
+    fmt = legal_format(sample_db, "Relentless Rats", "Swamp")
+    report = sample_db.check_deck("36 Relentless Rats\n24 Swamp\n", format=fmt)
+    assert report.legal, report.problems
+    # its text also beats Commander's singleton rule (903.5b)
+    cmd = sample_db.check_deck("1 Tymna the Weaver\n60 Relentless Rats\n39 Swamp\n", format="commander")
+    assert not kinds(cmd, "too_many_copies"), cmd.problems
+
+
+def test_seven_dwarves_up_to_seven(sample_db: OracleDB) -> None:
+    # Seven Dwarves is in data/sample cards-2019 (preview-era: not_legal everywhere; only copies matter here)
+    seven = sample_db.check_deck("7 Seven Dwarves\n53 Mountain\n", format="legacy")
+    assert not kinds(seven, "too_many_copies")
+    eight = sample_db.check_deck("7 Seven Dwarves\n53 Mountain\n\n1 Seven Dwarves\n", format="legacy")
+    [p] = kinds(eight, "too_many_copies")
+    assert "8 copies" in p.detail and "at most 7" in p.detail
+
+
+def test_nazgul_up_to_nine_from_the_2025_text(sample_db: OracleDB) -> None:
+    # Nazgûl (LTR) is in data/sample/cards-2025-trimmed.json.gz with its 2025 Oracle text
+    assert "up to nine cards named Nazgûl" in sample_db.sql(
+        "SELECT oracle_text FROM cards WHERE name = 'Nazgûl'")["oracle_text"][0]
+    nine = sample_db.check_deck("Commander\n1 Tymna the Weaver\n\nDeck\n9 Nazgûl\n90 Swamp\n", format="commander")
+    assert nine.legal, nine.problems
+    ten = sample_db.check_deck("Commander\n1 Tymna the Weaver\n\nDeck\n10 Nazgûl\n89 Swamp\n", format="commander")
+    [p] = ten.problems
+    assert (p.kind, p.card, p.line) == ("too_many_copies", "Nazgûl", 5)
+
+
+def test_squadron_hawk_search_text_is_no_deck_limit(sample_db: OracleDB) -> None:
+    fmt = legal_format(sample_db, "Squadron Hawk", "Plains")
+    report = sample_db.check_deck("5 Squadron Hawk\n55 Plains\n", format=fmt)
+    [p] = report.problems
+    assert p.kind == "too_many_copies" and "at most 4" in p.detail
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def test_deck_size_minimums(sample_db: OracleDB) -> None:
+    assert [p.kind for p in sample_db.check_deck("59 Mountain\n", format="modern").problems] == ["deck_size"]
+    assert sample_db.check_deck("40 Mountain\n", format="limited").legal
+    small = sample_db.check_deck("39 Mountain\n", format="limited")
+    assert [p.kind for p in small.problems] == ["deck_size"] and "100.2b" in small.problems[0].detail
+    assert sample_db.check_deck("200 Mountain\n", format="modern").legal  # 100.5: no maximum
+
+
+def test_sideboard_at_most_fifteen(sample_db: OracleDB) -> None:
+    fifteen = sample_db.check_deck("60 Mountain\n\n15 Island\n", format="modern")
+    assert fifteen.legal, fifteen.problems
+    sixteen = sample_db.check_deck("60 Mountain\n\n16 Island\n", format="modern")
+    [p] = sixteen.problems
+    assert (p.kind, p.line) == ("sideboard_size", 3) and "100.4a" in p.detail
+
+
+def test_maybeboard_is_not_part_of_the_deck(sample_db: OracleDB) -> None:
+    report = sample_db.check_deck("Deck\n60 Mountain\n\nMaybeboard\n9 Lightnig Bolt\n", format="modern")
+    assert report.legal and report.counts["maybeboard"] == 9
+
+
+# --------------------------------------------------------------------------- Commander (903, 702.124)
+
+
+def commander_deck(commanders: list[str], rest: str, basics: str = "Swamp", total: int = 100) -> str:
+    body = [f"1 {c}" for c in commanders]
+    used = sum(int(line.split(" ", 1)[0]) for line in rest.strip().splitlines()) if rest.strip() else 0
+    n = total - len(commanders) - used
+    return "Commander\n" + "\n".join(body) + "\n\nDeck\n" + rest.strip() + ("\n" if rest.strip() else "") + \
+        f"{n} {basics}\n"
+
+
+def test_commander_deck_legal_with_partners(sample_db: OracleDB) -> None:
+    # Tymna the Weaver (W/B) and Thrasios, Triton Hero (U/G) both have plain partner (702.124h)
+    text = commander_deck(["Tymna the Weaver", "Thrasios, Triton Hero"], "1 Counterspell\n1 Llanowar Elves\n",
+                          basics="Plains")
+    report = sample_db.check_deck(text, format="commander")
+    assert report.legal, report.problems
+    assert report.commanders == ["Tymna the Weaver", "Thrasios, Triton Hero"]
+
+
+def test_commander_exactly_100(sample_db: OracleDB) -> None:
+    for total in (99, 101):
+        report = sample_db.check_deck(commander_deck(["Tymna the Weaver"], "", total=total), format="commander")
+        [p] = report.problems
+        assert p.kind == "deck_size" and "903.5a" in p.detail and str(total) in p.detail
+
+
+def test_commander_singleton(sample_db: OracleDB) -> None:
+    report = sample_db.check_deck(commander_deck(["Tymna the Weaver"], "2 Dark Ritual\n"), format="commander")
+    [p] = report.problems
+    assert p.kind == "too_many_copies" and "903.5b" in p.detail
+
+
+def test_color_identity_outside_the_commanders(sample_db: OracleDB) -> None:
+    # Lightning Bolt is red; Tymna the Weaver is white-black (903.5c)
+    report = sample_db.check_deck(commander_deck(["Tymna the Weaver"], "1 Lightning Bolt\n"), format="commander")
+    [p] = report.problems
+    assert (p.kind, p.card) == ("color_identity", "Lightning Bolt") and "{R}" in p.detail and "903.5c" in p.detail
+
+
+def test_color_identity_includes_both_faces(sample_db: OracleDB) -> None:
+    # a multi-face card's identity covers every face (903.4d/e): Fire // Ice is {U}{R}
+    report = sample_db.check_deck(commander_deck(["Tymna the Weaver"], "1 Fire // Ice\n"), format="commander")
+    [p] = report.problems
+    assert p.kind == "color_identity" and "{U}{R}" in p.detail
+
+
+def test_commander_must_be_eligible(sample_db: OracleDB) -> None:
+    report = sample_db.check_deck(commander_deck(["Lightning Bolt"], "", basics="Mountain"), format="commander")
+    assert [p.kind for p in report.problems] == ["commander"] and "903.3" in report.problems[0].detail
+    # "can be your commander" (903.3a): Minsc & Boo, Timeless Heroes is a planeswalker that says so
+    minsc = sample_db.check_deck(commander_deck(["Minsc & Boo, Timeless Heroes"], "", basics="Mountain"),
+                                 format="commander")
+    assert not kinds(minsc, "commander"), minsc.problems
+
+
+def test_partner_abilities_cannot_be_mixed(sample_db: OracleDB) -> None:
+    # Rowan Kenrith has "Partner with Will Kenrith" and "can be your commander"; Tymna has plain partner
+    report = sample_db.check_deck(commander_deck(["Rowan Kenrith", "Tymna the Weaver"], "", basics="Plains"),
+                                  format="commander")
+    [p] = kinds(report, "commander")
+    assert "702.124j" in p.detail or "702.124f" in p.detail
+    # two commanders without any partner ability
+    two = sample_db.check_deck(commander_deck(["Tymna the Weaver", "Minsc & Boo, Timeless Heroes"], ""),
+                               format="commander")
+    assert kinds(two, "commander")
+
+
+def test_missing_commander_and_inferred_first_line(sample_db: OracleDB) -> None:
+    none = sample_db.check_deck("100 Swamp\n", format="commander")
+    assert [p.kind for p in none.problems] == ["commander"]
+    # Archidekt export: the commander on the first line (rationelis deck in data/sample/decks)
+    report = sample_db.check_deck(SAMPLE_DECKS / "rationelis_22650379_edwin_van_der_elessar.txt",
+                                  format="commander")
+    assert report.commanders == ["Aragorn, the Uniter"] and report.notes
+    assert not kinds(report, "commander") and not kinds(report, "deck_size")
+    # and --commander / commanders= for a list without it first (the Quick Draw precon)
+    precon = sample_db.check_deck(SAMPLE_DECKS / "rationelis_precon_quick_draw.txt", format="commander",
+                                  commanders=["Stella Lee, Wild Card"])
+    assert precon.commanders == ["Stella Lee, Wild Card"]
+    assert not kinds(precon, "commander") and not kinds(precon, "deck_size") and not kinds(precon, "color_identity")
+
+
+def test_commander_formats_use_no_sideboard(sample_db: OracleDB) -> None:
+    text = commander_deck(["Tymna the Weaver"], "") + "\nSideboard\n1 Dark Ritual\n"
+    report = sample_db.check_deck(text, format="commander")
+    assert [p.kind for p in report.problems] == ["sideboard_size"] and "903.5e" in report.problems[0].detail
+
+
+def _rules_from_trimmed(rows: dict[str, dict], name: str):
+    """CardRules from a card of the real 2025 commander-legal trimmed Scryfall file."""
+    card = rows[name]
+    faces = card.get("card_faces") or []
+    text = card.get("oracle_text") or "\n//\n".join(f.get("oracle_text") or "" for f in faces)
+    return _card_rules({
+        "oracle_id": name, "name": name, "oracle_text": text, "color_identity": card.get("color_identity") or [],
+        "front_type": faces[0]["type_line"] if faces else card.get("type_line"),
+        "front_power": faces[0].get("power") if faces else card.get("power"),
+        "basic": "Basic" in (card.get("type_line") or ""), "face_names": [f["name"] for f in faces]})
+
+
+def test_partner_variants_on_real_2025_cards(realdata: Path) -> None:
+    # the ingested dumps predate Backgrounds and Doctor's companion: read those real cards' 2025
+    # Oracle text from the trimmed commander-legal Scryfall file (CR 702.124h-m)
+    rows = {c["name"]: c for c in json.loads(gzip.open(
+        realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read())}
+    r = lambda n: _rules_from_trimmed(rows, n)  # noqa: E731
+    assert _pair_problem(r("Pir, Imaginative Rascal"), r("Toothy, Imaginary Friend")) is None  # partner with
+    assert "702.124j" in _pair_problem(r("Pir, Imaginative Rascal"), r("Tymna the Weaver"))
+    assert _pair_problem(r("Tymna the Weaver"), r("Thrasios, Triton Hero")) is None  # partner
+    assert _pair_problem(r("Wernog, Rider's Chaplain"), r("Cecily, Haunted Mage")) is None  # friends forever
+    assert _pair_problem(r("Wernog, Rider's Chaplain"), r("Tymna the Weaver")) is not None  # 702.124f
+    wilson, giants = r("Wilson, Refined Grizzly"), r("Raised by Giants")
+    assert ("background", "") in wilson.partners and giants.background and not giants.commander_ok
+    assert _pair_problem(wilson, giants) is None  # choose a Background
+    assert _pair_problem(wilson, r("Tymna the Weaver")) is not None
+    doctor = next(n for n in rows if "Time Lord Doctor" in (rows[n].get("type_line") or "")
+                  and rows[n]["type_line"].endswith("— Time Lord Doctor"))
+    assert r(doctor).time_lord_doctor
+    assert _pair_problem(r("Rose Tyler"), r(doctor)) is None  # Doctor's companion
+    assert ("with", "toothy, imaginary friend") in _partner_abilities(rows["Pir, Imaginative Rascal"]["oracle_text"])
+
+
+def test_background_alone_is_no_commander(realdata: Path) -> None:
+    rows = {c["name"]: c for c in json.loads(gzip.open(
+        realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read())}
+    giants = _rules_from_trimmed(rows, "Raised by Giants")
+    assert giants.background and not giants.commander_ok  # 702.124k
+
+
+# --------------------------------------------------------------------------- real decks
+
+
+def test_sample_real_decks_resolve_every_name(sample_db: OracleDB) -> None:
+    for path in sorted(SAMPLE_DECKS.iterdir()):
+        if path.suffix not in (".json", ".txt"):
+            continue
+        frame = sample_db.check_decks([path], format="limited")
+        unknown = frame.filter(pl.col("kind") == "unknown_card")
+        assert unknown.is_empty(), (path.name, unknown.to_dicts())
+
+
+def test_sample_duel_commander_decks(sample_db: OracleDB) -> None:
+    # mtgtop8 Duel Commander: the commander sits in the sideboard; read_decklists_json_cache moves it
+    decks = read_decklists_json_cache(SAMPLE_DECKS / "22643_duel-commander_lgs-dc-event.json")
+    for deck in decks:
+        report = sample_db.check_deck(deck, format="duel")
+        assert len(report.commanders) == 1
+        assert not {p.kind for p in report.problems} & {"deck_size", "commander", "color_identity", "unknown_card",
+                                                         "too_many_copies", "sideboard_size"}, report.problems
+
+
+def test_sample_vintage_decks_respect_the_restricted_list(sample_db: OracleDB) -> None:
+    frame = sample_db.check_decks([SAMPLE_DECKS / "23372_vintage_romancing-the-stones-15.json"], format="vintage")
+    assert frame.filter(pl.col("kind").is_in(["restricted", "too_many_copies", "unknown_card"])).is_empty()
+
+
+def test_check_decks_frame(sample_db: OracleDB) -> None:
+    decks = ["4 Lightnig Bolt\n56 Mountain\n", "60 Mountain\n", SAMPLE_DECKS / "22963_pauper_pauper-1k.json"]
+    frame = sample_db.check_decks(decks, format="pauper")
+    assert frame.columns == ["deck", "source", "name", "player", "kind", "card", "line", "detail"]
+    assert frame.filter(pl.col("deck") == 0)["kind"].to_list() == ["unknown_card"]
+    assert frame.filter(pl.col("deck") == 1).is_empty()
+    summary = sample_db.check_decks(decks, format="pauper", summary=True)
+    assert summary.height == 2 + 8 and summary["legal"][1] is True
+    missing = sample_db.check_decks([Path("/nonexistent/deck.txt")], format="pauper")
+    assert missing["kind"].to_list() == ["parse_error"]
+
+
+def test_many_real_decks_unknown_rate(full_db: OracleDB, realdata: Path) -> None:
+    """Every real 2019 decklist (Spigushe mtgtop8 caches) against the real 2019 dump: names all resolve.
+
+    Decks of later years name cards newer than the data (reported below, not failures)."""
+    with (realdata / "decks" / "MANIFEST.tsv").open(encoding="utf-8") as handle:
+        rows = [line.rstrip("\n").split("\t") for line in handle][1:]
+    files = sorted(realdata / "decks" / r[0] / r[1] for r in rows if r[0].startswith("spigushe") and r[3][:4] == "2019")
+    assert len(files) > 100
+    frame = full_db.check_decks(files, format="limited")
+    decks = [d for f in files for d in read_decklists_json_cache(f)]
+    entries = sum(1 for d in decks for e in d.entries if e.section != "maybeboard")
+    unknown = frame.filter(pl.col("kind") == "unknown_card")
+    top = Counter(unknown["card"].to_list()).most_common(10)
+    print(f"\n{len(decks)} decks, {entries} entries, {unknown.height} unknown: {top}")
+    assert len(decks) > 1500
+    assert unknown.height / entries < 0.005, top
+
+
+def test_every_real_deck_file_is_checked_without_crashing(full_db: OracleDB, realdata: Path) -> None:
+    files = [p for p in sorted((realdata / "decks").rglob("*")) if p.is_file() and p.suffix in (".json", ".txt", ".dek")]
+    frame = full_db.check_decks(files, format="legacy", summary=True)
+    assert frame.height >= 3000
+    problems = full_db.check_decks(files, format="legacy")
+    assert set(problems["kind"].unique().to_list()) <= set(PROBLEM_KINDS)
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def _run(db: OracleDB, *args: str):
+    return CliRunner().invoke(main, ["deck", "check", *args, "--db", str(db.path)])
+
+
+def test_cli_json_contract_and_exit_codes(sample_db: OracleDB, tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("4 Lightning Bolt\n56 Mountain\n", encoding="utf-8")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("5 Lightning Bolt\n55 Mountain\n", encoding="utf-8")
+    out = _run(sample_db, str(good), "--format", "modern", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["legal"] is True and data["problems"] == []
+    out = _run(sample_db, str(bad), "--format", "modern", "--json")
+    assert out.exit_code == 1
+    [p] = json.loads(out.output)["problems"]
+    assert set(p) >= {"kind", "card", "line", "detail"} and (p["kind"], p["card"], p["line"]) == (
+        "too_many_copies", "Lightning Bolt", 1)
+    out = _run(sample_db, str(good), str(bad), "--format", "modern", "--json")
+    assert out.exit_code == 1 and [r["legal"] for r in json.loads(out.output)] == [True, False]
+    out = _run(sample_db, str(bad), "--format", "modern")
+    assert out.exit_code == 1 and "line 1" in out.output and "too_many_copies" in out.output
+    out = _run(sample_db, str(good), "--format", "modern")
+    assert out.exit_code == 0 and "legal" in out.output
+
+
+def test_cli_unreadable_file_and_bad_format_exit_2(sample_db: OracleDB, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    assert _run(sample_db, str(empty), "--format", "modern").exit_code == 2
+    assert _run(sample_db, str(tmp_path / "missing.txt"), "--format", "modern").exit_code == 2
+    good = tmp_path / "good.txt"
+    good.write_text("60 Mountain\n", encoding="utf-8")
+    out = _run(sample_db, str(good), "--format", "nonsense")
+    assert out.exit_code == 2 and "modern" in out.output and "commander" in out.output
+
+
+def test_cli_commander_option_and_json_cache(sample_db: OracleDB) -> None:
+    out = _run(sample_db, str(SAMPLE_DECKS / "rationelis_precon_quick_draw.txt"), "--format", "edh",
+               "--commander", "Stella Lee, Wild Card", "--json")
+    data = json.loads(out.output)
+    assert data["commanders"] == ["Stella Lee, Wild Card"] and data["format"] == "commander"
+    out = _run(sample_db, str(SAMPLE_DECKS / "22901_modern_aml.json"), "--format", "modern", "--json")
+    assert isinstance(json.loads(out.output), list) and len(json.loads(out.output)) == 2
+
+
+def test_format_table() -> None:
+    assert format_rules("Duel Commander").key == "duel" and format_rules("EDH").key == "commander"
+    assert FORMATS["commander"].min_size == FORMATS["commander"].max_size == 100
+    assert FORMATS["modern"].copies == 4 and FORMATS["modern"].sideboard_max == 15
+    with pytest.raises(OracleToolsError, match="known formats"):
+        format_rules("modernish")
+
+
+def test_unreadable_path_raises(sample_db: OracleDB, tmp_path: Path) -> None:
+    with pytest.raises(DecklistError):
+        sample_db.check_deck(tmp_path / "nope.txt", format="modern")
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+
+_REAL_NAMES = ["Lightning Bolt", "Fire/Ice", "Fire // Ice", "Fire", "Nazgûl", "Seven Dwarves", "Relentless Rats",
+               "Squadron Hawk", "Tymna the Weaver", "Plains", "Wastes", "Foudre", "Food Token", "Lightnig Bolt"]
+_line = st.one_of(
+    st.builds(lambda n, name: f"{n} {name}", st.integers(-3, 2000), st.sampled_from(_REAL_NAMES)),
+    st.sampled_from(["", "Sideboard", "Commander", "Deck", "// comment", "SB: 2 Duress", "Maybeboard", "Companion"]),
+    st.text(max_size=40),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(_line, max_size=30), fmt=st.sampled_from(["modern", "vintage", "commander", "limited", "duel"]))
+def test_fuzzed_decklists_never_crash(sample_db: OracleDB, lines: list[str], fmt: str) -> None:
+    report = sample_db.check_deck("\n".join(lines) + "\n", format=fmt)
+    assert isinstance(report.legal, bool)
+    for p in report.problems:
+        assert p.kind in PROBLEM_KINDS and isinstance(p.detail, str) and p.detail
+        assert p.line is None or p.line >= 1
+    json.dumps(report.to_dict())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=300))
+def test_fuzzed_text_never_crashes(sample_db: OracleDB, text: str) -> None:
+    report = sample_db.check_deck(parse_decklist(text), format="commander")
+    assert isinstance(report.legal, bool)

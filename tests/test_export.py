@@ -1,0 +1,94 @@
+"""Export (Parquet / CSV) of tables, views and queries; the database is never written."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from oracle_tools.cli import main
+from oracle_tools.errors import OracleToolsError
+
+
+def test_parquet_round_trip_keeps_types(sample_db, tmp_path):
+    out = tmp_path / "cards.parquet"
+    result = sample_db.export("cards", out)
+    assert result == {"rows": sample_db.sql("SELECT count(*) n FROM cards")["n"][0], "path": str(out),
+                      "format": "parquet", "source": "cards"}
+    back = pl.read_parquet(out).sort("oracle_id")
+    original = sample_db.frame("cards").sort("oracle_id")
+    assert back.schema == original.schema  # lists, dates, booleans survive
+    assert back.equals(original)
+    lazy = pl.scan_parquet(out).filter(pl.col("name") == "Fire // Ice").collect()
+    assert lazy["colors"].to_list() == [["R", "U"]] or sorted(lazy["colors"][0]) == ["R", "U"]
+
+
+def test_view_to_parquet(sample_db, tmp_path):
+    out = tmp_path / "a.parquet"
+    sample_db.export("card_analytics", out)
+    frame = pl.read_parquet(out)
+    assert frame.filter(pl.col("name") == "Brainstorm")["draws_cards"].to_list() == [True]
+
+
+def test_query_to_csv_with_params(sample_db, tmp_path):
+    out = tmp_path / "big.csv"
+    result = sample_db.export(None, out, sql="SELECT name, colors, cmc FROM cards WHERE cmc >= ? ORDER BY name",
+                              params=[10])
+    frame = pl.read_csv(out)
+    assert frame.columns == ["name", "colors", "cmc"]
+    assert frame.height == result["rows"] > 0
+    assert frame["cmc"].min() >= 10
+    multi = sample_db.export(None, tmp_path / "fi.csv", sql="SELECT name, colors FROM cards WHERE name = 'Fire // Ice'")
+    assert multi["rows"] == 1
+    assert (tmp_path / "fi.csv").read_text().splitlines()[1] in ("Fire // Ice,R|U", "Fire // Ice,U|R")
+
+
+def test_unknown_table_lists_the_tables(sample_db, tmp_path):
+    with pytest.raises(OracleToolsError) as err:
+        sample_db.export("nope", tmp_path / "x.parquet")
+    message = str(err.value)
+    assert "no table or view named 'nope'" in message
+    for name in ("cards", "faces", "card_analytics", "printings_per_card"):
+        assert name in message
+
+
+def test_never_writes_the_database(sample_db, sample_db_path, tmp_path):
+    before = sample_db_path.stat().st_mtime_ns, sample_db_path.stat().st_size
+    with pytest.raises(OracleToolsError, match="refusing to write over the database"):
+        sample_db.export("cards", sample_db_path, format="parquet")
+    with pytest.raises(OracleToolsError, match="export failed"):
+        sample_db.export(None, tmp_path / "x.csv", sql="CREATE TABLE evil AS SELECT 1")
+    with pytest.raises(OracleToolsError, match="export failed"):
+        sample_db.export(None, tmp_path / "x.csv", sql="SELECT 1; DROP TABLE cards")
+    assert "evil" not in sample_db.tables()
+    assert (sample_db_path.stat().st_mtime_ns, sample_db_path.stat().st_size) == before
+
+
+def test_bad_arguments(sample_db, tmp_path):
+    with pytest.raises(OracleToolsError, match="cannot tell the format"):
+        sample_db.export("cards", tmp_path / "cards.xlsx")
+    with pytest.raises(OracleToolsError, match="not both"):
+        sample_db.export("cards", tmp_path / "c.csv", sql="SELECT 1")
+    with pytest.raises(OracleToolsError, match="does not exist"):
+        sample_db.export("cards", tmp_path / "missing" / "c.csv")
+
+
+def test_cli_export(sample_db_path: Path, tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "faces.parquet"
+    r = runner.invoke(main, ["export", "--db", str(sample_db_path), "faces", "--parquet", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data == {"rows": pl.read_parquet(out).height, "path": str(out), "format": "parquet"}
+    csv_out = tmp_path / "q.csv"
+    r = runner.invoke(main, ["export", "--db", str(sample_db_path), "--sql",
+                             "SELECT name FROM cards WHERE name = ?", "--param", "Lightning Bolt", "--csv", str(csv_out)])
+    assert r.exit_code == 0, r.output
+    assert "wrote 1 rows" in r.output
+    assert csv_out.read_text() == "name\nLightning Bolt\n"
+    r = runner.invoke(main, ["export", "--db", str(sample_db_path), "nope", "--csv", str(csv_out)])
+    assert r.exit_code == 2 and "available:" in r.output
+    r = runner.invoke(main, ["export", "--db", str(sample_db_path), "cards"])
+    assert r.exit_code == 2 and "exactly one of --parquet" in r.output
