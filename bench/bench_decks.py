@@ -123,7 +123,7 @@ def main() -> None:
     frame = pl.concat(problems)
     entries = sum(len(d.entries) for v in decks_by_format.values() for d in v)
     unknown = frame.filter(pl.col("kind") == "unknown_card")
-    print(f"\nproblems by kind (2019 legalities are a preview-era snapshot, see realdata/SOURCES.md):")
+    print("\nproblems by kind (2019 legalities are a preview-era snapshot, see realdata/SOURCES.md):")
     for kind, count in frame.group_by("kind").len().sort("len", descending=True).iter_rows():
         print(f"  {kind:<16} {count:>6}")
     print(f"unknown names: {unknown.height} of {entries} entries ({100 * unknown.height / max(entries, 1):.3f}%)")
