@@ -73,14 +73,16 @@ def main() -> None:
               help="Download cache [default: <db folder>/cache].")
 @click.option("--rules-file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="A Comprehensive Rules .txt to use instead of the shipped one.")
+@click.option("--rules-url", default=None,
+              help="Download the Comprehensive Rules .txt from this address (linked from magic.wizards.com/en/rules).")
 @click.option("--interchangeable-file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="CSV of interchangeable names (CR 201.3) [default: data/interchangeable_names.csv].")
 @click.option("--progress/--no-progress", default=True, help="Show progress bars.")
 @_json_option
 @_friendly_errors
 def ingest(db_path: Path | None, sample: bool, bulk_files: tuple[Path, ...], types: str, api_url: str | None,
-           cache_dir: Path | None, rules_file: Path | None, interchangeable_file: Path | None, progress: bool,
-           as_json: bool) -> None:
+           cache_dir: Path | None, rules_file: Path | None, rules_url: str | None, interchangeable_file: Path | None,
+           progress: bool, as_json: bool) -> None:
     """Build the database from Scryfall (API, local bulk files, or the embedded sample).
 
     The new database replaces the old one only when everything succeeded. Giving only a
@@ -90,6 +92,11 @@ def ingest(db_path: Path | None, sample: bool, bulk_files: tuple[Path, ...], typ
     from . import ingest as ing
 
     db_file = db_path or default_db_path()
+    cache = cache_dir or Path(os.environ.get("ORACLE_TOOLS_CACHE") or db_file.parent / "cache")
+    if rules_url is not None:
+        if rules_file is not None:
+            raise click.UsageError("give --rules-file or --rules-url, not both")
+        rules_file = download.fetch_text(rules_url, cache / "rules" / "MagicCompRules-downloaded.txt")
     if sample:
         sources = ing.sample_sources()
     elif bulk_files:
@@ -98,7 +105,6 @@ def ingest(db_path: Path | None, sample: bool, bulk_files: tuple[Path, ...], typ
         sources = []
     else:
         wanted = [t.strip() for t in types.split(",") if t.strip()]
-        cache = cache_dir or Path(os.environ.get("ORACLE_TOOLS_CACHE") or db_file.parent / "cache")
         fetched = download.fetch_bulk_files(wanted, api_url=api_url or download.DEFAULT_API_URL, cache_dir=cache,
                                             progress=progress)
         sources = [ing.sniff(f.path, origin="scryfall-api", bulk_type=f.type, updated_at=f.updated_at)

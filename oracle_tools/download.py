@@ -379,6 +379,33 @@ def fetch_bulk_files(
         return [_fetch_one(client, index[t], cache_dir, progress) for t in wanted]
 
 
+def fetch_text(url: str, dest: Path, *, max_retries: int = 5, backoff: float = 1.0, timeout: float = 60.0,
+               session: requests.Session | None = None, sleep: Sleep = time.sleep) -> Path:
+    """Download one text file (e.g. the Comprehensive Rules .txt) to ``dest``, atomically, with retries.
+
+    The rules text is published at a new address with each release (linked from
+    https://magic.wizards.com/en/rules), so the caller passes that address.
+    """
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with _Client(session, max_retries=max_retries, backoff=backoff, timeout=timeout, request_interval=0.0,
+                 sleep=sleep) as client:
+
+        def attempt() -> bytes:
+            resp = client.get(url, stream=False)
+            try:
+                return resp.content
+            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
+                raise _Retryable(f"truncated download ({exc})") from exc
+            finally:
+                resp.close()
+
+        body = client.run(url, attempt)
+    tmp = dest.with_name(dest.name + ".part")
+    tmp.write_bytes(body)
+    os.replace(tmp, dest)
+    return dest
+
+
 def _meta_path(cache_dir: Path, bulk_type: str) -> Path:
     return cache_dir / f"{bulk_type}.meta.json"
 

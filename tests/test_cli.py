@@ -122,3 +122,26 @@ def test_resolve_batch(sample_db_path: Path, tmp_path: Path) -> None:
     rows = json.loads(out)
     assert [(r["query"], r["status"], r["name"]) for r in rows] == [
         ("Fire/Ice", "ok", "Fire // Ice"), ("Foudre", "ok", "Lightning Bolt"), ("not a card", "not_found", None)]
+
+
+def test_rules_downloaded_over_http_refresh_the_rules_only(tmp_path: Path, sample_db_path: Path) -> None:
+    # CR 111.10: the predefined tokens come from whatever rules text the database holds
+    db = tmp_path / "rules.duckdb"
+    db.write_bytes(sample_db_path.read_bytes())
+    shipped = Path(__file__).resolve().parents[1] / "data" / "rules" / "MagicCompRules-20260116.txt"
+    with ScryfallServer(types=()) as server:
+        server.add_route("/rules/cr.txt", shipped.read_bytes(), content_type="text/plain")
+        server.script("/rules/cr.txt", Reply.error(500))
+        code, _, err = _run("ingest", "--db", str(db), "--rules-url", server.url + "/rules/cr.txt",
+                            "--cache-dir", str(tmp_path / "cache"), "--no-progress")
+        assert code == 0, err
+        assert server.count("/rules/cr.txt") == 2          # the 500 was retried
+        server.add_route("/rules/bad.txt", b"<html>moved</html>", content_type="text/html")
+        code, _, err = _run("ingest", "--db", str(db), "--rules-url", server.url + "/rules/bad.txt",
+                            "--cache-dir", str(tmp_path / "cache"), "--no-progress")
+        assert code == 2 and "not the Comprehensive Rules" in err
+    with OracleDB(db) as opened:
+        meta = opened.sql("SELECT effective_date::VARCHAR AS d, source FROM rules_meta").row(0, named=True)
+        assert meta["d"] == "2026-01-16" and meta["source"].endswith("MagicCompRules-downloaded.txt")
+        assert opened.sql("SELECT count(*) FROM cards").item() > 2000   # cards kept
+        assert opened.token("Treasure").rule == "111.10a"
