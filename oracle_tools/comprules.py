@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from oracle_tools.errors import RulesFileError
+from oracle_tools.resources import RULES_DIR  # shipped in the package: oracle_tools/data/rules
 
 __all__ = [
     "RulesDocument",
@@ -35,7 +36,6 @@ __all__ = [
     "COLOR_LETTERS",
 ]
 
-RULES_DIR = Path(__file__).resolve().parents[1] / "data" / "rules"
 _OFFICIAL = "pass the official Comprehensive Rules .txt file (MagicCompRules-YYYYMMDD.txt from https://magic.wizards.com/rules)"
 
 # --------------------------------------------------------------------------------------------

@@ -356,14 +356,11 @@ def _first_line(exc: BaseException) -> str:
 
 
 def sample_dir() -> Path:
-    """The embedded sample shipped in the repository's data/sample/."""
+    """The embedded sample shipped inside the package (oracle_tools/data/sample/)."""
+    from .resources import SAMPLE_DIR
+
     env = os.environ.get("ORACLE_TOOLS_SAMPLE")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parents[1] / "data" / "sample"
-    if here.is_dir():
-        return here
-    return Path.cwd() / "data" / "sample"
+    return Path(env) if env else SAMPLE_DIR
 
 
 def sample_sources() -> list[SourceFile]:

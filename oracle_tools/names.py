@@ -84,7 +84,9 @@ def build(con: duckdb.DuckDBPyConnection, interchangeable_file: Path | None = No
 
 
 def default_interchangeable_file() -> Path:
-    return Path(__file__).resolve().parents[1] / "data" / "interchangeable_names.csv"
+    from .resources import INTERCHANGEABLE_CSV
+
+    return INTERCHANGEABLE_CSV
 
 
 def _build_classes(con: duckdb.DuckDBPyConnection, path: Path) -> None:

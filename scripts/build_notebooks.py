@@ -3,7 +3,7 @@
     python scripts/build_notebooks.py            # write notebooks/*.ipynb without outputs
     python scripts/build_notebooks.py --execute  # write and execute them (outputs + figures kept)
 
-Every notebook runs top to bottom on the embedded sample (data/sample/, no network): it ingests
+Every notebook runs top to bottom on the embedded sample (oracle_tools/data/sample/, no network): it ingests
 the sample into a scratch database ($ORACLE_TOOLS_NOTEBOOK_DB, else a file in the temp folder).
 Figures go to notebooks/figures/ ($ORACLE_TOOLS_FIGURES overrides, as the tests do).
 tests/test_notebooks.py executes every notebook and fails on any error.
@@ -58,7 +58,7 @@ python -m venv .venv && .venv/bin/pip install -e .
 .venv/bin/oracle-tools sql "SELECT name, cmc FROM cards WHERE cmc >= 10"
 ```
 
-This notebook does the same from Python. The **sample** (`data/sample/`, see its README) is a 3 MB cut of
+This notebook does the same from Python. The **sample** (`oracle_tools/data/sample/`, see its README) is a 3 MB cut of
 real Scryfall data: 2,620 cards from the 2019 dump, 134 from 2024, 63 commander-list cards from 2025,
 foreign printings and rulings. Everything here runs offline.
 """),
@@ -106,7 +106,7 @@ for text in ["lightning bolt", "fire/ice", "Ice", "Feu // Glace", "Tarmogoyff"]:
         md("## Export for other tools\n\nAny table, view or query goes to Parquet (types kept) or CSV; "
            "the CLI equivalent is `oracle-tools export cards --parquet cards.parquet`."),
         code('''\
-out = Path(tempfile.gettempdir()) / "oracle-tools-notebooks" / "card_analytics.parquet"
+out = DB_PATH.parent / "card_analytics.parquet"   # beside the notebook's database
 print(db.export("card_analytics", out))
 pl.scan_parquet(out).filter(pl.col("draws_cards")).select("name", "mana_value", "card_flow").head(5).collect()'''),
     ]
@@ -256,7 +256,7 @@ def format_analysis():
 
 Legality per format, mana-value curves per colour and card types over time. The sample's 2019
 `legalities` predate the July 2019 ban list update and show WAR/MH1/M20/ELD cards as `not_legal` (see
-`data/sample/README.md`), so the counts are the sample's, not today's Modern.
+`oracle_tools/data/sample/README.md`), so the counts are the sample's, not today's Modern.
 """),
         code(SETUP + '''
 import matplotlib

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Cut the embedded sample ``data/sample/`` out of the real data in ``../shared/realdata``.
+"""Cut the embedded sample ``oracle_tools/data/sample/`` out of the real data in ``../shared/realdata``.
 
 Usage::
 
-    python scripts/make_sample.py [--realdata ../shared/realdata] [--out data/sample]
+    python scripts/make_sample.py [--realdata ../shared/realdata] [--out oracle_tools/data/sample]
 
 Deterministic: no clocks, no unordered iteration, seeded randomness (seed 20191004) and gzip
 with ``mtime=0`` and no file name in the header, so re-running gives byte-identical files.
@@ -133,7 +133,7 @@ FOREIGN_ALL_PRINTINGS = (
 )
 
 REALDATA_DECKS = "decks"
-# (file name in data/sample/decks, path under realdata/decks, format, why)
+# (file name in oracle_tools/data/sample/decks, path under realdata/decks, format, why)
 DECKS = (
     ("22901_modern_aml.json",
      "spigushe-mtg_decklist_cache/mtgtop8.com/2019/08/23/22901_modern_aml.json",
@@ -612,8 +612,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--realdata", type=Path, default=REPO.parent / "shared" / "realdata",
                         help="folder with the real data files (default: ../shared/realdata from the repo root)")
-    parser.add_argument("--out", type=Path, default=REPO / "data" / "sample",
-                        help="output folder (default: data/sample)")
+    parser.add_argument("--out", type=Path, default=REPO / "oracle_tools" / "data" / "sample",
+                        help="output folder (default: oracle_tools/data/sample)")
     parser.add_argument("--quiet", action="store_true", help="do not print the selection report")
     args = parser.parse_args(argv)
     report = build(args.realdata, args.out)

@@ -23,7 +23,7 @@ def realdata() -> Path:
 
 @pytest.fixture(scope="session")
 def sample_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database built once per test session from the embedded sample (data/sample/)."""
+    """A database built once per test session from the embedded sample (oracle_tools/data/sample/)."""
     from oracle_tools import OracleDB
 
     path = tmp_path_factory.mktemp("sample") / "sample.duckdb"

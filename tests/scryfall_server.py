@@ -41,12 +41,12 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 REALDATA_DUMP = REPO.parent / "shared" / "realdata" / "scryfall-default-cards-2019-10-per-set-dump.json.gz"
-SAMPLE_DIR = REPO / "data" / "sample"
+SAMPLE_DIR = REPO / "oracle_tools" / "data" / "sample"
 
 BULK_TYPES = ("oracle_cards", "unique_artwork", "default_cards", "all_cards", "rulings")
 DEFAULT_UPDATED_AT = "2024-10-12T09:01:35.443+00:00"
 
-# Last resort when neither the real-data dump nor data/sample is present: two card
+# Last resort when neither the real-data dump nor oracle_tools/data/sample is present: two card
 # objects copied in Scryfall's shape (trimmed) so the tests still exercise real JSON.
 _FALLBACK_CARDS: list[dict[str, Any]] = [
     {
@@ -127,7 +127,7 @@ def sample_payload(n: int = 50) -> bytes:
     """About ``n`` real Scryfall card objects as bulk-file bytes.
 
     Source, first found: the 2019 default-cards dump in ../shared/realdata, then
-    data/sample/*.json.gz, then two built-in card objects.
+    oracle_tools/data/sample/*.json.gz, then two built-in card objects.
     """
     objects: list[Any] = []
     if REALDATA_DUMP.is_file():

@@ -128,7 +128,7 @@ def test_rules_downloaded_over_http_refresh_the_rules_only(tmp_path: Path, sampl
     # CR 111.10: the predefined tokens come from whatever rules text the database holds
     db = tmp_path / "rules.duckdb"
     db.write_bytes(sample_db_path.read_bytes())
-    shipped = Path(__file__).resolve().parents[1] / "data" / "rules" / "MagicCompRules-20260116.txt"
+    shipped = Path(__file__).resolve().parents[1] / "oracle_tools" / "data" / "rules" / "MagicCompRules-20260116.txt"
     with ScryfallServer(types=()) as server:
         server.add_route("/rules/cr.txt", shipped.read_bytes(), content_type="text/plain")
         server.script("/rules/cr.txt", Reply.error(500))

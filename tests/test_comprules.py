@@ -26,7 +26,7 @@ from oracle_tools.comprules import (
 from oracle_tools.errors import RulesFileError
 
 REPO = Path(__file__).resolve().parents[1]
-CR_FILE = REPO / "data" / "rules" / "MagicCompRules-20260116.txt"
+CR_FILE = REPO / "oracle_tools" / "data" / "rules" / "MagicCompRules-20260116.txt"
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """Deck legality (oracle_tools/decks.py): CR 100.2a, 100.4a, 201.3b, 903, 702.124 on real cards.
 
-Decklists are written as text in the tests from real card names in data/sample. The sample's
+Decklists are written as text in the tests from real card names in oracle_tools/data/sample. The sample's
 legalities are a real (preview-era) Scryfall snapshot, so tests that need a status *query* the
 ``legalities`` table for a card with that status instead of hard-coding it.
 """
@@ -27,7 +27,7 @@ from oracle_tools.errors import DecklistError, OracleToolsError
 from oracle_tools.ingest import sample_dir
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SAMPLE_DECKS = Path(__file__).resolve().parents[1] / "data" / "sample" / "decks"
+SAMPLE_DECKS = Path(__file__).resolve().parents[1] / "oracle_tools" / "data" / "sample" / "decks"
 
 
 def kinds(report: DeckReport, kind: str | None = None) -> list:
@@ -232,7 +232,7 @@ def test_relentless_rats_any_number(sample_db: OracleDB) -> None:
 
 
 def test_seven_dwarves_up_to_seven(sample_db: OracleDB) -> None:
-    # Seven Dwarves is in data/sample cards-2019 (preview-era: not_legal everywhere; only copies matter here)
+    # Seven Dwarves is in oracle_tools/data/sample cards-2019 (preview-era: not_legal everywhere; only copies matter here)
     seven = sample_db.check_deck("7 Seven Dwarves\n53 Mountain\n", format="legacy")
     assert not kinds(seven, "too_many_copies")
     eight = sample_db.check_deck("7 Seven Dwarves\n53 Mountain\n\n1 Seven Dwarves\n", format="legacy")
@@ -241,7 +241,7 @@ def test_seven_dwarves_up_to_seven(sample_db: OracleDB) -> None:
 
 
 def test_nazgul_up_to_nine_from_the_2025_text(sample_db: OracleDB) -> None:
-    # Nazgûl (LTR) is in data/sample/cards-2025-trimmed.json.gz with its 2025 Oracle text
+    # Nazgûl (LTR) is in oracle_tools/data/sample/cards-2025-trimmed.json.gz with its 2025 Oracle text
     assert "up to nine cards named Nazgûl" in sample_db.sql(
         "SELECT oracle_text FROM cards WHERE name = 'Nazgûl'")["oracle_text"][0]
     nine = sample_db.check_deck("Commander\n1 Tymna the Weaver\n\nDeck\n9 Nazgûl\n90 Swamp\n", format="commander")
@@ -353,7 +353,7 @@ def test_partner_abilities_cannot_be_mixed(sample_db: OracleDB) -> None:
 def test_missing_commander_and_inferred_first_line(sample_db: OracleDB) -> None:
     none = sample_db.check_deck("100 Swamp\n", format="commander")
     assert [p.kind for p in none.problems] == ["commander"]
-    # Archidekt export: the commander on the first line (rationelis deck in data/sample/decks)
+    # Archidekt export: the commander on the first line (rationelis deck in oracle_tools/data/sample/decks)
     report = sample_db.check_deck(SAMPLE_DECKS / "rationelis_22650379_edwin_van_der_elessar.txt",
                                   format="commander")
     assert report.commanders == ["Aragorn, the Uniter"] and report.notes

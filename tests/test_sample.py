@@ -1,4 +1,4 @@
-"""Checks on the embedded sample in ``data/sample/`` (cut by ``scripts/make_sample.py``).
+"""Checks on the embedded sample in ``oracle_tools/data/sample/`` (cut by ``scripts/make_sample.py``).
 
 The shipped files are checked without the real data; the byte-for-byte regeneration test uses
 the ``realdata`` fixture and skips when ``../shared/realdata`` is absent.
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SAMPLE = REPO / "data" / "sample"
+SAMPLE = REPO / "oracle_tools" / "data" / "sample"
 SCRIPT = REPO / "scripts" / "make_sample.py"
 
 GZ_FILES = ("cards-2019.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz",

@@ -1,0 +1,21 @@
+"""Data shipped inside the package (``oracle_tools/data/``), found with :mod:`importlib.resources`.
+
+The embedded sample, the Comprehensive Rules text and the versioned override table travel in the
+wheel, so an installed ``oracle-tools`` works outside a checkout. The top-level ``data/`` folder of a
+working directory is only where user databases and download caches go.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+
+def package_data() -> Path:
+    """The ``oracle_tools/data`` folder of the installed package (a real folder: setuptools unpacks it)."""
+    return Path(str(files("oracle_tools") / "data"))
+
+
+SAMPLE_DIR = package_data() / "sample"
+RULES_DIR = package_data() / "rules"
+INTERCHANGEABLE_CSV = package_data() / "interchangeable_names.csv"
