@@ -203,6 +203,12 @@ class NameChooser:
         tables = {t for (t,) in con.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
         self.token_kinds: dict[str, str] = {}
+        if "effect_tokens" in tables:  # CR 111.4 / 111.9: tokens effects name (Ragavan, Marit Lage), with creators
+            for name, creators in con.execute(
+                    "SELECT name, list_sort(list_distinct(flatten(list(creators)))) FROM effect_tokens GROUP BY name"
+            ).fetchall():
+                shown = "; ".join(creators[:3]) + (f" and {len(creators) - 3} more" if len(creators) > 3 else "")
+                self.token_kinds.setdefault(normalize(name), f"token that effects name and define (CR 111.4; {shown})")
         for name, kind in con.execute(
                 "SELECT name, string_agg(DISTINCT object_kind, ' or ' ORDER BY object_kind) FROM token_names "
                 "GROUP BY name").fetchall():

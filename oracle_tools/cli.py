@@ -210,7 +210,9 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
         click.echo(f"{name!r} is ambiguous: " + "; ".join(
             f"{c.name}" + (f" (face {c.face})" if c.face else "") + f" [{c.via}]" for c in result.candidates))
     else:
-        click.echo(f"{name!r} is not a card name. Did you mean: {', '.join(result.suggestions) or '(nothing close)'}?")
+        click.echo(f"{name!r} is not a card name. Did you mean: {', '.join(result.suggestions) or '(nothing close)'}?"
+                   + (f" Token names (not cards; see `oracle-tools token NAME`): {', '.join(result.tokens)}."
+                      if result.tokens else ""))
     sys.exit(0 if result.ok else 1)
 
 
@@ -238,14 +240,30 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
 @_db_option
 @click.argument("name", required=False)
 @click.option("--collisions", is_flag=True, help="List names that are both a card (or face) name and a token name.")
+@click.option("--list", "list_all", is_flag=True,
+              help="List every token name the database knows (predefined, effect-defined, token objects) with "
+                   "kind and creators (view token_catalog).")
 @_json_option
 @_friendly_errors
-def token(db_path: Path | None, name: str | None, collisions: bool, as_json: bool) -> None:
-    """What "create a NAME token" makes: predefined (CR 111.10), the Oracle card (111.11), or nothing.
+def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bool, as_json: bool) -> None:
+    """What "create a NAME token" makes: predefined (CR 111.10), the token effects name and define
+    (111.4, 111.9), the Oracle card (111.11), or nothing.
 
-    Exit 0 for a predefined or card token, 1 when NAME is neither, 2 for bad usage.
+    Exit 0 for a token, 1 when NAME is none of these, 2 for bad usage.
     """
     with _open(db_path) as db:
+        if list_all:
+            frame = db.token_list()
+            if as_json:
+                _echo_json(frame.to_dicts())
+            else:
+                for row in frame.iter_rows(named=True):
+                    creators = row["creators"] or []
+                    shown = "; ".join(creators[:3]) + (f" (+{len(creators) - 3} more)" if len(creators) > 3 else "")
+                    rule = f" {row['rule']}" if row["rule"] else ""
+                    click.echo(f"{row['name']}  [{row['kind']}{rule}]  {row['type_line'] or ''}"
+                               + (f"  created by: {shown}" if shown else ""))
+            return
         if collisions:
             frame = db.token_collisions()
             if as_json:
@@ -255,7 +273,7 @@ def token(db_path: Path | None, name: str | None, collisions: bool, as_json: boo
                     click.echo(f"[{row['token_source']} {row['token_rule']}] {row['what']}")
             return
         if name is None:
-            raise click.UsageError("give a NAME, or --collisions")
+            raise click.UsageError("give a NAME, or --list, or --collisions")
         answer = db.token(name)
     if as_json:
         _echo_json(answer.to_dict())
@@ -267,6 +285,13 @@ def token(db_path: Path | None, name: str | None, collisions: bool, as_json: boo
             click.echo(answer.oracle_text)
         for face in answer.faces:
             click.echo(f"  face: {face.get('name')}  {face.get('type_line')}")
+        if answer.created_by:
+            click.echo(f"created by: {'; '.join(answer.created_by)}")
+        for variant in answer.variants:
+            vpt = f" {variant['power']}/{variant['toughness']}" if variant["power"] is not None else ""
+            click.echo(f"  variant [{variant['rule']}]: {variant['type_line']}{vpt} "
+                       f"({''.join(variant['colors'] or []) or 'colorless'}) "
+                       f"{(variant['oracle_text'] or '').replace(chr(10), '; ')} — {'; '.join(variant['created_by'])}")
         for note in answer.notes:
             click.echo(f"note: {note}")
     else:

@@ -245,7 +245,10 @@ class OracleDB:
 
     def token(self, name: str) -> "_tokens.TokenAnswer":
         """What "create a <name> token" makes: a predefined token (CR 111.10x, wins over a card of
-        the same name), else the Oracle card with that name (111.11), else kind 'none' with a reason.
+        the same name), else the token effects create with that name and stated characteristics
+        (kind 'effect', 111.4 / 111.9: Marit Lage, Ragavan; ``created_by``, ``variants``), else the
+        Oracle card with that name (111.11), else kind 'none' with a reason and card and token names
+        as suggestions.
 
         The name goes through :meth:`resolve` (case, accents, foreign and face names work).
         Raises OracleToolsError for an empty name.
@@ -258,6 +261,15 @@ class OracleDB:
         """Every "create … token(s)" clause of every card's Oracle text, parsed (table ``token_specs``):
         creator, count, name by CR 111.4/111.9/111.10/111.11 (copies: 707.2), characteristics, rule."""
         return self.frame("token_specs")  # type: ignore[return-value]
+
+    def token_list(self) -> pl.DataFrame:
+        """Every token name the database knows (view ``token_catalog``; ``oracle-tools token --list``):
+        one row per name and kind — predefined (CR 111.10), effect (named and defined by effects,
+        111.4 / 111.9), object (Scryfall token objects) — with rule, characteristics and creators."""
+        if "token_catalog" not in self.views():
+            raise OracleToolsError(f"{self.path} has no token_catalog view (built before it existed); rebuild it "
+                                   "with `oracle-tools ingest`.")
+        return self.sql("SELECT * FROM token_catalog ORDER BY name, kind")
 
     def token_collisions(self) -> pl.DataFrame:
         """Names that are both a card/face name and a token name (Blood, Tarmogoyf, …), with what

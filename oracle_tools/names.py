@@ -137,6 +137,7 @@ class Resolution:
     names: tuple[str, ...] = ()
     candidates: tuple[Candidate, ...] = ()
     suggestions: tuple[str, ...] = ()
+    tokens: tuple[str, ...] = ()  # not_found: close token names (CR 111; not cards, 201.4), see `token NAME`
 
     @property
     def ok(self) -> bool:
@@ -152,6 +153,7 @@ class Resolution:
         data["names"] = list(self.names)
         data["candidates"] = [asdict(c) for c in self.candidates]
         data["suggestions"] = list(self.suggestions)
+        data["tokens"] = list(self.tokens)
         return data
 
 
@@ -179,6 +181,11 @@ class NameIndex:
             self.split_halves[oid] = tuple(halves)
         self.token_names = {
             normalize(name) for (name,) in con.execute("SELECT DISTINCT name FROM token_names").fetchall()}
+        # Token names for suggestions: the tokens layer owns them (CR 111); imported here, as it imports us.
+        from .tokens import token_name_strings
+
+        self._token_display: list[str] = token_name_strings(con)
+        self._token_keys = [normalize(n) for n in self._token_display]
         self._classes = self._load_classes(con)
         names = names.with_columns(tier=pl.col("via").replace_strict(VIA_TIER, default=9))
         self.exact, exact_frame = self._targets(names, "name")
@@ -244,7 +251,8 @@ class NameIndex:
             if best is not None and best[0] == "ok":
                 resolution = self._answer(text, best, False)
                 return _replace(resolution, via="fuzzy", suggestions=tuple(suggestions))
-        return Resolution(query=text, status="not_found", suggestions=tuple(suggestions))
+        return Resolution(query=text, status="not_found", suggestions=tuple(suggestions),
+                          tokens=tuple(self.suggest_tokens(text, limit=suggest)))
 
     def _answer(self, text: str, target: _Target, normalized: bool) -> Resolution:
         status, oid, idx, via, lang, ambiguous_between = target
@@ -281,6 +289,13 @@ class NameIndex:
             return []
         hits = process.extract(key, self._fuzzy_keys, scorer=fuzz.ratio, limit=limit, score_cutoff=50)
         return [self._fuzzy_names[index] for _, _, index in hits]
+
+    def suggest_tokens(self, text: str, limit: int = 5) -> list[str]:
+        """The closest token names (predefined, named by effects, Scryfall token objects; the tokens
+        layer lists them) — never cards, so kept apart from :meth:`suggest`."""
+        key = normalize(text)
+        hits = process.extract(key, self._token_keys, scorer=fuzz.ratio, limit=limit, score_cutoff=70) if key else []
+        return list(dict.fromkeys(self._token_display[index] for _, _, index in hits))
 
     def is_token_name(self, text: str) -> bool:
         return normalize(text) in self.token_names

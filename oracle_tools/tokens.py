@@ -7,12 +7,18 @@ Built at ingest (after the names layer) into three tables:
 * ``token_specs`` — one row per token description in a "create … token(s)" clause of the Oracle
   text of every card (``faces.oracle_text``, ``is_card`` only), named by CR 111.4 / 111.9 /
   111.10 / 111.11 (copies: 707.2, the copied object's name).
+* ``effect_tokens`` — the tokens effects create *with a name and the characteristics they state*
+  (CR 111.4 "… token named X", 111.9 "create X, a legendary …"): one row per name and distinct
+  definition, with the creating cards (Marit Lage: Dark Depths and Marit Lage's Slumber).
 * ``token_collisions`` — names that are both a card (or face) name and a token name, with what
   each rule does with them.
 
-``token(name)`` answers "what is a <name> token?": a predefined token (111.10) wins over a card of
-the same name (111.11 applies only when "the name is not one of the types in the list of
-predefined tokens"), so "Blood" is the 111.10g token, not the Blood half of Flesh // Blood.
+``token(name)`` answers "what is a <name> token?" in this order: a predefined token (111.10) wins
+over a card of the same name (111.11 applies only when "the name is not one of the types in the
+list of predefined tokens"), so "Blood" is the 111.10g token, not the Blood half of Flesh // Blood;
+then the token effects create with that name and stated characteristics (``kind="effect"``:
+Marit Lage, Ragavan, Kobolds of Kher Keep — the effect defines it, so 111.11's Oracle card of that
+name does not apply); then the Oracle card with that name (111.11: Tarmogoyf); else ``none``.
 
 >>> from oracle_tools import OracleDB
 >>> db = OracleDB("data/oracle.duckdb")                          # doctest: +SKIP
@@ -33,7 +39,12 @@ import duckdb
 import polars as pl
 
 from . import comprules, sqlfiles
-from .comprules import PredefinedToken, TokenDescription, default_token_name, parse_token_description
+from .comprules import (
+    PredefinedToken,
+    TokenDescription,
+    default_token_name,
+    parse_token_description,
+)
 from .errors import OracleToolsError
 from .names import NameIndex, normalize
 
@@ -41,7 +52,7 @@ if TYPE_CHECKING:
     from .comprules import RulesDocument
 
 _LIST = pl.List(pl.String)
-PREDEFINED_SCHEMA = {
+PREDEFINED_SCHEMA: dict[str, Any] = {
     "rule": pl.String, "name": pl.String, "given_name": pl.String, "game_name": pl.String,
     "colors": _LIST, "supertypes": _LIST, "card_types": _LIST, "subtypes": _LIST,
     "power": pl.String, "toughness": pl.String, "type_line": pl.String, "oracle_text": pl.String,
@@ -51,7 +62,7 @@ PREDEFINED_SCHEMA = {
         "oracle_text": pl.String})),
     "notes": pl.String, "effective_date": pl.Date,
 }
-SPEC_SCHEMA = {
+SPEC_SCHEMA: dict[str, Any] = {
     "creator_oracle_id": pl.String, "creator_name": pl.String, "face_index": pl.Int32, "face_name": pl.String,
     "clause_no": pl.Int32, "source": pl.String, "clause": pl.String, "count": pl.String, "count_n": pl.Int32,
     "name": pl.String, "base_name": pl.String, "given_name": pl.String, "rule": pl.String,
@@ -60,7 +71,7 @@ SPEC_SCHEMA = {
     "keywords": _LIST, "tapped": pl.Boolean, "attacking": pl.Boolean, "copy_of": pl.String,
     "parsed": pl.Boolean, "error": pl.String,
 }
-COLLISION_SCHEMA = {
+COLLISION_SCHEMA: dict[str, Any] = {
     "name": pl.String, "card": pl.String, "face": pl.String, "oracle_id": pl.String, "token_source": pl.String,
     "token_rule": pl.String, "creators": _LIST, "what": pl.String,
 }
@@ -73,8 +84,11 @@ _WUBRG = "WUBRG"
 class TokenAnswer:
     """What a "create a <name> token" instruction makes.
 
-    ``kind`` is ``predefined`` (CR 111.10x), ``card`` (CR 111.11: the Oracle card with that name)
-    or ``none`` (neither; ``reason`` and ``suggestions`` say why and what was close).
+    ``kind`` is ``predefined`` (CR 111.10x), ``effect`` (CR 111.4 / 111.9: effects create a token
+    with that name and state its characteristics; ``created_by`` lists them and, when their
+    definitions differ, ``variants`` lists each definition with its creators), ``card`` (CR 111.11:
+    the Oracle card with that name) or ``none`` (``reason`` and ``suggestions`` — card and token
+    names — say why and what was close).
     """
 
     query: str
@@ -95,6 +109,8 @@ class TokenAnswer:
     reason: str | None = None
     suggestions: tuple[str, ...] = ()
     rules_effective: str | None = None
+    created_by: tuple[str, ...] = ()  # the cards whose effects create it (kinds effect and card)
+    variants: tuple[dict[str, Any], ...] = ()  # kind effect: each differing definition with its creators
 
     @property
     def ok(self) -> bool:
@@ -102,9 +118,10 @@ class TokenAnswer:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("colors", "notes", "suggestions"):
+        for key in ("colors", "notes", "suggestions", "created_by"):
             data[key] = list(data[key])
         data["faces"] = [dict(f) for f in self.faces]
+        data["variants"] = [dict(v) for v in self.variants]
         return data
 
 
@@ -120,6 +137,7 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
     index = NameIndex(con)
     specs = extract_specs(con, predefined, index, doc)
     _write(con, "token_specs", specs)
+    _write(con, "effect_tokens", effect_token_frame(specs, index))
     _write(con, "token_collisions", _collisions(con, predefined, specs, index))
 
 
@@ -222,11 +240,15 @@ def _sentence(seg: str, in_paren: bool) -> tuple[str, str]:
     for i, ch in enumerate(seg):
         if ch in '"“”':
             quoted = not quoted if ch == '"' else ch == "“"
+            rest = seg[i + 1:]
+            if not quoted and seg[i - 1:i] == "." and (not rest.strip() or re.match(r" +[A-Z]", rest)):
+                # 'It has "Sacrifice this artifact: Add one mana of any color." Each opponent …'
+                # (Curse of Opulence): the sentence ends with the quoted ability's own period.
+                follow, _ = _sentence(rest.strip(), in_paren) if rest.strip() else ("", "")
+                return seg[:i + 1], follow
         elif quoted:
             continue
-        elif ch == ")" and in_paren:
-            return seg[:i].rstrip(" ."), ""
-        elif ch == "(":
+        elif (ch == ")" and in_paren) or ch == "(":
             return seg[:i].rstrip(" ."), ""
         elif ch == "." and (i + 1 == len(seg) or seg[i + 1] == " "):
             follow, _ = _sentence(seg[i + 1:].strip(), in_paren) if i + 1 < len(seg) else ("", "")
@@ -378,7 +400,7 @@ def _spec(d: TokenDescription, source: str, creator: dict[str, Any], keys: dict[
     if bare is not None:
         r = index.resolve(bare)
         if r.ok and r.oracle_id in cards:  # CR 111.11: the Oracle card with that name
-            name, mana_cost, type_line, _text, colors, power, toughness = cards[r.oracle_id]
+            _name, _mana_cost, type_line, _text, colors, power, toughness = cards[r.oracle_id]
             spec.update(rule="111.11", name=r.english_name, base_name=r.english_name, card_oracle_id=r.oracle_id,
                         colors=list(colors or []), card_types=_types(type_line)[1], supertypes=_types(type_line)[0],
                         subtypes=_types(type_line)[2], power=power, toughness=toughness, abilities=None)
@@ -386,11 +408,12 @@ def _spec(d: TokenDescription, source: str, creator: dict[str, Any], keys: dict[
     if d.given_name:
         # "… named Butterfly at the beginning of the next end step" (Giant Caterpillar): the name ends
         # where a lower-case clause starts.
-        d = TokenDescription(**{**d.__dict__, "given_name": _NAME_TAIL_RE.split(d.given_name)[0].strip()})
-        spec["given_name"] = d.given_name
+        given = _NAME_TAIL_RE.split(d.given_name)[0].strip()
+        d = TokenDescription(**{**d.__dict__, "given_name": given})
+        spec["given_name"] = given
         # CR 111.9 "create [name], a legendary …"; CR 111.4 "… token named X" — the effect names it.
-        legendary_form = bool(re.match(re.escape(d.given_name) + r",\s", " ".join(d.text.split())))
-        spec.update(rule="111.9" if legendary_form else "111.4", name=d.given_name, base_name=d.given_name)
+        legendary_form = bool(re.match(re.escape(given) + r",\s", " ".join(d.text.split())))
+        spec.update(rule="111.9" if legendary_form else "111.4", name=given, base_name=given)
     else:
         spec.update(rule="111.4", name=default_token_name(d.subtypes), base_name=" ".join(d.subtypes) or None)
     if spec["power"] is None and "Creature" in d.card_types and _CDA_RE.search(spec["abilities"] or ""):
@@ -424,6 +447,129 @@ def _apply_except(spec: dict[str, Any], except_: str) -> None:
         spec["colors"] = [c for c in _WUBRG if c in colors | set(spec["colors"])]
 
 
+# -- tokens that effects name and define (CR 111.4, 111.9) ----------------------------------------
+
+EFFECT_SCHEMA: dict[str, Any] = {
+    "name": pl.String, "key": pl.String, "definition": pl.Int32, "definitions": pl.Int32, "rule": pl.String,
+    "type_line": pl.String, "supertypes": _LIST, "card_types": _LIST, "subtypes": _LIST, "colors": _LIST,
+    "power": pl.String, "toughness": pl.String, "oracle_text": pl.String, "abilities": pl.String,
+    "creators": _LIST, "creator_oracle_ids": _LIST, "clause": pl.String, "card_name": pl.String,
+    "card_oracle_id": pl.String,
+}
+_EFFECT_RULES = ("111.4", "111.9")
+_QUOTED_RE = re.compile(r'"([^"]*)"|“([^”]*)”')
+_LIST_SEP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+")
+
+
+def token_type_line(supertypes: list[str], card_types: list[str], subtypes: list[str]) -> str:
+    """The type line of a token an effect describes, written as Scryfall writes token type lines
+    (CR 111.4: "Token Legendary Creature — Avatar")."""
+    left = " ".join(["Token", *supertypes, *card_types])
+    return f"{left} — {' '.join(subtypes)}" if subtypes else left
+
+
+def oracle_text_of(abilities: str | None) -> str | None:
+    """A token's abilities as its rules text: keyword abilities on one line ("Flying, indestructible"),
+    each quoted ability (CR 113.1a: an ability in quotation marks is one the token has) on its own
+    line without the quotes — how Scryfall writes the text of token objects."""
+    if not abilities:
+        return None
+    lines: list[str] = []
+    keywords: list[str] = []
+
+    def flush() -> None:
+        if keywords:
+            line = ", ".join(keywords)
+            lines.append(line[:1].upper() + line[1:])
+            keywords.clear()
+
+    pos = 0
+    for m in [*_QUOTED_RE.finditer(abilities), None]:
+        plain = abilities[pos:m.start() if m else len(abilities)]
+        keywords.extend(k for k in (p.strip(" .") for p in _LIST_SEP_RE.split(plain)) if k and k not in ("and", "or"))
+        if m is None:
+            break
+        flush()
+        quoted = (m.group(1) if m.group(1) is not None else m.group(2)).strip().rstrip(",")
+        if quoted and quoted[-1] not in ".!?":
+            quoted += "."  # 'with "Equipped creature gets +5/+5 and has double strike," and …'
+        lines.append(quoted[:1].upper() + quoted[1:])
+        pos = m.end()
+    flush()
+    return "\n".join(lines) or None
+
+
+def _definition_key(row: dict[str, Any]) -> tuple[Any, ...]:
+    """What makes two definitions the same token: every characteristic the effect states
+    (case and spacing of the abilities text do not matter)."""
+    return (tuple(row["supertypes"] or ()), tuple(row["card_types"] or ()), tuple(row["subtypes"] or ()),
+            tuple(row["colors"] or ()), row["power"], row["toughness"],
+            " ".join((row["oracle_text"] or "").lower().split()))
+
+
+def effect_token_frame(specs: pl.DataFrame, index: NameIndex) -> pl.DataFrame:
+    """Table ``effect_tokens``: the tokens effects create with a name they give and the
+    characteristics they state (CR 111.4 "… token named X", 111.9 "create X, a legendary …").
+
+    One row per name and distinct definition (``definition`` 1 is the one most creators use;
+    ``definitions`` counts them), with the creating cards. ``card_name`` / ``card_oracle_id`` is
+    an Oracle card sharing the name (Kobolds of Kher Keep): the effect's definition is the token,
+    and 111.11 would use that card only for an effect that names the token without defining it.
+    """
+    named = specs.filter(pl.col("parsed") & pl.col("rule").is_in(_EFFECT_RULES) & pl.col("given_name").is_not_null()
+                         & pl.col("name").is_not_null() & pl.col("copy_of").is_null())
+    groups: dict[str, dict[tuple[Any, ...], list[dict[str, Any]]]] = {}
+    names: dict[str, str] = {}
+    for row in named.iter_rows(named=True):
+        row["oracle_text"] = oracle_text_of(row["abilities"])
+        key = normalize(row["name"])
+        names.setdefault(key, row["name"])
+        groups.setdefault(key, {}).setdefault(_definition_key(row), []).append(row)
+    out: list[dict[str, Any]] = []
+    for key, definitions in sorted(groups.items()):
+        ordered = sorted(definitions.values(), key=lambda rows: (
+            -len({r["creator_oracle_id"] for r in rows}), min(r["creator_name"] for r in rows)))
+        card = index.resolve(names[key])
+        card_name = card_oid = None
+        if card.ok and normalize(card.english_name or "") == key:  # the same name, not a foreign or alternate one
+            card_name, card_oid = card.english_name, card.oracle_id
+        for number, rows in enumerate(ordered, start=1):
+            first = min(rows, key=lambda r: (r["creator_name"], r["clause_no"]))
+            creators = sorted({(r["creator_name"], r["creator_oracle_id"]) for r in rows})
+            rules = [r["rule"] for r in rows]
+            out.append({
+                "name": names[key], "key": key, "definition": number, "definitions": len(ordered),
+                "rule": max(sorted(set(rules)), key=rules.count),
+                "type_line": token_type_line(first["supertypes"], first["card_types"], first["subtypes"]),
+                "supertypes": first["supertypes"], "card_types": first["card_types"], "subtypes": first["subtypes"],
+                "colors": first["colors"], "power": first["power"], "toughness": first["toughness"],
+                "oracle_text": first["oracle_text"], "abilities": first["abilities"],
+                "creators": [c for c, _ in creators], "creator_oracle_ids": [o for _, o in creators],
+                "clause": first["clause"], "card_name": card_name, "card_oracle_id": card_oid,
+            })
+    return pl.DataFrame(out, schema=EFFECT_SCHEMA)
+
+
+_NAME_LIST_SQL = {
+    "effect_tokens": "SELECT DISTINCT name FROM effect_tokens",
+    "predefined_tokens": "SELECT name FROM predefined_tokens UNION SELECT given_name FROM predefined_tokens",
+    "token_names": "SELECT DISTINCT t.name FROM token_names t JOIN cards c USING (oracle_id) "
+                   "WHERE t.object_kind = 'token' AND c.type_line LIKE 'Token%'",  # not Scryfall's ad/bio 'Card's
+    "parts": "SELECT DISTINCT part_name FROM parts WHERE component = 'token'",
+}
+
+
+def token_name_strings(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every token name the database knows (predefined, named by an effect, Scryfall token objects
+    and the tokens Scryfall links to cards), for suggestions; [] before the tokens layer exists."""
+    tables = _tables(con)
+    found: set[str] = set()
+    for table, sql in _NAME_LIST_SQL.items():  # fixed statements, chosen by which tables exist
+        if table in tables:
+            found.update(name for (name,) in con.execute(sql).fetchall() if name)
+    return sorted(found)
+
+
 # -- collisions ------------------------------------------------------------------------------------
 
 def _collisions(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], specs: pl.DataFrame,
@@ -444,7 +590,7 @@ def _collisions(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken
                          "what": what.format(name=token_name, card=card, where=where)})
 
     for t in predefined:
-        for text in {t.name, t.given_name, t.game_name} - {None}:
+        for text in {n for n in (t.name, t.given_name, t.game_name) if n}:
             add(text, "predefined", t.rule, [],
                 f"{{name}}: {t.rule} predefined wins for 'create a {t.name} token' (111.10; 111.11 excludes "
                 f"predefined names); 201.4 choose-a-card-name may name {{name}} ({{where}}).")
@@ -475,21 +621,22 @@ def _stored_predefined(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
 
 
 def lookup(con: duckdb.DuckDBPyConnection, index: NameIndex, query: str) -> TokenAnswer:
-    """What "create a <query> token" makes: 111.10 predefined, else 111.11 the card, else none."""
+    """What "create a <query> token" makes: 111.10 predefined, else the token effects name and define
+    (111.4, 111.9), else 111.11 the Oracle card, else none (with card and token names as suggestions)."""
     if query is None or not str(query).strip():
         raise OracleToolsError("empty token name; give a name such as 'Treasure' or 'Tarmogoyf'")
     text = " ".join(str(query).split())
     predefined = _stored_predefined(con)
     effective = str(predefined[0]["effective_date"]) if predefined else None
     keys: dict[str, dict[str, Any]] = {}
-    for row in predefined:
-        for name in (row["name"], f"{row['name']} Token", row["given_name"], row["game_name"]):
+    for token in predefined:
+        for name in (token["name"], f"{token['name']} Token", token["given_name"], token["game_name"]):
             if name:
-                keys.setdefault(normalize(name), row)
-    for row in predefined:
-        for face in row["faces"] or []:
+                keys.setdefault(normalize(name), token)
+    for token in predefined:
+        for face in token["faces"] or []:
             if face["given_name"]:
-                keys.setdefault(normalize(face["given_name"]), row)
+                keys.setdefault(normalize(face["given_name"]), token)
     key = normalize(text)
     stripped = re.sub(r"\s+tokens?$", "", key)
     row = keys.get(key) or keys.get(stripped)
@@ -497,13 +644,23 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameIndex, query: str) -> Toke
         note = []
         r = index.resolve(row["name"])
         if r.ok:
-            note.append(f"'{row['name']}' is also the name of {'a face of ' + r.name if r.face else 'the card ' + r.name}; "
+            note.append(f"'{row['name']}' is also the name of {('a face of ' if r.face else 'the card ') + str(r.name)}; "
                         f"the predefined token wins (111.11 applies only to names that are not predefined)")
+        for effect in _effect_rows(con, [normalize(row["name"]), normalize(row["game_name"] or "")]):
+            # e.g. Gild (2019 text): "a colorless artifact token named Gold. It has …" — not the 111.10c Gold
+            one = len(effect["creators"]) == 1
+            note.append(f"{_names_prose(effect['creators'])} create{'s' if one else ''} a token named {effect['name']} "
+                        f"with characteristics of {'its' if one else 'their'} own ({effect['rule']}: "
+                        f"{effect['type_line']}; {(effect['oracle_text'] or 'no abilities').replace(chr(10), '; ')}); "
+                        f"'create a {row['name']} token' makes the {row['rule']} token")
         return TokenAnswer(
             query=query, kind="predefined", rule=row["rule"], name=row["game_name"], token_type=row["name"],
             type_line=row["type_line"], colors=tuple(row["colors"]), power=row["power"], toughness=row["toughness"],
             mana_cost="", oracle_text=row["oracle_text"], faces=tuple(row["faces"] or ()), matched="predefined",
             notes=tuple(note + ([row["notes"]] if row["notes"] else [])), rules_effective=effective)
+    effects = _effect_rows(con, [key, stripped])
+    if effects:  # CR 111.4 / 111.9: the effect names the token and states its characteristics
+        return effect_answer(query, effects, effective)
     r = index.resolve(text)
     if not r.ok and stripped != key:
         r2 = index.resolve(re.sub(r"\s+[Tt]okens?$", "", text))
@@ -514,12 +671,75 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameIndex, query: str) -> Toke
         return TokenAnswer(query=query, kind="none", reason=f"{text!r} names more than one card: "
                            + "; ".join(c.name for c in r.candidates), suggestions=r.suggestions,
                            rules_effective=effective)
+    # Token names (predefined, named by effects, Scryfall's token objects) are suggestions too —
+    # but not the name asked about (a token object's name that no effect defines: "Goblin").
+    suggestions = tuple(dict.fromkeys([*(t for t in _token_suggestions(r) if normalize(t) not in (key, stripped)),
+                                       *r.suggestions]))
     if index.is_token_name(text) or index.is_token_name(re.sub(r"\s+[Tt]okens?$", "", text)):
-        return TokenAnswer(query=query, kind="none", suggestions=r.suggestions, rules_effective=effective, reason=(
-            f"{text!r} is the name of a token object, not a predefined token (111.10) nor an Oracle card (111.11); "
-            "such a token gets its characteristics from the effect that creates it (111.4)"))
-    return TokenAnswer(query=query, kind="none", suggestions=r.suggestions, rules_effective=effective,
-                       reason=f"{text!r} is neither a predefined token (111.10) nor an Oracle card name (111.11)")
+        return TokenAnswer(query=query, kind="none", suggestions=suggestions, rules_effective=effective, reason=(
+            f"{text!r} is the name of a token object, not a predefined token (111.10), a token an effect "
+            "names and defines (111.4, 111.9) nor an Oracle card (111.11); such a token gets its "
+            "characteristics from the effect that creates it (111.4)"))
+    return TokenAnswer(query=query, kind="none", suggestions=suggestions, rules_effective=effective,
+                       reason=f"{text!r} is neither a predefined token (111.10), a token an effect names and defines "
+                              "(111.4, 111.9) nor an Oracle card name (111.11)")
+
+
+def _token_suggestions(r: Any) -> tuple[str, ...]:
+    """Close token names from the resolver (``Resolution.tokens``, when the names layer has them)."""
+    return tuple(getattr(r, "tokens", ()) or ())
+
+
+def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """Tables of this database only (at ingest the previous database is attached as well)."""
+    return {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
+                                      "AND database_name = current_database()").fetchall()}
+
+
+def _has_table(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    return table in _tables(con)
+
+
+def _effect_rows(con: duckdb.DuckDBPyConnection, keys: list[str]) -> list[dict[str, Any]]:
+    """The ``effect_tokens`` rows of a name (by lookup key), most-used definition first."""
+    keys = [k for k in dict.fromkeys(keys) if k]
+    if not keys or not _has_table(con, "effect_tokens"):  # a database built before this table existed
+        return []
+    rows = sqlfiles.frame(con, "SELECT * FROM effect_tokens WHERE list_contains(?, key) ORDER BY key, definition",
+                          [keys]).to_dicts()
+    found = {row["key"] for row in rows}
+    first_key = next((k for k in keys if k in found), None)  # the name as given before its "… token" form
+    return [row for row in rows if row["key"] == first_key]
+
+
+def _names_prose(names: list[str] | tuple[str, ...]) -> str:
+    """Card names in a sentence; semicolons, since names have commas ("King Macar, the Gold-Cursed")."""
+    return "; ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def effect_answer(query: str, rows: list[dict[str, Any]], effective: str | None) -> TokenAnswer:
+    """CR 111.4 / 111.9: the token as the creating effects define it (the most-used definition
+    first; ``variants`` when the effects disagree). CR 111.3: what the effect defines is the
+    token's text and copiable values, and it has nothing else — no mana cost."""
+    top = rows[0]
+    creators = tuple(sorted({c for row in rows for c in row["creators"]}))
+    notes: list[str] = []
+    if top["card_name"]:  # Kobolds of Kher Keep, Llanowar Elves, Storm Crow …
+        notes.append(
+            f"'{top['name']}' is also the name of the Oracle card {top['card_name']}; the effects that create this "
+            f"token state its characteristics ({top['rule']}), so the card is not used: 111.11 would use the Oracle "
+            f"card only for an effect that names the token without defining it "
+            f"('create {'an' if top['name'][:1].lower() in 'aeiou' else 'a'} {top['name']} token')")
+    variants: tuple[dict[str, Any], ...] = ()
+    if len(rows) > 1:
+        variants = tuple({k: row[k] for k in ("rule", "type_line", "colors", "power", "toughness", "oracle_text")}
+                         | {"created_by": row["creators"], "clause": row["clause"]} for row in rows)
+        notes.append(f"the creating effects define '{top['name']}' in {len(rows)} different ways (see variants); "
+                     f"shown is the definition of {_names_prose(top['creators'])}")
+    return TokenAnswer(
+        query=query, kind="effect", rule=top["rule"], name=top["name"], type_line=top["type_line"],
+        colors=tuple(top["colors"] or ()), power=top["power"], toughness=top["toughness"], oracle_text=top["oracle_text"],
+        mana_cost="", matched="effect", notes=tuple(notes), rules_effective=effective, created_by=creators, variants=variants)
 
 
 def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: str | None) -> TokenAnswer:
@@ -552,7 +772,10 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
     if ("Instant" in types or "Sorcery" in types) and not ({"Creature", "Artifact", "Enchantment", "Land"} & set(types)):
         notes.append("an instant or sorcery can't enter the battlefield (304.4, 307.4), so no such token is "
                      "created (compare 111.5)")
+    creators = tuple(sorted({c for (c,) in con.execute(
+        "SELECT DISTINCT creator_name FROM token_specs WHERE card_oracle_id = ?", [r.oracle_id]).fetchall()})) \
+        if _has_table(con, "token_specs") else ()
     return TokenAnswer(
         query=query, kind="card", rule="111.11", name=name, type_line=type_line, colors=tuple(colors), power=power,
         toughness=toughness, mana_cost=mana_cost, oracle_text=text, oracle_id=r.oracle_id, faces=face_dicts,
-        matched=r.via, notes=tuple(notes), rules_effective=effective)
+        matched=r.via, notes=tuple(notes), rules_effective=effective, created_by=creators)

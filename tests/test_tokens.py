@@ -190,3 +190,36 @@ def test_rules_file_that_is_not_the_rules_keeps_the_old_db(sample_db_path: Path,
     assert db_path.read_bytes() == before
     with OracleDB(db_path) as db:
         assert db.token("Treasure").kind == "predefined"
+
+
+# -- tokens that effects name and define (CR 111.4, 111.9; issue 16; real data: test_named_tokens.py) --
+
+def test_sample_marit_lage_is_the_effect_defined_token(sample_db: OracleDB) -> None:
+    # Dark Depths and Marit Lage's Slumber (both in the sample): "create Marit Lage, a legendary 20/20
+    # black Avatar creature token with flying and indestructible" — CR 111.9; no Oracle card is involved.
+    texts = sample_db.sql("SELECT name, oracle_text FROM cards WHERE contains(oracle_text, 'create Marit Lage, a')")
+    answer = sample_db.token("Marit Lage")
+    assert (answer.kind, answer.rule, answer.type_line) == ("effect", "111.9", "Token Legendary Creature — Avatar")
+    assert set(answer.created_by) == set(texts["name"]) == {"Dark Depths", "Marit Lage's Slumber"}
+    for text in texts["oracle_text"]:
+        assert "20/20 black Avatar" in text and (answer.power, answer.toughness, answer.colors) == ("20", "20", ("B",))
+    assert answer.oracle_text == "Flying, indestructible"
+
+
+def test_sample_token_catalog_and_cli_list(sample_db: OracleDB, sample_db_path: Path) -> None:
+    catalog = sample_db.token_list()
+    marit = catalog.filter((pl.col("name") == "Marit Lage") & (pl.col("kind") == "effect")).row(0, named=True)
+    assert marit["creators"] == ["Dark Depths", "Marit Lage's Slumber"] and marit["definitions"] == 1
+    blood = catalog.filter((pl.col("name") == "Blood") & (pl.col("kind") == "predefined")).row(0, named=True)
+    assert (blood["rule"], blood["card_name"]) == ("111.10g", "Flesh // Blood")
+    result = CliRunner().invoke(main, ["token", "--db", str(sample_db_path), "--list"])
+    assert result.exit_code == 0 and "Marit Lage  [effect 111.9]" in result.output
+
+
+def test_token_list_on_a_database_without_the_view(tmp_path: Path) -> None:
+    import duckdb
+
+    path = tmp_path / "old.duckdb"
+    duckdb.connect(str(path)).close()
+    result = CliRunner().invoke(main, ["token", "--db", str(path), "--list"])
+    assert result.exit_code == 2 and "ingest" in result.output and "Traceback" not in result.output

@@ -180,3 +180,54 @@ SELECT s.creator_oracle_id AS oracle_id, s.creator_name AS name, s.face_name,
        s.power AS token_power, s.toughness AS token_toughness, s.copy_of, s.clause,
        c.first_released, c.layout
 FROM token_specs s JOIN cards c ON c.oracle_id = s.creator_oracle_id;
+
+-- name: token_catalog
+-- requires: effect_tokens, predefined_tokens, token_specs
+-- Every token name the database knows (`oracle-tools token --list`), one row per name and kind:
+-- `predefined` (CR 111.10x, parsed from the stored rules; creators: cards whose text creates it),
+-- `effect` (a name an effect gives a token whose characteristics it states, CR 111.4 / 111.9: the
+-- tokens layer's effect_tokens, characteristics of the definition most creators use) and `object`
+-- (a Scryfall token object, or a token Scryfall's all_parts links to a card; creators from all_parts;
+-- Scryfall's layout-token "Card" objects — World Championship ads, player bios — are left out).
+-- `card_name` is an Oracle card with exactly that name (or face name): 111.11 and 201.4 care.
+CREATE OR REPLACE VIEW token_catalog AS
+WITH predefined AS (
+    SELECT p.name, 'predefined' AS kind, p.rule, p.game_name, p.type_line, p.colors, p.power, p.toughness,
+           p.oracle_text, 1 AS definitions,
+           coalesce((SELECT list(DISTINCT s.creator_name ORDER BY s.creator_name) FROM token_specs s
+                     WHERE s.predefined_rule = p.rule), []) AS creators
+    FROM predefined_tokens p
+), effect AS (
+    SELECT e.name, 'effect' AS kind, e.rule, e.name AS game_name, e.type_line, e.colors, e.power, e.toughness,
+           e.oracle_text, e.definitions,
+           (SELECT list_sort(list_distinct(flatten(list(a.creators)))) FROM effect_tokens a WHERE a.key = e.key)
+               AS creators
+    FROM effect_tokens e WHERE e.definition = 1
+), object_creators AS (
+    SELECT p.part_name AS name, list(DISTINCT c.name ORDER BY c.name) AS creators,
+           any_value(p.part_type_line) AS type_line
+    FROM parts p JOIN cards c ON c.oracle_id = p.oracle_id AND c.is_card
+    WHERE p.component = 'token'
+    GROUP BY p.part_name
+), objects AS (
+    SELECT name, arg_min(type_line, oracle_id) AS type_line, arg_min(colors, oracle_id) AS colors,
+           arg_min(power, oracle_id) AS power, arg_min(toughness, oracle_id) AS toughness,
+           arg_min(oracle_text, oracle_id) AS oracle_text, count(*) AS definitions
+    FROM cards WHERE object_kind = 'token' AND type_line LIKE 'Token%'  -- not World Championship ads, bios
+    GROUP BY name
+), object AS (
+    SELECT coalesce(o.name, oc.name) AS name, 'object' AS kind, NULL AS rule,
+           -- CR 111.4: a token the effect doesn't name is named after its subtypes plus "Token"
+           CASE WHEN trim(split_part(coalesce(o.type_line, oc.type_line), '—', 2)) = coalesce(o.name, oc.name)
+                THEN coalesce(o.name, oc.name) || ' Token' ELSE coalesce(o.name, oc.name) END AS game_name,
+           coalesce(o.type_line, oc.type_line) AS type_line, coalesce(o.colors, []) AS colors, o.power, o.toughness,
+           o.oracle_text, coalesce(o.definitions, 1) AS definitions, coalesce(oc.creators, []) AS creators
+    FROM objects o FULL JOIN object_creators oc ON oc.name = o.name
+), catalog AS (
+    SELECT * FROM predefined UNION ALL BY NAME SELECT * FROM effect UNION ALL BY NAME SELECT * FROM object
+)
+SELECT t.name, t.kind, t.rule, t.game_name, t.type_line, t.colors, t.power, t.toughness, t.oracle_text,
+       t.definitions::INTEGER AS definitions, t.creators, len(t.creators)::INTEGER AS creator_count,
+       (SELECT min(c.name) FROM names n JOIN cards c USING (oracle_id)
+        WHERE n.name = t.name AND n.via IN ('name', 'face')) AS card_name
+FROM catalog t;
