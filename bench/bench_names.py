@@ -3,7 +3,7 @@
     python bench/bench_names.py [--db PATH]
 
 Builds (or reuses) a database of the real 2019 dump + 2024 objects + foreign printings, then prints:
-  * single resolve, warm, exact and normalized (target <= 20 us)
+  * single resolve, warm, exact and normalized (target <= 20 us), and by SQL point query (a fresh process)
   * batch resolve of 1,000,000 real decklist names as typed (target >= 1M names/s), and of every
     name in the names table with realistic noise applied (case, accents, quotes, slashes)
   * fuzzy suggestions per miss over ~30k English names (target <= 5 ms)
@@ -86,6 +86,11 @@ def main() -> None:
     print(f"database: {args.db} ({db.sql('SELECT count(*) FROM names').item():,} names)")
     print(f"single resolve, exact:      {per_call(db.resolve, exact) * 1e6:6.2f} us  (target <= 20 us)")
     print(f"single resolve, normalized: {per_call(db.resolve, normalized) * 1e6:6.2f} us  (target <= 20 us)")
+    from oracle_tools.lookup import PointNames
+
+    some = exact[:300] + normalized[:300]  # a fresh resolver per call: nothing cached, as in a new process
+    print(f"single resolve by SQL point query (no index in memory; oracle_tools/lookup.py): "
+          f"{per_call(lambda t: PointNames(db.con).resolve(t), some, 3) * 1e3:5.2f} ms")
 
     typed = deck_names()
     column = pl.Series("query", (typed * (1_000_000 // len(typed) + 1))[:1_000_000])

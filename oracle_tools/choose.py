@@ -41,7 +41,7 @@ verdict always speaks of English Oracle names.
 >>> (v.valid, v.chosen, v.rule)                                  # doctest: +SKIP
 (True, ('Chop Down',), '201.4f')
 >>> db.nameable("nonland").height                                # doctest: +SKIP
-2651
+2656
 """
 from __future__ import annotations
 
@@ -50,15 +50,19 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import polars as pl
-
 from . import sqlfiles
 from .constraints import AnyCard, Constraint, card_name_phrases, parse_constraint
 from .errors import ConstraintError, OracleToolsError
-from .names import NameIndex, Resolution, normalize
+from .lazy import LazyModule
+from .lookup import normalize
 
 if TYPE_CHECKING:
     import duckdb
+    import polars as pl
+
+    from .names import NameIndex, Resolution
+else:
+    pl = LazyModule("polars")  # the nameable frame only: one verdict needs neither Polars nor names.py (issue 14)
 
 __all__ = ["ROLE_RULE", "NameChooser", "Verdict", "as_constraint", "constraint_from_card"]
 
@@ -184,12 +188,25 @@ class NameChooser:
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection, name_index: NameIndex) -> None:
-        self.name_index = name_index
         frame = sqlfiles.frame(con, _FACES_SQL)
         self.frame: pl.DataFrame = frame.with_columns(
             rule=pl.col("role").replace_strict(ROLE_RULE, default="201.4", return_dtype=pl.String))
         columns = self.frame.to_dict(as_series=False)  # column lists zipped: ~4x faster than to_dicts()
-        rows = [dict(zip(columns, values)) for values in zip(*columns.values())]
+        self._setup(con, name_index, [dict(zip(columns, values)) for values in zip(*columns.values())])
+
+    @classmethod
+    def from_rows(cls, con: duckdb.DuckDBPyConnection, name_index: NameIndex,
+                  rows: list[dict[str, Any]]) -> NameChooser:
+        """A chooser over some faces only (rows shaped like ``_FACES_SQL``'s), for one verdict in a fresh
+        process (``oracle_tools.lookup.point_chooser``); it has no ``frame``, so no :meth:`nameable`."""
+        chooser = cls.__new__(cls)
+        for row in rows:
+            row["rule"] = ROLE_RULE.get(row["role"], "201.4")
+        chooser._setup(con, name_index, rows)
+        return chooser
+
+    def _setup(self, con: duckdb.DuckDBPyConnection, name_index: NameIndex, rows: list[dict[str, Any]]) -> None:
+        self.name_index = name_index
         self.by_name: dict[str, list[dict[str, Any]]] = {}
         self.by_card: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
@@ -301,6 +318,10 @@ class NameChooser:
                 rules.append("201.4g")
                 rule = "201.4g"
         reason = self._reason(name, face, c, valid, chosen)
+        if via == "flavor":  # CR 201.6: an alternate name is no name of the card; its Oracle name is meant
+            rules.append("201.6")
+            reason = (reason[:-1] + f"; “{text}” is an alternate name printed on some versions of {face['card_name']}"
+                      " (CR 201.6): the card has only its Oracle name.")
         return Verdict(
             query=text, valid=valid, chosen=chosen, rule=rule, reason=reason, constraint=_describe(c),
             name=name, card=face["card_name"], oracle_id=face["oracle_id"], face_index=face["face_index"],
@@ -341,7 +362,7 @@ class NameChooser:
             verdict = (f"You may not choose {name}: {what}, which is not {_quoted(c)} "
                        "(its Oracle characteristics count, not anything in a game)")
         if len(chosen) > 1:
-            verdict += f"; choosing it also chooses {', '.join(chosen[1:])} (interchangeable names)"
+            verdict += f"; choosing it also chooses {', '.join(chosen[1:])} (interchangeable names, CR 201.3)"
         if valid and name in self.token_note:
             verdict += (f"; it is also the name of a {self.token_note[name]}, which does not matter since "
                         "it is a card's name")

@@ -35,28 +35,114 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
+def _debug() -> bool:
+    """``--debug`` or ``ORACLE_TOOLS_DEBUG=1``: show the traceback behind an error line."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.find_root().meta.get("oracle_tools.debug"):
+        return True
+    return os.environ.get("ORACLE_TOOLS_DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
+
+
 def _friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn library errors into one line on stderr and exit status 2 (bad input or missing data)."""
+    """Turn library errors into one line on stderr and exit status 2 (bad input or missing data).
+
+    Every other exception is turned into one line by the group (:class:`_OracleToolsGroup`)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except OracleToolsError as exc:
-            click.echo(f"error: {exc}", err=True)
+            if _debug():
+                raise  # the group prints the traceback, then the same line and exit status
+            click.echo(_shorten(f"error: {exc}"), err=True)
             sys.exit(2)
 
     return wrapper
+
+
+def _shorten(line: str, limit: int = 2000) -> str:
+    """An error line that quotes a 100 kB argument stays readable: its middle is left out."""
+    if len(line) <= limit:
+        return line
+    keep = limit // 2
+    return f"{line[:keep]} … ({len(line) - 2 * keep:,} characters left out) … {line[-keep:]}"
+
+
+def _one_line(text: object, limit: int = 300) -> str:
+    """The first line of an exception's text, shortened: an error is one line, whatever the input was."""
+    lines = str(text).strip().splitlines()
+    first = lines[0] if lines else ""
+    return first if len(first) <= limit else first[:limit] + "…"
+
+
+def _error_line(exc: BaseException, command: str) -> tuple[str, int]:
+    """The one line (what failed, what to do) and the exit status for an exception a command raised."""
+    again = "rerun with --debug (or ORACLE_TOOLS_DEBUG=1) for the traceback"
+    if isinstance(exc, OracleToolsError):
+        return f"error: {exc}", 2
+    if isinstance(exc, KeyboardInterrupt):
+        return f"error: {command}: interrupted", 130
+    if isinstance(exc, MemoryError):
+        return f"error: {command}: ran out of memory; close other programs or use a smaller input", 1
+    if isinstance(exc, ValueError) and "null byte" in str(exc):  # a path or name with NUL in it
+        return f"error: {command}: an argument contains a NUL character, which no file name or card name has", 2
+    if isinstance(exc, UnicodeError):
+        reason = getattr(exc, "reason", None) or _one_line(exc)
+        return f"error: {command}: a file or argument is not valid UTF-8 text ({reason}); give UTF-8 text", 1
+    if isinstance(exc, OSError):
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"error: {command}: {exc.strerror or _one_line(exc)}{where}; check the path and its permissions", 1
+    if type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb"):
+        return (f"error: {command}: the database failed ({type(exc).__name__}: {_one_line(exc)}); check that --db "
+                f"is an oracle-tools database and not being written, or rebuild it with `oracle-tools ingest`; "
+                f"{again}"), 1
+    return (f"error: {command} failed unexpectedly ({type(exc).__name__}: {_one_line(exc)}); this is a bug in "
+            f"oracle-tools: {again} and report it"), 1
+
+
+class _OracleToolsGroup(click.Group):
+    """The ``oracle-tools`` group: any exception of any command (also commands added later) becomes one
+    ``error:`` line and a non-zero exit; the traceback shows only under ``--debug`` / ``ORACLE_TOOLS_DEBUG=1``.
+
+    Exit status: 2 for bad usage (click) and OracleToolsError (bad input, missing data), 130 for Ctrl-C,
+    1 for anything else. Click's own exceptions (usage errors, --help, exit codes) pass through unchanged.
+    """
+
+    group_class = type  # `@main.group()` groups (deck) are one too: errors name the whole command, "deck check"
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):
+            raise
+        except BrokenPipeError:
+            raise  # click closes quietly when the reader of the output went away (| head)
+        except BaseException as exc:  # noqa: B036 -- KeyboardInterrupt gets its line too
+            if isinstance(exc, GeneratorExit):
+                raise
+            command = " ".join([*ctx.command_path.split()[1:], ctx.invoked_subcommand or ""]).strip()
+            line, status = _error_line(exc, command or "oracle-tools")
+            if _debug():
+                import traceback
+
+                traceback.print_exception(exc)
+            click.echo(_shorten(line), err=True)
+            sys.exit(status)
 
 
 def _open(db_path: Path | None) -> OracleDB:
     return OracleDB(db_path or default_db_path())
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_OracleToolsGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="oracle-tools")
-def main() -> None:
+@click.option("--debug", is_flag=True, envvar="ORACLE_TOOLS_DEBUG", show_envvar=True,
+              help="Show the Python traceback behind an error line.")
+@click.pass_context
+def main(ctx: click.Context, debug: bool) -> None:
     """The Magic: The Gathering Oracle card reference in DuckDB and Polars."""
+    ctx.meta["oracle_tools.debug"] = debug
 
 
 # -- ingest and inspection ---------------------------------------------------------------------
@@ -76,7 +162,8 @@ def main() -> None:
 @click.option("--rules-url", default=None,
               help="Download the Comprehensive Rules .txt from this address (linked from magic.wizards.com/en/rules).")
 @click.option("--interchangeable-file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
-              help="CSV of interchangeable names (CR 201.3) [default: data/interchangeable_names.csv].")
+              help="Optional override CSV of interchangeable names (CR 201.3) for pairs the card data lacks; "
+                   "classes are derived from the data [default: the packaged data/interchangeable_names.csv].")
 @click.option("--progress/--no-progress", default=True, help="Show progress bars.")
 @_json_option
 @_friendly_errors
@@ -150,14 +237,21 @@ def info(db_path: Path | None, as_json: bool) -> None:
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
 @_friendly_errors
 def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool, as_csv: bool) -> None:
-    """Run read-only SQL against the database (opened read-only; use ? and --param for values)."""
+    """Run one read-only query against the database (SELECT/WITH/FROM/DESCRIBE/…; use ? and --param for values).
+
+    The query runs in a sandbox: the database opened read-only, no other files, no network, no extensions,
+    settings locked. COPY, EXPORT, ATTACH, SET, INSTALL/LOAD and DDL are refused: `oracle-tools export` writes files.
+    """
     import duckdb
 
     with _open(db_path) as db:
         try:
             frame = db.sql(query, list(params))
+        except duckdb.PermissionException as exc:  # the sandbox (sqlfiles.sandboxed_connection) said no
+            raise OracleToolsError(f"SQL failed: {_one_line(exc)}; `sql` reads only the database — load other "
+                                   "files with DuckDB itself") from None
         except duckdb.Error as exc:
-            raise OracleToolsError(f"SQL failed: {str(exc).splitlines()[0]}") from None
+            raise OracleToolsError(f"SQL failed: {_one_line(exc)}") from None
     if as_json:
         _echo_json(frame.to_dicts())
     elif as_csv:
@@ -300,6 +394,32 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
     sys.exit(0 if answer.ok else 1)
 
 
+# -- name references in Oracle text (CR 201.5, 201.5c) -------------------------------------------
+
+@main.command("refs")
+@_db_option
+@click.argument("name")
+@_json_option
+@_friendly_errors
+def refs(db_path: Path | None, name: str, as_json: bool) -> None:
+    """How NAME's Oracle text refers to itself (CR 201.5 full name, 201.5c shortened name, "named X",
+    token names) and every card whose text names it (table name_references)."""
+    with _open(db_path) as db:
+        answer = db.references(name)
+    if as_json:
+        _echo_json(answer)
+        return
+    click.echo(f"{answer['name']}")
+    for row in answer["own_text"]:
+        target = f" -> {row['target_name']}" if row["target_name"] and row["kind"] not in ("self", "self_short") else ""
+        click.echo(f"  its text [{row['kind']}] face {row['face_index']} {row['start']}-{row['end']}: "
+                   f"{row['text']}{target}")
+    for row in answer["named_by"]:
+        click.echo(f"  named by {row['card_name']} [{row['kind']}] face {row['face_index']}: {row['text']}")
+    if not answer["own_text"] and not answer["named_by"]:
+        click.echo("  no name references")
+
+
 # -- export (Parquet / CSV) ----------------------------------------------------------------------
 
 @main.command("export")
@@ -327,6 +447,7 @@ def export_command(db_path: Path | None, table: str | None, query: str | None, p
     if params and query is None:
         raise click.UsageError("--param goes with --sql")
     path, fmt = (parquet_path, "parquet") if parquet_path is not None else (csv_path, "csv")
+    assert path is not None  # exactly one of the two was given (checked above)
     with _open(db_path) as db:
         result = db.export(table, path, sql=query, params=list(params) or None, format=fmt)
     if as_json:
@@ -458,6 +579,119 @@ def deck_check(db_path: Path | None, files: tuple[Path, ...], fmt: str, commande
     if unreadable:
         sys.exit(2)
     sys.exit(0 if all(r["legal"] for r in reports) else 1)
+
+
+# -- HTTP server (oracle_tools/serve/, docs/serve.md) -----------------------------------------------
+
+@main.command("serve")
+@_db_option
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind. Only this machine can connect unless you give another (0.0.0.0: every interface).")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="TCP port.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes (each opens the database read-only and keeps its own caches).")
+@_friendly_errors
+def serve_command(db_path: Path | None, host: str, port: int, workers: int) -> None:
+    """Serve the Scryfall-compatible HTTP API, the rules endpoints and the web page (read-only).
+
+    \b
+    curl 'http://127.0.0.1:8765/cards/named?fuzzy=fire%20ice'
+    curl 'http://127.0.0.1:8765/names/resolve?q=Foudre'
+    curl --data-binary @deck.txt 'http://127.0.0.1:8765/decks/check?format=modern'
+
+    A re-ingest of the database is picked up on the next request (or on SIGHUP). Stop with Ctrl-C.
+    """
+    from . import serve as _serve
+
+    path = db_path or default_db_path()
+    OracleDB(path).con.close()  # a missing database is one clear error line, before the server starts
+    click.echo(f"serving http://{host}:{port}/ from {path} (read-only); Ctrl-C stops", err=True)
+    _serve.run(path, host=host, port=port, workers=workers)
+
+
+# -- search: Scryfall's query language (oracle_tools/search/, docs/search.md) -------------------
+
+@main.command("search")
+@_db_option
+@click.argument("query")
+@_json_option
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV (one row per match).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Show at most N matches (total_cards still "
+              "counts them all).")
+@click.option("--unique", type=click.Choice(["cards", "prints", "art"]), default="cards", show_default=True,
+              help="One row per card, per printing, or per card and artist (unique: in the query wins).")
+@click.option("--order", type=click.Choice(["name", "cmc", "power", "toughness", "set", "released", "rarity", "color",
+                                            "edhrec", "artist"]), default="name", show_default=True,
+              help="Sort order (order: in the query wins).")
+@click.option("--dir", "direction", type=click.Choice(["auto", "asc", "desc"]), default="auto", show_default=True,
+              help="Sort direction; auto: newest, rarest, most powerful first, else ascending.")
+def search_command(db_path: Path | None, query: str, as_json: bool, as_csv: bool, limit: int | None, unique: str,
+                   order: str, direction: str) -> None:
+    """Search cards with Scryfall's query language, e.g. 't:goblin c:r mv<=2 f:modern' (docs/search.md).
+
+    Prints name, mana cost and type line (with set and collector number for --unique prints). --json prints
+    a Scryfall list object {"object": "list", "total_cards": N, "has_more": …, "data": [card objects]}.
+
+    Exit status: 0 when cards matched; with --json also 0 when none matched (total_cards 0); the plain
+    table and --csv exit 1 when nothing matched (as grep does); 2 for a query that is not valid syntax
+    or names an unsupported keyword (one line, then the query with a caret under the position).
+    """
+    from .search import SearchSyntaxError
+
+    try:
+        with _open(db_path) as db:
+            frame = db.search(query, unique=unique, order=order, direction=direction)
+            total = frame.height
+            shown = frame.head(limit) if limit is not None else frame
+            if as_json:
+                from .cardjson import card_objects
+
+                cards = card_objects(db._search_con(), ids=shown.get_column("id").drop_nulls().to_list())
+                _echo_json({"object": "list", "total_cards": total, "has_more": len(cards) < total, "data": cards})
+                return
+    except SearchSyntaxError as exc:
+        click.echo(f"error: {exc}", err=True)
+        if exc.query:
+            click.echo(exc.caret(), err=True)
+        sys.exit(2)
+    except OracleToolsError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    columns = ["name", "mana_cost", "type_line"] + (["set", "collector_number"] if unique != "cards"
+                                                    or "unique:" in query.lower() or "++" in query or "@@" in query
+                                                    else [])
+    if as_csv:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(frame.columns)
+        for row in shown.iter_rows():
+            writer.writerow(["|".join(map(str, v)) if isinstance(v, list) else v for v in row])
+        click.echo(buffer.getvalue(), nl=False)
+    elif total:
+        import polars as pl
+
+        with pl.Config(tbl_rows=-1, tbl_cols=10, fmt_str_lengths=80, tbl_width_chars=200, tbl_hide_dataframe_shape=True,
+                       tbl_hide_column_data_types=True):
+            click.echo(str(shown.select(columns)))
+        more = f" (showing {shown.height})" if shown.height < total else ""
+        click.echo(f"{total} card{'s' if total != 1 else ''}{more}", err=True)
+    if total == 0:
+        sys.exit(1)
+
+
+# -- MCP server (oracle_tools/mcp_server.py) -----------------------------------------------------
+
+@main.command("mcp")
+@_db_option
+@_friendly_errors
+def mcp_command(db_path: Path | None) -> None:
+    """Serve search, resolve, token, choose_name, list_nameable and check_deck as tools of a Model
+    Context Protocol server over stdio (for AI assistants). Each tool returns the JSON of the
+    matching --json command. Runs until the client closes stdin.
+    """
+    from . import mcp_server
+
+    mcp_server.run(db_path or default_db_path())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,12 +15,16 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Sequence
 
+from oracle_tools import vocabulary
 from oracle_tools.errors import RulesFileError
+from oracle_tools.oracletext import number_value
+from oracle_tools.oracletext import quote_mask as _quote_mask  # quoted abilities: the Oracle-text layer's reading
 from oracle_tools.resources import RULES_DIR  # shipped in the package: oracle_tools/data/rules
 
 __all__ = [
@@ -252,20 +256,22 @@ def default_token_name(subtypes: Sequence[str] | str) -> str:
 # Token phrase grammar (CR 111.9, 111.10; card Oracle text "create ..." clauses)
 # --------------------------------------------------------------------------------------------
 
-COLOR_LETTERS: dict[str, str] = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}  # CR 105.1
-_WUBRG = "WUBRG"
-_SUPERTYPES = ("basic", "legendary", "ongoing", "snow", "world")  # CR 205.4a
-_CARD_TYPES = (  # CR 205.2a (+ the obsolete "tribal", now "kindred")
-    "artifact", "battle", "conspiracy", "creature", "dungeon", "enchantment", "instant", "kindred",
-    "land", "phenomenon", "plane", "planeswalker", "scheme", "sorcery", "tribal", "vanguard",
-)
+# Colours (CR 105.1), supertypes (CR 205.4a), card types (CR 205.2a) and number words come from
+# oracle_tools.vocabulary (read from the stored CR); COLOR_LETTERS stays importable from here.
+COLOR_LETTERS: dict[str, str] = vocabulary.COLOR_LETTERS
+_WUBRG = "".join(COLOR_LETTERS.values())
+
+
+@functools.cache
+def _type_words() -> tuple[frozenset[str], frozenset[str]]:
+    """(supertypes, card types) in lower case, card types with the obsolete "tribal" (now kindred)."""
+    supertypes = frozenset(w.lower() for w in vocabulary.supertypes())
+    card_types = frozenset(w.lower() for w in (*vocabulary.card_types(), *vocabulary.OBSOLETE_CARD_TYPES))
+    return supertypes, card_types
+
+
 # CR 205.3m: "One creature type is two words long: Time Lord. All other creature types are one word long"
 MULTIWORD_SUBTYPES: tuple[str, ...] = ("Time Lord",)
-_NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "twenty": 20,
-}
 _QUANTITY_RE = re.compile(
     r"^(?P<q>a number of|twice that many|twice X|that many|an?|one|two|three|four|five|six|seven|eight|nine|ten|"
     r"eleven|twelve|thirteen|fourteen|fifteen|twenty|X|\d+)\s+",
@@ -290,42 +296,6 @@ _TAIL_MARKERS = (
 )
 _OPEN_Q = {"\u201c": "\u201d", '"': '"', "\u2018": "\u2019", "'": "'"}
 _CLOSE_CHARS = "\u201d\"\u2019'"
-
-
-def _quote_mask(s: str) -> list[bool]:
-    """in_quote[i] is True when s[i] lies inside a quoted ability.
-
-    Double quotes (straight or curly) must balance, else ValueError. Single quotes (as used for
-    abilities nested in an Oracle quote: 'This token gets +1/+1 ...') count only when an opening
-    one (at the start or after a space or "(") has a closing one not followed by a letter; other
-    single quotes are apostrophes ("can't", "opponents'").
-    """
-    n = len(s)
-    mask = [False] * n
-    i = 0
-    while i < n:
-        ch = s[i]
-        if ch in "\"\u201c":
-            closer = '"' if ch == '"' else "\u201d"
-            j = s.find(closer, i + 1)
-            if j == -1:
-                raise ValueError(f"unbalanced quotation marks in token description {s!r}")
-            for k in range(i, j + 1):
-                mask[k] = True
-            i = j + 1
-            continue
-        if ch == "\u2018" or (ch == "'" and (i == 0 or s[i - 1] in " (") and i + 1 < n and not s[i + 1].isspace()):
-            closer = "\u2019" if ch == "\u2018" else "'"
-            j = s.find(closer, i + 1)
-            while j != -1 and j + 1 < n and s[j + 1].isalnum():
-                j = s.find(closer, j + 1)
-            if j != -1:
-                for k in range(i, j + 1):
-                    mask[k] = True
-                i = j + 1
-                continue
-        i += 1
-    return mask
 
 
 def _sentence_stop(s: str, mask: list[bool]) -> int:
@@ -535,7 +505,7 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] = MU
     if nm:
         cand = nm.group("name").strip()
         first = cand.split()[0].lower() if cand.split() else ""
-        if cand[:1].isupper() and first not in _NUMBER_WORDS and first not in COLOR_LETTERS and first != "x":
+        if cand[:1].isupper() and number_value(first) is None and first not in COLOR_LETTERS and first != "x":
             given_name = cand
             s = s[nm.end():]
 
@@ -545,7 +515,7 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] = MU
     if qm:
         quantity = qm.group("q")
         ql = quantity.lower()
-        count = _NUMBER_WORDS.get(ql, int(quantity) if quantity.isdigit() else None)
+        count = number_value(ql)
         s = s[qm.end():]
 
     # "a token that's a copy of target creature" (CR 111.4 example: Spitting Image)
@@ -569,7 +539,7 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] = MU
             break
     stop, needle = _find_top(s, mask, (" named ", " with ", *_TAIL_MARKERS))
     if s.startswith(("named ", "with ")):
-        stop, needle = 0, s.split(" ", 1)[0] + " "
+        stop = 0
     if tm is not None and (stop == -1 or tm.start() <= stop):
         core_end, after, is_token, plural = tm.start(), tm.end(), True, tm.group(1) == "tokens"
     elif stop != -1:
@@ -585,6 +555,7 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] = MU
     power = toughness = None
     double_faced = tapped = attacking = False
 
+    supertype_words, card_type_words = _type_words()
     words = core.replace(",", " , ").split()
     i = 0
     while i < len(words):
@@ -592,13 +563,13 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] = MU
         lw = w.lower()
         if w in (",", "and"):
             pass
-        elif lw in _SUPERTYPES:
+        elif lw in supertype_words:
             supertypes.append(lw.capitalize())
         elif lw in COLOR_LETTERS:
             colors.add(COLOR_LETTERS[lw])
         elif lw == "colorless":
             colorless = True
-        elif lw in _CARD_TYPES:
+        elif lw in card_type_words:
             card_types.append(lw.capitalize())
         elif lw == "double-faced":
             double_faced = True
@@ -747,7 +718,7 @@ class PredefinedToken:
     toughness: str | None
     oracle_text: str
     type_line: str
-    faces: tuple["PredefinedToken", ...]
+    faces: tuple[PredefinedToken, ...]
     effective_date: datetime.date
     notes: tuple[str, ...] = ()  # sentences of the subrule that are not part of the definition ("See rule 701.44, “Explore.”")
 

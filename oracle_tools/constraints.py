@@ -63,11 +63,16 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import polars as pl
-
+from oracle_tools import vocabulary
 from oracle_tools.errors import ConstraintError
+from oracle_tools.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import polars as pl
+else:
+    pl = LazyModule("polars")  # to_polars() only: judging one face needs no Polars (issue 14)
 
 __all__ = [
     "GRAMMAR",
@@ -114,24 +119,16 @@ KNOWN_PHRASES: tuple[str, ...] = (
     "Regrowth, and Black Lotus",
 )
 
-# CR 205.2a: the card types (and "tribal", the old name of kindred).
-_CARD_TYPES: dict[str, str] = {
-    w.lower(): w
-    for w in (
-        "Artifact", "Battle", "Conspiracy", "Creature", "Dungeon", "Enchantment", "Instant",
-        "Kindred", "Land", "Phenomenon", "Plane", "Planeswalker", "Scheme", "Sorcery",
-        "Vanguard",
-    )
-}
+# Card types (CR 205.2a), supertypes (CR 205.4a), colours (CR 105.1) and the CR 205.3g-q subtypes all
+# come from oracle_tools.vocabulary, which reads them from the stored Comprehensive Rules.
+_CARD_TYPES: dict[str, str] = {w.lower(): w for w in vocabulary.card_types()}
 # Kindred was called Tribal before 2024; older Oracle data (and the 2019 dump) says
 # "Tribal".  They are the same card type, so "kindred" matches either spelling.
-_CARD_TYPE_ALIASES: dict[str, str] = {"tribal": "Kindred"}
-_CARD_TYPE_SPELLINGS: dict[str, tuple[str, ...]] = {"Kindred": ("Kindred", "Tribal")}
+_CARD_TYPE_ALIASES: dict[str, str] = {old.lower(): new for old, new in vocabulary.OBSOLETE_CARD_TYPES.items()}
+_CARD_TYPE_SPELLINGS: dict[str, tuple[str, ...]] = {
+    new: (new, old) for old, new in vocabulary.OBSOLETE_CARD_TYPES.items()}
 
-# CR 205.4a: the supertypes.
-_SUPERTYPES: dict[str, str] = {
-    w.lower(): w for w in ("Basic", "Legendary", "Ongoing", "Snow", "World")
-}
+_SUPERTYPES: dict[str, str] = {w.lower(): w for w in vocabulary.supertypes()}
 
 # CR 110.4 / 110.4a: "There are six permanent types: artifact, battle, creature,
 # enchantment, land, and planeswalker."  A permanent card is a card with one of them.
@@ -139,98 +136,15 @@ PERMANENT_TYPES: tuple[str, ...] = (
     "Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker",
 )
 
-_COLOR_WORDS: dict[str, str] = {
-    "white": "W", "blue": "U", "black": "B", "red": "R", "green": "G",
-}
-_COLOR_NAMES: dict[str, str] = {v: k for k, v in _COLOR_WORDS.items()}
+_COLOR_WORDS: dict[str, str] = dict(vocabulary.COLOR_LETTERS)
+_COLOR_NAMES: dict[str, str] = dict(vocabulary.COLOR_NAMES)
 _COLOR_COUNTS: tuple[str, ...] = ("colorless", "monocolored", "multicolored", "colored")
-
 
 # CR 205.3g-q (planar types, 205.3n, are left out: they are multi-word names of planes;
 # use subtype "..." for them).  Apostrophes are normalised to ASCII "'".
 _CR_SUBTYPES: dict[str, tuple[str, ...]] = {
-    # CR 205.3g (artifact types)
-    'artifact': (
-        'Attraction', 'Blood', 'Bobblehead', 'Clue', 'Contraption', 'Equipment', 'Food',
-        'Fortification', 'Gold', 'Incubator', 'Infinity', 'Junk', 'Lander', 'Map', 'Powerstone',
-        'Spacecraft', 'Stone', 'Treasure', 'Vehicle'
-    ),
-    # CR 205.3h (enchantment types)
-    'enchantment': (
-        'Aura', 'Background', 'Cartouche', 'Case', 'Class', 'Curse', 'Role', 'Room', 'Rune',
-        'Saga', 'Shard', 'Shrine'
-    ),
-    # CR 205.3i (land types)
-    'land': (
-        'Cave', 'Desert', 'Forest', 'Gate', 'Island', 'Lair', 'Locus', 'Mine', 'Mountain',
-        'Plains', 'Planet', 'Power-Plant', 'Sphere', 'Swamp', 'Tower', 'Town', "Urza's"
-    ),
-    # CR 205.3j (planeswalker types)
-    'planeswalker': (
-        'Ajani', 'Aminatou', 'Angrath', 'Arlinn', 'Ashiok', 'Bahamut', 'Basri', 'Bolas',
-        'Calix', 'Chandra', 'Comet', 'Dack', 'Dakkon', 'Daretti', 'Davriel', 'Dihada', 'Domri',
-        'Dovin', 'Ellywick', 'Elminster', 'Elspeth', 'Estrid', 'Freyalise', 'Garruk', 'Gideon',
-        'Grist', 'Guff', 'Huatli', 'Jace', 'Jared', 'Jaya', 'Jeska', 'Kaito', 'Karn', 'Kasmina',
-        'Kaya', 'Kiora', 'Koth', 'Liliana', 'Lolth', 'Lukka', 'Minsc', 'Mordenkainen', 'Nahiri',
-        'Narset', 'Niko', 'Nissa', 'Nixilis', 'Oko', 'Quintorius', 'Ral', 'Rowan', 'Saheeli',
-        'Samut', 'Sarkhan', 'Serra', 'Sivitri', 'Sorin', 'Szat', 'Tamiyo', 'Tasha', 'Teferi',
-        'Teyo', 'Tezzeret', 'Tibalt', 'Tyvar', 'Ugin', 'Urza', 'Venser', 'Vivien', 'Vraska',
-        'Vronos', 'Will', 'Windgrace', 'Wrenn', 'Xenagos', 'Yanggu', 'Yanling', 'Zariel'
-    ),
-    # CR 205.3k (spell types)
-    'spell': (
-        'Adventure', 'Arcane', 'Lesson', 'Omen', 'Trap'
-    ),
-    # CR 205.3m (creature types)
-    'creature': (
-        'Time Lord', 'Advisor', 'Aetherborn', 'Alien', 'Ally', 'Angel', 'Antelope', 'Ape',
-        'Archer', 'Archon', 'Armadillo', 'Army', 'Artificer', 'Assassin', 'Assembly-Worker',
-        'Astartes', 'Atog', 'Aurochs', 'Avatar', 'Azra', 'Badger', 'Balloon', 'Barbarian',
-        'Bard', 'Basilisk', 'Bat', 'Bear', 'Beast', 'Beaver', 'Beeble', 'Beholder', 'Berserker',
-        'Bird', 'Bison', 'Blinkmoth', 'Boar', 'Bringer', 'Brushwagg', 'Camarid', 'Camel',
-        'Capybara', 'Caribou', 'Carrier', 'Cat', 'Centaur', 'Child', 'Chimera', 'Citizen',
-        'Cleric', 'Clown', 'Cockatrice', 'Construct', 'Coward', 'Coyote', 'Crab', 'Crocodile',
-        "C'tan", 'Custodes', 'Cyberman', 'Cyclops', 'Dalek', 'Dauthi', 'Demigod', 'Demon',
-        'Deserter', 'Detective', 'Devil', 'Dinosaur', 'Djinn', 'Doctor', 'Dog', 'Dragon',
-        'Drake', 'Dreadnought', 'Drix', 'Drone', 'Druid', 'Dryad', 'Dwarf', 'Echidna', 'Efreet',
-        'Egg', 'Elder', 'Eldrazi', 'Elemental', 'Elephant', 'Elf', 'Elk', 'Employee', 'Eye',
-        'Faerie', 'Ferret', 'Fish', 'Flagbearer', 'Fox', 'Fractal', 'Frog', 'Fungus', 'Gamer',
-        'Gargoyle', 'Germ', 'Giant', 'Gith', 'Glimmer', 'Gnoll', 'Gnome', 'Goat', 'Goblin',
-        'God', 'Golem', 'Gorgon', 'Graveborn', 'Gremlin', 'Griffin', 'Guest', 'Hag', 'Halfling',
-        'Hamster', 'Harpy', 'Hedgehog', 'Hellion', 'Hero', 'Hippo', 'Hippogriff', 'Homarid',
-        'Homunculus', 'Horror', 'Horse', 'Human', 'Hydra', 'Hyena', 'Illusion', 'Imp',
-        'Incarnation', 'Inkling', 'Inquisitor', 'Insect', 'Jackal', 'Jellyfish', 'Juggernaut',
-        'Kangaroo', 'Kavu', 'Kirin', 'Kithkin', 'Knight', 'Kobold', 'Kor', 'Kraken', 'Llama',
-        'Lamia', 'Lammasu', 'Leech', 'Lemur', 'Leviathan', 'Lhurgoyf', 'Licid', 'Lizard',
-        'Lobster', 'Manticore', 'Masticore', 'Mercenary', 'Merfolk', 'Metathran', 'Minion',
-        'Minotaur', 'Mite', 'Mole', 'Monger', 'Mongoose', 'Monk', 'Monkey', 'Moogle',
-        'Moonfolk', 'Mount', 'Mouse', 'Mutant', 'Myr', 'Mystic', 'Nautilus', 'Necron',
-        'Nephilim', 'Nightmare', 'Nightstalker', 'Ninja', 'Noble', 'Noggle', 'Nomad', 'Nymph',
-        'Octopus', 'Ogre', 'Ooze', 'Orb', 'Orc', 'Orgg', 'Otter', 'Ouphe', 'Ox', 'Oyster',
-        'Pangolin', 'Peasant', 'Pegasus', 'Pentavite', 'Performer', 'Pest', 'Phelddagrif',
-        'Phoenix', 'Phyrexian', 'Pilot', 'Pincher', 'Pirate', 'Plant', 'Platypus', 'Porcupine',
-        'Possum', 'Praetor', 'Primarch', 'Prism', 'Processor', 'Qu', 'Rabbit', 'Raccoon',
-        'Ranger', 'Rat', 'Rebel', 'Reflection', 'Rhino', 'Rigger', 'Robot', 'Rogue', 'Sable',
-        'Salamander', 'Samurai', 'Sand', 'Saproling', 'Satyr', 'Scarecrow', 'Scientist',
-        'Scion', 'Scorpion', 'Scout', 'Sculpture', 'Seal', 'Serf', 'Serpent', 'Servo', 'Shade',
-        'Shaman', 'Shapeshifter', 'Shark', 'Sheep', 'Siren', 'Skeleton', 'Skunk', 'Slith',
-        'Sliver', 'Sloth', 'Slug', 'Snail', 'Snake', 'Soldier', 'Soltari', 'Sorcerer', 'Spawn',
-        'Specter', 'Spellshaper', 'Sphinx', 'Spider', 'Spike', 'Spirit', 'Splinter', 'Sponge',
-        'Squid', 'Squirrel', 'Starfish', 'Surrakar', 'Survivor', 'Symbiote', 'Synth',
-        'Tentacle', 'Tetravite', 'Thalakos', 'Thopter', 'Thrull', 'Tiefling', 'Toy', 'Treefolk',
-        'Trilobite', 'Triskelavite', 'Troll', 'Turtle', 'Tyranid', 'Unicorn', 'Vampire',
-        'Varmint', 'Vedalken', 'Villain', 'Volver', 'Wall', 'Walrus', 'Warlock', 'Warrior',
-        'Weasel', 'Weird', 'Werewolf', 'Whale', 'Wizard', 'Wolf', 'Wolverine', 'Wombat', 'Worm',
-        'Wraith', 'Wurm', 'Yeti', 'Zombie', 'Zubera'
-    ),
-    # CR 205.3p (dungeon types)
-    'dungeon': (
-        'Undercity',
-    ),
-    # CR 205.3q (battle types)
-    'battle': (
-        'Siege',
-    ),
+    kind: tuple(vocabulary.normalise_apostrophes(w) for w in words)
+    for kind, words in vocabulary.all_subtypes().items() if kind != "planar"
 }
 
 _SUBTYPES: dict[str, str] = {w.lower(): w for ws in _CR_SUBTYPES.values() for w in ws}

@@ -13,15 +13,26 @@ import os
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import duckdb
-import polars as pl
-
-from . import ingest as _ingest
-from . import names as _names
-from . import sqlfiles
 from .errors import DatabaseMissingError, OracleToolsError
+from .lazy import LazyModule
+
+if TYPE_CHECKING:
+    import duckdb
+    import polars as pl
+
+    from . import choose as _choose
+    from . import decks as _decks
+    from . import ingest as _ingest
+    from . import lookup as _lookup
+    from . import names as _names
+    from . import sqlfiles
+    from . import tokens as _tokens
+else:  # imported on first use: `--help` imports none of them, a single lookup neither Polars nor rapidfuzz
+    duckdb, pl, _ingest, _lookup, _names, sqlfiles = (LazyModule(m) for m in (
+        "duckdb", "polars", "oracle_tools.ingest", "oracle_tools.lookup", "oracle_tools.names",
+        "oracle_tools.sqlfiles"))
 
 DEFAULT_DB = Path("data") / "oracle.duckdb"
 
@@ -41,6 +52,7 @@ class OracleDB:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self._con: duckdb.DuckDBPyConnection | None = None
+        self._user_con: duckdb.DuckDBPyConnection | None = None
 
     # -- connection ------------------------------------------------------------------------
 
@@ -55,11 +67,24 @@ class OracleDB:
             self._con = duckdb.connect(str(self.path), read_only=True)
         return self._con
 
+    @property
+    def user_con(self) -> duckdb.DuckDBPyConnection:
+        """The sandboxed connection for SQL derived from user input (``sql``, search, the HTTP server):
+        read-only, no file/network access, no extensions, configuration locked (``sqlfiles.SANDBOX_CONFIG``).
+        Opened on first use; use ``.cursor()`` of it per thread."""
+        if self._user_con is None:
+            self.con  # noqa: B018 -- the same clear error when the database is missing
+            self._user_con = sqlfiles.sandboxed_connection(self.path)
+        return self._user_con
+
     def close(self) -> None:
+        if self._user_con is not None:
+            self._user_con.close()
+            self._user_con = None
         if self._con is not None:
             self._con.close()
             self._con = None
-        for cached in ("name_index", "deck_checker"):
+        for cached in ("name_index", "deck_checker", "_point_names", "_point_deck_checker", "_point_calls"):
             self.__dict__.pop(cached, None)
 
     def __enter__(self) -> OracleDB:
@@ -106,8 +131,11 @@ class OracleDB:
             "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' ORDER BY 1").fetchall()]
 
     def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
-        """Run read-only SQL (parameters bound, never pasted) and return a Polars frame."""
-        return sqlfiles.frame(self.con, query, params)
+        """Run one read-only query (parameters bound, never pasted) on the sandboxed :attr:`user_con` and
+        return a Polars frame. Anything but a query (COPY, EXPORT, ATTACH, SET, INSTALL, CREATE, …) raises
+        ``sqlfiles.ReadOnlySQLError``; writing files is what :meth:`export` is for."""
+        sqlfiles.check_read_only(query)
+        return sqlfiles.frame(self.user_con, query, params)
 
     # -- analytics: lazy frames and export (oracle_tools/export.py, views in sql/views.sql) ----
 
@@ -137,9 +165,9 @@ class OracleDB:
             "size_bytes": self.path.stat().st_size,
             "runs": [dict(zip(("run_id", "started_at", "source", "kind", "file", "bulk_type", "updated_at", "rows",
                                "seconds"), (r[0], str(r[1]), *r[2:]))) for r in runs],
-            "newest_printing": str(con.execute("SELECT max(released_at) FROM printings").fetchone()[0]),
+            "newest_printing": str(con.execute("SELECT max(released_at) FROM printings").fetchall()[0][0]),
             "rules": {"effective_date": str(rules[0]), "source": rules[1], "rules": rules[2]} if rules else None,
-            "tables": {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in self.tables()},
+            "tables": {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in self.tables()},
             "layouts": dict(con.execute(
                 "SELECT layout, count(*) FROM cards GROUP BY layout ORDER BY count(*) DESC, layout").fetchall()),
             "object_kinds": dict(con.execute(
@@ -154,9 +182,26 @@ class OracleDB:
     def name_index(self) -> _names.NameIndex:
         return _names.NameIndex(self.con)
 
-    def resolve(self, text: str, *, fuzzy: bool = False) -> _names.Resolution:
+    #: Single lookups (resolve, token, choose_name, check_deck) answered by SQL point queries
+    #: (oracle_tools/lookup.py) before the in-memory NameIndex is built: a fresh process that asks about
+    #: a few names never loads them all (issue 14); a loop of many gets the microsecond index after these.
+    #: choose_name and check_deck also judge their first calls from the faces/rules of the cards asked
+    #: about only, so one call of each does not build the whole chooser or checker beside the index.
+    POINT_LOOKUPS = 32
+
+    def _single_names(self) -> _names.NameIndex | _lookup.PointNames:
+        """The name index if built (or once many single lookups came), else the point-query resolver."""
+        calls = self.__dict__["_point_calls"] = self.__dict__.get("_point_calls", 0) + 1
+        if "name_index" in self.__dict__ or calls > self.POINT_LOOKUPS:
+            return self.name_index
+        point = self.__dict__.get("_point_names")
+        if point is None:
+            point = self.__dict__["_point_names"] = _lookup.PointNames(self.con)
+        return point
+
+    def resolve(self, text: str, *, fuzzy: bool = False) -> _lookup.Resolution:
         """Resolve any card name (English, face, foreign, alternate; normalized) to its Oracle card."""
-        return self.name_index.resolve(text, fuzzy=fuzzy)
+        return self._single_names().resolve(text, fuzzy=fuzzy)
 
     def resolve_many(self, texts: Iterable[str] | pl.Series) -> pl.DataFrame:
         """Resolve a column of names in one join, keeping input order."""
@@ -174,7 +219,7 @@ class OracleDB:
             raise OracleToolsError(f"{text!r} is {r.status.replace('_', ' ')}; suggestions: {', '.join(r.suggestions)}")
         if r.oracle_id in self.name_index.split_halves:
             return frozenset(self.name_index.split_halves[r.oracle_id])
-        return frozenset([r.english_name])
+        return frozenset(name for name in (r.english_name,) if name)  # set whenever r.ok
 
     def same_name(self, a: str | None, b: str | None) -> bool:
         """CR 201.2a (with 201.3a): do the objects named ``a`` and ``b`` have the same name?"""
@@ -192,7 +237,7 @@ class OracleDB:
     # -- choosing a card name (CR 201.4; oracle_tools/choose.py) ------------------------------
 
     @property
-    def name_chooser(self) -> "_choose.NameChooser":
+    def name_chooser(self) -> _choose.NameChooser:
         """The nameable faces, built once per database (rebuilt when the name index is)."""
         from . import choose as _choose
 
@@ -201,15 +246,18 @@ class OracleDB:
             chooser = self.__dict__["_name_chooser"] = _choose.NameChooser(self.con, self.name_index)
         return chooser
 
-    def choose_name(self, name: str, constraint: "str | _choose.Constraint | None" = None) -> "_choose.Verdict":
+    def choose_name(self, name: str, constraint: str | _choose.Constraint | None = None) -> _choose.Verdict:
         """CR 201.4: may ``name`` be chosen for "choose a [constraint] card name"? (None: any card name.)
 
         ``constraint`` is a phrase ("nonland", "nonartifact, nonland") or a Constraint. Returns a
         Verdict (``valid``, ``chosen`` incl. interchangeable names, ``rule``, ``reason``).
         """
+        names = self._single_names()
+        if "_name_chooser" not in self.__dict__ and self.__dict__["_point_calls"] <= self.POINT_LOOKUPS:
+            return _lookup.point_chooser(self.con, names, name).choose(name, constraint)
         return self.name_chooser.choose(name, constraint)
 
-    def nameable(self, constraint: "str | _choose.Constraint | None" = None) -> pl.DataFrame:
+    def nameable(self, constraint: str | _choose.Constraint | None = None) -> pl.DataFrame:
         """Every name that may be chosen under ``constraint``: one row per face, with oracle_id,
         card_name, face_index, role, rule and the characteristics it was judged by."""
         return self.name_chooser.nameable(constraint)
@@ -217,14 +265,14 @@ class OracleDB:
     # -- deck legality (CR 100.2, 100.4, 201.3b, 903, 702.124) -----------------------------------
 
     @cached_property
-    def deck_checker(self) -> "_decks.DeckChecker":
+    def deck_checker(self) -> _decks.DeckChecker:
         """Per-card deck-construction facts (limits, basics, identity, commander rules), built once."""
         from . import decks as _decks
 
         return _decks.DeckChecker(self.con, self.name_index)
 
-    def check_deck(self, deck: "_decks.DeckInput", *, format: str,
-                   commanders: Sequence[str] | None = None) -> "_decks.DeckReport":
+    def check_deck(self, deck: _decks.DeckInput, *, format: str,
+                   commanders: Sequence[str] | None = None) -> _decks.DeckReport:
         """Check one deck (a Decklist, a file path or decklist text) against a format's rules.
 
         Returns a DeckReport (``legal``, ``problems`` of kind/card/line/detail, ``counts``, ``to_dict()``).
@@ -232,9 +280,16 @@ class OracleDB:
         """
         from . import decks as _decks
 
+        names = self._single_names()
+        if "deck_checker" not in self.__dict__ and self.__dict__["_point_calls"] <= self.POINT_LOOKUPS:
+            # a few lists: rules and legalities of their cards only (oracle_tools/lookup.py)
+            checker = self.__dict__.get("_point_deck_checker")
+            if checker is None or checker._names is not names:
+                checker = self.__dict__["_point_deck_checker"] = _lookup.point_deck_checker(self.con, names)
+            return _decks.check_deck(checker, deck, format, commanders=commanders)
         return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders)
 
-    def check_decks(self, decks: "Iterable[_decks.DeckInput]", *, format: str, summary: bool = False) -> pl.DataFrame:
+    def check_decks(self, decks: Iterable[_decks.DeckInput], *, format: str, summary: bool = False) -> pl.DataFrame:
         """Check many decks: a Polars frame with one row per problem (deck, source, name, player, kind,
         card, line, detail), or one row per deck with ``summary=True``. JSON caches give every deck."""
         from . import decks as _decks
@@ -243,7 +298,7 @@ class OracleDB:
 
     # -- tokens (CR 111) ----------------------------------------------------------------------
 
-    def token(self, name: str) -> "_tokens.TokenAnswer":
+    def token(self, name: str) -> _tokens.TokenAnswer:
         """What "create a <name> token" makes: a predefined token (CR 111.10x, wins over a card of
         the same name), else the token effects create with that name and stated characteristics
         (kind 'effect', 111.4 / 111.9: Marit Lage, Ragavan; ``created_by``, ``variants``), else the
@@ -255,7 +310,7 @@ class OracleDB:
         """
         from . import tokens as _tokens
 
-        return _tokens.lookup(self.con, self.name_index, name)
+        return _tokens.lookup(self.con, self._single_names(), name)  # type: ignore[arg-type]  # resolve et al.
 
     def token_specs(self) -> pl.DataFrame:
         """Every "create … token(s)" clause of every card's Oracle text, parsed (table ``token_specs``):
@@ -275,3 +330,42 @@ class OracleDB:
         """Names that are both a card/face name and a token name (Blood, Tarmogoyf, …), with what
         each rule (111.10, 111.11, 111.4/111.9, 201.4) does with them (table ``token_collisions``)."""
         return self.frame("token_collisions")  # type: ignore[return-value]
+
+    # -- name references in Oracle text (CR 201.5, 201.5c; oracle_tools/oracletext.py) ------------
+
+    def references(self, name: str) -> dict[str, Any]:
+        """What card ``name``'s Oracle text calls itself (``own_text``: self, self_short, named,
+        token_name mentions) and every mention in any card's text that names it (``named_by``), from
+        table ``name_references``. ``name`` may be any name of the card (face, interchangeable, foreign).
+        Raises OracleToolsError for a name that is no card's."""
+        from . import references as _references
+
+        if "name_references" not in self.tables():
+            raise OracleToolsError(f"{self.path} has no name_references table (built before it existed); rebuild "
+                                   "it with `oracle-tools ingest`.")
+        return _references.references(self.con, name)
+
+    # -- search: Scryfall's query language (oracle_tools/search/) ------------------------------
+
+    def _search_con(self) -> duckdb.DuckDBPyConnection:
+        """The connection searches run on: the sandboxed read-only ``user_con`` (user-derived SQL)."""
+        return self.user_con
+
+    def search(self, query: str, *, unique: str = "cards", order: str = "name",
+               direction: str = "auto") -> pl.DataFrame:
+        """Cards matching a Scryfall search query (``t:goblin c:r mv<=2 f:modern``), one row per card
+        (``unique="prints"``: per printing; ``"art"``: per card and artist), in ``order``.
+
+        Columns: oracle_id, id (the printing shown), name, lang, set, collector_number, rarity,
+        released_at, mana_cost, cmc, type_line, colors, color_identity, power, toughness, loyalty, layout,
+        artist. ``unique:``/``order:``/``direction:`` inside the query win over the arguments. Raises
+        :class:`~oracle_tools.search.SearchSyntaxError` (``.position``) for a query that is not valid
+        syntax or names a keyword this database cannot answer. See docs/search.md.
+        """
+        from . import search as _search
+
+        def nameable(phrase: str) -> list[str]:  # nameable:"nonland" -- CR 201.4, the choose-name rules
+            return self.nameable(phrase).get_column("oracle_id").unique().to_list()
+
+        return _search.run(self._search_con(), query, unique=unique, order=order, direction=direction,
+                           nameable=nameable)

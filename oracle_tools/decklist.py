@@ -55,10 +55,10 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
-from xml.parsers import expat
+from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from .errors import DecklistError
@@ -355,7 +355,7 @@ def _card_tok(tok: _Tok, text: str) -> _Tok:
         tok.decorated = True
         text = m.group("rest").strip()
         if not text:
-            tok.kind, tok.detail = "problem", f"'SB:' with nothing after it; write e.g. 'SB: 2 Duress'."
+            tok.kind, tok.detail = "problem", "'SB:' with nothing after it; write e.g. 'SB: 2 Duress'."
             return tok
     count: int | None = None
     rest = text
@@ -588,16 +588,21 @@ def _detect_text_format(toks: list[_Tok], cards: list[_Tok]) -> str:
 # --------------------------------------------------------------------------- .dek XML
 
 
-class _StopParsing(Exception):
-    pass
-
-
 def _looks_like_xml(text: str) -> bool:
     head = text.lstrip("\ufeff \t\r\n")[:200]
     return bool(re.match(r"<\?xml\b|<Deck\b|<!--", head))
 
 
 def _parse_dek(text: str, source: str) -> Decklist:
+    """MTGO .dek XML, parsed by defusedxml's expat reader: a DTD (``<!DOCTYPE``), entity declarations and
+    external references are refused with one parse problem at their line (an entity bomb expands to
+    gigabytes; a real .dek has none), never read as an empty deck."""
+    from xml.sax import SAXParseException
+    from xml.sax.handler import ContentHandler
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.expatreader import create_parser
+
     lines = _LINE_SPLIT.split(text)
 
     def raw_at(n: int) -> str:
@@ -605,25 +610,17 @@ def _parse_dek(text: str, source: str) -> Decklist:
 
     entries: list[DeckEntry] = []
     problems: list[ParseProblem] = []
-    parser = expat.ParserCreate("UTF-8")
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     root: list[str] = []
-
-    def on_entity(*_args: Any) -> None:
-        problems.append(ParseProblem(parser.CurrentLineNumber, raw_at(parser.CurrentLineNumber),
-                                     "XML entity declarations are not allowed in a .dek file; "
-                                     "export the deck from MTGO again."))
-        raise _StopParsing
+    example = '<Deck><Cards Quantity="4" Sideboard="false" Name="Lightning Bolt" /></Deck>'
+    parser = create_parser(forbid_dtd=True, forbid_entities=True, forbid_external=True)
 
     def on_start(tag: str, attrs: dict[str, str]) -> None:
-        ln = parser.CurrentLineNumber
+        ln = parser.getLineNumber()
         if not root:
             root.append(tag)
             if tag != "Deck":
                 problems.append(ParseProblem(ln, raw_at(ln), f"The XML root element is <{tag}>, "
-                                             "not <Deck>; a .dek file looks like "
-                                             '<Deck><Cards Quantity="4" Sideboard="false" '
-                                             'Name="Lightning Bolt" /></Deck>.'))
+                                             f"not <Deck>; a .dek file looks like {example}."))
         if tag != "Cards":
             return
         raw = raw_at(ln).strip()
@@ -644,17 +641,24 @@ def _parse_dek(text: str, source: str) -> Decklist:
             "sideboard" if flag("Sideboard") else "main")
         entries.append(DeckEntry(int(q), name, sec, ln, raw))
 
-    parser.StartElementHandler = on_start
-    parser.EntityDeclHandler = on_entity
+    class Handler(ContentHandler):
+        def startElement(self, name: str, attrs: Any) -> None:  # noqa: N802 -- the SAX interface
+            on_start(name, dict(attrs))
+
+    parser.setContentHandler(Handler())
     try:
-        parser.Parse(text.lstrip("\ufeff").encode("utf-8", "surrogatepass"), True)
-    except _StopParsing:
-        pass
-    except expat.ExpatError as exc:
-        ln = getattr(exc, "lineno", 0) or 0
-        problems.append(ParseProblem(ln, raw_at(ln), f"Malformed XML ({expat.errors.messages.get(exc.code, exc)} "
-                                     f"at column {getattr(exc, 'offset', 0) + 1}); a .dek file looks like "
-                                     '<Deck><Cards Quantity="4" Sideboard="false" Name="Lightning Bolt" /></Deck>.'))
+        parser.feed(text.lstrip("\ufeff").encode("utf-8", "surrogatepass"))
+        parser.close()
+    except DefusedXmlException as exc:  # DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
+        ln = parser.getLineNumber()
+        what = "a DTD (<!DOCTYPE …>)" if type(exc).__name__ == "DTDForbidden" else "an XML entity declaration"
+        problems.append(ParseProblem(ln, raw_at(ln), f"The file declares {what}, which is not allowed in a .dek "
+                                     "file (entities can expand without limit; MTGO writes none); export the deck "
+                                     "from MTGO again."))
+    except SAXParseException as exc:
+        ln = exc.getLineNumber() or 0
+        problems.append(ParseProblem(ln, raw_at(ln), f"Malformed XML ({exc.getMessage()} at column "
+                                     f"{(exc.getColumnNumber() or 0) + 1}); a .dek file looks like {example}."))
     except (ValueError, UnicodeError) as exc:  # e.g. lone surrogates that cannot be encoded
         problems.append(ParseProblem(1, raw_at(1), f"The XML text cannot be encoded ({exc}); "
                                      "save the file as UTF-8."))
@@ -727,7 +731,7 @@ def _deck_from_json(deck: dict[str, Any], *, source: str, finder: _LineFinder | 
             count = _first(item, _COUNT_KEYS)
             line = finder.find(cname) if (finder and isinstance(cname, str)) else 0
             raw = f"{count} {cname}"
-            if not isinstance(cname, str) or (bad := _name_problem(cname.strip())):
+            if not isinstance(cname, str) or _name_problem(cname.strip()):
                 problems.append(ParseProblem(line, raw, f"An item of '{key}' has no usable card name; "
                                              'expected {"count": 4, "name": "Lightning Bolt"}.'))
                 continue
@@ -760,7 +764,7 @@ def _unescape_topdeck(text: str) -> str:
 def _decks_from_obj(obj: Any, text: str, source: str, commander_in_sideboard: bool | None) -> list[Decklist] | None:
     """All decks in a parsed JSON document, or None when the shape is not a known deck cache."""
     finder = _LineFinder(text)
-    kw = dict(source=source, finder=finder, commander_in_sideboard=commander_in_sideboard)
+    kw: dict[str, Any] = dict(source=source, finder=finder, commander_in_sideboard=commander_in_sideboard)
     if isinstance(obj, dict):
         decks = obj.get("decks", obj.get("Decks"))
         if isinstance(decks, list):

@@ -47,16 +47,16 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from . import sqlfiles
-from .decklist import Decklist, DeckEntry, parse_decklist, read_decklist, read_decklists_json_cache
+from .decklist import DeckEntry, Decklist, parse_decklist, read_decklist, read_decklists_json_cache
 from .errors import DecklistError, OracleToolsError
+from .oracletext import number_value, strip_reminders
 
 if TYPE_CHECKING:
     import duckdb
+    import polars as pl
 
     from .names import NameIndex
 
@@ -65,7 +65,7 @@ __all__ = [
     "format_rules", "deck_limit_from_text", "to_decklists",
 ]
 
-DeckInput = Union[Decklist, str, Path]
+DeckInput = Decklist | str | Path
 
 PROBLEM_KINDS: tuple[str, ...] = (
     "unknown_card", "not_legal", "banned", "restricted", "too_many_copies", "deck_size", "sideboard_size",
@@ -146,9 +146,6 @@ def format_rules(name: str | FormatRules) -> FormatRules:
 
 # --------------------------------------------------------------------------- Oracle-text facts
 
-_NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
 _DECK_LIMIT = re.compile(
     r"\bA deck can have (?:(?P<any>any number of)|up to (?P<upto>[\w-]+)|only (?P<only>[\w-]+)) cards? named "
     r"(?P<name>[^\n]+?)\.(?=\s|$)", re.I)
@@ -172,15 +169,12 @@ def deck_limit_from_text(oracle_text: str | None, names: Iterable[str] = ()) -> 
             continue
         if m.group("any"):
             return math.inf
-        word = (m.group("upto") or m.group("only")).casefold()
-        if word.isdigit():
-            return int(word)
-        if word in _NUMBER_WORDS:
-            return _NUMBER_WORDS[word]
+        value = number_value(m.group("upto") or m.group("only"))  # number words: oracletext / vocabulary
+        if value is not None:
+            return value
     return None
 
 
-_REMINDER = re.compile(r"\s*\([^)]*\)")
 _PARTNER_TEXT = re.compile(r"^partner\s*(?:—|–|-)\s*(?P<text>.+)$")
 _CAN_BE_COMMANDER = re.compile(r"\bcan be your commander\b", re.I)
 _COLOR_BITS = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}
@@ -195,7 +189,7 @@ def _partner_abilities(oracle_text: str) -> tuple[tuple[str, str], ...]:
                                        "companion", "character select")):
         return ()
     for line in oracle_text.split("\n"):
-        line = _REMINDER.sub("", line).strip()
+        line = strip_reminders(line).strip()
         if not line:
             continue
         items = [i.strip() for i in line.split(",")] if "partner with" not in line.casefold() else [line]
@@ -298,6 +292,9 @@ class DeckReport:
     name: str | None = None
     player: str | None = None
     notes: list[str] = field(default_factory=list)
+    # one per decklist line naming a card: line, section, count, written (the name as written), card
+    # (its Oracle name), oracle_id, via (how the name resolved: name, face, interchangeable, flavor, ...)
+    lines: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def legal(self) -> bool:
@@ -307,7 +304,7 @@ class DeckReport:
         return {
             "source": self.source, "name": self.name, "player": self.player, "format": self.format,
             "legal": self.legal, "problems": [p.to_dict() for p in self.problems], "counts": dict(self.counts),
-            "commanders": list(self.commanders), "notes": list(self.notes)}
+            "commanders": list(self.commanders), "notes": list(self.notes), "lines": [dict(x) for x in self.lines]}
 
 
 # --------------------------------------------------------------------------- inputs
@@ -359,7 +356,8 @@ class DeckChecker:
         self.cards: dict[str, CardRules] = {row["oracle_id"]: _card_rules(row) for row in frame.iter_rows(named=True)}
         self._legal: dict[str, dict[str, str]] = {}
         self._formats_in_db: set[str] | None = None
-        self._resolved: dict[str, tuple[CardRules, Any] | _Miss] = {}
+        self._resolved: dict[str, tuple[CardRules, Any, str] | _Miss] = {}
+        self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
 
     # -- per-format legality, loaded on first use ---------------------------------------------
 
@@ -381,8 +379,8 @@ class DeckChecker:
 
     # -- names ---------------------------------------------------------------------------------
 
-    def card(self, name: str) -> tuple[CardRules, Any] | _Miss:
-        """(rules, 201.3 class key) for a decklist name, or a _Miss saying why it is no card."""
+    def card(self, name: str) -> tuple[CardRules, Any, str] | _Miss:
+        """(rules, 201.3 class key, via) for a decklist name, or a _Miss saying why it is no card."""
         hit = self._resolved.get(name)
         if hit is None:
             hit = self._resolve(name)
@@ -390,18 +388,41 @@ class DeckChecker:
                 self._resolved[name] = hit
         return hit
 
-    def _found(self, res: Any) -> tuple[CardRules, Any] | None:
+    def _found(self, res: Any) -> tuple[CardRules, Any, str] | None:
         rules = self.cards.get(res.oracle_id)
         if rules is None:
             return None
         # CR 201.3b: a name of an interchangeable class counts with the others of its class
-        names = res.names if res.face is None else self._names.interchangeable(res.name)
-        key = tuple(names) if len(names) > 1 else rules.oracle_id
-        return rules, key
+        # (name_classes.class_id; an OM1 name and its Spider-Man Oracle name are one class)
+        key = self._names.class_id(res.name) or (res.face and self._names.class_id(res.face)) or rules.oracle_id
+        return rules, key, res.via
 
-    def _resolve(self, name: str) -> tuple[CardRules, Any] | _Miss:
+    def prefetch(self, names: Iterable[str]) -> None:
+        """Look up the names not seen yet together: one batch resolve finds the misses, and their fuzzy
+        suggestions come from one vectorised pass instead of a search per name (issue 14: a first
+        ``check_decks`` of 3,000 real decks met ~2,000 distinct unknown names, 1 ms each)."""
         index = self._names
-        res = index.resolve(name)
+        if not hasattr(index, "resolve_many"):  # the point path (oracle_tools/lookup.py) answers per deck
+            return
+        todo = [n for n in dict.fromkeys(names) if n not in self._resolved and n not in self._misses]
+        todo += [h for n in todo if "/" in n and (h := re.split(r"\s*/+\s*", n.strip(), maxsplit=1)[0])]
+        if len(todo) < 64:
+            return
+        frame = index.resolve_many(todo)
+        missed = [q for q, s in zip(frame.get_column("query").to_list(), frame.get_column("status").to_list())
+                  if s == "not_found" and q not in self._misses]
+        if not missed:
+            return
+        from .lookup import suggest_many
+        from .names import Resolution
+
+        found = suggest_many(index._fuzzy_keys, index._fuzzy_names, missed, 5)  # as NameIndex.resolve's
+        for text, suggestions in zip(missed, found):
+            self._misses[text] = Resolution(query=text, status="not_found", suggestions=tuple(suggestions))
+
+    def _resolve(self, name: str) -> tuple[CardRules, Any, str] | _Miss:
+        index = self._names
+        res = self._misses.get(name) or index.resolve(name)
         if res.status == "ok" and (found := self._found(res)):
             return found
         first = res
@@ -410,7 +431,7 @@ class DeckChecker:
         if res.status != "ok" and "/" in name:
             head = re.split(r"\s*/+\s*", name.strip(), maxsplit=1)[0]
             if head and head != name:
-                res2 = index.resolve(head)
+                res2 = self._misses.get(head) or index.resolve(head)
                 if res2.status == "ok" and (found := self._found(res2)):
                     return found
         stripped = name.strip()
@@ -421,7 +442,7 @@ class DeckChecker:
             return _Miss(f"'{name}' could be several cards: {cands}; write the full English name.")
         if first.status == "ok":
             return _Miss(f"'{name}' names {first.name}, which is not a card that can be in a deck.")
-        sugg = index.suggest(name, limit=3)
+        sugg = first.suggestions[:3]  # resolve's own closest names (the top 3 of its 5)
         hint = f"did you mean {', '.join(sugg)}?" if sugg else "no card name is close."
         return _Miss(f"'{name}' is not a card name in the database; {hint}")
 
@@ -437,9 +458,10 @@ class DeckChecker:
             add(Problem("parse_error", p.raw[:200] if p.raw else None, p.line or None, p.detail))
 
         counts = {"main": 0, "sideboard": 0, "commander": 0, "companion": 0, "maybeboard": 0}
-        # class key -> [total, first line, card name as written, CardRules, lines]
+        # class key -> [total, first line, CardRules, lines, {name as written: (via, lines)}]
         tally: dict[Any, list[Any]] = {}
         found: list[tuple[DeckEntry, CardRules]] = []
+        used: list[dict[str, Any]] = []  # which line used which name (201.3 / 201.6 names count as the card)
         for e in deck.entries:
             counts[e.section] += e.count
             if e.section == "maybeboard":
@@ -448,14 +470,17 @@ class DeckChecker:
             if isinstance(hit, _Miss):
                 add(Problem("unknown_card", e.name, e.line or None, hit.detail))
                 continue
-            card, key = hit
+            card, key, via = hit
             found.append((e, card))
+            used.append({"line": e.line or None, "section": e.section, "count": e.count, "written": e.name,
+                         "card": card.name, "oracle_id": card.oracle_id, "via": via})
             t = tally.get(key)
             if t is None:
-                tally[key] = [e.count, e.line, card, [e.line]]
+                tally[key] = [e.count, e.line, card, [e.line], {e.name: (via, [e.line])}]
             else:
                 t[0] += e.count
                 t[3].append(e.line)
+                t[4].setdefault(e.name, (via, []))[1].append(e.line)
 
         # commander designation first: commander formats count the commander as part of the deck
         cmd_cards: list[tuple[DeckEntry | None, CardRules]] = []
@@ -463,7 +488,7 @@ class DeckChecker:
             cmd_cards = self._commanders(deck, found, commanders, notes, add, rules.planeswalker_commander)
 
         # legality and copies, per 201.3 name class (main + sideboard + commander + companion)
-        for total, line, card, lines in tally.values():
+        for total, line, card, lines, written in tally.values():
             status = legal.get(card.oracle_id) if legal is not None else "legal"
             restricted = False
             if status is None or status == "not_legal":
@@ -484,7 +509,7 @@ class DeckChecker:
             limit, why = self._limit(card, rules)
             if total > limit:
                 add(Problem("too_many_copies", card.name, line or None,
-                            f"{total} copies of {card.name}{_at(lines)}; {why}."))
+                            f"{total} copies of {card.name}{_at(lines)}{_names_used(written)}; {why}."))
 
         # deck size
         main, side, cmd, comp = counts["main"], counts["sideboard"], counts["commander"], counts["companion"]
@@ -530,7 +555,8 @@ class DeckChecker:
         problems.sort(key=lambda p: (p.line is None, p.line or 0))  # stable: same line keeps check order
         return DeckReport(
             format=rules.key, source=deck.source, problems=problems, counts=counts,
-            commanders=[c.name for _, c in cmd_cards], name=deck.name, player=deck.player, notes=notes)
+            commanders=[c.name for _, c in cmd_cards], name=deck.name, player=deck.player, notes=notes,
+            lines=used)
 
     @staticmethod
     def _limit(card: CardRules, rules: FormatRules) -> tuple[float, str]:
@@ -604,6 +630,20 @@ class DeckChecker:
         return cmds
 
 
+_NAME_RULE = {"interchangeable": "201.3b", "flavor": "201.6", "printed": "201.2"}
+
+
+def _names_used(written: dict[str, tuple[str, list[int]]]) -> str:
+    """' (written as “A” on line 1 and “B” on line 2, counted together, CR 201.3b)' when the lines of one
+    card (or 201.3 class) use different names (interchangeable, alternate, foreign, face names), else ''."""
+    if len(written) < 2:
+        return ""
+    shown = [f"“{name}”{_at(lines).replace(' (', ' on ').rstrip(')')}" for name, (_, lines) in written.items()]
+    rules = sorted({_NAME_RULE[via] for via, _ in written.values() if via in _NAME_RULE})
+    cite = f", CR {', '.join(rules)}" if rules else ""
+    return f" (written as {', '.join(shown[:-1])} and {shown[-1]}, counted together{cite})"
+
+
 def _at(lines: list[int]) -> str:
     good = [ln for ln in lines if ln]
     if not good:
@@ -662,11 +702,12 @@ def _check(checker: DeckChecker, deck: Decklist, fmt: str | FormatRules,
     return checker.check(deck, fmt, commanders=commanders)
 
 
-_PROBLEM_SCHEMA = {"deck": pl.Int64, "source": pl.String, "name": pl.String, "player": pl.String,
-                   "kind": pl.String, "card": pl.String, "line": pl.Int64, "detail": pl.String}
-_SUMMARY_SCHEMA = {"deck": pl.Int64, "source": pl.String, "name": pl.String, "player": pl.String,
-                   "legal": pl.Boolean, "problems": pl.Int64, "main": pl.Int64, "sideboard": pl.Int64,
-                   "commander": pl.Int64, "companion": pl.Int64}
+# Polars dtype names (Polars is imported by check_decks only: one deck check stays light, issue 14)
+_PROBLEM_SCHEMA = {"deck": "Int64", "source": "String", "name": "String", "player": "String",
+                   "kind": "String", "card": "String", "line": "Int64", "detail": "String"}
+_SUMMARY_SCHEMA = {"deck": "Int64", "source": "String", "name": "String", "player": "String",
+                   "legal": "Boolean", "problems": "Int64", "main": "Int64", "sideboard": "Int64",
+                   "commander": "Int64", "companion": "Int64"}
 
 
 def check_decks(checker: DeckChecker, decks: Iterable[DeckInput] | Mapping[str, DeckInput],
@@ -685,17 +726,22 @@ def check_decks(checker: DeckChecker, decks: Iterable[DeckInput] | Mapping[str, 
         items = ((str(k), v) for k, v in decks.items())
     else:
         items = ((None, d) for d in decks)
-    rows: list[tuple[Any, ...]] = []
-    number = 0
+    read: list[tuple[str | None, DeckInput, list[Decklist] | DecklistError]] = []
     for label, item in items:
         try:
-            expanded = to_decklists(item)
+            read.append((label, item, to_decklists(item)))
         except DecklistError as exc:
+            read.append((label, item, exc))
+    checker.prefetch(e.name for _, _, got in read if isinstance(got, list) for d in got for e in d.entries)
+    rows: list[tuple[Any, ...]] = []
+    number = 0
+    for label, item, expanded in read:
+        if isinstance(expanded, DecklistError):
             src = label or str(item)
             if summary:
                 rows.append((number, src, None, None, False, 1, 0, 0, 0, 0))
             else:
-                rows.append((number, src, None, None, "parse_error", None, None, str(exc)))
+                rows.append((number, src, None, None, "parse_error", None, None, str(expanded)))
             number += 1
             continue
         for deck in expanded:
@@ -709,5 +755,8 @@ def check_decks(checker: DeckChecker, decks: Iterable[DeckInput] | Mapping[str, 
                 for p in report.problems:
                     rows.append((number, src, deck.name, deck.player, p.kind, p.card, p.line, p.detail))
             number += 1
-    schema = _SUMMARY_SCHEMA if summary else _PROBLEM_SCHEMA
+    import polars as pl
+
+    dtypes = _SUMMARY_SCHEMA if summary else _PROBLEM_SCHEMA
+    schema = {column: getattr(pl, dtype) for column, dtype in dtypes.items()}
     return pl.DataFrame(rows, schema=schema, orient="row")

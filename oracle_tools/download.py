@@ -23,6 +23,7 @@ Design points, each driven by how Scryfall (and networks) behave:
 from __future__ import annotations
 
 import email.utils
+import functools
 import json
 import os
 import tempfile
@@ -31,7 +32,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -83,6 +84,26 @@ MAX_RETRY_AFTER = 120.0
 DEFAULT_429_WAIT = 30.0
 #: Upper bound for one exponential-backoff sleep.
 MAX_BACKOFF = 60.0
+
+#: The first retry's wait in seconds (then doubled per retry), unless a caller passes ``backoff``. Tests and
+#: impatient users set ``ORACLE_TOOLS_BACKOFF`` (e.g. 0.01) to exercise the same retry path without sleeping.
+DEFAULT_BACKOFF = 1.0
+BACKOFF_ENV = "ORACLE_TOOLS_BACKOFF"
+
+
+def default_backoff() -> float:
+    """``$ORACLE_TOOLS_BACKOFF`` (seconds, >= 0), else :data:`DEFAULT_BACKOFF`; the one place it is read."""
+    text = os.environ.get(BACKOFF_ENV, "").strip()
+    if not text:
+        return DEFAULT_BACKOFF
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= MAX_BACKOFF:
+        raise DownloadError(f"{BACKOFF_ENV}={text!r} is not a number of seconds from 0 to {MAX_BACKOFF:g}; "
+                            f"unset it or give e.g. {BACKOFF_ENV}=0.5")
+    return value
 #: Default spacing between requests to one host (Scryfall asks for 50-100 ms).
 DEFAULT_REQUEST_INTERVAL = 0.1
 
@@ -162,8 +183,8 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
         except (TypeError, ValueError, IndexError):
             return None
         if when.tzinfo is None:  # HTTP-dates are GMT by definition
-            when = when.replace(tzinfo=timezone.utc)
-        seconds = (when - (now or datetime.now(timezone.utc))).total_seconds()
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - (now or datetime.now(UTC))).total_seconds()
     if seconds != seconds:  # NaN
         return None
     return min(max(seconds, 0.0), MAX_RETRY_AFTER)
@@ -177,7 +198,7 @@ class _Client:
         session: requests.Session | None,
         *,
         max_retries: int,
-        backoff: float,
+        backoff: float | None,
         timeout: float,
         request_interval: float,
         sleep: Sleep,
@@ -187,7 +208,7 @@ class _Client:
         self._own_session = session is None
         self.session = session if session is not None else requests.Session()
         self.max_retries = max_retries
-        self.backoff = backoff
+        self.backoff = default_backoff() if backoff is None else backoff
         self.timeout = timeout
         self.sleep = sleep
         self.throttle = _Throttle(request_interval, sleep)
@@ -280,7 +301,7 @@ def fetch_index(
     *,
     session: requests.Session | None = None,
     max_retries: int = 5,
-    backoff: float = 1.0,
+    backoff: float | None = None,
     timeout: float = 60.0,
     request_interval: float = DEFAULT_REQUEST_INTERVAL,
     sleep: Sleep = time.sleep,
@@ -305,7 +326,7 @@ def _fetch_index(client: _Client, api_url: str) -> list[dict[str, Any]]:
             raise DownloadError(f"bulk-data index at {url} pages in a loop")
         seen.add(url)
         page_url = url
-        page = client.run(page_url, lambda: _get_json(client, page_url))
+        page = client.run(page_url, functools.partial(_get_json, client, page_url))
         if not isinstance(page, dict) or page.get("object") != "list" or not isinstance(page.get("data"), list):
             raise DownloadError(f"{url} did not return a Scryfall list object (got {str(page)[:200]!r})")
         for entry in page["data"]:
@@ -340,7 +361,7 @@ def fetch_bulk_files(
     cache_dir: Path,
     progress: bool = True,
     max_retries: int = 5,
-    backoff: float = 1.0,
+    backoff: float | None = None,
     timeout: float = 60.0,
     session: requests.Session | None = None,
     request_interval: float = DEFAULT_REQUEST_INTERVAL,
@@ -379,7 +400,7 @@ def fetch_bulk_files(
         return [_fetch_one(client, index[t], cache_dir, progress) for t in wanted]
 
 
-def fetch_text(url: str, dest: Path, *, max_retries: int = 5, backoff: float = 1.0, timeout: float = 60.0,
+def fetch_text(url: str, dest: Path, *, max_retries: int = 5, backoff: float | None = None, timeout: float = 60.0,
                session: requests.Session | None = None, sleep: Sleep = time.sleep) -> Path:
     """Download one text file (e.g. the Comprehensive Rules .txt) to ``dest``, atomically, with retries.
 

@@ -1,4 +1,5 @@
 """Errors raised by oracle-tools. Each message says what was wrong and what to do."""
+
 from __future__ import annotations
 
 

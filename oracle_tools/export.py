@@ -65,10 +65,10 @@ def infer_format(path: Path, format: str | None) -> str:
         if fmt not in FORMATS:
             raise ExportError(f"unknown export format {format!r}; use one of: {', '.join(FORMATS)}.")
         return fmt
-    fmt = _SUFFIX_FORMATS.get(path.suffix.lower())
-    if fmt is None:
+    by_suffix = _SUFFIX_FORMATS.get(path.suffix.lower())
+    if by_suffix is None:
         raise ExportError(f"cannot tell the format from {path.name!r}; name it .parquet or .csv, or give the format.")
-    return fmt
+    return by_suffix
 
 
 def _check_path(path: Path, db_path: Path | None) -> None:
@@ -116,7 +116,7 @@ def export(con: duckdb.DuckDBPyConnection, target: str | None, path: str | os.Pa
         else:
             all_params = [*(bound or []), str(out)]
             statement = f"COPY ({query}) TO ? ({options})"
-        rows = con.execute(statement, all_params).fetchone()[0]
+        rows = con.execute(statement, all_params).fetchall()[0][0]
     except duckdb.Error as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ExportError(f"export failed: {first}") from None

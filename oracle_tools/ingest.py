@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import secrets
 import shutil
 import time
 import zlib
@@ -56,6 +57,11 @@ RULING_COLUMNS: dict[str, str] = {
 }
 
 # Scryfall names its bulk files after their type: oracle-cards-20241122100000.json(.gz).
+#: The catalog the previous database is attached as while a new one is built. DuckDB names a file's own catalog
+#: after the file ("previous.duckdb" and its temp copy are both "previous"), so a fixed word can clash with it;
+#: a random name per process cannot (issue 10).
+PREVIOUS_CATALOG = f"previous_{secrets.token_hex(8)}"
+
 _BULK_NAME = re.compile(r"(oracle[-_]cards|unique[-_]artwork|default[-_]cards|all[-_]cards|rulings)", re.I)
 _OBJECT_KEY = re.compile(r'"object"\s*:\s*"([A-Za-z_]+)"')
 _SNIFF_BYTES = 1 << 16
@@ -189,7 +195,7 @@ class Ingest:
         self.memory_limit = memory_limit
         self.report = IngestReport(db_path=self.db_path)
         self._run_rows: list[tuple] = []
-        self._started = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+        self._started = dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
     def run(self, sources: Sequence[SourceFile], *, rules_file: Path | None = None) -> IngestReport:
         card_files = [s for s in sources if s.kind == "cards"]
@@ -235,7 +241,7 @@ class Ingest:
         con.execute(sqlfiles.load("schema.sql"))
         con.execute(sqlfiles.load("macros.sql"))
         if previous is not None:
-            con.execute("ATTACH ? AS previous (READ_ONLY)", [str(previous)])
+            con.execute(f"ATTACH ? AS {PREVIOUS_CATALOG} (READ_ONLY)", [str(previous)])
         steps = len(card_files) + len(ruling_files) + 3
         with tqdm(total=steps, desc="ingest", unit="step", disable=not self.progress, leave=False) as bar:
             if card_files:
@@ -262,11 +268,12 @@ class Ingest:
             bar.update(1)
         self._record_runs(con, previous)
         if previous is not None:
-            con.execute("DETACH previous")
+            con.execute(f"DETACH {PREVIOUS_CATALOG}")
         self.report.tables = {
-            t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]  # table names from the catalog
+            t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0]  # table names from the catalog
             for (t,) in con.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1").fetchall()
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+                "AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()  # tables: counting the views costs ~0.1 s
         }
 
     def _build_layers(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -275,6 +282,10 @@ class Ingest:
 
         names.build(con, self.interchangeable_file)
         tokens.build(con)
+        from . import references  # name mentions in Oracle text (CR 201.5, 201.5c), read by oracletext.py
+
+        references.build(con)
+        con.execute(sqlfiles.load("lookup_indexes.sql"))  # point queries of single lookups (oracle_tools/lookup.py)
         from . import views  # analyst views over every layer: keep this call last
 
         views.build(con)
@@ -298,12 +309,12 @@ class Ingest:
                                   f"Nothing was replaced.") from None
             bad = con.execute(
                 "SELECT count(*), any_value(coalesce(object, '(missing)')) FROM stage_cards "
-                "WHERE file_order = ? AND (object IS DISTINCT FROM 'card' OR id IS NULL)", [order]).fetchone()
+                "WHERE file_order = ? AND (object IS DISTINCT FROM 'card' OR id IS NULL)", [order]).fetchall()[0]
             if bad[0]:
                 raise IngestError(
                     f"{source.path}: {bad[0]} object(s) are not Scryfall card objects (object = {bad[1]!r} "
                     "or no id); a bulk file must hold only card objects. Nothing was replaced.")
-            rows = con.execute("SELECT count(*) FROM stage_cards WHERE file_order = ?", [order]).fetchone()[0]
+            rows = con.execute("SELECT count(*) FROM stage_cards WHERE file_order = ?", [order]).fetchall()[0][0]
             if order:
                 # A printing id seen in an earlier file is kept once: the later file wins.
                 con.execute("DELETE FROM stage_cards WHERE file_order < ? AND id IN "
@@ -322,7 +333,7 @@ class Ingest:
                         SELECT DISTINCT oracle_id, source, published_at, comment
                         FROM read_json(?, format = '{source.json_format}', columns = {cols})
                         WHERE object = 'ruling' AND oracle_id IS NOT NULL AND comment IS NOT NULL""",
-                    [str(source.path)]).fetchone()[0]
+                    [str(source.path)]).fetchall()[0][0]
             except duckdb.Error as exc:
                 raise IngestError(f"{source.path}: cannot be read as Scryfall ruling objects: {_first_line(exc)}. "
                                   f"Nothing was replaced.") from None
@@ -332,7 +343,7 @@ class Ingest:
     def _keep(self, con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> None:
         """Carry tables over from the previous database (an ingest of only rulings or rules)."""
         for table in tables:
-            con.execute(f"INSERT INTO main.{table} SELECT * FROM previous.main.{table}")
+            con.execute(f"INSERT INTO main.{table} SELECT * FROM {PREVIOUS_CATALOG}.main.{table}")
 
     def _note(self, source: SourceFile, rows: int, seconds: float) -> None:
         self._run_rows.append((source.origin, source.kind, str(source.path), source.bulk_type, source.updated_at,
@@ -343,8 +354,8 @@ class Ingest:
     def _record_runs(self, con: duckdb.DuckDBPyConnection, previous: Path | None) -> None:
         run_id = 1
         if previous is not None:
-            con.execute("INSERT INTO ingest_runs SELECT * FROM previous.main.ingest_runs")
-            run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM ingest_runs").fetchone()[0]
+            con.execute(f"INSERT INTO ingest_runs SELECT * FROM {PREVIOUS_CATALOG}.main.ingest_runs")
+            run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM ingest_runs").fetchall()[0][0]
         for origin, kind, file, bulk_type, updated_at, rows, seconds in self._run_rows:
             con.execute("INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         [run_id, self._started, origin, kind, file, bulk_type, updated_at, rows, seconds])

@@ -1,9 +1,14 @@
 """Name rules (CR 201): turn any string a person typed or a card shows into its Oracle card.
 
-The ``names`` table (built at ingest) holds every name that refers to an Oracle card:
-full names, face/half names (709, 710, 712, 713, 715), foreign printed names (201.2),
-alternate names (201.6) and their normalized lookup keys. ``name_classes`` holds the
-interchangeable names (201.3).
+The ``names`` table (built at ingest, SQL in ``sql/names.sql``) holds every name that refers to an
+Oracle card with its normalized lookup key and ``via``: full names (``name``), face/half names
+(``face``; 709, 710, 712, 713, 715), foreign printed names (``printed``; 201.2), English printed names
+that differ from the Oracle name (``interchangeable``; 201.3: Scryfall's Through the Omenpaths
+printings) and flavor names (``flavor``; 201.6 alternate names). ``name_classes``
+(``sql/name_classes.sql``) holds the classes of interchangeable names (201.3): per card its own name
+and every interchangeable name, with the printings carrying each, plus the optional override table.
+These two tables are the single source of ``via`` and classes for every reader (:class:`NameIndex`,
+SQL lookups, the ``name_aliases`` view).
 
 >>> from oracle_tools import OracleDB
 >>> db = OracleDB("data/oracle.duckdb")                         # doctest: +SKIP
@@ -17,7 +22,6 @@ import csv
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -27,9 +31,13 @@ import polars as pl
 from rapidfuzz import fuzz, process
 
 from . import sqlfiles
+from .errors import IngestError
+from .lookup import Candidate, Resolution
 
 # How much a kind of name counts when one string matches several cards: English Oracle
-# names (whole or face) first, then English alternate names, then foreign printed names.
+# names (whole or face) first, then English interchangeable (201.3) and flavor (201.6) names, then
+# foreign printed names. ('alternate' is what databases built before issue 11 called English
+# printed names; kept so they still load.)
 VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2}
 
 _FOLD = str.maketrans({
@@ -71,16 +79,41 @@ _FOLD_PAIRS = [(chr(k), v) for k, v in _FOLD.items()]
 
 # -- building the tables at ingest -------------------------------------------------------------
 
+#: What a ``name_classes`` row is: the card's own (Oracle or face) name, an English printed name found
+#: in the data (CR 201.3), or a name only the override table gives (a pair the data source lacks).
+CLASS_KINDS = ("oracle", "printed", "override")
+
+_PRINTINGS_TYPE = pl.List(pl.Struct({"id": pl.String, "set_code": pl.String, "collector_number": pl.String}))
+
+
 def build(con: duckdb.DuckDBPyConnection, interchangeable_file: Path | None = None) -> None:
-    """Create ``names``, ``token_names`` and ``name_classes`` in a freshly ingested database."""
+    """Create ``names``, ``token_names`` and ``name_classes`` in a freshly ingested database.
+
+    ``names`` is one row per (name, card, face, via, lang); ``name_classes`` one row per name of every
+    class of interchangeable names (CR 201.3), derived from the English printed names in the data
+    plus the optional override table. Both are what every reader (``NameIndex``, SQL lookups, views)
+    takes ``via`` and classes from.
+    """
     con.execute(sqlfiles.load("names.sql"))
-    sources = sqlfiles.frame(con, "SELECT DISTINCT * FROM name_sources WHERE name IS NOT NULL AND name <> ''")
-    names = sources.with_columns(key=normalize_expr("name"))
-    con.register("names_frame", names.to_arrow())
-    con.execute("CREATE OR REPLACE TABLE names AS SELECT name, key, oracle_id, face_index, via, lang FROM names_frame")
-    con.unregister("names_frame")
+    sources = sqlfiles.frame(con, "SELECT * FROM name_sources WHERE name IS NOT NULL AND name <> ''")
     con.execute("DROP TABLE name_sources")
-    _build_classes(con, interchangeable_file or default_interchangeable_file())
+    sources = sources.with_columns(key=normalize_expr("name"))
+    # An English printed name that differs from the card's own names only in typography (case,
+    # accents, quotes, dashes) is the same name, not an interchangeable one (CR 201.3 needs a
+    # different English name).
+    own = sources.filter(pl.col("via").is_in(["name", "face", "flavor"])).select("oracle_id", "key").unique()
+    printed = sources.filter(pl.col("via") == "interchangeable").join(own, on=["oracle_id", "key"], how="anti")
+    others = sources.filter(pl.col("via") != "interchangeable")
+    path = interchangeable_file or default_interchangeable_file()
+    override = read_interchangeable_file(path) if path.exists() else []
+    classes, extra_names = _classes(con, others, printed, override, path.name)
+    names = pl.concat([others, printed, extra_names], how="diagonal_relaxed").select(
+        "name", "key", "oracle_id", pl.col("face_index").cast(pl.Int32), "via", "lang").unique()
+    con.register("names_frame", names.to_arrow())
+    con.execute("CREATE OR REPLACE TABLE names AS SELECT name, key, oracle_id, face_index, via, lang FROM names_frame "
+                "ORDER BY key, name, oracle_id, face_index NULLS FIRST, via, lang")
+    con.unregister("names_frame")
+    _store_classes(con, classes)
 
 
 def default_interchangeable_file() -> Path:
@@ -89,73 +122,172 @@ def default_interchangeable_file() -> Path:
     return INTERCHANGEABLE_CSV
 
 
-def _build_classes(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    """CR 201.3: classes of interchangeable names, from the versioned table in data/."""
-    con.execute("CREATE OR REPLACE TABLE name_classes (class_id VARCHAR, name VARCHAR, oracle_id VARCHAR, "
-                "source VARCHAR)")
-    rows = read_interchangeable_file(path) if path.exists() else []
-    for class_id, name, source in rows:
-        oracle_id = con.execute("SELECT any_value(oracle_id) FROM names WHERE name = ? AND via = 'name'",
-                                [name]).fetchone()[0]
-        con.execute("INSERT INTO name_classes VALUES (?, ?, ?, ?)", [class_id, name, oracle_id, source])
+class _Union:
+    """Union-find over names: CR 201.3a makes "is interchangeable with" an equivalence."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, name: str) -> str:
+        root = self.parent.setdefault(name, name)
+        while root != self.parent[root]:
+            root = self.parent[root]
+        while name != root:
+            self.parent[name], name = root, self.parent[name]
+        return root
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def _classes(con: duckdb.DuckDBPyConnection, others: pl.DataFrame, printed: pl.DataFrame,
+             override: list[tuple[str, str, str]], override_name: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The rows of ``name_classes`` and the ``names`` rows only the override table gives.
+
+    Data: every English printed name (CR 201.3) joins the class of its card's (or face's) own name,
+    with the printings that carry it. Override: names sharing a ``class_id`` join one class; a name
+    the data lacks takes the card of the class's known names (when they are one card).
+    """
+    cards: dict[str, str] = dict(con.execute("SELECT oracle_id, name FROM cards WHERE is_card").fetchall())
+    face_names: dict[tuple[str, int], str] = {(oid, idx): name for oid, idx, name in con.execute(
+        "SELECT oracle_id, face_index, name FROM faces WHERE is_card").fetchall()}
+
+    def own_name(oid: str, idx: int | None) -> str:
+        return cards[oid] if idx is None else face_names.get((oid, idx), cards[oid])
+
+    union = _Union()
+    # name -> {(oracle_id, face_index)} it refers to, kind, printings, override class ids and sources
+    refers: dict[str, set[tuple[str, int | None]]] = {}
+    kinds: dict[str, str] = {}
+    printings: dict[str, dict[str, tuple[str, str | None, str | None]]] = {}
+    csv_ids: dict[str, set[str]] = {}
+    csv_sources: dict[str, list[str]] = {}
+    for name, oid, idx, pid, set_code, number in printed.select(
+            "name", "oracle_id", "face_index", "printing_id", "set_code", "collector_number").iter_rows():
+        anchor = own_name(oid, idx)
+        union.union(anchor, name)
+        refers.setdefault(anchor, set()).add((oid, idx))
+        refers.setdefault(name, set()).add((oid, idx))
+        kinds[anchor] = "oracle"
+        kinds.setdefault(name, "printed")
+        printings.setdefault(name, {})[pid] = (pid, set_code, number)
+
+    extra: list[dict[str, Any]] = []
+    if override:
+        english = others.filter(pl.col("via").is_in(["name", "face"]))
+        exact: dict[str, set[tuple[str, int | None]]] = {}
+        for name, oid, idx in english.select("name", "oracle_id", "face_index").iter_rows():
+            exact.setdefault(name, set()).add((oid, idx))
+        by_class: dict[str, list[str]] = {}
+        for class_id, name, source in override:
+            by_class.setdefault(class_id, []).append(name)
+            csv_ids.setdefault(name, set()).add(class_id)
+            csv_sources.setdefault(name, []).append(f"{override_name}: {source}" if source else override_name)
+            if name in exact:
+                refers.setdefault(name, set()).update(exact[name])
+                kinds[name] = "oracle"
+            elif name not in refers:
+                refers[name] = set()
+                kinds[name] = "override"
+        for members in by_class.values():
+            union.find(members[0])
+            for other in members[1:]:
+                union.union(members[0], other)
+
+    groups: dict[str, list[str]] = {}
+    for name in union.parent:
+        groups.setdefault(union.find(name), []).append(name)
+    rows: list[dict[str, Any]] = []
+    for members in groups.values():
+        targets = set().union(*(refers.get(m, set()) for m in members))
+        for name in members:
+            if not refers.get(name) and len(targets) == 1:
+                # a name only the override gives: it names the one card its class names (CR 201.3)
+                refers[name] = set(targets)
+                (oid, idx), = targets
+                extra.append({"name": name, "key": normalize(name), "oracle_id": oid, "face_index": idx,
+                              "via": "interchangeable", "lang": "en"})
+        ids = sorted(set().union(*(csv_ids.get(m, set()) for m in members)))
+        oids = sorted({oid for oid, _ in targets})
+        if ids:
+            class_id = ids[0]
+        elif len(targets) == 1:
+            (oid, idx), = targets
+            class_id = oid if idx is None else f"{oid}/{idx}"
+        else:
+            class_id = oids[0] if oids else members[0]
+        for name in sorted(members):
+            kind = kinds.get(name, "override")
+            found = sorted(printings.get(name, {}).values(), key=lambda p: (p[1] or "", _number_key(p[2]), p[0]))
+            where = ", ".join(f"{s} #{n}" if n else f"{s} (collector number unknown)" for _, s, n in found)
+            source = {"oracle": "Oracle name", "printed": f"English printed name on {where}",
+                      "override": "override table"}[kind]
+            if name in csv_sources:
+                source += "; " + "; ".join(csv_sources[name])
+            named: list[tuple[str | None, int | None]] = sorted(
+                refers.get(name, set()), key=lambda t: (t[0], -1 if t[1] is None else t[1])) or [(None, None)]
+            for oid, idx in named:
+                rows.append({"class_id": class_id, "name": name, "oracle_id": oid, "face_index": idx, "kind": kind,
+                             "source": source,
+                             "printings": [{"id": p[0], "set_code": p[1], "collector_number": p[2]} for p in found]})
+    schema = pl.Schema({"class_id": pl.String(), "name": pl.String(), "oracle_id": pl.String(),
+                        "face_index": pl.Int32(), "kind": pl.String(), "source": pl.String(),
+                        "printings": _PRINTINGS_TYPE})
+    extra_schema = pl.Schema({"name": pl.String, "key": pl.String, "oracle_id": pl.String, "face_index": pl.Int32,
+                              "via": pl.String, "lang": pl.String})
+    return pl.DataFrame(rows, schema=schema), pl.DataFrame(extra, schema=extra_schema)
+
+
+def _number_key(number: str | None) -> tuple[int, str]:
+    digits = re.match(r"\d+", number or "")
+    return (int(digits.group()) if digits else 1 << 30, number or "")
+
+
+def _store_classes(con: duckdb.DuckDBPyConnection, classes: pl.DataFrame) -> None:
+    """Write ``name_classes``; the card's own names get its English printings that show that name."""
+    con.register("classes_frame", classes.to_arrow())
+    con.execute(sqlfiles.load("name_classes.sql"))
+    con.unregister("classes_frame")
 
 
 def read_interchangeable_file(path: Path) -> list[tuple[str, str, str]]:
-    """Rows (class_id, name, source) of a CSV with columns class_id,name,source; '#' lines are comments."""
-    with path.open(encoding="utf-8", newline="") as handle:
-        lines = [line for line in handle if line.strip() and not line.lstrip().startswith("#")]
-    reader = csv.DictReader(lines)
-    missing = {"class_id", "name"} - set(reader.fieldnames or [])
+    """Rows (class_id, name, source) of a CSV with columns class_id,name,source; '#' lines are comments.
+
+    Anything malformed (not UTF-8 text, a row with too few or too many fields, an empty class_id or name)
+    raises IngestError naming the file and the row.
+    """
+    expected = "expected UTF-8 CSV with a header 'class_id,name,source' and one row per name"
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            lines = [line for line in handle if line.strip() and not line.lstrip().startswith("#")]
+        records = list(csv.reader(lines, strict=True))
+    except UnicodeDecodeError as exc:
+        raise IngestError(f"{path}: interchangeable-names file is not UTF-8 text ({exc.reason} at byte "
+                          f"{exc.start}); {expected}.") from None
+    except csv.Error as exc:
+        raise IngestError(f"{path}: interchangeable-names file is not valid CSV ({exc}); {expected}.") from None
+    header = [h.strip() for h in records[0]] if records else []
+    missing = {"class_id", "name"} - set(header)
     if missing:
-        raise ValueError(f"{path}: interchangeable-names file lacks column(s) {sorted(missing)}; "
-                         "expected a header 'class_id,name,source'.")
-    return [(row["class_id"].strip(), row["name"].strip(), (row.get("source") or "").strip()) for row in reader]
+        raise IngestError(f"{path}: interchangeable-names file lacks column(s) {sorted(missing)}; {expected}.")
+    rows = []
+    for number, record in enumerate(records[1:], 1):
+        if len(record) != len(header):
+            raise IngestError(f"{path}: data row {number} has {len(record)} field(s), the header {len(header)}; "
+                              f"{expected}.")
+        row = dict(zip(header, record))
+        rows.append((row["class_id"].strip(), row["name"].strip(), row.get("source", "").strip()))
+    blank = [n for n, (class_id, name, _) in enumerate(rows, 1) if not class_id or not name]
+    if blank:
+        raise IngestError(f"{path}: data row {blank[0]} has an empty class_id or name; every row needs both.")
+    return rows
 
 
 # -- resolving ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Candidate:
-    name: str
-    oracle_id: str
-    face: str | None
-    via: str
-
-
-@dataclass(frozen=True)
-class Resolution:
-    """What a string names. ``status`` is ok, ambiguous or not_found; ``names`` is the 201.3 class."""
-
-    query: str
-    status: str
-    name: str | None = None
-    face: str | None = None
-    face_index: int | None = None
-    oracle_id: str | None = None
-    via: str | None = None
-    lang: str | None = None
-    names: tuple[str, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    suggestions: tuple[str, ...] = ()
-    tokens: tuple[str, ...] = ()  # not_found: close token names (CR 111; not cards, 201.4), see `token NAME`
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
-
-    @property
-    def english_name(self) -> str | None:
-        """The English name that matched: the face's name when a face matched, else the card's."""
-        return self.face or self.name
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["names"] = list(self.names)
-        data["candidates"] = [asdict(c) for c in self.candidates]
-        data["suggestions"] = list(self.suggestions)
-        data["tokens"] = list(self.tokens)
-        return data
-
+# Candidate and Resolution (the answers) live in lookup.py, shared with the point-query path.
 
 # A precomputed answer for one lookup string (exact name or normalized key):
 # (status, oracle_id, face_index, via, lang, candidates). Plain tuples, built in bulk by zip:
@@ -197,13 +329,20 @@ class NameIndex:
         self._fuzzy_names = [key_to_name[k] for k in self._fuzzy_keys]
         self._frames: tuple[pl.DataFrame, pl.DataFrame] | None = None
 
-    @staticmethod
-    def _load_classes(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, ...]]:
+    def _load_classes(self, con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, ...]]:
+        """name -> its CR 201.3 class (sorted names, itself included), read from ``name_classes``.
+
+        Also fills ``class_ids`` (name -> class_id), the key deck checks count copies by (201.3b).
+        """
         classes: dict[str, tuple[str, ...]] = {}
-        for _, members in con.execute(
-                "SELECT class_id, list(DISTINCT name ORDER BY name) FROM name_classes GROUP BY class_id").fetchall():
+        self.class_ids: dict[str, str] = {}
+        for class_id, members in con.execute(
+                "SELECT class_id, list(DISTINCT name ORDER BY name) FROM name_classes WHERE name IS NOT NULL "
+                "GROUP BY class_id ORDER BY class_id").fetchall():
             for member in members:
+                # a database built before classes were merged may list a name in two classes: unite them
                 classes[member] = tuple(sorted(set(classes.get(member, ())) | set(members)))
+                self.class_ids.setdefault(member, class_id)
         return classes
 
     @staticmethod
@@ -213,7 +352,8 @@ class NameIndex:
         Vectorised: only the (few) ambiguous lookups are walked in Python.
         """
         best = (names.filter(pl.col("tier") == pl.col("tier").min().over(column))
-                .sort([column, pl.col("face_index").is_not_null(), pl.col("face_index").fill_null(0), "via"]))
+                .sort([column, pl.col("face_index").is_not_null(), pl.col("face_index").fill_null(0), "via",
+                      "oracle_id", "lang"]))  # a total order: lookup.py's point queries break ties alike
         grouped = best.group_by(column, maintain_order=True).agg(
             pl.col("oracle_id").first(), pl.col("face_index").first(), pl.col("via").first(), pl.col("lang").first(),
             pl.col("oracle_id").n_unique().alias("cards"))
@@ -275,8 +415,18 @@ class NameIndex:
         return self.face_names.get((oid, idx))
 
     def interchangeable(self, name: str) -> tuple[str, ...]:
-        """Every name that is the same name as ``name`` under CR 201.3a/b, itself included."""
+        """Every name that is the same name as ``name`` under CR 201.3a/b, itself included (sorted)."""
         return self._classes.get(name, (name,))
+
+    def class_id(self, name: str) -> str | None:
+        """The ``name_classes.class_id`` of ``name`` (an English Oracle, face or interchangeable name),
+        None when the name has no interchangeable names."""
+        return self.class_ids.get(name)
+
+    @property
+    def classes(self) -> dict[str, tuple[str, ...]]:
+        """name -> its class of interchangeable names (CR 201.3), for every name that has one."""
+        return self._classes
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """The closest English Oracle names (rapidfuzz's normalized Indel ratio over lookup keys).
@@ -341,10 +491,6 @@ def _replace(resolution: Resolution, **changes: Any) -> Resolution:
 
 
 # -- same-name semantics (CR 201.2a–c, 201.3a) -----------------------------------------------------
-
-NameSet = frozenset[str] | None
-"""The names an object has: a set of English names, empty/None for an object with no name (face-down)."""
-
 
 def _expanded(names: Iterable[str] | None, classes: dict[str, tuple[str, ...]]) -> frozenset[str]:
     if not names:

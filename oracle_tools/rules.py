@@ -25,8 +25,10 @@ def store(con: duckdb.DuckDBPyConnection, rules_file: Path | None, *, keep_previ
     """Fill ``rules``: from ``rules_file``, else from the previous database, else the shipped CR."""
     con.execute(_CREATE)
     if rules_file is None and keep_previous and _previous_has_rules(con):
-        con.execute("INSERT INTO rules SELECT * FROM previous.main.rules")
-        con.execute("INSERT INTO rules_meta SELECT * FROM previous.main.rules_meta")
+        from .ingest import PREVIOUS_CATALOG
+
+        con.execute(f"INSERT INTO rules SELECT * FROM {PREVIOUS_CATALOG}.main.rules")
+        con.execute(f"INSERT INTO rules_meta SELECT * FROM {PREVIOUS_CATALOG}.main.rules_meta")
         return
     doc = load_rules(rules_file)
     frame = pl.DataFrame({"number": list(doc.rules), "text": list(doc.rules.values())})
@@ -38,14 +40,16 @@ def store(con: duckdb.DuckDBPyConnection, rules_file: Path | None, *, keep_previ
 
 
 def _previous_has_rules(con: duckdb.DuckDBPyConnection) -> bool:
+    from .ingest import PREVIOUS_CATALOG
+
     return bool(con.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE database_name = 'previous' AND table_name = 'rules'"
-    ).fetchone()[0])
+        "SELECT count(*) FROM duckdb_tables() WHERE database_name = ? AND table_name = 'rules'", [PREVIOUS_CATALOG]
+    ).fetchall()[0][0])
 
 
 def document(con: duckdb.DuckDBPyConnection) -> RulesDocument:
     """The rules stored in a database, as a RulesDocument."""
-    effective: dt.date = con.execute("SELECT effective_date FROM rules_meta").fetchone()[0]
+    effective: dt.date = con.execute("SELECT effective_date FROM rules_meta").fetchall()[0][0]
     rules = dict(con.execute("SELECT number, text FROM rules").fetchall())
     return RulesDocument(effective_date=effective, rules=rules)
 

@@ -1,15 +1,99 @@
-"""The project's SQL lives in ``oracle_tools/sql/*.sql``; this loads it by name."""
+"""SQL helpers: load the project's SQL (``oracle_tools/sql/*.sql``) by name, run queries into Polars frames,
+and the sandboxed connection that runs SQL derived from user input (``oracle-tools sql``, search, the HTTP
+server and the MCP tools all run on :func:`sandboxed_connection` via ``OracleDB.user_con``)."""
+
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import polars as pl
+from .errors import OracleToolsError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # Polars loads in .pl() when a frame is asked for: single lookups never import it
     import duckdb
+    import polars as pl
+
+
+class ReadOnlySQLError(OracleToolsError):
+    """A statement given to ``sql`` is not a read-only query (COPY, ATTACH, SET, INSTALL, CREATE, …)."""
+
+
+#: Extension settings of the sandbox, passed at connect time so nothing can run before them.
+SANDBOX_CONFIG: dict[str, Any] = {
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+}
+#: Set right after the database file is attached (DuckDB refuses ATTACH once external access is off), then
+#: locked: no file, directory or network access beyond the database (COPY … TO, EXPORT DATABASE,
+#: read_csv('/etc/passwd'), ATTACH, INSTALL all fail) and no statement can turn it back on (SET fails).
+_SANDBOX_AFTER_ATTACH = ("SET enable_external_access = false", "SET lock_configuration = true")
+_RESERVED_CATALOGS = frozenset({"memory", "system", "temp", "main", ""})
+
+#: What a statement type is for, in the one line that refuses it.
+_REFUSED_WHY = {
+    "COPY": "COPY writes files — use `oracle-tools export`",
+    "EXPORT": "EXPORT DATABASE writes files — use `oracle-tools export`",
+    "LOAD": "INSTALL/LOAD fetch and load extensions, which the sandbox turns off",
+    "SET": "SET changes settings, which are locked",
+    "VARIABLE_SET": "SET changes settings, which are locked",
+    "ATTACH": "ATTACH opens other databases — query this one",
+    "DETACH": "DETACH closes databases — query this one",
+    "PRAGMA": "PRAGMA changes or reads settings — use SELECT on duckdb_settings() instead",
+    "CALL": "CALL runs table functions that can read files — use SELECT",
+}
+_QUERY_TYPES = frozenset({"SELECT", "EXPLAIN"})
+
+
+def check_read_only(query: str) -> None:
+    """Raise :class:`ReadOnlySQLError` unless ``query`` is exactly one query statement (SELECT/WITH/FROM/
+    VALUES/DESCRIBE/SHOW/SUMMARIZE/EXPLAIN), classified by DuckDB's own parser, never by pattern matching."""
+    import duckdb
+
+    try:
+        statements = duckdb.extract_statements(query)
+    except duckdb.Error as exc:
+        raise OracleToolsError(f"SQL failed: {str(exc).splitlines()[0]}") from None
+    if not statements:
+        raise ReadOnlySQLError("`sql` needs a query, such as SELECT name FROM cards LIMIT 5")
+    if len(statements) > 1:
+        raise ReadOnlySQLError(f"`sql` runs one query at a time; this text has {len(statements)} statements")
+    kind = statements[0].type.name
+    if kind not in _QUERY_TYPES:
+        why = _REFUSED_WHY.get(kind, f"{kind} changes the database or its settings")
+        raise ReadOnlySQLError(f"`sql` runs read-only queries only (SELECT/WITH/FROM/DESCRIBE/…); {why}")
+
+
+def sandboxed_connection(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the database at ``path`` for SQL that comes from users: no file, network or
+    extension access, configuration locked. Use ``.cursor()`` of it per thread. Statements should also pass
+    :func:`check_read_only` first, so a refused one gets one clear line instead of DuckDB's permission error.
+
+    DuckDB keeps one instance per file and process and refuses a second connection to the same file with a
+    different configuration, so the sandbox is its own in-memory instance that attaches the file read-only
+    (catalog named after the file, as a plain ``duckdb.connect`` names it) and makes it the default for every
+    cursor (the in-memory catalog is detached): ``OracleDB.con`` and ``user_con`` live side by side.
+    """
+    import duckdb
+
+    stem = Path(path).stem
+    catalog = stem if stem.lower() not in _RESERVED_CATALOGS else "oracle"
+    quoted_catalog = '"' + catalog.replace('"', '""') + '"'
+    quoted_path = "'" + str(path).replace("'", "''") + "'"  # ATTACH takes no parameters; the path is ours
+    con = duckdb.connect(":memory:", config=dict(SANDBOX_CONFIG))
+    try:
+        con.execute(f"ATTACH {quoted_path} AS {quoted_catalog} (READ_ONLY)")
+        con.execute(f"USE {quoted_catalog}")
+        con.execute("DETACH memory")
+        for statement in _SANDBOX_AFTER_ATTACH:
+            con.execute(statement)
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 @cache
@@ -18,27 +102,8 @@ def load(name: str) -> str:
     return resources.files(__package__).joinpath("sql", name).read_text(encoding="utf-8")
 
 
-@cache
-def query(name: str) -> str:
-    """One named query from ``sql/queries.sql`` (blocks start with ``-- name: <query name>``)."""
-    blocks: dict[str, str] = {}
-    current: str | None = None
-    lines: list[str] = []
-    for line in load("queries.sql").splitlines():
-        if line.startswith("-- name:"):
-            if current:
-                blocks[current] = "\n".join(lines).strip().rstrip(";")
-            current, lines = line.split(":", 1)[1].strip(), []
-        elif current:
-            lines.append(line)
-    if current:
-        blocks[current] = "\n".join(lines).strip().rstrip(";")
-    try:
-        return blocks[name]
-    except KeyError:
-        raise KeyError(f"no query named {name!r} in sql/queries.sql") from None
-
-
-def frame(con: "duckdb.DuckDBPyConnection", sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
+def frame(
+    con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | dict[str, Any] | None = None
+) -> pl.DataFrame:
     """Run a query with bound parameters and return a Polars frame (works on DuckDB 1.3 and 2.x)."""
     return con.sql(sql, params=params or None).pl()

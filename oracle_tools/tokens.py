@@ -32,11 +32,12 @@ name does not apply); then the Oracle card with that name (111.11: Tarmogoyf); e
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import duckdb
-import polars as pl
 
 from . import comprules, sqlfiles
 from .comprules import (
@@ -46,35 +47,46 @@ from .comprules import (
     parse_token_description,
 )
 from .errors import OracleToolsError
-from .names import NameIndex, normalize
+from .lazy import LazyMapping, LazyModule
+from .lookup import normalize
 
 if TYPE_CHECKING:
-    from .comprules import RulesDocument
+    import polars as pl
 
-_LIST = pl.List(pl.String)
-PREDEFINED_SCHEMA: dict[str, Any] = {
+    from .comprules import RulesDocument
+    from .names import NameIndex
+else:  # the tables are built at ingest with Polars; answering `token NAME` needs neither it nor names.py
+    pl = LazyModule("polars")
+
+
+@cache
+def _list() -> Any:
+    return pl.List(pl.String)
+
+
+PREDEFINED_SCHEMA: Mapping[str, Any] = LazyMapping(lambda: {
     "rule": pl.String, "name": pl.String, "given_name": pl.String, "game_name": pl.String,
-    "colors": _LIST, "supertypes": _LIST, "card_types": _LIST, "subtypes": _LIST,
+    "colors": _list(), "supertypes": _list(), "card_types": _list(), "subtypes": _list(),
     "power": pl.String, "toughness": pl.String, "type_line": pl.String, "oracle_text": pl.String,
     "double_faced": pl.Boolean, "faces": pl.List(pl.Struct({
-        "name": pl.String, "given_name": pl.String, "type_line": pl.String, "colors": _LIST,
-        "card_types": _LIST, "subtypes": _LIST, "power": pl.String, "toughness": pl.String,
+        "name": pl.String, "given_name": pl.String, "type_line": pl.String, "colors": _list(),
+        "card_types": _list(), "subtypes": _list(), "power": pl.String, "toughness": pl.String,
         "oracle_text": pl.String})),
     "notes": pl.String, "effective_date": pl.Date,
-}
-SPEC_SCHEMA: dict[str, Any] = {
+})
+SPEC_SCHEMA: Mapping[str, Any] = LazyMapping(lambda: {
     "creator_oracle_id": pl.String, "creator_name": pl.String, "face_index": pl.Int32, "face_name": pl.String,
     "clause_no": pl.Int32, "source": pl.String, "clause": pl.String, "count": pl.String, "count_n": pl.Int32,
     "name": pl.String, "base_name": pl.String, "given_name": pl.String, "rule": pl.String,
-    "predefined_rule": pl.String, "card_oracle_id": pl.String, "supertypes": _LIST, "colors": _LIST,
-    "card_types": _LIST, "subtypes": _LIST, "power": pl.String, "toughness": pl.String, "abilities": pl.String,
-    "keywords": _LIST, "tapped": pl.Boolean, "attacking": pl.Boolean, "copy_of": pl.String,
+    "predefined_rule": pl.String, "card_oracle_id": pl.String, "supertypes": _list(), "colors": _list(),
+    "card_types": _list(), "subtypes": _list(), "power": pl.String, "toughness": pl.String, "abilities": pl.String,
+    "keywords": _list(), "tapped": pl.Boolean, "attacking": pl.Boolean, "copy_of": pl.String,
     "parsed": pl.Boolean, "error": pl.String,
-}
-COLLISION_SCHEMA: dict[str, Any] = {
+})
+COLLISION_SCHEMA: Mapping[str, Any] = LazyMapping(lambda: {
     "name": pl.String, "card": pl.String, "face": pl.String, "oracle_id": pl.String, "token_source": pl.String,
-    "token_rule": pl.String, "creators": _LIST, "what": pl.String,
-}
+    "token_rule": pl.String, "creators": _list(), "what": pl.String,
+})
 _WUBRG = "WUBRG"
 
 
@@ -134,6 +146,8 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
     doc = rules.document(con)
     predefined = comprules.predefined_tokens(doc)  # CR 111.10: RulesFileError for a CR it cannot read
     _write(con, "predefined_tokens", _predefined_frame(predefined))
+    from .names import NameIndex
+
     index = NameIndex(con)
     specs = extract_specs(con, predefined, index, doc)
     _write(con, "token_specs", specs)
@@ -449,13 +463,13 @@ def _apply_except(spec: dict[str, Any], except_: str) -> None:
 
 # -- tokens that effects name and define (CR 111.4, 111.9) ----------------------------------------
 
-EFFECT_SCHEMA: dict[str, Any] = {
+EFFECT_SCHEMA: Mapping[str, Any] = LazyMapping(lambda: {
     "name": pl.String, "key": pl.String, "definition": pl.Int32, "definitions": pl.Int32, "rule": pl.String,
-    "type_line": pl.String, "supertypes": _LIST, "card_types": _LIST, "subtypes": _LIST, "colors": _LIST,
+    "type_line": pl.String, "supertypes": _list(), "card_types": _list(), "subtypes": _list(), "colors": _list(),
     "power": pl.String, "toughness": pl.String, "oracle_text": pl.String, "abilities": pl.String,
-    "creators": _LIST, "creator_oracle_ids": _LIST, "clause": pl.String, "card_name": pl.String,
+    "creators": _list(), "creator_oracle_ids": _list(), "clause": pl.String, "card_name": pl.String,
     "card_oracle_id": pl.String,
-}
+})
 _EFFECT_RULES = ("111.4", "111.9")
 _QUOTED_RE = re.compile(r'"([^"]*)"|“([^”]*)”')
 _LIST_SEP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+")
@@ -616,8 +630,15 @@ def _collisions(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken
 
 # -- answering ---------------------------------------------------------------------------------------
 
+def _dicts(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+    """Rows as dicts straight from DuckDB: a one-name answer needs no Arrow/Polars round trip (issue 14)."""
+    cursor = con.execute(sql, params or [])
+    columns = [d[0] for d in cursor.description]
+    return [dict(zip(columns, row)) for row in cursor.fetchall()]
+
+
 def _stored_predefined(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
-    return sqlfiles.frame(con, "SELECT * FROM predefined_tokens").to_dicts()
+    return _dicts(con, "SELECT * FROM predefined_tokens")
 
 
 def lookup(con: duckdb.DuckDBPyConnection, index: NameIndex, query: str) -> TokenAnswer:
@@ -705,8 +726,7 @@ def _effect_rows(con: duckdb.DuckDBPyConnection, keys: list[str]) -> list[dict[s
     keys = [k for k in dict.fromkeys(keys) if k]
     if not keys or not _has_table(con, "effect_tokens"):  # a database built before this table existed
         return []
-    rows = sqlfiles.frame(con, "SELECT * FROM effect_tokens WHERE list_contains(?, key) ORDER BY key, definition",
-                          [keys]).to_dicts()
+    rows = _dicts(con, "SELECT * FROM effect_tokens WHERE list_contains(?, key) ORDER BY key, definition", [keys])
     found = {row["key"] for row in rows}
     first_key = next((k for k in keys if k in found), None)  # the name as given before its "… token" form
     return [row for row in rows if row["key"] == first_key]
@@ -744,8 +764,8 @@ def effect_answer(query: str, rows: list[dict[str, Any]], effective: str | None)
 
 def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: str | None) -> TokenAnswer:
     """CR 111.11: the whole Oracle card with that name determines the token's characteristics."""
-    card = sqlfiles.frame(con, "SELECT * FROM cards WHERE oracle_id = ?", [r.oracle_id]).to_dicts()[0]
-    faces = sqlfiles.frame(con, "SELECT * FROM faces WHERE oracle_id = ? ORDER BY face_index", [r.oracle_id]).to_dicts()
+    card = _dicts(con, "SELECT * FROM cards WHERE oracle_id = ?", [r.oracle_id])[0]
+    faces = _dicts(con, "SELECT * FROM faces WHERE oracle_id = ? ORDER BY face_index", [r.oracle_id])
     notes: list[str] = []
     if r.face and (r.face_index or 0) > 0 or r.face and not ({f["role"] for f in faces} & {"front", "adventurer", "flip_top"}):
         notes.append(f"'{r.face}' is a face of {r.name}; 111.11 uses the card with that name, {r.name}")

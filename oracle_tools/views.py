@@ -49,11 +49,6 @@ def blocks() -> list[ViewBlock]:
     return out
 
 
-#: The views ``build`` creates (``token_creators`` only when the tokens layer is there).
-VIEW_NAMES = ("card_analytics", "card_faces_flat", "card_legality", "printings_per_card", "nameable_faces",
-              "token_creators")
-
-
 def build(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Create the macros and views of ``sql/views.sql``; return the names created.
 

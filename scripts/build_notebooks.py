@@ -103,6 +103,22 @@ for text in ["lightning bolt", "fire/ice", "Ice", "Feu // Glace", "Tarmogoyff"]:
     r = db.resolve(text)
     print(f"{text!r:18} -> {r.status:10} {r.name!s:20} via={r.via} face={r.face} suggestions={list(r.suggestions)[:2]}")'''),
         code('db.resolve_many(["Delver of Secrets", "insectile aberration", "Brazen Borrower", "Petty Theft", "nope"])'),
+        md("""
+## Search with Scryfall's syntax, beside SQL
+
+`db.search(query)` speaks the query language players already know (`docs/search.md`): here red Goblins with mana
+value 2 or less, and the same question written by hand in SQL. Printing keywords are judged on one printing:
+`s:m19 r:mythic` means a mythic printing *in* M19.
+"""),
+        code('''\
+found = db.search("t:goblin c:r mv<=2")
+by_hand = db.sql("""
+    SELECT name FROM cards
+    WHERE is_card AND contains(lower(type_line), 'goblin') AND list_contains(colors, 'R') AND cmc <= 2
+    ORDER BY name""")
+print(found.height, "cards; same names as the SQL:", found.get_column("name").to_list() == by_hand.get_column("name").to_list())
+found.select("name", "mana_cost", "type_line", "set").head(5)'''),
+        code('db.search("s:m19 r:mythic", unique="prints").select("name", "set", "collector_number", "rarity")'),
         md("## Export for other tools\n\nAny table, view or query goes to Parquet (types kept) or CSV; "
            "the CLI equivalent is `oracle-tools export cards --parquet cards.parquet`."),
         code('''\

@@ -44,6 +44,12 @@ What is written and how it is selected
     2019, every "A deck can have" card and deck cards.  The trimmed file has no ids, so
     Scryfall-shaped objects are BUILT (``trimmed_to_card``) with SYNTHETIC uuid5 ids.
 
+``alternate-names.json.gz``  (``scryfall-shaped-2025-alternate-names.json.gz``, Scryfall-shaped, partly synthetic)
+    The printings carrying the names in ``ALTERNATE_NAMES`` (a ``printed_name`` of a Through the
+    Omenpaths printing: CR 201.3 interchangeable names; a ``flavor_name``: CR 201.6 alternate names),
+    stripped like the others, in the source's order. Their Oracle names must not name another card
+    of the sample (checked).
+
 ``foreign.json.gz``  (``scryfall-foreign-printings-from-mtgjson-2022.json.gz``, itself synthetic)
     Languages de/fr/es/it/ja for the oracle_ids of the two real card files: every printing for
     ``FOREIGN_ALL_PRINTINGS`` cards, otherwise the first (earliest) printing per (oracle_id, lang);
@@ -66,8 +72,9 @@ import sys
 import unicodedata
 import uuid
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 SEED = 20191004
@@ -77,6 +84,7 @@ SRC_2024 = "scryfall-search-2024-mh3-otj-fdn.json.gz"
 SRC_2025 = "scryfall-commander-legal-trimmed-20250925.json.gz"
 SRC_FOREIGN = "scryfall-foreign-printings-from-mtgjson-2022.json.gz"
 SRC_MTGJSON = "mtgjson-v5-AllPrintings-20220425.json.gz"
+SRC_ALTERNATE = "scryfall-shaped-2025-alternate-names.json.gz"
 
 MIN_PER_LAYOUT = 3
 ALL_OF_LAYOUTS = ("split", "flip", "adventure", "meld")
@@ -123,6 +131,19 @@ NAMED_TOKEN_CREATORS = (
 TRIMMED_2025_NAMES = (
     "Nazgûl", "Dragon's Approach", "Persistent Petitioners", "Seven Dwarves", "Hare Apparent",
     "Slime Against Humanity", "Templar Knight", "Tempest Hawk", "Cid, Timeless Artificer",
+)
+# Printings cut from SRC_ALTERNATE, by the name they carry (printed_name or flavor_name).
+ALTERNATE_NAMES = (
+    # CR 201.3: Through the Omenpaths names of Marvel's Spider-Man Oracle cards (printed_name, lang en)
+    "Ruzic, Booed but Victorious",      # Ultimate Green Goblin, om1 #153 (the issue's example)
+    "Kumonosu, the Watchful",           # SP//dr, Piloted by Peni: a single-faced name containing '//'
+    "Ademi of the Silkchutes",          # Spectacular Spider-Man, om1 #1
+    "Kavaero, Mind-Bitten",             # Superior Spider-Man, om1 #140
+    # CR 201.6: alternate names in a secondary title bar (flavor_name)
+    "'Tis But a Scratch!",              # Dismember, sld #1674 (Dismember is in cards-2019 too)
+    "A Promise Fulfilled",              # Light Up the Stage, fca #39 (in cards-2019 too)
+    "Adamantium Bonding Tank",          # The Ozolith, sld #1741 ...
+    "Argonath, Pillars of the Kings",   # ... and ltc #381z: one card, two alternate names
 )
 # Cards whose foreign printings are all kept (the rest: one printing per language).
 FOREIGN_ALL_PRINTINGS = (
@@ -186,7 +207,7 @@ def iter_bulk_lines(path: Path) -> Iterator[str]:
             line = line.rstrip("\n")
             if line in ("[", "]", ""):
                 continue
-            yield line[:-1] if line.endswith(",") else line
+            yield line.removesuffix(",")
 
 
 def dump_bulk(objects: Iterable[dict[str, Any]]) -> bytes:
@@ -206,7 +227,7 @@ def strip_card(card: dict[str, Any]) -> dict[str, Any]:
     """Drop image/price/URI fields; keep every other field (and its order) exactly."""
     out = {}
     for key, value in card.items():
-        if key in DROP_CARD_KEYS or key == "uri" or key.endswith("_uri") or key.endswith("_uris"):
+        if key in DROP_CARD_KEYS or key == "uri" or key.endswith(("_uri", "_uris")):
             continue
         if key == "card_faces":
             value = [{k: v for k, v in face.items() if k not in DROP_FACE_KEYS} for face in value]
@@ -504,6 +525,25 @@ def select_2025(trimmed: list[dict[str, Any]], names_2019: NameIndex, names_2024
     return [trimmed_to_card(by_name[name], i) for i, name in enumerate(chosen, 1)]
 
 
+# --------------------------------------------------------------------------- alternate names
+def select_alternate(cards: list[dict[str, Any]], others: list[dict[str, Any]],
+                     report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The printings carrying ``ALTERNATE_NAMES``, in source order; each name must be found once and
+    the Oracle names must not belong to another oracle_id of the sample."""
+    wanted = set(ALTERNATE_NAMES)
+    picked = [strip_card(c) for c in cards if (c.get("printed_name") or c.get("flavor_name")) in wanted]
+    found = [c.get("printed_name") or c.get("flavor_name") for c in picked]
+    if sorted(found) != sorted(wanted):
+        raise SystemExit(f"{SRC_ALTERNATE}: expected each of {sorted(wanted)} once, found {sorted(found)}")
+    known = {c["name"]: c["oracle_id"] for c in others}
+    clash = sorted(c["name"] for c in picked if known.get(c["name"], c["oracle_id"]) != c["oracle_id"])
+    if clash:
+        raise SystemExit(f"{SRC_ALTERNATE}: {clash} name other cards of the sample (different oracle_id)")
+    report["alternate_names"] = {"printings": len(picked), "oracle_ids": len({c["oracle_id"] for c in picked}),
+                                 "new_oracle_ids": len({c["oracle_id"] for c in picked if c["name"] not in known})}
+    return picked
+
+
 # --------------------------------------------------------------------------- foreign + rulings
 ORACLE_ID_FIELD = re.compile(r'"oracle_id":"([0-9a-f-]{36})"')
 
@@ -578,6 +618,9 @@ def build(realdata: Path, out: Path) -> dict[str, Any]:
     rows25 = select_2025(trimmed, NameIndex(rows19), NameIndex(rows24), wanted, report)
     write_gz(out / "cards-2025-trimmed.json.gz", dump_bulk(rows25))
 
+    alternate = select_alternate(read_bulk(realdata / SRC_ALTERNATE), rows19 + rows24 + rows25, report)
+    write_gz(out / "alternate-names.json.gz", dump_bulk(alternate))
+
     real_oids = sel19 | sel24
     all_prints = set()
     for name in FOREIGN_ALL_PRINTINGS:
@@ -601,7 +644,7 @@ def build(realdata: Path, out: Path) -> dict[str, Any]:
         "cards-2024": {"printings": len(rows24), "oracle_ids": len(sel24), "layouts [oracle_ids, printings]": layouts(rows24)},
         "cards-2025-trimmed": {"cards": len(rows25), "layouts [oracle_ids, printings]": layouts(rows25)},
         "foreign": {"objects": len(foreign), "oracle_ids": len({f["oracle_id"] for f in foreign}),
-                    "langs": {l: sum(1 for f in foreign if f["lang"] == l) for l in FOREIGN_LANGS}},
+                    "langs": {lang: sum(1 for f in foreign if f["lang"] == lang) for lang in FOREIGN_LANGS}},
         "rulings": {"rulings": len(rulings), "oracle_ids": len({r["oracle_id"] for r in rulings})},
         "deck_names": len(deck_names),
     }

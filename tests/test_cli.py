@@ -7,11 +7,13 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
 from oracle_tools.cli import main
 from oracle_tools.ingest import sample_dir
+
 from scryfall_server import Reply, ScryfallServer
 
 SAMPLE = sample_dir()
@@ -49,13 +51,16 @@ def test_ingest_from_the_scryfall_api_over_http(tmp_path: Path) -> None:
         assert opened.resolve("Razorgrass Field").name == "Razorgrass Ambush // Razorgrass Field"
 
 
-def test_api_failure_keeps_the_old_database(tmp_path: Path, sample_db_path: Path) -> None:
+def test_api_failure_keeps_the_old_database(tmp_path: Path, sample_db_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "keep.duckdb"
     db.write_bytes(sample_db_path.read_bytes())
+    monkeypatch.setenv("ORACLE_TOOLS_BACKOFF", "0.01")  # the same retries, 0.31 s of waiting instead of 31 s
     with ScryfallServer(types=("oracle_cards",)) as server:
         server.script(server.file_path("oracle_cards"), Reply.error(503), repeat_last=True)
         code, _, err = _run("ingest", "--db", str(db), "--types", "oracle_cards", "--api-url", server.url,
                             "--cache-dir", str(tmp_path / "cache"), "--no-progress")
+        assert server.count(server.file_path("oracle_cards")) == 6  # the first try and 5 retries
     assert code == 2 and "error:" in err and "503" in err
     with OracleDB(db) as opened:
         assert opened.resolve("Tarmogoyf").ok

@@ -18,7 +18,7 @@ import gzip
 import json
 import re
 from collections import Counter, defaultdict
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +148,7 @@ def faces_of(card: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(folder: str, filename: str) -> list[dict[str, Any]]:
     with gzip.open(Path(folder) / filename, "rt", encoding="utf-8") as fh:
         data = json.load(fh)

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from oracle_tools.decklist import (
     SECTIONS,
-    Decklist,
     DeckEntry,
+    Decklist,
     ParseProblem,
     parse_decklist,
     read_decklist,

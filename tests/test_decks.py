@@ -21,8 +21,16 @@ from hypothesis import strategies as st
 from oracle_tools import OracleDB
 from oracle_tools.cli import main
 from oracle_tools.decklist import parse_decklist, read_decklists_json_cache
-from oracle_tools.decks import (FORMATS, PROBLEM_KINDS, DeckReport, _card_rules, _pair_problem,
-                                _partner_abilities, deck_limit_from_text, format_rules)
+from oracle_tools.decks import (
+    FORMATS,
+    PROBLEM_KINDS,
+    DeckReport,
+    _card_rules,
+    _pair_problem,
+    _partner_abilities,
+    deck_limit_from_text,
+    format_rules,
+)
 from oracle_tools.errors import DecklistError, OracleToolsError
 from oracle_tools.ingest import sample_dir
 

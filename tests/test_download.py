@@ -25,7 +25,8 @@ from oracle_tools.download import (
     parse_retry_after,
 )
 from oracle_tools.errors import DownloadError
-from scryfall_server import ScryfallServer, Reply, sample_payload
+
+from scryfall_server import Reply, ScryfallServer, sample_payload
 
 OC = "oracle_cards"
 OC_PATH = ScryfallServer.file_path(OC)

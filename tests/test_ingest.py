@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from oracle_tools import OracleDB
+from oracle_tools import OracleDB, sqlfiles
 from oracle_tools.errors import IngestError
 from oracle_tools.ingest import sample_dir, sniff
 
@@ -265,8 +265,9 @@ def test_missing_database_says_how_to_build_one(tmp_path: Path) -> None:
 
 
 def test_full_2019_dump_every_face_is_a_row(full_db: OracleDB, realdata: Path) -> None:
-    # every card_faces entry of every multi-face card in the real dump has its faces row
-    missing = full_db.sql(
+    # every card_faces entry of every multi-face card in the real dump has its faces row (read on the library's
+    # own connection: db.sql() is the sandbox that reads no file but the database, issue 10)
+    missing = sqlfiles.frame(full_db.con,
         "WITH raw AS (SELECT DISTINCT oracle_id, unnest(card_faces).name AS name FROM read_json(?, "
         "columns = {'oracle_id': 'VARCHAR', 'card_faces': 'STRUCT(name VARCHAR)[]'})) "
         "SELECT count(*) AS n, (SELECT count(*) FROM raw) AS total FROM raw "

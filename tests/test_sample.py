@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "oracle_tools" / "data" / "sample"
 SCRIPT = REPO / "scripts" / "make_sample.py"
 
-GZ_FILES = ("cards-2019.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz",
+GZ_FILES = ("alternate-names.json.gz", "cards-2019.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz",
             "foreign.json.gz", "rulings.json.gz")
 DECK_FILES = (
     "22901_modern_aml.json", "23176_legacy_grand-prix-atlanta.json",
@@ -98,6 +98,11 @@ def cards24() -> list[dict]:
 @pytest.fixture(scope="module")
 def cards25() -> list[dict]:
     return _load("cards-2025-trimmed.json.gz")
+
+
+@pytest.fixture(scope="module")
+def alternate() -> list[dict]:
+    return _load("alternate-names.json.gz")
 
 
 @pytest.fixture(scope="module")
@@ -272,6 +277,41 @@ def test_2025_trimmed(cards19, cards24, cards25):
     deck_limit = {c["name"] for c in cards25 if "A deck can have" in _text(c)}
     assert deck_limit == {"Cid, Timeless Artificer", "Dragon's Approach", "Nazgûl",
                           "Slime Against Humanity", "Templar Knight", "Tempest Hawk"}
+
+
+# --------------------------------------------------------------------------- alternate-names
+def test_alternate_names(cards19, cards24, cards25, alternate):
+    mod = _load_script()
+    # CR 201.3: Through the Omenpaths printings of Spider-Man Oracle cards, their own name in printed_name
+    om1 = {c["printed_name"]: c["name"] for c in alternate if c["set"] == "om1"}
+    assert om1 == {"Ruzic, Booed but Victorious": "Ultimate Green Goblin",
+                   "Kumonosu, the Watchful": "SP//dr, Piloted by Peni",
+                   "Ademi of the Silkchutes": "Spectacular Spider-Man",
+                   "Kavaero, Mind-Bitten": "Superior Spider-Man"}
+    assert all(c["lang"] == "en" and "flavor_name" not in c for c in alternate if c["set"] == "om1")
+    # CR 201.6: flavor names, The Ozolith with two of them
+    flavor = sorted((c["name"], c["flavor_name"], c["set"], c["collector_number"]) for c in alternate
+                    if "flavor_name" in c)
+    assert flavor == [("Dismember", "'Tis But a Scratch!", "sld", "1674"),
+                      ("Light Up the Stage", "A Promise Fulfilled", "fca", "39"),
+                      ("The Ozolith", "Adamantium Bonding Tank", "sld", "1741"),
+                      ("The Ozolith", "Argonath, Pillars of the Kings", "ltc", "381z")]
+    assert len(alternate) == len(mod.ALTERNATE_NAMES) == 8
+    for card in alternate:
+        for key in STRIPPED:
+            assert key not in card
+    # an Oracle name of these printings never names another card of the sample
+    others = {c["name"]: c["oracle_id"] for c in cards19 + cards24 + cards25}
+    assert all(others.get(c["name"], c["oracle_id"]) == c["oracle_id"] for c in alternate)
+    assert {"Dismember", "Light Up the Stage"} <= others.keys()
+
+
+@pytest.mark.realdata
+def test_alternate_names_are_cut_from_the_shared_file(realdata, alternate):
+    mod = _load_script()
+    shared = {c["id"]: c for c in mod.read_bulk(realdata / mod.SRC_ALTERNATE)}
+    for card in alternate:
+        assert card == mod.strip_card(shared[card["id"]])
 
 
 # --------------------------------------------------------------------------- foreign, rulings

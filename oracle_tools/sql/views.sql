@@ -169,6 +169,49 @@ SELECT f.oracle_id, c.name AS card_name, f.face_index, f.name, f.role, c.layout,
 FROM faces f JOIN cards c USING (oracle_id)
 WHERE f.is_card AND c.is_card;
 
+-- name: name_aliases
+-- requires: name_classes
+-- Every class of interchangeable names (CR 201.3) and every alternate (flavor) name (CR 201.6),
+-- one row per name and printing that carries it. 201.3 rows: each name of the class, the Oracle name
+-- included (is_oracle_name), with the printings showing that name (201.3c; the name_classes table,
+-- built at ingest by oracle_tools/names.py). 201.6 rows: Scryfall's flavor_name per printing (whole
+-- card, or per face of a multi-face printing); such a card has only its Oracle name, so class_names
+-- is NULL. printing_id is NULL for a name no ingested printing shows (an override-table name, or
+-- an Oracle name whose only printings carry another name).
+CREATE OR REPLACE VIEW name_aliases AS
+WITH members AS (
+    SELECT k.*, unnest(CASE WHEN len(k.printings) > 0 THEN k.printings ELSE [NULL] END) AS pr
+    FROM name_classes k
+), classes AS (
+    SELECT class_id, list(DISTINCT name ORDER BY name) AS class_names FROM name_classes GROUP BY class_id
+), flavor AS (
+    SELECT p.id, p.oracle_id, NULL::INTEGER AS face_index, p.flavor_name AS name
+    FROM printings p WHERE p.flavor_name IS NOT NULL
+    UNION ALL
+    SELECT id, oracle_id, face_index, name FROM (
+        SELECT p.id, p.oracle_id, unnest(p.face_flavor_names) AS name,
+               generate_subscripts(p.face_flavor_names, 1) - 1 AS face_index
+        FROM printings p WHERE len(p.face_flavor_names) > 1) WHERE name IS NOT NULL
+)
+SELECT '201.3' AS rule, 'interchangeable' AS kind, m.name, m.kind = 'oracle' AS is_oracle_name,
+       m.oracle_id, c.name AS card_name, m.face_index, f.name AS face_name,
+       m.class_id, cl.class_names, m.kind AS name_source, m.source,
+       p.id AS printing_id, p.set_code, p.set_name, p.collector_number, p.released_at
+FROM members m
+JOIN classes cl USING (class_id)
+LEFT JOIN cards c ON c.oracle_id = m.oracle_id
+LEFT JOIN faces f ON f.oracle_id = m.oracle_id AND f.face_index = m.face_index
+LEFT JOIN printings p ON p.id = m.pr.id
+UNION ALL
+SELECT '201.6', 'flavor', fl.name, false, fl.oracle_id, c.name, fl.face_index, f.name,
+       NULL, NULL, 'flavor_name', 'flavor_name of ' || p.set_code || ' #' || coalesce(p.collector_number, '?'),
+       p.id, p.set_code, p.set_name, p.collector_number, p.released_at
+FROM flavor fl
+JOIN printings p ON p.id = fl.id
+JOIN cards c ON c.oracle_id = fl.oracle_id
+LEFT JOIN faces f ON f.oracle_id = fl.oracle_id AND f.face_index = fl.face_index
+WHERE c.is_card AND fl.name <> c.name;
+
 -- name: token_creators
 -- requires: token_specs
 -- One row per token a card's Oracle text creates (from the tokens layer's token_specs),

@@ -1,0 +1,182 @@
+"""Fresh-process start-up time and memory of every name command on the database of all the real files.
+
+    python bench/bench_startup.py [--db PATH] [--runs N] [--rebuild] [--no-warm]
+
+Builds once (into bench/out/, reused when present; ``--rebuild`` builds it again, needed after a
+change to what ingest writes) the database of every real Scryfall-shaped file in ../shared/realdata:
+the 2019 default-cards dump, the 2024 MH3/OTJ/FDN objects, the 272k foreign printings from MTGJSON and
+the 2025 alternate-names file. Then runs each command as a NEW process (the installed ``oracle-tools``
+script, as a user types it) ``--runs`` times and prints the median wall time and the median peak
+RSS (GNU time's ``%M``) beside the targets of issue 14 and beside the floor
+``python -c "import duckdb, polars"`` measured in the same run:
+
+  * resolve / token / choose-name / deck check (a real 60-card 2019 Modern list) / search / sql:
+    <= 300 ms wall and <= 250 MB peak RSS;  ``--help``: <= 150 ms.
+
+Last, the warm library: RSS of one process after ``OracleDB(...)`` and one call of each feature
+(target <= 600 MB).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+REAL = REPO.parent / "shared" / "realdata"
+OUT = REPO / "bench" / "out"
+FILES = ["scryfall-default-cards-2019-10-per-set-dump.json.gz", "scryfall-search-2024-mh3-otj-fdn.json.gz",
+         "scryfall-foreign-printings-from-mtgjson-2022.json.gz", "scryfall-shaped-2025-alternate-names.json.gz"]
+WALL_TARGET, RSS_TARGET, HELP_TARGET, WARM_RSS_TARGET = 0.300, 250.0, 0.150, 600.0
+TIME = "/usr/bin/time"  # GNU time, for the peak RSS of one process
+
+
+def build(db: Path, rebuild: bool) -> None:
+    if db.exists() and not rebuild:
+        return
+    from oracle_tools import OracleDB
+
+    db.parent.mkdir(parents=True, exist_ok=True)
+    print(f"building {db} from {', '.join(FILES)} ...", flush=True)
+    started = time.perf_counter()
+    OracleDB.ingest_files(db, [REAL / f for f in FILES])
+    print(f"  built in {time.perf_counter() - started:.1f} s", flush=True)
+
+
+def sixty_card_list() -> Path:
+    """A real 2019 Modern tournament list with exactly 60 main-deck cards, as decklist text."""
+    import csv
+
+    from oracle_tools.decklist import read_decklists_json_cache, render_arena
+
+    with (REAL / "decks" / "MANIFEST.tsv").open(encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle, delimiter="\t")
+                if r["source"].startswith("spigushe") and r["format"] == "Modern" and r["path_date"][:4] == "2019"]
+    for row in sorted(rows, key=lambda r: r["path"]):
+        for deck in read_decklists_json_cache(REAL / "decks" / row["source"] / row["path"]):
+            if deck.total("main") == 60:
+                path = OUT / "modern-60.txt"
+                path.write_text(render_arena(deck), encoding="utf-8")
+                return path
+    raise SystemExit("no 60-card 2019 Modern list in ../shared/realdata/decks")
+
+
+def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """(wall seconds, peak RSS MB, exit status) of one fresh process.
+
+    Peak RSS comes from GNU time (``%M``): a child forked straight from this (large) Python process
+    would inherit this process's high-water mark in its own rusage.
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        started = time.perf_counter()
+        proc = subprocess.run([TIME, "-q", "-f", "%M", "-o", rss_file.name, *argv], check=False, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wall = time.perf_counter() - started
+        if proc.returncode not in (0, 1):
+            raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}: {proc.stderr.strip()[:300]}")
+        kilobytes = float(rss_file.read().split()[-1])
+    return wall, kilobytes / 1024, proc.returncode
+
+
+def measure(argv: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
+    run_once(argv, env)  # page cache warm, like a user's second try
+    samples = [run_once(argv, env) for _ in range(runs)]
+    return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
+
+
+def has_search(cli: str, env: dict[str, str]) -> bool:
+    out = subprocess.run([cli, "--help"], check=False, env=env, capture_output=True, text=True).stdout
+    return any(line.split()[:1] == ["search"] for line in out.splitlines())
+
+
+WARM_SCRIPT = r"""
+import json, sys, time
+import psutil
+from oracle_tools import OracleDB
+db_path, deck, with_search = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+started = time.perf_counter()
+db = OracleDB(db_path)
+db.resolve("Tarmogoyf")
+db.resolve_many(["Tarmogoyf", "fire/ice", "Lightning Bolt"])
+db.resolve("Tarmogoyff", fuzzy=True)
+db.token("Tarmogoyf")
+db.choose_name("Ice", "nonland")
+db.check_deck(open(deck, encoding="utf-8").read(), format="modern")
+db.same_name("Fire", "Fire // Ice")
+if with_search:
+    db.search("t:goblin c:r mv<=2")
+db.sql("select count(*) from cards")
+seconds = time.perf_counter() - started
+print(json.dumps({"rss": psutil.Process().memory_info().rss / 2**20, "seconds": seconds}))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", type=Path, default=OUT / "all-real.duckdb")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--rebuild", action="store_true", help="build the database again (after ingest changes)")
+    parser.add_argument("--no-warm", action="store_true", help="skip the warm-library memory figure")
+    args = parser.parse_args()
+    build(args.db, args.rebuild)
+    deck = sixty_card_list()
+    cli = shutil.which("oracle-tools", path=str(Path(sys.executable).parent)) or "oracle-tools"
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "ORACLE_TOOLS_DB": str(args.db), "HOME": home}
+        commands: list[tuple[str, list[str], float]] = [
+            ('python -c "import duckdb, polars"  (floor)', [sys.executable, "-c", "import duckdb, polars"], 0),
+            ("python -c pass  (interpreter)", [sys.executable, "-c", "pass"], 0),
+            ("--help", [cli, "--help"], HELP_TARGET),
+            ("resolve Tarmogoyf", [cli, "resolve", "Tarmogoyf"], WALL_TARGET),
+            ("resolve tarmogoyff (miss: suggestions)", [cli, "resolve", "tarmogoyff"], WALL_TARGET),
+            ("token Tarmogoyf", [cli, "token", "Tarmogoyf"], WALL_TARGET),
+            ("choose-name Ice --constraint nonland", [cli, "choose-name", "Ice", "--constraint", "nonland"],
+             WALL_TARGET),
+            ("deck check <60 cards> --format modern", [cli, "deck", "check", str(deck), "--format", "modern"],
+             WALL_TARGET),
+        ]
+        search_note = ""
+        if has_search(cli, env):
+            commands.append(('search "t:goblin c:r mv<=2"', [cli, "search", "t:goblin c:r mv<=2"], WALL_TARGET))
+        else:
+            search_note = "search: skipped, the installed CLI has no `search` command yet"
+        commands.append(('sql "select count(*) from cards"', [cli, "sql", "select count(*) from cards"], WALL_TARGET))
+        rows = []
+        for label, argv, target in commands:
+            wall, rss = measure(argv, env, args.runs)
+            rows.append((label, wall, rss, target))
+    floor = rows[0][1]
+    print(f"\nfresh process, median of {args.runs} runs, database {args.db.name} "
+          f"({args.db.stat().st_size / 1e6:.0f} MB); deck = {deck.name}")
+    print(f"{'command':<44} {'wall ms':>8} {'- floor':>8} {'peak RSS MB':>12}  target")
+    for label, wall, rss, target in rows:
+        if target:
+            ok = wall <= target and (rss <= RSS_TARGET or label == "--help")
+            goal = f"<= {1000 * target:.0f} ms" + ("" if label == "--help" else f", <= {RSS_TARGET:.0f} MB")
+            verdict = f"{goal}  {'ok' if ok else 'MISSED'}"
+        else:
+            verdict = "(baseline)"
+        print(f"{label:<44} {1000 * wall:>8.0f} {1000 * (wall - floor):>+8.0f} {rss:>12.0f}  {verdict}")
+    if search_note:
+        print(search_note)
+    if not args.no_warm:
+        with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:  # peak from GNU time, as above
+            out = subprocess.run([TIME, "-q", "-f", "%M", "-o", rss_file.name, sys.executable, "-c", WARM_SCRIPT,
+                                  str(args.db), str(deck), "1" if search_note == "" else "0"],
+                                 capture_output=True, text=True, check=True).stdout
+            warm = json.loads(out.strip().splitlines()[-1])
+            warm["peak"] = float(rss_file.read().split()[-1]) / 1024
+        print(f"\nwarm library: OracleDB + one call of each feature ({warm['seconds']:.2f} s): RSS {warm['rss']:.0f} MB, "
+              f"peak {warm['peak']:.0f} MB   target <= {WARM_RSS_TARGET:.0f} MB  "
+              f"{'ok' if warm['peak'] <= WARM_RSS_TARGET else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,267 @@
+"""Scryfall card objects (``"object": "card"``) built from the database, for the HTTP API and the MCP tools.
+
+:func:`card_objects` turns printing ids, or Oracle ids, into the card objects Scryfall's API returns,
+with the fields the database keeps (https://scryfall.com/docs/api/cards): the Oracle facts come from
+``cards`` / ``faces`` / ``legalities`` / ``parts``, the printing facts from ``printings``. Fields the
+database does not keep (images, prices, purchase links, flavour text) are absent, and so is every
+optional field whose value is null — as on Scryfall, which leaves out ``power`` for a sorcery.
+
+Multi-face cards follow Scryfall's two shapes (checked field by field against real Scryfall objects in
+tests/test_cardjson.py):
+
+* one-sided layouts with several parts — ``split`` (incl. aftermath), ``flip``, ``adventure``: the
+  card object carries ``mana_cost`` (halves joined with `` // ``; a flip card: the top's), ``colors``
+  (the union) and, for an adventurer, ``power``/``toughness``; each ``card_faces`` entry has its own
+  name, cost, type line and text but no colours. A flip card's bottom half has ``mana_cost`` ""
+  (CR 710.1c: it has the top's cost, but Scryfall prints none).
+* double-sided layouts — ``transform``, ``modal_dfc``, ``double_faced_token``, ``reversible_card``, …:
+  no top-level ``mana_cost``/``colors``/``oracle_text``; each face carries its own ``colors``,
+  ``color_indicator`` and stats; a back face without a cost has ``mana_cost`` "".
+
+Meld parts and meld results are separate card objects (one face each), as on Scryfall.
+Foreign printings keep ``printed_name`` per face for multi-face cards (Scryfall has it only there) and
+at the top for one-face cards.
+
+The representative printing of an Oracle id (``oracle_ids=``): the newest English paper printing,
+preferring non-promo printings — ordered by English first, then available in paper, then not a
+promo, then newest ``released_at``, then lowest collector number and id so the choice is stable.
+
+Four batched queries per call (printings+cards, faces, legalities, parts), whatever the number of cards.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+if TYPE_CHECKING:
+    import duckdb
+
+#: Layouts whose parts share one side of the card: the parts are in ``card_faces`` without colours,
+#: and the card object itself has the (joined) mana cost and the colours.
+ONE_SIDED_MULTIPART = frozenset({"split", "flip", "adventure"})
+
+#: The representative printing of each Oracle id (see the module docstring for the rule).
+REPRESENTATIVE_SQL = """
+SELECT oracle_id, id FROM printings
+WHERE oracle_id IN (SELECT unnest($oids))
+QUALIFY row_number() OVER (
+    PARTITION BY oracle_id
+    ORDER BY (lang = 'en') DESC NULLS LAST,
+             (list_contains(games, 'paper') OR (games IS NULL AND NOT coalesce(digital, false))) DESC NULLS LAST,
+             coalesce(promo, false),
+             released_at DESC NULLS LAST,
+             try_cast(regexp_extract(collector_number, '^[0-9]+') AS INTEGER) NULLS LAST,
+             collector_number, id) = 1
+"""
+
+_PRINTING_SQL = """
+SELECT p.id, p.oracle_id, p.name AS printing_name, p.lang, p.set_code, p.set_name, p.set_type, p.collector_number,
+       p.released_at, p.rarity, p.layout AS printing_layout, p.printed_name, p.flavor_name, p.printed_type_line,
+       p.printed_text, p.face_names, p.face_printed_names, p.face_flavor_names, p.games, p.digital, p.promo,
+       p.border_color, p.security_stamp, p.multiverse_ids, p.mtgo_id, p.arena_id, p.artist,
+       c.name, c.layout, c.mana_cost, c.cmc, c.type_line, c.oracle_text, c.colors, c.color_identity,
+       c.color_indicator, c.power, c.toughness, c.loyalty, c.defense, c.keywords, c.produced_mana, c.reserved,
+       c.edhrec_rank
+FROM printings p LEFT JOIN cards c USING (oracle_id)
+WHERE p.id IN (SELECT unnest($ids))
+"""
+
+_FACES_SQL = """
+SELECT oracle_id, face_index, name, role, mana_cost, type_line, oracle_text, colors, color_indicator,
+       power, toughness, loyalty, defense
+FROM faces
+WHERE oracle_id IN (SELECT unnest($oids))
+  AND oracle_id IN (SELECT oracle_id FROM faces WHERE oracle_id IN (SELECT unnest($oids))
+                    GROUP BY oracle_id HAVING count(*) > 1)
+ORDER BY oracle_id, face_index
+"""
+
+_LEGALITIES_SQL = "SELECT oracle_id, format, status FROM legalities WHERE oracle_id IN (SELECT unnest($oids))"
+
+_PARTS_SQL = """
+SELECT oracle_id, component, part_name, part_type_line, part_id FROM parts
+WHERE oracle_id IN (SELECT unnest($oids))
+"""
+
+_RULINGS_SQL = """
+SELECT oracle_id, source, published_at, comment FROM rulings WHERE oracle_id = ?
+ORDER BY published_at NULLS LAST, comment
+"""
+
+
+def _colours(colours: Sequence[str] | None) -> list[str]:
+    """Colours in Scryfall's order (alphabetical: the real objects list Nicol Bolas as B, R, U)."""
+    return sorted(colours or [])
+
+
+def representative_ids(con: duckdb.DuckDBPyConnection, oracle_ids: Sequence[str]) -> dict[str, str]:
+    """``{oracle_id: printing id}`` of each Oracle id's representative printing (ids not in the database are left out)."""
+    if not oracle_ids:
+        return {}
+    return dict(con.execute(REPRESENTATIVE_SQL, {"oids": sorted(set(oracle_ids))}).fetchall())
+
+
+def card_objects(con: duckdb.DuckDBPyConnection, *, ids: Sequence[str] | None = None,
+                 oracle_ids: Sequence[str] | None = None, base_url: str | None = None) -> list[dict[str, Any]]:
+    """Scryfall card objects in input order: one per printing id (``ids``), or one per Oracle id
+    (``oracle_ids``, each as its representative printing). Ids the database does not have are left out
+    (compare the returned ``id``/``oracle_id`` to find them); a repeated id gives its card again.
+
+    ``base_url`` (``http://127.0.0.1:8765``) adds ``uri``, ``rulings_uri`` and ``prints_search_uri`` pointing at
+    the local API, as Scryfall's objects point at api.scryfall.com.
+    """
+    if (ids is None) == (oracle_ids is None):
+        raise TypeError("card_objects() takes exactly one of ids= or oracle_ids=")
+    if isinstance(ids, str) or isinstance(oracle_ids, str):
+        raise TypeError("card_objects() takes a sequence of ids, not one string")
+    if oracle_ids is not None:
+        rep = representative_ids(con, oracle_ids)
+        wanted = [rep[oid] for oid in oracle_ids if oid in rep]
+    else:
+        wanted = list(ids or [])
+    if not wanted:
+        return []
+    unique_ids = sorted(set(wanted))
+    cur = con.execute(_PRINTING_SQL, {"ids": unique_ids})
+    columns = [d[0] for d in cur.description]
+    rows = {row[0]: dict(zip(columns, row)) for row in cur.fetchall()}
+    oids = sorted({r["oracle_id"] for r in rows.values() if r["oracle_id"]})
+    faces: dict[str, list[dict[str, Any]]] = {}
+    legalities: dict[str, dict[str, str]] = {}
+    parts: dict[str, list[tuple[Any, ...]]] = {}
+    if oids:
+        cur = con.execute(_FACES_SQL, {"oids": oids})
+        face_columns = [d[0] for d in cur.description]
+        for face in cur.fetchall():
+            faces.setdefault(face[0], []).append(dict(zip(face_columns, face)))
+        for oid, fmt, status in con.execute(_LEGALITIES_SQL, {"oids": oids}).fetchall():
+            legalities.setdefault(oid, {})[fmt] = status
+        for part in con.execute(_PARTS_SQL, {"oids": oids}).fetchall():
+            parts.setdefault(part[0], []).append(part)
+    built: dict[str, dict[str, Any]] = {}
+    for pid in unique_ids:
+        row = rows.get(pid)
+        if row is not None:
+            oid = row["oracle_id"]
+            built[pid] = _card_object(row, faces.get(oid, []), legalities.get(oid, {}), parts.get(oid, []), base_url)
+    # a repeated id gets its own copy: callers may change one answer without touching the other
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for pid in wanted:
+        card = built.get(pid)
+        if card is not None:
+            out.append(card if pid not in seen else _copy(card))
+            seen.add(pid)
+    return out
+
+
+def _copy(card: dict[str, Any]) -> dict[str, Any]:
+    import copy
+
+    return copy.deepcopy(card)
+
+
+def _put(obj: dict[str, Any], key: str, value: Any) -> None:
+    """Set an optional field: Scryfall leaves out what a card does not have."""
+    if value is not None:
+        obj[key] = value
+
+
+def _card_object(row: dict[str, Any], faces: list[dict[str, Any]], legalities: dict[str, str],
+                 parts: list[tuple[Any, ...]], base_url: str | None) -> dict[str, Any]:
+    layout = row["printing_layout"] or row["layout"]
+    multipart = len(faces) > 1
+    one_sided = layout in ONE_SIDED_MULTIPART
+    card: dict[str, Any] = {
+        "object": "card",
+        "id": row["id"],
+        "oracle_id": row["oracle_id"],
+        "name": row["name"] or row["printing_name"],
+        "lang": row["lang"],
+        "released_at": row["released_at"].isoformat() if row["released_at"] is not None else None,
+    }
+    if base_url:
+        card["uri"] = f"{base_url}/cards/{row['id']}"
+        card["rulings_uri"] = f"{base_url}/cards/{row['id']}/rulings"
+        card["prints_search_uri"] = (f"{base_url}/cards/search?order=released&q="
+                                     f"{quote('oracleid:' + str(row['oracle_id']))}&unique=prints")
+    _put(card, "multiverse_ids", row["multiverse_ids"])
+    _put(card, "mtgo_id", row["mtgo_id"])
+    _put(card, "arena_id", row["arena_id"])
+    card["layout"] = layout
+    if not multipart or one_sided:
+        _put(card, "mana_cost", row["mana_cost"])
+    card["cmc"] = row["cmc"] if row["cmc"] is not None else 0.0
+    card["type_line"] = row["type_line"]
+    if not multipart:
+        _put(card, "oracle_text", row["oracle_text"])
+        for key in ("power", "toughness", "loyalty", "defense"):
+            _put(card, key, row[key])
+    elif layout == "adventure":  # the adventurer's stats are the card's (Scryfall puts them at the top)
+        _put(card, "power", row["power"])
+        _put(card, "toughness", row["toughness"])
+    if not multipart or one_sided:
+        card["colors"] = _colours(row["colors"])
+        if row["color_indicator"] and not multipart:
+            card["color_indicator"] = _colours(row["color_indicator"])
+    card["color_identity"] = _colours(row["color_identity"])
+    card["keywords"] = list(row["keywords"] or [])
+    _put(card, "produced_mana", _colours(row["produced_mana"]) if row["produced_mana"] else None)
+    if parts:
+        card["all_parts"] = [
+            {"object": "related_card", "id": part_id, "component": component, "name": name, "type_line": type_line,
+             **({"uri": f"{base_url}/cards/{part_id}"} if base_url and part_id else {})}
+            for _, component, name, type_line, part_id in parts]
+    if multipart:
+        card["card_faces"] = [_face(face, i, row, one_sided) for i, face in enumerate(faces)]
+    else:
+        _put(card, "printed_name", row["printed_name"])
+        _put(card, "flavor_name", row["flavor_name"])
+    _put(card, "printed_type_line", row["printed_type_line"])
+    _put(card, "printed_text", row["printed_text"])
+    card["legalities"] = dict(sorted(legalities.items()))
+    card["games"] = list(row["games"] or [])
+    card["reserved"] = bool(row["reserved"])
+    card["digital"] = bool(row["digital"])
+    card["promo"] = bool(row["promo"])
+    card["set"] = row["set_code"]
+    card["set_name"] = row["set_name"]
+    _put(card, "set_type", row["set_type"])
+    card["collector_number"] = row["collector_number"]
+    card["rarity"] = row["rarity"]
+    _put(card, "border_color", row["border_color"])
+    _put(card, "security_stamp", row["security_stamp"])
+    _put(card, "artist", row["artist"])
+    _put(card, "edhrec_rank", row["edhrec_rank"])
+    return card
+
+
+def _face(face: dict[str, Any], index: int, row: dict[str, Any], one_sided: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"object": "card_face", "name": face["name"]}
+    cost = face["mana_cost"]
+    if face["role"] == "flip_bottom" or cost is None:
+        cost = ""  # CR 710.1c: the bottom has the top's cost, but it is not printed (Scryfall: ""); a back face: none
+    out["mana_cost"] = cost
+    out["type_line"] = face["type_line"]
+    out["oracle_text"] = face["oracle_text"] if face["oracle_text"] is not None else ""
+    if not one_sided:
+        out["colors"] = _colours(face["colors"])
+        if face["color_indicator"]:
+            out["color_indicator"] = _colours(face["color_indicator"])
+    for key in ("power", "toughness", "loyalty", "defense"):
+        _put(out, key, face[key])
+    for key, column in (("printed_name", "face_printed_names"), ("flavor_name", "face_flavor_names")):
+        values = row[column] or []
+        names = row["face_names"] or []
+        # the printing's per-face names, by position (checked by name when the printing lists its faces)
+        if index < len(values) and (index >= len(names) or names[index] == face["name"]):
+            _put(out, key, values[index])
+    return out
+
+
+def rulings(con: duckdb.DuckDBPyConnection, oracle_id: str) -> list[dict[str, Any]]:
+    """Scryfall ruling objects of one Oracle card, oldest first."""
+    return [{"object": "ruling", "oracle_id": oid, "source": source or "wotc",
+             "published_at": published.isoformat() if published is not None else None, "comment": comment}
+            for oid, source, published, comment in con.execute(_RULINGS_SQL, [oracle_id]).fetchall()]

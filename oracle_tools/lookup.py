@@ -1,0 +1,407 @@
+"""Single-name answers from SQL point queries on the persisted tables (issue 14: fast start).
+
+A fresh process that looks up one name (``oracle-tools resolve NAME``, ``token``, ``choose-name``,
+``deck check`` of one list) should not load 200k names into Python first. :class:`PointNames`
+answers :meth:`NameIndex.resolve <oracle_tools.names.NameIndex.resolve>`'s questions with one
+query on the ``names`` table (exact name or normalized ``key``: the lookup keys are persisted at
+ingest) joined to ``cards``/``faces``, and reads 201.3 classes from ``name_classes`` the same way.
+It imports neither Polars nor rapidfuzz: those load only for a miss (fuzzy suggestions). The
+answers are the full index's, field for field (``tests/test_lookup.py`` checks every name of the
+sample and a real-data sample); :class:`OracleDB` uses this path until a batch call or many single
+calls build the full :class:`~oracle_tools.names.NameIndex` (then the warm path takes over).
+
+:func:`point_chooser` and :func:`point_deck_checker` give ``choose-name`` and ``deck check`` the
+same treatment: they fetch the faces, rules and legalities of only the cards asked about.
+
+``Candidate`` and ``Resolution`` (the answer types) live here, Polars-free, and ``oracle_tools.names``
+imports them: both paths return the same class. ``normalize`` and ``VIA_TIER`` are Polars-free twins
+of ``names.normalize`` / ``names.VIA_TIER`` (which the builders and the in-memory index use), kept
+equal by tests (``test_lookup.py``, on every name of the sample and variants of each).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from .choose import NameChooser
+    from .decklist import Decklist
+    from .decks import CardRules, DeckChecker, DeckReport, FormatRules
+    from .names import NameIndex
+
+# -- the name rules, light ------------------------------------------------------------------------
+
+# How much a kind of name counts when one string matches several cards (see names.VIA_TIER).
+VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2}
+
+_FOLD = str.maketrans({
+    "Æ": "Ae", "æ": "ae", "Œ": "Oe", "œ": "oe",
+    "’": "'", "‘": "'", "ʼ": "'", "′": "'", "`": "'", "´": "'",
+    "“": '"', "”": '"', "„": '"', "″": '"',
+    "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-",
+})
+_WS = r"[^\S\x1c-\x1f]"
+_SLASHES = re.compile(rf"{_WS}*/+{_WS}*")
+_SPACES = re.compile(rf"{_WS}+")
+
+
+def normalize(text: str) -> str:
+    """The lookup key of a name (the same function as ``names.normalize``; tested equal)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
+    folded = stripped.translate(_FOLD).lower()
+    return _SPACES.sub(" ", _SLASHES.sub(" // ", folded)).strip(" ")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str
+    oracle_id: str
+    face: str | None
+    via: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a string names. ``status`` is ok, ambiguous or not_found; ``names`` is the 201.3 class."""
+
+    query: str
+    status: str
+    name: str | None = None
+    face: str | None = None
+    face_index: int | None = None
+    oracle_id: str | None = None
+    via: str | None = None
+    lang: str | None = None
+    names: tuple[str, ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    suggestions: tuple[str, ...] = ()
+    tokens: tuple[str, ...] = ()  # not_found: close token names (CR 111; not cards, 201.4), see `token NAME`
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def english_name(self) -> str | None:
+        """The English name that matched: the face's name when a face matched, else the card's."""
+        return self.face or self.name
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["names"] = list(self.names)
+        data["candidates"] = [asdict(c) for c in self.candidates]
+        data["suggestions"] = list(self.suggestions)
+        data["tokens"] = list(self.tokens)
+        return data
+
+
+# -- point queries --------------------------------------------------------------------------------
+
+# Every ``names`` row with one of the keys (index ``names_key``): an exact name match has the key of the
+# name, so the rows of both lookups come in one probe. The row order is the table's (key, name, oracle_id,
+# face_index NULLS FIRST, via, lang), which is the order the full index breaks ties in.
+_MATCH_SQL = """
+SELECT name, key, oracle_id, face_index, via, lang FROM names WHERE key IN $keys
+ORDER BY key, name, oracle_id, face_index NULLS FIRST, via, lang
+"""
+# English card and face names of the matched cards (primary-key probes), as NameIndex.cards / face_names.
+_CARDS_SQL = "SELECT oracle_id, name FROM cards WHERE oracle_id IN $oids AND is_card"
+_FACES_SQL = ("SELECT f.oracle_id, f.face_index, f.name FROM faces f JOIN cards c USING (oracle_id) "
+              "WHERE f.oracle_id IN $oids AND c.is_card")
+
+# The 201.3 class of each given name: every name of every class it belongs to (sorted), and the
+# first class_id (the key deck checks count copies by, 201.3b).
+_CLASS_SQL = """
+SELECT m.name, list(DISTINCT o.name ORDER BY o.name), min(m.class_id)
+FROM name_classes m JOIN name_classes o ON o.class_id = m.class_id AND o.name IS NOT NULL
+WHERE m.name IN $names
+GROUP BY m.name
+"""
+
+_Row = tuple[Any, ...]  # (name, key, oracle_id, face_index, via, lang, card_name, face_name)
+
+
+class PointNames:
+    """The single-name half of :class:`~oracle_tools.names.NameIndex`, answered by point queries.
+
+    Same methods and answers as the index for ``resolve``, ``interchangeable``, ``class_id``,
+    ``suggest``, ``suggest_tokens`` and ``is_token_name``; :meth:`prefetch` answers a whole
+    decklist in one query. Answers are cached per instance.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self._answers: dict[str, tuple[str, Any]] = {}  # text -> ("exact" | "key", rows) or ("miss", None)
+        self._classes: dict[str, tuple[tuple[str, ...], str | None]] = {}
+        self._fuzzy: tuple[list[str], list[str]] | None = None
+        self._tokens: tuple[list[str], list[str], set[str]] | None = None
+
+    # -- resolving --------------------------------------------------------------------------
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Look up many strings in one query (a decklist); later :meth:`resolve` calls hit the cache."""
+        wanted = [t for t in dict.fromkeys(texts) if t not in self._answers]
+        if not wanted:
+            return
+        keys = {t: normalize(t) for t in wanted}
+        matched = self.con.execute(_MATCH_SQL, {"keys": sorted(set(keys.values()))}).fetchall()
+        oids = sorted({row[2] for row in matched})
+        cards = dict(self.con.execute(_CARDS_SQL, {"oids": oids}).fetchall()) if oids else {}
+        faces = {(oid, idx): name for oid, idx, name in self.con.execute(_FACES_SQL, {"oids": oids}).fetchall()} \
+            if oids else {}
+        by_name: dict[str, list[_Row]] = {}
+        by_key: dict[str, list[_Row]] = {}
+        for row in matched:
+            full = (*row, cards.get(row[2]), faces.get((row[2], row[3])) if row[3] is not None else None)
+            by_name.setdefault(row[0], []).append(full)
+            by_key.setdefault(row[1], []).append(full)
+        english: set[str] = set()
+        for text in wanted:
+            exact = by_name.get(text)
+            if exact:
+                self._answers[text] = ("exact", exact)
+            elif keys[text] in by_key:
+                self._answers[text] = ("key", by_key[keys[text]])
+            else:
+                self._answers[text] = ("miss", None)
+                continue
+            best = _best(self._answers[text][1])
+            if best is not None:
+                english.add(best[7] or best[6])
+        self._load_classes(english)
+
+    def resolve(self, text: str, *, fuzzy: bool = False, suggest: int = 5) -> Resolution:
+        """As :meth:`NameIndex.resolve`: exact name, then normalized key, then (with fuzzy) the closest name."""
+        self.prefetch([text])
+        how, rows = self._answers[text]
+        if how != "miss":
+            return self._answer(text, rows, normalized=how == "key")
+        suggestions = self.suggest(text, limit=suggest)
+        if fuzzy and suggestions:
+            self.prefetch([suggestions[0]])
+            how, rows = self._answers[suggestions[0]]
+            if how == "exact" and _best(rows) is not None:
+                resolution = self._answer(text, rows, normalized=False)
+                return _replace(resolution, via="fuzzy", suggestions=tuple(suggestions))
+        return Resolution(query=text, status="not_found", suggestions=tuple(suggestions),
+                          tokens=tuple(self.suggest_tokens(text, limit=suggest)))
+
+    def _answer(self, text: str, rows: list[_Row], normalized: bool) -> Resolution:
+        best = _best(rows)
+        if best is None:
+            seen: dict[tuple[str, int | None], tuple[str, str | None, str]] = {}
+            for row in _ordered(rows):
+                seen.setdefault((row[2], row[3]), (row[6], row[7], row[4]))
+            candidates = tuple(Candidate(card, oid, face, via) for (oid, _), (card, face, via) in seen.items())
+            return Resolution(query=text, status="ambiguous", candidates=candidates,
+                              suggestions=tuple(dict.fromkeys(c.name for c in candidates)))
+        _, _, oid, idx, via, lang, card, face = best
+        if normalized and via in ("name", "face"):
+            via = "normalized"
+        english = face or card
+        return Resolution(query=text, status="ok", name=card, face=face, face_index=idx, oracle_id=oid, via=via,
+                          lang=lang, names=self.interchangeable(english))
+
+    # -- classes (CR 201.3) -------------------------------------------------------------------
+
+    def _load_classes(self, names: Iterable[str]) -> None:
+        wanted = [n for n in names if n and n not in self._classes]
+        if not wanted:
+            return
+        for name, members, class_id in self.con.execute(_CLASS_SQL, {"names": wanted}).fetchall():
+            self._classes[name] = (tuple(members), class_id)
+        for name in wanted:
+            self._classes.setdefault(name, ((name,), None))
+
+    def interchangeable(self, name: str) -> tuple[str, ...]:
+        """Every name that is the same name as ``name`` under CR 201.3a/b, itself included (sorted)."""
+        self._load_classes([name])
+        return self._classes[name][0]
+
+    def class_id(self, name: str) -> str | None:
+        """The ``name_classes.class_id`` of ``name``, None when it has no interchangeable names."""
+        self._load_classes([name])
+        return self._classes[name][1]
+
+    # -- misses: fuzzy suggestions and token names (rapidfuzz loads only here) -------------------
+
+    def suggest(self, text: str, limit: int = 5) -> list[str]:
+        """The closest English Oracle names, as :meth:`NameIndex.suggest` (same choices, same scorer)."""
+        from rapidfuzz import fuzz, process
+
+        key = normalize(text)
+        if not key:
+            return []
+        if self._fuzzy is None:
+            rows = self.con.execute("SELECT key, max(name) FROM names WHERE via IN ('name', 'face') "
+                                    "GROUP BY key ORDER BY key").fetchall()
+            self._fuzzy = [k for k, _ in rows], [n for _, n in rows]
+        keys, names = self._fuzzy
+        hits = process.extract(key, keys, scorer=fuzz.ratio, limit=limit, score_cutoff=50)
+        return [names[index] for _, _, index in hits]
+
+    def _token_lists(self) -> tuple[list[str], list[str], set[str]]:
+        if self._tokens is None:
+            from .tokens import token_name_strings
+
+            display = token_name_strings(self.con)
+            objects = {normalize(n) for (n,) in self.con.execute("SELECT DISTINCT name FROM token_names").fetchall()}
+            self._tokens = display, [normalize(n) for n in display], objects
+        return self._tokens
+
+    def suggest_tokens(self, text: str, limit: int = 5) -> list[str]:
+        """The closest token names, as :meth:`NameIndex.suggest_tokens`."""
+        from rapidfuzz import fuzz, process
+
+        key = normalize(text)
+        if not key:
+            return []
+        display, keys, _ = self._token_lists()
+        hits = process.extract(key, keys, scorer=fuzz.ratio, limit=limit, score_cutoff=70)
+        return list(dict.fromkeys(display[index] for _, _, index in hits))
+
+    def is_token_name(self, text: str) -> bool:
+        key = normalize(text)
+        return bool(self.con.execute("SELECT 1 FROM token_names WHERE name = ? LIMIT 1", [text]).fetchall()) or \
+            key in self._token_lists()[2]
+
+
+def _ordered(rows: list[_Row]) -> list[_Row]:
+    """The lowest tier's rows in the full index's order: whole card first, then by face, via, card, language."""
+    tiers = [VIA_TIER.get(row[4], 9) for row in rows]
+    low = min(tiers)
+    best = [row for row, tier in zip(rows, tiers) if tier == low]
+    best.sort(key=lambda r: (r[3] is not None, r[3] or 0, r[4], r[2], r[5]))  # NameIndex._targets' order
+    return best
+
+
+def _best(rows: list[_Row]) -> _Row | None:
+    """The one answer, or None when the lowest tier names several cards (ambiguous)."""
+    best = _ordered(rows)
+    return best[0] if len({row[2] for row in best}) == 1 else None
+
+
+def _replace(resolution: Resolution, **changes: Any) -> Resolution:
+    return Resolution(**{**resolution.__dict__, **changes})
+
+
+# -- choose a card name (CR 201.4) for one name ------------------------------------------------------
+
+def point_chooser(con: duckdb.DuckDBPyConnection, names: PointNames | NameIndex, text: str) -> NameChooser:
+    """A :class:`~oracle_tools.choose.NameChooser` holding only the faces ``text`` can be judged by:
+    the faces of the card(s) it resolves to and of every card sharing one of their names (201.4a)."""
+    from .choose import _FACES_SQL, NameChooser
+
+    r = names.resolve(text)
+    oids = sorted({r.oracle_id} if r.oracle_id else {c.oracle_id for c in r.candidates})
+    own = [n for (n,) in con.execute("SELECT DISTINCT name FROM faces WHERE oracle_id IN $oids",
+                                     {"oids": oids}).fetchall()] if oids else []
+    query = f"SELECT * FROM ({_FACES_SQL}\n) WHERE name IN $names ORDER BY name, oracle_id, face_index"
+    cursor = con.execute(query, {"names": own})
+    columns = [d[0] for d in cursor.description]
+    rows = [dict(zip(columns, values)) for values in cursor.fetchall()]
+    return NameChooser.from_rows(con, names, rows)  # type: ignore[arg-type]  # NameIndex's single-name methods
+
+
+# -- deck check of one list ----------------------------------------------------------------------------
+
+def point_deck_checker(con: duckdb.DuckDBPyConnection, names: PointNames | NameIndex) -> DeckChecker:
+    """A :class:`~oracle_tools.decks.DeckChecker` that loads the rules and legalities of the cards of the
+    decks it checks only (one query each per deck), not those of the whole card pool."""
+    return _point_checker_class()(con, names)  # type: ignore[arg-type]  # the NameIndex methods it calls
+
+
+@cache
+def _point_checker_class() -> type[DeckChecker]:
+    from . import sqlfiles
+    from .decks import DeckChecker, _card_rules
+
+    class PointDeckChecker(DeckChecker):
+        def __init__(self, con: duckdb.DuckDBPyConnection, names: PointNames | NameIndex) -> None:
+            self._con = con
+            self._names = names  # the NameIndex methods the checker calls
+            self._point_names = names
+            self.cards: dict[str, CardRules] = {}
+            self._legal: dict[str, dict[str, str]] = {}
+            self._formats_in_db: set[str] | None = None
+            self._resolved: dict[str, Any] = {}
+            self._misses: dict[str, Any] = {}
+
+        def check(self, deck: Decklist, fmt: str | FormatRules, *,
+                  commanders: Iterable[str] | None = None) -> DeckReport:
+            texts = [e.name for e in deck.entries if e.section != "maybeboard"] + list(commanders or ())
+            heads = [re.split(r"\s*/+\s*", t.strip(), maxsplit=1)[0] for t in texts if "/" in t]
+            if isinstance(self._point_names, PointNames):  # (a NameIndex answers from memory)
+                self._point_names.prefetch(texts + heads)
+            self.load([r.oracle_id for t in texts + heads if (r := self._point_names.resolve(t)).oracle_id])
+            return super().check(deck, fmt, commanders=commanders)
+
+        def load(self, oids: Sequence[str]) -> None:
+            """Rules and (already used formats') legalities of these cards."""
+            new = sorted(set(oids) - set(self.cards))
+            if not new:
+                return
+            cursor = self._con.execute(
+                f"SELECT * FROM ({sqlfiles.load('deck_rules.sql')}\n) WHERE oracle_id IN $oids",
+                {"oids": new})
+            columns = [d[0] for d in cursor.description]
+            for values in cursor.fetchall():
+                row = dict(zip(columns, values))
+                self.cards[row["oracle_id"]] = _card_rules(row)
+            for fmt, table in self._legal.items():
+                table.update(self._statuses(fmt, new))
+
+        def _statuses(self, fmt: str, oids: Sequence[str]) -> list[tuple[str, str]]:
+            return self._con.execute(
+                "SELECT oracle_id, status FROM legalities WHERE format = $fmt AND oracle_id IN $oids",
+                {"fmt": fmt, "oids": list(oids)}).fetchall()
+
+        def legality(self, fmt: str) -> dict[str, str]:
+            if fmt not in self._legal:
+                if self._formats_in_db is None:
+                    self._formats_in_db = {f for (f,) in self._con.execute(
+                        "SELECT DISTINCT format FROM legalities").fetchall()}
+                if fmt in self._formats_in_db:
+                    self._legal[fmt] = dict(self._statuses(fmt, list(self.cards)))
+            return super().legality(fmt)
+
+        def _found(self, res: Any) -> Any:
+            if res.oracle_id and res.oracle_id not in self.cards:
+                self.load([res.oracle_id])
+            return super()._found(res)
+
+    return PointDeckChecker
+
+
+# -- fuzzy suggestions for many misses at once ------------------------------------------------------
+
+def suggest_many(keys: Sequence[str], names: Sequence[str], texts: Sequence[str], limit: int = 5,
+                 chunk: int = 256) -> list[list[str]]:
+    """``NameIndex.suggest`` for many strings in one vectorised pass: the same choices (``names[i]``
+    for lookup key ``keys[i]``), the same scorer (normalized Indel ratio, cutoff 50) and the same order
+    (score, then position), via ``rapidfuzz.process.cdist`` (about 5x less time per miss than one
+    ``extract`` per name: the first ``check_decks`` of 3,000 real decks has ~2,000 distinct misses)."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    queries = [normalize(t) for t in texts]
+    out: list[list[str]] = [[] for _ in texts]
+    todo = [i for i, q in enumerate(queries) if q]
+    for start in range(0, len(todo), chunk):
+        rows = todo[start:start + chunk]
+        scores = process.cdist([queries[i] for i in rows], keys, scorer=fuzz.ratio, score_cutoff=50,
+                               dtype=np.float32, workers=-1)
+        at, choice = np.nonzero(scores)  # below the cutoff cdist gives 0; row-major: choices ascending
+        order = np.lexsort((choice, -scores[at, choice], at))  # per query: best score, then first choice
+        at, choice = at[order], choice[order]
+        starts = np.searchsorted(at, np.arange(len(rows) + 1))
+        for k, i in enumerate(rows):
+            out[i] = [names[j] for j in choice[starts[k]:starts[k + 1]][:limit]]
+    return out

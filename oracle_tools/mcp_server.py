@@ -1,0 +1,272 @@
+"""``oracle-tools mcp``: the rules answers as tools of a Model Context Protocol server over stdio.
+
+Built on the official ``mcp`` Python SDK (2.x, ``MCPServer``). Each tool returns exactly the JSON
+that the matching CLI command prints with ``--json`` (the same ``to_dict()`` objects), as the text
+content of the result and, parsed, as its structured content:
+
+======================  ==============================================================
+tool                    same JSON as
+======================  ==============================================================
+``search``              ``oracle-tools search QUERY --limit N --json`` (a Scryfall list object)
+``resolve``             ``oracle-tools resolve NAME [--fuzzy] --json``
+``token``               ``oracle-tools token NAME --json``
+``choose_name``         ``oracle-tools choose-name NAME [--constraint P | --card C] --json``
+``list_nameable``       ``oracle-tools choose-name --list [--constraint P | --card C] --json`` (first ``limit``)
+``check_deck``          ``oracle-tools deck check FILE --format F --json`` (the decklist as text)
+======================  ==============================================================
+
+Arguments are checked against each tool's input schema; a bad argument or a library error
+(unknown format, unreadable constraint, …) is a tool error with one line saying what was wrong —
+the server keeps running. The database is opened read-only; tools run one at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from .db import OracleDB
+from .errors import OracleToolsError
+
+MAX_NAME = 1000  # characters, as the HTTP API
+MAX_DECKLIST = 1024 * 1024  # characters of decklist text, as the HTTP API's body limit
+SEARCH_PAGE = 175  # Scryfall's page size: the most cards one search call returns
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, description="A card or token name, any spelling.")]
+Phrase = Annotated[
+    str | None,
+    Field(
+        max_length=MAX_NAME,
+        description=(
+            'The characteristics the name must have, as printed on the card: "nonland", "artifact", '
+            '"nonartifact, nonland", "creature". Omit for "choose a card name".'
+        ),
+    ),
+]
+CardWithConstraint = Annotated[
+    str | None,
+    Field(
+        max_length=MAX_NAME,
+        description=("Take the constraint from this card's own Oracle text instead (Meddling Mage -> nonland)."),
+    ),
+]
+
+_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+T = TypeVar("T")
+
+
+def cli_json(data: Any) -> CallToolResult:
+    """The CLI's ``--json`` text (same ``json.dumps`` call) as text content, and parsed as structured content."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    parsed = json.loads(text)
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=parsed if isinstance(parsed, dict) else {"result": parsed},
+    )
+
+
+def _one_line(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ())) or "arguments"
+        parts.append(f"{where}: {error.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+class OracleMCPServer(MCPServer[Any]):
+    """An MCPServer whose tool errors are one line: the tool, then what was wrong with the arguments or
+    the library's message (its first line: longer help stays with the CLI)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(f"{name}: bad arguments: {_one_line(cause)}") from None
+            if type(cause) is ToolError:  # raised by answer(): the library's OracleToolsError text
+                raise ToolError(f"{name}: {str(cause).strip().splitlines()[0]}") from None
+            raise
+
+
+def build_server(db: OracleDB) -> MCPServer[Any]:
+    """The MCP server with the oracle-tools tools, answering from ``db``."""
+    server = OracleMCPServer(
+        "oracle-tools",
+        version=_version(),
+        log_level="WARNING",
+        instructions=(
+            "Magic: The Gathering Oracle card reference (Scryfall data) with the Comprehensive Rules' name rules "
+            "(CR 201), tokens (CR 111), 'choose a card name' (CR 201.4) and deck legality. Resolve names before "
+            "reasoning about a card; answers are JSON."
+        ),
+    )
+    lock = threading.Lock()  # one DuckDB connection: tools run on worker threads, one at a time
+
+    def answer(work: Callable[[], T]) -> T:
+        with lock:
+            try:
+                return work()
+            except OracleToolsError as exc:
+                raise ToolError(str(exc)) from None
+
+    @server.tool(annotations=_READ_ONLY)
+    def resolve(
+        name: Name,
+        fuzzy: Annotated[bool, Field(description=("Accept the closest name for a misspelling (via 'fuzzy')."))] = False,
+    ) -> CallToolResult:
+        """Resolve a card name in any spelling, face, language or alternate name to its Oracle card (CR 201).
+
+        Returns status ok / ambiguous / not_found, the Oracle name, how it matched (`via`), the class of
+        interchangeable names (CR 201.3) and suggestions on a miss. Same JSON as `oracle-tools resolve --json`.
+        """
+        return cli_json(answer(lambda: db.resolve(name, fuzzy=fuzzy).to_dict()))
+
+    @server.tool(annotations=_READ_ONLY)
+    def token(name: Name) -> CallToolResult:
+        """What "create a NAME token" makes (CR 111): a predefined token (111.10), the token effects name and
+        define (111.4, 111.9), the Oracle card of that name (111.11), or kind 'none' with suggestions.
+        Same JSON as `oracle-tools token NAME --json`."""
+        return cli_json(answer(lambda: db.token(name).to_dict()))
+
+    @server.tool(annotations=_READ_ONLY)
+    def choose_name(name: Name, constraint: Phrase = None, card: CardWithConstraint = None) -> CallToolResult:
+        """May NAME be chosen for "choose a [constraint] card name" (CR 201.4)? Returns valid, the names chosen
+        (interchangeable names too, 201.4g), the rule and the reason. Same JSON as
+        `oracle-tools choose-name NAME --json`."""
+
+        def work() -> dict[str, Any]:
+            constraint_used, phrase, source = _constraint(db, constraint, card)
+            verdict = db.choose_name(name, constraint_used)
+            return {**verdict.to_dict(), "constraint_phrase": phrase, "constraint_from_card": source}
+
+        return cli_json(answer(work))
+
+    @server.tool(annotations=_READ_ONLY)
+    def list_nameable(
+        constraint: Phrase = None,
+        card: CardWithConstraint = None,
+        limit: Annotated[int, Field(ge=1, le=5000, description="At most this many rows.")] = 100,
+    ) -> CallToolResult:
+        """Every name that may be chosen under a constraint (CR 201.4): one row per face with its
+        characteristics. The first `limit` rows of `oracle-tools choose-name --list --json`."""
+
+        def work() -> list[dict[str, Any]]:
+            constraint_used, _, _ = _constraint(db, constraint, card)
+            return db.nameable(constraint_used).drop("oracle_text").head(limit).to_dicts()
+
+        return cli_json(answer(work))
+
+    @server.tool(annotations=_READ_ONLY)
+    def check_deck(
+        decklist: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_DECKLIST,
+                description=("The decklist text: Arena, MTGO .txt or .dek XML, a plain list, or a JSON deck."),
+            ),
+        ],
+        format: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=40,
+                description=(
+                    "standard, pioneer, modern, legacy, vintage, pauper, commander, duel, brawl, premodern, "
+                    "oldschool, limited, ... (Scryfall legality keys; edh and other aliases work)."
+                ),
+            ),
+        ],
+        commanders: Annotated[
+            list[Annotated[str, Field(min_length=1, max_length=MAX_NAME)]] | None,
+            Field(max_length=2, description="The commander(s), when the list has no Commander section."),
+        ] = None,
+    ) -> CallToolResult:
+        """Check a decklist against a format's construction rules (CR 100.2, 100.4, 201.3b, 903): legal, and
+        each problem with its kind, card, line and detail; `lines` gives every card line as resolved.
+        Same JSON as `oracle-tools deck check FILE --format F --json`."""
+
+        def work() -> dict[str, Any]:
+            from .decklist import parse_decklist
+            from .decks import format_rules
+
+            rules = format_rules(format)
+            # always parsed as text: a decklist string is never taken for a file path
+            deck = parse_decklist(decklist, source="decklist")
+            return db.check_deck(deck, format=rules.key, commanders=commanders or None).to_dict()
+
+        return cli_json(answer(work))
+
+    @server.tool(annotations=_READ_ONLY)
+    def search(
+        query: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_NAME,
+                description=('Scryfall search syntax: t:goblin c:r mv<=2 f:modern, o:"draw a card", name words, ...'),
+            ),
+        ],
+        limit: Annotated[int, Field(ge=1, le=SEARCH_PAGE, description="At most this many cards.")] = 20,
+        unique: Literal["cards", "prints", "art"] = "cards",
+        order: Literal[
+            "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist"
+        ] = "name",
+        direction: Literal["auto", "asc", "desc"] = "auto",
+    ) -> CallToolResult:
+        """Search cards with Scryfall's query language. Returns a Scryfall list object (object, total_cards,
+        has_more, data: Scryfall card objects) with the first `limit` cards: the JSON of
+        `oracle-tools search QUERY --limit N --json`."""
+
+        def work() -> dict[str, Any]:
+            from .cardjson import card_objects
+
+            frame = db.search(query, unique=unique, order=order, direction=direction)
+            total = frame.height
+            ids = frame.head(limit).get_column("id").drop_nulls().to_list()
+            cards = card_objects(db._search_con(), ids=ids)  # the CLI's connection: user_con when sandboxed
+            return {"object": "list", "total_cards": total, "has_more": len(cards) < total, "data": cards}
+
+        return cli_json(answer(work))
+
+    return server
+
+
+def _constraint(db: OracleDB, phrase: str | None, card: str | None) -> tuple[Any, str, str | None]:
+    """(constraint, phrase used, card it came from) — as the CLI's choose-name reads --constraint / --card."""
+    from . import choose as _choose
+
+    if phrase is not None and card is not None:
+        raise OracleToolsError("give constraint or card, not both")
+    if card is not None:
+        return _choose.constraint_from_card(db, card)
+    return _choose.as_constraint(phrase), phrase or "", None
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("oracle-tools")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
+        return "0"
+
+
+def run(db_path: str | Path) -> None:
+    """Serve the tools over stdio until the client closes stdin. The database must exist (checked first)."""
+    db = OracleDB(db_path)
+    db.con  # noqa: B018 - open now: a missing database is one error line before the server starts
+    try:
+        build_server(db).run("stdio")
+    finally:
+        db.close()

@@ -1,0 +1,268 @@
+"""Reading Oracle text: THE layer every feature reads card text through (issue 15).
+
+What lives here, so a new reading rule has one home:
+
+* reminder text (CR 207.2: italic parenthesised text, never rules) — :func:`reminder_spans`,
+  :func:`strip_reminders`, :func:`mask_reminders` (same length, so spans stay valid);
+* quoted abilities (an ability a token or object gains, CR 113.1) — :func:`quote_mask`;
+* number words — :func:`number_value` (from :mod:`oracle_tools.vocabulary`);
+* name mentions — :func:`name_mentions`: the card's own full name (``self``, CR 201.5), a shortened
+  name of a legendary card (``self_short``, CR 201.5c: the part before the comma — "Thalia" on Thalia,
+  Guardian of Thraben), "named X" (``named``: "a card named X", "cards named X", "token named X";
+  ``named`` even when X is the card's own name, as on Relentless Rats, because it means every object
+  with that name, so CR 201.5 does not make it a self-reference) and a token's given name
+  (``token_name``, CR 111.9: "create Marit Lage, a legendary 20/20 ...").
+
+The ``name_references`` table (docs/views.md) stores :func:`name_mentions` for every face at ingest;
+:func:`replace_self_references` gives the CARDNAME / ``~`` form analysts use for clustering.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .vocabulary import number_value
+
+__all__ = [
+    "KINDS",
+    "Mention",
+    "NameIndex",
+    "mask_reminders",
+    "name_mentions",
+    "number_value",
+    "quote_mask",
+    "reminder_spans",
+    "replace_self_references",
+    "short_name",
+    "strip_reminders",
+]
+
+#: The kinds of name mention, in the order a reader meets them in docs/views.md.
+KINDS: tuple[str, ...] = ("self", "self_short", "named", "token_name")
+
+_REMINDER = re.compile(r"\([^)]*\)")
+_REMINDER_WITH_SPACE = re.compile(r"\s*\([^)]*\)")
+
+
+def reminder_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each parenthesised reminder text (CR 207.2), parentheses included."""
+    return [m.span() for m in _REMINDER.finditer(text)]
+
+
+def strip_reminders(text: str) -> str:
+    """``text`` without its reminder text (and the space before it)."""
+    return _REMINDER_WITH_SPACE.sub("", text)
+
+
+def mask_reminders(text: str, fill: str = " ") -> str:
+    """``text`` with each reminder text replaced by ``fill`` characters: same length, so offsets still hold."""
+    return _REMINDER.sub(lambda m: fill * len(m.group()), text)
+
+
+def quote_mask(s: str) -> list[bool]:
+    """in_quote[i] is True when s[i] lies inside a quoted ability.
+
+    Double quotes (straight or curly) must balance, else ValueError. Single quotes (as used for
+    abilities nested in an Oracle quote: 'This token gets +1/+1 ...') count only when an opening
+    one (at the start or after a space or "(") has a closing one not followed by a letter; other
+    single quotes are apostrophes ("can't", "opponents'").
+    """
+    n = len(s)
+    mask = [False] * n
+    i = 0
+    while i < n:
+        ch = s[i]
+        if ch in "\"\u201c":
+            closer = '"' if ch == '"' else "\u201d"
+            j = s.find(closer, i + 1)
+            if j == -1:
+                raise ValueError(f"unbalanced quotation marks in token description {s!r}")
+            for k in range(i, j + 1):
+                mask[k] = True
+            i = j + 1
+            continue
+        if ch == "\u2018" or (ch == "'" and (i == 0 or s[i - 1] in " (") and i + 1 < n and not s[i + 1].isspace()):
+            closer = "\u2019" if ch == "\u2018" else "'"
+            j = s.find(closer, i + 1)
+            while j != -1 and j + 1 < n and s[j + 1].isalnum():
+                j = s.find(closer, j + 1)
+            if j != -1:
+                for k in range(i, j + 1):
+                    mask[k] = True
+                i = j + 1
+                continue
+        i += 1
+    return mask
+
+
+# --------------------------------------------------------------------------- name mentions
+
+
+@dataclass(frozen=True, order=True)
+class Mention:
+    """One mention of a name in one face's Oracle text: ``text[start:end] == text_as_written``."""
+
+    start: int
+    end: int
+    text: str
+    kind: str  # one of KINDS
+    name: str  # the name mentioned: the full name for self_short, the quoted-off name for named
+
+
+class NameIndex:
+    """Known names (cards, faces, interchangeable names, tokens) for reading "named X".
+
+    "named " is followed by a name that may itself hold commas and lower-case words
+    ("named Gisela, the Broken Blade", "named Kobolds of Kher Keep"), so the longest known name the
+    text continues with wins; an unknown name is read as a run of capitalised words.
+    """
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._names = sorted({n for n in names if n})
+
+    def longest_at(self, text: str, at: int) -> str | None:
+        """The longest known name ``text`` continues with at ``at`` (ending at a word boundary), or None."""
+        rest = text[at:]
+        if not rest:
+            return None
+        i = bisect.bisect_left(self._names, rest[:1])
+        best: str | None = None
+        while i < len(self._names) and self._names[i][:1] == rest[:1]:
+            name = self._names[i]
+            if rest.startswith(name) and (len(rest) == len(name) or not _is_word(rest[len(name)])):
+                if best is None or len(name) > len(best):
+                    best = name
+            i += 1
+        return best
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch in "_-"
+
+
+_NAMED = re.compile(r"\bnamed\s+")
+# An unknown name after "named": capitalised words, joined by spaces, "of"/"the"/"and"/"de", apostrophes.
+_CAPITALISED_NAME = re.compile(
+    r"[\"\u201c]?(?P<name>[A-Z0-9][\w'\u2019-]*(?:,? (?:(?:of|the|and|de|du|a|an|in|to|from) )*[A-Z0-9][\w'\u2019-]*)*)")
+# CR 111.9: "create Marit Lage, a legendary 20/20 black Avatar creature token" — a token's given name.
+_TOKEN_GIVEN_NAME = re.compile(
+    r"\bcreates? (?P<name>[A-Z][\w'\u2019-]*(?: (?:of|the)?\s?[A-Z][\w'\u2019-]*)*), (?:a|an) (?:legendary )?[^.]*?\btoken\b")
+
+
+def short_name(name: str, type_line: str | None) -> str | None:
+    """CR 201.5c: the shortened name of a legendary card — the part of its name before the comma."""
+    if not type_line or "Legendary" not in type_line or ", " not in name:
+        return None
+    short = name.split(", ", 1)[0].strip()
+    return short or None
+
+
+def _occurrences(text: str, needle: str) -> list[tuple[int, int]]:
+    """Every occurrence of ``needle`` in ``text`` that starts and ends at a word boundary (case-sensitive)."""
+    out: list[tuple[int, int]] = []
+    if not needle:
+        return out
+    start = text.find(needle)
+    while start != -1:
+        end = start + len(needle)
+        if (start == 0 or not _is_word(text[start - 1])) and (end == len(text) or not _is_word(text[end])):
+            out.append((start, end))
+        start = text.find(needle, start + 1)
+    return out
+
+
+def _overlaps(span: tuple[int, int], taken: Sequence[tuple[int, int]]) -> bool:
+    return any(span[0] < e and s < span[1] for s, e in taken)
+
+
+def name_mentions(text: str | None, self_names: Sequence[str], *, type_line: str | None = None,
+                  names: NameIndex | None = None, subtypes: Iterable[str] = (),
+                  other_names: Iterable[str] = ()) -> list[Mention]:
+    """Every name mention in one face's Oracle text, in text order.
+
+    ``self_names``: the names this object has (the face's name first, then the card's full name and
+    its other faces' names — CR 201.5 makes each of them a self-reference). ``type_line`` decides
+    whether CR 201.5c shortened names apply (legendary only). ``names`` reads "named X" against the
+    known names; ``subtypes`` (e.g. "Urza’s") keep a shortened name that is really a subtype word
+    from being read as the card ("Urza’s Mine" on Urza, Lord High Artificer; "each Garruk you control").
+    ``other_names`` (the card's other faces) are never read as shortened names ("Itlimoc" inside
+    "transforms from Growing Rites of Itlimoc").
+    """
+    if not text:
+        return []
+    mentions: list[Mention] = []
+    taken: list[tuple[int, int]] = []
+    # 1. "named X": every object with that name (never a self-reference, even for the card's own name).
+    for m in _NAMED.finditer(text):
+        at = m.end()
+        quoted = text[at:at + 1] in ("\u201c", '"')
+        found = names.longest_at(text, at + quoted) if names is not None else None
+        if found is None:
+            cap = _CAPITALISED_NAME.match(text, at)
+            if cap is None:
+                continue
+            found = cap.group("name").rstrip(",")
+            if not found:
+                continue
+        start = at + quoted
+        mentions.append(Mention(start, start + len(found), found, "named", found))
+        taken.append((start, start + len(found)))
+    # 2. CR 111.9: "create X, a [legendary] ... token" gives the token the name X.
+    for m in _TOKEN_GIVEN_NAME.finditer(text):
+        span = m.span("name")
+        if not _overlaps(span, taken):
+            mentions.append(Mention(span[0], span[1], m.group("name"), "token_name", m.group("name")))
+            taken.append(span)
+    # 3. CR 201.5: the object's own names, longest first so "Fire // Ice" beats "Fire".
+    for own in sorted(dict.fromkeys(n for n in self_names if n), key=len, reverse=True):
+        for span in _occurrences(text, own):
+            if not _overlaps(span, taken):
+                mentions.append(Mention(span[0], span[1], own, "self", self_names[0] if self_names else own))
+                taken.append(span)
+    # 4. CR 201.5c: a legendary card's shortened name.
+    short = short_name(self_names[0], type_line) if self_names else None
+    if short is not None:
+        subtype_words = {w.replace("\u2019", "'") for w in subtypes}
+        blocked = [span for other in other_names if other for span in _occurrences(text, other)]
+        for span in _occurrences(text, short):
+            if _overlaps(span, taken) or _overlaps(span, blocked) or _is_subtype_use(text, span, subtype_words):
+                continue
+            longer = names.longest_at(text, span[0]) if names is not None else None
+            if longer is not None and len(longer) > len(short):
+                continue  # the start of another card's name: "Ajani’s Pridemate" on Ajani, Strength of the Pride
+            mentions.append(Mention(span[0], span[1], short, "self_short", self_names[0]))
+            taken.append(span)
+    return sorted(mentions)
+
+
+def _is_subtype_use(text: str, span: tuple[int, int], subtype_words: set[str]) -> bool:
+    """The shortened name used as a subtype: "Urza’s" land type (CR 205.3i), "Jace planeswalker" (205.3j)."""
+    word = text[span[0]:span[1]]
+    after = text[span[1]:span[1] + 14].replace("\u2019", "'")
+    if after.startswith("'s") and f"{word}'s" in subtype_words:
+        return True
+    if word not in subtype_words:
+        return False
+    before = text[max(0, span[0] - 9):span[0]]
+    return after.startswith(" planeswalker") or bool(_DETERMINER_BEFORE.search(before))
+
+
+# "each Garruk you control", "another Jace": a determiner makes the word a subtype (CR 205.3j), not a name.
+_DETERMINER_BEFORE = re.compile(r"\b(?:each|a|an|another|target|other|all|no)\s$", re.IGNORECASE)
+
+
+def replace_self_references(text: str | None, mentions: Iterable[Mention], token: str = "CARDNAME") -> str:
+    """``text`` with each ``self`` / ``self_short`` mention replaced by ``token`` (CARDNAME or ``~``)."""
+    if not text:
+        return text or ""
+    out: list[str] = []
+    pos = 0
+    for m in sorted(mentions):
+        if m.kind in ("self", "self_short") and m.start >= pos:
+            out.append(text[pos:m.start])
+            out.append(token)
+            pos = m.end
+    out.append(text[pos:])
+    return "".join(out)

@@ -1,0 +1,56 @@
+"""Scryfall's search syntax over the local database (issue 12).
+
+``parse`` (grammar.lark, lark LALR) -> tree (tree.py) -> ``compile_query`` (compiler.py, one parameterised
+DuckDB query; the keyword facts are in keywords.py) -> :func:`search` runs it and returns a Polars frame.
+
+>>> from oracle_tools import OracleDB
+>>> db = OracleDB("data/oracle.duckdb")                               # doctest: +SKIP
+>>> db.search("t:goblin c:r mv<=2 f:modern").select("name", "mana_cost").head(3)   # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .compiler import DIRECTIONS, ORDERS, UNIQUE, Compiled, compile_query
+from .errors import SearchSyntaxError, UnsupportedKeywordError
+from .keywords import KEYWORDS, UNSUPPORTED
+from .parser import parse
+
+if TYPE_CHECKING:
+    import duckdb
+    import polars as pl
+
+__all__ = ["DIRECTIONS", "KEYWORDS", "ORDERS", "UNIQUE", "UNSUPPORTED", "Compiled", "SearchSyntaxError",
+           "UnsupportedKeywordError", "compile", "parse", "run"]
+
+
+def compile(query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto",
+            nameable: Callable[[str], list[str]] | None = None) -> Compiled:
+    """Parse and compile ``query`` (raises :class:`SearchSyntaxError`). Queries without ``nameable:`` (whose
+    answer depends on the database's choose-name rules) are compiled once and cached."""
+    if "nameable" not in query.lower():
+        return _compile_cached(query, unique, order, direction)
+    return compile_query(parse(query), query, unique=unique, order=order, direction=direction, nameable=nameable)
+
+
+@lru_cache(maxsize=1024)
+def _compile_cached(query: str, unique: str, order: str, direction: str) -> Compiled:
+    return compile_query(parse(query), query, unique=unique, order=order, direction=direction)
+
+
+def run(con: duckdb.DuckDBPyConnection, query: str, *, unique: str = "cards", order: str = "name",
+        direction: str = "auto", nameable: Callable[[str], list[str]] | None = None) -> pl.DataFrame:
+    """The cards (or printings) ``query`` finds, one row per match, in the query's order."""
+    import duckdb as _duckdb
+
+    from ..sqlfiles import frame
+
+    compiled = compile(query, unique=unique, order=order, direction=direction, nameable=nameable)
+    params: list[Any] = list(compiled.params)
+    try:
+        return frame(con, compiled.sql, params)
+    except _duckdb.Error as exc:  # a regex RE2 refuses, say: still one line
+        raise SearchSyntaxError(f"the database could not run this search: {str(exc).splitlines()[0]}",
+                                query, 0) from None

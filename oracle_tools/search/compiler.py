@@ -1,0 +1,787 @@
+"""Compile a query tree into one parameterised DuckDB query over ``cards``, ``faces``, ``printings``,
+``legalities``, ``names``, ``name_classes`` and ``token_specs``.
+
+User text only ever reaches DuckDB as a bound parameter (``?``); identifiers (columns, formats' SQL,
+ORDER BY terms) come from the fixed tables in this module and :mod:`.keywords`.
+
+Shape of the generated SQL (aliases: ``c`` = cards, ``p`` = printings):
+
+* no printing keyword, ``unique=cards``: filter ``cards c``, then pick each card's representative printing;
+* otherwise: filter ``cards c JOIN printings p`` with the whole expression, so every printing keyword of a
+  query is evaluated on the same printing (``s:m19 r:mythic``); ``unique=cards`` keeps each card's
+  preferred matching printing, ``unique=art`` one per card and artist, ``unique=prints`` all of them.
+
+Printing preference (which printing stands for a card): English first, then available in paper, not a
+promo, not from a memorabilia set, newest, lowest collector number, id — the rule of
+``oracle_tools/cardjson.py`` (plus memorabilia last), so the CLI's JSON and the table agree.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..names import normalize
+from .errors import SearchSyntaxError, UnsupportedKeywordError
+from .keywords import (
+    BY_NAME,
+    EXTRA_TYPES,
+    IS_REVEALS,
+    IS_VALUES,
+    UNSUPPORTED,
+    Keyword,
+    supported_names,
+)
+from .tree import And, Empty, Node, Not, Or, Term, walk
+
+# -- colours ------------------------------------------------------------------------------------------
+
+_LETTERS = {"w": "W", "u": "U", "b": "B", "r": "R", "g": "G"}
+COLOR_NAMES: dict[str, str] = {
+    "white": "W", "blue": "U", "black": "B", "red": "R", "green": "G",
+    # guilds
+    "azorius": "WU", "dimir": "UB", "rakdos": "BR", "gruul": "RG", "selesnya": "GW",
+    "orzhov": "WB", "izzet": "UR", "golgari": "BG", "boros": "RW", "simic": "GU",
+    # shards and wedges
+    "bant": "GWU", "esper": "WUB", "grixis": "UBR", "jund": "BRG", "naya": "RGW",
+    "abzan": "WBG", "jeskai": "URW", "sultai": "BGU", "mardu": "RWB", "temur": "GUR",
+    # Strixhaven colleges
+    "silverquill": "WB", "prismari": "UR", "witherbloom": "BG", "lorehold": "RW", "quandrix": "GU",
+    # four-colour nicknames (Commander 2016): named after the colour they lack
+    "chaos": "UBRG", "aggression": "WBRG", "altruism": "WURG", "growth": "WUBG", "artifice": "WUBR",
+    "wubrg": "WUBRG", "rainbow": "WUBRG",
+}
+_COLORLESS = {"c", "colorless", "colourless"}
+_MULTI = {"m", "multicolor", "multicolour", "multicolored"}
+
+#: Layouts whose faces have their own colours (Scryfall leaves the card's colours out): any face matches.
+_DFC_LAYOUTS = ("transform", "modal_dfc", "double_faced_token", "reversible_card", "art_series")
+
+RARITY_RANK = {"common": 0, "uncommon": 1, "rare": 2, "special": 3, "mythic": 4, "bonus": 5}
+_RARITY_ABBR = {"c": "common", "u": "uncommon", "r": "rare", "s": "special", "m": "mythic", "b": "bonus"}
+_RARITY_SQL = ("CASE p.rarity WHEN 'common' THEN 0 WHEN 'uncommon' THEN 1 WHEN 'rare' THEN 2 "
+               "WHEN 'special' THEN 3 WHEN 'mythic' THEN 4 WHEN 'bonus' THEN 5 END")
+
+LANGUAGES = {
+    "english": "en", "spanish": "es", "french": "fr", "german": "de", "italian": "it", "portuguese": "pt",
+    "japanese": "ja", "korean": "ko", "russian": "ru", "chinese": "zhs", "simplified": "zhs",
+    "traditional": "zht", "hebrew": "he", "latin": "la", "greek": "grc", "arabic": "ar", "sanskrit": "sa",
+    "phyrexian": "ph",
+}
+_LANG_CODES = {"en", "es", "fr", "de", "it", "pt", "ja", "ko", "ru", "zhs", "zht", "he", "la", "grc", "ar", "sa",
+               "ph", "qya"}
+_GAMES = {"paper", "mtgo", "arena", "astral", "sega"}
+
+_OPS_SQL = {":": "=", "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+# Numeric value of a face's power/toughness/loyalty/defense text, as Scryfall compares it: the leading
+# number ('1+*' -> 1, '7-*' -> 7), '*' and 'X' -> 0, '∞' -> infinity, '½' -> 0.5.
+_NUM = ("(CASE WHEN {x} IS NULL THEN NULL WHEN {x} = '∞' THEN 'inf'::DOUBLE "
+        "ELSE coalesce(TRY_CAST(regexp_extract(replace({x}, '½', '.5'), '^[+-]?[0-9]*\\.?[0-9]+') AS DOUBLE), 0) END)")
+_STAT_COLUMNS = {"power": "power", "toughness": "toughness", "loyalty": "loyalty", "defense": "defense"}
+_STAT_FIELDS = {"pow": "power", "power": "power", "tou": "toughness", "toughness": "toughness",
+                "loy": "loyalty", "loyalty": "loyalty", "def": "defense", "defense": "defense",
+                "pt": "powtou", "powtou": "powtou", "mv": "cmc", "cmc": "cmc", "manavalue": "cmc"}
+
+# Oracle text without reminder text (Scryfall's o:; fo: keeps it). Only texts with '(' pay for the regex.
+_NO_REMINDER = ("(CASE WHEN contains({x}, '(') THEN regexp_replace({x}, '\\s*\\([^)]*\\)', '', 'g') "
+                "ELSE {x} END)")
+
+# Scryfall's regex extensions (https://scryfall.com/docs/regular-expressions), in RE2 terms.
+_REGEX_EXTENSIONS = {
+    r"\sm": r"\{[^}]+\}", r"\ss": r"\{[^}]+\}",
+    r"\spt": r"[+-]?[0-9X*]+/[+-]?[0-9X*]+", r"\spp": r"\+[0-9X*]+/\+[0-9X*]+", r"\smm": r"-[0-9X*]+/-[0-9X*]+",
+}
+_EXTENSION_RE = re.compile(r"\\(?:spt|spp|smm|sm|ss)(?![a-z])")
+
+
+@dataclass
+class Options:
+    unique: str = "cards"
+    order: str = "name"
+    direction: str = "auto"
+    extras: bool = False
+
+
+@dataclass
+class Compiled:
+    sql: str
+    params: list[Any]
+    options: Options
+    printing_level: bool
+
+
+@dataclass
+class _State:
+    query: str
+    params: list[Any] = field(default_factory=list)
+    nameable: Callable[[str], list[str]] | None = None
+    printing: bool = False  # the SQL has the printings alias p
+
+    def bind(self, value: Any) -> str:
+        self.params.append(value)
+        return "?"
+
+
+def _error(message: str, state: _State, term: Term) -> SearchSyntaxError:
+    return SearchSyntaxError(message, state.query, term.position)
+
+
+def _keyword(term: Term, state: _State) -> Keyword:
+    kw = BY_NAME.get(term.keyword)
+    if kw is None:
+        if term.keyword in UNSUPPORTED:
+            raise UnsupportedKeywordError(
+                f"{term.keyword}: is not supported ({UNSUPPORTED[term.keyword]}); supported keywords: "
+                f"{', '.join(supported_names())}", state.query, term.position)
+        raise SearchSyntaxError(f"unknown keyword {term.keyword}:; supported keywords: {', '.join(supported_names())}",
+                                state.query, term.position)
+    if term.op not in kw.ops:
+        raise _error(f"{term.keyword} takes {' or '.join(kw.ops)}, not {term.op}", state, term)
+    if term.kind == "regex" and kw.family not in ("name", "type", "oracle", "fulloracle"):
+        raise _error(f"{term.keyword}: does not take a /regular expression/ (name:, t:, o:, fo: do)", state, term)
+    if not term.value and term.kind != "phrase":
+        raise _error(f"{term.keyword}{term.op} needs a value", state, term)
+    return kw
+
+
+# -- text ---------------------------------------------------------------------------------------------
+
+def _regex(term: Term, state: _State) -> str:
+    """A Scryfall regex as RE2: case-insensitive, multiline, extensions expanded; checked here so a bad
+    pattern is a syntax error with a position, not a DuckDB error."""
+    pattern = _EXTENSION_RE.sub(lambda m: _REGEX_EXTENSIONS[m.group(0)], term.value)
+    if re.search(r"\(\?<?[=!]", pattern):
+        raise _error("lookahead and lookbehind ((?=…), (?!…), (?<=…), (?<!…)) are not supported by DuckDB's "
+                     "regular expressions (RE2)", state, term)
+    if re.search(r"\\[1-9]", pattern):
+        raise _error("backreferences (\\1 …) are not supported in regular expressions", state, term)
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise _error(f"bad regular expression: {exc}", state, term) from None
+    return "(?im)" + pattern
+
+
+def _name(term: Term, state: _State) -> str:
+    if term.kind == "regex":
+        return f"regexp_matches(c.name, {state.bind(_regex(term, state))})"
+    key = normalize(term.value)
+    if term.exact:
+        return (f"c.oracle_id IN (SELECT oracle_id FROM names WHERE via IN ('name', 'face') "
+                f"AND key = {state.bind(key)})")
+    if not key:
+        return "true"
+    return f"c.oracle_id IN (SELECT oracle_id FROM names WHERE via = 'name' AND contains(key, {state.bind(key)}))"
+
+
+def _type(term: Term, state: _State) -> str:
+    if term.kind == "regex":
+        return f"regexp_matches(coalesce(c.type_line, ''), {state.bind(_regex(term, state))})"
+    return f"contains(lower(coalesce(c.type_line, '')), {state.bind(term.value.lower())})"
+
+
+def _oracle(term: Term, state: _State, *, reminder: bool) -> str:
+    def text(x: str) -> str:
+        x = f"coalesce({x}, '')"
+        return x if reminder else _NO_REMINDER.format(x=x)
+
+    if "~" not in term.value:
+        if term.kind == "regex":
+            return f"regexp_matches({text('c.oracle_text')}, {state.bind(_regex(term, state))})"
+        return f"contains(lower({text('c.oracle_text')}), {state.bind(term.value.lower())})"
+    # '~' is the card's own name: per face, its face name or the whole card's name
+    if term.kind == "regex":
+        pattern = _regex(term, state)
+        match = (f"(regexp_matches({text('f.oracle_text')}, replace({state.bind(pattern)}, '~', regexp_escape(f.name))) "
+                 f"OR regexp_matches({text('f.oracle_text')}, replace({state.bind(pattern)}, '~', "
+                 "regexp_escape(c.name))))")
+    else:
+        value = term.value.lower()
+        match = (f"(contains(lower({text('f.oracle_text')}), replace({state.bind(value)}, '~', lower(f.name))) "
+                 f"OR contains(lower({text('f.oracle_text')}), replace({state.bind(value)}, '~', lower(c.name))))")
+    return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {match})"
+
+
+def _keyword_ability(term: Term, state: _State) -> str:
+    return f"list_contains(list_transform(coalesce(c.keywords, []), lambda k: lower(k)), {state.bind(term.value.lower())})"
+
+
+# -- colours ------------------------------------------------------------------------------------------
+
+def _color_spec(term: Term, state: _State) -> tuple[str, Any]:
+    """('set', ['R','G']) | ('count', 2) | ('colorless', None) | ('multi', None)."""
+    v = term.value.lower().strip()
+    if v in _COLORLESS:
+        return "colorless", None
+    if v in _MULTI:
+        return "multi", None
+    if v.isdigit():
+        return "count", int(v)
+    if v in COLOR_NAMES:
+        return "set", sorted(set(COLOR_NAMES[v]))
+    if v and all(ch in _LETTERS for ch in v):
+        return "set", sorted({_LETTERS[ch] for ch in v})
+    raise _error(f"{term.keyword}{term.op}{term.value}: not a colour; use letters (w u b r g), colour names, "
+                 "c/colorless, m/multicolor, a number, or a nickname (azorius, esper, abzan, quandrix, chaos, …)",
+                 state, term)
+
+
+def _color_test(col: str, op: str, kind: str, value: Any, state: _State, *, identity: bool) -> str:
+    n = f"len({col})"
+    if kind == "colorless":
+        kind, value = "set", []
+    if kind == "multi":
+        if op in (":", "="):
+            return f"{n} >= 2"
+        if op == "!=":
+            return f"{n} < 2"
+        raise SearchSyntaxError("multicolor takes : = or !=")
+    if kind == "count":
+        return f"{n} {_OPS_SQL[op]} {state.bind(value)}"
+    s = state.bind(value)
+    size = len(value)
+    if op == ":":
+        op = "<=" if identity else ">="  # id: fits within a commander's identity; c: has at least these
+        if not value:
+            op = "="  # c:c and id:c: colourless
+    superset = f"list_has_all({col}, {s}::VARCHAR[])"
+    subset = f"list_has_all({s}::VARCHAR[], {col})"
+    return {
+        "=": f"({superset} AND {n} = {size})",
+        "!=": f"NOT ({superset} AND {n} = {size})",
+        ">=": superset,
+        ">": f"({superset} AND {n} > {size})",
+        "<=": subset,
+        "<": f"({subset} AND {n} < {size})",
+    }[op]
+
+
+def _colors(term: Term, state: _State, column: str, *, identity: bool = False, faces: bool = False) -> str:
+    kind, value = _color_spec(term, state)
+    try:
+        card = _color_test(f"coalesce(c.{column}, [])", term.op, kind, value, state, identity=identity)
+        if not faces:
+            return card
+        face = _color_test("coalesce(f.colors, [])", term.op, kind, value, state, identity=identity)
+    except SearchSyntaxError as exc:
+        raise _error(f"{term.keyword}{term.op}{term.value}: {exc}", state, term) from None
+    layouts = ", ".join(f"'{x}'" for x in _DFC_LAYOUTS)
+    # the faces' own colours count for double-faced layouts only (the subquery reads those faces alone)
+    return (f"(CASE WHEN c.layout IN ({layouts}) THEN c.oracle_id IN (SELECT f.oracle_id FROM faces f "
+            f"WHERE f.layout IN ({layouts}) AND {face}) ELSE {card} END)")
+
+
+# -- numbers ------------------------------------------------------------------------------------------
+
+def _number(term: Term, state: _State) -> float:
+    try:
+        return float(term.value)
+    except ValueError:
+        raise _error(f"{term.keyword}{term.op}{term.value}: expected a number", state, term) from None
+
+
+def _face_stat(field_name: str, alias: str = "f") -> str:
+    if field_name == "powtou":
+        return f"({_NUM.format(x=f'{alias}.power')} + {_NUM.format(x=f'{alias}.toughness')})"
+    if field_name == "cmc":
+        return "c.cmc"
+    return _NUM.format(x=f"{alias}.{_STAT_COLUMNS[field_name]}")
+
+
+def _stat(term: Term, state: _State, field_name: str) -> str:
+    op = _OPS_SQL[term.op]
+    value = term.value.lower()
+    left = _face_stat(field_name)
+    if value == "*" and field_name != "powtou":
+        column = _STAT_COLUMNS[field_name]
+        test = f"contains(f.{column}, '*')" if op == "=" else (
+            f"NOT contains(f.{column}, '*')" if op == "<>" else None)
+        if test is None:
+            raise _error(f"{term.keyword}{term.op}*: only = and != compare with *", state, term)
+    elif value in _STAT_FIELDS:
+        test = f"{left} {op} {_face_stat(_STAT_FIELDS[value])}"
+    else:
+        test = f"{left} {op} {state.bind(_number(term, state))}"
+    return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {test})"
+
+
+def _manavalue(term: Term, state: _State) -> str:
+    value = term.value.lower()
+    if value in ("even", "odd") and term.op in (":", "="):
+        return f"(c.cmc = floor(c.cmc) AND c.cmc::BIGINT % 2 = {0 if value == 'even' else 1})"
+    if value in _STAT_FIELDS and _STAT_FIELDS[value] != "cmc":
+        return (f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND "
+                f"c.cmc {_OPS_SQL[term.op]} {_face_stat(_STAT_FIELDS[value])})")
+    return f"c.cmc {_OPS_SQL[term.op]} {state.bind(_number(term, state))}"
+
+
+# -- mana costs ---------------------------------------------------------------------------------------
+
+_SYMBOL_RE = re.compile(r"\{([^{}]+)\}|([0-9]+)|([A-Za-z])")
+
+
+def _cost_symbols(term: Term, state: _State) -> tuple[int, dict[str, int]]:
+    """(generic amount, {symbol: count}) of a query cost: ``2WW``, ``{2}{W}{W}``, ``{R/P}``, ``{G}{U}``.
+    Scryfall: shorthand is allowed for symbols that aren't split; split symbols need braces."""
+    generic, at = 0, 0
+    counts: dict[str, int] = {}
+    text = term.value.upper().replace(" ", "")
+    for m in _SYMBOL_RE.finditer(text):
+        if m.start() != at:
+            break
+        at = m.end()
+        symbol = m.group(1) or m.group(2) or m.group(3)
+        if symbol.isdigit():
+            generic += int(symbol)
+        else:
+            counts["{" + symbol + "}"] = counts.get("{" + symbol + "}", 0) + 1
+    if at != len(text) or not text:
+        raise _error(f"{term.keyword}{term.op}{term.value}: not a mana cost; write symbols such as 2WW, {{G}}{{U}} "
+                     "or {R/P} (split symbols in braces)", state, term)
+    return generic, counts
+
+
+def _mana(term: Term, state: _State) -> str:
+    """m: / mana: — a cost contains these symbols (':' and '>='), exactly these ('='), more ('>'), only
+    some of them ('<=', '<'); generic mana compares as an amount, as Scryfall describes it."""
+    generic, counts = _cost_symbols(term, state)
+    cost = "coalesce(c.mana_cost, '')"
+
+    def count(symbol: str) -> str:
+        return f"((length({cost}) - length(replace({cost}, {state.bind(symbol)}, ''))) // {len(symbol)})"
+
+    card_generic = f"coalesce(TRY_CAST(regexp_extract({cost}, '\\{{([0-9]+)\\}}', 1) AS INTEGER), 0)"
+    stripped = f"regexp_replace({cost}, '\\{{[0-9]+\\}}', '', 'g')"  # the cost without its generic symbol
+    card_symbols = f"(length({stripped}) - length(replace({stripped}, '{{', '')))"
+
+    def at_least() -> str:
+        return " AND ".join([f"{card_generic} >= {state.bind(generic)}"]
+                            + [f"{count(sym)} >= {state.bind(n)}" for sym, n in counts.items()])
+
+    def exact() -> str:
+        return "(" + " AND ".join([f"{card_generic} = {state.bind(generic)}",
+                                   f"{card_symbols} = {state.bind(sum(counts.values()))}"]
+                                  + [f"{count(sym)} = {state.bind(n)}" for sym, n in counts.items()]) + ")"
+
+    def within() -> str:
+        return " AND ".join([f"{card_generic} <= {state.bind(generic)}"]
+                            + [f"{count(sym)} <= {state.bind(n)}" for sym, n in counts.items()]
+                            + [f"{card_symbols} = (" + (" + ".join(count(sym) for sym in counts) or "0") + ")"])
+
+    op = term.op
+    if op in (":", ">="):
+        return f"({at_least()})"
+    if op == "=":
+        return exact()
+    if op == "!=":
+        return f"(NOT {exact()})"
+    if op == ">":
+        return f"(({at_least()}) AND NOT {exact()})"
+    if op == "<=":
+        return f"({within()})"
+    return f"(({within()}) AND NOT {exact()})"
+
+
+# -- formats ------------------------------------------------------------------------------------------
+
+def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
+    fmt = term.value.lower()
+    fmt = {"edh": "commander", "duelcommander": "duel", "pdh": "paupercommander", "pennydreadful": "penny"}.get(fmt, fmt)
+    wanted = ", ".join(f"'{s}'" for s in statuses)
+    return (f"c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = {state.bind(fmt)} "
+            f"AND status IN ({wanted}))")
+
+
+# -- is: / has: ----------------------------------------------------------------------------------------
+
+_FRONT = "f.face_index = (SELECT min(g.face_index) FROM faces g WHERE g.oracle_id = c.oracle_id)"
+_CHARACTERISTIC_ROLES = "('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer')"
+
+
+def _any_face(test: str) -> str:
+    return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {test})"
+
+
+_IS_SQL: dict[str, str] = {
+    "split": "c.layout = 'split'",
+    "flip": "c.layout = 'flip'",
+    "transform": "c.layout = 'transform'",
+    "tdfc": "c.layout = 'transform'",
+    "meld": "c.layout = 'meld'",
+    "mdfc": "c.layout = 'modal_dfc'",
+    "dfc": "c.layout IN ('transform', 'modal_dfc', 'meld', 'double_faced_token', 'reversible_card')",
+    "adventure": "c.layout = 'adventure'",
+    "leveler": "c.layout = 'leveler'",
+    "class": "c.layout = 'class'",
+    "case": "c.layout = 'case'",
+    "prototype": "c.layout = 'prototype'",
+    "mutate": "c.layout = 'mutate' OR list_contains(coalesce(c.keywords, []), 'Mutate')",
+    "saga": "c.layout = 'saga' OR " + _any_face("list_contains(f.subtypes, 'Saga')"),
+    "meldpart": _any_face("f.role = 'meld_part'"),
+    "meldresult": _any_face("f.role = 'meld_result'"),
+    # CR 110.4a: a permanent card is judged by the characteristics it has outside the battlefield (the
+    # front face / top half / the creature part of an adventurer; both halves of a split card).
+    "permanent": "c.is_card AND " + _any_face(
+        f"f.role IN {_CHARACTERISTIC_ROLES} AND list_has_any(f.card_types, "
+        "['Artifact', 'Battle', 'Creature', 'Enchantment', 'Land', 'Planeswalker'])"),
+    # Cast as a spell: a castable face (front, split half, adventure, either face of a modal DFC) that is
+    # not a land (CR 305.9: a land can't be cast).
+    "spell": "c.is_card AND " + _any_face(
+        "(f.role IN ('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer', "
+        "'adventure') OR (f.role = 'back' AND f.layout = 'modal_dfc')) AND NOT list_contains(f.card_types, 'Land')"),
+    # CR 700.6: legendary, artifact or Saga.
+    "historic": _any_face("(list_contains(f.supertypes, 'Legendary') OR list_contains(f.card_types, 'Artifact') "
+                          "OR list_contains(f.subtypes, 'Saga'))"),
+    # CR 700.8: party = Cleric, Rogue, Warrior, Wizard creatures; CR 700.12: outlaws.
+    "party": _any_face("list_contains(f.card_types, 'Creature') AND "
+                       "list_has_any(f.subtypes, ['Cleric', 'Rogue', 'Warrior', 'Wizard'])"),
+    "outlaw": _any_face("list_has_any(f.subtypes, ['Assassin', 'Mercenary', 'Pirate', 'Rogue', 'Warlock'])"),
+    # CR 903.3 / 903.3a (the rule oracle_tools/decks.py applies): a legendary creature, Vehicle or
+    # Spacecraft with power/toughness on the front face, or text saying it can be your commander.
+    "commander": "c.is_card AND (" + _any_face(
+        f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
+        "OR list_contains(f.subtypes, 'Vehicle') OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
+    ) + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
+    "reserved": "coalesce(c.reserved, false)",
+    "funny": "coalesce(c.funny, false)",
+    "token": "c.object_kind = 'token'",
+    "emblem": "c.object_kind = 'emblem'",
+    "extra": "NOT c.is_card",
+    "vanilla": "c.is_card AND " + _any_face("list_contains(f.card_types, 'Creature')")
+               + " AND coalesce(c.oracle_text, '') = ''",
+    "bear": "c.cmc = 2 AND " + _any_face("list_contains(f.card_types, 'Creature') AND f.power = '2' "
+                                         "AND f.toughness = '2'"),
+    "hybrid": "regexp_matches(coalesce(c.mana_cost, ''), '\\{[WUBRGC2]/[WUBRG]\\}')",
+    "phyrexian": "regexp_matches(coalesce(c.mana_cost, ''), '/P\\}')",
+    "partner": "list_contains(coalesce(c.keywords, []), 'Partner') OR "
+               "regexp_matches(coalesce(c.oracle_text, ''), '(?m)^Partner( with|—|\\b)')",
+    "companion": "list_contains(coalesce(c.keywords, []), 'Companion')",
+    "modal": "regexp_matches(coalesce(c.oracle_text, ''), '(?i)choose (one|two|three|four|any number|one or more)"
+             " (or (more|both))? ?—')",
+    # CR 201.3: the card's name is in a class of interchangeable names (the name_classes table, derived from
+    # the English printed names of its printings).
+    "interchangeable": "c.oracle_id IN (SELECT k.oracle_id FROM name_classes k WHERE k.class_id IN "
+                       "(SELECT class_id FROM name_classes GROUP BY class_id HAVING count(DISTINCT name) > 1))",
+    # Its Oracle text creates tokens (the tokens layer's parsed "create … token" clauses, CR 111.1).
+    "token-maker": "c.oracle_id IN (SELECT creator_oracle_id FROM token_specs)",
+    "tokenmaker": "c.oracle_id IN (SELECT creator_oracle_id FROM token_specs)",
+    "indicator": "len(coalesce(c.color_indicator, [])) > 0 OR " + _any_face("len(coalesce(f.color_indicator, [])) > 0"),
+    # printing facts
+    "reprint": "p.released_at > c.first_released",
+    "digital": "coalesce(p.digital, false)",
+    "promo": "coalesce(p.promo, false)",
+    # CR 201.6: a printing with an alternate (flavor) name
+    "flavorname": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
+    "flavor_name": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
+}
+_HAS_ALLOWED = {"indicator", "flavorname", "flavor_name"}
+
+
+def _is(term: Term, state: _State) -> str:
+    value = term.value.lower()
+    if term.keyword == "has" and value not in _HAS_ALLOWED:
+        raise _error(f"has:{term.value} is not supported; supported: {', '.join(sorted(_HAS_ALLOWED))}", state, term)
+    if value not in _IS_SQL:
+        raise UnsupportedKeywordError(
+            f"{term.keyword}:{term.value} is not supported; supported: {', '.join(sorted(IS_VALUES))}",
+            state.query, term.position)
+    return f"({_IS_SQL[value]})"
+
+
+def _in(term: Term, state: _State) -> str:
+    value = term.value.lower()
+    rarity = _RARITY_ABBR.get(value, value)
+    if rarity in RARITY_RANK:
+        test = f"q.rarity = {state.bind(rarity)}"
+    elif value in _GAMES:
+        test = f"list_contains(q.games, {state.bind(value)})"
+    elif value in _LANG_CODES or value in LANGUAGES:
+        test = f"q.lang = {state.bind(LANGUAGES.get(value, value))}"
+    else:
+        test = f"(q.set_code = {state.bind(value)} OR q.set_type = {state.bind(value)})"
+    return f"c.oracle_id IN (SELECT q.oracle_id FROM printings q WHERE {test})"
+
+
+# -- printings ----------------------------------------------------------------------------------------
+
+def _rarity(term: Term, state: _State) -> str:
+    value = _RARITY_ABBR.get(term.value.lower(), term.value.lower())
+    if value not in RARITY_RANK:
+        raise _error(f"r{term.op}{term.value}: not a rarity; use common, uncommon, rare, special, mythic, bonus "
+                     "(or c u r s m b)", state, term)
+    return f"{_RARITY_SQL} {_OPS_SQL[term.op]} {state.bind(RARITY_RANK[value])}"
+
+
+def _collector_number(term: Term, state: _State) -> str:
+    if term.op in (":", "="):
+        return f"p.collector_number = {state.bind(term.value)}"
+    if term.op == "!=":
+        return f"p.collector_number <> {state.bind(term.value)}"
+    return (f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) {_OPS_SQL[term.op]} "
+            f"{state.bind(int(_number(term, state)))}")
+
+
+def _lang(term: Term, state: _State) -> str:
+    value = term.value.lower()
+    if value == "any":
+        return "true"
+    code = LANGUAGES.get(value, value)
+    if code not in _LANG_CODES:
+        raise _error(f"lang:{term.value}: unknown language; use a code ({', '.join(sorted(_LANG_CODES))}), an "
+                     "English language name, or any", state, term)
+    return f"p.lang = {state.bind(code)}"
+
+
+_DATE_RE = re.compile(r"^\d{4}(-\d{1,2}(-\d{1,2})?)?$")
+
+
+def _date(term: Term, state: _State, *, year: bool) -> str:
+    value = term.value.lower()
+    op = _OPS_SQL[term.op]
+    if year:
+        if not value.isdigit():
+            raise _error(f"year{term.op}{term.value}: expected a year such as 1994", state, term)
+        return f"year(p.released_at) {op} {state.bind(int(value))}"
+    if value in ("now", "today"):
+        return f"p.released_at {op} current_date"
+    if _DATE_RE.match(value):
+        parts = [int(x) for x in value.split("-")] + [1, 1]
+        import datetime as _dt
+        try:
+            day = _dt.date(parts[0], parts[1], parts[2])
+        except ValueError:
+            raise _error(f"date{term.op}{term.value}: not a date (yyyy-mm-dd)", state, term) from None
+        return f"p.released_at {op} {state.bind(day)}"
+    # a set code stands for that set's release date
+    return f"p.released_at {op} (SELECT min(released_at) FROM printings WHERE set_code = {state.bind(value)})"
+
+
+def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State], str]:
+    def build(term: Term, state: _State) -> str:
+        value = term.value.lower() if lower else term.value
+        return f"p.{column} = {state.bind(value)}"
+    return build
+
+
+def _artist(term: Term, state: _State) -> str:
+    return f"contains(lower(coalesce(p.artist, '')), {state.bind(term.value.lower())})"
+
+
+def _game(term: Term, state: _State) -> str:
+    return f"list_contains(coalesce(p.games, []), {state.bind(term.value.lower())})"
+
+
+# -- the compiler ------------------------------------------------------------------------------------
+
+def _leaf(term: Term, state: _State) -> str:
+    kw = _keyword(term, state)
+    family = kw.family
+    handlers: dict[str, Callable[[Term, _State], str]] = {
+        "name": _name, "type": _type,
+        "oracle": lambda t, s: _oracle(t, s, reminder=False),
+        "fulloracle": lambda t, s: _oracle(t, s, reminder=True),
+        "keyword": _keyword_ability,
+        "color": lambda t, s: _colors(t, s, "colors", faces=True),
+        "identity": lambda t, s: _colors(t, s, "color_identity", identity=True),
+        "produces": lambda t, s: _colors(t, s, "produced_mana"),
+        "manavalue": _manavalue,
+        "mana": _mana,
+        "power": lambda t, s: _stat(t, s, "power"),
+        "toughness": lambda t, s: _stat(t, s, "toughness"),
+        "powtou": lambda t, s: _stat(t, s, "powtou"),
+        "loyalty": lambda t, s: _stat(t, s, "loyalty"),
+        "defense": lambda t, s: _stat(t, s, "defense"),
+        "edhrec": lambda t, s: f"c.edhrec_rank {_OPS_SQL[t.op]} {s.bind(_number(t, s))}",
+        "format": lambda t, s: _legality(t, s, ("legal", "restricted")),
+        "banned": lambda t, s: _legality(t, s, ("banned",)),
+        "restricted": lambda t, s: _legality(t, s, ("restricted",)),
+        "is": _is, "has": _is,
+        "not": lambda t, s: f"NOT {_is(t, s)}",
+        "nameable": _nameable,
+        "in": _in,
+        "set": _simple_printing("set_code"),
+        "settype": _simple_printing("set_type"),
+        "number": _collector_number,
+        "rarity": _rarity,
+        "lang": _lang,
+        "year": lambda t, s: _date(t, s, year=True),
+        "date": lambda t, s: _date(t, s, year=False),
+        "artist": _artist,
+        "game": _game,
+        "border": _simple_printing("border_color"),
+        "stamp": _simple_printing("security_stamp"),
+    }
+    return f"coalesce({handlers[family](term, state)}, false)"  # never NULL: negation stays two-valued
+
+
+def _nameable(term: Term, state: _State) -> str:
+    if state.nameable is None:
+        raise _error("nameable: needs the database's choose-name rules", state, term)
+    ids = state.nameable(term.value)
+    return f"list_contains({state.bind(sorted(set(ids)))}::VARCHAR[], c.oracle_id)"
+
+
+def _expr(node: Node, state: _State) -> str:
+    if isinstance(node, Term):
+        if BY_NAME.get(node.keyword) is not None and BY_NAME[node.keyword].level == "display":
+            return "true"
+        return _leaf(node, state)
+    if isinstance(node, Not):
+        if isinstance(node.child, Term) and node.child.keyword in ("include", "unique", "order", "direction", "sort",
+                                                                     "dir"):
+            raise SearchSyntaxError(f"{node.child.keyword}: cannot be negated", state.query, node.position)
+        return f"(NOT {_expr(node.child, state)})"
+    if isinstance(node, And):
+        return "(" + " AND ".join(_expr(c, state) for c in node.children) + ")"
+    if isinstance(node, Or):
+        return "(" + " OR ".join(_expr(c, state) for c in node.children) + ")"
+    return "true"
+
+
+UNIQUE = ("cards", "prints", "art")
+ORDERS = ("name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist")
+DIRECTIONS = ("auto", "asc", "desc")
+#: Scryfall's default direction per order ('auto'): newest, rarest and most powerful first.
+_AUTO_DESC = {"released", "rarity", "power", "toughness"}
+
+
+def _display(terms: list[Term], options: Options, state: _State) -> None:
+    for term in terms:
+        kw = BY_NAME.get(term.keyword)
+        if kw is None or kw.level != "display":
+            continue
+        _keyword(term, state)
+        value = term.value.lower()
+        if kw.family == "unique":
+            if value not in UNIQUE:
+                raise _error(f"unique:{term.value}: use {', '.join(UNIQUE)}", state, term)
+            options.unique = value
+        elif kw.family == "order":
+            value = {"mv": "cmc", "manavalue": "cmc", "pow": "power", "tou": "toughness", "colour": "color",
+                     "date": "released", "edhrecrank": "edhrec"}.get(value, value)
+            if value not in ORDERS:
+                raise _error(f"order:{term.value}: use {', '.join(ORDERS)}", state, term)
+            options.order = value
+        elif kw.family == "direction":
+            if value not in ("asc", "desc"):
+                raise _error(f"direction:{term.value}: use asc or desc", state, term)
+            options.direction = value
+        elif kw.family == "include":
+            if value != "extras":
+                raise _error(f"include:{term.value}: only include:extras exists", state, term)
+            options.extras = True
+
+
+def _reveals_extras(terms: list[Term]) -> bool:
+    for term in terms:
+        kw = BY_NAME.get(term.keyword)
+        if kw is None:
+            continue
+        if kw.reveals_extras or (kw.family in ("is", "has") and term.value.lower() in IS_REVEALS):
+            return True
+        if kw.family == "type" and term.kind != "regex" and len(term.value) >= 3 and any(
+                x.startswith(term.value.lower()) for x in EXTRA_TYPES):
+            return True
+    return False
+
+
+def _is_printing(term: Term) -> bool:
+    kw = BY_NAME.get(term.keyword)
+    if kw is None:
+        return False
+    if kw.family in ("is", "not", "has"):
+        return IS_VALUES.get(term.value.lower()) == "printing"
+    return kw.level == "printing"
+
+
+def _mentions_lang(terms: list[Term]) -> bool:
+    return any(BY_NAME.get(t.keyword) is not None and BY_NAME[t.keyword].family == "lang" for t in terms)
+
+
+# Printing preference (see the module docstring): the first printing in this order stands for a card.
+_PREFERENCE = ("(p.lang = 'en') DESC NULLS LAST, "
+               "(list_contains(p.games, 'paper') OR (p.games IS NULL AND NOT coalesce(p.digital, false))) DESC NULLS LAST, "
+               "coalesce(p.promo, false), coalesce(p.set_type = 'memorabilia', false), p.released_at DESC NULLS LAST, "
+               "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id")
+
+_COLOR_ORDER = ("CASE WHEN len(coalesce(c.colors, [])) = 0 THEN 7 WHEN len(c.colors) > 1 THEN 6 "
+                "WHEN c.colors[1] = 'W' THEN 1 WHEN c.colors[1] = 'U' THEN 2 WHEN c.colors[1] = 'B' THEN 3 "
+                "WHEN c.colors[1] = 'R' THEN 4 ELSE 5 END")
+_ORDER_SQL = {
+    "name": "c.name",
+    "cmc": "c.cmc",
+    "power": _NUM.format(x="c.power"),
+    "toughness": _NUM.format(x="c.toughness"),
+    "set": "p.set_code",
+    "released": "p.released_at",
+    "rarity": _RARITY_SQL,
+    "color": _COLOR_ORDER,
+    "edhrec": "c.edhrec_rank",
+    "artist": "p.artist",
+}
+_PRINTING_COLUMNS = ("p.oracle_id, p.id, p.lang, p.set_code, p.collector_number, p.rarity, p.released_at, "
+                     "p.artist")
+_OUTPUT = ("c.oracle_id, p.id, c.name, p.lang, p.set_code AS set, p.collector_number, p.rarity, p.released_at, "
+           "c.mana_cost, c.cmc, c.type_line, c.colors, c.color_identity, c.power, c.toughness, c.loyalty, "
+           "c.layout, p.artist")
+
+
+def compile_query(tree: Node, query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto",
+                  nameable: Callable[[str], list[str]] | None = None) -> Compiled:
+    """The SQL and parameters for ``tree`` (from ``parse(query)``); keywords inside the query win over the
+    ``unique`` / ``order`` / ``direction`` arguments."""
+    state = _State(query, nameable=nameable)
+    for name, value, allowed in (("unique", unique, UNIQUE), ("order", order, ORDERS),
+                                 ("direction", direction, DIRECTIONS)):
+        if value not in allowed:
+            raise SearchSyntaxError(f"{name}={value!r}: use one of {', '.join(allowed)}")
+    options = Options(unique=unique, order=order, direction=direction)
+    terms = walk(tree)
+    _display(terms, options, state)
+    if not options.extras:
+        options.extras = _reveals_extras(terms)
+    where = _expr(tree, state) if not isinstance(tree, Empty) else "true"
+    visible = "true" if options.extras else "c.is_card"
+    printing_level = options.unique != "cards" or any(_is_printing(t) for t in terms)
+
+    descending = options.direction == "desc" or (options.direction == "auto" and options.order in _AUTO_DESC)
+    direction_sql = "DESC" if descending else "ASC"
+    order_sql = (f"{_ORDER_SQL[options.order]} {direction_sql} NULLS LAST, c.name, p.set_code, "
+                 "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id")
+
+    if not printing_level:
+        sql = f"""
+WITH hits AS (SELECT c.* FROM cards c WHERE {visible} AND {where}),
+picked AS (
+    SELECT {_PRINTING_COLUMNS} FROM printings p WHERE p.oracle_id IN (SELECT oracle_id FROM hits)
+    QUALIFY row_number() OVER (PARTITION BY p.oracle_id ORDER BY {_PREFERENCE}) = 1
+)
+SELECT {_OUTPUT}
+FROM hits c LEFT JOIN picked p USING (oracle_id)
+ORDER BY {order_sql}"""
+        return Compiled(sql, state.params, options, False)
+
+    state.printing = True
+    domain = "true"
+    if not options.extras:
+        domain = "NOT coalesce(p.set_type = 'memorabilia', false)"
+    if options.unique != "cards" and not _mentions_lang(terms):
+        # Scryfall lists English printings unless lang: is given; a card printed only in other languages
+        # keeps those (the foreign-only printings in the data)
+        domain += (" AND (p.lang = 'en' OR p.oracle_id NOT IN "
+                   "(SELECT oracle_id FROM printings WHERE lang = 'en' AND oracle_id IS NOT NULL))")
+    matched = f"SELECT p.* FROM cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {visible} AND {domain} AND {where}"
+    if options.unique == "prints":
+        sql = f"""
+WITH m AS ({matched})
+SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
+ORDER BY {order_sql}"""
+    else:
+        partition = "p.oracle_id" if options.unique == "cards" else "p.oracle_id, coalesce(p.artist, '')"
+        sql = f"""
+WITH m AS ({matched} QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {_PREFERENCE}) = 1)
+SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
+ORDER BY {order_sql}"""
+    return Compiled(sql, state.params, options, True)

@@ -1,0 +1,25 @@
+"""Search errors: one line saying what is wrong, with the 0-based ``position`` in the query."""
+from __future__ import annotations
+
+from ..errors import OracleToolsError
+
+
+class SearchSyntaxError(OracleToolsError):
+    """The query is not valid search syntax, or names a keyword or value this database cannot answer.
+
+    ``position`` is the 0-based offset in ``query`` where the problem is; :meth:`caret` draws it.
+    """
+
+    def __init__(self, message: str, query: str = "", position: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.query = query
+        self.position = max(0, min(position, len(query)))
+
+    def caret(self) -> str:
+        """The query and a caret under the position, two lines (for the CLI)."""
+        return f"  {self.query}\n  {' ' * self.position}^"
+
+
+class UnsupportedKeywordError(SearchSyntaxError):
+    """A keyword Scryfall has but this database cannot answer (prices, tagger tags, ...)."""

@@ -1,0 +1,42 @@
+"""``oracle-tools serve``: the local Scryfall-compatible HTTP API, the rules endpoints and the web page.
+
+:func:`create_app` (oracle_tools/serve/app.py) builds the Starlette app; :func:`run` serves it with
+uvicorn (httptools and uvloop when installed). Reference: docs/serve.md.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .app import create_app
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+__all__ = ["app_factory", "create_app", "run"]
+
+_DB_ENV = "ORACLE_TOOLS_SERVE_DB"
+
+
+def app_factory() -> Starlette:
+    """The app for uvicorn's worker processes (``--workers N``): the database path comes from the environment."""
+    return create_app(Path(os.environ[_DB_ENV]))
+
+
+def run(db_path: str | os.PathLike[str], *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1,
+        log_level: str = "warning") -> None:
+    """Serve until interrupted. Opens the database read-only first, so a missing file fails at once."""
+    import uvicorn
+
+    path = Path(db_path).resolve()
+    http = "httptools" if importlib.util.find_spec("httptools") else "h11"
+    loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
+    options: dict[str, Any] = {"host": host, "port": port, "http": http, "loop": loop, "log_level": log_level,
+                               "access_log": False, "server_header": False, "timeout_graceful_shutdown": 5}
+    if workers > 1:
+        os.environ[_DB_ENV] = str(path)
+        uvicorn.run("oracle_tools.serve:app_factory", factory=True, workers=workers, **options)
+    else:
+        uvicorn.run(create_app(path), **options)

@@ -1,0 +1,817 @@
+"""The HTTP API (issue 13): Scryfall-compatible card endpoints and the rules endpoints, on Starlette.
+
+``create_app(db_path)`` builds the ASGI app; ``oracle-tools serve`` runs it with uvicorn. Endpoints
+(full reference: docs/serve.md):
+
+Scryfall's paths, parameters, JSON shapes and error objects (https://scryfall.com/docs/api):
+``GET /cards/named?exact=|fuzzy=[&set=]``, ``GET /cards/search?q=&unique=&order=&dir=&page=``,
+``POST /cards/collection``, ``GET /cards/autocomplete?q=``, ``GET /cards/{id}``,
+``GET /cards/{set}/{number}[/{lang}]``, ``GET /cards/{id}/rulings``.
+
+The rules endpoints answer exactly the JSON of the matching CLI command with ``--json``:
+``GET /names/resolve?q=[&fuzzy=true]`` (``resolve --json``), ``POST /names/resolve`` (a JSON list of
+names: ``resolve --batch --json``), ``GET /tokens/{name}`` (``token --json``),
+``GET /choose-name?name=&constraint=|card=`` (``choose-name --json``),
+``GET /choose-name/list?constraint=|card=`` (``choose-name --list --json``),
+``POST /decks/check?format=[&commander=]`` with the decklist as the body (``deck check --json``).
+
+Every error is a Scryfall error object ``{"object": "error", "code", "status", "details"}`` (plus
+``type`` where Scryfall has one): unknown paths and parameters, wrong types, invalid JSON, bodies over
+1 MB (413), names over 1,000 characters. Nothing reaches the client as a traceback.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import signal
+import tempfile
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .. import cardjson
+from ..errors import DatabaseMissingError, OracleToolsError
+from .store import BASE_URL, BASE_URL_BYTES, Generation, Store
+
+log = logging.getLogger("oracle_tools.serve")
+
+MAX_BODY = 1024 * 1024  # bytes: a bigger request body is refused with 413
+MAX_NAME = 1000  # characters of a name, query or constraint
+MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
+PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
+AUTOCOMPLETE_LIMIT = 20  # names per /cards/autocomplete answer, as on Scryfall
+
+#: Scryfall's format/pretty parameters are accepted on every Scryfall endpoint (format=json only).
+_COMMON = frozenset({"format", "pretty"})
+
+
+class ApiError(Exception):
+    """An answer with a Scryfall error object."""
+
+    def __init__(self, status: int, code: str, details: str, type_: str | None = None,
+                 warnings: Sequence[str] | None = None) -> None:
+        super().__init__(details)
+        self.status, self.code, self.details, self.type, self.warnings = status, code, details, type_, warnings
+
+
+_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 406: "not_acceptable",
+          413: "payload_too_large", 415: "unsupported_media_type", 422: "unprocessable_entity",
+          500: "internal_server_error", 503: "service_unavailable"}
+
+
+def error_body(status: int, details: str, code: str | None = None, type_: str | None = None,
+               warnings: Sequence[str] | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"object": "error", "code": code or _CODES.get(status, "error"), "status": status,
+                            "details": details}
+    if type_:
+        body["type"] = type_
+    if warnings:
+        body["warnings"] = list(warnings)
+    return body
+
+
+def json_bytes(data: Any) -> bytes:
+    """The same ``json.dumps`` as the CLI's ``--json`` (``default=str`` for dates), compact."""
+    return json.dumps(data, ensure_ascii=False, default=str, separators=(",", ":")).encode("utf-8")
+
+
+def json_response(data: Any, status: int = 200) -> Response:
+    return Response(json_bytes(data), status_code=status, media_type="application/json")
+
+
+def raw_json_response(body: bytes, status: int = 200) -> Response:
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def error_response(exc: ApiError) -> Response:
+    return json_response(error_body(exc.status, exc.details, exc.code, exc.type, exc.warnings), exc.status)
+
+
+# -- parameters -------------------------------------------------------------------------------------
+
+def _params(request: Request, allowed: frozenset[str], *, scryfall: bool = True) -> dict[str, str]:
+    """The query parameters, each once, checked against the endpoint's list."""
+    accepted = allowed | _COMMON if scryfall else allowed
+    out: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key not in accepted:
+            raise ApiError(400, "bad_request", f"unknown parameter {key!r} for {request.url.path}; "
+                           f"this endpoint takes: {', '.join(sorted(accepted)) or 'no parameters'}.")
+        if key in out and key != "commander":
+            raise ApiError(400, "bad_request", f"parameter {key!r} is given more than once; give it once.")
+        out[key] = value
+    if scryfall and out.get("format", "json") != "json":
+        raise ApiError(422, "unprocessable_entity", f"format={out['format']!r} is not served here; only format=json "
+                       "(no text or image answers).")
+    return out
+
+
+def _text(value: str | None, what: str, *, required: bool = True) -> str | None:
+    if value is None or not value.strip():
+        if required:
+            raise ApiError(400, "bad_request", f"{what} is missing; give it as a non-empty value.")
+        return None
+    if len(value) > MAX_NAME:
+        raise ApiError(400, "bad_request", f"{what} is {len(value):,} characters long; at most {MAX_NAME:,} "
+                       "are accepted.")
+    return value
+
+
+def _bool(value: str | None, what: str) -> bool:
+    if value is None or value == "":
+        return False
+    lowered = value.lower()
+    if lowered in ("true", "1", "yes"):
+        return True
+    if lowered in ("false", "0", "no"):
+        return False
+    raise ApiError(400, "bad_request", f"{what}={value!r} is not a boolean; give true or false.")
+
+
+async def _body(request: Request) -> bytes:
+    """The request body, refused with 413 past MAX_BODY (by Content-Length, or while reading)."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not length.isdigit():
+            raise ApiError(400, "bad_request", "the Content-Length header is not a number.")
+        if int(length) > MAX_BODY:
+            raise ApiError(413, "payload_too_large", f"the request body is {int(length):,} bytes; at most "
+                           f"{MAX_BODY:,} are accepted.")
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > MAX_BODY:
+            raise ApiError(413, "payload_too_large", f"the request body is over {MAX_BODY:,} bytes; send less.")
+    return bytes(body)
+
+
+async def _json_body(request: Request) -> Any:
+    raw = await _body(request)
+    if not raw.strip():
+        raise ApiError(400, "bad_request", "the request body is empty; send JSON.")
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, "bad_request", f"the request body is not valid JSON ({str(exc)[:200]}).") from None
+
+
+# -- running work ------------------------------------------------------------------------------------
+
+async def _run(request: Request, work: Callable[[Generation], Response]) -> Response:
+    """Run ``work`` in the threadpool against the request's database generation (see GenerationLease)."""
+    generation: Generation = request.scope["oracle_tools.generation"]
+    return await run_in_threadpool(_guarded, work, generation)
+
+
+class GenerationLease:
+    """ASGI middleware: every HTTP request (API and web page) holds the current database generation
+    from start to end, so a re-ingest swap waits for it (oracle_tools/serve/store.py)."""
+
+    def __init__(self, app: ASGIApp, store: Store) -> None:
+        self.app, self.store = app, store
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        try:
+            generation = await self.store.acquire()
+        except OracleToolsError as exc:
+            await error_response(ApiError(503, "service_unavailable", str(exc)))(scope, receive, send)
+            return
+        scope["oracle_tools.generation"] = generation
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.store.release()
+
+
+def _guarded(work: Callable[[Generation], Response], generation: Generation) -> Response:
+    try:
+        return work(generation)
+    except ApiError as exc:
+        return error_response(exc)
+    except DatabaseMissingError as exc:
+        return error_response(ApiError(503, "service_unavailable", str(exc)))
+    except OracleToolsError as exc:
+        return error_response(ApiError(400, "bad_request", str(exc)))
+
+
+def _locked(generation: Generation, call: Callable[[], Any]) -> Any:
+    """An ``OracleDB`` rules call: one at a time (the object keeps per-instance state and a connection)."""
+    with generation.rules_lock:
+        return call()
+
+
+# -- card objects ----------------------------------------------------------------------------------
+
+def _base_url(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+def card_json(generation: Generation, ids: Sequence[str]) -> list[bytes | None]:
+    """Card objects as JSON bytes for printing ids (None for an unknown id), cached per generation.
+
+    The URIs inside hold the placeholder BASE_URL; :func:`_with_base` puts the request's base URL in."""
+    cache = generation.card_json
+    missing = [pid for pid in dict.fromkeys(ids) if pid not in cache]
+    if missing:
+        generation.store_cards(cardjson.card_objects(generation.cursor(), ids=missing, base_url=BASE_URL), missing)
+    return [cache.get(pid) or None for pid in ids]
+
+
+def representative(generation: Generation, oracle_ids: Sequence[str]) -> dict[str, str]:
+    """Printing id of each Oracle id's representative printing (cardjson's rule), cached."""
+    cache = generation.representative
+    missing = [oid for oid in dict.fromkeys(oracle_ids) if oid not in cache]
+    if missing:
+        found = cardjson.representative_ids(generation.cursor(), missing)
+        for oid in missing:
+            cache[oid] = found.get(oid, "")
+    return {oid: cache[oid] for oid in oracle_ids if cache.get(oid)}
+
+
+def _list_body(items: Sequence[bytes], **fields: Any) -> bytes:
+    """A Scryfall list object whose ``data`` are already-serialised card objects."""
+    head = json_bytes({"object": "list", **fields})[:-1]
+    return head + b',"data":[' + b",".join(items) + b"]}"
+
+
+def _card_answer(generation: Generation, printing_id: str | None, base_url: str, missing: str) -> Response:
+    if printing_id:
+        body = card_json(generation, [printing_id])[0]
+        if body is not None:
+            return raw_json_response(body.replace(BASE_URL_BYTES, base_url.encode()))
+    raise ApiError(404, "not_found", missing)
+
+
+def _printing_in_set(generation: Generation, oracle_id: str, set_code: str) -> str | None:
+    row = generation.cursor().execute(
+        "SELECT id FROM printings WHERE oracle_id = ? AND set_code = lower(?) "
+        "ORDER BY (lang = 'en') DESC, coalesce(promo, false), collector_number, id LIMIT 1",
+        [oracle_id, set_code]).fetchall()
+    return row[0][0] if row else None
+
+
+# -- Scryfall endpoints -------------------------------------------------------------------------------
+
+_NAMED = frozenset({"exact", "fuzzy", "set", "face", "version"})
+
+
+async def cards_named(request: Request) -> Response:
+    """GET /cards/named?exact=|fuzzy=[&set=]: one card by name (CR 201: any face, language, alternate name)."""
+    params = _params(request, _NAMED)
+    if ("exact" in params) == ("fuzzy" in params):
+        raise ApiError(400, "bad_request", "give exactly one of exact= or fuzzy= (a card name).")
+    fuzzy = "fuzzy" in params
+    name = _text(params["fuzzy" if fuzzy else "exact"], "fuzzy" if fuzzy else "exact")
+    assert name is not None
+    set_code = _text(params.get("set"), "set", required=False)
+    base = _base_url(request)
+
+    def work(gen: Generation) -> Response:
+        result = _locked(gen, lambda: gen.db.resolve(name))
+        if fuzzy and not result.ok:
+            result = _fuzzy(gen, name) or _locked(gen, lambda: gen.db.resolve(name, fuzzy=True))
+        if result.status == "ambiguous":
+            raise ApiError(404, "not_found", f"Too many cards match ambiguous name “{name}”: "
+                           f"{', '.join(c.name for c in result.candidates[:10])}. Add more words to refine "
+                           "your search.", "ambiguous")
+        if not result.ok or not result.oracle_id:
+            hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
+            raise ApiError(404, "not_found", f"No cards found matching “{name}”.{hint}")
+        if set_code:
+            pid = _printing_in_set(gen, result.oracle_id, set_code)
+            if pid is None:
+                raise ApiError(404, "not_found", f"No cards found matching “{name}” in set “{set_code}”.")
+        else:
+            pid = representative(gen, [result.oracle_id]).get(result.oracle_id)
+        return _card_answer(gen, pid, base, f"No printing of “{result.name}” in the database.")
+
+    return await _run(request, work)
+
+
+def _fuzzy(gen: Generation, name: str) -> Any:
+    """Scryfall's fuzzy rule before spelling correction: the card names holding every word of ``name``
+    (case, accents and punctuation ignored). One name: that card; several: ambiguous; none: None."""
+    from ..lookup import normalize
+
+    words = [w for w in _name_key(normalize(name)).split() if w != "//"]
+    if not words:
+        return None
+    entries = [(key, n) for key, n in _names_holding(gen, max(words, key=len)) if all(w in key for w in words)]
+    whole = [n for key, n in entries if [w for w in key.split() if w != "//"] == words]
+    matches = whole if len(whole) == 1 else [n for _, n in entries]  # "fire ice": Fire // Ice, not the Sword
+    if len(matches) == 1:
+        return _locked(gen, lambda: gen.db.resolve(matches[0]))
+    if len(matches) > 1:
+        return _Ambiguous(matches)
+    return None
+
+
+class _Ambiguous:
+    """A fuzzy name several card names hold (answered 404 type "ambiguous", as on Scryfall)."""
+
+    status = "ambiguous"
+    ok = False
+    oracle_id = None
+
+    def __init__(self, names: list[str]) -> None:
+        from types import SimpleNamespace
+
+        self.candidates = [SimpleNamespace(name=n) for n in names]
+        self.suggestions = names[:10]
+
+
+def _name_key(text: str) -> str:
+    return text.replace("'", "").replace(",", "")
+
+
+_UUID_CHARS = frozenset("0123456789abcdef-")
+
+
+def _looks_like_uuid(text: str) -> bool:
+    return len(text) == 36 and set(text.lower()) <= _UUID_CHARS
+
+
+async def card_by_id(request: Request) -> Response:
+    """GET /cards/{id}: one printing by its Scryfall id."""
+    _params(request, frozenset())
+    card_id = request.path_params["id"]
+    if not _looks_like_uuid(card_id):
+        raise ApiError(404, "not_found", f"“{card_id[:100]}” is not a Scryfall card id (a UUID); "
+                       "use /cards/{set}/{number} for a set and collector number.")
+    base = _base_url(request)
+    return await _run(request, lambda gen: _card_answer(gen, card_id.lower(), base,
+                                                        f"No card found with the given ID “{card_id}”."))
+
+
+async def card_by_number(request: Request) -> Response:
+    """GET /cards/{set}/{number}[/{lang}]: one printing by set code and collector number."""
+    _params(request, frozenset())
+    set_code, number = request.path_params["set"], request.path_params["number"]
+    lang = request.path_params.get("lang")
+    if len(set_code) > 20 or len(number) > 20 or (lang and len(lang) > 10):
+        raise ApiError(404, "not_found", "No card found with that set code and collector number.")
+    base = _base_url(request)
+
+    def work(gen: Generation) -> Response:
+        row = gen.cursor().execute(
+            "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
+            "AND (? IS NULL OR lang = ?) ORDER BY (lang = 'en') DESC, id LIMIT 1",
+            [set_code, number, lang, lang]).fetchall()
+        where = f"“{set_code}” #{number}" + (f" in language “{lang}”" if lang else "")
+        return _card_answer(gen, row[0][0] if row else None, base, f"No card found: {where}.")
+
+    return await _run(request, work)
+
+
+async def card_rulings(request: Request) -> Response:
+    """GET /cards/{id}/rulings: the rulings of a printing's Oracle card, as a list object."""
+    _params(request, frozenset())
+    card_id = request.path_params["id"]
+    if not _looks_like_uuid(card_id):
+        raise ApiError(404, "not_found", f"“{card_id[:100]}” is not a Scryfall card id (a UUID).")
+
+    def work(gen: Generation) -> Response:
+        cur = gen.cursor()
+        row = cur.execute("SELECT oracle_id FROM printings WHERE id = ?", [card_id.lower()]).fetchall()
+        if not row:
+            raise ApiError(404, "not_found", f"No card found with the given ID “{card_id}”.")
+        rulings = cardjson.rulings(cur, row[0][0]) if row[0][0] else []
+        return json_response({"object": "list", "has_more": False, "data": rulings})
+
+    return await _run(request, work)
+
+
+def _autocomplete_names(gen: Generation) -> list[tuple[str, str]]:
+    """(normalized name, name) of every Oracle card name in the reference, sorted by name."""
+    from ..lookup import normalize
+
+    def build() -> list[tuple[str, str]]:
+        rows = gen.cursor().execute("SELECT DISTINCT name FROM cards WHERE is_card ORDER BY name").fetchall()
+        return [(_name_key(normalize(name)), name) for (name,) in rows]
+
+    return gen.cached("autocomplete", build)
+
+
+def _names_holding(gen: Generation, word: str) -> list[tuple[str, str]]:
+    """The (key, name) entries whose key contains ``word``: str.find over one joined string, not a Python loop."""
+    import bisect
+
+    entries = _autocomplete_names(gen)
+
+    def build() -> tuple[str, list[int]]:
+        starts, offset = [], 0
+        for key, _ in entries:
+            starts.append(offset)
+            offset += len(key) + 1
+        return "\n".join(key for key, _ in entries), starts
+
+    blob, starts = gen.cached("autocomplete_blob", build)
+    found: list[tuple[str, str]] = []
+    position = blob.find(word)
+    while position != -1:
+        line = bisect.bisect_right(starts, position) - 1
+        found.append(entries[line])
+        next_line = starts[line + 1] if line + 1 < len(starts) else len(blob)
+        position = blob.find(word, next_line)
+    return found
+
+
+async def cards_autocomplete(request: Request) -> Response:
+    """GET /cards/autocomplete?q=: a catalog of up to 20 card names starting with (then containing) q."""
+    from ..lookup import normalize
+
+    params = _params(request, frozenset({"q", "include_extras"}))
+    query = _text(params.get("q"), "q", required=False) or ""
+    _bool(params.get("include_extras"), "include_extras")
+    key = _name_key(normalize(query))
+
+    def work(gen: Generation) -> Response:
+        names: list[str] = []
+        if len(key) >= 2:  # Scryfall: fewer than 2 characters give an empty catalog
+            entries = _autocomplete_names(gen)
+            names = [name for norm, name in entries if norm.startswith(key)][:AUTOCOMPLETE_LIMIT]
+            if len(names) < AUTOCOMPLETE_LIMIT:
+                seen = set(names)
+                names += [name for norm, name in entries if key in norm and name not in seen][
+                    :AUTOCOMPLETE_LIMIT - len(names)]
+        return json_response({"object": "catalog", "total_values": len(names), "data": names})
+
+    return await _run(request, work)
+
+
+_SEARCH = frozenset({"q", "unique", "order", "dir", "page", "include_extras", "include_multilingual",
+                     "include_variations"})
+_UNIQUE = ("cards", "art", "prints")
+_DIRS = ("auto", "asc", "desc")
+
+
+SEARCH_CACHE_SIZE = 512  # result id lists kept per generation (the database is read-only: exact until a swap)
+
+
+def search_ids(gen: Generation, query: str, unique: str, order: str, direction: str) -> list[str]:
+    """The printing ids a search finds, in order (issue 12's search on this thread's user cursor), cached."""
+    from .. import search as _search
+
+    cache: dict[tuple[str, str, str, str], list[str]] = gen.cached("search", dict)
+    key = (query, unique, order, direction)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+
+    def nameable(phrase: str) -> list[str]:  # nameable:"nonland" -- CR 201.4, the choose-name rules
+        return _locked(gen, lambda: gen.db.nameable(phrase).get_column("oracle_id").unique().to_list())
+
+    try:
+        frame = _search.run(gen.user_cursor(), query, unique=unique, order=order, direction=direction,
+                            nameable=nameable)
+    except OracleToolsError as exc:
+        raise ApiError(400, "bad_request", str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError)
+                       else None) from None
+    ids: list[str] = frame.get_column("id").to_list()
+    if len(cache) >= SEARCH_CACHE_SIZE:
+        cache.clear()
+    cache[key] = ids
+    return ids
+
+
+async def cards_search(request: Request) -> Response:
+    """GET /cards/search?q=: Scryfall search syntax (issue 12's ``OracleDB.search``), 175 cards a page."""
+    params = _params(request, _SEARCH)
+    query = _text(params.get("q"), "q")
+    assert query is not None
+    unique = params.get("unique", "cards")
+    if unique not in _UNIQUE:
+        raise ApiError(400, "bad_request", f"unique={unique!r} is not one of {', '.join(_UNIQUE)}.")
+    direction = params.get("dir", "auto")
+    if direction not in _DIRS:
+        raise ApiError(400, "bad_request", f"dir={direction!r} is not one of {', '.join(_DIRS)}.")
+    order = params.get("order", "name")
+    if len(order) > 40:
+        raise ApiError(400, "bad_request", "order= is too long; give a sort order such as name, cmc or released.")
+    page_text = params.get("page", "1")
+    if not page_text.isdigit() or not 1 <= int(page_text) <= 100_000:
+        raise ApiError(400, "bad_request", f"page={page_text[:20]!r} is not a page number (1, 2, …).")
+    page = int(page_text)
+    for flag in ("include_extras", "include_multilingual", "include_variations"):
+        _bool(params.get(flag), flag)
+    base = _base_url(request)
+
+    def work(gen: Generation) -> Response:
+        ids_all = search_ids(gen, query, unique, order, direction)
+        total = len(ids_all)
+        if total == 0:
+            raise ApiError(404, "not_found", f"Your query “{query}” didn’t match any cards.")
+        start = (page - 1) * PAGE_SIZE
+        if start >= total:
+            raise ApiError(422, "unprocessable_entity", f"page {page} is past the last page "
+                           f"({(total + PAGE_SIZE - 1) // PAGE_SIZE}) of {total:,} cards.")
+        ids = ids_all[start:start + PAGE_SIZE]
+        items = [b for b in card_json(gen, ids) if b is not None]
+        fields: dict[str, Any] = {"total_cards": total, "has_more": start + PAGE_SIZE < total}
+        if fields["has_more"]:
+            next_params = {k: v for k, v in params.items() if k != "page"}
+            next_params["page"] = str(page + 1)
+            fields["next_page"] = f"{base}/cards/search?{urlencode(next_params)}"
+        return raw_json_response(_list_body(items, **fields).replace(BASE_URL_BYTES, base.encode()))
+
+    return await _run(request, work)
+
+
+_IDENTIFIER_KEYS = frozenset({"id", "oracle_id", "name", "set", "collector_number", "mtgo_id", "multiverse_id",
+                              "illustration_id"})
+
+
+def _check_identifier(item: Any, index: int) -> dict[str, Any]:
+    where = f"identifiers[{index}]"
+    if not isinstance(item, dict):
+        raise ApiError(422, "unprocessable_entity", f"{where} is not an object; give e.g. {{\"name\": \"Ancient Tomb\"}}.")
+    unknown = set(item) - _IDENTIFIER_KEYS
+    if unknown:
+        raise ApiError(422, "unprocessable_entity", f"{where} has unknown keys {sorted(unknown)}; identifiers take "
+                       f"{', '.join(sorted(_IDENTIFIER_KEYS))}.")
+    for key, value in item.items():
+        expected = int if key in ("mtgo_id", "multiverse_id") else str
+        if not isinstance(value, expected) or isinstance(value, bool):
+            raise ApiError(422, "unprocessable_entity", f"{where}.{key} must be a {'number' if expected is int else 'string'}.")
+        if isinstance(value, str) and (len(value) > MAX_NAME or not value.strip()):
+            raise ApiError(422, "unprocessable_entity", f"{where}.{key} is empty or longer than {MAX_NAME:,} characters.")
+    keys = frozenset(item)
+    valid = [frozenset({"id"}), frozenset({"oracle_id"}), frozenset({"name"}), frozenset({"name", "set"}),
+             frozenset({"set", "collector_number"}), frozenset({"mtgo_id"}), frozenset({"multiverse_id"})]
+    if keys not in valid:
+        raise ApiError(422, "unprocessable_entity", f"{where} is not a valid identifier ({', '.join(sorted(keys)) or 'empty'}); "
+                       "use id, oracle_id, name, name + set, set + collector_number, mtgo_id or multiverse_id.")
+    return item
+
+
+def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
+    """The printing id one collection identifier names, or None."""
+    cur = gen.cursor()
+    if "id" in ident:
+        row = cur.execute("SELECT id FROM printings WHERE id = ?", [ident["id"].lower()]).fetchall()
+        return row[0][0] if row else None
+    if "oracle_id" in ident:
+        return representative(gen, [ident["oracle_id"].lower()]).get(ident["oracle_id"].lower())
+    if "name" in ident:
+        result = _locked(gen, lambda: gen.db.resolve(ident["name"]))
+        if not result.ok or not result.oracle_id:
+            return None
+        if "set" in ident:
+            return _printing_in_set(gen, result.oracle_id, ident["set"])
+        return representative(gen, [result.oracle_id]).get(result.oracle_id)
+    if "collector_number" in ident:
+        row = cur.execute("SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
+                          "ORDER BY (lang = 'en') DESC, id LIMIT 1", [ident["set"], ident["collector_number"]]).fetchall()
+        return row[0][0] if row else None
+    if "mtgo_id" in ident:
+        row = cur.execute("SELECT id FROM printings WHERE mtgo_id = ? ORDER BY id LIMIT 1", [ident["mtgo_id"]]).fetchall()
+        return row[0][0] if row else None
+    row = cur.execute("SELECT id FROM printings WHERE list_contains(multiverse_ids, ?) ORDER BY id LIMIT 1",
+                      [ident["multiverse_id"]]).fetchall()
+    return row[0][0] if row else None
+
+
+async def cards_collection(request: Request) -> Response:
+    """POST /cards/collection: up to 75 identifiers → a list object with ``not_found``."""
+    _params(request, frozenset())
+    body = await _json_body(request)
+    if not isinstance(body, dict) or set(body) != {"identifiers"} or not isinstance(body["identifiers"], list):
+        raise ApiError(422, "unprocessable_entity", 'send {"identifiers": [...]} with up to 75 card identifiers.')
+    identifiers = body["identifiers"]
+    if not identifiers:
+        raise ApiError(422, "unprocessable_entity", "identifiers is empty; give between 1 and 75 card identifiers.")
+    if len(identifiers) > MAX_COLLECTION:
+        raise ApiError(422, "unprocessable_entity", f"{len(identifiers)} identifiers were given; at most "
+                       f"{MAX_COLLECTION} are accepted per request.")
+    checked = [_check_identifier(item, i) for i, item in enumerate(identifiers)]
+    base = _base_url(request)
+
+    def work(gen: Generation) -> Response:
+        found_ids: list[str] = []
+        not_found: list[dict[str, Any]] = []
+        for ident in checked:
+            pid = _find_identifier(gen, ident)
+            if pid:
+                found_ids.append(pid)
+            else:
+                not_found.append(ident)
+        items = card_json(gen, found_ids)
+        body = _list_body([b for b in items if b is not None], not_found=not_found)
+        return raw_json_response(body.replace(BASE_URL_BYTES, base.encode()))
+
+    return await _run(request, work)
+
+
+async def health(request: Request) -> Response:
+    """GET /health: the open database generation and whether its card cache is warm (for monitors, the bench)."""
+    _params(request, frozenset(), scryfall=False)
+    gen: Generation = request.scope["oracle_tools.generation"]
+    return json_response({"object": "health", "db": str(gen.path), "generation": gen.number,
+                          "warm": gen.warm_seconds is not None, "warm_seconds": gen.warm_seconds,
+                          "cards_cached": len(gen.card_json)})
+
+
+# -- rules endpoints (exactly the CLI's --json) -----------------------------------------------------
+
+async def names_resolve(request: Request) -> Response:
+    """GET /names/resolve?q=[&fuzzy=true] (``resolve --json``); POST a JSON list (``resolve --batch --json``)."""
+    if request.method == "POST":
+        _params(request, frozenset(), scryfall=False)
+        body = await _json_body(request)
+        if not isinstance(body, list) or not all(isinstance(n, str) for n in body):
+            raise ApiError(400, "bad_request", 'send a JSON list of names, such as ["Fire/Ice", "Foudre"].')
+        names = [n for n in body if n.strip()]  # the CLI's --batch skips blank lines
+        for i, name in enumerate(names):
+            if len(name) > MAX_NAME:
+                raise ApiError(400, "bad_request", f"name {i} is {len(name):,} characters long; at most {MAX_NAME:,}.")
+        if not names:
+            return json_response([])
+        return await _run(request, lambda gen: json_response(
+            _locked(gen, lambda: gen.db.resolve_many(names)).to_dicts()))
+    params = _params(request, frozenset({"q", "fuzzy"}), scryfall=False)
+    name = _text(params.get("q"), "q")
+    fuzzy = _bool(params.get("fuzzy"), "fuzzy")
+    return await _run(request, lambda gen: json_response(
+        _locked(gen, lambda: gen.db.resolve(name, fuzzy=fuzzy)).to_dict()))  # type: ignore[arg-type]
+
+
+async def tokens(request: Request) -> Response:
+    """GET /tokens/{name} (``token NAME --json``)."""
+    _params(request, frozenset(), scryfall=False)
+    name = _text(request.path_params["name"], "the token name")
+    return await _run(request, lambda gen: json_response(
+        _locked(gen, lambda: gen.db.token(name)).to_dict()))  # type: ignore[arg-type]
+
+
+def _constraint(gen: Generation, phrase: str | None, card: str | None) -> tuple[Any, str, str | None]:
+    from .. import choose as _choose
+
+    if card is not None:
+        return _locked(gen, lambda: _choose.constraint_from_card(gen.db, card))
+    return _choose.as_constraint(phrase), phrase or "", None
+
+
+def _constraint_params(params: dict[str, str]) -> tuple[str | None, str | None]:
+    phrase = _text(params.get("constraint"), "constraint", required=False)
+    card = _text(params.get("card"), "card", required=False)
+    if phrase is not None and card is not None:
+        raise ApiError(400, "bad_request", "give constraint= or card=, not both.")
+    return phrase, card
+
+
+async def choose_name(request: Request) -> Response:
+    """GET /choose-name?name=&constraint=|card= (``choose-name NAME --json``)."""
+    params = _params(request, frozenset({"name", "constraint", "card"}), scryfall=False)
+    name = _text(params.get("name"), "name")
+    phrase, card = _constraint_params(params)
+
+    def work(gen: Generation) -> Response:
+        constraint, phrase_used, source = _constraint(gen, phrase, card)
+        verdict = _locked(gen, lambda: gen.db.choose_name(name, constraint))  # type: ignore[arg-type]
+        return json_response({**verdict.to_dict(), "constraint_phrase": phrase_used, "constraint_from_card": source})
+
+    return await _run(request, work)
+
+
+async def choose_name_list(request: Request) -> Response:
+    """GET /choose-name/list?constraint=|card= (``choose-name --list --json``)."""
+    params = _params(request, frozenset({"constraint", "card"}), scryfall=False)
+    phrase, card = _constraint_params(params)
+
+    def work(gen: Generation) -> Response:
+        constraint, _, _ = _constraint(gen, phrase, card)
+        frame = _locked(gen, lambda: gen.db.nameable(constraint))
+        return json_response(frame.drop("oracle_text").to_dicts())
+
+    return await _run(request, work)
+
+
+async def decks_check(request: Request) -> Response:
+    """POST /decks/check?format=[&commander=…] with a decklist body (``deck check FILE --format F --json``).
+
+    The body is read exactly as the CLI reads a file (any decklist format; a JSON tournament cache
+    gives a list of reports), through a private temporary file; the reports say ``source`` "request body".
+    """
+    from ..decks import format_rules, to_decklists
+    from ..errors import DecklistError
+
+    params = _params(request, frozenset({"format", "commander"}), scryfall=False)
+    fmt_text = _text(params.get("format"), "format")
+    commanders = [c for c in request.query_params.getlist("commander") if c.strip()]
+    for c in commanders:
+        _text(c, "commander")
+    try:
+        fmt = format_rules(fmt_text).key  # type: ignore[arg-type]
+    except OracleToolsError as exc:
+        raise ApiError(400, "bad_request", str(exc)) from None
+    body = await _body(request)
+
+    def work(gen: Generation) -> Response:
+        import dataclasses
+
+        with tempfile.TemporaryDirectory(prefix="oracle-tools-deck-") as tmp:
+            path = Path(tmp) / "decklist"
+            path.write_bytes(body)
+            try:
+                decks = to_decklists(path)
+            except DecklistError as exc:
+                raise ApiError(400, "bad_request", str(exc).replace(str(path), "the request body")) from None
+        reports = []
+        with gen.rules_lock:
+            for deck in decks:
+                one = dataclasses.replace(deck, source="request body")
+                reports.append(gen.db.check_deck(one, format=fmt, commanders=commanders or None).to_dict())
+        return json_response(reports[0] if len(reports) == 1 else reports)
+
+    return await _run(request, work)
+
+
+# -- the app --------------------------------------------------------------------------------------------
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 404)
+    if status == 405:
+        return error_response(ApiError(405, "method_not_allowed", f"{request.method} is not allowed on "
+                                       f"{request.url.path}."))
+    return error_response(ApiError(status, _CODES.get(status, "error"),
+                                   f"no endpoint at {request.url.path[:200]}; see docs/serve.md for the API."))
+
+
+async def api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(exc)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    log.error("%s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
+    return error_response(ApiError(500, "internal_server_error", "the server could not answer this request "
+                                   f"({type(exc).__name__}); it keeps running."))
+
+
+def api_routes() -> list[BaseRoute]:
+    return [
+        Route("/cards/named", cards_named, methods=["GET"]),
+        Route("/cards/search", cards_search, methods=["GET"]),
+        Route("/cards/autocomplete", cards_autocomplete, methods=["GET"]),
+        Route("/cards/collection", cards_collection, methods=["POST"]),
+        Route("/cards/{id}/rulings", card_rulings, methods=["GET"]),
+        Route("/cards/{set}/{number}/{lang}", card_by_number, methods=["GET"]),
+        Route("/cards/{set}/{number}", card_by_number, methods=["GET"]),
+        Route("/cards/{id}", card_by_id, methods=["GET"]),
+        Route("/health", health, methods=["GET"]),
+        Route("/names/resolve", names_resolve, methods=["GET", "POST"]),
+        Route("/tokens/{name:path}", tokens, methods=["GET"]),
+        Route("/choose-name", choose_name, methods=["GET"]),
+        Route("/choose-name/list", choose_name_list, methods=["GET"]),
+        Route("/decks/check", decks_check, methods=["POST"]),
+    ]
+
+
+def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -> Starlette:
+    """The ASGI app over the database at ``db_path`` (opened read-only now: a missing file raises
+    DatabaseMissingError). ``extra_routes`` are added after the API, before the web page's ``/``."""
+    # the page at / uses the request's generation too (its rules_lock and this thread's cursor)
+    from . import web
+
+    store = Store(Path(db_path))
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        try:
+            loop.add_signal_handler(signal.SIGHUP, store.request_reload)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no SIGHUP here
+            pass
+        yield
+        store.close()
+
+    routes: list[BaseRoute] = [*api_routes(), *extra_routes, *web.routes]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(GenerationLease, store=store)],
+                    exception_handlers={HTTPException: not_found, ApiError: api_error, Exception: server_error})
+    app.state.store = store
+    app.state.db = store.generation.db if store.generation is not None else None
+
+    def follow(generation: Generation | None) -> None:  # web.py reads app.state.db per request
+        app.state.db = generation.db if generation is not None else None
+
+    store.on_swap.append(follow)
+    return app
+
+
+__all__ = ["ApiError", "create_app", "error_body"]

@@ -1,0 +1,141 @@
+"""Scryfall card objects from the database (oracle_tools/cardjson.py)."""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from oracle_tools.cardjson import card_objects, representative_ids
+
+
+def _oid(db, name: str) -> str:
+    ((oid,),) = db.con.execute("SELECT oracle_id FROM cards WHERE name = ?", [name]).fetchall()
+    return oid
+
+
+def _one(db, name: str) -> dict:
+    (card,) = card_objects(db.con, oracle_ids=[_oid(db, name)])
+    return card
+
+
+def test_input_order_misses_and_repeats(sample_db):
+    bolt, fire = _oid(sample_db, "Lightning Bolt"), _oid(sample_db, "Fire // Ice")
+    cards = card_objects(sample_db.con, oracle_ids=[fire, "00000000-0000-0000-0000-000000000000", bolt, fire])
+    assert [c["name"] for c in cards] == ["Fire // Ice", "Lightning Bolt", "Fire // Ice"]
+    assert cards[0] is not cards[2] and cards[0] == cards[2]
+    by_id = card_objects(sample_db.con, ids=[cards[1]["id"], cards[0]["id"]])
+    assert [c["name"] for c in by_id] == ["Lightning Bolt", "Fire // Ice"]
+    assert card_objects(sample_db.con, ids=[]) == []
+    with pytest.raises(TypeError):
+        card_objects(sample_db.con, ids=["x"], oracle_ids=["y"])
+
+
+def test_representative_is_newest_english_paper_printing(sample_db):
+    oid = _oid(sample_db, "Lightning Bolt")
+    pid = representative_ids(sample_db.con, [oid])[oid]
+    rows = sample_db.con.execute(
+        "SELECT id, lang, released_at, games, promo FROM printings WHERE oracle_id = ?", [oid]).fetchall()
+    chosen = next(r for r in rows if r[0] == pid)
+    assert chosen[1] == "en" and "paper" in chosen[3]
+    newer = [r for r in rows if r[1] == "en" and "paper" in (r[3] or []) and not r[4] and r[2] > chosen[2]]
+    assert newer == []
+
+
+def test_single_faced_card(sample_db):
+    card = _one(sample_db, "Lightning Bolt")
+    assert card["object"] == "card" and card["layout"] == "normal"
+    assert card["mana_cost"] == "{R}" and card["cmc"] == 1.0 and card["colors"] == ["R"]
+    assert card["oracle_text"].startswith("Lightning Bolt deals 3 damage")
+    assert card["legalities"]["modern"] == "legal" and "card_faces" not in card
+    assert "power" not in card  # Scryfall leaves out what an instant does not have
+
+
+def test_split_card_one_sided_shape(sample_db):
+    card = _one(sample_db, "Fire // Ice")  # CR 709: halves on one side
+    assert card["layout"] == "split" and card["mana_cost"] == "{1}{R} // {1}{U}" and card["colors"] == ["R", "U"]
+    assert "oracle_text" not in card
+    assert [f["name"] for f in card["card_faces"]] == ["Fire", "Ice"]
+    assert [f["mana_cost"] for f in card["card_faces"]] == ["{1}{R}", "{1}{U}"]
+    assert all("colors" not in f for f in card["card_faces"])
+
+
+def test_transform_card_double_sided_shape(sample_db):
+    card = _one(sample_db, "Delver of Secrets // Insectile Aberration")  # CR 712
+    assert card["layout"] == "transform" and "mana_cost" not in card and "colors" not in card
+    front, back = card["card_faces"]
+    assert front["mana_cost"] == "{U}" and front["colors"] == ["U"] and front["power"] == "1"
+    assert back["mana_cost"] == "" and back["color_indicator"] == ["U"] and back["power"] == "3"
+
+
+def test_adventure_and_flip(sample_db):
+    giant = _one(sample_db, "Bonecrusher Giant // Stomp")  # CR 715
+    assert giant["layout"] == "adventure" and giant["power"] == "4" and giant["mana_cost"] == "{2}{R} // {1}{R}"
+    assert [f["name"] for f in giant["card_faces"]] == ["Bonecrusher Giant", "Stomp"]
+    flip = sample_db.con.execute("SELECT name FROM cards WHERE layout = 'flip' ORDER BY name LIMIT 1").fetchall()[0][0]
+    card = _one(sample_db, flip)  # CR 710.1c: the bottom has the top's cost, Scryfall prints "" for it
+    assert card["card_faces"][1]["mana_cost"] == "" and card["mana_cost"] == card["card_faces"][0]["mana_cost"]
+
+
+def test_modal_dfc_and_meld(sample_db):
+    mdfc = sample_db.con.execute("SELECT name FROM cards WHERE layout = 'modal_dfc' ORDER BY name LIMIT 1").fetchall()[0][0]
+    card = _one(sample_db, mdfc)
+    front, back = card["card_faces"]  # CR 712: each face its own characteristics (a land back: no cost)
+    assert front["mana_cost"] and card["name"] == f"{front['name']} // {back['name']}"
+    assert "mana_cost" not in card and all("colors" in f for f in card["card_faces"])
+    meld = sample_db.con.execute(
+        "SELECT c.name FROM cards c JOIN faces f USING (oracle_id) WHERE f.role = 'meld_result' LIMIT 1").fetchall()
+    if not meld:
+        pytest.skip("the sample has no meld result")
+    result = _one(sample_db, meld[0][0])  # CR 712.4: a meld result is its own card object, no faces
+    assert result["layout"] == "meld" and "card_faces" not in result
+    assert "meld_part" in {p["component"] for p in result["all_parts"]}
+
+
+def test_foreign_printing_keeps_printed_names(sample_db):
+    row = sample_db.con.execute(
+        "SELECT id, printed_name FROM printings WHERE lang = 'fr' AND name = 'Lightning Bolt' LIMIT 1").fetchall()[0]
+    (card,) = card_objects(sample_db.con, ids=[row[0]])
+    assert card["lang"] == "fr" and card["printed_name"] == row[1] and card["name"] == "Lightning Bolt"
+
+
+@pytest.mark.realdata
+def test_matches_real_scryfall_objects(realdata: Path, tmp_path: Path):
+    """Every printing of the real 2024 Scryfall file, rebuilt from the database, has the fields
+    Scryfall gave it (the database of that file alone, so the Oracle text is the same)."""
+    from oracle_tools import OracleDB
+
+    source = realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz"
+    with gzip.open(source) as f:
+        raw = {c["id"]: c for c in json.load(f)}
+    with OracleDB.ingest_files(tmp_path / "2024.duckdb", [source]) as db:
+        cards = card_objects(db.con, ids=list(raw))
+    assert len(cards) == len(raw)
+    top = ["name", "oracle_id", "lang", "layout", "mana_cost", "cmc", "type_line", "oracle_text", "colors",
+           "color_identity", "power", "toughness", "loyalty", "keywords", "legalities", "reserved", "set",
+           "set_name", "collector_number", "rarity", "released_at", "games", "printed_name"]
+    face_keys = ["name", "mana_cost", "type_line", "oracle_text", "colors", "color_indicator", "power", "toughness",
+                 "loyalty"]
+    # The three sets were fetched months apart: an Oracle fact (legality, say) may differ between two
+    # printings of one card in the file; the database keeps one per card, so those are not compared.
+    versions: dict[tuple[str, str], set[str]] = {}
+    for c in raw.values():
+        for key in top:
+            versions.setdefault((c["oracle_id"], key), set()).add(json.dumps(c.get(key), sort_keys=True))
+    layouts = set()
+    for card in cards:
+        want = raw[card["id"]]
+        layouts.add(want["layout"])
+        for key in top:
+            if len(versions[(want["oracle_id"], key)]) > 1:
+                continue
+            got, expected = card.get(key), want.get(key)
+            if key in ("colors", "color_identity") and got is not None and expected is not None:
+                got, expected = sorted(got), sorted(expected)
+            assert got == expected, (want["name"], key, got, expected)
+        assert ("card_faces" in card) == ("card_faces" in want), want["name"]
+        for got_face, want_face in zip(card.get("card_faces", []), want.get("card_faces", [])):
+            for key in face_keys:
+                assert got_face.get(key) == want_face.get(key), (want["name"], key)
+    assert {"adventure", "transform", "modal_dfc"} <= layouts

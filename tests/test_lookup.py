@@ -1,0 +1,259 @@
+"""Single lookups by SQL point queries (oracle_tools/lookup.py, issue 14) give the full index's answers.
+
+The point path (``PointNames``, ``point_chooser``, ``point_deck_checker``) answers a fresh process's
+one question from a few indexed queries; the in-memory ``NameIndex`` / ``NameChooser`` / ``DeckChecker``
+answer warm batches. These tests hold the two to IDENTICAL answers — every field of ``to_dict()`` —
+for every name of the embedded sample's ``names`` table and many spelling variants of each, for a sample
+of the real data, and for choose-name verdicts and deck reports. When the names layer changes its
+semantics, these tests say where the two paths drifted apart.
+"""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from oracle_tools import OracleDB, lookup, names
+from oracle_tools.decklist import read_decklists_json_cache
+from oracle_tools.decks import DeckChecker
+from oracle_tools.ingest import sample_dir
+from oracle_tools.lookup import PointNames, point_chooser, point_deck_checker
+
+
+def variants(name: str) -> list[str]:
+    """How people type a name: case, no accents, curly quotes, slashes, spaces; plus near misses."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if unicodedata.category(c) != "Mn")
+    out = [name, name.lower(), name.upper(), plain, name.replace("'", "’"), name.replace(" // ", "/"),
+           name.replace(" // ", " / "), "  " + name.replace(" ", "  ") + " ", name.replace("Ae", "Æ"),
+           name.split(" // ")[0], name.rstrip("s")]
+    return list(dict.fromkeys(v for v in out if v.strip()))
+
+
+def assert_same_resolution(db: OracleDB, point: PointNames, texts: list[str], *, fuzzy: bool = False) -> int:
+    full = db.name_index
+    for text in texts:
+        expected = full.resolve(text, fuzzy=fuzzy).to_dict()
+        got = point.resolve(text, fuzzy=fuzzy).to_dict()
+        assert got == expected, text
+    return len(texts)
+
+
+# -- the light copies of the name rules are the names layer's --------------------------------------
+
+def test_light_name_rules_equal_the_names_layer(sample_db: OracleDB) -> None:
+    assert lookup.VIA_TIER == names.VIA_TIER
+    assert lookup._FOLD == names._FOLD
+    assert names.Resolution is lookup.Resolution and names.Candidate is lookup.Candidate  # one answer type
+    every = [n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names").fetchall()]
+    for name in every:
+        for text in variants(name):
+            assert lookup.normalize(text) == names.normalize(text), text
+    # the key persisted at ingest (Polars' normalize_expr) is the key a point query computes
+    stored = sample_db.con.execute("SELECT name, key FROM names").fetchall()
+    assert all(lookup.normalize(name) == key for name, key in stored)
+
+
+# -- resolve: exhaustive on the sample -------------------------------------------------------------
+
+def test_point_resolve_equals_index_for_every_sample_name_and_variant(sample_db: OracleDB) -> None:
+    every = sorted(n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names").fetchall())
+    texts = list(dict.fromkeys(v for n in every for v in variants(n)))
+    batch = PointNames(sample_db.con)
+    batch.prefetch(texts)  # one query for all of them (what a decklist does); answers come from the rows
+    checked = assert_same_resolution(sample_db, batch, texts)
+    assert checked > 3 * len(every) > 0
+    assert {batch.resolve(t).status for t in texts} == {"ok", "ambiguous", "not_found"}  # every branch compared
+    # one query per name (what `oracle-tools resolve NAME` does) answers the same
+    assert_same_resolution(sample_db, PointNames(sample_db.con), random.Random(201).sample(texts, 1500))
+
+
+def test_point_fuzzy_and_misses_equal_index(sample_db: OracleDB) -> None:
+    every = sorted(n for (n,) in sample_db.con.execute(
+        "SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall())
+    rng = random.Random(14)
+    misses = [n[:-1] + "x" for n in rng.sample(every, 120)] + ["", " ", "zzzz qqqq", "Goblin", "Treasure token"]
+    point = PointNames(sample_db.con)
+    assert_same_resolution(sample_db, point, misses)
+    assert_same_resolution(sample_db, point, misses, fuzzy=True)
+    assert any(point.resolve(m, fuzzy=True).via == "fuzzy" for m in misses)
+
+
+def test_point_classes_and_token_names_equal_index(sample_db: OracleDB) -> None:
+    full, point = sample_db.name_index, PointNames(sample_db.con)
+    english = [n for (n,) in sample_db.con.execute(
+        "SELECT DISTINCT name FROM names WHERE via IN ('name', 'face', 'interchangeable')").fetchall()]
+    classed = [n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM name_classes").fetchall()]
+    assert classed, "the sample has interchangeable names (CR 201.3)"
+    for name in english + classed:
+        assert point.interchangeable(name) == full.interchangeable(name), name  # CR 201.3a
+        assert point.class_id(name) == full.class_id(name), name  # CR 201.3b counts by class
+    tokens = [n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM token_names").fetchall()]
+    for text in tokens + english[:200] + ["Treasure", "Goblin", "Marit Lage"]:
+        assert point.is_token_name(text) == full.is_token_name(text), text
+        assert point.suggest_tokens(text) == full.suggest_tokens(text), text
+
+
+def test_suggest_many_equals_one_search_per_name(sample_db: OracleDB) -> None:
+    full = sample_db.name_index
+    every = sorted(n for (n,) in sample_db.con.execute(
+        "SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall())
+    rng = random.Random(11)
+    texts = ([n[:-2] + "zq" for n in rng.sample(every, 400)] + [n.lower()[1:] for n in rng.sample(every, 300)]
+             + ["", "Goblin", "Lightnin Bolt", "x"])
+    batch = lookup.suggest_many(full._fuzzy_keys, full._fuzzy_names, texts, 5, chunk=97)  # several chunks
+    assert [full.suggest(t, limit=5) for t in texts] == batch
+    assert sum(map(bool, batch)) > 600
+
+
+# -- OracleDB switches from the point path to the index, answers unchanged -----------------------------
+
+def test_oracledb_uses_point_path_then_index(sample_db_path: Path) -> None:
+    db = OracleDB(sample_db_path)
+    try:
+        texts = [n for (n,) in db.con.execute("SELECT DISTINCT name FROM names ORDER BY name LIMIT 80").fetchall()]
+        first = [db.resolve(t).to_dict() for t in texts[:OracleDB.POINT_LOOKUPS]]
+        assert "name_index" not in db.__dict__  # a few single lookups never build the whole index
+        rest = [db.resolve(t).to_dict() for t in texts[OracleDB.POINT_LOOKUPS:]]
+        assert "name_index" in db.__dict__  # a loop of many does, then runs at index speed
+        assert first + rest == [db.name_index.resolve(t).to_dict() for t in texts]
+    finally:
+        db.close()
+
+
+# -- choose a card name (CR 201.4) -----------------------------------------------------------------
+
+def test_point_chooser_equals_full_chooser(sample_db: OracleDB) -> None:
+    faces = sorted(n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM faces").fetchall())
+    multi = sorted(n for (n,) in sample_db.con.execute(
+        "SELECT DISTINCT name FROM faces WHERE role <> 'single'").fetchall())  # 201.4b-f: every one of them
+    texts = multi + random.Random(4).sample(faces, 250) + [
+        "Fire // Ice", "fire/ice", "Very Cryptic Command", "Treasure", "Tarmogoyff", "Nope Nope"]
+    point = PointNames(sample_db.con)
+    full = sample_db.name_chooser
+    for text in texts:
+        chooser = point_chooser(sample_db.con, point, text)
+        for constraint in (None, "nonland", "creature", "nonartifact, nonland", "instant or sorcery"):
+            expected = full.choose(text, constraint).to_dict()
+            assert chooser.choose(text, constraint).to_dict() == expected, (text, constraint)
+
+
+# -- token NAME (CR 111) ---------------------------------------------------------------------------
+
+def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
+    from oracle_tools import tokens
+
+    con = sample_db.con
+    texts = [n for (n,) in con.execute("SELECT DISTINCT name FROM token_names").fetchall()]
+    texts += [n for (n,) in con.execute("SELECT DISTINCT name FROM effect_tokens").fetchall()]
+    texts += [n for (n,) in con.execute("SELECT name FROM predefined_tokens").fetchall()]
+    texts += random.Random(111).sample([n for (n,) in con.execute(
+        "SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall()], 150)
+    texts += ["Treasure", "treasure token", "Tarmogoyf", "Marit Lage", "Fire // Ice", "Goblin", "Nope Nope"]
+    point = PointNames(con)
+    kinds = set()
+    for text in dict.fromkeys(texts):
+        expected = tokens.lookup(con, sample_db.name_index, text).to_dict()
+        assert tokens.lookup(con, point, text).to_dict() == expected, text  # type: ignore[arg-type]
+        kinds.add(expected["kind"])
+    assert {"predefined", "card", "none"} <= kinds
+
+
+# -- deck check -----------------------------------------------------------------------------------------
+
+def _same_reports(db: OracleDB, decks: list, fmt: str) -> int:
+    full = DeckChecker(db.con, db.name_index)
+    point = point_deck_checker(db.con, PointNames(db.con))
+    for deck in decks:
+        assert point.check(deck, fmt).to_dict() == full.check(deck, fmt).to_dict(), deck.source
+    return len(decks)
+
+
+def test_point_deck_checker_equals_full_checker_on_sample_decks(sample_db: OracleDB) -> None:
+    checked = 0
+    for path in sorted((sample_dir() / "decks").glob("*.json")):
+        fmt = {"duel-commander": "duel"}.get(path.name.split("_")[1], path.name.split("_")[1])
+        checked += _same_reports(sample_db, read_decklists_json_cache(path), fmt)
+        checked += _same_reports(sample_db, read_decklists_json_cache(path), "commander")  # other rules, same cards
+    assert checked > 20
+
+
+def test_check_decks_batch_equals_deck_by_deck(sample_db: OracleDB) -> None:
+    """check_decks prefetches all names (batch misses, vectorised suggestions); the problems it reports are
+    those of checking each deck alone with a fresh checker."""
+    decks = [d for path in sorted((sample_dir() / "decks").glob("*.json")) for d in read_decklists_json_cache(path)]
+    for deck in decks[:10]:  # misspellings and foreign names: misses that need suggestions
+        for entry in deck.entries[:3]:
+            object.__setattr__(entry, "name", entry.name[:-1] + "qz")
+    frame = sample_db.check_decks(decks, format="legacy")
+    alone = DeckChecker(sample_db.con, sample_db.name_index)
+    expected = [(n, d.source, d.name, d.player, p.kind, p.card, p.line, p.detail)
+                for n, d in enumerate(decks) for p in alone.check(d, "legacy").problems]
+    assert frame.rows() == expected
+    assert sum(1 for row in expected if row[4] == "unknown_card" and "did you mean" in row[7]) >= 20
+
+
+def test_check_deck_of_one_list_builds_no_index(sample_db_path: Path) -> None:
+    path = next((sample_dir() / "decks").glob("*_modern_*.json"))
+    deck = read_decklists_json_cache(path)[0]
+    db = OracleDB(sample_db_path)
+    try:
+        report = db.check_deck(deck, format="modern").to_dict()
+        assert "name_index" not in db.__dict__ and "deck_checker" not in db.__dict__
+        assert report == DeckChecker(db.con, db.name_index).check(deck, "modern").to_dict()
+    finally:
+        db.close()
+
+
+# -- the real data ---------------------------------------------------------------------------------------
+
+@pytest.mark.realdata
+def test_point_resolve_equals_index_on_real_data(full_db: OracleDB, realdata: Path) -> None:
+    rng = random.Random(2019)
+    rows = full_db.con.execute("SELECT DISTINCT name FROM names").fetchall()
+    sample = [n for (n,) in rng.sample(rows, 1500)]
+    texts = list(dict.fromkeys(v for n in sample for v in variants(n)))
+    texts += ["Tarmogoyf", "fire/ice", "Lim-Dul's Vault", "Jace, the Mind Sculptor", "Very Cryptic Command",
+              "Blitz", "Tarmogoyff", "Ruzic, Booed but Victorious", "Lightning Bolt"]
+    point = PointNames(full_db.con)
+    assert assert_same_resolution(full_db, point, texts) > 5000
+    assert_same_resolution(full_db, point, texts[:150], fuzzy=True)
+
+
+@pytest.mark.realdata
+def test_point_deck_checker_equals_full_checker_on_real_decks(full_db: OracleDB, realdata: Path) -> None:
+    import csv
+
+    checked = 0
+    with (realdata / "decks" / "MANIFEST.tsv").open(encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle, delimiter="\t") if r["source"].startswith("spigushe")]
+    for label, fmt in (("Modern", "modern"), ("Legacy", "legacy"), ("Vintage", "vintage"), ("Pauper", "pauper"),
+                       ("Duel Commander", "duel")):
+        files = sorted(r["path"] for r in rows if r["format"] == label)[:3]
+        for path in files:
+            checked += _same_reports(full_db, read_decklists_json_cache(realdata / "decks" / rows[0]["source"] / path)
+                                     [:20], fmt)
+    assert checked > 50
+
+
+# -- what a fresh process imports (no timing: the modules themselves) -------------------------------------
+
+def _imports_after(args: list[str], db: Path) -> set[str]:
+    code = ("import sys\nfrom oracle_tools.cli import main\n"
+            f"try:\n    main({args!r}, standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+            "print('IMPORTED:', *sorted(m for m in ('duckdb', 'polars', 'rapidfuzz', 'tqdm', 'pyarrow') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"ORACLE_TOOLS_DB": str(db), "PATH": "/usr/bin:/bin"}).stdout
+    return set(out.rsplit("IMPORTED:", 1)[1].split())
+
+
+def test_help_imports_neither_duckdb_nor_polars(sample_db_path: Path) -> None:
+    assert _imports_after(["--help"], sample_db_path) == set()
+
+
+def test_resolve_of_one_name_imports_no_polars(sample_db_path: Path) -> None:
+    assert _imports_after(["resolve", "Lightning Bolt"], sample_db_path) == {"duckdb"}

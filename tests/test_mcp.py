@@ -1,0 +1,217 @@
+"""``oracle-tools mcp`` (issue 13, item 5): the real server process, driven by the MCP SDK's own client.
+
+One stdio session against ``oracle-tools mcp --db <sample db>`` lists the tools and calls each of
+them (plus bad inputs); the tests then check the answers against the embedded sample's real cards
+and against the CLI's ``--json`` output for the same question (the contract: the same JSON).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+CLI = [sys.executable, "-m", "oracle_tools.cli"]
+
+DECK = "Deck\n8 Seven Dwarves\n52 Mountain\n"
+
+# (tool, arguments) called in one session; results are keyed by the label
+CALLS: dict[str, tuple[str, dict[str, Any]]] = {
+    "resolve_split": ("resolve", {"name": "fire/ice"}),
+    "resolve_interchangeable": ("resolve", {"name": "Ruzic, Booed but Victorious"}),
+    "resolve_miss": ("resolve", {"name": "Tarmogoyff"}),
+    "resolve_fuzzy": ("resolve", {"name": "Tarmogoyff", "fuzzy": True}),
+    "token_treasure": ("token", {"name": "Treasure"}),
+    "token_marit_lage": ("token", {"name": "Marit Lage"}),
+    "choose_half": ("choose_name", {"name": "Fire // Ice", "constraint": "nonland"}),
+    "choose_from_card": ("choose_name", {"name": "Lightning Bolt", "card": "Meddling Mage"}),
+    "list_nameable": ("list_nameable", {"constraint": "nonartifact, nonland", "limit": 25}),
+    "check_deck": ("check_deck", {"decklist": DECK, "format": "future"}),
+    "search": ("search", {"query": "t:goblin c:r mv<=2", "limit": 5}),
+    "search_prints": ("search", {"query": '!"Lightning Bolt"', "unique": "prints", "limit": 175}),
+    # bad inputs: each an MCP tool error, never a crash
+    "bad_empty_name": ("resolve", {"name": ""}),
+    "bad_long_name": ("token", {"name": "x" * 1001}),
+    "bad_type": ("list_nameable", {"limit": "many"}),
+    "bad_format": ("check_deck", {"decklist": DECK, "format": "nosuchformat"}),
+    "bad_constraint": ("choose_name", {"name": "Fire", "constraint": "blorp"}),
+    "bad_both": ("choose_name", {"name": "Fire", "constraint": "nonland", "card": "Meddling Mage"}),
+    "bad_tool": ("no_such_tool", {}),
+    "bad_search_syntax": ("search", {"query": "t:goblin mv<="}),
+    "bad_search_limit": ("search", {"query": "t:goblin", "limit": 176}),
+    "bad_search_order": ("search", {"query": "t:goblin", "order": "price"}),
+    "after_errors": ("resolve", {"name": "Lightning Bolt"}),
+}
+
+
+async def _session(db_path: Path) -> dict[str, Any]:
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "mcp", "--db", str(db_path)])
+    out: dict[str, Any] = {}
+    with anyio.fail_after(120):
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            out["initialize"] = await session.initialize()
+            out["tools"] = (await session.list_tools()).tools
+            for label, (tool, arguments) in CALLS.items():
+                out[label] = await session.call_tool(tool, arguments)
+    return out
+
+
+@pytest.fixture(scope="module")
+def mcp_results(sample_db_path: Path) -> dict[str, Any]:
+    return anyio.run(_session, sample_db_path)
+
+
+def _cli_json(db_path: Path, *args: str) -> str:
+    done = subprocess.run(
+        [*CLI, *args, "--db", str(db_path), "--json"], check=False, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return done.stdout
+
+
+def _text(result: Any) -> str:
+    assert not result.is_error, result.content
+    assert len(result.content) == 1 and result.content[0].type == "text"
+    return str(result.content[0].text)
+
+
+def _error(result: Any) -> str:
+    assert result.is_error
+    text = str(result.content[0].text)
+    assert "\n" not in text and "Traceback" not in text
+    return text
+
+
+def test_server_lists_its_tools_with_input_schemas(mcp_results: dict[str, Any]) -> None:
+    assert mcp_results["initialize"].server_info.name == "oracle-tools"
+    tools = {t.name: t for t in mcp_results["tools"]}
+    assert set(tools) == {"search", "resolve", "token", "choose_name", "list_nameable", "check_deck"}
+    assert tools["search"].input_schema["properties"]["limit"]["maximum"] == 175
+    assert tools["resolve"].input_schema["required"] == ["name"]
+    assert tools["resolve"].input_schema["properties"]["name"]["maxLength"] == 1000
+    assert set(tools["check_deck"].input_schema["required"]) == {"decklist", "format"}
+    assert all(t.annotations and t.annotations.read_only_hint for t in tools.values())
+    assert all(t.description for t in tools.values())
+
+
+def test_resolve_is_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Path) -> None:
+    text = _text(mcp_results["resolve_split"])
+    assert text == _cli_json(sample_db_path, "resolve", "fire/ice").rstrip("\n")
+    data = mcp_results["resolve_split"].structured_content
+    assert (data["status"], data["name"], data["via"]) == ("ok", "Fire // Ice", "normalized")
+    # CR 201.3: the Omenpaths name is the same name as the Oracle card's
+    inter = mcp_results["resolve_interchangeable"].structured_content
+    assert (inter["name"], inter["via"]) == ("Ultimate Green Goblin", "interchangeable")
+    assert "Ruzic, Booed but Victorious" in inter["names"]
+    miss = mcp_results["resolve_miss"].structured_content
+    assert miss["status"] == "not_found" and miss["suggestions"][0] == "Tarmogoyf"
+    assert _text(mcp_results["resolve_miss"]) == _cli_json(sample_db_path, "resolve", "Tarmogoyff").rstrip("\n")
+    fuzzy = mcp_results["resolve_fuzzy"].structured_content
+    assert (fuzzy["status"], fuzzy["name"], fuzzy["via"]) == ("ok", "Tarmogoyf", "fuzzy")
+
+
+def test_token_is_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Path) -> None:
+    assert _text(mcp_results["token_treasure"]) == _cli_json(sample_db_path, "token", "Treasure").rstrip("\n")
+    treasure = mcp_results["token_treasure"].structured_content
+    # CR 111.10a
+    assert (treasure["kind"], treasure["rule"], treasure["type_line"]) == (
+        "predefined",
+        "111.10a",
+        "Token Artifact — Treasure",
+    )
+    # CR 111.4 / 111.9: Marit Lage is named and defined by the effects that create it
+    marit = mcp_results["token_marit_lage"].structured_content
+    assert marit["kind"] == "effect" and (marit["power"], marit["toughness"]) == ("20", "20")
+    assert "Dark Depths" in marit["created_by"]
+    assert _text(mcp_results["token_marit_lage"]) == _cli_json(sample_db_path, "token", "Marit Lage").rstrip("\n")
+
+
+def test_choose_name_and_list_nameable_are_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Path) -> None:
+    half = mcp_results["choose_half"].structured_content
+    # CR 201.4b: a split card's name as a whole is not a name that can be chosen; its halves' names are
+    assert half["valid"] is False and half["constraint_phrase"] == "nonland"
+    assert _text(mcp_results["choose_half"]) == _cli_json(
+        sample_db_path, "choose-name", "Fire // Ice", "--constraint", "nonland"
+    ).rstrip("\n")
+    # Meddling Mage: "Choose a nonland card name" — Lightning Bolt is one (CR 201.4a)
+    from_card = mcp_results["choose_from_card"].structured_content
+    assert from_card["valid"] is True and from_card["rule"] == "201.4a"
+    assert (from_card["constraint_phrase"], from_card["constraint_from_card"]) == ("nonland", "Meddling Mage")
+    assert _text(mcp_results["choose_from_card"]) == _cli_json(
+        sample_db_path, "choose-name", "Lightning Bolt", "--card", "Meddling Mage"
+    ).rstrip("\n")
+    rows = json.loads(_text(mcp_results["list_nameable"]))
+    cli_rows = json.loads(_cli_json(sample_db_path, "choose-name", "--list", "--constraint", "nonartifact, nonland"))
+    assert len(cli_rows) > 25 and rows == cli_rows[:25]
+    assert mcp_results["list_nameable"].structured_content == {"result": rows}
+
+
+def test_check_deck_is_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Path, tmp_path: Path) -> None:
+    report = mcp_results["check_deck"].structured_content
+    assert report["legal"] is False
+    # Seven Dwarves' own Oracle text allows seven copies (CR 100.2a "unless…"); eight is over the limit
+    assert [(p["kind"], p["card"], p["line"]) for p in report["problems"]] == [("too_many_copies", "Seven Dwarves", 2)]
+    deck_file = tmp_path / "deck.txt"
+    deck_file.write_text(DECK, encoding="utf-8")
+    cli = json.loads(_cli_json(sample_db_path, "deck", "check", str(deck_file), "--format", "future"))
+    # the same report; only its source differs (a file for the CLI, the text given for the tool)
+    assert cli.pop("source") == str(deck_file) and report.pop("source") == "decklist"
+    assert report == cli
+
+
+def test_search_is_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Path) -> None:
+    text = _text(mcp_results["search"])
+    assert text == _cli_json(sample_db_path, "search", "t:goblin c:r mv<=2", "--limit", "5").rstrip("\n")
+    found = mcp_results["search"].structured_content
+    assert found["object"] == "list" and len(found["data"]) == 5 and found["total_cards"] > 5 and found["has_more"]
+    for card in found["data"]:  # a Scryfall card object: red Goblins with mana value 2 or less
+        assert card["object"] == "card" and "Goblin" in card["type_line"]
+        assert "R" in card["colors"] and card["cmc"] <= 2
+    prints = mcp_results["search_prints"].structured_content
+    assert {c["name"] for c in prints["data"]} == {"Lightning Bolt"}
+    assert len({c["id"] for c in prints["data"]}) == prints["total_cards"] > 1 and not prints["has_more"]
+
+
+def test_bad_input_is_one_line_tool_error_and_the_server_keeps_answering(mcp_results: dict[str, Any]) -> None:
+    assert (
+        _error(mcp_results["bad_empty_name"]) == "resolve: bad arguments: name: String should have at least 1 character"
+    )
+    assert _error(mcp_results["bad_long_name"]).startswith(
+        "token: bad arguments: name: String should have at most 1000"
+    )
+    assert _error(mcp_results["bad_type"]).startswith(
+        "list_nameable: bad arguments: limit: Input should be a valid integer"
+    )
+    assert _error(mcp_results["bad_format"]).startswith("check_deck: unknown format 'nosuchformat'; known formats:")
+    assert _error(mcp_results["bad_constraint"]).startswith(
+        "choose_name: Could not understand the card-name constraint 'blorp'"
+    )
+    assert _error(mcp_results["bad_both"]) == "choose_name: give constraint or card, not both"
+    assert "no_such_tool" in _error(mcp_results["bad_tool"])
+    assert _error(mcp_results["bad_search_syntax"]).startswith("search: the last keyword needs a value")
+    assert (
+        _error(mcp_results["bad_search_limit"])
+        == "search: bad arguments: limit: Input should be less than or equal to 175"
+    )
+    assert _error(mcp_results["bad_search_order"]).startswith("search: bad arguments: order: Input should be 'name'")
+    assert mcp_results["after_errors"].structured_content["name"] == "Lightning Bolt"
+
+
+def test_missing_database_is_one_line_before_the_server_starts(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*CLI, "mcp", "--db", str(tmp_path / "absent.duckdb")],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: no database at ") and done.stderr.count("\n") == 1

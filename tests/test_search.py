@@ -1,0 +1,364 @@
+"""Scryfall's search syntax over the database (issue 12): parser, keywords, per-printing evaluation, CLI.
+
+Expected cards are real cards of the embedded sample (oracle_tools/data/sample/) or of ../shared/realdata,
+each with why it must (or must not) match, taken from the card itself (printed characteristics), not
+from this code's output. Scryfall's semantics: https://scryfall.com/docs/syntax (tests/fixtures/
+scryfall_syntax_examples.txt lists its example queries).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from oracle_tools import OracleDB
+from oracle_tools.search import (
+    SearchSyntaxError,
+    UnsupportedKeywordError,
+    compile,
+    parse,
+)
+from oracle_tools.search.keywords import KEYWORDS
+from oracle_tools.search.tree import And, Not, Or, Term
+
+EXAMPLES = Path(__file__).parent / "fixtures" / "scryfall_syntax_examples.txt"
+
+
+def names(db: OracleDB, query: str, **kw: str) -> list[str]:
+    return db.search(query, **kw).get_column("name").to_list()
+
+
+# -- parser ------------------------------------------------------------------------------------------
+
+def test_tree_shape_implicit_and_or_negation_and_nesting() -> None:
+    tree = parse("t:legendary (t:goblin or -t:elf)")
+    assert isinstance(tree, And)
+    first, group = tree.children
+    assert first == Term("t", ":", "legendary", "word", 0)
+    assert isinstance(group, Or) and isinstance(group.children[1], Not)
+    # OR binds looser than the implicit AND (Scryfall: "terms not separated by OR are still combined")
+    tree = parse("a or b c")
+    assert isinstance(tree, Or) and isinstance(tree.children[1], And)
+
+
+def test_values_words_phrases_regexes_and_exact_names() -> None:
+    assert parse('o:"draw a card"') == Term("o", ":", "draw a card", "phrase", 0)
+    assert parse(r"o:/^{T}:/") == Term("o", ":", "^{T}:", "regex", 0)
+    assert parse(r"name:/a\/b/").value == "a/b"  # \/ is a slash inside a regex (Scryfall's rule)
+    assert parse('!"Lightning Bolt"') == Term("name", ":", "Lightning Bolt", "phrase", 0, exact=True)
+    assert parse("Ach! Hans, Run!") == And((Term("name", ":", "Ach!", "word", 0), Term("name", ":", "Hans,", "word", 5),
+                                            Term("name", ":", "Run!", "word", 11)))
+    assert parse("mv<=2").op == "<=" and parse("c!=r").op == "!="
+    assert parse("++") == Term("unique", ":", "prints", "word", 0)  # Scryfall's old spelling
+
+
+@pytest.mark.parametrize("query, position, words", [
+    ('t:goblin "bolt', 9, "never closed"),
+    ("(t:goblin or t:elf", 0, "never closed"),
+    ("t:goblin)", 8, "no matching"),
+    ("o:/abc", 2, "regular expression is never closed"),
+    ("t: goblin", 2, "right after"),
+    ("t:goblin or", 11, "ends too early"),
+    ("t:goblin -", 9, "negation"),
+])
+def test_syntax_errors_say_what_and_where(query: str, position: int, words: str) -> None:
+    with pytest.raises(SearchSyntaxError) as info:
+        parse(query)
+    assert info.value.position == position
+    assert words in str(info.value)
+    assert "\n" not in str(info.value)  # one line
+    assert info.value.caret().splitlines()[1].index("^") == position + 2
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(list('abtco:!=<>-()"/\\ ~{}*+@0123456789ÿ\t')), max_size=40) | st.text(max_size=40))
+def test_random_strings_never_crash_the_parser(query: str) -> None:
+    try:
+        parse(query)
+    except SearchSyntaxError as exc:
+        assert 0 <= exc.position <= len(query)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(list('tcoidmvpwrg:!=<>-()"/ 0123456789')), max_size=30))
+def test_random_strings_never_crash_the_compiler(query: str) -> None:
+    """Parsing and compiling never raise anything but SearchSyntaxError (an unknown keyword, a bad value)."""
+    try:
+        compile(query, nameable=lambda phrase: [])
+    except SearchSyntaxError:
+        pass
+
+
+def test_every_example_on_scryfalls_syntax_page_parses() -> None:
+    examples = [line for line in EXAMPLES.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    assert len(examples) > 90
+    for query in examples:
+        parse(query)  # raises on any failure
+
+
+def test_unsupported_keyword_names_itself_and_lists_the_supported_ones() -> None:
+    with pytest.raises(UnsupportedKeywordError) as info:
+        compile("art:squirrel")
+    message = str(info.value)
+    assert message.startswith("art: is not supported (tagger tags")
+    assert "t, " in message and "mv" in message and "f, " in message
+    with pytest.raises(SearchSyntaxError, match="unknown keyword frobnicate:"):
+        compile("frobnicate:3")
+
+
+def test_user_text_is_only_ever_a_bound_parameter() -> None:
+    evil = "x'); DROP TABLE cards; --"
+    for query in (f'"{evil}"', f'o:"{evil}"', f't:"{evil}"', f'a:"{evil}"', f's:"{evil}"'):
+        compiled = compile(query)
+        assert "DROP" not in compiled.sql
+        assert any(evil.lower() in str(p).lower() for p in compiled.params)
+
+
+def test_every_keyword_family_has_an_example_that_compiles() -> None:
+    for kw in KEYWORDS:
+        compile(kw.example, nameable=lambda phrase: [])
+
+
+# -- keywords on the embedded sample -------------------------------------------------------------------
+
+def test_bare_words_are_accent_and_case_insensitive_name_parts(sample_db: OracleDB) -> None:
+    assert names(sample_db, "lim-dul") == ["Lim-Dûl's Vault"]  # û folded (issue 12)
+    assert "Lightning Bolt" in names(sample_db, "LIGHTNING bolt")
+    assert "Forked Bolt" in names(sample_db, "bolt") and "Lightning Bolt" not in names(sample_db, "bolt -lightning")
+
+
+def test_exact_name_matches_a_whole_name_or_a_face(sample_db: OracleDB) -> None:
+    assert names(sample_db, "!fire") == ["Fire // Ice"]  # Scryfall: "!fire — The card Fire" (a half's name)
+    assert names(sample_db, '!"lightning bolt"') == ["Lightning Bolt"]
+    assert names(sample_db, "!lightning") == []
+
+
+def test_type_partial_words_and_extras_hidden(sample_db: OracleDB) -> None:
+    found = sample_db.search("t:goblin c:r mv<=2")
+    # Goblin Artisans: {R}, Creature — Goblin Artificer, 1/1 (ATQ) — red, Goblin, mana value 1
+    assert "Goblin Artisans" in found.get_column("name").to_list()
+    assert all("Goblin" in t for t in found.get_column("type_line"))
+    assert all(v <= 2 for v in found.get_column("cmc")) and all("R" in c for c in found.get_column("colors"))
+    # the Goblin token (Token Creature — Goblin) is an extra: hidden unless asked for
+    assert "Goblin" not in names(sample_db, "t:goblin")
+    assert "Goblin" in names(sample_db, "t:goblin include:extras")
+    assert "Goblin" in names(sample_db, "t:token t:goblin")  # searching for the type shows them
+    assert "Legendary Creature — Goblin" in sample_db.search("t:legend t:goblin").get_column("type_line").to_list()
+
+
+def test_oracle_text_tilde_and_reminder_text(sample_db: OracleDB) -> None:
+    # Blooming Marsh: "Blooming Marsh enters the battlefield tapped unless you control two or fewer other lands."
+    assert "Blooming Marsh" in names(sample_db, 'o:"~ enters the battlefield tapped"')
+    # Delver of Secrets // Insectile Aberration: the back face has "Flying" only; the front looks at the top card of your library
+    assert "Delver of Secrets // Insectile Aberration" in names(sample_db, 'o:"look at the top card of your library"')
+    # Goblin Guide's "Haste" has no reminder text in Oracle, Tarmogoyf has none: reminder text is only for fo:
+    with_reminder = set(names(sample_db, 'fo:"this creature can attack and"'))
+    assert with_reminder and not with_reminder & set(names(sample_db, 'o:"this creature can attack and"'))
+
+
+def test_regular_expressions(sample_db: OracleDB) -> None:
+    tappers = names(sample_db, "t:creature o:/^{T}:/")
+    assert "Llanowar Elves" in tappers  # "{T}: Add {G}." on its own line
+    assert "Goblin Guide" not in tappers
+    assert names(sample_db, r"name:/\bbolt$/") and all(n.lower().endswith("bolt") for n in names(sample_db, r"name:/\bbolt$/"))
+    with pytest.raises(SearchSyntaxError, match="lookahead"):
+        sample_db.search("o:/draw(?= a)/")
+
+
+def test_colors_scryfall_meanings(sample_db: OracleDB) -> None:
+    # Fire // Ice is blue and red (its halves are {1}{R} and {1}{U})
+    assert "Fire // Ice" in names(sample_db, "c:ur")          # at least blue and red
+    assert "Fire // Ice" in names(sample_db, "c:izzet")       # guild nickname
+    assert "Fire // Ice" not in names(sample_db, "c=r")       # exactly red: no
+    assert "Fire // Ice" in names(sample_db, "c<=grixis")     # within blue-black-red
+    assert "Lightning Bolt" in names(sample_db, "c=r") and "Lightning Bolt" not in names(sample_db, "c:m")
+    assert "Fire // Ice" in names(sample_db, "c:m") and "Fire // Ice" in names(sample_db, "c=2")
+    assert "Black Lotus" in names(sample_db, "c:c") and "Black Lotus" not in names(sample_db, "c:r")
+
+
+def test_identity_colon_means_fits_within(sample_db: OracleDB) -> None:
+    # Blooming Marsh has identity black-green; Forest green; Black Lotus colourless (CR 903.4)
+    golgari = names(sample_db, "id:golgari t:land")
+    assert {"Blooming Marsh", "Forest"} <= set(golgari)
+    assert "Blooming Marsh" not in names(sample_db, "id:g t:land")
+    assert "Black Lotus" in names(sample_db, "id:c") and "Forest" not in names(sample_db, "id:c")
+    assert "Blooming Marsh" in names(sample_db, "id>=bg") and "Forest" not in names(sample_db, "id>=bg")
+
+
+def test_numbers_stars_and_field_comparisons(sample_db: OracleDB) -> None:
+    # Tarmogoyf is */1+*: Scryfall compares * as 0 and 1+* as 1
+    assert "Tarmogoyf" in names(sample_db, "pow=0 tou=1")
+    assert "Tarmogoyf" in names(sample_db, "pow=*") and "Goblin Guide" not in names(sample_db, "pow=*")
+    # Goblin Guide 2/2, Krenko, Mob Boss 3/3: not top-heavy; Bruna, the Fading Light 5/7
+    assert "Goblin Guide" in names(sample_db, "pow=tou") and "Goblin Guide" not in names(sample_db, "pow>tou")
+    assert "Bruna, the Fading Light" in names(sample_db, "tou>pow") and "Bruna, the Fading Light" in names(sample_db, "pt=12")
+    assert "Krenko, Mob Boss" in names(sample_db, "mv=4 pow>=3") and "Krenko, Mob Boss" not in names(sample_db, "mv:odd")
+    assert "Goblin Guide" in names(sample_db, "mv:odd")
+
+
+def test_mana_cost_symbols(sample_db: OracleDB) -> None:
+    # Gut Shot costs {R/P} (one Phyrexian red); Cloudblazer {3}{W}{U}; Lightning Bolt {R}; Searing Blaze {R}{R}
+    assert names(sample_db, "m:{R/P}") == ["Gut Shot"]
+    assert "Cloudblazer" in names(sample_db, "m=3WU") and "Cloudblazer" not in names(sample_db, "m>3WU")
+    assert "Cloudblazer" in names(sample_db, "mana:{W}{U}")                    # at least these symbols
+    assert "Lightning Bolt" in names(sample_db, "m=R") and "Lightning Bolt" not in names(sample_db, "m=RR")
+    assert "Searing Blaze" in names(sample_db, "m=RR") and "Searing Blaze" in names(sample_db, "m>R")
+    assert "Lightning Bolt" in names(sample_db, "m<=RR") and "Searing Blaze" not in names(sample_db, "m<RR")
+    with pytest.raises(SearchSyntaxError, match="not a mana cost"):
+        sample_db.search("m:2W%")
+
+
+def test_formats_banned_restricted(sample_db: OracleDB) -> None:
+    # Black Lotus: banned in Legacy, restricted in Vintage (restricted is legal in Vintage)
+    assert "Black Lotus" in names(sample_db, "banned:legacy")
+    assert "Black Lotus" in names(sample_db, "restricted:vintage")
+    assert "Black Lotus" in names(sample_db, "f:vintage") and "Black Lotus" not in names(sample_db, "f:legacy")
+
+
+def test_printing_keywords(sample_db: OracleDB) -> None:
+    mythic_m19 = sample_db.search("s:m19 r:mythic")
+    assert "Nicol Bolas, the Ravager // Nicol Bolas, the Arisen" in mythic_m19.get_column("name").to_list()
+    assert set(mythic_m19.get_column("set")) == {"m19"} and set(mythic_m19.get_column("rarity")) == {"mythic"}
+    assert "Nicol Bolas, the Ravager // Nicol Bolas, the Arisen" in names(sample_db, "s:m19 r>=r")
+    # Lightning Bolt: first printed 1993 (LEA); Alpha has it at common
+    bolts = sample_db.search('!"lightning bolt" unique:prints')
+    assert bolts.height > 5 and set(bolts.get_column("lang")) == {"en"}  # English printings by default
+    assert "Lightning Bolt" in names(sample_db, "year<=1994 !\"lightning bolt\"")
+    assert "Lightning Bolt" in names(sample_db, "!\"lightning bolt\" not:reprint")
+    french = sample_db.search('lang:fr !"lightning bolt" unique:prints')
+    assert set(french.get_column("lang")) == {"fr"}  # "Foudre" (3ED, FBB)
+    assert sample_db.search('!"lightning bolt" s:3ed').get_column("set").to_list() == ["3ed"]
+
+
+def test_is_layouts_and_any_face_matching(sample_db: OracleDB) -> None:
+    assert "Fire // Ice" in names(sample_db, "is:split")
+    assert "Student of Elements // Tobita, Master of Winds" in names(sample_db, "is:flip")
+    assert "Delver of Secrets // Insectile Aberration" in names(sample_db, "is:transform")
+    assert "Delver of Secrets // Insectile Aberration" in names(sample_db, "is:dfc")
+    assert "Bruna, the Fading Light" in names(sample_db, "is:meld")
+    assert "Giant Killer // Chop Down" in names(sample_db, "is:adventure")
+    # Razorgrass Ambush // Razorgrass Field (MH3): instant front, land back: t:land finds it by its back face
+    assert "Razorgrass Ambush // Razorgrass Field" in names(sample_db, "is:mdfc t:land")
+    assert "Razorgrass Ambush // Razorgrass Field" in names(sample_db, "is:spell")
+
+
+def test_is_permanent_spell_historic_commander_reserved(sample_db: OracleDB) -> None:
+    assert "Forest" in names(sample_db, "is:permanent -is:spell")          # a land: permanent, never cast (305.9)
+    assert "Lightning Bolt" in names(sample_db, "is:spell -is:permanent")  # an instant (110.4)
+    assert "Black Lotus" in names(sample_db, "is:historic")                # an artifact (700.6)
+    assert "Krenko, Mob Boss" in names(sample_db, "is:commander")          # legendary creature (903.3)
+    assert "Goblin Guide" not in names(sample_db, "is:commander")
+    assert {"Black Lotus", "Ancestral Recall"} <= set(names(sample_db, "is:reserved"))
+
+
+def test_project_keywords(sample_db: OracleDB) -> None:
+    # Krenko, Mob Boss creates Goblin tokens (token_specs); Lightning Bolt creates none
+    assert "Krenko, Mob Boss" in names(sample_db, "is:token-maker") and "Lightning Bolt" not in names(sample_db, "is:token-maker")
+    # CR 201.3: Ultimate Green Goblin's OM1 printing is named "Ruzic, Booed but Victorious" (sample README)
+    assert "Ultimate Green Goblin" in names(sample_db, "is:interchangeable")
+    # CR 201.6: The Ozolith has flavor names (SLD "Adamantium Bonding Tank", LTC "Argonath, …")
+    flavored = sample_db.search("has:flavorname")
+    assert "The Ozolith" in flavored.get_column("name").to_list()
+    assert "Lightning Bolt" not in flavored.get_column("name").to_list()
+    # CR 201.4: "choose a nonland card name" — Razorgrass Ambush is nonland; Forest is a land
+    nonland = names(sample_db, 'nameable:"nonland"')
+    assert "Lightning Bolt" in nonland and "Forest" not in nonland
+
+
+def test_boolean_logic(sample_db: OracleDB) -> None:
+    either = set(names(sample_db, "!fire or !\"lightning bolt\""))
+    assert either == {"Fire // Ice", "Lightning Bolt"}
+    assert set(names(sample_db, "(!fire or !\"lightning bolt\") -c:u")) == {"Lightning Bolt"}
+    assert "Lightning Bolt" in names(sample_db, "-(c:u or c:g) !\"lightning bolt\"")
+
+
+def test_unique_order_direction_inside_the_query_win(sample_db: OracleDB) -> None:
+    by_cmc = sample_db.search("t:goblin c:r order:cmc")
+    cmcs = by_cmc.get_column("cmc").to_list()
+    assert cmcs == sorted(cmcs)
+    desc = sample_db.search("t:goblin c:r", order="cmc", direction="desc").get_column("cmc").to_list()
+    assert desc == sorted(desc, reverse=True)
+    assert sample_db.search("bolt unique:prints").height > sample_db.search("bolt").height
+    released = sample_db.search('!"lightning bolt" unique:prints order:released').get_column("released_at").to_list()
+    assert released == sorted(released, reverse=True)  # auto: newest first
+
+
+def test_no_match_is_an_empty_frame(sample_db: OracleDB) -> None:
+    frame = sample_db.search("zzzqqq")
+    assert frame.height == 0 and {"oracle_id", "id", "name", "set", "collector_number"} <= set(frame.columns)
+
+
+def test_bad_values_are_syntax_errors_with_positions(sample_db: OracleDB) -> None:
+    with pytest.raises(SearchSyntaxError, match="not a colour") as info:
+        sample_db.search("t:goblin c:purple")
+    assert info.value.position == 9
+    with pytest.raises(SearchSyntaxError, match="not a rarity"):
+        sample_db.search("r:epic")
+    with pytest.raises(SearchSyntaxError, match="unknown language"):
+        sample_db.search("lang:klingon")
+
+
+# -- the CLI -------------------------------------------------------------------------------------------
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "oracle_tools.cli", *args], capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_cli_table_json_exit_codes(sample_db_path: Path) -> None:
+    db = str(sample_db_path)
+    table = _cli("search", "--db", db, "t:goblin c:r mv<=2")
+    assert table.returncode == 0 and "Goblin Artisans" in table.stdout
+    listed = _cli("search", "--db", db, "bolt", "--json", "--limit", "2")
+    data = json.loads(listed.stdout)
+    assert data["object"] == "list" and len(data["data"]) == 2 and data["total_cards"] > 2 and data["has_more"]
+    assert {"name", "oracle_id", "mana_cost", "cmc", "type_line", "colors", "legalities"} <= set(data["data"][0])
+    fire = json.loads(_cli("search", "--db", db, "!fire", "--json").stdout)["data"][0]
+    assert fire["name"] == "Fire // Ice" and len(fire["card_faces"]) == 2
+    none_json = _cli("search", "--db", db, "zzzqqq", "--json")
+    assert none_json.returncode == 0 and json.loads(none_json.stdout)["total_cards"] == 0
+    assert _cli("search", "--db", db, "zzzqqq").returncode == 1  # like grep
+    bad = _cli("search", "--db", db, 't:goblin "bolt')
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.splitlines()[0].startswith("error: ") and bad.stderr.splitlines()[2].index("^") == 11
+    unsupported = _cli("search", "--db", db, "usd>3")
+    assert unsupported.returncode == 2 and "usd: is not supported" in unsupported.stderr
+
+
+def test_cli_csv_and_unique_prints(sample_db_path: Path) -> None:
+    out = _cli("search", "--db", str(sample_db_path), '!"lightning bolt"', "--unique", "prints", "--csv")
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("oracle_id,id,name") and len(lines) > 6
+
+
+# -- real data ----------------------------------------------------------------------------------------
+
+@pytest.mark.realdata
+def test_printing_keywords_are_evaluated_on_one_printing(full_db: OracleDB) -> None:
+    """`s:m19 r:mythic` = cards with a mythic printing IN M19, not "a printing in M19 and a mythic one"."""
+    found = set(full_db.search("s:m19 r:mythic").get_column("oracle_id"))
+    same = {oid for (oid,) in full_db.sql(
+        "SELECT DISTINCT oracle_id FROM printings WHERE set_code = 'm19' AND rarity = 'mythic'").iter_rows()}
+    naive = {oid for (oid,) in full_db.sql(
+        "SELECT oracle_id FROM printings GROUP BY oracle_id HAVING bool_or(set_code = 'm19') AND bool_or(rarity = 'mythic')"
+    ).iter_rows()}
+    assert found == same
+    assert naive - same  # e.g. cards rare in M19 but mythic in a masters set: must not match
+
+
+@pytest.mark.realdata
+def test_real_queries(full_db: OracleDB) -> None:
+    # Goblin Guide: {R} 2/2 Goblin Scout, legal in Modern (2019 dump)
+    assert "Goblin Guide" in full_db.search("t:goblin c:r mv<=2 f:modern").get_column("name").to_list()
+    # foreign printings: Japanese Lightning Bolt printings exist in the 2022 MTGJSON-derived file
+    ja = full_db.search('lang:ja !"lightning bolt" unique:prints')
+    assert ja.height >= 1 and set(ja.get_column("lang")) == {"ja"}
+    # a card first printed after the 2019 dump, known only from foreign printings, is still found by set
+    khm = full_db.search("s:khm t:legendary")
+    assert khm.height > 0 and set(khm.get_column("set")) == {"khm"}
+    # MDFC lands of MH3 (2024 file): Razorgrass Ambush // Razorgrass Field
+    assert "Razorgrass Ambush // Razorgrass Field" in full_db.search("is:mdfc t:land s:mh3").get_column("name").to_list()

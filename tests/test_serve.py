@@ -1,0 +1,370 @@
+"""``oracle-tools serve``: the real server process on a free loopback port, spoken to over HTTP (issue 13)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from oracle_tools import OracleDB
+
+ROOT = Path(__file__).resolve().parents[1]
+DECKS = ROOT / "oracle_tools" / "data" / "sample" / "decks"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``oracle-tools serve --db PATH --port P`` as a child process."""
+
+    def __init__(self, db: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(db), "--port", str(self.port)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.client = httpx.Client(base_url=self.base, timeout=30)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                self.client.get("/cards/autocomplete?q=li")
+                break
+            except httpx.TransportError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"server did not start: {self.proc.communicate()[1][-2000:]}") from None
+                time.sleep(0.1)
+
+    def stop(self) -> str:
+        self.client.close()
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            _, err = self.proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, err = self.proc.communicate()
+        return err
+
+
+@pytest.fixture(scope="module")
+def server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("serve") / "served.duckdb"
+    shutil.copy(sample_db_path, db)
+    srv = Server(db)
+    yield srv
+    err = srv.stop()
+    assert "Traceback" not in err, err  # malformed input never printed a traceback
+
+
+@pytest.fixture(scope="module")
+def http(server: Server) -> httpx.Client:
+    return server.client
+
+
+def is_error(r: httpx.Response, status: int, code: str | None = None) -> dict:
+    """A Scryfall error object with this status."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["object"] == "error" and body["status"] == status and body["details"], body
+    if code:
+        assert body["code"] == code
+    return body
+
+
+def cli_json(db: Path, *args: str) -> object:
+    out = subprocess.run([sys.executable, "-m", "oracle_tools.cli", *args, "--db", str(db), "--json"],
+                         check=False, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+# -- Scryfall endpoints ------------------------------------------------------------------------------
+
+def test_named_exact_face_and_foreign(http):
+    card = http.get("/cards/named", params={"exact": "Fire // Ice"}).json()
+    assert card["object"] == "card" and card["name"] == "Fire // Ice" and len(card["card_faces"]) == 2
+    # CR 201: a half or face name finds its card; so does a printed foreign name (201.2)
+    assert http.get("/cards/named", params={"exact": "Stomp"}).json()["name"] == "Bonecrusher Giant // Stomp"
+    assert http.get("/cards/named", params={"exact": "Insectile Aberration"}).json()["layout"] == "transform"
+    assert http.get("/cards/named", params={"exact": "Foudre"}).json()["name"] == "Lightning Bolt"
+    assert http.get("/cards/named", params={"exact": "lightning BOLT"}).json()["name"] == "Lightning Bolt"
+    is_error(http.get("/cards/named", params={"exact": "Lightnin Bolt"}), 404, "not_found")
+
+
+def test_named_interchangeable_flavor_and_dfc_back(http):
+    # CR 201.3: an interchangeable name is the same name — the printing that carries it can be asked for
+    card = http.get("/cards/named", params={"exact": "Ruzic, Booed but Victorious"}).json()
+    assert card["name"] == "Ultimate Green Goblin"
+    # CR 201.6: a flavor name finds its card, which has only its Oracle name
+    assert http.get("/cards/named", params={"exact": "Adamantium Bonding Tank"}).json()["name"] == "The Ozolith"
+    # CR 712: the back face's name finds the double-faced card, faces in Scryfall's double-sided shape
+    mdfc = http.get("/cards/named", params={"exact": "Razorgrass Field"}).json()
+    assert mdfc["name"] == "Razorgrass Ambush // Razorgrass Field" and mdfc["layout"] == "modal_dfc"
+    assert "mana_cost" not in mdfc and [f["name"] for f in mdfc["card_faces"]] == ["Razorgrass Ambush",
+                                                                                   "Razorgrass Field"]
+
+
+def test_named_fuzzy_and_ambiguous(http):
+    assert http.get("/cards/named", params={"fuzzy": "lightnin bolt"}).json()["name"] == "Lightning Bolt"
+    assert http.get("/cards/named", params={"fuzzy": "lightnig bolt"}).json()["name"] == "Lightning Bolt"
+    body = is_error(http.get("/cards/named", params={"fuzzy": "goblin"}), 404, "not_found")
+    assert body["type"] == "ambiguous"  # as on Scryfall: several card names hold "goblin"
+    is_error(http.get("/cards/named", params={"fuzzy": "qqqqzzzzxxxx"}), 404)
+    is_error(http.get("/cards/named", params={"exact": "a", "fuzzy": "b"}), 400)
+    is_error(http.get("/cards/named"), 400)
+
+
+def test_named_in_set(http, sample_db):
+    sets = [s for (s,) in sample_db.con.execute(
+        "SELECT DISTINCT set_code FROM printings WHERE name = 'Lightning Bolt' AND lang = 'en'").fetchall()]
+    for code in sets[:3]:
+        card = http.get("/cards/named", params={"exact": "Lightning Bolt", "set": code}).json()
+        assert card["set"] == code
+    is_error(http.get("/cards/named", params={"exact": "Lightning Bolt", "set": "nosuchset"}), 404)
+
+
+def test_card_by_id_number_lang_and_rulings(http, sample_db):
+    pid, code, number = sample_db.con.execute(
+        "SELECT id, set_code, collector_number FROM printings WHERE name = 'Fire // Ice' AND lang = 'en' "
+        "ORDER BY id LIMIT 1").fetchall()[0]
+    card = http.get(f"/cards/{pid}").json()
+    assert card["id"] == pid and card["name"] == "Fire // Ice"
+    assert http.get(f"/cards/{code}/{number}").json()["id"] == pid
+    foreign = sample_db.con.execute(
+        "SELECT any_value(id), set_code, collector_number, lang FROM printings WHERE lang <> 'en' "
+        "AND name = 'Lightning Bolt' GROUP BY ALL HAVING count(*) = 1 ORDER BY ALL LIMIT 1").fetchall()[0]
+    got = http.get(f"/cards/{foreign[1]}/{foreign[2]}/{foreign[3]}").json()
+    assert got["id"] == foreign[0] and got["lang"] == foreign[3]
+    oid_with_rulings = sample_db.con.execute(
+        "SELECT p.id, count(*) FROM rulings r JOIN printings p USING (oracle_id) GROUP BY p.id ORDER BY 2 DESC "
+        "LIMIT 1").fetchall()[0]
+    rulings = http.get(f"/cards/{oid_with_rulings[0]}/rulings").json()
+    assert rulings["object"] == "list" and rulings["data"] and all(r["object"] == "ruling" for r in rulings["data"])
+    is_error(http.get("/cards/00000000-0000-0000-0000-000000000000"), 404)
+    is_error(http.get("/cards/not-an-id"), 404)
+    is_error(http.get("/cards/zzz/99999"), 404)
+    is_error(http.get("/cards/00000000-0000-0000-0000-000000000000/rulings"), 404)
+
+
+def test_autocomplete(http):
+    cat = http.get("/cards/autocomplete", params={"q": "light"}).json()
+    assert cat["object"] == "catalog" and 0 < cat["total_values"] == len(cat["data"]) <= 20
+    assert "Lightning Bolt" in cat["data"]
+    assert all("light" in n.lower() for n in cat["data"])
+    starts = [n.lower().startswith("light") for n in cat["data"]]
+    assert starts == sorted(starts, reverse=True)  # names starting with the text come first
+    assert http.get("/cards/autocomplete", params={"q": "l"}).json()["data"] == []
+
+
+def test_collection(http, sample_db):
+    pid = sample_db.con.execute("SELECT id FROM printings WHERE name = 'Fire // Ice' LIMIT 1").fetchall()[0][0]
+    oid = sample_db.con.execute("SELECT oracle_id FROM cards WHERE name = 'Lightning Bolt'").fetchall()[0][0]
+    code, number = sample_db.con.execute(
+        "SELECT set_code, collector_number FROM printings WHERE name = 'Bonecrusher Giant // Stomp' AND lang = 'en' "
+        "LIMIT 1").fetchall()[0]
+    missing = {"name": "No Such Card Anywhere"}
+    body = {"identifiers": [{"id": pid}, {"oracle_id": oid}, missing, {"name": "Stomp"},
+                            {"set": code, "collector_number": number}]}
+    answer = http.post("/cards/collection", json=body).json()
+    assert answer["object"] == "list"
+    assert [c["name"] for c in answer["data"]] == ["Fire // Ice", "Lightning Bolt", "Bonecrusher Giant // Stomp",
+                                                   "Bonecrusher Giant // Stomp"]
+    assert answer["not_found"] == [missing]
+    is_error(http.post("/cards/collection", json={"identifiers": [{"name": "Island"}] * 76}), 422)
+    is_error(http.post("/cards/collection", json={"identifiers": [{"colour": "red"}]}), 422)
+    is_error(http.post("/cards/collection", json={"identifiers": [{"id": 12}]}), 422)
+    is_error(http.post("/cards/collection", json=[1, 2]), 422)
+    is_error(http.post("/cards/collection", content=b"{not json", headers={"content-type": "application/json"}), 400)
+
+
+@pytest.mark.skipif(not hasattr(OracleDB, "search"), reason="OracleDB.search (issue 12) is not in this tree yet")
+def test_search(http, sample_db):
+    page = http.get("/cards/search", params={"q": "t:creature"}).json()
+    assert page["object"] == "list" and page["total_cards"] > 175 and page["has_more"] is True
+    assert len(page["data"]) == 175 and "page=2" in page["next_page"]
+    second = http.get(page["next_page"].replace(str(http.base_url).rstrip("/"), "")).json()
+    assert not {c["id"] for c in second["data"]} & {c["id"] for c in page["data"]}
+    expected = sample_db.search("t:creature").height
+    assert page["total_cards"] == expected
+    is_error(http.get("/cards/search", params={"q": "t:nosuchtypeanywhere"}), 404)
+    is_error(http.get("/cards/search", params={"q": "(t:creature"}), 400)
+    is_error(http.get("/cards/search", params={"q": "t:creature", "page": "x"}), 400)
+
+
+# -- rules endpoints: exactly the CLI's --json ---------------------------------------------------------------
+
+def test_rules_endpoints_equal_cli_json(http, server, sample_db_path):
+    db = sample_db_path
+    assert http.get("/names/resolve", params={"q": "Foudre"}).json() == cli_json(db, "resolve", "Foudre")
+    assert http.get("/names/resolve", params={"q": "Lightnig Bolt", "fuzzy": "true"}).json() == \
+        cli_json(db, "resolve", "Lightnig Bolt", "--fuzzy")
+    assert http.get("/tokens/Blood").json() == cli_json(db, "token", "Blood")
+    assert http.get("/tokens/Marit Lage").json() == cli_json(db, "token", "Marit Lage")
+    assert http.get("/choose-name", params={"name": "Fire // Ice", "constraint": "nonland"}).json() == \
+        cli_json(db, "choose-name", "Fire // Ice", "--constraint", "nonland")
+    assert http.get("/choose-name", params={"name": "Stomp", "card": "Meddling Mage"}).json() == \
+        cli_json(db, "choose-name", "Stomp", "--card", "Meddling Mage")
+    listed = http.get("/choose-name/list", params={"constraint": "artifact"}).json()
+    assert listed == cli_json(db, "choose-name", "--list", "--constraint", "artifact") and listed
+
+
+def test_batch_resolve_equals_cli(http, sample_db_path, tmp_path):
+    names = ["Fire/Ice", "Foudre", "Tarmogoyff", "Stomp"]
+    batch = tmp_path / "names.txt"
+    batch.write_text("\n".join(names) + "\n")
+    assert http.post("/names/resolve", json=names).json() == cli_json(sample_db_path, "resolve", "--batch", str(batch))
+    is_error(http.post("/names/resolve", json={"q": "x"}), 400)
+    is_error(http.post("/names/resolve", json=[1, 2]), 400)
+
+
+def test_deck_check_equals_cli(http, sample_db_path):
+    for deck, fmt in (("rationelis_precon_quick_draw.txt", "commander"), ("22901_modern_aml.json", "modern")):
+        path = DECKS / deck
+        answer = http.post("/decks/check", params={"format": fmt}, content=path.read_bytes()).json()
+        expected = cli_json(sample_db_path, "deck", "check", str(path), "--format", fmt)
+
+        def without_source(report):
+            return [{k: v for k, v in r.items() if k != "source"} for r in (report if isinstance(report, list)
+                                                                             else [report])]
+        assert without_source(answer) == without_source(expected)
+        assert all(r["source"] == "request body" for r in (answer if isinstance(answer, list) else [answer]))
+    is_error(http.post("/decks/check", params={"format": "nosuchformat"}, content=b"4 Lightning Bolt\n"), 400)
+    is_error(http.post("/decks/check", content=b"4 Lightning Bolt\n"), 400)
+    is_error(http.post("/decks/check", params={"format": "modern"}, content=b""), 400)
+
+
+def test_health_and_web_page_mounted(http):
+    health = http.get("/health").json()
+    assert health["object"] == "health" and health["generation"] == 1
+    page = http.get("/", params={"q": "Fire/Ice"})
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "Fire // Ice" in page.text
+
+
+# -- malformed input: never a 500, never a traceback; the server keeps answering ------------------
+
+def test_malformed_input(http):
+    is_error(http.get("/no/such/path"), 404, "not_found")
+    is_error(http.get("/cards/named", params={"exact": "Island", "colour": "blue"}), 400)
+    is_error(http.get("/names/resolve", params={"q": "x" * 1001}), 400)
+    is_error(http.get("/cards/named", params={"exact": "x" * 5000}), 400)
+    is_error(http.get(f"/tokens/{'y' * 1001}"), 400)
+    is_error(http.get("/names/resolve", params={"q": "Island", "fuzzy": "maybe"}), 400)
+    is_error(http.get("/cards/named", params={"exact": "Island", "format": "image"}), 422)
+    is_error(http.post("/decks/check", params={"format": "modern"}, content=b"4 Island\n" * 150_000), 413)
+    is_error(http.post("/names/resolve", content=b"[" * 100_000, headers={"content-type": "application/json"}), 400)
+    is_error(http.post("/names/resolve", content="é".encode("latin-1")), 400)
+    is_error(http.delete("/cards/named"), 405)
+    is_error(http.get("/choose-name", params={"name": "Island", "constraint": "nonland", "card": "Meddling Mage"}), 400)
+    is_error(http.get("/choose-name", params={"name": "Island", "constraint": "blorp gleep"}), 400)
+    assert http.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200  # still answering
+
+
+def test_concurrent_clients(http, server):
+    """16 threads x 200 requests of mixed kinds; every answer is checked."""
+    expected = {
+        "/cards/named?exact=Lightning%20Bolt": ("name", "Lightning Bolt"),
+        "/cards/named?fuzzy=fire%20ice": ("name", "Fire // Ice"),
+        "/names/resolve?q=Foudre": ("name", "Lightning Bolt"),
+        "/tokens/Blood": ("kind", "predefined"),
+        "/cards/autocomplete?q=bonecrusher": ("data", ["Bonecrusher Giant // Stomp"]),
+        "/cards/named?exact=Stomp": ("name", "Bonecrusher Giant // Stomp"),
+        "/choose-name?name=Stomp&constraint=nonland": ("valid", True),
+    }
+    if hasattr(OracleDB, "search"):
+        expected["/cards/search?q=t%3Agoblin"] = ("object", "list")
+    urls = list(expected)
+    failures: list[str] = []
+
+    def client(n: int) -> None:
+        with httpx.Client(base_url=server.base, timeout=60) as c:
+            for i in range(200):
+                url = urls[(n + i) % len(urls)]
+                r = c.get(url)
+                key, value = expected[url]
+                if r.status_code != 200 or r.json().get(key) != value:
+                    failures.append(f"{url}: {r.status_code} {r.text[:200]}")
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+
+
+# -- re-ingest while serving -------------------------------------------------------------------------
+
+def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Path, tmp_path: Path):
+    """ingest writes a new file and renames it over the old one; the next request reads the new one,
+    requests in flight during the swap all succeed; SIGHUP reopens too."""
+    from oracle_tools.ingest import sample_dir
+
+    served = tmp_path / "served.duckdb"
+    shutil.copy(sample_db_path, served)
+    smaller = tmp_path / "smaller.duckdb"
+    OracleDB.ingest_files(smaller, [sample_dir() / "cards-2025-trimmed.json.gz"]).close()
+    with OracleDB(smaller) as new:
+        kept = {n for (n,) in new.con.execute("SELECT name FROM cards WHERE is_card").fetchall()}
+    assert "Lightning Bolt" not in kept  # a card only the old database has
+    srv = Server(served)
+    try:
+        assert srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
+        if hasattr(OracleDB, "search"):  # a search opens this thread's user cursor: the swap must close it too
+            assert srv.client.get("/cards/search", params={"q": "Lightning Bolt"}).status_code == 200
+        assert srv.client.get("/", params={"q": "Lightning Bolt"}).status_code == 200  # the page's cursor too
+        stop = threading.Event()
+        bad: list[str] = []
+
+        def hammer() -> None:
+            with httpx.Client(base_url=srv.base, timeout=60) as c:
+                while not stop.is_set():
+                    r = c.get("/cards/autocomplete", params={"q": "an"})
+                    if r.status_code != 200 or r.json()["object"] != "catalog":
+                        bad.append(r.text[:200])
+
+        threads = [threading.Thread(target=hammer) for _ in range(4)]
+        for t in threads:
+            t.start()
+        time.sleep(0.3)
+        staged = tmp_path / "staged.duckdb"
+        shutil.copy(smaller, staged)
+        os.replace(staged, served)  # what ingest does: an atomic rename over the served file
+        time.sleep(0.5)
+        stop.set()
+        for t in threads:
+            t.join()
+        assert bad == []
+        is_error(srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}), 404)
+        assert srv.client.get("/health").json()["generation"] == 2
+        if hasattr(OracleDB, "search"):
+            is_error(srv.client.get("/cards/search", params={"q": "!\"Lightning Bolt\""}), 404)
+        one_new = min(kept)
+        assert srv.client.get("/cards/named", params={"exact": one_new}).json()["name"] == one_new
+        srv.proc.send_signal(signal.SIGHUP)  # forces a reopen; the server keeps answering
+        assert srv.client.get("/cards/named", params={"exact": one_new}).status_code == 200
+        deadline = time.monotonic() + 10  # the signal reaches the event loop asynchronously
+        while srv.client.get("/health").json()["generation"] != 3:
+            assert time.monotonic() < deadline, "SIGHUP did not reopen the database"
+            time.sleep(0.05)
+    finally:
+        err = srv.stop()
+    assert "Traceback" not in err, err
+
+
+def test_missing_database_is_one_line(tmp_path: Path):
+    out = subprocess.run([sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(tmp_path / "none.duckdb"),
+                          "--port", str(free_port())], check=False, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stderr.startswith("error: no database at") and "Traceback" not in out.stderr

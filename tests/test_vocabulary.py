@@ -1,0 +1,91 @@
+"""oracle_tools.vocabulary: the CR 205 word lists, read from the stored Comprehensive Rules (issue 15)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from oracle_tools import constraints, vocabulary
+
+MACROS = (Path(vocabulary.__file__).parent / "sql" / "macros.sql").read_text(encoding="utf-8")
+
+
+def _sql_list(macro: str, operator: str) -> set[str]:
+    """The quoted words of ``CREATE ... MACRO <macro>(...) ... w <operator> ('A', 'B')``."""
+    match = re.search(rf"MACRO {macro}\(tl\) AS\s+.*?w {operator} \((?P<words>[^)]*)\)", MACROS, re.DOTALL)
+    assert match, f"{macro} not found in macros.sql"
+    return set(re.findall(r"'([^']*)'", match["words"]))
+
+
+def test_card_types_are_cr_205_2a() -> None:
+    # CR 205.2a lists fifteen card types; kindred is the current name of tribal.
+    types = vocabulary.card_types()
+    assert len(types) == 15
+    assert {"Artifact", "Kindred", "Vanguard", "Battle"} <= set(types)
+    assert "Tribal" not in types and vocabulary.OBSOLETE_CARD_TYPES == {"Tribal": "Kindred"}
+
+
+def test_supertypes_are_cr_205_4a_and_macros_sql_agrees() -> None:
+    # CR 205.4a: basic, legendary, ongoing, snow, world. Elite and Host (Un-set words) are not among them:
+    # macros.sql used to call them supertypes; the stored CR decides.
+    assert vocabulary.supertypes() == ("Basic", "Legendary", "Ongoing", "Snow", "World")
+    assert _sql_list("supertypes_of", "IN") == set(vocabulary.supertypes())
+    # card_types_of drops every supertype (and 'Token', not a card type) from the words before the dash.
+    assert set(vocabulary.supertypes()) <= _sql_list("card_types_of", "NOT IN")
+    assert not (_sql_list("card_types_of", "NOT IN") & set(vocabulary.card_types()))
+
+
+def test_macros_split_type_lines_as_the_cr_says() -> None:
+    con = duckdb.connect()
+    con.execute(MACROS)
+    row = con.execute("SELECT supertypes_of(?), card_types_of(?), subtypes_of(?)",
+                      ["Legendary Snow Artifact Creature — Time Lord Doctor"] * 3).fetchone()
+    assert row == (["Legendary", "Snow"], ["Artifact", "Creature"], ["Time", "Lord", "Doctor"])
+    # Host (Unstable) is neither a CR 205.4a supertype nor a CR 205.2a card type.
+    assert con.execute("SELECT supertypes_of('Host Creature — Dwarf'), card_types_of('Host Creature — Dwarf')"
+                       ).fetchone() == ([], ["Creature"])
+
+
+@pytest.mark.parametrize(("kind", "rule", "member"), [
+    ("artifact", "205.3g", "Equipment"), ("enchantment", "205.3h", "Aura"), ("land", "205.3i", "Urza’s"),
+    ("planeswalker", "205.3j", "Jace"), ("spell", "205.3k", "Adventure"), ("creature", "205.3m", "Time Lord"),
+    ("planar", "205.3n", "Bolas’s Meditation Realm"), ("dungeon", "205.3p", "Undercity"),
+    ("battle", "205.3q", "Siege"),
+])
+def test_subtypes_of_every_kind_from_cr_205_3(kind: str, rule: str, member: str) -> None:
+    assert vocabulary.SUBTYPE_RULES[kind] == rule
+    words = vocabulary.subtypes(kind)
+    assert member in words
+    # "(see rule 301.5)" and "and" are not subtypes; every entry is a capitalised word (or words).
+    assert all(w[0].isupper() and "(" not in w and not w.startswith("and ") for w in words), words
+
+
+def test_creature_types_count_and_shape() -> None:
+    # CR 205.3m: one two-word creature type (Time Lord); every other one is one word.
+    creature = vocabulary.subtypes("creature")
+    assert [w for w in creature if " " in w] == ["Time Lord"]
+    assert len(creature) > 300 and len(set(creature)) == len(creature)
+
+
+def test_constraints_uses_the_vocabulary() -> None:
+    # The choose-a-card-name language knows exactly the CR subtypes (planar types excluded: multi-word plane names).
+    expected = {vocabulary.normalise_apostrophes(w).lower()
+                for kind, ws in vocabulary.all_subtypes().items() if kind != "planar" for w in ws}
+    assert set(constraints._SUBTYPES) == expected
+    assert set(constraints._CARD_TYPES.values()) == set(vocabulary.card_types())
+    assert set(constraints._SUPERTYPES.values()) == set(vocabulary.supertypes())
+
+
+def test_number_words() -> None:
+    assert vocabulary.number_value("seven") == 7
+    assert vocabulary.number_value("Twenty") == 20
+    assert vocabulary.number_value("an") == 1
+    assert vocabulary.number_value("12") == 12
+    assert vocabulary.number_value("many") is None
+
+
+def test_unknown_subtype_kind_is_one_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown subtype kind 'tribal'"):
+        vocabulary.subtypes("tribal")
