@@ -14,6 +14,7 @@ and the ratio of each figure to its target (<= 1.0 meets it). "Warm" means the p
 cache (the nameable faces frame and its dicts, the name index) is built; the first call
 that builds it is reported separately as "cold".
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,9 +34,22 @@ FILES = (
 ENUMERATE_TARGET_S = 0.100
 VALIDATE_TARGET_S = 50e-6
 NAMES = (
-    "Tarmogoyf", "Fire", "Fire // Ice", "Ribbons", "Kenzo the Hardhearted", "Insectile Aberration",
-    "Razorgrass Field", "Razorgrass Ambush", "Brisela, Voice of Nightmares", "Chop Down", "Island",
-    "lightning bolt", "Foudre", "Black Lotus", "Delver of Secrets", "Giant Killer",
+    "Tarmogoyf",
+    "Fire",
+    "Fire // Ice",
+    "Ribbons",
+    "Kenzo the Hardhearted",
+    "Insectile Aberration",
+    "Razorgrass Field",
+    "Razorgrass Ambush",
+    "Brisela, Voice of Nightmares",
+    "Chop Down",
+    "Island",
+    "lightning bolt",
+    "Foudre",
+    "Black Lotus",
+    "Delver of Secrets",
+    "Giant Killer",
 )
 
 
@@ -70,8 +84,10 @@ def main() -> int:
         started = time.perf_counter()
         first = db.nameable("nonland")
         cold_s = time.perf_counter() - started
-        print(f"cold: name index {index_s * 1e3:.0f} ms, nameable-faces cache + first enumeration "
-              f"{cold_s * 1e3:.0f} ms ({db.name_chooser.frame.height:,} faces)")
+        print(
+            f"cold: name index {index_s * 1e3:.0f} ms, nameable-faces cache + first enumeration "
+            f"{cold_s * 1e3:.0f} ms ({db.name_chooser.frame.height:,} faces)"
+        )
 
         enum_times = []
         for _ in range(args.runs):
@@ -94,10 +110,14 @@ def main() -> int:
         validate_s = statistics.median(per_call)
         db.close()
 
-    print(f"enumerate 'nonland': {frame.height:,} names, median {enum_s * 1e3:.2f} ms "
-          f"(target {ENUMERATE_TARGET_S * 1e3:.0f} ms, ratio {enum_s / ENUMERATE_TARGET_S:.3f})")
-    print(f"validate one name:   median {validate_s * 1e6:.1f} us over {len(NAMES)} names "
-          f"(target {VALIDATE_TARGET_S * 1e6:.0f} us, ratio {validate_s / VALIDATE_TARGET_S:.3f})")
+    print(
+        f"enumerate 'nonland': {frame.height:,} names, median {enum_s * 1e3:.2f} ms "
+        f"(target {ENUMERATE_TARGET_S * 1e3:.0f} ms, ratio {enum_s / ENUMERATE_TARGET_S:.3f})"
+    )
+    print(
+        f"validate one name:   median {validate_s * 1e6:.1f} us over {len(NAMES)} names "
+        f"(target {VALIDATE_TARGET_S * 1e6:.0f} us, ratio {validate_s / VALIDATE_TARGET_S:.3f})"
+    )
     ok = enum_s <= ENUMERATE_TARGET_S and validate_s <= VALIDATE_TARGET_S
     print("targets met" if ok else "TARGET MISSED")
     return 0 if ok else 1

@@ -17,6 +17,7 @@ each target:
     Target >= 5,000 decks per second.
   * how many entries did not resolve (unknown_card), and the top unknown names.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,11 @@ from oracle_tools.decklist import read_decklists_json_cache, render_arena
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO.parent / "shared" / "realdata"
-FILES = ["scryfall-default-cards-2019-10-per-set-dump.json.gz", "scryfall-search-2024-mh3-otj-fdn.json.gz",
-         "scryfall-foreign-printings-from-mtgjson-2022.json.gz"]
+FILES = [
+    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+    "scryfall-search-2024-mh3-otj-fdn.json.gz",
+    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
+]
 BATCH_FORMATS = {"Modern": "modern", "Legacy": "legacy", "Pauper": "pauper"}
 PER_FORMAT = ("vintage", "legacy", "modern", "pauper", "standard", "pioneer", "commander", "duel")
 
@@ -100,12 +104,18 @@ def main() -> None:
     t_deck = median_time(lambda: [db.check_deck(commander_deck, format="duel") for _ in range(n)], args.repeat) / n
     t_text = median_time(lambda: [db.check_deck(text, format="duel") for _ in range(n)], args.repeat) / n
     report = db.check_deck(commander_deck, format="duel")
-    print(f"\n100-card Commander deck ({commander_deck.source.split('/')[-1]}, {commander_deck.player}; "
-          f"commander {', '.join(report.commanders)}; {len(report.problems)} problems in the 2019 legalities)")
-    print(f"  check a parsed Decklist, warm: median {1e3 * t_deck:.3f} ms   target <= 2 ms   "
-          f"ratio {2e-3 / t_deck:.1f}x better than target")
-    print(f"  parse text + check, warm:      median {1e3 * t_text:.3f} ms   target <= 2 ms   "
-          f"ratio {2e-3 / t_text:.1f}x better than target")
+    print(
+        f"\n100-card Commander deck ({commander_deck.source.split('/')[-1]}, {commander_deck.player}; "
+        f"commander {', '.join(report.commanders)}; {len(report.problems)} problems in the 2019 legalities)"
+    )
+    print(
+        f"  check a parsed Decklist, warm: median {1e3 * t_deck:.3f} ms   target <= 2 ms   "
+        f"ratio {2e-3 / t_deck:.1f}x better than target"
+    )
+    print(
+        f"  parse text + check, warm:      median {1e3 * t_text:.3f} ms   target <= 2 ms   "
+        f"ratio {2e-3 / t_text:.1f}x better than target"
+    )
 
     # -- batch: every 2019 Modern / Legacy / Pauper deck ------------------------------------------
     files = manifest_files(set(BATCH_FORMATS))
@@ -114,9 +124,11 @@ def main() -> None:
         decks_by_format.setdefault(BATCH_FORMATS[label], []).extend(read_decklists_json_cache(path))
     total = sum(len(v) for v in decks_by_format.values())
     sizes = Counter(d.total("main") for v in decks_by_format.values() for d in v)
-    print(f"\nbatch: {total} real 2019 decks from {len(files)} files "
-          f"({', '.join(f'{k} {len(v)}' for k, v in decks_by_format.items())}); "
-          f"{sizes.get(60, 0)} have exactly 60 main-deck cards")
+    print(
+        f"\nbatch: {total} real 2019 decks from {len(files)} files "
+        f"({', '.join(f'{k} {len(v)}' for k, v in decks_by_format.items())}); "
+        f"{sizes.get(60, 0)} have exactly 60 main-deck cards"
+    )
 
     def run_parsed() -> None:
         for fmt, decks in decks_by_format.items():
@@ -131,15 +143,18 @@ def main() -> None:
     t_files = median_time(run_files, args.repeat)
     for label, t in (("from parsed Decklists", t_parsed), ("from the JSON files (parse + check)", t_files)):
         rate = total / t
-        print(f"  {label}: median {t:.3f} s = {rate:,.0f} decks/s   target >= 1,000/s   "
-              f"ratio {rate / 1000:.1f}x target")
+        print(
+            f"  {label}: median {t:.3f} s = {rate:,.0f} decks/s   target >= 1,000/s   ratio {rate / 1000:.1f}x target"
+        )
 
     # -- per format: every real deck (all sources) checked against each format's rules ---------------
     every = all_real_decks()
-    print(f"\nper format: all {len(every):,} real decks of ../shared/realdata/decks checked against each format "
-          f"(target >= 5,000 decks/s). 'first' = the first check_decks of a fresh OracleDB (checker built, "
-          f"names not yet seen: ~2,000 distinct unknown names need suggestions); 'warm' = median of {args.repeat} "
-          f"more; 'one by one' = the same first call with the names looked up one at a time (as before issue 14)")
+    print(
+        f"\nper format: all {len(every):,} real decks of ../shared/realdata/decks checked against each format "
+        f"(target >= 5,000 decks/s). 'first' = the first check_decks of a fresh OracleDB (checker built, "
+        f"names not yet seen: ~2,000 distinct unknown names need suggestions); 'warm' = median of {args.repeat} "
+        f"more; 'one by one' = the same first call with the names looked up one at a time (as before issue 14)"
+    )
     print(f"  {'format':<10} {'first':>10} {'warm':>10} {'one by one':>11} {'problems':>9}")
     for fmt in PER_FORMAT:
         row = []
@@ -152,7 +167,9 @@ def main() -> None:
             frame = fresh.check_decks(every, format=fmt)
             row.append(len(every) / (time.perf_counter() - started))
             if batch:
-                row.append(len(every) / median_time(lambda db=fresh, f=fmt: db.check_decks(every, format=f), args.repeat))
+                row.append(
+                    len(every) / median_time(lambda db=fresh, f=fmt: db.check_decks(every, format=f), args.repeat)
+                )
             fresh.close()
         first, warm, one_by_one = row
         ok = "ok" if min(first, warm) >= 5000 else "MISSED"

@@ -11,6 +11,7 @@ With --scale N (issue 14: 16) it writes the dump N times over with fresh ids (a 
 which is about 2 GB), times DuckDB alone and the ingest on it, each in a child process, and prints the
 ratio there too with the ingest's peak RSS (GNU time's %M; target: under 3 GB).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -68,9 +69,11 @@ def write_scaled(path: Path, copies: int, target: Path) -> int:
     return count
 
 
-_ALONE = ("import sys, duckdb; con = duckdb.connect(sys.argv[1]); con.execute('SET enable_progress_bar = false'); "
-          "con.execute('CREATE TABLE t AS SELECT * FROM read_json(?, sample_size = -1)', [sys.argv[2]]); "
-          "con.execute('CHECKPOINT'); con.close()")
+_ALONE = (
+    "import sys, duckdb; con = duckdb.connect(sys.argv[1]); con.execute('SET enable_progress_bar = false'); "
+    "con.execute('CREATE TABLE t AS SELECT * FROM read_json(?, sample_size = -1)', [sys.argv[2]]); "
+    "con.execute('CHECKPOINT'); con.close()"
+)
 _INGEST = "import sys; from oracle_tools import OracleDB; OracleDB.ingest_files(sys.argv[1], [sys.argv[2]])"
 
 
@@ -83,8 +86,10 @@ def child(code: str, path: Path, db: Path) -> tuple[float, float]:
     db.unlink(missing_ok=True)
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         started = time.perf_counter()
-        subprocess.run(["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, sys.executable, "-c", code, str(db),
-                        str(path)], check=True)
+        subprocess.run(
+            ["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, sys.executable, "-c", code, str(db), str(path)],
+            check=True,
+        )
         seconds = time.perf_counter() - started
         kib = float(rss.read().split()[-1])
     return seconds, kib / 1024 / 1024
@@ -114,8 +119,10 @@ def main() -> None:
             alone_s, alone_rss = child(_ALONE, scaled, workdir / "scaled-alone.duckdb")
             ours_s, peak = child(_INGEST, scaled, workdir / "scaled.duckdb")
             print(f"  duckdb alone: {alone_s:.1f}s, peak RSS {alone_rss:.2f} GB")
-            print(f"  oracle-tools ingest: {ours_s:.1f}s, peak RSS {peak:.2f} GB  (target < 3 GB)  "
-                  f"{'ok' if peak < 3 else 'MISSED'}")
+            print(
+                f"  oracle-tools ingest: {ours_s:.1f}s, peak RSS {peak:.2f} GB  (target < 3 GB)  "
+                f"{'ok' if peak < 3 else 'MISSED'}"
+            )
             print(f"  ratio at all-cards scale: {ours_s / alone_s:.2f}")
 
 

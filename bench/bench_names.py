@@ -9,6 +9,7 @@ Builds (or reuses) a database of the real 2019 dump + 2024 objects + foreign pri
   * fuzzy suggestions per miss over ~30k English names (target <= 5 ms)
   * how every face name of every multi-face card resolves, per layout
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,11 @@ from oracle_tools.names import normalize
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO.parent / "shared" / "realdata"
-FILES = ["scryfall-default-cards-2019-10-per-set-dump.json.gz", "scryfall-search-2024-mh3-otj-fdn.json.gz",
-         "scryfall-foreign-printings-from-mtgjson-2022.json.gz"]
+FILES = [
+    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+    "scryfall-search-2024-mh3-otj-fdn.json.gz",
+    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
+]
 
 
 def deck_names() -> list[str]:
@@ -79,8 +83,11 @@ def main() -> None:
         OracleDB.ingest_files(args.db, [REAL / f for f in FILES])
     db = OracleDB(args.db)
     index = db.name_index
-    exact = db.sql("SELECT name FROM names WHERE via IN ('name', 'face') ORDER BY hash(name) LIMIT 5000") \
-        .get_column("name").to_list()
+    exact = (
+        db.sql("SELECT name FROM names WHERE via IN ('name', 'face') ORDER BY hash(name) LIMIT 5000")
+        .get_column("name")
+        .to_list()
+    )
     rng = random.Random(7)
     normalized = [noisy(n, rng) for n in exact]
     print(f"database: {args.db} ({db.sql('SELECT count(*) FROM names').item():,} names)")
@@ -89,8 +96,10 @@ def main() -> None:
     from oracle_tools.lookup import PointNames
 
     some = exact[:300] + normalized[:300]  # a fresh resolver per call: nothing cached, as in a new process
-    print(f"single resolve by SQL point query (no index in memory; oracle_tools/lookup.py): "
-          f"{per_call(lambda t: PointNames(db.con).resolve(t), some, 3) * 1e3:5.2f} ms")
+    print(
+        f"single resolve by SQL point query (no index in memory; oracle_tools/lookup.py): "
+        f"{per_call(lambda t: PointNames(db.con).resolve(t), some, 3) * 1e3:5.2f} ms"
+    )
 
     typed = deck_names()
     column = pl.Series("query", (typed * (1_000_000 // len(typed) + 1))[:1_000_000])
@@ -102,15 +111,19 @@ def main() -> None:
         runs.append(time.perf_counter() - started)
     rate = len(column) / statistics.median(runs)
     ok = result.get_column("status").eq("ok").mean()
-    print(f"batch, 1,000,000 decklist names as typed ({len(set(typed)):,} distinct): {rate / 1e6:5.2f} M names/s "
-          f"(target >= 1M/s), {ok:.1%} resolved")
+    print(
+        f"batch, 1,000,000 decklist names as typed ({len(set(typed)):,} distinct): {rate / 1e6:5.2f} M names/s "
+        f"(target >= 1M/s), {ok:.1%} resolved"
+    )
     every = db.sql("SELECT DISTINCT name FROM names").get_column("name").to_list()
     noisy_all = pl.Series("query", [noisy(n, rng) for n in every])
     started = time.perf_counter()
     result = db.resolve_many(noisy_all)
     seconds = time.perf_counter() - started
-    print(f"batch, every name with noise ({len(noisy_all):,} mostly distinct): "
-          f"{len(noisy_all) / seconds / 1e6:5.2f} M names/s, {result.get_column('status').eq('ok').mean():.1%} ok")
+    print(
+        f"batch, every name with noise ({len(noisy_all):,} mostly distinct): "
+        f"{len(noisy_all) / seconds / 1e6:5.2f} M names/s, {result.get_column('status').eq('ok').mean():.1%} ok"
+    )
 
     # fuzzy: ~30k choices = the database's English names plus the 2025 commander-legal names
     with gzip.open(REAL / "scryfall-commander-legal-trimmed-20250925.json.gz", "rt", encoding="utf-8") as handle:
@@ -118,13 +131,19 @@ def main() -> None:
     keys = sorted(set(index._fuzzy_keys) | {normalize(n) for n in extra})
     index._fuzzy_keys, index._fuzzy_names = keys, keys
     misses = [n[:-1] + "x" if len(n) > 4 else n + "x" for n in rng.sample(exact, 200)]
-    print(f"fuzzy suggestions per miss over {len(keys):,} names: {per_call(index.suggest, misses, 3) * 1e3:5.2f} ms "
-          "(target <= 5 ms)")
+    print(
+        f"fuzzy suggestions per miss over {len(keys):,} names: {per_call(index.suggest, misses, 3) * 1e3:5.2f} ms "
+        "(target <= 5 ms)"
+    )
 
-    faces = db.sql("SELECT f.name, f.oracle_id, c.layout FROM faces f JOIN cards c USING (oracle_id) "
-                   "WHERE c.is_card AND f.role NOT IN ('single', 'meld_part', 'meld_result')")
+    faces = db.sql(
+        "SELECT f.name, f.oracle_id, c.layout FROM faces f JOIN cards c USING (oracle_id) "
+        "WHERE c.is_card AND f.role NOT IN ('single', 'meld_part', 'meld_result')"
+    )
     res = db.resolve_many(faces.get_column("name"))
-    table = faces.with_columns(ok=(res.get_column("status") == "ok") & (res.get_column("oracle_id") == pl.col("oracle_id")))
+    table = faces.with_columns(
+        ok=(res.get_column("status") == "ok") & (res.get_column("oracle_id") == pl.col("oracle_id"))
+    )
     print("face names of multi-face cards resolving to their own card:")
     for row in table.group_by("layout").agg(pl.len().alias("faces"), pl.col("ok").sum()).sort("layout").iter_rows():
         print(f"  {row[0]:<10} {row[2]:>4} / {row[1]:>4}")

@@ -10,6 +10,7 @@ Goals: median <= 20 ms per query warm (<= 50 ms with a regular expression), comp
 The hand-written SQL uses the same skeleton for the answer's shape (each card's preferred printing, ordered by
 name: the rule of oracle_tools/cardjson.py) around a WHERE clause written by hand, as an analyst would.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,20 +27,29 @@ from oracle_tools import OracleDB  # noqa: E402 -- after sys.path, so the checko
 REAL = REPO.parent / "shared" / "realdata"
 OUT = REPO / "bench" / "out"
 DB = OUT / "search-real.duckdb"
-FILES = ["scryfall-default-cards-2019-10-per-set-dump.json.gz", "scryfall-search-2024-mh3-otj-fdn.json.gz",
-         "scryfall-foreign-printings-from-mtgjson-2022.json.gz"]
+FILES = [
+    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+    "scryfall-search-2024-mh3-otj-fdn.json.gz",
+    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
+]
 GOAL_MS, GOAL_REGEX_MS, GOAL_RATIO = 20.0, 50.0, 1.5
 
-PREF = ("(p.lang = 'en') DESC NULLS LAST, (list_contains(p.games, 'paper') OR (p.games IS NULL AND NOT "
-        "coalesce(p.digital, false))) DESC NULLS LAST, coalesce(p.promo, false), coalesce(p.set_type = 'memorabilia', "
-        "false), p.released_at DESC NULLS LAST, TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) "
-        "NULLS LAST, p.collector_number, p.id")
+PREF = (
+    "(p.lang = 'en') DESC NULLS LAST, (list_contains(p.games, 'paper') OR (p.games IS NULL AND NOT "
+    "coalesce(p.digital, false))) DESC NULLS LAST, coalesce(p.promo, false), coalesce(p.set_type = 'memorabilia', "
+    "false), p.released_at DESC NULLS LAST, TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) "
+    "NULLS LAST, p.collector_number, p.id"
+)
 # the same columns OracleDB.search returns (the answer is the same frame)
-COLUMNS = ("c.oracle_id, p.id, c.name, p.lang, p.set_code AS set, p.collector_number, p.rarity, p.released_at, "
-           "c.mana_cost, c.cmc, c.type_line, c.colors, c.color_identity, c.power, c.toughness, c.loyalty, c.layout, "
-           "p.artist")
-ORDER = ("c.name, p.set_code, TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, "
-         "p.collector_number, p.id")
+COLUMNS = (
+    "c.oracle_id, p.id, c.name, p.lang, p.set_code AS set, p.collector_number, p.rarity, p.released_at, "
+    "c.mana_cost, c.cmc, c.type_line, c.colors, c.color_identity, c.power, c.toughness, c.loyalty, c.layout, "
+    "p.artist"
+)
+ORDER = (
+    "c.name, p.set_code, TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, "
+    "p.collector_number, p.id"
+)
 
 
 def cards(where: str) -> str:
@@ -66,53 +76,126 @@ LEGAL = "c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = '{}' AN
 
 # (query, hand-written SQL, is it a regex query)
 QUERIES: list[tuple[str, str, bool]] = [
-    ("t:goblin c:r mv<=2", cards("contains(lower(c.type_line), 'goblin') AND list_contains(c.colors, 'R') AND c.cmc <= 2"),
-     False),
+    (
+        "t:goblin c:r mv<=2",
+        cards("contains(lower(c.type_line), 'goblin') AND list_contains(c.colors, 'R') AND c.cmc <= 2"),
+        False,
+    ),
     ("t:creature f:modern", cards("contains(lower(c.type_line), 'creature') AND " + LEGAL.format("modern")), False),
     ("bolt", cards("c.oracle_id IN (SELECT oracle_id FROM names WHERE via = 'name' AND contains(key, 'bolt'))"), False),
-    ('!"lightning bolt"', cards("c.oracle_id IN (SELECT oracle_id FROM names WHERE via IN ('name', 'face') "
-                                "AND key = 'lightning bolt')"), False),
-    ('o:"draw a card" t:instant', cards("contains(lower(CASE WHEN contains(c.oracle_text, '(') THEN regexp_replace("
-                                       "c.oracle_text, '\\s*\\([^)]*\\)', '', 'g') ELSE c.oracle_text END), 'draw a card') "
-                                       "AND contains(lower(c.type_line), 'instant')"), False),
+    (
+        '!"lightning bolt"',
+        cards("c.oracle_id IN (SELECT oracle_id FROM names WHERE via IN ('name', 'face') AND key = 'lightning bolt')"),
+        False,
+    ),
+    (
+        'o:"draw a card" t:instant',
+        cards(
+            "contains(lower(CASE WHEN contains(c.oracle_text, '(') THEN regexp_replace("
+            "c.oracle_text, '\\s*\\([^)]*\\)', '', 'g') ELSE c.oracle_text END), 'draw a card') "
+            "AND contains(lower(c.type_line), 'instant')"
+        ),
+        False,
+    ),
     ("c:rg", cards("list_has_all(c.colors, ['R', 'G'])"), False),
-    ("id<=esper t:instant", cards("list_has_all(['W', 'U', 'B'], c.color_identity) AND contains(lower(c.type_line), 'instant')"),
-     False),
-    ("c=2 t:creature", cards(f"(CASE WHEN {DFC} THEN {FACE.format('len(f.colors) = 2')} ELSE len(c.colors) = 2 END) "
-                             "AND contains(lower(c.type_line), 'creature')"), False),
-    ("pow>=8", cards(FACE.format("(f.power = '∞' OR TRY_CAST(regexp_extract(f.power, '^[0-9]+') AS DOUBLE) >= 8)")),
-     False),
-    ("t:planeswalker loy=3", cards("contains(lower(c.type_line), 'planeswalker') AND "
-                                   + FACE.format("TRY_CAST(f.loyalty AS DOUBLE) = 3")), False),
+    (
+        "id<=esper t:instant",
+        cards("list_has_all(['W', 'U', 'B'], c.color_identity) AND contains(lower(c.type_line), 'instant')"),
+        False,
+    ),
+    (
+        "c=2 t:creature",
+        cards(
+            f"(CASE WHEN {DFC} THEN {FACE.format('len(f.colors) = 2')} ELSE len(c.colors) = 2 END) "
+            "AND contains(lower(c.type_line), 'creature')"
+        ),
+        False,
+    ),
+    (
+        "pow>=8",
+        cards(FACE.format("(f.power = '∞' OR TRY_CAST(regexp_extract(f.power, '^[0-9]+') AS DOUBLE) >= 8)")),
+        False,
+    ),
+    (
+        "t:planeswalker loy=3",
+        cards("contains(lower(c.type_line), 'planeswalker') AND " + FACE.format("TRY_CAST(f.loyalty AS DOUBLE) = 3")),
+        False,
+    ),
     ("mv=5 c:u", cards("c.cmc = 5 AND list_contains(c.colors, 'U')"), False),
-    ("banned:legacy", cards("c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = 'legacy' AND status = 'banned')"),
-     False),
-    ("f:pauper t:creature c:g", cards(LEGAL.format("pauper") + " AND contains(lower(c.type_line), 'creature') AND "
-                                      "list_contains(c.colors, 'G')"), False),
+    (
+        "banned:legacy",
+        cards("c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = 'legacy' AND status = 'banned')"),
+        False,
+    ),
+    (
+        "f:pauper t:creature c:g",
+        cards(
+            LEGAL.format("pauper") + " AND contains(lower(c.type_line), 'creature') AND list_contains(c.colors, 'G')"
+        ),
+        False,
+    ),
     ("is:split", cards("c.layout = 'split'"), False),
     ("is:transform", cards("c.layout = 'transform'"), False),
     ("is:reserved", cards("c.reserved"), False),
-    ("t:legendary t:creature c:w", cards("contains(lower(c.type_line), 'legendary') AND contains(lower(c.type_line), "
-                                         "'creature') AND (CASE WHEN " + DFC + " THEN " + FACE.format("list_contains(f.colors, 'W')")
-                                         + " ELSE list_contains(c.colors, 'W') END)"), False),
-    ("kw:flying t:dragon", cards("list_contains(list_transform(c.keywords, lambda k: lower(k)), 'flying') AND "
-                                 "contains(lower(c.type_line), 'dragon')"), False),
-    ("t:fish or t:bird", cards("(contains(lower(c.type_line), 'fish') OR contains(lower(c.type_line), 'bird'))"), False),
-    ("t:goblin -t:creature", cards("contains(lower(c.type_line), 'goblin') AND NOT contains(lower(c.type_line), 'creature')"),
-     False),
+    (
+        "t:legendary t:creature c:w",
+        cards(
+            "contains(lower(c.type_line), 'legendary') AND contains(lower(c.type_line), "
+            "'creature') AND (CASE WHEN "
+            + DFC
+            + " THEN "
+            + FACE.format("list_contains(f.colors, 'W')")
+            + " ELSE list_contains(c.colors, 'W') END)"
+        ),
+        False,
+    ),
+    (
+        "kw:flying t:dragon",
+        cards(
+            "list_contains(list_transform(c.keywords, lambda k: lower(k)), 'flying') AND "
+            "contains(lower(c.type_line), 'dragon')"
+        ),
+        False,
+    ),
+    (
+        "t:fish or t:bird",
+        cards("(contains(lower(c.type_line), 'fish') OR contains(lower(c.type_line), 'bird'))"),
+        False,
+    ),
+    (
+        "t:goblin -t:creature",
+        cards("contains(lower(c.type_line), 'goblin') AND NOT contains(lower(c.type_line), 'creature')"),
+        False,
+    ),
     ("s:m19 r:mythic", prints("p.set_code = 'm19' AND p.rarity = 'mythic'"), False),
     ("s:war", prints("p.set_code = 'war'"), False),
     ("r:common t:artifact", prints("p.rarity = 'common' AND contains(lower(c.type_line), 'artifact')"), False),
-    ("year<=1994 t:artifact", prints("year(p.released_at) <= 1994 AND contains(lower(c.type_line), 'artifact')"), False),
+    (
+        "year<=1994 t:artifact",
+        prints("year(p.released_at) <= 1994 AND contains(lower(c.type_line), 'artifact')"),
+        False,
+    ),
     ("a:avon t:land", prints("contains(lower(p.artist), 'avon') AND contains(lower(c.type_line), 'land')"), False),
     ("lang:ja t:goblin", prints("p.lang = 'ja' AND contains(lower(c.type_line), 'goblin')"), False),
-    ("t:creature o:/^{T}:/", cards("contains(lower(c.type_line), 'creature') AND regexp_matches(CASE WHEN "
-                                   "contains(c.oracle_text, '(') THEN regexp_replace(c.oracle_text, '\\s*\\([^)]*\\)', '', 'g') "
-                                   "ELSE c.oracle_text END, '(?im)^\\{T\\}:')"), True),
+    (
+        "t:creature o:/^{T}:/",
+        cards(
+            "contains(lower(c.type_line), 'creature') AND regexp_matches(CASE WHEN "
+            "contains(c.oracle_text, '(') THEN regexp_replace(c.oracle_text, '\\s*\\([^)]*\\)', '', 'g') "
+            "ELSE c.oracle_text END, '(?im)^\\{T\\}:')"
+        ),
+        True,
+    ),
     ("name:/\\bizzet\\b/", cards("regexp_matches(c.name, '(?im)\\bizzet\\b')"), True),
-    ("t:instant o:/\\spp/", cards("contains(lower(c.type_line), 'instant') AND regexp_matches(CASE WHEN "
-                                  "contains(c.oracle_text, '(') THEN regexp_replace(c.oracle_text, '\\s*\\([^)]*\\)', '', 'g') "
-                                  "ELSE c.oracle_text END, '(?im)\\+[0-9X*]+/\\+[0-9X*]+')"), True),
+    (
+        "t:instant o:/\\spp/",
+        cards(
+            "contains(lower(c.type_line), 'instant') AND regexp_matches(CASE WHEN "
+            "contains(c.oracle_text, '(') THEN regexp_replace(c.oracle_text, '\\s*\\([^)]*\\)', '', 'g') "
+            "ELSE c.oracle_text END, '(?im)\\+[0-9X*]+/\\+[0-9X*]+')"
+        ),
+        True,
+    ),
     ("t:/^legendary.*elf/", cards("regexp_matches(c.type_line, '(?im)^legendary.*elf')"), True),
 ]
 
@@ -161,10 +244,14 @@ def main() -> int:
         ratios.append(ratio)
         goal = GOAL_REGEX_MS if regex else GOAL_MS
         ok = "ok" if t_search <= goal and ratio <= GOAL_RATIO else "MISS"
-        print(f"{query:<32} {mine.height:>6} {t_search:>10.1f} {t_hand:>12.1f} {ratio:>6.2f}  {ok} (<= {goal:.0f} ms, "
-              f"<= {GOAL_RATIO}x)")
-    print(f"\nratio search / hand-written SQL: median {statistics.median(ratios):.2f}x, max {max(ratios):.2f}x; "
-          f"answers differ for {misses} of {len(QUERIES)} queries")
+        print(
+            f"{query:<32} {mine.height:>6} {t_search:>10.1f} {t_hand:>12.1f} {ratio:>6.2f}  {ok} (<= {goal:.0f} ms, "
+            f"<= {GOAL_RATIO}x)"
+        )
+    print(
+        f"\nratio search / hand-written SQL: median {statistics.median(ratios):.2f}x, max {max(ratios):.2f}x; "
+        f"answers differ for {misses} of {len(QUERIES)} queries"
+    )
     return 0
 
 

@@ -23,6 +23,7 @@ open), representative printings, and search results per (q, unique, order, dir).
 repeats six search queries, so its searches are mostly cache hits; the last line draws from 1,632
 distinct queries for 3 s (few repeats), for the cost of running a search itself.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,12 +44,16 @@ from urllib.parse import quote
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO.parent / "shared" / "realdata"
 OUT = REPO / "bench" / "out"
-FILES = ["scryfall-default-cards-2019-10-per-set-dump.json.gz", "scryfall-search-2024-mh3-otj-fdn.json.gz",
-         "scryfall-foreign-printings-from-mtgjson-2022.json.gz", "scryfall-shaped-2025-alternate-names.json.gz"]
+FILES = [
+    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+    "scryfall-search-2024-mh3-otj-fdn.json.gz",
+    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
+    "scryfall-shaped-2025-alternate-names.json.gz",
+]
 SCRYFALL_LIMIT = 10.0  # requests per second, Scryfall's published rate limit
 TARGETS = {"start_s": 2.0, "named_rps": 2000.0, "mixed_rps": 500.0, "mixed_p99_ms": 100.0}
 
-HELLO_APP = '''
+HELLO_APP = """
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -57,7 +62,7 @@ async def hello(request):
     return JSONResponse({"object": "hello"})
 
 app = Starlette(routes=[Route("/hello", hello)])
-'''
+"""
 
 
 def build(db: Path, rebuild: bool) -> None:
@@ -127,8 +132,9 @@ def _encode(req: Request) -> bytes:
     return head.encode() + b"\r\n" + body
 
 
-async def _client(port: int, requests: list[Request], deadline: float, seed: int,
-                  latencies: list[float], errors: list[str]) -> None:
+async def _client(
+    port: int, requests: list[Request], deadline: float, seed: int, latencies: list[float], errors: list[str]
+) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     rng = random.Random(seed)
     encoded = [(_encode(r), r[3], r[1]) for r in requests]
@@ -150,15 +156,15 @@ async def _client(port: int, requests: list[Request], deadline: float, seed: int
     writer.close()
 
 
-def _worker(port: int, requests: list[Request], clients: int, seconds: float, seed: int,
-            queue: mp.Queue) -> None:  # type: ignore[type-arg]
+def _worker(port: int, requests: list[Request], clients: int, seconds: float, seed: int, queue: mp.Queue) -> None:  # type: ignore[type-arg]
     latencies: list[float] = []
     errors: list[str] = []
 
     async def main() -> None:
         deadline = time.perf_counter() + seconds
-        await asyncio.gather(*(_client(port, requests, deadline, seed * 100 + i, latencies, errors)
-                               for i in range(clients)))
+        await asyncio.gather(
+            *(_client(port, requests, deadline, seed * 100 + i, latencies, errors) for i in range(clients))
+        )
 
     asyncio.run(main())
     queue.put((latencies, errors[:20], len(errors)))
@@ -182,16 +188,27 @@ def load(port: int, requests: list[Request], *, clients: int, procs: int, second
         for e in r[1][:3]:
             print(f"    unexpected answer: {e}")
     q = statistics.quantiles(latencies, n=100) if len(latencies) > 100 else [float("nan")] * 99
-    return {"requests": len(latencies), "rps": len(latencies) / elapsed, "p50_ms": q[49] * 1000,
-            "p99_ms": q[98] * 1000, "errors": n_errors}
+    return {
+        "requests": len(latencies),
+        "rps": len(latencies) / elapsed,
+        "p50_ms": q[49] * 1000,
+        "p99_ms": q[98] * 1000,
+        "errors": n_errors,
+    }
 
 
 # -- the requests ----------------------------------------------------------------------------------
 
+
 def distinct_searches() -> list[Request]:
     """1,632 different queries, drawn at random for 3 s: most are run (the per-query cache rarely hits)."""
-    queries = [f"t:{t} mv={mv} c:{c} r:{r}" for t in ("creature", "artifact", "instant", "sorcery")
-               for mv in range(17) for c in "wubrgc" for r in ("common", "uncommon", "rare", "mythic")]
+    queries = [
+        f"t:{t} mv={mv} c:{c} r:{r}"
+        for t in ("creature", "artifact", "instant", "sorcery")
+        for mv in range(17)
+        for c in "wubrgc"
+        for r in ("common", "uncommon", "rare", "mythic")
+    ]
     return [("GET", f"/cards/search?q={quote(q)}", b"", (200, 404)) for q in queries]
 
 
@@ -200,28 +217,50 @@ def request_mix(db_path: Path) -> tuple[list[Request], list[Request]]:
     import duckdb
 
     con = duckdb.connect(str(db_path), read_only=True)
-    names = [n for (n,) in con.execute(
-        "SELECT name FROM cards WHERE is_card ORDER BY hash(name) LIMIT 2000").fetchall()]
-    foreign = [n for (n,) in con.execute(
-        "SELECT printed_name FROM printings WHERE lang <> 'en' AND printed_name IS NOT NULL "
-        "ORDER BY hash(id) LIMIT 500").fetchall()]
+    names = [
+        n for (n,) in con.execute("SELECT name FROM cards WHERE is_card ORDER BY hash(name) LIMIT 2000").fetchall()
+    ]
+    foreign = [
+        n
+        for (n,) in con.execute(
+            "SELECT printed_name FROM printings WHERE lang <> 'en' AND printed_name IS NOT NULL "
+            "ORDER BY hash(id) LIMIT 500"
+        ).fetchall()
+    ]
     con.close()
     ok = (200,)
     exact = [("GET", f"/cards/named?exact={quote(n)}", b"", ok) for n in names]
     fuzzy = [("GET", f"/cards/named?fuzzy={quote(n.lower()[:-1])}", b"", (200, 404)) for n in names[:500]]
-    searches = ["t:creature c:r mv<=2", 'o:"draw a card" t:instant', "t:goblin", "f:modern t:land -t:basic",
-                "c:wu t:creature pow>=4", "t:planeswalker"]
+    searches = [
+        "t:creature c:r mv<=2",
+        'o:"draw a card" t:instant',
+        "t:goblin",
+        "f:modern t:land -t:basic",
+        "c:wu t:creature pow>=4",
+        "t:planeswalker",
+    ]
     search = [("GET", f"/cards/search?q={quote(q)}", b"", (200, 404)) for q in searches]
-    collection = [("POST", "/cards/collection",
-                   json.dumps({"identifiers": [{"name": n} for n in names[i:i + 10]]}).encode(), ok)
-                  for i in range(0, 500, 10)]
+    collection = [
+        (
+            "POST",
+            "/cards/collection",
+            json.dumps({"identifiers": [{"name": n} for n in names[i : i + 10]]}).encode(),
+            ok,
+        )
+        for i in range(0, 500, 10)
+    ]
     resolve = [("GET", f"/names/resolve?q={quote(n)}", b"", ok) for n in foreign + names[:500]]
 
     def weighted(items: list[Request], weight: int) -> list[Request]:
         return [items[i % len(items)] for i in range(weight * 10)]
 
-    mixed = (weighted(exact, 40) + weighted(fuzzy, 15) + weighted(search, 15) + weighted(collection, 10)
-             + weighted(resolve, 20))
+    mixed = (
+        weighted(exact, 40)
+        + weighted(fuzzy, 15)
+        + weighted(search, 15)
+        + weighted(collection, 10)
+        + weighted(resolve, 20)
+    )
     return exact, mixed
 
 
@@ -250,8 +289,10 @@ def main() -> None:
     build(args.db, args.rebuild)
     exact, mixed = request_mix(args.db)
     kw = {"clients": args.clients, "procs": args.procs, "seconds": args.seconds}
-    print(f"database {args.db} ({args.db.stat().st_size / 1e6:.0f} MB); {args.clients} clients in {args.procs} "
-          f"processes; {args.seconds:.0f} s per load; server --workers {args.workers}; {os.cpu_count()} CPUs")
+    print(
+        f"database {args.db} ({args.db.stat().st_size / 1e6:.0f} MB); {args.clients} clients in {args.procs} "
+        f"processes; {args.seconds:.0f} s per load; server --workers {args.workers}; {os.cpu_count()} CPUs"
+    )
 
     # the floor: a minimal Starlette "hello" on uvicorn with the server's settings
     with tempfile.TemporaryDirectory() as tmp:
@@ -261,9 +302,27 @@ def main() -> None:
 
         http = "httptools" if importlib.util.find_spec("httptools") else "h11"
         loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
-        hello = start([sys.executable, "-m", "uvicorn", "hello_app:app", "--app-dir", tmp, "--port", str(port),
-                       "--http", http, "--loop", loop, "--log-level", "warning", "--no-access-log",
-                       "--workers", str(args.workers)])
+        hello = start(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "hello_app:app",
+                "--app-dir",
+                tmp,
+                "--port",
+                str(port),
+                "--http",
+                http,
+                "--loop",
+                loop,
+                "--log-level",
+                "warning",
+                "--no-access-log",
+                "--workers",
+                str(args.workers),
+            ]
+        )
         try:
             wait_for(port, "/hello", hello)
             load(port, [("GET", "/hello", b"", (200,))], **{**kw, "seconds": 1.0})
@@ -272,8 +331,20 @@ def main() -> None:
             stop(hello)
 
     port = free_port()
-    server = start([sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(args.db), "--port", str(port),
-                    "--workers", str(args.workers)])
+    server = start(
+        [
+            sys.executable,
+            "-m",
+            "oracle_tools.cli",
+            "serve",
+            "--db",
+            str(args.db),
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+        ]
+    )
     try:
         first = exact[0][1]
         start_s = wait_for(port, first, server)
@@ -286,19 +357,29 @@ def main() -> None:
         stop(server)
 
     def row(label: str, r: dict[str, float]) -> str:
-        return (f"  {label:<34} {r['rps']:>9,.0f} req/s  p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  "
-                f"{r['rps'] / SCRYFALL_LIMIT:>6,.0f}x Scryfall's limit  errors {r['errors']}")
+        return (
+            f"  {label:<34} {r['rps']:>9,.0f} req/s  p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  "
+            f"{r['rps'] / SCRYFALL_LIMIT:>6,.0f}x Scryfall's limit  errors {r['errors']}"
+        )
 
     print(f"\nserver start to first answer: {start_s:.2f} s (target <= {TARGETS['start_s']:.0f} s)")
     print(f"card cache warm-up in the background after start: {warm_s:.1f} s (answers meanwhile build what they need)")
     print(f"Scryfall's published limit: {SCRYFALL_LIMIT:.0f} req/s")
     print(row("floor: Starlette hello", floor))
     print(row("/cards/named?exact=", named) + f"   target >= {TARGETS['named_rps']:,.0f} req/s")
-    print(row("mixed (named/fuzzy/search/coll/res)", mix)
-          + f"   target >= {TARGETS['mixed_rps']:,.0f} req/s, p99 <= {TARGETS['mixed_p99_ms']:.0f} ms")
+    print(
+        row("mixed (named/fuzzy/search/coll/res)", mix)
+        + f"   target >= {TARGETS['mixed_rps']:,.0f} req/s, p99 <= {TARGETS['mixed_p99_ms']:.0f} ms"
+    )
     print(row("search, 1,632 distinct queries", fresh) + "   (no target; drawn at random for 3 s: few repeats)")
-    ok = (start_s <= TARGETS["start_s"] and named["rps"] >= TARGETS["named_rps"] and mix["rps"] >= TARGETS["mixed_rps"]
-          and mix["p99_ms"] <= TARGETS["mixed_p99_ms"] and not named["errors"] and not mix["errors"])
+    ok = (
+        start_s <= TARGETS["start_s"]
+        and named["rps"] >= TARGETS["named_rps"]
+        and mix["rps"] >= TARGETS["mixed_rps"]
+        and mix["p99_ms"] <= TARGETS["mixed_p99_ms"]
+        and not named["errors"]
+        and not mix["errors"]
+    )
     print("\nall targets met" if ok else "\nNOT all targets met")
 
 

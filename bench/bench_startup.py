@@ -16,6 +16,7 @@ RSS (GNU time's ``%M``) beside the targets of issue 14 and beside the floor
 Last, the warm library: RSS of one process after ``OracleDB(...)`` and one call of each feature
 (target <= 600 MB).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,8 +33,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO.parent / "shared" / "realdata"
 OUT = REPO / "bench" / "out"
-FILES = ["scryfall-default-cards-2019-10-per-set-dump.json.gz", "scryfall-search-2024-mh3-otj-fdn.json.gz",
-         "scryfall-foreign-printings-from-mtgjson-2022.json.gz", "scryfall-shaped-2025-alternate-names.json.gz"]
+FILES = [
+    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+    "scryfall-search-2024-mh3-otj-fdn.json.gz",
+    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
+    "scryfall-shaped-2025-alternate-names.json.gz",
+]
 WALL_TARGET, RSS_TARGET, HELP_TARGET, WARM_RSS_TARGET = 0.300, 250.0, 0.150, 600.0
 TIME = "/usr/bin/time"  # GNU time, for the peak RSS of one process
 
@@ -57,8 +62,11 @@ def sixty_card_list() -> Path:
     from oracle_tools.decklist import read_decklists_json_cache, render_arena
 
     with (REAL / "decks" / "MANIFEST.tsv").open(encoding="utf-8") as handle:
-        rows = [r for r in csv.DictReader(handle, delimiter="\t")
-                if r["source"].startswith("spigushe") and r["format"] == "Modern" and r["path_date"][:4] == "2019"]
+        rows = [
+            r
+            for r in csv.DictReader(handle, delimiter="\t")
+            if r["source"].startswith("spigushe") and r["format"] == "Modern" and r["path_date"][:4] == "2019"
+        ]
     for row in sorted(rows, key=lambda r: r["path"]):
         for deck in read_decklists_json_cache(REAL / "decks" / row["source"] / row["path"]):
             if deck.total("main") == 60:
@@ -76,8 +84,14 @@ def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     """
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
         started = time.perf_counter()
-        proc = subprocess.run([TIME, "-q", "-f", "%M", "-o", rss_file.name, *argv], check=False, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.run(
+            [TIME, "-q", "-f", "%M", "-o", rss_file.name, *argv],
+            check=False,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         wall = time.perf_counter() - started
         if proc.returncode not in (0, 1):
             raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}: {proc.stderr.strip()[:300]}")
@@ -137,10 +151,16 @@ def main() -> None:
             ("resolve Tarmogoyf", [cli, "resolve", "Tarmogoyf"], WALL_TARGET),
             ("resolve tarmogoyff (miss: suggestions)", [cli, "resolve", "tarmogoyff"], WALL_TARGET),
             ("token Tarmogoyf", [cli, "token", "Tarmogoyf"], WALL_TARGET),
-            ("choose-name Ice --constraint nonland", [cli, "choose-name", "Ice", "--constraint", "nonland"],
-             WALL_TARGET),
-            ("deck check <60 cards> --format modern", [cli, "deck", "check", str(deck), "--format", "modern"],
-             WALL_TARGET),
+            (
+                "choose-name Ice --constraint nonland",
+                [cli, "choose-name", "Ice", "--constraint", "nonland"],
+                WALL_TARGET,
+            ),
+            (
+                "deck check <60 cards> --format modern",
+                [cli, "deck", "check", str(deck), "--format", "modern"],
+                WALL_TARGET,
+            ),
         ]
         search_note = ""
         if has_search(cli, env):
@@ -153,8 +173,10 @@ def main() -> None:
             wall, rss = measure(argv, env, args.runs)
             rows.append((label, wall, rss, target))
     floor = rows[0][1]
-    print(f"\nfresh process, median of {args.runs} runs, database {args.db.name} "
-          f"({args.db.stat().st_size / 1e6:.0f} MB); deck = {deck.name}")
+    print(
+        f"\nfresh process, median of {args.runs} runs, database {args.db.name} "
+        f"({args.db.stat().st_size / 1e6:.0f} MB); deck = {deck.name}"
+    )
     print(f"{'command':<44} {'wall ms':>8} {'- floor':>8} {'peak RSS MB':>12}  target")
     for label, wall, rss, target in rows:
         if target:
@@ -168,14 +190,32 @@ def main() -> None:
         print(search_note)
     if not args.no_warm:
         with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:  # peak from GNU time, as above
-            out = subprocess.run([TIME, "-q", "-f", "%M", "-o", rss_file.name, sys.executable, "-c", WARM_SCRIPT,
-                                  str(args.db), str(deck), "1" if search_note == "" else "0"],
-                                 capture_output=True, text=True, check=True).stdout
+            out = subprocess.run(
+                [
+                    TIME,
+                    "-q",
+                    "-f",
+                    "%M",
+                    "-o",
+                    rss_file.name,
+                    sys.executable,
+                    "-c",
+                    WARM_SCRIPT,
+                    str(args.db),
+                    str(deck),
+                    "1" if search_note == "" else "0",
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
             warm = json.loads(out.strip().splitlines()[-1])
             warm["peak"] = float(rss_file.read().split()[-1]) / 1024
-        print(f"\nwarm library: OracleDB + one call of each feature ({warm['seconds']:.2f} s): RSS {warm['rss']:.0f} MB, "
-              f"peak {warm['peak']:.0f} MB   target <= {WARM_RSS_TARGET:.0f} MB  "
-              f"{'ok' if warm['peak'] <= WARM_RSS_TARGET else 'MISSED'}")
+        print(
+            f"\nwarm library: OracleDB + one call of each feature ({warm['seconds']:.2f} s): RSS {warm['rss']:.0f} MB, "
+            f"peak {warm['peak']:.0f} MB   target <= {WARM_RSS_TARGET:.0f} MB  "
+            f"{'ok' if warm['peak'] <= WARM_RSS_TARGET else 'MISSED'}"
+        )
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ Usage::
 
     .venv/bin/python bench/token_agreement.py [--db /tmp/full.duckdb] [--rebuild]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -117,8 +118,14 @@ def report(title: str, results: list[tuple[str, str, str, dict | None]]) -> floa
             continue
         print(f"  {cat}: {n}")
         for creator, token, _, spec in [r for r in results if r[2] == cat][:3]:
-            ours = (f"ours: {spec['base_name']!r} {spec['pt'] or '-'} {''.join(sorted(spec['cset'])) or 'C'} "
-                    f"[{spec['rule']}] from {spec['clause'][:70]!r}") if spec else "ours: (none)"
+            ours = (
+                (
+                    f"ours: {spec['base_name']!r} {spec['pt'] or '-'} {''.join(sorted(spec['cset'])) or 'C'} "
+                    f"[{spec['rule']}] from {spec['clause'][:70]!r}"
+                )
+                if spec
+                else "ours: (none)"
+            )
             print(f"    {creator} -> {token}; {ours}")
     return rate
 
@@ -135,8 +142,9 @@ def scryfall(db: OracleDB, specs: dict[str, list[dict]]) -> None:
         WHERE p.component = 'token'""")
     token_faces = defaultdict(list)
     for oid, name, power, toughness, colors in db.con.execute(
-            "SELECT f.oracle_id, f.name, f.power, f.toughness, f.colors FROM faces f JOIN cards c USING (oracle_id) "
-            "WHERE NOT c.is_card AND f.role <> 'single'").fetchall():
+        "SELECT f.oracle_id, f.name, f.power, f.toughness, f.colors FROM faces f JOIN cards c USING (oracle_id) "
+        "WHERE NOT c.is_card AND f.role <> 'single'"
+    ).fetchall():
         token_faces[oid].append((token_key(name), pt_of(power, toughness), frozenset(colors or [])))
     full, name_only, excluded = [], [], Counter()
     seen: set[tuple] = set()
@@ -152,21 +160,33 @@ def scryfall(db: OracleDB, specs: dict[str, list[dict]]) -> None:
         mine = specs.get(row["oracle_id"], [])
         if row["part_oracle_id"] is not None:
             faces = token_faces.get(row["part_oracle_id"]) or [
-                (token_key(row["part_name"]), pt_of(row["power"], row["toughness"]), frozenset(row["colors"] or []))]
+                (token_key(row["part_name"]), pt_of(row["power"], row["toughness"]), frozenset(row["colors"] or []))
+            ]
             cat, spec = judge(mine, faces)
-            full.append((row["creator"], f"{row['part_name']} {pt_of(row['power'], row['toughness']) or '-'} "
-                         f"{''.join(row['colors'] or []) or 'C'}", cat, spec))
+            full.append(
+                (
+                    row["creator"],
+                    f"{row['part_name']} {pt_of(row['power'], row['toughness']) or '-'} "
+                    f"{''.join(row['colors'] or []) or 'C'}",
+                    cat,
+                    spec,
+                )
+            )
         else:
             cat, spec = judge(mine, [(token_key(n), None, None) for n in row["part_name"].split(" // ")])
             name_only.append((row["creator"], row["part_name"], cat, spec))
     print("Scryfall all_parts token links (creators are Oracle cards; DB:", db.path, ")")
-    print(f"  left out (not a created token: emblems, helper cards): {sum(excluded.values())} "
-          f"{dict(excluded.most_common(5))}")
+    print(
+        f"  left out (not a created token: emblems, helper cards): {sum(excluded.values())} "
+        f"{dict(excluded.most_common(5))}"
+    )
     report("Scryfall, token object in the dump: name + P/T + colours", full)
     report("Scryfall, token printing not in the dump: name only", name_only)
     both = full + name_only
-    print(f"\n   Scryfall all links together: {sum(r[2] == 'agree' for r in both)}/{len(both)} = "
-          f"{sum(r[2] == 'agree' for r in both) / len(both):.1%}")
+    print(
+        f"\n   Scryfall all links together: {sum(r[2] == 'agree' for r in both)}/{len(both)} = "
+        f"{sum(r[2] == 'agree' for r in both) / len(both):.1%}"
+    )
 
 
 def cockatrice(db: OracleDB, specs: dict[str, list[dict]]) -> None:
@@ -175,7 +195,7 @@ def cockatrice(db: OracleDB, specs: dict[str, list[dict]]) -> None:
     rows = []
     skipped: Counter[str] = Counter()
     for card in root.iter("card"):
-        name = (card.findtext("name") or "")
+        name = card.findtext("name") or ""
         prop = card.find("prop")
         type_line = prop.findtext("type") if prop is not None else ""
         if not (type_line or "").startswith("Token"):
@@ -188,7 +208,9 @@ def cockatrice(db: OracleDB, specs: dict[str, list[dict]]) -> None:
         for rel in card.findall("reverse-related"):
             rows.append((rel.text.strip(), name, pt, colors, rel.get("exclude") == "exclude"))
     creators = db.resolve_many(sorted({r[0] for r in rows}))
-    oid_of = {q: oid for q, status, oid in creators.select("query", "status", "oracle_id").iter_rows() if status == "ok"}
+    oid_of = {
+        q: oid for q, status, oid in creators.select("query", "status", "oracle_id").iter_rows() if status == "ok"
+    }
     main, flagged, missing = [], [], 0
     for creator, name, pt, colors, exclude in rows:
         oid = oid_of.get(creator)
@@ -197,14 +219,16 @@ def cockatrice(db: OracleDB, specs: dict[str, list[dict]]) -> None:
             continue
         faces = [(token_key(n), pt.split(" // ")[0] if pt else "", colors) for n in name.split(" // ")]
         cat, spec = judge(specs.get(oid, []), faces)
-        (flagged if exclude else main).append((creator, f"{name.strip()} {pt or '-'} {''.join(sorted(colors)) or 'C'}",
-                                               cat, spec))
+        (flagged if exclude else main).append(
+            (creator, f"{name.strip()} {pt or '-'} {''.join(sorted(colors)) or 'C'}", cat, spec)
+        )
     print("\nCockatrice tokens.xml reverse-related links")
-    print(f"  left out (helper cards, not created tokens): {sum(skipped.values())} links "
-          f"{dict(skipped.most_common(6))}")
+    print(
+        f"  left out (helper cards, not created tokens): {sum(skipped.values())} links {dict(skipped.most_common(6))}"
+    )
     print(f"  creators not in this database (cards newer than the dumps, or not found): {missing} links")
     report("Cockatrice (creators in the DB; exclude-flagged links left out): name + P/T + colours", main)
-    report("Cockatrice links flagged exclude=\"exclude\" (for information)", flagged)
+    report('Cockatrice links flagged exclude="exclude" (for information)', flagged)
 
 
 def main() -> None:

@@ -28,6 +28,7 @@ promo, then newest ``released_at``, then lowest collector number and id so the c
 
 Four batched queries per call (printings+cards, faces, legalities, parts), whatever the number of cards.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -102,8 +103,13 @@ def representative_ids(con: duckdb.DuckDBPyConnection, oracle_ids: Sequence[str]
     return dict(con.execute(REPRESENTATIVE_SQL, {"oids": sorted(set(oracle_ids))}).fetchall())
 
 
-def card_objects(con: duckdb.DuckDBPyConnection, *, ids: Sequence[str] | None = None,
-                 oracle_ids: Sequence[str] | None = None, base_url: str | None = None) -> list[dict[str, Any]]:
+def card_objects(
+    con: duckdb.DuckDBPyConnection,
+    *,
+    ids: Sequence[str] | None = None,
+    oracle_ids: Sequence[str] | None = None,
+    base_url: str | None = None,
+) -> list[dict[str, Any]]:
     """Scryfall card objects in input order: one per printing id (``ids``), or one per Oracle id
     (``oracle_ids``, each as its representative printing). Ids the database does not have are left out
     (compare the returned ``id``/``oracle_id`` to find them); a repeated id gives its card again.
@@ -168,8 +174,13 @@ def _put(obj: dict[str, Any], key: str, value: Any) -> None:
         obj[key] = value
 
 
-def _card_object(row: dict[str, Any], faces: list[dict[str, Any]], legalities: dict[str, str],
-                 parts: list[tuple[Any, ...]], base_url: str | None) -> dict[str, Any]:
+def _card_object(
+    row: dict[str, Any],
+    faces: list[dict[str, Any]],
+    legalities: dict[str, str],
+    parts: list[tuple[Any, ...]],
+    base_url: str | None,
+) -> dict[str, Any]:
     layout = row["printing_layout"] or row["layout"]
     multipart = len(faces) > 1
     one_sided = layout in ONE_SIDED_MULTIPART
@@ -184,8 +195,9 @@ def _card_object(row: dict[str, Any], faces: list[dict[str, Any]], legalities: d
     if base_url:
         card["uri"] = f"{base_url}/cards/{row['id']}"
         card["rulings_uri"] = f"{base_url}/cards/{row['id']}/rulings"
-        card["prints_search_uri"] = (f"{base_url}/cards/search?order=released&q="
-                                     f"{quote('oracleid:' + str(row['oracle_id']))}&unique=prints")
+        card["prints_search_uri"] = (
+            f"{base_url}/cards/search?order=released&q={quote('oracleid:' + str(row['oracle_id']))}&unique=prints"
+        )
     _put(card, "multiverse_ids", row["multiverse_ids"])
     _put(card, "mtgo_id", row["mtgo_id"])
     _put(card, "arena_id", row["arena_id"])
@@ -210,9 +222,16 @@ def _card_object(row: dict[str, Any], faces: list[dict[str, Any]], legalities: d
     _put(card, "produced_mana", _colours(row["produced_mana"]) if row["produced_mana"] else None)
     if parts:
         card["all_parts"] = [
-            {"object": "related_card", "id": part_id, "component": component, "name": name, "type_line": type_line,
-             **({"uri": f"{base_url}/cards/{part_id}"} if base_url and part_id else {})}
-            for _, component, name, type_line, part_id in parts]
+            {
+                "object": "related_card",
+                "id": part_id,
+                "component": component,
+                "name": name,
+                "type_line": type_line,
+                **({"uri": f"{base_url}/cards/{part_id}"} if base_url and part_id else {}),
+            }
+            for _, component, name, type_line, part_id in parts
+        ]
     if multipart:
         card["card_faces"] = [_face(face, i, row, one_sided) for i, face in enumerate(faces)]
     else:
@@ -262,6 +281,13 @@ def _face(face: dict[str, Any], index: int, row: dict[str, Any], one_sided: bool
 
 def rulings(con: duckdb.DuckDBPyConnection, oracle_id: str) -> list[dict[str, Any]]:
     """Scryfall ruling objects of one Oracle card, oldest first."""
-    return [{"object": "ruling", "oracle_id": oid, "source": source or "wotc",
-             "published_at": published.isoformat() if published is not None else None, "comment": comment}
-            for oid, source, published, comment in con.execute(_RULINGS_SQL, [oracle_id]).fetchall()]
+    return [
+        {
+            "object": "ruling",
+            "oracle_id": oid,
+            "source": source or "wotc",
+            "published_at": published.isoformat() if published is not None else None,
+            "comment": comment,
+        }
+        for oid, source, published, comment in con.execute(_RULINGS_SQL, [oracle_id]).fetchall()
+    ]

@@ -43,6 +43,7 @@ verdict always speaks of English Oracle names.
 >>> db.nameable("nonland").height                                # doctest: +SKIP
 2656
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -87,7 +88,10 @@ ROLE_RULE: dict[str, str] = {
 _COMBINED_RULE: dict[str, tuple[str, str]] = {
     "split": ("201.4b", "a split card's name is one of its halves' names, never both (CR 709.4a)"),
     "flip": ("201.4c", "a flip card has a normal name and an alternative name, never both at once (CR 710.1)"),
-    "adventure": ("201.4f", "an adventurer card has a normal name and an Adventure name, never both at once (CR 715.2)"),
+    "adventure": (
+        "201.4f",
+        "an adventurer card has a normal name and an Adventure name, never both at once (CR 715.2)",
+    ),
 }
 _COMBINED_DFC = ("201.4d", "a double-faced card's name is the name of one face, never both (CR 712.19)")
 
@@ -103,8 +107,19 @@ WHERE c.is_card            -- CR 201.4: names of cards in the Oracle card refere
 ORDER BY f.name, f.oracle_id, f.face_index
 """
 
-_SHOWN = ("type_line", "mana_cost", "mana_value", "colors", "supertypes", "card_types", "subtypes",
-          "power", "toughness", "loyalty", "defense")
+_SHOWN = (
+    "type_line",
+    "mana_cost",
+    "mana_value",
+    "colors",
+    "supertypes",
+    "card_types",
+    "subtypes",
+    "power",
+    "toughness",
+    "loyalty",
+    "defense",
+)
 
 
 @lru_cache(maxsize=512)
@@ -159,12 +174,22 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "query": self.query, "valid": self.valid, "chosen": list(self.chosen), "rule": self.rule,
-            "reason": self.reason, "constraint": self.constraint, "name": self.name, "card": self.card,
-            "oracle_id": self.oracle_id, "face_index": self.face_index, "role": self.role, "via": self.via,
+            "query": self.query,
+            "valid": self.valid,
+            "chosen": list(self.chosen),
+            "rule": self.rule,
+            "reason": self.reason,
+            "constraint": self.constraint,
+            "name": self.name,
+            "card": self.card,
+            "oracle_id": self.oracle_id,
+            "face_index": self.face_index,
+            "role": self.role,
+            "via": self.via,
             "rules": list(self.rules),
             "characteristics": dict(self.characteristics) if self.characteristics is not None else None,
-            "suggestions": list(self.suggestions), "candidates": list(self.candidates),
+            "suggestions": list(self.suggestions),
+            "candidates": list(self.candidates),
         }
 
 
@@ -190,13 +215,15 @@ class NameChooser:
     def __init__(self, con: duckdb.DuckDBPyConnection, name_index: NameIndex) -> None:
         frame = sqlfiles.frame(con, _FACES_SQL)
         self.frame: pl.DataFrame = frame.with_columns(
-            rule=pl.col("role").replace_strict(ROLE_RULE, default="201.4", return_dtype=pl.String))
+            rule=pl.col("role").replace_strict(ROLE_RULE, default="201.4", return_dtype=pl.String)
+        )
         columns = self.frame.to_dict(as_series=False)  # column lists zipped: ~4x faster than to_dicts()
         self._setup(con, name_index, [dict(zip(columns, values)) for values in zip(*columns.values())])
 
     @classmethod
-    def from_rows(cls, con: duckdb.DuckDBPyConnection, name_index: NameIndex,
-                  rows: list[dict[str, Any]]) -> NameChooser:
+    def from_rows(
+        cls, con: duckdb.DuckDBPyConnection, name_index: NameIndex, rows: list[dict[str, Any]]
+    ) -> NameChooser:
         """A chooser over some faces only (rows shaped like ``_FACES_SQL``'s), for one verdict in a fresh
         process (``oracle_tools.lookup.point_chooser``); it has no ``frame``, so no :meth:`nameable`."""
         chooser = cls.__new__(cls)
@@ -217,18 +244,22 @@ class NameChooser:
         # Names of tokens and other non-card objects (CR 201.4: never choosable unless also a card's
         # name): Scryfall's token objects, plus the tokens layer's predefined tokens (CR 111.10)
         # and card/token name collisions when those tables exist.
-        tables = {t for (t,) in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+        tables = {
+            t
+            for (t,) in con.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
+            ).fetchall()
+        }
         self.token_kinds: dict[str, str] = {}
         if "effect_tokens" in tables:  # CR 111.4 / 111.9: tokens effects name (Ragavan, Marit Lage), with creators
             for name, creators in con.execute(
-                    "SELECT name, list_sort(list_distinct(flatten(list(creators)))) FROM effect_tokens GROUP BY name"
+                "SELECT name, list_sort(list_distinct(flatten(list(creators)))) FROM effect_tokens GROUP BY name"
             ).fetchall():
                 shown = "; ".join(creators[:3]) + (f" and {len(creators) - 3} more" if len(creators) > 3 else "")
                 self.token_kinds.setdefault(normalize(name), f"token that effects name and define (CR 111.4; {shown})")
         for name, kind in con.execute(
-                "SELECT name, string_agg(DISTINCT object_kind, ' or ' ORDER BY object_kind) FROM token_names "
-                "GROUP BY name").fetchall():
+            "SELECT name, string_agg(DISTINCT object_kind, ' or ' ORDER BY object_kind) FROM token_names GROUP BY name"
+        ).fetchall():
             self.token_kinds.setdefault(normalize(name), kind)
         if "predefined_tokens" in tables:
             for (name,) in con.execute("SELECT DISTINCT name FROM predefined_tokens").fetchall():
@@ -238,11 +269,15 @@ class NameChooser:
                 self.token_kinds.setdefault(normalize(name), "token")
         # exact face name -> the kind of non-card object that shares it (one dict lookup per verdict)
         self.token_note: dict[str, str] = {
-            name: self.token_kinds[key] for name in self.by_name if (key := normalize(name)) in self.token_kinds}
+            name: self.token_kinds[key] for name in self.by_name if (key := normalize(name)) in self.token_kinds
+        }
         self.meld_parts: dict[str, tuple[str, ...]] = {
-            oid: tuple(parts) for oid, parts in con.execute(
+            oid: tuple(parts)
+            for oid, parts in con.execute(
                 "SELECT oracle_id, list(DISTINCT part_name ORDER BY part_name) FROM parts "
-                "WHERE component = 'meld_part' GROUP BY oracle_id").fetchall()}
+                "WHERE component = 'meld_part' GROUP BY oracle_id"
+            ).fetchall()
+        }
 
     # -- what may be chosen -------------------------------------------------------------------
 
@@ -320,38 +355,53 @@ class NameChooser:
         reason = self._reason(name, face, c, valid, chosen)
         if via == "flavor":  # CR 201.6: an alternate name is no name of the card; its Oracle name is meant
             rules.append("201.6")
-            reason = (reason[:-1] + f"; “{text}” is an alternate name printed on some versions of {face['card_name']}"
-                      " (CR 201.6): the card has only its Oracle name.")
+            reason = (
+                reason[:-1] + f"; “{text}” is an alternate name printed on some versions of {face['card_name']}"
+                " (CR 201.6): the card has only its Oracle name."
+            )
         return Verdict(
-            query=text, valid=valid, chosen=chosen, rule=rule, reason=reason, constraint=_describe(c),
-            name=name, card=face["card_name"], oracle_id=face["oracle_id"], face_index=face["face_index"],
-            role=role, via=via, rules=tuple(rules), characteristics={k: face[k] for k in _SHOWN})
+            query=text,
+            valid=valid,
+            chosen=chosen,
+            rule=rule,
+            reason=reason,
+            constraint=_describe(c),
+            name=name,
+            card=face["card_name"],
+            oracle_id=face["oracle_id"],
+            face_index=face["face_index"],
+            role=role,
+            via=via,
+            rules=tuple(rules),
+            characteristics={k: face[k] for k in _SHOWN},
+        )
 
-    def _reason(self, name: str, face: Mapping[str, Any], c: Constraint, valid: bool,
-                chosen: tuple[str, ...]) -> str:
+    def _reason(self, name: str, face: Mapping[str, Any], c: Constraint, valid: bool, chosen: tuple[str, ...]) -> str:
         role, card, described = face["role"], face["card_name"], _describe_face(face)
         if role == "split_half" or role == "aftermath_half":
             what = f"it is one half of the split card {card}, judged by that half alone ({described})"
         elif role == "flip_top":
             what = f"it is the normal name of the flip card {card}, judged by its normal characteristics ({described})"
         elif role == "flip_bottom":
-            what = (f"it is the alternative name of the flip card {card}, judged by the alternative "
-                    f"characteristics with the card's mana cost and color ({described})")
+            what = (
+                f"it is the alternative name of the flip card {card}, judged by the alternative "
+                f"characteristics with the card's mana cost and color ({described})"
+            )
         elif role == "adventurer":
-            what = (f"it is the normal name of the adventurer card {card}, judged by its normal "
-                    f"characteristics ({described})")
+            what = (
+                f"it is the normal name of the adventurer card {card}, judged by its normal "
+                f"characteristics ({described})"
+            )
         elif role == "adventure":
             what = f"it is the Adventure of {card}, judged by the Adventure's characteristics ({described})"
         elif role == "front":
             what = f"it is the front face of the double-faced card {card}, judged by the front face ({described})"
         elif role == "back":
-            what = (f"it is the back face of the double-faced card {card}, judged by the back face "
-                    f"alone ({described})")
+            what = f"it is the back face of the double-faced card {card}, judged by the back face alone ({described})"
         elif role == "meld_result":
             parts = self.meld_parts.get(face["oracle_id"])
             pair = f" of {' and '.join(parts)}" if parts else ""
-            what = (f"it is the combined back face of a meld pair{pair}, judged by its own "
-                    f"characteristics ({described})")
+            what = f"it is the combined back face of a meld pair{pair}, judged by its own characteristics ({described})"
         else:
             what = f"it is the name of a card in the Oracle card reference ({described})"
         if isinstance(c, AnyCard):
@@ -359,13 +409,16 @@ class NameChooser:
         elif valid:
             verdict = f"You may choose {name}: {what}, which is {_quoted(c)}"
         else:
-            verdict = (f"You may not choose {name}: {what}, which is not {_quoted(c)} "
-                       "(its Oracle characteristics count, not anything in a game)")
+            verdict = (
+                f"You may not choose {name}: {what}, which is not {_quoted(c)} "
+                "(its Oracle characteristics count, not anything in a game)"
+            )
         if len(chosen) > 1:
             verdict += f"; choosing it also chooses {', '.join(chosen[1:])} (interchangeable names, CR 201.3)"
         if valid and name in self.token_note:
-            verdict += (f"; it is also the name of a {self.token_note[name]}, which does not matter since "
-                        "it is a card's name")
+            verdict += (
+                f"; it is also the name of a {self.token_note[name]}, which does not matter since it is a card's name"
+            )
         return verdict + "."
 
     def _combined(self, text: str, c: Constraint, r: Resolution, faces: list[dict[str, Any]]) -> Verdict:
@@ -374,28 +427,60 @@ class NameChooser:
         names = tuple(f["name"] for f in faces)
         either = ", ".join(names[:-1]) + f" or {names[-1]}"
         reason = f"You may not choose “{r.name}”: {why}; choose {either}."
-        return Verdict(query=text, valid=False, chosen=(), rule=rule, reason=reason, constraint=_describe(c),
-                       name=r.name, card=r.name, oracle_id=r.oracle_id, via=r.via, rules=("201.4", rule),
-                       suggestions=names)
+        return Verdict(
+            query=text,
+            valid=False,
+            chosen=(),
+            rule=rule,
+            reason=reason,
+            constraint=_describe(c),
+            name=r.name,
+            card=r.name,
+            oracle_id=r.oracle_id,
+            via=r.via,
+            rules=("201.4", rule),
+            suggestions=names,
+        )
 
     def _not_found(self, text: str, c: Constraint, r: Resolution) -> Verdict:
         kind = self.token_kinds.get(normalize(text))
         if kind is not None:
-            reason = (f"You may not choose “{text}”: it is the name of a {kind}, not of a card in the Oracle "
-                      "card reference, and a token's name may be chosen only if it is also a card's name.")
+            reason = (
+                f"You may not choose “{text}”: it is the name of a {kind}, not of a card in the Oracle "
+                "card reference, and a token's name may be chosen only if it is also a card's name."
+            )
         else:
             reason = f"You may not choose “{text}”: no card in the Oracle card reference has that name."
             if r.suggestions:
                 reason = reason[:-1] + f"; did you mean {', '.join(r.suggestions)}?"
-        return Verdict(query=text, valid=False, chosen=(), rule="201.4", reason=reason, constraint=_describe(c),
-                       rules=("201.4",), suggestions=r.suggestions)
+        return Verdict(
+            query=text,
+            valid=False,
+            chosen=(),
+            rule="201.4",
+            reason=reason,
+            constraint=_describe(c),
+            rules=("201.4",),
+            suggestions=r.suggestions,
+        )
 
     def _ambiguous(self, text: str, c: Constraint, r: Resolution) -> Verdict:
         candidates = tuple(dict.fromkeys(cand.face or cand.name for cand in r.candidates))
-        reason = (f"You may not choose “{text}” as it stands: it could be any of {', '.join(candidates)}; "
-                  "choose one of them by its English name.")
-        return Verdict(query=text, valid=False, chosen=(), rule="201.4", reason=reason, constraint=_describe(c),
-                       rules=("201.4",), suggestions=candidates, candidates=candidates)
+        reason = (
+            f"You may not choose “{text}” as it stands: it could be any of {', '.join(candidates)}; "
+            "choose one of them by its English name."
+        )
+        return Verdict(
+            query=text,
+            valid=False,
+            chosen=(),
+            rule="201.4",
+            reason=reason,
+            constraint=_describe(c),
+            rules=("201.4",),
+            suggestions=candidates,
+            candidates=candidates,
+        )
 
 
 def constraint_from_card(db_or_index: Any, card: str) -> tuple[Constraint, str, str]:
@@ -413,10 +498,12 @@ def constraint_from_card(db_or_index: Any, card: str) -> tuple[Constraint, str, 
     if r.status == "ambiguous":
         raise OracleToolsError(f"--card {card!r} could be any of {', '.join(r.suggestions)}; give the English name.")
     ((text,),) = db_or_index.con.execute(
-        "SELECT oracle_text FROM cards WHERE oracle_id = ?", [r.oracle_id]).fetchall()  # fetchall: no open result
+        "SELECT oracle_text FROM cards WHERE oracle_id = ?", [r.oracle_id]
+    ).fetchall()  # fetchall: no open result
     phrases = card_name_phrases(text or "")
     if not phrases:
         raise OracleToolsError(
             f"{r.name}'s Oracle text has no 'choose a card name' instruction, so it sets no constraint; "
-            "give --constraint PHRASE instead.")
+            "give --constraint PHRASE instead."
+        )
     return parse_constraint(phrases[0]), phrases[0], r.name

@@ -3,6 +3,7 @@
 Every command takes ``--db PATH`` (``$ORACLE_TOOLS_DB``, else data/oracle.duckdb) and every
 command that returns data takes ``--json``. Errors print one clear line and exit non-zero.
 """
+
 from __future__ import annotations
 
 import csv
@@ -23,8 +24,14 @@ from .errors import OracleToolsError
 
 def _db_option(func: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
-        "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None, envvar="ORACLE_TOOLS_DB",
-        show_envvar=True, help="Database file [default: data/oracle.duckdb].")(func)
+        "--db",
+        "db_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        envvar="ORACLE_TOOLS_DB",
+        show_envvar=True,
+        help="Database file [default: data/oracle.duckdb].",
+    )(func)
 
 
 def _json_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -94,11 +101,15 @@ def _error_line(exc: BaseException, command: str) -> tuple[str, int]:
         where = f": {exc.filename}" if exc.filename else ""
         return f"error: {command}: {exc.strerror or _one_line(exc)}{where}; check the path and its permissions", 1
     if type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb"):
-        return (f"error: {command}: the database failed ({type(exc).__name__}: {_one_line(exc)}); check that --db "
-                f"is an oracle-tools database and not being written, or rebuild it with `oracle-tools ingest`; "
-                f"{again}"), 1
-    return (f"error: {command} failed unexpectedly ({type(exc).__name__}: {_one_line(exc)}); this is a bug in "
-            f"oracle-tools: {again} and report it"), 1
+        return (
+            f"error: {command}: the database failed ({type(exc).__name__}: {_one_line(exc)}); check that --db "
+            f"is an oracle-tools database and not being written, or rebuild it with `oracle-tools ingest`; "
+            f"{again}"
+        ), 1
+    return (
+        f"error: {command} failed unexpectedly ({type(exc).__name__}: {_one_line(exc)}); this is a bug in "
+        f"oracle-tools: {again} and report it"
+    ), 1
 
 
 class _OracleToolsGroup(click.Group):
@@ -137,8 +148,13 @@ def _open(db_path: Path | None) -> OracleDB:
 
 @click.group(cls=_OracleToolsGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="oracle-tools")
-@click.option("--debug", is_flag=True, envvar="ORACLE_TOOLS_DEBUG", show_envvar=True,
-              help="Show the Python traceback behind an error line.")
+@click.option(
+    "--debug",
+    is_flag=True,
+    envvar="ORACLE_TOOLS_DEBUG",
+    show_envvar=True,
+    help="Show the Python traceback behind an error line.",
+)
 @click.pass_context
 def main(ctx: click.Context, debug: bool) -> None:
     """The Magic: The Gathering Oracle card reference in DuckDB and Polars."""
@@ -147,29 +163,64 @@ def main(ctx: click.Context, debug: bool) -> None:
 
 # -- ingest and inspection ---------------------------------------------------------------------
 
+
 @main.command()
 @_db_option
 @click.option("--sample", is_flag=True, help="Build from the embedded real sample in data/sample/ (offline).")
-@click.option("--bulk-file", "bulk_files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="A local Scryfall bulk file (.json/.json.gz, array or one object per line). Repeatable.")
-@click.option("--types", default="oracle_cards,default_cards,rulings", show_default=True,
-              help="Bulk types to download from the Scryfall API (when no --bulk-file/--sample is given).")
+@click.option(
+    "--bulk-file",
+    "bulk_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A local Scryfall bulk file (.json/.json.gz, array or one object per line). Repeatable.",
+)
+@click.option(
+    "--types",
+    default="oracle_cards,default_cards,rulings",
+    show_default=True,
+    help="Bulk types to download from the Scryfall API (when no --bulk-file/--sample is given).",
+)
 @click.option("--api-url", default=None, help="Scryfall API base URL [default: https://api.scryfall.com].")
-@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Download cache [default: <db folder>/cache].")
-@click.option("--rules-file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
-              help="A Comprehensive Rules .txt to use instead of the shipped one.")
-@click.option("--rules-url", default=None,
-              help="Download the Comprehensive Rules .txt from this address (linked from magic.wizards.com/en/rules).")
-@click.option("--interchangeable-file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
-              help="Optional override CSV of interchangeable names (CR 201.3) for pairs the card data lacks; "
-                   "classes are derived from the data [default: the packaged data/interchangeable_names.csv].")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Download cache [default: <db folder>/cache].",
+)
+@click.option(
+    "--rules-file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="A Comprehensive Rules .txt to use instead of the shipped one.",
+)
+@click.option(
+    "--rules-url",
+    default=None,
+    help="Download the Comprehensive Rules .txt from this address (linked from magic.wizards.com/en/rules).",
+)
+@click.option(
+    "--interchangeable-file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Optional override CSV of interchangeable names (CR 201.3) for pairs the card data lacks; "
+    "classes are derived from the data [default: the packaged data/interchangeable_names.csv].",
+)
 @click.option("--progress/--no-progress", default=True, help="Show progress bars.")
 @_json_option
 @_friendly_errors
-def ingest(db_path: Path | None, sample: bool, bulk_files: tuple[Path, ...], types: str, api_url: str | None,
-           cache_dir: Path | None, rules_file: Path | None, rules_url: str | None, interchangeable_file: Path | None,
-           progress: bool, as_json: bool) -> None:
+def ingest(
+    db_path: Path | None,
+    sample: bool,
+    bulk_files: tuple[Path, ...],
+    types: str,
+    api_url: str | None,
+    cache_dir: Path | None,
+    rules_file: Path | None,
+    rules_url: str | None,
+    interchangeable_file: Path | None,
+    progress: bool,
+    as_json: bool,
+) -> None:
     """Build the database from Scryfall (API, local bulk files, or the embedded sample).
 
     The new database replaces the old one only when everything succeeded. Giving only a
@@ -192,12 +243,13 @@ def ingest(db_path: Path | None, sample: bool, bulk_files: tuple[Path, ...], typ
         sources = []
     else:
         wanted = [t.strip() for t in types.split(",") if t.strip()]
-        fetched = download.fetch_bulk_files(wanted, api_url=api_url or download.DEFAULT_API_URL, cache_dir=cache,
-                                            progress=progress)
-        sources = [ing.sniff(f.path, origin="scryfall-api", bulk_type=f.type, updated_at=f.updated_at)
-                   for f in fetched]
+        fetched = download.fetch_bulk_files(
+            wanted, api_url=api_url or download.DEFAULT_API_URL, cache_dir=cache, progress=progress
+        )
+        sources = [ing.sniff(f.path, origin="scryfall-api", bulk_type=f.type, updated_at=f.updated_at) for f in fetched]
     report = ing.Ingest(db_file, progress=progress, interchangeable_file=interchangeable_file).run(
-        sources, rules_file=rules_file)
+        sources, rules_file=rules_file
+    )
     if as_json:
         _echo_json(report.as_dict())
         return
@@ -220,8 +272,10 @@ def info(db_path: Path | None, as_json: bool) -> None:
         return
     click.echo(f"database  {data['db']} ({data['size_bytes'] / 1e6:.1f} MB)")
     for run in data["runs"]:
-        click.echo(f"run {run['run_id']}    {run['started_at'][:19]} {run['source']:<12} {run['kind']:<7} "
-                   f"{run['rows'] if run['rows'] is not None else '':>8} {run['file']}")
+        click.echo(
+            f"run {run['run_id']}    {run['started_at'][:19]} {run['source']:<12} {run['kind']:<7} "
+            f"{run['rows'] if run['rows'] is not None else '':>8} {run['file']}"
+        )
     click.echo(f"newest printing  {data['newest_printing']}")
     if data["rules"]:
         click.echo(f"rules     CR effective {data['rules']['effective_date']} ({data['rules']['rules']} rules)")
@@ -248,8 +302,9 @@ def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool
         try:
             frame = db.sql(query, list(params))
         except duckdb.PermissionException as exc:  # the sandbox (sqlfiles.sandboxed_connection) said no
-            raise OracleToolsError(f"SQL failed: {_one_line(exc)}; `sql` reads only the database — load other "
-                                   "files with DuckDB itself") from None
+            raise OracleToolsError(
+                f"SQL failed: {_one_line(exc)}; `sql` reads only the database — load other files with DuckDB itself"
+            ) from None
         except duckdb.Error as exc:
             raise OracleToolsError(f"SQL failed: {_one_line(exc)}") from None
     if as_json:
@@ -270,12 +325,17 @@ def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool
 
 # -- names (CR 201) ------------------------------------------------------------------------------
 
+
 @main.command()
 @_db_option
 @click.argument("name", required=False)
 @click.option("--fuzzy", is_flag=True, help="Accept the closest name for a misspelling (via 'fuzzy').")
-@click.option("--batch", type=click.File("r", encoding="utf-8"), default=None,
-              help="Resolve every line of a file ('-' for stdin) in one batch.")
+@click.option(
+    "--batch",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    help="Resolve every line of a file ('-' for stdin) in one batch.",
+)
 @_json_option
 @_friendly_errors
 def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextIOBase | None, as_json: bool) -> None:
@@ -301,12 +361,21 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
         same = [n for n in result.names if n != result.english_name]
         click.echo(f"{result.name}{face}  [via {result.via}]" + (f"  same name as: {', '.join(same)}" if same else ""))
     elif result.status == "ambiguous":
-        click.echo(f"{name!r} is ambiguous: " + "; ".join(
-            f"{c.name}" + (f" (face {c.face})" if c.face else "") + f" [{c.via}]" for c in result.candidates))
+        click.echo(
+            f"{name!r} is ambiguous: "
+            + "; ".join(
+                f"{c.name}" + (f" (face {c.face})" if c.face else "") + f" [{c.via}]" for c in result.candidates
+            )
+        )
     else:
-        click.echo(f"{name!r} is not a card name. Did you mean: {', '.join(result.suggestions) or '(nothing close)'}?"
-                   + (f" Token names (not cards; see `oracle-tools token NAME`): {', '.join(result.tokens)}."
-                      if result.tokens else ""))
+        click.echo(
+            f"{name!r} is not a card name. Did you mean: {', '.join(result.suggestions) or '(nothing close)'}?"
+            + (
+                f" Token names (not cards; see `oracle-tools token NAME`): {', '.join(result.tokens)}."
+                if result.tokens
+                else ""
+            )
+        )
     sys.exit(0 if result.ok else 1)
 
 
@@ -330,13 +399,18 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
 
 # -- tokens (CR 111) -----------------------------------------------------------------------------
 
+
 @main.command()
 @_db_option
 @click.argument("name", required=False)
 @click.option("--collisions", is_flag=True, help="List names that are both a card (or face) name and a token name.")
-@click.option("--list", "list_all", is_flag=True,
-              help="List every token name the database knows (predefined, effect-defined, token objects) with "
-                   "kind and creators (view token_catalog).")
+@click.option(
+    "--list",
+    "list_all",
+    is_flag=True,
+    help="List every token name the database knows (predefined, effect-defined, token objects) with "
+    "kind and creators (view token_catalog).",
+)
 @_json_option
 @_friendly_errors
 def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bool, as_json: bool) -> None:
@@ -355,8 +429,10 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
                     creators = row["creators"] or []
                     shown = "; ".join(creators[:3]) + (f" (+{len(creators) - 3} more)" if len(creators) > 3 else "")
                     rule = f" {row['rule']}" if row["rule"] else ""
-                    click.echo(f"{row['name']}  [{row['kind']}{rule}]  {row['type_line'] or ''}"
-                               + (f"  created by: {shown}" if shown else ""))
+                    click.echo(
+                        f"{row['name']}  [{row['kind']}{rule}]  {row['type_line'] or ''}"
+                        + (f"  created by: {shown}" if shown else "")
+                    )
             return
         if collisions:
             frame = db.token_collisions()
@@ -383,18 +459,22 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
             click.echo(f"created by: {'; '.join(answer.created_by)}")
         for variant in answer.variants:
             vpt = f" {variant['power']}/{variant['toughness']}" if variant["power"] is not None else ""
-            click.echo(f"  variant [{variant['rule']}]: {variant['type_line']}{vpt} "
-                       f"({''.join(variant['colors'] or []) or 'colorless'}) "
-                       f"{(variant['oracle_text'] or '').replace(chr(10), '; ')} — {'; '.join(variant['created_by'])}")
+            click.echo(
+                f"  variant [{variant['rule']}]: {variant['type_line']}{vpt} "
+                f"({''.join(variant['colors'] or []) or 'colorless'}) "
+                f"{(variant['oracle_text'] or '').replace(chr(10), '; ')} — {'; '.join(variant['created_by'])}"
+            )
         for note in answer.notes:
             click.echo(f"note: {note}")
     else:
-        click.echo(f"{name!r}: no token. {answer.reason}. "
-                   f"Did you mean: {', '.join(answer.suggestions) or '(nothing close)'}?")
+        click.echo(
+            f"{name!r}: no token. {answer.reason}. Did you mean: {', '.join(answer.suggestions) or '(nothing close)'}?"
+        )
     sys.exit(0 if answer.ok else 1)
 
 
 # -- name references in Oracle text (CR 201.5, 201.5c) -------------------------------------------
+
 
 @main.command("refs")
 @_db_option
@@ -412,8 +492,9 @@ def refs(db_path: Path | None, name: str, as_json: bool) -> None:
     click.echo(f"{answer['name']}")
     for row in answer["own_text"]:
         target = f" -> {row['target_name']}" if row["target_name"] and row["kind"] not in ("self", "self_short") else ""
-        click.echo(f"  its text [{row['kind']}] face {row['face_index']} {row['start']}-{row['end']}: "
-                   f"{row['text']}{target}")
+        click.echo(
+            f"  its text [{row['kind']}] face {row['face_index']} {row['start']}-{row['end']}: {row['text']}{target}"
+        )
     for row in answer["named_by"]:
         click.echo(f"  named by {row['card_name']} [{row['kind']}] face {row['face_index']}: {row['text']}")
     if not answer["own_text"] and not answer["named_by"]:
@@ -422,19 +503,37 @@ def refs(db_path: Path | None, name: str, as_json: bool) -> None:
 
 # -- export (Parquet / CSV) ----------------------------------------------------------------------
 
+
 @main.command("export")
 @_db_option
 @click.argument("table", required=False)
 @click.option("--sql", "query", default=None, help="Export the result of this read-only SQL query instead.")
 @click.option("--param", "params", multiple=True, help="A value for the next ? placeholder of --sql. Repeatable.")
-@click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write Parquet (Arrow types kept: lists, dates) to this file.")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write CSV (header row; lists joined with '|') to this file.")
+@click.option(
+    "--parquet",
+    "parquet_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write Parquet (Arrow types kept: lists, dates) to this file.",
+)
+@click.option(
+    "--csv",
+    "csv_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write CSV (header row; lists joined with '|') to this file.",
+)
 @_json_option
 @_friendly_errors
-def export_command(db_path: Path | None, table: str | None, query: str | None, params: tuple[str, ...],
-                   parquet_path: Path | None, csv_path: Path | None, as_json: bool) -> None:
+def export_command(
+    db_path: Path | None,
+    table: str | None,
+    query: str | None,
+    params: tuple[str, ...],
+    parquet_path: Path | None,
+    csv_path: Path | None,
+    as_json: bool,
+) -> None:
     """Export a table or view (TABLE) or a query (--sql) to --parquet PATH or --csv PATH.
 
     \b
@@ -458,19 +557,28 @@ def export_command(db_path: Path | None, table: str | None, query: str | None, p
 
 # -- choosing a card name (CR 201.4) -----------------------------------------------------------
 
+
 @main.command("choose-name")
 @_db_option
 @click.argument("name", required=False)
-@click.option("--constraint", "phrase", default=None,
-              help='The characteristics, as on the card: "nonland", "artifact", "nonartifact, nonland" '
-                   '(default: any card name).')
-@click.option("--card", "card", default=None,
-              help="Take the constraint from this card's own Oracle text (Meddling Mage -> nonland).")
+@click.option(
+    "--constraint",
+    "phrase",
+    default=None,
+    help='The characteristics, as on the card: "nonland", "artifact", "nonartifact, nonland" (default: any card name).',
+)
+@click.option(
+    "--card",
+    "card",
+    default=None,
+    help="Take the constraint from this card's own Oracle text (Meddling Mage -> nonland).",
+)
 @click.option("--list", "as_list", is_flag=True, help="List every name that may be chosen instead of judging NAME.")
 @_json_option
 @_friendly_errors
-def choose_name(db_path: Path | None, name: str | None, phrase: str | None, card: str | None, as_list: bool,
-                as_json: bool) -> None:
+def choose_name(
+    db_path: Path | None, name: str | None, phrase: str | None, card: str | None, as_list: bool, as_json: bool
+) -> None:
     """CR 201.4: may NAME be chosen for "choose a [constraint] card name"? Exit 0 yes, 1 no, 2 bad usage.
 
     \b
@@ -511,6 +619,7 @@ def choose_name(db_path: Path | None, name: str | None, phrase: str | None, card
 
 # -- decks (CR 100.2, 100.4, 201.3b, 903) ---------------------------------------------------------
 
+
 @main.group()
 def deck() -> None:
     """Decklists: legality checks against a format's construction rules."""
@@ -528,15 +637,25 @@ def _deck_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @deck.command("check")
 @_db_option
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", required=True, callback=_deck_format,
-              help="Format: standard, pioneer, modern, legacy, vintage, pauper, commander, duel, brawl, "
-                   "premodern, oldschool, limited, ... (Scryfall legality keys).")
-@click.option("--commander", "commanders", multiple=True,
-              help="The commander, when the list has no Commander section. Repeatable (partners).")
+@click.option(
+    "--format",
+    "fmt",
+    required=True,
+    callback=_deck_format,
+    help="Format: standard, pioneer, modern, legacy, vintage, pauper, commander, duel, brawl, "
+    "premodern, oldschool, limited, ... (Scryfall legality keys).",
+)
+@click.option(
+    "--commander",
+    "commanders",
+    multiple=True,
+    help="The commander, when the list has no Commander section. Repeatable (partners).",
+)
 @_json_option
 @_friendly_errors
-def deck_check(db_path: Path | None, files: tuple[Path, ...], fmt: str, commanders: tuple[str, ...],
-               as_json: bool) -> None:
+def deck_check(
+    db_path: Path | None, files: tuple[Path, ...], fmt: str, commanders: tuple[str, ...], as_json: bool
+) -> None:
     """Check decklist FILES (any format; a JSON tournament cache checks every deck in it).
 
     Exit 0 when every deck is legal, 1 when any is not, 2 when a file cannot be read.
@@ -569,8 +688,9 @@ def deck_check(db_path: Path | None, files: tuple[Path, ...], fmt: str, commande
             if r["legal"]:
                 click.echo(f"{head}: legal in {fmt}")
             else:
-                click.echo(f"{head}: not legal in {fmt} ({len(r['problems'])} problem"
-                           f"{'s' if len(r['problems']) != 1 else ''})")
+                click.echo(
+                    f"{head}: not legal in {fmt} ({len(r['problems'])} problem{'s' if len(r['problems']) != 1 else ''})"
+                )
                 for p in r["problems"]:
                     where = f"line {p['line']}" if p["line"] else "deck"
                     click.echo(f"  {where}: [{p['kind']}] {p['detail']}")
@@ -583,13 +703,23 @@ def deck_check(db_path: Path | None, files: tuple[Path, ...], fmt: str, commande
 
 # -- HTTP server (oracle_tools/serve/, docs/serve.md) -----------------------------------------------
 
+
 @main.command("serve")
 @_db_option
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind. Only this machine can connect unless you give another (0.0.0.0: every interface).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind. Only this machine can connect unless you give another (0.0.0.0: every interface).",
+)
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="TCP port.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Server processes (each opens the database read-only and keeps its own caches).")
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes (each opens the database read-only and keeps its own caches).",
+)
 @_friendly_errors
 def serve_command(db_path: Path | None, host: str, port: int, workers: int) -> None:
     """Serve the Scryfall-compatible HTTP API, the rules endpoints and the web page (read-only).
@@ -605,28 +735,57 @@ def serve_command(db_path: Path | None, host: str, port: int, workers: int) -> N
 
     path = db_path or default_db_path()
     OracleDB(path).con.close()  # a missing database is one clear error line, before the server starts
+    _serve.check_address(host, port)  # so is a host it cannot resolve or a port in use
     click.echo(f"serving http://{host}:{port}/ from {path} (read-only); Ctrl-C stops", err=True)
     _serve.run(path, host=host, port=port, workers=workers)
 
 
 # -- search: Scryfall's query language (oracle_tools/search/, docs/search.md) -------------------
 
+
 @main.command("search")
 @_db_option
 @click.argument("query")
 @_json_option
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (one row per match).")
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Show at most N matches (total_cards still "
-              "counts them all).")
-@click.option("--unique", type=click.Choice(["cards", "prints", "art"]), default="cards", show_default=True,
-              help="One row per card, per printing, or per card and artist (unique: in the query wins).")
-@click.option("--order", type=click.Choice(["name", "cmc", "power", "toughness", "set", "released", "rarity", "color",
-                                            "edhrec", "artist"]), default="name", show_default=True,
-              help="Sort order (order: in the query wins).")
-@click.option("--dir", "direction", type=click.Choice(["auto", "asc", "desc"]), default="auto", show_default=True,
-              help="Sort direction; auto: newest, rarest, most powerful first, else ascending.")
-def search_command(db_path: Path | None, query: str, as_json: bool, as_csv: bool, limit: int | None, unique: str,
-                   order: str, direction: str) -> None:
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Show at most N matches (total_cards still counts them all).",
+)
+@click.option(
+    "--unique",
+    type=click.Choice(["cards", "prints", "art"]),
+    default="cards",
+    show_default=True,
+    help="One row per card, per printing, or per card and artist (unique: in the query wins).",
+)
+@click.option(
+    "--order",
+    type=click.Choice(["name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist"]),
+    default="name",
+    show_default=True,
+    help="Sort order (order: in the query wins).",
+)
+@click.option(
+    "--dir",
+    "direction",
+    type=click.Choice(["auto", "asc", "desc"]),
+    default="auto",
+    show_default=True,
+    help="Sort direction; auto: newest, rarest, most powerful first, else ascending.",
+)
+def search_command(
+    db_path: Path | None,
+    query: str,
+    as_json: bool,
+    as_csv: bool,
+    limit: int | None,
+    unique: str,
+    order: str,
+    direction: str,
+) -> None:
     """Search cards with Scryfall's query language, e.g. 't:goblin c:r mv<=2 f:modern' (docs/search.md).
 
     Prints name, mana cost and type line (with set and collector number for --unique prints). --json prints
@@ -657,9 +816,11 @@ def search_command(db_path: Path | None, query: str, as_json: bool, as_csv: bool
     except OracleToolsError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
-    columns = ["name", "mana_cost", "type_line"] + (["set", "collector_number"] if unique != "cards"
-                                                    or "unique:" in query.lower() or "++" in query or "@@" in query
-                                                    else [])
+    columns = ["name", "mana_cost", "type_line"] + (
+        ["set", "collector_number"]
+        if unique != "cards" or "unique:" in query.lower() or "++" in query or "@@" in query
+        else []
+    )
     if as_csv:
         buffer = io.StringIO()
         writer = csv.writer(buffer)
@@ -670,8 +831,14 @@ def search_command(db_path: Path | None, query: str, as_json: bool, as_csv: bool
     elif total:
         import polars as pl
 
-        with pl.Config(tbl_rows=-1, tbl_cols=10, fmt_str_lengths=80, tbl_width_chars=200, tbl_hide_dataframe_shape=True,
-                       tbl_hide_column_data_types=True):
+        with pl.Config(
+            tbl_rows=-1,
+            tbl_cols=10,
+            fmt_str_lengths=80,
+            tbl_width_chars=200,
+            tbl_hide_dataframe_shape=True,
+            tbl_hide_column_data_types=True,
+        ):
             click.echo(str(shown.select(columns)))
         more = f" (showing {shown.height})" if shown.height < total else ""
         click.echo(f"{total} card{'s' if total != 1 else ''}{more}", err=True)
@@ -680,6 +847,7 @@ def search_command(db_path: Path | None, query: str, as_json: bool, as_csv: bool
 
 
 # -- MCP server (oracle_tools/mcp_server.py) -----------------------------------------------------
+
 
 @main.command("mcp")
 @_db_option

@@ -12,6 +12,7 @@
 * :func:`default_token_name` implements CR 111.4 (an unnamed token is named after its subtypes
   plus the word "Token").
 """
+
 from __future__ import annotations
 
 import datetime
@@ -40,7 +41,9 @@ __all__ = [
     "COLOR_LETTERS",
 ]
 
-_OFFICIAL = "pass the official Comprehensive Rules .txt file (MagicCompRules-YYYYMMDD.txt from https://magic.wizards.com/rules)"
+_OFFICIAL = (
+    "pass the official Comprehensive Rules .txt file (MagicCompRules-YYYYMMDD.txt from https://magic.wizards.com/rules)"
+)
 
 # --------------------------------------------------------------------------------------------
 # Rules document
@@ -140,7 +143,7 @@ def parse_rules(text: str, *, source: str = "<text>") -> RulesDocument:
     examples: dict[str, list[str]] = {}
     sections: dict[str, str] = {}
     # Section headings that precede the first rule (e.g. "1. Game Concepts", "100. General").
-    for ln in lines[max(0, start - 4):start]:
+    for ln in lines[max(0, start - 4) : start]:
         hm = _SECTION_RE.match(ln) or _CHAPTER_RE.match(ln)
         if hm:
             sections[hm.group("num")] = hm.group("title")
@@ -176,7 +179,7 @@ def parse_rules(text: str, *, source: str = "<text>") -> RulesDocument:
 
     glossary: dict[str, str] = {}
     block: list[str] = []
-    for ln in lines[end + 1:] + [""]:
+    for ln in lines[end + 1 :] + [""]:
         if ln == "Credits":
             break
         if ln:
@@ -283,16 +286,42 @@ _COPY_RE = re.compile(
     r"^(?P<status>(?:tapped|untapped|attacking|and)\s+)*tokens?\s+(?:that's|that’s|that is|that are)\s+(?:a\s+)?cop(?:y|ies)\s+of\s+(?P<of>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
-_COUNTER_RE = re.compile(r"^(?:a|an|one|two|three|four|five|X|\d+|that many)\s+\S+(?:\s+\S+)?\s+counters?\s+on\s+(?:it|them)$")
+_COUNTER_RE = re.compile(
+    r"^(?:a|an|one|two|three|four|five|X|\d+|that many)\s+\S+(?:\s+\S+)?\s+counters?\s+on\s+(?:it|them)$"
+)
 _NEW_CLAUSE_RE = re.compile(
     r"\btokens?\b|^(?:create|a|an|one|two|three|four|five|six|that many|X|\d+)\s|\bor\s+(?:a|an|one|two|that many)\s"
 )
 # Clauses that end the description proper (outside quotes); the remainder is returned as ``rest``.
 _TAIL_MARKERS = (
-    " or a ", " or an ", " or one ", " or two ", " or that many ",  # a choice of two descriptions (Jinnie Fay)
-    " for each ", " that's ", " that’s ", " that are ", " that is ", " that ", " attached to ", " under ", " equal to ",
-    ", where ", " where ", ", then ", " then ", " if ", " unless ", " until ", " and put ", " and attach ",
-    " and exile ", " and then ", ". ", "; ", " tapped and attacking",
+    " or a ",
+    " or an ",
+    " or one ",
+    " or two ",
+    " or that many ",  # a choice of two descriptions (Jinnie Fay)
+    " for each ",
+    " that's ",
+    " that’s ",
+    " that are ",
+    " that is ",
+    " that ",
+    " attached to ",
+    " under ",
+    " equal to ",
+    ", where ",
+    " where ",
+    ", then ",
+    " then ",
+    " if ",
+    " unless ",
+    " until ",
+    " and put ",
+    " and attach ",
+    " and exile ",
+    " and then ",
+    ". ",
+    "; ",
+    " tapped and attacking",
 )
 _OPEN_Q = {"\u201c": "\u201d", '"': '"', "\u2018": "\u2019", "'": "'"}
 _CLOSE_CHARS = "\u201d\"\u2019'"
@@ -307,8 +336,15 @@ def _sentence_stop(s: str, mask: list[bool]) -> int:
             if s.startswith(" (", i):
                 return i
             continue
-        if (ch in _CLOSE_CHARS and i > 0 and s[i - 1] in ".!?" and i + 2 < n and s[i + 1] == " "
-                and not mask[i + 1] and (s[i + 2].isupper() or s[i + 2] == "(")):
+        if (
+            ch in _CLOSE_CHARS
+            and i > 0
+            and s[i - 1] in ".!?"
+            and i + 2 < n
+            and s[i + 1] == " "
+            and not mask[i + 1]
+            and (s[i + 2].isupper() or s[i + 2] == "(")
+        ):
             return i + 1
     return -1
 
@@ -334,8 +370,15 @@ def _split_top(s: str) -> list[tuple[int, str]]:
     i = 0
     seps = (", and ", ", ", " and ")
     while i < len(s):
-        if (s[i] == " " and not mask[i] and 0 < i < len(s) - 1 and mask[i - 1] and s[i - 1] in _CLOSE_CHARS
-                and mask[i + 1] and s[i + 1] in _OPEN_Q):
+        if (
+            s[i] == " "
+            and not mask[i]
+            and 0 < i < len(s) - 1
+            and mask[i - 1]
+            and s[i - 1] in _CLOSE_CHARS
+            and mask[i + 1]
+            and s[i + 1] in _OPEN_Q
+        ):
             # two quoted abilities with the list comma inside the first: “A,” “B,” and equip {2}
             parts.append(s[buf_start:i])
             i += 1
@@ -446,8 +489,16 @@ class TokenDescription:
     def bare_name(self) -> str | None:
         """For phrases like "a Food token" / "a Cursed Role token" / "a Tarmogoyf token" that give
         only capitalised words: those words (a predefined token, CR 111.10, or a card name, CR 111.11)."""
-        if (self.subtypes and not (self.card_types or self.supertypes or self.colors or self.colorless
-                                   or self.power or self.given_name or self.copy_of or self.abilities)):
+        if self.subtypes and not (
+            self.card_types
+            or self.supertypes
+            or self.colors
+            or self.colorless
+            or self.power
+            or self.given_name
+            or self.copy_of
+            or self.abilities
+        ):
             return " ".join(self.subtypes)
         return None
 
@@ -507,7 +558,7 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] = MU
         first = cand.split()[0].lower() if cand.split() else ""
         if cand[:1].isupper() and number_value(first) is None and first not in COLOR_LETTERS and first != "x":
             given_name = cand
-            s = s[nm.end():]
+            s = s[nm.end() :]
 
     quantity: str | None = None
     count: int | None = None
@@ -516,17 +567,21 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] = MU
         quantity = qm.group("q")
         ql = quantity.lower()
         count = number_value(ql)
-        s = s[qm.end():]
+        s = s[qm.end() :]
 
     # "a token that's a copy of target creature" (CR 111.4 example: Spitting Image)
     cm = _COPY_RE.match(s)
     if cm:
         return TokenDescription(
-            text=original, quantity=quantity, count=count, given_name=given_name,
-            copy_of=cm.group("of").strip(), is_token=True,
-            plural=bool(re.search(r"\btokens\b", s[:cm.start("of")])),
-            tapped="tapped" in s[:cm.start("of")].split(),
-            attacking="attacking" in s[:cm.start("of")].split(),
+            text=original,
+            quantity=quantity,
+            count=count,
+            given_name=given_name,
+            copy_of=cm.group("of").strip(),
+            is_token=True,
+            plural=bool(re.search(r"\btokens\b", s[: cm.start("of")])),
+            tapped="tapped" in s[: cm.start("of")].split(),
+            attacking="attacking" in s[: cm.start("of")].split(),
         )
 
     mask = _quote_mask(s)
@@ -597,8 +652,8 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] = MU
     while rest:
         rmask = _quote_mask(rest)
         if rest.startswith("named "):
-            body = rest[len("named "):]
-            bmask = rmask[len("named "):]
+            body = rest[len("named ") :]
+            bmask = rmask[len("named ") :]
             j, _ = _find_top(body, bmask, (" with ", *_TAIL_MARKERS))
             raw_name = body if j == -1 else body[:j]
             if given_name is not None:
@@ -610,8 +665,8 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] = MU
             continue
         if rest.startswith("with ") and not re.match(r"^with (?:base )?(?:power|toughness)\b", rest):
             # (not "with power equal to ..." -- Soul Separator -- which stays in ``rest``)
-            body = rest[len("with "):]
-            bmask = rmask[len("with "):]
+            body = rest[len("with ") :]
+            bmask = rmask[len("with ") :]
             j, _ = _find_top(body, bmask, (" named ", *_TAIL_MARKERS))
             k = _sentence_stop(body, bmask)  # '“{2}: Transform this token.” It transforms into ...'
             if k != -1 and (j == -1 or k < j):
@@ -679,12 +734,29 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] = MU
             f"(expected e.g. 'a 1/1 red Goblin creature token with haste')"
         )
     return TokenDescription(
-        text=original, quantity=quantity, count=count, given_name=given_name,
-        supertypes=tuple(supertypes), colors=tuple(c for c in _WUBRG if c in colors), colorless=colorless,
-        card_types=tuple(card_types), subtypes=tuple(subtypes), power=power, toughness=toughness,
-        abilities=tuple(abilities), keywords=tuple(keywords), quoted_abilities=tuple(quoted),
-        counters=tuple(counters), abilities_text=abilities_text, copy_of=copy_of, is_token=is_token, plural=plural,
-        double_faced=double_faced, tapped=tapped, attacking=attacking, rest=rest,
+        text=original,
+        quantity=quantity,
+        count=count,
+        given_name=given_name,
+        supertypes=tuple(supertypes),
+        colors=tuple(c for c in _WUBRG if c in colors),
+        colorless=colorless,
+        card_types=tuple(card_types),
+        subtypes=tuple(subtypes),
+        power=power,
+        toughness=toughness,
+        abilities=tuple(abilities),
+        keywords=tuple(keywords),
+        quoted_abilities=tuple(quoted),
+        counters=tuple(counters),
+        abilities_text=abilities_text,
+        copy_of=copy_of,
+        is_token=is_token,
+        plural=plural,
+        double_faced=double_faced,
+        tapped=tapped,
+        attacking=attacking,
+        rest=rest,
     )
 
 
@@ -720,7 +792,9 @@ class PredefinedToken:
     type_line: str
     faces: tuple[PredefinedToken, ...]
     effective_date: datetime.date
-    notes: tuple[str, ...] = ()  # sentences of the subrule that are not part of the definition ("See rule 701.44, “Explore.”")
+    notes: tuple[
+        str, ...
+    ] = ()  # sentences of the subrule that are not part of the definition ("See rule 701.44, “Explore.”")
 
     @property
     def game_name(self) -> str:
@@ -737,14 +811,21 @@ def _split_sentences(text: str) -> list[str]:
     n = len(text)
     for i, ch in enumerate(text):
         end_here = False
-        nxt = text[i + 1:i + 3]
+        nxt = text[i + 1 : i + 3]
         followed = i + 1 == n or (nxt[:1] == " " and nxt[1:2].isupper())
         if ch == "." and not mask[i] and followed:
             end_here = True
-        elif ch in "\u201d\"" and mask[i] and i > 0 and text[i - 1] in ".!?" and followed and (i + 1 == n or not mask[i + 1]):
+        elif (
+            ch in '\u201d"'
+            and mask[i]
+            and i > 0
+            and text[i - 1] in ".!?"
+            and followed
+            and (i + 1 == n or not mask[i + 1])
+        ):
             end_here = True
         if end_here:
-            out.append(text[start:i + 1].strip())
+            out.append(text[start : i + 1].strip())
             start = i + 1
     if text[start:].strip():
         out.append(text[start:].strip())
@@ -755,13 +836,30 @@ _SUBJECT_RE = re.compile(r"^(?:A|An)\s+(?P<key>.+?)\s+token\s+is\s+(?P<desc>.+)$
 _FACE_RE = re.compile(r"^(?:Its|The token's|The token’s)\s+(?P<face>front|back)\s+face\s+is\s+(?P<desc>.+)$", re.DOTALL)
 
 
-def _token_from(desc: TokenDescription, *, rule: str, name: str, doc: RulesDocument,
-                faces: tuple[PredefinedToken, ...] = (), notes: tuple[str, ...] = ()) -> PredefinedToken:
+def _token_from(
+    desc: TokenDescription,
+    *,
+    rule: str,
+    name: str,
+    doc: RulesDocument,
+    faces: tuple[PredefinedToken, ...] = (),
+    notes: tuple[str, ...] = (),
+) -> PredefinedToken:
     return PredefinedToken(
-        rule=rule, name=name, given_name=desc.given_name, colors=desc.colors,
-        supertypes=desc.supertypes, card_types=desc.card_types, subtypes=desc.subtypes,
-        power=desc.power, toughness=desc.toughness, oracle_text=desc.oracle_text(),
-        type_line=desc.type_line(), faces=faces, effective_date=doc.effective_date, notes=notes,
+        rule=rule,
+        name=name,
+        given_name=desc.given_name,
+        colors=desc.colors,
+        supertypes=desc.supertypes,
+        card_types=desc.card_types,
+        subtypes=desc.subtypes,
+        power=desc.power,
+        toughness=desc.toughness,
+        oracle_text=desc.oracle_text(),
+        type_line=desc.type_line(),
+        faces=faces,
+        effective_date=doc.effective_date,
+        notes=notes,
     )
 
 
@@ -793,13 +891,17 @@ def _parse_predefined(doc: RulesDocument, number: str) -> PredefinedToken:
             try:
                 face_descs[fm.group("face")] = parse_token_description(fm.group("desc"))
             except ValueError as exc:
-                raise RulesFileError(f"{doc.source}: rule {number} ({key} token) {fm.group('face')} face is not understood: {exc}") from None
+                raise RulesFileError(
+                    f"{doc.source}: rule {number} ({key} token) {fm.group('face')} face is not understood: {exc}"
+                ) from None
         else:
             notes.append(sent)  # cross-references such as CR 111.10s "See rule 701.44, “Explore.”"
 
     if desc.double_faced or face_descs:
         if set(face_descs) != {"front", "back"}:
-            raise RulesFileError(f"{doc.source}: rule {number} ({key} token) is double-faced but does not define both faces")
+            raise RulesFileError(
+                f"{doc.source}: rule {number} ({key} token) is double-faced but does not define both faces"
+            )
         front_d, back_d = face_descs["front"], face_descs["back"]
         front = _token_from(front_d, rule=number, name=front_d.given_name or " ".join(front_d.subtypes) or key, doc=doc)
         back = _token_from(back_d, rule=number, name=back_d.given_name or " ".join(back_d.subtypes) or key, doc=doc)

@@ -53,6 +53,7 @@ CR 205.3g-q (Comprehensive Rules 2026-01-16) is rejected with a "did you mean" h
 rather than silently read as a subtype, so typos such as "nonlnad" fail loudly; an
 obsolete or brand-new subtype can still be named explicitly: ``subtype "Hound"``.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -115,8 +116,7 @@ KNOWN_PHRASES: tuple[str, ...] = (
     "nonartifact, nonland",
     "noncreature, nonland",
     "other than a basic land card name",
-    "that hasn't been chosen from among Disenchant, Braingeyser, Terror, Shivan Dragon, "
-    "Regrowth, and Black Lotus",
+    "that hasn't been chosen from among Disenchant, Braingeyser, Terror, Shivan Dragon, Regrowth, and Black Lotus",
 )
 
 # Card types (CR 205.2a), supertypes (CR 205.4a), colours (CR 105.1) and the CR 205.3g-q subtypes all
@@ -126,14 +126,20 @@ _CARD_TYPES: dict[str, str] = {w.lower(): w for w in vocabulary.card_types()}
 # "Tribal".  They are the same card type, so "kindred" matches either spelling.
 _CARD_TYPE_ALIASES: dict[str, str] = {old.lower(): new for old, new in vocabulary.OBSOLETE_CARD_TYPES.items()}
 _CARD_TYPE_SPELLINGS: dict[str, tuple[str, ...]] = {
-    new: (new, old) for old, new in vocabulary.OBSOLETE_CARD_TYPES.items()}
+    new: (new, old) for old, new in vocabulary.OBSOLETE_CARD_TYPES.items()
+}
 
 _SUPERTYPES: dict[str, str] = {w.lower(): w for w in vocabulary.supertypes()}
 
 # CR 110.4 / 110.4a: "There are six permanent types: artifact, battle, creature,
 # enchantment, land, and planeswalker."  A permanent card is a card with one of them.
 PERMANENT_TYPES: tuple[str, ...] = (
-    "Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker",
+    "Artifact",
+    "Battle",
+    "Creature",
+    "Enchantment",
+    "Land",
+    "Planeswalker",
 )
 
 _COLOR_WORDS: dict[str, str] = dict(vocabulary.COLOR_LETTERS)
@@ -144,13 +150,18 @@ _COLOR_COUNTS: tuple[str, ...] = ("colorless", "monocolored", "multicolored", "c
 # use subtype "..." for them).  Apostrophes are normalised to ASCII "'".
 _CR_SUBTYPES: dict[str, tuple[str, ...]] = {
     kind: tuple(vocabulary.normalise_apostrophes(w) for w in words)
-    for kind, words in vocabulary.all_subtypes().items() if kind != "planar"
+    for kind, words in vocabulary.all_subtypes().items()
+    if kind != "planar"
 }
 
 _SUBTYPES: dict[str, str] = {w.lower(): w for ws in _CR_SUBTYPES.values() for w in ws}
 
 _OPS: dict[str, Any] = {
-    "=": operator.eq, "<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt,
+    "=": operator.eq,
+    "<=": operator.le,
+    ">=": operator.ge,
+    "<": operator.lt,
+    ">": operator.gt,
 }
 
 
@@ -267,8 +278,7 @@ class CardType(Constraint):
         canonical = _CARD_TYPES.get(key) or _CARD_TYPE_ALIASES.get(key)
         if canonical is None:
             raise ConstraintError(
-                f"{self.name!r} is not a card type; the card types (CR 205.2a) are "
-                + ", ".join(_CARD_TYPES.values())
+                f"{self.name!r} is not a card type; the card types (CR 205.2a) are " + ", ".join(_CARD_TYPES.values())
             )
         object.__setattr__(self, "name", canonical)
 
@@ -300,8 +310,7 @@ class Supertype(Constraint):
         canonical = _SUPERTYPES.get(self.name.lower())
         if canonical is None:
             raise ConstraintError(
-                f"{self.name!r} is not a supertype; the supertypes (CR 205.4a) are "
-                + ", ".join(_SUPERTYPES.values())
+                f"{self.name!r} is not a supertype; the supertypes (CR 205.4a) are " + ", ".join(_SUPERTYPES.values())
             )
         object.__setattr__(self, "name", canonical)
 
@@ -398,7 +407,10 @@ class ColorCount(Constraint):
 
     def _test(self, n: Any) -> Any:
         return {
-            "colorless": n == 0, "monocolored": n == 1, "multicolored": n >= 2, "colored": n >= 1,
+            "colorless": n == 0,
+            "monocolored": n == 1,
+            "multicolored": n >= 2,
+            "colored": n >= 1,
         }[self.kind]
 
     def matches(self, face: Mapping[str, Any]) -> bool:
@@ -459,8 +471,7 @@ class ManaValue(Constraint):
         value = float(self.value)
         if not math.isfinite(value) or value < 0 or not _NUMBER.fullmatch(_fmt_number(value)):
             raise ConstraintError(
-                f"mana value {self.value!r} is not a number from 0 to 999999999999 "
-                "with at most 12 decimals"
+                f"mana value {self.value!r} is not a number from 0 to 999999999999 with at most 12 decimals"
             )
         object.__setattr__(self, "value", value)
 
@@ -633,6 +644,7 @@ def _or(*parts: Constraint) -> Constraint:
 def _not(c: Constraint) -> Constraint:
     return c.inner if isinstance(c, Not) else Not(c)
 
+
 # ---------------------------------------------------------------------------
 # Parser
 # ---------------------------------------------------------------------------
@@ -700,9 +712,7 @@ def parse_constraint(phrase: str) -> Constraint:
     uses (``KNOWN_PHRASES``) and the grammar when the phrase is not understood.
     """
     if not isinstance(phrase, str):
-        raise ConstraintError(
-            f"a card-name constraint must be a string, not {type(phrase).__name__}"
-        )
+        raise ConstraintError(f"a card-name constraint must be a string, not {type(phrase).__name__}")
     try:
         tokens = _lex(phrase)
         if not tokens:
@@ -836,8 +846,10 @@ def _lex_mana_value(raw: list[tuple[str, str]], i: int, word_at: Any) -> tuple[C
         i += 2
     number = word_at(i)
     if number is None or not _NUMBER.fullmatch(number):
-        raise _fail('"mana value" must be followed by a number ("mana value 3", '
-                    '"mana value 3 or less", "mana value 4 or greater")')
+        raise _fail(
+            '"mana value" must be followed by a number ("mana value 3", '
+            '"mana value 3 or less", "mana value 4 or greater")'
+        )
     i += 1
     if op == "=" and word_at(i) == "or" and word_at(i + 1) in ("less", "fewer", "greater", "more"):
         op = "<=" if word_at(i + 1) in ("less", "fewer") else ">="
@@ -971,8 +983,8 @@ def _word(w: str) -> Constraint:
     if w in vocab:
         return vocab[w]
     for prefix in ("non-", "non"):
-        if w.startswith(prefix) and w[len(prefix):] in vocab:
-            return _not(vocab[w[len(prefix):]])
+        if w.startswith(prefix) and w[len(prefix) :] in vocab:
+            return _not(vocab[w[len(prefix) :]])
     if _NUMBER.fullmatch(w):
         raise _fail(f'a number ({w}) must follow "mana value"')
     hint: list[str] = []

@@ -7,6 +7,7 @@
 >>> db.resolve("Fire/Ice").name                                 # doctest: +SKIP
 'Fire // Ice'
 """
+
 from __future__ import annotations
 
 import os
@@ -30,9 +31,17 @@ if TYPE_CHECKING:
     from . import sqlfiles
     from . import tokens as _tokens
 else:  # imported on first use: `--help` imports none of them, a single lookup neither Polars nor rapidfuzz
-    duckdb, pl, _ingest, _lookup, _names, sqlfiles = (LazyModule(m) for m in (
-        "duckdb", "polars", "oracle_tools.ingest", "oracle_tools.lookup", "oracle_tools.names",
-        "oracle_tools.sqlfiles"))
+    duckdb, pl, _ingest, _lookup, _names, sqlfiles = (
+        LazyModule(m)
+        for m in (
+            "duckdb",
+            "polars",
+            "oracle_tools.ingest",
+            "oracle_tools.lookup",
+            "oracle_tools.names",
+            "oracle_tools.sqlfiles",
+        )
+    )
 
 DEFAULT_DB = Path("data") / "oracle.duckdb"
 
@@ -63,7 +72,8 @@ class OracleDB:
                 raise DatabaseMissingError(
                     f"no database at {self.path}. Build one first: `oracle-tools ingest --sample` "
                     "(offline), `oracle-tools ingest` (Scryfall), or `oracle-tools ingest --bulk-file PATH`; "
-                    "or point --db / ORACLE_TOOLS_DB at an existing one.")
+                    "or point --db / ORACLE_TOOLS_DB at an existing one."
+                )
             self._con = duckdb.connect(str(self.path), read_only=True)
         return self._con
 
@@ -96,14 +106,21 @@ class OracleDB:
     # -- ingest (the only writer) ---------------------------------------------------------------
 
     @classmethod
-    def ingest_files(cls, path: str | os.PathLike[str] | None, files: Sequence[str | os.PathLike[str]], *,
-                     rules_file: str | os.PathLike[str] | None = None, progress: bool = False,
-                     interchangeable_file: str | os.PathLike[str] | None = None) -> OracleDB:
+    def ingest_files(
+        cls,
+        path: str | os.PathLike[str] | None,
+        files: Sequence[str | os.PathLike[str]],
+        *,
+        rules_file: str | os.PathLike[str] | None = None,
+        progress: bool = False,
+        interchangeable_file: str | os.PathLike[str] | None = None,
+    ) -> OracleDB:
         """Build (or rebuild) the database at ``path`` from local Scryfall bulk files."""
         db = cls(path)
         sources = [_ingest.sniff(Path(f)) for f in files]
         _ingest.Ingest(db.path, progress=progress, interchangeable_file=interchangeable_file).run(
-            sources, rules_file=Path(rules_file) if rules_file else None)
+            sources, rules_file=Path(rules_file) if rules_file else None
+        )
         return db
 
     @classmethod
@@ -116,19 +133,29 @@ class OracleDB:
     # -- tables and SQL -----------------------------------------------------------------------
 
     def tables(self) -> list[str]:
-        return [t for (t,) in self.con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1").fetchall()]
+        return [
+            t
+            for (t,) in self.con.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1"
+            ).fetchall()
+        ]
 
     def frame(self, table: str, *, lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
         """A whole table or view as a Polars frame (``lazy=True`` for a LazyFrame)."""
         if table not in self.tables() + self.views():
-            raise OracleToolsError(f"no table or view named {table!r}; available: {', '.join(self.tables() + self.views())}")
+            raise OracleToolsError(
+                f"no table or view named {table!r}; available: {', '.join(self.tables() + self.views())}"
+            )
         frame = sqlfiles.frame(self.con, f'SELECT * FROM "{table}"')  # name checked against the catalog above
         return frame.lazy() if lazy else frame
 
     def views(self) -> list[str]:
-        return [v for (v,) in self.con.execute(
-            "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' ORDER BY 1").fetchall()]
+        return [
+            v
+            for (v,) in self.con.execute(
+                "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' ORDER BY 1"
+            ).fetchall()
+        ]
 
     def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
         """Run one read-only query (parameters bound, never pasted) on the sandboxed :attr:`user_con` and
@@ -139,15 +166,23 @@ class OracleDB:
 
     # -- analytics: lazy frames and export (oracle_tools/export.py, views in sql/views.sql) ----
 
-    def lazy(self, table: str | None = None, *, sql: str | None = None,
-             params: Sequence[Any] | dict[str, Any] | None = None) -> pl.LazyFrame:
+    def lazy(
+        self, table: str | None = None, *, sql: str | None = None, params: Sequence[Any] | dict[str, Any] | None = None
+    ) -> pl.LazyFrame:
         """A Polars LazyFrame over a table/view (name checked against the catalog) or a query."""
         from . import export as _export
 
         return _export.lazy(self.con, _export.source_sql(self.con, table, sql), params)
 
-    def export(self, table: str | None, path: str | os.PathLike[str], *, sql: str | None = None,
-               params: Sequence[Any] | dict[str, Any] | None = None, format: str | None = None) -> dict[str, Any]:
+    def export(
+        self,
+        table: str | None,
+        path: str | os.PathLike[str],
+        *,
+        sql: str | None = None,
+        params: Sequence[Any] | dict[str, Any] | None = None,
+        format: str | None = None,
+    ) -> dict[str, Any]:
         """Write a table/view or a query to Parquet or CSV (format from the suffix unless given)."""
         from . import export as _export
 
@@ -158,22 +193,45 @@ class OracleDB:
         con = self.con
         runs = con.execute(
             "SELECT run_id, started_at, source, kind, file, bulk_type, updated_at, rows, round(seconds, 3) "
-            "FROM ingest_runs ORDER BY run_id, file").fetchall()
+            "FROM ingest_runs ORDER BY run_id, file"
+        ).fetchall()
         rules = con.execute("SELECT effective_date, source, rule_count FROM rules_meta").fetchone()
         return {
             "db": str(self.path),
             "size_bytes": self.path.stat().st_size,
-            "runs": [dict(zip(("run_id", "started_at", "source", "kind", "file", "bulk_type", "updated_at", "rows",
-                               "seconds"), (r[0], str(r[1]), *r[2:]))) for r in runs],
+            "runs": [
+                dict(
+                    zip(
+                        (
+                            "run_id",
+                            "started_at",
+                            "source",
+                            "kind",
+                            "file",
+                            "bulk_type",
+                            "updated_at",
+                            "rows",
+                            "seconds",
+                        ),
+                        (r[0], str(r[1]), *r[2:]),
+                    )
+                )
+                for r in runs
+            ],
             "newest_printing": str(con.execute("SELECT max(released_at) FROM printings").fetchall()[0][0]),
             "rules": {"effective_date": str(rules[0]), "source": rules[1], "rules": rules[2]} if rules else None,
             "tables": {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in self.tables()},
-            "layouts": dict(con.execute(
-                "SELECT layout, count(*) FROM cards GROUP BY layout ORDER BY count(*) DESC, layout").fetchall()),
-            "object_kinds": dict(con.execute(
-                "SELECT object_kind, count(*) FROM cards GROUP BY 1 ORDER BY 2 DESC").fetchall()),
-            "languages": dict(con.execute(
-                "SELECT lang, count(*) FROM printings GROUP BY 1 ORDER BY 2 DESC").fetchall()),
+            "layouts": dict(
+                con.execute(
+                    "SELECT layout, count(*) FROM cards GROUP BY layout ORDER BY count(*) DESC, layout"
+                ).fetchall()
+            ),
+            "object_kinds": dict(
+                con.execute("SELECT object_kind, count(*) FROM cards GROUP BY 1 ORDER BY 2 DESC").fetchall()
+            ),
+            "languages": dict(
+                con.execute("SELECT lang, count(*) FROM printings GROUP BY 1 ORDER BY 2 DESC").fetchall()
+            ),
         }
 
     # -- names (CR 201) -----------------------------------------------------------------------
@@ -231,8 +289,9 @@ class OracleDB:
 
     def has_different_name(self, first: str | None, others: Sequence[str | None]) -> bool:
         """CR 201.2c: does ``first`` have a name different from every one of ``others``?"""
-        return _names.has_different_name(self.object_names(first), [self.object_names(o) for o in others],
-                                         self.name_index._classes)
+        return _names.has_different_name(
+            self.object_names(first), [self.object_names(o) for o in others], self.name_index._classes
+        )
 
     # -- choosing a card name (CR 201.4; oracle_tools/choose.py) ------------------------------
 
@@ -271,8 +330,9 @@ class OracleDB:
 
         return _decks.DeckChecker(self.con, self.name_index)
 
-    def check_deck(self, deck: _decks.DeckInput, *, format: str,
-                   commanders: Sequence[str] | None = None) -> _decks.DeckReport:
+    def check_deck(
+        self, deck: _decks.DeckInput, *, format: str, commanders: Sequence[str] | None = None
+    ) -> _decks.DeckReport:
         """Check one deck (a Decklist, a file path or decklist text) against a format's rules.
 
         Returns a DeckReport (``legal``, ``problems`` of kind/card/line/detail, ``counts``, ``to_dict()``).
@@ -322,8 +382,10 @@ class OracleDB:
         one row per name and kind — predefined (CR 111.10), effect (named and defined by effects,
         111.4 / 111.9), object (Scryfall token objects) — with rule, characteristics and creators."""
         if "token_catalog" not in self.views():
-            raise OracleToolsError(f"{self.path} has no token_catalog view (built before it existed); rebuild it "
-                                   "with `oracle-tools ingest`.")
+            raise OracleToolsError(
+                f"{self.path} has no token_catalog view (built before it existed); rebuild it "
+                "with `oracle-tools ingest`."
+            )
         return self.sql("SELECT * FROM token_catalog ORDER BY name, kind")
 
     def token_collisions(self) -> pl.DataFrame:
@@ -341,8 +403,10 @@ class OracleDB:
         from . import references as _references
 
         if "name_references" not in self.tables():
-            raise OracleToolsError(f"{self.path} has no name_references table (built before it existed); rebuild "
-                                   "it with `oracle-tools ingest`.")
+            raise OracleToolsError(
+                f"{self.path} has no name_references table (built before it existed); rebuild "
+                "it with `oracle-tools ingest`."
+            )
         return _references.references(self.con, name)
 
     # -- search: Scryfall's query language (oracle_tools/search/) ------------------------------
@@ -351,8 +415,9 @@ class OracleDB:
         """The connection searches run on: the sandboxed read-only ``user_con`` (user-derived SQL)."""
         return self.user_con
 
-    def search(self, query: str, *, unique: str = "cards", order: str = "name",
-               direction: str = "auto") -> pl.DataFrame:
+    def search(
+        self, query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto"
+    ) -> pl.DataFrame:
         """Cards matching a Scryfall search query (``t:goblin c:r mv<=2 f:modern``), one row per card
         (``unique="prints"``: per printing; ``"art"``: per card and artist), in ``order``.
 
@@ -367,5 +432,6 @@ class OracleDB:
         def nameable(phrase: str) -> list[str]:  # nameable:"nonland" -- CR 201.4, the choose-name rules
             return self.nameable(phrase).get_column("oracle_id").unique().to_list()
 
-        return _search.run(self._search_con(), query, unique=unique, order=order, direction=direction,
-                           nameable=nameable)
+        return _search.run(
+            self._search_con(), query, unique=unique, order=order, direction=direction, nameable=nameable
+        )

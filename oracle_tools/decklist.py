@@ -50,6 +50,7 @@ Design decisions
   when the file cannot be read as text at all.
 * Counts must be whole numbers from 1 to 1000.
 """
+
 from __future__ import annotations
 
 import json
@@ -159,8 +160,19 @@ class Decklist:
 
 _SECTION_WORDS: dict[str, str] = {}
 for _sec, _words in {
-    "main": ("deck", "main", "maindeck", "main deck", "mainboard", "main board", "main-deck",
-             "main-board", "decklist", "deck list", "library"),
+    "main": (
+        "deck",
+        "main",
+        "maindeck",
+        "main deck",
+        "mainboard",
+        "main board",
+        "main-deck",
+        "main-board",
+        "decklist",
+        "deck list",
+        "library",
+    ),
     "sideboard": ("sideboard", "side board", "side-board", "side", "sb", "sideboard cards"),
     "commander": ("commander", "commanders", "command zone", "cmdr", "general"),
     "companion": ("companion", "companions"),
@@ -188,12 +200,31 @@ _NUMBER_WORDS = frozenset(
 _ANY_NUMBER = frozenset(
     n.casefold()
     for n in (
-        "Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes",
-        "Snow-Covered Plains", "Snow-Covered Island", "Snow-Covered Swamp",
-        "Snow-Covered Mountain", "Snow-Covered Forest", "Snow-Covered Wastes",
-        "Relentless Rats", "Shadowborn Apostle", "Persistent Petitioners", "Rat Colony",
-        "Dragon's Approach", "Slime Against Humanity", "Hare Apparent", "Seven Dwarves",
-        "Nazgûl", "Nazgul", "Templar Knight", "Tempest Hawk", "Cid, Timeless Artificer",
+        "Plains",
+        "Island",
+        "Swamp",
+        "Mountain",
+        "Forest",
+        "Wastes",
+        "Snow-Covered Plains",
+        "Snow-Covered Island",
+        "Snow-Covered Swamp",
+        "Snow-Covered Mountain",
+        "Snow-Covered Forest",
+        "Snow-Covered Wastes",
+        "Relentless Rats",
+        "Shadowborn Apostle",
+        "Persistent Petitioners",
+        "Rat Colony",
+        "Dragon's Approach",
+        "Slime Against Humanity",
+        "Hare Apparent",
+        "Seven Dwarves",
+        "Nazgûl",
+        "Nazgul",
+        "Templar Knight",
+        "Tempest Hawk",
+        "Cid, Timeless Artificer",
     )
 )
 
@@ -339,11 +370,15 @@ def _name_problem(name: str) -> str | None:
     if not any(ch.isalnum() for ch in name):
         return f"'{name}' is not a card name; a valid line looks like {_EXAMPLE}."
     if len(name) > _MAX_NAME_LEN:
-        return (f"The card name is {len(name)} characters long, longer than any real card name; "
-                f"a valid line looks like {_EXAMPLE}.")
+        return (
+            f"The card name is {len(name)} characters long, longer than any real card name; "
+            f"a valid line looks like {_EXAMPLE}."
+        )
     if _has_control(name) or any(ch in _BAD_NAME_CHARS for ch in name):
-        return (f"'{name[:60]}' contains characters no card name has; "
-                f"a valid line looks like {_EXAMPLE} or a header such as 'Sideboard'.")
+        return (
+            f"'{name[:60]}' contains characters no card name has; "
+            f"a valid line looks like {_EXAMPLE} or a header such as 'Sideboard'."
+        )
     return None
 
 
@@ -383,8 +418,7 @@ def _card_tok(tok: _Tok, text: str) -> _Tok:
             tok.x_style = True
         elif _LEAD_DIGIT.match(text):
             tok.kind = "problem"
-            tok.detail = ("The count must be a whole number followed by a space and the card name, "
-                          f"like {_EXAMPLE}.")
+            tok.detail = f"The count must be a whole number followed by a space and the card name, like {_EXAMPLE}."
             return tok
     if count is not None:
         if count == 0:
@@ -393,15 +427,15 @@ def _card_tok(tok: _Tok, text: str) -> _Tok:
             return tok
         if count > MAX_COUNT:
             tok.kind = "problem"
-            tok.detail = (f"The count {count} is over {MAX_COUNT}, which no deck needs; "
-                          f"a valid line looks like {_EXAMPLE}.")
+            tok.detail = (
+                f"The count {count} is over {MAX_COUNT}, which no deck needs; a valid line looks like {_EXAMPLE}."
+            )
             return tok
     else:
         first = rest.split(" ", 1)
-        if (len(first) == 2 and first[0] in _NUMBER_WORDS and first[1][:1].isupper()):
+        if len(first) == 2 and first[0] in _NUMBER_WORDS and first[1][:1].isupper():
             tok.kind = "problem"
-            tok.detail = (f"The count '{first[0]}' is written as a word; write it in digits, "
-                          f"like {_EXAMPLE}.")
+            tok.detail = f"The count '{first[0]}' is written as a word; write it in digits, like {_EXAMPLE}."
             return tok
     mm = _MWS_SET.match(rest)
     if mm:
@@ -453,10 +487,11 @@ def _tokenize(lines: Sequence[str]) -> list[_Tok]:
 def _bare_problem(tok: _Tok) -> str:
     first = tok.name.split(" ", 1)[0].casefold()
     if first in _NUMBER_WORDS:
-        return (f"The count '{tok.name.split(' ', 1)[0]}' is written as a word; write it in digits, "
-                f"like {_EXAMPLE}.")
-    return (f"No count: the other lines of this list give counts, so write this one as "
-            f"'1 {tok.name[:60]}' (or '4 {tok.name[:60]}').")
+        return f"The count '{tok.name.split(' ', 1)[0]}' is written as a word; write it in digits, like {_EXAMPLE}."
+    return (
+        f"No count: the other lines of this list give counts, so write this one as "
+        f"'1 {tok.name[:60]}' (or '4 {tok.name[:60]}')."
+    )
 
 
 def _is_singleton(cards: Iterable[_Tok]) -> bool:
@@ -476,11 +511,9 @@ def _parse_text(text: str, source: str) -> Decklist:
     explicit_side = any(t.section == "sideboard" for t in headers) or any(
         t.sb or t.section == "sideboard" for t in cards
     )
-    commander_header = any(t.section == "commander" for t in headers) or any(
-        t.section == "commander" for t in cards
-    )
+    commander_header = any(t.section == "commander" for t in headers) or any(t.section == "commander" for t in cards)
     total_guess = sum(t.count or 1 for t in cards)
-    headerless_commander = (not has_headers and _is_singleton(cards) and 99 <= total_guess <= 101)
+    headerless_commander = not has_headers and _is_singleton(cards) and 99 <= total_guess <= 101
     accept_bare = (not any(t.count is not None for t in cards)) or commander_header or headerless_commander
 
     # Headerless commander-style: find blank-separated blocks; a 1-2 card last/first block = commander(s).
@@ -545,8 +578,7 @@ def _parse_text(text: str, source: str) -> Decklist:
             pending_blank = False
             if section in ("commander", "companion"):
                 section, cards_in_section = "main", False
-            elif (section == "main" and not explicit_side and not split_done
-                  and not headerless_commander):
+            elif section == "main" and not explicit_side and not split_done and not headerless_commander:
                 section, split_done = "sideboard", True
         if t.kind == "problem":
             problems.append(ParseProblem(t.line, t.raw, t.detail))
@@ -619,8 +651,13 @@ def _parse_dek(text: str, source: str) -> Decklist:
         if not root:
             root.append(tag)
             if tag != "Deck":
-                problems.append(ParseProblem(ln, raw_at(ln), f"The XML root element is <{tag}>, "
-                                             f"not <Deck>; a .dek file looks like {example}."))
+                problems.append(
+                    ParseProblem(
+                        ln,
+                        raw_at(ln),
+                        f"The XML root element is <{tag}>, not <Deck>; a .dek file looks like {example}.",
+                    )
+                )
         if tag != "Cards":
             return
         raw = raw_at(ln).strip()
@@ -628,17 +665,26 @@ def _parse_dek(text: str, source: str) -> Decklist:
         q = (attrs.get("Quantity") or "").strip()
         valid = '<Cards Quantity="4" Sideboard="false" Name="Lightning Bolt" />'
         if not q.isdigit() or not 1 <= int(q) <= MAX_COUNT:
-            problems.append(ParseProblem(ln, raw, f"Quantity={q!r} is not a whole number from 1 to "
-                                         f"{MAX_COUNT}; a valid element looks like {valid}."))
+            problems.append(
+                ParseProblem(
+                    ln,
+                    raw,
+                    f"Quantity={q!r} is not a whole number from 1 to {MAX_COUNT}; a valid element looks like {valid}.",
+                )
+            )
             return
         bad = _name_problem(name) if name else "missing"
         if bad:
-            problems.append(ParseProblem(ln, raw, f"The <Cards> element has no usable Name attribute; "
-                                         f"a valid element looks like {valid}."))
+            problems.append(
+                ParseProblem(
+                    ln, raw, f"The <Cards> element has no usable Name attribute; a valid element looks like {valid}."
+                )
+            )
             return
         flag = lambda k: (attrs.get(k) or "").strip().casefold() == "true"  # noqa: E731
-        sec = "commander" if flag("CommandZone") or flag("Commander") else (
-            "sideboard" if flag("Sideboard") else "main")
+        sec = (
+            "commander" if flag("CommandZone") or flag("Commander") else ("sideboard" if flag("Sideboard") else "main")
+        )
         entries.append(DeckEntry(int(q), name, sec, ln, raw))
 
     class Handler(ContentHandler):
@@ -652,16 +698,27 @@ def _parse_dek(text: str, source: str) -> Decklist:
     except DefusedXmlException as exc:  # DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
         ln = parser.getLineNumber()
         what = "a DTD (<!DOCTYPE …>)" if type(exc).__name__ == "DTDForbidden" else "an XML entity declaration"
-        problems.append(ParseProblem(ln, raw_at(ln), f"The file declares {what}, which is not allowed in a .dek "
-                                     "file (entities can expand without limit; MTGO writes none); export the deck "
-                                     "from MTGO again."))
+        problems.append(
+            ParseProblem(
+                ln,
+                raw_at(ln),
+                f"The file declares {what}, which is not allowed in a .dek "
+                "file (entities can expand without limit; MTGO writes none); export the deck "
+                "from MTGO again.",
+            )
+        )
     except SAXParseException as exc:
         ln = exc.getLineNumber() or 0
-        problems.append(ParseProblem(ln, raw_at(ln), f"Malformed XML ({exc.getMessage()} at column "
-                                     f"{(exc.getColumnNumber() or 0) + 1}); a .dek file looks like {example}."))
+        problems.append(
+            ParseProblem(
+                ln,
+                raw_at(ln),
+                f"Malformed XML ({exc.getMessage()} at column "
+                f"{(exc.getColumnNumber() or 0) + 1}); a .dek file looks like {example}.",
+            )
+        )
     except (ValueError, UnicodeError) as exc:  # e.g. lone surrogates that cannot be encoded
-        problems.append(ParseProblem(1, raw_at(1), f"The XML text cannot be encoded ({exc}); "
-                                     "save the file as UTF-8."))
+        problems.append(ParseProblem(1, raw_at(1), f"The XML text cannot be encoded ({exc}); save the file as UTF-8."))
     return Decklist("mtgo_dek", tuple(entries), tuple(problems), None, source)
 
 
@@ -670,11 +727,24 @@ def _parse_dek(text: str, source: str) -> Decklist:
 _COUNT_KEYS = ("count", "Count", "quantity", "Quantity", "qty", "amount")
 _NAME_KEYS = ("name", "Name", "CardName", "card_name", "cardName", "card")
 _SECTION_KEYS = {
-    "mainboard": "main", "Mainboard": "main", "main_deck": "main", "maindeck": "main", "main": "main",
-    "MainBoard": "main", "sideboard": "sideboard", "Sideboard": "sideboard", "SideBoard": "sideboard",
-    "side": "sideboard", "commanders": "commander", "Commanders": "commander", "commander": "commander",
-    "Commander": "commander", "companion": "companion", "Companion": "companion",
-    "maybeboard": "maybeboard", "Maybeboard": "maybeboard",
+    "mainboard": "main",
+    "Mainboard": "main",
+    "main_deck": "main",
+    "maindeck": "main",
+    "main": "main",
+    "MainBoard": "main",
+    "sideboard": "sideboard",
+    "Sideboard": "sideboard",
+    "SideBoard": "sideboard",
+    "side": "sideboard",
+    "commanders": "commander",
+    "Commanders": "commander",
+    "commander": "commander",
+    "Commander": "commander",
+    "companion": "companion",
+    "Companion": "companion",
+    "maybeboard": "maybeboard",
+    "Maybeboard": "maybeboard",
 }
 
 
@@ -707,9 +777,17 @@ def _first(d: dict[str, Any], keys: Sequence[str]) -> Any:
     return None
 
 
-def _deck_from_json(deck: dict[str, Any], *, source: str, finder: _LineFinder | None, player: str | None,
-                    event: str | None, event_format: str | None, name: str | None,
-                    commander_in_sideboard: bool | None) -> Decklist:
+def _deck_from_json(
+    deck: dict[str, Any],
+    *,
+    source: str,
+    finder: _LineFinder | None,
+    player: str | None,
+    event: str | None,
+    event_format: str | None,
+    name: str | None,
+    commander_in_sideboard: bool | None,
+) -> Decklist:
     entries: list[DeckEntry] = []
     problems: list[ParseProblem] = []
     for key, value in deck.items():
@@ -719,27 +797,49 @@ def _deck_from_json(deck: dict[str, Any], *, source: str, finder: _LineFinder | 
         if value is None:
             continue
         if not isinstance(value, list):
-            problems.append(ParseProblem(0, f"{key}: {str(value)[:80]}", f"'{key}' is not a list of "
-                                         '{"count": 4, "name": "Lightning Bolt"} objects.'))
+            problems.append(
+                ParseProblem(
+                    0,
+                    f"{key}: {str(value)[:80]}",
+                    f'\'{key}\' is not a list of {{"count": 4, "name": "Lightning Bolt"}} objects.',
+                )
+            )
             continue
         for item in value:
             if not isinstance(item, dict):
-                problems.append(ParseProblem(0, str(item)[:80], f"An item of '{key}' is not an object like "
-                                             '{"count": 4, "name": "Lightning Bolt"}.'))
+                problems.append(
+                    ParseProblem(
+                        0,
+                        str(item)[:80],
+                        f'An item of \'{key}\' is not an object like {{"count": 4, "name": "Lightning Bolt"}}.',
+                    )
+                )
                 continue
             cname = _first(item, _NAME_KEYS)
             count = _first(item, _COUNT_KEYS)
             line = finder.find(cname) if (finder and isinstance(cname, str)) else 0
             raw = f"{count} {cname}"
             if not isinstance(cname, str) or _name_problem(cname.strip()):
-                problems.append(ParseProblem(line, raw, f"An item of '{key}' has no usable card name; "
-                                             'expected {"count": 4, "name": "Lightning Bolt"}.'))
+                problems.append(
+                    ParseProblem(
+                        line,
+                        raw,
+                        f"An item of '{key}' has no usable card name; "
+                        'expected {"count": 4, "name": "Lightning Bolt"}.',
+                    )
+                )
                 continue
             if isinstance(count, str) and count.strip().isdigit():
                 count = int(count)
             if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-                problems.append(ParseProblem(line, raw, f"'{cname}' in '{key}' has count {count!r}; a count "
-                                             f"must be a whole number from 1 to {MAX_COUNT}: entry skipped."))
+                problems.append(
+                    ParseProblem(
+                        line,
+                        raw,
+                        f"'{cname}' in '{key}' has count {count!r}; a count "
+                        f"must be a whole number from 1 to {MAX_COUNT}: entry skipped.",
+                    )
+                )
                 continue
             entries.append(DeckEntry(count, cname.strip(), sec, line, raw))
 
@@ -749,10 +849,19 @@ def _deck_from_json(deck: dict[str, Any], *, source: str, finder: _LineFinder | 
         auto = "commander" in label and not any(e.section == "commander" for e in entries)
         commander_in_sideboard = auto and 1 <= sum(e.count for e in side) <= 2
     if commander_in_sideboard:
-        entries = [DeckEntry(e.count, e.name, "commander", e.line, e.raw) if e.section == "sideboard" else e
-                   for e in entries]
-    return Decklist("json_cache", tuple(entries), tuple(problems), name, source, player=player,
-                    event=event, event_format=event_format)
+        entries = [
+            DeckEntry(e.count, e.name, "commander", e.line, e.raw) if e.section == "sideboard" else e for e in entries
+        ]
+    return Decklist(
+        "json_cache",
+        tuple(entries),
+        tuple(problems),
+        name,
+        source,
+        player=player,
+        event=event,
+        event_format=event_format,
+    )
 
 
 def _unescape_topdeck(text: str) -> str:
@@ -778,25 +887,66 @@ def _decks_from_obj(obj: Any, text: str, source: str, commander_in_sideboard: bo
             for d in decks:
                 if not isinstance(d, dict):
                     continue
-                out.append(_deck_from_json(d, player=_first(d, ("player", "Player")), event=event,
-                                           event_format=fmt, name=_first(d, ("name", "deck_name")), **kw))
+                out.append(
+                    _deck_from_json(
+                        d,
+                        player=_first(d, ("player", "Player")),
+                        event=event,
+                        event_format=fmt,
+                        name=_first(d, ("name", "deck_name")),
+                        **kw,
+                    )
+                )
             return out
         if isinstance(obj.get("decklist"), str):  # TopDeck.gg player object
             inner = parse_decklist(_unescape_topdeck(obj["decklist"]), source=source)
-            return [Decklist("json_cache", inner.entries, inner.problems, inner.name, source,
-                             player=obj.get("name") if isinstance(obj.get("name"), str) else None)]
+            return [
+                Decklist(
+                    "json_cache",
+                    inner.entries,
+                    inner.problems,
+                    inner.name,
+                    source,
+                    player=obj.get("name") if isinstance(obj.get("name"), str) else None,
+                )
+            ]
         if any(k in obj for k in _SECTION_KEYS) and any(isinstance(obj.get(k), list) for k in _SECTION_KEYS):
-            return [_deck_from_json(obj, player=obj.get("player"), event=None, event_format=obj.get("format"),
-                                    name=obj.get("name") if isinstance(obj.get("name"), str) else None, **kw)]
+            return [
+                _deck_from_json(
+                    obj,
+                    player=obj.get("player"),
+                    event=None,
+                    event_format=obj.get("format"),
+                    name=obj.get("name") if isinstance(obj.get("name"), str) else None,
+                    **kw,
+                )
+            ]
         vals = list(obj.values())
         if vals and all(isinstance(v, dict) and any(k in v for k in _SECTION_KEYS) for v in vals):
-            return [_deck_from_json(v, player=v.get("player"), event=v.get("event"),
-                                    event_format=v.get("format"),
-                                    name=v.get("archetype") or v.get("name"), **kw) for v in vals]
+            return [
+                _deck_from_json(
+                    v,
+                    player=v.get("player"),
+                    event=v.get("event"),
+                    event_format=v.get("format"),
+                    name=v.get("archetype") or v.get("name"),
+                    **kw,
+                )
+                for v in vals
+            ]
         return None
     if isinstance(obj, list) and obj and all(isinstance(v, dict) and any(k in v for k in _SECTION_KEYS) for v in obj):
-        return [_deck_from_json(v, player=v.get("player"), event=None, event_format=v.get("format"),
-                                name=v.get("name") if isinstance(v.get("name"), str) else None, **kw) for v in obj]
+        return [
+            _deck_from_json(
+                v,
+                player=v.get("player"),
+                event=None,
+                event_format=v.get("format"),
+                name=v.get("name") if isinstance(v.get("name"), str) else None,
+                **kw,
+            )
+            for v in obj
+        ]
     return None
 
 
@@ -822,9 +972,20 @@ def parse_decklist(text: str, *, source: str = "<text>") -> Decklist:
             if decks is not None:
                 if len(decks) == 1:
                     return decks[0]
-                return Decklist("json_cache", (), (ParseProblem(1, text.split("\n", 1)[0][:200],
-                                f"This JSON holds {len(decks)} decklists, not one; read it with "
-                                "read_decklists_json_cache()."),), None, source)
+                return Decklist(
+                    "json_cache",
+                    (),
+                    (
+                        ParseProblem(
+                            1,
+                            text.split("\n", 1)[0][:200],
+                            f"This JSON holds {len(decks)} decklists, not one; read it with "
+                            "read_decklists_json_cache().",
+                        ),
+                    ),
+                    None,
+                    source,
+                )
     return _parse_text(text, source)
 
 
@@ -844,11 +1005,14 @@ def _read_text(path: Path) -> str:
         try:
             text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise DecklistError(f"{path}: has a UTF-16 mark but cannot be decoded ({exc.reason}); "
-                                "save it again as UTF-8 text.") from exc
+            raise DecklistError(
+                f"{path}: has a UTF-16 mark but cannot be decoded ({exc.reason}); save it again as UTF-8 text."
+            ) from exc
     elif b"\x00" in data:
-        raise DecklistError(f"{path}: is a binary file, not a text decklist (it contains NUL bytes); "
-                            "export the deck as text (.txt) or MTGO XML (.dek).")
+        raise DecklistError(
+            f"{path}: is a binary file, not a text decklist (it contains NUL bytes); "
+            "export the deck as text (.txt) or MTGO XML (.dek)."
+        )
     else:
         try:
             text = data.decode("utf-8-sig")
@@ -860,8 +1024,10 @@ def _read_text(path: Path) -> str:
     text = text.lstrip("\ufeff")
     ctrl = len(_BINARY_CONTROL.findall(text))
     if ctrl > max(2, len(text) // 100):
-        raise DecklistError(f"{path}: does not decode as text ({ctrl} control characters; tried UTF-8, "
-                            "Windows-1252 and Latin-1); export the deck as UTF-8 text.")
+        raise DecklistError(
+            f"{path}: does not decode as text ({ctrl} control characters; tried UTF-8, "
+            "Windows-1252 and Latin-1); export the deck as UTF-8 text."
+        )
     if not text.strip():
         raise DecklistError(f"{path}: the file is empty; export the decklist again or check you picked the right file.")
     return text
@@ -903,9 +1069,11 @@ def read_decklists_json_cache(path: Path, *, commander_in_sideboard: bool | None
         raise DecklistError(f"{path}: is not JSON ({exc}); for a text or .dek decklist use read_decklist().") from exc
     decks = _decks_from_obj(obj, text, str(path), commander_in_sideboard)
     if decks is None:
-        raise DecklistError(f"{path}: is JSON but holds no decklists (expected {{\"decks\": [{{\"mainboard\": "
-                            "[{\"count\", \"name\"}], \"sideboard\": [...]}]}} or the Badaro \"Decks\" shape); "
-                            "check this is a deck cache and not e.g. match results.")
+        raise DecklistError(
+            f'{path}: is JSON but holds no decklists (expected {{"decks": [{{"mainboard": '
+            '[{"count", "name"}], "sideboard": [...]}]}} or the Badaro "Decks" shape); '
+            "check this is a deck cache and not e.g. match results."
+        )
     return decks
 
 
@@ -936,14 +1104,22 @@ def render_arena(deck: Decklist | Iterable[DeckEntry], *, name: str | None = Non
     blocks: list[str] = []
     if name:
         blocks.append(f"About\nName {name}")
-    for sec, header in (("commander", "Commander"), ("companion", "Companion"), ("main", "Deck"),
-                        ("sideboard", "Sideboard"), ("maybeboard", "Maybeboard")):
+    for sec, header in (
+        ("commander", "Commander"),
+        ("companion", "Companion"),
+        ("main", "Deck"),
+        ("sideboard", "Sideboard"),
+        ("maybeboard", "Maybeboard"),
+    ):
         rows = []
         for e in es:
             if e.section != sec:
                 continue
-            suffix = f" ({e.set_code}) {e.collector_number}" if e.set_code and e.collector_number else (
-                f" ({e.set_code})" if e.set_code else "")
+            suffix = (
+                f" ({e.set_code}) {e.collector_number}"
+                if e.set_code and e.collector_number
+                else (f" ({e.set_code})" if e.set_code else "")
+            )
             rows.append(f"{e.count} {e.name}{suffix}")
         if rows:
             blocks.append(header + "\n" + "\n".join(rows))
@@ -952,10 +1128,12 @@ def render_arena(deck: Decklist | Iterable[DeckEntry], *, name: str | None = Non
 
 def render_dek(deck: Decklist | Iterable[DeckEntry]) -> str:
     """MTGO .dek XML (no CatIDs: we do not know MTGO's catalogue ids; commander/companion go to the sideboard)."""
-    rows = ['<?xml version="1.0" encoding="utf-8"?>',
-            '<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">',
-            "  <NetDeckID>0</NetDeckID>",
-            "  <PreconstructedDeckID>0</PreconstructedDeckID>"]
+    rows = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">',
+        "  <NetDeckID>0</NetDeckID>",
+        "  <PreconstructedDeckID>0</PreconstructedDeckID>",
+    ]
     for e in _entries(deck):
         if e.section == "maybeboard":
             continue

@@ -40,6 +40,7 @@ one-sentence ``detail`` citing the rule):
 Copies are counted over the main deck, sideboard, commander and companion together; the maybeboard
 is not part of the deck and is ignored.
 """
+
 from __future__ import annotations
 
 import math
@@ -61,15 +62,32 @@ if TYPE_CHECKING:
     from .names import NameIndex
 
 __all__ = [
-    "FORMATS", "FORMAT_ALIASES", "PROBLEM_KINDS", "FormatRules", "Problem", "DeckReport", "DeckChecker",
-    "format_rules", "deck_limit_from_text", "to_decklists",
+    "FORMATS",
+    "FORMAT_ALIASES",
+    "PROBLEM_KINDS",
+    "FormatRules",
+    "Problem",
+    "DeckReport",
+    "DeckChecker",
+    "format_rules",
+    "deck_limit_from_text",
+    "to_decklists",
 ]
 
 DeckInput = Decklist | str | Path
 
 PROBLEM_KINDS: tuple[str, ...] = (
-    "unknown_card", "not_legal", "banned", "restricted", "too_many_copies", "deck_size", "sideboard_size",
-    "color_identity", "commander", "parse_error")
+    "unknown_card",
+    "not_legal",
+    "banned",
+    "restricted",
+    "too_many_copies",
+    "deck_size",
+    "sideboard_size",
+    "color_identity",
+    "commander",
+    "parse_error",
+)
 
 # --------------------------------------------------------------------------- formats
 
@@ -97,37 +115,50 @@ def _constructed(key: str, label: str) -> FormatRules:
     return FormatRules(key, 60, label=label)
 
 
-FORMATS: dict[str, FormatRules] = {r.key: r for r in (
-    _constructed("standard", "Standard"),
-    _constructed("pioneer", "Pioneer"),
-    _constructed("modern", "Modern"),
-    _constructed("legacy", "Legacy"),
-    _constructed("vintage", "Vintage"),
-    _constructed("pauper", "Pauper"),
-    _constructed("historic", "Historic"),
-    _constructed("explorer", "Explorer"),
-    _constructed("timeless", "Timeless"),
-    _constructed("alchemy", "Alchemy"),
-    _constructed("premodern", "Premodern"),
-    _constructed("oldschool", "Old School"),
-    _constructed("penny", "Penny Dreadful"),
-    _constructed("frontier", "Frontier"),
-    _constructed("future", "Future Standard"),
-    FormatRules("commander", 100, 100, 1, 0, commander=True, label="Commander"),
-    FormatRules("duel", 100, 100, 1, 0, commander=True, label="Duel Commander"),
-    FormatRules("predh", 100, 100, 1, 0, commander=True, label="PreDH"),
-    FormatRules("brawl", 100, 100, 1, 0, commander=True, planeswalker_commander=True, label="Brawl"),
-    FormatRules("standardbrawl", 60, 60, 1, 0, commander=True, planeswalker_commander=True,
-                label="Standard Brawl"),
-    FormatRules("gladiator", 100, 100, 1, 0, label="Gladiator"),
-    FormatRules("limited", 40, copies=math.inf, sideboard_max=math.inf, legality=False, label="Limited"),
-)}
+FORMATS: dict[str, FormatRules] = {
+    r.key: r
+    for r in (
+        _constructed("standard", "Standard"),
+        _constructed("pioneer", "Pioneer"),
+        _constructed("modern", "Modern"),
+        _constructed("legacy", "Legacy"),
+        _constructed("vintage", "Vintage"),
+        _constructed("pauper", "Pauper"),
+        _constructed("historic", "Historic"),
+        _constructed("explorer", "Explorer"),
+        _constructed("timeless", "Timeless"),
+        _constructed("alchemy", "Alchemy"),
+        _constructed("premodern", "Premodern"),
+        _constructed("oldschool", "Old School"),
+        _constructed("penny", "Penny Dreadful"),
+        _constructed("frontier", "Frontier"),
+        _constructed("future", "Future Standard"),
+        FormatRules("commander", 100, 100, 1, 0, commander=True, label="Commander"),
+        FormatRules("duel", 100, 100, 1, 0, commander=True, label="Duel Commander"),
+        FormatRules("predh", 100, 100, 1, 0, commander=True, label="PreDH"),
+        FormatRules("brawl", 100, 100, 1, 0, commander=True, planeswalker_commander=True, label="Brawl"),
+        FormatRules("standardbrawl", 60, 60, 1, 0, commander=True, planeswalker_commander=True, label="Standard Brawl"),
+        FormatRules("gladiator", 100, 100, 1, 0, label="Gladiator"),
+        FormatRules("limited", 40, copies=math.inf, sideboard_max=math.inf, legality=False, label="Limited"),
+    )
+}
 
 FORMAT_ALIASES: dict[str, str] = {
-    "edh": "commander", "cedh": "commander", "duel commander": "duel", "duel-commander": "duel",
-    "duelcommander": "duel", "pre-modern": "premodern", "old school": "oldschool", "old-school": "oldschool",
-    "penny dreadful": "penny", "pennydreadful": "penny", "sealed": "limited", "draft": "limited",
-    "historic brawl": "brawl", "historicbrawl": "brawl", "standard brawl": "standardbrawl",
+    "edh": "commander",
+    "cedh": "commander",
+    "duel commander": "duel",
+    "duel-commander": "duel",
+    "duelcommander": "duel",
+    "pre-modern": "premodern",
+    "old school": "oldschool",
+    "old-school": "oldschool",
+    "penny dreadful": "penny",
+    "pennydreadful": "penny",
+    "sealed": "limited",
+    "draft": "limited",
+    "historic brawl": "brawl",
+    "historicbrawl": "brawl",
+    "standard brawl": "standardbrawl",
 }
 
 
@@ -139,8 +170,9 @@ def format_rules(name: str | FormatRules) -> FormatRules:
     key = FORMAT_ALIASES.get(key, key)
     rules = FORMATS.get(key) or FORMATS.get(key.replace(" ", ""))
     if rules is None:
-        raise OracleToolsError(f"unknown format {name!r}; known formats: {', '.join(FORMATS)} "
-                               f"(aliases: {', '.join(FORMAT_ALIASES)}).")
+        raise OracleToolsError(
+            f"unknown format {name!r}; known formats: {', '.join(FORMATS)} (aliases: {', '.join(FORMAT_ALIASES)})."
+        )
     return rules
 
 
@@ -148,7 +180,9 @@ def format_rules(name: str | FormatRules) -> FormatRules:
 
 _DECK_LIMIT = re.compile(
     r"\bA deck can have (?:(?P<any>any number of)|up to (?P<upto>[\w-]+)|only (?P<only>[\w-]+)) cards? named "
-    r"(?P<name>[^\n]+?)\.(?=\s|$)", re.I)
+    r"(?P<name>[^\n]+?)\.(?=\s|$)",
+    re.I,
+)
 
 
 def deck_limit_from_text(oracle_text: str | None, names: Iterable[str] = ()) -> float | None:
@@ -185,8 +219,18 @@ def _partner_abilities(oracle_text: str) -> tuple[tuple[str, str], ...]:
     """Partner abilities (CR 702.124a) as (kind, argument): plain, with, text, background, doctor."""
     found: list[tuple[str, str]] = []
     low_text = oracle_text.casefold()
-    if not any(w in low_text for w in ("partner", "friends forever", "father & son", "survivors", "background",
-                                       "companion", "character select")):
+    if not any(
+        w in low_text
+        for w in (
+            "partner",
+            "friends forever",
+            "father & son",
+            "survivors",
+            "background",
+            "companion",
+            "character select",
+        )
+    ):
         return ()
     for line in oracle_text.split("\n"):
         line = strip_reminders(line).strip()
@@ -198,7 +242,7 @@ def _partner_abilities(oracle_text: str) -> tuple[tuple[str, str], ...]:
             if low == "partner":
                 found.append(("plain", ""))
             elif low.startswith("partner with "):
-                found.append(("with", item[len("partner with "):].strip().rstrip(".").casefold()))
+                found.append(("with", item[len("partner with ") :].strip().rstrip(".").casefold()))
             elif m := _PARTNER_TEXT.match(low):
                 found.append(("text", m.group("text").strip()))
             elif low in ("friends forever", "father & son", "survivors", "character select"):
@@ -302,9 +346,17 @@ class DeckReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "source": self.source, "name": self.name, "player": self.player, "format": self.format,
-            "legal": self.legal, "problems": [p.to_dict() for p in self.problems], "counts": dict(self.counts),
-            "commanders": list(self.commanders), "notes": list(self.notes), "lines": [dict(x) for x in self.lines]}
+            "source": self.source,
+            "name": self.name,
+            "player": self.player,
+            "format": self.format,
+            "legal": self.legal,
+            "problems": [p.to_dict() for p in self.problems],
+            "counts": dict(self.counts),
+            "commanders": list(self.commanders),
+            "notes": list(self.notes),
+            "lines": [dict(x) for x in self.lines],
+        }
 
 
 # --------------------------------------------------------------------------- inputs
@@ -318,12 +370,15 @@ def to_decklists(item: DeckInput) -> list[Decklist]:
     """
     if isinstance(item, Decklist):
         return [item]
-    if isinstance(item, Path) or (isinstance(item, str) and "\n" not in item and len(item) < 4096
-                                  and _is_file(item)):
+    if isinstance(item, Path) or (isinstance(item, str) and "\n" not in item and len(item) < 4096 and _is_file(item)):
         path = Path(item)
         deck = read_decklist(path)
-        if deck.format == "json_cache" and not deck.entries and deck.problems and "decklists, not one" in \
-                deck.problems[0].detail:
+        if (
+            deck.format == "json_cache"
+            and not deck.entries
+            and deck.problems
+            and "decklists, not one" in deck.problems[0].detail
+        ):
             return read_decklists_json_cache(path)
         return [deck]
     if isinstance(item, str):
@@ -366,14 +421,17 @@ class DeckChecker:
         table = self._legal.get(fmt)
         if table is None:
             if self._formats_in_db is None:
-                self._formats_in_db = {f for (f,) in self._con.execute("SELECT DISTINCT format FROM legalities")
-                                       .fetchall()}
+                self._formats_in_db = {
+                    f for (f,) in self._con.execute("SELECT DISTINCT format FROM legalities").fetchall()
+                }
             if fmt not in self._formats_in_db:
                 raise OracleToolsError(
                     f"the database has no legalities for format {fmt!r}; it has: "
-                    f"{', '.join(sorted(self._formats_in_db)) or '(none)'}. Re-ingest newer Scryfall data.")
-            table = dict(self._con.execute("SELECT oracle_id, status FROM legalities WHERE format = ?",
-                                           [fmt]).fetchall())
+                    f"{', '.join(sorted(self._formats_in_db)) or '(none)'}. Re-ingest newer Scryfall data."
+                )
+            table = dict(
+                self._con.execute("SELECT oracle_id, status FROM legalities WHERE format = ?", [fmt]).fetchall()
+            )
             self._legal[fmt] = table
         return table
 
@@ -409,8 +467,11 @@ class DeckChecker:
         if len(todo) < 64:
             return
         frame = index.resolve_many(todo)
-        missed = [q for q, s in zip(frame.get_column("query").to_list(), frame.get_column("status").to_list())
-                  if s == "not_found" and q not in self._misses]
+        missed = [
+            q
+            for q, s in zip(frame.get_column("query").to_list(), frame.get_column("status").to_list())
+            if s == "not_found" and q not in self._misses
+        ]
         if not missed:
             return
         from .lookup import suggest_many
@@ -472,8 +533,17 @@ class DeckChecker:
                 continue
             card, key, via = hit
             found.append((e, card))
-            used.append({"line": e.line or None, "section": e.section, "count": e.count, "written": e.name,
-                         "card": card.name, "oracle_id": card.oracle_id, "via": via})
+            used.append(
+                {
+                    "line": e.line or None,
+                    "section": e.section,
+                    "count": e.count,
+                    "written": e.name,
+                    "card": card.name,
+                    "oracle_id": card.oracle_id,
+                    "via": via,
+                }
+            )
             t = tally.get(key)
             if t is None:
                 tally[key] = [e.count, e.line, card, [e.line], {e.name: (via, [e.line])}]
@@ -492,24 +562,40 @@ class DeckChecker:
             status = legal.get(card.oracle_id) if legal is not None else "legal"
             restricted = False
             if status is None or status == "not_legal":
-                why = "the ingested legalities have no row for it" if status is None else \
-                    "status not_legal in the ingested legalities"
-                add(Problem("not_legal", card.name, line or None, f"{card.name} is not legal in {rules.label} "
-                            f"({why})."))
+                why = (
+                    "the ingested legalities have no row for it"
+                    if status is None
+                    else "status not_legal in the ingested legalities"
+                )
+                add(
+                    Problem("not_legal", card.name, line or None, f"{card.name} is not legal in {rules.label} ({why}).")
+                )
             elif status == "banned":
                 add(Problem("banned", card.name, line or None, f"{card.name} is banned in {rules.label}."))
             elif status == "restricted":
                 restricted = True
                 if total > 1:
-                    add(Problem("restricted", card.name, line or None,
-                                f"{card.name} is restricted in {rules.label}: at most 1 copy in the deck and "
-                                f"sideboard together, found {total}{_at(lines)}."))
+                    add(
+                        Problem(
+                            "restricted",
+                            card.name,
+                            line or None,
+                            f"{card.name} is restricted in {rules.label}: at most 1 copy in the deck and "
+                            f"sideboard together, found {total}{_at(lines)}.",
+                        )
+                    )
             if restricted:
                 continue
             limit, why = self._limit(card, rules)
             if total > limit:
-                add(Problem("too_many_copies", card.name, line or None,
-                            f"{total} copies of {card.name}{_at(lines)}{_names_used(written)}; {why}."))
+                add(
+                    Problem(
+                        "too_many_copies",
+                        card.name,
+                        line or None,
+                        f"{total} copies of {card.name}{_at(lines)}{_names_used(written)}; {why}.",
+                    )
+                )
 
         # deck size
         main, side, cmd, comp = counts["main"], counts["sideboard"], counts["commander"], counts["companion"]
@@ -520,24 +606,49 @@ class DeckChecker:
             if in_deck != rules.min_size:
                 what = "including the commander(s) " if rules.commander else ""
                 rule = "903.5a" if rules.commander else "format rules"
-                add(Problem("deck_size", None, None, f"The deck has {in_deck} cards {what}; {rules.label} decks "
-                            f"have exactly {rules.min_size} (CR {rule})."))
+                add(
+                    Problem(
+                        "deck_size",
+                        None,
+                        None,
+                        f"The deck has {in_deck} cards {what}; {rules.label} decks "
+                        f"have exactly {rules.min_size} (CR {rule}).",
+                    )
+                )
         elif main < rules.min_size:
             rule = "100.2b" if rules.key == "limited" else "100.2a"
-            add(Problem("deck_size", None, None, f"The main deck has {main} cards; {rules.label} needs at least "
-                        f"{rules.min_size} (CR {rule})."))
+            add(
+                Problem(
+                    "deck_size",
+                    None,
+                    None,
+                    f"The main deck has {main} cards; {rules.label} needs at least {rules.min_size} (CR {rule}).",
+                )
+            )
 
         # sideboard
         side_total = side + (0 if rules.commander else comp)
         if side_total > rules.sideboard_max:
             first = next((e.line for e in deck.entries if e.section == "sideboard"), None)
             if rules.sideboard_max == 0:
-                add(Problem("sideboard_size", None, first or None, f"The deck has {side_total} sideboard cards; "
-                            f"{rules.label} uses no sideboard (CR 903.5e)."))
+                add(
+                    Problem(
+                        "sideboard_size",
+                        None,
+                        first or None,
+                        f"The deck has {side_total} sideboard cards; {rules.label} uses no sideboard (CR 903.5e).",
+                    )
+                )
             else:
-                add(Problem("sideboard_size", None, first or None,
-                            f"The sideboard has {side_total} cards{' (companion included)' if comp else ''}; "
-                            f"{rules.label} allows at most {rules.sideboard_max:g} (CR 100.4a)."))
+                add(
+                    Problem(
+                        "sideboard_size",
+                        None,
+                        first or None,
+                        f"The sideboard has {side_total} cards{' (companion included)' if comp else ''}; "
+                        f"{rules.label} allows at most {rules.sideboard_max:g} (CR 100.4a).",
+                    )
+                )
 
         # color identity (903.5c) against the commander(s)
         if rules.commander and cmd_cards:
@@ -548,15 +659,28 @@ class DeckChecker:
             cmd_ids = {c.oracle_id for _, c in cmd_cards}
             for e, c in found:
                 if c.identity & ~allowed and c.oracle_id not in cmd_ids:
-                    add(Problem("color_identity", c.name, e.line or None,
-                                f"{c.name} has color identity {_colors(c.identity)}, outside {names}'s "
-                                f"{_colors(allowed)} (CR 903.5c)."))
+                    add(
+                        Problem(
+                            "color_identity",
+                            c.name,
+                            e.line or None,
+                            f"{c.name} has color identity {_colors(c.identity)}, outside {names}'s "
+                            f"{_colors(allowed)} (CR 903.5c).",
+                        )
+                    )
 
         problems.sort(key=lambda p: (p.line is None, p.line or 0))  # stable: same line keeps check order
         return DeckReport(
-            format=rules.key, source=deck.source, problems=problems, counts=counts,
-            commanders=[c.name for _, c in cmd_cards], name=deck.name, player=deck.player, notes=notes,
-            lines=used)
+            format=rules.key,
+            source=deck.source,
+            problems=problems,
+            counts=counts,
+            commanders=[c.name for _, c in cmd_cards],
+            name=deck.name,
+            player=deck.player,
+            notes=notes,
+            lines=used,
+        )
 
     @staticmethod
     def _limit(card: CardRules, rules: FormatRules) -> tuple[float, str]:
@@ -571,11 +695,20 @@ class DeckChecker:
         if rules.singleton:
             rule = "903.5b" if rules.commander else "singleton format"
             return 1, f"{rules.label} allows 1 copy of each card other than basic lands (CR {rule})"
-        return rules.copies, (f"{rules.label} allows at most {rules.copies:g} of a card other than basic lands, "
-                              "main deck and sideboard together (CR 100.2a, 100.4a)")
+        return rules.copies, (
+            f"{rules.label} allows at most {rules.copies:g} of a card other than basic lands, "
+            "main deck and sideboard together (CR 100.2a, 100.4a)"
+        )
 
-    def _commanders(self, deck: Decklist, found: list[tuple[DeckEntry, CardRules]], given: Iterable[str] | None,
-                    notes: list[str], add: Any, planeswalker_ok: bool) -> list[tuple[DeckEntry | None, CardRules]]:
+    def _commanders(
+        self,
+        deck: Decklist,
+        found: list[tuple[DeckEntry, CardRules]],
+        given: Iterable[str] | None,
+        notes: list[str],
+        add: Any,
+        planeswalker_ok: bool,
+    ) -> list[tuple[DeckEntry | None, CardRules]]:
         """The commander(s): the Commander section, else ``given`` names, else an eligible first card."""
         cmds: list[tuple[DeckEntry | None, CardRules]] = [(e, c) for e, c in found if e.section == "commander"]
         if not cmds and given:
@@ -587,8 +720,9 @@ class DeckChecker:
                 entry = next((e for e, c in found if c.oracle_id == hit[0].oracle_id), None)
                 cmds.append((entry, hit[0]))
                 if entry is None:
-                    notes.append(f"commander {hit[0].name} given as an option and not in the list; "
-                                 "counted as the 100th card")
+                    notes.append(
+                        f"commander {hit[0].name} given as an option and not in the list; counted as the 100th card"
+                    )
         if not cmds and not any(e.section == "commander" for e in deck.entries):
             mains = [(e, c) for e, c in found if e.section == "main"]
             if mains and mains[0][1].commander_ok and mains[0][0].count == 1:
@@ -596,25 +730,47 @@ class DeckChecker:
                 # a partner on the second line (MTGO / Archidekt write both commanders first)
                 if len(mains) > 1 and mains[1][0].count == 1 and _pair_problem(mains[0][1], mains[1][1]) is None:
                     cmds.append(mains[1])
-                notes.append("no Commander section: took " + " and ".join(c.name for _, c in cmds) +
-                             " (first line) as the commander")
+                notes.append(
+                    "no Commander section: took "
+                    + " and ".join(c.name for _, c in cmds)
+                    + " (first line) as the commander"
+                )
         if not cmds:
             if not any(e.section == "commander" for e in deck.entries):
-                add(Problem("commander", None, None, "No commander: mark it with a 'Commander' section "
-                            "(or pass it with --commander); each Commander deck has one (CR 903.3)."))
+                add(
+                    Problem(
+                        "commander",
+                        None,
+                        None,
+                        "No commander: mark it with a 'Commander' section "
+                        "(or pass it with --commander); each Commander deck has one (CR 903.3).",
+                    )
+                )
             return []
         total = sum(e.count if e is not None else 1 for e, _ in cmds)
         rule_line = cmds[0][0].line if cmds[0][0] is not None else None
         if total > 2:
-            add(Problem("commander", ", ".join(c.name for _, c in cmds), rule_line or None,
-                        f"{total} commanders; a deck has one, or two with a partner ability (CR 903.3, 702.124g)."))
+            add(
+                Problem(
+                    "commander",
+                    ", ".join(c.name for _, c in cmds),
+                    rule_line or None,
+                    f"{total} commanders; a deck has one, or two with a partner ability (CR 903.3, 702.124g).",
+                )
+            )
             return cmds
         if len(cmds) == 1:
             e, c = cmds[0]
             if c.background:
-                add(Problem("commander", c.name, (e.line if e else None) or None,
-                            f"{c.name} is a Background: it can be a commander only beside a commander with "
-                            "'Choose a Background' (CR 702.124k)."))
+                add(
+                    Problem(
+                        "commander",
+                        c.name,
+                        (e.line if e else None) or None,
+                        f"{c.name} is a Background: it can be a commander only beside a commander with "
+                        "'Choose a Background' (CR 702.124k).",
+                    )
+                )
             elif not (c.commander_ok or (planeswalker_ok and c.planeswalker)):
                 add(Problem("commander", c.name, (e.line if e else None) or None, _not_eligible(c)))
             return cmds
@@ -652,9 +808,11 @@ def _at(lines: list[int]) -> str:
 
 
 def _not_eligible(c: CardRules) -> str:
-    return (f"{c.name} cannot be a commander: it is a {c.front_type or 'card'}, and a commander must be a legendary "
-            "creature, a legendary Vehicle or Spacecraft with power/toughness, or say it can be your commander "
-            "(CR 903.3, 903.3a).")
+    return (
+        f"{c.name} cannot be a commander: it is a {c.front_type or 'card'}, and a commander must be a legendary "
+        "creature, a legendary Vehicle or Spacecraft with power/toughness, or say it can be your commander "
+        "(CR 903.3, 903.3a)."
+    )
 
 
 def _pair_problem(a: CardRules, b: CardRules) -> str | None:
@@ -675,21 +833,22 @@ def _pair_problem(a: CardRules, b: CardRules) -> str | None:
     with_a = [p[1] for p in pa if p[0] == "with"]
     with_b = [p[1] for p in pb if p[0] == "with"]
     if with_a or with_b:
-        detail = "; ".join(f"{x.name} partners only with {w.title()}" for x, ws in ((a, with_a), (b, with_b))
-                           for w in ws)
+        detail = "; ".join(
+            f"{x.name} partners only with {w.title()}" for x, ws in ((a, with_a), (b, with_b)) for w in ws
+        )
         return f"{a.name} and {b.name} are not a partner pair: {detail} (CR 702.124j)."
     if not pa or not pb:
         lacking = " and ".join(c.name for c, p in ((a, pa), (b, pb)) if not p)
-        return (f"Two commanders need a partner ability on both: {lacking} has none "
-                "(CR 702.124a).")
-    return (f"{a.name} and {b.name} have different partner abilities, which cannot be combined (CR 702.124f).")
+        return f"Two commanders need a partner ability on both: {lacking} has none (CR 702.124a)."
+    return f"{a.name} and {b.name} have different partner abilities, which cannot be combined (CR 702.124f)."
 
 
 # --------------------------------------------------------------------------- public API used by OracleDB
 
 
-def check_deck(checker: DeckChecker, deck: DeckInput, format: str | FormatRules, *,
-               commanders: Iterable[str] | None = None) -> DeckReport:
+def check_deck(
+    checker: DeckChecker, deck: DeckInput, format: str | FormatRules, *, commanders: Iterable[str] | None = None
+) -> DeckReport:
     """Check one deck (a Decklist, a path or decklist text). Raises DecklistError for an unreadable file."""
     decks = to_decklists(deck)
     if len(decks) != 1:
@@ -697,21 +856,44 @@ def check_deck(checker: DeckChecker, deck: DeckInput, format: str | FormatRules,
     return _check(checker, decks[0], format, commanders)
 
 
-def _check(checker: DeckChecker, deck: Decklist, fmt: str | FormatRules,
-           commanders: Iterable[str] | None) -> DeckReport:
+def _check(
+    checker: DeckChecker, deck: Decklist, fmt: str | FormatRules, commanders: Iterable[str] | None
+) -> DeckReport:
     return checker.check(deck, fmt, commanders=commanders)
 
 
 # Polars dtype names (Polars is imported by check_decks only: one deck check stays light, issue 14)
-_PROBLEM_SCHEMA = {"deck": "Int64", "source": "String", "name": "String", "player": "String",
-                   "kind": "String", "card": "String", "line": "Int64", "detail": "String"}
-_SUMMARY_SCHEMA = {"deck": "Int64", "source": "String", "name": "String", "player": "String",
-                   "legal": "Boolean", "problems": "Int64", "main": "Int64", "sideboard": "Int64",
-                   "commander": "Int64", "companion": "Int64"}
+_PROBLEM_SCHEMA = {
+    "deck": "Int64",
+    "source": "String",
+    "name": "String",
+    "player": "String",
+    "kind": "String",
+    "card": "String",
+    "line": "Int64",
+    "detail": "String",
+}
+_SUMMARY_SCHEMA = {
+    "deck": "Int64",
+    "source": "String",
+    "name": "String",
+    "player": "String",
+    "legal": "Boolean",
+    "problems": "Int64",
+    "main": "Int64",
+    "sideboard": "Int64",
+    "commander": "Int64",
+    "companion": "Int64",
+}
 
 
-def check_decks(checker: DeckChecker, decks: Iterable[DeckInput] | Mapping[str, DeckInput],
-                format: str | FormatRules, *, summary: bool = False) -> pl.DataFrame:
+def check_decks(
+    checker: DeckChecker,
+    decks: Iterable[DeckInput] | Mapping[str, DeckInput],
+    format: str | FormatRules,
+    *,
+    summary: bool = False,
+) -> pl.DataFrame:
     """Check many decks; one row per problem (``summary=True``: one row per deck instead).
 
     Items are Decklists, paths (a JSON tournament cache contributes every deck in it) or decklist
@@ -749,8 +931,20 @@ def check_decks(checker: DeckChecker, decks: Iterable[DeckInput] | Mapping[str, 
             src = label or deck.source
             if summary:
                 c = report.counts
-                rows.append((number, src, deck.name, deck.player, report.legal, len(report.problems), c["main"],
-                             c["sideboard"], c["commander"], c["companion"]))
+                rows.append(
+                    (
+                        number,
+                        src,
+                        deck.name,
+                        deck.player,
+                        report.legal,
+                        len(report.problems),
+                        c["main"],
+                        c["sideboard"],
+                        c["commander"],
+                        c["companion"],
+                    )
+                )
             else:
                 for p in report.problems:
                     rows.append((number, src, deck.name, deck.player, p.kind, p.card, p.line, p.detail))

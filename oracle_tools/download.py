@@ -20,6 +20,7 @@ Design points, each driven by how Scryfall (and networks) behave:
   gzip stream runs to its end, because a connection that drops without a
   ``Content-Length`` would otherwise look like a complete (short) file.
 """
+
 from __future__ import annotations
 
 import email.utils
@@ -101,9 +102,13 @@ def default_backoff() -> float:
     except ValueError:
         value = -1.0
     if not 0 <= value <= MAX_BACKOFF:
-        raise DownloadError(f"{BACKOFF_ENV}={text!r} is not a number of seconds from 0 to {MAX_BACKOFF:g}; "
-                            f"unset it or give e.g. {BACKOFF_ENV}=0.5")
+        raise DownloadError(
+            f"{BACKOFF_ENV}={text!r} is not a number of seconds from 0 to {MAX_BACKOFF:g}; "
+            f"unset it or give e.g. {BACKOFF_ENV}=0.5"
+        )
     return value
+
+
 #: Default spacing between requests to one host (Scryfall asks for 50-100 ms).
 DEFAULT_REQUEST_INTERVAL = 0.1
 
@@ -312,7 +317,12 @@ def fetch_index(
     is not a Scryfall list of bulk_data objects.
     """
     with _Client(
-        session, max_retries=max_retries, backoff=backoff, timeout=timeout, request_interval=request_interval, sleep=sleep
+        session,
+        max_retries=max_retries,
+        backoff=backoff,
+        timeout=timeout,
+        request_interval=request_interval,
+        sleep=sleep,
     ) as client:
         return _fetch_index(client, api_url)
 
@@ -387,7 +397,12 @@ def fetch_bulk_files(
     cache_dir.mkdir(parents=True, exist_ok=True)
 
     with _Client(
-        session, max_retries=max_retries, backoff=backoff, timeout=timeout, request_interval=request_interval, sleep=sleep
+        session,
+        max_retries=max_retries,
+        backoff=backoff,
+        timeout=timeout,
+        request_interval=request_interval,
+        sleep=sleep,
     ) as client:
         index = {entry["type"]: entry for entry in _fetch_index(client, api_url)}
         # Check every type before downloading anything: a typo should not cost a 2 GB download first.
@@ -400,16 +415,25 @@ def fetch_bulk_files(
         return [_fetch_one(client, index[t], cache_dir, progress) for t in wanted]
 
 
-def fetch_text(url: str, dest: Path, *, max_retries: int = 5, backoff: float | None = None, timeout: float = 60.0,
-               session: requests.Session | None = None, sleep: Sleep = time.sleep) -> Path:
+def fetch_text(
+    url: str,
+    dest: Path,
+    *,
+    max_retries: int = 5,
+    backoff: float | None = None,
+    timeout: float = 60.0,
+    session: requests.Session | None = None,
+    sleep: Sleep = time.sleep,
+) -> Path:
     """Download one text file (e.g. the Comprehensive Rules .txt) to ``dest``, atomically, with retries.
 
     The rules text is published at a new address with each release (linked from
     https://magic.wizards.com/en/rules), so the caller passes that address.
     """
     dest.parent.mkdir(parents=True, exist_ok=True)
-    with _Client(session, max_retries=max_retries, backoff=backoff, timeout=timeout, request_interval=0.0,
-                 sleep=sleep) as client:
+    with _Client(
+        session, max_retries=max_retries, backoff=backoff, timeout=timeout, request_interval=0.0, sleep=sleep
+    ) as client:
 
         def attempt() -> bytes:
             resp = client.get(url, stream=False)
@@ -460,7 +484,13 @@ def _fetch_one(client: _Client, entry: dict[str, Any], cache_dir: Path, progress
 
     path = client.run(download_uri, lambda: _download(client, download_uri, cache_dir, bulk_type, size, progress))
 
-    new_meta = {"type": bulk_type, "updated_at": updated_at, "size": size, "download_uri": download_uri, "path": path.name}
+    new_meta = {
+        "type": bulk_type,
+        "updated_at": updated_at,
+        "size": size,
+        "download_uri": download_uri,
+        "path": path.name,
+    }
     _atomic_write_text(_meta_path(cache_dir, bulk_type), json.dumps(new_meta, indent=2) + "\n")
     # The encoding may have changed between runs (.json <-> .json.gz); drop the stale copy
     # only now that the new one and its sidecar are in place.
@@ -536,16 +566,19 @@ def _download(
         tmp_path = Path(tmp)
         checker = _GzipChecker() if is_gzip else None
         received = 0
-        with os.fdopen(fd, "wb") as fh, tqdm(
-            total=total,
-            unit="B",
-            unit_scale=True,
-            unit_divisor=1024,
-            desc=bulk_type,
-            # None lets tqdm hide itself when stderr is not a terminal (CI logs).
-            disable=True if not progress else None,
-            leave=False,
-        ) as bar:
+        with (
+            os.fdopen(fd, "wb") as fh,
+            tqdm(
+                total=total,
+                unit="B",
+                unit_scale=True,
+                unit_divisor=1024,
+                desc=bulk_type,
+                # None lets tqdm hide itself when stderr is not a terminal (CI logs).
+                disable=True if not progress else None,
+                leave=False,
+            ) as bar,
+        ):
             for chunk in _stream(resp, decode):
                 fh.write(chunk)
                 received += len(chunk)

@@ -16,6 +16,7 @@ written (a target path equal to the database file is refused before anything run
 {'rows': 2817, 'path': 'cards.parquet', 'format': 'parquet', 'source': 'cards'}
 >>> db.export(None, "bolt.csv", sql="SELECT * FROM cards WHERE name = ?", params=["Lightning Bolt"])  # doctest: +SKIP
 """
+
 from __future__ import annotations
 
 import os
@@ -38,10 +39,14 @@ class ExportError(OracleToolsError):
 
 def catalog(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Every table and view of the main schema, sorted."""
-    return [n for (n,) in con.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
-        "UNION SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal "
-        "ORDER BY 1").fetchall()]
+    return [
+        n
+        for (n,) in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
+            "UNION SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal "
+            "ORDER BY 1"
+        ).fetchall()
+    ]
 
 
 def source_sql(con: duckdb.DuckDBPyConnection, target: str | None, sql: str | None) -> str:
@@ -93,9 +98,16 @@ def _csv_select(con: duckdb.DuckDBPyConnection, query: str, params: Any) -> str:
     return f"SELECT {', '.join(cols)} FROM ({query})"
 
 
-def export(con: duckdb.DuckDBPyConnection, target: str | None, path: str | os.PathLike[str], *,
-           sql: str | None = None, params: Sequence[Any] | dict[str, Any] | None = None,
-           format: str | None = None, db_path: Path | None = None) -> dict[str, Any]:
+def export(
+    con: duckdb.DuckDBPyConnection,
+    target: str | None,
+    path: str | os.PathLike[str],
+    *,
+    sql: str | None = None,
+    params: Sequence[Any] | dict[str, Any] | None = None,
+    format: str | None = None,
+    db_path: Path | None = None,
+) -> dict[str, Any]:
     """Write a table, view or query to ``path``; return {"rows", "path", "format", "source"}."""
     out = Path(path)
     fmt = infer_format(out, format)
@@ -123,8 +135,9 @@ def export(con: duckdb.DuckDBPyConnection, target: str | None, path: str | os.Pa
     return {"rows": int(rows), "path": str(out), "format": fmt, "source": target if sql is None else "sql"}
 
 
-def lazy(con: duckdb.DuckDBPyConnection, query: str,
-         params: Sequence[Any] | dict[str, Any] | None = None) -> pl.LazyFrame:
+def lazy(
+    con: duckdb.DuckDBPyConnection, query: str, params: Sequence[Any] | dict[str, Any] | None = None
+) -> pl.LazyFrame:
     """A Polars LazyFrame over a DuckDB query: filters and column selections made in Polars are
     pushed down to DuckDB when it supports it (DuckDB >= 1.4), else the result is fetched once.
 

@@ -11,6 +11,7 @@ later layers (names, tokens).
 >>> from oracle_tools import OracleDB
 >>> db = OracleDB.ingest_sample("data/oracle.duckdb")       # doctest: +SKIP
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -39,21 +40,56 @@ _FACE_STRUCT = (
     "loyalty VARCHAR, defense VARCHAR, layout VARCHAR)[]"
 )
 CARD_COLUMNS: dict[str, str] = {
-    "object": "VARCHAR", "id": "VARCHAR", "oracle_id": "VARCHAR", "name": "VARCHAR", "printed_name": "VARCHAR",
-    "flavor_name": "VARCHAR", "lang": "VARCHAR", "released_at": "DATE", "layout": "VARCHAR",
-    "mana_cost": "VARCHAR", "cmc": "DOUBLE", "type_line": "VARCHAR", "printed_type_line": "VARCHAR",
-    "oracle_text": "VARCHAR", "printed_text": "VARCHAR", "power": "VARCHAR", "toughness": "VARCHAR",
-    "loyalty": "VARCHAR", "defense": "VARCHAR", "colors": "VARCHAR[]", "color_identity": "VARCHAR[]",
-    "color_indicator": "VARCHAR[]", "keywords": "VARCHAR[]", "produced_mana": "VARCHAR[]",
-    "reserved": "BOOLEAN", "games": "VARCHAR[]", "set": "VARCHAR", "set_name": "VARCHAR",
-    "set_type": "VARCHAR", "collector_number": "VARCHAR", "rarity": "VARCHAR", "digital": "BOOLEAN",
-    "promo": "BOOLEAN", "border_color": "VARCHAR", "security_stamp": "VARCHAR", "artist": "VARCHAR",
-    "multiverse_ids": "INTEGER[]", "mtgo_id": "INTEGER", "arena_id": "INTEGER", "edhrec_rank": "INTEGER",
-    "legalities": "MAP(VARCHAR, VARCHAR)", "card_faces": _FACE_STRUCT,
+    "object": "VARCHAR",
+    "id": "VARCHAR",
+    "oracle_id": "VARCHAR",
+    "name": "VARCHAR",
+    "printed_name": "VARCHAR",
+    "flavor_name": "VARCHAR",
+    "lang": "VARCHAR",
+    "released_at": "DATE",
+    "layout": "VARCHAR",
+    "mana_cost": "VARCHAR",
+    "cmc": "DOUBLE",
+    "type_line": "VARCHAR",
+    "printed_type_line": "VARCHAR",
+    "oracle_text": "VARCHAR",
+    "printed_text": "VARCHAR",
+    "power": "VARCHAR",
+    "toughness": "VARCHAR",
+    "loyalty": "VARCHAR",
+    "defense": "VARCHAR",
+    "colors": "VARCHAR[]",
+    "color_identity": "VARCHAR[]",
+    "color_indicator": "VARCHAR[]",
+    "keywords": "VARCHAR[]",
+    "produced_mana": "VARCHAR[]",
+    "reserved": "BOOLEAN",
+    "games": "VARCHAR[]",
+    "set": "VARCHAR",
+    "set_name": "VARCHAR",
+    "set_type": "VARCHAR",
+    "collector_number": "VARCHAR",
+    "rarity": "VARCHAR",
+    "digital": "BOOLEAN",
+    "promo": "BOOLEAN",
+    "border_color": "VARCHAR",
+    "security_stamp": "VARCHAR",
+    "artist": "VARCHAR",
+    "multiverse_ids": "INTEGER[]",
+    "mtgo_id": "INTEGER",
+    "arena_id": "INTEGER",
+    "edhrec_rank": "INTEGER",
+    "legalities": "MAP(VARCHAR, VARCHAR)",
+    "card_faces": _FACE_STRUCT,
     "all_parts": "STRUCT(object VARCHAR, id VARCHAR, component VARCHAR, name VARCHAR, type_line VARCHAR)[]",
 }
 RULING_COLUMNS: dict[str, str] = {
-    "object": "VARCHAR", "oracle_id": "VARCHAR", "source": "VARCHAR", "published_at": "DATE", "comment": "VARCHAR",
+    "object": "VARCHAR",
+    "oracle_id": "VARCHAR",
+    "source": "VARCHAR",
+    "published_at": "DATE",
+    "comment": "VARCHAR",
 }
 
 # Scryfall names its bulk files after their type: oracle-cards-20241122100000.json(.gz).
@@ -119,8 +155,9 @@ def _open_text_head(path: Path) -> str:
     return head.decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
-def sniff(path: Path | str, *, origin: str = "bulk-file", bulk_type: str | None = None,
-          updated_at: str | None = None) -> SourceFile:
+def sniff(
+    path: Path | str, *, origin: str = "bulk-file", bulk_type: str | None = None, updated_at: str | None = None
+) -> SourceFile:
     """Recognise a Scryfall bulk file by content: card or ruling objects, JSON array or one per line."""
     path = Path(path)
     head = _open_text_head(path)
@@ -131,7 +168,8 @@ def sniff(path: Path | str, *, origin: str = "bulk-file", bulk_type: str | None 
     if first not in "[{":
         raise IngestError(
             f"{path}: is not JSON (it starts with {stripped[:30]!r}); expected a Scryfall bulk file "
-            "(a JSON array of card or ruling objects, or one object per line).")
+            "(a JSON array of card or ruling objects, or one object per line)."
+        )
     if stripped.startswith("{") and re.match(r'\{\s*"meta"\s*:', stripped):
         raise IngestError(f"{path}: is an MTGJSON file; oracle-tools ingests Scryfall bulk files (card objects).")
     match = _OBJECT_KEY.search(stripped)
@@ -139,21 +177,29 @@ def sniff(path: Path | str, *, origin: str = "bulk-file", bulk_type: str | None 
         if re.fullmatch(r"\[\s*\]\s*", stripped):
             raise IngestError(f"{path}: the JSON array is empty; there are no card objects to ingest.")
         raise IngestError(
-            f"{path}: does not look like Scryfall card or ruling objects (no \"object\" field in the first "
-            f"object: {stripped[:80]!r}).")
+            f'{path}: does not look like Scryfall card or ruling objects (no "object" field in the first '
+            f"object: {stripped[:80]!r})."
+        )
     object_type = match.group(1)
     if object_type == "list":
         raise IngestError(
             f"{path}: is a Scryfall list (such as the bulk-data index), not a bulk file; "
-            "ingest the file its download_uri points to.")
+            "ingest the file its download_uri points to."
+        )
     if object_type not in ("card", "ruling"):
         raise IngestError(f"{path}: holds Scryfall '{object_type}' objects; expected 'card' or 'ruling' objects.")
     kind = "cards" if object_type == "card" else "rulings"
     if bulk_type is None:
         named = _BULK_NAME.search(path.name)
         bulk_type = named.group(1).lower().replace("-", "_") if named else None
-    return SourceFile(path=path, kind=kind, json_format="array" if first == "[" else "newline_delimited",
-                      bulk_type=bulk_type, origin=origin, updated_at=updated_at)
+    return SourceFile(
+        path=path,
+        kind=kind,
+        json_format="array" if first == "[" else "newline_delimited",
+        bulk_type=bulk_type,
+        origin=origin,
+        updated_at=updated_at,
+    )
 
 
 def _columns_literal(columns: dict[str, str]) -> str:
@@ -187,8 +233,14 @@ def _remove(path: Path) -> None:
 class Ingest:
     """One ingest run into a temporary database, swapped in on success."""
 
-    def __init__(self, db_path: Path, *, progress: bool = True, memory_limit: str = "2GB",
-                 interchangeable_file: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self,
+        db_path: Path,
+        *,
+        progress: bool = True,
+        memory_limit: str = "2GB",
+        interchangeable_file: str | os.PathLike[str] | None = None,
+    ) -> None:
         self.db_path = Path(db_path)
         self.interchangeable_file = Path(interchangeable_file) if interchangeable_file else None
         self.progress = progress
@@ -204,7 +256,8 @@ class Ingest:
         if not card_files and previous is None:
             raise IngestError(
                 f"no card files to ingest and no database at {self.db_path} to add to; "
-                "give --bulk-file with Scryfall card objects, --sample, or ingest from the Scryfall API.")
+                "give --bulk-file with Scryfall card objects, --sample, or ingest from the Scryfall API."
+            )
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         for stale in _stale_temp_files(self.db_path):
             _remove(stale)
@@ -214,9 +267,14 @@ class Ingest:
         try:
             # Settings go in through the config (no SQL text built from paths); the spill folder
             # lets a bulk file larger than memory_limit ingest without growing the process.
-            con = duckdb.connect(str(tmp), config={
-                "memory_limit": self.memory_limit, "temp_directory": str(tmp) + ".spill",
-                "preserve_insertion_order": False})
+            con = duckdb.connect(
+                str(tmp),
+                config={
+                    "memory_limit": self.memory_limit,
+                    "temp_directory": str(tmp) + ".spill",
+                    "preserve_insertion_order": False,
+                },
+            )
             try:
                 self._build(con, card_files, ruling_files, previous, rules_file)
                 con.execute("CHECKPOINT")
@@ -231,8 +289,14 @@ class Ingest:
 
     # -- steps ---------------------------------------------------------------------------------
 
-    def _build(self, con: duckdb.DuckDBPyConnection, card_files: list[SourceFile],
-               ruling_files: list[SourceFile], previous: Path | None, rules_file: Path | None) -> None:
+    def _build(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        card_files: list[SourceFile],
+        ruling_files: list[SourceFile],
+        previous: Path | None,
+        rules_file: Path | None,
+    ) -> None:
         # DuckDB's own bar shows progress inside one long read; tqdm shows the steps.
         try:
             con.execute("SET enable_progress_bar = true" if self.progress else "SET enable_progress_bar = false")
@@ -273,7 +337,8 @@ class Ingest:
             t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0]  # table names from the catalog
             for (t,) in con.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
-                "AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()  # tables: counting the views costs ~0.1 s
+                "AND table_type = 'BASE TABLE' ORDER BY 1"
+            ).fetchall()  # tables: counting the views costs ~0.1 s
         }
 
     def _build_layers(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -303,22 +368,30 @@ class Ingest:
                     f"""INSERT INTO stage_cards
                         SELECT *, ?, ?, ? FROM read_json(?, format = '{source.json_format}', columns = {cols},
                                                       maximum_object_size = 67108864)""",
-                    [order, source.is_oracle, str(source.path), str(source.path)])
+                    [order, source.is_oracle, str(source.path), str(source.path)],
+                )
             except duckdb.Error as exc:
-                raise IngestError(f"{source.path}: cannot be read as Scryfall card objects: {_first_line(exc)}. "
-                                  f"Nothing was replaced.") from None
+                raise IngestError(
+                    f"{source.path}: cannot be read as Scryfall card objects: {_first_line(exc)}. Nothing was replaced."
+                ) from None
             bad = con.execute(
                 "SELECT count(*), any_value(coalesce(object, '(missing)')) FROM stage_cards "
-                "WHERE file_order = ? AND (object IS DISTINCT FROM 'card' OR id IS NULL)", [order]).fetchall()[0]
+                "WHERE file_order = ? AND (object IS DISTINCT FROM 'card' OR id IS NULL)",
+                [order],
+            ).fetchall()[0]
             if bad[0]:
                 raise IngestError(
                     f"{source.path}: {bad[0]} object(s) are not Scryfall card objects (object = {bad[1]!r} "
-                    "or no id); a bulk file must hold only card objects. Nothing was replaced.")
+                    "or no id); a bulk file must hold only card objects. Nothing was replaced."
+                )
             rows = con.execute("SELECT count(*) FROM stage_cards WHERE file_order = ?", [order]).fetchall()[0][0]
             if order:
                 # A printing id seen in an earlier file is kept once: the later file wins.
-                con.execute("DELETE FROM stage_cards WHERE file_order < ? AND id IN "
-                            "(SELECT id FROM stage_cards WHERE file_order = ?)", [order, order])
+                con.execute(
+                    "DELETE FROM stage_cards WHERE file_order < ? AND id IN "
+                    "(SELECT id FROM stage_cards WHERE file_order = ?)",
+                    [order, order],
+                )
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
 
@@ -333,10 +406,13 @@ class Ingest:
                         SELECT DISTINCT oracle_id, source, published_at, comment
                         FROM read_json(?, format = '{source.json_format}', columns = {cols})
                         WHERE object = 'ruling' AND oracle_id IS NOT NULL AND comment IS NOT NULL""",
-                    [str(source.path)]).fetchall()[0][0]
+                    [str(source.path)],
+                ).fetchall()[0][0]
             except duckdb.Error as exc:
-                raise IngestError(f"{source.path}: cannot be read as Scryfall ruling objects: {_first_line(exc)}. "
-                                  f"Nothing was replaced.") from None
+                raise IngestError(
+                    f"{source.path}: cannot be read as Scryfall ruling objects: {_first_line(exc)}. "
+                    f"Nothing was replaced."
+                ) from None
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
 
@@ -346,10 +422,18 @@ class Ingest:
             con.execute(f"INSERT INTO main.{table} SELECT * FROM {PREVIOUS_CATALOG}.main.{table}")
 
     def _note(self, source: SourceFile, rows: int, seconds: float) -> None:
-        self._run_rows.append((source.origin, source.kind, str(source.path), source.bulk_type, source.updated_at,
-                               rows, seconds))
-        self.report.files.append({"file": str(source.path), "kind": source.kind, "bulk_type": source.bulk_type,
-                                  "rows": rows, "seconds": round(seconds, 3)})
+        self._run_rows.append(
+            (source.origin, source.kind, str(source.path), source.bulk_type, source.updated_at, rows, seconds)
+        )
+        self.report.files.append(
+            {
+                "file": str(source.path),
+                "kind": source.kind,
+                "bulk_type": source.bulk_type,
+                "rows": rows,
+                "seconds": round(seconds, 3),
+            }
+        )
 
     def _record_runs(self, con: duckdb.DuckDBPyConnection, previous: Path | None) -> None:
         run_id = 1
@@ -357,8 +441,10 @@ class Ingest:
             con.execute(f"INSERT INTO ingest_runs SELECT * FROM {PREVIOUS_CATALOG}.main.ingest_runs")
             run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM ingest_runs").fetchall()[0][0]
         for origin, kind, file, bulk_type, updated_at, rows, seconds in self._run_rows:
-            con.execute("INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [run_id, self._started, origin, kind, file, bulk_type, updated_at, rows, seconds])
+            con.execute(
+                "INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [run_id, self._started, origin, kind, file, bulk_type, updated_at, rows, seconds],
+            )
 
 
 def _first_line(exc: BaseException) -> str:

@@ -3,6 +3,7 @@
 >>> pl = LazyModule("polars")   # nothing imported yet
 >>> pl.DataFrame                # now it is                                 # doctest: +SKIP
 """
+
 from __future__ import annotations
 
 import importlib

@@ -18,6 +18,7 @@ imports them: both paths return the same class. ``normalize`` and ``VIA_TIER`` a
 of ``names.normalize`` / ``names.VIA_TIER`` (which the builders and the in-memory index use), kept
 equal by tests (``test_lookup.py``, on every name of the sample and variants of each).
 """
+
 from __future__ import annotations
 
 import re
@@ -40,12 +41,29 @@ if TYPE_CHECKING:
 # How much a kind of name counts when one string matches several cards (see names.VIA_TIER).
 VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2}
 
-_FOLD = str.maketrans({
-    "Æ": "Ae", "æ": "ae", "Œ": "Oe", "œ": "oe",
-    "’": "'", "‘": "'", "ʼ": "'", "′": "'", "`": "'", "´": "'",
-    "“": '"', "”": '"', "„": '"', "″": '"',
-    "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-",
-})
+_FOLD = str.maketrans(
+    {
+        "Æ": "Ae",
+        "æ": "ae",
+        "Œ": "Oe",
+        "œ": "oe",
+        "’": "'",
+        "‘": "'",
+        "ʼ": "'",
+        "′": "'",
+        "`": "'",
+        "´": "'",
+        "“": '"',
+        "”": '"',
+        "„": '"',
+        "″": '"',
+        "‐": "-",
+        "‑": "-",
+        "‒": "-",
+        "–": "-",
+        "—": "-",
+    }
+)
 _WS = r"[^\S\x1c-\x1f]"
 _SLASHES = re.compile(rf"{_WS}*/+{_WS}*")
 _SPACES = re.compile(rf"{_WS}+")
@@ -113,8 +131,10 @@ ORDER BY key, name, oracle_id, face_index NULLS FIRST, via, lang
 """
 # English card and face names of the matched cards (primary-key probes), as NameIndex.cards / face_names.
 _CARDS_SQL = "SELECT oracle_id, name FROM cards WHERE oracle_id IN $oids AND is_card"
-_FACES_SQL = ("SELECT f.oracle_id, f.face_index, f.name FROM faces f JOIN cards c USING (oracle_id) "
-              "WHERE f.oracle_id IN $oids AND c.is_card")
+_FACES_SQL = (
+    "SELECT f.oracle_id, f.face_index, f.name FROM faces f JOIN cards c USING (oracle_id) "
+    "WHERE f.oracle_id IN $oids AND c.is_card"
+)
 
 # The 201.3 class of each given name: every name of every class it belongs to (sorted), and the
 # first class_id (the key deck checks count copies by, 201.3b).
@@ -154,8 +174,11 @@ class PointNames:
         matched = self.con.execute(_MATCH_SQL, {"keys": sorted(set(keys.values()))}).fetchall()
         oids = sorted({row[2] for row in matched})
         cards = dict(self.con.execute(_CARDS_SQL, {"oids": oids}).fetchall()) if oids else {}
-        faces = {(oid, idx): name for oid, idx, name in self.con.execute(_FACES_SQL, {"oids": oids}).fetchall()} \
-            if oids else {}
+        faces = (
+            {(oid, idx): name for oid, idx, name in self.con.execute(_FACES_SQL, {"oids": oids}).fetchall()}
+            if oids
+            else {}
+        )
         by_name: dict[str, list[_Row]] = {}
         by_key: dict[str, list[_Row]] = {}
         for row in matched:
@@ -190,8 +213,12 @@ class PointNames:
             if how == "exact" and _best(rows) is not None:
                 resolution = self._answer(text, rows, normalized=False)
                 return _replace(resolution, via="fuzzy", suggestions=tuple(suggestions))
-        return Resolution(query=text, status="not_found", suggestions=tuple(suggestions),
-                          tokens=tuple(self.suggest_tokens(text, limit=suggest)))
+        return Resolution(
+            query=text,
+            status="not_found",
+            suggestions=tuple(suggestions),
+            tokens=tuple(self.suggest_tokens(text, limit=suggest)),
+        )
 
     def _answer(self, text: str, rows: list[_Row], normalized: bool) -> Resolution:
         best = _best(rows)
@@ -200,14 +227,27 @@ class PointNames:
             for row in _ordered(rows):
                 seen.setdefault((row[2], row[3]), (row[6], row[7], row[4]))
             candidates = tuple(Candidate(card, oid, face, via) for (oid, _), (card, face, via) in seen.items())
-            return Resolution(query=text, status="ambiguous", candidates=candidates,
-                              suggestions=tuple(dict.fromkeys(c.name for c in candidates)))
+            return Resolution(
+                query=text,
+                status="ambiguous",
+                candidates=candidates,
+                suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
+            )
         _, _, oid, idx, via, lang, card, face = best
         if normalized and via in ("name", "face"):
             via = "normalized"
         english = face or card
-        return Resolution(query=text, status="ok", name=card, face=face, face_index=idx, oracle_id=oid, via=via,
-                          lang=lang, names=self.interchangeable(english))
+        return Resolution(
+            query=text,
+            status="ok",
+            name=card,
+            face=face,
+            face_index=idx,
+            oracle_id=oid,
+            via=via,
+            lang=lang,
+            names=self.interchangeable(english),
+        )
 
     # -- classes (CR 201.3) -------------------------------------------------------------------
 
@@ -240,8 +280,9 @@ class PointNames:
         if not key:
             return []
         if self._fuzzy is None:
-            rows = self.con.execute("SELECT key, max(name) FROM names WHERE via IN ('name', 'face') "
-                                    "GROUP BY key ORDER BY key").fetchall()
+            rows = self.con.execute(
+                "SELECT key, max(name) FROM names WHERE via IN ('name', 'face') GROUP BY key ORDER BY key"
+            ).fetchall()
             self._fuzzy = [k for k, _ in rows], [n for _, n in rows]
         keys, names = self._fuzzy
         hits = process.extract(key, keys, scorer=fuzz.ratio, limit=limit, score_cutoff=50)
@@ -269,8 +310,10 @@ class PointNames:
 
     def is_token_name(self, text: str) -> bool:
         key = normalize(text)
-        return bool(self.con.execute("SELECT 1 FROM token_names WHERE name = ? LIMIT 1", [text]).fetchall()) or \
-            key in self._token_lists()[2]
+        return (
+            bool(self.con.execute("SELECT 1 FROM token_names WHERE name = ? LIMIT 1", [text]).fetchall())
+            or key in self._token_lists()[2]
+        )
 
 
 def _ordered(rows: list[_Row]) -> list[_Row]:
@@ -294,6 +337,7 @@ def _replace(resolution: Resolution, **changes: Any) -> Resolution:
 
 # -- choose a card name (CR 201.4) for one name ------------------------------------------------------
 
+
 def point_chooser(con: duckdb.DuckDBPyConnection, names: PointNames | NameIndex, text: str) -> NameChooser:
     """A :class:`~oracle_tools.choose.NameChooser` holding only the faces ``text`` can be judged by:
     the faces of the card(s) it resolves to and of every card sharing one of their names (201.4a)."""
@@ -301,8 +345,16 @@ def point_chooser(con: duckdb.DuckDBPyConnection, names: PointNames | NameIndex,
 
     r = names.resolve(text)
     oids = sorted({r.oracle_id} if r.oracle_id else {c.oracle_id for c in r.candidates})
-    own = [n for (n,) in con.execute("SELECT DISTINCT name FROM faces WHERE oracle_id IN $oids",
-                                     {"oids": oids}).fetchall()] if oids else []
+    own = (
+        [
+            n
+            for (n,) in con.execute(
+                "SELECT DISTINCT name FROM faces WHERE oracle_id IN $oids", {"oids": oids}
+            ).fetchall()
+        ]
+        if oids
+        else []
+    )
     query = f"SELECT * FROM ({_FACES_SQL}\n) WHERE name IN $names ORDER BY name, oracle_id, face_index"
     cursor = con.execute(query, {"names": own})
     columns = [d[0] for d in cursor.description]
@@ -311,6 +363,7 @@ def point_chooser(con: duckdb.DuckDBPyConnection, names: PointNames | NameIndex,
 
 
 # -- deck check of one list ----------------------------------------------------------------------------
+
 
 def point_deck_checker(con: duckdb.DuckDBPyConnection, names: PointNames | NameIndex) -> DeckChecker:
     """A :class:`~oracle_tools.decks.DeckChecker` that loads the rules and legalities of the cards of the
@@ -334,8 +387,9 @@ def _point_checker_class() -> type[DeckChecker]:
             self._resolved: dict[str, Any] = {}
             self._misses: dict[str, Any] = {}
 
-        def check(self, deck: Decklist, fmt: str | FormatRules, *,
-                  commanders: Iterable[str] | None = None) -> DeckReport:
+        def check(
+            self, deck: Decklist, fmt: str | FormatRules, *, commanders: Iterable[str] | None = None
+        ) -> DeckReport:
             texts = [e.name for e in deck.entries if e.section != "maybeboard"] + list(commanders or ())
             heads = [re.split(r"\s*/+\s*", t.strip(), maxsplit=1)[0] for t in texts if "/" in t]
             if isinstance(self._point_names, PointNames):  # (a NameIndex answers from memory)
@@ -349,8 +403,8 @@ def _point_checker_class() -> type[DeckChecker]:
             if not new:
                 return
             cursor = self._con.execute(
-                f"SELECT * FROM ({sqlfiles.load('deck_rules.sql')}\n) WHERE oracle_id IN $oids",
-                {"oids": new})
+                f"SELECT * FROM ({sqlfiles.load('deck_rules.sql')}\n) WHERE oracle_id IN $oids", {"oids": new}
+            )
             columns = [d[0] for d in cursor.description]
             for values in cursor.fetchall():
                 row = dict(zip(columns, values))
@@ -361,13 +415,15 @@ def _point_checker_class() -> type[DeckChecker]:
         def _statuses(self, fmt: str, oids: Sequence[str]) -> list[tuple[str, str]]:
             return self._con.execute(
                 "SELECT oracle_id, status FROM legalities WHERE format = $fmt AND oracle_id IN $oids",
-                {"fmt": fmt, "oids": list(oids)}).fetchall()
+                {"fmt": fmt, "oids": list(oids)},
+            ).fetchall()
 
         def legality(self, fmt: str) -> dict[str, str]:
             if fmt not in self._legal:
                 if self._formats_in_db is None:
-                    self._formats_in_db = {f for (f,) in self._con.execute(
-                        "SELECT DISTINCT format FROM legalities").fetchall()}
+                    self._formats_in_db = {
+                        f for (f,) in self._con.execute("SELECT DISTINCT format FROM legalities").fetchall()
+                    }
                 if fmt in self._formats_in_db:
                     self._legal[fmt] = dict(self._statuses(fmt, list(self.cards)))
             return super().legality(fmt)
@@ -382,8 +438,10 @@ def _point_checker_class() -> type[DeckChecker]:
 
 # -- fuzzy suggestions for many misses at once ------------------------------------------------------
 
-def suggest_many(keys: Sequence[str], names: Sequence[str], texts: Sequence[str], limit: int = 5,
-                 chunk: int = 256) -> list[list[str]]:
+
+def suggest_many(
+    keys: Sequence[str], names: Sequence[str], texts: Sequence[str], limit: int = 5, chunk: int = 256
+) -> list[list[str]]:
     """``NameIndex.suggest`` for many strings in one vectorised pass: the same choices (``names[i]``
     for lookup key ``keys[i]``), the same scorer (normalized Indel ratio, cutoff 50) and the same order
     (score, then position), via ``rapidfuzz.process.cdist`` (about 5x less time per miss than one
@@ -395,13 +453,14 @@ def suggest_many(keys: Sequence[str], names: Sequence[str], texts: Sequence[str]
     out: list[list[str]] = [[] for _ in texts]
     todo = [i for i, q in enumerate(queries) if q]
     for start in range(0, len(todo), chunk):
-        rows = todo[start:start + chunk]
-        scores = process.cdist([queries[i] for i in rows], keys, scorer=fuzz.ratio, score_cutoff=50,
-                               dtype=np.float32, workers=-1)
+        rows = todo[start : start + chunk]
+        scores = process.cdist(
+            [queries[i] for i in rows], keys, scorer=fuzz.ratio, score_cutoff=50, dtype=np.float32, workers=-1
+        )
         at, choice = np.nonzero(scores)  # below the cutoff cdist gives 0; row-major: choices ascending
         order = np.lexsort((choice, -scores[at, choice], at))  # per query: best score, then first choice
         at, choice = at[order], choice[order]
         starts = np.searchsorted(at, np.arange(len(rows) + 1))
         for k, i in enumerate(rows):
-            out[i] = [names[j] for j in choice[starts[k]:starts[k + 1]][:limit]]
+            out[i] = [names[j] for j in choice[starts[k] : starts[k + 1]][:limit]]
     return out

@@ -16,6 +16,7 @@ SQL lookups, the ``name_aliases`` view).
 >>> (r.status, r.name, r.face, r.via)                           # doctest: +SKIP
 ('ok', 'Fire // Ice', None, 'normalized')
 """
+
 from __future__ import annotations
 
 import csv
@@ -40,12 +41,29 @@ from .lookup import Candidate, Resolution
 # printed names; kept so they still load.)
 VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2}
 
-_FOLD = str.maketrans({
-    "Æ": "Ae", "æ": "ae", "Œ": "Oe", "œ": "oe",
-    "’": "'", "‘": "'", "ʼ": "'", "′": "'", "`": "'", "´": "'",
-    "“": '"', "”": '"', "„": '"', "″": '"',
-    "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-",
-})
+_FOLD = str.maketrans(
+    {
+        "Æ": "Ae",
+        "æ": "ae",
+        "Œ": "Oe",
+        "œ": "oe",
+        "’": "'",
+        "‘": "'",
+        "ʼ": "'",
+        "′": "'",
+        "`": "'",
+        "´": "'",
+        "“": '"',
+        "”": '"',
+        "„": '"',
+        "″": '"',
+        "‐": "-",
+        "‑": "-",
+        "‒": "-",
+        "–": "-",
+        "—": "-",
+    }
+)
 # Python's \s also matches the separators \x1c-\x1f, Rust's (Polars') does not: spell out the class.
 _WS = r"[^\S\x1c-\x1f]"
 _SLASHES = re.compile(rf"{_WS}*/+{_WS}*")
@@ -107,11 +125,16 @@ def build(con: duckdb.DuckDBPyConnection, interchangeable_file: Path | None = No
     path = interchangeable_file or default_interchangeable_file()
     override = read_interchangeable_file(path) if path.exists() else []
     classes, extra_names = _classes(con, others, printed, override, path.name)
-    names = pl.concat([others, printed, extra_names], how="diagonal_relaxed").select(
-        "name", "key", "oracle_id", pl.col("face_index").cast(pl.Int32), "via", "lang").unique()
+    names = (
+        pl.concat([others, printed, extra_names], how="diagonal_relaxed")
+        .select("name", "key", "oracle_id", pl.col("face_index").cast(pl.Int32), "via", "lang")
+        .unique()
+    )
     con.register("names_frame", names.to_arrow())
-    con.execute("CREATE OR REPLACE TABLE names AS SELECT name, key, oracle_id, face_index, via, lang FROM names_frame "
-                "ORDER BY key, name, oracle_id, face_index NULLS FIRST, via, lang")
+    con.execute(
+        "CREATE OR REPLACE TABLE names AS SELECT name, key, oracle_id, face_index, via, lang FROM names_frame "
+        "ORDER BY key, name, oracle_id, face_index NULLS FIRST, via, lang"
+    )
     con.unregister("names_frame")
     _store_classes(con, classes)
 
@@ -142,8 +165,13 @@ class _Union:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def _classes(con: duckdb.DuckDBPyConnection, others: pl.DataFrame, printed: pl.DataFrame,
-             override: list[tuple[str, str, str]], override_name: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _classes(
+    con: duckdb.DuckDBPyConnection,
+    others: pl.DataFrame,
+    printed: pl.DataFrame,
+    override: list[tuple[str, str, str]],
+    override_name: str,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The rows of ``name_classes`` and the ``names`` rows only the override table gives.
 
     Data: every English printed name (CR 201.3) joins the class of its card's (or face's) own name,
@@ -151,8 +179,10 @@ def _classes(con: duckdb.DuckDBPyConnection, others: pl.DataFrame, printed: pl.D
     the data lacks takes the card of the class's known names (when they are one card).
     """
     cards: dict[str, str] = dict(con.execute("SELECT oracle_id, name FROM cards WHERE is_card").fetchall())
-    face_names: dict[tuple[str, int], str] = {(oid, idx): name for oid, idx, name in con.execute(
-        "SELECT oracle_id, face_index, name FROM faces WHERE is_card").fetchall()}
+    face_names: dict[tuple[str, int], str] = {
+        (oid, idx): name
+        for oid, idx, name in con.execute("SELECT oracle_id, face_index, name FROM faces WHERE is_card").fetchall()
+    }
 
     def own_name(oid: str, idx: int | None) -> str:
         return cards[oid] if idx is None else face_names.get((oid, idx), cards[oid])
@@ -165,7 +195,8 @@ def _classes(con: duckdb.DuckDBPyConnection, others: pl.DataFrame, printed: pl.D
     csv_ids: dict[str, set[str]] = {}
     csv_sources: dict[str, list[str]] = {}
     for name, oid, idx, pid, set_code, number in printed.select(
-            "name", "oracle_id", "face_index", "printing_id", "set_code", "collector_number").iter_rows():
+        "name", "oracle_id", "face_index", "printing_id", "set_code", "collector_number"
+    ).iter_rows():
         anchor = own_name(oid, idx)
         union.union(anchor, name)
         refers.setdefault(anchor, set()).add((oid, idx))
@@ -206,15 +237,23 @@ def _classes(con: duckdb.DuckDBPyConnection, others: pl.DataFrame, printed: pl.D
             if not refers.get(name) and len(targets) == 1:
                 # a name only the override gives: it names the one card its class names (CR 201.3)
                 refers[name] = set(targets)
-                (oid, idx), = targets
-                extra.append({"name": name, "key": normalize(name), "oracle_id": oid, "face_index": idx,
-                              "via": "interchangeable", "lang": "en"})
+                ((oid, idx),) = targets
+                extra.append(
+                    {
+                        "name": name,
+                        "key": normalize(name),
+                        "oracle_id": oid,
+                        "face_index": idx,
+                        "via": "interchangeable",
+                        "lang": "en",
+                    }
+                )
         ids = sorted(set().union(*(csv_ids.get(m, set()) for m in members)))
         oids = sorted({oid for oid, _ in targets})
         if ids:
             class_id = ids[0]
         elif len(targets) == 1:
-            (oid, idx), = targets
+            ((oid, idx),) = targets
             class_id = oid if idx is None else f"{oid}/{idx}"
         else:
             class_id = oids[0] if oids else members[0]
@@ -222,21 +261,49 @@ def _classes(con: duckdb.DuckDBPyConnection, others: pl.DataFrame, printed: pl.D
             kind = kinds.get(name, "override")
             found = sorted(printings.get(name, {}).values(), key=lambda p: (p[1] or "", _number_key(p[2]), p[0]))
             where = ", ".join(f"{s} #{n}" if n else f"{s} (collector number unknown)" for _, s, n in found)
-            source = {"oracle": "Oracle name", "printed": f"English printed name on {where}",
-                      "override": "override table"}[kind]
+            source = {
+                "oracle": "Oracle name",
+                "printed": f"English printed name on {where}",
+                "override": "override table",
+            }[kind]
             if name in csv_sources:
                 source += "; " + "; ".join(csv_sources[name])
             named: list[tuple[str | None, int | None]] = sorted(
-                refers.get(name, set()), key=lambda t: (t[0], -1 if t[1] is None else t[1])) or [(None, None)]
+                refers.get(name, set()), key=lambda t: (t[0], -1 if t[1] is None else t[1])
+            ) or [(None, None)]
             for oid, idx in named:
-                rows.append({"class_id": class_id, "name": name, "oracle_id": oid, "face_index": idx, "kind": kind,
-                             "source": source,
-                             "printings": [{"id": p[0], "set_code": p[1], "collector_number": p[2]} for p in found]})
-    schema = pl.Schema({"class_id": pl.String(), "name": pl.String(), "oracle_id": pl.String(),
-                        "face_index": pl.Int32(), "kind": pl.String(), "source": pl.String(),
-                        "printings": _PRINTINGS_TYPE})
-    extra_schema = pl.Schema({"name": pl.String, "key": pl.String, "oracle_id": pl.String, "face_index": pl.Int32,
-                              "via": pl.String, "lang": pl.String})
+                rows.append(
+                    {
+                        "class_id": class_id,
+                        "name": name,
+                        "oracle_id": oid,
+                        "face_index": idx,
+                        "kind": kind,
+                        "source": source,
+                        "printings": [{"id": p[0], "set_code": p[1], "collector_number": p[2]} for p in found],
+                    }
+                )
+    schema = pl.Schema(
+        {
+            "class_id": pl.String(),
+            "name": pl.String(),
+            "oracle_id": pl.String(),
+            "face_index": pl.Int32(),
+            "kind": pl.String(),
+            "source": pl.String(),
+            "printings": _PRINTINGS_TYPE,
+        }
+    )
+    extra_schema = pl.Schema(
+        {
+            "name": pl.String,
+            "key": pl.String,
+            "oracle_id": pl.String,
+            "face_index": pl.Int32,
+            "via": pl.String,
+            "lang": pl.String,
+        }
+    )
     return pl.DataFrame(rows, schema=schema), pl.DataFrame(extra, schema=extra_schema)
 
 
@@ -264,8 +331,9 @@ def read_interchangeable_file(path: Path) -> list[tuple[str, str, str]]:
             lines = [line for line in handle if line.strip() and not line.lstrip().startswith("#")]
         records = list(csv.reader(lines, strict=True))
     except UnicodeDecodeError as exc:
-        raise IngestError(f"{path}: interchangeable-names file is not UTF-8 text ({exc.reason} at byte "
-                          f"{exc.start}); {expected}.") from None
+        raise IngestError(
+            f"{path}: interchangeable-names file is not UTF-8 text ({exc.reason} at byte {exc.start}); {expected}."
+        ) from None
     except csv.Error as exc:
         raise IngestError(f"{path}: interchangeable-names file is not valid CSV ({exc}); {expected}.") from None
     header = [h.strip() for h in records[0]] if records else []
@@ -275,8 +343,9 @@ def read_interchangeable_file(path: Path) -> list[tuple[str, str, str]]:
     rows = []
     for number, record in enumerate(records[1:], 1):
         if len(record) != len(header):
-            raise IngestError(f"{path}: data row {number} has {len(record)} field(s), the header {len(header)}; "
-                              f"{expected}.")
+            raise IngestError(
+                f"{path}: data row {number} has {len(record)} field(s), the header {len(header)}; {expected}."
+            )
         row = dict(zip(header, record))
         rows.append((row["class_id"].strip(), row["name"].strip(), row.get("source", "").strip()))
     blank = [n for n, (class_id, name, _) in enumerate(rows, 1) if not class_id or not name]
@@ -301,18 +370,23 @@ class NameIndex:
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         names = sqlfiles.frame(con, "SELECT name, key, oracle_id, face_index, via, lang FROM names")
         self.cards = {
-            oid: name for oid, name in con.execute("SELECT oracle_id, name FROM cards WHERE is_card").fetchall()}
+            oid: name for oid, name in con.execute("SELECT oracle_id, name FROM cards WHERE is_card").fetchall()
+        }
         self.face_names = {
-            (oid, idx): name for oid, idx, name in con.execute(
-                "SELECT f.oracle_id, f.face_index, f.name FROM faces f JOIN cards c USING (oracle_id) "
-                "WHERE c.is_card").fetchall()}
+            (oid, idx): name
+            for oid, idx, name in con.execute(
+                "SELECT f.oracle_id, f.face_index, f.name FROM faces f JOIN cards c USING (oracle_id) WHERE c.is_card"
+            ).fetchall()
+        }
         self.split_halves: dict[str, tuple[str, ...]] = {}
         for oid, halves in con.execute(
-                "SELECT oracle_id, list(name ORDER BY face_index) FROM faces "
-                "WHERE role IN ('split_half', 'aftermath_half') GROUP BY oracle_id").fetchall():
+            "SELECT oracle_id, list(name ORDER BY face_index) FROM faces "
+            "WHERE role IN ('split_half', 'aftermath_half') GROUP BY oracle_id"
+        ).fetchall():
             self.split_halves[oid] = tuple(halves)
         self.token_names = {
-            normalize(name) for (name,) in con.execute("SELECT DISTINCT name FROM token_names").fetchall()}
+            normalize(name) for (name,) in con.execute("SELECT DISTINCT name FROM token_names").fetchall()
+        }
         # Token names for suggestions: the tokens layer owns them (CR 111); imported here, as it imports us.
         from .tokens import token_name_strings
 
@@ -337,8 +411,9 @@ class NameIndex:
         classes: dict[str, tuple[str, ...]] = {}
         self.class_ids: dict[str, str] = {}
         for class_id, members in con.execute(
-                "SELECT class_id, list(DISTINCT name ORDER BY name) FROM name_classes WHERE name IS NOT NULL "
-                "GROUP BY class_id ORDER BY class_id").fetchall():
+            "SELECT class_id, list(DISTINCT name ORDER BY name) FROM name_classes WHERE name IS NOT NULL "
+            "GROUP BY class_id ORDER BY class_id"
+        ).fetchall():
             for member in members:
                 # a database built before classes were merged may list a name in two classes: unite them
                 classes[member] = tuple(sorted(set(classes.get(member, ())) | set(members)))
@@ -351,26 +426,42 @@ class NameIndex:
 
         Vectorised: only the (few) ambiguous lookups are walked in Python.
         """
-        best = (names.filter(pl.col("tier") == pl.col("tier").min().over(column))
-                .sort([column, pl.col("face_index").is_not_null(), pl.col("face_index").fill_null(0), "via",
-                      "oracle_id", "lang"]))  # a total order: lookup.py's point queries break ties alike
+        best = names.filter(pl.col("tier") == pl.col("tier").min().over(column)).sort(
+            [column, pl.col("face_index").is_not_null(), pl.col("face_index").fill_null(0), "via", "oracle_id", "lang"]
+        )  # a total order: lookup.py's point queries break ties alike
         grouped = best.group_by(column, maintain_order=True).agg(
-            pl.col("oracle_id").first(), pl.col("face_index").first(), pl.col("via").first(), pl.col("lang").first(),
-            pl.col("oracle_id").n_unique().alias("cards"))
+            pl.col("oracle_id").first(),
+            pl.col("face_index").first(),
+            pl.col("via").first(),
+            pl.col("lang").first(),
+            pl.col("oracle_id").n_unique().alias("cards"),
+        )
         ok = grouped.filter(pl.col("cards") == 1)
-        lookups, oids, idxs, vias, langs = (ok.get_column(c).to_list()
-                                            for c in (column, "oracle_id", "face_index", "via", "lang"))
+        lookups, oids, idxs, vias, langs = (
+            ok.get_column(c).to_list() for c in (column, "oracle_id", "face_index", "via", "lang")
+        )
         targets: dict[str, _Target] = dict(zip(lookups, zip(repeat("ok"), oids, idxs, vias, langs, repeat(()))))
         ambiguous = best.join(grouped.filter(pl.col("cards") > 1).select(column), on=column, how="semi")
         for (lookup,), rows in ambiguous.group_by(column, maintain_order=True):
             seen: dict[tuple[str, int | None], str] = {}
             for oid, idx, via in rows.select("oracle_id", "face_index", "via").iter_rows():
                 seen.setdefault((oid, idx), via)
-            targets[lookup] = ("ambiguous", None, None, None, None,
-                               tuple((oid, idx, via) for (oid, idx), via in seen.items()))
+            targets[lookup] = (
+                "ambiguous",
+                None,
+                None,
+                None,
+                None,
+                tuple((oid, idx, via) for (oid, idx), via in seen.items()),
+            )
         frame = grouped.select(
-            column, pl.when(pl.col("cards") == 1).then(pl.lit("ok")).otherwise(pl.lit("ambiguous")).alias("status"),
-            *(pl.when(pl.col("cards") == 1).then(pl.col(c)).alias(c) for c in ("oracle_id", "face_index", "via", "lang")))
+            column,
+            pl.when(pl.col("cards") == 1).then(pl.lit("ok")).otherwise(pl.lit("ambiguous")).alias("status"),
+            *(
+                pl.when(pl.col("cards") == 1).then(pl.col(c)).alias(c)
+                for c in ("oracle_id", "face_index", "via", "lang")
+            ),
+        )
         return targets, frame
 
     # -- single -----------------------------------------------------------------------------
@@ -391,23 +482,41 @@ class NameIndex:
             if best is not None and best[0] == "ok":
                 resolution = self._answer(text, best, False)
                 return _replace(resolution, via="fuzzy", suggestions=tuple(suggestions))
-        return Resolution(query=text, status="not_found", suggestions=tuple(suggestions),
-                          tokens=tuple(self.suggest_tokens(text, limit=suggest)))
+        return Resolution(
+            query=text,
+            status="not_found",
+            suggestions=tuple(suggestions),
+            tokens=tuple(self.suggest_tokens(text, limit=suggest)),
+        )
 
     def _answer(self, text: str, target: _Target, normalized: bool) -> Resolution:
         status, oid, idx, via, lang, ambiguous_between = target
         if status == "ambiguous":
             candidates = tuple(
                 Candidate(self.cards[c_oid], c_oid, self._face_name(c_oid, c_idx), c_via)
-                for c_oid, c_idx, c_via in ambiguous_between)
-            return Resolution(query=text, status="ambiguous", candidates=candidates,
-                              suggestions=tuple(dict.fromkeys(c.name for c in candidates)))
+                for c_oid, c_idx, c_via in ambiguous_between
+            )
+            return Resolution(
+                query=text,
+                status="ambiguous",
+                candidates=candidates,
+                suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
+            )
         face = self._face_name(oid, idx)
         if normalized and via in ("name", "face"):
             via = "normalized"
         english = face or self.cards[oid]
-        return Resolution(query=text, status="ok", name=self.cards[oid], face=face, face_index=idx,
-                          oracle_id=oid, via=via, lang=lang, names=self.interchangeable(english))
+        return Resolution(
+            query=text,
+            status="ok",
+            name=self.cards[oid],
+            face=face,
+            face_index=idx,
+            oracle_id=oid,
+            via=via,
+            lang=lang,
+            names=self.interchangeable(english),
+        )
 
     def _face_name(self, oid: str | None, idx: int | None) -> str | None:
         if oid is None or idx is None:
@@ -457,13 +566,19 @@ class NameIndex:
         if self._frames is None:
             cards = pl.DataFrame({"oracle_id": list(self.cards), "name": list(self.cards.values())})
             faces = pl.DataFrame(
-                {"oracle_id": [k[0] for k in self.face_names], "face_index": [k[1] for k in self.face_names],
-                 "face": list(self.face_names.values())},
-                schema={"oracle_id": pl.String, "face_index": pl.Int64, "face": pl.String})
+                {
+                    "oracle_id": [k[0] for k in self.face_names],
+                    "face_index": [k[1] for k in self.face_names],
+                    "face": list(self.face_names.values()),
+                },
+                schema={"oracle_id": pl.String, "face_index": pl.Int64, "face": pl.String},
+            )
             self._frames = tuple(  # type: ignore[assignment]
-                f.join(cards, on="oracle_id", how="left").join(faces, on=["oracle_id", "face_index"], how="left")
+                f.join(cards, on="oracle_id", how="left")
+                .join(faces, on=["oracle_id", "face_index"], how="left")
                 .select(f.columns[0], "status", "oracle_id", "name", "face", "face_index", "via", "lang")
-                for f in self._lookup_frames)
+                for f in self._lookup_frames
+            )
         return self._frames  # type: ignore[return-value]
 
     def resolve_many(self, texts: Iterable[str] | pl.Series) -> pl.DataFrame:
@@ -478,9 +593,14 @@ class NameIndex:
         unique = frame.unique("query")
         hit = unique.join(exact, on="query", how="inner")
         missed = unique.join(exact, on="query", how="anti").with_columns(key=normalize_expr("query"))
-        by_norm = missed.join(by_key, on="key", how="left").drop("key").with_columns(
-            status=pl.col("status").fill_null("not_found"),
-            via=pl.when(pl.col("via").is_in(["name", "face"])).then(pl.lit("normalized")).otherwise(pl.col("via")))
+        by_norm = (
+            missed.join(by_key, on="key", how="left")
+            .drop("key")
+            .with_columns(
+                status=pl.col("status").fill_null("not_found"),
+                via=pl.when(pl.col("via").is_in(["name", "face"])).then(pl.lit("normalized")).otherwise(pl.col("via")),
+            )
+        )
         answers = pl.concat([hit, by_norm], how="vertical_relaxed")
         return frame.join(answers, on="query", how="left", maintain_order="left")
 
@@ -492,6 +612,7 @@ def _replace(resolution: Resolution, **changes: Any) -> Resolution:
 
 # -- same-name semantics (CR 201.2a–c, 201.3a) -----------------------------------------------------
 
+
 def _expanded(names: Iterable[str] | None, classes: dict[str, tuple[str, ...]]) -> frozenset[str]:
     if not names:
         return frozenset()
@@ -501,15 +622,17 @@ def _expanded(names: Iterable[str] | None, classes: dict[str, tuple[str, ...]]) 
     return frozenset(out)
 
 
-def same_name(a: Iterable[str] | None, b: Iterable[str] | None,
-              classes: dict[str, tuple[str, ...]] | None = None) -> bool:
+def same_name(
+    a: Iterable[str] | None, b: Iterable[str] | None, classes: dict[str, tuple[str, ...]] | None = None
+) -> bool:
     """CR 201.2a: same name iff at least one name in common; an object with no name never has."""
     classes = classes or {}
     return bool(_expanded(a, classes) & _expanded(b, classes))
 
 
-def have_different_names(objects: Sequence[Iterable[str] | None],
-                         classes: dict[str, tuple[str, ...]] | None = None) -> bool:
+def have_different_names(
+    objects: Sequence[Iterable[str] | None], classes: dict[str, tuple[str, ...]] | None = None
+) -> bool:
     """CR 201.2b: different names only if each has a name and no two share one."""
     classes = classes or {}
     sets = [_expanded(o, classes) for o in objects]
@@ -523,8 +646,11 @@ def have_different_names(objects: Sequence[Iterable[str] | None],
     return True
 
 
-def has_different_name(first: Iterable[str] | None, others: Sequence[Iterable[str] | None],
-                       classes: dict[str, tuple[str, ...]] | None = None) -> bool:
+def has_different_name(
+    first: Iterable[str] | None,
+    others: Sequence[Iterable[str] | None],
+    classes: dict[str, tuple[str, ...]] | None = None,
+) -> bool:
     """CR 201.2c: the first has a name and shares none with the others (nameless others don't matter)."""
     classes = classes or {}
     mine = _expanded(first, classes)

@@ -16,6 +16,7 @@ What lives here, so a new reading rule has one home:
 The ``name_references`` table (docs/views.md) stores :func:`name_mentions` for every face at ingest;
 :func:`replace_self_references` gives the CARDNAME / ``~`` form analysts use for clustering.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -74,7 +75,7 @@ def quote_mask(s: str) -> list[bool]:
     i = 0
     while i < n:
         ch = s[i]
-        if ch in "\"\u201c":
+        if ch in '"\u201c':
             closer = '"' if ch == '"' else "\u201d"
             j = s.find(closer, i + 1)
             if j == -1:
@@ -145,10 +146,12 @@ def _is_word(ch: str) -> bool:
 _NAMED = re.compile(r"\bnamed\s+")
 # An unknown name after "named": capitalised words, joined by spaces, "of"/"the"/"and"/"de", apostrophes.
 _CAPITALISED_NAME = re.compile(
-    r"[\"\u201c]?(?P<name>[A-Z0-9][\w'\u2019-]*(?:,? (?:(?:of|the|and|de|du|a|an|in|to|from) )*[A-Z0-9][\w'\u2019-]*)*)")
+    r"[\"\u201c]?(?P<name>[A-Z0-9][\w'\u2019-]*(?:,? (?:(?:of|the|and|de|du|a|an|in|to|from) )*[A-Z0-9][\w'\u2019-]*)*)"
+)
 # CR 111.9: "create Marit Lage, a legendary 20/20 black Avatar creature token" — a token's given name.
 _TOKEN_GIVEN_NAME = re.compile(
-    r"\bcreates? (?P<name>[A-Z][\w'\u2019-]*(?: (?:of|the)?\s?[A-Z][\w'\u2019-]*)*), (?:a|an) (?:legendary )?[^.]*?\btoken\b")
+    r"\bcreates? (?P<name>[A-Z][\w'\u2019-]*(?: (?:of|the)?\s?[A-Z][\w'\u2019-]*)*), (?:a|an) (?:legendary )?[^.]*?\btoken\b"
+)
 
 
 def short_name(name: str, type_line: str | None) -> str | None:
@@ -177,9 +180,15 @@ def _overlaps(span: tuple[int, int], taken: Sequence[tuple[int, int]]) -> bool:
     return any(span[0] < e and s < span[1] for s, e in taken)
 
 
-def name_mentions(text: str | None, self_names: Sequence[str], *, type_line: str | None = None,
-                  names: NameIndex | None = None, subtypes: Iterable[str] = (),
-                  other_names: Iterable[str] = ()) -> list[Mention]:
+def name_mentions(
+    text: str | None,
+    self_names: Sequence[str],
+    *,
+    type_line: str | None = None,
+    names: NameIndex | None = None,
+    subtypes: Iterable[str] = (),
+    other_names: Iterable[str] = (),
+) -> list[Mention]:
     """Every name mention in one face's Oracle text, in text order.
 
     ``self_names``: the names this object has (the face's name first, then the card's full name and
@@ -197,7 +206,7 @@ def name_mentions(text: str | None, self_names: Sequence[str], *, type_line: str
     # 1. "named X": every object with that name (never a self-reference, even for the card's own name).
     for m in _NAMED.finditer(text):
         at = m.end()
-        quoted = text[at:at + 1] in ("\u201c", '"')
+        quoted = text[at : at + 1] in ("\u201c", '"')
         found = names.longest_at(text, at + quoted) if names is not None else None
         if found is None:
             cap = _CAPITALISED_NAME.match(text, at)
@@ -239,13 +248,13 @@ def name_mentions(text: str | None, self_names: Sequence[str], *, type_line: str
 
 def _is_subtype_use(text: str, span: tuple[int, int], subtype_words: set[str]) -> bool:
     """The shortened name used as a subtype: "Urza’s" land type (CR 205.3i), "Jace planeswalker" (205.3j)."""
-    word = text[span[0]:span[1]]
-    after = text[span[1]:span[1] + 14].replace("\u2019", "'")
+    word = text[span[0] : span[1]]
+    after = text[span[1] : span[1] + 14].replace("\u2019", "'")
     if after.startswith("'s") and f"{word}'s" in subtype_words:
         return True
     if word not in subtype_words:
         return False
-    before = text[max(0, span[0] - 9):span[0]]
+    before = text[max(0, span[0] - 9) : span[0]]
     return after.startswith(" planeswalker") or bool(_DETERMINER_BEFORE.search(before))
 
 
@@ -261,7 +270,7 @@ def replace_self_references(text: str | None, mentions: Iterable[Mention], token
     pos = 0
     for m in sorted(mentions):
         if m.kind in ("self", "self_short") and m.start >= pos:
-            out.append(text[pos:m.start])
+            out.append(text[pos : m.start])
             out.append(token)
             pos = m.end
     out.append(text[pos:])

@@ -5,6 +5,7 @@ Built at ingest after the names layer (it resolves "named X" through ``names``),
 :func:`oracle_tools.oracletext.name_mentions` — the reading rules live there, this module only stores
 and queries them. Columns are documented in docs/views.md.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,8 +18,14 @@ from .errors import OracleToolsError
 from .oracletext import NameIndex, name_mentions, replace_self_references
 
 _SCHEMA = {
-    "oracle_id": pl.Utf8, "face_index": pl.Int32, "start": pl.Int32, "end": pl.Int32, "text": pl.Utf8,
-    "kind": pl.Utf8, "target_oracle_id": pl.Utf8, "target_name": pl.Utf8,
+    "oracle_id": pl.Utf8,
+    "face_index": pl.Int32,
+    "start": pl.Int32,
+    "end": pl.Int32,
+    "text": pl.Utf8,
+    "kind": pl.Utf8,
+    "target_oracle_id": pl.Utf8,
+    "target_name": pl.Utf8,
 }
 
 # How a name found in text resolves to an Oracle card: its own name first, then a face name (CR 709-715),
@@ -49,46 +56,73 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
     replaced: dict[str, list[Any]] = {"oracle_id": [], "face_index": [], "text_cardname": [], "text_tilde": []}
     for oracle_id, face_index, face_name, card_name, type_line, text, other_faces in faces:
         own = [face_name] if face_name == card_name else [face_name, card_name]
-        mentions = name_mentions(text, own, type_line=type_line, names=index, subtypes=subtypes,
-                                 other_names=other_faces or ())
-        for key, value in zip(replaced, (oracle_id, face_index, replace_self_references(text, mentions),
-                                         replace_self_references(text, mentions, "~")), strict=True):
+        mentions = name_mentions(
+            text, own, type_line=type_line, names=index, subtypes=subtypes, other_names=other_faces or ()
+        )
+        for key, value in zip(
+            replaced,
+            (
+                oracle_id,
+                face_index,
+                replace_self_references(text, mentions),
+                replace_self_references(text, mentions, "~"),
+            ),
+            strict=True,
+        ):
             replaced[key].append(value)
         for m in mentions:
             if m.kind in ("self", "self_short"):
                 target: tuple[str | None, str | None] = (oracle_id, card_name)
             else:
                 target = resolvable.get(m.name, (None, None))
-            for key, value in zip(_SCHEMA, (oracle_id, face_index, m.start, m.end, m.text, m.kind, *target),
-                                  strict=True):
+            for key, value in zip(
+                _SCHEMA, (oracle_id, face_index, m.start, m.end, m.text, m.kind, *target), strict=True
+            ):
                 rows[key].append(value)
     frame = pl.DataFrame(rows, schema=_SCHEMA)
     con.register("name_references_frame", frame.to_arrow())
     con.execute("CREATE OR REPLACE TABLE name_references AS SELECT * FROM name_references_frame")
     con.unregister("name_references_frame")
     # The CARDNAME / ~ form of every face's text (analysts' text clustering), from the same mentions.
-    con.register("self_replaced_frame", pl.DataFrame(replaced, schema={
-        "oracle_id": pl.Utf8, "face_index": pl.Int32, "text_cardname": pl.Utf8, "text_tilde": pl.Utf8}).to_arrow())
+    con.register(
+        "self_replaced_frame",
+        pl.DataFrame(
+            replaced,
+            schema={"oracle_id": pl.Utf8, "face_index": pl.Int32, "text_cardname": pl.Utf8, "text_tilde": pl.Utf8},
+        ).to_arrow(),
+    )
     con.execute("CREATE OR REPLACE TABLE oracle_text_self_replaced AS SELECT * FROM self_replaced_frame")
     con.unregister("self_replaced_frame")
 
 
 def references(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:
     """What card ``name``'s text calls itself, and every mention in any card's text that names it."""
-    found = con.execute("""
+    found = con.execute(
+        """
         SELECT DISTINCT c.oracle_id, c.name FROM names ns JOIN cards c USING (oracle_id)
         WHERE lower(ns.name) = lower(?) AND ns.via IN ('name', 'face', 'interchangeable', 'flavor', 'printed')
-        ORDER BY c.name""", [name]).fetchall()
+        ORDER BY c.name""",
+        [name],
+    ).fetchall()
     if not found:
-        raise OracleToolsError(f"{name!r} is not the name of a card; check the spelling "
-                               "(`oracle-tools resolve NAME` suggests names).")
+        raise OracleToolsError(
+            f"{name!r} is not the name of a card; check the spelling (`oracle-tools resolve NAME` suggests names)."
+        )
     oracle_id, card_name = found[0]
-    cols = "r.oracle_id, c.name AS card_name, r.face_index, r.start, r.\"end\", r.text, r.kind, r.target_name"
-    own = _dicts(con, f"""SELECT {cols} FROM name_references r JOIN cards c USING (oracle_id)
-        WHERE r.oracle_id = ? ORDER BY r.face_index, r.start""", oracle_id)
-    named_by = _dicts(con, f"""SELECT {cols} FROM name_references r JOIN cards c USING (oracle_id)
+    cols = 'r.oracle_id, c.name AS card_name, r.face_index, r.start, r."end", r.text, r.kind, r.target_name'
+    own = _dicts(
+        con,
+        f"""SELECT {cols} FROM name_references r JOIN cards c USING (oracle_id)
+        WHERE r.oracle_id = ? ORDER BY r.face_index, r.start""",
+        oracle_id,
+    )
+    named_by = _dicts(
+        con,
+        f"""SELECT {cols} FROM name_references r JOIN cards c USING (oracle_id)
         WHERE r.target_oracle_id = ? AND r.kind IN ('named', 'token_name')
-        ORDER BY c.name, r.face_index, r.start""", oracle_id)
+        ORDER BY c.name, r.face_index, r.start""",
+        oracle_id,
+    )
     return {"oracle_id": oracle_id, "name": card_name, "own_text": own, "named_by": named_by}
 
 

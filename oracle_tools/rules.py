@@ -5,6 +5,7 @@ and an ingest of cards alone keeps whatever rules the previous database had.
 
 >>> db.sql("SELECT text FROM rules WHERE number = '111.10a'")      # doctest: +SKIP
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -35,16 +36,20 @@ def store(con: duckdb.DuckDBPyConnection, rules_file: Path | None, *, keep_previ
     con.register("rules_frame", frame.to_arrow())
     con.execute("INSERT INTO rules SELECT number, text FROM rules_frame")
     con.unregister("rules_frame")
-    con.execute("INSERT INTO rules_meta VALUES (?, ?, ?)",
-                [doc.effective_date, str(rules_file) if rules_file else "shipped", len(doc.rules)])
+    con.execute(
+        "INSERT INTO rules_meta VALUES (?, ?, ?)",
+        [doc.effective_date, str(rules_file) if rules_file else "shipped", len(doc.rules)],
+    )
 
 
 def _previous_has_rules(con: duckdb.DuckDBPyConnection) -> bool:
     from .ingest import PREVIOUS_CATALOG
 
-    return bool(con.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE database_name = ? AND table_name = 'rules'", [PREVIOUS_CATALOG]
-    ).fetchall()[0][0])
+    return bool(
+        con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE database_name = ? AND table_name = 'rules'", [PREVIOUS_CATALOG]
+        ).fetchall()[0][0]
+    )
 
 
 def document(con: duckdb.DuckDBPyConnection) -> RulesDocument:
@@ -52,4 +57,3 @@ def document(con: duckdb.DuckDBPyConnection) -> RulesDocument:
     effective: dt.date = con.execute("SELECT effective_date FROM rules_meta").fetchall()[0][0]
     rules = dict(con.execute("SELECT number, text FROM rules").fetchall())
     return RulesDocument(effective_date=effective, rules=rules)
-

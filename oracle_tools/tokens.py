@@ -29,6 +29,7 @@ name does not apply); then the Oracle card with that name (111.11: Tarmogoyf); e
 '111.10g'
 >>> db.token_specs().filter(pl.col("creator_name") == "Disa the Restless")   # doctest: +SKIP
 """
+
 from __future__ import annotations
 
 import re
@@ -64,33 +65,89 @@ def _list() -> Any:
     return pl.List(pl.String)
 
 
-PREDEFINED_SCHEMA: Mapping[str, Any] = LazyMapping(lambda: {
-    "rule": pl.String, "name": pl.String, "given_name": pl.String, "game_name": pl.String,
-    "colors": _list(), "supertypes": _list(), "card_types": _list(), "subtypes": _list(),
-    "power": pl.String, "toughness": pl.String, "type_line": pl.String, "oracle_text": pl.String,
-    "double_faced": pl.Boolean, "faces": pl.List(pl.Struct({
-        "name": pl.String, "given_name": pl.String, "type_line": pl.String, "colors": _list(),
-        "card_types": _list(), "subtypes": _list(), "power": pl.String, "toughness": pl.String,
-        "oracle_text": pl.String})),
-    "notes": pl.String, "effective_date": pl.Date,
-})
-SPEC_SCHEMA: Mapping[str, Any] = LazyMapping(lambda: {
-    "creator_oracle_id": pl.String, "creator_name": pl.String, "face_index": pl.Int32, "face_name": pl.String,
-    "clause_no": pl.Int32, "source": pl.String, "clause": pl.String, "count": pl.String, "count_n": pl.Int32,
-    "name": pl.String, "base_name": pl.String, "given_name": pl.String, "rule": pl.String,
-    "predefined_rule": pl.String, "card_oracle_id": pl.String, "supertypes": _list(), "colors": _list(),
-    "card_types": _list(), "subtypes": _list(), "power": pl.String, "toughness": pl.String, "abilities": pl.String,
-    "keywords": _list(), "tapped": pl.Boolean, "attacking": pl.Boolean, "copy_of": pl.String,
-    "parsed": pl.Boolean, "error": pl.String,
-})
-COLLISION_SCHEMA: Mapping[str, Any] = LazyMapping(lambda: {
-    "name": pl.String, "card": pl.String, "face": pl.String, "oracle_id": pl.String, "token_source": pl.String,
-    "token_rule": pl.String, "creators": _list(), "what": pl.String,
-})
+PREDEFINED_SCHEMA: Mapping[str, Any] = LazyMapping(
+    lambda: {
+        "rule": pl.String,
+        "name": pl.String,
+        "given_name": pl.String,
+        "game_name": pl.String,
+        "colors": _list(),
+        "supertypes": _list(),
+        "card_types": _list(),
+        "subtypes": _list(),
+        "power": pl.String,
+        "toughness": pl.String,
+        "type_line": pl.String,
+        "oracle_text": pl.String,
+        "double_faced": pl.Boolean,
+        "faces": pl.List(
+            pl.Struct(
+                {
+                    "name": pl.String,
+                    "given_name": pl.String,
+                    "type_line": pl.String,
+                    "colors": _list(),
+                    "card_types": _list(),
+                    "subtypes": _list(),
+                    "power": pl.String,
+                    "toughness": pl.String,
+                    "oracle_text": pl.String,
+                }
+            )
+        ),
+        "notes": pl.String,
+        "effective_date": pl.Date,
+    }
+)
+SPEC_SCHEMA: Mapping[str, Any] = LazyMapping(
+    lambda: {
+        "creator_oracle_id": pl.String,
+        "creator_name": pl.String,
+        "face_index": pl.Int32,
+        "face_name": pl.String,
+        "clause_no": pl.Int32,
+        "source": pl.String,
+        "clause": pl.String,
+        "count": pl.String,
+        "count_n": pl.Int32,
+        "name": pl.String,
+        "base_name": pl.String,
+        "given_name": pl.String,
+        "rule": pl.String,
+        "predefined_rule": pl.String,
+        "card_oracle_id": pl.String,
+        "supertypes": _list(),
+        "colors": _list(),
+        "card_types": _list(),
+        "subtypes": _list(),
+        "power": pl.String,
+        "toughness": pl.String,
+        "abilities": pl.String,
+        "keywords": _list(),
+        "tapped": pl.Boolean,
+        "attacking": pl.Boolean,
+        "copy_of": pl.String,
+        "parsed": pl.Boolean,
+        "error": pl.String,
+    }
+)
+COLLISION_SCHEMA: Mapping[str, Any] = LazyMapping(
+    lambda: {
+        "name": pl.String,
+        "card": pl.String,
+        "face": pl.String,
+        "oracle_id": pl.String,
+        "token_source": pl.String,
+        "token_rule": pl.String,
+        "creators": _list(),
+        "what": pl.String,
+    }
+)
 _WUBRG = "WUBRG"
 
 
 # -- the lookup answer ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class TokenAnswer:
@@ -139,6 +196,7 @@ class TokenAnswer:
 
 # -- building at ingest --------------------------------------------------------------------------
 
+
 def build(con: duckdb.DuckDBPyConnection) -> None:
     """Create ``predefined_tokens``, ``token_specs`` and ``token_collisions`` (after ``names.build``)."""
     from . import rules
@@ -162,19 +220,41 @@ def _write(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> N
 
 
 def _face_dict(t: PredefinedToken) -> dict[str, Any]:
-    return {"name": t.name, "given_name": t.given_name, "type_line": t.type_line, "colors": list(t.colors),
-            "card_types": list(t.card_types), "subtypes": list(t.subtypes), "power": t.power,
-            "toughness": t.toughness, "oracle_text": t.oracle_text}
+    return {
+        "name": t.name,
+        "given_name": t.given_name,
+        "type_line": t.type_line,
+        "colors": list(t.colors),
+        "card_types": list(t.card_types),
+        "subtypes": list(t.subtypes),
+        "power": t.power,
+        "toughness": t.toughness,
+        "oracle_text": t.oracle_text,
+    }
 
 
 def _predefined_frame(tokens: list[PredefinedToken]) -> pl.DataFrame:
-    rows = [{
-        "rule": t.rule, "name": t.name, "given_name": t.given_name, "game_name": t.game_name,
-        "colors": list(t.colors), "supertypes": list(t.supertypes), "card_types": list(t.card_types),
-        "subtypes": list(t.subtypes), "power": t.power, "toughness": t.toughness, "type_line": t.type_line,
-        "oracle_text": t.oracle_text, "double_faced": bool(t.faces), "faces": [_face_dict(f) for f in t.faces],
-        "notes": " ".join(t.notes) or None, "effective_date": t.effective_date,
-    } for t in tokens]
+    rows = [
+        {
+            "rule": t.rule,
+            "name": t.name,
+            "given_name": t.given_name,
+            "game_name": t.game_name,
+            "colors": list(t.colors),
+            "supertypes": list(t.supertypes),
+            "card_types": list(t.card_types),
+            "subtypes": list(t.subtypes),
+            "power": t.power,
+            "toughness": t.toughness,
+            "type_line": t.type_line,
+            "oracle_text": t.oracle_text,
+            "double_faced": bool(t.faces),
+            "faces": [_face_dict(f) for f in t.faces],
+            "notes": " ".join(t.notes) or None,
+            "effective_date": t.effective_date,
+        }
+        for t in tokens
+    ]
     return pl.DataFrame(rows, schema=PREDEFINED_SCHEMA)
 
 
@@ -197,7 +277,9 @@ def predefined_keys(tokens: list[PredefinedToken]) -> dict[str, PredefinedToken]
 # -- "create … token" clauses ------------------------------------------------------------------
 
 _CREATE_RE = re.compile(r"\b[Cc]reates?\s+")
-_FOLLOW_RE = re.compile(r"^(?:It|They|The token|Those tokens|Each of them|Each of those tokens)\s+(?:has|have)\s+(?P<ab>.+?)\.?$")
+_FOLLOW_RE = re.compile(
+    r"^(?:It|They|The token|Those tokens|Each of them|Each of those tokens)\s+(?:has|have)\s+(?P<ab>.+?)\.?$"
+)
 _QTY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|X|\d+|that many)\s"
 _MORE_RE = re.compile(rf"^(?:,\s*)?(?:(?:and|or|plus)\s+(?={_QTY}|[A-Z])|(?={_QTY}))")
 # Clauses that only refer back to tokens described elsewhere ("create five of those tokens instead",
@@ -205,10 +287,21 @@ _MORE_RE = re.compile(rf"^(?:,\s*)?(?:(?:and|or|plus)\s+(?={_QTY}|[A-Z])|(?={_QT
 _BACKREF_RE = re.compile(r"^(?:\S+\s+){0,3}of (?:those|these|the) tokens\b|^one or more tokens\b|^tokens\b")
 _NAME_TAIL_RE = re.compile(r"\s+(?:at the beginning|at end of|when|whenever|if|until|for each|where|that)\b")
 _CDA_RE = re.compile(r"power (?:and toughness )?(?:are|is) (?:each )?equal|power and toughness are each")
-_SELF_COPY = ("this creature", "this card", "this permanent", "this artifact", "this enchantment", "this land",
-              "this vehicle", "this token", "~", "cardname")
+_SELF_COPY = (
+    "this creature",
+    "this card",
+    "this permanent",
+    "this artifact",
+    "this enchantment",
+    "this land",
+    "this vehicle",
+    "this token",
+    "~",
+    "cardname",
+)
 _KEYWORD_DEF_RE = re.compile(
-    r"(?:“(?P<kw>[A-Z][^”]*?)”\s+means|^To (?P<kw2>[a-z][a-z ]*?) means)\s+“(?P<body>[^”]*?\b[Cc]reates? [^”]*)”")
+    r"(?:“(?P<kw>[A-Z][^”]*?)”\s+means|^To (?P<kw2>[a-z][a-z ]*?) means)\s+“(?P<body>[^”]*?\b[Cc]reates? [^”]*)”"
+)
 
 
 def _segments(text: str) -> list[tuple[str, str]]:
@@ -221,10 +314,10 @@ def _segments(text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for line in text.split("\n"):
         for m in _CREATE_RE.finditer(line):
-            before = line[:m.start()]
+            before = line[: m.start()]
             in_quote = before.count('"') % 2 == 1 or before.count("“") > before.count("”")
             in_paren = _paren_depth(before) > 0
-            seg = line[m.end():]
+            seg = line[m.end() :]
             if in_quote:
                 j = min((k for k in (seg.find('"'), seg.find("”")) if k != -1), default=-1)
                 seg = seg if j == -1 else seg[:j]
@@ -254,18 +347,18 @@ def _sentence(seg: str, in_paren: bool) -> tuple[str, str]:
     for i, ch in enumerate(seg):
         if ch in '"“”':
             quoted = not quoted if ch == '"' else ch == "“"
-            rest = seg[i + 1:]
-            if not quoted and seg[i - 1:i] == "." and (not rest.strip() or re.match(r" +[A-Z]", rest)):
+            rest = seg[i + 1 :]
+            if not quoted and seg[i - 1 : i] == "." and (not rest.strip() or re.match(r" +[A-Z]", rest)):
                 # 'It has "Sacrifice this artifact: Add one mana of any color." Each opponent …'
                 # (Curse of Opulence): the sentence ends with the quoted ability's own period.
                 follow, _ = _sentence(rest.strip(), in_paren) if rest.strip() else ("", "")
-                return seg[:i + 1], follow
+                return seg[: i + 1], follow
         elif quoted:
             continue
         elif (ch == ")" and in_paren) or ch == "(":
             return seg[:i].rstrip(" ."), ""
         elif ch == "." and (i + 1 == len(seg) or seg[i + 1] == " "):
-            follow, _ = _sentence(seg[i + 1:].strip(), in_paren) if i + 1 < len(seg) else ("", "")
+            follow, _ = _sentence(seg[i + 1 :].strip(), in_paren) if i + 1 < len(seg) else ("", "")
             return seg[:i], follow
     return seg.rstrip(" ."), ""
 
@@ -291,11 +384,12 @@ def _parse_clause(seg: str) -> list[TokenDescription]:
         more = _MORE_RE.match(d.rest or "")
         if not more or d.copy_of is not None:
             break
-        seg = d.rest[more.end():]
+        seg = d.rest[more.end() :]
     if has and descs:  # CR 111.4: "Create a … token named X. It has …" — the next sentence's abilities
         last = descs[-1]
-        descs[-1] = TokenDescription(**{**last.__dict__, "abilities_text": ", ".join(
-            x for x in (last.abilities_text, has) if x)})
+        descs[-1] = TokenDescription(
+            **{**last.__dict__, "abilities_text": ", ".join(x for x in (last.abilities_text, has) if x)}
+        )
     return descs
 
 
@@ -318,16 +412,28 @@ def keyword_definitions(doc: RulesDocument) -> dict[str, tuple[str, str]]:
     return out
 
 
-def extract_specs(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], index: NameIndex,
-                  doc: RulesDocument) -> pl.DataFrame:
+def extract_specs(
+    con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], index: NameIndex, doc: RulesDocument
+) -> pl.DataFrame:
     """Parse every "create … token(s)" clause of every card's Oracle text into token specs."""
     keys = predefined_keys(predefined)
     kw_defs = keyword_definitions(doc)
-    kw_re = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(kw_defs, key=len, reverse=True)) + r")(?:s|es)?\b(?:\s+(\d+|X))?",
-                       re.IGNORECASE) if kw_defs else None
-    cards = {oid: row for oid, *row in con.execute(
-        "SELECT oracle_id, name, mana_cost, type_line, oracle_text, colors, power, toughness FROM cards WHERE is_card"
-    ).fetchall()}
+    kw_re = (
+        re.compile(
+            r"\b("
+            + "|".join(re.escape(k) for k in sorted(kw_defs, key=len, reverse=True))
+            + r")(?:s|es)?\b(?:\s+(\d+|X))?",
+            re.IGNORECASE,
+        )
+        if kw_defs
+        else None
+    )
+    cards = {
+        oid: row
+        for oid, *row in con.execute(
+            "SELECT oracle_id, name, mana_cost, type_line, oracle_text, colors, power, toughness FROM cards WHERE is_card"
+        ).fetchall()
+    }
     faces = con.execute(sqlfiles.load("tokens.sql")).fetchall()
     rows: list[dict[str, Any]] = []
     # One C-level search per face first: most faces neither create a token nor use a keyword that does.
@@ -336,15 +442,22 @@ def extract_specs(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedTok
         if not may_create.search(text or ""):
             continue
         base = {"creator_oracle_id": oid, "creator_name": card_name, "face_index": face_index, "face_name": face_name}
-        creator = {"name": face_name, "colors": f_colors or [], "supertypes": f_super or [], "card_types": f_types or [],
-                   "subtypes": f_sub or [], "power": f_pow, "toughness": f_tough}
+        creator = {
+            "name": face_name,
+            "colors": f_colors or [],
+            "supertypes": f_super or [],
+            "card_types": f_types or [],
+            "subtypes": f_sub or [],
+            "power": f_pow,
+            "toughness": f_tough,
+        }
         clauses = _segments(text)
         if kw_re is not None:  # CR 701/702: a keyword that creates a token without its reminder text
             for line in text.split("\n"):
                 if _CREATE_RE.search(line):
                     continue
                 for km in kw_re.finditer(line):
-                    if _paren_depth(line[:km.start()]) or line[:km.start()].count('"') % 2:
+                    if _paren_depth(line[: km.start()]) or line[: km.start()].count('"') % 2:
                         continue
                     number, body = kw_defs[km.group(1).lower()]
                     body = re.sub(r"\bN\b", km.group(2) or "N", body)
@@ -354,15 +467,31 @@ def extract_specs(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedTok
             try:
                 descs = _parse_clause(seg)
             except ValueError as exc:
-                rows.append({**base, "clause_no": clause_no, "source": source, "clause": seg, "parsed": False,
-                             "error": str(exc)})
+                rows.append(
+                    {
+                        **base,
+                        "clause_no": clause_no,
+                        "source": source,
+                        "clause": seg,
+                        "parsed": False,
+                        "error": str(exc),
+                    }
+                )
                 continue
             for d in descs:
-                rows.append({**base, "clause_no": clause_no, "source": source, "clause": seg,
-                             **_spec(d, source, creator, keys, index, cards)})
+                rows.append(
+                    {
+                        **base,
+                        "clause_no": clause_no,
+                        "source": source,
+                        "clause": seg,
+                        **_spec(d, source, creator, keys, index, cards),
+                    }
+                )
     frame = pl.DataFrame(rows, schema=SPEC_SCHEMA)
-    return frame.with_columns(pl.col(c).fill_null([]) for c in ("supertypes", "colors", "card_types", "subtypes",
-                                                                "keywords"))
+    return frame.with_columns(
+        pl.col(c).fill_null([]) for c in ("supertypes", "colors", "card_types", "subtypes", "keywords")
+    )
 
 
 def _count(d: TokenDescription) -> str:
@@ -371,14 +500,32 @@ def _count(d: TokenDescription) -> str:
     return f"{quantity} {tail.group(1)}" if tail else quantity
 
 
-def _spec(d: TokenDescription, source: str, creator: dict[str, Any], keys: dict[str, PredefinedToken],
-          index: NameIndex, cards: dict[str, list[Any]]) -> dict[str, Any]:
+def _spec(
+    d: TokenDescription,
+    source: str,
+    creator: dict[str, Any],
+    keys: dict[str, PredefinedToken],
+    index: NameIndex,
+    cards: dict[str, list[Any]],
+) -> dict[str, Any]:
     """Name and characteristics of one parsed description, by the rule that applies."""
     spec: dict[str, Any] = {
-        "count": _count(d), "count_n": d.count, "given_name": d.given_name, "supertypes": list(d.supertypes),
-        "colors": list(d.colors), "card_types": list(d.card_types), "subtypes": list(d.subtypes), "power": d.power,
-        "toughness": d.toughness, "abilities": d.abilities_text or None, "keywords": list(d.keywords),
-        "tapped": d.tapped, "attacking": d.attacking, "copy_of": d.copy_of, "parsed": True, "error": None,
+        "count": _count(d),
+        "count_n": d.count,
+        "given_name": d.given_name,
+        "supertypes": list(d.supertypes),
+        "colors": list(d.colors),
+        "card_types": list(d.card_types),
+        "subtypes": list(d.subtypes),
+        "power": d.power,
+        "toughness": d.toughness,
+        "abilities": d.abilities_text or None,
+        "keywords": list(d.keywords),
+        "tapped": d.tapped,
+        "attacking": d.attacking,
+        "copy_of": d.copy_of,
+        "parsed": True,
+        "error": None,
     }
     if d.copy_of is not None:
         # CR 707.2 (and the 111.4 example, Spitting Image): a copy has the copied object's name
@@ -390,34 +537,64 @@ def _spec(d: TokenDescription, source: str, creator: dict[str, Any], keys: dict[
         if ta:  # "a copy of this creature that's tapped and attacking …" (Herald of the Host)
             spec["tapped"] = spec["tapped"] or "tapped" in ta.group("what")
             spec["attacking"] = spec["attacking"] or "attacking" in ta.group("what")
-            target = target[:ta.start()].strip()
+            target = target[: ta.start()].strip()
         # The card itself: "this creature" etc. outside quoted abilities (inside one, "this creature"
         # is whatever has the ability: Splinter Twin), its own name, or "it" in reminder text
         # (embalm 702.128a, eternalize, encore: "a copy of it" = this card).
-        is_self = ((target.lower() in _SELF_COPY and source != "quoted") or target == creator["name"]
-                   or (target == "it" and source == "reminder"))
+        is_self = (
+            (target.lower() in _SELF_COPY and source != "quoted")
+            or target == creator["name"]
+            or (target == "it" and source == "reminder")
+        )
         spec.update(rule="707.2", copy_of=target)
         if is_self:
-            spec.update(name=creator["name"], base_name=creator["name"], colors=list(creator["colors"]),
-                        supertypes=list(creator["supertypes"]), card_types=list(creator["card_types"]),
-                        subtypes=list(creator["subtypes"]), power=creator["power"], toughness=creator["toughness"])
+            spec.update(
+                name=creator["name"],
+                base_name=creator["name"],
+                colors=list(creator["colors"]),
+                supertypes=list(creator["supertypes"]),
+                card_types=list(creator["card_types"]),
+                subtypes=list(creator["subtypes"]),
+                power=creator["power"],
+                toughness=creator["toughness"],
+            )
             _apply_except(spec, except_)
         return spec
     bare = d.bare_name
     if bare is not None and normalize(bare) in keys:
         t = keys[normalize(bare)]  # CR 111.10: the predefined definition (the effect may add to it)
-        spec.update(rule=t.rule, predefined_rule=t.rule, name=t.game_name, base_name=t.name,
-                    given_name=t.given_name, colors=list(t.colors), supertypes=list(t.supertypes),
-                    card_types=list(t.card_types), subtypes=list(t.subtypes), power=t.power, toughness=t.toughness,
-                    abilities=t.oracle_text or None)
+        spec.update(
+            rule=t.rule,
+            predefined_rule=t.rule,
+            name=t.game_name,
+            base_name=t.name,
+            given_name=t.given_name,
+            colors=list(t.colors),
+            supertypes=list(t.supertypes),
+            card_types=list(t.card_types),
+            subtypes=list(t.subtypes),
+            power=t.power,
+            toughness=t.toughness,
+            abilities=t.oracle_text or None,
+        )
         return spec
     if bare is not None:
         r = index.resolve(bare)
         if r.ok and r.oracle_id in cards:  # CR 111.11: the Oracle card with that name
             _name, _mana_cost, type_line, _text, colors, power, toughness = cards[r.oracle_id]
-            spec.update(rule="111.11", name=r.english_name, base_name=r.english_name, card_oracle_id=r.oracle_id,
-                        colors=list(colors or []), card_types=_types(type_line)[1], supertypes=_types(type_line)[0],
-                        subtypes=_types(type_line)[2], power=power, toughness=toughness, abilities=None)
+            spec.update(
+                rule="111.11",
+                name=r.english_name,
+                base_name=r.english_name,
+                card_oracle_id=r.oracle_id,
+                colors=list(colors or []),
+                card_types=_types(type_line)[1],
+                supertypes=_types(type_line)[0],
+                subtypes=_types(type_line)[2],
+                power=power,
+                toughness=toughness,
+                abilities=None,
+            )
             return spec
     if d.given_name:
         # "… named Butterfly at the beginning of the next end step" (Giant Caterpillar): the name ends
@@ -463,13 +640,29 @@ def _apply_except(spec: dict[str, Any], except_: str) -> None:
 
 # -- tokens that effects name and define (CR 111.4, 111.9) ----------------------------------------
 
-EFFECT_SCHEMA: Mapping[str, Any] = LazyMapping(lambda: {
-    "name": pl.String, "key": pl.String, "definition": pl.Int32, "definitions": pl.Int32, "rule": pl.String,
-    "type_line": pl.String, "supertypes": _list(), "card_types": _list(), "subtypes": _list(), "colors": _list(),
-    "power": pl.String, "toughness": pl.String, "oracle_text": pl.String, "abilities": pl.String,
-    "creators": _list(), "creator_oracle_ids": _list(), "clause": pl.String, "card_name": pl.String,
-    "card_oracle_id": pl.String,
-})
+EFFECT_SCHEMA: Mapping[str, Any] = LazyMapping(
+    lambda: {
+        "name": pl.String,
+        "key": pl.String,
+        "definition": pl.Int32,
+        "definitions": pl.Int32,
+        "rule": pl.String,
+        "type_line": pl.String,
+        "supertypes": _list(),
+        "card_types": _list(),
+        "subtypes": _list(),
+        "colors": _list(),
+        "power": pl.String,
+        "toughness": pl.String,
+        "oracle_text": pl.String,
+        "abilities": pl.String,
+        "creators": _list(),
+        "creator_oracle_ids": _list(),
+        "clause": pl.String,
+        "card_name": pl.String,
+        "card_oracle_id": pl.String,
+    }
+)
 _EFFECT_RULES = ("111.4", "111.9")
 _QUOTED_RE = re.compile(r'"([^"]*)"|“([^”]*)”')
 _LIST_SEP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+")
@@ -499,7 +692,7 @@ def oracle_text_of(abilities: str | None) -> str | None:
 
     pos = 0
     for m in [*_QUOTED_RE.finditer(abilities), None]:
-        plain = abilities[pos:m.start() if m else len(abilities)]
+        plain = abilities[pos : m.start() if m else len(abilities)]
         keywords.extend(k for k in (p.strip(" .") for p in _LIST_SEP_RE.split(plain)) if k and k not in ("and", "or"))
         if m is None:
             break
@@ -516,9 +709,15 @@ def oracle_text_of(abilities: str | None) -> str | None:
 def _definition_key(row: dict[str, Any]) -> tuple[Any, ...]:
     """What makes two definitions the same token: every characteristic the effect states
     (case and spacing of the abilities text do not matter)."""
-    return (tuple(row["supertypes"] or ()), tuple(row["card_types"] or ()), tuple(row["subtypes"] or ()),
-            tuple(row["colors"] or ()), row["power"], row["toughness"],
-            " ".join((row["oracle_text"] or "").lower().split()))
+    return (
+        tuple(row["supertypes"] or ()),
+        tuple(row["card_types"] or ()),
+        tuple(row["subtypes"] or ()),
+        tuple(row["colors"] or ()),
+        row["power"],
+        row["toughness"],
+        " ".join((row["oracle_text"] or "").lower().split()),
+    )
 
 
 def effect_token_frame(specs: pl.DataFrame, index: NameIndex) -> pl.DataFrame:
@@ -530,8 +729,13 @@ def effect_token_frame(specs: pl.DataFrame, index: NameIndex) -> pl.DataFrame:
     an Oracle card sharing the name (Kobolds of Kher Keep): the effect's definition is the token,
     and 111.11 would use that card only for an effect that names the token without defining it.
     """
-    named = specs.filter(pl.col("parsed") & pl.col("rule").is_in(_EFFECT_RULES) & pl.col("given_name").is_not_null()
-                         & pl.col("name").is_not_null() & pl.col("copy_of").is_null())
+    named = specs.filter(
+        pl.col("parsed")
+        & pl.col("rule").is_in(_EFFECT_RULES)
+        & pl.col("given_name").is_not_null()
+        & pl.col("name").is_not_null()
+        & pl.col("copy_of").is_null()
+    )
     groups: dict[str, dict[tuple[Any, ...], list[dict[str, Any]]]] = {}
     names: dict[str, str] = {}
     for row in named.iter_rows(named=True):
@@ -541,8 +745,10 @@ def effect_token_frame(specs: pl.DataFrame, index: NameIndex) -> pl.DataFrame:
         groups.setdefault(key, {}).setdefault(_definition_key(row), []).append(row)
     out: list[dict[str, Any]] = []
     for key, definitions in sorted(groups.items()):
-        ordered = sorted(definitions.values(), key=lambda rows: (
-            -len({r["creator_oracle_id"] for r in rows}), min(r["creator_name"] for r in rows)))
+        ordered = sorted(
+            definitions.values(),
+            key=lambda rows: (-len({r["creator_oracle_id"] for r in rows}), min(r["creator_name"] for r in rows)),
+        )
         card = index.resolve(names[key])
         card_name = card_oid = None
         if card.ok and normalize(card.english_name or "") == key:  # the same name, not a foreign or alternate one
@@ -551,16 +757,29 @@ def effect_token_frame(specs: pl.DataFrame, index: NameIndex) -> pl.DataFrame:
             first = min(rows, key=lambda r: (r["creator_name"], r["clause_no"]))
             creators = sorted({(r["creator_name"], r["creator_oracle_id"]) for r in rows})
             rules = [r["rule"] for r in rows]
-            out.append({
-                "name": names[key], "key": key, "definition": number, "definitions": len(ordered),
-                "rule": max(sorted(set(rules)), key=rules.count),
-                "type_line": token_type_line(first["supertypes"], first["card_types"], first["subtypes"]),
-                "supertypes": first["supertypes"], "card_types": first["card_types"], "subtypes": first["subtypes"],
-                "colors": first["colors"], "power": first["power"], "toughness": first["toughness"],
-                "oracle_text": first["oracle_text"], "abilities": first["abilities"],
-                "creators": [c for c, _ in creators], "creator_oracle_ids": [o for _, o in creators],
-                "clause": first["clause"], "card_name": card_name, "card_oracle_id": card_oid,
-            })
+            out.append(
+                {
+                    "name": names[key],
+                    "key": key,
+                    "definition": number,
+                    "definitions": len(ordered),
+                    "rule": max(sorted(set(rules)), key=rules.count),
+                    "type_line": token_type_line(first["supertypes"], first["card_types"], first["subtypes"]),
+                    "supertypes": first["supertypes"],
+                    "card_types": first["card_types"],
+                    "subtypes": first["subtypes"],
+                    "colors": first["colors"],
+                    "power": first["power"],
+                    "toughness": first["toughness"],
+                    "oracle_text": first["oracle_text"],
+                    "abilities": first["abilities"],
+                    "creators": [c for c, _ in creators],
+                    "creator_oracle_ids": [o for _, o in creators],
+                    "clause": first["clause"],
+                    "card_name": card_name,
+                    "card_oracle_id": card_oid,
+                }
+            )
     return pl.DataFrame(out, schema=EFFECT_SCHEMA)
 
 
@@ -568,7 +787,7 @@ _NAME_LIST_SQL = {
     "effect_tokens": "SELECT DISTINCT name FROM effect_tokens",
     "predefined_tokens": "SELECT name FROM predefined_tokens UNION SELECT given_name FROM predefined_tokens",
     "token_names": "SELECT DISTINCT t.name FROM token_names t JOIN cards c USING (oracle_id) "
-                   "WHERE t.object_kind = 'token' AND c.type_line LIKE 'Token%'",  # not Scryfall's ad/bio 'Card's
+    "WHERE t.object_kind = 'token' AND c.type_line LIKE 'Token%'",  # not Scryfall's ad/bio 'Card's
     "parts": "SELECT DISTINCT part_name FROM parts WHERE component = 'token'",
 }
 
@@ -586,12 +805,15 @@ def token_name_strings(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 # -- collisions ------------------------------------------------------------------------------------
 
-def _collisions(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], specs: pl.DataFrame,
-                index: NameIndex) -> pl.DataFrame:
+
+def _collisions(
+    con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], specs: pl.DataFrame, index: NameIndex
+) -> pl.DataFrame:
     """Names that are both a card/face name (201.4 may choose them) and a token name."""
     card_keys: dict[str, list[tuple[str, str | None, str]]] = {}
     for key, oid, face_index in con.execute(
-            "SELECT key, oracle_id, face_index FROM names WHERE via IN ('name', 'face')").fetchall():
+        "SELECT key, oracle_id, face_index FROM names WHERE via IN ('name', 'face')"
+    ).fetchall():
         face = index.face_names.get((oid, face_index)) if face_index is not None else None
         card_keys.setdefault(key, []).append((index.cards[oid], face, oid))
     rows: list[dict[str, Any]] = []
@@ -599,36 +821,62 @@ def _collisions(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken
     def add(token_name: str, source: str, rule: str, creators: list[str], what: str) -> None:
         for card, face, oid in card_keys.get(normalize(token_name), []):
             where = f"face of {card}" if face else "a card"
-            rows.append({"name": token_name, "card": card, "face": face, "oracle_id": oid, "token_source": source,
-                         "token_rule": rule, "creators": sorted(set(creators))[:20],
-                         "what": what.format(name=token_name, card=card, where=where)})
+            rows.append(
+                {
+                    "name": token_name,
+                    "card": card,
+                    "face": face,
+                    "oracle_id": oid,
+                    "token_source": source,
+                    "token_rule": rule,
+                    "creators": sorted(set(creators))[:20],
+                    "what": what.format(name=token_name, card=card, where=where),
+                }
+            )
 
     for t in predefined:
         for text in {n for n in (t.name, t.given_name, t.game_name) if n}:
-            add(text, "predefined", t.rule, [],
+            add(
+                text,
+                "predefined",
+                t.rule,
+                [],
                 f"{{name}}: {t.rule} predefined wins for 'create a {t.name} token' (111.10; 111.11 excludes "
-                f"predefined names); 201.4 choose-a-card-name may name {{name}} ({{where}}).")
-    named = specs.filter(pl.col("rule").is_in(["111.11", "111.9", "111.4"]) & pl.col("given_name").is_not_null()
-                         | (pl.col("rule") == "111.11"))
+                f"predefined names); 201.4 choose-a-card-name may name {{name}} ({{where}}).",
+            )
+    named = specs.filter(
+        pl.col("rule").is_in(["111.11", "111.9", "111.4"]) & pl.col("given_name").is_not_null()
+        | (pl.col("rule") == "111.11")
+    )
     for (name, rule), group in named.group_by(["name", "rule"]):
         creators = group.get_column("creator_name").to_list()
         if rule == "111.11":
-            what = ("{name}: 111.11 'create a {name} token' uses the Oracle card {card} for every characteristic; "
-                    "201.4 may name it ({where}).")
+            what = (
+                "{name}: 111.11 'create a {name} token' uses the Oracle card {card} for every characteristic; "
+                "201.4 may name it ({where})."
+            )
         else:
-            what = (f"{{name}}: the creating effect names the token and states its characteristics ({rule}); it is "
-                    "not the card {card}, though 201.4 choose-a-card-name may name {name} ({where}; a token's name "
-                    "only if it is also a card's).")
+            what = (
+                f"{{name}}: the creating effect names the token and states its characteristics ({rule}); it is "
+                "not the card {card}, though 201.4 choose-a-card-name may name {name} ({where}; a token's name "
+                "only if it is also a card's)."
+            )
         add(name, "token_spec", rule, creators, what)
     for (name,) in con.execute("SELECT DISTINCT name FROM token_names WHERE object_kind = 'token'").fetchall():
-        add(name, "token_object", "111.4", [],
+        add(
+            name,
+            "token_object",
+            "111.4",
+            [],
             "{name}: Scryfall has a token object named {name}; its characteristics come from the effect that "
-            "creates it (111.4), not from the card {card}; 201.4 may name {name} ({where}).")
+            "creates it (111.4), not from the card {card}; 201.4 may name {name} ({where}).",
+        )
     frame = pl.DataFrame(rows, schema=COLLISION_SCHEMA)
     return frame.unique(["name", "card", "token_source", "token_rule"]).sort(["name", "token_source", "token_rule"])
 
 
 # -- answering ---------------------------------------------------------------------------------------
+
 
 def _dicts(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
     """Rows as dicts straight from DuckDB: a one-name answer needs no Arrow/Polars round trip (issue 14)."""
@@ -665,20 +913,36 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameIndex, query: str) -> Toke
         note = []
         r = index.resolve(row["name"])
         if r.ok:
-            note.append(f"'{row['name']}' is also the name of {('a face of ' if r.face else 'the card ') + str(r.name)}; "
-                        f"the predefined token wins (111.11 applies only to names that are not predefined)")
+            note.append(
+                f"'{row['name']}' is also the name of {('a face of ' if r.face else 'the card ') + str(r.name)}; "
+                f"the predefined token wins (111.11 applies only to names that are not predefined)"
+            )
         for effect in _effect_rows(con, [normalize(row["name"]), normalize(row["game_name"] or "")]):
             # e.g. Gild (2019 text): "a colorless artifact token named Gold. It has …" — not the 111.10c Gold
             one = len(effect["creators"]) == 1
-            note.append(f"{_names_prose(effect['creators'])} create{'s' if one else ''} a token named {effect['name']} "
-                        f"with characteristics of {'its' if one else 'their'} own ({effect['rule']}: "
-                        f"{effect['type_line']}; {(effect['oracle_text'] or 'no abilities').replace(chr(10), '; ')}); "
-                        f"'create a {row['name']} token' makes the {row['rule']} token")
+            note.append(
+                f"{_names_prose(effect['creators'])} create{'s' if one else ''} a token named {effect['name']} "
+                f"with characteristics of {'its' if one else 'their'} own ({effect['rule']}: "
+                f"{effect['type_line']}; {(effect['oracle_text'] or 'no abilities').replace(chr(10), '; ')}); "
+                f"'create a {row['name']} token' makes the {row['rule']} token"
+            )
         return TokenAnswer(
-            query=query, kind="predefined", rule=row["rule"], name=row["game_name"], token_type=row["name"],
-            type_line=row["type_line"], colors=tuple(row["colors"]), power=row["power"], toughness=row["toughness"],
-            mana_cost="", oracle_text=row["oracle_text"], faces=tuple(row["faces"] or ()), matched="predefined",
-            notes=tuple(note + ([row["notes"]] if row["notes"] else [])), rules_effective=effective)
+            query=query,
+            kind="predefined",
+            rule=row["rule"],
+            name=row["game_name"],
+            token_type=row["name"],
+            type_line=row["type_line"],
+            colors=tuple(row["colors"]),
+            power=row["power"],
+            toughness=row["toughness"],
+            mana_cost="",
+            oracle_text=row["oracle_text"],
+            faces=tuple(row["faces"] or ()),
+            matched="predefined",
+            notes=tuple(note + ([row["notes"]] if row["notes"] else [])),
+            rules_effective=effective,
+        )
     effects = _effect_rows(con, [key, stripped])
     if effects:  # CR 111.4 / 111.9: the effect names the token and states its characteristics
         return effect_answer(query, effects, effective)
@@ -689,21 +953,38 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameIndex, query: str) -> Toke
     if r.ok:
         return _card_answer(con, query, r, effective)
     if r.status == "ambiguous":
-        return TokenAnswer(query=query, kind="none", reason=f"{text!r} names more than one card: "
-                           + "; ".join(c.name for c in r.candidates), suggestions=r.suggestions,
-                           rules_effective=effective)
+        return TokenAnswer(
+            query=query,
+            kind="none",
+            reason=f"{text!r} names more than one card: " + "; ".join(c.name for c in r.candidates),
+            suggestions=r.suggestions,
+            rules_effective=effective,
+        )
     # Token names (predefined, named by effects, Scryfall's token objects) are suggestions too —
     # but not the name asked about (a token object's name that no effect defines: "Goblin").
-    suggestions = tuple(dict.fromkeys([*(t for t in _token_suggestions(r) if normalize(t) not in (key, stripped)),
-                                       *r.suggestions]))
+    suggestions = tuple(
+        dict.fromkeys([*(t for t in _token_suggestions(r) if normalize(t) not in (key, stripped)), *r.suggestions])
+    )
     if index.is_token_name(text) or index.is_token_name(re.sub(r"\s+[Tt]okens?$", "", text)):
-        return TokenAnswer(query=query, kind="none", suggestions=suggestions, rules_effective=effective, reason=(
-            f"{text!r} is the name of a token object, not a predefined token (111.10), a token an effect "
-            "names and defines (111.4, 111.9) nor an Oracle card (111.11); such a token gets its "
-            "characteristics from the effect that creates it (111.4)"))
-    return TokenAnswer(query=query, kind="none", suggestions=suggestions, rules_effective=effective,
-                       reason=f"{text!r} is neither a predefined token (111.10), a token an effect names and defines "
-                              "(111.4, 111.9) nor an Oracle card name (111.11)")
+        return TokenAnswer(
+            query=query,
+            kind="none",
+            suggestions=suggestions,
+            rules_effective=effective,
+            reason=(
+                f"{text!r} is the name of a token object, not a predefined token (111.10), a token an effect "
+                "names and defines (111.4, 111.9) nor an Oracle card (111.11); such a token gets its "
+                "characteristics from the effect that creates it (111.4)"
+            ),
+        )
+    return TokenAnswer(
+        query=query,
+        kind="none",
+        suggestions=suggestions,
+        rules_effective=effective,
+        reason=f"{text!r} is neither a predefined token (111.10), a token an effect names and defines "
+        "(111.4, 111.9) nor an Oracle card name (111.11)",
+    )
 
 
 def _token_suggestions(r: Any) -> tuple[str, ...]:
@@ -713,8 +994,12 @@ def _token_suggestions(r: Any) -> tuple[str, ...]:
 
 def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
     """Tables of this database only (at ingest the previous database is attached as well)."""
-    return {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
-                                      "AND database_name = current_database()").fetchall()}
+    return {
+        t
+        for (t,) in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND database_name = current_database()"
+        ).fetchall()
+    }
 
 
 def _has_table(con: duckdb.DuckDBPyConnection, table: str) -> bool:
@@ -749,17 +1034,36 @@ def effect_answer(query: str, rows: list[dict[str, Any]], effective: str | None)
             f"'{top['name']}' is also the name of the Oracle card {top['card_name']}; the effects that create this "
             f"token state its characteristics ({top['rule']}), so the card is not used: 111.11 would use the Oracle "
             f"card only for an effect that names the token without defining it "
-            f"('create {'an' if top['name'][:1].lower() in 'aeiou' else 'a'} {top['name']} token')")
+            f"('create {'an' if top['name'][:1].lower() in 'aeiou' else 'a'} {top['name']} token')"
+        )
     variants: tuple[dict[str, Any], ...] = ()
     if len(rows) > 1:
-        variants = tuple({k: row[k] for k in ("rule", "type_line", "colors", "power", "toughness", "oracle_text")}
-                         | {"created_by": row["creators"], "clause": row["clause"]} for row in rows)
-        notes.append(f"the creating effects define '{top['name']}' in {len(rows)} different ways (see variants); "
-                     f"shown is the definition of {_names_prose(top['creators'])}")
+        variants = tuple(
+            {k: row[k] for k in ("rule", "type_line", "colors", "power", "toughness", "oracle_text")}
+            | {"created_by": row["creators"], "clause": row["clause"]}
+            for row in rows
+        )
+        notes.append(
+            f"the creating effects define '{top['name']}' in {len(rows)} different ways (see variants); "
+            f"shown is the definition of {_names_prose(top['creators'])}"
+        )
     return TokenAnswer(
-        query=query, kind="effect", rule=top["rule"], name=top["name"], type_line=top["type_line"],
-        colors=tuple(top["colors"] or ()), power=top["power"], toughness=top["toughness"], oracle_text=top["oracle_text"],
-        mana_cost="", matched="effect", notes=tuple(notes), rules_effective=effective, created_by=creators, variants=variants)
+        query=query,
+        kind="effect",
+        rule=top["rule"],
+        name=top["name"],
+        type_line=top["type_line"],
+        colors=tuple(top["colors"] or ()),
+        power=top["power"],
+        toughness=top["toughness"],
+        oracle_text=top["oracle_text"],
+        mana_cost="",
+        matched="effect",
+        notes=tuple(notes),
+        rules_effective=effective,
+        created_by=creators,
+        variants=variants,
+    )
 
 
 def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: str | None) -> TokenAnswer:
@@ -767,11 +1071,33 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
     card = _dicts(con, "SELECT * FROM cards WHERE oracle_id = ?", [r.oracle_id])[0]
     faces = _dicts(con, "SELECT * FROM faces WHERE oracle_id = ? ORDER BY face_index", [r.oracle_id])
     notes: list[str] = []
-    if r.face and (r.face_index or 0) > 0 or r.face and not ({f["role"] for f in faces} & {"front", "adventurer", "flip_top"}):
+    if (
+        r.face
+        and (r.face_index or 0) > 0
+        or r.face
+        and not ({f["role"] for f in faces} & {"front", "adventurer", "flip_top"})
+    ):
         notes.append(f"'{r.face}' is a face of {r.name}; 111.11 uses the card with that name, {r.name}")
     roles = {f["role"] for f in faces}
-    face_dicts = tuple({k: f[k] for k in ("name", "role", "mana_cost", "type_line", "oracle_text", "colors", "power",
-                                           "toughness", "loyalty", "defense")} for f in faces if f["role"] != "single")
+    face_dicts = tuple(
+        {
+            k: f[k]
+            for k in (
+                "name",
+                "role",
+                "mana_cost",
+                "type_line",
+                "oracle_text",
+                "colors",
+                "power",
+                "toughness",
+                "loyalty",
+                "defense",
+            )
+        }
+        for f in faces
+        if f["role"] != "single"
+    )
     name, type_line, mana_cost, text = card["name"], card["type_line"], card["mana_cost"], card["oracle_text"]
     colors, power, toughness = card["colors"] or [], card["power"], card["toughness"]
     if roles & {"front", "back"}:
@@ -789,13 +1115,42 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
         name, type_line, mana_cost, text = first["name"], first["type_line"], first["mana_cost"], first["oracle_text"]
         colors, power, toughness = first["colors"] or [], first["power"], first["toughness"]
     types = (type_line or "").split(" — ")[0].split()
-    if ("Instant" in types or "Sorcery" in types) and not ({"Creature", "Artifact", "Enchantment", "Land"} & set(types)):
-        notes.append("an instant or sorcery can't enter the battlefield (304.4, 307.4), so no such token is "
-                     "created (compare 111.5)")
-    creators = tuple(sorted({c for (c,) in con.execute(
-        "SELECT DISTINCT creator_name FROM token_specs WHERE card_oracle_id = ?", [r.oracle_id]).fetchall()})) \
-        if _has_table(con, "token_specs") else ()
+    if ("Instant" in types or "Sorcery" in types) and not (
+        {"Creature", "Artifact", "Enchantment", "Land"} & set(types)
+    ):
+        notes.append(
+            "an instant or sorcery can't enter the battlefield (304.4, 307.4), so no such token is "
+            "created (compare 111.5)"
+        )
+    creators = (
+        tuple(
+            sorted(
+                {
+                    c
+                    for (c,) in con.execute(
+                        "SELECT DISTINCT creator_name FROM token_specs WHERE card_oracle_id = ?", [r.oracle_id]
+                    ).fetchall()
+                }
+            )
+        )
+        if _has_table(con, "token_specs")
+        else ()
+    )
     return TokenAnswer(
-        query=query, kind="card", rule="111.11", name=name, type_line=type_line, colors=tuple(colors), power=power,
-        toughness=toughness, mana_cost=mana_cost, oracle_text=text, oracle_id=r.oracle_id, faces=face_dicts,
-        matched=r.via, notes=tuple(notes), rules_effective=effective, created_by=creators)
+        query=query,
+        kind="card",
+        rule="111.11",
+        name=name,
+        type_line=type_line,
+        colors=tuple(colors),
+        power=power,
+        toughness=toughness,
+        mana_cost=mana_cost,
+        oracle_text=text,
+        oracle_id=r.oracle_id,
+        faces=face_dicts,
+        matched=r.via,
+        notes=tuple(notes),
+        rules_effective=effective,
+        created_by=creators,
+    )

@@ -8,6 +8,7 @@ Views live in the DuckDB file, so every reader sees them: ``oracle-tools sql``, 
 >>> db = OracleDB("data/oracle.duckdb")                                   # doctest: +SKIP
 >>> db.frame("card_analytics", lazy=True).filter(pl.col("draws_cards")).collect()  # doctest: +SKIP
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -55,8 +56,7 @@ def build(con: duckdb.DuckDBPyConnection) -> list[str]:
     A block whose ``-- requires:`` tables are missing (such as ``token_creators`` without
     ``token_specs``) is skipped, so the views never depend on a layer that was not built.
     """
-    tables = {t for (t,) in con.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'").fetchall()}
+    tables = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'").fetchall()}
     created = []
     for block in blocks():
         if all(t in tables for t in block.requires):

@@ -11,6 +11,7 @@ with it. Colours (CR 105.1) and number words are short closed lists kept here.
 >>> "Time Lord" in v.subtypes("creature")
 True
 """
+
 from __future__ import annotations
 
 import functools
@@ -39,9 +40,11 @@ COLOR_NAMES: dict[str, str] = {letter: word for word, letter in COLOR_LETTERS.it
 
 # Number words as Oracle text and decklists spell them ("up to seven cards named ...", "create two ...").
 NUMBER_WORDS: dict[str, int] = {
-    word: value for value, word in enumerate(
+    word: value
+    for value, word in enumerate(
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-        "sixteen seventeen eighteen nineteen twenty".split())
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "dozen": 12}
 
 # Kindred was called Tribal before the 2024 rules update; older Oracle data (the 2019 dump) says "Tribal".
@@ -49,8 +52,15 @@ OBSOLETE_CARD_TYPES: dict[str, str] = {"Tribal": "Kindred"}
 
 #: Which CR 205.3 subrule lists the subtypes of which kind.
 SUBTYPE_RULES: dict[str, str] = {
-    "artifact": "205.3g", "enchantment": "205.3h", "land": "205.3i", "planeswalker": "205.3j",
-    "spell": "205.3k", "creature": "205.3m", "planar": "205.3n", "dungeon": "205.3p", "battle": "205.3q",
+    "artifact": "205.3g",
+    "enchantment": "205.3h",
+    "land": "205.3i",
+    "planeswalker": "205.3j",
+    "spell": "205.3k",
+    "creature": "205.3m",
+    "planar": "205.3n",
+    "dungeon": "205.3p",
+    "battle": "205.3q",
 }
 
 _SEE_RULE = re.compile(r"\s*\(see rules? [^)]*\)")
@@ -77,7 +87,7 @@ def _shipped() -> RulesDocument:
 def _listed(text: str, intro: str) -> list[str]:
     """The words of a CR sentence "The card types are a, b, and c." (from ``intro`` to the full stop)."""
     start = text.index(intro) + len(intro)
-    return _split_list(text[start:text.index(".", start)])
+    return _split_list(text[start : text.index(".", start)])
 
 
 def card_types(doc: RulesDocument | None = None) -> tuple[str, ...]:

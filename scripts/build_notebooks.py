@@ -8,6 +8,7 @@ the sample into a scratch database ($ORACLE_TOOLS_NOTEBOOK_DB, else a file in th
 Figures go to notebooks/figures/ ($ORACLE_TOOLS_FIGURES overrides, as the tests do).
 tests/test_notebooks.py executes every notebook and fails on any error.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"
 
-SETUP = '''\
+SETUP = """\
 import os, tempfile
 from pathlib import Path
 
@@ -34,7 +35,7 @@ pl.Config.set_tbl_width_chars(140)
 DB_PATH = Path(os.environ.get("ORACLE_TOOLS_NOTEBOOK_DB")
                or Path(tempfile.gettempdir()) / "oracle-tools-notebooks" / "sample.duckdb")
 db = OracleDB.ingest_sample(DB_PATH)   # the embedded real sample: about 2 s, no network
-'''
+"""
 
 
 def md(text: str):
@@ -73,20 +74,24 @@ row per printing in any language, `legalities` one row per card and format. The 
 documents them column by column.
 """),
         code('print("tables:", ", ".join(db.tables()))\nprint("views: ", ", ".join(db.views()))'),
-        md("## Polars frames: eager or lazy\n\n`db.frame(name)` reads a whole table or view; `db.lazy(name)` "
-           "returns a `LazyFrame`, so filters and selections run in DuckDB only when you `collect()`."),
-        code('''\
+        md(
+            "## Polars frames: eager or lazy\n\n`db.frame(name)` reads a whole table or view; `db.lazy(name)` "
+            "returns a `LazyFrame`, so filters and selections run in DuckDB only when you `collect()`."
+        ),
+        code("""\
 cards = db.frame("cards")
-cards.select("name", "layout", "mana_cost", "cmc", "type_line").head(5)'''),
-        code('''\
+cards.select("name", "layout", "mana_cost", "cmc", "type_line").head(5)"""),
+        code("""\
 (db.lazy("card_analytics")
    .filter(pl.col("is_card") & (pl.col("object_kind") == "card"))
    .group_by("layout")
    .agg(cards=pl.len(), permanent_cards=pl.col("is_permanent_card").sum(), draw=pl.col("draws_cards").sum())
    .sort("cards", descending=True)
-   .collect())'''),
-        md("## SQL with bound parameters\n\n`db.sql(query, params)` returns a Polars frame; values go in "
-           "as `?` parameters, never pasted into the SQL text."),
+   .collect())"""),
+        md(
+            "## SQL with bound parameters\n\n`db.sql(query, params)` returns a Polars frame; values go in "
+            "as `?` parameters, never pasted into the SQL text."
+        ),
         code('''\
 db.sql("""
     SELECT name, mana_cost, type_line, oracle_text
@@ -98,11 +103,13 @@ db.sql("""
 People type names in every way: lower case, one slash, a half, another language. `db.resolve` finds the
 Oracle card (CR 201) and says how it matched; `resolve_many` does a whole column in one join.
 """),
-        code('''\
+        code("""\
 for text in ["lightning bolt", "fire/ice", "Ice", "Feu // Glace", "Tarmogoyff"]:
     r = db.resolve(text)
-    print(f"{text!r:18} -> {r.status:10} {r.name!s:20} via={r.via} face={r.face} suggestions={list(r.suggestions)[:2]}")'''),
-        code('db.resolve_many(["Delver of Secrets", "insectile aberration", "Brazen Borrower", "Petty Theft", "nope"])'),
+    print(f"{text!r:18} -> {r.status:10} {r.name!s:20} via={r.via} face={r.face} suggestions={list(r.suggestions)[:2]}")"""),
+        code(
+            'db.resolve_many(["Delver of Secrets", "insectile aberration", "Brazen Borrower", "Petty Theft", "nope"])'
+        ),
         md("""
 ## Search with Scryfall's syntax, beside SQL
 
@@ -119,12 +126,14 @@ by_hand = db.sql("""
 print(found.height, "cards; same names as the SQL:", found.get_column("name").to_list() == by_hand.get_column("name").to_list())
 found.select("name", "mana_cost", "type_line", "set").head(5)'''),
         code('db.search("s:m19 r:mythic", unique="prints").select("name", "set", "collector_number", "rarity")'),
-        md("## Export for other tools\n\nAny table, view or query goes to Parquet (types kept) or CSV; "
-           "the CLI equivalent is `oracle-tools export cards --parquet cards.parquet`."),
-        code('''\
+        md(
+            "## Export for other tools\n\nAny table, view or query goes to Parquet (types kept) or CSV; "
+            "the CLI equivalent is `oracle-tools export cards --parquet cards.parquet`."
+        ),
+        code("""\
 out = DB_PATH.parent / "card_analytics.parquet"   # beside the notebook's database
 print(db.export("card_analytics", out))
-pl.scan_parquet(out).filter(pl.col("draws_cards")).select("name", "mana_value", "card_flow").head(5).collect()'''),
+pl.scan_parquet(out).filter(pl.col("draws_cards")).select("name", "mana_value", "card_flow").head(5).collect()"""),
     ]
 
 
@@ -149,8 +158,10 @@ db.sql("""
     WHERE c.is_card
     GROUP BY f.layout, f.role ORDER BY f.layout, f.role
 """)'''),
-        code('db.frame("card_faces_flat").filter(pl.col("face_count") > 1).select('
-             '"name", "layout", "face_names", "face_roles", "all_card_types").head(8)'),
+        code(
+            'db.frame("card_faces_flat").filter(pl.col("face_count") > 1).select('
+            '"name", "layout", "face_names", "face_roles", "all_card_types").head(8)'
+        ),
         md("""
 ## Every spelling resolves to one Oracle card
 
@@ -164,19 +175,19 @@ spellings = db.sql("""
     WHERE c.name = 'Fire // Ice' ORDER BY n.via, n.lang, n.name
 """)
 spellings'''),
-        code('''\
+        code("""\
 db.resolve_many(spellings["name"].to_list() + ["fire/ice", "FIRE  //  ICE"]).select(
-    "query", "status", "name", "face", "via")'''),
+    "query", "status", "name", "face", "via")"""),
         md("""
 ## Same name? (CR 201.2a)
 
 Two objects have the same name if one of the names of one is a name of the other. A split card has
 two names (709.4a), so *Fire* and *Fire // Ice* share a name; foreign spellings are the same card.
 """),
-        code('''\
+        code("""\
 pairs = [("Fire", "Fire // Ice"), ("Ice", "Fire"), ("Feu // Glace", "Fire // Ice"),
          ("Lightning Bolt", "Fire // Ice")]
-pl.DataFrame([{"a": a, "b": b, "same_name": db.same_name(a, b)} for a, b in pairs])'''),
+pl.DataFrame([{"a": a, "b": b, "same_name": db.same_name(a, b)} for a, b in pairs])"""),
         md("""
 ## Names a player may choose (CR 201.4)
 
@@ -190,8 +201,8 @@ db.sql("""
     SELECT rule, count(*) AS names, any_value(name ORDER BY name) AS example
     FROM nameable_faces GROUP BY rule ORDER BY rule
 """)'''),
-        code('''\
-db.sql("SELECT count(*) AS combined_split_names FROM nameable_faces WHERE name LIKE '% // %'")'''),
+        code("""\
+db.sql("SELECT count(*) AS combined_split_names FROM nameable_faces WHERE name LIKE '% // %'")"""),
         md("""
 ## Tokens (CR 111)
 
@@ -199,13 +210,13 @@ db.sql("SELECT count(*) AS combined_split_names FROM nameable_faces WHERE name L
 token named after a card (111.11). The tokens layer also reads every "create … token" clause of the
 Oracle text into `token_specs`; the `token_creators` view joins them to the creating cards.
 """),
-        code('''\
+        code("""\
 has_tokens = hasattr(db, "token") and "token_creators" in db.views()
 print("tokens layer present:", has_tokens)
 if has_tokens:
     for name in ["Treasure", "Food", "Clue", "Blood", "Tarmogoyf"]:
         t = db.token(name)
-        print(f"{name:10} -> {t.kind:10} {t.rule!s:8} {t.type_line!s:36} {t.oracle_text or ''}")'''),
+        print(f"{name:10} -> {t.kind:10} {t.rule!s:8} {t.type_line!s:36} {t.oracle_text or ''}")"""),
         code('''\
 if has_tokens:
     top = db.sql("""
@@ -217,17 +228,20 @@ else:
     top = db.sql("""SELECT part_name AS token, count(*) AS creators FROM parts
                     WHERE component = 'token' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 12""")
 top'''),
-        md("The named-token creators of the sample (a token that is a legendary creature with its own name, "
-           "CR 111.4):"),
+        md(
+            "The named-token creators of the sample (a token that is a legendary creature with its own name, CR 111.4):"
+        ),
         code('''\
 if has_tokens:
     display(db.sql("""
         SELECT name AS creator, token_name, rule, token_power, token_toughness
         FROM token_creators WHERE rule = '111.4' AND token_name NOT LIKE '% Token' ORDER BY name
     """))'''),
-        md("### Predefined tokens over time\n\nWhich predefined tokens (Treasure, Food, Clue, …) the sample's "
-           "cards create, by the year the creating card first appeared. A picture shows the arrival of Food "
-           "(2019) and Treasure (2017) better than a table."),
+        md(
+            "### Predefined tokens over time\n\nWhich predefined tokens (Treasure, Food, Clue, …) the sample's "
+            "cards create, by the year the creating card first appeared. A picture shows the arrival of Food "
+            "(2019) and Treasure (2017) better than a table."
+        ),
         code('''\
 import matplotlib
 import matplotlib.ticker
@@ -274,16 +288,21 @@ Legality per format, mana-value curves per colour and card types over time. The 
 `legalities` predate the July 2019 ban list update and show WAR/MH1/M20/ELD cards as `not_legal` (see
 `oracle_tools/data/sample/README.md`), so the counts are the sample's, not today's Modern.
 """),
-        code(SETUP + '''
+        code(
+            SETUP
+            + """
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from IPython.display import Image, display
 
 FIGURES = Path(os.environ.get("ORACLE_TOOLS_FIGURES") or "figures")
-FIGURES.mkdir(parents=True, exist_ok=True)'''),
-        md("## Legal cards per format\n\n`card_legality` has one row per card and format with a boolean "
-           "`legal` (restricted counts as legal: one copy in Vintage)."),
+FIGURES.mkdir(parents=True, exist_ok=True)"""
+        ),
+        md(
+            "## Legal cards per format\n\n`card_legality` has one row per card and format with a boolean "
+            "`legal` (restricted counts as legal: one copy in Vintage)."
+        ),
         code('''\
 db.sql("""
     SELECT format,
@@ -293,9 +312,11 @@ db.sql("""
     FROM card_legality WHERE is_card
     GROUP BY format ORDER BY legal DESC
 """)'''),
-        md("## Modern-legal cards by colour and mana value\n\nMono-coloured cards by their colour, "
-           "multicolour and colourless separately; lands (mana value 0, never cast) are left out."),
-        code('''\
+        md(
+            "## Modern-legal cards by colour and mana value\n\nMono-coloured cards by their colour, "
+            "multicolour and colourless separately; lands (mana value 0, never cast) are left out."
+        ),
+        code("""\
 modern = (db.lazy("card_legality")
     .filter((pl.col("format") == "modern") & pl.col("legal") & pl.col("is_card"))
     .join(db.lazy("card_analytics").select("oracle_id", "card_types", "permanent_spell", "draws_cards"),
@@ -308,8 +329,8 @@ modern = (db.lazy("card_legality")
     .collect())
 curve = modern.pivot(on="colour", index="mv", values="name", aggregate_function="len").fill_null(0).sort("mv")
 curve = curve.select("mv", *[c for c in ["W", "U", "B", "R", "G", "M", "C"] if c in curve.columns])
-curve'''),
-        code('''\
+curve"""),
+        code("""\
 COLOURS = {"W": ("white", "#d8c98a"), "U": ("blue", "#2f6db5"), "B": ("black", "#333333"),
            "R": ("red", "#c8412e"), "G": ("green", "#3b8a3e"), "M": ("multicolour", "#b48a2c"),
            "C": ("colourless", "#9a9a9a")}
@@ -333,7 +354,7 @@ fig.suptitle("Modern-legal nonland cards in the embedded sample", fontweight="bo
 fig.tight_layout()
 fig.savefig(FIGURES / "modern-mana-curves.png", dpi=110)
 plt.close(fig)
-display(Image(filename=str(FIGURES / "modern-mana-curves.png")))'''),
+display(Image(filename=str(FIGURES / "modern-mana-curves.png")))"""),
         md("""
 ## Card draw and card selection (CR 121)
 
@@ -347,10 +368,12 @@ you draw" triggers and draw replacements. `card_analytics.card_flow` tells them 
     SELECT card_flow, count(*) AS cards, any_value(name ORDER BY edhrec_rank NULLS LAST) AS example
     FROM card_faces_flat WHERE is_card AND object_kind = 'card' GROUP BY card_flow ORDER BY cards DESC
  """))'''),
-        md("## Card types by first-release year\n\nFor each year, the card types of the cards first "
-           "printed that year (a card with two types, such as an artifact creature, counts for both). The sample "
-           "has no cards first printed in 2020–2023 (it joins a 2019 dump, 2024 sets and a 2025 list whose "
-           "dates are the list's date), hence the gap."),
+        md(
+            "## Card types by first-release year\n\nFor each year, the card types of the cards first "
+            "printed that year (a card with two types, such as an artifact creature, counts for both). The sample "
+            "has no cards first printed in 2020–2023 (it joins a 2019 dump, 2024 sets and a 2025 list whose "
+            "dates are the list's date), hence the gap."
+        ),
         code('''\
 types_by_year = db.sql("""
     SELECT year(first_released) AS year, t AS card_type, count(*) AS cards
@@ -374,7 +397,7 @@ fig.tight_layout()
 fig.savefig(FIGURES / "card-types-by-year.png", dpi=110)
 plt.close(fig)
 display(Image(filename=str(FIGURES / "card-types-by-year.png")))'''),
-        code('tp.tail(8)'),
+        code("tp.tail(8)"),
     ]
 
 

@@ -59,6 +59,7 @@ What is written and how it is selected
     Scryfall-shaped ruling objects built from MTGJSON card ``rulings`` for the same oracle_ids,
     deduplicated per (oracle_id, date, text); ``source`` is always "wotc" (MTGJSON has none).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -97,89 +98,198 @@ FOREIGN_LANGS = ("de", "fr", "es", "it", "ja")
 
 # Hand-picked cards (exact Oracle names; faces are fine).  Missing ones are reported, not fatal.
 NAMED_CARDS = (
-    "Tarmogoyf", "Disa the Restless", "Flesh // Blood", "Meddling Mage", "Pithing Needle",
-    "Dispossess", "Cabal Therapy", "Runed Halo", "Booby Trap", "Phyrexian Revoker",
-    "Sorcerous Spyglass", "Nevermore", "Voidslime", "Relentless Rats", "Rat Colony",
-    "Shadowborn Apostle", "Persistent Petitioners", "Seven Dwarves", "Dragon's Approach",
-    "Squadron Hawk", "Howling Wolf", "Lightning Bolt", "Fire // Ice", "Lim-Dûl's Vault",
-    "Aether Vial", "Æther Vial", "Jötun Grunt", "Brisela, Voice of Nightmares",
-    "Bruna, the Fading Light", "Gisela, the Broken Blade", "Delver of Secrets",
-    "Kytheon, Hero of Akros", "Bushi Tenderfoot", "Giant Killer", "Bonecrusher Giant",
-    "Brazen Borrower", "Black Lotus", "Ancestral Recall", "Mana Crypt", "Sol Ring",
-    "Force of Will", "Plains", "Island", "Swamp", "Mountain", "Forest",
-    "Snow-Covered Plains", "Snow-Covered Island", "Snow-Covered Swamp",
-    "Snow-Covered Mountain", "Snow-Covered Forest", "Wastes", "Dark Depths", "Marit Lage",
-    "Hanweir Battlements", "Hanweir Garrison", "Hanweir, the Writhing Township",
-    "Urza's Saga", "Krenko, Mob Boss", "Young Pyromancer", "Tendershoot Dryad",
-    "Academy Manufactor", "Smothering Tithe", "Tireless Tracker", "Kolaghan's Command",
-    "Ajani's Pridemate", "Thalia, Guardian of Thraben", "Kenrith, the Returned King",
-    "Korvold, Fae-Cursed King", "Atraxa, Praetors' Voice", "Thrasios, Triton Hero",
-    "Tymna the Weaver", "Kraum, Ludevic's Opus", "Ishai, Ojutai Dragonspeaker",
-    "Bruse Tarl, Boorish Herder", "Sylvan Tutor", "Dusk // Dawn", "Cut // Ribbons",
+    "Tarmogoyf",
+    "Disa the Restless",
+    "Flesh // Blood",
+    "Meddling Mage",
+    "Pithing Needle",
+    "Dispossess",
+    "Cabal Therapy",
+    "Runed Halo",
+    "Booby Trap",
+    "Phyrexian Revoker",
+    "Sorcerous Spyglass",
+    "Nevermore",
+    "Voidslime",
+    "Relentless Rats",
+    "Rat Colony",
+    "Shadowborn Apostle",
+    "Persistent Petitioners",
+    "Seven Dwarves",
+    "Dragon's Approach",
+    "Squadron Hawk",
+    "Howling Wolf",
+    "Lightning Bolt",
+    "Fire // Ice",
+    "Lim-Dûl's Vault",
+    "Aether Vial",
+    "Æther Vial",
+    "Jötun Grunt",
+    "Brisela, Voice of Nightmares",
+    "Bruna, the Fading Light",
+    "Gisela, the Broken Blade",
+    "Delver of Secrets",
+    "Kytheon, Hero of Akros",
+    "Bushi Tenderfoot",
+    "Giant Killer",
+    "Bonecrusher Giant",
+    "Brazen Borrower",
+    "Black Lotus",
+    "Ancestral Recall",
+    "Mana Crypt",
+    "Sol Ring",
+    "Force of Will",
+    "Plains",
+    "Island",
+    "Swamp",
+    "Mountain",
+    "Forest",
+    "Snow-Covered Plains",
+    "Snow-Covered Island",
+    "Snow-Covered Swamp",
+    "Snow-Covered Mountain",
+    "Snow-Covered Forest",
+    "Wastes",
+    "Dark Depths",
+    "Marit Lage",
+    "Hanweir Battlements",
+    "Hanweir Garrison",
+    "Hanweir, the Writhing Township",
+    "Urza's Saga",
+    "Krenko, Mob Boss",
+    "Young Pyromancer",
+    "Tendershoot Dryad",
+    "Academy Manufactor",
+    "Smothering Tithe",
+    "Tireless Tracker",
+    "Kolaghan's Command",
+    "Ajani's Pridemate",
+    "Thalia, Guardian of Thraben",
+    "Kenrith, the Returned King",
+    "Korvold, Fae-Cursed King",
+    "Atraxa, Praetors' Voice",
+    "Thrasios, Triton Hero",
+    "Tymna the Weaver",
+    "Kraum, Ludevic's Opus",
+    "Ishai, Ojutai Dragonspeaker",
+    "Bruse Tarl, Boorish Herder",
+    "Sylvan Tutor",
+    "Dusk // Dawn",
+    "Cut // Ribbons",
     "Who // What // When // Where // Why",
     # Treasure / Food / Clue / Gold token makers
-    "Pirate's Pillage", "Revel in Riches", "Gilded Goose", "Bake into a Pie",
-    "Tamiyo's Journal", "Gild",
+    "Pirate's Pillage",
+    "Revel in Riches",
+    "Gilded Goose",
+    "Bake into a Pie",
+    "Tamiyo's Journal",
+    "Gild",
 )
 # Named-token creators always taken (besides every "create <Name>, a legendary" card).
 NAMED_TOKEN_CREATORS = (
-    "Kiki-Jiki, Mirror Breaker", "Minsc & Boo, Timeless Heroes", "Tolsimir, Friend to Wolves",
-    "Ragavan, Nimble Pilferer", "Jace, Cunning Castaway", "Hazezon Tamar",
-    "Mitotic Manipulation", "Splinter Twin", "Rite of Replication",
+    "Kiki-Jiki, Mirror Breaker",
+    "Minsc & Boo, Timeless Heroes",
+    "Tolsimir, Friend to Wolves",
+    "Ragavan, Nimble Pilferer",
+    "Jace, Cunning Castaway",
+    "Hazezon Tamar",
+    "Mitotic Manipulation",
+    "Splinter Twin",
+    "Rite of Replication",
 )
 # 2025-only examples (taken from the trimmed file when absent from 2019 and 2024).
 TRIMMED_2025_NAMES = (
-    "Nazgûl", "Dragon's Approach", "Persistent Petitioners", "Seven Dwarves", "Hare Apparent",
-    "Slime Against Humanity", "Templar Knight", "Tempest Hawk", "Cid, Timeless Artificer",
+    "Nazgûl",
+    "Dragon's Approach",
+    "Persistent Petitioners",
+    "Seven Dwarves",
+    "Hare Apparent",
+    "Slime Against Humanity",
+    "Templar Knight",
+    "Tempest Hawk",
+    "Cid, Timeless Artificer",
 )
 # Printings cut from SRC_ALTERNATE, by the name they carry (printed_name or flavor_name).
 ALTERNATE_NAMES = (
     # CR 201.3: Through the Omenpaths names of Marvel's Spider-Man Oracle cards (printed_name, lang en)
-    "Ruzic, Booed but Victorious",      # Ultimate Green Goblin, om1 #153 (the issue's example)
-    "Kumonosu, the Watchful",           # SP//dr, Piloted by Peni: a single-faced name containing '//'
-    "Ademi of the Silkchutes",          # Spectacular Spider-Man, om1 #1
-    "Kavaero, Mind-Bitten",             # Superior Spider-Man, om1 #140
+    "Ruzic, Booed but Victorious",  # Ultimate Green Goblin, om1 #153 (the issue's example)
+    "Kumonosu, the Watchful",  # SP//dr, Piloted by Peni: a single-faced name containing '//'
+    "Ademi of the Silkchutes",  # Spectacular Spider-Man, om1 #1
+    "Kavaero, Mind-Bitten",  # Superior Spider-Man, om1 #140
     # CR 201.6: alternate names in a secondary title bar (flavor_name)
-    "'Tis But a Scratch!",              # Dismember, sld #1674 (Dismember is in cards-2019 too)
-    "A Promise Fulfilled",              # Light Up the Stage, fca #39 (in cards-2019 too)
-    "Adamantium Bonding Tank",          # The Ozolith, sld #1741 ...
-    "Argonath, Pillars of the Kings",   # ... and ltc #381z: one card, two alternate names
+    "'Tis But a Scratch!",  # Dismember, sld #1674 (Dismember is in cards-2019 too)
+    "A Promise Fulfilled",  # Light Up the Stage, fca #39 (in cards-2019 too)
+    "Adamantium Bonding Tank",  # The Ozolith, sld #1741 ...
+    "Argonath, Pillars of the Kings",  # ... and ltc #381z: one card, two alternate names
 )
 # Cards whose foreign printings are all kept (the rest: one printing per language).
 FOREIGN_ALL_PRINTINGS = (
-    "Lightning Bolt", "Fire // Ice", "Tarmogoyf", "Delver of Secrets // Insectile Aberration",
-    "Bonecrusher Giant // Stomp", "Brazen Borrower // Petty Theft", "Force of Will",
-    "Meddling Mage", "Pithing Needle", "Dusk // Dawn",
-    "Bruna, the Fading Light", "Gisela, the Broken Blade", "Brisela, Voice of Nightmares",
+    "Lightning Bolt",
+    "Fire // Ice",
+    "Tarmogoyf",
+    "Delver of Secrets // Insectile Aberration",
+    "Bonecrusher Giant // Stomp",
+    "Brazen Borrower // Petty Theft",
+    "Force of Will",
+    "Meddling Mage",
+    "Pithing Needle",
+    "Dusk // Dawn",
+    "Bruna, the Fading Light",
+    "Gisela, the Broken Blade",
+    "Brisela, Voice of Nightmares",
 )
 
 REALDATA_DECKS = "decks"
 # (file name in oracle_tools/data/sample/decks, path under realdata/decks, format, why)
 DECKS = (
-    ("22901_modern_aml.json",
-     "spigushe-mtg_decklist_cache/mtgtop8.com/2019/08/23/22901_modern_aml.json",
-     "Modern", "smallest 2019 Modern file (2 decks)"),
-    ("23176_legacy_grand-prix-atlanta.json",
-     "spigushe-mtg_decklist_cache/mtgtop8.com/2019/09/21/23176_legacy_grand-prix-atlanta.json",
-     "Legacy", "smallest 2019 Legacy file (GP Atlanta top 8)"),
-    ("23372_vintage_romancing-the-stones-15.json",
-     "spigushe-mtg_decklist_cache/mtgtop8.com/2019/10/12/23372_vintage_romancing-the-stones-15.json",
-     "Vintage", "restricted cards: Black Lotus, Ancestral Recall, Time Walk, Mana Crypt, Sol Ring"),
-    ("22963_pauper_pauper-1k.json",
-     "spigushe-mtg_decklist_cache/mtgtop8.com/2019/09/01/22963_pauper_pauper-1k.json",
-     "Pauper", "smallest 2019 Pauper file (8 decks)"),
-    ("22743_standard_monthly.json",
-     "spigushe-mtg_decklist_cache/mtgtop8.com/2019/08/11/22743_standard_monthly.json",
-     "Standard", "smallest 2019 Standard file (2 decks)"),
-    ("22643_duel-commander_lgs-dc-event.json",
-     "spigushe-mtg_decklist_cache/mtgtop8.com/2019/07/25/22643_duel-commander_lgs-dc-event.json",
-     "Duel Commander", "smallest 2019 Duel Commander file (2 decks; commander in sideboard)"),
-    ("rationelis_22650379_edwin_van_der_elessar.txt",
-     "rationelis-mtg-decks/decks/22650379_edwin_van_der_elessar.txt",
-     "Commander", "player-built; split cards as first half ('Fire', 'Wear'), MDFC front 'Sejiri Shelter', accents"),
-    ("rationelis_precon_quick_draw.txt",
-     "rationelis-mtg-decks/precons/quick_draw.txt",
-     "Commander", "unmodified OTJ precon Quick Draw; CRLF line endings"),
+    (
+        "22901_modern_aml.json",
+        "spigushe-mtg_decklist_cache/mtgtop8.com/2019/08/23/22901_modern_aml.json",
+        "Modern",
+        "smallest 2019 Modern file (2 decks)",
+    ),
+    (
+        "23176_legacy_grand-prix-atlanta.json",
+        "spigushe-mtg_decklist_cache/mtgtop8.com/2019/09/21/23176_legacy_grand-prix-atlanta.json",
+        "Legacy",
+        "smallest 2019 Legacy file (GP Atlanta top 8)",
+    ),
+    (
+        "23372_vintage_romancing-the-stones-15.json",
+        "spigushe-mtg_decklist_cache/mtgtop8.com/2019/10/12/23372_vintage_romancing-the-stones-15.json",
+        "Vintage",
+        "restricted cards: Black Lotus, Ancestral Recall, Time Walk, Mana Crypt, Sol Ring",
+    ),
+    (
+        "22963_pauper_pauper-1k.json",
+        "spigushe-mtg_decklist_cache/mtgtop8.com/2019/09/01/22963_pauper_pauper-1k.json",
+        "Pauper",
+        "smallest 2019 Pauper file (8 decks)",
+    ),
+    (
+        "22743_standard_monthly.json",
+        "spigushe-mtg_decklist_cache/mtgtop8.com/2019/08/11/22743_standard_monthly.json",
+        "Standard",
+        "smallest 2019 Standard file (2 decks)",
+    ),
+    (
+        "22643_duel-commander_lgs-dc-event.json",
+        "spigushe-mtg_decklist_cache/mtgtop8.com/2019/07/25/22643_duel-commander_lgs-dc-event.json",
+        "Duel Commander",
+        "smallest 2019 Duel Commander file (2 decks; commander in sideboard)",
+    ),
+    (
+        "rationelis_22650379_edwin_van_der_elessar.txt",
+        "rationelis-mtg-decks/decks/22650379_edwin_van_der_elessar.txt",
+        "Commander",
+        "player-built; split cards as first half ('Fire', 'Wear'), MDFC front 'Sejiri Shelter', accents",
+    ),
+    (
+        "rationelis_precon_quick_draw.txt",
+        "rationelis-mtg-decks/precons/quick_draw.txt",
+        "Commander",
+        "unmodified OTJ precon Quick Draw; CRLF line endings",
+    ),
 )
 DECK_REPOS = {
     "spigushe-mtg_decklist_cache": "Spigushe/mtg_decklist_cache @ 14c969dbe492fbb12907869485cd57afcf0ed269",
@@ -275,8 +385,7 @@ def parse_deck_names(path: Path) -> list[str]:
     """Card names of a Spigushe JSON file (main + side of every deck) or an 'N Name' text list."""
     if path.suffix == ".json":
         doc = json.loads(path.read_text(encoding="utf-8"))
-        return [entry["name"] for deck in doc["decks"]
-                for entry in deck["mainboard"] + deck["sideboard"]]
+        return [entry["name"] for deck in doc["decks"] for entry in deck["mainboard"] + deck["sideboard"]]
     names = []
     for line in path.read_text(encoding="utf-8").splitlines():
         match = re.match(r"\s*(\d+)\s+(.+?)\s*$", line)
@@ -297,10 +406,13 @@ def copy_decks(realdata: Path, out: Path) -> list[str]:
         names += deck_names
         n_decks = len(json.loads(src.read_text(encoding="utf-8"))["decks"]) if src.suffix == ".json" else 1
         repo_key = source.split("/", 1)[0]
-        rows.append(f"| `{target}` | {fmt} | {n_decks} | {src.stat().st_size} | {DECK_REPOS[repo_key]} | "
-                    f"`{source.split('/', 1)[1]}` | {why} |")
-    (deck_dir / "SOURCES.md").write_text(DECKS_SOURCES_HEADER + "\n".join(rows) + "\n" + DECKS_SOURCES_FOOTER,
-                                         encoding="utf-8")
+        rows.append(
+            f"| `{target}` | {fmt} | {n_decks} | {src.stat().st_size} | {DECK_REPOS[repo_key]} | "
+            f"`{source.split('/', 1)[1]}` | {why} |"
+        )
+    (deck_dir / "SOURCES.md").write_text(
+        DECKS_SOURCES_HEADER + "\n".join(rows) + "\n" + DECKS_SOURCES_FOOTER, encoding="utf-8"
+    )
     return sorted(set(names))
 
 
@@ -334,8 +446,9 @@ NAMED_LEGENDARY_TOKEN = re.compile(r"\bcreate [A-Z][^.\n]*?, an? legendary\b", r
 COPY_TOKEN = re.compile(r"\bcreate (?:a|two|X) tokens? that(?:'s| are) (?:a )?cop", re.IGNORECASE)
 
 
-def select_2019(cards: list[dict[str, Any]], index: NameIndex, deck_names: list[str],
-                report: dict[str, Any]) -> tuple[set[str], set[str]]:
+def select_2019(
+    cards: list[dict[str, Any]], index: NameIndex, deck_names: list[str], report: dict[str, Any]
+) -> tuple[set[str], set[str]]:
     """Return (selected oracle_ids, the seeded-random part of them)."""
     first: dict[str, dict[str, Any]] = {}
     for card in cards:  # first English printing per oracle_id represents the oracle card
@@ -411,18 +524,23 @@ def has_flavor_name(card: dict[str, Any]) -> bool:
     return "flavor_name" in card or any("flavor_name" in f for f in card.get("card_faces") or [])
 
 
-def select_2024(cards: list[dict[str, Any]], oracle_2019: set[str], wanted: list[str],
-                report: dict[str, Any]) -> set[str]:
+def select_2024(
+    cards: list[dict[str, Any]], oracle_2019: set[str], wanted: list[str], report: dict[str, Any]
+) -> set[str]:
     """Layout / flavor_name showcases, 'A deck can have' cards, the ``wanted`` names that the 2019
     dump lacks (deck cards, named examples) and RANDOM_2024 new normal cards."""
     layouts = {"modal_dfc", "transform", "saga", "prototype", "adventure"}
-    selected = {c["oracle_id"] for c in cards
-                if c["layout"] in layouts or has_flavor_name(c) or "A deck can have" in oracle_text(c)}
+    selected = {
+        c["oracle_id"]
+        for c in cards
+        if c["layout"] in layouts or has_flavor_name(c) or "A deck can have" in oracle_text(c)
+    }
     index = NameIndex(cards)
     for name in wanted:
         selected |= index.lookup(name)
-    normals = sorted({c["oracle_id"] for c in cards
-                      if c["layout"] == "normal" and c["oracle_id"] not in oracle_2019} - selected)
+    normals = sorted(
+        {c["oracle_id"] for c in cards if c["layout"] == "normal" and c["oracle_id"] not in oracle_2019} - selected
+    )
     selected |= set(random.Random(SEED).sample(normals, RANDOM_2024))
     return selected
 
@@ -482,8 +600,13 @@ def trimmed_to_card(src: dict[str, Any], number: int) -> dict[str, Any]:
     else:
         cmc = mana_value(mana_cost)
     card: dict[str, Any] = {
-        "object": "card", "id": card_id, "oracle_id": oracle_id, "name": name, "lang": "en",
-        "released_at": TRIMMED_RELEASED, "layout": layout,
+        "object": "card",
+        "id": card_id,
+        "oracle_id": oracle_id,
+        "name": name,
+        "lang": "en",
+        "released_at": TRIMMED_RELEASED,
+        "layout": layout,
     }
     if mana_cost is not None:
         card["mana_cost"] = mana_cost
@@ -505,8 +628,13 @@ def trimmed_to_card(src: dict[str, Any], number: int) -> dict[str, Any]:
     return card
 
 
-def select_2025(trimmed: list[dict[str, Any]], names_2019: NameIndex, names_2024: NameIndex,
-                wanted: list[str], report: dict[str, Any]) -> list[dict[str, Any]]:
+def select_2025(
+    trimmed: list[dict[str, Any]],
+    names_2019: NameIndex,
+    names_2024: NameIndex,
+    wanted: list[str],
+    report: dict[str, Any],
+) -> list[dict[str, Any]]:
     """``wanted`` names and every 'A deck can have' card, unless the real samples have them."""
     index = NameIndex(trimmed)
     by_name = {c["name"]: c for c in trimmed}
@@ -526,8 +654,9 @@ def select_2025(trimmed: list[dict[str, Any]], names_2019: NameIndex, names_2024
 
 
 # --------------------------------------------------------------------------- alternate names
-def select_alternate(cards: list[dict[str, Any]], others: list[dict[str, Any]],
-                     report: dict[str, Any]) -> list[dict[str, Any]]:
+def select_alternate(
+    cards: list[dict[str, Any]], others: list[dict[str, Any]], report: dict[str, Any]
+) -> list[dict[str, Any]]:
     """The printings carrying ``ALTERNATE_NAMES``, in source order; each name must be found once and
     the Oracle names must not belong to another oracle_id of the sample."""
     wanted = set(ALTERNATE_NAMES)
@@ -539,8 +668,11 @@ def select_alternate(cards: list[dict[str, Any]], others: list[dict[str, Any]],
     clash = sorted(c["name"] for c in picked if known.get(c["name"], c["oracle_id"]) != c["oracle_id"])
     if clash:
         raise SystemExit(f"{SRC_ALTERNATE}: {clash} name other cards of the sample (different oracle_id)")
-    report["alternate_names"] = {"printings": len(picked), "oracle_ids": len({c["oracle_id"] for c in picked}),
-                                 "new_oracle_ids": len({c["oracle_id"] for c in picked if c["name"] not in known})}
+    report["alternate_names"] = {
+        "printings": len(picked),
+        "oracle_ids": len({c["oracle_id"] for c in picked}),
+        "new_oracle_ids": len({c["oracle_id"] for c in picked if c["name"] not in known}),
+    }
     return picked
 
 
@@ -553,8 +685,7 @@ def random_lang(oracle_id: str) -> str:
     return FOREIGN_LANGS[int(oracle_id.replace("-", ""), 16) % len(FOREIGN_LANGS)]
 
 
-def select_foreign(path: Path, oracle_ids: set[str], all_prints: set[str],
-                   one_lang: set[str]) -> list[dict[str, Any]]:
+def select_foreign(path: Path, oracle_ids: set[str], all_prints: set[str], one_lang: set[str]) -> list[dict[str, Any]]:
     """Printings in FOREIGN_LANGS: all of them for ``all_prints``; else the first per (oracle_id,
     lang), and for ``one_lang`` (the random breadth sample) only in ``random_lang(oracle_id)``."""
     out = []
@@ -589,8 +720,10 @@ def build_rulings(path: Path, oracle_ids: set[str]) -> list[dict[str, Any]]:
                 seen.setdefault(key, len(seen))
     del data
     order = sorted(seen, key=lambda k: (k[0], k[1], seen[k]))
-    return [{"object": "ruling", "oracle_id": oid, "source": "wotc", "published_at": date, "comment": text}
-            for oid, date, text in order]
+    return [
+        {"object": "ruling", "oracle_id": oid, "source": "wotc", "published_at": date, "comment": text}
+        for oid, date, text in order
+    ]
 
 
 # --------------------------------------------------------------------------- main
@@ -640,11 +773,22 @@ def build(realdata: Path, out: Path) -> dict[str, Any]:
         return {k: [len(per[k]), prints[k]] for k in sorted(per)}
 
     report["counts"] = {
-        "cards-2019": {"printings": len(rows19), "oracle_ids": len(sel19), "layouts [oracle_ids, printings]": layouts(rows19)},
-        "cards-2024": {"printings": len(rows24), "oracle_ids": len(sel24), "layouts [oracle_ids, printings]": layouts(rows24)},
+        "cards-2019": {
+            "printings": len(rows19),
+            "oracle_ids": len(sel19),
+            "layouts [oracle_ids, printings]": layouts(rows19),
+        },
+        "cards-2024": {
+            "printings": len(rows24),
+            "oracle_ids": len(sel24),
+            "layouts [oracle_ids, printings]": layouts(rows24),
+        },
         "cards-2025-trimmed": {"cards": len(rows25), "layouts [oracle_ids, printings]": layouts(rows25)},
-        "foreign": {"objects": len(foreign), "oracle_ids": len({f["oracle_id"] for f in foreign}),
-                    "langs": {lang: sum(1 for f in foreign if f["lang"] == lang) for lang in FOREIGN_LANGS}},
+        "foreign": {
+            "objects": len(foreign),
+            "oracle_ids": len({f["oracle_id"] for f in foreign}),
+            "langs": {lang: sum(1 for f in foreign if f["lang"] == lang) for lang in FOREIGN_LANGS},
+        },
         "rulings": {"rulings": len(rulings), "oracle_ids": len({r["oracle_id"] for r in rulings})},
         "deck_names": len(deck_names),
     }
@@ -653,10 +797,18 @@ def build(realdata: Path, out: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--realdata", type=Path, default=REPO.parent / "shared" / "realdata",
-                        help="folder with the real data files (default: ../shared/realdata from the repo root)")
-    parser.add_argument("--out", type=Path, default=REPO / "oracle_tools" / "data" / "sample",
-                        help="output folder (default: oracle_tools/data/sample)")
+    parser.add_argument(
+        "--realdata",
+        type=Path,
+        default=REPO.parent / "shared" / "realdata",
+        help="folder with the real data files (default: ../shared/realdata from the repo root)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=REPO / "oracle_tools" / "data" / "sample",
+        help="output folder (default: oracle_tools/data/sample)",
+    )
     parser.add_argument("--quiet", action="store_true", help="do not print the selection report")
     args = parser.parse_args(argv)
     report = build(args.realdata, args.out)

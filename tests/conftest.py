@@ -3,6 +3,7 @@
 Tests that read ``../shared/realdata`` use the ``realdata`` fixture and skip only
 when that folder is absent (CI always has it beside the checkout).
 """
+
 from __future__ import annotations
 
 import os
@@ -46,11 +47,14 @@ def full_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory):
     from oracle_tools import OracleDB
 
     path = tmp_path_factory.mktemp("full") / "full.duckdb"
-    db = OracleDB.ingest_files(path, [
-        realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz",
-        realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz",
-        realdata / "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
-    ])
+    db = OracleDB.ingest_files(
+        path,
+        [
+            realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+            realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz",
+            realdata / "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
+        ],
+    )
     yield db
     db.close()
 
@@ -67,8 +71,10 @@ def fixture_db(tmp_path_factory: pytest.TempPathFactory):
 
     path = tmp_path_factory.mktemp("fixtures") / "fixtures.duckdb"
     files = sorted(sample_dir().glob("cards-*.json.gz")) + [
-        FIXTURES / "alternate_names.json", FIXTURES / "interchangeable_pair.json",
-        FIXTURES / "token_named_like_card.json"]
+        FIXTURES / "alternate_names.json",
+        FIXTURES / "interchangeable_pair.json",
+        FIXTURES / "token_named_like_card.json",
+    ]
     db = OracleDB.ingest_files(path, files, interchangeable_file=FIXTURES / "interchangeable_names.csv")
     yield db
     db.close()

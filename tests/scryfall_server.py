@@ -26,6 +26,7 @@ Usage::
         srv.script(srv.file_path("oracle_cards"), Reply.error(500))
         fetch_bulk_files(["oracle_cards"], api_url=srv.url, cache_dir=tmp)
 """
+
 from __future__ import annotations
 
 import gzip

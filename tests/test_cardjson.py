@@ -1,4 +1,5 @@
 """Scryfall card objects from the database (oracle_tools/cardjson.py)."""
+
 from __future__ import annotations
 
 import gzip
@@ -36,7 +37,8 @@ def test_representative_is_newest_english_paper_printing(sample_db):
     oid = _oid(sample_db, "Lightning Bolt")
     pid = representative_ids(sample_db.con, [oid])[oid]
     rows = sample_db.con.execute(
-        "SELECT id, lang, released_at, games, promo FROM printings WHERE oracle_id = ?", [oid]).fetchall()
+        "SELECT id, lang, released_at, games, promo FROM printings WHERE oracle_id = ?", [oid]
+    ).fetchall()
     chosen = next(r for r in rows if r[0] == pid)
     assert chosen[1] == "en" and "paper" in chosen[3]
     newer = [r for r in rows if r[1] == "en" and "paper" in (r[3] or []) and not r[4] and r[2] > chosen[2]]
@@ -79,13 +81,16 @@ def test_adventure_and_flip(sample_db):
 
 
 def test_modal_dfc_and_meld(sample_db):
-    mdfc = sample_db.con.execute("SELECT name FROM cards WHERE layout = 'modal_dfc' ORDER BY name LIMIT 1").fetchall()[0][0]
+    mdfc = sample_db.con.execute("SELECT name FROM cards WHERE layout = 'modal_dfc' ORDER BY name LIMIT 1").fetchall()[
+        0
+    ][0]
     card = _one(sample_db, mdfc)
     front, back = card["card_faces"]  # CR 712: each face its own characteristics (a land back: no cost)
     assert front["mana_cost"] and card["name"] == f"{front['name']} // {back['name']}"
     assert "mana_cost" not in card and all("colors" in f for f in card["card_faces"])
     meld = sample_db.con.execute(
-        "SELECT c.name FROM cards c JOIN faces f USING (oracle_id) WHERE f.role = 'meld_result' LIMIT 1").fetchall()
+        "SELECT c.name FROM cards c JOIN faces f USING (oracle_id) WHERE f.role = 'meld_result' LIMIT 1"
+    ).fetchall()
     if not meld:
         pytest.skip("the sample has no meld result")
     result = _one(sample_db, meld[0][0])  # CR 712.4: a meld result is its own card object, no faces
@@ -95,7 +100,8 @@ def test_modal_dfc_and_meld(sample_db):
 
 def test_foreign_printing_keeps_printed_names(sample_db):
     row = sample_db.con.execute(
-        "SELECT id, printed_name FROM printings WHERE lang = 'fr' AND name = 'Lightning Bolt' LIMIT 1").fetchall()[0]
+        "SELECT id, printed_name FROM printings WHERE lang = 'fr' AND name = 'Lightning Bolt' LIMIT 1"
+    ).fetchall()[0]
     (card,) = card_objects(sample_db.con, ids=[row[0]])
     assert card["lang"] == "fr" and card["printed_name"] == row[1] and card["name"] == "Lightning Bolt"
 
@@ -112,11 +118,42 @@ def test_matches_real_scryfall_objects(realdata: Path, tmp_path: Path):
     with OracleDB.ingest_files(tmp_path / "2024.duckdb", [source]) as db:
         cards = card_objects(db.con, ids=list(raw))
     assert len(cards) == len(raw)
-    top = ["name", "oracle_id", "lang", "layout", "mana_cost", "cmc", "type_line", "oracle_text", "colors",
-           "color_identity", "power", "toughness", "loyalty", "keywords", "legalities", "reserved", "set",
-           "set_name", "collector_number", "rarity", "released_at", "games", "printed_name"]
-    face_keys = ["name", "mana_cost", "type_line", "oracle_text", "colors", "color_indicator", "power", "toughness",
-                 "loyalty"]
+    top = [
+        "name",
+        "oracle_id",
+        "lang",
+        "layout",
+        "mana_cost",
+        "cmc",
+        "type_line",
+        "oracle_text",
+        "colors",
+        "color_identity",
+        "power",
+        "toughness",
+        "loyalty",
+        "keywords",
+        "legalities",
+        "reserved",
+        "set",
+        "set_name",
+        "collector_number",
+        "rarity",
+        "released_at",
+        "games",
+        "printed_name",
+    ]
+    face_keys = [
+        "name",
+        "mana_cost",
+        "type_line",
+        "oracle_text",
+        "colors",
+        "color_indicator",
+        "power",
+        "toughness",
+        "loyalty",
+    ]
     # The three sets were fetched months apart: an Oracle fact (legality, say) may differ between two
     # printings of one card in the file; the database keeps one per card, so those are not compared.
     versions: dict[tuple[str, str], set[str]] = {}

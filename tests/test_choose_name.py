@@ -6,6 +6,7 @@ the 201.4g pair and the Tarmogoyf token object are fixtures (tests/fixtures/), b
 project's real data has neither an interchangeable pair nor a Scryfall token object that
 carries a card's name.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -46,6 +47,7 @@ def check(db: OracleDB, name: str, constraint: Any, *, valid: bool, rule: str) -
 
 # -- CR 201.4: names of cards in the Oracle card reference; tokens only if also a card's name ----
 
+
 def test_201_4_token_only_name_is_refused(sample_db: OracleDB) -> None:
     # Marit Lage (Dark Depths) exists only as a token object: never a card name.
     assert sample_db.sql("SELECT count(*) AS n FROM token_names WHERE name = 'Marit Lage'")["n"][0] > 0
@@ -59,8 +61,9 @@ def test_201_4_token_only_name_is_refused(sample_db: OracleDB) -> None:
 def test_201_4_token_name_that_is_also_a_card_name_is_valid(fixture_db: OracleDB) -> None:
     # The fixture adds a Scryfall token object named Tarmogoyf (Disa the Restless makes one):
     # the name is in token_names *and* in names, and it may be chosen because it is a card's name.
-    both = fixture_db.sql(
-        "SELECT t.name FROM token_names t JOIN names n ON n.name = t.name AND n.via = 'name'")["name"].to_list()
+    both = fixture_db.sql("SELECT t.name FROM token_names t JOIN names n ON n.name = t.name AND n.via = 'name'")[
+        "name"
+    ].to_list()
     assert "Tarmogoyf" in both
     verdict = check(fixture_db, "Tarmogoyf", "nonland", valid=True, rule="201.4a")
     assert verdict.chosen == ("Tarmogoyf",)
@@ -89,6 +92,7 @@ def test_201_4_ambiguous_name_lists_candidates(sample_db: OracleDB) -> None:
 
 # -- CR 201.4a: Oracle characteristics, not game state, not legality ------------------------------
 
+
 def test_201_4a_dispossess_artifact(sample_db: OracleDB) -> None:
     constraint = constraint_from_card(sample_db, "Dispossess")[0]
     assert constraint == CardType("Artifact")
@@ -101,7 +105,8 @@ def test_201_4a_dispossess_artifact(sample_db: OracleDB) -> None:
 def test_201_4a_judges_by_oracle_not_legality(sample_db: OracleDB) -> None:
     banned = sample_db.sql(
         "SELECT l.format FROM legalities l JOIN cards c USING (oracle_id) "
-        "WHERE c.name = 'Black Lotus' AND l.status = 'banned'")["format"].to_list()
+        "WHERE c.name = 'Black Lotus' AND l.status = 'banned'"
+    )["format"].to_list()
     assert "legacy" in banned
     verdict = check(sample_db, "Black Lotus", "artifact", valid=True, rule="201.4a")
     assert verdict.chosen == ("Black Lotus",)
@@ -120,6 +125,7 @@ def test_201_4a_permanent_card_follows_110_4a(sample_db: OracleDB) -> None:
 
 
 # -- CR 201.4b: split cards (incl. aftermath): a half, never the combined name -----------------
+
 
 @pytest.mark.parametrize("text", ["Fire // Ice", "fire/ice", "FIRE // ICE"])
 def test_201_4b_combined_split_name_is_refused(sample_db: OracleDB, text: str) -> None:
@@ -152,6 +158,7 @@ def test_201_4b_aftermath_half(sample_db: OracleDB) -> None:
 
 # -- CR 201.4c: flip cards ---------------------------------------------------------------------
 
+
 def test_201_4c_flip_alternative_name(sample_db: OracleDB) -> None:
     verdict = check(sample_db, "Kenzo the Hardhearted", "creature", valid=True, rule="201.4c")
     assert verdict.role == "flip_bottom"
@@ -168,6 +175,7 @@ def test_201_4c_flip_alternative_name(sample_db: OracleDB) -> None:
 
 
 # -- CR 201.4d: double-faced cards -------------------------------------------------------------
+
 
 def test_201_4d_modal_dfc_back_face_land(sample_db: OracleDB) -> None:
     back = check(sample_db, "Razorgrass Field", "nonland", valid=False, rule="201.4d")
@@ -191,6 +199,7 @@ def test_201_4d_transform_back_face(sample_db: OracleDB) -> None:
 
 # -- CR 201.4e: meld ---------------------------------------------------------------------------
 
+
 def test_201_4e_meld_result(sample_db: OracleDB) -> None:
     verdict = check(sample_db, "Brisela, Voice of Nightmares", "creature", valid=True, rule="201.4e")
     assert verdict.role == "meld_result"
@@ -203,6 +212,7 @@ def test_201_4e_meld_result(sample_db: OracleDB) -> None:
 
 
 # -- CR 201.4f: adventurer cards ---------------------------------------------------------------
+
 
 def test_201_4f_adventure_name(sample_db: OracleDB) -> None:
     phrase = "noncreature, nonland"  # Council of the Absolute
@@ -219,6 +229,7 @@ def test_201_4f_adventure_name(sample_db: OracleDB) -> None:
 
 # -- CR 201.4g: interchangeable names ----------------------------------------------------------
 
+
 @pytest.mark.parametrize("typed", ["Spider-Man, Web-Slinger", "spider-man, web-slinger", "Omenpath Web-Slinger"])
 def test_201_4g_interchangeable_names_are_all_chosen(fixture_db: OracleDB, typed: str) -> None:
     verdict = check(fixture_db, typed, "creature", valid=True, rule="201.4g")
@@ -234,12 +245,16 @@ def test_single_names_choose_only_themselves(sample_db: OracleDB) -> None:
 
 # -- resolver input: case, accents, foreign names; the verdict speaks English -------------------
 
-@pytest.mark.parametrize("typed, english", [
-    ("Foudre", "Lightning Bolt"),        # fr
-    ("稲妻", "Lightning Bolt"),           # ja
-    ("LIGHTNING BOLT", "Lightning Bolt"),
-    ("Lim-Dul's Vault", "Lim-Dûl's Vault"),
-])
+
+@pytest.mark.parametrize(
+    "typed, english",
+    [
+        ("Foudre", "Lightning Bolt"),  # fr
+        ("稲妻", "Lightning Bolt"),  # ja
+        ("LIGHTNING BOLT", "Lightning Bolt"),
+        ("Lim-Dul's Vault", "Lim-Dûl's Vault"),
+    ],
+)
 def test_foreign_and_folded_names(sample_db: OracleDB, typed: str, english: str) -> None:
     verdict = sample_db.choose_name(typed, "nonland")
     assert verdict.valid and verdict.chosen == (english,) and verdict.name == english
@@ -249,11 +264,13 @@ def test_foreign_and_folded_names(sample_db: OracleDB, typed: str, english: str)
 def test_foreign_combined_split_name_is_refused(sample_db: OracleDB) -> None:
     printed = sample_db.sql(
         "SELECT n.name FROM names n JOIN cards c USING (oracle_id) WHERE c.name = 'Fire // Ice' "
-        "AND n.via = 'printed' AND n.face_index IS NULL AND n.name LIKE '%//%' LIMIT 1")["name"][0]
+        "AND n.via = 'printed' AND n.face_index IS NULL AND n.name LIKE '%//%' LIMIT 1"
+    )["name"][0]
     check(sample_db, printed, None, valid=False, rule="201.4b")
 
 
 # -- constraints: phrase, Constraint, None; bad input ------------------------------------------
+
 
 def test_constraint_forms(sample_db: OracleDB) -> None:
     assert as_constraint(None) == AnyCard()
@@ -269,18 +286,45 @@ def test_constraint_forms(sample_db: OracleDB) -> None:
 
 
 # The real phrases (KNOWN_PHRASES, all from real Oracle text) against real names.
-NAMES = ("Tarmogoyf", "Forest", "Snow-Covered Forest", "Wastes", "Sol Ring", "Lightning Bolt", "Black Lotus",
-         "Dryad Arbor", "Razorgrass Field", "Razorgrass Ambush", "Chop Down", "Fire", "Kenzo the Hardhearted")
+NAMES = (
+    "Tarmogoyf",
+    "Forest",
+    "Snow-Covered Forest",
+    "Wastes",
+    "Sol Ring",
+    "Lightning Bolt",
+    "Black Lotus",
+    "Dryad Arbor",
+    "Razorgrass Field",
+    "Razorgrass Ambush",
+    "Chop Down",
+    "Fire",
+    "Kenzo the Hardhearted",
+)
 EXPECTED = {
     "": set(NAMES),
     "any": set(NAMES),
-    "nonland": {"Tarmogoyf", "Sol Ring", "Lightning Bolt", "Black Lotus", "Razorgrass Ambush", "Chop Down", "Fire",
-                "Kenzo the Hardhearted"},
+    "nonland": {
+        "Tarmogoyf",
+        "Sol Ring",
+        "Lightning Bolt",
+        "Black Lotus",
+        "Razorgrass Ambush",
+        "Chop Down",
+        "Fire",
+        "Kenzo the Hardhearted",
+    },
     "creature": {"Tarmogoyf", "Dryad Arbor", "Kenzo the Hardhearted"},
     "artifact": {"Sol Ring", "Black Lotus"},
     "nonbasic land": {"Dryad Arbor", "Razorgrass Field"},
-    "nonartifact, nonland": {"Tarmogoyf", "Lightning Bolt", "Razorgrass Ambush", "Chop Down", "Fire",
-                             "Kenzo the Hardhearted"},
+    "nonartifact, nonland": {
+        "Tarmogoyf",
+        "Lightning Bolt",
+        "Razorgrass Ambush",
+        "Chop Down",
+        "Fire",
+        "Kenzo the Hardhearted",
+    },
     "noncreature, nonland": {"Sol Ring", "Lightning Bolt", "Black Lotus", "Razorgrass Ambush", "Chop Down", "Fire"},
     "other than a basic land card name": set(NAMES) - {"Forest", "Snow-Covered Forest", "Wastes"},
     KNOWN_PHRASES[-1]: {"Black Lotus"},  # Garth One-Eye: only these six names
@@ -310,33 +354,59 @@ def test_verdict_agrees_with_enumeration_on_many_names(sample_db: OracleDB, phra
 
 def test_nameable_frame_shape(sample_db: OracleDB) -> None:
     frame = sample_db.nameable("nonland")
-    for column in ("name", "oracle_id", "card_name", "face_index", "role", "rule", "type_line", "card_types",
-                   "supertypes", "subtypes", "mana_cost", "mana_value", "colors"):
+    for column in (
+        "name",
+        "oracle_id",
+        "card_name",
+        "face_index",
+        "role",
+        "rule",
+        "type_line",
+        "card_types",
+        "supertypes",
+        "subtypes",
+        "mana_cost",
+        "mana_value",
+        "colors",
+    ):
         assert column in frame.columns
     assert set(frame["role"].unique().to_list()) <= set(ROLE_RULE)
     names = set(frame["name"].to_list())
-    assert {"Fire", "Ice", "Chop Down", "Razorgrass Ambush", "Insectile Aberration",
-            "Brisela, Voice of Nightmares", "Kenzo the Hardhearted"} <= names
+    assert {
+        "Fire",
+        "Ice",
+        "Chop Down",
+        "Razorgrass Ambush",
+        "Insectile Aberration",
+        "Brisela, Voice of Nightmares",
+        "Kenzo the Hardhearted",
+    } <= names
     assert not names & {"Fire // Ice", "Razorgrass Field", "Forest", "Marit Lage"}
-    assert sample_db.nameable().height == sample_db.sql(
-        "SELECT count(*) AS n FROM faces JOIN cards USING (oracle_id) WHERE cards.is_card")["n"][0]
+    assert (
+        sample_db.nameable().height
+        == sample_db.sql("SELECT count(*) AS n FROM faces JOIN cards USING (oracle_id) WHERE cards.is_card")["n"][0]
+    )
 
 
 # -- --card: the constraint from a card's own Oracle text ---------------------------------------
 
-@pytest.mark.parametrize("card, phrase", [
-    ("Meddling Mage", "nonland"),
-    ("Pithing Needle", ""),
-    ("Dispossess", "artifact"),
-    ("Booby Trap", "other than a basic land card name"),
-    ("Cabal Therapy", "nonland"),
-    ("Runed Halo", ""),
-    ("Phyrexian Revoker", "nonland"),
-    ("Alpine Moon", "nonbasic land"),
-    ("Lost Legacy", "nonartifact, nonland"),
-    ("Council of the Absolute", "noncreature, nonland"),
-    ("Sorcerous Spyglass", "any"),
-])
+
+@pytest.mark.parametrize(
+    "card, phrase",
+    [
+        ("Meddling Mage", "nonland"),
+        ("Pithing Needle", ""),
+        ("Dispossess", "artifact"),
+        ("Booby Trap", "other than a basic land card name"),
+        ("Cabal Therapy", "nonland"),
+        ("Runed Halo", ""),
+        ("Phyrexian Revoker", "nonland"),
+        ("Alpine Moon", "nonbasic land"),
+        ("Lost Legacy", "nonartifact, nonland"),
+        ("Council of the Absolute", "noncreature, nonland"),
+        ("Sorcerous Spyglass", "any"),
+    ],
+)
 def test_constraint_from_card(sample_db: OracleDB, card: str, phrase: str) -> None:
     constraint, used, name = constraint_from_card(sample_db, card)
     assert (used, name) == (phrase, card)
@@ -351,6 +421,7 @@ def test_constraint_from_card_errors(sample_db: OracleDB) -> None:
 
 
 # -- the CLI contract --------------------------------------------------------------------------
+
 
 def run(db: OracleDB, *args: str) -> Any:
     return CliRunner().invoke(main, ["choose-name", "--db", str(db.path), *args])
@@ -425,6 +496,7 @@ def test_cli_list(sample_db: OracleDB) -> None:
 
 # -- real data: the full 2019 + 2024 reference, and the 2025 phrases ----------------------------
 
+
 @pytest.mark.realdata
 def test_full_nameable_nonland(full_db: OracleDB) -> None:
     frame = full_db.nameable("nonland")
@@ -434,7 +506,8 @@ def test_full_nameable_nonland(full_db: OracleDB) -> None:
     assert not frame.filter(frame["card_types"].list.contains("Land")).height  # never a land face
     halves = full_db.sql(
         "SELECT f.name FROM faces f JOIN cards c USING (oracle_id) WHERE c.is_card "
-        "AND f.role IN ('split_half', 'aftermath_half') AND NOT list_contains(f.card_types, 'Land')")["name"]
+        "AND f.role IN ('split_half', 'aftermath_half') AND NOT list_contains(f.card_types, 'Land')"
+    )["name"]
     assert halves.len() > 150 and set(halves.to_list()) <= names  # every nonland split half
 
 

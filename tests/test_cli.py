@@ -1,4 +1,5 @@
 """The CLI: ingest from a loopback Scryfall, info, read-only SQL, errors."""
+
 from __future__ import annotations
 
 import csv
@@ -32,8 +33,19 @@ def test_ingest_from_the_scryfall_api_over_http(tmp_path: Path) -> None:
         # a redirect to the file and a 500 before it is served: both handled by the downloader
         server.script(server.file_path("default_cards"), Reply.error(500))
         db = tmp_path / "api.duckdb"
-        code, out, err = _run("ingest", "--db", str(db), "--types", "default_cards,rulings", "--api-url", server.url,
-                              "--cache-dir", str(tmp_path / "cache"), "--no-progress", "--json")
+        code, out, err = _run(
+            "ingest",
+            "--db",
+            str(db),
+            "--types",
+            "default_cards,rulings",
+            "--api-url",
+            server.url,
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--no-progress",
+            "--json",
+        )
         assert code == 0, err
         report = json.loads(out)
         assert {f["kind"] for f in report["files"]} == {"cards", "rulings"}
@@ -41,8 +53,18 @@ def test_ingest_from_the_scryfall_api_over_http(tmp_path: Path) -> None:
         assert requests and "oracle-tools" in requests[0].headers["User-Agent"]
         # a second ingest uses the download cache: no second file request
         before = server.count(server.file_path("default_cards"))
-        code, _, err = _run("ingest", "--db", str(db), "--types", "default_cards,rulings", "--api-url", server.url,
-                            "--cache-dir", str(tmp_path / "cache"), "--no-progress")
+        code, _, err = _run(
+            "ingest",
+            "--db",
+            str(db),
+            "--types",
+            "default_cards,rulings",
+            "--api-url",
+            server.url,
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--no-progress",
+        )
         assert code == 0, err
         assert server.count(server.file_path("default_cards")) == before
     with OracleDB(db) as opened:
@@ -51,15 +73,26 @@ def test_ingest_from_the_scryfall_api_over_http(tmp_path: Path) -> None:
         assert opened.resolve("Razorgrass Field").name == "Razorgrass Ambush // Razorgrass Field"
 
 
-def test_api_failure_keeps_the_old_database(tmp_path: Path, sample_db_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_api_failure_keeps_the_old_database(
+    tmp_path: Path, sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "keep.duckdb"
     db.write_bytes(sample_db_path.read_bytes())
     monkeypatch.setenv("ORACLE_TOOLS_BACKOFF", "0.01")  # the same retries, 0.31 s of waiting instead of 31 s
     with ScryfallServer(types=("oracle_cards",)) as server:
         server.script(server.file_path("oracle_cards"), Reply.error(503), repeat_last=True)
-        code, _, err = _run("ingest", "--db", str(db), "--types", "oracle_cards", "--api-url", server.url,
-                            "--cache-dir", str(tmp_path / "cache"), "--no-progress")
+        code, _, err = _run(
+            "ingest",
+            "--db",
+            str(db),
+            "--types",
+            "oracle_cards",
+            "--api-url",
+            server.url,
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--no-progress",
+        )
         assert server.count(server.file_path("oracle_cards")) == 6  # the first try and 5 retries
     assert code == 2 and "error:" in err and "503" in err
     with OracleDB(db) as opened:
@@ -75,12 +108,20 @@ def test_info_json(sample_db_path: Path) -> None:
 
 
 def test_sql_is_read_only_and_parameterised(sample_db_path: Path) -> None:
-    code, out, _ = _run("sql", "--db", str(sample_db_path), "SELECT name FROM cards WHERE name = ?",
-                        "--param", "Tarmogoyf", "--json")
+    code, out, _ = _run(
+        "sql", "--db", str(sample_db_path), "SELECT name FROM cards WHERE name = ?", "--param", "Tarmogoyf", "--json"
+    )
     assert code == 0 and json.loads(out) == [{"name": "Tarmogoyf"}]
     # an injection attempt stays a value
-    code, out, _ = _run("sql", "--db", str(sample_db_path), "SELECT count(*) AS n FROM cards WHERE name = ?",
-                        "--param", "x' OR '1'='1", "--json")
+    code, out, _ = _run(
+        "sql",
+        "--db",
+        str(sample_db_path),
+        "SELECT count(*) AS n FROM cards WHERE name = ?",
+        "--param",
+        "x' OR '1'='1",
+        "--json",
+    )
     assert json.loads(out) == [{"n": 0}]
     for statement in ("DELETE FROM cards", "CREATE TABLE t (x INT)", "DROP TABLE cards"):
         code, _, err = _run("sql", "--db", str(sample_db_path), statement)
@@ -88,8 +129,13 @@ def test_sql_is_read_only_and_parameterised(sample_db_path: Path) -> None:
 
 
 def test_sql_csv(sample_db_path: Path) -> None:
-    code, out, _ = _run("sql", "--db", str(sample_db_path), "--csv",
-                        "SELECT name, colors FROM cards WHERE name IN ('Fire // Ice', 'Tarmogoyf') ORDER BY name")
+    code, out, _ = _run(
+        "sql",
+        "--db",
+        str(sample_db_path),
+        "--csv",
+        "SELECT name, colors FROM cards WHERE name IN ('Fire // Ice', 'Tarmogoyf') ORDER BY name",
+    )
     rows = list(csv.reader(io.StringIO(out)))
     assert rows == [["name", "colors"], ["Fire // Ice", "U|R"], ["Tarmogoyf", "G"]]
 
@@ -126,7 +172,10 @@ def test_resolve_batch(sample_db_path: Path, tmp_path: Path) -> None:
     assert code == 1
     rows = json.loads(out)
     assert [(r["query"], r["status"], r["name"]) for r in rows] == [
-        ("Fire/Ice", "ok", "Fire // Ice"), ("Foudre", "ok", "Lightning Bolt"), ("not a card", "not_found", None)]
+        ("Fire/Ice", "ok", "Fire // Ice"),
+        ("Foudre", "ok", "Lightning Bolt"),
+        ("not a card", "not_found", None),
+    ]
 
 
 def test_rules_downloaded_over_http_refresh_the_rules_only(tmp_path: Path, sample_db_path: Path) -> None:
@@ -137,16 +186,32 @@ def test_rules_downloaded_over_http_refresh_the_rules_only(tmp_path: Path, sampl
     with ScryfallServer(types=()) as server:
         server.add_route("/rules/cr.txt", shipped.read_bytes(), content_type="text/plain")
         server.script("/rules/cr.txt", Reply.error(500))
-        code, _, err = _run("ingest", "--db", str(db), "--rules-url", server.url + "/rules/cr.txt",
-                            "--cache-dir", str(tmp_path / "cache"), "--no-progress")
+        code, _, err = _run(
+            "ingest",
+            "--db",
+            str(db),
+            "--rules-url",
+            server.url + "/rules/cr.txt",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--no-progress",
+        )
         assert code == 0, err
-        assert server.count("/rules/cr.txt") == 2          # the 500 was retried
+        assert server.count("/rules/cr.txt") == 2  # the 500 was retried
         server.add_route("/rules/bad.txt", b"<html>moved</html>", content_type="text/html")
-        code, _, err = _run("ingest", "--db", str(db), "--rules-url", server.url + "/rules/bad.txt",
-                            "--cache-dir", str(tmp_path / "cache"), "--no-progress")
+        code, _, err = _run(
+            "ingest",
+            "--db",
+            str(db),
+            "--rules-url",
+            server.url + "/rules/bad.txt",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--no-progress",
+        )
         assert code == 2 and "not the Comprehensive Rules" in err
     with OracleDB(db) as opened:
         meta = opened.sql("SELECT effective_date::VARCHAR AS d, source FROM rules_meta").row(0, named=True)
         assert meta["d"] == "2026-01-16" and meta["source"].endswith("MagicCompRules-downloaded.txt")
-        assert opened.sql("SELECT count(*) FROM cards").item() > 2000   # cards kept
+        assert opened.sql("SELECT count(*) FROM cards").item() > 2000  # cards kept
         assert opened.token("Treasure").rule == "111.10a"

@@ -3,6 +3,7 @@
 Facts asserted about the predefined tokens are read from the shipped CR text itself
 (data/rules/MagicCompRules-20260116.txt, effective January 16, 2026), rule 111.10a-111.10u.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -80,7 +81,7 @@ def test_rule_missing_is_clear_keyerror(doc):
 
 def test_all_rule_numbers_parsed(doc):
     raw = _raw_cr_text()
-    body = raw[raw.index("\n100.1. "):raw.index("\nGlossary\n", raw.index("\n100.1. "))]
+    body = raw[raw.index("\n100.1. ") : raw.index("\nGlossary\n", raw.index("\n100.1. "))]
     numbers = re.findall(r"(?m)^(\d{3}\.\d+[a-z]*)\.?\s", body)
     assert list(doc.rules) == numbers
 
@@ -112,7 +113,7 @@ def test_truncated_cr_is_rejected(tmp_path):
 
 def test_cr_cut_before_111_10_is_rejected():
     raw = _raw_cr_text()
-    cut = raw[:raw.index("\n111.10. ")]
+    cut = raw[: raw.index("\n111.10. ")]
     with pytest.raises(RulesFileError, match=r"<cut>.*111\.10.*missing"):
         parse_rules(cut, source="<cut>")
 
@@ -155,7 +156,8 @@ def test_line_endings_and_bom(tmp_path, eol, bom, doc):
 def test_directory_picks_newest(tmp_path):
     text = _raw_cr_text()
     (tmp_path / "MagicCompRules-20250101.txt").write_text(
-        text.replace("effective as of January 16, 2026", "effective as of January 1, 2025"), encoding="utf-8")
+        text.replace("effective as of January 16, 2026", "effective as of January 1, 2025"), encoding="utf-8"
+    )
     (tmp_path / "MagicCompRules-20260116.txt").write_text(text, encoding="utf-8")
     assert load_rules(tmp_path).effective_date == datetime.date(2026, 1, 16)
 
@@ -234,7 +236,9 @@ def test_incubator_faces(by_name):
 
 
 def test_roles(by_name, doc):
-    raw_roles = re.findall(r"(?m)^111\.10[a-z]+ An? (\w+(?: \w+)*) Role token is .*?named (.+?) with enchant creature", _raw_cr_text())
+    raw_roles = re.findall(
+        r"(?m)^111\.10[a-z]+ An? (\w+(?: \w+)*) Role token is .*?named (.+?) with enchant creature", _raw_cr_text()
+    )
     assert len(raw_roles) >= 7
     for role, named in raw_roles:
         t = by_name[f"{role} Role"]
@@ -252,7 +256,9 @@ def test_roles(by_name, doc):
     ]
     hero = by_name["Young Hero Role"]  # nested ‘…’ becomes “…” once unwrapped
     assert hero.given_name == "Young Hero"
-    assert hero.oracle_text.endswith("has “Whenever this creature attacks, if its toughness is 3 or less, put a +1/+1 counter on it.”")
+    assert hero.oracle_text.endswith(
+        "has “Whenever this creature attacks, if its toughness is 3 or less, put a +1/+1 counter on it.”"
+    )
 
 
 def test_map_cross_reference_is_a_note(by_name):
@@ -294,7 +300,9 @@ def test_default_token_name_cr_111_4(doc):
 def test_description_name_follows_111_4():
     assert parse_token_description("two 2/1 red Dwarf Berserker creature tokens").name == "Dwarf Berserker Token"
     # CR 111.4 example (Minsc): the given name replaces subtype + "Token"
-    assert parse_token_description("Boo, a legendary 1/1 red Hamster creature token with trample and haste").name == "Boo"
+    assert (
+        parse_token_description("Boo, a legendary 1/1 red Hamster creature token with trample and haste").name == "Boo"
+    )
     # CR 111.4 example (Spitting Image): a copy's name is the original's, so unknown here
     assert parse_token_description("a token that's a copy of target creature").name is None
 
@@ -304,7 +312,9 @@ def test_description_name_follows_111_4():
 
 def test_phrase_dark_depths_marit_lage():
     # Dark Depths: "create Marit Lage, a legendary 20/20 black Avatar creature token with flying and indestructible."
-    d = parse_token_description("Marit Lage, a legendary 20/20 black Avatar creature token with flying and indestructible")
+    d = parse_token_description(
+        "Marit Lage, a legendary 20/20 black Avatar creature token with flying and indestructible"
+    )
     assert d.given_name == "Marit Lage" and d.supertypes == ("Legendary",)
     assert (d.power, d.toughness, d.colors) == ("20", "20", ("B",))
     assert d.card_types == ("Creature",) and d.subtypes == ("Avatar",)
@@ -372,7 +382,9 @@ def test_phrase_spitting_image_copy():
 
 def test_phrase_kiki_jiki_copy_except():
     # Kiki-Jiki, Mirror Breaker: "Create a token that's a copy of target nonlegendary creature you control, except it has haste."
-    d = parse_token_description("a token that's a copy of target nonlegendary creature you control, except it has haste")
+    d = parse_token_description(
+        "a token that's a copy of target nonlegendary creature you control, except it has haste"
+    )
     assert d.copy_of == "target nonlegendary creature you control, except it has haste"
 
 
@@ -391,7 +403,8 @@ def test_phrase_avenger_of_zendikar_for_each():
 def test_phrase_vulshok_factory_xx_where():
     # Vulshok Factory: "Create an X/X colorless Golem artifact creature token with haste, where X is ..."
     d = parse_token_description(
-        "an X/X colorless Golem artifact creature token with haste, where X is the number of charge counters on Vulshok Factory")
+        "an X/X colorless Golem artifact creature token with haste, where X is the number of charge counters on Vulshok Factory"
+    )
     assert (d.power, d.toughness) == ("X", "X") and d.keywords == ("haste",)
     assert d.rest.startswith("where X is")
 
@@ -399,7 +412,8 @@ def test_phrase_vulshok_factory_xx_where():
 def test_phrase_stinging_hivemaster_keyword_and_quoted():
     # Stinging Hivemaster: 'create a 1/1 colorless Phyrexian Mite artifact creature token with toxic 1 and "This token can't block."'
     d = parse_token_description(
-        'a 1/1 colorless Phyrexian Mite artifact creature token with toxic 1 and "This token can\'t block."')
+        'a 1/1 colorless Phyrexian Mite artifact creature token with toxic 1 and "This token can\'t block."'
+    )
     assert d.subtypes == ("Phyrexian", "Mite") and d.keywords == ("toxic 1",)
     assert d.quoted_abilities == ("This token can't block.",)
     assert d.oracle_text() == "Toxic 1\nThis token can't block."
@@ -408,7 +422,8 @@ def test_phrase_stinging_hivemaster_keyword_and_quoted():
 def test_phrase_pest_infestation_twice_x():
     # Pest Infestation: 'Create twice X 1/1 black and green Pest creature tokens with "When this token dies, you gain 1 life."'
     d = parse_token_description(
-        'twice X 1/1 black and green Pest creature tokens with "When this token dies, you gain 1 life."')
+        'twice X 1/1 black and green Pest creature tokens with "When this token dies, you gain 1 life."'
+    )
     assert d.quantity == "twice X" and d.count is None and d.colors == ("B", "G")
     assert d.quoted_abilities == ("When this token dies, you gain 1 life.",)
 
@@ -418,12 +433,15 @@ def test_phrase_icingdeath_equipment_two_quoted_and_equip():
     # "Equipped creature gets +2/+0," "Whenever equipped creature attacks, tap target creature defending player controls," and equip {2}.'
     d = parse_token_description(
         'Icingdeath, Frost Tongue, a legendary white Equipment artifact token with "Equipped creature gets +2/+0," '
-        '"Whenever equipped creature attacks, tap target creature defending player controls," and equip {2}')
+        '"Whenever equipped creature attacks, tap target creature defending player controls," and equip {2}'
+    )
     assert d.given_name == "Icingdeath, Frost Tongue" and d.subtypes == ("Equipment",)
     assert d.card_types == ("Artifact",) and d.colors == ("W",)
-    assert d.abilities == ("Equipped creature gets +2/+0.",
-                           "Whenever equipped creature attacks, tap target creature defending player controls.",
-                           "equip {2}")
+    assert d.abilities == (
+        "Equipped creature gets +2/+0.",
+        "Whenever equipped creature attacks, tap target creature defending player controls.",
+        "equip {2}",
+    )
 
 
 def test_phrase_furnace_gremlin_counters_and_next_sentence():
@@ -431,7 +449,8 @@ def test_phrase_furnace_gremlin_counters_and_next_sentence():
     # "{2}: Transform this token." It transforms into a 0/0 Phyrexian artifact creature.)'
     d = parse_token_description(
         'an Incubator token with X +1/+1 counters on it and "{2}: Transform this token." '
-        'It transforms into a 0/0 Phyrexian artifact creature.')
+        "It transforms into a 0/0 Phyrexian artifact creature."
+    )
     assert d.bare_name is None and d.subtypes == ("Incubator",)
     assert d.counters == ("X +1/+1 counters on it",)
     assert d.quoted_abilities == ("{2}: Transform this token.",)
@@ -449,41 +468,69 @@ def test_phrase_toggo_nested_quotes():
     # '{1}, {T}, Sacrifice Rock: This creature deals 2 damage to any target'" and equip {1}.'
     d = parse_token_description(
         'a colorless Equipment artifact token named Rock with "Equipped creature has '
-        "'{1}, {T}, Sacrifice Rock: This creature deals 2 damage to any target'\" and equip {1}")
+        "'{1}, {T}, Sacrifice Rock: This creature deals 2 damage to any target'\" and equip {1}"
+    )
     assert d.given_name == "Rock" and d.keywords == ("equip {1}",)
-    assert d.quoted_abilities == ('Equipped creature has "{1}, {T}, Sacrifice Rock: This creature deals 2 damage to any target"',)
+    assert d.quoted_abilities == (
+        'Equipped creature has "{1}, {T}, Sacrifice Rock: This creature deals 2 damage to any target"',
+    )
 
 
 def test_phrase_jinnie_fay_choice_goes_to_rest():
     # Jinnie Fay, Jetmir's Second: "create that many 2/2 green Cat creature tokens with haste or that many 3/1 green Dog ..."
     d = parse_token_description(
-        "that many 2/2 green Cat creature tokens with haste or that many 3/1 green Dog creature tokens with vigilance")
+        "that many 2/2 green Cat creature tokens with haste or that many 3/1 green Dog creature tokens with vigilance"
+    )
     assert d.quantity == "that many" and d.keywords == ("haste",)
     assert d.rest == "or that many 3/1 green Dog creature tokens with vigilance"
 
 
-@pytest.mark.parametrize("phrase,expected", [
-    ("a 2/2 black Zombie creature token", {"colors": ("B",), "subtypes": ("Zombie",), "power": "2"}),
-    ("a colorless Treasure artifact token", {"colorless": True, "card_types": ("Artifact",), "subtypes": ("Treasure",)}),
-    ("a 1/1 colorless Spirit creature token", {"colorless": True, "subtypes": ("Spirit",)}),
-    ("a white and blue Bird creature token", {"colors": ("W", "U"), "power": None}),
-    ("a white, blue, and black Bird creature token", {"colors": ("W", "U", "B")}),
-    ("a 1/1 white Spirit enchantment creature token with flying", {"card_types": ("Enchantment", "Creature")}),
-    ("a snow 2/2 blue Wolf creature token", {"supertypes": ("Snow",)}),
-    ("a red Aura enchantment token named Mark of the Rani attached to another target creature",
-     {"subtypes": ("Aura",), "given_name": "Mark of the Rani", "rest": "attached to another target creature"}),
-    ("a 2/2 Time Lord Doctor creature token", {"subtypes": ("Time Lord", "Doctor")}),  # CR 205.3m
-    ('a 4/4 red Dragon creature token with flying and "{R}: This creature gets +1/+0 until end of turn."',
-     {"keywords": ("flying",), "quoted_abilities": ("{R}: This creature gets +1/+0 until end of turn.",), "rest": ""}),
-])
+@pytest.mark.parametrize(
+    "phrase,expected",
+    [
+        ("a 2/2 black Zombie creature token", {"colors": ("B",), "subtypes": ("Zombie",), "power": "2"}),
+        (
+            "a colorless Treasure artifact token",
+            {"colorless": True, "card_types": ("Artifact",), "subtypes": ("Treasure",)},
+        ),
+        ("a 1/1 colorless Spirit creature token", {"colorless": True, "subtypes": ("Spirit",)}),
+        ("a white and blue Bird creature token", {"colors": ("W", "U"), "power": None}),
+        ("a white, blue, and black Bird creature token", {"colors": ("W", "U", "B")}),
+        ("a 1/1 white Spirit enchantment creature token with flying", {"card_types": ("Enchantment", "Creature")}),
+        ("a snow 2/2 blue Wolf creature token", {"supertypes": ("Snow",)}),
+        (
+            "a red Aura enchantment token named Mark of the Rani attached to another target creature",
+            {"subtypes": ("Aura",), "given_name": "Mark of the Rani", "rest": "attached to another target creature"},
+        ),
+        ("a 2/2 Time Lord Doctor creature token", {"subtypes": ("Time Lord", "Doctor")}),  # CR 205.3m
+        (
+            'a 4/4 red Dragon creature token with flying and "{R}: This creature gets +1/+0 until end of turn."',
+            {
+                "keywords": ("flying",),
+                "quoted_abilities": ("{R}: This creature gets +1/+0 until end of turn.",),
+                "rest": "",
+            },
+        ),
+    ],
+)
 def test_phrase_grammar(phrase, expected):
     d = parse_token_description(phrase)
     for attr, value in expected.items():
         assert getattr(d, attr) == value, (attr, d)
 
 
-@pytest.mark.parametrize("bad", ["", "   ", "five of those tokens instead", "Flying", "hello world",
-                                 'a 1/1 "unclosed creature token', "one or more tokens"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "   ",
+        "five of those tokens instead",
+        "Flying",
+        "hello world",
+        'a 1/1 "unclosed creature token',
+        "one or more tokens",
+    ],
+)
 def test_not_a_token_phrase_raises_value_error(bad):
     with pytest.raises(ValueError):
         parse_token_description(bad)
@@ -493,10 +540,55 @@ def test_not_a_token_phrase_raises_value_error(bad):
 # Contract: parse_token_description either returns a TokenDescription or raises ValueError; it
 # never returns None and never raises anything else.
 
-_VOCAB = ["a", "an", "two", "X", "1/1", "X/X", "*/*", "legendary", "snow", "white", "and", ",", "colorless",
-          "Zombie", "Aura", "Role", "artifact", "creature", "enchantment", "token", "tokens", "named", "with",
-          "flying", '"', "“", "”", "'", "‘", "’", "that's", "a copy of", "for each", "copy", ".", "Marit Lage,",
-          "tapped", "attacking", "double-faced", "{T}:", "+1/+1 counters on it", "or a", "It", "(", ")", "Time", "Lord"]
+_VOCAB = [
+    "a",
+    "an",
+    "two",
+    "X",
+    "1/1",
+    "X/X",
+    "*/*",
+    "legendary",
+    "snow",
+    "white",
+    "and",
+    ",",
+    "colorless",
+    "Zombie",
+    "Aura",
+    "Role",
+    "artifact",
+    "creature",
+    "enchantment",
+    "token",
+    "tokens",
+    "named",
+    "with",
+    "flying",
+    '"',
+    "“",
+    "”",
+    "'",
+    "‘",
+    "’",
+    "that's",
+    "a copy of",
+    "for each",
+    "copy",
+    ".",
+    "Marit Lage,",
+    "tapped",
+    "attacking",
+    "double-faced",
+    "{T}:",
+    "+1/+1 counters on it",
+    "or a",
+    "It",
+    "(",
+    ")",
+    "Time",
+    "Lord",
+]
 
 
 def _check(text: str) -> None:

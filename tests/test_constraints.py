@@ -12,6 +12,7 @@ folder is absent):
 * scryfall-search-2024-mh3-otj-fdn.json.gz (Razorgrass Ambush // Razorgrass Field, a
   modal double-faced card whose back face is a land)
 """
+
 from __future__ import annotations
 
 import gzip
@@ -316,9 +317,12 @@ def test_garth_one_eye_names(sample_faces: dict[str, dict[str, Any]]) -> None:
     assert garth.matches(sample_faces["Disenchant"])
     assert garth.matches(sample_faces["Black Lotus"])
     assert not garth.matches(sample_faces["Lightning Bolt"])
-    assert garth == Or(tuple(Named(n) for n in sorted(
-        ["Disenchant", "Braingeyser", "Terror", "Shivan Dragon", "Regrowth", "Black Lotus"]
-    )))
+    assert garth == Or(
+        tuple(
+            Named(n)
+            for n in sorted(["Disenchant", "Braingeyser", "Terror", "Shivan Dragon", "Regrowth", "Black Lotus"])
+        )
+    )
 
 
 @pytest.mark.realdata
@@ -326,8 +330,11 @@ def test_garth_one_eye_names(sample_faces: dict[str, dict[str, Any]]) -> None:
     ("phrase", "yes", "no"),
     [
         # CR 110.4a: artifact, battle, creature, enchantment, land, planeswalker
-        ("permanent", ["Sol Ring", "Razorgrass Field", "Forest", "Tarmogoyf"],
-         ["Lightning Bolt", "Crib Swap", "Razorgrass Ambush"]),
+        (
+            "permanent",
+            ["Sol Ring", "Razorgrass Field", "Forest", "Tarmogoyf"],
+            ["Lightning Bolt", "Crib Swap", "Razorgrass Ambush"],
+        ),
         ("nonpermanent", ["Lightning Bolt", "Crib Swap", "Petty Theft"], ["Dryad Arbor"]),
         ("legendary", ["Thalia, Guardian of Thraben", "Esika's Chariot"], ["Tarmogoyf"]),
         ("legendary creature", ["Thalia, Guardian of Thraben", "Garth One-Eye"], ["Esika's Chariot"]),
@@ -461,8 +468,15 @@ NONLAND = Not(CardType("Land"))
         ("Petra Sphinx", AnyCard()),  # "Target player chooses a card name"
         ("Conundrum Sphinx", AnyCard()),  # "each player chooses a card name"
         ("Failure // Comply", AnyCard()),  # on the aftermath half
-        ("Garth One-Eye", Named("Disenchant") | Named("Braingeyser") | Named("Terror")
-         | Named("Shivan Dragon") | Named("Regrowth") | Named("Black Lotus")),
+        (
+            "Garth One-Eye",
+            Named("Disenchant")
+            | Named("Braingeyser")
+            | Named("Terror")
+            | Named("Shivan Dragon")
+            | Named("Regrowth")
+            | Named("Black Lotus"),
+        ),
     ],
 )
 def test_constraint_from_real_oracle_text(realdata: Path, card: str, expected: Constraint) -> None:
@@ -526,8 +540,14 @@ def test_describe_canonical_phrases() -> None:
 
 
 def test_composition_semantics() -> None:
-    bolt = {"name": "Lightning Bolt", "card_types": ["Instant"], "supertypes": [], "subtypes": [],
-            "colors": ["R"], "mana_value": 1.0}
+    bolt = {
+        "name": "Lightning Bolt",
+        "card_types": ["Instant"],
+        "supertypes": [],
+        "subtypes": [],
+        "colors": ["R"],
+        "mana_value": 1.0,
+    }
     land = CardType("Land")
     assert (~land).matches(bolt)
     assert not (land & Color("R")).matches(bolt)
@@ -542,9 +562,10 @@ def test_composition_semantics() -> None:
     empty: dict[str, Any] = {}
     assert not ManaValue(">=", 0).matches(empty)
     assert ColorCount("colorless").matches(empty)
-    frame = pl.DataFrame([{"mana_value": None, "colors": None, "card_types": None}],
-                         schema={"mana_value": pl.Float64, "colors": pl.List(pl.String),
-                                 "card_types": pl.List(pl.String)})
+    frame = pl.DataFrame(
+        [{"mana_value": None, "colors": None, "card_types": None}],
+        schema={"mana_value": pl.Float64, "colors": pl.List(pl.String), "card_types": pl.List(pl.String)},
+    )
     assert frame.select(ManaValue(">=", 0).to_polars()).item() is False
     assert frame.select((~ManaValue(">=", 0)).to_polars()).item() is True
     assert frame.select(ColorCount("colorless").to_polars()).item() is True
@@ -566,8 +587,24 @@ def test_bad_atoms_are_constraint_errors() -> None:
 
 @pytest.mark.parametrize(
     "phrase",
-    ["banana", "nonlnad", "or", "artifact or", "mana value", "mana value x", "(land", "land)",
-     "not", "non", "other than", "3", 'named Sol Ring', '"Sol Ring"', "land & creature", "()"],
+    [
+        "banana",
+        "nonlnad",
+        "or",
+        "artifact or",
+        "mana value",
+        "mana value x",
+        "(land",
+        "land)",
+        "not",
+        "non",
+        "other than",
+        "3",
+        "named Sol Ring",
+        '"Sol Ring"',
+        "land & creature",
+        "()",
+    ],
 )
 def test_unknown_phrase_error_lists_known_phrases(phrase: str) -> None:
     with pytest.raises(ConstraintError) as info:
@@ -590,19 +627,39 @@ def test_typo_hint() -> None:
 # ---------------------------------------------------------------------------
 
 ATOMS: list[Constraint] = [
-    AnyCard(), Permanent(),
-    *(CardType(t) for t in ("Artifact", "Battle", "Creature", "Enchantment", "Instant", "Kindred",
-                            "Land", "Planeswalker", "Sorcery")),
+    AnyCard(),
+    Permanent(),
+    *(
+        CardType(t)
+        for t in (
+            "Artifact",
+            "Battle",
+            "Creature",
+            "Enchantment",
+            "Instant",
+            "Kindred",
+            "Land",
+            "Planeswalker",
+            "Sorcery",
+        )
+    ),
     *(Supertype(t) for t in ("Basic", "Legendary", "Snow", "World")),
     *(Color(c) for c in "WUBRG"),
     *(ColorCount(k) for k in ("colorless", "monocolored", "multicolored", "colored")),
-    Subtype("Goblin"), Subtype("Time Lord"), Subtype("Urza's"), Subtype("Equipment"), Subtype("Hound"),
-    Named("Lightning Bolt"), Named("Tamiyo, Collector of Tales"), Named("Sol Ring"),
+    Subtype("Goblin"),
+    Subtype("Time Lord"),
+    Subtype("Urza's"),
+    Subtype("Equipment"),
+    Subtype("Hound"),
+    Named("Lightning Bolt"),
+    Named("Tamiyo, Collector of Tales"),
+    Named("Sol Ring"),
 ]
 atoms = st.one_of(
     st.sampled_from(ATOMS),
-    st.builds(ManaValue, st.sampled_from(["=", "<=", ">=", "<", ">"]),
-              st.sampled_from([0, 1, 2, 3, 0.5, 4.5, 16, 1000000])),
+    st.builds(
+        ManaValue, st.sampled_from(["=", "<=", ">=", "<", ">"]), st.sampled_from([0, 1, 2, 3, 0.5, 4.5, 16, 1000000])
+    ),
 )
 constraints = st.recursive(
     atoms,
@@ -615,10 +672,50 @@ constraints = st.recursive(
 )
 
 VOCAB_WORDS = [
-    "a", "an", "card", "name", "non", "not", "or", "and", ",", "(", ")", "other", "than", "any",
-    "land", "nonland", "basic", "nonbasic", "creature", "artifact", "legendary", "red", "Goblin",
-    "mana", "value", "3", "or less", "or greater", "less", "than", "named", '"Sol Ring"', "subtype",
-    "from among", "time", "lord", "multicolored", "permanent", "non-", "with", ".", "’", "“", "”",
+    "a",
+    "an",
+    "card",
+    "name",
+    "non",
+    "not",
+    "or",
+    "and",
+    ",",
+    "(",
+    ")",
+    "other",
+    "than",
+    "any",
+    "land",
+    "nonland",
+    "basic",
+    "nonbasic",
+    "creature",
+    "artifact",
+    "legendary",
+    "red",
+    "Goblin",
+    "mana",
+    "value",
+    "3",
+    "or less",
+    "or greater",
+    "less",
+    "than",
+    "named",
+    '"Sol Ring"',
+    "subtype",
+    "from among",
+    "time",
+    "lord",
+    "multicolored",
+    "permanent",
+    "non-",
+    "with",
+    ".",
+    "’",
+    "“",
+    "”",
 ]
 
 
@@ -652,9 +749,7 @@ def test_describe_round_trip(c: Constraint) -> None:
 @pytest.mark.realdata
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(c=constraints)
-def test_random_constraints_agree_on_sample_faces(
-    sample_faces: dict[str, dict[str, Any]], c: Constraint
-) -> None:
+def test_random_constraints_agree_on_sample_faces(sample_faces: dict[str, dict[str, Any]], c: Constraint) -> None:
     rows = list(sample_faces.values())
     frame = pl.DataFrame(rows, schema=FACE_SCHEMA)
     assert frame.select(c.to_polars()).to_series().to_list() == [c.matches(r) for r in rows]

@@ -1,4 +1,5 @@
 """Tests for oracle_tools.decklist: every text format, .dek XML, JSON caches, real decklists, round trips, fuzz."""
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,13 @@ def by_section(deck: Decklist, fold: dict[str, str] | None = None) -> dict[str, 
 
 def test_plain_count_spellings():
     d = parse_decklist("4 Lightning Bolt\n4x Counterspell\n4 x Brainstorm\n3X Ponder\nForce of Will x4\n")
-    assert rows(d) == [(4, "Lightning Bolt"), (4, "Counterspell"), (4, "Brainstorm"), (3, "Ponder"),
-                       (4, "Force of Will")]
+    assert rows(d) == [
+        (4, "Lightning Bolt"),
+        (4, "Counterspell"),
+        (4, "Brainstorm"),
+        (3, "Ponder"),
+        (4, "Force of Will"),
+    ]
     assert d.problems == ()
     assert d.format == "plain"
     assert [e.line for e in d.entries] == [1, 2, 3, 4, 5]
@@ -54,12 +60,14 @@ def test_x_only_stripped_when_it_is_a_count_marker():
 
 
 def test_comments_are_skipped_but_split_cards_are_cards():
-    text = ("# Burn by someone\n"
-            "// main deck below\n"
-            "4 Fire // Ice\n"
-            "  // indented comment\n"
-            "2 Wear // Tear\n"
-            "#4 Lightning Bolt\n")
+    text = (
+        "# Burn by someone\n"
+        "// main deck below\n"
+        "4 Fire // Ice\n"
+        "  // indented comment\n"
+        "2 Wear // Tear\n"
+        "#4 Lightning Bolt\n"
+    )
     d = parse_decklist(text)
     assert rows(d) == [(4, "Fire // Ice"), (2, "Wear // Tear")]
     assert [e.line for e in d.entries] == [3, 5]
@@ -93,8 +101,19 @@ def test_sb_prefix_lines_and_no_blank_split_when_sideboard_is_explicit():
 
 
 def test_sideboard_header_variants():
-    for header in ("Sideboard", "Sideboard:", "SIDEBOARD:", "// Sideboard", "Sideboard (15)", "Sideboard: 15",
-                   "# Sideboard", "SB:", "~~Sideboard~~", "[sideboard]", "Side board"):
+    for header in (
+        "Sideboard",
+        "Sideboard:",
+        "SIDEBOARD:",
+        "// Sideboard",
+        "Sideboard (15)",
+        "Sideboard: 15",
+        "# Sideboard",
+        "SB:",
+        "~~Sideboard~~",
+        "[sideboard]",
+        "Side board",
+    ):
         d = parse_decklist(f"Main deck\n4 Lightning Bolt\n\n{header}\n2 Duress\n")
         assert rows(d, "main") == [(4, "Lightning Bolt")], header
         assert rows(d, "sideboard") == [(2, "Duress")], header
@@ -102,8 +121,10 @@ def test_sideboard_header_variants():
 
 
 def test_moxfield_style_sections():
-    text = ("Commander\n1 Kenrith, the Returned King\n\nCompanion\n1 Lurrus of the Dream-Den\n\n"
-            "Mainboard\n1 Sol Ring\n1 Arcane Signet\n\nMaybeboard\n1 Mana Crypt\n")
+    text = (
+        "Commander\n1 Kenrith, the Returned King\n\nCompanion\n1 Lurrus of the Dream-Den\n\n"
+        "Mainboard\n1 Sol Ring\n1 Arcane Signet\n\nMaybeboard\n1 Mana Crypt\n"
+    )
     d = parse_decklist(text)
     assert rows(d, "commander") == [(1, "Kenrith, the Returned King")]
     assert rows(d, "companion") == [(1, "Lurrus of the Dream-Den")]
@@ -148,11 +169,21 @@ def test_arena_export():
     assert d.name == "Izzet Phoenix"
     assert d.problems == ()
     assert rows(d, "companion") == [(1, "Jegantha, the Wellspring")]
-    assert rows(d, "main") == [(4, "Lightning Bolt"), (1, "Fire // Ice"), (1, "Brazen Borrower"),
-                               (4, "Arclight Phoenix"), (2, "Bonecrusher Giant")]
+    assert rows(d, "main") == [
+        (4, "Lightning Bolt"),
+        (1, "Fire // Ice"),
+        (1, "Brazen Borrower"),
+        (4, "Arclight Phoenix"),
+        (2, "Bonecrusher Giant"),
+    ]
     assert rows(d, "sideboard") == [(2, "Surgical Extraction"), (1, "Ravenous Trap")]
     bolt = d.main()[0]
-    assert (bolt.set_code, bolt.collector_number, bolt.line, bolt.raw) == ("M11", "149", 8, "4 Lightning Bolt (M11) 149")
+    assert (bolt.set_code, bolt.collector_number, bolt.line, bolt.raw) == (
+        "M11",
+        "149",
+        8,
+        "4 Lightning Bolt (M11) 149",
+    )
     assert d.main()[2].set_code == "ELD" and d.main()[2].collector_number == "39"
 
 
@@ -211,20 +242,35 @@ def test_suffix_stripping_keeps_names_as_written(line, name, set_code, number):
 
 
 def test_archidekt_categories_choose_sections():
-    text = ("1x Kenrith, the Returned King (ELD) 303 [Commander{top}]\n"
-            "1x Sol Ring (CMR) 472 [Ramp]\n"
-            "1x Mana Crypt (2XM) 270 [Maybeboard{noDeck}{noPrice},Ramp]\n"
-            "1x Pyroblast (ICE) 213 [Sideboard]\n")
+    text = (
+        "1x Kenrith, the Returned King (ELD) 303 [Commander{top}]\n"
+        "1x Sol Ring (CMR) 472 [Ramp]\n"
+        "1x Mana Crypt (2XM) 270 [Maybeboard{noDeck}{noPrice},Ramp]\n"
+        "1x Pyroblast (ICE) 213 [Sideboard]\n"
+    )
     d = parse_decklist(text)
     assert [(e.name, e.section) for e in d.entries] == [
-        ("Kenrith, the Returned King", "commander"), ("Sol Ring", "main"),
-        ("Mana Crypt", "maybeboard"), ("Pyroblast", "sideboard")]
+        ("Kenrith, the Returned King", "commander"),
+        ("Sol Ring", "main"),
+        ("Mana Crypt", "maybeboard"),
+        ("Pyroblast", "sideboard"),
+    ]
 
 
 def test_split_adventure_dfc_names_are_kept():
-    names = ["Fire // Ice", "Fire/Ice", "Fire / Ice", "Brazen Borrower", "Brazen Borrower // Petty Theft",
-             "Delver of Secrets", "Ral, Monsoon Mage // Ral, Leyline Prodigy", "Unholy Annex // Ritual Chamber",
-             "Scavenger Regent // Exude Toxin // Scavenger Regent", "Fire", "Wear"]
+    names = [
+        "Fire // Ice",
+        "Fire/Ice",
+        "Fire / Ice",
+        "Brazen Borrower",
+        "Brazen Borrower // Petty Theft",
+        "Delver of Secrets",
+        "Ral, Monsoon Mage // Ral, Leyline Prodigy",
+        "Unholy Annex // Ritual Chamber",
+        "Scavenger Regent // Exude Toxin // Scavenger Regent",
+        "Fire",
+        "Wear",
+    ]
     d = parse_decklist("".join(f"1 {n} (XYZ) 1\n" for n in names))
     assert [e.name for e in d.entries] == names
 
@@ -233,16 +279,18 @@ def test_split_adventure_dfc_names_are_kept():
 
 
 def test_problems_carry_line_numbers_and_parsing_continues():
-    text = ("4 Lightning Bolt\n"        # 1
-            "four Lightning Bolt\n"     # 2
-            "0 Lightning Bolt\n"        # 3
-            "-1 Bolt\n"                 # 4
-            "1001 Mountain\n"           # 5
-            "@@@ !!!\n"                 # 6
-            "<Cards Quantity=\"4\" Name=\"Bolt\" />\n"  # 7
-            "2.5 Shock\n"               # 8
-            "4x\n"                      # 9
-            "20 Mountain\n")            # 10
+    text = (
+        "4 Lightning Bolt\n"  # 1
+        "four Lightning Bolt\n"  # 2
+        "0 Lightning Bolt\n"  # 3
+        "-1 Bolt\n"  # 4
+        "1001 Mountain\n"  # 5
+        "@@@ !!!\n"  # 6
+        '<Cards Quantity="4" Name="Bolt" />\n'  # 7
+        "2.5 Shock\n"  # 8
+        "4x\n"  # 9
+        "20 Mountain\n"
+    )  # 10
     d = parse_decklist(text)
     assert rows(d) == [(4, "Lightning Bolt"), (20, "Mountain")]
     assert [p.line for p in d.problems] == [2, 3, 4, 5, 6, 7, 8, 9]
@@ -316,7 +364,9 @@ def test_forge_dck():
 
 
 def test_topdeck_sections():
-    text = "~~Commanders~~\n1 Ral, Monsoon Mage // Ral, Leyline Prodigy\n\n~~Mainboard~~\n1 _____ Goblin\n1 Brain Freeze\n"
+    text = (
+        "~~Commanders~~\n1 Ral, Monsoon Mage // Ral, Leyline Prodigy\n\n~~Mainboard~~\n1 _____ Goblin\n1 Brain Freeze\n"
+    )
     d = parse_decklist(text)
     assert rows(d, "commander") == [(1, "Ral, Monsoon Mage // Ral, Leyline Prodigy")]
     assert rows(d, "main") == [(1, "_____ Goblin"), (1, "Brain Freeze")]
@@ -338,7 +388,9 @@ def test_empty_text():
 
 
 def test_json_text_with_one_deck_and_many():
-    one = json.dumps({"mainboard": [{"count": 4, "name": "Lightning Bolt"}], "sideboard": [{"count": 2, "name": "Duress"}]})
+    one = json.dumps(
+        {"mainboard": [{"count": 4, "name": "Lightning Bolt"}], "sideboard": [{"count": 2, "name": "Duress"}]}
+    )
     d = parse_decklist(one)
     assert d.format == "json_cache" and rows(d, "sideboard") == [(2, "Duress")]
     many = json.dumps({"decks": [{"mainboard": [{"count": 4, "name": "Opt"}]}] * 2})
@@ -378,9 +430,11 @@ def test_dek_malformed_xml_reports_parser_line():
 
 
 def test_dek_bad_quantity_and_missing_name():
-    text = ('<Deck>\n<Cards Quantity="four" Sideboard="false" Name="Lightning Bolt" />\n'
-            '<Cards Quantity="4" Sideboard="false" />\n<Cards Quantity="0" Name="Shock" />\n'
-            '<Cards Quantity="1" Name="Opt" />\n</Deck>')
+    text = (
+        '<Deck>\n<Cards Quantity="four" Sideboard="false" Name="Lightning Bolt" />\n'
+        '<Cards Quantity="4" Sideboard="false" />\n<Cards Quantity="0" Name="Shock" />\n'
+        '<Cards Quantity="1" Name="Opt" />\n</Deck>'
+    )
     d = parse_decklist(text)
     assert rows(d) == [(1, "Opt")]
     assert [p.line for p in d.problems] == [2, 3, 4]
@@ -420,7 +474,7 @@ def test_read_decklist_errors(tmp_path):
     (tmp_path / "deck.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
     with pytest.raises(DecklistError, match="binary"):
         read_decklist(tmp_path / "deck.png")
-    (tmp_path / "noise.txt").write_bytes(bytes([0x01, 0x02, 0x03, 0x1b, 0x7f] * 50))
+    (tmp_path / "noise.txt").write_bytes(bytes([0x01, 0x02, 0x03, 0x1B, 0x7F] * 50))
     with pytest.raises(DecklistError, match="decode"):
         read_decklist(tmp_path / "noise.txt")
     try:
@@ -459,9 +513,26 @@ def test_read_json_cache_errors(tmp_path):
 
 def test_json_cache_bad_items_are_problems(tmp_path):
     p = tmp_path / "c.json"
-    p.write_text(json.dumps({"tournament": {"name": "T", "format": "Modern"}, "decks": [
-        {"player": "a", "mainboard": [{"count": 4, "name": "Opt"}, {"count": 0, "name": "Shock"},
-                                      {"count": 2}, {"count": "3", "name": "Duress"}], "sideboard": None}]}, indent=4))
+    p.write_text(
+        json.dumps(
+            {
+                "tournament": {"name": "T", "format": "Modern"},
+                "decks": [
+                    {
+                        "player": "a",
+                        "mainboard": [
+                            {"count": 4, "name": "Opt"},
+                            {"count": 0, "name": "Shock"},
+                            {"count": 2},
+                            {"count": "3", "name": "Duress"},
+                        ],
+                        "sideboard": None,
+                    }
+                ],
+            },
+            indent=4,
+        )
+    )
     (d,) = read_decklists_json_cache(p)
     assert rows(d) == [(4, "Opt"), (3, "Duress")]
     assert len(d.problems) == 2 and d.player == "a" and d.event == "T" and d.event_format == "Modern"
@@ -512,11 +583,15 @@ def _json_files(realdata: Path) -> list[Path]:
 
 def _expected_from_json(obj) -> list[tuple[int, int]]:
     """(main+commander+... total, sideboard total) per deck, straight from the JSON (count > 0 items)."""
+
     def s(lst):
         return sum(x.get("count", x.get("Count", 0)) for x in (lst or []))
+
     if "decks" in obj or "Decks" in obj:
-        return [(s(d.get("mainboard", d.get("Mainboard"))), s(d.get("sideboard", d.get("Sideboard"))))
-                for d in obj.get("decks", obj.get("Decks"))]
+        return [
+            (s(d.get("mainboard", d.get("Mainboard"))), s(d.get("sideboard", d.get("Sideboard"))))
+            for d in obj.get("decks", obj.get("Decks"))
+        ]
     if "decklist" in obj:
         return []
     return [(s(v["main_deck"]), s(v["sideboard"])) for v in obj.values()]
@@ -545,8 +620,12 @@ def test_json_caches_all_files(realdata):
         per_source[f.relative_to(realdata / "decks").parts[0]] += len(decks)
     # SOURCES.md says 3,053 decks: 2,214 Spigushe + 701 fbettega + 126 Worlds + 1 cedhtools in JSON,
     # and 11 rationelis decks that are .txt files (tested above): 3,042 + 11 = 3,053.
-    assert dict(per_source) == {"spigushe-mtg_decklist_cache": 2214, "fbettega-MTG_decklistcache": 701,
-                                "drewchandler-magic-worlds-metagame": 126, "sam-warren-cedhtools": 1}
+    assert dict(per_source) == {
+        "spigushe-mtg_decklist_cache": 2214,
+        "fbettega-MTG_decklistcache": 701,
+        "drewchandler-magic-worlds-metagame": 126,
+        "sam-warren-cedhtools": 1,
+    }
     assert n_decks == 3042
     n_txt = len(list((realdata / "decks" / "rationelis-mtg-decks").glob("*/*.txt")))
     assert n_decks + n_txt == 3053
@@ -584,7 +663,11 @@ def test_json_cache_topdeck_player_object(realdata):
     assert rows(d, "commander") == [(1, "Ral, Monsoon Mage // Ral, Leyline Prodigy")]
     assert d.total() == 100
     names = {e.name for e in d.entries}
-    assert {"_____ Goblin", "An Offer You Can't Refuse", "Birgi, God of Storytelling // Harnfel, Horn of Bounty"} <= names
+    assert {
+        "_____ Goblin",
+        "An Offer You Can't Refuse",
+        "Birgi, God of Storytelling // Harnfel, Horn of Bounty",
+    } <= names
 
 
 def test_json_cache_entry_lines_point_at_the_name(realdata):
@@ -604,11 +687,28 @@ def test_real_name_quirks_survive(realdata):
         if f.name != "results.json":
             for d in read_decklists_json_cache(f):
                 names.update(e.name for e in d.entries)
-    for quirk in ["Lim-Dul's Vault", "Lim-Dûl's Vault", "Fire/Ice", "Wear/Tear", "Unknown Card", "Altar Of Dementia",
-                  "Clarion Conqueror // Clarion Conqueror", "Scavenger Regent // Exude Toxin // Scavenger Regent",
-                  "fogo/gelo", "swamp", "Æther Spellbomb", "Eldrazi Spawn Token", "Food Token",
-                  "Undercity Card // The Initiative Card", "Misunderstood/Trapeze/Elf", "Phyrexian Midway Bamboozle",
-                  '"Name Sticker" Goblin', "________ Goblin", "Ratonhnhaké:ton", "Welcome to . . ."]:
+    for quirk in [
+        "Lim-Dul's Vault",
+        "Lim-Dûl's Vault",
+        "Fire/Ice",
+        "Wear/Tear",
+        "Unknown Card",
+        "Altar Of Dementia",
+        "Clarion Conqueror // Clarion Conqueror",
+        "Scavenger Regent // Exude Toxin // Scavenger Regent",
+        "fogo/gelo",
+        "swamp",
+        "Æther Spellbomb",
+        "Eldrazi Spawn Token",
+        "Food Token",
+        "Undercity Card // The Initiative Card",
+        "Misunderstood/Trapeze/Elf",
+        "Phyrexian Midway Bamboozle",
+        '"Name Sticker" Goblin',
+        "________ Goblin",
+        "Ratonhnhaké:ton",
+        "Welcome to . . .",
+    ]:
         assert names[quirk] > 0, quirk
 
 
@@ -622,7 +722,9 @@ def test_round_trip_hand_made():
     src = parse_decklist(ARENA)
     again = parse_decklist(render_arena(src))
     assert again.name == src.name and by_section(again) == by_section(src)
-    assert [(e.set_code, e.collector_number) for e in again.entries] == [(e.set_code, e.collector_number) for e in src.entries]
+    assert [(e.set_code, e.collector_number) for e in again.entries] == [
+        (e.set_code, e.collector_number) for e in src.entries
+    ]
     assert by_section(parse_decklist(render_mtgo_txt(src)), FOLD) == by_section(src, FOLD)
     assert by_section(parse_decklist(render_dek(src)), FOLD) == by_section(src, FOLD)
 
@@ -652,27 +754,88 @@ def test_round_trip_every_json_cache_deck(realdata):
     # MTGO text writes the commander after the blank line; the parser reads a 99-101 card singleton list's
     # 1-2 card last block back as commander(s). Of the 372 real decks with commanders, 369 come back exact;
     # the 3 others are not singleton 100-card lists as scraped, so their commander reads back as sideboard:
-    assert sorted(not_exact) == sorted([
-        ("commander-full-power-76544-2024-03-30.json", "Doriandhu"),          # 92 + 1 cards
-        ("22426_duel-commander_city-championship-summer-19.json", "Vasiliev Vitaly"),  # 2 Force of Vigor
-        ("22983_duel-commander_tournament-for-a-cause.json", "Francis Tabangura"),      # 2 Finale of Devastation
-    ])
+    assert sorted(not_exact) == sorted(
+        [
+            ("commander-full-power-76544-2024-03-30.json", "Doriandhu"),  # 92 + 1 cards
+            ("22426_duel-commander_city-championship-summer-19.json", "Vasiliev Vitaly"),  # 2 Force of Vigor
+            ("22983_duel-commander_tournament-for-a-cause.json", "Francis Tabangura"),  # 2 Finale of Devastation
+        ]
+    )
     assert exact_mtgo_commander == 369
 
 
 # --------------------------------------------------------------------------- fuzz
 
-_NAMES = ["Lightning Bolt", "Fire // Ice", "Fire/Ice", "Lim-Dûl's Vault", "Brazen Borrower", "_____ Goblin",
-          'Henzie "Toolbox" Torre', "Æther Spellbomb", "Summon: Bahamut", "B.F.M. (Big Furry Monster)", "swamp"]
-_HEADERS = ["Deck", "Sideboard", "Commander", "Companion", "About", "Name Burn", "Maybeboard", "SB:", "// Sideboard",
-            "Sideboard (15)", "~~Commanders~~", "[main]", "Creatures (20)", "#", "//", "Main deck", "[metadata]"]
-_FRAGMENTS = ['<Cards Quantity="4" Name="Bolt" />', "<Deck>", "</Deck>", "<?xml version='1.0'?>", "<!--", "&amp;",
-              "<!DOCTYPE x [<!ENTITY e 'x'>]>", "{", "}", "[", '{"decks": [', "(ELD) 123", "*F*", "[M20]", "^tag^",
-              "#tag", "|M11", "x4", "\u00a0", "\ufeff", "\x00", "\u2028", "\r", "-1", "0", "1001", "four"]
+_NAMES = [
+    "Lightning Bolt",
+    "Fire // Ice",
+    "Fire/Ice",
+    "Lim-Dûl's Vault",
+    "Brazen Borrower",
+    "_____ Goblin",
+    'Henzie "Toolbox" Torre',
+    "Æther Spellbomb",
+    "Summon: Bahamut",
+    "B.F.M. (Big Furry Monster)",
+    "swamp",
+]
+_HEADERS = [
+    "Deck",
+    "Sideboard",
+    "Commander",
+    "Companion",
+    "About",
+    "Name Burn",
+    "Maybeboard",
+    "SB:",
+    "// Sideboard",
+    "Sideboard (15)",
+    "~~Commanders~~",
+    "[main]",
+    "Creatures (20)",
+    "#",
+    "//",
+    "Main deck",
+    "[metadata]",
+]
+_FRAGMENTS = [
+    '<Cards Quantity="4" Name="Bolt" />',
+    "<Deck>",
+    "</Deck>",
+    "<?xml version='1.0'?>",
+    "<!--",
+    "&amp;",
+    "<!DOCTYPE x [<!ENTITY e 'x'>]>",
+    "{",
+    "}",
+    "[",
+    '{"decks": [',
+    "(ELD) 123",
+    "*F*",
+    "[M20]",
+    "^tag^",
+    "#tag",
+    "|M11",
+    "x4",
+    "\u00a0",
+    "\ufeff",
+    "\x00",
+    "\u2028",
+    "\r",
+    "-1",
+    "0",
+    "1001",
+    "four",
+]
 
 _line = st.one_of(
-    st.builds(lambda c, x, n, s: f"{c}{x}{n}{s}", st.integers(-5, 2000).map(str), st.sampled_from(["", " ", "x ", " x ", "X"]),
-              st.sampled_from(_NAMES), st.sampled_from(["", " (ELD) 39", " [M20]", " *F*", " #ramp", "|M11", " x4"])),
+    st.builds(
+        lambda c, x, n, s: f"{c}{x}{n}{s}",
+        st.integers(-5, 2000).map(str),
+        st.sampled_from(["", " ", "x ", " x ", "X"]),
+        st.sampled_from(_NAMES),
+        st.sampled_from(["", " (ELD) 39", " [M20]", " *F*", " #ramp", "|M11", " x4"]),
+    ),
     st.sampled_from(_HEADERS + _FRAGMENTS + _NAMES + [""]),
     st.text(max_size=40),
     st.lists(st.sampled_from(_FRAGMENTS + _NAMES + ["4", " ", "//", "\n"]), max_size=6).map("".join),

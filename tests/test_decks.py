@@ -4,6 +4,7 @@ Decklists are written as text in the tests from real card names in oracle_tools/
 legalities are a real (preview-era) Scryfall snapshot, so tests that need a status *query* the
 ``legalities`` table for a card with that status instead of hard-coding it.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -44,8 +45,11 @@ def kinds(report: DeckReport, kind: str | None = None) -> list:
 
 def with_status(db: OracleDB, fmt: str, status: str) -> str:
     """A real card (not a split card) with this status in this format in the ingested legalities."""
-    names = db.sql("SELECT c.name FROM legalities l JOIN cards c USING (oracle_id) WHERE l.format = ? AND "
-                   "l.status = ? AND c.is_card AND c.name NOT LIKE '%//%' ORDER BY c.name", [fmt, status])
+    names = db.sql(
+        "SELECT c.name FROM legalities l JOIN cards c USING (oracle_id) WHERE l.format = ? AND "
+        "l.status = ? AND c.is_card AND c.name NOT LIKE '%//%' ORDER BY c.name",
+        [fmt, status],
+    )
     assert names.height, f"the sample has no card with status {status} in {fmt}"
     return names["name"][0]
 
@@ -199,8 +203,11 @@ def test_four_copies_in_constructed_sideboard_counts(sample_db: OracleDB) -> Non
 
 def test_basic_lands_snow_basics_and_wastes_are_unlimited(sample_db: OracleDB) -> None:
     # basics come from the Basic supertype of the faces, not from a name list
-    basics = set(sample_db.sql("SELECT DISTINCT f.name FROM faces f WHERE list_contains(f.supertypes, 'Basic')")
-                 ["name"].to_list())
+    basics = set(
+        sample_db.sql("SELECT DISTINCT f.name FROM faces f WHERE list_contains(f.supertypes, 'Basic')")[
+            "name"
+        ].to_list()
+    )
     assert {"Wastes", "Snow-Covered Swamp", "Plains"} <= basics
     checker = sample_db.deck_checker
     assert {c.name for c in checker.cards.values() if c.basic} == basics
@@ -208,17 +215,28 @@ def test_basic_lands_snow_basics_and_wastes_are_unlimited(sample_db: OracleDB) -
     assert not kinds(report, "too_many_copies"), report.problems
 
 
-@pytest.mark.parametrize("text, limit", [
-    ("A deck can have any number of cards named Relentless Rats.", math.inf),
-    ("Seven Dwarves gets +1/+1 for each other creature named Seven Dwarves you control.\n"
-     "A deck can have up to seven cards named Seven Dwarves.", 7),
-    ("Deathtouch\nA deck can have up to nine cards named Nazgûl.", 9),
-    ("DCI ruling — A deck can have only one card named Once More with Feeling.", 1),
-    ("When Squadron Hawk enters the battlefield, you may search your library for up to three cards named "
-     "Squadron Hawk, reveal them, put them into your hand, then shuffle your library.", None),
-    ("Draw a card, then draw cards equal to the number of cards named Accumulated Knowledge in all graveyards.",
-     None),
-])
+@pytest.mark.parametrize(
+    "text, limit",
+    [
+        ("A deck can have any number of cards named Relentless Rats.", math.inf),
+        (
+            "Seven Dwarves gets +1/+1 for each other creature named Seven Dwarves you control.\n"
+            "A deck can have up to seven cards named Seven Dwarves.",
+            7,
+        ),
+        ("Deathtouch\nA deck can have up to nine cards named Nazgûl.", 9),
+        ("DCI ruling — A deck can have only one card named Once More with Feeling.", 1),
+        (
+            "When Squadron Hawk enters the battlefield, you may search your library for up to three cards named "
+            "Squadron Hawk, reveal them, put them into your hand, then shuffle your library.",
+            None,
+        ),
+        (
+            "Draw a card, then draw cards equal to the number of cards named Accumulated Knowledge in all graveyards.",
+            None,
+        ),
+    ],
+)
 def test_deck_limit_text(text: str, limit) -> None:
     assert deck_limit_from_text(text) == limit
 
@@ -250,8 +268,10 @@ def test_seven_dwarves_up_to_seven(sample_db: OracleDB) -> None:
 
 def test_nazgul_up_to_nine_from_the_2025_text(sample_db: OracleDB) -> None:
     # Nazgûl (LTR) is in oracle_tools/data/sample/cards-2025-trimmed.json.gz with its 2025 Oracle text
-    assert "up to nine cards named Nazgûl" in sample_db.sql(
-        "SELECT oracle_text FROM cards WHERE name = 'Nazgûl'")["oracle_text"][0]
+    assert (
+        "up to nine cards named Nazgûl"
+        in sample_db.sql("SELECT oracle_text FROM cards WHERE name = 'Nazgûl'")["oracle_text"][0]
+    )
     nine = sample_db.check_deck("Commander\n1 Tymna the Weaver\n\nDeck\n9 Nazgûl\n90 Swamp\n", format="commander")
     assert nine.legal, nine.problems
     ten = sample_db.check_deck("Commander\n1 Tymna the Weaver\n\nDeck\n10 Nazgûl\n89 Swamp\n", format="commander")
@@ -297,14 +317,21 @@ def commander_deck(commanders: list[str], rest: str, basics: str = "Swamp", tota
     body = [f"1 {c}" for c in commanders]
     used = sum(int(line.split(" ", 1)[0]) for line in rest.strip().splitlines()) if rest.strip() else 0
     n = total - len(commanders) - used
-    return "Commander\n" + "\n".join(body) + "\n\nDeck\n" + rest.strip() + ("\n" if rest.strip() else "") + \
-        f"{n} {basics}\n"
+    return (
+        "Commander\n"
+        + "\n".join(body)
+        + "\n\nDeck\n"
+        + rest.strip()
+        + ("\n" if rest.strip() else "")
+        + f"{n} {basics}\n"
+    )
 
 
 def test_commander_deck_legal_with_partners(sample_db: OracleDB) -> None:
     # Tymna the Weaver (W/B) and Thrasios, Triton Hero (U/G) both have plain partner (702.124h)
-    text = commander_deck(["Tymna the Weaver", "Thrasios, Triton Hero"], "1 Counterspell\n1 Llanowar Elves\n",
-                          basics="Plains")
+    text = commander_deck(
+        ["Tymna the Weaver", "Thrasios, Triton Hero"], "1 Counterspell\n1 Llanowar Elves\n", basics="Plains"
+    )
     report = sample_db.check_deck(text, format="commander")
     assert report.legal, report.problems
     assert report.commanders == ["Tymna the Weaver", "Thrasios, Triton Hero"]
@@ -341,20 +368,23 @@ def test_commander_must_be_eligible(sample_db: OracleDB) -> None:
     report = sample_db.check_deck(commander_deck(["Lightning Bolt"], "", basics="Mountain"), format="commander")
     assert [p.kind for p in report.problems] == ["commander"] and "903.3" in report.problems[0].detail
     # "can be your commander" (903.3a): Minsc & Boo, Timeless Heroes is a planeswalker that says so
-    minsc = sample_db.check_deck(commander_deck(["Minsc & Boo, Timeless Heroes"], "", basics="Mountain"),
-                                 format="commander")
+    minsc = sample_db.check_deck(
+        commander_deck(["Minsc & Boo, Timeless Heroes"], "", basics="Mountain"), format="commander"
+    )
     assert not kinds(minsc, "commander"), minsc.problems
 
 
 def test_partner_abilities_cannot_be_mixed(sample_db: OracleDB) -> None:
     # Rowan Kenrith has "Partner with Will Kenrith" and "can be your commander"; Tymna has plain partner
-    report = sample_db.check_deck(commander_deck(["Rowan Kenrith", "Tymna the Weaver"], "", basics="Plains"),
-                                  format="commander")
+    report = sample_db.check_deck(
+        commander_deck(["Rowan Kenrith", "Tymna the Weaver"], "", basics="Plains"), format="commander"
+    )
     [p] = kinds(report, "commander")
     assert "702.124j" in p.detail or "702.124f" in p.detail
     # two commanders without any partner ability
-    two = sample_db.check_deck(commander_deck(["Tymna the Weaver", "Minsc & Boo, Timeless Heroes"], ""),
-                               format="commander")
+    two = sample_db.check_deck(
+        commander_deck(["Tymna the Weaver", "Minsc & Boo, Timeless Heroes"], ""), format="commander"
+    )
     assert kinds(two, "commander")
 
 
@@ -362,13 +392,13 @@ def test_missing_commander_and_inferred_first_line(sample_db: OracleDB) -> None:
     none = sample_db.check_deck("100 Swamp\n", format="commander")
     assert [p.kind for p in none.problems] == ["commander"]
     # Archidekt export: the commander on the first line (rationelis deck in oracle_tools/data/sample/decks)
-    report = sample_db.check_deck(SAMPLE_DECKS / "rationelis_22650379_edwin_van_der_elessar.txt",
-                                  format="commander")
+    report = sample_db.check_deck(SAMPLE_DECKS / "rationelis_22650379_edwin_van_der_elessar.txt", format="commander")
     assert report.commanders == ["Aragorn, the Uniter"] and report.notes
     assert not kinds(report, "commander") and not kinds(report, "deck_size")
     # and --commander / commanders= for a list without it first (the Quick Draw precon)
-    precon = sample_db.check_deck(SAMPLE_DECKS / "rationelis_precon_quick_draw.txt", format="commander",
-                                  commanders=["Stella Lee, Wild Card"])
+    precon = sample_db.check_deck(
+        SAMPLE_DECKS / "rationelis_precon_quick_draw.txt", format="commander", commanders=["Stella Lee, Wild Card"]
+    )
     assert precon.commanders == ["Stella Lee, Wild Card"]
     assert not kinds(precon, "commander") and not kinds(precon, "deck_size") and not kinds(precon, "color_identity")
 
@@ -384,18 +414,27 @@ def _rules_from_trimmed(rows: dict[str, dict], name: str):
     card = rows[name]
     faces = card.get("card_faces") or []
     text = card.get("oracle_text") or "\n//\n".join(f.get("oracle_text") or "" for f in faces)
-    return _card_rules({
-        "oracle_id": name, "name": name, "oracle_text": text, "color_identity": card.get("color_identity") or [],
-        "front_type": faces[0]["type_line"] if faces else card.get("type_line"),
-        "front_power": faces[0].get("power") if faces else card.get("power"),
-        "basic": "Basic" in (card.get("type_line") or ""), "face_names": [f["name"] for f in faces]})
+    return _card_rules(
+        {
+            "oracle_id": name,
+            "name": name,
+            "oracle_text": text,
+            "color_identity": card.get("color_identity") or [],
+            "front_type": faces[0]["type_line"] if faces else card.get("type_line"),
+            "front_power": faces[0].get("power") if faces else card.get("power"),
+            "basic": "Basic" in (card.get("type_line") or ""),
+            "face_names": [f["name"] for f in faces],
+        }
+    )
 
 
 def test_partner_variants_on_real_2025_cards(realdata: Path) -> None:
     # the ingested dumps predate Backgrounds and Doctor's companion: read those real cards' 2025
     # Oracle text from the trimmed commander-legal Scryfall file (CR 702.124h-m)
-    rows = {c["name"]: c for c in json.loads(gzip.open(
-        realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read())}
+    rows = {
+        c["name"]: c
+        for c in json.loads(gzip.open(realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read())
+    }
     r = lambda n: _rules_from_trimmed(rows, n)  # noqa: E731
     assert _pair_problem(r("Pir, Imaginative Rascal"), r("Toothy, Imaginary Friend")) is None  # partner with
     assert "702.124j" in _pair_problem(r("Pir, Imaginative Rascal"), r("Tymna the Weaver"))
@@ -406,16 +445,22 @@ def test_partner_variants_on_real_2025_cards(realdata: Path) -> None:
     assert ("background", "") in wilson.partners and giants.background and not giants.commander_ok
     assert _pair_problem(wilson, giants) is None  # choose a Background
     assert _pair_problem(wilson, r("Tymna the Weaver")) is not None
-    doctor = next(n for n in rows if "Time Lord Doctor" in (rows[n].get("type_line") or "")
-                  and rows[n]["type_line"].endswith("— Time Lord Doctor"))
+    doctor = next(
+        n
+        for n in rows
+        if "Time Lord Doctor" in (rows[n].get("type_line") or "")
+        and rows[n]["type_line"].endswith("— Time Lord Doctor")
+    )
     assert r(doctor).time_lord_doctor
     assert _pair_problem(r("Rose Tyler"), r(doctor)) is None  # Doctor's companion
     assert ("with", "toothy, imaginary friend") in _partner_abilities(rows["Pir, Imaginative Rascal"]["oracle_text"])
 
 
 def test_background_alone_is_no_commander(realdata: Path) -> None:
-    rows = {c["name"]: c for c in json.loads(gzip.open(
-        realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read())}
+    rows = {
+        c["name"]: c
+        for c in json.loads(gzip.open(realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read())
+    }
     giants = _rules_from_trimmed(rows, "Raised by Giants")
     assert giants.background and not giants.commander_ok  # 702.124k
 
@@ -438,8 +483,14 @@ def test_sample_duel_commander_decks(sample_db: OracleDB) -> None:
     for deck in decks:
         report = sample_db.check_deck(deck, format="duel")
         assert len(report.commanders) == 1
-        assert not {p.kind for p in report.problems} & {"deck_size", "commander", "color_identity", "unknown_card",
-                                                         "too_many_copies", "sideboard_size"}, report.problems
+        assert not {p.kind for p in report.problems} & {
+            "deck_size",
+            "commander",
+            "color_identity",
+            "unknown_card",
+            "too_many_copies",
+            "sideboard_size",
+        }, report.problems
 
 
 def test_sample_vintage_decks_respect_the_restricted_list(sample_db: OracleDB) -> None:
@@ -478,7 +529,9 @@ def test_many_real_decks_unknown_rate(full_db: OracleDB, realdata: Path) -> None
 
 
 def test_every_real_deck_file_is_checked_without_crashing(full_db: OracleDB, realdata: Path) -> None:
-    files = [p for p in sorted((realdata / "decks").rglob("*")) if p.is_file() and p.suffix in (".json", ".txt", ".dek")]
+    files = [
+        p for p in sorted((realdata / "decks").rglob("*")) if p.is_file() and p.suffix in (".json", ".txt", ".dek")
+    ]
     frame = full_db.check_decks(files, format="legacy", summary=True)
     assert frame.height >= 3000
     problems = full_db.check_decks(files, format="legacy")
@@ -505,7 +558,10 @@ def test_cli_json_contract_and_exit_codes(sample_db: OracleDB, tmp_path: Path) -
     assert out.exit_code == 1
     [p] = json.loads(out.output)["problems"]
     assert set(p) >= {"kind", "card", "line", "detail"} and (p["kind"], p["card"], p["line"]) == (
-        "too_many_copies", "Lightning Bolt", 1)
+        "too_many_copies",
+        "Lightning Bolt",
+        1,
+    )
     out = _run(sample_db, str(good), str(bad), "--format", "modern", "--json")
     assert out.exit_code == 1 and [r["legal"] for r in json.loads(out.output)] == [True, False]
     out = _run(sample_db, str(bad), "--format", "modern")
@@ -526,8 +582,15 @@ def test_cli_unreadable_file_and_bad_format_exit_2(sample_db: OracleDB, tmp_path
 
 
 def test_cli_commander_option_and_json_cache(sample_db: OracleDB) -> None:
-    out = _run(sample_db, str(SAMPLE_DECKS / "rationelis_precon_quick_draw.txt"), "--format", "edh",
-               "--commander", "Stella Lee, Wild Card", "--json")
+    out = _run(
+        sample_db,
+        str(SAMPLE_DECKS / "rationelis_precon_quick_draw.txt"),
+        "--format",
+        "edh",
+        "--commander",
+        "Stella Lee, Wild Card",
+        "--json",
+    )
     data = json.loads(out.output)
     assert data["commanders"] == ["Stella Lee, Wild Card"] and data["format"] == "commander"
     out = _run(sample_db, str(SAMPLE_DECKS / "22901_modern_aml.json"), "--format", "modern", "--json")
@@ -550,8 +613,22 @@ def test_unreadable_path_raises(sample_db: OracleDB, tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- fuzzing
 
 
-_REAL_NAMES = ["Lightning Bolt", "Fire/Ice", "Fire // Ice", "Fire", "Nazgûl", "Seven Dwarves", "Relentless Rats",
-               "Squadron Hawk", "Tymna the Weaver", "Plains", "Wastes", "Foudre", "Food Token", "Lightnig Bolt"]
+_REAL_NAMES = [
+    "Lightning Bolt",
+    "Fire/Ice",
+    "Fire // Ice",
+    "Fire",
+    "Nazgûl",
+    "Seven Dwarves",
+    "Relentless Rats",
+    "Squadron Hawk",
+    "Tymna the Weaver",
+    "Plains",
+    "Wastes",
+    "Foudre",
+    "Food Token",
+    "Lightnig Bolt",
+]
 _line = st.one_of(
     st.builds(lambda n, name: f"{n} {name}", st.integers(-3, 2000), st.sampled_from(_REAL_NAMES)),
     st.sampled_from(["", "Sideboard", "Commander", "Deck", "// comment", "SB: 2 Duress", "Maybeboard", "Companion"]),

@@ -3,6 +3,7 @@
 No requests mocking: every test talks HTTP over 127.0.0.1. Sleeps are injected and
 recorded (not slept) except in the one test that checks Retry-After in real time.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -299,8 +300,14 @@ def test_connection_refused_gives_up(tmp_path: Path, sleeps: SleepRecorder) -> N
         port = s.getsockname()[1]
     with pytest.raises(DownloadError, match="connection failed"):
         fetch_bulk_files(
-            [OC], api_url=f"http://127.0.0.1:{port}", cache_dir=tmp_path, progress=False,
-            max_retries=2, backoff=0.01, request_interval=0, sleep=sleeps,
+            [OC],
+            api_url=f"http://127.0.0.1:{port}",
+            cache_dir=tmp_path,
+            progress=False,
+            max_retries=2,
+            backoff=0.01,
+            request_interval=0,
+            sleep=sleeps,
         )
     assert sleeps.calls == [0.01, 0.02]
 

@@ -1,4 +1,5 @@
 """Export (Parquet / CSV) of tables, views and queries; the database is never written."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,12 @@ from oracle_tools.errors import OracleToolsError
 def test_parquet_round_trip_keeps_types(sample_db, tmp_path):
     out = tmp_path / "cards.parquet"
     result = sample_db.export("cards", out)
-    assert result == {"rows": sample_db.sql("SELECT count(*) n FROM cards")["n"][0], "path": str(out),
-                      "format": "parquet", "source": "cards"}
+    assert result == {
+        "rows": sample_db.sql("SELECT count(*) n FROM cards")["n"][0],
+        "path": str(out),
+        "format": "parquet",
+        "source": "cards",
+    }
     back = pl.read_parquet(out).sort("oracle_id")
     original = sample_db.frame("cards").sort("oracle_id")
     assert back.schema == original.schema  # lists, dates, booleans survive
@@ -34,8 +39,9 @@ def test_view_to_parquet(sample_db, tmp_path):
 
 def test_query_to_csv_with_params(sample_db, tmp_path):
     out = tmp_path / "big.csv"
-    result = sample_db.export(None, out, sql="SELECT name, colors, cmc FROM cards WHERE cmc >= ? ORDER BY name",
-                              params=[10])
+    result = sample_db.export(
+        None, out, sql="SELECT name, colors, cmc FROM cards WHERE cmc >= ? ORDER BY name", params=[10]
+    )
     frame = pl.read_csv(out)
     assert frame.columns == ["name", "colors", "cmc"]
     assert frame.height == result["rows"] > 0
@@ -83,8 +89,20 @@ def test_cli_export(sample_db_path: Path, tmp_path):
     data = json.loads(r.output)
     assert data == {"rows": pl.read_parquet(out).height, "path": str(out), "format": "parquet"}
     csv_out = tmp_path / "q.csv"
-    r = runner.invoke(main, ["export", "--db", str(sample_db_path), "--sql",
-                             "SELECT name FROM cards WHERE name = ?", "--param", "Lightning Bolt", "--csv", str(csv_out)])
+    r = runner.invoke(
+        main,
+        [
+            "export",
+            "--db",
+            str(sample_db_path),
+            "--sql",
+            "SELECT name FROM cards WHERE name = ?",
+            "--param",
+            "Lightning Bolt",
+            "--csv",
+            str(csv_out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "wrote 1 rows" in r.output
     assert csv_out.read_text() == "name\nLightning Bolt\n"

@@ -332,22 +332,9 @@ def _run_hostile(path: str, workdir: Path) -> list[dict[str, object]]:
     return results
 
 
-#: Known failures, each with the bug it shows (strict: the test fails once the bug is fixed, so this goes).
-KNOWN_TRACEBACKS = {
-    "serve": "an unresolvable --host (odd unicode) makes uvicorn log a traceback, then the process aborts at exit "
-    "('terminate called after throwing …'): OracleDB.close() in serve/store.py while a cursor is busy "
-    "(ResourceInUseException). Fix: check the host (socket.getaddrinfo) before starting; close cursors first.",
-}
-
-
 @pytest.mark.parametrize(
     "command",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN_TRACEBACKS[c], strict=True))
-        if c in KNOWN_TRACEBACKS
-        else c
-        for c in _commands()
-    ],
+    _commands(),
 )
 def test_no_command_prints_a_traceback(command: str, sample_db_path: Path, tmp_path: Path) -> None:
     shutil.copy(sample_db_path, tmp_path / "sample.duckdb")

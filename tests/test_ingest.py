@@ -1,4 +1,5 @@
 """Ingest: local bulk files, the embedded sample, atomic replacement, clear errors."""
+
 from __future__ import annotations
 
 import gzip
@@ -47,14 +48,30 @@ def small_db(tmp_path: Path) -> Path:
 
 def test_sample_builds_every_table(sample_db: OracleDB) -> None:
     tables = set(sample_db.tables())
-    assert {"cards", "faces", "printings", "legalities", "parts", "rulings", "ingest_runs", "names",
-            "rules"} <= tables
+    assert {"cards", "faces", "printings", "legalities", "parts", "rulings", "ingest_runs", "names", "rules"} <= tables
     info = sample_db.info()
     assert info["tables"]["rulings"] > 1000
     assert info["rules"]["effective_date"] == "2026-01-16"
     # every layout of the real data is in the sample
-    for layout in ("normal", "split", "flip", "transform", "modal_dfc", "meld", "adventure", "leveler", "saga",
-                   "token", "double_faced_token", "emblem", "planar", "scheme", "vanguard", "host", "augment"):
+    for layout in (
+        "normal",
+        "split",
+        "flip",
+        "transform",
+        "modal_dfc",
+        "meld",
+        "adventure",
+        "leveler",
+        "saga",
+        "token",
+        "double_faced_token",
+        "emblem",
+        "planar",
+        "scheme",
+        "vanguard",
+        "host",
+        "augment",
+    ):
         assert info["layouts"].get(layout, 0) >= 1, layout
 
 
@@ -62,9 +79,11 @@ def test_one_oracle_row_per_oracle_id_preferring_english(sample_db: OracleDB) ->
     dupes = sample_db.sql("SELECT oracle_id FROM cards GROUP BY 1 HAVING count(*) > 1")
     assert dupes.is_empty()
     # Lightning Bolt has foreign printings in the sample; the card row is English
-    bolt = sample_db.sql("SELECT c.name, c.source, count(p.id) AS printings, count(DISTINCT p.lang) AS langs "
-                         "FROM cards c JOIN printings p USING (oracle_id) WHERE c.name = ? GROUP BY ALL",
-                         ["Lightning Bolt"]).row(0, named=True)
+    bolt = sample_db.sql(
+        "SELECT c.name, c.source, count(p.id) AS printings, count(DISTINCT p.lang) AS langs "
+        "FROM cards c JOIN printings p USING (oracle_id) WHERE c.name = ? GROUP BY ALL",
+        ["Lightning Bolt"],
+    ).row(0, named=True)
     assert bolt["source"] == "printings" and bolt["langs"] >= 4
 
 
@@ -76,17 +95,19 @@ def test_non_card_objects_are_kept_but_flagged(sample_db: OracleDB) -> None:
 
 
 def test_face_roles_per_layout(sample_db: OracleDB) -> None:
-    roles = sample_db.sql("SELECT c.name, f.face_index, f.role FROM faces f JOIN cards c USING (oracle_id) "
-                          "WHERE c.name IN ('Fire // Ice', 'Cut // Ribbons', 'Bushi Tenderfoot // Kenzo the Hardhearted', "
-                          "'Giant Killer // Chop Down', 'Delver of Secrets // Insectile Aberration', "
-                          "'Bruna, the Fading Light', 'Brisela, Voice of Nightmares') ORDER BY 1, 2")
+    roles = sample_db.sql(
+        "SELECT c.name, f.face_index, f.role FROM faces f JOIN cards c USING (oracle_id) "
+        "WHERE c.name IN ('Fire // Ice', 'Cut // Ribbons', 'Bushi Tenderfoot // Kenzo the Hardhearted', "
+        "'Giant Killer // Chop Down', 'Delver of Secrets // Insectile Aberration', "
+        "'Bruna, the Fading Light', 'Brisela, Voice of Nightmares') ORDER BY 1, 2"
+    )
     got = {(r["name"], r["face_index"]): r["role"] for r in roles.iter_rows(named=True)}
-    assert got[("Fire // Ice", 0)] == got[("Fire // Ice", 1)] == "split_half"                 # CR 709
-    assert got[("Cut // Ribbons", 1)] == "aftermath_half"                                     # CR 709 (aftermath)
-    assert got[("Bushi Tenderfoot // Kenzo the Hardhearted", 1)] == "flip_bottom"             # CR 710
-    assert got[("Giant Killer // Chop Down", 1)] == "adventure"                               # CR 715
-    assert got[("Delver of Secrets // Insectile Aberration", 1)] == "back"                    # CR 712
-    assert got[("Bruna, the Fading Light", 0)] == "meld_part"                                 # CR 713
+    assert got[("Fire // Ice", 0)] == got[("Fire // Ice", 1)] == "split_half"  # CR 709
+    assert got[("Cut // Ribbons", 1)] == "aftermath_half"  # CR 709 (aftermath)
+    assert got[("Bushi Tenderfoot // Kenzo the Hardhearted", 1)] == "flip_bottom"  # CR 710
+    assert got[("Giant Killer // Chop Down", 1)] == "adventure"  # CR 715
+    assert got[("Delver of Secrets // Insectile Aberration", 1)] == "back"  # CR 712
+    assert got[("Bruna, the Fading Light", 0)] == "meld_part"  # CR 713
     assert got[("Brisela, Voice of Nightmares", 0)] == "meld_result"
 
 
@@ -98,8 +119,10 @@ def test_flip_bottom_keeps_top_mana_cost_and_colour(sample_db: OracleDB) -> None
 
 def test_split_halves_have_their_own_characteristics(sample_db: OracleDB) -> None:
     # CR 709.4 (halves) vs 709.4b (combined cost on the card)
-    halves = sample_db.sql("SELECT name, mana_cost, mana_value, colors FROM faces WHERE oracle_id = "
-                           "(SELECT oracle_id FROM cards WHERE name = 'Fire // Ice') ORDER BY face_index").rows()
+    halves = sample_db.sql(
+        "SELECT name, mana_cost, mana_value, colors FROM faces WHERE oracle_id = "
+        "(SELECT oracle_id FROM cards WHERE name = 'Fire // Ice') ORDER BY face_index"
+    ).rows()
     assert halves == [("Fire", "{1}{R}", 2.0, ["R"]), ("Ice", "{1}{U}", 2.0, ["U"])]
     card = sample_db.sql("SELECT mana_cost, cmc, colors FROM cards WHERE name = 'Fire // Ice'").row(0)
     assert card == ("{1}{R} // {1}{U}", 4.0, ["U", "R"])
@@ -108,7 +131,8 @@ def test_split_halves_have_their_own_characteristics(sample_db: OracleDB) -> Non
 def test_meld_parts_link_to_their_result(sample_db: OracleDB) -> None:
     links = sample_db.sql(
         "SELECT c.name, p.component, p.part_name, r.name AS resolved FROM parts p JOIN cards c USING (oracle_id) "
-        "LEFT JOIN cards r ON r.oracle_id = p.part_oracle_id WHERE c.name = 'Bruna, the Fading Light' ORDER BY 2")
+        "LEFT JOIN cards r ON r.oracle_id = p.part_oracle_id WHERE c.name = 'Bruna, the Fading Light' ORDER BY 2"
+    )
     got = {(r["component"], r["part_name"], r["resolved"]) for r in links.iter_rows(named=True)}
     assert ("meld_result", "Brisela, Voice of Nightmares", "Brisela, Voice of Nightmares") in got
     assert ("meld_part", "Gisela, the Broken Blade", "Gisela, the Broken Blade") in got
@@ -136,7 +160,11 @@ def test_ndjson_plain_and_gzip_arrays_give_the_same_tables(tmp_path: Path) -> No
     c = OracleDB.ingest_files(tmp_path / "c.duckdb", [CARDS_2024])
     assert _fingerprint(a.path) == _fingerprint(b.path) == _fingerprint(c.path)
     with a, c:
-        assert a.frame("faces").sort(["oracle_id", "face_index"]).equals(c.frame("faces").sort(["oracle_id", "face_index"]))
+        assert (
+            a.frame("faces")
+            .sort(["oracle_id", "face_index"])
+            .equals(c.frame("faces").sort(["oracle_id", "face_index"]))
+        )
 
 
 def test_rulings_file_is_recognised_by_content(tmp_path: Path) -> None:
@@ -174,21 +202,27 @@ def test_oracle_cards_file_is_authoritative(tmp_path: Path) -> None:
         assert sources["oracle_cards"] == len(chosen)
         # the card row comes from the oracle_cards object, not from the newest printing
         first = chosen[0]
-        assert db.sql("SELECT edhrec_rank IS NOT DISTINCT FROM ? FROM cards WHERE oracle_id = ?",
-                      [first.get("edhrec_rank"), first["oracle_id"]]).item()
+        assert db.sql(
+            "SELECT edhrec_rank IS NOT DISTINCT FROM ? FROM cards WHERE oracle_id = ?",
+            [first.get("edhrec_rank"), first["oracle_id"]],
+        ).item()
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"", "empty"),
-    (b"not json at all", "is not JSON"),
-    (b'{"meta": {"version": "5"}, "data": {}}', "MTGJSON"),
-    (b'{"object": "list", "data": []}', "not a bulk file"),
-    (b'[{"name": "Tarmogoyf"}]', "does not look like Scryfall"),
-    (b"[]", "empty"),
-    (b'[{"object": "set", "code": "fut"}]', "'set' objects"),
-])
-def test_bad_input_is_refused_and_the_old_database_kept(small_db: Path, tmp_path: Path, content: bytes,
-                                                         message: str) -> None:
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "empty"),
+        (b"not json at all", "is not JSON"),
+        (b'{"meta": {"version": "5"}, "data": {}}', "MTGJSON"),
+        (b'{"object": "list", "data": []}', "not a bulk file"),
+        (b'[{"name": "Tarmogoyf"}]', "does not look like Scryfall"),
+        (b"[]", "empty"),
+        (b'[{"object": "set", "code": "fut"}]', "'set' objects"),
+    ],
+)
+def test_bad_input_is_refused_and_the_old_database_kept(
+    small_db: Path, tmp_path: Path, content: bytes, message: str
+) -> None:
     before = _fingerprint(small_db)
     bad = tmp_path / "bad.json"
     bad.write_bytes(content)
@@ -228,9 +262,21 @@ def test_wrong_objects_inside_a_card_file(small_db: Path, tmp_path: Path) -> Non
 def test_killed_ingest_leaves_the_previous_database_usable(small_db: Path, realdata: Path, tmp_path: Path) -> None:
     before = _fingerprint(small_db)
     big = realdata / "scryfall-foreign-printings-from-mtgjson-2022.json.gz"
-    proc = subprocess.Popen([sys.executable, "-m", "oracle_tools.cli", "ingest", "--db", str(small_db),
-                             "--bulk-file", str(big), "--no-progress"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "oracle_tools.cli",
+            "ingest",
+            "--db",
+            str(small_db),
+            "--bulk-file",
+            str(big),
+            "--no-progress",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while not list(small_db.parent.glob(small_db.name + ".ingest-*.tmp")):
         assert proc.poll() is None, "ingest finished before it could be killed"
@@ -267,20 +313,26 @@ def test_missing_database_says_how_to_build_one(tmp_path: Path) -> None:
 def test_full_2019_dump_every_face_is_a_row(full_db: OracleDB, realdata: Path) -> None:
     # every card_faces entry of every multi-face card in the real dump has its faces row (read on the library's
     # own connection: db.sql() is the sandbox that reads no file but the database, issue 10)
-    missing = sqlfiles.frame(full_db.con,
+    missing = sqlfiles.frame(
+        full_db.con,
         "WITH raw AS (SELECT DISTINCT oracle_id, unnest(card_faces).name AS name FROM read_json(?, "
         "columns = {'oracle_id': 'VARCHAR', 'card_faces': 'STRUCT(name VARCHAR)[]'})) "
         "SELECT count(*) AS n, (SELECT count(*) FROM raw) AS total FROM raw "
         "ANTI JOIN faces f ON f.oracle_id = raw.oracle_id AND f.name = raw.name",
-        [str(realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz")]).row(0, named=True)
+        [str(realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz")],
+    ).row(0, named=True)
     assert missing["total"] > 450  # 497 distinct (card, face) pairs in the 2019 dump
     assert missing["n"] == 0
 
 
 def test_back_face_mana_value_follows_202_3(sample_db: OracleDB) -> None:
-    values = dict(sample_db.sql("SELECT name, mana_value FROM faces WHERE name IN "
-                                "('Insectile Aberration', 'Delver of Secrets', 'Razorgrass Field', "
-                                "'Brisela, Voice of Nightmares')").iter_rows())
-    assert values["Insectile Aberration"] == values["Delver of Secrets"] == 1.0   # CR 202.3b (nonmodal DFC)
-    assert values["Razorgrass Field"] == 0.0                                       # modal: its own (no) cost
-    assert values["Brisela, Voice of Nightmares"] == 11.0                          # CR 202.3c (meld: 7 + 4)
+    values = dict(
+        sample_db.sql(
+            "SELECT name, mana_value FROM faces WHERE name IN "
+            "('Insectile Aberration', 'Delver of Secrets', 'Razorgrass Field', "
+            "'Brisela, Voice of Nightmares')"
+        ).iter_rows()
+    )
+    assert values["Insectile Aberration"] == values["Delver of Secrets"] == 1.0  # CR 202.3b (nonmodal DFC)
+    assert values["Razorgrass Field"] == 0.0  # modal: its own (no) cost
+    assert values["Brisela, Voice of Nightmares"] == 11.0  # CR 202.3c (meld: 7 + 4)

@@ -7,6 +7,7 @@ for every name of the embedded sample's ``names`` table and many spelling varian
 of the real data, and for choose-name verdicts and deck reports. When the names layer changes its
 semantics, these tests say where the two paths drifted apart.
 """
+
 from __future__ import annotations
 
 import random
@@ -27,9 +28,19 @@ from oracle_tools.lookup import PointNames, point_chooser, point_deck_checker
 def variants(name: str) -> list[str]:
     """How people type a name: case, no accents, curly quotes, slashes, spaces; plus near misses."""
     plain = "".join(c for c in unicodedata.normalize("NFKD", name) if unicodedata.category(c) != "Mn")
-    out = [name, name.lower(), name.upper(), plain, name.replace("'", "’"), name.replace(" // ", "/"),
-           name.replace(" // ", " / "), "  " + name.replace(" ", "  ") + " ", name.replace("Ae", "Æ"),
-           name.split(" // ")[0], name.rstrip("s")]
+    out = [
+        name,
+        name.lower(),
+        name.upper(),
+        plain,
+        name.replace("'", "’"),
+        name.replace(" // ", "/"),
+        name.replace(" // ", " / "),
+        "  " + name.replace(" ", "  ") + " ",
+        name.replace("Ae", "Æ"),
+        name.split(" // ")[0],
+        name.rstrip("s"),
+    ]
     return list(dict.fromkeys(v for v in out if v.strip()))
 
 
@@ -43,6 +54,7 @@ def assert_same_resolution(db: OracleDB, point: PointNames, texts: list[str], *,
 
 
 # -- the light copies of the name rules are the names layer's --------------------------------------
+
 
 def test_light_name_rules_equal_the_names_layer(sample_db: OracleDB) -> None:
     assert lookup.VIA_TIER == names.VIA_TIER
@@ -59,6 +71,7 @@ def test_light_name_rules_equal_the_names_layer(sample_db: OracleDB) -> None:
 
 # -- resolve: exhaustive on the sample -------------------------------------------------------------
 
+
 def test_point_resolve_equals_index_for_every_sample_name_and_variant(sample_db: OracleDB) -> None:
     every = sorted(n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names").fetchall())
     texts = list(dict.fromkeys(v for n in every for v in variants(n)))
@@ -72,8 +85,9 @@ def test_point_resolve_equals_index_for_every_sample_name_and_variant(sample_db:
 
 
 def test_point_fuzzy_and_misses_equal_index(sample_db: OracleDB) -> None:
-    every = sorted(n for (n,) in sample_db.con.execute(
-        "SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall())
+    every = sorted(
+        n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall()
+    )
     rng = random.Random(14)
     misses = [n[:-1] + "x" for n in rng.sample(every, 120)] + ["", " ", "zzzz qqqq", "Goblin", "Treasure token"]
     point = PointNames(sample_db.con)
@@ -84,8 +98,12 @@ def test_point_fuzzy_and_misses_equal_index(sample_db: OracleDB) -> None:
 
 def test_point_classes_and_token_names_equal_index(sample_db: OracleDB) -> None:
     full, point = sample_db.name_index, PointNames(sample_db.con)
-    english = [n for (n,) in sample_db.con.execute(
-        "SELECT DISTINCT name FROM names WHERE via IN ('name', 'face', 'interchangeable')").fetchall()]
+    english = [
+        n
+        for (n,) in sample_db.con.execute(
+            "SELECT DISTINCT name FROM names WHERE via IN ('name', 'face', 'interchangeable')"
+        ).fetchall()
+    ]
     classed = [n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM name_classes").fetchall()]
     assert classed, "the sample has interchangeable names (CR 201.3)"
     for name in english + classed:
@@ -99,11 +117,15 @@ def test_point_classes_and_token_names_equal_index(sample_db: OracleDB) -> None:
 
 def test_suggest_many_equals_one_search_per_name(sample_db: OracleDB) -> None:
     full = sample_db.name_index
-    every = sorted(n for (n,) in sample_db.con.execute(
-        "SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall())
+    every = sorted(
+        n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall()
+    )
     rng = random.Random(11)
-    texts = ([n[:-2] + "zq" for n in rng.sample(every, 400)] + [n.lower()[1:] for n in rng.sample(every, 300)]
-             + ["", "Goblin", "Lightnin Bolt", "x"])
+    texts = (
+        [n[:-2] + "zq" for n in rng.sample(every, 400)]
+        + [n.lower()[1:] for n in rng.sample(every, 300)]
+        + ["", "Goblin", "Lightnin Bolt", "x"]
+    )
     batch = lookup.suggest_many(full._fuzzy_keys, full._fuzzy_names, texts, 5, chunk=97)  # several chunks
     assert [full.suggest(t, limit=5) for t in texts] == batch
     assert sum(map(bool, batch)) > 600
@@ -111,13 +133,14 @@ def test_suggest_many_equals_one_search_per_name(sample_db: OracleDB) -> None:
 
 # -- OracleDB switches from the point path to the index, answers unchanged -----------------------------
 
+
 def test_oracledb_uses_point_path_then_index(sample_db_path: Path) -> None:
     db = OracleDB(sample_db_path)
     try:
         texts = [n for (n,) in db.con.execute("SELECT DISTINCT name FROM names ORDER BY name LIMIT 80").fetchall()]
-        first = [db.resolve(t).to_dict() for t in texts[:OracleDB.POINT_LOOKUPS]]
+        first = [db.resolve(t).to_dict() for t in texts[: OracleDB.POINT_LOOKUPS]]
         assert "name_index" not in db.__dict__  # a few single lookups never build the whole index
-        rest = [db.resolve(t).to_dict() for t in texts[OracleDB.POINT_LOOKUPS:]]
+        rest = [db.resolve(t).to_dict() for t in texts[OracleDB.POINT_LOOKUPS :]]
         assert "name_index" in db.__dict__  # a loop of many does, then runs at index speed
         assert first + rest == [db.name_index.resolve(t).to_dict() for t in texts]
     finally:
@@ -126,12 +149,17 @@ def test_oracledb_uses_point_path_then_index(sample_db_path: Path) -> None:
 
 # -- choose a card name (CR 201.4) -----------------------------------------------------------------
 
+
 def test_point_chooser_equals_full_chooser(sample_db: OracleDB) -> None:
     faces = sorted(n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM faces").fetchall())
-    multi = sorted(n for (n,) in sample_db.con.execute(
-        "SELECT DISTINCT name FROM faces WHERE role <> 'single'").fetchall())  # 201.4b-f: every one of them
-    texts = multi + random.Random(4).sample(faces, 250) + [
-        "Fire // Ice", "fire/ice", "Very Cryptic Command", "Treasure", "Tarmogoyff", "Nope Nope"]
+    multi = sorted(
+        n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM faces WHERE role <> 'single'").fetchall()
+    )  # 201.4b-f: every one of them
+    texts = (
+        multi
+        + random.Random(4).sample(faces, 250)
+        + ["Fire // Ice", "fire/ice", "Very Cryptic Command", "Treasure", "Tarmogoyff", "Nope Nope"]
+    )
     point = PointNames(sample_db.con)
     full = sample_db.name_chooser
     for text in texts:
@@ -143,6 +171,7 @@ def test_point_chooser_equals_full_chooser(sample_db: OracleDB) -> None:
 
 # -- token NAME (CR 111) ---------------------------------------------------------------------------
 
+
 def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
     from oracle_tools import tokens
 
@@ -150,8 +179,9 @@ def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
     texts = [n for (n,) in con.execute("SELECT DISTINCT name FROM token_names").fetchall()]
     texts += [n for (n,) in con.execute("SELECT DISTINCT name FROM effect_tokens").fetchall()]
     texts += [n for (n,) in con.execute("SELECT name FROM predefined_tokens").fetchall()]
-    texts += random.Random(111).sample([n for (n,) in con.execute(
-        "SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall()], 150)
+    texts += random.Random(111).sample(
+        [n for (n,) in con.execute("SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall()], 150
+    )
     texts += ["Treasure", "treasure token", "Tarmogoyf", "Marit Lage", "Fire // Ice", "Goblin", "Nope Nope"]
     point = PointNames(con)
     kinds = set()
@@ -163,6 +193,7 @@ def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
 
 
 # -- deck check -----------------------------------------------------------------------------------------
+
 
 def _same_reports(db: OracleDB, decks: list, fmt: str) -> int:
     full = DeckChecker(db.con, db.name_index)
@@ -190,8 +221,11 @@ def test_check_decks_batch_equals_deck_by_deck(sample_db: OracleDB) -> None:
             object.__setattr__(entry, "name", entry.name[:-1] + "qz")
     frame = sample_db.check_decks(decks, format="legacy")
     alone = DeckChecker(sample_db.con, sample_db.name_index)
-    expected = [(n, d.source, d.name, d.player, p.kind, p.card, p.line, p.detail)
-                for n, d in enumerate(decks) for p in alone.check(d, "legacy").problems]
+    expected = [
+        (n, d.source, d.name, d.player, p.kind, p.card, p.line, p.detail)
+        for n, d in enumerate(decks)
+        for p in alone.check(d, "legacy").problems
+    ]
     assert frame.rows() == expected
     assert sum(1 for row in expected if row[4] == "unknown_card" and "did you mean" in row[7]) >= 20
 
@@ -210,14 +244,24 @@ def test_check_deck_of_one_list_builds_no_index(sample_db_path: Path) -> None:
 
 # -- the real data ---------------------------------------------------------------------------------------
 
+
 @pytest.mark.realdata
 def test_point_resolve_equals_index_on_real_data(full_db: OracleDB, realdata: Path) -> None:
     rng = random.Random(2019)
     rows = full_db.con.execute("SELECT DISTINCT name FROM names").fetchall()
     sample = [n for (n,) in rng.sample(rows, 1500)]
     texts = list(dict.fromkeys(v for n in sample for v in variants(n)))
-    texts += ["Tarmogoyf", "fire/ice", "Lim-Dul's Vault", "Jace, the Mind Sculptor", "Very Cryptic Command",
-              "Blitz", "Tarmogoyff", "Ruzic, Booed but Victorious", "Lightning Bolt"]
+    texts += [
+        "Tarmogoyf",
+        "fire/ice",
+        "Lim-Dul's Vault",
+        "Jace, the Mind Sculptor",
+        "Very Cryptic Command",
+        "Blitz",
+        "Tarmogoyff",
+        "Ruzic, Booed but Victorious",
+        "Lightning Bolt",
+    ]
     point = PointNames(full_db.con)
     assert assert_same_resolution(full_db, point, texts) > 5000
     assert_same_resolution(full_db, point, texts[:150], fuzzy=True)
@@ -230,24 +274,38 @@ def test_point_deck_checker_equals_full_checker_on_real_decks(full_db: OracleDB,
     checked = 0
     with (realdata / "decks" / "MANIFEST.tsv").open(encoding="utf-8") as handle:
         rows = [r for r in csv.DictReader(handle, delimiter="\t") if r["source"].startswith("spigushe")]
-    for label, fmt in (("Modern", "modern"), ("Legacy", "legacy"), ("Vintage", "vintage"), ("Pauper", "pauper"),
-                       ("Duel Commander", "duel")):
+    for label, fmt in (
+        ("Modern", "modern"),
+        ("Legacy", "legacy"),
+        ("Vintage", "vintage"),
+        ("Pauper", "pauper"),
+        ("Duel Commander", "duel"),
+    ):
         files = sorted(r["path"] for r in rows if r["format"] == label)[:3]
         for path in files:
-            checked += _same_reports(full_db, read_decklists_json_cache(realdata / "decks" / rows[0]["source"] / path)
-                                     [:20], fmt)
+            checked += _same_reports(
+                full_db, read_decklists_json_cache(realdata / "decks" / rows[0]["source"] / path)[:20], fmt
+            )
     assert checked > 50
 
 
 # -- what a fresh process imports (no timing: the modules themselves) -------------------------------------
 
+
 def _imports_after(args: list[str], db: Path) -> set[str]:
-    code = ("import sys\nfrom oracle_tools.cli import main\n"
-            f"try:\n    main({args!r}, standalone_mode=False)\nexcept SystemExit:\n    pass\n"
-            "print('IMPORTED:', *sorted(m for m in ('duckdb', 'polars', 'rapidfuzz', 'tqdm', 'pyarrow') "
-            "if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={"ORACLE_TOOLS_DB": str(db), "PATH": "/usr/bin:/bin"}).stdout
+    code = (
+        "import sys\nfrom oracle_tools.cli import main\n"
+        f"try:\n    main({args!r}, standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+        "print('IMPORTED:', *sorted(m for m in ('duckdb', 'polars', 'rapidfuzz', 'tqdm', 'pyarrow') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"ORACLE_TOOLS_DB": str(db), "PATH": "/usr/bin:/bin"},
+    ).stdout
     return set(out.rsplit("IMPORTED:", 1)[1].split())
 
 

@@ -1,4 +1,5 @@
 """The name_references table (issue 15): name mentions in Oracle text, CR 201.5 / 201.5c, on real data."""
+
 from __future__ import annotations
 
 import csv
@@ -21,10 +22,13 @@ FIXTURE = Path(__file__).parent / "fixtures" / "shortened_names_sample.csv"
 def real_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
     """The 2019 default-cards dump + the 2024 Scryfall file, built once for this module."""
     path = tmp_path_factory.mktemp("refs") / "refs.duckdb"
-    db = OracleDB.ingest_files(path, [
-        realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz",
-        realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz",
-    ])
+    db = OracleDB.ingest_files(
+        path,
+        [
+            realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+            realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz",
+        ],
+    )
     yield db
     db.close()
 
@@ -36,13 +40,18 @@ def test_every_own_full_name_occurrence_is_a_self_row(real_db: OracleDB) -> None
     faces = real_db.con.execute("""
         SELECT f.oracle_id, f.face_index, f.name, c.name, f.oracle_text FROM faces f JOIN cards c USING (oracle_id)
         WHERE c.is_card AND f.oracle_text IS NOT NULL""").fetchall()
-    found = {(o, i, s) for o, i, s in real_db.con.execute(
-        "SELECT oracle_id, face_index, start FROM name_references WHERE kind IN ('self', 'named')").fetchall()}
+    found = {
+        (o, i, s)
+        for o, i, s in real_db.con.execute(
+            "SELECT oracle_id, face_index, start FROM name_references WHERE kind IN ('self', 'named')"
+        ).fetchall()
+    }
     # An own name inside another name mentioned as "named X" is not this object: "Kher Keep" in "token named
     # Kobolds of Kher Keep" (Kher Keep), "Kookus" in "a creature named Keeper of Kookus" (Kookus).
     named_spans: dict[tuple[str, int], list[tuple[int, int]]] = {}
     for o, i, s, e in real_db.con.execute(
-            "SELECT oracle_id, face_index, start, \"end\" FROM name_references WHERE kind = 'named'").fetchall():
+        "SELECT oracle_id, face_index, start, \"end\" FROM name_references WHERE kind = 'named'"
+    ).fetchall():
         named_spans.setdefault((o, i), []).append((s, e))
     checked = missing = inside_named = 0
     for oracle_id, face_index, face_name, card_name, text in faces:
@@ -64,12 +73,20 @@ def test_shortened_names_hand_checked_sample(real_db: OracleDB) -> None:
     # times the text uses the part of the name before the comma for the card itself (0 = never, with why).
     rows = list(csv.DictReader(FIXTURE.open(encoding="utf-8")))
     assert len(rows) == 100 and all(r["why"] for r in rows)
-    got = dict(real_db.con.execute("""
+    got = dict(
+        real_db.con.execute(
+            """
         SELECT c.name, count(r.kind) FILTER (WHERE r.kind = 'self_short')
         FROM cards c LEFT JOIN name_references r USING (oracle_id) WHERE c.name IN (SELECT unnest(?::VARCHAR[]))
-        GROUP BY c.name""", [[r["card"] for r in rows]]).fetchall())
-    wrong = {r["card"]: (got.get(r["card"]), int(r["self_short_count"]))
-             for r in rows if got.get(r["card"]) != int(r["self_short_count"])}
+        GROUP BY c.name""",
+            [[r["card"] for r in rows]],
+        ).fetchall()
+    )
+    wrong = {
+        r["card"]: (got.get(r["card"]), int(r["self_short_count"]))
+        for r in rows
+        if got.get(r["card"]) != int(r["self_short_count"])
+    }
     assert wrong == {}
 
 
@@ -77,7 +94,11 @@ def test_shortened_names_hand_checked_sample(real_db: OracleDB) -> None:
 def test_shortened_names_on_named_legends(real_db: OracleDB) -> None:
     refs = real_db.references("Etrata, the Silencer")
     assert [(r["kind"], r["text"]) for r in refs["own_text"]] == [
-        ("self", "Etrata, the Silencer"), ("self_short", "Etrata"), ("self_short", "Etrata"), ("self_short", "Etrata")]
+        ("self", "Etrata, the Silencer"),
+        ("self_short", "Etrata"),
+        ("self_short", "Etrata"),
+        ("self_short", "Etrata"),
+    ]
     # Every self_short row is a legendary face whose name has a comma, and its text is the part before the comma.
     bad = real_db.con.execute("""
         SELECT r.text, f.name FROM name_references r JOIN faces f USING (oracle_id, face_index)
@@ -133,11 +154,14 @@ def test_unknown_name_is_one_clear_error(sample_db: OracleDB) -> None:
 @pytest.mark.realdata
 def test_cardname_form_comes_from_the_mentions(real_db: OracleDB) -> None:
     # Every self / self_short span is replaced, nothing else: Relentless Rats keeps "named Relentless Rats".
-    rows = dict(real_db.con.execute("""
+    rows = dict(
+        real_db.con.execute("""
         SELECT c.name, s.text_tilde FROM oracle_text_self_replaced s JOIN cards c USING (oracle_id)
-        WHERE c.name IN ('Relentless Rats', 'Etrata, the Silencer')""").fetchall())
-    assert rows["Relentless Rats"].startswith("~ gets +1/+1 for each other creature on the battlefield named "
-                                              "Relentless Rats.")
+        WHERE c.name IN ('Relentless Rats', 'Etrata, the Silencer')""").fetchall()
+    )
+    assert rows["Relentless Rats"].startswith(
+        "~ gets +1/+1 for each other creature on the battlefield named Relentless Rats."
+    )
     assert rows["Etrata, the Silencer"].endswith("~'s owner shuffles ~ into their library.")
     # Length check on every face: replacing n self spans of total length L by "~" shortens the text by L - n.
     bad = real_db.con.execute("""
@@ -155,6 +179,9 @@ def test_choose_name_and_nameable_faces_agree_on_every_row(real_db: OracleDB) ->
     rows = real_db.con.execute("SELECT name, rule FROM nameable_faces").fetchall()
     assert len(rows) > 20000
     assert {rule for _, rule in rows} == {"201.4", "201.4b", "201.4c", "201.4d", "201.4e", "201.4f"}
-    disagree = [(name, rule, v.valid, v.rule) for name, rule in rows
-                if not (v := real_db.choose_name(name)).valid or v.rule != rule]
+    disagree = [
+        (name, rule, v.valid, v.rule)
+        for name, rule in rows
+        if not (v := real_db.choose_name(name)).valid or v.rule != rule
+    ]
     assert disagree == []

@@ -7,6 +7,7 @@
 The expected characteristics are read in each test from the creating cards' Oracle text in the
 database with a plain regular expression of the test's own — never from our parser's output.
 """
+
 from __future__ import annotations
 
 import json
@@ -45,25 +46,33 @@ def _read_sentence(sentence: str, name: str) -> dict[str, Any]:
     """The characteristics a creating sentence states, read with simple patterns."""
     head = sentence.split(" token", 1)[0]  # "create a legendary 2/1 red Monkey creature"
     pt = re.search(r"\b(\d+|X)/(\d+|X)\b", head)
-    colors = sorted((_COLOR_WORDS[w] for w in re.findall(r"\b(white|blue|black|red|green)\b", head)),
-                    key="WUBRG".index)
+    colors = sorted((_COLOR_WORDS[w] for w in re.findall(r"\b(white|blue|black|red|green)\b", head)), key="WUBRG".index)
     types = re.search(r"((?:[A-Z][a-z]+ )+)(?:artifact )?creature$", head)
     after = sentence.split(" token", 1)[1]
     keywords = re.findall(r"\b(flying|indestructible|haste|trample|defender)\b", after.replace(name, ""))
-    return {"power": pt.group(1) if pt else None, "toughness": pt.group(2) if pt else None, "colors": colors,
-            "legendary": "legendary" in head, "artifact": "artifact" in head.split(),
-            "subtypes": types.group(1).split() if types else [], "keywords": keywords,
-            "rule": "111.9" if sentence.lower().startswith(f"create {name.lower()}, a legendary") else "111.4"}
+    return {
+        "power": pt.group(1) if pt else None,
+        "toughness": pt.group(2) if pt else None,
+        "colors": colors,
+        "legendary": "legendary" in head,
+        "artifact": "artifact" in head.split(),
+        "subtypes": types.group(1).split() if types else [],
+        "keywords": keywords,
+        "rule": "111.9" if sentence.lower().startswith(f"create {name.lower()}, a legendary") else "111.4",
+    }
 
 
 # CR 111.4 / 111.9 — each named token of the issue, checked against its creators' Oracle text.
-@pytest.mark.parametrize("name, creators", [
-    ("Marit Lage", {"Dark Depths", "Marit Lage's Slumber"}),          # 111.9 "create Marit Lage, a legendary …"
-    ("Ragavan", {"Kari Zev, Skyship Raider"}),                         # "legendary 2/1 red Monkey … named Ragavan"
-    ("Stangg Twin", {"Stangg"}),
-    ("Kobolds of Kher Keep", {"Kher Keep", "Prossh, Skyraider of Kher"}),  # two creators; also a card name
-    ("Wasp", {"The Hive"}),                                            # "… token with flying named Wasp"
-])
+@pytest.mark.parametrize(
+    "name, creators",
+    [
+        ("Marit Lage", {"Dark Depths", "Marit Lage's Slumber"}),  # 111.9 "create Marit Lage, a legendary …"
+        ("Ragavan", {"Kari Zev, Skyship Raider"}),  # "legendary 2/1 red Monkey … named Ragavan"
+        ("Stangg Twin", {"Stangg"}),
+        ("Kobolds of Kher Keep", {"Kher Keep", "Prossh, Skyraider of Kher"}),  # two creators; also a card name
+        ("Wasp", {"The Hive"}),  # "… token with flying named Wasp"
+    ],
+)
 def test_named_token_is_what_its_creators_say(full_db: OracleDB, name: str, creators: set[str]) -> None:
     sentences = _creating_sentences(full_db, name)
     assert set(sentences) == creators  # the issue's creators are exactly the cards whose text creates it
@@ -87,7 +96,11 @@ def test_marit_lage_agrees_with_scryfalls_token_object(full_db: OracleDB) -> Non
     obj = full_db.sql("SELECT * FROM cards WHERE NOT is_card AND name = 'Marit Lage'").row(0, named=True)
     answer = full_db.token("marit lage")  # through the normalized name
     assert (answer.type_line, answer.power, answer.toughness, list(answer.colors)) == (
-        obj["type_line"], obj["power"], obj["toughness"], obj["colors"])
+        obj["type_line"],
+        obj["power"],
+        obj["toughness"],
+        obj["colors"],
+    )
     ours = {a.strip().lower() for a in re.split(r"[,\n]", answer.oracle_text)}
     assert ours == {a.strip().lower() for a in re.split(r"[,\n]", obj["oracle_text"])}
 
@@ -144,33 +157,46 @@ def test_variants_when_creators_disagree(full_db: OracleDB) -> None:
     # Real token_specs rows of Kobolds of Kher Keep with Prossh's toughness changed: the data has no real
     # disagreement (see above), so this is the one constructed case — two definitions, each with its creator.
     specs = full_db.token_specs().filter(pl.col("name") == "Kobolds of Kher Keep")
-    changed = specs.with_columns(toughness=pl.when(pl.col("creator_name").str.starts_with("Prossh"))
-                                 .then(pl.lit("2")).otherwise(pl.col("toughness")))
+    changed = specs.with_columns(
+        toughness=pl.when(pl.col("creator_name").str.starts_with("Prossh"))
+        .then(pl.lit("2"))
+        .otherwise(pl.col("toughness"))
+    )
     frame = effect_token_frame(changed, full_db.name_index)
     assert frame["definitions"].to_list() == [2, 2] and frame["definition"].to_list() == [1, 2]
     answer = effect_answer("Kobolds of Kher Keep", frame.to_dicts(), None)
     assert {(v["toughness"], tuple(v["created_by"])) for v in answer.variants} == {
-        ("1", ("Kher Keep",)), ("2", ("Prossh, Skyraider of Kher",))}
+        ("1", ("Kher Keep",)),
+        ("2", ("Prossh, Skyraider of Kher",)),
+    }
     assert set(answer.created_by) == {"Kher Keep", "Prossh, Skyraider of Kher"}
     assert any("2 different ways" in n for n in answer.notes)
     unchanged = effect_token_frame(specs, full_db.name_index)
     assert unchanged["definitions"].to_list() == [1]
 
 
-@pytest.mark.parametrize("abilities, text", [
-    ("flying and indestructible", "Flying, indestructible"),
-    ('trample, haste, and "At the beginning of the end step, sacrifice this creature."',
-     "Trample, haste\nAt the beginning of the end step, sacrifice this creature."),
-    ('indestructible, "Equipped creature gets +5/+5 and has double strike," and equip {0}',
-     "Indestructible\nEquipped creature gets +5/+5 and has double strike.\nEquip {0}"),
-    (None, None),
-])
+@pytest.mark.parametrize(
+    "abilities, text",
+    [
+        ("flying and indestructible", "Flying, indestructible"),
+        (
+            'trample, haste, and "At the beginning of the end step, sacrifice this creature."',
+            "Trample, haste\nAt the beginning of the end step, sacrifice this creature.",
+        ),
+        (
+            'indestructible, "Equipped creature gets +5/+5 and has double strike," and equip {0}',
+            "Indestructible\nEquipped creature gets +5/+5 and has double strike.\nEquip {0}",
+        ),
+        (None, None),
+    ],
+)
 def test_abilities_as_rules_text(abilities: str | None, text: str | None) -> None:
     # CR 111.3: what the effect defines is the token's text; quoted abilities are the token's own (113.1a).
     assert oracle_text_of(abilities) == text
 
 
 # -- names elsewhere: suggestions (resolve, token) and choose-name (CR 201.4) ----------------------
+
 
 def test_resolve_suggests_token_names_apart_from_cards(full_db: OracleDB) -> None:
     r = full_db.resolve("Ragavan")
@@ -193,6 +219,7 @@ def test_choose_name_token_names(full_db: OracleDB) -> None:
 
 
 # -- token --list / token_catalog ---------------------------------------------------------------------
+
 
 def test_token_list_has_every_kind_with_creators(full_db: OracleDB) -> None:
     catalog = full_db.token_list()
@@ -227,4 +254,3 @@ def test_cli(full_db: OracleDB) -> None:
     assert {"name", "kind", "rule", "creators", "card_name"} <= set(rows[0])
     resolved = json.loads(runner.invoke(main, ["resolve", "--db", db, "Ragavan", "--json"]).output)
     assert resolved["status"] == "not_found" and "Ragavan" in resolved["tokens"]
-

@@ -1,4 +1,5 @@
 """Name rules (CR 201): the names table, the resolver, same-name semantics."""
+
 from __future__ import annotations
 
 import json
@@ -15,18 +16,24 @@ from oracle_tools.names import normalize, normalize_expr
 
 # -- CR 201.2: a card's name is its English name, whatever the printed language ------------------
 
-@pytest.mark.parametrize("printed, english", [
-    ("Relámpago", "Lightning Bolt"),      # es
-    ("Foudre", "Lightning Bolt"),         # fr
-    ("Blitzschlag", "Lightning Bolt"),    # de
-    ("Fulmine", "Lightning Bolt"),        # it
-    ("稲妻", "Lightning Bolt"),            # ja
-])
+
+@pytest.mark.parametrize(
+    "printed, english",
+    [
+        ("Relámpago", "Lightning Bolt"),  # es
+        ("Foudre", "Lightning Bolt"),  # fr
+        ("Blitzschlag", "Lightning Bolt"),  # de
+        ("Fulmine", "Lightning Bolt"),  # it
+        ("稲妻", "Lightning Bolt"),  # ja
+    ],
+)
 def test_201_2_foreign_printed_name_resolves_to_english(sample_db: OracleDB, printed: str, english: str) -> None:
     # Each printed name is checked against the sample's own printings first, so the test fails
     # if the data stops saying so rather than passing on a hard-coded answer.
-    assert sample_db.sql("SELECT count(*) FROM printings WHERE printed_name = ? AND name = ?",
-                         [printed, english]).item() >= 1
+    assert (
+        sample_db.sql("SELECT count(*) FROM printings WHERE printed_name = ? AND name = ?", [printed, english]).item()
+        >= 1
+    )
     result = sample_db.resolve(printed)
     assert (result.status, result.name, result.via) == ("ok", english, "printed")
 
@@ -35,7 +42,8 @@ def test_201_2_foreign_names_in_several_languages_on_real_printings(full_db: Ora
     # a deterministic sample of real foreign printings (MTGJSON foreignData in Scryfall shape)
     rows = full_db.sql(
         "SELECT printed_name, name, lang FROM printings WHERE lang IN ('de', 'fr', 'es', 'it', 'ja', 'pt', 'ru') "
-        "AND printed_name IS NOT NULL AND layout = 'normal' ORDER BY hash(id) LIMIT 700")
+        "AND printed_name IS NOT NULL AND layout = 'normal' ORDER BY hash(id) LIMIT 700"
+    )
     resolved = full_db.resolve_many(rows.get_column("printed_name"))
     joined = rows.with_columns(status=resolved.get_column("status"), got=resolved.get_column("name"))
     ok = joined.filter(pl.col("status") == "ok")
@@ -51,15 +59,16 @@ def test_201_2_foreign_names_in_several_languages_on_real_printings(full_db: Ora
 
 # -- CR 201.2a–c: same name / different names ------------------------------------------------------
 
+
 def test_201_2a_objects_share_a_name_if_any_name_is_shared(sample_db: OracleDB) -> None:
-    assert sample_db.same_name("Fire // Ice", "Ice")       # a split card has both halves' names (709.4a)
-    assert sample_db.same_name("Relámpago", "Lightning Bolt")    # printed language doesn't matter (201.2)
+    assert sample_db.same_name("Fire // Ice", "Ice")  # a split card has both halves' names (709.4a)
+    assert sample_db.same_name("Relámpago", "Lightning Bolt")  # printed language doesn't matter (201.2)
     assert not sample_db.same_name("Lightning Bolt", "Tarmogoyf")
 
 
 def test_201_2a_an_object_with_no_name_never_shares_a_name(sample_db: OracleDB) -> None:
     assert not sample_db.same_name(None, "Tarmogoyf")
-    assert not sample_db.same_name(None, None)              # not even another nameless object
+    assert not sample_db.same_name(None, None)  # not even another nameless object
 
 
 def test_201_2b_different_names_needs_every_object_named(sample_db: OracleDB) -> None:
@@ -69,17 +78,18 @@ def test_201_2b_different_names_needs_every_object_named(sample_db: OracleDB) ->
 
 
 def test_201_2c_different_from_a_group(sample_db: OracleDB) -> None:
-    assert sample_db.has_different_name("Tarmogoyf", ["Lightning Bolt", None])   # nameless others don't matter
-    assert not sample_db.has_different_name(None, ["Lightning Bolt"])           # a nameless first never differs
+    assert sample_db.has_different_name("Tarmogoyf", ["Lightning Bolt", None])  # nameless others don't matter
+    assert not sample_db.has_different_name(None, ["Lightning Bolt"])  # a nameless first never differs
     assert not sample_db.has_different_name("Ice", ["Fire // Ice"])
 
 
 # -- CR 201.3: interchangeable names ----------------------------------------------------------------
 
+
 def test_201_3a_interchangeable_names_are_the_same_name(fixture_db: OracleDB) -> None:
     # fixture modelling a Marvel's Spider-Man card and its Through the Omenpaths counterpart
     a, b = "Spider-Man, Web-Slinger", "Omenpath Web-Slinger"
-    assert fixture_db.resolve(a).oracle_id != fixture_db.resolve(b).oracle_id   # two Oracle cards
+    assert fixture_db.resolve(a).oracle_id != fixture_db.resolve(b).oracle_id  # two Oracle cards
     assert fixture_db.same_name(a, b)
     assert not fixture_db.have_different_names([a, b])
     assert set(fixture_db.resolve(a).names) == {a, b} == set(fixture_db.resolve(b).names)
@@ -99,6 +109,7 @@ def test_a_name_without_a_class_is_its_own_class(sample_db: OracleDB) -> None:
 
 # -- CR 201.6: alternate names in a secondary title bar ---------------------------------------------
 
+
 def test_201_6_flavor_name_resolves_to_the_oracle_name(fixture_db: OracleDB) -> None:
     # fixture modelling the Godzilla Series printing of Zilortha, Strength Incarnate (Scryfall flavor_name)
     result = fixture_db.resolve("Godzilla, King of the Monsters")
@@ -111,39 +122,60 @@ def test_201_6_flavor_name_resolves_to_the_oracle_name(fixture_db: OracleDB) -> 
 def test_201_6_an_english_printed_name_repeating_a_flavor_name_stays_an_alternate_name(fixture_db: OracleDB) -> None:
     # the fixture's second printing carries the same alternate name in printed_name (English): it is the
     # card's 201.6 alternate name, not a 201.3 interchangeable name, so it joins no class
-    assert fixture_db.sql("SELECT count(*) FROM printings WHERE lang = 'en' AND printed_name = ?",
-                          ["Godzilla, King of the Monsters"]).item() == 1
-    vias = set(fixture_db.sql("SELECT via FROM names WHERE name = ?", ["Godzilla, King of the Monsters"])
-               .get_column("via"))
+    assert (
+        fixture_db.sql(
+            "SELECT count(*) FROM printings WHERE lang = 'en' AND printed_name = ?", ["Godzilla, King of the Monsters"]
+        ).item()
+        == 1
+    )
+    vias = set(
+        fixture_db.sql("SELECT via FROM names WHERE name = ?", ["Godzilla, King of the Monsters"]).get_column("via")
+    )
     assert vias == {"flavor"}
-    assert fixture_db.sql("SELECT count(*) FROM name_classes WHERE name = ?",
-                          ["Godzilla, King of the Monsters"]).item() == 0
+    assert (
+        fixture_db.sql("SELECT count(*) FROM name_classes WHERE name = ?", ["Godzilla, King of the Monsters"]).item()
+        == 0
+    )
 
 
 # -- every face layout: 709, 710, 712, 713, 715 -----------------------------------------------------
 
-@pytest.mark.parametrize("text, card, face, role", [
-    ("Fire", "Fire // Ice", "Fire", "split_half"),                          # CR 709
-    ("Ribbons", "Cut // Ribbons", "Ribbons", "aftermath_half"),             # CR 709 (aftermath)
-    ("Kenzo the Hardhearted", "Bushi Tenderfoot // Kenzo the Hardhearted", "Kenzo the Hardhearted",
-     "flip_bottom"),                                                         # CR 710
-    ("Insectile Aberration", "Delver of Secrets // Insectile Aberration", "Insectile Aberration", "back"),  # 712
-    ("Razorgrass Field", "Razorgrass Ambush // Razorgrass Field", "Razorgrass Field", "back"),  # CR 712 (modal)
-    ("Chop Down", "Giant Killer // Chop Down", "Chop Down", "adventure"),  # CR 715
-])
-def test_face_names_resolve_to_card_and_face(sample_db: OracleDB, text: str, card: str, face: str,
-                                             role: str) -> None:
+
+@pytest.mark.parametrize(
+    "text, card, face, role",
+    [
+        ("Fire", "Fire // Ice", "Fire", "split_half"),  # CR 709
+        ("Ribbons", "Cut // Ribbons", "Ribbons", "aftermath_half"),  # CR 709 (aftermath)
+        (
+            "Kenzo the Hardhearted",
+            "Bushi Tenderfoot // Kenzo the Hardhearted",
+            "Kenzo the Hardhearted",
+            "flip_bottom",
+        ),  # CR 710
+        ("Insectile Aberration", "Delver of Secrets // Insectile Aberration", "Insectile Aberration", "back"),  # 712
+        ("Razorgrass Field", "Razorgrass Ambush // Razorgrass Field", "Razorgrass Field", "back"),  # CR 712 (modal)
+        ("Chop Down", "Giant Killer // Chop Down", "Chop Down", "adventure"),  # CR 715
+    ],
+)
+def test_face_names_resolve_to_card_and_face(sample_db: OracleDB, text: str, card: str, face: str, role: str) -> None:
     result = sample_db.resolve(text)
     assert (result.status, result.name, result.face, result.via) == ("ok", card, face, "face")
-    assert sample_db.sql("SELECT role FROM faces WHERE oracle_id = ? AND face_index = ?",
-                         [result.oracle_id, result.face_index]).item() == role
+    assert (
+        sample_db.sql(
+            "SELECT role FROM faces WHERE oracle_id = ? AND face_index = ?", [result.oracle_id, result.face_index]
+        ).item()
+        == role
+    )
 
 
 def test_713_meld_result_is_its_own_card_linked_to_its_parts(sample_db: OracleDB) -> None:
     result = sample_db.resolve("Brisela, Voice of Nightmares")
     assert (result.status, result.name, result.face) == ("ok", "Brisela, Voice of Nightmares", None)
-    parts = sample_db.sql("SELECT c.name FROM parts p JOIN cards c USING (oracle_id) "
-                          "WHERE p.component = 'meld_result' AND p.part_oracle_id = ? ORDER BY 1", [result.oracle_id])
+    parts = sample_db.sql(
+        "SELECT c.name FROM parts p JOIN cards c USING (oracle_id) "
+        "WHERE p.component = 'meld_result' AND p.part_oracle_id = ? ORDER BY 1",
+        [result.oracle_id],
+    )
     assert parts.get_column("name").to_list() == ["Bruna, the Fading Light", "Gisela, the Broken Blade"]
 
 
@@ -158,13 +190,17 @@ def test_five_part_split_card(full_db: OracleDB) -> None:
 def test_every_face_name_of_every_multiface_card_resolves(full_db: OracleDB) -> None:
     faces = full_db.sql(
         "SELECT f.name, f.oracle_id, f.face_index, c.layout FROM faces f JOIN cards c USING (oracle_id) "
-        "WHERE c.is_card AND f.role NOT IN ('single', 'meld_part', 'meld_result')")
+        "WHERE c.is_card AND f.role NOT IN ('single', 'meld_part', 'meld_result')"
+    )
     resolved = full_db.resolve_many(faces.get_column("name"))
     table = faces.with_columns(status=resolved.get_column("status"), got=resolved.get_column("oracle_id"))
     wrong = table.filter((pl.col("status") == "ok") & (pl.col("got") != pl.col("oracle_id")))
     assert wrong.is_empty()
-    per_layout = table.group_by("layout").agg(
-        pl.len().alias("faces"), (pl.col("status") == "ok").sum().alias("ok")).sort("layout")
+    per_layout = (
+        table.group_by("layout")
+        .agg(pl.len().alias("faces"), (pl.col("status") == "ok").sum().alias("ok"))
+        .sort("layout")
+    )
     not_ok = table.filter(pl.col("status") != "ok")
     # the only faces that don't resolve uniquely are names two cards really share (reported as ambiguous)
     for name in not_ok.get_column("name").to_list():
@@ -175,16 +211,20 @@ def test_every_face_name_of_every_multiface_card_resolves(full_db: OracleDB) -> 
 
 # -- normalization and ambiguity ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("typed, expected", [
-    ("lim-dul's vault", "Lim-Dûl's Vault"),
-    ("LIM-DÛL’S VAULT", "Lim-Dûl's Vault"),
-    ("Aether Vial", "Aether Vial"),
-    ("Æther Vial", "Aether Vial"),
-    ("fire/ice", "Fire // Ice"),
-    ("Fire / Ice", "Fire // Ice"),
-    ("  Fire   //   Ice ", "Fire // Ice"),
-    ("jotun grunt", "Jötun Grunt"),
-])
+
+@pytest.mark.parametrize(
+    "typed, expected",
+    [
+        ("lim-dul's vault", "Lim-Dûl's Vault"),
+        ("LIM-DÛL’S VAULT", "Lim-Dûl's Vault"),
+        ("Aether Vial", "Aether Vial"),
+        ("Æther Vial", "Aether Vial"),
+        ("fire/ice", "Fire // Ice"),
+        ("Fire / Ice", "Fire // Ice"),
+        ("  Fire   //   Ice ", "Fire // Ice"),
+        ("jotun grunt", "Jötun Grunt"),
+    ],
+)
 def test_normalized_lookup(sample_db: OracleDB, typed: str, expected: str) -> None:
     result = sample_db.resolve(typed)
     assert (result.status, result.name) == ("ok", expected)
@@ -220,7 +260,12 @@ def test_cli_contract(sample_db: OracleDB) -> None:
     assert ok.exit_code == 0
     data = json.loads(ok.output)
     assert {k: data[k] for k in ("status", "name", "face", "via", "names")} == {
-        "status": "ok", "name": "Fire // Ice", "face": "Ice", "via": "face", "names": ["Ice"]}
+        "status": "ok",
+        "name": "Fire // Ice",
+        "face": "Ice",
+        "via": "face",
+        "names": ["Ice"],
+    }
     assert data["oracle_id"] == sample_db.resolve("Fire // Ice").oracle_id
     missing = runner.invoke(main, ["resolve", "Lightening Bolt", "--json", "--db", str(sample_db.path)])
     assert missing.exit_code == 1

@@ -3,6 +3,7 @@
 The notebooks ingest the sample into a scratch database and save their figures; both are pointed
 into a temporary folder here, so the committed notebooks and PNGs are never touched.
 """
+
 from __future__ import annotations
 
 import os
@@ -30,13 +31,21 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(path, as_version=4)
     # "python3" is ipykernel's own kernel: jupyter_client runs it with this interpreter (sys.executable).
-    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=120,
-                                     resources={"metadata": {"path": str(path.parent)}})
+    client = nbclient.NotebookClient(
+        nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(path.parent)}}
+    )
     client.execute()  # raises CellExecutionError on the first failing cell
-    errors = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])
-              if o.get("output_type") == "error"]
+    errors = [
+        o
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for o in cell.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors
     if path.name.startswith("03"):
-        assert {p.name for p in (tmp_path / "figures").glob("*.png")} >= {"modern-mana-curves.png",
-                                                                           "card-types-by-year.png"}
+        assert {p.name for p in (tmp_path / "figures").glob("*.png")} >= {
+            "modern-mana-curves.png",
+            "card-types-by-year.png",
+        }
     assert os.environ["ORACLE_TOOLS_NOTEBOOK_DB"] == str(tmp_path / "sample.duckdb")

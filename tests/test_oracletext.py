@@ -1,4 +1,5 @@
 """oracle_tools.oracletext: the layer that reads Oracle text (issue 15). Texts are real Oracle texts."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,23 +7,43 @@ import pytest
 from oracle_tools import oracletext as ot
 from oracle_tools.vocabulary import subtypes
 
-RELENTLESS_RATS = ("Relentless Rats gets +1/+1 for each other creature on the battlefield named Relentless Rats.\n"
-                   "A deck can have any number of cards named Relentless Rats.")
-BRUNA = ("Flying, vigilance\nWhen you cast this spell, you may return target Angel or Human creature card from your "
-         "graveyard to the battlefield.\n(Melds with Gisela, the Broken Blade.)")
-GISELA = ("Flying, first strike, lifelink\nAt the beginning of your end step, if you both own and control Gisela, the "
-          "Broken Blade and a creature named Bruna, the Fading Light, exile them, then meld them into Brisela, Voice "
-          "of Nightmares.")
-DARK_DEPTHS = ("Dark Depths enters the battlefield with ten ice counters on it.\n{3}: Remove an ice counter from Dark "
-               "Depths.\nWhen Dark Depths has no ice counters on it, sacrifice it and create Marit Lage, a legendary "
-               "20/20 black Avatar creature token with flying and indestructible.")
-ETRATA = ("Etrata, the Silencer can't be blocked.\nWhenever Etrata deals combat damage to a player, exile target "
-          "creature that player controls and put a hit counter on that card. That player loses the game if they own "
-          "three or more exiled cards with hit counters on them. Etrata's owner shuffles Etrata into their library.")
-GARRUK = ("When Garruk, Cursed Huntsman enters ... 0: Create two 2/2 black and green Wolf creature tokens with "
-          "\u201cWhen this creature dies, put a loyalty counter on each Garruk you control.\u201d")
-KNOWN = ot.NameIndex(["Relentless Rats", "Bruna, the Fading Light", "Gisela, the Broken Blade",
-                      "Brisela, Voice of Nightmares", "Ajani's Pridemate", "Ajani, Strength of the Pride"])
+RELENTLESS_RATS = (
+    "Relentless Rats gets +1/+1 for each other creature on the battlefield named Relentless Rats.\n"
+    "A deck can have any number of cards named Relentless Rats."
+)
+BRUNA = (
+    "Flying, vigilance\nWhen you cast this spell, you may return target Angel or Human creature card from your "
+    "graveyard to the battlefield.\n(Melds with Gisela, the Broken Blade.)"
+)
+GISELA = (
+    "Flying, first strike, lifelink\nAt the beginning of your end step, if you both own and control Gisela, the "
+    "Broken Blade and a creature named Bruna, the Fading Light, exile them, then meld them into Brisela, Voice "
+    "of Nightmares."
+)
+DARK_DEPTHS = (
+    "Dark Depths enters the battlefield with ten ice counters on it.\n{3}: Remove an ice counter from Dark "
+    "Depths.\nWhen Dark Depths has no ice counters on it, sacrifice it and create Marit Lage, a legendary "
+    "20/20 black Avatar creature token with flying and indestructible."
+)
+ETRATA = (
+    "Etrata, the Silencer can't be blocked.\nWhenever Etrata deals combat damage to a player, exile target "
+    "creature that player controls and put a hit counter on that card. That player loses the game if they own "
+    "three or more exiled cards with hit counters on them. Etrata's owner shuffles Etrata into their library."
+)
+GARRUK = (
+    "When Garruk, Cursed Huntsman enters ... 0: Create two 2/2 black and green Wolf creature tokens with "
+    "\u201cWhen this creature dies, put a loyalty counter on each Garruk you control.\u201d"
+)
+KNOWN = ot.NameIndex(
+    [
+        "Relentless Rats",
+        "Bruna, the Fading Light",
+        "Gisela, the Broken Blade",
+        "Brisela, Voice of Nightmares",
+        "Ajani's Pridemate",
+        "Ajani, Strength of the Pride",
+    ]
+)
 
 
 def _kinds(mentions: list[ot.Mention]) -> list[tuple[str, str]]:
@@ -53,14 +74,15 @@ def test_named_is_not_a_self_reference_even_for_the_own_name() -> None:
 
 
 def test_named_reads_the_whole_known_name_with_commas() -> None:
-    got = ot.name_mentions(GISELA, ["Gisela, the Broken Blade"], type_line="Legendary Creature — Angel Horror",
-                           names=KNOWN)
+    got = ot.name_mentions(
+        GISELA, ["Gisela, the Broken Blade"], type_line="Legendary Creature — Angel Horror", names=KNOWN
+    )
     assert ("named", "Bruna, the Fading Light") in _kinds(got)
     assert ("self", "Gisela, the Broken Blade") in _kinds(got)
     # "Brisela, Voice of Nightmares" follows "meld them into", not "named": not a mention kind this layer reads.
     assert all(m.text != "Brisela, Voice of Nightmares" for m in got)
     for m in got:
-        assert GISELA[m.start:m.end] == m.text
+        assert GISELA[m.start : m.end] == m.text
 
 
 def test_unknown_named_token_reads_capitalised_words() -> None:
@@ -80,27 +102,46 @@ def test_shortened_names_cr_201_5c() -> None:
     got = _kinds(ot.name_mentions(ETRATA, ["Etrata, the Silencer"], type_line="Legendary Creature — Vampire Assassin"))
     assert got == [("self", "Etrata, the Silencer")] + [("self_short", "Etrata")] * 3
     # Not legendary: no shortened name (CR 201.5c is about legendary objects).
-    assert all(k != "self_short" for k, _ in _kinds(ot.name_mentions(ETRATA, ["Etrata, the Silencer"],
-                                                                      type_line="Creature — Vampire")))
+    assert all(
+        k != "self_short"
+        for k, _ in _kinds(ot.name_mentions(ETRATA, ["Etrata, the Silencer"], type_line="Creature — Vampire"))
+    )
 
 
 def test_shortened_name_used_as_a_subtype_or_inside_another_name_is_not_self() -> None:
     walker = subtypes("planeswalker")
-    got = ot.name_mentions(GARRUK, ["Garruk, Cursed Huntsman"], type_line="Legendary Planeswalker — Garruk",
-                           subtypes=walker)
+    got = ot.name_mentions(
+        GARRUK, ["Garruk, Cursed Huntsman"], type_line="Legendary Planeswalker — Garruk", subtypes=walker
+    )
     assert _kinds(got) == [("self", "Garruk, Cursed Huntsman")]
     ajani = "put a +1/+1 counter on Ajani's Pridemate."
-    assert ot.name_mentions(ajani, ["Ajani, Strength of the Pride"], type_line="Legendary Planeswalker — Ajani",
-                            names=KNOWN, subtypes=walker) == []
+    assert (
+        ot.name_mentions(
+            ajani,
+            ["Ajani, Strength of the Pride"],
+            type_line="Legendary Planeswalker — Ajani",
+            names=KNOWN,
+            subtypes=walker,
+        )
+        == []
+    )
     itlimoc = "(Transforms from Growing Rites of Itlimoc.)\n{T}: Add {G}."
-    assert ot.name_mentions(itlimoc, ["Itlimoc, Cradle of the Sun"], type_line="Legendary Land",
-                            other_names=["Growing Rites of Itlimoc"]) == []
+    assert (
+        ot.name_mentions(
+            itlimoc,
+            ["Itlimoc, Cradle of the Sun"],
+            type_line="Legendary Land",
+            other_names=["Growing Rites of Itlimoc"],
+        )
+        == []
+    )
 
 
 def test_replace_self_references() -> None:
     mentions = ot.name_mentions(RELENTLESS_RATS, ["Relentless Rats"], names=KNOWN)
     assert ot.replace_self_references(RELENTLESS_RATS, mentions).startswith(
-        "CARDNAME gets +1/+1 for each other creature on the battlefield named Relentless Rats.")
+        "CARDNAME gets +1/+1 for each other creature on the battlefield named Relentless Rats."
+    )
     etrata = ot.name_mentions(ETRATA, ["Etrata, the Silencer"], type_line="Legendary Creature — Vampire Assassin")
     assert ot.replace_self_references(ETRATA, etrata, "~").endswith("~'s owner shuffles ~ into their library.")
 

@@ -3,6 +3,7 @@
 The shipped files are checked without the real data; the byte-for-byte regeneration test uses
 the ``realdata`` fixture and skips when ``../shared/realdata`` is absent.
 """
+
 from __future__ import annotations
 
 import functools
@@ -22,46 +23,157 @@ REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "oracle_tools" / "data" / "sample"
 SCRIPT = REPO / "scripts" / "make_sample.py"
 
-GZ_FILES = ("alternate-names.json.gz", "cards-2019.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz",
-            "foreign.json.gz", "rulings.json.gz")
-DECK_FILES = (
-    "22901_modern_aml.json", "23176_legacy_grand-prix-atlanta.json",
-    "23372_vintage_romancing-the-stones-15.json", "22963_pauper_pauper-1k.json",
-    "22743_standard_monthly.json", "22643_duel-commander_lgs-dc-event.json",
-    "rationelis_22650379_edwin_van_der_elessar.txt", "rationelis_precon_quick_draw.txt",
+GZ_FILES = (
+    "alternate-names.json.gz",
+    "cards-2019.json.gz",
+    "cards-2024.json.gz",
+    "cards-2025-trimmed.json.gz",
+    "foreign.json.gz",
+    "rulings.json.gz",
 )
-LAYOUTS_2019 = ("normal", "transform", "token", "split", "vanguard", "leveler", "flip", "adventure",
-                "saga", "host", "meld", "augment", "planar", "double_faced_token", "scheme", "emblem")
+DECK_FILES = (
+    "22901_modern_aml.json",
+    "23176_legacy_grand-prix-atlanta.json",
+    "23372_vintage_romancing-the-stones-15.json",
+    "22963_pauper_pauper-1k.json",
+    "22743_standard_monthly.json",
+    "22643_duel-commander_lgs-dc-event.json",
+    "rationelis_22650379_edwin_van_der_elessar.txt",
+    "rationelis_precon_quick_draw.txt",
+)
+LAYOUTS_2019 = (
+    "normal",
+    "transform",
+    "token",
+    "split",
+    "vanguard",
+    "leveler",
+    "flip",
+    "adventure",
+    "saga",
+    "host",
+    "meld",
+    "augment",
+    "planar",
+    "double_faced_token",
+    "scheme",
+    "emblem",
+)
 # oracle cards of that layout in the whole 2019 dump, when fewer than 3
 LAYOUTS_2019_SCARCE = {"emblem": 1}
-STRIPPED = ("image_uris", "prices", "purchase_uris", "related_uris", "uri", "scryfall_uri", "set_uri",
-            "set_search_uri", "scryfall_set_uri", "rulings_uri", "prints_search_uri", "highres_image",
-            "illustration_id")
+STRIPPED = (
+    "image_uris",
+    "prices",
+    "purchase_uris",
+    "related_uris",
+    "uri",
+    "scryfall_uri",
+    "set_uri",
+    "set_search_uri",
+    "scryfall_set_uri",
+    "rulings_uri",
+    "prints_search_uri",
+    "highres_image",
+    "illustration_id",
+)
 REQUIRED_2019 = (
-    "Tarmogoyf", "Flesh // Blood", "Meddling Mage", "Pithing Needle", "Dispossess", "Cabal Therapy",
-    "Runed Halo", "Booby Trap", "Phyrexian Revoker", "Sorcerous Spyglass", "Nevermore", "Voidslime",
-    "Relentless Rats", "Rat Colony", "Shadowborn Apostle", "Persistent Petitioners", "Seven Dwarves",
-    "Squadron Hawk", "Howling Wolf", "Lightning Bolt", "Fire // Ice", "Lim-Dûl's Vault", "Aether Vial",
-    "Jötun Grunt", "Brisela, Voice of Nightmares", "Bruna, the Fading Light", "Gisela, the Broken Blade",
-    "Delver of Secrets // Insectile Aberration", "Kytheon, Hero of Akros // Gideon, Battle-Forged",
-    "Bushi Tenderfoot // Kenzo the Hardhearted", "Giant Killer // Chop Down", "Bonecrusher Giant // Stomp",
-    "Brazen Borrower // Petty Theft", "Black Lotus", "Ancestral Recall", "Mana Crypt", "Sol Ring",
-    "Force of Will", "Plains", "Island", "Swamp", "Mountain", "Forest", "Snow-Covered Plains",
-    "Snow-Covered Island", "Snow-Covered Swamp", "Snow-Covered Mountain", "Snow-Covered Forest", "Wastes",
-    "Dark Depths", "Marit Lage", "Hanweir Battlements", "Hanweir Garrison", "Hanweir, the Writhing Township",
-    "Krenko, Mob Boss", "Young Pyromancer", "Tendershoot Dryad", "Smothering Tithe", "Tireless Tracker",
-    "Kolaghan's Command", "Ajani's Pridemate", "Thalia, Guardian of Thraben", "Atraxa, Praetors' Voice",
-    "Thrasios, Triton Hero", "Tymna the Weaver", "Kraum, Ludevic's Opus", "Ishai, Ojutai Dragonspeaker",
-    "Bruse Tarl, Boorish Herder", "Sylvan Tutor", "Dusk // Dawn", "Cut // Ribbons",
-    "Who // What // When // Where // Why", "Kiki-Jiki, Mirror Breaker", "Tolsimir, Friend to Wolves",
-    "Jace, Cunning Castaway", "Hazezon Tamar", "Mitotic Manipulation", "Gilded Goose", "Bake into a Pie",
-    "Pirate's Pillage", "Gild", "Tamiyo's Journal",
+    "Tarmogoyf",
+    "Flesh // Blood",
+    "Meddling Mage",
+    "Pithing Needle",
+    "Dispossess",
+    "Cabal Therapy",
+    "Runed Halo",
+    "Booby Trap",
+    "Phyrexian Revoker",
+    "Sorcerous Spyglass",
+    "Nevermore",
+    "Voidslime",
+    "Relentless Rats",
+    "Rat Colony",
+    "Shadowborn Apostle",
+    "Persistent Petitioners",
+    "Seven Dwarves",
+    "Squadron Hawk",
+    "Howling Wolf",
+    "Lightning Bolt",
+    "Fire // Ice",
+    "Lim-Dûl's Vault",
+    "Aether Vial",
+    "Jötun Grunt",
+    "Brisela, Voice of Nightmares",
+    "Bruna, the Fading Light",
+    "Gisela, the Broken Blade",
+    "Delver of Secrets // Insectile Aberration",
+    "Kytheon, Hero of Akros // Gideon, Battle-Forged",
+    "Bushi Tenderfoot // Kenzo the Hardhearted",
+    "Giant Killer // Chop Down",
+    "Bonecrusher Giant // Stomp",
+    "Brazen Borrower // Petty Theft",
+    "Black Lotus",
+    "Ancestral Recall",
+    "Mana Crypt",
+    "Sol Ring",
+    "Force of Will",
+    "Plains",
+    "Island",
+    "Swamp",
+    "Mountain",
+    "Forest",
+    "Snow-Covered Plains",
+    "Snow-Covered Island",
+    "Snow-Covered Swamp",
+    "Snow-Covered Mountain",
+    "Snow-Covered Forest",
+    "Wastes",
+    "Dark Depths",
+    "Marit Lage",
+    "Hanweir Battlements",
+    "Hanweir Garrison",
+    "Hanweir, the Writhing Township",
+    "Krenko, Mob Boss",
+    "Young Pyromancer",
+    "Tendershoot Dryad",
+    "Smothering Tithe",
+    "Tireless Tracker",
+    "Kolaghan's Command",
+    "Ajani's Pridemate",
+    "Thalia, Guardian of Thraben",
+    "Atraxa, Praetors' Voice",
+    "Thrasios, Triton Hero",
+    "Tymna the Weaver",
+    "Kraum, Ludevic's Opus",
+    "Ishai, Ojutai Dragonspeaker",
+    "Bruse Tarl, Boorish Herder",
+    "Sylvan Tutor",
+    "Dusk // Dawn",
+    "Cut // Ribbons",
+    "Who // What // When // Where // Why",
+    "Kiki-Jiki, Mirror Breaker",
+    "Tolsimir, Friend to Wolves",
+    "Jace, Cunning Castaway",
+    "Hazezon Tamar",
+    "Mitotic Manipulation",
+    "Gilded Goose",
+    "Bake into a Pie",
+    "Pirate's Pillage",
+    "Gild",
+    "Tamiyo's Journal",
 )
 # absent from the 2019 dump, shipped (synthetic ids) in cards-2025-trimmed
 REQUIRED_2025 = (
-    "Nazgûl", "Dragon's Approach", "Slime Against Humanity", "Templar Knight",
-    "Tempest Hawk", "Cid, Timeless Artificer", "Disa the Restless", "Urza's Saga", "Academy Manufactor",
-    "Kenrith, the Returned King", "Korvold, Fae-Cursed King", "Minsc & Boo, Timeless Heroes",
+    "Nazgûl",
+    "Dragon's Approach",
+    "Slime Against Humanity",
+    "Templar Knight",
+    "Tempest Hawk",
+    "Cid, Timeless Artificer",
+    "Disa the Restless",
+    "Urza's Saga",
+    "Academy Manufactor",
+    "Kenrith, the Returned King",
+    "Korvold, Fae-Cursed King",
+    "Minsc & Boo, Timeless Heroes",
     "Ragavan, Nimble Pilferer",
 )
 FOREIGN_LANGS = {"de", "fr", "es", "it", "ja"}
@@ -120,8 +232,9 @@ def _names(cards: list[dict]) -> set[str]:
 
 
 def _text(card: dict) -> str:
-    return "\n".join([card.get("oracle_text") or ""]
-                     + [f.get("oracle_text") or "" for f in card.get("card_faces") or []])
+    return "\n".join(
+        [card.get("oracle_text") or ""] + [f.get("oracle_text") or "" for f in card.get("card_faces") or []]
+    )
 
 
 # --------------------------------------------------------------------------- files, sizes, format
@@ -225,10 +338,19 @@ def test_2019_text_selections(cards19):
     deck_limit = {c["name"] for c in first.values() if "A deck can have" in _text(c)}
     assert len(card_name) == 144
     assert {"Pithing Needle", "Meddling Mage", "Cabal Therapy", "Runed Halo"} <= card_name
-    assert deck_limit == {"Once More with Feeling", "Persistent Petitioners", "Rat Colony",
-                          "Relentless Rats", "Seven Dwarves", "Shadowborn Apostle"}
-    token_makers = {c["oracle_id"] for c in cards19 if c["set"] in ("m20", "eld")
-                    and "create" in _text(c).lower() and "token" in _text(c).lower()}
+    assert deck_limit == {
+        "Once More with Feeling",
+        "Persistent Petitioners",
+        "Rat Colony",
+        "Relentless Rats",
+        "Seven Dwarves",
+        "Shadowborn Apostle",
+    }
+    token_makers = {
+        c["oracle_id"]
+        for c in cards19
+        if c["set"] in ("m20", "eld") and "create" in _text(c).lower() and "token" in _text(c).lower()
+    }
     assert len(token_makers) >= 60
 
 
@@ -275,8 +397,14 @@ def test_2025_trimmed(cards19, cards24, cards25):
     assert by_name["Urza's Saga"]["layout"] == "saga"
     assert by_name["Sejiri Shelter // Sejiri Glacier"]["layout"] == "modal_dfc"
     deck_limit = {c["name"] for c in cards25 if "A deck can have" in _text(c)}
-    assert deck_limit == {"Cid, Timeless Artificer", "Dragon's Approach", "Nazgûl",
-                          "Slime Against Humanity", "Templar Knight", "Tempest Hawk"}
+    assert deck_limit == {
+        "Cid, Timeless Artificer",
+        "Dragon's Approach",
+        "Nazgûl",
+        "Slime Against Humanity",
+        "Templar Knight",
+        "Tempest Hawk",
+    }
 
 
 # --------------------------------------------------------------------------- alternate-names
@@ -284,18 +412,23 @@ def test_alternate_names(cards19, cards24, cards25, alternate):
     mod = _load_script()
     # CR 201.3: Through the Omenpaths printings of Spider-Man Oracle cards, their own name in printed_name
     om1 = {c["printed_name"]: c["name"] for c in alternate if c["set"] == "om1"}
-    assert om1 == {"Ruzic, Booed but Victorious": "Ultimate Green Goblin",
-                   "Kumonosu, the Watchful": "SP//dr, Piloted by Peni",
-                   "Ademi of the Silkchutes": "Spectacular Spider-Man",
-                   "Kavaero, Mind-Bitten": "Superior Spider-Man"}
+    assert om1 == {
+        "Ruzic, Booed but Victorious": "Ultimate Green Goblin",
+        "Kumonosu, the Watchful": "SP//dr, Piloted by Peni",
+        "Ademi of the Silkchutes": "Spectacular Spider-Man",
+        "Kavaero, Mind-Bitten": "Superior Spider-Man",
+    }
     assert all(c["lang"] == "en" and "flavor_name" not in c for c in alternate if c["set"] == "om1")
     # CR 201.6: flavor names, The Ozolith with two of them
-    flavor = sorted((c["name"], c["flavor_name"], c["set"], c["collector_number"]) for c in alternate
-                    if "flavor_name" in c)
-    assert flavor == [("Dismember", "'Tis But a Scratch!", "sld", "1674"),
-                      ("Light Up the Stage", "A Promise Fulfilled", "fca", "39"),
-                      ("The Ozolith", "Adamantium Bonding Tank", "sld", "1741"),
-                      ("The Ozolith", "Argonath, Pillars of the Kings", "ltc", "381z")]
+    flavor = sorted(
+        (c["name"], c["flavor_name"], c["set"], c["collector_number"]) for c in alternate if "flavor_name" in c
+    )
+    assert flavor == [
+        ("Dismember", "'Tis But a Scratch!", "sld", "1674"),
+        ("Light Up the Stage", "A Promise Fulfilled", "fca", "39"),
+        ("The Ozolith", "Adamantium Bonding Tank", "sld", "1741"),
+        ("The Ozolith", "Argonath, Pillars of the Kings", "ltc", "381z"),
+    ]
     assert len(alternate) == len(mod.ALTERNATE_NAMES) == 8
     for card in alternate:
         for key in STRIPPED:
@@ -320,8 +453,13 @@ def test_foreign(cards19, cards24, foreign):
     assert {f["lang"] for f in foreign} == FOREIGN_LANGS
     assert {f["oracle_id"] for f in foreign} <= real_oids
     assert len({f["id"] for f in foreign}) == len(foreign)
-    for name in ("Lightning Bolt", "Fire // Ice", "Tarmogoyf", "Delver of Secrets // Insectile Aberration",
-                 "Bonecrusher Giant // Stomp"):
+    for name in (
+        "Lightning Bolt",
+        "Fire // Ice",
+        "Tarmogoyf",
+        "Delver of Secrets // Insectile Aberration",
+        "Bonecrusher Giant // Stomp",
+    ):
         assert {f["lang"] for f in foreign if f["name"] == name} == FOREIGN_LANGS, name
     assert sum(f["name"] == "Lightning Bolt" for f in foreign) > 5
     # the rest: at most one printing per (oracle_id, lang)
@@ -372,8 +510,11 @@ def test_decks_are_byte_copies(realdata):
 @pytest.mark.realdata
 def test_script_reproduces_sample(realdata, tmp_path):
     out = tmp_path / "sample"
-    subprocess.run([sys.executable, str(SCRIPT), "--realdata", str(realdata), "--out", str(out), "--quiet"],
-                   check=True, cwd=tmp_path)
+    subprocess.run(
+        [sys.executable, str(SCRIPT), "--realdata", str(realdata), "--out", str(out), "--quiet"],
+        check=True,
+        cwd=tmp_path,
+    )
     generated = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     shipped = sorted(p.relative_to(SAMPLE).as_posix() for p in SAMPLE.rglob("*") if p.is_file())
     shipped.remove("README.md")  # hand-written, not generated

@@ -5,6 +5,7 @@ each with why it must (or must not) match, taken from the card itself (printed c
 from this code's output. Scryfall's semantics: https://scryfall.com/docs/syntax (tests/fixtures/
 scryfall_syntax_examples.txt lists its example queries).
 """
+
 from __future__ import annotations
 
 import json
@@ -35,6 +36,7 @@ def names(db: OracleDB, query: str, **kw: str) -> list[str]:
 
 # -- parser ------------------------------------------------------------------------------------------
 
+
 def test_tree_shape_implicit_and_or_negation_and_nesting() -> None:
     tree = parse("t:legendary (t:goblin or -t:elf)")
     assert isinstance(tree, And)
@@ -51,21 +53,29 @@ def test_values_words_phrases_regexes_and_exact_names() -> None:
     assert parse(r"o:/^{T}:/") == Term("o", ":", "^{T}:", "regex", 0)
     assert parse(r"name:/a\/b/").value == "a/b"  # \/ is a slash inside a regex (Scryfall's rule)
     assert parse('!"Lightning Bolt"') == Term("name", ":", "Lightning Bolt", "phrase", 0, exact=True)
-    assert parse("Ach! Hans, Run!") == And((Term("name", ":", "Ach!", "word", 0), Term("name", ":", "Hans,", "word", 5),
-                                            Term("name", ":", "Run!", "word", 11)))
+    assert parse("Ach! Hans, Run!") == And(
+        (
+            Term("name", ":", "Ach!", "word", 0),
+            Term("name", ":", "Hans,", "word", 5),
+            Term("name", ":", "Run!", "word", 11),
+        )
+    )
     assert parse("mv<=2").op == "<=" and parse("c!=r").op == "!="
     assert parse("++") == Term("unique", ":", "prints", "word", 0)  # Scryfall's old spelling
 
 
-@pytest.mark.parametrize("query, position, words", [
-    ('t:goblin "bolt', 9, "never closed"),
-    ("(t:goblin or t:elf", 0, "never closed"),
-    ("t:goblin)", 8, "no matching"),
-    ("o:/abc", 2, "regular expression is never closed"),
-    ("t: goblin", 2, "right after"),
-    ("t:goblin or", 11, "ends too early"),
-    ("t:goblin -", 9, "negation"),
-])
+@pytest.mark.parametrize(
+    "query, position, words",
+    [
+        ('t:goblin "bolt', 9, "never closed"),
+        ("(t:goblin or t:elf", 0, "never closed"),
+        ("t:goblin)", 8, "no matching"),
+        ("o:/abc", 2, "regular expression is never closed"),
+        ("t: goblin", 2, "right after"),
+        ("t:goblin or", 11, "ends too early"),
+        ("t:goblin -", 9, "negation"),
+    ],
+)
 def test_syntax_errors_say_what_and_where(query: str, position: int, words: str) -> None:
     with pytest.raises(SearchSyntaxError) as info:
         parse(query)
@@ -76,7 +86,9 @@ def test_syntax_errors_say_what_and_where(query: str, position: int, words: str)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.text(alphabet=st.sampled_from(list('abtco:!=<>-()"/\\ ~{}*+@0123456789ÿ\t')), max_size=40) | st.text(max_size=40))
+@given(
+    st.text(alphabet=st.sampled_from(list('abtco:!=<>-()"/\\ ~{}*+@0123456789ÿ\t')), max_size=40) | st.text(max_size=40)
+)
 def test_random_strings_never_crash_the_parser(query: str) -> None:
     try:
         parse(query)
@@ -126,6 +138,7 @@ def test_every_keyword_family_has_an_example_that_compiles() -> None:
 
 # -- keywords on the embedded sample -------------------------------------------------------------------
 
+
 def test_bare_words_are_accent_and_case_insensitive_name_parts(sample_db: OracleDB) -> None:
     assert names(sample_db, "lim-dul") == ["Lim-Dûl's Vault"]  # û folded (issue 12)
     assert "Lightning Bolt" in names(sample_db, "LIGHTNING bolt")
@@ -165,17 +178,19 @@ def test_regular_expressions(sample_db: OracleDB) -> None:
     tappers = names(sample_db, "t:creature o:/^{T}:/")
     assert "Llanowar Elves" in tappers  # "{T}: Add {G}." on its own line
     assert "Goblin Guide" not in tappers
-    assert names(sample_db, r"name:/\bbolt$/") and all(n.lower().endswith("bolt") for n in names(sample_db, r"name:/\bbolt$/"))
+    assert names(sample_db, r"name:/\bbolt$/") and all(
+        n.lower().endswith("bolt") for n in names(sample_db, r"name:/\bbolt$/")
+    )
     with pytest.raises(SearchSyntaxError, match="lookahead"):
         sample_db.search("o:/draw(?= a)/")
 
 
 def test_colors_scryfall_meanings(sample_db: OracleDB) -> None:
     # Fire // Ice is blue and red (its halves are {1}{R} and {1}{U})
-    assert "Fire // Ice" in names(sample_db, "c:ur")          # at least blue and red
-    assert "Fire // Ice" in names(sample_db, "c:izzet")       # guild nickname
-    assert "Fire // Ice" not in names(sample_db, "c=r")       # exactly red: no
-    assert "Fire // Ice" in names(sample_db, "c<=grixis")     # within blue-black-red
+    assert "Fire // Ice" in names(sample_db, "c:ur")  # at least blue and red
+    assert "Fire // Ice" in names(sample_db, "c:izzet")  # guild nickname
+    assert "Fire // Ice" not in names(sample_db, "c=r")  # exactly red: no
+    assert "Fire // Ice" in names(sample_db, "c<=grixis")  # within blue-black-red
     assert "Lightning Bolt" in names(sample_db, "c=r") and "Lightning Bolt" not in names(sample_db, "c:m")
     assert "Fire // Ice" in names(sample_db, "c:m") and "Fire // Ice" in names(sample_db, "c=2")
     assert "Black Lotus" in names(sample_db, "c:c") and "Black Lotus" not in names(sample_db, "c:r")
@@ -196,8 +211,12 @@ def test_numbers_stars_and_field_comparisons(sample_db: OracleDB) -> None:
     assert "Tarmogoyf" in names(sample_db, "pow=*") and "Goblin Guide" not in names(sample_db, "pow=*")
     # Goblin Guide 2/2, Krenko, Mob Boss 3/3: not top-heavy; Bruna, the Fading Light 5/7
     assert "Goblin Guide" in names(sample_db, "pow=tou") and "Goblin Guide" not in names(sample_db, "pow>tou")
-    assert "Bruna, the Fading Light" in names(sample_db, "tou>pow") and "Bruna, the Fading Light" in names(sample_db, "pt=12")
-    assert "Krenko, Mob Boss" in names(sample_db, "mv=4 pow>=3") and "Krenko, Mob Boss" not in names(sample_db, "mv:odd")
+    assert "Bruna, the Fading Light" in names(sample_db, "tou>pow") and "Bruna, the Fading Light" in names(
+        sample_db, "pt=12"
+    )
+    assert "Krenko, Mob Boss" in names(sample_db, "mv=4 pow>=3") and "Krenko, Mob Boss" not in names(
+        sample_db, "mv:odd"
+    )
     assert "Goblin Guide" in names(sample_db, "mv:odd")
 
 
@@ -205,7 +224,7 @@ def test_mana_cost_symbols(sample_db: OracleDB) -> None:
     # Gut Shot costs {R/P} (one Phyrexian red); Cloudblazer {3}{W}{U}; Lightning Bolt {R}; Searing Blaze {R}{R}
     assert names(sample_db, "m:{R/P}") == ["Gut Shot"]
     assert "Cloudblazer" in names(sample_db, "m=3WU") and "Cloudblazer" not in names(sample_db, "m>3WU")
-    assert "Cloudblazer" in names(sample_db, "mana:{W}{U}")                    # at least these symbols
+    assert "Cloudblazer" in names(sample_db, "mana:{W}{U}")  # at least these symbols
     assert "Lightning Bolt" in names(sample_db, "m=R") and "Lightning Bolt" not in names(sample_db, "m=RR")
     assert "Searing Blaze" in names(sample_db, "m=RR") and "Searing Blaze" in names(sample_db, "m>R")
     assert "Lightning Bolt" in names(sample_db, "m<=RR") and "Searing Blaze" not in names(sample_db, "m<RR")
@@ -228,8 +247,8 @@ def test_printing_keywords(sample_db: OracleDB) -> None:
     # Lightning Bolt: first printed 1993 (LEA); Alpha has it at common
     bolts = sample_db.search('!"lightning bolt" unique:prints')
     assert bolts.height > 5 and set(bolts.get_column("lang")) == {"en"}  # English printings by default
-    assert "Lightning Bolt" in names(sample_db, "year<=1994 !\"lightning bolt\"")
-    assert "Lightning Bolt" in names(sample_db, "!\"lightning bolt\" not:reprint")
+    assert "Lightning Bolt" in names(sample_db, 'year<=1994 !"lightning bolt"')
+    assert "Lightning Bolt" in names(sample_db, '!"lightning bolt" not:reprint')
     french = sample_db.search('lang:fr !"lightning bolt" unique:prints')
     assert set(french.get_column("lang")) == {"fr"}  # "Foudre" (3ED, FBB)
     assert sample_db.search('!"lightning bolt" s:3ed').get_column("set").to_list() == ["3ed"]
@@ -248,17 +267,19 @@ def test_is_layouts_and_any_face_matching(sample_db: OracleDB) -> None:
 
 
 def test_is_permanent_spell_historic_commander_reserved(sample_db: OracleDB) -> None:
-    assert "Forest" in names(sample_db, "is:permanent -is:spell")          # a land: permanent, never cast (305.9)
+    assert "Forest" in names(sample_db, "is:permanent -is:spell")  # a land: permanent, never cast (305.9)
     assert "Lightning Bolt" in names(sample_db, "is:spell -is:permanent")  # an instant (110.4)
-    assert "Black Lotus" in names(sample_db, "is:historic")                # an artifact (700.6)
-    assert "Krenko, Mob Boss" in names(sample_db, "is:commander")          # legendary creature (903.3)
+    assert "Black Lotus" in names(sample_db, "is:historic")  # an artifact (700.6)
+    assert "Krenko, Mob Boss" in names(sample_db, "is:commander")  # legendary creature (903.3)
     assert "Goblin Guide" not in names(sample_db, "is:commander")
     assert {"Black Lotus", "Ancestral Recall"} <= set(names(sample_db, "is:reserved"))
 
 
 def test_project_keywords(sample_db: OracleDB) -> None:
     # Krenko, Mob Boss creates Goblin tokens (token_specs); Lightning Bolt creates none
-    assert "Krenko, Mob Boss" in names(sample_db, "is:token-maker") and "Lightning Bolt" not in names(sample_db, "is:token-maker")
+    assert "Krenko, Mob Boss" in names(sample_db, "is:token-maker") and "Lightning Bolt" not in names(
+        sample_db, "is:token-maker"
+    )
     # CR 201.3: Ultimate Green Goblin's OM1 printing is named "Ruzic, Booed but Victorious" (sample README)
     assert "Ultimate Green Goblin" in names(sample_db, "is:interchangeable")
     # CR 201.6: The Ozolith has flavor names (SLD "Adamantium Bonding Tank", LTC "Argonath, …")
@@ -271,10 +292,10 @@ def test_project_keywords(sample_db: OracleDB) -> None:
 
 
 def test_boolean_logic(sample_db: OracleDB) -> None:
-    either = set(names(sample_db, "!fire or !\"lightning bolt\""))
+    either = set(names(sample_db, '!fire or !"lightning bolt"'))
     assert either == {"Fire // Ice", "Lightning Bolt"}
-    assert set(names(sample_db, "(!fire or !\"lightning bolt\") -c:u")) == {"Lightning Bolt"}
-    assert "Lightning Bolt" in names(sample_db, "-(c:u or c:g) !\"lightning bolt\"")
+    assert set(names(sample_db, '(!fire or !"lightning bolt") -c:u')) == {"Lightning Bolt"}
+    assert "Lightning Bolt" in names(sample_db, '-(c:u or c:g) !"lightning bolt"')
 
 
 def test_unique_order_direction_inside_the_query_win(sample_db: OracleDB) -> None:
@@ -305,8 +326,11 @@ def test_bad_values_are_syntax_errors_with_positions(sample_db: OracleDB) -> Non
 
 # -- the CLI -------------------------------------------------------------------------------------------
 
+
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "oracle_tools.cli", *args], capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "oracle_tools.cli", *args], capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 def test_cli_table_json_exit_codes(sample_db_path: Path) -> None:
@@ -337,15 +361,23 @@ def test_cli_csv_and_unique_prints(sample_db_path: Path) -> None:
 
 # -- real data ----------------------------------------------------------------------------------------
 
+
 @pytest.mark.realdata
 def test_printing_keywords_are_evaluated_on_one_printing(full_db: OracleDB) -> None:
     """`s:m19 r:mythic` = cards with a mythic printing IN M19, not "a printing in M19 and a mythic one"."""
     found = set(full_db.search("s:m19 r:mythic").get_column("oracle_id"))
-    same = {oid for (oid,) in full_db.sql(
-        "SELECT DISTINCT oracle_id FROM printings WHERE set_code = 'm19' AND rarity = 'mythic'").iter_rows()}
-    naive = {oid for (oid,) in full_db.sql(
-        "SELECT oracle_id FROM printings GROUP BY oracle_id HAVING bool_or(set_code = 'm19') AND bool_or(rarity = 'mythic')"
-    ).iter_rows()}
+    same = {
+        oid
+        for (oid,) in full_db.sql(
+            "SELECT DISTINCT oracle_id FROM printings WHERE set_code = 'm19' AND rarity = 'mythic'"
+        ).iter_rows()
+    }
+    naive = {
+        oid
+        for (oid,) in full_db.sql(
+            "SELECT oracle_id FROM printings GROUP BY oracle_id HAVING bool_or(set_code = 'm19') AND bool_or(rarity = 'mythic')"
+        ).iter_rows()
+    }
     assert found == same
     assert naive - same  # e.g. cards rare in M19 but mythic in a masters set: must not match
 
@@ -361,4 +393,6 @@ def test_real_queries(full_db: OracleDB) -> None:
     khm = full_db.search("s:khm t:legendary")
     assert khm.height > 0 and set(khm.get_column("set")) == {"khm"}
     # MDFC lands of MH3 (2024 file): Razorgrass Ambush // Razorgrass Field
-    assert "Razorgrass Ambush // Razorgrass Field" in full_db.search("is:mdfc t:land s:mh3").get_column("name").to_list()
+    assert (
+        "Razorgrass Ambush // Razorgrass Field" in full_db.search("is:mdfc t:land s:mh3").get_column("name").to_list()
+    )

@@ -1,4 +1,5 @@
 """``oracle-tools serve``: the real server process on a free loopback port, spoken to over HTTP (issue 13)."""
+
 from __future__ import annotations
 
 import json
@@ -36,7 +37,10 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(db), "--port", str(self.port)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.client = httpx.Client(base_url=self.base, timeout=30)
         deadline = time.monotonic() + 30
         while True:
@@ -85,12 +89,17 @@ def is_error(r: httpx.Response, status: int, code: str | None = None) -> dict:
 
 
 def cli_json(db: Path, *args: str) -> object:
-    out = subprocess.run([sys.executable, "-m", "oracle_tools.cli", *args, "--db", str(db), "--json"],
-                         check=False, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "oracle_tools.cli", *args, "--db", str(db), "--json"],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout)
 
 
 # -- Scryfall endpoints ------------------------------------------------------------------------------
+
 
 def test_named_exact_face_and_foreign(http):
     card = http.get("/cards/named", params={"exact": "Fire // Ice"}).json()
@@ -112,8 +121,10 @@ def test_named_interchangeable_flavor_and_dfc_back(http):
     # CR 712: the back face's name finds the double-faced card, faces in Scryfall's double-sided shape
     mdfc = http.get("/cards/named", params={"exact": "Razorgrass Field"}).json()
     assert mdfc["name"] == "Razorgrass Ambush // Razorgrass Field" and mdfc["layout"] == "modal_dfc"
-    assert "mana_cost" not in mdfc and [f["name"] for f in mdfc["card_faces"]] == ["Razorgrass Ambush",
-                                                                                   "Razorgrass Field"]
+    assert "mana_cost" not in mdfc and [f["name"] for f in mdfc["card_faces"]] == [
+        "Razorgrass Ambush",
+        "Razorgrass Field",
+    ]
 
 
 def test_named_fuzzy_and_ambiguous(http):
@@ -127,8 +138,12 @@ def test_named_fuzzy_and_ambiguous(http):
 
 
 def test_named_in_set(http, sample_db):
-    sets = [s for (s,) in sample_db.con.execute(
-        "SELECT DISTINCT set_code FROM printings WHERE name = 'Lightning Bolt' AND lang = 'en'").fetchall()]
+    sets = [
+        s
+        for (s,) in sample_db.con.execute(
+            "SELECT DISTINCT set_code FROM printings WHERE name = 'Lightning Bolt' AND lang = 'en'"
+        ).fetchall()
+    ]
     for code in sets[:3]:
         card = http.get("/cards/named", params={"exact": "Lightning Bolt", "set": code}).json()
         assert card["set"] == code
@@ -138,18 +153,20 @@ def test_named_in_set(http, sample_db):
 def test_card_by_id_number_lang_and_rulings(http, sample_db):
     pid, code, number = sample_db.con.execute(
         "SELECT id, set_code, collector_number FROM printings WHERE name = 'Fire // Ice' AND lang = 'en' "
-        "ORDER BY id LIMIT 1").fetchall()[0]
+        "ORDER BY id LIMIT 1"
+    ).fetchall()[0]
     card = http.get(f"/cards/{pid}").json()
     assert card["id"] == pid and card["name"] == "Fire // Ice"
     assert http.get(f"/cards/{code}/{number}").json()["id"] == pid
     foreign = sample_db.con.execute(
         "SELECT any_value(id), set_code, collector_number, lang FROM printings WHERE lang <> 'en' "
-        "AND name = 'Lightning Bolt' GROUP BY ALL HAVING count(*) = 1 ORDER BY ALL LIMIT 1").fetchall()[0]
+        "AND name = 'Lightning Bolt' GROUP BY ALL HAVING count(*) = 1 ORDER BY ALL LIMIT 1"
+    ).fetchall()[0]
     got = http.get(f"/cards/{foreign[1]}/{foreign[2]}/{foreign[3]}").json()
     assert got["id"] == foreign[0] and got["lang"] == foreign[3]
     oid_with_rulings = sample_db.con.execute(
-        "SELECT p.id, count(*) FROM rulings r JOIN printings p USING (oracle_id) GROUP BY p.id ORDER BY 2 DESC "
-        "LIMIT 1").fetchall()[0]
+        "SELECT p.id, count(*) FROM rulings r JOIN printings p USING (oracle_id) GROUP BY p.id ORDER BY 2 DESC LIMIT 1"
+    ).fetchall()[0]
     rulings = http.get(f"/cards/{oid_with_rulings[0]}/rulings").json()
     assert rulings["object"] == "list" and rulings["data"] and all(r["object"] == "ruling" for r in rulings["data"])
     is_error(http.get("/cards/00000000-0000-0000-0000-000000000000"), 404)
@@ -173,14 +190,26 @@ def test_collection(http, sample_db):
     oid = sample_db.con.execute("SELECT oracle_id FROM cards WHERE name = 'Lightning Bolt'").fetchall()[0][0]
     code, number = sample_db.con.execute(
         "SELECT set_code, collector_number FROM printings WHERE name = 'Bonecrusher Giant // Stomp' AND lang = 'en' "
-        "LIMIT 1").fetchall()[0]
+        "LIMIT 1"
+    ).fetchall()[0]
     missing = {"name": "No Such Card Anywhere"}
-    body = {"identifiers": [{"id": pid}, {"oracle_id": oid}, missing, {"name": "Stomp"},
-                            {"set": code, "collector_number": number}]}
+    body = {
+        "identifiers": [
+            {"id": pid},
+            {"oracle_id": oid},
+            missing,
+            {"name": "Stomp"},
+            {"set": code, "collector_number": number},
+        ]
+    }
     answer = http.post("/cards/collection", json=body).json()
     assert answer["object"] == "list"
-    assert [c["name"] for c in answer["data"]] == ["Fire // Ice", "Lightning Bolt", "Bonecrusher Giant // Stomp",
-                                                   "Bonecrusher Giant // Stomp"]
+    assert [c["name"] for c in answer["data"]] == [
+        "Fire // Ice",
+        "Lightning Bolt",
+        "Bonecrusher Giant // Stomp",
+        "Bonecrusher Giant // Stomp",
+    ]
     assert answer["not_found"] == [missing]
     is_error(http.post("/cards/collection", json={"identifiers": [{"name": "Island"}] * 76}), 422)
     is_error(http.post("/cards/collection", json={"identifiers": [{"colour": "red"}]}), 422)
@@ -205,17 +234,21 @@ def test_search(http, sample_db):
 
 # -- rules endpoints: exactly the CLI's --json ---------------------------------------------------------------
 
+
 def test_rules_endpoints_equal_cli_json(http, server, sample_db_path):
     db = sample_db_path
     assert http.get("/names/resolve", params={"q": "Foudre"}).json() == cli_json(db, "resolve", "Foudre")
-    assert http.get("/names/resolve", params={"q": "Lightnig Bolt", "fuzzy": "true"}).json() == \
-        cli_json(db, "resolve", "Lightnig Bolt", "--fuzzy")
+    assert http.get("/names/resolve", params={"q": "Lightnig Bolt", "fuzzy": "true"}).json() == cli_json(
+        db, "resolve", "Lightnig Bolt", "--fuzzy"
+    )
     assert http.get("/tokens/Blood").json() == cli_json(db, "token", "Blood")
     assert http.get("/tokens/Marit Lage").json() == cli_json(db, "token", "Marit Lage")
-    assert http.get("/choose-name", params={"name": "Fire // Ice", "constraint": "nonland"}).json() == \
-        cli_json(db, "choose-name", "Fire // Ice", "--constraint", "nonland")
-    assert http.get("/choose-name", params={"name": "Stomp", "card": "Meddling Mage"}).json() == \
-        cli_json(db, "choose-name", "Stomp", "--card", "Meddling Mage")
+    assert http.get("/choose-name", params={"name": "Fire // Ice", "constraint": "nonland"}).json() == cli_json(
+        db, "choose-name", "Fire // Ice", "--constraint", "nonland"
+    )
+    assert http.get("/choose-name", params={"name": "Stomp", "card": "Meddling Mage"}).json() == cli_json(
+        db, "choose-name", "Stomp", "--card", "Meddling Mage"
+    )
     listed = http.get("/choose-name/list", params={"constraint": "artifact"}).json()
     assert listed == cli_json(db, "choose-name", "--list", "--constraint", "artifact") and listed
 
@@ -236,8 +269,11 @@ def test_deck_check_equals_cli(http, sample_db_path):
         expected = cli_json(sample_db_path, "deck", "check", str(path), "--format", fmt)
 
         def without_source(report):
-            return [{k: v for k, v in r.items() if k != "source"} for r in (report if isinstance(report, list)
-                                                                             else [report])]
+            return [
+                {k: v for k, v in r.items() if k != "source"}
+                for r in (report if isinstance(report, list) else [report])
+            ]
+
         assert without_source(answer) == without_source(expected)
         assert all(r["source"] == "request body" for r in (answer if isinstance(answer, list) else [answer]))
     is_error(http.post("/decks/check", params={"format": "nosuchformat"}, content=b"4 Lightning Bolt\n"), 400)
@@ -254,6 +290,7 @@ def test_health_and_web_page_mounted(http):
 
 
 # -- malformed input: never a 500, never a traceback; the server keeps answering ------------------
+
 
 def test_malformed_input(http):
     is_error(http.get("/no/such/path"), 404, "not_found")
@@ -307,6 +344,7 @@ def test_concurrent_clients(http, server):
 
 # -- re-ingest while serving -------------------------------------------------------------------------
 
+
 def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Path, tmp_path: Path):
     """ingest writes a new file and renames it over the old one; the next request reads the new one,
     requests in flight during the swap all succeed; SIGHUP reopens too."""
@@ -350,7 +388,7 @@ def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Pat
         is_error(srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}), 404)
         assert srv.client.get("/health").json()["generation"] == 2
         if hasattr(OracleDB, "search"):
-            is_error(srv.client.get("/cards/search", params={"q": "!\"Lightning Bolt\""}), 404)
+            is_error(srv.client.get("/cards/search", params={"q": '!"Lightning Bolt"'}), 404)
         one_new = min(kept)
         assert srv.client.get("/cards/named", params={"exact": one_new}).json()["name"] == one_new
         srv.proc.send_signal(signal.SIGHUP)  # forces a reopen; the server keeps answering
@@ -365,6 +403,40 @@ def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Pat
 
 
 def test_missing_database_is_one_line(tmp_path: Path):
-    out = subprocess.run([sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(tmp_path / "none.duckdb"),
-                          "--port", str(free_port())], check=False, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "oracle_tools.cli",
+            "serve",
+            "--db",
+            str(tmp_path / "none.duckdb"),
+            "--port",
+            str(free_port()),
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and out.stderr.startswith("error: no database at") and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("taken", [False, True])
+def test_unusable_address_is_one_line_before_serving(sample_db_path: Path, taken: bool):
+    """A port in use, or a host that does not resolve, is refused before uvicorn starts (no traceback, no banner)."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        host = "127.0.0.1" if taken else "no-such-host.invalid"
+        out = subprocess.run(
+            [sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(sample_db_path)]
+            + ["--host", host, "--port", str(port)],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert out.returncode == 2 and "Traceback" not in out.stderr and "serving" not in out.stderr
+    assert out.stderr.startswith(f"error: cannot serve on {'127.0.0.1:' if taken else 'host'}")

@@ -5,6 +5,7 @@ Restless ("create a Tarmogoyf token") and Tarmogoyf are both in the sample, as a
 (Marit Lage, 111.9) and Flesh // Blood. Expected predefined tokens are read from the shipped CR
 text here, never from a hand-typed list.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,6 +33,7 @@ def _specs(db: OracleDB, creator: str) -> pl.DataFrame:
 
 # -- CR 111.10: predefined tokens ---------------------------------------------------------------
 
+
 def test_every_111_10_entry_has_a_predefined_tokens_row(sample_db: OracleDB) -> None:
     # CR 111.10x "A Treasure token is …" — expected list derived from the CR text itself.
     expected = re.findall(r"(?m)^(111\.10[a-z]+) An? (.+?) token is ", _cr_text())
@@ -42,8 +44,9 @@ def test_every_111_10_entry_has_a_predefined_tokens_row(sample_db: OracleDB) -> 
     assert set(sample_db.sql("SELECT effective_date FROM predefined_tokens")["effective_date"]) == {meta}
 
 
-@pytest.mark.parametrize("name", ["Treasure", "Food", "Clue", "Blood", "Powerstone", "Incubator", "Map", "Junk",
-                                  "Lander", "Cursed Role"])
+@pytest.mark.parametrize(
+    "name", ["Treasure", "Food", "Clue", "Blood", "Powerstone", "Incubator", "Map", "Junk", "Lander", "Cursed Role"]
+)
 def test_predefined_names_answer_with_their_rule(sample_db: OracleDB, name: str) -> None:
     rule = re.search(rf"(?m)^(111\.10[a-z]+) An? {re.escape(name)} token is ", _cr_text())
     if rule is None:
@@ -75,6 +78,7 @@ def test_blood_is_the_predefined_token_not_flesh_blood(sample_db: OracleDB) -> N
 
 # -- CR 111.11: a token by card name ------------------------------------------------------------
 
+
 def test_tarmogoyf_token_from_disa_the_restless(sample_db: OracleDB) -> None:
     # Disa the Restless (in the sample): "create a Tarmogoyf token" -> CR 111.11, the Oracle card.
     spec = _specs(sample_db, "Disa the Restless").row(0, named=True)
@@ -101,12 +105,14 @@ def test_111_11_split_and_double_faced_cards(sample_db: OracleDB) -> None:
 def test_foreign_name_resolves(sample_db: OracleDB) -> None:
     foreign = sample_db.sql(
         "SELECT n.name, c.name AS card FROM names n JOIN cards c USING (oracle_id) WHERE n.via = 'printed' "
-        "AND c.layout = 'normal' AND c.type_line LIKE '%Creature%' ORDER BY n.name LIMIT 1").row(0, named=True)
+        "AND c.layout = 'normal' AND c.type_line LIKE '%Creature%' ORDER BY n.name LIMIT 1"
+    ).row(0, named=True)
     answer = sample_db.token(foreign["name"])
     assert answer.kind == "card" and answer.name == foreign["card"]
 
 
 # -- CR 111.4 and 111.9: names of described tokens ---------------------------------------------
+
 
 def test_111_4_default_name_is_subtypes_plus_token(sample_db: OracleDB) -> None:
     specs = sample_db.token_specs().filter((pl.col("rule") == "111.4") & pl.col("given_name").is_null())
@@ -116,13 +122,22 @@ def test_111_4_default_name_is_subtypes_plus_token(sample_db: OracleDB) -> None:
     marit = _specs(sample_db, "Ajani, Strength of the Pride").row(0, named=True)
     # "… token named Ajani's Pridemate": the effect names it; the card Ajani's Pridemate is irrelevant
     assert (marit["name"], marit["rule"], marit["power"], marit["subtypes"]) == (
-        "Ajani's Pridemate", "111.4", "2", ["Cat", "Soldier"])
+        "Ajani's Pridemate",
+        "111.4",
+        "2",
+        ["Cat", "Soldier"],
+    )
 
 
 def test_111_9_legendary_named_token_marit_lage(sample_db: OracleDB) -> None:
     # Dark Depths: "create Marit Lage, a legendary 20/20 black Avatar creature token with flying and indestructible"
     spec = _specs(sample_db, "Dark Depths").row(0, named=True)
-    assert (spec["rule"], spec["name"], spec["supertypes"], spec["colors"]) == ("111.9", "Marit Lage", ["Legendary"], ["B"])
+    assert (spec["rule"], spec["name"], spec["supertypes"], spec["colors"]) == (
+        "111.9",
+        "Marit Lage",
+        ["Legendary"],
+        ["B"],
+    )
     assert (spec["power"], spec["toughness"]) == ("20", "20") and "indestructible" in spec["abilities"]
 
 
@@ -131,12 +146,14 @@ def test_predefined_in_specs_and_counts(sample_db: OracleDB) -> None:
     treasure = specs.filter(pl.col("rule") == "111.10a")
     assert treasure.height > 0 and set(treasure["base_name"]) == {"Treasure"}
     assert set(specs["rule"].drop_nulls()) <= {"111.4", "111.9", "111.11", "707.2"} | set(
-        sample_db.sql("SELECT rule FROM predefined_tokens")["rule"])
+        sample_db.sql("SELECT rule FROM predefined_tokens")["rule"]
+    )
     assert specs.filter(pl.col("count") == "X").height > 0
     assert sample_db.frame("token_specs").shape == specs.shape
 
 
 # -- copies (CR 707.2, 111.4 example) ----------------------------------------------------------
+
 
 def test_copy_tokens(sample_db: OracleDB) -> None:
     copies = sample_db.token_specs().filter(pl.col("rule") == "707.2")
@@ -151,6 +168,7 @@ def test_copy_tokens(sample_db: OracleDB) -> None:
 
 
 # -- bad input ---------------------------------------------------------------------------------
+
 
 def test_empty_name_is_an_error(sample_db: OracleDB) -> None:
     with pytest.raises(OracleToolsError):
@@ -169,8 +187,18 @@ def test_cli_token(sample_db_path: Path) -> None:
     ok = runner.invoke(main, ["token", "--db", str(sample_db_path), "Blood", "--json"])
     assert ok.exit_code == 0, ok.output
     data = json.loads(ok.output)
-    assert {"kind", "rule", "name", "type_line", "colors", "power", "toughness", "mana_cost", "oracle_text",
-            "faces"} <= set(data) and data["rule"] == "111.10g"
+    assert {
+        "kind",
+        "rule",
+        "name",
+        "type_line",
+        "colors",
+        "power",
+        "toughness",
+        "mana_cost",
+        "oracle_text",
+        "faces",
+    } <= set(data) and data["rule"] == "111.10g"
     none = runner.invoke(main, ["token", "--db", str(sample_db_path), "Xyzzy Qwerty"])
     assert none.exit_code == 1 and "neither" in none.output
     assert runner.invoke(main, ["token", "--db", str(sample_db_path)]).exit_code == 2
@@ -193,6 +221,7 @@ def test_rules_file_that_is_not_the_rules_keeps_the_old_db(sample_db_path: Path,
 
 
 # -- tokens that effects name and define (CR 111.4, 111.9; issue 16; real data: test_named_tokens.py) --
+
 
 def test_sample_marit_lage_is_the_effect_defined_token(sample_db: OracleDB) -> None:
     # Dark Depths and Marit Lage's Slumber (both in the sample): "create Marit Lage, a legendary 20/20

@@ -1,4 +1,5 @@
 """Analyst views (sql/views.sql): permanent card / spell (CR 110.4), draw vs put into hand (CR 121)."""
+
 from __future__ import annotations
 
 import polars as pl
@@ -44,17 +45,41 @@ def test_build_skips_views_whose_layer_is_missing():
     con.close()
 
 
-@pytest.mark.parametrize("name", ["Ancestral Recall", "Brainstorm", "Opt", "Preordain", "Faithless Looting",
-                                  "Treasure Cruise", "Sensei's Divining Top", "Sylvan Library",
-                                  "Mystic Remora", "Fire // Ice", "Jace, the Mind Sculptor"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ancestral Recall",
+        "Brainstorm",
+        "Opt",
+        "Preordain",
+        "Faithless Looting",
+        "Treasure Cruise",
+        "Sensei's Divining Top",
+        "Sylvan Library",
+        "Mystic Remora",
+        "Fire // Ice",
+        "Jace, the Mind Sculptor",
+    ],
+)
 def test_cards_that_draw(sample_db, name):
     row = _row(sample_db, name)
     assert row["draws_cards"] and not row["puts_into_hand"]
     assert row["card_flow"] == "draws"
 
 
-@pytest.mark.parametrize("name", ["Demonic Tutor", "Impulse", "Dark Confidant", "Dig Through Time",
-                                  "Stoneforge Mystic", "Ad Nauseam", "Goblin Guide", "Ancient Stirrings"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Demonic Tutor",
+        "Impulse",
+        "Dark Confidant",
+        "Dig Through Time",
+        "Stoneforge Mystic",
+        "Ad Nauseam",
+        "Goblin Guide",
+        "Ancient Stirrings",
+    ],
+)
 def test_cards_that_put_into_hand_without_drawing(sample_db, name):
     # CR 121.5: library -> hand without the word "draw" is not drawing.
     row = _row(sample_db, name)
@@ -62,16 +87,29 @@ def test_cards_that_put_into_hand_without_drawing(sample_db, name):
     assert row["card_flow"] == "puts_into_hand"
 
 
-@pytest.mark.parametrize("name", [
-    "Lightning Bolt", "Thoughtseize",
-    # tutors to the top of the library move no card into a hand
-    "Sylvan Tutor", "Vampiric Tutor", "Enlightened Tutor", "Worldly Tutor", "Lim-Dûl's Vault",
-    # they refer to drawing (triggers, replacements, prohibitions) but draw nothing (CR 121.6)
-    "Smothering Tithe", "Words of Worship", "Possessed Portal", "Mad Ratter", "Irencrag Pyromancer",
-    "Curse of Fool's Wisdom", "Mana Vault",
-    # moves a card from exile, not from the library, into the hand
-    "Parallel Thoughts",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Lightning Bolt",
+        "Thoughtseize",
+        # tutors to the top of the library move no card into a hand
+        "Sylvan Tutor",
+        "Vampiric Tutor",
+        "Enlightened Tutor",
+        "Worldly Tutor",
+        "Lim-Dûl's Vault",
+        # they refer to drawing (triggers, replacements, prohibitions) but draw nothing (CR 121.6)
+        "Smothering Tithe",
+        "Words of Worship",
+        "Possessed Portal",
+        "Mad Ratter",
+        "Irencrag Pyromancer",
+        "Curse of Fool's Wisdom",
+        "Mana Vault",
+        # moves a card from exile, not from the library, into the hand
+        "Parallel Thoughts",
+    ],
+)
 def test_cards_that_do_neither(sample_db, name):
     row = _row(sample_db, name)
     assert not row["draws_cards"] and not row["puts_into_hand"], row
@@ -97,22 +135,29 @@ def test_draw_in_a_card_name_is_not_the_verb():
     assert con.execute(check, ["Whenever you draw a card, draw a card.", "X"]).fetchone()[0] is True
     assert con.execute(check, ["Each opponent can't draw more than one card each turn.", "X"]).fetchone()[0] is False
     assert con.execute(check, ["Reveal the first card you draw each turn.", "X"]).fetchone()[0] is False
-    assert con.execute(check, ["At the beginning of each player's draw step, that player draws an additional "
-                               "card.", "X"]).fetchone()[0] is True
+    assert (
+        con.execute(
+            check, ["At the beginning of each player's draw step, that player draws an additional card.", "X"]
+        ).fetchone()[0]
+        is True
+    )
     con.close()
 
 
-@pytest.mark.parametrize("name, permanent_card, permanent_spell", [
-    ("Lightning Bolt", False, False),            # instant
-    ("Tarmogoyf", True, True),                   # creature
-    ("Forest", True, False),                     # land: a permanent card, never a spell (110.4b, 305.9)
-    ("Dark Depths", True, False),
-    ("Sensei's Divining Top", True, True),       # artifact
-    ("Fire // Ice", False, False),               # split: instant halves (709.4c)
-    ("Bonecrusher Giant // Stomp", True, True),  # adventurer: creature card (715.4); Stomp is not
-    ("Akki Lavarunner // Tok-Tok, Volcano Born", True, True),  # flip (710.2)
-    ("Brisela, Voice of Nightmares", False, False),  # a meld result is not a card in any library
-])
+@pytest.mark.parametrize(
+    "name, permanent_card, permanent_spell",
+    [
+        ("Lightning Bolt", False, False),  # instant
+        ("Tarmogoyf", True, True),  # creature
+        ("Forest", True, False),  # land: a permanent card, never a spell (110.4b, 305.9)
+        ("Dark Depths", True, False),
+        ("Sensei's Divining Top", True, True),  # artifact
+        ("Fire // Ice", False, False),  # split: instant halves (709.4c)
+        ("Bonecrusher Giant // Stomp", True, True),  # adventurer: creature card (715.4); Stomp is not
+        ("Akki Lavarunner // Tok-Tok, Volcano Born", True, True),  # flip (710.2)
+        ("Brisela, Voice of Nightmares", False, False),  # a meld result is not a card in any library
+    ],
+)
 def test_permanent_card_and_spell(sample_db, name, permanent_card, permanent_spell):
     row = _row(sample_db, name)
     assert (row["is_permanent_card"], row["permanent_spell"]) == (permanent_card, permanent_spell)
@@ -140,16 +185,17 @@ def test_card_faces_flat_lists_faces_in_order(sample_db):
     assert row["face_roles"] == ["split_half", "split_half"]
     assert row["face_count"] == 2
     assert row["all_card_types"] == ["Instant"]
-    assert sample_db.sql("SELECT count(*) n FROM card_faces_flat")["n"][0] == \
-        sample_db.sql("SELECT count(*) n FROM cards")["n"][0]
+    assert (
+        sample_db.sql("SELECT count(*) n FROM card_faces_flat")["n"][0]
+        == sample_db.sql("SELECT count(*) n FROM cards")["n"][0]
+    )
 
 
 def test_card_legality(sample_db):
     bolt = sample_db.sql("SELECT format, status, legal FROM card_legality WHERE name = 'Lightning Bolt'")
     status = dict(zip(bolt["format"], bolt["status"]))
     assert status["modern"] == "legal" and status["standard"] == "not_legal"
-    restricted = sample_db.sql("SELECT legal FROM card_legality WHERE name = 'Ancestral Recall' "
-                               "AND format = 'vintage'")
+    restricted = sample_db.sql("SELECT legal FROM card_legality WHERE name = 'Ancestral Recall' AND format = 'vintage'")
     assert restricted["legal"].to_list() == [True]  # restricted is legal (one copy)
 
 
@@ -168,7 +214,8 @@ def test_nameable_faces_follow_cr_201_4(sample_db):
     # never the combined split name, never a token
     assert sample_db.sql("SELECT count(*) n FROM nameable_faces WHERE name = 'Fire // Ice'")["n"][0] == 0
     token_only = sample_db.sql(
-        "SELECT count(*) n FROM nameable_faces n JOIN cards c USING (oracle_id) WHERE NOT c.is_card")
+        "SELECT count(*) n FROM nameable_faces n JOIN cards c USING (oracle_id) WHERE NOT c.is_card"
+    )
     assert token_only["n"][0] == 0
     stomp = sample_db.sql("SELECT rule FROM nameable_faces WHERE name = 'Stomp'")["rule"].to_list()
     assert stomp == ["201.4f"]
@@ -180,8 +227,12 @@ def test_lazy_frames(sample_db):
     drawn = lf.filter(pl.col("draws_cards") & pl.col("is_card")).select("name").collect()
     assert "Brainstorm" in drawn["name"].to_list()
     # two lazy frames of the same database join (each reads through its own cursor)
-    joined = (sample_db.lazy("card_legality").filter(pl.col("format") == "modern")
-              .join(sample_db.lazy("card_analytics").select("oracle_id", "draws_cards"), on="oracle_id").collect())
+    joined = (
+        sample_db.lazy("card_legality")
+        .filter(pl.col("format") == "modern")
+        .join(sample_db.lazy("card_analytics").select("oracle_id", "draws_cards"), on="oracle_id")
+        .collect()
+    )
     assert joined.height == sample_db.sql("SELECT count(*) n FROM legalities WHERE format = 'modern'")["n"][0]
     q = sample_db.lazy(sql="SELECT name, cmc FROM cards WHERE cmc >= ?", params=[10]).collect()
     assert q.height > 0 and q["cmc"].min() >= 10
@@ -189,15 +240,37 @@ def test_lazy_frames(sample_db):
 
 @pytest.mark.realdata
 def test_draws_on_the_full_2019_dump(full_db):
-    names = ["Divination", "Ancestral Recall", "Brainstorm", "Demonic Tutor", "Sylvan Tutor", "Impulse",
-             "Dark Confidant", "Lightning Bolt", "Consecrated Sphinx", "Gifts Ungiven",
-             "Howling Mine", "Fact or Fiction"]
-    got = {r["name"]: r["card_flow"] for r in full_db.sql(
-        "SELECT name, card_flow FROM card_analytics WHERE name IN (SELECT unnest(?::VARCHAR[]))", [names]).to_dicts()}
+    names = [
+        "Divination",
+        "Ancestral Recall",
+        "Brainstorm",
+        "Demonic Tutor",
+        "Sylvan Tutor",
+        "Impulse",
+        "Dark Confidant",
+        "Lightning Bolt",
+        "Consecrated Sphinx",
+        "Gifts Ungiven",
+        "Howling Mine",
+        "Fact or Fiction",
+    ]
+    got = {
+        r["name"]: r["card_flow"]
+        for r in full_db.sql(
+            "SELECT name, card_flow FROM card_analytics WHERE name IN (SELECT unnest(?::VARCHAR[]))", [names]
+        ).to_dicts()
+    }
     assert got == {
-        "Divination": "draws", "Ancestral Recall": "draws", "Brainstorm": "draws", "Consecrated Sphinx": "draws",
+        "Divination": "draws",
+        "Ancestral Recall": "draws",
+        "Brainstorm": "draws",
+        "Consecrated Sphinx": "draws",
         "Howling Mine": "draws",
-        "Demonic Tutor": "puts_into_hand", "Impulse": "puts_into_hand", "Dark Confidant": "puts_into_hand",
-        "Gifts Ungiven": "puts_into_hand", "Fact or Fiction": "puts_into_hand",
-        "Sylvan Tutor": "neither", "Lightning Bolt": "neither",
+        "Demonic Tutor": "puts_into_hand",
+        "Impulse": "puts_into_hand",
+        "Dark Confidant": "puts_into_hand",
+        "Gifts Ungiven": "puts_into_hand",
+        "Fact or Fiction": "puts_into_hand",
+        "Sylvan Tutor": "neither",
+        "Lightning Bolt": "neither",
     }

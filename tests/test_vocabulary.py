@@ -1,4 +1,5 @@
 """oracle_tools.vocabulary: the CR 205 word lists, read from the stored Comprehensive Rules (issue 15)."""
+
 from __future__ import annotations
 
 import re
@@ -40,20 +41,31 @@ def test_supertypes_are_cr_205_4a_and_macros_sql_agrees() -> None:
 def test_macros_split_type_lines_as_the_cr_says() -> None:
     con = duckdb.connect()
     con.execute(MACROS)
-    row = con.execute("SELECT supertypes_of(?), card_types_of(?), subtypes_of(?)",
-                      ["Legendary Snow Artifact Creature — Time Lord Doctor"] * 3).fetchone()
+    row = con.execute(
+        "SELECT supertypes_of(?), card_types_of(?), subtypes_of(?)",
+        ["Legendary Snow Artifact Creature — Time Lord Doctor"] * 3,
+    ).fetchone()
     assert row == (["Legendary", "Snow"], ["Artifact", "Creature"], ["Time", "Lord", "Doctor"])
     # Host (Unstable) is neither a CR 205.4a supertype nor a CR 205.2a card type.
-    assert con.execute("SELECT supertypes_of('Host Creature — Dwarf'), card_types_of('Host Creature — Dwarf')"
-                       ).fetchone() == ([], ["Creature"])
+    assert con.execute(
+        "SELECT supertypes_of('Host Creature — Dwarf'), card_types_of('Host Creature — Dwarf')"
+    ).fetchone() == ([], ["Creature"])
 
 
-@pytest.mark.parametrize(("kind", "rule", "member"), [
-    ("artifact", "205.3g", "Equipment"), ("enchantment", "205.3h", "Aura"), ("land", "205.3i", "Urza’s"),
-    ("planeswalker", "205.3j", "Jace"), ("spell", "205.3k", "Adventure"), ("creature", "205.3m", "Time Lord"),
-    ("planar", "205.3n", "Bolas’s Meditation Realm"), ("dungeon", "205.3p", "Undercity"),
-    ("battle", "205.3q", "Siege"),
-])
+@pytest.mark.parametrize(
+    ("kind", "rule", "member"),
+    [
+        ("artifact", "205.3g", "Equipment"),
+        ("enchantment", "205.3h", "Aura"),
+        ("land", "205.3i", "Urza’s"),
+        ("planeswalker", "205.3j", "Jace"),
+        ("spell", "205.3k", "Adventure"),
+        ("creature", "205.3m", "Time Lord"),
+        ("planar", "205.3n", "Bolas’s Meditation Realm"),
+        ("dungeon", "205.3p", "Undercity"),
+        ("battle", "205.3q", "Siege"),
+    ],
+)
 def test_subtypes_of_every_kind_from_cr_205_3(kind: str, rule: str, member: str) -> None:
     assert vocabulary.SUBTYPE_RULES[kind] == rule
     words = vocabulary.subtypes(kind)
@@ -71,8 +83,12 @@ def test_creature_types_count_and_shape() -> None:
 
 def test_constraints_uses_the_vocabulary() -> None:
     # The choose-a-card-name language knows exactly the CR subtypes (planar types excluded: multi-word plane names).
-    expected = {vocabulary.normalise_apostrophes(w).lower()
-                for kind, ws in vocabulary.all_subtypes().items() if kind != "planar" for w in ws}
+    expected = {
+        vocabulary.normalise_apostrophes(w).lower()
+        for kind, ws in vocabulary.all_subtypes().items()
+        if kind != "planar"
+        for w in ws
+    }
     assert set(constraints._SUBTYPES) == expected
     assert set(constraints._CARD_TYPES.values()) == set(vocabulary.card_types())
     assert set(constraints._SUPERTYPES.values()) == set(vocabulary.supertypes())

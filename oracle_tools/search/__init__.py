@@ -7,6 +7,7 @@ DuckDB query; the keyword facts are in keywords.py) -> :func:`search` runs it an
 >>> db = OracleDB("data/oracle.duckdb")                               # doctest: +SKIP
 >>> db.search("t:goblin c:r mv<=2 f:modern").select("name", "mana_cost").head(3)   # doctest: +SKIP
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -22,12 +23,29 @@ if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
-__all__ = ["DIRECTIONS", "KEYWORDS", "ORDERS", "UNIQUE", "UNSUPPORTED", "Compiled", "SearchSyntaxError",
-           "UnsupportedKeywordError", "compile", "parse", "run"]
+__all__ = [
+    "DIRECTIONS",
+    "KEYWORDS",
+    "ORDERS",
+    "UNIQUE",
+    "UNSUPPORTED",
+    "Compiled",
+    "SearchSyntaxError",
+    "UnsupportedKeywordError",
+    "compile",
+    "parse",
+    "run",
+]
 
 
-def compile(query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto",
-            nameable: Callable[[str], list[str]] | None = None) -> Compiled:
+def compile(
+    query: str,
+    *,
+    unique: str = "cards",
+    order: str = "name",
+    direction: str = "auto",
+    nameable: Callable[[str], list[str]] | None = None,
+) -> Compiled:
     """Parse and compile ``query`` (raises :class:`SearchSyntaxError`). Queries without ``nameable:`` (whose
     answer depends on the database's choose-name rules) are compiled once and cached."""
     if "nameable" not in query.lower():
@@ -40,8 +58,15 @@ def _compile_cached(query: str, unique: str, order: str, direction: str) -> Comp
     return compile_query(parse(query), query, unique=unique, order=order, direction=direction)
 
 
-def run(con: duckdb.DuckDBPyConnection, query: str, *, unique: str = "cards", order: str = "name",
-        direction: str = "auto", nameable: Callable[[str], list[str]] | None = None) -> pl.DataFrame:
+def run(
+    con: duckdb.DuckDBPyConnection,
+    query: str,
+    *,
+    unique: str = "cards",
+    order: str = "name",
+    direction: str = "auto",
+    nameable: Callable[[str], list[str]] | None = None,
+) -> pl.DataFrame:
     """The cards (or printings) ``query`` finds, one row per match, in the query's order."""
     import duckdb as _duckdb
 
@@ -52,5 +77,6 @@ def run(con: duckdb.DuckDBPyConnection, query: str, *, unique: str = "cards", or
     try:
         return frame(con, compiled.sql, params)
     except _duckdb.Error as exc:  # a regex RE2 refuses, say: still one line
-        raise SearchSyntaxError(f"the database could not run this search: {str(exc).splitlines()[0]}",
-                                query, 0) from None
+        raise SearchSyntaxError(
+            f"the database could not run this search: {str(exc).splitlines()[0]}", query, 0
+        ) from None

@@ -15,6 +15,7 @@ Printing preference (which printing stands for a card): English first, then avai
 promo, not from a memorabilia set, newest, lowest collector number, id — the rule of
 ``oracle_tools/cardjson.py`` (plus memorabilia last), so the CLI's JSON and the table agree.
 """
+
 from __future__ import annotations
 
 import re
@@ -39,18 +40,47 @@ from .tree import And, Empty, Node, Not, Or, Term, walk
 
 _LETTERS = {"w": "W", "u": "U", "b": "B", "r": "R", "g": "G"}
 COLOR_NAMES: dict[str, str] = {
-    "white": "W", "blue": "U", "black": "B", "red": "R", "green": "G",
+    "white": "W",
+    "blue": "U",
+    "black": "B",
+    "red": "R",
+    "green": "G",
     # guilds
-    "azorius": "WU", "dimir": "UB", "rakdos": "BR", "gruul": "RG", "selesnya": "GW",
-    "orzhov": "WB", "izzet": "UR", "golgari": "BG", "boros": "RW", "simic": "GU",
+    "azorius": "WU",
+    "dimir": "UB",
+    "rakdos": "BR",
+    "gruul": "RG",
+    "selesnya": "GW",
+    "orzhov": "WB",
+    "izzet": "UR",
+    "golgari": "BG",
+    "boros": "RW",
+    "simic": "GU",
     # shards and wedges
-    "bant": "GWU", "esper": "WUB", "grixis": "UBR", "jund": "BRG", "naya": "RGW",
-    "abzan": "WBG", "jeskai": "URW", "sultai": "BGU", "mardu": "RWB", "temur": "GUR",
+    "bant": "GWU",
+    "esper": "WUB",
+    "grixis": "UBR",
+    "jund": "BRG",
+    "naya": "RGW",
+    "abzan": "WBG",
+    "jeskai": "URW",
+    "sultai": "BGU",
+    "mardu": "RWB",
+    "temur": "GUR",
     # Strixhaven colleges
-    "silverquill": "WB", "prismari": "UR", "witherbloom": "BG", "lorehold": "RW", "quandrix": "GU",
+    "silverquill": "WB",
+    "prismari": "UR",
+    "witherbloom": "BG",
+    "lorehold": "RW",
+    "quandrix": "GU",
     # four-colour nicknames (Commander 2016): named after the colour they lack
-    "chaos": "UBRG", "aggression": "WBRG", "altruism": "WURG", "growth": "WUBG", "artifice": "WUBR",
-    "wubrg": "WUBRG", "rainbow": "WUBRG",
+    "chaos": "UBRG",
+    "aggression": "WBRG",
+    "altruism": "WURG",
+    "growth": "WUBG",
+    "artifice": "WUBR",
+    "wubrg": "WUBRG",
+    "rainbow": "WUBRG",
 }
 _COLORLESS = {"c", "colorless", "colourless"}
 _MULTI = {"m", "multicolor", "multicolour", "multicolored"}
@@ -60,38 +90,88 @@ _DFC_LAYOUTS = ("transform", "modal_dfc", "double_faced_token", "reversible_card
 
 RARITY_RANK = {"common": 0, "uncommon": 1, "rare": 2, "special": 3, "mythic": 4, "bonus": 5}
 _RARITY_ABBR = {"c": "common", "u": "uncommon", "r": "rare", "s": "special", "m": "mythic", "b": "bonus"}
-_RARITY_SQL = ("CASE p.rarity WHEN 'common' THEN 0 WHEN 'uncommon' THEN 1 WHEN 'rare' THEN 2 "
-               "WHEN 'special' THEN 3 WHEN 'mythic' THEN 4 WHEN 'bonus' THEN 5 END")
+_RARITY_SQL = (
+    "CASE p.rarity WHEN 'common' THEN 0 WHEN 'uncommon' THEN 1 WHEN 'rare' THEN 2 "
+    "WHEN 'special' THEN 3 WHEN 'mythic' THEN 4 WHEN 'bonus' THEN 5 END"
+)
 
 LANGUAGES = {
-    "english": "en", "spanish": "es", "french": "fr", "german": "de", "italian": "it", "portuguese": "pt",
-    "japanese": "ja", "korean": "ko", "russian": "ru", "chinese": "zhs", "simplified": "zhs",
-    "traditional": "zht", "hebrew": "he", "latin": "la", "greek": "grc", "arabic": "ar", "sanskrit": "sa",
+    "english": "en",
+    "spanish": "es",
+    "french": "fr",
+    "german": "de",
+    "italian": "it",
+    "portuguese": "pt",
+    "japanese": "ja",
+    "korean": "ko",
+    "russian": "ru",
+    "chinese": "zhs",
+    "simplified": "zhs",
+    "traditional": "zht",
+    "hebrew": "he",
+    "latin": "la",
+    "greek": "grc",
+    "arabic": "ar",
+    "sanskrit": "sa",
     "phyrexian": "ph",
 }
-_LANG_CODES = {"en", "es", "fr", "de", "it", "pt", "ja", "ko", "ru", "zhs", "zht", "he", "la", "grc", "ar", "sa",
-               "ph", "qya"}
+_LANG_CODES = {
+    "en",
+    "es",
+    "fr",
+    "de",
+    "it",
+    "pt",
+    "ja",
+    "ko",
+    "ru",
+    "zhs",
+    "zht",
+    "he",
+    "la",
+    "grc",
+    "ar",
+    "sa",
+    "ph",
+    "qya",
+}
 _GAMES = {"paper", "mtgo", "arena", "astral", "sega"}
 
 _OPS_SQL = {":": "=", "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 # Numeric value of a face's power/toughness/loyalty/defense text, as Scryfall compares it: the leading
 # number ('1+*' -> 1, '7-*' -> 7), '*' and 'X' -> 0, '∞' -> infinity, '½' -> 0.5.
-_NUM = ("(CASE WHEN {x} IS NULL THEN NULL WHEN {x} = '∞' THEN 'inf'::DOUBLE "
-        "ELSE coalesce(TRY_CAST(regexp_extract(replace({x}, '½', '.5'), '^[+-]?[0-9]*\\.?[0-9]+') AS DOUBLE), 0) END)")
+_NUM = (
+    "(CASE WHEN {x} IS NULL THEN NULL WHEN {x} = '∞' THEN 'inf'::DOUBLE "
+    "ELSE coalesce(TRY_CAST(regexp_extract(replace({x}, '½', '.5'), '^[+-]?[0-9]*\\.?[0-9]+') AS DOUBLE), 0) END)"
+)
 _STAT_COLUMNS = {"power": "power", "toughness": "toughness", "loyalty": "loyalty", "defense": "defense"}
-_STAT_FIELDS = {"pow": "power", "power": "power", "tou": "toughness", "toughness": "toughness",
-                "loy": "loyalty", "loyalty": "loyalty", "def": "defense", "defense": "defense",
-                "pt": "powtou", "powtou": "powtou", "mv": "cmc", "cmc": "cmc", "manavalue": "cmc"}
+_STAT_FIELDS = {
+    "pow": "power",
+    "power": "power",
+    "tou": "toughness",
+    "toughness": "toughness",
+    "loy": "loyalty",
+    "loyalty": "loyalty",
+    "def": "defense",
+    "defense": "defense",
+    "pt": "powtou",
+    "powtou": "powtou",
+    "mv": "cmc",
+    "cmc": "cmc",
+    "manavalue": "cmc",
+}
 
 # Oracle text without reminder text (Scryfall's o:; fo: keeps it). Only texts with '(' pay for the regex.
-_NO_REMINDER = ("(CASE WHEN contains({x}, '(') THEN regexp_replace({x}, '\\s*\\([^)]*\\)', '', 'g') "
-                "ELSE {x} END)")
+_NO_REMINDER = "(CASE WHEN contains({x}, '(') THEN regexp_replace({x}, '\\s*\\([^)]*\\)', '', 'g') ELSE {x} END)"
 
 # Scryfall's regex extensions (https://scryfall.com/docs/regular-expressions), in RE2 terms.
 _REGEX_EXTENSIONS = {
-    r"\sm": r"\{[^}]+\}", r"\ss": r"\{[^}]+\}",
-    r"\spt": r"[+-]?[0-9X*]+/[+-]?[0-9X*]+", r"\spp": r"\+[0-9X*]+/\+[0-9X*]+", r"\smm": r"-[0-9X*]+/-[0-9X*]+",
+    r"\sm": r"\{[^}]+\}",
+    r"\ss": r"\{[^}]+\}",
+    r"\spt": r"[+-]?[0-9X*]+/[+-]?[0-9X*]+",
+    r"\spp": r"\+[0-9X*]+/\+[0-9X*]+",
+    r"\smm": r"-[0-9X*]+/-[0-9X*]+",
 }
 _EXTENSION_RE = re.compile(r"\\(?:spt|spp|smm|sm|ss)(?![a-z])")
 
@@ -134,9 +214,15 @@ def _keyword(term: Term, state: _State) -> Keyword:
         if term.keyword in UNSUPPORTED:
             raise UnsupportedKeywordError(
                 f"{term.keyword}: is not supported ({UNSUPPORTED[term.keyword]}); supported keywords: "
-                f"{', '.join(supported_names())}", state.query, term.position)
-        raise SearchSyntaxError(f"unknown keyword {term.keyword}:; supported keywords: {', '.join(supported_names())}",
-                                state.query, term.position)
+                f"{', '.join(supported_names())}",
+                state.query,
+                term.position,
+            )
+        raise SearchSyntaxError(
+            f"unknown keyword {term.keyword}:; supported keywords: {', '.join(supported_names())}",
+            state.query,
+            term.position,
+        )
     if term.op not in kw.ops:
         raise _error(f"{term.keyword} takes {' or '.join(kw.ops)}, not {term.op}", state, term)
     if term.kind == "regex" and kw.family not in ("name", "type", "oracle", "fulloracle"):
@@ -148,13 +234,18 @@ def _keyword(term: Term, state: _State) -> Keyword:
 
 # -- text ---------------------------------------------------------------------------------------------
 
+
 def _regex(term: Term, state: _State) -> str:
     """A Scryfall regex as RE2: case-insensitive, multiline, extensions expanded; checked here so a bad
     pattern is a syntax error with a position, not a DuckDB error."""
     pattern = _EXTENSION_RE.sub(lambda m: _REGEX_EXTENSIONS[m.group(0)], term.value)
     if re.search(r"\(\?<?[=!]", pattern):
-        raise _error("lookahead and lookbehind ((?=…), (?!…), (?<=…), (?<!…)) are not supported by DuckDB's "
-                     "regular expressions (RE2)", state, term)
+        raise _error(
+            "lookahead and lookbehind ((?=…), (?!…), (?<=…), (?<!…)) are not supported by DuckDB's "
+            "regular expressions (RE2)",
+            state,
+            term,
+        )
     if re.search(r"\\[1-9]", pattern):
         raise _error("backreferences (\\1 …) are not supported in regular expressions", state, term)
     try:
@@ -169,8 +260,7 @@ def _name(term: Term, state: _State) -> str:
         return f"regexp_matches(c.name, {state.bind(_regex(term, state))})"
     key = normalize(term.value)
     if term.exact:
-        return (f"c.oracle_id IN (SELECT oracle_id FROM names WHERE via IN ('name', 'face') "
-                f"AND key = {state.bind(key)})")
+        return f"c.oracle_id IN (SELECT oracle_id FROM names WHERE via IN ('name', 'face') AND key = {state.bind(key)})"
     if not key:
         return "true"
     return f"c.oracle_id IN (SELECT oracle_id FROM names WHERE via = 'name' AND contains(key, {state.bind(key)}))"
@@ -194,21 +284,28 @@ def _oracle(term: Term, state: _State, *, reminder: bool) -> str:
     # '~' is the card's own name: per face, its face name or the whole card's name
     if term.kind == "regex":
         pattern = _regex(term, state)
-        match = (f"(regexp_matches({text('f.oracle_text')}, replace({state.bind(pattern)}, '~', regexp_escape(f.name))) "
-                 f"OR regexp_matches({text('f.oracle_text')}, replace({state.bind(pattern)}, '~', "
-                 "regexp_escape(c.name))))")
+        match = (
+            f"(regexp_matches({text('f.oracle_text')}, replace({state.bind(pattern)}, '~', regexp_escape(f.name))) "
+            f"OR regexp_matches({text('f.oracle_text')}, replace({state.bind(pattern)}, '~', "
+            "regexp_escape(c.name))))"
+        )
     else:
         value = term.value.lower()
-        match = (f"(contains(lower({text('f.oracle_text')}), replace({state.bind(value)}, '~', lower(f.name))) "
-                 f"OR contains(lower({text('f.oracle_text')}), replace({state.bind(value)}, '~', lower(c.name))))")
+        match = (
+            f"(contains(lower({text('f.oracle_text')}), replace({state.bind(value)}, '~', lower(f.name))) "
+            f"OR contains(lower({text('f.oracle_text')}), replace({state.bind(value)}, '~', lower(c.name))))"
+        )
     return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {match})"
 
 
 def _keyword_ability(term: Term, state: _State) -> str:
-    return f"list_contains(list_transform(coalesce(c.keywords, []), lambda k: lower(k)), {state.bind(term.value.lower())})"
+    return (
+        f"list_contains(list_transform(coalesce(c.keywords, []), lambda k: lower(k)), {state.bind(term.value.lower())})"
+    )
 
 
 # -- colours ------------------------------------------------------------------------------------------
+
 
 def _color_spec(term: Term, state: _State) -> tuple[str, Any]:
     """('set', ['R','G']) | ('count', 2) | ('colorless', None) | ('multi', None)."""
@@ -223,9 +320,12 @@ def _color_spec(term: Term, state: _State) -> tuple[str, Any]:
         return "set", sorted(set(COLOR_NAMES[v]))
     if v and all(ch in _LETTERS for ch in v):
         return "set", sorted({_LETTERS[ch] for ch in v})
-    raise _error(f"{term.keyword}{term.op}{term.value}: not a colour; use letters (w u b r g), colour names, "
-                 "c/colorless, m/multicolor, a number, or a nickname (azorius, esper, abzan, quandrix, chaos, …)",
-                 state, term)
+    raise _error(
+        f"{term.keyword}{term.op}{term.value}: not a colour; use letters (w u b r g), colour names, "
+        "c/colorless, m/multicolor, a number, or a nickname (azorius, esper, abzan, quandrix, chaos, …)",
+        state,
+        term,
+    )
 
 
 def _color_test(col: str, op: str, kind: str, value: Any, state: _State, *, identity: bool) -> str:
@@ -269,11 +369,14 @@ def _colors(term: Term, state: _State, column: str, *, identity: bool = False, f
         raise _error(f"{term.keyword}{term.op}{term.value}: {exc}", state, term) from None
     layouts = ", ".join(f"'{x}'" for x in _DFC_LAYOUTS)
     # the faces' own colours count for double-faced layouts only (the subquery reads those faces alone)
-    return (f"(CASE WHEN c.layout IN ({layouts}) THEN c.oracle_id IN (SELECT f.oracle_id FROM faces f "
-            f"WHERE f.layout IN ({layouts}) AND {face}) ELSE {card} END)")
+    return (
+        f"(CASE WHEN c.layout IN ({layouts}) THEN c.oracle_id IN (SELECT f.oracle_id FROM faces f "
+        f"WHERE f.layout IN ({layouts}) AND {face}) ELSE {card} END)"
+    )
 
 
 # -- numbers ------------------------------------------------------------------------------------------
+
 
 def _number(term: Term, state: _State) -> float:
     try:
@@ -296,8 +399,7 @@ def _stat(term: Term, state: _State, field_name: str) -> str:
     left = _face_stat(field_name)
     if value == "*" and field_name != "powtou":
         column = _STAT_COLUMNS[field_name]
-        test = f"contains(f.{column}, '*')" if op == "=" else (
-            f"NOT contains(f.{column}, '*')" if op == "<>" else None)
+        test = f"contains(f.{column}, '*')" if op == "=" else (f"NOT contains(f.{column}, '*')" if op == "<>" else None)
         if test is None:
             raise _error(f"{term.keyword}{term.op}*: only = and != compare with *", state, term)
     elif value in _STAT_FIELDS:
@@ -312,8 +414,10 @@ def _manavalue(term: Term, state: _State) -> str:
     if value in ("even", "odd") and term.op in (":", "="):
         return f"(c.cmc = floor(c.cmc) AND c.cmc::BIGINT % 2 = {0 if value == 'even' else 1})"
     if value in _STAT_FIELDS and _STAT_FIELDS[value] != "cmc":
-        return (f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND "
-                f"c.cmc {_OPS_SQL[term.op]} {_face_stat(_STAT_FIELDS[value])})")
+        return (
+            f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND "
+            f"c.cmc {_OPS_SQL[term.op]} {_face_stat(_STAT_FIELDS[value])})"
+        )
     return f"c.cmc {_OPS_SQL[term.op]} {state.bind(_number(term, state))}"
 
 
@@ -338,8 +442,12 @@ def _cost_symbols(term: Term, state: _State) -> tuple[int, dict[str, int]]:
         else:
             counts["{" + symbol + "}"] = counts.get("{" + symbol + "}", 0) + 1
     if at != len(text) or not text:
-        raise _error(f"{term.keyword}{term.op}{term.value}: not a mana cost; write symbols such as 2WW, {{G}}{{U}} "
-                     "or {R/P} (split symbols in braces)", state, term)
+        raise _error(
+            f"{term.keyword}{term.op}{term.value}: not a mana cost; write symbols such as 2WW, {{G}}{{U}} "
+            "or {R/P} (split symbols in braces)",
+            state,
+            term,
+        )
     return generic, counts
 
 
@@ -357,18 +465,27 @@ def _mana(term: Term, state: _State) -> str:
     card_symbols = f"(length({stripped}) - length(replace({stripped}, '{{', '')))"
 
     def at_least() -> str:
-        return " AND ".join([f"{card_generic} >= {state.bind(generic)}"]
-                            + [f"{count(sym)} >= {state.bind(n)}" for sym, n in counts.items()])
+        return " AND ".join(
+            [f"{card_generic} >= {state.bind(generic)}"]
+            + [f"{count(sym)} >= {state.bind(n)}" for sym, n in counts.items()]
+        )
 
     def exact() -> str:
-        return "(" + " AND ".join([f"{card_generic} = {state.bind(generic)}",
-                                   f"{card_symbols} = {state.bind(sum(counts.values()))}"]
-                                  + [f"{count(sym)} = {state.bind(n)}" for sym, n in counts.items()]) + ")"
+        return (
+            "("
+            + " AND ".join(
+                [f"{card_generic} = {state.bind(generic)}", f"{card_symbols} = {state.bind(sum(counts.values()))}"]
+                + [f"{count(sym)} = {state.bind(n)}" for sym, n in counts.items()]
+            )
+            + ")"
+        )
 
     def within() -> str:
-        return " AND ".join([f"{card_generic} <= {state.bind(generic)}"]
-                            + [f"{count(sym)} <= {state.bind(n)}" for sym, n in counts.items()]
-                            + [f"{card_symbols} = (" + (" + ".join(count(sym) for sym in counts) or "0") + ")"])
+        return " AND ".join(
+            [f"{card_generic} <= {state.bind(generic)}"]
+            + [f"{count(sym)} <= {state.bind(n)}" for sym, n in counts.items()]
+            + [f"{card_symbols} = (" + (" + ".join(count(sym) for sym in counts) or "0") + ")"]
+        )
 
     op = term.op
     if op in (":", ">="):
@@ -386,12 +503,16 @@ def _mana(term: Term, state: _State) -> str:
 
 # -- formats ------------------------------------------------------------------------------------------
 
+
 def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
     fmt = term.value.lower()
-    fmt = {"edh": "commander", "duelcommander": "duel", "pdh": "paupercommander", "pennydreadful": "penny"}.get(fmt, fmt)
+    fmt = {"edh": "commander", "duelcommander": "duel", "pdh": "paupercommander", "pennydreadful": "penny"}.get(
+        fmt, fmt
+    )
     wanted = ", ".join(f"'{s}'" for s in statuses)
-    return (f"c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = {state.bind(fmt)} "
-            f"AND status IN ({wanted}))")
+    return (
+        f"c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = {state.bind(fmt)} AND status IN ({wanted}))"
+    )
 
 
 # -- is: / has: ----------------------------------------------------------------------------------------
@@ -423,47 +544,57 @@ _IS_SQL: dict[str, str] = {
     "meldresult": _any_face("f.role = 'meld_result'"),
     # CR 110.4a: a permanent card is judged by the characteristics it has outside the battlefield (the
     # front face / top half / the creature part of an adventurer; both halves of a split card).
-    "permanent": "c.is_card AND " + _any_face(
+    "permanent": "c.is_card AND "
+    + _any_face(
         f"f.role IN {_CHARACTERISTIC_ROLES} AND list_has_any(f.card_types, "
-        "['Artifact', 'Battle', 'Creature', 'Enchantment', 'Land', 'Planeswalker'])"),
+        "['Artifact', 'Battle', 'Creature', 'Enchantment', 'Land', 'Planeswalker'])"
+    ),
     # Cast as a spell: a castable face (front, split half, adventure, either face of a modal DFC) that is
     # not a land (CR 305.9: a land can't be cast).
-    "spell": "c.is_card AND " + _any_face(
+    "spell": "c.is_card AND "
+    + _any_face(
         "(f.role IN ('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer', "
-        "'adventure') OR (f.role = 'back' AND f.layout = 'modal_dfc')) AND NOT list_contains(f.card_types, 'Land')"),
+        "'adventure') OR (f.role = 'back' AND f.layout = 'modal_dfc')) AND NOT list_contains(f.card_types, 'Land')"
+    ),
     # CR 700.6: legendary, artifact or Saga.
-    "historic": _any_face("(list_contains(f.supertypes, 'Legendary') OR list_contains(f.card_types, 'Artifact') "
-                          "OR list_contains(f.subtypes, 'Saga'))"),
+    "historic": _any_face(
+        "(list_contains(f.supertypes, 'Legendary') OR list_contains(f.card_types, 'Artifact') "
+        "OR list_contains(f.subtypes, 'Saga'))"
+    ),
     # CR 700.8: party = Cleric, Rogue, Warrior, Wizard creatures; CR 700.12: outlaws.
-    "party": _any_face("list_contains(f.card_types, 'Creature') AND "
-                       "list_has_any(f.subtypes, ['Cleric', 'Rogue', 'Warrior', 'Wizard'])"),
+    "party": _any_face(
+        "list_contains(f.card_types, 'Creature') AND list_has_any(f.subtypes, ['Cleric', 'Rogue', 'Warrior', 'Wizard'])"
+    ),
     "outlaw": _any_face("list_has_any(f.subtypes, ['Assassin', 'Mercenary', 'Pirate', 'Rogue', 'Warlock'])"),
     # CR 903.3 / 903.3a (the rule oracle_tools/decks.py applies): a legendary creature, Vehicle or
     # Spacecraft with power/toughness on the front face, or text saying it can be your commander.
-    "commander": "c.is_card AND (" + _any_face(
+    "commander": "c.is_card AND ("
+    + _any_face(
         f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
         "OR list_contains(f.subtypes, 'Vehicle') OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
-    ) + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
+    )
+    + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
     "reserved": "coalesce(c.reserved, false)",
     "funny": "coalesce(c.funny, false)",
     "token": "c.object_kind = 'token'",
     "emblem": "c.object_kind = 'emblem'",
     "extra": "NOT c.is_card",
-    "vanilla": "c.is_card AND " + _any_face("list_contains(f.card_types, 'Creature')")
-               + " AND coalesce(c.oracle_text, '') = ''",
-    "bear": "c.cmc = 2 AND " + _any_face("list_contains(f.card_types, 'Creature') AND f.power = '2' "
-                                         "AND f.toughness = '2'"),
+    "vanilla": "c.is_card AND "
+    + _any_face("list_contains(f.card_types, 'Creature')")
+    + " AND coalesce(c.oracle_text, '') = ''",
+    "bear": "c.cmc = 2 AND "
+    + _any_face("list_contains(f.card_types, 'Creature') AND f.power = '2' AND f.toughness = '2'"),
     "hybrid": "regexp_matches(coalesce(c.mana_cost, ''), '\\{[WUBRGC2]/[WUBRG]\\}')",
     "phyrexian": "regexp_matches(coalesce(c.mana_cost, ''), '/P\\}')",
     "partner": "list_contains(coalesce(c.keywords, []), 'Partner') OR "
-               "regexp_matches(coalesce(c.oracle_text, ''), '(?m)^Partner( with|—|\\b)')",
+    "regexp_matches(coalesce(c.oracle_text, ''), '(?m)^Partner( with|—|\\b)')",
     "companion": "list_contains(coalesce(c.keywords, []), 'Companion')",
     "modal": "regexp_matches(coalesce(c.oracle_text, ''), '(?i)choose (one|two|three|four|any number|one or more)"
-             " (or (more|both))? ?—')",
+    " (or (more|both))? ?—')",
     # CR 201.3: the card's name is in a class of interchangeable names (the name_classes table, derived from
     # the English printed names of its printings).
     "interchangeable": "c.oracle_id IN (SELECT k.oracle_id FROM name_classes k WHERE k.class_id IN "
-                       "(SELECT class_id FROM name_classes GROUP BY class_id HAVING count(DISTINCT name) > 1))",
+    "(SELECT class_id FROM name_classes GROUP BY class_id HAVING count(DISTINCT name) > 1))",
     # Its Oracle text creates tokens (the tokens layer's parsed "create … token" clauses, CR 111.1).
     "token-maker": "c.oracle_id IN (SELECT creator_oracle_id FROM token_specs)",
     "tokenmaker": "c.oracle_id IN (SELECT creator_oracle_id FROM token_specs)",
@@ -486,7 +617,9 @@ def _is(term: Term, state: _State) -> str:
     if value not in _IS_SQL:
         raise UnsupportedKeywordError(
             f"{term.keyword}:{term.value} is not supported; supported: {', '.join(sorted(IS_VALUES))}",
-            state.query, term.position)
+            state.query,
+            term.position,
+        )
     return f"({_IS_SQL[value]})"
 
 
@@ -506,11 +639,16 @@ def _in(term: Term, state: _State) -> str:
 
 # -- printings ----------------------------------------------------------------------------------------
 
+
 def _rarity(term: Term, state: _State) -> str:
     value = _RARITY_ABBR.get(term.value.lower(), term.value.lower())
     if value not in RARITY_RANK:
-        raise _error(f"r{term.op}{term.value}: not a rarity; use common, uncommon, rare, special, mythic, bonus "
-                     "(or c u r s m b)", state, term)
+        raise _error(
+            f"r{term.op}{term.value}: not a rarity; use common, uncommon, rare, special, mythic, bonus "
+            "(or c u r s m b)",
+            state,
+            term,
+        )
     return f"{_RARITY_SQL} {_OPS_SQL[term.op]} {state.bind(RARITY_RANK[value])}"
 
 
@@ -519,8 +657,10 @@ def _collector_number(term: Term, state: _State) -> str:
         return f"p.collector_number = {state.bind(term.value)}"
     if term.op == "!=":
         return f"p.collector_number <> {state.bind(term.value)}"
-    return (f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) {_OPS_SQL[term.op]} "
-            f"{state.bind(int(_number(term, state)))}")
+    return (
+        f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) {_OPS_SQL[term.op]} "
+        f"{state.bind(int(_number(term, state)))}"
+    )
 
 
 def _lang(term: Term, state: _State) -> str:
@@ -529,8 +669,12 @@ def _lang(term: Term, state: _State) -> str:
         return "true"
     code = LANGUAGES.get(value, value)
     if code not in _LANG_CODES:
-        raise _error(f"lang:{term.value}: unknown language; use a code ({', '.join(sorted(_LANG_CODES))}), an "
-                     "English language name, or any", state, term)
+        raise _error(
+            f"lang:{term.value}: unknown language; use a code ({', '.join(sorted(_LANG_CODES))}), an "
+            "English language name, or any",
+            state,
+            term,
+        )
     return f"p.lang = {state.bind(code)}"
 
 
@@ -549,6 +693,7 @@ def _date(term: Term, state: _State, *, year: bool) -> str:
     if _DATE_RE.match(value):
         parts = [int(x) for x in value.split("-")] + [1, 1]
         import datetime as _dt
+
         try:
             day = _dt.date(parts[0], parts[1], parts[2])
         except ValueError:
@@ -562,6 +707,7 @@ def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State]
     def build(term: Term, state: _State) -> str:
         value = term.value.lower() if lower else term.value
         return f"p.{column} = {state.bind(value)}"
+
     return build
 
 
@@ -575,11 +721,13 @@ def _game(term: Term, state: _State) -> str:
 
 # -- the compiler ------------------------------------------------------------------------------------
 
+
 def _leaf(term: Term, state: _State) -> str:
     kw = _keyword(term, state)
     family = kw.family
     handlers: dict[str, Callable[[Term, _State], str]] = {
-        "name": _name, "type": _type,
+        "name": _name,
+        "type": _type,
         "oracle": lambda t, s: _oracle(t, s, reminder=False),
         "fulloracle": lambda t, s: _oracle(t, s, reminder=True),
         "keyword": _keyword_ability,
@@ -597,7 +745,8 @@ def _leaf(term: Term, state: _State) -> str:
         "format": lambda t, s: _legality(t, s, ("legal", "restricted")),
         "banned": lambda t, s: _legality(t, s, ("banned",)),
         "restricted": lambda t, s: _legality(t, s, ("restricted",)),
-        "is": _is, "has": _is,
+        "is": _is,
+        "has": _is,
         "not": lambda t, s: f"NOT {_is(t, s)}",
         "nameable": _nameable,
         "in": _in,
@@ -629,8 +778,14 @@ def _expr(node: Node, state: _State) -> str:
             return "true"
         return _leaf(node, state)
     if isinstance(node, Not):
-        if isinstance(node.child, Term) and node.child.keyword in ("include", "unique", "order", "direction", "sort",
-                                                                     "dir"):
+        if isinstance(node.child, Term) and node.child.keyword in (
+            "include",
+            "unique",
+            "order",
+            "direction",
+            "sort",
+            "dir",
+        ):
             raise SearchSyntaxError(f"{node.child.keyword}: cannot be negated", state.query, node.position)
         return f"(NOT {_expr(node.child, state)})"
     if isinstance(node, And):
@@ -659,8 +814,15 @@ def _display(terms: list[Term], options: Options, state: _State) -> None:
                 raise _error(f"unique:{term.value}: use {', '.join(UNIQUE)}", state, term)
             options.unique = value
         elif kw.family == "order":
-            value = {"mv": "cmc", "manavalue": "cmc", "pow": "power", "tou": "toughness", "colour": "color",
-                     "date": "released", "edhrecrank": "edhrec"}.get(value, value)
+            value = {
+                "mv": "cmc",
+                "manavalue": "cmc",
+                "pow": "power",
+                "tou": "toughness",
+                "colour": "color",
+                "date": "released",
+                "edhrecrank": "edhrec",
+            }.get(value, value)
             if value not in ORDERS:
                 raise _error(f"order:{term.value}: use {', '.join(ORDERS)}", state, term)
             options.order = value
@@ -681,8 +843,12 @@ def _reveals_extras(terms: list[Term]) -> bool:
             continue
         if kw.reveals_extras or (kw.family in ("is", "has") and term.value.lower() in IS_REVEALS):
             return True
-        if kw.family == "type" and term.kind != "regex" and len(term.value) >= 3 and any(
-                x.startswith(term.value.lower()) for x in EXTRA_TYPES):
+        if (
+            kw.family == "type"
+            and term.kind != "regex"
+            and len(term.value) >= 3
+            and any(x.startswith(term.value.lower()) for x in EXTRA_TYPES)
+        ):
             return True
     return False
 
@@ -701,14 +867,18 @@ def _mentions_lang(terms: list[Term]) -> bool:
 
 
 # Printing preference (see the module docstring): the first printing in this order stands for a card.
-_PREFERENCE = ("(p.lang = 'en') DESC NULLS LAST, "
-               "(list_contains(p.games, 'paper') OR (p.games IS NULL AND NOT coalesce(p.digital, false))) DESC NULLS LAST, "
-               "coalesce(p.promo, false), coalesce(p.set_type = 'memorabilia', false), p.released_at DESC NULLS LAST, "
-               "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id")
+_PREFERENCE = (
+    "(p.lang = 'en') DESC NULLS LAST, "
+    "(list_contains(p.games, 'paper') OR (p.games IS NULL AND NOT coalesce(p.digital, false))) DESC NULLS LAST, "
+    "coalesce(p.promo, false), coalesce(p.set_type = 'memorabilia', false), p.released_at DESC NULLS LAST, "
+    "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id"
+)
 
-_COLOR_ORDER = ("CASE WHEN len(coalesce(c.colors, [])) = 0 THEN 7 WHEN len(c.colors) > 1 THEN 6 "
-                "WHEN c.colors[1] = 'W' THEN 1 WHEN c.colors[1] = 'U' THEN 2 WHEN c.colors[1] = 'B' THEN 3 "
-                "WHEN c.colors[1] = 'R' THEN 4 ELSE 5 END")
+_COLOR_ORDER = (
+    "CASE WHEN len(coalesce(c.colors, [])) = 0 THEN 7 WHEN len(c.colors) > 1 THEN 6 "
+    "WHEN c.colors[1] = 'W' THEN 1 WHEN c.colors[1] = 'U' THEN 2 WHEN c.colors[1] = 'B' THEN 3 "
+    "WHEN c.colors[1] = 'R' THEN 4 ELSE 5 END"
+)
 _ORDER_SQL = {
     "name": "c.name",
     "cmc": "c.cmc",
@@ -721,20 +891,31 @@ _ORDER_SQL = {
     "edhrec": "c.edhrec_rank",
     "artist": "p.artist",
 }
-_PRINTING_COLUMNS = ("p.oracle_id, p.id, p.lang, p.set_code, p.collector_number, p.rarity, p.released_at, "
-                     "p.artist")
-_OUTPUT = ("c.oracle_id, p.id, c.name, p.lang, p.set_code AS set, p.collector_number, p.rarity, p.released_at, "
-           "c.mana_cost, c.cmc, c.type_line, c.colors, c.color_identity, c.power, c.toughness, c.loyalty, "
-           "c.layout, p.artist")
+_PRINTING_COLUMNS = "p.oracle_id, p.id, p.lang, p.set_code, p.collector_number, p.rarity, p.released_at, p.artist"
+_OUTPUT = (
+    "c.oracle_id, p.id, c.name, p.lang, p.set_code AS set, p.collector_number, p.rarity, p.released_at, "
+    "c.mana_cost, c.cmc, c.type_line, c.colors, c.color_identity, c.power, c.toughness, c.loyalty, "
+    "c.layout, p.artist"
+)
 
 
-def compile_query(tree: Node, query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto",
-                  nameable: Callable[[str], list[str]] | None = None) -> Compiled:
+def compile_query(
+    tree: Node,
+    query: str,
+    *,
+    unique: str = "cards",
+    order: str = "name",
+    direction: str = "auto",
+    nameable: Callable[[str], list[str]] | None = None,
+) -> Compiled:
     """The SQL and parameters for ``tree`` (from ``parse(query)``); keywords inside the query win over the
     ``unique`` / ``order`` / ``direction`` arguments."""
     state = _State(query, nameable=nameable)
-    for name, value, allowed in (("unique", unique, UNIQUE), ("order", order, ORDERS),
-                                 ("direction", direction, DIRECTIONS)):
+    for name, value, allowed in (
+        ("unique", unique, UNIQUE),
+        ("order", order, ORDERS),
+        ("direction", direction, DIRECTIONS),
+    ):
         if value not in allowed:
             raise SearchSyntaxError(f"{name}={value!r}: use one of {', '.join(allowed)}")
     options = Options(unique=unique, order=order, direction=direction)
@@ -748,8 +929,10 @@ def compile_query(tree: Node, query: str, *, unique: str = "cards", order: str =
 
     descending = options.direction == "desc" or (options.direction == "auto" and options.order in _AUTO_DESC)
     direction_sql = "DESC" if descending else "ASC"
-    order_sql = (f"{_ORDER_SQL[options.order]} {direction_sql} NULLS LAST, c.name, p.set_code, "
-                 "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id")
+    order_sql = (
+        f"{_ORDER_SQL[options.order]} {direction_sql} NULLS LAST, c.name, p.set_code, "
+        "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id"
+    )
 
     if not printing_level:
         sql = f"""
@@ -770,8 +953,10 @@ ORDER BY {order_sql}"""
     if options.unique != "cards" and not _mentions_lang(terms):
         # Scryfall lists English printings unless lang: is given; a card printed only in other languages
         # keeps those (the foreign-only printings in the data)
-        domain += (" AND (p.lang = 'en' OR p.oracle_id NOT IN "
-                   "(SELECT oracle_id FROM printings WHERE lang = 'en' AND oracle_id IS NOT NULL))")
+        domain += (
+            " AND (p.lang = 'en' OR p.oracle_id NOT IN "
+            "(SELECT oracle_id FROM printings WHERE lang = 'en' AND oracle_id IS NOT NULL))"
+        )
     matched = f"SELECT p.* FROM cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {visible} AND {domain} AND {where}"
     if options.unique == "prints":
         sql = f"""

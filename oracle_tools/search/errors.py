@@ -1,4 +1,5 @@
 """Search errors: one line saying what is wrong, with the 0-based ``position`` in the query."""
+
 from __future__ import annotations
 
 from ..errors import OracleToolsError

@@ -3,6 +3,7 @@
 >>> parse("t:goblin -c:r")                                     # doctest: +ELLIPSIS
 And(children=(Term(keyword='t', op=':', value='goblin', kind='word', position=0, exact=False), Not(...)))
 """
+
 from __future__ import annotations
 
 from functools import cache
@@ -23,9 +24,19 @@ from .tree import And, Empty, Node, Not, Or, Term, ValueKind
 MAX_QUERY = 1000  # characters: a longer query is refused before parsing (the HTTP API has the same limit)
 
 _EXPECTED = {
-    "KEYWORD": "a keyword", "WORD": "a word", "STRING": 'a "quoted phrase"', "REGEX": "a /regular expression/",
-    "LPAR": "'('", "RPAR": "')'", "NEG": "'-'", "BANG": "'!'", "OP": "an operator (: = != < <= > >=)",
-    "OR": "'or'", "AND": "'and'", "PLUSPLUS": "'++'", "ATAT": "'@@'",
+    "KEYWORD": "a keyword",
+    "WORD": "a word",
+    "STRING": 'a "quoted phrase"',
+    "REGEX": "a /regular expression/",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "NEG": "'-'",
+    "BANG": "'!'",
+    "OP": "an operator (: = != < <= > >=)",
+    "OR": "'or'",
+    "AND": "'and'",
+    "PLUSPLUS": "'++'",
+    "ATAT": "'@@'",
 }
 
 
@@ -68,7 +79,10 @@ class _ToTree(Transformer[Token, Node]):
         if value.start_pos != start:
             raise SearchSyntaxError(
                 f"{key.value}{op.value} needs its value right after the '{op.value}' (no space): write "
-                f"{key.value}{op.value}{value.value}", self.query, start)
+                f"{key.value}{op.value}{value.value}",
+                self.query,
+                start,
+            )
         text, kind = _value(value)
         return Term(key.value.lower(), op.value, text, kind, key.start_pos or 0)
 
@@ -124,8 +138,9 @@ def _describe(exc: UnexpectedInput, query: str) -> SearchSyntaxError:
         if last in (":", "=", "<", ">"):
             return SearchSyntaxError("the last keyword needs a value after its operator, e.g. t:goblin", query, pos)
         if query.count("(") > query.count(")"):
-            return SearchSyntaxError(f"a '(' is never closed: add ')' (opened at position {query.rfind('(')})",
-                                     query, query.rfind("("))
+            return SearchSyntaxError(
+                f"a '(' is never closed: add ')' (opened at position {query.rfind('(')})", query, query.rfind("(")
+            )
         return SearchSyntaxError("the query ends too early: a term is missing after the last operator", query, pos)
     if isinstance(exc, UnexpectedCharacters):
         pos = int(exc.pos_in_stream or 0)
@@ -135,18 +150,21 @@ def _describe(exc: UnexpectedInput, query: str) -> SearchSyntaxError:
         if ch == '"':
             return SearchSyntaxError('a quotation mark (") is never closed: add the closing "', query, pos)
         if ch == "/":
-            return SearchSyntaxError("a regular expression is never closed: end it with / (write \\/ for a slash "
-                                     "inside it)", query, pos)
+            return SearchSyntaxError(
+                "a regular expression is never closed: end it with / (write \\/ for a slash inside it)", query, pos
+            )
         if ch == ")":
             return SearchSyntaxError("a ')' has no matching '('", query, pos)
         if ch == "!":
-            return SearchSyntaxError("'!' (exact name) must be followed by a name: !fire or !\"Lightning Bolt\"",
-                                     query, pos)
+            return SearchSyntaxError(
+                "'!' (exact name) must be followed by a name: !fire or !\"Lightning Bolt\"", query, pos
+            )
         if ch == "-":
             return SearchSyntaxError("'-' (negation) must be followed by a term: -t:creature", query, pos)
         expected = sorted({_EXPECTED.get(t, t) for t in exc.allowed or ()})
-        return SearchSyntaxError(f"unexpected {ch!r}" + (f"; expected {', '.join(expected)}" if expected else ""),
-                                 query, pos)
+        return SearchSyntaxError(
+            f"unexpected {ch!r}" + (f"; expected {', '.join(expected)}" if expected else ""), query, pos
+        )
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         pos = tok.start_pos or 0
@@ -155,8 +173,9 @@ def _describe(exc: UnexpectedInput, query: str) -> SearchSyntaxError:
         if tok.type in ("OR", "AND"):
             return SearchSyntaxError(f"'{tok.value}' needs a term on both sides", query, pos)
         expected = sorted({_EXPECTED.get(t, t) for t in exc.expected if t != "$END"})
-        return SearchSyntaxError(f"unexpected {tok.value!r}" + (f"; expected {', '.join(expected)}" if expected else ""),
-                                 query, pos)
+        return SearchSyntaxError(
+            f"unexpected {tok.value!r}" + (f"; expected {', '.join(expected)}" if expected else ""), query, pos
+        )
     return SearchSyntaxError("not valid search syntax", query, pos or 0)
 
 
@@ -165,8 +184,9 @@ def parse(query: str) -> Node:
     if not isinstance(query, str):
         raise SearchSyntaxError(f"a query is text, not {type(query).__name__}")
     if len(query) > MAX_QUERY:
-        raise SearchSyntaxError(f"the query is {len(query)} characters long; at most {MAX_QUERY} are allowed",
-                                query[:MAX_QUERY], MAX_QUERY)
+        raise SearchSyntaxError(
+            f"the query is {len(query)} characters long; at most {MAX_QUERY} are allowed", query[:MAX_QUERY], MAX_QUERY
+        )
     if "\x00" in query:
         raise SearchSyntaxError("the query contains a NUL character", query, query.index("\x00"))
     try:

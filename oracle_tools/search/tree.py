@@ -1,4 +1,5 @@
 """The query tree the parser builds and the compiler reads (plain frozen dataclasses)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -3,13 +3,16 @@
 :func:`create_app` (oracle_tools/serve/app.py) builds the Starlette app; :func:`run` serves it with
 uvicorn (httptools and uvloop when installed). Reference: docs/serve.md.
 """
+
 from __future__ import annotations
 
 import importlib.util
 import os
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import OracleToolsError
 from .app import create_app
 
 if TYPE_CHECKING:
@@ -25,16 +28,51 @@ def app_factory() -> Starlette:
     return create_app(Path(os.environ[_DB_ENV]))
 
 
-def run(db_path: str | os.PathLike[str], *, host: str = "127.0.0.1", port: int = 8765, workers: int = 1,
-        log_level: str = "warning") -> None:
+def check_address(host: str, port: int) -> None:
+    """Fail with one clear line before uvicorn starts: it would log a traceback for a host it cannot resolve
+    and a bare errno for a port in use."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError, ValueError) as exc:
+        raise OracleToolsError(
+            f"cannot serve on host {host[:80]!r}: {exc}; give an address of this machine, such as 127.0.0.1 or 0.0.0.0"
+        ) from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no conflict
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise OracleToolsError(
+                f"cannot serve on {host}:{port}: {exc.strerror or exc}; stop what uses it or give another --port"
+            ) from None
+
+
+def run(
+    db_path: str | os.PathLike[str],
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    workers: int = 1,
+    log_level: str = "warning",
+) -> None:
     """Serve until interrupted. Opens the database read-only first, so a missing file fails at once."""
     import uvicorn
 
+    check_address(host, port)
     path = Path(db_path).resolve()
     http = "httptools" if importlib.util.find_spec("httptools") else "h11"
     loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
-    options: dict[str, Any] = {"host": host, "port": port, "http": http, "loop": loop, "log_level": log_level,
-                               "access_log": False, "server_header": False, "timeout_graceful_shutdown": 5}
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "http": http,
+        "loop": loop,
+        "log_level": log_level,
+        "access_log": False,
+        "server_header": False,
+        "timeout_graceful_shutdown": 5,
+    }
     if workers > 1:
         os.environ[_DB_ENV] = str(path)
         uvicorn.run("oracle_tools.serve:app_factory", factory=True, workers=workers, **options)

@@ -19,6 +19,7 @@ Every error is a Scryfall error object ``{"object": "error", "code", "status", "
 ``type`` where Scryfall has one): unknown paths and parameters, wrong types, invalid JSON, bodies over
 1 MB (413), names over 1,000 characters. Nothing reaches the client as a traceback.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,7 +29,7 @@ import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 from urllib.parse import urlencode
 
 from starlette.applications import Starlette
@@ -59,21 +60,35 @@ _COMMON = frozenset({"format", "pretty"})
 class ApiError(Exception):
     """An answer with a Scryfall error object."""
 
-    def __init__(self, status: int, code: str, details: str, type_: str | None = None,
-                 warnings: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, status: int, code: str, details: str, type_: str | None = None, warnings: Sequence[str] | None = None
+    ) -> None:
         super().__init__(details)
         self.status, self.code, self.details, self.type, self.warnings = status, code, details, type_, warnings
 
 
-_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 406: "not_acceptable",
-          413: "payload_too_large", 415: "unsupported_media_type", 422: "unprocessable_entity",
-          500: "internal_server_error", 503: "service_unavailable"}
+_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "unprocessable_entity",
+    500: "internal_server_error",
+    503: "service_unavailable",
+}
 
 
-def error_body(status: int, details: str, code: str | None = None, type_: str | None = None,
-               warnings: Sequence[str] | None = None) -> dict[str, Any]:
-    body: dict[str, Any] = {"object": "error", "code": code or _CODES.get(status, "error"), "status": status,
-                            "details": details}
+def error_body(
+    status: int, details: str, code: str | None = None, type_: str | None = None, warnings: Sequence[str] | None = None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "object": "error",
+        "code": code or _CODES.get(status, "error"),
+        "status": status,
+        "details": details,
+    }
     if type_:
         body["type"] = type_
     if warnings:
@@ -100,31 +115,44 @@ def error_response(exc: ApiError) -> Response:
 
 # -- parameters -------------------------------------------------------------------------------------
 
+
 def _params(request: Request, allowed: frozenset[str], *, scryfall: bool = True) -> dict[str, str]:
     """The query parameters, each once, checked against the endpoint's list."""
     accepted = allowed | _COMMON if scryfall else allowed
     out: dict[str, str] = {}
     for key, value in request.query_params.multi_items():
         if key not in accepted:
-            raise ApiError(400, "bad_request", f"unknown parameter {key!r} for {request.url.path}; "
-                           f"this endpoint takes: {', '.join(sorted(accepted)) or 'no parameters'}.")
+            raise ApiError(
+                400,
+                "bad_request",
+                f"unknown parameter {key!r} for {request.url.path}; "
+                f"this endpoint takes: {', '.join(sorted(accepted)) or 'no parameters'}.",
+            )
         if key in out and key != "commander":
             raise ApiError(400, "bad_request", f"parameter {key!r} is given more than once; give it once.")
         out[key] = value
     if scryfall and out.get("format", "json") != "json":
-        raise ApiError(422, "unprocessable_entity", f"format={out['format']!r} is not served here; only format=json "
-                       "(no text or image answers).")
+        raise ApiError(
+            422,
+            "unprocessable_entity",
+            f"format={out['format']!r} is not served here; only format=json (no text or image answers).",
+        )
     return out
 
 
+@overload
+def _text(value: str | None, what: str) -> str: ...
+@overload
+def _text(value: str | None, what: str, *, required: bool) -> str | None: ...
 def _text(value: str | None, what: str, *, required: bool = True) -> str | None:
     if value is None or not value.strip():
         if required:
             raise ApiError(400, "bad_request", f"{what} is missing; give it as a non-empty value.")
         return None
     if len(value) > MAX_NAME:
-        raise ApiError(400, "bad_request", f"{what} is {len(value):,} characters long; at most {MAX_NAME:,} "
-                       "are accepted.")
+        raise ApiError(
+            400, "bad_request", f"{what} is {len(value):,} characters long; at most {MAX_NAME:,} are accepted."
+        )
     return value
 
 
@@ -146,8 +174,11 @@ async def _body(request: Request) -> bytes:
         if not length.isdigit():
             raise ApiError(400, "bad_request", "the Content-Length header is not a number.")
         if int(length) > MAX_BODY:
-            raise ApiError(413, "payload_too_large", f"the request body is {int(length):,} bytes; at most "
-                           f"{MAX_BODY:,} are accepted.")
+            raise ApiError(
+                413,
+                "payload_too_large",
+                f"the request body is {int(length):,} bytes; at most {MAX_BODY:,} are accepted.",
+            )
     body = bytearray()
     async for chunk in request.stream():
         body.extend(chunk)
@@ -167,6 +198,7 @@ async def _json_body(request: Request) -> Any:
 
 
 # -- running work ------------------------------------------------------------------------------------
+
 
 async def _run(request: Request, work: Callable[[Generation], Response]) -> Response:
     """Run ``work`` in the threadpool against the request's database generation (see GenerationLease)."""
@@ -216,6 +248,7 @@ def _locked(generation: Generation, call: Callable[[], Any]) -> Any:
 
 # -- card objects ----------------------------------------------------------------------------------
 
+
 def _base_url(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
@@ -257,10 +290,15 @@ def _card_answer(generation: Generation, printing_id: str | None, base_url: str,
 
 
 def _printing_in_set(generation: Generation, oracle_id: str, set_code: str) -> str | None:
-    row = generation.cursor().execute(
-        "SELECT id FROM printings WHERE oracle_id = ? AND set_code = lower(?) "
-        "ORDER BY (lang = 'en') DESC, coalesce(promo, false), collector_number, id LIMIT 1",
-        [oracle_id, set_code]).fetchall()
+    row = (
+        generation.cursor()
+        .execute(
+            "SELECT id FROM printings WHERE oracle_id = ? AND set_code = lower(?) "
+            "ORDER BY (lang = 'en') DESC, coalesce(promo, false), collector_number, id LIMIT 1",
+            [oracle_id, set_code],
+        )
+        .fetchall()
+    )
     return row[0][0] if row else None
 
 
@@ -285,9 +323,14 @@ async def cards_named(request: Request) -> Response:
         if fuzzy and not result.ok:
             result = _fuzzy(gen, name) or _locked(gen, lambda: gen.db.resolve(name, fuzzy=True))
         if result.status == "ambiguous":
-            raise ApiError(404, "not_found", f"Too many cards match ambiguous name “{name}”: "
-                           f"{', '.join(c.name for c in result.candidates[:10])}. Add more words to refine "
-                           "your search.", "ambiguous")
+            raise ApiError(
+                404,
+                "not_found",
+                f"Too many cards match ambiguous name “{name}”: "
+                f"{', '.join(c.name for c in result.candidates[:10])}. Add more words to refine "
+                "your search.",
+                "ambiguous",
+            )
         if not result.ok or not result.oracle_id:
             hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
             raise ApiError(404, "not_found", f"No cards found matching “{name}”.{hint}")
@@ -350,11 +393,16 @@ async def card_by_id(request: Request) -> Response:
     _params(request, frozenset())
     card_id = request.path_params["id"]
     if not _looks_like_uuid(card_id):
-        raise ApiError(404, "not_found", f"“{card_id[:100]}” is not a Scryfall card id (a UUID); "
-                       "use /cards/{set}/{number} for a set and collector number.")
+        raise ApiError(
+            404,
+            "not_found",
+            f"“{card_id[:100]}” is not a Scryfall card id (a UUID); "
+            "use /cards/{set}/{number} for a set and collector number.",
+        )
     base = _base_url(request)
-    return await _run(request, lambda gen: _card_answer(gen, card_id.lower(), base,
-                                                        f"No card found with the given ID “{card_id}”."))
+    return await _run(
+        request, lambda gen: _card_answer(gen, card_id.lower(), base, f"No card found with the given ID “{card_id}”.")
+    )
 
 
 async def card_by_number(request: Request) -> Response:
@@ -367,10 +415,15 @@ async def card_by_number(request: Request) -> Response:
     base = _base_url(request)
 
     def work(gen: Generation) -> Response:
-        row = gen.cursor().execute(
-            "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
-            "AND (? IS NULL OR lang = ?) ORDER BY (lang = 'en') DESC, id LIMIT 1",
-            [set_code, number, lang, lang]).fetchall()
+        row = (
+            gen.cursor()
+            .execute(
+                "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
+                "AND (? IS NULL OR lang = ?) ORDER BY (lang = 'en') DESC, id LIMIT 1",
+                [set_code, number, lang, lang],
+            )
+            .fetchall()
+        )
         where = f"“{set_code}” #{number}" + (f" in language “{lang}”" if lang else "")
         return _card_answer(gen, row[0][0] if row else None, base, f"No card found: {where}.")
 
@@ -447,14 +500,16 @@ async def cards_autocomplete(request: Request) -> Response:
             if len(names) < AUTOCOMPLETE_LIMIT:
                 seen = set(names)
                 names += [name for norm, name in entries if key in norm and name not in seen][
-                    :AUTOCOMPLETE_LIMIT - len(names)]
+                    : AUTOCOMPLETE_LIMIT - len(names)
+                ]
         return json_response({"object": "catalog", "total_values": len(names), "data": names})
 
     return await _run(request, work)
 
 
-_SEARCH = frozenset({"q", "unique", "order", "dir", "page", "include_extras", "include_multilingual",
-                     "include_variations"})
+_SEARCH = frozenset(
+    {"q", "unique", "order", "dir", "page", "include_extras", "include_multilingual", "include_variations"}
+)
 _UNIQUE = ("cards", "art", "prints")
 _DIRS = ("auto", "asc", "desc")
 
@@ -476,11 +531,13 @@ def search_ids(gen: Generation, query: str, unique: str, order: str, direction: 
         return _locked(gen, lambda: gen.db.nameable(phrase).get_column("oracle_id").unique().to_list())
 
     try:
-        frame = _search.run(gen.user_cursor(), query, unique=unique, order=order, direction=direction,
-                            nameable=nameable)
+        frame = _search.run(
+            gen.user_cursor(), query, unique=unique, order=order, direction=direction, nameable=nameable
+        )
     except OracleToolsError as exc:
-        raise ApiError(400, "bad_request", str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError)
-                       else None) from None
+        raise ApiError(
+            400, "bad_request", str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError) else None
+        ) from None
     ids: list[str] = frame.get_column("id").to_list()
     if len(cache) >= SEARCH_CACHE_SIZE:
         cache.clear()
@@ -517,9 +574,12 @@ async def cards_search(request: Request) -> Response:
             raise ApiError(404, "not_found", f"Your query “{query}” didn’t match any cards.")
         start = (page - 1) * PAGE_SIZE
         if start >= total:
-            raise ApiError(422, "unprocessable_entity", f"page {page} is past the last page "
-                           f"({(total + PAGE_SIZE - 1) // PAGE_SIZE}) of {total:,} cards.")
-        ids = ids_all[start:start + PAGE_SIZE]
+            raise ApiError(
+                422,
+                "unprocessable_entity",
+                f"page {page} is past the last page ({(total + PAGE_SIZE - 1) // PAGE_SIZE}) of {total:,} cards.",
+            )
+        ids = ids_all[start : start + PAGE_SIZE]
         items = [b for b in card_json(gen, ids) if b is not None]
         fields: dict[str, Any] = {"total_cards": total, "has_more": start + PAGE_SIZE < total}
         if fields["has_more"]:
@@ -531,30 +591,49 @@ async def cards_search(request: Request) -> Response:
     return await _run(request, work)
 
 
-_IDENTIFIER_KEYS = frozenset({"id", "oracle_id", "name", "set", "collector_number", "mtgo_id", "multiverse_id",
-                              "illustration_id"})
+_IDENTIFIER_KEYS = frozenset(
+    {"id", "oracle_id", "name", "set", "collector_number", "mtgo_id", "multiverse_id", "illustration_id"}
+)
 
 
 def _check_identifier(item: Any, index: int) -> dict[str, Any]:
     where = f"identifiers[{index}]"
     if not isinstance(item, dict):
-        raise ApiError(422, "unprocessable_entity", f"{where} is not an object; give e.g. {{\"name\": \"Ancient Tomb\"}}.")
+        raise ApiError(422, "unprocessable_entity", f'{where} is not an object; give e.g. {{"name": "Ancient Tomb"}}.')
     unknown = set(item) - _IDENTIFIER_KEYS
     if unknown:
-        raise ApiError(422, "unprocessable_entity", f"{where} has unknown keys {sorted(unknown)}; identifiers take "
-                       f"{', '.join(sorted(_IDENTIFIER_KEYS))}.")
+        raise ApiError(
+            422,
+            "unprocessable_entity",
+            f"{where} has unknown keys {sorted(unknown)}; identifiers take {', '.join(sorted(_IDENTIFIER_KEYS))}.",
+        )
     for key, value in item.items():
         expected = int if key in ("mtgo_id", "multiverse_id") else str
         if not isinstance(value, expected) or isinstance(value, bool):
-            raise ApiError(422, "unprocessable_entity", f"{where}.{key} must be a {'number' if expected is int else 'string'}.")
+            raise ApiError(
+                422, "unprocessable_entity", f"{where}.{key} must be a {'number' if expected is int else 'string'}."
+            )
         if isinstance(value, str) and (len(value) > MAX_NAME or not value.strip()):
-            raise ApiError(422, "unprocessable_entity", f"{where}.{key} is empty or longer than {MAX_NAME:,} characters.")
+            raise ApiError(
+                422, "unprocessable_entity", f"{where}.{key} is empty or longer than {MAX_NAME:,} characters."
+            )
     keys = frozenset(item)
-    valid = [frozenset({"id"}), frozenset({"oracle_id"}), frozenset({"name"}), frozenset({"name", "set"}),
-             frozenset({"set", "collector_number"}), frozenset({"mtgo_id"}), frozenset({"multiverse_id"})]
+    valid = [
+        frozenset({"id"}),
+        frozenset({"oracle_id"}),
+        frozenset({"name"}),
+        frozenset({"name", "set"}),
+        frozenset({"set", "collector_number"}),
+        frozenset({"mtgo_id"}),
+        frozenset({"multiverse_id"}),
+    ]
     if keys not in valid:
-        raise ApiError(422, "unprocessable_entity", f"{where} is not a valid identifier ({', '.join(sorted(keys)) or 'empty'}); "
-                       "use id, oracle_id, name, name + set, set + collector_number, mtgo_id or multiverse_id.")
+        raise ApiError(
+            422,
+            "unprocessable_entity",
+            f"{where} is not a valid identifier ({', '.join(sorted(keys)) or 'empty'}); "
+            "use id, oracle_id, name, name + set, set + collector_number, mtgo_id or multiverse_id.",
+        )
     return item
 
 
@@ -574,14 +653,20 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
             return _printing_in_set(gen, result.oracle_id, ident["set"])
         return representative(gen, [result.oracle_id]).get(result.oracle_id)
     if "collector_number" in ident:
-        row = cur.execute("SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
-                          "ORDER BY (lang = 'en') DESC, id LIMIT 1", [ident["set"], ident["collector_number"]]).fetchall()
+        row = cur.execute(
+            "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
+            "ORDER BY (lang = 'en') DESC, id LIMIT 1",
+            [ident["set"], ident["collector_number"]],
+        ).fetchall()
         return row[0][0] if row else None
     if "mtgo_id" in ident:
-        row = cur.execute("SELECT id FROM printings WHERE mtgo_id = ? ORDER BY id LIMIT 1", [ident["mtgo_id"]]).fetchall()
+        row = cur.execute(
+            "SELECT id FROM printings WHERE mtgo_id = ? ORDER BY id LIMIT 1", [ident["mtgo_id"]]
+        ).fetchall()
         return row[0][0] if row else None
-    row = cur.execute("SELECT id FROM printings WHERE list_contains(multiverse_ids, ?) ORDER BY id LIMIT 1",
-                      [ident["multiverse_id"]]).fetchall()
+    row = cur.execute(
+        "SELECT id FROM printings WHERE list_contains(multiverse_ids, ?) ORDER BY id LIMIT 1", [ident["multiverse_id"]]
+    ).fetchall()
     return row[0][0] if row else None
 
 
@@ -595,8 +680,11 @@ async def cards_collection(request: Request) -> Response:
     if not identifiers:
         raise ApiError(422, "unprocessable_entity", "identifiers is empty; give between 1 and 75 card identifiers.")
     if len(identifiers) > MAX_COLLECTION:
-        raise ApiError(422, "unprocessable_entity", f"{len(identifiers)} identifiers were given; at most "
-                       f"{MAX_COLLECTION} are accepted per request.")
+        raise ApiError(
+            422,
+            "unprocessable_entity",
+            f"{len(identifiers)} identifiers were given; at most {MAX_COLLECTION} are accepted per request.",
+        )
     checked = [_check_identifier(item, i) for i, item in enumerate(identifiers)]
     base = _base_url(request)
 
@@ -620,12 +708,20 @@ async def health(request: Request) -> Response:
     """GET /health: the open database generation and whether its card cache is warm (for monitors, the bench)."""
     _params(request, frozenset(), scryfall=False)
     gen: Generation = request.scope["oracle_tools.generation"]
-    return json_response({"object": "health", "db": str(gen.path), "generation": gen.number,
-                          "warm": gen.warm_seconds is not None, "warm_seconds": gen.warm_seconds,
-                          "cards_cached": len(gen.card_json)})
+    return json_response(
+        {
+            "object": "health",
+            "db": str(gen.path),
+            "generation": gen.number,
+            "warm": gen.warm_seconds is not None,
+            "warm_seconds": gen.warm_seconds,
+            "cards_cached": len(gen.card_json),
+        }
+    )
 
 
 # -- rules endpoints (exactly the CLI's --json) -----------------------------------------------------
+
 
 async def names_resolve(request: Request) -> Response:
     """GET /names/resolve?q=[&fuzzy=true] (``resolve --json``); POST a JSON list (``resolve --batch --json``)."""
@@ -640,21 +736,22 @@ async def names_resolve(request: Request) -> Response:
                 raise ApiError(400, "bad_request", f"name {i} is {len(name):,} characters long; at most {MAX_NAME:,}.")
         if not names:
             return json_response([])
-        return await _run(request, lambda gen: json_response(
-            _locked(gen, lambda: gen.db.resolve_many(names)).to_dicts()))
+        return await _run(
+            request, lambda gen: json_response(_locked(gen, lambda: gen.db.resolve_many(names)).to_dicts())
+        )
     params = _params(request, frozenset({"q", "fuzzy"}), scryfall=False)
     name = _text(params.get("q"), "q")
     fuzzy = _bool(params.get("fuzzy"), "fuzzy")
-    return await _run(request, lambda gen: json_response(
-        _locked(gen, lambda: gen.db.resolve(name, fuzzy=fuzzy)).to_dict()))  # type: ignore[arg-type]
+    return await _run(
+        request, lambda gen: json_response(_locked(gen, lambda: gen.db.resolve(name, fuzzy=fuzzy)).to_dict())
+    )
 
 
 async def tokens(request: Request) -> Response:
     """GET /tokens/{name} (``token NAME --json``)."""
     _params(request, frozenset(), scryfall=False)
     name = _text(request.path_params["name"], "the token name")
-    return await _run(request, lambda gen: json_response(
-        _locked(gen, lambda: gen.db.token(name)).to_dict()))  # type: ignore[arg-type]
+    return await _run(request, lambda gen: json_response(_locked(gen, lambda: gen.db.token(name)).to_dict()))
 
 
 def _constraint(gen: Generation, phrase: str | None, card: str | None) -> tuple[Any, str, str | None]:
@@ -681,7 +778,7 @@ async def choose_name(request: Request) -> Response:
 
     def work(gen: Generation) -> Response:
         constraint, phrase_used, source = _constraint(gen, phrase, card)
-        verdict = _locked(gen, lambda: gen.db.choose_name(name, constraint))  # type: ignore[arg-type]
+        verdict = _locked(gen, lambda: gen.db.choose_name(name, constraint))
         return json_response({**verdict.to_dict(), "constraint_phrase": phrase_used, "constraint_from_card": source})
 
     return await _run(request, work)
@@ -715,7 +812,7 @@ async def decks_check(request: Request) -> Response:
     for c in commanders:
         _text(c, "commander")
     try:
-        fmt = format_rules(fmt_text).key  # type: ignore[arg-type]
+        fmt = format_rules(fmt_text).key
     except OracleToolsError as exc:
         raise ApiError(400, "bad_request", str(exc)) from None
     body = await _body(request)
@@ -742,13 +839,20 @@ async def decks_check(request: Request) -> Response:
 
 # -- the app --------------------------------------------------------------------------------------------
 
+
 async def not_found(request: Request, exc: Exception) -> Response:
     status = getattr(exc, "status_code", 404)
     if status == 405:
-        return error_response(ApiError(405, "method_not_allowed", f"{request.method} is not allowed on "
-                                       f"{request.url.path}."))
-    return error_response(ApiError(status, _CODES.get(status, "error"),
-                                   f"no endpoint at {request.url.path[:200]}; see docs/serve.md for the API."))
+        return error_response(
+            ApiError(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}.")
+        )
+    return error_response(
+        ApiError(
+            status,
+            _CODES.get(status, "error"),
+            f"no endpoint at {request.url.path[:200]}; see docs/serve.md for the API.",
+        )
+    )
 
 
 async def api_error(request: Request, exc: Exception) -> Response:
@@ -758,8 +862,13 @@ async def api_error(request: Request, exc: Exception) -> Response:
 
 async def server_error(request: Request, exc: Exception) -> Response:
     log.error("%s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
-    return error_response(ApiError(500, "internal_server_error", "the server could not answer this request "
-                                   f"({type(exc).__name__}); it keeps running."))
+    return error_response(
+        ApiError(
+            500,
+            "internal_server_error",
+            f"the server could not answer this request ({type(exc).__name__}); it keeps running.",
+        )
+    )
 
 
 def api_routes() -> list[BaseRoute]:
@@ -802,8 +911,12 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
         store.close()
 
     routes: list[BaseRoute] = [*api_routes(), *extra_routes, *web.routes]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(GenerationLease, store=store)],
-                    exception_handlers={HTTPException: not_found, ApiError: api_error, Exception: server_error})
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(GenerationLease, store=store)],
+        exception_handlers={HTTPException: not_found, ApiError: api_error, Exception: server_error},
+    )
     app.state.store = store
     app.state.db = store.generation.db if store.generation is not None else None
 

@@ -21,6 +21,7 @@ request**. Waiting for the in-flight requests is needed, not just tidy: DuckDB k
 instance per path in a process, so the new file is only read once every connection to the old one is
 closed.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -136,7 +137,7 @@ class Generation:
                 for start in range(0, len(ids), WARM_CHUNK):
                     if self.closed:
                         return
-                    chunk = ids[start:start + WARM_CHUNK]
+                    chunk = ids[start : start + WARM_CHUNK]
                     self.store_cards(cardjson.card_objects(cur, ids=chunk, base_url=BASE_URL), chunk)
             finally:
                 with self._cursor_lock:
@@ -144,8 +145,9 @@ class Generation:
                         self._cursors.remove(cur)
                         cur.close()
             self.warm_seconds = time.perf_counter() - started
-            log.info("generation %d warm: %d card objects in %.1f s", self.number, len(self.card_json),
-                     self.warm_seconds)
+            log.info(
+                "generation %d warm: %d card objects in %.1f s", self.number, len(self.card_json), self.warm_seconds
+            )
         except Exception as exc:  # noqa: BLE001 — warming is an optimisation; requests build what they need
             if not self.closed:
                 log.warning("warming the card cache stopped: %s", exc)
