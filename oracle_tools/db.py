@@ -186,7 +186,7 @@ class OracleDB:
         """Write a table/view or a query to Parquet or CSV (format from the suffix unless given)."""
         from . import export as _export
 
-        return _export.export(self.con, table, path, sql=sql, params=params, format=format, db_path=self.path)
+        return _export.export(self.user_con, table, path, sql=sql, params=params, format=format, db_path=self.path)
 
     def info(self) -> dict[str, Any]:
         """Sources, snapshot dates, row counts per table and per layout."""

@@ -1,11 +1,14 @@
 """Export any table, view or query to Parquet (Arrow) or CSV, and read them as Polars LazyFrames.
 
-Exports run DuckDB's ``COPY (SELECT …) TO ? (FORMAT …)`` on the read-only connection: DuckDB
-streams the result to the file, nothing is loaded into Python, and the database itself is never
-written (a target path equal to the database file is refused before anything runs).
+The query runs on the sandboxed read-only connection (``OracleDB.user_con``: no file, network or
+extension access) and streams as Arrow record batches into a second in-memory DuckDB that runs
+``COPY (SELECT …) TO ? (FORMAT …)``: nothing is loaded into Python whole, the writing connection never
+sees user text, and the database itself is never written (a target path equal to the database file
+is refused before anything runs).
 
 * a table or view name is checked against the catalog and quoted; user text is never pasted in;
-* ``sql=`` is the user's own read-only query, run as given (parameters bound with ``params``);
+* ``sql=`` is the user's own query: one read-only statement (``sqlfiles.check_read_only``), run as
+  given in the sandbox (parameters bound with ``params``);
 * CSV has a header row; list columns are joined with ``|`` (as ``oracle-tools sql --csv`` does),
   other nested values are written in DuckDB's text form. Parquet keeps every type (lists,
   dates, structs) and reads back with ``pl.read_parquet`` / ``pl.scan_parquet`` / pyarrow.
@@ -27,6 +30,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from . import sqlfiles
 from .errors import OracleToolsError
 
 FORMATS = ("parquet", "csv")
@@ -85,9 +89,9 @@ def _check_path(path: Path, db_path: Path | None) -> None:
         raise ExportError(f"the folder {path.parent} does not exist; create it first.")
 
 
-def _csv_select(con: duckdb.DuckDBPyConnection, query: str, params: Any) -> str:
-    """Wrap a query so that list columns become '|'-joined text (as `oracle-tools sql --csv`)."""
-    rel = con.sql(f"SELECT * FROM ({query}) LIMIT 0", params=params)
+def _csv_select(con: duckdb.DuckDBPyConnection, source: str) -> str:
+    """A SELECT over the registered ``source`` with list columns '|'-joined (as `oracle-tools sql --csv`)."""
+    rel = con.sql(f"SELECT * FROM {source} LIMIT 0")
     cols = []
     for name, dtype in zip(rel.columns, rel.types):
         quoted = '"' + name.replace('"', '""') + '"'
@@ -95,7 +99,7 @@ def _csv_select(con: duckdb.DuckDBPyConnection, query: str, params: Any) -> str:
             cols.append(f"array_to_string({quoted}, '|') AS {quoted}")
         else:
             cols.append(quoted)
-    return f"SELECT {', '.join(cols)} FROM ({query})"
+    return f"SELECT {', '.join(cols)} FROM {source}"
 
 
 def export(
@@ -108,27 +112,31 @@ def export(
     format: str | None = None,
     db_path: Path | None = None,
 ) -> dict[str, Any]:
-    """Write a table, view or query to ``path``; return {"rows", "path", "format", "source"}."""
+    """Write a table, view or query to ``path``; return {"rows", "path", "format", "source"}.
+
+    ``con`` is the sandboxed connection (``OracleDB.user_con``): the user's query runs there, with no file or
+    network access, and streams as Arrow batches into a separate in-memory connection that writes the file
+    and never sees user text — so a query can neither read other files nor write anywhere but ``path``."""
     out = Path(path)
     fmt = infer_format(out, format)
     _check_path(out, db_path)
     query = source_sql(con, target, sql)
+    if sql is not None:
+        sqlfiles.check_read_only(query)
     bound = list(params) if isinstance(params, (list, tuple)) else params
     try:
-        if fmt == "csv":
-            query = _csv_select(con, query, bound or None)
-            options = "FORMAT csv, HEADER true"
-        else:
-            options = "FORMAT parquet, COMPRESSION zstd"
-        # COPY's path is bound as a parameter too; the user's query comes before it.
-        all_params: Any
-        if isinstance(bound, dict):
-            all_params = {**bound, "__export_path": str(out)}
-            statement = f"COPY ({query}) TO $__export_path ({options})"
-        else:
-            all_params = [*(bound or []), str(out)]
-            statement = f"COPY ({query}) TO ? ({options})"
-        rows = con.execute(statement, all_params).fetchall()[0][0]
+        result = con.cursor().sql(query, params=bound or None)
+        batches = result.to_arrow_reader() if hasattr(result, "to_arrow_reader") else result.fetch_arrow_reader()
+        writer = duckdb.connect(":memory:")
+        try:
+            writer.register("export_source", batches)
+            if fmt == "csv":
+                select, options = _csv_select(writer, "export_source"), "FORMAT csv, HEADER true"
+            else:
+                select, options = "SELECT * FROM export_source", "FORMAT parquet, COMPRESSION zstd"
+            rows = writer.execute(f"COPY ({select}) TO ? ({options})", [str(out)]).fetchall()[0][0]
+        finally:
+            writer.close()
     except duckdb.Error as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ExportError(f"export failed: {first}") from None

@@ -64,12 +64,29 @@ def test_never_writes_the_database(sample_db, sample_db_path, tmp_path):
     before = sample_db_path.stat().st_mtime_ns, sample_db_path.stat().st_size
     with pytest.raises(OracleToolsError, match="refusing to write over the database"):
         sample_db.export("cards", sample_db_path, format="parquet")
-    with pytest.raises(OracleToolsError, match="export failed"):
+    with pytest.raises(OracleToolsError, match="read-only queries only.*CREATE"):
         sample_db.export(None, tmp_path / "x.csv", sql="CREATE TABLE evil AS SELECT 1")
-    with pytest.raises(OracleToolsError, match="export failed"):
+    with pytest.raises(OracleToolsError, match="one query at a time; this text has 2 statements"):
         sample_db.export(None, tmp_path / "x.csv", sql="SELECT 1; DROP TABLE cards")
     assert "evil" not in sample_db.tables()
     assert (sample_db_path.stat().st_mtime_ns, sample_db_path.stat().st_size) == before
+    assert not (tmp_path / "x.csv").exists()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT * FROM read_csv('/etc/passwd')",  # a file beside the database
+        "SELECT * FROM (SELECT 1) t, read_text('/etc/hostname')",
+        "SELECT 1 FROM (FROM glob('/*'))",
+    ],
+)
+def test_export_query_runs_in_the_sandbox(sample_db, tmp_path, query):
+    """Issue 10: the export's query runs on the sandboxed connection, so it cannot read other files either."""
+    out = tmp_path / "leak.csv"
+    with pytest.raises(OracleToolsError, match="export failed: Permission Error"):
+        sample_db.export(None, out, sql=query)
+    assert not out.exists()
 
 
 def test_bad_arguments(sample_db, tmp_path):
