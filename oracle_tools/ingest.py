@@ -342,14 +342,14 @@ class Ingest:
         }
 
     def _build_layers(self, con: duckdb.DuckDBPyConnection) -> None:
-        """The layers derived from the core tables: names (CR 201), then tokens (CR 111)."""
+        """The layers derived from the core tables: names (CR 201), name mentions, then tokens (CR 111)."""
         from . import names, tokens
 
         names.build(con, self.interchangeable_file)
-        tokens.build(con)
         from . import references  # name mentions in Oracle text (CR 201.5, 201.5c), read by oracletext.py
 
         references.build(con)
+        tokens.build(con)  # after references: token names are read from the name_references spans (CR 111.4, 111.9)
         con.execute(sqlfiles.load("lookup_indexes.sql"))  # point queries of single lookups (oracle_tools/lookup.py)
         from . import views  # analyst views over every layer: keep this call last
 

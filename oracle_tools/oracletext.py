@@ -5,6 +5,8 @@ What lives here, so a new reading rule has one home:
 * reminder text (CR 207.2: italic parenthesised text, never rules) — :func:`reminder_spans`,
   :func:`strip_reminders`, :func:`mask_reminders` (same length, so spans stay valid);
 * quoted abilities (an ability a token or object gains, CR 113.1) — :func:`quote_mask`;
+* where a piece of text sits — rules text, reminder text or a quoted ability — :func:`sources`,
+  :func:`segments` (the tokens layer reads its "create …" clauses with them);
 * number words — :func:`number_value` (from :mod:`oracle_tools.vocabulary`);
 * name mentions — :func:`name_mentions`: the card's own full name (``self``, CR 201.5), a shortened
   name of a legendary card (``self_short``, CR 201.5c: the part before the comma — "Thalia" on Thalia,
@@ -12,6 +14,7 @@ What lives here, so a new reading rule has one home:
   ``named`` even when X is the card's own name, as on Relentless Rats, because it means every object
   with that name, so CR 201.5 does not make it a self-reference) and a token's given name
   (``token_name``, CR 111.9: "create Marit Lage, a legendary 20/20 ...").
+* whether a phrase means the object itself ("this creature", its name, CR 201.5) — :func:`refers_to_self`.
 
 The ``name_references`` table (docs/views.md) stores :func:`name_mentions` for every face at ingest;
 :func:`replace_self_references` gives the CARDNAME / ``~`` form analysts use for clustering.
@@ -20,6 +23,7 @@ The ``name_references`` table (docs/views.md) stores :func:`name_mentions` for e
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -30,13 +34,19 @@ __all__ = [
     "KINDS",
     "Mention",
     "NameIndex",
+    "SOURCES",
+    "Segment",
     "mask_reminders",
     "name_mentions",
     "number_value",
+    "SELF_PLACEHOLDERS",
     "quote_mask",
+    "refers_to_self",
     "reminder_spans",
     "replace_self_references",
+    "segments",
     "short_name",
+    "sources",
     "strip_reminders",
 ]
 
@@ -62,10 +72,11 @@ def mask_reminders(text: str, fill: str = " ") -> str:
     return _REMINDER.sub(lambda m: fill * len(m.group()), text)
 
 
-def quote_mask(s: str) -> list[bool]:
+def quote_mask(s: str, *, strict: bool = True) -> list[bool]:
     """in_quote[i] is True when s[i] lies inside a quoted ability.
 
-    Double quotes (straight or curly) must balance, else ValueError. Single quotes (as used for
+    Double quotes (straight or curly) must balance, else ValueError (with ``strict=False`` an unclosed
+    one runs to the end of ``s``: reading card text never fails on a typo). Single quotes (as used for
     abilities nested in an Oracle quote: 'This token gets +1/+1 ...') count only when an opening
     one (at the start or after a space or "(") has a closing one not followed by a letter; other
     single quotes are apostrophes ("can't", "opponents'").
@@ -79,7 +90,9 @@ def quote_mask(s: str) -> list[bool]:
             closer = '"' if ch == '"' else "\u201d"
             j = s.find(closer, i + 1)
             if j == -1:
-                raise ValueError(f"unbalanced quotation marks in token description {s!r}")
+                if strict:
+                    raise ValueError(f"unbalanced quotation marks in token description {s!r}")
+                j = n - 1
             for k in range(i, j + 1):
                 mask[k] = True
             i = j + 1
@@ -96,6 +109,54 @@ def quote_mask(s: str) -> list[bool]:
                 continue
         i += 1
     return mask
+
+
+#: Where a piece of Oracle text sits: rules text, reminder text (CR 207.2) or a quoted ability (CR 113.1).
+SOURCES: tuple[str, ...] = ("text", "reminder", "quoted")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of one face's text from one source: ``text[start:end]``; quotes and parentheses included."""
+
+    start: int
+    end: int
+    text: str
+    source: str  # one of SOURCES
+
+
+def sources(text: str) -> list[str]:
+    """The source of each character of ``text``: ``quoted`` inside a quoted ability (also within reminder
+    text), else ``reminder`` inside parentheses, else ``text``. Never raises (see :func:`quote_mask`)."""
+    quoted = quote_mask(text, strict=False)
+    out: list[str] = []
+    depth = 0
+    for ch, q in zip(text, quoted, strict=True):
+        if q:
+            out.append("quoted")
+            continue
+        if ch == "(":
+            depth += 1
+        out.append("reminder" if depth else "text")
+        if ch == ")":
+            depth = max(0, depth - 1)
+    return out
+
+
+def segments(text: str) -> list[Segment]:
+    """``text`` cut into runs of one source each (:data:`SOURCES`), in order; together they cover ``text``.
+
+    >>> [(s.text, s.source) for s in segments('Flying (It can fly.) and "Create a Food token."')]
+    [('Flying ', 'text'), ('(It can fly.)', 'reminder'), (' and ', 'text'), ('"Create a Food token."', 'quoted')]
+    """
+    out: list[Segment] = []
+    start = 0
+    marks = sources(text)
+    for i in range(1, len(text) + 1):
+        if i == len(text) or marks[i] != marks[start]:
+            out.append(Segment(start, i, text[start:i], marks[start]))
+            start = i
+    return out
 
 
 # --------------------------------------------------------------------------- name mentions
@@ -149,9 +210,16 @@ _CAPITALISED_NAME = re.compile(
     r"[\"\u201c]?(?P<name>[A-Z0-9][\w'\u2019-]*(?:,? (?:(?:of|the|and|de|du|a|an|in|to|from) )*[A-Z0-9][\w'\u2019-]*)*)"
 )
 # CR 111.9: "create Marit Lage, a legendary 20/20 black Avatar creature token" — a token's given name.
+# The name may hold a comma and lower-case joining words: "create Voja, Friend to Elves, a legendary 3/3 …"
+# (Tolsimir, Friend to Wolves), "create Scion of the Deep, a legendary 8/8 …" (Kiora, the Rising Tide); "Create
+# Tamiyo's Notebook, a legendary …" starts a sentence (Tamiyo, Compleated Sage).
 _TOKEN_GIVEN_NAME = re.compile(
-    r"\bcreates? (?P<name>[A-Z][\w'\u2019-]*(?: (?:of|the)?\s?[A-Z][\w'\u2019-]*)*), (?:a|an) (?:legendary )?[^.]*?\btoken\b"
+    r"\b[Cc]reates? (?P<name>[A-Z][\w'\u2019-]*(?:,? (?:(?:of|the|to|and|from|in) )*[A-Z][\w'\u2019-]*)*),"
+    r" (?:a|an) (?:legendary )?[^.]*?\btoken\b"
 )
+# A known name followed directly by more capitalised words is the start of a longer name: "a … token named
+# Stangg Twin" (Stangg), "… token named Smoke Blessing" (Smoke Spirits' Aid) — not the cards Stangg / Smoke.
+_MORE_CAPITALISED = re.compile(r"(?: [A-Z][\w'\u2019-]*)+")
 
 
 def short_name(name: str, type_line: str | None) -> str | None:
@@ -208,6 +276,9 @@ def name_mentions(
         at = m.end()
         quoted = text[at : at + 1] in ("\u201c", '"')
         found = names.longest_at(text, at + quoted) if names is not None else None
+        more = _MORE_CAPITALISED.match(text, at + quoted + len(found)) if found and found[-1].isalnum() else None
+        if found is not None and more is not None:  # not after "S.N.O.T.": there the next sentence starts
+            found += more.group()
         if found is None:
             cap = _CAPITALISED_NAME.match(text, at)
             if cap is None:
@@ -260,6 +331,40 @@ def _is_subtype_use(text: str, span: tuple[int, int], subtype_words: set[str]) -
 
 # "each Garruk you control", "another Jace": a determiner makes the word a subtype (CR 205.3j), not a name.
 _DETERMINER_BEFORE = re.compile(r"\b(?:each|a|an|another|target|other|all|no)\s$", re.IGNORECASE)
+
+
+#: The placeholders :func:`replace_self_references` writes for a self-reference (and older text used).
+SELF_PLACEHOLDERS: tuple[str, ...] = ("CARDNAME", "~")
+_THIS_OBJECT = re.compile(r"this (?P<word>[a-z][a-z’'-]*)", re.IGNORECASE)
+
+
+@functools.cache
+def _object_words() -> frozenset[str]:
+    """Words of "[this object]" (CR 603.6a, 607.2a): card types (205.2a), subtypes (205.3), object words."""
+    from . import vocabulary
+
+    kinds = [*vocabulary.card_types(), *vocabulary.OBSOLETE_CARD_TYPES]
+    kinds += [t for types in vocabulary.all_subtypes().values() for t in types]
+    return frozenset(w.lower() for w in (*kinds, "card", "permanent", "spell", "token", "object"))
+
+
+def refers_to_self(
+    phrase: str, self_names: Sequence[str], *, type_line: str | None = None, this_object: bool = True
+) -> bool:
+    """Whether ``phrase`` as a whole means the object whose text it is on: its own name (CR 201.5), its
+    shortened name (201.5c, legendary only), a :data:`SELF_PLACEHOLDERS` form, or — with ``this_object`` —
+    "this creature" / "this card" / "this Vehicle" (the "[this object]" of CR 603.6a). Pass
+    ``this_object=False`` inside a quoted ability an object grants: there "this creature" is whatever has
+    the ability (Splinter Twin), while a name still means the granting object (201.5a).
+    """
+    text = " ".join(phrase.split())
+    if text.upper() in SELF_PLACEHOLDERS:
+        return True
+    this = _THIS_OBJECT.fullmatch(text)
+    if this is not None:
+        return this_object and this.group("word").lower() in _object_words()
+    found = name_mentions(text, self_names, type_line=type_line)
+    return any(m.kind in ("self", "self_short") and (m.start, m.end) == (0, len(text)) for m in found)
 
 
 def replace_self_references(text: str | None, mentions: Iterable[Mention], token: str = "CARDNAME") -> str:

@@ -1,6 +1,6 @@
 """Tokens (CR 111): predefined tokens, tokens named after cards, and every "create … token" clause.
 
-Built at ingest (after the names layer) into three tables:
+Built at ingest (after the names layer and ``name_references``) into four tables:
 
 * ``predefined_tokens`` — one row per CR 111.10x subrule of the rules stored in the database
   (parsed by :func:`comprules.predefined_tokens`; nothing typed in here).
@@ -10,8 +10,13 @@ Built at ingest (after the names layer) into three tables:
 * ``effect_tokens`` — the tokens effects create *with a name and the characteristics they state*
   (CR 111.4 "… token named X", 111.9 "create X, a legendary …"): one row per name and distinct
   definition, with the creating cards (Marit Lage: Dark Depths and Marit Lage's Slumber).
+  The names are the ``name_references`` spans (kinds ``named`` / ``token_name``) of the creating card,
+  so the two tables agree.
 * ``token_collisions`` — names that are both a card (or face) name and a token name, with what
   each rule does with them.
+
+The token-phrase grammar is :mod:`oracle_tools.tokentext`; clauses are found and placed (rules text,
+reminder text, quoted ability) through :mod:`oracle_tools.oracletext`.
 
 ``token(name)`` answers "what is a <name> token?" in this order: a predefined token (111.10) wins
 over a card of the same name (111.11 applies only when "the name is not one of the types in the
@@ -40,16 +45,12 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from . import comprules, sqlfiles
-from .comprules import (
-    PredefinedToken,
-    TokenDescription,
-    default_token_name,
-    parse_token_description,
-)
+from . import comprules, oracletext, sqlfiles, vocabulary
+from .comprules import PredefinedToken
 from .errors import OracleToolsError
 from .lazy import LazyMapping, LazyModule
 from .lookup import normalize
+from .tokentext import NUMBER_PATTERN, TokenDescription, default_token_name, parse_token_description
 
 if TYPE_CHECKING:
     import polars as pl
@@ -143,7 +144,6 @@ COLLISION_SCHEMA: Mapping[str, Any] = LazyMapping(
         "what": pl.String,
     }
 )
-_WUBRG = "WUBRG"
 
 
 # -- the lookup answer ---------------------------------------------------------------------------
@@ -198,7 +198,8 @@ class TokenAnswer:
 
 
 def build(con: duckdb.DuckDBPyConnection) -> None:
-    """Create ``predefined_tokens``, ``token_specs`` and ``token_collisions`` (after ``names.build``)."""
+    """Create ``predefined_tokens``, ``token_specs``, ``effect_tokens`` and ``token_collisions`` (after
+    ``names.build`` and ``references.build``: the names effects give tokens are read from ``name_references``)."""
     from . import rules
 
     doc = rules.document(con)
@@ -280,85 +281,78 @@ _CREATE_RE = re.compile(r"\b[Cc]reates?\s+")
 _FOLLOW_RE = re.compile(
     r"^(?:It|They|The token|Those tokens|Each of them|Each of those tokens)\s+(?:has|have)\s+(?P<ab>.+?)\.?$"
 )
-_QTY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|X|\d+|that many)\s"
+_QTY = rf"(?:a|an|{NUMBER_PATTERN}|X|that many)\s"  # number words: vocabulary.NUMBER_WORDS
 _MORE_RE = re.compile(rf"^(?:,\s*)?(?:(?:and|or|plus)\s+(?={_QTY}|[A-Z])|(?={_QTY}))")
 # Clauses that only refer back to tokens described elsewhere ("create five of those tokens instead",
 # Doubling Season's "would create one or more tokens"): no new description.
 _BACKREF_RE = re.compile(r"^(?:\S+\s+){0,3}of (?:those|these|the) tokens\b|^one or more tokens\b|^tokens\b")
 _NAME_TAIL_RE = re.compile(r"\s+(?:at the beginning|at end of|when|whenever|if|until|for each|where|that)\b")
 _CDA_RE = re.compile(r"power (?:and toughness )?(?:are|is) (?:each )?equal|power and toughness are each")
-_SELF_COPY = (
-    "this creature",
-    "this card",
-    "this permanent",
-    "this artifact",
-    "this enchantment",
-    "this land",
-    "this vehicle",
-    "this token",
-    "~",
-    "cardname",
-)
 _KEYWORD_DEF_RE = re.compile(
     r"(?:“(?P<kw>[A-Z][^”]*?)”\s+means|^To (?P<kw2>[a-z][a-z ]*?) means)\s+“(?P<body>[^”]*?\b[Cc]reates? [^”]*)”"
 )
+_CLOSING_QUOTES = '"\u201d'
 
 
-def _segments(text: str) -> list[tuple[str, str]]:
-    """Every "create(s) …" clause of one face's text: (clause text after the verb, source).
+@dataclass(frozen=True)
+class _Clause:
+    """One "create(s) …" clause: the text after the verb (and "__HAS__ <abilities>" of a following
+    "It has …" sentence), where it was read (an oracletext source or "keyword <CR rule>"), and the span
+    ``start``-``end`` of the clause in the face's Oracle text (None for a keyword's CR definition)."""
 
-    source is ``text``, ``reminder`` (inside parentheses) or ``quoted`` (inside a quoted ability,
-    which the card grants or a token has). The clause ends at the sentence end, the closing quote
-    of the ability it is in, or the closing parenthesis of reminder text.
+    text: str
+    source: str
+    start: int | None = None
+    end: int | None = None
+
+
+def _create_clauses(text: str) -> list[_Clause]:
+    """Every "create(s) …" clause of one face's text.
+
+    The source is the one :func:`oracletext.sources` reads at the verb: ``text``, ``reminder`` (CR 207.2)
+    or ``quoted`` (a quoted ability the card grants or a token has, CR 113.1). The clause ends at the
+    sentence end, the closing quote of the ability it is in, or the closing parenthesis of reminder text.
     """
-    out: list[tuple[str, str]] = []
+    out: list[_Clause] = []
+    offset = 0
     for line in text.split("\n"):
+        marks: list[str] | None = None
         for m in _CREATE_RE.finditer(line):
-            before = line[: m.start()]
-            in_quote = before.count('"') % 2 == 1 or before.count("“") > before.count("”")
-            in_paren = _paren_depth(before) > 0
+            marks = marks if marks is not None else oracletext.sources(line)
+            source = marks[m.start()]
             seg = line[m.end() :]
-            if in_quote:
-                j = min((k for k in (seg.find('"'), seg.find("”")) if k != -1), default=-1)
-                seg = seg if j == -1 else seg[:j]
-            seg, follow = _sentence(seg, in_paren)
+            if source == "quoted":  # up to the closing quote of the ability the verb is in
+                close = next((i for i in range(m.end(), len(line)) if marks[i] != "quoted"), len(line))
+                seg = line[m.end() : close - 1 if close > m.end() and line[close - 1] in _CLOSING_QUOTES else close]
+            seg, follow = _sentence(seg, source == "reminder")
+            start = offset + m.end()
+            clause = _Clause(seg, source, start, start + len(seg))
             fm = _FOLLOW_RE.match(follow) if follow else None
             if fm:
-                seg = f"{seg} __HAS__ {fm.group('ab')}"
-            out.append((seg, "quoted" if in_quote else "reminder" if in_paren else "text"))
+                clause = _Clause(f"{seg} __HAS__ {fm.group('ab')}", source, clause.start, clause.end)
+            out.append(clause)
+        offset += len(line) + 1
     return out
 
 
-def _paren_depth(text: str) -> int:
-    depth, quoted = 0, False
-    for ch in text:
-        if ch == '"':
-            quoted = not quoted
-        elif not quoted and ch == "(":
-            depth += 1
-        elif not quoted and ch == ")":
-            depth = max(0, depth - 1)
-    return depth
-
-
 def _sentence(seg: str, in_paren: bool) -> tuple[str, str]:
-    """Cut ``seg`` at its first top-level sentence end; also return the next sentence."""
-    quoted = False
+    """Cut ``seg`` at its first sentence end outside quoted abilities (:func:`oracletext.quote_mask`);
+    also return the next sentence."""
+    quoted = oracletext.quote_mask(seg, strict=False)
+    n = len(seg)
     for i, ch in enumerate(seg):
-        if ch in '"“”':
-            quoted = not quoted if ch == '"' else ch == "“"
+        if quoted[i]:
+            closing = ch in _CLOSING_QUOTES and (i + 1 == n or not quoted[i + 1]) and i > 0 and quoted[i - 1]
             rest = seg[i + 1 :]
-            if not quoted and seg[i - 1 : i] == "." and (not rest.strip() or re.match(r" +[A-Z]", rest)):
+            if closing and seg[i - 1] == "." and (not rest.strip() or re.match(r" +[A-Z]", rest)):
                 # 'It has "Sacrifice this artifact: Add one mana of any color." Each opponent …'
                 # (Curse of Opulence): the sentence ends with the quoted ability's own period.
                 follow, _ = _sentence(rest.strip(), in_paren) if rest.strip() else ("", "")
                 return seg[: i + 1], follow
-        elif quoted:
-            continue
         elif (ch == ")" and in_paren) or ch == "(":
             return seg[:i].rstrip(" ."), ""
-        elif ch == "." and (i + 1 == len(seg) or seg[i + 1] == " "):
-            follow, _ = _sentence(seg[i + 1 :].strip(), in_paren) if i + 1 < len(seg) else ("", "")
+        elif ch == "." and (i + 1 == n or seg[i + 1] == " "):
+            follow, _ = _sentence(seg[i + 1 :].strip(), in_paren) if i + 1 < n else ("", "")
             return seg[:i], follow
     return seg.rstrip(" ."), ""
 
@@ -435,15 +429,31 @@ def extract_specs(
         ).fetchall()
     }
     faces = con.execute(sqlfiles.load("tokens.sql")).fetchall()
+    given_names = _given_name_spans(con)
     rows: list[dict[str, Any]] = []
     # One C-level search per face first: most faces neither create a token nor use a keyword that does.
     may_create = re.compile(r"\bcreate" + (r"|" + kw_re.pattern if kw_re is not None else ""), re.IGNORECASE)
-    for oid, face_index, face_name, card_name, text, f_colors, f_super, f_types, f_sub, f_pow, f_tough in faces:
+    for (
+        oid,
+        face_index,
+        face_name,
+        card_name,
+        type_line,
+        text,
+        f_colors,
+        f_super,
+        f_types,
+        f_sub,
+        f_pow,
+        f_tough,
+    ) in faces:
         if not may_create.search(text or ""):
             continue
         base = {"creator_oracle_id": oid, "creator_name": card_name, "face_index": face_index, "face_name": face_name}
         creator = {
             "name": face_name,
+            "self_names": [face_name] if face_name == card_name else [face_name, card_name],  # CR 201.5
+            "type_line": type_line,  # CR 201.5c: shortened names are a legendary card's
             "colors": f_colors or [],
             "supertypes": f_super or [],
             "card_types": f_types or [],
@@ -451,19 +461,31 @@ def extract_specs(
             "power": f_pow,
             "toughness": f_tough,
         }
-        clauses = _segments(text)
+        clauses = _create_clauses(text)
         if kw_re is not None:  # CR 701/702: a keyword that creates a token without its reminder text
             for line in text.split("\n"):
                 if _CREATE_RE.search(line):
                     continue
+                marks: list[str] | None = None
                 for km in kw_re.finditer(line):
-                    if _paren_depth(line[: km.start()]) or line[: km.start()].count('"') % 2:
+                    marks = marks if marks is not None else oracletext.sources(line)
+                    if marks[km.start()] != "text":  # the keyword inside reminder text or a quoted ability
                         continue
                     number, body = kw_defs[km.group(1).lower()]
                     body = re.sub(r"\bN\b", km.group(2) or "N", body)
-                    for seg, _ in _segments(body):
-                        clauses.append((seg, f"keyword {number}"))
-        for clause_no, (seg, source) in enumerate(clauses):
+                    clauses.extend(_Clause(c.text, f"keyword {number}") for c in _create_clauses(body))
+        spans = given_names.get((oid, face_index), [])
+        marks = _line_sources(text) if spans else []
+        for clause_no, clause in enumerate(clauses):
+            seg, source = clause.text, clause.source
+            named = [
+                (start, name)
+                for start, name, kind in spans
+                if clause.start is not None
+                and clause.end is not None
+                and clause.start <= start < clause.end
+                and (kind == "token_name" or marks[start] == source)  # not "named X" in a quoted ability within
+            ]
             try:
                 descs = _parse_clause(seg)
             except ValueError as exc:
@@ -479,19 +501,52 @@ def extract_specs(
                 )
                 continue
             for d in descs:
+                given = _take_given_name(d, named) if d.given_name else None
                 rows.append(
                     {
                         **base,
                         "clause_no": clause_no,
                         "source": source,
                         "clause": seg,
-                        **_spec(d, source, creator, keys, index, cards),
+                        **_spec(d, source, creator, keys, index, cards, given),
                     }
                 )
     frame = pl.DataFrame(rows, schema=SPEC_SCHEMA)
     return frame.with_columns(
         pl.col(c).fill_null([]) for c in ("supertypes", "colors", "card_types", "subtypes", "keywords")
     )
+
+
+def _given_name_spans(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, int], list[tuple[int, str, str]]]:
+    """The ``name_references`` rows that can give a token its name, per face: (start, text, kind) of
+    ``token_name`` (CR 111.9 "create Marit Lage, a legendary …") and ``named`` ("… token named X", CR 111.4)
+    mentions. Token names are read from these spans, so ``effect_tokens`` and ``name_references`` agree."""
+    if not _has_table(con, "name_references"):
+        raise OracleToolsError("the name_references table is missing; build it (references.build) before the tokens")
+    out: dict[tuple[str, int], list[tuple[int, str, str]]] = {}
+    for oid, face_index, start, text, kind in con.execute(
+        """SELECT oracle_id, face_index, start, text, kind FROM name_references
+        WHERE kind IN ('named', 'token_name') ORDER BY oracle_id, face_index, start"""
+    ).fetchall():
+        out.setdefault((oid, face_index), []).append((start, text, kind))
+    return out
+
+
+def _line_sources(text: str) -> list[str]:
+    """:func:`oracletext.sources` of a face's text, line by line (a quote never spans lines), "\n" as text."""
+    return [mark for line in text.split("\n") for mark in (*oracletext.sources(line), "text")]
+
+
+def _take_given_name(d: TokenDescription, named: list[tuple[int, str]]) -> str | None:
+    """The name ``name_references`` read for this description: the first unused mention in its clause that
+    the parsed name starts with ("Butterfly" of "named Butterfly at the beginning of the next end step",
+    Giant Caterpillar). The mention is removed from ``named`` (a clause may name two tokens)."""
+    raw = " ".join((d.given_name or "").split())
+    for i, (_start, name) in enumerate(named):
+        if raw == name or raw.startswith(name) and not (raw[len(name)].isalnum() or raw[len(name)] in "'’-"):
+            del named[i]
+            return name
+    return None
 
 
 def _count(d: TokenDescription) -> str:
@@ -507,8 +562,10 @@ def _spec(
     keys: dict[str, PredefinedToken],
     index: NameIndex,
     cards: dict[str, list[Any]],
+    given: str | None = None,
 ) -> dict[str, Any]:
-    """Name and characteristics of one parsed description, by the rule that applies."""
+    """Name and characteristics of one parsed description, by the rule that applies. ``given`` is the
+    token's name as ``name_references`` reads it (CR 111.4 "named X", 111.9 "create X, a …")."""
     spec: dict[str, Any] = {
         "count": _count(d),
         "count_n": d.count,
@@ -541,11 +598,9 @@ def _spec(
         # The card itself: "this creature" etc. outside quoted abilities (inside one, "this creature"
         # is whatever has the ability: Splinter Twin), its own name, or "it" in reminder text
         # (embalm 702.128a, eternalize, encore: "a copy of it" = this card).
-        is_self = (
-            (target.lower() in _SELF_COPY and source != "quoted")
-            or target == creator["name"]
-            or (target == "it" and source == "reminder")
-        )
+        is_self = oracletext.refers_to_self(
+            target, creator["self_names"], type_line=creator["type_line"], this_object=source != "quoted"
+        ) or (target == "it" and source == "reminder")
         spec.update(rule="707.2", copy_of=target)
         if is_self:
             spec.update(
@@ -597,9 +652,15 @@ def _spec(
             )
             return spec
     if d.given_name:
-        # "… named Butterfly at the beginning of the next end step" (Giant Caterpillar): the name ends
-        # where a lower-case clause starts.
-        given = _NAME_TAIL_RE.split(d.given_name)[0].strip()
+        # The name is the span name_references holds ("Butterfly" of "… named Butterfly at the beginning of the
+        # next end step", Giant Caterpillar). Without one, the phrase's name up to a lower-case clause is kept
+        # in token_specs with an error, and effect_tokens leaves it out, so the two tables cannot disagree.
+        if given is None:
+            given = _NAME_TAIL_RE.split(d.given_name)[0].strip()
+            spec["error"] = (
+                f"the token's name {given!r} (CR 111.4, 111.9) is not a name mention in name_references; "
+                "it is kept out of effect_tokens"
+            )
         d = TokenDescription(**{**d.__dict__, "given_name": given})
         spec["given_name"] = given
         # CR 111.9 "create [name], a legendary …"; CR 111.4 "… token named X" — the effect names it.
@@ -631,11 +692,11 @@ def _apply_except(spec: dict[str, Any], except_: str) -> None:
     pt = re.search(r"\b(\d+)/(\d+)\b", except_)
     if pt:
         spec["power"], spec["toughness"] = pt.group(1), pt.group(2)
-    colors = {comprules.COLOR_LETTERS[w] for w in re.findall(r"\b(white|blue|black|red|green)\b", except_)}
+    colors = {letter for word, letter in vocabulary.COLOR_LETTERS.items() if re.search(rf"\b{word}\b", except_)}
     if colors and not re.search(r"\b(?:in addition|addition to)\b", except_):
-        spec["colors"] = [c for c in _WUBRG if c in colors]
+        spec["colors"] = [c for c in vocabulary.COLOR_NAMES if c in colors]  # CR 105.1 order
     elif colors:
-        spec["colors"] = [c for c in _WUBRG if c in colors | set(spec["colors"])]
+        spec["colors"] = [c for c in vocabulary.COLOR_NAMES if c in colors | set(spec["colors"])]
 
 
 # -- tokens that effects name and define (CR 111.4, 111.9) ----------------------------------------
@@ -731,6 +792,7 @@ def effect_token_frame(specs: pl.DataFrame, index: NameIndex) -> pl.DataFrame:
     """
     named = specs.filter(
         pl.col("parsed")
+        & pl.col("error").is_null()  # a name that is not a name_references span never gets here
         & pl.col("rule").is_in(_EFFECT_RULES)
         & pl.col("given_name").is_not_null()
         & pl.col("name").is_not_null()
