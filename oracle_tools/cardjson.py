@@ -24,7 +24,9 @@ at the top for one-face cards.
 
 The representative printing of an Oracle id (``oracle_ids=``): the newest English paper printing,
 preferring non-promo printings — ordered by English first, then available in paper, then not a
-promo, then newest ``released_at``, then lowest collector number and id so the choice is stable.
+promo, then not from a memorabilia set, then newest ``released_at``, then lowest collector number and id
+so the choice is stable. It is precomputed at ingest in table ``preferred_printings``
+(``oracle_tools/sql/preferred_printings.sql``), the same printing ``oracle-tools search`` shows.
 
 Four batched queries per call (printings+cards, faces, legalities, parts), whatever the number of cards.
 """
@@ -42,18 +44,10 @@ if TYPE_CHECKING:
 #: and the card object itself has the (joined) mana cost and the colours.
 ONE_SIDED_MULTIPART = frozenset({"split", "flip", "adventure"})
 
-#: The representative printing of each Oracle id (see the module docstring for the rule).
+#: The representative printing of each Oracle id: precomputed at ingest (see the module docstring for the rule,
+#: and oracle_tools/sql/preferred_printings.sql, its one home).
 REPRESENTATIVE_SQL = """
-SELECT oracle_id, id FROM printings
-WHERE oracle_id IN (SELECT unnest($oids))
-QUALIFY row_number() OVER (
-    PARTITION BY oracle_id
-    ORDER BY (lang = 'en') DESC NULLS LAST,
-             (list_contains(games, 'paper') OR (games IS NULL AND NOT coalesce(digital, false))) DESC NULLS LAST,
-             coalesce(promo, false),
-             released_at DESC NULLS LAST,
-             try_cast(regexp_extract(collector_number, '^[0-9]+') AS INTEGER) NULLS LAST,
-             collector_number, id) = 1
+SELECT oracle_id, id FROM preferred_printings WHERE oracle_id IN (SELECT unnest($oids))
 """
 
 _PRINTING_SQL = """

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from . import sqlfiles
+from . import layouts, sqlfiles
 from .constraints import AnyCard, Constraint, card_name_phrases, parse_constraint
 from .errors import ConstraintError, OracleToolsError
 from .lazy import LazyModule
@@ -67,33 +67,11 @@ else:
 
 __all__ = ["ROLE_RULE", "NameChooser", "Verdict", "as_constraint", "constraint_from_card"]
 
-#: The subrule of CR 201.4 that governs choosing the name of a face with this role.
-#: Faces whose name is the card's normal name (single, front, flip top, adventurer, meld
+#: The subrule of CR 201.4 that governs choosing the name of a face with this role, from the one
+#: table of face-role facts (oracle_tools/layouts.py; the ``face_roles`` table the ``nameable_faces``
+#: view joins). Faces whose name is the card's normal name (single, front, flip top, adventurer, meld
 #: part) fall under 201.4 itself (201.4a once characteristics are asked for).
-ROLE_RULE: dict[str, str] = {
-    "single": "201.4",
-    "meld_part": "201.4",
-    "front": "201.4",
-    "flip_top": "201.4",
-    "adventurer": "201.4",
-    "split_half": "201.4b",
-    "aftermath_half": "201.4b",
-    "flip_bottom": "201.4c",
-    "back": "201.4d",
-    "meld_result": "201.4e",
-    "adventure": "201.4f",
-}
-
-#: The rule that refuses a multi-face card's combined name ("Fire // Ice"), by layout.
-_COMBINED_RULE: dict[str, tuple[str, str]] = {
-    "split": ("201.4b", "a split card's name is one of its halves' names, never both (CR 709.4a)"),
-    "flip": ("201.4c", "a flip card has a normal name and an alternative name, never both at once (CR 710.1)"),
-    "adventure": (
-        "201.4f",
-        "an adventurer card has a normal name and an Adventure name, never both at once (CR 715.2)",
-    ),
-}
-_COMBINED_DFC = ("201.4d", "a double-faced card's name is the name of one face, never both (CR 712.19)")
+ROLE_RULE: dict[str, str] = {r.role: r.name_rule for r in layouts.FACE_ROLES}
 
 # Columns of the cached frame: the chosen name, where it comes from, the rule, and the
 # face's characteristics (the columns constraints read, see oracle_tools.constraints).
@@ -423,7 +401,7 @@ class NameChooser:
 
     def _combined(self, text: str, c: Constraint, r: Resolution, faces: list[dict[str, Any]]) -> Verdict:
         layout = faces[0]["layout"]
-        rule, why = _COMBINED_RULE.get(layout, _COMBINED_DFC)
+        rule, why = layouts.combined_name(layout)  # CR 201.4b-d, by layout
         names = tuple(f["name"] for f in faces)
         either = ", ".join(names[:-1]) + f" or {names[-1]}"
         reason = f"You may not choose “{r.name}”: {why}; choose {either}."

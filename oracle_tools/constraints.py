@@ -133,18 +133,12 @@ _SUPERTYPES: dict[str, str] = {w.lower(): w for w in vocabulary.supertypes()}
 
 # CR 110.4 / 110.4a: "There are six permanent types: artifact, battle, creature,
 # enchantment, land, and planeswalker."  A permanent card is a card with one of them.
-PERMANENT_TYPES: tuple[str, ...] = (
-    "Artifact",
-    "Battle",
-    "Creature",
-    "Enchantment",
-    "Land",
-    "Planeswalker",
-)
+PERMANENT_TYPES: tuple[str, ...] = vocabulary.permanent_types()
 
 _COLOR_WORDS: dict[str, str] = dict(vocabulary.COLOR_LETTERS)
 _COLOR_NAMES: dict[str, str] = dict(vocabulary.COLOR_NAMES)
-_COLOR_COUNTS: tuple[str, ...] = ("colorless", "monocolored", "multicolored", "colored")
+# CR 105.2a-c: colorless, monocolored, multicolored, colored -> (fewest, most) colours.
+_COLOR_COUNTS: dict[str, tuple[int, int | None]] = dict(vocabulary.COLOR_COUNT_WORDS)
 
 # CR 205.3g-q (planar types, 205.3n, are left out: they are multi-word names of planes;
 # use subtype "..." for them).  Apostrophes are normalised to ASCII "'".
@@ -406,12 +400,10 @@ class ColorCount(Constraint):
         object.__setattr__(self, "kind", kind)
 
     def _test(self, n: Any) -> Any:
-        return {
-            "colorless": n == 0,
-            "monocolored": n == 1,
-            "multicolored": n >= 2,
-            "colored": n >= 1,
-        }[self.kind]
+        fewest, most = _COLOR_COUNTS[self.kind]  # CR 105.2a-c
+        if most is None:
+            return n >= fewest
+        return n == fewest if fewest == most else (n >= fewest) & (n <= most)
 
     def matches(self, face: Mapping[str, Any]) -> bool:
         return bool(self._test(len(_as_list(face.get("colors")))))
@@ -504,6 +496,10 @@ class Named(Constraint):
     Used for Garth One-Eye's "choose a card name that hasn't been chosen from among
     Disenchant, Braingeyser, ..." (the "hasn't been chosen" part is game history, not a
     characteristic, and is not modelled).
+
+    The name comes from the constraint language (``named "X"``, quotes required) or a
+    "from among" list, never from Oracle text's "named X" phrase: that phrase (and what X
+    it names) is read in one place, :func:`oracle_tools.oracletext.name_mentions`.
     """
 
     name: str

@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
+from . import vocabulary
 from .errors import DecklistError
 
 __all__ = [
@@ -191,10 +192,9 @@ _GROUP_WORDS = frozenset(
 
 _ARENA_HEADERS = frozenset({"Deck", "Sideboard", "Commander", "Companion", "About", "Maybeboard"})
 
-_NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty dozen".split()
-)
+# A count written as a word ("four Lightning Bolt"): the number words of oracle_tools.vocabulary, the same
+# words Oracle text uses. "zero" is no count a list gives a card, so it is not read as one.
+_NUMBER_WORDS = frozenset(w for w, value in vocabulary.NUMBER_WORDS.items() if value > 0)
 
 # Cards a deck may hold any number of (plus basics): used only for the singleton test.
 _ANY_NUMBER = frozenset(

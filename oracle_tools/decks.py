@@ -25,7 +25,9 @@ one-sentence ``detail`` citing the rule):
   unlimited. A card's own Oracle text overrides the limit: "A deck can have any number of cards
   named X" (unlimited), "A deck can have up to seven/nine cards named X" (that number), "A deck can
   have only one card named X" (1). "Search your library for up to three cards named X" (Squadron
-  Hawk) is not a deck limit. Interchangeable names count as one name (CR 201.3b).
+  Hawk) is not a deck limit. X is the card's own ``named`` mention in the ``name_references`` table
+  (read by :mod:`oracle_tools.oracletext`, the one home of "named X"). Interchangeable names count
+  as one name (CR 201.3b).
 * ``deck_size``: the format's minimum (60 constructed, 100.2a; 40 limited, 100.2b) or exact size
   (100 in Commander including the commander(s), 903.5a / 702.124b).
 * ``sideboard_size``: at most 15 in constructed (100.4a); Commander uses no sideboard (903.5e).
@@ -50,10 +52,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import sqlfiles
+from . import sqlfiles, vocabulary
 from .decklist import DeckEntry, Decklist, parse_decklist, read_decklist, read_decklists_json_cache
 from .errors import DecklistError, OracleToolsError
-from .oracletext import number_value, strip_reminders
+from .oracletext import NameIndex as MentionIndex
+from .oracletext import deck_limit_before, name_mentions, strip_reminders
 
 if TYPE_CHECKING:
     import duckdb
@@ -71,6 +74,7 @@ __all__ = [
     "DeckChecker",
     "format_rules",
     "deck_limit_from_text",
+    "stored_deck_limits",
     "to_decklists",
 ]
 
@@ -178,41 +182,58 @@ def format_rules(name: str | FormatRules) -> FormatRules:
 
 # --------------------------------------------------------------------------- Oracle-text facts
 
-_DECK_LIMIT = re.compile(
-    r"\bA deck can have (?:(?P<any>any number of)|up to (?P<upto>[\w-]+)|only (?P<only>[\w-]+)) cards? named "
-    r"(?P<name>[^\n]+?)\.(?=\s|$)",
-    re.I,
-)
-
 
 def deck_limit_from_text(oracle_text: str | None, names: Iterable[str] = ()) -> float | None:
     """The deck limit a card's Oracle text sets for itself, or None when it sets none.
 
     "A deck can have any number of cards named X" -> ``math.inf``; "... up to seven cards named X" -> 7;
-    "... only one card named X" -> 1. When ``names`` is given, X must be one of them (a card's text
-    limits its own name). "Search your library for up to three cards named X" is no deck limit.
+    "... only one card named X" -> 1 (overriding CR 100.2a's four copies). When ``names`` is given, X must
+    be one of them (a card's text limits its own name). "Search your library for up to three cards named
+    X" is no deck limit. X is the ``named`` mention :func:`oracle_tools.oracletext.name_mentions` reads
+    (the ``name_references`` table stores the same spans; :class:`DeckChecker` reads those), the limit the
+    lead-in :func:`oracle_tools.oracletext.deck_limit_before` reads right before it.
 
     >>> deck_limit_from_text("A deck can have up to nine cards named Nazgûl.")
     9
     """
     if not oracle_text or "deck can have" not in oracle_text.casefold():
         return None
-    wanted = {n.casefold() for n in names}
-    for m in _DECK_LIMIT.finditer(oracle_text):
-        if wanted and m.group("name").strip().casefold() not in wanted:
+    own = list(dict.fromkeys(n for n in names if n))
+    wanted = {n.casefold() for n in own}
+    for mention in name_mentions(oracle_text, (), names=MentionIndex(own) if own else None):
+        if mention.kind != "named" or (wanted and mention.name.casefold() not in wanted):
             continue
-        if m.group("any"):
-            return math.inf
-        value = number_value(m.group("upto") or m.group("only"))  # number words: oracletext / vocabulary
-        if value is not None:
-            return value
+        if wanted and not _ends_sentence(oracle_text, mention.end):
+            continue  # "cards named Cid, Timeless Artificer." does not limit a card named Cid
+        limit = deck_limit_before(oracle_text, mention.start)
+        if limit is not None:
+            return limit
     return None
+
+
+def _ends_sentence(text: str, end: int) -> bool:
+    """The deck-limit sentence names exactly the mention: "... cards named X." ends right after X."""
+    return text.startswith(".", end) and (end + 1 == len(text) or text[end + 1].isspace())
+
+
+def stored_deck_limits(con: duckdb.DuckDBPyConnection) -> dict[str, float] | None:
+    """oracle_id -> the deck limit its own text sets, read from the stored ``name_references`` rows
+    (oracle_tools/sql/deck_limits.sql); None when the database predates that table."""
+    if not con.execute("SELECT 1 FROM duckdb_tables() WHERE table_name = 'name_references'").fetchall():
+        return None
+    limits: dict[str, float] = {}
+    for oracle_id, start, end, text in con.execute(sqlfiles.load("deck_limits.sql")).fetchall():
+        limit = deck_limit_before(text, start) if _ends_sentence(text, end) else None
+        if limit is not None:
+            limits.setdefault(oracle_id, limit)  # rows come in text order: the first sentence wins
+    return limits
 
 
 _PARTNER_TEXT = re.compile(r"^partner\s*(?:—|–|-)\s*(?P<text>.+)$")
 _CAN_BE_COMMANDER = re.compile(r"\bcan be your commander\b", re.I)
-_COLOR_BITS = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}
-_COLOR_ORDER = "WUBRG"
+# CR 105.1: the five colours, WUBRG order (vocabulary.COLOR_LETTERS); bit i for the i-th (W=1 U=2 B=4 R=8 G=16).
+_COLOR_ORDER = "".join(vocabulary.COLOR_LETTERS.values())
+_COLOR_BITS = {letter: 1 << i for i, letter in enumerate(_COLOR_ORDER)}
 
 
 def _partner_abilities(oracle_text: str) -> tuple[tuple[str, str], ...]:
@@ -297,7 +318,8 @@ def _card_rules(row: dict[str, Any]) -> CardRules:
         oracle_id=row["oracle_id"],
         name=row["name"],
         basic=bool(row["basic"]),
-        limit=deck_limit_from_text(text, names),
+        # the stored name_references reading when the checker passes it (DeckChecker), else the same reading of the text
+        limit=row["deck_limit"] if "deck_limit" in row else deck_limit_from_text(text, names),
         identity=_bits(row["color_identity"]),
         front_type=front_l,
         commander_ok=(legendary and (creature or vehicle or spacecraft)) or bool(_CAN_BE_COMMANDER.search(text)),
@@ -408,7 +430,13 @@ class DeckChecker:
         self._con = con
         self._names = names
         frame = sqlfiles.frame(con, sqlfiles.load("deck_rules.sql"))
-        self.cards: dict[str, CardRules] = {row["oracle_id"]: _card_rules(row) for row in frame.iter_rows(named=True)}
+        limits = stored_deck_limits(con)  # None: a database built before name_references (read the text instead)
+        self.cards: dict[str, CardRules] = {
+            row["oracle_id"]: _card_rules(
+                row if limits is None else {**row, "deck_limit": limits.get(row["oracle_id"])}
+            )
+            for row in frame.iter_rows(named=True)
+        }
         self._legal: dict[str, dict[str, str]] = {}
         self._formats_in_db: set[str] | None = None
         self._resolved: dict[str, tuple[CardRules, Any, str] | _Miss] = {}

@@ -315,6 +315,7 @@ class Ingest:
                 con.execute("DROP VIEW stage_dedup; DROP TABLE rep; DROP TABLE per_oracle; DROP TABLE stage_cards")
             else:
                 self._keep(con, CARD_TABLES)
+            con.execute(sqlfiles.load("preferred_printings.sql"))  # each card's preferred printing (search, cardjson)
             bar.update(1)
             if ruling_files:
                 self._load_rulings(con, ruling_files, bar)

@@ -15,6 +15,8 @@ What lives here, so a new reading rule has one home:
   with that name, so CR 201.5 does not make it a self-reference) and a token's given name
   (``token_name``, CR 111.9: "create Marit Lage, a legendary 20/20 ...").
 * whether a phrase means the object itself ("this creature", its name, CR 201.5) — :func:`refers_to_self`.
+* a card's own deck limit ("A deck can have up to seven cards named Seven Dwarves") — :func:`deck_limit_before`,
+  read at the ``named`` mention, so "cards named X" is recognised in one place (decks.py uses it).
 
 The ``name_references`` table (docs/views.md) stores :func:`name_mentions` for every face at ingest;
 :func:`replace_self_references` gives the CARDNAME / ``~`` form analysts use for clustering.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -36,6 +39,7 @@ __all__ = [
     "NameIndex",
     "SOURCES",
     "Segment",
+    "deck_limit_before",
     "mask_reminders",
     "name_mentions",
     "number_value",
@@ -380,3 +384,33 @@ def replace_self_references(text: str | None, mentions: Iterable[Mention], token
             pos = m.end
     out.append(text[pos:])
     return "".join(out)
+
+
+# --------------------------------------------------------------------------- deck limits
+
+# CR 100.2a limits a constructed deck to four cards of one English name; a card's own text can override that
+# ("A deck can have any number of cards named Relentless Rats", "... up to seven cards named Seven Dwarves",
+# "... only one card named Once More with Feeling"). The lead-in is read right before the ``named`` mention
+# that :func:`name_mentions` found, so X is read by the same rules as the ``name_references`` table.
+_DECK_LIMIT_LEAD = re.compile(
+    r"\bA deck can have (?:(?P<any>any number of)|up to (?P<upto>[\w-]+)|only (?P<only>[\w-]+)) cards? named \Z",
+    re.IGNORECASE,
+)
+
+
+def deck_limit_before(text: str, start: int) -> float | None:
+    """The copy limit a deck-limit sentence sets for the ``named`` mention starting at ``start``, or None.
+
+    ``math.inf`` for "any number of", else the number ("up to seven" -> 7, "only one" -> 1, via
+    :func:`number_value`). "Search your library for up to three cards named X" is no deck limit.
+
+    >>> text = "A deck can have up to nine cards named Nazgûl."
+    >>> deck_limit_before(text, text.index("Nazgûl"))
+    9
+    """
+    m = _DECK_LIMIT_LEAD.search(text, 0, start)
+    if m is None:
+        return None
+    if m.group("any"):
+        return math.inf
+    return number_value(m.group("upto") or m.group("only"))

@@ -1162,16 +1162,19 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
     )
     name, type_line, mana_cost, text = card["name"], card["type_line"], card["mana_cost"], card["oracle_text"]
     colors, power, toughness = card["colors"] or [], card["power"], card["toughness"]
-    if roles & {"front", "back"}:
+    from .layouts import token_copy  # the token-copy fact per face role (layouts.FACE_ROLES, CR 111.11)
+
+    copied = token_copy(roles)
+    if copied == "face_up":
         front = faces[0]
         # CR 707.8a (a token copy of a double-faced card is a double-faced token with both faces) and
         # 712.8d (front face up: only the front face's characteristics).
         notes.append("double-faced: the token has both faces and enters front face up (707.8a, 712.8d)")
         name, type_line, mana_cost, text = front["name"], front["type_line"], front["mana_cost"], front["oracle_text"]
         colors, power, toughness = front["colors"] or [], front["power"], front["toughness"]
-    elif roles & {"split_half", "aftermath_half"}:
+    elif copied == "halves_combined":
         notes.append("split card: both halves' characteristics combined (709.4, 709.4b-c)")
-    elif roles & {"adventurer", "flip_top"}:
+    elif copied == "normal_face":
         first = faces[0]
         notes.append("adventurer/flip card: only its normal (upright) characteristics (715.4, 710.1a)")
         name, type_line, mana_cost, text = first["name"], first["type_line"], first["mana_cost"], first["oracle_text"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from . import sqlfiles
+from . import layouts, sqlfiles
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,13 @@ def build(con: duckdb.DuckDBPyConnection) -> list[str]:
     A block whose ``-- requires:`` tables are missing (such as ``token_creators`` without
     ``token_specs``) is skipped, so the views never depend on a layer that was not built.
     """
+    layouts.build(con)  # the face_roles table (CR 201.4, 709-715 facts per face role) the views join
+    # card_analytics reads each face's CARDNAME text from references.py's table, built earlier at ingest;
+    # a database without that layer (a bare schema in tests) gets it empty, so the views still bind.
+    con.execute(
+        "CREATE TABLE IF NOT EXISTS oracle_text_self_replaced "
+        "(oracle_id VARCHAR, face_index INTEGER, text_cardname VARCHAR, text_tilde VARCHAR)"
+    )
     tables = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'").fetchall()}
     created = []
     for block in blocks():

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # imported lazily: comprules reads Oracle text through oracle
     from .comprules import RulesDocument
 
 __all__ = [
+    "COLOR_COUNT_WORDS",
     "COLOR_LETTERS",
     "COLOR_NAMES",
     "NUMBER_WORDS",
@@ -30,6 +31,7 @@ __all__ = [
     "all_subtypes",
     "card_types",
     "number_value",
+    "permanent_types",
     "subtypes",
     "supertypes",
 ]
@@ -37,6 +39,15 @@ __all__ = [
 # CR 105.1: the five colours and their letters (WUBRG order).
 COLOR_LETTERS: dict[str, str] = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 COLOR_NAMES: dict[str, str] = {letter: word for word, letter in COLOR_LETTERS.items()}
+
+# CR 105.2a-c: the words for how many colours an object has, as (fewest, most); None: no upper bound.
+# tests/test_vocabulary.py checks each against the stored rule text.
+COLOR_COUNT_WORDS: dict[str, tuple[int, int | None]] = {
+    "colorless": (0, 0),  # CR 105.2c: "A colorless object has no color."
+    "monocolored": (1, 1),  # CR 105.2a: "exactly one of the five colors"
+    "multicolored": (2, None),  # CR 105.2b: "two or more of the five colors"
+    "colored": (1, None),  # CR 105.2: "one or more of the five colors"
+}
 
 # Number words as Oracle text and decklists spell them ("up to seven cards named ...", "create two ...").
 NUMBER_WORDS: dict[str, int] = {
@@ -93,6 +104,15 @@ def _listed(text: str, intro: str) -> list[str]:
 def card_types(doc: RulesDocument | None = None) -> tuple[str, ...]:
     """CR 205.2a: the card types, capitalised as on a type line."""
     words = _listed(_document(doc).rules["205.2a"], "The card types are ")
+    return tuple(w.capitalize() for w in words)
+
+
+def permanent_types(doc: RulesDocument | None = None) -> tuple[str, ...]:
+    """CR 110.4: "There are six permanent types: artifact, battle, ..." — capitalised as on a type line.
+
+    A permanent card has one of them (CR 110.4a); kindred alone is not enough.
+    """
+    words = _listed(_document(doc).rules["110.4"], "permanent types: ")
     return tuple(w.capitalize() for w in words)
 
 

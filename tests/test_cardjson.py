@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,41 @@ def test_matches_real_scryfall_objects(realdata: Path, tmp_path: Path):
             for key in face_keys:
                 assert got_face.get(key) == want_face.get(key), (want["name"], key)
     assert {"adventure", "transform", "modal_dfc"} <= layouts
+
+
+def _collector_key(number: str | None) -> tuple[bool, int]:
+    digits = re.match(r"[0-9]+", number or "")
+    return (digits is None, int(digits.group()) if digits else 0)
+
+
+def test_preferred_printings_table_follows_the_rule(sample_db):
+    """The table built at ingest (sql/preferred_printings.sql) picks, for every card with printings, the
+    printing the documented rule picks, recomputed here in Python: English, paper, not promo, not
+    memorabilia, newest, lowest collector number, id."""
+    rows = sample_db.con.execute(
+        "SELECT oracle_id, id, lang, games, digital, promo, set_type, released_at, collector_number "
+        "FROM printings WHERE oracle_id IS NOT NULL"
+    ).fetchall()
+    by_card: dict[str, list[tuple]] = {}
+    for row in rows:
+        by_card.setdefault(row[0], []).append(row)
+
+    def rank(r: tuple) -> tuple:
+        _, pid, lang, games, digital, promo, set_type, released, number = r
+        paper = ("paper" in games) if games is not None else not bool(digital)
+        return (
+            lang != "en",
+            not paper,
+            bool(promo),
+            set_type == "memorabilia",
+            released is None,
+            -(released.toordinal() if released else 0),
+            _collector_key(number),
+            number or "",
+            pid,
+        )
+
+    expected = {oid: min(printings, key=rank)[1] for oid, printings in by_card.items()}
+    table = dict(sample_db.con.execute("SELECT oracle_id, id FROM preferred_printings").fetchall())
+    assert table == expected
+    assert representative_ids(sample_db.con, list(expected)[:50]) == {k: expected[k] for k in list(expected)[:50]}

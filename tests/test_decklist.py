@@ -10,6 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from oracle_tools import decklist as decklist_module
+from oracle_tools import vocabulary
 from oracle_tools.decklist import (
     SECTIONS,
     DeckEntry,
@@ -303,6 +305,22 @@ def test_problems_carry_line_numbers_and_parsing_continues():
     for p in d.problems:
         assert "4 Lightning Bolt" in p.detail  # every message shows a valid line
         assert p.detail.endswith(".")
+
+
+@pytest.mark.parametrize("word", ["twenty", "dozen", "sixty", "thirteen"])
+def test_count_words_are_the_vocabulary_number_words(word: str) -> None:
+    # one list of number words (oracle_tools.vocabulary, also read in Oracle text: "up to seven cards named ...")
+    assert decklist_module._NUMBER_WORDS == {w for w, n in vocabulary.NUMBER_WORDS.items() if n > 0}
+    d = parse_decklist(f"4 Lightning Bolt\n{word} Mountain\n")
+    (p,) = d.problems
+    assert p.line == 2 and f"'{word}' is written as a word" in p.detail and rows(d) == [(4, "Lightning Bolt")]
+
+
+def test_zero_as_a_word_is_no_count_word() -> None:
+    # "zero" is a vocabulary number word but no count a list writes: that line stays a (bare) card name
+    d = parse_decklist("4 Lightning Bolt\nzero Mountain\n")
+    (p,) = d.problems
+    assert "written as a word" not in p.detail and "1 zero Mountain" in p.detail
 
 
 def test_bare_name_in_a_counted_list_is_a_problem():

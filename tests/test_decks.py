@@ -13,6 +13,7 @@ import math
 from collections import Counter
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 from click.testing import CliRunner
@@ -31,9 +32,11 @@ from oracle_tools.decks import (
     _partner_abilities,
     deck_limit_from_text,
     format_rules,
+    stored_deck_limits,
 )
 from oracle_tools.errors import DecklistError, OracleToolsError
 from oracle_tools.ingest import sample_dir
+from oracle_tools.oracletext import deck_limit_before, name_mentions
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLE_DECKS = Path(__file__).resolve().parents[1] / "oracle_tools" / "data" / "sample" / "decks"
@@ -246,6 +249,112 @@ def test_deck_limits_are_read_from_the_ingested_oracle_text(sample_db: OracleDB)
     assert limits["Relentless Rats"] == math.inf and limits["Shadowborn Apostle"] == math.inf
     assert limits["Seven Dwarves"] == 7 and limits["Nazgûl"] == 9
     assert "Squadron Hawk" not in limits and "Howling Wolf" not in limits
+
+
+# Hand-checked against each card's Oracle text (printed in the sample / real files): the deck limit its
+# "A deck can have ..." sentence sets, overriding CR 100.2a's four copies (and 903.5b's one in Commander).
+HAND_CHECKED_LIMITS: dict[str, float] = {
+    "Relentless Rats": math.inf,  # "A deck can have any number of cards named Relentless Rats."
+    "Shadowborn Apostle": math.inf,
+    "Persistent Petitioners": math.inf,
+    "Rat Colony": math.inf,
+    "Dragon's Approach": math.inf,
+    "Hare Apparent": math.inf,  # FDN 2024
+    "Seven Dwarves": 7,  # "up to seven cards named Seven Dwarves"
+    "Once More with Feeling": 1,  # "DCI ruling — A deck can have only one card named Once More with Feeling."
+    # 2025 texts (oracle_tools/data/sample/cards-2025-trimmed.json.gz, from the 2025-09-25 commander list)
+    "Nazgûl": 9,  # "up to nine cards named Nazgûl"
+    "Templar Knight": math.inf,
+    "Slime Against Humanity": math.inf,
+    "Tempest Hawk": math.inf,
+    "Cid, Timeless Artificer": math.inf,  # a comma in the name: read whole, through the known names
+}
+
+
+def _deck_limit_facts(db: OracleDB) -> tuple[dict[str, float], dict[str, list[tuple[str, bool]]]]:
+    """(name -> limit the deck checker uses, name -> [(kind, names itself)] of its name_references rows)
+    for every card whose Oracle text has a deck-limit sentence."""
+    cards = db.sql(
+        "SELECT oracle_id, name FROM cards WHERE is_card AND oracle_text ILIKE '%A deck can have%' ORDER BY name"
+    )
+    refs: dict[str, list[tuple[str, bool]]] = {}
+    for oracle_id, name in cards.iter_rows():
+        rows = db.sql(
+            "SELECT kind, target_oracle_id = oracle_id AS own FROM name_references WHERE oracle_id = ? ORDER BY start",
+            [oracle_id],
+        )
+        refs[name] = list(rows.iter_rows())
+    limits = {c.name: c.limit for c in db.deck_checker.cards.values() if c.limit is not None}
+    return limits, refs
+
+
+def test_deck_limits_read_the_stored_named_mentions(sample_db: OracleDB) -> None:
+    # CR 100.2a + the card's own text. The "cards named X" span is the name_references row of kind `named`
+    # (oracletext.name_mentions: one home for "named X"), and it names the card itself.
+    limits, refs = _deck_limit_facts(sample_db)
+    assert set(refs) == set(HAND_CHECKED_LIMITS)  # every deck-limit card of the sample (make_sample keeps them all)
+    for name, rows in refs.items():
+        assert ("named", True) in rows, (name, rows)
+    assert limits == HAND_CHECKED_LIMITS
+    # the checker's limits are the stored reading, which agrees with reading the text itself
+    by_id = {c.oracle_id: c for c in sample_db.deck_checker.cards.values()}
+    stored = stored_deck_limits(sample_db.con)
+    assert stored is not None
+    assert {by_id[oid].name: limit for oid, limit in stored.items()} == HAND_CHECKED_LIMITS
+    texts = sample_db.sql("SELECT oracle_id, oracle_text FROM cards WHERE is_card AND oracle_text IS NOT NULL")
+    from_text = {
+        by_id[oid].name: limit
+        for oid, text in texts.iter_rows()
+        if (limit := deck_limit_from_text(text, [by_id[oid].name])) is not None
+    }
+    assert from_text == HAND_CHECKED_LIMITS
+
+
+def test_deck_limit_is_read_at_the_named_mention() -> None:
+    # the lead-in right before the `named` span decides; another "named" mention in the card is no limit
+    text = (
+        "Relentless Rats gets +1/+1 for each other creature on the battlefield named Relentless Rats.\n"
+        "A deck can have any number of cards named Relentless Rats."
+    )
+    first, second = (m for m in name_mentions(text, ["Relentless Rats"]) if m.kind == "named")
+    assert deck_limit_before(text, first.start) is None
+    assert deck_limit_before(text, second.start) == math.inf
+    # a name with a comma is read whole when the card's names are known (a capitalised-words guess would stop at it)
+    cid = "A deck can have any number of cards named Cid, Timeless Artificer."
+    assert deck_limit_from_text(cid, ["Cid, Timeless Artificer"]) == math.inf
+    assert deck_limit_from_text(cid, ["Cid"]) is None  # the text limits another name
+    # a database built before name_references: the checker reads the text instead
+    assert stored_deck_limits(duckdb.connect()) is None
+
+
+@pytest.mark.realdata
+def test_deck_limits_on_real_data(full_db: OracleDB, realdata: Path) -> None:
+    # 2019 dump + 2024 file: every deck-limit card has its own `named` row, and the limits are the hand-checked ones
+    limits, refs = _deck_limit_facts(full_db)
+    assert set(refs) == {
+        "Relentless Rats",
+        "Shadowborn Apostle",
+        "Persistent Petitioners",
+        "Rat Colony",
+        "Dragon's Approach",
+        "Hare Apparent",
+        "Seven Dwarves",
+        "Once More with Feeling",
+    }
+    for name, rows in refs.items():
+        assert ("named", True) in rows, (name, rows)
+    assert limits == {name: HAND_CHECKED_LIMITS[name] for name in refs}
+    # the 2025 commander list (no database: its text read through the same layer, names from its own cards)
+    trimmed = json.loads(gzip.open(realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read())
+    found = {
+        c["name"]: limit
+        for c in trimmed
+        if (limit := deck_limit_from_text(c.get("oracle_text"), [c["name"]])) is not None
+    }
+    assert {n: found[n] for n in HAND_CHECKED_LIMITS if n != "Once More with Feeling"} == {
+        n: v for n, v in HAND_CHECKED_LIMITS.items() if n != "Once More with Feeling"
+    }  # Once More with Feeling is banned in Commander, so not on the commander-legal list
+    assert "Squadron Hawk" in {c["name"] for c in trimmed} and "Squadron Hawk" not in found
 
 
 def test_relentless_rats_any_number(sample_db: OracleDB) -> None:

@@ -94,6 +94,40 @@ def test_constraints_uses_the_vocabulary() -> None:
     assert set(constraints._SUPERTYPES.values()) == set(vocabulary.supertypes())
 
 
+def test_permanent_types_are_cr_110_4() -> None:
+    # CR 110.4: "There are six permanent types: artifact, battle, creature, enchantment, land, and planeswalker."
+    types = vocabulary.permanent_types()
+    assert types == ("Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker")
+    assert set(types) < set(vocabulary.card_types())  # kindred, instant, sorcery ... are not (CR 110.4)
+    assert constraints.PERMANENT_TYPES == types
+
+
+def test_color_count_words_are_cr_105_2() -> None:
+    # Each word's (fewest, most) colours is what the stored CR 105.2 / 105.2a-c text says.
+    rules = vocabulary._shipped().rules
+    said = {
+        "colorless": ("105.2c", "A colorless object has no color."),
+        "monocolored": ("105.2a", "A monocolored object is exactly one of the five colors."),
+        "multicolored": ("105.2b", "A multicolored object is two or more of the five colors."),
+        "colored": ("105.2", "An object can be one or more of the five colors"),
+    }
+    for word, (rule, sentence) in said.items():
+        assert sentence in rules[rule], (word, rule)
+    assert vocabulary.COLOR_COUNT_WORDS == {
+        "colorless": (0, 0),
+        "monocolored": (1, 1),
+        "multicolored": (2, None),
+        "colored": (1, None),
+    }
+    # CR 105.1: five colours; the constraint language uses exactly these words
+    assert len(vocabulary.COLOR_LETTERS) == 5 and "five colors" in rules["105.1"]
+    assert set(constraints._COLOR_COUNTS) == set(vocabulary.COLOR_COUNT_WORDS)
+    for word, (fewest, most) in vocabulary.COLOR_COUNT_WORDS.items():
+        for n in range(6):
+            expected = n >= fewest and (most is None or n <= most)
+            assert constraints.ColorCount(word).matches({"colors": ["W", "U", "B", "R", "G"][:n]}) == expected
+
+
 def test_number_words() -> None:
     assert vocabulary.number_value("seven") == 7
     assert vocabulary.number_value("Twenty") == 20

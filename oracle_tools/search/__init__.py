@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..errors import OracleToolsError
 from .compiler import DIRECTIONS, ORDERS, UNIQUE, Compiled, compile_query
 from .errors import SearchSyntaxError, UnsupportedKeywordError
 from .keywords import KEYWORDS, UNSUPPORTED
@@ -76,6 +77,15 @@ def run(
     params: list[Any] = list(compiled.params)
     try:
         return frame(con, compiled.sql, params)
+    except _duckdb.CatalogException as exc:
+        if "preferred_printings" in str(exc):  # a database built before the table existed (issue 12)
+            raise OracleToolsError(
+                "this database has no preferred_printings table (built by an older version): "
+                "run `oracle-tools ingest` again to rebuild it"
+            ) from None
+        raise SearchSyntaxError(
+            f"the database could not run this search: {str(exc).splitlines()[0]}", query, 0
+        ) from None
     except _duckdb.Error as exc:  # a regex RE2 refuses, say: still one line
         raise SearchSyntaxError(
             f"the database could not run this search: {str(exc).splitlines()[0]}", query, 0

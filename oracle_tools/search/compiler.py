@@ -6,14 +6,16 @@ ORDER BY terms) come from the fixed tables in this module and :mod:`.keywords`.
 
 Shape of the generated SQL (aliases: ``c`` = cards, ``p`` = printings):
 
-* no printing keyword, ``unique=cards``: filter ``cards c``, then pick each card's representative printing;
+* no printing keyword, ``unique=cards``: filter ``cards c``, then join each card's preferred printing, precomputed
+  at ingest in table ``preferred_printings`` (``oracle_tools/sql/preferred_printings.sql``);
 * otherwise: filter ``cards c JOIN printings p`` with the whole expression, so every printing keyword of a
   query is evaluated on the same printing (``s:m19 r:mythic``); ``unique=cards`` keeps each card's
   preferred matching printing, ``unique=art`` one per card and artist, ``unique=prints`` all of them.
 
 Printing preference (which printing stands for a card): English first, then available in paper, not a
 promo, not from a memorabilia set, newest, lowest collector number, id — the rule of
-``oracle_tools/cardjson.py`` (plus memorabilia last), so the CLI's JSON and the table agree.
+``oracle_tools/sql/preferred_printings.sql`` (``_PREFERENCE`` below applies it among the printings a query
+matches), which ``oracle_tools/cardjson.py`` reads too, so the CLI's JSON and the table agree.
 """
 
 from __future__ import annotations
@@ -891,7 +893,6 @@ _ORDER_SQL = {
     "edhrec": "c.edhrec_rank",
     "artist": "p.artist",
 }
-_PRINTING_COLUMNS = "p.oracle_id, p.id, p.lang, p.set_code, p.collector_number, p.rarity, p.released_at, p.artist"
 _OUTPUT = (
     "c.oracle_id, p.id, c.name, p.lang, p.set_code AS set, p.collector_number, p.rarity, p.released_at, "
     "c.mana_cost, c.cmc, c.type_line, c.colors, c.color_identity, c.power, c.toughness, c.loyalty, "
@@ -935,14 +936,12 @@ def compile_query(
     )
 
     if not printing_level:
+        # each card's preferred printing is precomputed at ingest (sql/preferred_printings.sql, same rule as
+        # _PREFERENCE, with the printing columns shown): one join per card instead of ranking all printings
         sql = f"""
-WITH hits AS (SELECT c.* FROM cards c WHERE {visible} AND {where}),
-picked AS (
-    SELECT {_PRINTING_COLUMNS} FROM printings p WHERE p.oracle_id IN (SELECT oracle_id FROM hits)
-    QUALIFY row_number() OVER (PARTITION BY p.oracle_id ORDER BY {_PREFERENCE}) = 1
-)
+WITH hits AS (SELECT c.* FROM cards c WHERE {visible} AND {where})
 SELECT {_OUTPUT}
-FROM hits c LEFT JOIN picked p USING (oracle_id)
+FROM hits c LEFT JOIN preferred_printings p ON p.oracle_id = c.oracle_id
 ORDER BY {order_sql}"""
         return Compiled(sql, state.params, options, False)
 

@@ -79,6 +79,9 @@ WITH multi AS (
     FROM rep r WHERE len(r.card_faces) > 0
 ), multi_faces AS (
     SELECT m.oid, m.face_index, m.f.name,
+           -- The role of each face. What the rules say about a role (CR 201.4 subrule, normal/alternative
+           -- characteristics, castable, token copy) lives in oracle_tools/layouts.py (table face_roles);
+           -- tests/test_layouts.py checks every role assigned here has a row there.
            CASE
                WHEN m.layout = 'split' AND m.face_index > 0 AND m.f.oracle_text LIKE 'Aftermath%' THEN 'aftermath_half'
                WHEN m.layout = 'split' THEN 'split_half'

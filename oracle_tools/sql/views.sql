@@ -8,6 +8,8 @@
 -- name: text_for_analysis
 -- A face's Oracle text prepared for the draw / hand classifiers: lower case, with the face's own
 -- name replaced by 'cardname' (so "Quick Draw" or "Draw" in a name is never read as the verb).
+-- card_analytics reads the ingest-built oracle_text_self_replaced table instead (issue 15); this
+-- macro is the fallback for faces without a row there and for your own queries on any text.
 CREATE OR REPLACE MACRO text_for_analysis(txt, face_name) AS
     lower(CASE WHEN coalesce(face_name, '') = '' THEN coalesce(txt, '')
                ELSE replace(coalesce(txt, ''), face_name, 'CARDNAME') END);
@@ -61,16 +63,19 @@ CREATE OR REPLACE MACRO puts_into_hand_text(t) AS list_bool_or(list_transform(
 CREATE OR REPLACE VIEW card_analytics AS
 WITH f AS (
     SELECT f.*,
-           f.role IN ('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer')
-               AS characteristic_face,
-           (f.role IN ('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer')
-               OR (f.role = 'back' AND f.layout = 'modal_dfc')) AS castable_face,
+           -- CR 110.4a / 110.4b facts per face role: the face_roles table (oracle_tools/layouts.py)
+           coalesce(r.characteristic_face, false) AS characteristic_face,
+           coalesce(r.castable OR list_contains(r.castable_layouts, f.layout), false) AS castable_face,
            list_has_any(f.card_types, ['Artifact', 'Battle', 'Creature', 'Enchantment', 'Land', 'Planeswalker'])
                AS permanent_types,
            list_has_any(f.card_types, ['Artifact', 'Battle', 'Creature', 'Enchantment', 'Planeswalker'])
                AND NOT list_contains(f.card_types, 'Land') AS permanent_spell_types,
-           text_for_analysis(f.oracle_text, f.name) AS txt
-    FROM faces f
+           -- issue 15: the CARDNAME form comes from oracle_text_self_replaced (references.py, read through
+           -- oracletext.py: full and shortened self-names, CR 201.5 / 201.5c); text_for_analysis only for
+           -- faces that table has no row for (non-card objects, faces without text).
+           coalesce(lower(s.text_cardname), text_for_analysis(f.oracle_text, f.name)) AS txt
+    FROM faces f LEFT JOIN face_roles r ON r.role = f.role
+    LEFT JOIN oracle_text_self_replaced s USING (oracle_id, face_index)
 ),
 per_card AS (
     SELECT oracle_id,
@@ -160,13 +165,10 @@ GROUP BY p.oracle_id, c.name;
 -- (201.4d), meld results (201.4e), adventures (201.4f). `rule` says which subrule allows it.
 CREATE OR REPLACE VIEW nameable_faces AS
 SELECT f.oracle_id, c.name AS card_name, f.face_index, f.name, f.role, c.layout,
-       CASE f.role WHEN 'split_half' THEN '201.4b' WHEN 'aftermath_half' THEN '201.4b'
-                   WHEN 'flip_bottom' THEN '201.4c' WHEN 'back' THEN '201.4d'
-                   WHEN 'meld_result' THEN '201.4e' WHEN 'adventure' THEN '201.4f'
-                   ELSE '201.4' END AS rule,
+       coalesce(r.name_rule, '201.4') AS rule,  -- the face_roles table (oracle_tools/layouts.py)
        f.type_line, f.card_types, f.subtypes, f.mana_cost, f.mana_value, f.colors,
        c.funny
-FROM faces f JOIN cards c USING (oracle_id)
+FROM faces f JOIN cards c USING (oracle_id) LEFT JOIN face_roles r ON r.role = f.role
 WHERE f.is_card AND c.is_card;
 
 -- name: name_aliases

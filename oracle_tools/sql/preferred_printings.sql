@@ -1,0 +1,22 @@
+-- preferred_printings (issue 12): each Oracle card's preferred printing, precomputed at ingest so a search
+-- without printing conditions (and cardjson's representative printing) joins one row per card instead of
+-- ranking every printing per query. It carries the printing columns a search answer shows, so that join
+-- does not scan the ~320k-row printings table either. Run by oracle_tools/ingest.py (Ingest._build) once the core tables exist,
+-- whether they were just built or kept from the previous database.
+-- The rule (one home; oracle_tools/cardjson.py and oracle_tools/search/compiler.py read it): English first,
+-- then available in paper, then not a promo, then not from a memorabilia set, then newest released_at,
+-- then lowest collector number, then id so the choice is stable.
+CREATE OR REPLACE TABLE preferred_printings AS
+SELECT oracle_id, id, lang, set_code, collector_number, rarity, released_at, artist
+FROM printings
+WHERE oracle_id IS NOT NULL
+QUALIFY row_number() OVER (
+    PARTITION BY oracle_id
+    ORDER BY (lang = 'en') DESC NULLS LAST,
+             (list_contains(games, 'paper') OR (games IS NULL AND NOT coalesce(digital, false))) DESC NULLS LAST,
+             coalesce(promo, false),
+             coalesce(set_type = 'memorabilia', false),
+             released_at DESC NULLS LAST,
+             try_cast(regexp_extract(collector_number, '^[0-9]+') AS INTEGER) NULLS LAST,
+             collector_number, id) = 1
+ORDER BY oracle_id;
