@@ -300,7 +300,7 @@ def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool
 
     with _open(db_path) as db:
         try:
-            frame = db.sql(query, list(params))
+            columns, rows = db.sql_rows(query, list(params))
         except duckdb.PermissionException as exc:  # the sandbox (sqlfiles.sandboxed_connection) said no
             raise OracleToolsError(
                 f"SQL failed: {_one_line(exc)}; `sql` reads only the database — load other files with DuckDB itself"
@@ -308,19 +308,24 @@ def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool
         except duckdb.Error as exc:
             raise OracleToolsError(f"SQL failed: {_one_line(exc)}") from None
     if as_json:
-        _echo_json(frame.to_dicts())
+        _echo_json([dict(zip(columns, row)) for row in rows])
     elif as_csv:
-        buffer = io.StringIO()
-        writer = csv.writer(buffer)
-        writer.writerow(frame.columns)
-        for row in frame.iter_rows():
-            writer.writerow(["|".join(map(str, v)) if isinstance(v, list) else v for v in row])
-        click.echo(buffer.getvalue(), nl=False)
+        _echo_csv(columns, rows)
     else:
-        import polars as pl
+        from .render import table
 
-        with pl.Config(tbl_rows=50, tbl_cols=20, fmt_str_lengths=60, tbl_width_chars=160):
-            click.echo(str(frame))
+        click.echo(table(columns, rows, max_rows=50, max_chars=60))
+        click.echo(f"{len(rows):,} row{'s' if len(rows) != 1 else ''}", err=True)
+
+
+def _echo_csv(columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+    """CSV with a header; a list value is joined with '|' (one cell per value)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["|".join(map(str, v)) if isinstance(v, list) else v for v in row])
+    click.echo(buffer.getvalue(), nl=False)
 
 
 # -- names (CR 201) ------------------------------------------------------------------------------
@@ -799,13 +804,15 @@ def search_command(
 
     try:
         with _open(db_path) as db:
-            frame = db.search(query, unique=unique, order=order, direction=direction)
-            total = frame.height
-            shown = frame.head(limit) if limit is not None else frame
+            columns, rows = db.search_rows(query, unique=unique, order=order, direction=direction)
+            total = len(rows)
+            shown = rows[:limit] if limit is not None else rows
             if as_json:
                 from .cardjson import card_objects
 
-                cards = card_objects(db._search_con(), ids=shown.get_column("id").drop_nulls().to_list())
+                id_at = columns.index("id")
+                ids = [row[id_at] for row in shown if row[id_at] is not None]
+                cards = card_objects(db._search_con(), ids=ids)
                 _echo_json({"object": "list", "total_cards": total, "has_more": len(cards) < total, "data": cards})
                 return
     except SearchSyntaxError as exc:
@@ -816,31 +823,19 @@ def search_command(
     except OracleToolsError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
-    columns = ["name", "mana_cost", "type_line"] + (
+    wanted = ["name", "mana_cost", "type_line"] + (
         ["set", "collector_number"]
         if unique != "cards" or "unique:" in query.lower() or "++" in query or "@@" in query
         else []
     )
     if as_csv:
-        buffer = io.StringIO()
-        writer = csv.writer(buffer)
-        writer.writerow(frame.columns)
-        for row in shown.iter_rows():
-            writer.writerow(["|".join(map(str, v)) if isinstance(v, list) else v for v in row])
-        click.echo(buffer.getvalue(), nl=False)
+        _echo_csv(columns, shown)
     elif total:
-        import polars as pl
+        from .render import table
 
-        with pl.Config(
-            tbl_rows=-1,
-            tbl_cols=10,
-            fmt_str_lengths=80,
-            tbl_width_chars=200,
-            tbl_hide_dataframe_shape=True,
-            tbl_hide_column_data_types=True,
-        ):
-            click.echo(str(shown.select(columns)))
-        more = f" (showing {shown.height})" if shown.height < total else ""
+        at = [columns.index(c) for c in wanted]
+        click.echo(table(wanted, [[row[i] for i in at] for row in shown]))
+        more = f" (showing {len(shown)})" if len(shown) < total else ""
         click.echo(f"{total} card{'s' if total != 1 else ''}{more}", err=True)
     if total == 0:
         sys.exit(1)

@@ -68,14 +68,17 @@ class OracleDB:
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
         if self._con is None:
-            if not self.path.exists():
-                raise DatabaseMissingError(
-                    f"no database at {self.path}. Build one first: `oracle-tools ingest --sample` "
-                    "(offline), `oracle-tools ingest` (Scryfall), or `oracle-tools ingest --bulk-file PATH`; "
-                    "or point --db / ORACLE_TOOLS_DB at an existing one."
-                )
+            self._check_exists()
             self._con = duckdb.connect(str(self.path), read_only=True)
         return self._con
+
+    def _check_exists(self) -> None:
+        if not self.path.exists():
+            raise DatabaseMissingError(
+                f"no database at {self.path}. Build one first: `oracle-tools ingest --sample` "
+                "(offline), `oracle-tools ingest` (Scryfall), or `oracle-tools ingest --bulk-file PATH`; "
+                "or point --db / ORACLE_TOOLS_DB at an existing one."
+            )
 
     @property
     def user_con(self) -> duckdb.DuckDBPyConnection:
@@ -83,7 +86,7 @@ class OracleDB:
         read-only, no file/network access, no extensions, configuration locked (``sqlfiles.SANDBOX_CONFIG``).
         Opened on first use; use ``.cursor()`` of it per thread."""
         if self._user_con is None:
-            self.con  # noqa: B018 -- the same clear error when the database is missing
+            self._check_exists()  # the same clear error as `con`, without opening a second connection
             self._user_con = sqlfiles.sandboxed_connection(self.path)
         return self._user_con
 
@@ -163,6 +166,12 @@ class OracleDB:
         ``sqlfiles.ReadOnlySQLError``; writing files is what :meth:`export` is for."""
         sqlfiles.check_read_only(query)
         return sqlfiles.frame(self.user_con, query, params)
+
+    def sql_rows(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None) -> sqlfiles.Rows:
+        """:meth:`sql` as (column names, rows of Python values): the same checks and sandbox, without
+        loading Polars (what ``oracle-tools sql`` prints from)."""
+        sqlfiles.check_read_only(query)
+        return sqlfiles.rows(self.user_con, query, params)
 
     # -- analytics: lazy frames and export (oracle_tools/export.py, views in sql/views.sql) ----
 
@@ -429,9 +438,21 @@ class OracleDB:
         """
         from . import search as _search
 
-        def nameable(phrase: str) -> list[str]:  # nameable:"nonland" -- CR 201.4, the choose-name rules
-            return self.nameable(phrase).get_column("oracle_id").unique().to_list()
-
         return _search.run(
-            self._search_con(), query, unique=unique, order=order, direction=direction, nameable=nameable
+            self._search_con(), query, unique=unique, order=order, direction=direction, nameable=self._nameable_ids
         )
+
+    def search_rows(
+        self, query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto"
+    ) -> sqlfiles.Rows:
+        """:meth:`search` as (column names, rows of Python values), without loading Polars: what
+        ``oracle-tools search`` prints from (a fresh process answers one query in a blink, issue 14)."""
+        from . import search as _search
+
+        return _search.run_rows(
+            self._search_con(), query, unique=unique, order=order, direction=direction, nameable=self._nameable_ids
+        )
+
+    def _nameable_ids(self, phrase: str) -> list[str]:
+        """``nameable:"nonland"``: the oracle_ids with a name that may be chosen (CR 201.4, choose-name rules)."""
+        return self.nameable(phrase).get_column("oracle_id").unique().to_list()

@@ -13,10 +13,9 @@ calls build the full :class:`~oracle_tools.names.NameIndex` (then the warm path 
 :func:`point_chooser` and :func:`point_deck_checker` give ``choose-name`` and ``deck check`` the
 same treatment: they fetch the faces, rules and legalities of only the cards asked about.
 
-``Candidate`` and ``Resolution`` (the answer types) live here, Polars-free, and ``oracle_tools.names``
-imports them: both paths return the same class. ``normalize`` and ``VIA_TIER`` are Polars-free twins
-of ``names.normalize`` / ``names.VIA_TIER`` (which the builders and the in-memory index use), kept
-equal by tests (``test_lookup.py``, on every name of the sample and variants of each).
+``Candidate`` and ``Resolution`` (the answer types), ``normalize`` (the lookup key of a name) and
+``VIA_TIER`` live here, Polars-free, and ``oracle_tools.names`` imports them: both paths share one
+definition (``names.normalize_expr`` is its vectorised Polars form, tested equal).
 """
 
 from __future__ import annotations
@@ -38,7 +37,10 @@ if TYPE_CHECKING:
 
 # -- the name rules, light ------------------------------------------------------------------------
 
-# How much a kind of name counts when one string matches several cards (see names.VIA_TIER).
+# How much a kind of name counts when one string matches several cards: English Oracle
+# names (whole or face) first, then English interchangeable (201.3) and flavor (201.6) names, then
+# foreign printed names. ('alternate' is what databases built before issue 11 called English
+# printed names; kept so they still load.)
 VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2}
 
 _FOLD = str.maketrans(
@@ -64,13 +66,18 @@ _FOLD = str.maketrans(
         "—": "-",
     }
 )
+# Python's \s also matches the separators \x1c-\x1f, Rust's (Polars') does not: spell out the class.
 _WS = r"[^\S\x1c-\x1f]"
 _SLASHES = re.compile(rf"{_WS}*/+{_WS}*")
 _SPACES = re.compile(rf"{_WS}+")
 
 
 def normalize(text: str) -> str:
-    """The lookup key of a name (the same function as ``names.normalize``; tested equal)."""
+    """The lookup key of a name: accents, case, Æ, quotes, dashes, spaces and half separators folded.
+
+    'Lim-Dûl’s Vault' -> "lim-dul's vault"; 'Fire/Ice' and 'Fire  //  Ice' -> 'fire // ice'.
+    Must agree with ``names.normalize_expr`` (tested).
+    """
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
     folded = stripped.translate(_FOLD).lower()

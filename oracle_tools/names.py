@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import csv
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from itertools import repeat
 from pathlib import Path
@@ -33,53 +32,7 @@ from rapidfuzz import fuzz, process
 
 from . import sqlfiles
 from .errors import IngestError
-from .lookup import Candidate, Resolution
-
-# How much a kind of name counts when one string matches several cards: English Oracle
-# names (whole or face) first, then English interchangeable (201.3) and flavor (201.6) names, then
-# foreign printed names. ('alternate' is what databases built before issue 11 called English
-# printed names; kept so they still load.)
-VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2}
-
-_FOLD = str.maketrans(
-    {
-        "Æ": "Ae",
-        "æ": "ae",
-        "Œ": "Oe",
-        "œ": "oe",
-        "’": "'",
-        "‘": "'",
-        "ʼ": "'",
-        "′": "'",
-        "`": "'",
-        "´": "'",
-        "“": '"',
-        "”": '"',
-        "„": '"',
-        "″": '"',
-        "‐": "-",
-        "‑": "-",
-        "‒": "-",
-        "–": "-",
-        "—": "-",
-    }
-)
-# Python's \s also matches the separators \x1c-\x1f, Rust's (Polars') does not: spell out the class.
-_WS = r"[^\S\x1c-\x1f]"
-_SLASHES = re.compile(rf"{_WS}*/+{_WS}*")
-_SPACES = re.compile(rf"{_WS}+")
-
-
-def normalize(text: str) -> str:
-    """The lookup key of a name: accents, case, Æ, quotes, dashes, spaces and half separators folded.
-
-    'Lim-Dûl’s Vault' -> "lim-dul's vault"; 'Fire/Ice' and 'Fire  //  Ice' -> 'fire // ice'.
-    Must agree with :func:`normalize_expr` (tested).
-    """
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
-    folded = stripped.translate(_FOLD).lower()
-    return _SPACES.sub(" ", _SLASHES.sub(" // ", folded)).strip(" ")
+from .lookup import _FOLD, VIA_TIER, Candidate, Resolution, normalize
 
 
 def normalize_expr(column: str | pl.Expr) -> pl.Expr:

@@ -16,6 +16,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from oracle_tools import OracleDB, lookup, names
@@ -53,17 +54,16 @@ def assert_same_resolution(db: OracleDB, point: PointNames, texts: list[str], *,
     return len(texts)
 
 
-# -- the light copies of the name rules are the names layer's --------------------------------------
+# -- one definition of the name key, two forms (Python for one name, Polars for a column) ----------
 
 
-def test_light_name_rules_equal_the_names_layer(sample_db: OracleDB) -> None:
-    assert lookup.VIA_TIER == names.VIA_TIER
-    assert lookup._FOLD == names._FOLD
+def test_persisted_keys_equal_the_point_query_key_for_every_name_and_variant(sample_db: OracleDB) -> None:
     assert names.Resolution is lookup.Resolution and names.Candidate is lookup.Candidate  # one answer type
+    assert names.normalize is lookup.normalize  # one key function, not a twin
     every = [n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names").fetchall()]
-    for name in every:
-        for text in variants(name):
-            assert lookup.normalize(text) == names.normalize(text), text
+    texts = [text for name in every for text in variants(name)]
+    vectorised = pl.Series(texts).to_frame("t").select(names.normalize_expr("t")).to_series().to_list()
+    assert [lookup.normalize(t) for t in texts] == vectorised
     # the key persisted at ingest (Polars' normalize_expr) is the key a point query computes
     stored = sample_db.con.execute("SELECT name, key FROM names").fetchall()
     assert all(lookup.normalize(name) == key for name, key in stored)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import OracleToolsError
 from .compiler import DIRECTIONS, ORDERS, UNIQUE, Compiled, compile_query
@@ -23,6 +23,10 @@ from .parser import parse
 if TYPE_CHECKING:
     import duckdb
     import polars as pl
+
+    from ..sqlfiles import Rows
+
+_T = TypeVar("_T")
 
 __all__ = [
     "DIRECTIONS",
@@ -36,6 +40,7 @@ __all__ = [
     "compile",
     "parse",
     "run",
+    "run_rows",
 ]
 
 
@@ -69,14 +74,34 @@ def run(
     nameable: Callable[[str], list[str]] | None = None,
 ) -> pl.DataFrame:
     """The cards (or printings) ``query`` finds, one row per match, in the query's order."""
-    import duckdb as _duckdb
-
     from ..sqlfiles import frame
 
     compiled = compile(query, unique=unique, order=order, direction=direction, nameable=nameable)
-    params: list[Any] = list(compiled.params)
+    return _execute(frame, con, compiled, query)
+
+
+def run_rows(
+    con: duckdb.DuckDBPyConnection,
+    query: str,
+    *,
+    unique: str = "cards",
+    order: str = "name",
+    direction: str = "auto",
+    nameable: Callable[[str], list[str]] | None = None,
+) -> Rows:
+    """:func:`run` as (column names, rows of Python values), without loading Polars (the CLI's path)."""
+    from ..sqlfiles import rows
+
+    compiled = compile(query, unique=unique, order=order, direction=direction, nameable=nameable)
+    return _execute(rows, con, compiled, query)
+
+
+def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str) -> _T:
+    """Run a compiled search with ``fetch`` (sqlfiles.frame or sqlfiles.rows); database errors become one line."""
+    import duckdb as _duckdb
+
     try:
-        return frame(con, compiled.sql, params)
+        return fetch(con, compiled.sql, list(compiled.params))
     except _duckdb.CatalogException as exc:
         if "preferred_printings" in str(exc):  # a database built before the table existed (issue 12)
             raise OracleToolsError(

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..names import normalize
+from ..lookup import normalize
 from .errors import SearchSyntaxError, UnsupportedKeywordError
 from .keywords import (
     BY_NAME,
