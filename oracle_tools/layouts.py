@@ -35,6 +35,7 @@ __all__ = [
     "COMBINED_NAME_DFC",
     "FACE_ROLES",
     "FaceRole",
+    "NORMAL_ROLES",
     "build",
     "combined_name",
     "name_rule",
@@ -89,6 +90,10 @@ FACE_ROLES: tuple[FaceRole, ...] = (
 )
 
 _BY_ROLE: dict[str, FaceRole] = {r.role: r for r in FACE_ROLES}
+
+#: Roles of a face that carries the card's normal characteristics and so its normal name (CR 201.4, 710.2,
+#: 712.8a, 715.4): a card with none of them (a split card) is known only by its combined name.
+NORMAL_ROLES: frozenset[str] = frozenset(r.role for r in FACE_ROLES if r.characteristics == "normal")
 
 #: Why a multi-face card's combined name ("Fire // Ice") can't be chosen, by layout (CR 201.4b-f);
 #: any other multi-face layout is double-faced (201.4d, 712.19).

@@ -37,6 +37,7 @@ __all__ = [
     "KINDS",
     "Mention",
     "NameIndex",
+    "REMINDER_WITH_SPACE_PATTERN",
     "SOURCES",
     "Segment",
     "deck_limit_before",
@@ -57,8 +58,11 @@ __all__ = [
 #: The kinds of name mention, in the order a reader meets them in docs/views.md.
 KINDS: tuple[str, ...] = ("self", "self_short", "named", "token_name")
 
+#: CR 207.2 reminder text and the space before it, as a regular expression that Python ``re`` and DuckDB's RE2
+#: read alike (search/compiler.py strips reminder text in SQL with it, for Scryfall's ``o:``).
+REMINDER_WITH_SPACE_PATTERN = r"\s*\([^)]*\)"
 _REMINDER = re.compile(r"\([^)]*\)")
-_REMINDER_WITH_SPACE = re.compile(r"\s*\([^)]*\)")
+_REMINDER_WITH_SPACE = re.compile(REMINDER_WITH_SPACE_PATTERN)
 
 
 def reminder_spans(text: str) -> list[tuple[int, int]]:

@@ -51,7 +51,7 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
                list(o.name) FILTER (WHERE o.name IS NOT NULL AND o.name <> f.name) AS other_faces
         FROM faces f JOIN cards c USING (oracle_id)
         LEFT JOIN faces o ON o.oracle_id = f.oracle_id AND o.face_index <> f.face_index
-        WHERE c.is_card AND f.oracle_text IS NOT NULL AND f.oracle_text <> ''
+        WHERE f.oracle_text IS NOT NULL AND f.oracle_text <> ''
         GROUP BY ALL ORDER BY f.oracle_id, f.face_index""").fetchall()
     replaced: dict[str, list[Any]] = {"oracle_id": [], "face_index": [], "text_cardname": [], "text_tilde": []}
     for oracle_id, face_index, face_name, card_name, type_line, text, other_faces in faces:

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from . import comprules, oracletext, sqlfiles, vocabulary
+from . import comprules, layouts, oracletext, sqlfiles, vocabulary
 from .comprules import PredefinedToken
 from .errors import OracleToolsError
 from .lazy import LazyMapping, LazyModule
@@ -681,7 +681,7 @@ def _spec(
 def _types(type_line: str | None) -> tuple[list[str], list[str], list[str]]:
     left, _, right = (type_line or "").split(" // ")[0].partition(" — ")
     words = left.split()
-    supers = [w for w in words if w in ("Basic", "Legendary", "Ongoing", "Snow", "World")]
+    supers = [w for w in words if w in vocabulary.supertypes()]  # CR 205.4a
     return supers, [w for w in words if w not in supers and w != "Token"], right.split()
 
 
@@ -1137,7 +1137,7 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
         r.face
         and (r.face_index or 0) > 0
         or r.face
-        and not ({f["role"] for f in faces} & {"front", "adventurer", "flip_top"})
+        and not ({f["role"] for f in faces} & layouts.NORMAL_ROLES)  # CR 201.4: no face has the normal name
     ):
         notes.append(f"'{r.face}' is a face of {r.name}; 111.11 uses the card with that name, {r.name}")
     roles = {f["role"] for f in faces}
@@ -1162,9 +1162,7 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
     )
     name, type_line, mana_cost, text = card["name"], card["type_line"], card["mana_cost"], card["oracle_text"]
     colors, power, toughness = card["colors"] or [], card["power"], card["toughness"]
-    from .layouts import token_copy  # the token-copy fact per face role (layouts.FACE_ROLES, CR 111.11)
-
-    copied = token_copy(roles)
+    copied = layouts.token_copy(roles)  # the token-copy fact per face role (layouts.FACE_ROLES, CR 111.11)
     if copied == "face_up":
         front = faces[0]
         # CR 707.8a (a token copy of a double-faced card is a double-faced token with both faces) and

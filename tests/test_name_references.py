@@ -185,3 +185,23 @@ def test_choose_name_and_nameable_faces_agree_on_every_row(real_db: OracleDB) ->
         if not (v := real_db.choose_name(name)).valid or v.rule != rule
     ]
     assert disagree == []
+
+
+@pytest.mark.realdata
+def test_every_face_with_text_gets_its_cardname_form_from_the_mentions(real_db: OracleDB) -> None:
+    # issue 15: self-references are substituted in one place. Every face with Oracle text — tokens and
+    # vanguards name themselves too (CR 201.5) — has an oracle_text_self_replaced row built from its mentions.
+    missing = real_db.con.execute("""
+        SELECT count(*) FROM faces f LEFT JOIN oracle_text_self_replaced s USING (oracle_id, face_index)
+        WHERE f.oracle_text <> '' AND s.oracle_id IS NULL""").fetchone()[0]
+    assert missing == 0
+    rows = real_db.con.execute("""
+        SELECT c.name, s.text_tilde, count(r.kind) FROM cards c JOIN oracle_text_self_replaced s USING (oracle_id)
+        JOIN name_references r USING (oracle_id, face_index)
+        WHERE c.object_kind = 'token' AND c.name = 'Minotaur Goreseeker' AND r.kind = 'self' GROUP BY ALL""").fetchall()
+    assert rows == [("Minotaur Goreseeker", "Haste\n~ attacks each turn if able.", 1)]
+    # card_analytics reads that text: the draw classifier sees CARDNAME, never the raw name
+    assert (
+        "text_for_analysis"
+        not in real_db.con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'card_analytics'").fetchone()[0]
+    )

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..lookup import normalize
+from ..oracletext import REMINDER_WITH_SPACE_PATTERN
 from .errors import SearchSyntaxError, UnsupportedKeywordError
 from .keywords import (
     BY_NAME,
@@ -165,7 +166,12 @@ _STAT_FIELDS = {
 }
 
 # Oracle text without reminder text (Scryfall's o:; fo: keeps it). Only texts with '(' pay for the regex.
-_NO_REMINDER = "(CASE WHEN contains({x}, '(') THEN regexp_replace({x}, '\\s*\\([^)]*\\)', '', 'g') ELSE {x} END)"
+# The pattern is the Oracle-text layer's (oracletext.py, CR 207.2), so search and the Python readers agree.
+_NO_REMINDER = (
+    "(CASE WHEN contains({x}, '(') THEN regexp_replace({x}, '"
+    + REMINDER_WITH_SPACE_PATTERN
+    + "', '', 'g') ELSE {x} END)"
+)
 
 # Scryfall's regex extensions (https://scryfall.com/docs/regular-expressions), in RE2 terms.
 _REGEX_EXTENSIONS = {

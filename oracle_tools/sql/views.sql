@@ -5,15 +5,6 @@
 -- Blocks start with `-- name: <object>`; a block with `-- requires: <table>` is created only
 -- when that table exists (token_creators needs the tokens layer's token_specs).
 
--- name: text_for_analysis
--- A face's Oracle text prepared for the draw / hand classifiers: lower case, with the face's own
--- name replaced by 'cardname' (so "Quick Draw" or "Draw" in a name is never read as the verb).
--- card_analytics reads the ingest-built oracle_text_self_replaced table instead (issue 15); this
--- macro is the fallback for faces without a row there and for your own queries on any text.
-CREATE OR REPLACE MACRO text_for_analysis(txt, face_name) AS
-    lower(CASE WHEN coalesce(face_name, '') = '' THEN coalesce(txt, '')
-               ELSE replace(coalesce(txt, ''), face_name, 'CARDNAME') END);
-
 -- name: draws_cards_text
 -- CR 121.1 / 121.5: does this text make a player draw (the word "draw" used as an action)?
 -- 1. Clauses that only refer to drawing are removed first: triggers and conditions
@@ -70,10 +61,11 @@ WITH f AS (
                AS permanent_types,
            list_has_any(f.card_types, ['Artifact', 'Battle', 'Creature', 'Enchantment', 'Planeswalker'])
                AND NOT list_contains(f.card_types, 'Land') AS permanent_spell_types,
-           -- issue 15: the CARDNAME form comes from oracle_text_self_replaced (references.py, read through
-           -- oracletext.py: full and shortened self-names, CR 201.5 / 201.5c); text_for_analysis only for
-           -- faces that table has no row for (non-card objects, faces without text).
-           coalesce(lower(s.text_cardname), text_for_analysis(f.oracle_text, f.name)) AS txt
+           -- issue 15: the text with its self-references as CARDNAME (so "Quick Draw" in a name is never read
+           -- as the verb) comes from oracle_text_self_replaced, built from the name_references spans
+           -- (references.py, read by oracletext.py: full and shortened self-names, CR 201.5 / 201.5c). Every
+           -- face with text has a row; only a database built without that layer falls back to the raw text.
+           lower(coalesce(s.text_cardname, f.oracle_text, '')) AS txt
     FROM faces f LEFT JOIN face_roles r ON r.role = f.role
     LEFT JOIN oracle_text_self_replaced s USING (oracle_id, face_index)
 ),
