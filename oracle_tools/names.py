@@ -317,6 +317,12 @@ def read_interchangeable_file(path: Path) -> list[tuple[str, str, str]]:
 _Target = tuple
 
 
+def _shared(values: list[Any]) -> list[Any]:
+    """``values`` with equal strings made one object (what ``sys.intern`` does, without immortal strings)."""
+    seen: dict[Any, Any] = {}
+    return [seen.setdefault(v, v) for v in values]
+
+
 class NameIndex:
     """In-memory index over the ``names`` table: dict lookups for single names, joins for batches."""
 
@@ -393,6 +399,9 @@ class NameIndex:
         lookups, oids, idxs, vias, langs = (
             ok.get_column(c).to_list() for c in (column, "oracle_id", "face_index", "via", "lang")
         )
+        # Polars gives every row its own str object; sharing one per distinct value keeps the warm index of
+        # 200k names about 100 MB smaller (issue 14: warm library <= 600 MB).
+        oids, vias, langs = _shared(oids), _shared(vias), _shared(langs)
         targets: dict[str, _Target] = dict(zip(lookups, zip(repeat("ok"), oids, idxs, vias, langs, repeat(()))))
         ambiguous = best.join(grouped.filter(pl.col("cards") > 1).select(column), on=column, how="semi")
         for (lookup,), rows in ambiguous.group_by(column, maintain_order=True):
