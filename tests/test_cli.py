@@ -215,3 +215,18 @@ def test_rules_downloaded_over_http_refresh_the_rules_only(tmp_path: Path, sampl
         assert meta["d"] == "2026-01-16" and meta["source"].endswith("MagicCompRules-downloaded.txt")
         assert opened.sql("SELECT count(*) FROM cards").item() > 2000  # cards kept
         assert opened.token("Treasure").rule == "111.10a"
+
+
+def test_sql_table_shows_every_column_and_says_how_many_rows_were_left_out(sample_db_path: Path) -> None:
+    expected = OracleDB(sample_db_path).sql("SELECT name, colors FROM cards WHERE is_card ORDER BY name LIMIT 60")
+    code, out, err = _run(
+        "sql", "--db", str(sample_db_path), "SELECT name, colors FROM cards WHERE is_card ORDER BY name LIMIT 60"
+    )
+    assert code == 0 and err.strip() == "60 rows"
+    lines = out.splitlines()
+    assert [c.strip() for c in lines[1].strip("│").split("┆")] == ["name", "colors"]
+    body = [[c.strip() for c in line.strip("│").split("┆")] for line in lines[3:-1]]
+    first = expected.head(50).rows()
+    assert [row[0] for row in body[:50]] == [name for name, _ in first]
+    assert [row[1] for row in body[:50]] == [json.dumps(colors) for _, colors in first]  # lists shown as JSON
+    assert body[50][0] == "… 10 more"  # the first 50 rows; --json and --csv give them all

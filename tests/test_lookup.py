@@ -315,3 +315,11 @@ def test_help_imports_neither_duckdb_nor_polars(sample_db_path: Path) -> None:
 
 def test_resolve_of_one_name_imports_no_polars(sample_db_path: Path) -> None:
     assert _imports_after(["resolve", "Lightning Bolt"], sample_db_path) == {"duckdb"}
+
+
+def test_sql_and_search_print_without_polars_or_arrow(sample_db_path: Path) -> None:
+    # the table, --json and --csv of `sql` and `search` are drawn from DuckDB rows (oracle_tools/render.py)
+    assert _imports_after(["sql", "SELECT name FROM cards LIMIT 2"], sample_db_path) == {"duckdb"}
+    assert _imports_after(["sql", "SELECT name, colors FROM cards LIMIT 2", "--json"], sample_db_path) == {"duckdb"}
+    assert _imports_after(["search", "t:goblin c:r mv<=2"], sample_db_path) == {"duckdb"}
+    assert _imports_after(["search", "t:goblin c:r mv<=2", "--json", "--limit", "2"], sample_db_path) == {"duckdb"}
