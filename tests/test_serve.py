@@ -33,6 +33,7 @@ class Server:
     """``oracle-tools serve --db PATH --port P`` as a child process."""
 
     def __init__(self, db: Path) -> None:
+        self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
@@ -306,7 +307,51 @@ def test_malformed_input(http):
     is_error(http.delete("/cards/named"), 405)
     is_error(http.get("/choose-name", params={"name": "Island", "constraint": "nonland", "card": "Meddling Mage"}), 400)
     is_error(http.get("/choose-name", params={"name": "Island", "constraint": "blorp gleep"}), 400)
+    # a page number is ASCII digits: "²" passes str.isdigit but not int() (it was a 500), "２" is no page either
+    for page in ("\u00b2", "\uff12", "-1", "1.5"):
+        is_error(http.get("/cards/search", params={"q": "t:creature", "page": page}), 400)
     assert http.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200  # still answering
+
+
+def test_named_answers_repeat_exactly_with_each_requests_base_url(http, server):
+    """A repeated /cards/named is served from the generation's cache: the same card, the same 404 (and
+    "ambiguous" type), and the URIs inside name the address the client used."""
+    first = http.get("/cards/named", params={"exact": "Stomp"})
+    again = http.get("/cards/named", params={"exact": "Stomp"})
+    assert first.status_code == again.status_code == 200 and first.json() == again.json()
+    via_localhost = http.get("/cards/named", params={"exact": "Stomp"}, headers={"host": f"localhost:{server.port}"})
+    card = via_localhost.json()
+    assert card["id"] == first.json()["id"] and card["uri"] == f"http://localhost:{server.port}/cards/{card['id']}"
+    assert first.json()["uri"] == f"{server.base}/cards/{card['id']}"
+    for params in ({"exact": "Lightnin Bolt"}, {"fuzzy": "goblin"}):
+        one, two = http.get("/cards/named", params=params), http.get("/cards/named", params=params)
+        assert one.status_code == two.status_code == 404 and one.json() == two.json()
+    assert two.json()["type"] == "ambiguous"
+    # exact and fuzzy answers are kept apart: "lightnin bolt" is a 404 exactly, Lightning Bolt fuzzily
+    assert http.get("/cards/named", params={"fuzzy": "Lightnin Bolt"}).json()["name"] == "Lightning Bolt"
+    is_error(http.get("/cards/named", params={"exact": "Lightnin Bolt"}), 404)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 reaches the loopback only on Linux")
+def test_binds_only_127_0_0_1_by_default(server):
+    """No --host given: the socket is bound to 127.0.0.1, so even another loopback address is refused
+    (a server bound to every interface would accept 127.0.0.2)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5):
+        pass
+    with pytest.raises(ConnectionRefusedError), socket.create_connection(("127.0.0.2", server.port), timeout=5):
+        pass
+
+
+def test_database_file_is_only_read(http, server, sample_db_path):
+    """The server opens the file read-only: after lookups, searches, deck checks and page views the file is
+    byte for byte the one copied in, and nothing (no WAL, no temp file) was written beside it."""
+    http.get("/cards/named", params={"fuzzy": "lightnig bolt"})
+    http.post("/decks/check", params={"format": "modern"}, content=b"4 Lightning Bolt\n56 Mountain\n")
+    http.get("/", params={"q": "Treasure"})
+    if hasattr(OracleDB, "search"):
+        http.get("/cards/search", params={"q": "t:creature"})
+    assert server.db.read_bytes() == sample_db_path.read_bytes()
+    assert sorted(p.name for p in server.db.parent.iterdir()) == [server.db.name]
 
 
 def test_concurrent_clients(http, server):

@@ -171,7 +171,7 @@ async def _body(request: Request) -> bytes:
     """The request body, refused with 413 past MAX_BODY (by Content-Length, or while reading)."""
     length = request.headers.get("content-length")
     if length is not None:
-        if not length.isdigit():
+        if not (length.isascii() and length.isdigit()):  # str.isdigit alone takes "²", which int() refuses
             raise ApiError(400, "bad_request", "the Content-Length header is not a number.")
         if int(length) > MAX_BODY:
             raise ApiError(
@@ -317,32 +317,56 @@ async def cards_named(request: Request) -> Response:
     assert name is not None
     set_code = _text(params.get("set"), "set", required=False)
     base = _base_url(request)
+    key = ("fuzzy" if fuzzy else "exact", name, (set_code or "").lower())
+    # An answer seen before is served on the event loop: the database is read-only, so the name's printing
+    # (or its 404) is exact for the generation, and the hop to the threadpool would cost more than the answer.
+    gen_now: Generation = request.scope["oracle_tools.generation"]
+    seen = gen_now.named.get(key)
+    if isinstance(seen, ApiError):
+        return error_response(seen)
+    if seen is not None:
+        body = gen_now.card_json.get(seen)
+        if body:
+            return raw_json_response(body.replace(BASE_URL_BYTES, base.encode()))
 
     def work(gen: Generation) -> Response:
-        result = _locked(gen, lambda: gen.db.resolve(name))
-        if fuzzy and not result.ok:
-            result = _fuzzy(gen, name) or _locked(gen, lambda: gen.db.resolve(name, fuzzy=True))
-        if result.status == "ambiguous":
-            raise ApiError(
-                404,
-                "not_found",
-                f"Too many cards match ambiguous name “{name}”: "
-                f"{', '.join(c.name for c in result.candidates[:10])}. Add more words to refine "
-                "your search.",
-                "ambiguous",
-            )
-        if not result.ok or not result.oracle_id:
-            hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
-            raise ApiError(404, "not_found", f"No cards found matching “{name}”.{hint}")
-        if set_code:
-            pid = _printing_in_set(gen, result.oracle_id, set_code)
-            if pid is None:
-                raise ApiError(404, "not_found", f"No cards found matching “{name}” in set “{set_code}”.")
-        else:
-            pid = representative(gen, [result.oracle_id]).get(result.oracle_id)
-        return _card_answer(gen, pid, base, f"No printing of “{result.name}” in the database.")
+        try:
+            pid = _named_printing(gen, name, fuzzy, set_code)
+        except ApiError as exc:
+            gen.remember_named(key, exc)
+            raise
+        gen.remember_named(key, pid)
+        return _card_answer(gen, pid, base, f"No printing of “{name}” in the database.")
 
     return await _run(request, work)
+
+
+def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | None) -> str:
+    """The printing id /cards/named answers with, or an ApiError (404, maybe of type "ambiguous")."""
+    result = _locked(gen, lambda: gen.db.resolve(name))
+    if fuzzy and not result.ok:
+        result = _fuzzy(gen, name) or _locked(gen, lambda: gen.db.resolve(name, fuzzy=True))
+    if result.status == "ambiguous":
+        raise ApiError(
+            404,
+            "not_found",
+            f"Too many cards match ambiguous name “{name}”: "
+            f"{', '.join(c.name for c in result.candidates[:10])}. Add more words to refine "
+            "your search.",
+            "ambiguous",
+        )
+    if not result.ok or not result.oracle_id:
+        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
+        raise ApiError(404, "not_found", f"No cards found matching “{name}”.{hint}")
+    if set_code:
+        pid = _printing_in_set(gen, result.oracle_id, set_code)
+        if pid is None:
+            raise ApiError(404, "not_found", f"No cards found matching “{name}” in set “{set_code}”.")
+        return pid
+    pid = representative(gen, [result.oracle_id]).get(result.oracle_id)
+    if not pid:
+        raise ApiError(404, "not_found", f"No printing of “{result.name}” in the database.")
+    return pid
 
 
 def _fuzzy(gen: Generation, name: str) -> Any:
@@ -560,7 +584,8 @@ async def cards_search(request: Request) -> Response:
     if len(order) > 40:
         raise ApiError(400, "bad_request", "order= is too long; give a sort order such as name, cmc or released.")
     page_text = params.get("page", "1")
-    if not page_text.isdigit() or not 1 <= int(page_text) <= 100_000:
+    # ASCII digits only: str.isdigit alone takes "²" (int() raises) and "２" (a page nobody typed)
+    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= 100_000:
         raise ApiError(400, "bad_request", f"page={page_text[:20]!r} is not a page number (1, 2, …).")
     page = int(page_text)
     for flag in ("include_extras", "include_multilingual", "include_variations"):

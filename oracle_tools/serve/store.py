@@ -40,6 +40,8 @@ log = logging.getLogger("oracle_tools.serve")
 
 #: Card objects kept as JSON per generation; the whole cache is dropped when it grows past this.
 CARD_CACHE_SIZE = 100_000
+#: /cards/named answers kept per generation (a name's printing id or its error); cleared when it grows past this.
+NAMED_CACHE_SIZE = 100_000
 #: Cached card JSON holds this in place of the server's address; each answer puts the request's base URL in
 #: (a client may reach the server as localhost or 127.0.0.1).
 BASE_URL = "http://oracle-tools.base.invalid"
@@ -77,6 +79,8 @@ class Generation:
         self.card_json: dict[str, bytes] = {}
         self.representative: dict[str, str] = {}
         self.caches: dict[str, Any] = {}
+        #: /cards/named answers by (exact|fuzzy, name, set): a printing id or the ApiError to answer
+        self.named: dict[tuple[str, str, str], Any] = {}
         self.closed = False
         self.warm_seconds: float | None = None  # set when the background warm-up has finished
 
@@ -113,6 +117,12 @@ class Generation:
         found = {card["id"]: card_bytes(card) for card in cards}
         for pid in asked:
             self.card_json[pid] = found.get(pid, b"")
+
+    def remember_named(self, key: tuple[str, str, str], answer: Any) -> None:
+        """Keep what /cards/named answered for ``key`` (see Generation.named); the cache is bounded."""
+        if len(self.named) > NAMED_CACHE_SIZE:
+            self.named.clear()
+        self.named[key] = answer
 
     def warm(self) -> None:
         """Build every Oracle card's representative printing and its JSON (background thread after open):
