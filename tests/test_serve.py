@@ -252,6 +252,8 @@ def test_rules_endpoints_equal_cli_json(http, server, sample_db_path):
     )
     listed = http.get("/choose-name/list", params={"constraint": "artifact"}).json()
     assert listed == cli_json(db, "choose-name", "--list", "--constraint", "artifact") and listed
+    from_card = http.get("/choose-name/list", params={"card": "Meddling Mage"}).json()
+    assert from_card == cli_json(db, "choose-name", "--list", "--card", "Meddling Mage") and from_card
 
 
 def test_batch_resolve_equals_cli(http, sample_db_path, tmp_path):
@@ -263,7 +265,7 @@ def test_batch_resolve_equals_cli(http, sample_db_path, tmp_path):
     is_error(http.post("/names/resolve", json=[1, 2]), 400)
 
 
-def test_deck_check_equals_cli(http, sample_db_path):
+def test_deck_check_equals_cli(http, sample_db_path, sample_db, tmp_path):
     for deck, fmt in (("rationelis_precon_quick_draw.txt", "commander"), ("22901_modern_aml.json", "modern")):
         path = DECKS / deck
         answer = http.post("/decks/check", params={"format": fmt}, content=path.read_bytes()).json()
@@ -277,6 +279,22 @@ def test_deck_check_equals_cli(http, sample_db_path):
 
         assert without_source(answer) == without_source(expected)
         assert all(r["source"] == "request body" for r in (answer if isinstance(answer, list) else [answer]))
+    # the commander given as a parameter, as --commander is given to the CLI (repeatable for partners)
+    commander = sample_db.con.execute(
+        "SELECT c.name FROM cards c JOIN legalities l USING (oracle_id) WHERE c.type_line LIKE 'Legendary Creature%' "
+        "AND c.is_card AND l.format = 'commander' AND l.status = 'legal' ORDER BY c.name LIMIT 1"
+    ).fetchall()[0][0]
+    listing = tmp_path / "no-commander-section.txt"
+    listing.write_text("1 Lightning Bolt\n4 Lightning Bolt\n30 Mountain\n")
+    answer = http.post(
+        "/decks/check", params={"format": "commander", "commander": commander}, content=listing.read_bytes()
+    )
+    expected = cli_json(
+        sample_db_path, "deck", "check", str(listing), "--format", "commander", "--commander", commander
+    )
+    assert {k: v for k, v in answer.json().items() if k != "source"} == {
+        k: v for k, v in expected.items() if k != "source"
+    }
     is_error(http.post("/decks/check", params={"format": "nosuchformat"}, content=b"4 Lightning Bolt\n"), 400)
     is_error(http.post("/decks/check", content=b"4 Lightning Bolt\n"), 400)
     is_error(http.post("/decks/check", params={"format": "modern"}, content=b""), 400)
@@ -307,6 +325,13 @@ def test_malformed_input(http):
     is_error(http.delete("/cards/named"), 405)
     is_error(http.get("/choose-name", params={"name": "Island", "constraint": "nonland", "card": "Meddling Mage"}), 400)
     is_error(http.get("/choose-name", params={"name": "Island", "constraint": "blorp gleep"}), 400)
+    # a body over 1 MB sent in chunks (no Content-Length) is refused while it is read
+    chunks = (b"4 Island\n" * 10_000 for _ in range(20))
+    is_error(http.post("/decks/check", params={"format": "modern"}, content=chunks), 413)
+    is_error(http.post("/names/resolve", json=["Island", "x" * 1001]), 400)
+    is_error(http.post("/cards/collection", json={"identifiers": [{"name": "x" * 1001}]}), 422)
+    is_error(http.get("/tokens/Treasure", params={"fuzzy": "true"}), 400)  # rules endpoints take no extras
+    is_error(http.get("/choose-name/list", params={"constraint": "nonland", "limit": "5"}), 400)
     # a page number is ASCII digits: "²" passes str.isdigit but not int() (it was a 500), "２" is no page either
     for page in ("\u00b2", "\uff12", "-1", "1.5"):
         is_error(http.get("/cards/search", params={"q": "t:creature", "page": page}), 400)
