@@ -243,6 +243,7 @@ def test_rules_endpoints_equal_cli_json(http, server, sample_db_path):
         db, "resolve", "Lightnig Bolt", "--fuzzy"
     )
     assert http.get("/tokens/Blood").json() == cli_json(db, "token", "Blood")
+    assert http.get("/tokens/Blood").json() == cli_json(db, "token", "Blood")  # the kept answer is the same
     assert http.get("/tokens/Marit Lage").json() == cli_json(db, "token", "Marit Lage")
     assert http.get("/choose-name", params={"name": "Fire // Ice", "constraint": "nonland"}).json() == cli_json(
         db, "choose-name", "Fire // Ice", "--constraint", "nonland"
@@ -252,6 +253,7 @@ def test_rules_endpoints_equal_cli_json(http, server, sample_db_path):
     )
     listed = http.get("/choose-name/list", params={"constraint": "artifact"}).json()
     assert listed == cli_json(db, "choose-name", "--list", "--constraint", "artifact") and listed
+    assert http.get("/choose-name/list", params={"constraint": "artifact"}).json() == listed
     from_card = http.get("/choose-name/list", params={"card": "Meddling Mage"}).json()
     assert from_card == cli_json(db, "choose-name", "--list", "--card", "Meddling Mage") and from_card
 
@@ -430,6 +432,7 @@ def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Pat
     srv = Server(served)
     try:
         assert srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
+        assert srv.client.get("/names/resolve", params={"q": "Lightning Bolt"}).json()["status"] == "ok"  # now kept
         if hasattr(OracleDB, "search"):  # a search opens this thread's user cursor: the swap must close it too
             assert srv.client.get("/cards/search", params={"q": "Lightning Bolt"}).status_code == 200
         assert srv.client.get("/", params={"q": "Lightning Bolt"}).status_code == 200  # the page's cursor too
@@ -457,6 +460,8 @@ def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Pat
         assert bad == []
         is_error(srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}), 404)
         assert srv.client.get("/health").json()["generation"] == 2
+        # the answers kept for the old file went with it
+        assert srv.client.get("/names/resolve", params={"q": "Lightning Bolt"}).json()["status"] == "not_found"
         if hasattr(OracleDB, "search"):
             is_error(srv.client.get("/cards/search", params={"q": '!"Lightning Bolt"'}), 404)
         one_new = min(kept)

@@ -206,6 +206,22 @@ async def _run(request: Request, work: Callable[[Generation], Response]) -> Resp
     return await run_in_threadpool(_guarded, work, generation)
 
 
+async def _run_cached(request: Request, params: dict[str, str], work: Callable[[Generation], Response]) -> Response:
+    """``_run`` for a GET rules endpoint, whose answer depends only on the path, the parameters and the
+    read-only database: a 200 answer is kept per generation and given again without running ``work``.
+    Why: the rules methods run one at a time under ``rules_lock`` (a nameable list takes most of a
+    second), so a repeated question should not queue behind them."""
+    generation: Generation = request.scope["oracle_tools.generation"]
+    key = (request.url.path, tuple(sorted(params.items())))
+    body = generation.answers.get(key)
+    if body is not None:
+        return raw_json_response(body)
+    response = await run_in_threadpool(_guarded, work, generation)
+    if response.status_code == 200:
+        generation.remember_answer(key, bytes(response.body))
+    return response
+
+
 class GenerationLease:
     """ASGI middleware: every HTTP request (API and web page) holds the current database generation
     from start to end, so a re-ingest swap waits for it (oracle_tools/serve/store.py)."""
@@ -767,16 +783,20 @@ async def names_resolve(request: Request) -> Response:
     params = _params(request, frozenset({"q", "fuzzy"}), scryfall=False)
     name = _text(params.get("q"), "q")
     fuzzy = _bool(params.get("fuzzy"), "fuzzy")
-    return await _run(
-        request, lambda gen: json_response(_locked(gen, lambda: gen.db.resolve(name, fuzzy=fuzzy)).to_dict())
+    return await _run_cached(
+        request,
+        params,
+        lambda gen: json_response(_locked(gen, lambda: gen.db.resolve(name, fuzzy=fuzzy)).to_dict()),
     )
 
 
 async def tokens(request: Request) -> Response:
     """GET /tokens/{name} (``token NAME --json``)."""
-    _params(request, frozenset(), scryfall=False)
+    params = _params(request, frozenset(), scryfall=False)
     name = _text(request.path_params["name"], "the token name")
-    return await _run(request, lambda gen: json_response(_locked(gen, lambda: gen.db.token(name)).to_dict()))
+    return await _run_cached(
+        request, params, lambda gen: json_response(_locked(gen, lambda: gen.db.token(name)).to_dict())
+    )
 
 
 def _constraint(gen: Generation, phrase: str | None, card: str | None) -> tuple[Any, str, str | None]:
@@ -806,7 +826,7 @@ async def choose_name(request: Request) -> Response:
         verdict = _locked(gen, lambda: gen.db.choose_name(name, constraint))
         return json_response({**verdict.to_dict(), "constraint_phrase": phrase_used, "constraint_from_card": source})
 
-    return await _run(request, work)
+    return await _run_cached(request, params, work)
 
 
 async def choose_name_list(request: Request) -> Response:
@@ -819,7 +839,7 @@ async def choose_name_list(request: Request) -> Response:
         frame = _locked(gen, lambda: gen.db.nameable(constraint))
         return json_response(frame.drop("oracle_text").to_dicts())
 
-    return await _run(request, work)
+    return await _run_cached(request, params, work)
 
 
 async def decks_check(request: Request) -> Response:
