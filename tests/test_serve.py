@@ -359,6 +359,21 @@ def test_named_answers_repeat_exactly_with_each_requests_base_url(http, server):
     is_error(http.get("/cards/named", params={"exact": "Lightnin Bolt"}), 404)
 
 
+def test_cors_as_scryfall(http):
+    """Scryfall answers with Access-Control-Allow-Origin: *, so browser clients can switch their base URL."""
+    origin = {"origin": "https://deckbuilder.example"}
+    r = http.get("/cards/named", params={"exact": "Lightning Bolt"}, headers=origin)
+    assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "*"
+    assert http.get("/no/such/path", headers=origin).headers["access-control-allow-origin"] == "*"
+    preflight = http.options(
+        "/cards/collection",
+        headers={**origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type"},
+    )
+    assert preflight.status_code == 200 and "POST" in preflight.headers["access-control-allow-methods"]
+    refused = http.options("/cards/collection", headers={**origin, "access-control-request-method": "DELETE"})
+    assert refused.status_code == 400
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 reaches the loopback only on Linux")
 def test_binds_only_127_0_0_1_by_default(server):
     """No --host given: the socket is bound to 127.0.0.1, so even another loopback address is refused

@@ -36,6 +36,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -959,7 +960,18 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(GenerationLease, store=store)],
+        middleware=[
+            # As Scryfall answers (Access-Control-Allow-Origin: *): a Scryfall client running in a browser page
+            # works once its base URL is changed. No credentials: the data is public and read-only.
+            Middleware(
+                CORSMiddleware,
+                allow_origins=["*"],
+                allow_methods=["GET", "POST", "OPTIONS"],
+                allow_headers=["Accept", "Content-Type"],
+                max_age=300,
+            ),
+            Middleware(GenerationLease, store=store),
+        ],
         exception_handlers={HTTPException: not_found, ApiError: api_error, Exception: server_error},
     )
     app.state.store = store
