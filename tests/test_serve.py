@@ -429,6 +429,32 @@ def test_concurrent_clients(http, server):
     assert failures == []
 
 
+def test_a_name_several_oracle_cards_print_alike_finds_one_card(tmp_path: Path):
+    """Unstable prints six Very Cryptic Commands, six Oracle ids under one name (CR 201.2: the same name).
+    ``resolve`` calls the name ambiguous (the rules answer); /cards/named and the collection's name
+    identifier answer one card, as Scryfall's exact lookups do: the first by collector number (49a).
+    Fixture: the real card objects from the 2019 Scryfall dump (tests/fixtures/same_name_unstable.json)."""
+    db = tmp_path / "unstable.duckdb"
+    OracleDB.ingest_files(db, [ROOT / "tests" / "fixtures" / "same_name_unstable.json"]).close()
+    srv = Server(db)
+    try:
+        http = srv.client
+        assert http.get("/names/resolve", params={"q": "Very Cryptic Command"}).json()["status"] == "ambiguous"
+        for params in ({"exact": "Very Cryptic Command"}, {"fuzzy": "very cryptic"}, {"exact": "very cryptic command"}):
+            card = http.get("/cards/named", params=params).json()
+            assert (card["name"], card["set"], card["collector_number"]) == ("Very Cryptic Command", "ust", "49a")
+        found = http.post(
+            "/cards/collection", json={"identifiers": [{"name": "Very Cryptic Command"}, {"name": "Lightning Bolt"}]}
+        ).json()
+        assert [c["collector_number"] for c in found["data"]] == ["49a", "149"] and found["not_found"] == []
+        is_error(http.get("/cards/named", params={"exact": "Very Cryptic Command", "set": "m11"}), 404)
+        # "i" is in both names, which differ: that stays a 404 of type "ambiguous"
+        assert is_error(http.get("/cards/named", params={"fuzzy": "i"}), 404)["type"] == "ambiguous"
+    finally:
+        err = srv.stop()
+    assert "Traceback" not in err, err
+
+
 # -- re-ingest while serving -------------------------------------------------------------------------
 
 

@@ -29,6 +29,7 @@ import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, overload
 from urllib.parse import urlencode
 
@@ -361,8 +362,11 @@ async def cards_named(request: Request) -> Response:
 def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | None) -> str:
     """The printing id /cards/named answers with, or an ApiError (404, maybe of type "ambiguous")."""
     result = _locked(gen, lambda: gen.db.resolve(name))
-    if fuzzy and not result.ok:
+    if fuzzy and not result.ok and not _all_same_name(result):
         result = _fuzzy(gen, name) or _locked(gen, lambda: gen.db.resolve(name, fuzzy=True))
+    same_name = None if result.ok else _one_of_same_name(gen, result, set_code)
+    if same_name:
+        result = SimpleNamespace(ok=True, oracle_id=same_name, name=result.candidates[0].name, status="ok")
     if result.status == "ambiguous":
         raise ApiError(
             404,
@@ -412,10 +416,35 @@ class _Ambiguous:
     oracle_id = None
 
     def __init__(self, names: list[str]) -> None:
-        from types import SimpleNamespace
-
         self.candidates = [SimpleNamespace(name=n) for n in names]
         self.suggestions = names[:10]
+
+
+def _all_same_name(result: Any) -> bool:
+    """An ambiguous resolution whose candidates all carry one and the same name."""
+    candidates = getattr(result, "candidates", None) or []
+    return result.status == "ambiguous" and len({c.name for c in candidates}) == 1
+
+
+def _one_of_same_name(gen: Generation, result: Any, set_code: str | None = None) -> str | None:
+    """The Oracle id to answer for a name several Oracle cards print identically (Unstable's six Very
+    Cryptic Commands: CR 201.2, the same name). ``resolve`` calls that ambiguous, rightly for the rules;
+    Scryfall's exact lookups answer one card, so do these: the one whose printing comes first (in
+    ``set_code`` when given) by English, newest, collector number. None when the candidates' names differ."""
+    if not _all_same_name(result):
+        return None
+    oracle_ids = sorted({c.oracle_id for c in result.candidates if getattr(c, "oracle_id", None)})
+    row = (
+        gen.cursor()
+        .execute(
+            "SELECT oracle_id FROM printings WHERE list_contains(?, oracle_id) "
+            "AND (? IS NULL OR set_code = lower(?)) "
+            "ORDER BY (lang = 'en') DESC, released_at DESC, collector_number, id LIMIT 1",
+            [oracle_ids, set_code, set_code],
+        )
+        .fetchall()
+    )
+    return row[0][0] if row else None
 
 
 def _name_key(text: str) -> str:
@@ -689,11 +718,12 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
         return representative(gen, [ident["oracle_id"].lower()]).get(ident["oracle_id"].lower())
     if "name" in ident:
         result = _locked(gen, lambda: gen.db.resolve(ident["name"]))
-        if not result.ok or not result.oracle_id:
+        oracle_id = result.oracle_id if result.ok else _one_of_same_name(gen, result, ident.get("set"))
+        if not oracle_id:
             return None
         if "set" in ident:
-            return _printing_in_set(gen, result.oracle_id, ident["set"])
-        return representative(gen, [result.oracle_id]).get(result.oracle_id)
+            return _printing_in_set(gen, oracle_id, ident["set"])
+        return representative(gen, [oracle_id]).get(oracle_id)
     if "collector_number" in ident:
         row = cur.execute(
             "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
