@@ -33,6 +33,7 @@ class Server:
     """``oracle-tools serve --db PATH --port P`` as a child process."""
 
     def __init__(self, db: Path) -> None:
+        self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
@@ -242,6 +243,7 @@ def test_rules_endpoints_equal_cli_json(http, server, sample_db_path):
         db, "resolve", "Lightnig Bolt", "--fuzzy"
     )
     assert http.get("/tokens/Blood").json() == cli_json(db, "token", "Blood")
+    assert http.get("/tokens/Blood").json() == cli_json(db, "token", "Blood")  # the kept answer is the same
     assert http.get("/tokens/Marit Lage").json() == cli_json(db, "token", "Marit Lage")
     assert http.get("/choose-name", params={"name": "Fire // Ice", "constraint": "nonland"}).json() == cli_json(
         db, "choose-name", "Fire // Ice", "--constraint", "nonland"
@@ -251,6 +253,9 @@ def test_rules_endpoints_equal_cli_json(http, server, sample_db_path):
     )
     listed = http.get("/choose-name/list", params={"constraint": "artifact"}).json()
     assert listed == cli_json(db, "choose-name", "--list", "--constraint", "artifact") and listed
+    assert http.get("/choose-name/list", params={"constraint": "artifact"}).json() == listed
+    from_card = http.get("/choose-name/list", params={"card": "Meddling Mage"}).json()
+    assert from_card == cli_json(db, "choose-name", "--list", "--card", "Meddling Mage") and from_card
 
 
 def test_batch_resolve_equals_cli(http, sample_db_path, tmp_path):
@@ -262,7 +267,7 @@ def test_batch_resolve_equals_cli(http, sample_db_path, tmp_path):
     is_error(http.post("/names/resolve", json=[1, 2]), 400)
 
 
-def test_deck_check_equals_cli(http, sample_db_path):
+def test_deck_check_equals_cli(http, sample_db_path, sample_db, tmp_path):
     for deck, fmt in (("rationelis_precon_quick_draw.txt", "commander"), ("22901_modern_aml.json", "modern")):
         path = DECKS / deck
         answer = http.post("/decks/check", params={"format": fmt}, content=path.read_bytes()).json()
@@ -276,6 +281,22 @@ def test_deck_check_equals_cli(http, sample_db_path):
 
         assert without_source(answer) == without_source(expected)
         assert all(r["source"] == "request body" for r in (answer if isinstance(answer, list) else [answer]))
+    # the commander given as a parameter, as --commander is given to the CLI (repeatable for partners)
+    commander = sample_db.con.execute(
+        "SELECT c.name FROM cards c JOIN legalities l USING (oracle_id) WHERE c.type_line LIKE 'Legendary Creature%' "
+        "AND c.is_card AND l.format = 'commander' AND l.status = 'legal' ORDER BY c.name LIMIT 1"
+    ).fetchall()[0][0]
+    listing = tmp_path / "no-commander-section.txt"
+    listing.write_text("1 Lightning Bolt\n4 Lightning Bolt\n30 Mountain\n")
+    answer = http.post(
+        "/decks/check", params={"format": "commander", "commander": commander}, content=listing.read_bytes()
+    )
+    expected = cli_json(
+        sample_db_path, "deck", "check", str(listing), "--format", "commander", "--commander", commander
+    )
+    assert {k: v for k, v in answer.json().items() if k != "source"} == {
+        k: v for k, v in expected.items() if k != "source"
+    }
     is_error(http.post("/decks/check", params={"format": "nosuchformat"}, content=b"4 Lightning Bolt\n"), 400)
     is_error(http.post("/decks/check", content=b"4 Lightning Bolt\n"), 400)
     is_error(http.post("/decks/check", params={"format": "modern"}, content=b""), 400)
@@ -306,7 +327,73 @@ def test_malformed_input(http):
     is_error(http.delete("/cards/named"), 405)
     is_error(http.get("/choose-name", params={"name": "Island", "constraint": "nonland", "card": "Meddling Mage"}), 400)
     is_error(http.get("/choose-name", params={"name": "Island", "constraint": "blorp gleep"}), 400)
+    # a body over 1 MB sent in chunks (no Content-Length) is refused while it is read
+    chunks = (b"4 Island\n" * 10_000 for _ in range(20))
+    is_error(http.post("/decks/check", params={"format": "modern"}, content=chunks), 413)
+    is_error(http.post("/names/resolve", json=["Island", "x" * 1001]), 400)
+    is_error(http.post("/cards/collection", json={"identifiers": [{"name": "x" * 1001}]}), 422)
+    is_error(http.get("/tokens/Treasure", params={"fuzzy": "true"}), 400)  # rules endpoints take no extras
+    is_error(http.get("/choose-name/list", params={"constraint": "nonland", "limit": "5"}), 400)
+    # a page number is ASCII digits: "²" passes str.isdigit but not int() (it was a 500), "２" is no page either
+    for page in ("\u00b2", "\uff12", "-1", "1.5"):
+        is_error(http.get("/cards/search", params={"q": "t:creature", "page": page}), 400)
     assert http.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200  # still answering
+
+
+def test_named_answers_repeat_exactly_with_each_requests_base_url(http, server):
+    """A repeated /cards/named is served from the generation's cache: the same card, the same 404 (and
+    "ambiguous" type), and the URIs inside name the address the client used."""
+    first = http.get("/cards/named", params={"exact": "Stomp"})
+    again = http.get("/cards/named", params={"exact": "Stomp"})
+    assert first.status_code == again.status_code == 200 and first.json() == again.json()
+    via_localhost = http.get("/cards/named", params={"exact": "Stomp"}, headers={"host": f"localhost:{server.port}"})
+    card = via_localhost.json()
+    assert card["id"] == first.json()["id"] and card["uri"] == f"http://localhost:{server.port}/cards/{card['id']}"
+    assert first.json()["uri"] == f"{server.base}/cards/{card['id']}"
+    for params in ({"exact": "Lightnin Bolt"}, {"fuzzy": "goblin"}):
+        one, two = http.get("/cards/named", params=params), http.get("/cards/named", params=params)
+        assert one.status_code == two.status_code == 404 and one.json() == two.json()
+    assert two.json()["type"] == "ambiguous"
+    # exact and fuzzy answers are kept apart: "lightnin bolt" is a 404 exactly, Lightning Bolt fuzzily
+    assert http.get("/cards/named", params={"fuzzy": "Lightnin Bolt"}).json()["name"] == "Lightning Bolt"
+    is_error(http.get("/cards/named", params={"exact": "Lightnin Bolt"}), 404)
+
+
+def test_cors_as_scryfall(http):
+    """Scryfall answers with Access-Control-Allow-Origin: *, so browser clients can switch their base URL."""
+    origin = {"origin": "https://deckbuilder.example"}
+    r = http.get("/cards/named", params={"exact": "Lightning Bolt"}, headers=origin)
+    assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "*"
+    assert http.get("/no/such/path", headers=origin).headers["access-control-allow-origin"] == "*"
+    preflight = http.options(
+        "/cards/collection",
+        headers={**origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type"},
+    )
+    assert preflight.status_code == 200 and "POST" in preflight.headers["access-control-allow-methods"]
+    refused = http.options("/cards/collection", headers={**origin, "access-control-request-method": "DELETE"})
+    assert refused.status_code == 400
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 reaches the loopback only on Linux")
+def test_binds_only_127_0_0_1_by_default(server):
+    """No --host given: the socket is bound to 127.0.0.1, so even another loopback address is refused
+    (a server bound to every interface would accept 127.0.0.2)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5):
+        pass
+    with pytest.raises(ConnectionRefusedError), socket.create_connection(("127.0.0.2", server.port), timeout=5):
+        pass
+
+
+def test_database_file_is_only_read(http, server, sample_db_path):
+    """The server opens the file read-only: after lookups, searches, deck checks and page views the file is
+    byte for byte the one copied in, and nothing (no WAL, no temp file) was written beside it."""
+    http.get("/cards/named", params={"fuzzy": "lightnig bolt"})
+    http.post("/decks/check", params={"format": "modern"}, content=b"4 Lightning Bolt\n56 Mountain\n")
+    http.get("/", params={"q": "Treasure"})
+    if hasattr(OracleDB, "search"):
+        http.get("/cards/search", params={"q": "t:creature"})
+    assert server.db.read_bytes() == sample_db_path.read_bytes()
+    assert sorted(p.name for p in server.db.parent.iterdir()) == [server.db.name]
 
 
 def test_concurrent_clients(http, server):
@@ -342,6 +429,32 @@ def test_concurrent_clients(http, server):
     assert failures == []
 
 
+def test_a_name_several_oracle_cards_print_alike_finds_one_card(tmp_path: Path):
+    """Unstable prints six Very Cryptic Commands, six Oracle ids under one name (CR 201.2: the same name).
+    ``resolve`` calls the name ambiguous (the rules answer); /cards/named and the collection's name
+    identifier answer one card, as Scryfall's exact lookups do: the first by collector number (49a).
+    Fixture: the real card objects from the 2019 Scryfall dump (tests/fixtures/same_name_unstable.json)."""
+    db = tmp_path / "unstable.duckdb"
+    OracleDB.ingest_files(db, [ROOT / "tests" / "fixtures" / "same_name_unstable.json"]).close()
+    srv = Server(db)
+    try:
+        http = srv.client
+        assert http.get("/names/resolve", params={"q": "Very Cryptic Command"}).json()["status"] == "ambiguous"
+        for params in ({"exact": "Very Cryptic Command"}, {"fuzzy": "very cryptic"}, {"exact": "very cryptic command"}):
+            card = http.get("/cards/named", params=params).json()
+            assert (card["name"], card["set"], card["collector_number"]) == ("Very Cryptic Command", "ust", "49a")
+        found = http.post(
+            "/cards/collection", json={"identifiers": [{"name": "Very Cryptic Command"}, {"name": "Lightning Bolt"}]}
+        ).json()
+        assert [c["collector_number"] for c in found["data"]] == ["49a", "149"] and found["not_found"] == []
+        is_error(http.get("/cards/named", params={"exact": "Very Cryptic Command", "set": "m11"}), 404)
+        # "i" is in both names, which differ: that stays a 404 of type "ambiguous"
+        assert is_error(http.get("/cards/named", params={"fuzzy": "i"}), 404)["type"] == "ambiguous"
+    finally:
+        err = srv.stop()
+    assert "Traceback" not in err, err
+
+
 # -- re-ingest while serving -------------------------------------------------------------------------
 
 
@@ -360,6 +473,7 @@ def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Pat
     srv = Server(served)
     try:
         assert srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
+        assert srv.client.get("/names/resolve", params={"q": "Lightning Bolt"}).json()["status"] == "ok"  # now kept
         if hasattr(OracleDB, "search"):  # a search opens this thread's user cursor: the swap must close it too
             assert srv.client.get("/cards/search", params={"q": "Lightning Bolt"}).status_code == 200
         assert srv.client.get("/", params={"q": "Lightning Bolt"}).status_code == 200  # the page's cursor too
@@ -387,6 +501,8 @@ def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Pat
         assert bad == []
         is_error(srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}), 404)
         assert srv.client.get("/health").json()["generation"] == 2
+        # the answers kept for the old file went with it
+        assert srv.client.get("/names/resolve", params={"q": "Lightning Bolt"}).json()["status"] == "not_found"
         if hasattr(OracleDB, "search"):
             is_error(srv.client.get("/cards/search", params={"q": '!"Lightning Bolt"'}), 404)
         one_new = min(kept)

@@ -29,6 +29,7 @@ import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, overload
 from urllib.parse import urlencode
 
@@ -36,6 +37,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -171,7 +173,7 @@ async def _body(request: Request) -> bytes:
     """The request body, refused with 413 past MAX_BODY (by Content-Length, or while reading)."""
     length = request.headers.get("content-length")
     if length is not None:
-        if not length.isdigit():
+        if not (length.isascii() and length.isdigit()):  # str.isdigit alone takes "²", which int() refuses
             raise ApiError(400, "bad_request", "the Content-Length header is not a number.")
         if int(length) > MAX_BODY:
             raise ApiError(
@@ -204,6 +206,22 @@ async def _run(request: Request, work: Callable[[Generation], Response]) -> Resp
     """Run ``work`` in the threadpool against the request's database generation (see GenerationLease)."""
     generation: Generation = request.scope["oracle_tools.generation"]
     return await run_in_threadpool(_guarded, work, generation)
+
+
+async def _run_cached(request: Request, params: dict[str, str], work: Callable[[Generation], Response]) -> Response:
+    """``_run`` for a GET rules endpoint, whose answer depends only on the path, the parameters and the
+    read-only database: a 200 answer is kept per generation and given again without running ``work``.
+    Why: the rules methods run one at a time under ``rules_lock`` (a nameable list takes most of a
+    second), so a repeated question should not queue behind them."""
+    generation: Generation = request.scope["oracle_tools.generation"]
+    key = (request.url.path, tuple(sorted(params.items())))
+    body = generation.answers.get(key)
+    if body is not None:
+        return raw_json_response(body)
+    response = await run_in_threadpool(_guarded, work, generation)
+    if response.status_code == 200:
+        generation.remember_answer(key, bytes(response.body))
+    return response
 
 
 class GenerationLease:
@@ -317,32 +335,59 @@ async def cards_named(request: Request) -> Response:
     assert name is not None
     set_code = _text(params.get("set"), "set", required=False)
     base = _base_url(request)
+    key = ("fuzzy" if fuzzy else "exact", name, (set_code or "").lower())
+    # An answer seen before is served on the event loop: the database is read-only, so the name's printing
+    # (or its 404) is exact for the generation, and the hop to the threadpool would cost more than the answer.
+    gen_now: Generation = request.scope["oracle_tools.generation"]
+    seen = gen_now.named.get(key)
+    if isinstance(seen, ApiError):
+        return error_response(seen)
+    if seen is not None:
+        body = gen_now.card_json.get(seen)
+        if body:
+            return raw_json_response(body.replace(BASE_URL_BYTES, base.encode()))
 
     def work(gen: Generation) -> Response:
-        result = _locked(gen, lambda: gen.db.resolve(name))
-        if fuzzy and not result.ok:
-            result = _fuzzy(gen, name) or _locked(gen, lambda: gen.db.resolve(name, fuzzy=True))
-        if result.status == "ambiguous":
-            raise ApiError(
-                404,
-                "not_found",
-                f"Too many cards match ambiguous name “{name}”: "
-                f"{', '.join(c.name for c in result.candidates[:10])}. Add more words to refine "
-                "your search.",
-                "ambiguous",
-            )
-        if not result.ok or not result.oracle_id:
-            hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
-            raise ApiError(404, "not_found", f"No cards found matching “{name}”.{hint}")
-        if set_code:
-            pid = _printing_in_set(gen, result.oracle_id, set_code)
-            if pid is None:
-                raise ApiError(404, "not_found", f"No cards found matching “{name}” in set “{set_code}”.")
-        else:
-            pid = representative(gen, [result.oracle_id]).get(result.oracle_id)
-        return _card_answer(gen, pid, base, f"No printing of “{result.name}” in the database.")
+        try:
+            pid = _named_printing(gen, name, fuzzy, set_code)
+        except ApiError as exc:
+            gen.remember_named(key, exc)
+            raise
+        gen.remember_named(key, pid)
+        return _card_answer(gen, pid, base, f"No printing of “{name}” in the database.")
 
     return await _run(request, work)
+
+
+def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | None) -> str:
+    """The printing id /cards/named answers with, or an ApiError (404, maybe of type "ambiguous")."""
+    result = _locked(gen, lambda: gen.db.resolve(name))
+    if fuzzy and not result.ok and not _all_same_name(result):
+        result = _fuzzy(gen, name) or _locked(gen, lambda: gen.db.resolve(name, fuzzy=True))
+    same_name = None if result.ok else _one_of_same_name(gen, result, set_code)
+    if same_name:
+        result = SimpleNamespace(ok=True, oracle_id=same_name, name=result.candidates[0].name, status="ok")
+    if result.status == "ambiguous":
+        raise ApiError(
+            404,
+            "not_found",
+            f"Too many cards match ambiguous name “{name}”: "
+            f"{', '.join(c.name for c in result.candidates[:10])}. Add more words to refine "
+            "your search.",
+            "ambiguous",
+        )
+    if not result.ok or not result.oracle_id:
+        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
+        raise ApiError(404, "not_found", f"No cards found matching “{name}”.{hint}")
+    if set_code:
+        pid = _printing_in_set(gen, result.oracle_id, set_code)
+        if pid is None:
+            raise ApiError(404, "not_found", f"No cards found matching “{name}” in set “{set_code}”.")
+        return pid
+    pid = representative(gen, [result.oracle_id]).get(result.oracle_id)
+    if not pid:
+        raise ApiError(404, "not_found", f"No printing of “{result.name}” in the database.")
+    return pid
 
 
 def _fuzzy(gen: Generation, name: str) -> Any:
@@ -371,10 +416,35 @@ class _Ambiguous:
     oracle_id = None
 
     def __init__(self, names: list[str]) -> None:
-        from types import SimpleNamespace
-
         self.candidates = [SimpleNamespace(name=n) for n in names]
         self.suggestions = names[:10]
+
+
+def _all_same_name(result: Any) -> bool:
+    """An ambiguous resolution whose candidates all carry one and the same name."""
+    candidates = getattr(result, "candidates", None) or []
+    return result.status == "ambiguous" and len({c.name for c in candidates}) == 1
+
+
+def _one_of_same_name(gen: Generation, result: Any, set_code: str | None = None) -> str | None:
+    """The Oracle id to answer for a name several Oracle cards print identically (Unstable's six Very
+    Cryptic Commands: CR 201.2, the same name). ``resolve`` calls that ambiguous, rightly for the rules;
+    Scryfall's exact lookups answer one card, so do these: the one whose printing comes first (in
+    ``set_code`` when given) by English, newest, collector number. None when the candidates' names differ."""
+    if not _all_same_name(result):
+        return None
+    oracle_ids = sorted({c.oracle_id for c in result.candidates if getattr(c, "oracle_id", None)})
+    row = (
+        gen.cursor()
+        .execute(
+            "SELECT oracle_id FROM printings WHERE list_contains(?, oracle_id) "
+            "AND (? IS NULL OR set_code = lower(?)) "
+            "ORDER BY (lang = 'en') DESC, released_at DESC, collector_number, id LIMIT 1",
+            [oracle_ids, set_code, set_code],
+        )
+        .fetchall()
+    )
+    return row[0][0] if row else None
 
 
 def _name_key(text: str) -> str:
@@ -560,7 +630,8 @@ async def cards_search(request: Request) -> Response:
     if len(order) > 40:
         raise ApiError(400, "bad_request", "order= is too long; give a sort order such as name, cmc or released.")
     page_text = params.get("page", "1")
-    if not page_text.isdigit() or not 1 <= int(page_text) <= 100_000:
+    # ASCII digits only: str.isdigit alone takes "²" (int() raises) and "２" (a page nobody typed)
+    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= 100_000:
         raise ApiError(400, "bad_request", f"page={page_text[:20]!r} is not a page number (1, 2, …).")
     page = int(page_text)
     for flag in ("include_extras", "include_multilingual", "include_variations"):
@@ -647,11 +718,12 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
         return representative(gen, [ident["oracle_id"].lower()]).get(ident["oracle_id"].lower())
     if "name" in ident:
         result = _locked(gen, lambda: gen.db.resolve(ident["name"]))
-        if not result.ok or not result.oracle_id:
+        oracle_id = result.oracle_id if result.ok else _one_of_same_name(gen, result, ident.get("set"))
+        if not oracle_id:
             return None
         if "set" in ident:
-            return _printing_in_set(gen, result.oracle_id, ident["set"])
-        return representative(gen, [result.oracle_id]).get(result.oracle_id)
+            return _printing_in_set(gen, oracle_id, ident["set"])
+        return representative(gen, [oracle_id]).get(oracle_id)
     if "collector_number" in ident:
         row = cur.execute(
             "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
@@ -742,16 +814,20 @@ async def names_resolve(request: Request) -> Response:
     params = _params(request, frozenset({"q", "fuzzy"}), scryfall=False)
     name = _text(params.get("q"), "q")
     fuzzy = _bool(params.get("fuzzy"), "fuzzy")
-    return await _run(
-        request, lambda gen: json_response(_locked(gen, lambda: gen.db.resolve(name, fuzzy=fuzzy)).to_dict())
+    return await _run_cached(
+        request,
+        params,
+        lambda gen: json_response(_locked(gen, lambda: gen.db.resolve(name, fuzzy=fuzzy)).to_dict()),
     )
 
 
 async def tokens(request: Request) -> Response:
     """GET /tokens/{name} (``token NAME --json``)."""
-    _params(request, frozenset(), scryfall=False)
+    params = _params(request, frozenset(), scryfall=False)
     name = _text(request.path_params["name"], "the token name")
-    return await _run(request, lambda gen: json_response(_locked(gen, lambda: gen.db.token(name)).to_dict()))
+    return await _run_cached(
+        request, params, lambda gen: json_response(_locked(gen, lambda: gen.db.token(name)).to_dict())
+    )
 
 
 def _constraint(gen: Generation, phrase: str | None, card: str | None) -> tuple[Any, str, str | None]:
@@ -781,7 +857,7 @@ async def choose_name(request: Request) -> Response:
         verdict = _locked(gen, lambda: gen.db.choose_name(name, constraint))
         return json_response({**verdict.to_dict(), "constraint_phrase": phrase_used, "constraint_from_card": source})
 
-    return await _run(request, work)
+    return await _run_cached(request, params, work)
 
 
 async def choose_name_list(request: Request) -> Response:
@@ -794,7 +870,7 @@ async def choose_name_list(request: Request) -> Response:
         frame = _locked(gen, lambda: gen.db.nameable(constraint))
         return json_response(frame.drop("oracle_text").to_dicts())
 
-    return await _run(request, work)
+    return await _run_cached(request, params, work)
 
 
 async def decks_check(request: Request) -> Response:
@@ -914,7 +990,18 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(GenerationLease, store=store)],
+        middleware=[
+            # As Scryfall answers (Access-Control-Allow-Origin: *): a Scryfall client running in a browser page
+            # works once its base URL is changed. No credentials: the data is public and read-only.
+            Middleware(
+                CORSMiddleware,
+                allow_origins=["*"],
+                allow_methods=["GET", "POST", "OPTIONS"],
+                allow_headers=["Accept", "Content-Type"],
+                max_age=300,
+            ),
+            Middleware(GenerationLease, store=store),
+        ],
         exception_handlers={HTTPException: not_found, ApiError: api_error, Exception: server_error},
     )
     app.state.store = store

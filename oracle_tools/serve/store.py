@@ -40,6 +40,11 @@ log = logging.getLogger("oracle_tools.serve")
 
 #: Card objects kept as JSON per generation; the whole cache is dropped when it grows past this.
 CARD_CACHE_SIZE = 100_000
+#: /cards/named answers kept per generation (a name's printing id or its error); cleared when it grows past this.
+NAMED_CACHE_SIZE = 100_000
+#: Bytes of rules-endpoint answers (GET /names/resolve, /tokens, /choose-name[/list]) kept per generation;
+#: the cache is emptied when it would grow past this, and an answer over a quarter of it is not kept.
+ANSWER_CACHE_BYTES = 64 * 1024 * 1024
 #: Cached card JSON holds this in place of the server's address; each answer puts the request's base URL in
 #: (a client may reach the server as localhost or 127.0.0.1).
 BASE_URL = "http://oracle-tools.base.invalid"
@@ -77,6 +82,11 @@ class Generation:
         self.card_json: dict[str, bytes] = {}
         self.representative: dict[str, str] = {}
         self.caches: dict[str, Any] = {}
+        #: /cards/named answers by (exact|fuzzy, name, set): a printing id or the ApiError to answer
+        self.named: dict[tuple[str, str, str], Any] = {}
+        #: 200 answers of the GET rules endpoints as JSON bytes, by (path, parameters); event loop only
+        self.answers: dict[tuple[str, tuple[tuple[str, str], ...]], bytes] = {}
+        self.answer_bytes = 0
         self.closed = False
         self.warm_seconds: float | None = None  # set when the background warm-up has finished
 
@@ -113,6 +123,22 @@ class Generation:
         found = {card["id"]: card_bytes(card) for card in cards}
         for pid in asked:
             self.card_json[pid] = found.get(pid, b"")
+
+    def remember_named(self, key: tuple[str, str, str], answer: Any) -> None:
+        """Keep what /cards/named answered for ``key`` (see Generation.named); the cache is bounded."""
+        if len(self.named) > NAMED_CACHE_SIZE:
+            self.named.clear()
+        self.named[key] = answer
+
+    def remember_answer(self, key: tuple[str, tuple[tuple[str, str], ...]], body: bytes) -> None:
+        """Keep a rules endpoint's 200 answer (see Generation.answers), within ANSWER_CACHE_BYTES."""
+        if len(body) > ANSWER_CACHE_BYTES // 4:
+            return
+        if self.answer_bytes + len(body) > ANSWER_CACHE_BYTES:
+            self.answers.clear()
+            self.answer_bytes = 0
+        self.answers[key] = body
+        self.answer_bytes += len(body)
 
     def warm(self) -> None:
         """Build every Oracle card's representative printing and its JSON (background thread after open):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,14 +161,37 @@ def oracle_card(con: Any, oracle_id: str, same_name: list[str]) -> dict[str, Any
     return card
 
 
-def look_up(db: OracleDB, con: Any, query: str, *, fuzzy: bool) -> Lookup:
-    """Resolve ``query`` as a card name (CR 201) and as a token name (CR 111)."""
-    resolution = db.resolve(query, fuzzy=fuzzy)
+TOKEN_MEMO_SIZE = 10_000  # token answers kept per database generation for the page
+
+
+def look_up(
+    db: OracleDB,
+    con: Any,
+    query: str,
+    *,
+    fuzzy: bool,
+    rules: AbstractContextManager[Any] | None = None,
+    token_memo: dict[str, Any] | None = None,
+) -> Lookup:
+    """Resolve ``query`` as a card name (CR 201) and as a token name (CR 111). ``rules`` is held around
+    each ``OracleDB`` call (the server's rules lock); the page's own SQL runs on ``con`` outside it.
+    ``token_memo`` keeps token answers (the server's, per database generation): ``OracleDB.token`` runs
+    20-40 ms of SQL under the rules lock on every call, where ``resolve`` answers from its name index."""
+    rules = rules or nullcontext()
+    with rules:
+        resolution = db.resolve(query, fuzzy=fuzzy)
     lookup = Lookup(resolution, via_text=VIA_TEXT.get(resolution.via or "", resolution.via or ""))
     if resolution.ok and resolution.oracle_id:
         same = [n for n in resolution.names if n != resolution.english_name and n != resolution.name]
         lookup.card = oracle_card(con, resolution.oracle_id, same)
-    token = db.token(query)
+    token = token_memo.get(query) if token_memo is not None else None
+    if token is None:
+        with rules:
+            token = db.token(query)
+        if token_memo is not None:
+            if len(token_memo) > TOKEN_MEMO_SIZE:
+                token_memo.clear()
+            token_memo[query] = token
     # A token by that name (predefined, CR 111.10, or named by effects, 111.4/111.9) is shown too;
     # kind 'card' (111.11) is the Oracle card already shown above.
     if token.kind in ("predefined", "effect"):
@@ -188,12 +212,15 @@ def format_choices() -> list[tuple[str, str]]:
     return [(key, rules.label or key) for key, rules in FORMATS.items()]
 
 
-def check_pasted_deck(db: OracleDB, text: str, fmt: str, commander: str) -> Any:
+def check_pasted_deck(
+    db: OracleDB, text: str, fmt: str, commander: str, rules: AbstractContextManager[Any] | None = None
+) -> Any:
     """Check pasted decklist text. Text is always parsed as text — never taken as a file path."""
     from ..decklist import parse_decklist
 
     deck = parse_decklist(text, source="pasted decklist")
-    return db.check_deck(deck, format=fmt, commanders=[commander] if commander else None)
+    with rules or nullcontext():
+        return db.check_deck(deck, format=fmt, commanders=[commander] if commander else None)
 
 
 def render(
@@ -201,6 +228,22 @@ def render(
 ) -> tuple[str, int]:
     """The page for the given form values: (HTML, HTTP status). Bad input is a message on the page (400);
     ``form_error`` is a posted form that could not be read (message, status)."""
+    context, status = page_context(db, con, params, form_error=form_error)
+    return _env.get_template("page.html").render(context), status
+
+
+def page_context(
+    db: OracleDB,
+    con: Any,
+    params: dict[str, str],
+    *,
+    form_error: tuple[str, int] | None = None,
+    lock: AbstractContextManager[Any] | None = None,
+    token_memo: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], int]:
+    """What the page shows (plain data: the template needs no database) and its HTTP status; ``lock``
+    (the server's rules lock) is held around each ``OracleDB`` call only: a plain GET / takes none, and
+    neither the page's own SQL nor the template waits for other requests' rules calls."""
     from ..decks import format_rules
 
     q = params.get("q", "").strip()
@@ -234,7 +277,7 @@ def render(
             status = 400
         else:
             try:
-                context["lookup"] = look_up(db, con, q, fuzzy=context["fuzzy"])
+                context["lookup"] = look_up(db, con, q, fuzzy=context["fuzzy"], rules=lock, token_memo=token_memo)
             except OracleToolsError as exc:
                 context["name_error"] = str(exc)
                 status = 400
@@ -248,11 +291,11 @@ def render(
                 raise OracleToolsError("The decklist is empty: paste one card per line, such as '4 Lightning Bolt'.")
             if len(commander) > MAX_NAME:
                 raise OracleToolsError(f"The commander name is longer than {MAX_NAME:,} characters.")
-            context["report"] = check_pasted_deck(db, deck, rules.key, commander)
+            context["report"] = check_pasted_deck(db, deck, rules.key, commander, lock)
         except OracleToolsError as exc:
             context["deck_error"] = str(exc)
             status = 400
-    return _env.get_template("page.html").render(context), status
+    return context, status
 
 
 # -- the route --------------------------------------------------------------------------------------
@@ -266,8 +309,15 @@ def _render_in_thread(request: Request, params: dict[str, str], form_error: tupl
     own cursor. Without the server's store (``app.state.db`` only), a module lock and a fresh cursor."""
     generation = request.scope.get("oracle_tools.generation")
     if generation is not None:
-        with generation.rules_lock:
-            return render(generation.db, generation.cursor(), params, form_error=form_error)
+        context, status = page_context(
+            generation.db,
+            generation.cursor(),
+            params,
+            form_error=form_error,
+            lock=generation.rules_lock,
+            token_memo=generation.cached("web_tokens", dict),
+        )
+        return _env.get_template("page.html").render(context), status
     db = getattr(request.app.state, "db", None)
     if db is None:
         raise OracleToolsError("the app has no database (app.state.db)")
