@@ -230,11 +230,14 @@ class NameChooser:
         }
         self.token_kinds: dict[str, str] = {}
         if "effect_tokens" in tables:  # CR 111.4 / 111.9: tokens effects name (Ragavan, Marit Lage), with creators
-            for name, creators in con.execute(
-                "SELECT name, list_sort(list_distinct(flatten(list(creators)))) FROM effect_tokens GROUP BY name"
+            for name, rules, creators in con.execute(
+                "SELECT name, list_sort(list_distinct(list(rule))), list_sort(list_distinct(flatten(list(creators)))) "
+                "FROM effect_tokens GROUP BY name"
             ).fetchall():
+                # the rule the creating text uses: 111.9 "create Marit Lage, a legendary …", else 111.4
+                cited = ", ".join(f"CR {r}" for r in rules if r) or "CR 111.4"
                 shown = "; ".join(creators[:3]) + (f" and {len(creators) - 3} more" if len(creators) > 3 else "")
-                self.token_kinds.setdefault(normalize(name), f"token that effects name and define (CR 111.4; {shown})")
+                self.token_kinds.setdefault(normalize(name), f"token that effects name and define ({cited}; {shown})")
         for name, kind in con.execute(
             "SELECT name, string_agg(DISTINCT object_kind, ' or ' ORDER BY object_kind) FROM token_names GROUP BY name"
         ).fetchall():

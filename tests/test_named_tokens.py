@@ -214,6 +214,9 @@ def test_choose_name_token_names(full_db: OracleDB) -> None:
     # CR 201.4: a token's name may be chosen only if it is also a card's name.
     ragavan = full_db.choose_name("Ragavan")
     assert not ragavan.valid and "Kari Zev, Skyship Raider" in ragavan.reason and "token" in ragavan.reason
+    assert "CR 111.4;" in ragavan.reason  # "a … token named Ragavan"
+    marit = full_db.choose_name("Marit Lage")  # CR 111.9: "create Marit Lage, a legendary …"
+    assert not marit.valid and "CR 111.9;" in marit.reason and "Dark Depths" in marit.reason
     kobolds = full_db.choose_name("Kobolds of Kher Keep")
     assert kobolds.valid and "token" in kobolds.reason
 
