@@ -255,5 +255,15 @@ def test_cli(full_db: OracleDB) -> None:
     assert listed.exit_code == 0 and "Ragavan  [effect 111.4]" in listed.output
     rows = json.loads(runner.invoke(main, ["token", "--db", db, "--list", "--json"]).output)
     assert {"name", "kind", "rule", "creators", "card_name"} <= set(rows[0])
+    # --list NAME: that name's rows, every kind of it (CR 111.10c predefined Gold, Gild's 111.4 Gold, the object)
+    gold = json.loads(runner.invoke(main, ["token", "--db", db, "--list", "gold", "--json"]).output)
+    assert sorted((r["kind"], r["rule"]) for r in gold) == [
+        ("effect", "111.4"),
+        ("object", None),
+        ("predefined", "111.10c"),
+    ]
+    assert gold == [r for r in rows if r["name"] == "Gold"]
+    missing = runner.invoke(main, ["token", "--db", db, "--list", "Tarmogoyf"])  # a card (111.11), no token name
+    assert missing.exit_code == 1 and "no token name" in missing.output
     resolved = json.loads(runner.invoke(main, ["resolve", "--db", db, "Ragavan", "--json"]).output)
     assert resolved["status"] == "not_found" and "Ragavan" in resolved["tokens"]
