@@ -133,6 +133,29 @@ def test_every_flavor_name_resolves_to_its_oracle_card_and_joins_no_class(
 
 
 @pytest.mark.realdata
+def test_a_miswritten_om1_or_flavor_name_is_suggested(alt_db: OracleDB, om1: list[dict], flavored: list[dict]) -> None:
+    # CR 201.3: an OM1 name is a name of the card, and a 201.6 alternate name is printed on it: a decklist
+    # or a user writing either without its punctuation is pointed at it (both lookup paths alike).
+    from oracle_tools.lookup import PointNames
+
+    point = PointNames(alt_db.con)
+    found = 0
+    for written in [c["printed_name"] for c in om1] + [c["flavor_name"] for c in flavored]:
+        typo = written.replace(",", "").replace("'", "").replace("-", " ")[:-1]  # no punctuation, last letter gone
+        full = alt_db.name_index.resolve(typo)
+        assert full.suggestions == point.resolve(typo).suggestions, typo
+        if full.status == "not_found":
+            found += written in full.suggestions
+    assert found > 0.95 * (len(om1) + len(flavored))
+    fuzzy = alt_db.resolve("Ruzic Booed but Victorius", fuzzy=True)
+    assert (fuzzy.name, fuzzy.via, fuzzy.names) == (
+        "Ultimate Green Goblin",
+        "fuzzy",
+        ("Ruzic, Booed but Victorious", "Ultimate Green Goblin"),
+    )
+
+
+@pytest.mark.realdata
 def test_english_printed_names_are_not_foreign_names(alt_db: OracleDB) -> None:
     # the 2019 dump's foreign printings still resolve via 'printed' (201.2); no English name is 'printed'
     assert alt_db.sql("SELECT count(*) FROM names WHERE via = 'printed' AND lang = 'en'").item() == 0
