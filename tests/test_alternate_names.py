@@ -280,6 +280,23 @@ def test_the_view_lists_every_flavor_name_with_its_printing(alt_db: OracleDB, fl
     assert ozolith == ["Adamantium Bonding Tank", "Argonath, Pillars of the Kings"]
 
 
+@pytest.mark.realdata
+def test_search_keywords_find_exactly_these_cards_and_printings(
+    alt_db: OracleDB, om1: list[dict], flavored: list[dict]
+) -> None:
+    # is:interchangeable (CR 201.3): the cards with a class of interchangeable names — the OM1 cards' Oracle cards
+    found = alt_db.search("is:interchangeable")
+    assert set(found["oracle_id"]) == {c["oracle_id"] for c in om1} and found.height == 147
+    # has:flavorname (CR 201.6): per printing, so unique:prints gives exactly the printings with a flavor_name
+    prints = alt_db.search("has:flavorname", unique="prints")
+    assert sorted(prints["id"]) == sorted(c["id"] for c in flavored)
+    assert set(alt_db.search("has:flavorname")["oracle_id"]) == {c["oracle_id"] for c in flavored}
+    # negated: the Serra Ascendant printings without the Aang name
+    plain = alt_db.search('!"Serra Ascendant" -has:flavorname', unique="prints")
+    aang = next(c["id"] for c in flavored if c["flavor_name"] == "Aang, Ascendant Airbender")
+    assert plain.height > 0 and aang not in set(plain["id"])
+
+
 # -- CR 201.4g: choosing one name of the class chooses them all ---------------------------------------
 
 
