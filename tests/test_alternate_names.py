@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -312,6 +313,13 @@ def test_201_4g_choosing_an_om1_name_chooses_its_whole_class(alt_db: OracleDB, o
     # the class does not make an invalid choice valid: Ultimate Green Goblin is no noncreature card
     refused = alt_db.choose_name("Ruzic, Booed but Victorious", "noncreature")
     assert (refused.valid, refused.chosen) == (False, ())
+    # the enumeration says the same: each Oracle card's row lists the OM1 name chosen with it
+    listed = alt_db.nameable("creature").filter(pl.col("interchangeable_names").list.len() > 0)
+    pairs = {(r["name"], tuple(r["interchangeable_names"])) for r in listed.iter_rows(named=True)}
+    creatures = {
+        (c["name"], (c["printed_name"],)) for c in om1 if alt_db.choose_name(c["printed_name"], "creature").valid
+    }
+    assert pairs == creatures and len(creatures) > 50
 
 
 # -- CR 201.6: an alternate name is not a name of the card --------------------------------------------
