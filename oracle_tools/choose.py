@@ -230,11 +230,14 @@ class NameChooser:
         }
         self.token_kinds: dict[str, str] = {}
         if "effect_tokens" in tables:  # CR 111.4 / 111.9: tokens effects name (Ragavan, Marit Lage), with creators
-            for name, creators in con.execute(
-                "SELECT name, list_sort(list_distinct(flatten(list(creators)))) FROM effect_tokens GROUP BY name"
+            for name, rules, creators in con.execute(
+                "SELECT name, list_sort(list_distinct(list(rule))), list_sort(list_distinct(flatten(list(creators)))) "
+                "FROM effect_tokens GROUP BY name"
             ).fetchall():
+                # the rule the creating text uses: 111.9 "create Marit Lage, a legendary …", else 111.4
+                cited = ", ".join(f"CR {r}" for r in rules if r) or "CR 111.4"
                 shown = "; ".join(creators[:3]) + (f" and {len(creators) - 3} more" if len(creators) > 3 else "")
-                self.token_kinds.setdefault(normalize(name), f"token that effects name and define (CR 111.4; {shown})")
+                self.token_kinds.setdefault(normalize(name), f"token that effects name and define ({cited}; {shown})")
         for name, kind in con.execute(
             "SELECT name, string_agg(DISTINCT object_kind, ' or ' ORDER BY object_kind) FROM token_names GROUP BY name"
         ).fetchall():
@@ -263,13 +266,25 @@ class NameChooser:
         """Every face whose name may be chosen under ``constraint`` (CR 201.4, 201.4a-f).
 
         One row per face: ``name`` (the name to choose), ``oracle_id``, ``card_name``,
-        ``face_index``, ``role``, ``rule`` and the characteristics it was judged by. Combined
+        ``face_index``, ``role``, ``rule`` and the characteristics it was judged by, and
+        ``interchangeable_names``: the other names of its CR 201.3 class, chosen with it (201.4g:
+        Ultimate Green Goblin lists "Ruzic, Booed but Victorious"; empty for most names). Combined
         names ("Fire // Ice") never appear; a name shared by several cards appears once per card.
         """
         c = as_constraint(constraint)
-        if isinstance(c, AnyCard):
-            return self.frame
-        return self.frame.filter(c.to_polars())
+        frame = self.frame if isinstance(c, AnyCard) else self.frame.filter(c.to_polars())
+        return frame.join(self._class_frame(), on="name", how="left", maintain_order="left").with_columns(
+            pl.col("interchangeable_names").fill_null(pl.lit([], dtype=pl.List(pl.String)))
+        )
+
+    def _class_frame(self) -> pl.DataFrame:
+        """name -> the other names of its class of interchangeable names (CR 201.3, 201.4g)."""
+        classes: dict[str, tuple[str, ...]] = getattr(self.name_index, "classes", {})
+        names = list(classes)
+        return pl.DataFrame(
+            {"name": names, "interchangeable_names": [[m for m in classes[n] if m != n] for n in names]},
+            schema={"name": pl.String, "interchangeable_names": pl.List(pl.String)},
+        )
 
     # -- may I choose this name? ----------------------------------------------------------------
 

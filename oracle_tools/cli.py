@@ -414,7 +414,7 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
     "list_all",
     is_flag=True,
     help="List every token name the database knows (predefined, effect-defined, token objects) with "
-    "kind and creators (view token_catalog).",
+    "kind and creators (view token_catalog); with NAME, only that name's rows (every kind of it).",
 )
 @_json_option
 @_friendly_errors
@@ -422,13 +422,16 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
     """What "create a NAME token" makes: predefined (CR 111.10), the token effects name and define
     (111.4, 111.9), the Oracle card (111.11), or nothing.
 
-    Exit 0 for a token, 1 when NAME is none of these, 2 for bad usage.
+    Exit 0 for a token, 1 when NAME is none of these (with --list: when no token has NAME), 2 for bad usage.
     """
     with _open(db_path) as db:
         if list_all:
-            frame = db.token_list()
+            # with NAME: only that name's rows, every kind of it (predefined, effect, object)
+            frame = db.token_list(name)
             if as_json:
                 _echo_json(frame.to_dicts())
+            elif frame.is_empty():
+                click.echo(f"{name!r}: no token name in the database; `oracle-tools token {name!r}` says more.")
             else:
                 for row in frame.iter_rows(named=True):
                     creators = row["creators"] or []
@@ -438,6 +441,8 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
                         f"{row['name']}  [{row['kind']}{rule}]  {row['type_line'] or ''}"
                         + (f"  created by: {shown}" if shown else "")
                     )
+            if frame.is_empty():
+                sys.exit(1)
             return
         if collisions:
             frame = db.token_collisions()

@@ -386,16 +386,21 @@ class OracleDB:
         creator, count, name by CR 111.4/111.9/111.10/111.11 (copies: 707.2), characteristics, rule."""
         return self.frame("token_specs")  # type: ignore[return-value]
 
-    def token_list(self) -> pl.DataFrame:
+    def token_list(self, name: str | None = None) -> pl.DataFrame:
         """Every token name the database knows (view ``token_catalog``; ``oracle-tools token --list``):
         one row per name and kind — predefined (CR 111.10), effect (named and defined by effects,
-        111.4 / 111.9), object (Scryfall token objects) — with rule, characteristics and creators."""
+        111.4 / 111.9), object (Scryfall token objects) — with rule, characteristics and creators.
+        With ``name`` (any spelling: case, accents, punctuation as ``resolve`` normalizes them) only that
+        name's rows, every kind of it (Gold: predefined 111.10c, Gild's effect-defined Gold, the object)."""
         if "token_catalog" not in self.views():
             raise OracleToolsError(
                 f"{self.path} has no token_catalog view (built before it existed); rebuild it "
                 "with `oracle-tools ingest`."
             )
-        return self.sql("SELECT * FROM token_catalog ORDER BY name, kind")
+        catalog = self.sql("SELECT * FROM token_catalog ORDER BY name, kind")
+        if name is None:
+            return catalog
+        return catalog.filter(_names.normalize_expr("name") == _names.normalize(name))
 
     def token_collisions(self) -> pl.DataFrame:
         """Names that are both a card/face name and a token name (Blood, Tarmogoyf, …), with what

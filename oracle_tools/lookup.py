@@ -43,6 +43,12 @@ if TYPE_CHECKING:
 # printed names; kept so they still load.)
 VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2}
 
+# The English names a miss is compared with for "did you mean" (fuzzy suggestions): Oracle names (whole
+# or face), interchangeable names (CR 201.3: names of the card in their own right, "Ruzic, Booed but
+# Victorious") and alternate names (201.6: printed on the card, "Aang, Ascendant Airbender"), since a
+# decklist or a user may write any of them. Foreign printed names stay out (201.2: a translation).
+SUGGESTED_VIAS = ("name", "face", "interchangeable", "flavor")
+
 _FOLD = str.maketrans(
     {
         "Æ": "Ae",
@@ -280,7 +286,7 @@ class PointNames:
     # -- misses: fuzzy suggestions and token names (rapidfuzz loads only here) -------------------
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
-        """The closest English Oracle names, as :meth:`NameIndex.suggest` (same choices, same scorer)."""
+        """The closest English names (``SUGGESTED_VIAS``), as :meth:`NameIndex.suggest` (same choices, same scorer)."""
         from rapidfuzz import fuzz, process
 
         key = normalize(text)
@@ -288,7 +294,8 @@ class PointNames:
             return []
         if self._fuzzy is None:
             rows = self.con.execute(
-                "SELECT key, max(name) FROM names WHERE via IN ('name', 'face') GROUP BY key ORDER BY key"
+                "SELECT key, max(name) FROM names WHERE list_contains(?, via) GROUP BY key ORDER BY key",
+                [list(SUGGESTED_VIAS)],
             ).fetchall()
             self._fuzzy = [k for k, _ in rows], [n for _, n in rows]
         keys, names = self._fuzzy

@@ -32,7 +32,7 @@ from rapidfuzz import fuzz, process
 
 from . import sqlfiles
 from .errors import IngestError
-from .lookup import _FOLD, VIA_TIER, Candidate, Resolution, normalize
+from .lookup import _FOLD, SUGGESTED_VIAS, VIA_TIER, Candidate, Resolution, normalize
 
 
 def normalize_expr(column: str | pl.Expr) -> pl.Expr:
@@ -356,7 +356,7 @@ class NameIndex:
         self.exact, exact_frame = self._targets(names, "name")
         self.by_key, key_frame = self._targets(names, "key")
         self._lookup_frames = (exact_frame.rename({"name": "query"}), key_frame)
-        english = names.filter(pl.col("via").is_in(["name", "face"]))
+        english = names.filter(pl.col("via").is_in(SUGGESTED_VIAS)).sort("key", "name")
         self._fuzzy_keys: list[str] = english.get_column("key").unique().sort().to_list()
         key_to_name = dict(zip(english.get_column("key").to_list(), english.get_column("name").to_list()))
         self._fuzzy_names = [key_to_name[k] for k in self._fuzzy_keys]
@@ -500,7 +500,8 @@ class NameIndex:
         return self._classes
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
-        """The closest English Oracle names (rapidfuzz's normalized Indel ratio over lookup keys).
+        """The closest English names: Oracle, face, interchangeable (201.3) and flavor (201.6) names
+        (``lookup.SUGGESTED_VIAS``; rapidfuzz's normalized Indel ratio over lookup keys).
 
         Plain ratio rather than WRatio: the same top suggestions on real misspellings at about
         a twentieth of the cost (bench/bench_names.py).

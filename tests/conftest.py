@@ -64,8 +64,10 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 @pytest.fixture(scope="session")
 def fixture_db(tmp_path_factory: pytest.TempPathFactory):
-    """The sample cards plus real-shaped fixtures for what the real files lack: alternate names
-    (201.6), an interchangeable pair (201.3) and a token object named like a card (201.4)."""
+    """The sample cards plus real-shaped fixtures: flavor names on Ikoria Godzilla printings (201.6), a
+    pair of two Oracle cards joined only by the optional override table (201.3; the real pairs — om1
+    printings of Spider-Man Oracle cards — are in the sample itself) and a token object named like a card
+    (201.4)."""
     from oracle_tools import OracleDB
     from oracle_tools.ingest import sample_dir
 

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -130,6 +131,29 @@ def test_every_flavor_name_resolves_to_its_oracle_card_and_joins_no_class(
         "SELECT count(*) FROM name_classes WHERE list_contains(?, name)", [[c["flavor_name"] for c in flavored]]
     ).item()
     assert in_classes == 0
+
+
+@pytest.mark.realdata
+def test_a_miswritten_om1_or_flavor_name_is_suggested(alt_db: OracleDB, om1: list[dict], flavored: list[dict]) -> None:
+    # CR 201.3: an OM1 name is a name of the card, and a 201.6 alternate name is printed on it: a decklist
+    # or a user writing either without its punctuation is pointed at it (both lookup paths alike).
+    from oracle_tools.lookup import PointNames
+
+    point = PointNames(alt_db.con)
+    found = 0
+    for written in [c["printed_name"] for c in om1] + [c["flavor_name"] for c in flavored]:
+        typo = written.replace(",", "").replace("'", "").replace("-", " ")[:-1]  # no punctuation, last letter gone
+        full = alt_db.name_index.resolve(typo)
+        assert full.suggestions == point.resolve(typo).suggestions, typo
+        if full.status == "not_found":
+            found += written in full.suggestions
+    assert found > 0.95 * (len(om1) + len(flavored))
+    fuzzy = alt_db.resolve("Ruzic Booed but Victorius", fuzzy=True)
+    assert (fuzzy.name, fuzzy.via, fuzzy.names) == (
+        "Ultimate Green Goblin",
+        "fuzzy",
+        ("Ruzic, Booed but Victorious", "Ultimate Green Goblin"),
+    )
 
 
 @pytest.mark.realdata
@@ -257,6 +281,23 @@ def test_the_view_lists_every_flavor_name_with_its_printing(alt_db: OracleDB, fl
     assert ozolith == ["Adamantium Bonding Tank", "Argonath, Pillars of the Kings"]
 
 
+@pytest.mark.realdata
+def test_search_keywords_find_exactly_these_cards_and_printings(
+    alt_db: OracleDB, om1: list[dict], flavored: list[dict]
+) -> None:
+    # is:interchangeable (CR 201.3): the cards with a class of interchangeable names — the OM1 cards' Oracle cards
+    found = alt_db.search("is:interchangeable")
+    assert set(found["oracle_id"]) == {c["oracle_id"] for c in om1} and found.height == 147
+    # has:flavorname (CR 201.6): per printing, so unique:prints gives exactly the printings with a flavor_name
+    prints = alt_db.search("has:flavorname", unique="prints")
+    assert sorted(prints["id"]) == sorted(c["id"] for c in flavored)
+    assert set(alt_db.search("has:flavorname")["oracle_id"]) == {c["oracle_id"] for c in flavored}
+    # negated: the Serra Ascendant printings without the Aang name
+    plain = alt_db.search('!"Serra Ascendant" -has:flavorname', unique="prints")
+    aang = next(c["id"] for c in flavored if c["flavor_name"] == "Aang, Ascendant Airbender")
+    assert plain.height > 0 and aang not in set(plain["id"])
+
+
 # -- CR 201.4g: choosing one name of the class chooses them all ---------------------------------------
 
 
@@ -272,6 +313,13 @@ def test_201_4g_choosing_an_om1_name_chooses_its_whole_class(alt_db: OracleDB, o
     # the class does not make an invalid choice valid: Ultimate Green Goblin is no noncreature card
     refused = alt_db.choose_name("Ruzic, Booed but Victorious", "noncreature")
     assert (refused.valid, refused.chosen) == (False, ())
+    # the enumeration says the same: each Oracle card's row lists the OM1 name chosen with it
+    listed = alt_db.nameable("creature").filter(pl.col("interchangeable_names").list.len() > 0)
+    pairs = {(r["name"], tuple(r["interchangeable_names"])) for r in listed.iter_rows(named=True)}
+    creatures = {
+        (c["name"], (c["printed_name"],)) for c in om1 if alt_db.choose_name(c["printed_name"], "creature").valid
+    }
+    assert pairs == creatures and len(creatures) > 50
 
 
 # -- CR 201.6: an alternate name is not a name of the card --------------------------------------------

@@ -230,13 +230,20 @@ def test_201_4f_adventure_name(sample_db: OracleDB) -> None:
 # -- CR 201.4g: interchangeable names ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("typed", ["Spider-Man, Web-Slinger", "spider-man, web-slinger", "Omenpath Web-Slinger"])
-def test_201_4g_interchangeable_names_are_all_chosen(fixture_db: OracleDB, typed: str) -> None:
-    verdict = check(fixture_db, typed, "creature", valid=True, rule="201.4g")
-    assert set(verdict.chosen) == {"Spider-Man, Web-Slinger", "Omenpath Web-Slinger"}
-    assert verdict.chosen[0] == fixture_db.resolve(typed).english_name
+@pytest.mark.parametrize("typed", ["Spectacular Spider-Man", "spectacular spider-man", "Ademi of the Silkchutes"])
+def test_201_4g_interchangeable_names_are_all_chosen(sample_db: OracleDB, typed: str) -> None:
+    # the sample's real om1 #1: "Ademi of the Silkchutes" is printed_name of a Spectacular Spider-Man printing
+    verdict = check(sample_db, typed, "creature", valid=True, rule="201.4g")
+    assert set(verdict.chosen) == {"Spectacular Spider-Man", "Ademi of the Silkchutes"}
+    assert verdict.chosen[0] == sample_db.resolve(typed).english_name == "Spectacular Spider-Man"
     assert "201.4g" in verdict.rules
-    check(fixture_db, typed, "artifact", valid=False, rule="201.4a")
+    check(sample_db, typed, "artifact", valid=False, rule="201.4a")
+
+
+def test_201_4g_override_table_class_is_chosen_whole(fixture_db: OracleDB) -> None:
+    # a class the optional override table gives (two Oracle cards; tests/fixtures/interchangeable_names.csv)
+    verdict = check(fixture_db, "Omenpath Web-Slinger", "creature", valid=True, rule="201.4g")
+    assert set(verdict.chosen) == {"Spider-Man, Web-Slinger", "Omenpath Web-Slinger"}
 
 
 def test_single_names_choose_only_themselves(sample_db: OracleDB) -> None:
@@ -452,12 +459,12 @@ def test_cli_card_option(sample_db: OracleDB) -> None:
     assert result.exit_code == 0 and result.output.startswith("valid (201.4a)")
 
 
-def test_cli_interchangeable(fixture_db: OracleDB) -> None:
-    result = run(fixture_db, "Omenpath Web-Slinger", "--constraint", "creature", "--json")
+def test_cli_interchangeable(sample_db: OracleDB) -> None:
+    result = run(sample_db, "Ruzic, Booed but Victorious", "--constraint", "creature", "--json")
     assert result.exit_code == 0
     data = json.loads(result.output)
-    assert data["rule"] == "201.4g"
-    assert data["chosen"] == ["Omenpath Web-Slinger", "Spider-Man, Web-Slinger"]
+    assert (data["rule"], data["via"]) == ("201.4g", "interchangeable")
+    assert data["chosen"] == ["Ultimate Green Goblin", "Ruzic, Booed but Victorious"]
 
 
 def test_cli_unknown_name(sample_db: OracleDB) -> None:

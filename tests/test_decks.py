@@ -35,10 +35,8 @@ from oracle_tools.decks import (
     stored_deck_limits,
 )
 from oracle_tools.errors import DecklistError, OracleToolsError
-from oracle_tools.ingest import sample_dir
 from oracle_tools.oracletext import deck_limit_before, name_mentions
 
-FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLE_DECKS = Path(__file__).resolve().parents[1] / "oracle_tools" / "data" / "sample" / "decks"
 
 
@@ -107,22 +105,27 @@ def test_accent_free_spelling_resolves(sample_db: OracleDB) -> None:
     assert report.legal, report.problems
 
 
-@pytest.fixture(scope="module")
-def pair_db(tmp_path_factory: pytest.TempPathFactory) -> OracleDB:
-    """The sample plus the 201.3 fixture pair (tests/fixtures; the shipped data has no real pair yet)."""
-    path = tmp_path_factory.mktemp("decks") / "pair.duckdb"
-    files = sorted(sample_dir().glob("cards-*.json.gz")) + [FIXTURES / "interchangeable_pair.json"]
-    db = OracleDB.ingest_files(path, files, interchangeable_file=FIXTURES / "interchangeable_names.csv")
-    yield db
-    db.close()
-
-
-def test_201_3b_interchangeable_names_count_as_one_name(pair_db: OracleDB) -> None:
-    a, b = "Spider-Man, Web-Slinger", "Omenpath Web-Slinger"  # two Oracle cards, one 201.3 class
-    assert pair_db.resolve(a).oracle_id != pair_db.resolve(b).oracle_id
-    ok = pair_db.check_deck(f"2 {a}\n2 {b}\n56 Plains\n", format="standard")
+def test_201_3b_interchangeable_names_count_as_one_name(sample_db: OracleDB) -> None:
+    # the sample's real pair: Scryfall records om1 #153 as a printing of the Oracle card Ultimate Green
+    # Goblin with "Ruzic, Booed but Victorious" in printed_name; the two names are one card's (CR 201.3b)
+    a, b = "Ultimate Green Goblin", "Ruzic, Booed but Victorious"
+    ok = sample_db.check_deck(f"2 {a}\n2 {b}\n56 Mountain\n", format="modern")
     assert not kinds(ok, "too_many_copies"), ok.problems
-    bad = pair_db.check_deck(f"2 {a}\n3 {b}\n55 Plains\n", format="standard")
+    bad = sample_db.check_deck(f"2 {a}\n3 {b}\n55 Mountain\n", format="modern")
+    [p] = kinds(bad, "too_many_copies")
+    assert "5 copies" in p.detail and "201.3b" in p.detail and p.line == 1
+    assert [(x["written"], x["card"], x["via"]) for x in bad.lines[:2]] == [
+        (a, a, "name"),
+        (b, a, "interchangeable"),
+    ]
+
+
+def test_201_3b_override_table_pair_of_two_oracle_cards_counts_together(fixture_db: OracleDB) -> None:
+    # the optional override table (tests/fixtures/interchangeable_names.csv) may join two Oracle cards a
+    # data source keeps apart; deck checks count them as one name too
+    a, b = "Spider-Man, Web-Slinger", "Omenpath Web-Slinger"
+    assert fixture_db.resolve(a).oracle_id != fixture_db.resolve(b).oracle_id
+    bad = fixture_db.check_deck(f"2 {a}\n3 {b}\n55 Plains\n", format="standard")
     [p] = kinds(bad, "too_many_copies")
     assert "5 copies" in p.detail and p.line == 1
 

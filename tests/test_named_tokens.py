@@ -214,6 +214,9 @@ def test_choose_name_token_names(full_db: OracleDB) -> None:
     # CR 201.4: a token's name may be chosen only if it is also a card's name.
     ragavan = full_db.choose_name("Ragavan")
     assert not ragavan.valid and "Kari Zev, Skyship Raider" in ragavan.reason and "token" in ragavan.reason
+    assert "CR 111.4;" in ragavan.reason  # "a … token named Ragavan"
+    marit = full_db.choose_name("Marit Lage")  # CR 111.9: "create Marit Lage, a legendary …"
+    assert not marit.valid and "CR 111.9;" in marit.reason and "Dark Depths" in marit.reason
     kobolds = full_db.choose_name("Kobolds of Kher Keep")
     assert kobolds.valid and "token" in kobolds.reason
 
@@ -252,5 +255,15 @@ def test_cli(full_db: OracleDB) -> None:
     assert listed.exit_code == 0 and "Ragavan  [effect 111.4]" in listed.output
     rows = json.loads(runner.invoke(main, ["token", "--db", db, "--list", "--json"]).output)
     assert {"name", "kind", "rule", "creators", "card_name"} <= set(rows[0])
+    # --list NAME: that name's rows, every kind of it (CR 111.10c predefined Gold, Gild's 111.4 Gold, the object)
+    gold = json.loads(runner.invoke(main, ["token", "--db", db, "--list", "gold", "--json"]).output)
+    assert sorted((r["kind"], r["rule"]) for r in gold) == [
+        ("effect", "111.4"),
+        ("object", None),
+        ("predefined", "111.10c"),
+    ]
+    assert gold == [r for r in rows if r["name"] == "Gold"]
+    missing = runner.invoke(main, ["token", "--db", db, "--list", "Tarmogoyf"])  # a card (111.11), no token name
+    assert missing.exit_code == 1 and "no token name" in missing.output
     resolved = json.loads(runner.invoke(main, ["resolve", "--db", db, "Ragavan", "--json"]).output)
     assert resolved["status"] == "not_found" and "Ragavan" in resolved["tokens"]
