@@ -621,8 +621,15 @@ def _detect_text_format(toks: list[_Tok], cards: list[_Tok]) -> str:
 
 
 def _looks_like_xml(text: str) -> bool:
+    # A DTD may come first (no XML declaration): it must reach the XML parser, which refuses it, not be read
+    # as text lines.
     head = text.lstrip("\ufeff \t\r\n")[:200]
-    return bool(re.match(r"<\?xml\b|<Deck\b|<!--", head))
+    return bool(re.match(r"<\?xml\b|<Deck\b|<!--|<!DOCTYPE\b|<!ENTITY\b", head, flags=re.I))
+
+
+#: The encoding named in an XML declaration. The text was decoded already (UTF-16 with BOM, cp1252…) and the
+#: parser is fed UTF-8, so the declaration is made to say so (else expat rejects a correct UTF-16 .dek).
+_XML_DECL_ENCODING = re.compile(r"""\A(\s*<\?xml\b[^>]*?\bencoding\s*=\s*)(["'])[^"']*\2""")
 
 
 def _parse_dek(text: str, source: str) -> Decklist:
@@ -693,7 +700,8 @@ def _parse_dek(text: str, source: str) -> Decklist:
 
     parser.setContentHandler(Handler())
     try:
-        parser.feed(text.lstrip("\ufeff").encode("utf-8", "surrogatepass"))
+        utf8 = _XML_DECL_ENCODING.sub(r"\1\2utf-8\2", text.lstrip("\ufeff"), count=1)
+        parser.feed(utf8.encode("utf-8", "surrogatepass"))
         parser.close()
     except DefusedXmlException as exc:  # DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
         ln = parser.getLineNumber()

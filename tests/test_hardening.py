@@ -164,6 +164,34 @@ def test_dek_with_a_dtd_is_a_parse_error(sample_db_path: Path, tmp_path: Path, d
     assert report["problems"][0]["kind"] == "parse_error" and report["problems"][0]["line"] == 2
 
 
+def test_dek_bomb_without_xml_declaration_is_a_parse_error(tmp_path: Path) -> None:
+    """A .dek that starts with the DTD itself (no `<?xml …?>`) was read as 17 text lines of junk, not refused."""
+    from oracle_tools.decklist import read_decklist
+
+    path = tmp_path / "bare.dek"
+    path.write_text(BOMB_DTD + DEK_BODY, encoding="utf-8")
+    deck = read_decklist(path)
+    assert deck.format == "mtgo_dek" and deck.entries == ()
+    assert [p.line for p in deck.problems] == [1]
+    assert "DTD" in deck.problems[0].detail and "not allowed in a .dek file" in deck.problems[0].detail
+
+
+def test_utf16_dek_reads_and_its_bomb_is_refused(tmp_path: Path) -> None:
+    """The file is decoded before parsing, so its `encoding="utf-16"` declaration no longer makes expat fail."""
+    from oracle_tools.decklist import read_decklist
+
+    decl = '<?xml version="1.0" encoding="utf-16"?>\n'
+    ok, bomb = tmp_path / "ok.dek", tmp_path / "bomb.dek"
+    ok.write_bytes((decl + DEK_BODY.replace("&lol9;", "Mountain")).encode("utf-16"))
+    bomb.write_bytes((decl + BOMB_DTD + DEK_BODY).encode("utf-16"))
+    deck = read_decklist(ok)
+    assert deck.problems == ()
+    assert [(e.count, e.name) for e in deck.entries] == [(4, "Lightning Bolt"), (18, "Mountain")]
+    deck = read_decklist(bomb)
+    assert deck.entries == () and [p.line for p in deck.problems] == [2]
+    assert "DTD" in deck.problems[0].detail
+
+
 def test_dek_without_dtd_still_reads(tmp_path: Path) -> None:
     from oracle_tools.decklist import read_decklist
 
@@ -466,7 +494,8 @@ def test_lint_and_type_configuration_and_ci_steps() -> None:
 def test_package_has_no_pyflakes_findings() -> None:
     """Undefined names in OracleDB's public signatures (`"_choose.Verdict"`), unused locals, dead imports:
     ruff's F rules over the package, with the project's configuration, find nothing."""
-    ruff = shutil.which("ruff") or pytest.skip("ruff is not installed (the dev extra has it)")
+    beside = Path(sys.executable).parent / "ruff"  # the venv's own ruff, also when its bin/ is not on PATH
+    ruff = str(beside) if beside.exists() else shutil.which("ruff") or pytest.skip("ruff is not installed (dev extra)")
     result = subprocess.run(
         [ruff, "check", "--select", "F", "--output-format", "concise", "oracle_tools"],
         cwd=ROOT,
