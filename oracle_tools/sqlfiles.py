@@ -38,12 +38,15 @@ _REFUSED_WHY = {
     "COPY": "COPY writes files — use `oracle-tools export`",
     "EXPORT": "EXPORT DATABASE writes files — use `oracle-tools export`",
     "LOAD": "INSTALL/LOAD fetch and load extensions, which the sandbox turns off",
-    "SET": "SET changes settings, which are locked",
+    "SET": "SET, RESET and USE change settings or the current database, which are locked",
     "VARIABLE_SET": "SET changes settings, which are locked",
     "ATTACH": "ATTACH opens other databases — query this one",
     "DETACH": "DETACH closes databases — query this one",
     "PRAGMA": "PRAGMA changes or reads settings — use SELECT on duckdb_settings() instead",
-    "CALL": "CALL runs table functions that can read files — use SELECT",
+    "CALL": "CALL and CHECKPOINT run procedures — query with SELECT (SELECT * FROM pragma_version())",
+    # DuckDB splits a PIVOT whose values are not listed into a type-creating statement plus the query.
+    "MULTI": "a PIVOT without an IN list runs several statements; name its values: "
+    "PIVOT (FROM cards SELECT layout) ON layout IN ('normal', 'split') USING count(*)",
 }
 _QUERY_TYPES = frozenset({"SELECT", "EXPLAIN"})
 

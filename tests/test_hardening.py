@@ -30,6 +30,9 @@ REFUSED = [
     ("ATTACH '{out}/other.duckdb' AS other", "ATTACH"),
     ("CREATE TABLE t AS SELECT 1 AS a", "CREATE"),
     ("SELECT 1; COPY (SELECT 1) TO '{out}/y.csv'", "one query"),
+    ("CHECKPOINT", "CHECKPOINT"),
+    ("USE memory", "USE"),
+    ("PIVOT cards ON layout USING count(*)", "IN ('normal', 'split')"),  # the advice, not "MULTI changes …"
 ]
 
 
@@ -110,6 +113,17 @@ def test_sql_queries_still_work(sample_db_path: Path) -> None:
         assert '"Tarmogoyf"' in result.output
     result = CliRunner().invoke(main, ["sql", "DESCRIBE cards", "--db", str(sample_db_path), "--csv"])
     assert result.exit_code == 0 and "oracle_id" in result.output
+    result = CliRunner().invoke(
+        main,
+        [
+            "sql",
+            "PIVOT (FROM cards SELECT layout) ON layout IN ('split') USING count(*)",
+            "--db",
+            str(sample_db_path),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0 and json.loads(result.output)[0]["split"] > 0  # the advice of the refusal works
 
 
 def test_export_still_writes(db_copy: Path, tmp_path: Path) -> None:
