@@ -524,3 +524,55 @@ def test_dead_code_is_gone() -> None:
 
     assert not hasattr(sqlfiles, "query")  # parsed sql/queries.sql, which does not exist
     assert not hasattr(names, "NameSet")
+
+
+# -- every connection that runs user-derived SQL is the sandbox (issue 10.2: search, the HTTP server, MCP) ----------
+
+
+def _record_search_connections(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Wrap oracle_tools.search.run: record the sandbox settings of the connection each search runs on."""
+    from oracle_tools import search
+
+    seen: list[tuple[str, str]] = []
+    real = search.run
+
+    def spy(con, query, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(
+            con.execute(
+                "SELECT current_setting('enable_external_access')::VARCHAR, current_setting('lock_configuration')::VARCHAR"
+            ).fetchall()[0]
+        )
+        return real(con, query, **kwargs)
+
+    monkeypatch.setattr(search, "run", spy)
+    return seen
+
+
+SANDBOXED = ("false", "true")
+
+
+def test_searches_run_in_the_sandbox(sample_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`search` (CLI and OracleDB), the HTTP server's /cards/search and the MCP `search` tool compile the
+    user's query to SQL: each runs on a connection with external access off and the configuration locked."""
+    import asyncio
+
+    from oracle_tools.mcp_server import build_server
+    from oracle_tools.serve.app import search_ids
+    from oracle_tools.serve.store import Generation
+
+    seen = _record_search_connections(monkeypatch)
+    result = CliRunner().invoke(main, ["search", "t:goblin c:r", "--db", str(sample_db_path), "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["total_cards"] > 0
+    assert seen == [SANDBOXED]
+
+    generation = Generation(sample_db_path, 1)
+    try:
+        assert search_ids(generation, "t:goblin c:r", "cards", "name", "auto")
+    finally:
+        generation.db.close()
+    assert seen == [SANDBOXED] * 2
+
+    with OracleDB(sample_db_path) as db:
+        answer = asyncio.run(build_server(db).call_tool("search", {"query": "t:goblin c:r", "limit": 2}))
+        assert '"total_cards"' in str(answer)
+    assert seen == [SANDBOXED] * 3
