@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .db import OracleDB
-from .errors import OracleToolsError
-
-__all__ = ["OracleDB", "OracleToolsError", "__version__"]
-
-try:  # the one version source is pyproject.toml's [project] version, read from the installed metadata
+# Set before the submodules load, so they read it from here (`from . import __version__`: the User-Agent, the
+# MCP server): the one version source is pyproject.toml's [project] version, read from the installed metadata.
+try:
     __version__ = version("oracle-tools")
 except PackageNotFoundError:  # pragma: no cover - a source tree on sys.path without an install
     __version__ = "0+unknown"
+
+from .db import OracleDB  # noqa: E402
+from .errors import OracleToolsError  # noqa: E402
+
+__all__ = ["OracleDB", "OracleToolsError", "__version__"]

@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from . import vocabulary
+from . import userfiles, vocabulary
 from .errors import DecklistError
 
 __all__ = [
@@ -83,6 +83,8 @@ __all__ = [
 SECTIONS: tuple[str, ...] = ("main", "sideboard", "commander", "companion", "maybeboard")
 FORMATS: tuple[str, ...] = ("arena", "mtgo_txt", "mtgo_dek", "plain", "json_cache")
 MAX_COUNT = 1000
+#: Far above any decklist or tournament JSON cache (the largest real cache is a few MB); bounds a wrong file.
+MAX_DECKLIST_BYTES = 128 * userfiles.MiB
 _MAX_NAME_LEN = 200  # the longest real card name is 141 characters
 
 _EXAMPLE = "'4 Lightning Bolt'"
@@ -1004,7 +1006,7 @@ def _read_text(path: Path) -> str:
     if path.is_dir():
         raise DecklistError(f"{path}: is a folder, not a decklist file; give the path of one file.")
     try:
-        data = path.read_bytes()
+        data = userfiles.read_bytes(path, limit=MAX_DECKLIST_BYTES, what="decklist or deck cache")
     except OSError as exc:
         raise DecklistError(f"{path}: cannot be read ({exc.strerror or exc}); check its permissions.") from exc
     if not data.strip(b" \t\r\n\x0b\x0c") or data.strip() == b"\xef\xbb\xbf":

@@ -269,6 +269,41 @@ def test_unexpected_errors_are_one_line_and_debug_shows_the_traceback(tmp_path: 
         assert result.output.splitlines()[-1].startswith("error: info: the database failed")
 
 
+@pytest.mark.parametrize(
+    ("args", "limit", "what"),
+    [
+        (["deck", "check", "/dev/zero", "--format", "legacy"], "oracle_tools.decklist.MAX_DECKLIST_BYTES", "decklist"),
+        (["resolve", "--batch", "/dev/zero"], "oracle_tools.cli.MAX_BATCH_CHARS", "list of names"),
+        (
+            ["ingest", "--sample", "--no-progress", "--rules-file", "/dev/zero"],
+            "oracle_tools.comprules.MAX_RULES_BYTES",
+            "Comprehensive Rules",
+        ),
+        (
+            ["ingest", "--sample", "--no-progress", "--interchangeable-file", "/dev/zero"],
+            "oracle_tools.names.MAX_INTERCHANGEABLE_BYTES",
+            "interchangeable-names",
+        ),
+    ],
+    ids=["deck-check", "resolve-batch", "rules-file", "interchangeable-file"],
+)
+def test_endless_input_files_are_one_line(
+    sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], limit: str, what: str
+) -> None:
+    """/dev/zero (or a wrong 10 GB file) was read whole: the memory of the machine, then MemoryError. Every file
+    a user names is read up to a limit far above real ones (lowered to 1 MB here to keep the test light)."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    module, _, name = limit.rpartition(".")
+    monkeypatch.setattr(f"{module}.{name}", 1024 * 1024)
+    db = sample_db_path if args[0] != "ingest" else tmp_path / "new.duckdb"
+    result = CliRunner().invoke(main, [*args, "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    line = result.output.strip().splitlines()[-1]
+    assert line.startswith("error: /dev/zero: is larger than 1 MB, which no ") and what in line, line
+    assert "never ends" in line
+
+
 def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["same-name", "x" * 100_000, "Ice", "--db", str(sample_db_path)])
     assert result.exit_code == 2 and result.output.count("\n") == 1
@@ -280,6 +315,27 @@ def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path,
         2,
         "error: deck check: an argument contains a NUL character, which no file name or card name has\n",
     )
+    # under `python -m oracle_tools.cli` the program name is three words: the line still names only the command
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Lightning Bolt\n", encoding="utf-8")
+    child = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "oracle_tools.cli",
+            "deck",
+            "check",
+            str(deck),
+            "--format",
+            "legacy",
+            "--db",
+            os.devnull,
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert child.returncode == 1 and child.stderr.startswith("error: deck check: the database failed"), child.stderr
 
 
 # Every command (walked from the click group, so commands added later are covered too) runs with hostile
@@ -441,7 +497,14 @@ def test_one_version_source() -> None:
     import oracle_tools
 
     assert oracle_tools.__version__ == version("oracle-tools") == _pyproject()["project"]["version"]
-    assert _pyproject()["project"]["version"] not in (ROOT / "oracle_tools" / "__init__.py").read_text()
+    # no module keeps a copy or reads the metadata itself (download.py kept "0.1.0" as a fallback)
+    for path in sorted((ROOT / "oracle_tools").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert f'"{_pyproject()["project"]["version"]}"' not in text, path
+        assert path.name == "__init__.py" or 'version("oracle-tools")' not in text, path
+    from oracle_tools import download
+
+    assert f"oracle-tools/{oracle_tools.__version__} " in download.USER_AGENT
 
 
 def test_readme_commands() -> None:
