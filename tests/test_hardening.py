@@ -639,3 +639,24 @@ def test_searches_run_in_the_sandbox(sample_db_path: Path, monkeypatch: pytest.M
         answer = asyncio.run(build_server(db).call_tool("search", {"query": "t:goblin c:r", "limit": 2}))
         assert '"total_cards"' in str(answer)
     assert seen == [SANDBOXED] * 3
+
+
+def test_every_shipped_file_is_in_the_wheel() -> None:
+    """Issue 10.1: the wheel lacked data/ (found through Path(__file__).parents[1]). Every non-Python file in the
+    package folder matches a [tool.setuptools.package-data] pattern, so `python -m build` puts it in the wheel
+    (.ci/run then installs that wheel outside the checkout and runs `ingest --sample` + `resolve`)."""
+    patterns: dict[str, list[str]] = _pyproject()["tool"]["setuptools"]["package-data"]
+    package = ROOT / "oracle_tools"
+    files = {
+        p
+        for p in package.rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts
+    }
+    assert any(p.name.endswith(".json.gz") for p in files) and any(p.suffix == ".sql" for p in files)
+    # setuptools expands each pattern as a glob in its package's folder (`*` does not cross a `/`)
+    shipped = {p for key, globs in patterns.items() for g in globs for p in ROOT.joinpath(*key.split(".")).glob(g)}
+    unshipped = sorted(str(p.relative_to(ROOT)) for p in files - shipped)
+    assert unshipped == [], f"not in the wheel (add a package-data pattern): {unshipped}"
+    # and no module finds data beside the package (the checkout's layout) instead of inside it
+    for path in package.rglob("*.py"):
+        assert "parents[1]" not in path.read_text(encoding="utf-8"), path
