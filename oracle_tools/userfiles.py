@@ -35,7 +35,13 @@ def read_bytes(path: Path, *, limit: int, what: str) -> bytes:
 
 def read_text(handle: IO[str] | io.TextIOBase, *, limit: int, what: str) -> str:
     """The text of an open text file (``click.File``, stdin), at most ``limit`` characters."""
-    text = handle.read(limit + 1)
+    try:
+        text = handle.read(limit + 1)
+    except UnicodeDecodeError as exc:
+        raise OracleToolsError(
+            f"{getattr(handle, 'name', 'input')}: is not UTF-8 text ({exc.reason} at byte {exc.start}); "
+            "save it as UTF-8, one name a line."
+        ) from None
     if len(text) > limit:
         raise _too_large(getattr(handle, "name", "input"), what, limit)
     return text

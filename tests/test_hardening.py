@@ -304,6 +304,16 @@ def test_endless_input_files_are_one_line(
     assert "never ends" in line
 
 
+def test_resolve_batch_of_bytes_is_one_line(sample_db_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["resolve", "--batch", "-", "--db", str(sample_db_path)], input=b"\xff\xfe\x00x\n"
+    )
+    assert (result.exit_code, result.output) == (
+        2,
+        "error: <stdin>: is not UTF-8 text (invalid start byte at byte 0); save it as UTF-8, one name a line.\n",
+    )
+
+
 def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["same-name", "x" * 100_000, "Ice", "--db", str(sample_db_path)])
     assert result.exit_code == 2 and result.output.count("\n") == 1
