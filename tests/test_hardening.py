@@ -102,6 +102,27 @@ def test_user_con_is_sandboxed(sample_db_path: Path, tmp_path: Path) -> None:
             db.sql("PRAGMA threads=1")
 
 
+def test_lazy_sql_is_sandboxed_too(sample_db_path: Path, tmp_path: Path) -> None:
+    """OracleDB.lazy(sql=…) ran the caller's text on the unsandboxed connection: COPY wrote, read_csv read."""
+    import duckdb
+
+    with OracleDB(sample_db_path) as db:
+        with pytest.raises(OracleToolsError, match=r"read-only queries only .*COPY"):
+            db.lazy(sql=f"COPY (SELECT 1) TO '{tmp_path / 'x.csv'}'")
+        with pytest.raises(duckdb.Error, match="disabled by configuration"):
+            db.lazy(sql="SELECT * FROM read_csv('/etc/passwd')").collect()
+        assert not (tmp_path / "x.csv").exists()
+        frame = db.lazy(sql="SELECT name, cmc FROM cards WHERE cmc >= ?", params=[10]).filter(pl_col("cmc") > 11)
+        assert frame.collect().height == db.sql("SELECT count(*) AS n FROM cards WHERE cmc > 11").item()
+        assert db.lazy("cards").select("name").head(1).collect().height == 1  # tables still read
+
+
+def pl_col(name: str):  # type: ignore[no-untyped-def]
+    import polars as pl
+
+    return pl.col(name)
+
+
 def test_sql_queries_still_work(sample_db_path: Path) -> None:
     for query in (
         "SELECT name FROM cards WHERE name = ?",
