@@ -18,8 +18,12 @@ from typing import Any
 
 import click
 
+from . import userfiles
 from .db import OracleDB, default_db_path
 from .errors import OracleToolsError
+
+#: `resolve --batch`: far above any real list of names (a million names is ~20 MB); bounds /dev/zero.
+MAX_BATCH_CHARS = 256 * userfiles.MiB
 
 
 def _db_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -132,7 +136,12 @@ class _OracleToolsGroup(click.Group):
         except BaseException as exc:  # noqa: B036 -- KeyboardInterrupt gets its line too
             if isinstance(exc, GeneratorExit):
                 raise
-            command = " ".join([*ctx.command_path.split()[1:], ctx.invoked_subcommand or ""]).strip()
+            # The subcommand path without the program's name, which is "python -m oracle_tools.cli" under -m.
+            names, parent = [ctx.invoked_subcommand or ""], ctx
+            while parent.parent is not None:
+                names.insert(0, parent.info_name or "")
+                parent = parent.parent
+            command = " ".join(n for n in names if n)
             line, status = _error_line(exc, command or "oracle-tools")
             if _debug():
                 import traceback
@@ -350,7 +359,8 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
     """
     with _open(db_path) as db:
         if batch is not None:
-            frame = db.resolve_many([line.rstrip("\n") for line in batch if line.strip()])
+            text = userfiles.read_text(batch, limit=MAX_BATCH_CHARS, what="list of names")
+            frame = db.resolve_many([line for line in text.splitlines() if line.strip()])
             if as_json:
                 _echo_json(frame.to_dicts())
             else:

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from oracle_tools import userfiles
 from oracle_tools.errors import RulesFileError
 from oracle_tools.oracletext import quote_mask  # quoted abilities: the Oracle-text layer's reading
 from oracle_tools.resources import RULES_DIR  # shipped in the package: oracle_tools/data/rules
@@ -206,6 +207,10 @@ def default_rules_path(directory: Path | None = None) -> Path:
     return candidates[-1]
 
 
+#: The Comprehensive Rules text is about 1 MB; 32 MB bounds a wrong file (/dev/zero) without refusing a real one.
+MAX_RULES_BYTES = 32 * userfiles.MiB
+
+
 def load_rules(path: Path | str | None = None) -> RulesDocument:
     """Read and parse a Comprehensive Rules file (default: newest shipped ``data/rules`` file).
 
@@ -216,7 +221,7 @@ def load_rules(path: Path | str | None = None) -> RulesDocument:
     if p.is_dir():
         p = default_rules_path(p)
     try:
-        raw = p.read_bytes()
+        raw = userfiles.read_bytes(p, limit=MAX_RULES_BYTES, what="Comprehensive Rules text")
     except OSError as exc:
         raise RulesFileError(f"cannot read Comprehensive Rules file {p}: {exc.strerror or exc}; {_OFFICIAL}") from None
     try:

@@ -178,10 +178,15 @@ class OracleDB:
     def lazy(
         self, table: str | None = None, *, sql: str | None = None, params: Sequence[Any] | dict[str, Any] | None = None
     ) -> pl.LazyFrame:
-        """A Polars LazyFrame over a table/view (name checked against the catalog) or a query."""
+        """A Polars LazyFrame over a table/view (name checked against the catalog) or a query. A query is the
+        caller's text: like :meth:`sql` it must be one read-only query and runs on the sandboxed :attr:`user_con`."""
         from . import export as _export
 
-        return _export.lazy(self.con, _export.source_sql(self.con, table, sql), params)
+        if sql is None:
+            return _export.lazy(self.con, _export.source_sql(self.con, table, None), params)
+        query = _export.source_sql(self.user_con, table, sql)
+        sqlfiles.check_read_only(query, command="lazy(sql=…)")
+        return _export.lazy(self.user_con, query, params)
 
     def export(
         self,

@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from . import vocabulary
+from . import userfiles, vocabulary
 from .errors import DecklistError
 
 __all__ = [
@@ -83,6 +83,8 @@ __all__ = [
 SECTIONS: tuple[str, ...] = ("main", "sideboard", "commander", "companion", "maybeboard")
 FORMATS: tuple[str, ...] = ("arena", "mtgo_txt", "mtgo_dek", "plain", "json_cache")
 MAX_COUNT = 1000
+#: Far above any decklist or tournament JSON cache (the largest real cache is a few MB); bounds a wrong file.
+MAX_DECKLIST_BYTES = 128 * userfiles.MiB
 _MAX_NAME_LEN = 200  # the longest real card name is 141 characters
 
 _EXAMPLE = "'4 Lightning Bolt'"
@@ -621,8 +623,15 @@ def _detect_text_format(toks: list[_Tok], cards: list[_Tok]) -> str:
 
 
 def _looks_like_xml(text: str) -> bool:
+    # A DTD may come first (no XML declaration): it must reach the XML parser, which refuses it, not be read
+    # as text lines.
     head = text.lstrip("\ufeff \t\r\n")[:200]
-    return bool(re.match(r"<\?xml\b|<Deck\b|<!--", head))
+    return bool(re.match(r"<\?xml\b|<Deck\b|<!--|<!DOCTYPE\b|<!ENTITY\b", head, flags=re.I))
+
+
+#: The encoding named in an XML declaration. The text was decoded already (UTF-16 with BOM, cp1252…) and the
+#: parser is fed UTF-8, so the declaration is made to say so (else expat rejects a correct UTF-16 .dek).
+_XML_DECL_ENCODING = re.compile(r"""\A(\s*<\?xml\b[^>]*?\bencoding\s*=\s*)(["'])[^"']*\2""")
 
 
 def _parse_dek(text: str, source: str) -> Decklist:
@@ -693,7 +702,8 @@ def _parse_dek(text: str, source: str) -> Decklist:
 
     parser.setContentHandler(Handler())
     try:
-        parser.feed(text.lstrip("\ufeff").encode("utf-8", "surrogatepass"))
+        utf8 = _XML_DECL_ENCODING.sub(r"\1\2utf-8\2", text.lstrip("\ufeff"), count=1)
+        parser.feed(utf8.encode("utf-8", "surrogatepass"))
         parser.close()
     except DefusedXmlException as exc:  # DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
         ln = parser.getLineNumber()
@@ -996,7 +1006,7 @@ def _read_text(path: Path) -> str:
     if path.is_dir():
         raise DecklistError(f"{path}: is a folder, not a decklist file; give the path of one file.")
     try:
-        data = path.read_bytes()
+        data = userfiles.read_bytes(path, limit=MAX_DECKLIST_BYTES, what="decklist or deck cache")
     except OSError as exc:
         raise DecklistError(f"{path}: cannot be read ({exc.strerror or exc}); check its permissions.") from exc
     if not data.strip(b" \t\r\n\x0b\x0c") or data.strip() == b"\xef\xbb\xbf":

@@ -42,6 +42,7 @@ import requests
 import urllib3.exceptions
 from tqdm import tqdm
 
+from oracle_tools import __version__
 from oracle_tools.errors import DownloadError
 
 __all__ = [
@@ -59,19 +60,9 @@ BULK_TYPES: tuple[str, ...] = ("oracle_cards", "unique_artwork", "default_cards"
 DEFAULT_API_URL = "https://api.scryfall.com"
 
 
-def _package_version() -> str:
-    # The package may run from a checkout without installed metadata (tests, notebooks).
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-
-        return version("oracle-tools")
-    except PackageNotFoundError:
-        return "0.1.0"
-
-
 #: Scryfall: "Your User-Agent header must be accurate to your usage context ...
 #: Do not allow HTTP libraries to choose the header for you."
-USER_AGENT = f"oracle-tools/{_package_version()} (+https://github.com/oracle-tools/oracle-tools)"
+USER_AGENT = f"oracle-tools/{__version__} (+https://github.com/oracle-tools/oracle-tools)"
 #: Scryfall requires an Accept header; this generic preference is the one its docs give.
 ACCEPT = "application/json;q=0.9,*/*;q=0.8"
 #: Read size for streamed downloads: big enough to keep syscalls few on 2 GB files,

@@ -122,7 +122,7 @@ def export(
     _check_path(out, db_path)
     query = source_sql(con, target, sql)
     if sql is not None:
-        sqlfiles.check_read_only(query)
+        sqlfiles.check_read_only(query, command="export --sql")
     bound = list(params) if isinstance(params, (list, tuple)) else params
     try:
         result = con.cursor().sql(query, params=bound or None)

@@ -33,6 +33,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
+from . import __version__
 from .db import OracleDB
 from .errors import OracleToolsError
 
@@ -102,7 +103,7 @@ def build_server(db: OracleDB) -> MCPServer[Any]:
     """The MCP server with the oracle-tools tools, answering from ``db``."""
     server = OracleMCPServer(
         "oracle-tools",
-        version=_version(),
+        version=__version__,
         log_level="WARNING",
         instructions=(
             "Magic: The Gathering Oracle card reference (Scryfall data) with the Comprehensive Rules' name rules "
@@ -251,15 +252,6 @@ def _constraint(db: OracleDB, phrase: str | None, card: str | None) -> tuple[Any
     if card is not None:
         return _choose.constraint_from_card(db, card)
     return _choose.as_constraint(phrase), phrase or "", None
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("oracle-tools")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
-        return "0"
 
 
 def run(db_path: str | Path) -> None:

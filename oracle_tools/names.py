@@ -30,7 +30,7 @@ import duckdb
 import polars as pl
 from rapidfuzz import fuzz, process
 
-from . import sqlfiles
+from . import sqlfiles, userfiles
 from .errors import IngestError
 from .lookup import _FOLD, SUGGESTED_VIAS, VIA_TIER, Candidate, Resolution, normalize
 
@@ -272,6 +272,10 @@ def _store_classes(con: duckdb.DuckDBPyConnection, classes: pl.DataFrame) -> Non
     con.unregister("classes_frame")
 
 
+#: The shipped override is about 1 kB; 16 MB bounds a wrong file (/dev/zero) without refusing a real one.
+MAX_INTERCHANGEABLE_BYTES = 16 * userfiles.MiB
+
+
 def read_interchangeable_file(path: Path) -> list[tuple[str, str, str]]:
     """Rows (class_id, name, source) of a CSV with columns class_id,name,source; '#' lines are comments.
 
@@ -280,8 +284,9 @@ def read_interchangeable_file(path: Path) -> list[tuple[str, str, str]]:
     """
     expected = "expected UTF-8 CSV with a header 'class_id,name,source' and one row per name"
     try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            lines = [line for line in handle if line.strip() and not line.lstrip().startswith("#")]
+        data = userfiles.read_bytes(path, limit=MAX_INTERCHANGEABLE_BYTES, what="interchangeable-names file")
+        text = data.decode("utf-8-sig")  # a BOM (Excel) is not part of the header
+        lines = [line for line in text.splitlines(keepends=True) if line.strip() and not line.lstrip().startswith("#")]
         records = list(csv.reader(lines, strict=True))
     except UnicodeDecodeError as exc:
         raise IngestError(

@@ -38,19 +38,23 @@ _REFUSED_WHY = {
     "COPY": "COPY writes files — use `oracle-tools export`",
     "EXPORT": "EXPORT DATABASE writes files — use `oracle-tools export`",
     "LOAD": "INSTALL/LOAD fetch and load extensions, which the sandbox turns off",
-    "SET": "SET changes settings, which are locked",
+    "SET": "SET, RESET and USE change settings or the current database, which are locked",
     "VARIABLE_SET": "SET changes settings, which are locked",
     "ATTACH": "ATTACH opens other databases — query this one",
     "DETACH": "DETACH closes databases — query this one",
     "PRAGMA": "PRAGMA changes or reads settings — use SELECT on duckdb_settings() instead",
-    "CALL": "CALL runs table functions that can read files — use SELECT",
+    "CALL": "CALL and CHECKPOINT run procedures — query with SELECT (SELECT * FROM pragma_version())",
+    # DuckDB splits a PIVOT whose values are not listed into a type-creating statement plus the query.
+    "MULTI": "a PIVOT without an IN list runs several statements; name its values: "
+    "PIVOT (FROM cards SELECT layout) ON layout IN ('normal', 'split') USING count(*)",
 }
 _QUERY_TYPES = frozenset({"SELECT", "EXPLAIN"})
 
 
-def check_read_only(query: str) -> None:
+def check_read_only(query: str, command: str = "sql") -> None:
     """Raise :class:`ReadOnlySQLError` unless ``query`` is exactly one query statement (SELECT/WITH/FROM/
-    VALUES/DESCRIBE/SHOW/SUMMARIZE/EXPLAIN), classified by DuckDB's own parser, never by pattern matching."""
+    VALUES/DESCRIBE/SHOW/SUMMARIZE/EXPLAIN), classified by DuckDB's own parser, never by pattern matching.
+    ``command`` names the command in the refusal (``sql``, ``export --sql``)."""
     import duckdb
 
     try:
@@ -58,13 +62,15 @@ def check_read_only(query: str) -> None:
     except duckdb.Error as exc:
         raise OracleToolsError(f"SQL failed: {str(exc).splitlines()[0]}") from None
     if not statements:
-        raise ReadOnlySQLError("`sql` needs a query, such as SELECT name FROM cards LIMIT 5")
+        raise ReadOnlySQLError(f"`{command}` needs a query, such as SELECT name FROM cards LIMIT 5")
     if len(statements) > 1:
-        raise ReadOnlySQLError(f"`sql` runs one query at a time; this text has {len(statements)} statements")
+        raise ReadOnlySQLError(f"`{command}` runs one query at a time; this text has {len(statements)} statements")
     kind = statements[0].type.name
     if kind not in _QUERY_TYPES:
         why = _REFUSED_WHY.get(kind, f"{kind} changes the database or its settings")
-        raise ReadOnlySQLError(f"`sql` runs read-only queries only (SELECT/WITH/FROM/DESCRIBE/…); {why}")
+        if command != "sql" and kind in ("COPY", "EXPORT"):  # already in `export`: name where the file goes
+            why = f"{why.split(' — ')[0]} — give the query alone; --csv PATH or --parquet PATH names the file"
+        raise ReadOnlySQLError(f"`{command}` runs read-only queries only (SELECT/WITH/FROM/DESCRIBE/…); {why}")
 
 
 def sandboxed_connection(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:

@@ -93,3 +93,15 @@ def test_views_come_from_views_sql_only() -> None:
 
     assert not hasattr(views, "VIEW_NAMES")
     assert {b.name for b in views.blocks()} >= _documented_views()
+
+
+def test_every_environment_variable_is_documented() -> None:
+    """Every ORACLE_TOOLS_* variable the package reads is in the docs (ORACLE_TOOLS_SAMPLE was read, never named)."""
+    used = {
+        m
+        for path in (ROOT / "oracle_tools").rglob("*.py")
+        for m in re.findall(r"ORACLE_TOOLS_[A-Z_]+", path.read_text())
+    }
+    assert {"ORACLE_TOOLS_DB", "ORACLE_TOOLS_DEBUG", "ORACLE_TOOLS_BACKOFF"} <= used
+    docs = _docs()
+    assert sorted(v for v in used if f"`{v}`" not in docs) == []

@@ -68,6 +68,10 @@ def test_never_writes_the_database(sample_db, sample_db_path, tmp_path):
         sample_db.export(None, tmp_path / "x.csv", sql="CREATE TABLE evil AS SELECT 1")
     with pytest.raises(OracleToolsError, match="one query at a time; this text has 2 statements"):
         sample_db.export(None, tmp_path / "x.csv", sql="SELECT 1; DROP TABLE cards")
+    # in `export` the refusal of COPY says how export names its file (not "use `oracle-tools export`")
+    with pytest.raises(OracleToolsError, match=r"^`export --sql` runs read-only queries only .*--csv PATH") as err:
+        sample_db.export(None, tmp_path / "x.csv", sql=f"COPY (SELECT 1) TO '{tmp_path / 'y.csv'}'")
+    assert "use `oracle-tools export`" not in str(err.value)
     assert "evil" not in sample_db.tables()
     assert (sample_db_path.stat().st_mtime_ns, sample_db_path.stat().st_size) == before
     assert not (tmp_path / "x.csv").exists()

@@ -30,6 +30,9 @@ REFUSED = [
     ("ATTACH '{out}/other.duckdb' AS other", "ATTACH"),
     ("CREATE TABLE t AS SELECT 1 AS a", "CREATE"),
     ("SELECT 1; COPY (SELECT 1) TO '{out}/y.csv'", "one query"),
+    ("CHECKPOINT", "CHECKPOINT"),
+    ("USE memory", "USE"),
+    ("PIVOT cards ON layout USING count(*)", "IN ('normal', 'split')"),  # the advice, not "MULTI changes …"
 ]
 
 
@@ -99,6 +102,27 @@ def test_user_con_is_sandboxed(sample_db_path: Path, tmp_path: Path) -> None:
             db.sql("PRAGMA threads=1")
 
 
+def test_lazy_sql_is_sandboxed_too(sample_db_path: Path, tmp_path: Path) -> None:
+    """OracleDB.lazy(sql=…) ran the caller's text on the unsandboxed connection: COPY wrote, read_csv read."""
+    import duckdb
+
+    with OracleDB(sample_db_path) as db:
+        with pytest.raises(OracleToolsError, match=r"read-only queries only .*COPY"):
+            db.lazy(sql=f"COPY (SELECT 1) TO '{tmp_path / 'x.csv'}'")
+        with pytest.raises(duckdb.Error, match="disabled by configuration"):
+            db.lazy(sql="SELECT * FROM read_csv('/etc/passwd')").collect()
+        assert not (tmp_path / "x.csv").exists()
+        frame = db.lazy(sql="SELECT name, cmc FROM cards WHERE cmc >= ?", params=[10]).filter(pl_col("cmc") > 11)
+        assert frame.collect().height == db.sql("SELECT count(*) AS n FROM cards WHERE cmc > 11").item()
+        assert db.lazy("cards").select("name").head(1).collect().height == 1  # tables still read
+
+
+def pl_col(name: str):  # type: ignore[no-untyped-def]
+    import polars as pl
+
+    return pl.col(name)
+
+
 def test_sql_queries_still_work(sample_db_path: Path) -> None:
     for query in (
         "SELECT name FROM cards WHERE name = ?",
@@ -110,6 +134,17 @@ def test_sql_queries_still_work(sample_db_path: Path) -> None:
         assert '"Tarmogoyf"' in result.output
     result = CliRunner().invoke(main, ["sql", "DESCRIBE cards", "--db", str(sample_db_path), "--csv"])
     assert result.exit_code == 0 and "oracle_id" in result.output
+    result = CliRunner().invoke(
+        main,
+        [
+            "sql",
+            "PIVOT (FROM cards SELECT layout) ON layout IN ('split') USING count(*)",
+            "--db",
+            str(sample_db_path),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0 and json.loads(result.output)[0]["split"] > 0  # the advice of the refusal works
 
 
 def test_export_still_writes(db_copy: Path, tmp_path: Path) -> None:
@@ -162,6 +197,34 @@ def test_dek_with_a_dtd_is_a_parse_error(sample_db_path: Path, tmp_path: Path, d
     assert result.exit_code == 1
     report = json.loads(result.output)
     assert report["problems"][0]["kind"] == "parse_error" and report["problems"][0]["line"] == 2
+
+
+def test_dek_bomb_without_xml_declaration_is_a_parse_error(tmp_path: Path) -> None:
+    """A .dek that starts with the DTD itself (no `<?xml …?>`) was read as 17 text lines of junk, not refused."""
+    from oracle_tools.decklist import read_decklist
+
+    path = tmp_path / "bare.dek"
+    path.write_text(BOMB_DTD + DEK_BODY, encoding="utf-8")
+    deck = read_decklist(path)
+    assert deck.format == "mtgo_dek" and deck.entries == ()
+    assert [p.line for p in deck.problems] == [1]
+    assert "DTD" in deck.problems[0].detail and "not allowed in a .dek file" in deck.problems[0].detail
+
+
+def test_utf16_dek_reads_and_its_bomb_is_refused(tmp_path: Path) -> None:
+    """The file is decoded before parsing, so its `encoding="utf-16"` declaration no longer makes expat fail."""
+    from oracle_tools.decklist import read_decklist
+
+    decl = '<?xml version="1.0" encoding="utf-16"?>\n'
+    ok, bomb = tmp_path / "ok.dek", tmp_path / "bomb.dek"
+    ok.write_bytes((decl + DEK_BODY.replace("&lol9;", "Mountain")).encode("utf-16"))
+    bomb.write_bytes((decl + BOMB_DTD + DEK_BODY).encode("utf-16"))
+    deck = read_decklist(ok)
+    assert deck.problems == ()
+    assert [(e.count, e.name) for e in deck.entries] == [(4, "Lightning Bolt"), (18, "Mountain")]
+    deck = read_decklist(bomb)
+    assert deck.entries == () and [p.line for p in deck.problems] == [2]
+    assert "DTD" in deck.problems[0].detail
 
 
 def test_dek_without_dtd_still_reads(tmp_path: Path) -> None:
@@ -227,6 +290,51 @@ def test_unexpected_errors_are_one_line_and_debug_shows_the_traceback(tmp_path: 
         assert result.output.splitlines()[-1].startswith("error: info: the database failed")
 
 
+@pytest.mark.parametrize(
+    ("args", "limit", "what"),
+    [
+        (["deck", "check", "/dev/zero", "--format", "legacy"], "oracle_tools.decklist.MAX_DECKLIST_BYTES", "decklist"),
+        (["resolve", "--batch", "/dev/zero"], "oracle_tools.cli.MAX_BATCH_CHARS", "list of names"),
+        (
+            ["ingest", "--sample", "--no-progress", "--rules-file", "/dev/zero"],
+            "oracle_tools.comprules.MAX_RULES_BYTES",
+            "Comprehensive Rules",
+        ),
+        (
+            ["ingest", "--sample", "--no-progress", "--interchangeable-file", "/dev/zero"],
+            "oracle_tools.names.MAX_INTERCHANGEABLE_BYTES",
+            "interchangeable-names",
+        ),
+    ],
+    ids=["deck-check", "resolve-batch", "rules-file", "interchangeable-file"],
+)
+def test_endless_input_files_are_one_line(
+    sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], limit: str, what: str
+) -> None:
+    """/dev/zero (or a wrong 10 GB file) was read whole: the memory of the machine, then MemoryError. Every file
+    a user names is read up to a limit far above real ones (lowered to 1 MB here to keep the test light)."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    module, _, name = limit.rpartition(".")
+    monkeypatch.setattr(f"{module}.{name}", 1024 * 1024)
+    db = sample_db_path if args[0] != "ingest" else tmp_path / "new.duckdb"
+    result = CliRunner().invoke(main, [*args, "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    line = result.output.strip().splitlines()[-1]
+    assert line.startswith("error: /dev/zero: is larger than 1 MB, which no ") and what in line, line
+    assert "never ends" in line
+
+
+def test_resolve_batch_of_bytes_is_one_line(sample_db_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["resolve", "--batch", "-", "--db", str(sample_db_path)], input=b"\xff\xfe\x00x\n"
+    )
+    assert (result.exit_code, result.output) == (
+        2,
+        "error: <stdin>: is not UTF-8 text (invalid start byte at byte 0); save it as UTF-8, one name a line.\n",
+    )
+
+
 def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["same-name", "x" * 100_000, "Ice", "--db", str(sample_db_path)])
     assert result.exit_code == 2 and result.output.count("\n") == 1
@@ -238,6 +346,27 @@ def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path,
         2,
         "error: deck check: an argument contains a NUL character, which no file name or card name has\n",
     )
+    # under `python -m oracle_tools.cli` the program name is three words: the line still names only the command
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Lightning Bolt\n", encoding="utf-8")
+    child = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "oracle_tools.cli",
+            "deck",
+            "check",
+            str(deck),
+            "--format",
+            "legacy",
+            "--db",
+            os.devnull,
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert child.returncode == 1 and child.stderr.startswith("error: deck check: the database failed"), child.stderr
 
 
 # Every command (walked from the click group, so commands added later are covered too) runs with hostile
@@ -399,7 +528,14 @@ def test_one_version_source() -> None:
     import oracle_tools
 
     assert oracle_tools.__version__ == version("oracle-tools") == _pyproject()["project"]["version"]
-    assert _pyproject()["project"]["version"] not in (ROOT / "oracle_tools" / "__init__.py").read_text()
+    # no module keeps a copy or reads the metadata itself (download.py kept "0.1.0" as a fallback)
+    for path in sorted((ROOT / "oracle_tools").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert f'"{_pyproject()["project"]["version"]}"' not in text, path
+        assert path.name == "__init__.py" or 'version("oracle-tools")' not in text, path
+    from oracle_tools import download
+
+    assert f"oracle-tools/{oracle_tools.__version__} " in download.USER_AGENT
 
 
 def test_readme_commands() -> None:
@@ -466,7 +602,8 @@ def test_lint_and_type_configuration_and_ci_steps() -> None:
 def test_package_has_no_pyflakes_findings() -> None:
     """Undefined names in OracleDB's public signatures (`"_choose.Verdict"`), unused locals, dead imports:
     ruff's F rules over the package, with the project's configuration, find nothing."""
-    ruff = shutil.which("ruff") or pytest.skip("ruff is not installed (the dev extra has it)")
+    beside = Path(sys.executable).parent / "ruff"  # the venv's own ruff, also when its bin/ is not on PATH
+    ruff = str(beside) if beside.exists() else shutil.which("ruff") or pytest.skip("ruff is not installed (dev extra)")
     result = subprocess.run(
         [ruff, "check", "--select", "F", "--output-format", "concise", "oracle_tools"],
         cwd=ROOT,
@@ -481,3 +618,76 @@ def test_dead_code_is_gone() -> None:
 
     assert not hasattr(sqlfiles, "query")  # parsed sql/queries.sql, which does not exist
     assert not hasattr(names, "NameSet")
+
+
+# -- every connection that runs user-derived SQL is the sandbox (issue 10.2: search, the HTTP server, MCP) ----------
+
+
+def _record_search_connections(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Wrap oracle_tools.search.run: record the sandbox settings of the connection each search runs on."""
+    from oracle_tools import search
+
+    seen: list[tuple[str, str]] = []
+    real = search.run
+
+    def spy(con, query, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(
+            con.execute(
+                "SELECT current_setting('enable_external_access')::VARCHAR, current_setting('lock_configuration')::VARCHAR"
+            ).fetchall()[0]
+        )
+        return real(con, query, **kwargs)
+
+    monkeypatch.setattr(search, "run", spy)
+    return seen
+
+
+SANDBOXED = ("false", "true")
+
+
+def test_searches_run_in_the_sandbox(sample_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`search` (CLI and OracleDB), the HTTP server's /cards/search and the MCP `search` tool compile the
+    user's query to SQL: each runs on a connection with external access off and the configuration locked."""
+    import asyncio
+
+    from oracle_tools.mcp_server import build_server
+    from oracle_tools.serve.app import search_ids
+    from oracle_tools.serve.store import Generation
+
+    seen = _record_search_connections(monkeypatch)
+    result = CliRunner().invoke(main, ["search", "t:goblin c:r", "--db", str(sample_db_path), "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["total_cards"] > 0
+    assert seen == [SANDBOXED]
+
+    generation = Generation(sample_db_path, 1)
+    try:
+        assert search_ids(generation, "t:goblin c:r", "cards", "name", "auto")
+    finally:
+        generation.db.close()
+    assert seen == [SANDBOXED] * 2
+
+    with OracleDB(sample_db_path) as db:
+        answer = asyncio.run(build_server(db).call_tool("search", {"query": "t:goblin c:r", "limit": 2}))
+        assert '"total_cards"' in str(answer)
+    assert seen == [SANDBOXED] * 3
+
+
+def test_every_shipped_file_is_in_the_wheel() -> None:
+    """Issue 10.1: the wheel lacked data/ (found through Path(__file__).parents[1]). Every non-Python file in the
+    package folder matches a [tool.setuptools.package-data] pattern, so `python -m build` puts it in the wheel
+    (.ci/run then installs that wheel outside the checkout and runs `ingest --sample` + `resolve`)."""
+    patterns: dict[str, list[str]] = _pyproject()["tool"]["setuptools"]["package-data"]
+    package = ROOT / "oracle_tools"
+    files = {
+        p
+        for p in package.rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts
+    }
+    assert any(p.name.endswith(".json.gz") for p in files) and any(p.suffix == ".sql" for p in files)
+    # setuptools expands each pattern as a glob in its package's folder (`*` does not cross a `/`)
+    shipped = {p for key, globs in patterns.items() for g in globs for p in ROOT.joinpath(*key.split(".")).glob(g)}
+    unshipped = sorted(str(p.relative_to(ROOT)) for p in files - shipped)
+    assert unshipped == [], f"not in the wheel (add a package-data pattern): {unshipped}"
+    # and no module finds data beside the package (the checkout's layout) instead of inside it
+    for path in package.rglob("*.py"):
+        assert "parents[1]" not in path.read_text(encoding="utf-8"), path
