@@ -5,7 +5,9 @@ Database: every real file — the 2019 Scryfall dump + the 2024 file + the forei
 MTGJSON (../shared/realdata) — built once into bench/out/search-real.duckdb (``--rebuild`` to redo).
 Goals: median <= 20 ms per query warm (<= 50 ms with a regular expression), compiled/hand-written <= 1.5x.
 
-    python bench/bench_search.py [--runs 15] [--rebuild]
+    python bench/bench_search.py [--runs 15] [--rebuild] [--db PATH]
+
+``--db PATH`` measures an existing database built from the same files instead (opened as it is, never rebuilt).
 
 The hand-written SQL is what an analyst would write from docs/views.md: a card-level query joins each card's
 preferred printing from table ``preferred_printings`` (precomputed at ingest); a printing-level query keeps the
@@ -223,11 +225,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--db", type=Path, default=None, help="an existing database of the same files")
     args = parser.parse_args()
-    build(args.rebuild)
-    db = OracleDB(DB)
+    path = args.db or DB
+    if args.db is None:
+        build(args.rebuild)
+    elif not path.exists():
+        parser.error(f"--db {path}: no such file")
+    db = OracleDB(path)
     con = db._search_con()
-    print(f"{len(QUERIES)} queries on {DB.name}: median of {args.runs} warm runs each\n")
+    print(f"{len(QUERIES)} queries on {path.name}: median of {args.runs} warm runs each\n")
     print(f"{'query':<32} {'rows':>6} {'search ms':>10} {'hand SQL ms':>12} {'ratio':>6}  goal")
     ratios, misses = [], 0
     for query, sql, regex in QUERIES:

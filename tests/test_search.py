@@ -174,6 +174,30 @@ def test_oracle_text_tilde_and_reminder_text(sample_db: OracleDB) -> None:
     assert with_reminder and not with_reminder & set(names(sample_db, 'o:"this creature can attack and"'))
 
 
+def test_tilde_is_the_cards_own_name_or_this_object(sample_db: OracleDB) -> None:
+    """Scryfall: ~ is "the current card name or 'this spell' if the card mentions itself"; Oracle text since
+    the 2024 templating update says "this creature" / "this land" where older text repeats the name."""
+    # Lightning Bolt: "Lightning Bolt deals 3 damage to any target."; Fire // Ice: "Fire deals 2 damage …"
+    assert "Lightning Bolt" in names(sample_db, 'o:"~ deals 3 damage"')
+    assert "Fire // Ice" not in names(sample_db, 'o:"~ deals 3 damage"')
+    assert "Fire // Ice" in names(sample_db, 'o:"~ deals 2 damage"')  # the half's own name
+    # Cat Collector (FDN, 2024 text): "When this creature enters, create a Food token."
+    assert "Cat Collector" in names(sample_db, 'o:"when ~ enters"')
+    # the same in a regular expression: Blooming Marsh "Blooming Marsh enters the battlefield tapped …"
+    assert "Blooming Marsh" in names(sample_db, "o:/^~ enters/")
+    assert "Cat Collector" not in names(sample_db, "o:/^~ enters/")  # its line starts with "When"
+    # Black Lotus: "{T}, Sacrifice Black Lotus: …"; Cat Collector's Food reminder "Sacrifice this token" is the
+    # token's ability, not the card's
+    sacrifice_self = names(sample_db, 'fo:"sacrifice ~"')
+    assert "Black Lotus" in sacrifice_self and "Cat Collector" not in sacrifice_self
+
+
+def test_bare_double_slash_is_part_of_a_multi_face_name(sample_db: OracleDB) -> None:
+    # Scryfall finds "fire // ice" by name; the // is not an empty regular expression here
+    assert names(sample_db, "fire // ice") == ["Fire // Ice"]
+    assert names(sample_db, "(fire // ice)") == ["Fire // Ice"]
+
+
 def test_regular_expressions(sample_db: OracleDB) -> None:
     tappers = names(sample_db, "t:creature o:/^{T}:/")
     assert "Llanowar Elves" in tappers  # "{T}: Add {G}." on its own line
@@ -237,6 +261,14 @@ def test_formats_banned_restricted(sample_db: OracleDB) -> None:
     assert "Black Lotus" in names(sample_db, "banned:legacy")
     assert "Black Lotus" in names(sample_db, "restricted:vintage")
     assert "Black Lotus" in names(sample_db, "f:vintage") and "Black Lotus" not in names(sample_db, "f:legacy")
+
+
+def test_unknown_format_is_an_error_not_an_empty_answer(sample_db: OracleDB) -> None:
+    with pytest.raises(SearchSyntaxError, match="f:modren: unknown format; use one of standard") as info:
+        sample_db.search("t:goblin f:modren")
+    assert info.value.position == 9
+    # Scryfall's edh alias: Black Lotus is banned in Commander
+    assert "Black Lotus" in names(sample_db, "banned:edh") and "Black Lotus" not in names(sample_db, "f:edh")
 
 
 def test_printing_keywords(sample_db: OracleDB) -> None:

@@ -30,6 +30,8 @@ from .errors import SearchSyntaxError, UnsupportedKeywordError
 from .keywords import (
     BY_NAME,
     EXTRA_TYPES,
+    FORMAT_ALIASES,
+    FORMATS,
     IS_REVEALS,
     IS_VALUES,
     UNSUPPORTED,
@@ -283,21 +285,54 @@ def _oracle(term: Term, state: _State, *, reminder: bool) -> str:
         if term.kind == "regex":
             return f"regexp_matches({text('c.oracle_text')}, {state.bind(_regex(term, state))})"
         return f"contains(lower({text('c.oracle_text')}), {state.bind(term.value.lower())})"
-    # '~' is the card's own name: per face, its face name or the whole card's name
+    # '~' is the card's own name: per face, its face name or the whole card's name, or the "this spell" /
+    # "this creature" / "this land" … a card uses for itself (Scryfall's regex page: "the current card name
+    # or 'this spell' if the card mentions itself"; Oracle text since the 2024 templating update, as in the
+    # 2024 file, says "When this creature enters" where older text says "When Llanowar Elves enters").
+    # The face's text with each self-reference written as '~', so the pattern stays one constant (a
+    # per-row pattern would make RE2 compile it for every face).
+    named = f"replace(replace({text('f.oracle_text')}, c.name, '~'), f.name, '~')"
+    own = (
+        f"(CASE WHEN contains(lower(f.oracle_text), 'this ') THEN regexp_replace({named}, "
+        f"'(?i)\\bthis (?:{'|'.join(_SELF_REFERENCES)})\\b', '~', 'g') ELSE {named} END)"
+    )
     if term.kind == "regex":
-        pattern = _regex(term, state)
-        match = (
-            f"(regexp_matches({text('f.oracle_text')}, replace({state.bind(pattern)}, '~', regexp_escape(f.name))) "
-            f"OR regexp_matches({text('f.oracle_text')}, replace({state.bind(pattern)}, '~', "
-            "regexp_escape(c.name))))"
-        )
-    else:
-        value = term.value.lower()
-        match = (
-            f"(contains(lower({text('f.oracle_text')}), replace({state.bind(value)}, '~', lower(f.name))) "
-            f"OR contains(lower({text('f.oracle_text')}), replace({state.bind(value)}, '~', lower(c.name))))"
-        )
-    return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {match})"
+        return _any_face(f"regexp_matches({own}, {state.bind(_regex(term, state))})")
+    value = term.value.lower()
+    # cheap necessary condition first: every literal piece is somewhere in the card's whole text (which
+    # includes reminder text, so it is a superset of what o: reads)
+    prefilter = [
+        f"contains(lower(coalesce(c.oracle_text, '')), {state.bind(piece)})"
+        for piece in value.split("~")
+        if piece.strip()
+    ]
+    return "(" + " AND ".join([*prefilter, _any_face(f"contains(lower({own}), {state.bind(value)})")]) + ")"
+
+
+#: What Oracle text calls the object it is on ("this creature", "this Equipment"): what '~' also stands for.
+#: Not "this token": on a card it is always a token the card creates ("Sacrifice this token: You gain 3 life").
+_SELF_REFERENCES = (
+    "spell",
+    "card",
+    "permanent",
+    "creature",
+    "artifact",
+    "enchantment",
+    "land",
+    "planeswalker",
+    "battle",
+    "aura",
+    "equipment",
+    "vehicle",
+    "saga",
+    "class",
+    "case",
+    "room",
+    "siege",
+    "background",
+    "fortification",
+    "spacecraft",
+)
 
 
 def _keyword_ability(term: Term, state: _State) -> str:
@@ -508,9 +543,11 @@ def _mana(term: Term, state: _State) -> str:
 
 def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
     fmt = term.value.lower()
-    fmt = {"edh": "commander", "duelcommander": "duel", "pdh": "paupercommander", "pennydreadful": "penny"}.get(
-        fmt, fmt
-    )
+    fmt = FORMAT_ALIASES.get(fmt, fmt)
+    if fmt not in FORMATS:  # a typo is not "no card is legal there": say so (Scryfall warns too)
+        raise _error(
+            f"{term.keyword}{term.op}{term.value}: unknown format; use one of {', '.join(FORMATS)}", state, term
+        )
     wanted = ", ".join(f"'{s}'" for s in statuses)
     return (
         f"c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = {state.bind(fmt)} AND status IN ({wanted}))"

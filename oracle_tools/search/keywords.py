@@ -276,6 +276,40 @@ IS_REVEALS = frozenset({"token", "emblem", "extra"})
 #: Type-line words of what Scryfall hides by default: t:<one of these> shows them (CR 108.2: not cards).
 EXTRA_TYPES = ("token", "emblem", "plane", "phenomenon", "scheme", "vanguard", "dungeon", "card", "conspiracy")
 
+#: Scryfall's legality keys (the ``legalities`` object of a card), what f:/banned:/restricted: accept; with the
+#: spellings Scryfall also accepts for some of them.
+FORMATS: tuple[str, ...] = (
+    "standard",
+    "future",
+    "historic",
+    "timeless",
+    "gladiator",
+    "pioneer",
+    "explorer",
+    "modern",
+    "legacy",
+    "pauper",
+    "vintage",
+    "penny",
+    "commander",
+    "oathbreaker",
+    "standardbrawl",
+    "brawl",
+    "historicbrawl",
+    "alchemy",
+    "paupercommander",
+    "duel",
+    "oldschool",
+    "premodern",
+    "predh",
+)
+FORMAT_ALIASES: dict[str, str] = {
+    "edh": "commander",
+    "duelcommander": "duel",
+    "pdh": "paupercommander",
+    "pennydreadful": "penny",
+}
+
 #: Scryfall keywords this database cannot answer, with why (docs/search.md lists them).
 UNSUPPORTED: dict[str, str] = {
     "usd": "prices are not in the database",
