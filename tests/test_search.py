@@ -9,6 +9,7 @@ scryfall_syntax_examples.txt lists its example queries).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ from oracle_tools.search import (
     compile,
     parse,
 )
-from oracle_tools.search.keywords import KEYWORDS
+from oracle_tools.search.keywords import KEYWORDS, UNSUPPORTED
 from oracle_tools.search.tree import And, Not, Or, Term
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "scryfall_syntax_examples.txt"
@@ -428,3 +429,45 @@ def test_real_queries(full_db: OracleDB) -> None:
     assert (
         "Razorgrass Ambush // Razorgrass Field" in full_db.search("is:mdfc t:land s:mh3").get_column("name").to_list()
     )
+
+
+# -- docs/search.md as a contract -----------------------------------------------------------------------
+
+DOCS = Path(__file__).parents[1] / "docs" / "search.md"
+_EXAMPLE_ROW = re.compile(r"^\| `(?P<keyword>[^`]+)` \| `(?P<query>.+)` \| (?P<cards>.*) \((?P<count>\d+) cards?\) \|$")
+
+
+def _doc_examples() -> list[tuple[str, str, list[str], int]]:
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("## Examples and their output on the embedded sample", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        m = _EXAMPLE_ROW.match(line)
+        if m:
+            shown = [x for x in m["cards"].removesuffix(" …").split("; ") if x.strip()]
+            rows.append((m["keyword"], m["query"].replace("\\|", "|"), shown, int(m["count"])))
+    return rows
+
+
+def test_docs_list_every_keyword_with_an_example() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    documented = {keyword for keyword, *_ in _doc_examples()}
+    for kw in KEYWORDS:
+        assert f"`{kw.names[0]}:`" in text or f"`{kw.names[0]}`" in text, kw.names[0]
+        assert kw.names[0] in documented, f"docs/search.md has no example row for {kw.names[0]}:"
+    for name in UNSUPPORTED:
+        assert f"`{name}:`" in text, f"docs/search.md does not say why {name}: is not supported"
+
+
+def test_docs_examples_show_the_real_output_on_the_sample(sample_db: OracleDB) -> None:
+    """Each example row of docs/search.md is what the query answers on the embedded sample: the count and the
+    first three cards (with set and collector number where the row shows them)."""
+    rows = _doc_examples()
+    assert len(rows) > 60
+    for _, query, shown, count in rows:
+        found = sample_db.search(query)
+        assert found.height == count, (query, found.height, count)
+        first = found.head(len(shown))
+        plain = first.get_column("name").to_list()
+        with_set = [f"{n} {s} {cn}" for n, s, cn in first.select("name", "set", "collector_number").iter_rows()]
+        assert shown in (plain, with_set), (query, shown, plain, with_set)

@@ -57,7 +57,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         EQUALITY_OPS,
         'o:"draw a card"',
-        "Oracle text of any face without reminder text; ~ stands for the card's (face's) name; o:/regex/",
+        "Oracle text of any face without reminder text; ~ stands for the card's (face's) name or its \"this "
+        'creature"; o:/regex/',
     ),
     Keyword(
         "fulloracle",
@@ -73,7 +74,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         EQUALITY_OPS,
         "kw:flying",
-        "has this keyword ability (Scryfall's keywords list)",
+        "has this keyword ability (Scryfall's keywords list; only cards whose source file has that list — the 2024 "
+        "file, not the 2019 dump — can match)",
     ),
     Keyword(
         "color",
@@ -133,7 +135,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         EQUALITY_OPS,
         "f:modern",
-        "legal in the format (restricted counts as legal)",
+        "legal in the format (restricted counts as legal); Scryfall's format keys (`edh`, `pdh` too); an unknown "
+        "format is an error, not an empty answer",
     ),
     Keyword("banned", ("banned",), "card", EQUALITY_OPS, "banned:legacy", "banned in the format"),
     Keyword("restricted", ("restricted",), "card", EQUALITY_OPS, "restricted:vintage", "restricted in the format"),
