@@ -107,6 +107,22 @@ def test_random_strings_never_crash_the_compiler(query: str) -> None:
         pass
 
 
+def test_every_keyword_operator_and_odd_value_runs_or_says_why(sample_db: OracleDB) -> None:
+    """Each keyword with each operator and awkward values either runs or is one SearchSyntaxError with a
+    position: never a Python error (cn<nan once raised ValueError) nor a database error (nameable:x once
+    leaked the choose-name parser's multi-line ConstraintError)."""
+    values = ["", "x", "2", "*", "nan", "inf", "tou", "rg", "m19", "/a/", '"~ x"', "99999999999999999999"]
+    for kw in KEYWORDS:
+        for op in ("=", "!=", "<", ">="):
+            for value in values:
+                query = f"{kw.names[0]}{op}{value}"
+                try:
+                    sample_db.search(query)
+                except SearchSyntaxError as exc:
+                    assert "could not run" not in str(exc) and "\n" not in str(exc), query
+                    assert 0 <= exc.position <= len(query), query
+
+
 def test_every_example_on_scryfalls_syntax_page_parses() -> None:
     examples = [line for line in EXAMPLES.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
     assert len(examples) > 90

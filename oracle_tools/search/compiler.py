@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ConstraintError
 from ..names import normalize
 from .errors import SearchSyntaxError, UnsupportedKeywordError
 from .keywords import (
@@ -696,9 +697,11 @@ def _collector_number(term: Term, state: _State) -> str:
         return f"p.collector_number = {state.bind(term.value)}"
     if term.op == "!=":
         return f"p.collector_number <> {state.bind(term.value)}"
+    if not term.value.isdigit():  # a collector number compares by its leading digits: 'nan', '1.5' are no number
+        raise _error(f"{term.keyword}{term.op}{term.value}: expected a whole number such as 250", state, term)
     return (
-        f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) {_OPS_SQL[term.op]} "
-        f"{state.bind(int(_number(term, state)))}"
+        f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS BIGINT) {_OPS_SQL[term.op]} "
+        f"{state.bind(int(term.value))}"
     )
 
 
@@ -807,7 +810,10 @@ def _leaf(term: Term, state: _State) -> str:
 def _nameable(term: Term, state: _State) -> str:
     if state.nameable is None:
         raise _error("nameable: needs the database's choose-name rules", state, term)
-    ids = state.nameable(term.value)
+    try:
+        ids = state.nameable(term.value)
+    except ConstraintError as exc:  # the choose-name parser's message, first line (the rest lists phrases)
+        raise _error(f"{term.keyword}:{term.value}: {str(exc).splitlines()[0]}", state, term) from None
     return f"list_contains({state.bind(sorted(set(ids)))}::VARCHAR[], c.oracle_id)"
 
 
