@@ -689,6 +689,8 @@ def _rarity(term: Term, state: _State) -> str:
             state,
             term,
         )
+    if term.op in (":", "=", "!="):  # the plain column comparison: DuckDB can prune by it, the CASE it cannot
+        return f"p.rarity {_OPS_SQL[term.op]} {state.bind(value)}"
     return f"{_RARITY_SQL} {_OPS_SQL[term.op]} {state.bind(RARITY_RANK[value])}"
 
 
