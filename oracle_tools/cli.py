@@ -774,7 +774,7 @@ def serve_command(db_path: Path | None, host: str, port: int, workers: int) -> N
     type=click.Choice(["auto", "asc", "desc"]),
     default="auto",
     show_default=True,
-    help="Sort direction; auto: newest, rarest, most powerful first, else ascending.",
+    help="Sort direction; auto: newest first for released, else ascending (as Scryfall).",
 )
 def search_command(
     db_path: Path | None,

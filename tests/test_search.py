@@ -358,6 +358,23 @@ def test_unique_order_direction_inside_the_query_win(sample_db: OracleDB) -> Non
     assert released == sorted(released, reverse=True)  # auto: newest first
 
 
+def test_auto_direction_is_scryfalls(sample_db: OracleDB) -> None:
+    """Scryfall's API reference: released "Newest → Oldest", rarity "Common → Mythic", power "null → highest",
+    set "AAA/#1 → ZZZ/#999"."""
+    rank = {"common": 0, "uncommon": 1, "rare": 2, "special": 3, "mythic": 4, "bonus": 5}
+    rarities = [rank[r] for r in sample_db.search("s:m19 order:rarity").get_column("rarity")]
+    assert rarities == sorted(rarities) and rarities[0] == 0  # commons first
+    assert [rank[r] for r in sample_db.search("s:m19 order:rarity dir:desc").get_column("rarity")][0] == 4
+    # Goblins by power: Warren Weirding (Tribal Sorcery — Goblin, no power) before the creatures, then 0 → highest
+    powers = sample_db.search("t:goblin order:power").get_column("power").to_list()
+    assert powers[0] is None and names(sample_db, "t:goblin order:power")[0] == "Warren Weirding"
+    numbers = [int(p) for p in powers if p is not None and p.isdigit()]
+    assert numbers == sorted(numbers)
+    # order:set: by collector number within a set (M19: Ajani's Pridemate is 5, Alpine Moon 128)
+    m19 = sample_db.search("s:m19 order:set unique:prints").get_column("collector_number").to_list()
+    assert [int(n) for n in m19] == sorted(int(n) for n in m19)
+
+
 def test_no_match_is_an_empty_frame(sample_db: OracleDB) -> None:
     frame = sample_db.search("zzzqqq")
     assert frame.height == 0 and {"oracle_id", "id", "name", "set", "collector_number"} <= set(frame.columns)

@@ -845,8 +845,12 @@ def _expr(node: Node, state: _State) -> str:
 UNIQUE = ("cards", "prints", "art")
 ORDERS = ("name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist")
 DIRECTIONS = ("auto", "asc", "desc")
-#: Scryfall's default direction per order ('auto'): newest, rarest and most powerful first.
-_AUTO_DESC = {"released", "rarity", "power", "toughness"}
+#: Scryfall's default direction per order ('auto'), from its API reference (/docs/api/cards/search): released
+#: "Newest → Oldest"; every other order ascends (rarity "Common → Mythic", power and toughness "null → highest",
+#: cmc "0 → highest", edhrec "lowest → highest", set "AAA/#1 → ZZZ/#999").
+_AUTO_DESC = {"released"}
+#: Orders whose missing values come first when ascending (Scryfall: power/toughness "null → highest").
+_NULLS_FIRST = {"power", "toughness"}
 
 
 def _display(terms: list[Term], options: Options, state: _State) -> None:
@@ -975,8 +979,16 @@ def compile_query(
 
     descending = options.direction == "desc" or (options.direction == "auto" and options.order in _AUTO_DESC)
     direction_sql = "DESC" if descending else "ASC"
+    nulls = "NULLS FIRST" if options.order in _NULLS_FIRST and not descending else "NULLS LAST"
+    # order:set is by set, then collector number (Scryfall: "AAA/#1 → ZZZ/#999"), then name
+    then = (
+        f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS BIGINT) {direction_sql} NULLS LAST, "
+        f"p.collector_number {direction_sql}, "
+        if options.order == "set"
+        else ""
+    )
     order_sql = (
-        f"{_ORDER_SQL[options.order]} {direction_sql} NULLS LAST, c.name, p.set_code, "
+        f"{_ORDER_SQL[options.order]} {direction_sql} {nulls}, {then}c.name, p.set_code, "
         "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id"
     )
 
