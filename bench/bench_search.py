@@ -18,6 +18,7 @@ both ordered by name, around a WHERE clause written by hand.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -211,14 +212,17 @@ def build(rebuild: bool) -> None:
     print(f"  built in {time.perf_counter() - started:.1f} s", flush=True)
 
 
-def median_ms(fn, runs: int) -> float:  # type: ignore[no-untyped-def]
-    fn()  # warm
-    times = []
+def paired_median_ms(fn_a, fn_b, runs: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Warm medians of two functions measured alternately (a, b, a, b, …), so that the load of a shared
+    machine, which changes over seconds, weighs on both alike and their ratio stays meaningful."""
+    fn_a(), fn_b()  # warm
+    times_a, times_b = [], []
     for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
+        for fn, times in ((fn_a, times_a), (fn_b, times_b)):
+            started = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - started)
+    return statistics.median(times_a) * 1000, statistics.median(times_b) * 1000
 
 
 def main() -> int:
@@ -234,7 +238,10 @@ def main() -> int:
         parser.error(f"--db {path}: no such file")
     db = OracleDB(path)
     con = db._search_con()
-    print(f"{len(QUERIES)} queries on {path.name}: median of {args.runs} warm runs each\n")
+    print(
+        f"{len(QUERIES)} queries on {path.name}: median of {args.runs} warm runs each, search and hand SQL alternating"
+    )
+    print(f"(load average at start: {', '.join(f'{x:.1f}' for x in os.getloadavg())})\n")
     print(f"{'query':<32} {'rows':>6} {'search ms':>10} {'hand SQL ms':>12} {'ratio':>6}  goal")
     ratios, misses = [], 0
     for query, sql, regex in QUERIES:
@@ -244,8 +251,11 @@ def main() -> int:
         if not same:
             print(f"  ANSWERS DIFFER for {query!r}: search {mine.height} rows, hand SQL {hand.height} rows")
             misses += 1
-        t_search = median_ms(lambda: db.search(query), args.runs)  # noqa: B023
-        t_hand = median_ms(lambda: con.sql(sql).pl(), args.runs)  # noqa: B023
+        t_search, t_hand = paired_median_ms(
+            lambda: db.search(query),  # noqa: B023
+            lambda: con.sql(sql).pl(),  # noqa: B023
+            args.runs,
+        )
         ratio = t_search / t_hand
         ratios.append(ratio)
         goal = GOAL_REGEX_MS if regex else GOAL_MS
