@@ -315,6 +315,26 @@ def test_is_layouts_and_any_face_matching(sample_db: OracleDB) -> None:
     assert "Razorgrass Ambush // Razorgrass Field" in names(sample_db, "is:spell")
 
 
+def test_colours_of_a_transforming_card_are_those_of_its_faces(sample_db: OracleDB) -> None:
+    # Ajani, Nacatl Pariah ({1}{W}, white) transforms into Ajani, Nacatl Avenger (colour indicator white and
+    # red): Scryfall matches either face, so c:r finds it by its back and c=w by its front
+    ajani = "Ajani, Nacatl Pariah // Ajani, Nacatl Avenger"
+    assert ajani in names(sample_db, "c:r is:transform") and ajani in names(sample_db, "c=w is:transform")
+    assert ajani in names(sample_db, "c=rw") and ajani not in names(sample_db, "c:u")
+    assert ajani in names(sample_db, "has:indicator")  # the back face's colour indicator (CR 204)
+
+
+def test_is_leveler_saga_funny_token_and_keyword_abilities(sample_db: OracleDB) -> None:
+    assert "Hexdrinker" in names(sample_db, "is:leveler")  # MH1 "Level up {1}" (layout leveler)
+    assert "Chainer's Torment" in names(sample_db, "is:saga")  # Enchantment — Saga
+    assert "Assquatch" in names(sample_db, "is:funny t:creature")  # Unhinged
+    assert "Assquatch" not in names(sample_db, "not:funny t:creature")
+    # the Goblin token is not a card: only is:token (or include:extras) shows it
+    assert names(sample_db, "is:token t:goblin") == ["Goblin", "Goblin Soldier"]
+    # Arbiter of Woe (2024 file, keywords ["Flying"]); Hexdrinker's 2019 record has no keywords list
+    assert "Arbiter of Woe" in names(sample_db, "kw:flying") and "Arbiter of Woe" in names(sample_db, "keyword:FLYING")
+
+
 def test_is_permanent_spell_historic_commander_reserved(sample_db: OracleDB) -> None:
     assert "Forest" in names(sample_db, "is:permanent -is:spell")  # a land: permanent, never cast (305.9)
     assert "Lightning Bolt" in names(sample_db, "is:spell -is:permanent")  # an instant (110.4)
