@@ -843,6 +843,8 @@ def search_command(
         more = f" (showing {shown.height})" if shown.height < total else ""
         click.echo(f"{total} card{'s' if total != 1 else ''}{more}", err=True)
     if total == 0:
+        if not as_csv:
+            click.echo("0 cards", err=True)  # say so (stderr, like the count line), then exit 1 as grep does
         sys.exit(1)
 
 

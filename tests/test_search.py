@@ -431,7 +431,8 @@ def test_cli_table_json_exit_codes(sample_db_path: Path) -> None:
     assert fire["name"] == "Fire // Ice" and len(fire["card_faces"]) == 2
     none_json = _cli("search", "--db", db, "zzzqqq", "--json")
     assert none_json.returncode == 0 and json.loads(none_json.stdout)["total_cards"] == 0
-    assert _cli("search", "--db", db, "zzzqqq").returncode == 1  # like grep
+    nothing = _cli("search", "--db", db, "zzzqqq")
+    assert nothing.returncode == 1 and nothing.stdout == "" and nothing.stderr == "0 cards\n"  # like grep
     bad = _cli("search", "--db", db, 't:goblin "bolt')
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.splitlines()[0].startswith("error: ") and bad.stderr.splitlines()[2].index("^") == 11
