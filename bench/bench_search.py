@@ -5,7 +5,9 @@ Database: every real file — the 2019 Scryfall dump + the 2024 file + the forei
 MTGJSON (../shared/realdata) — built once into bench/out/search-real.duckdb (``--rebuild`` to redo).
 Goals: median <= 20 ms per query warm (<= 50 ms with a regular expression), compiled/hand-written <= 1.5x.
 
-    python bench/bench_search.py [--runs 15] [--rebuild]
+    python bench/bench_search.py [--runs 15] [--rebuild] [--db PATH]
+
+``--db PATH`` measures an existing database built from the same files instead (opened as it is, never rebuilt).
 
 The hand-written SQL is what an analyst would write from docs/views.md: a card-level query joins each card's
 preferred printing from table ``preferred_printings`` (precomputed at ingest); a printing-level query keeps the
@@ -16,6 +18,7 @@ both ordered by name, around a WHERE clause written by hand.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -209,25 +212,36 @@ def build(rebuild: bool) -> None:
     print(f"  built in {time.perf_counter() - started:.1f} s", flush=True)
 
 
-def median_ms(fn, runs: int) -> float:  # type: ignore[no-untyped-def]
-    fn()  # warm
-    times = []
+def paired_median_ms(fn_a, fn_b, runs: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Warm medians of two functions measured alternately (a, b, a, b, …), so that the load of a shared
+    machine, which changes over seconds, weighs on both alike and their ratio stays meaningful."""
+    fn_a(), fn_b()  # warm
+    times_a, times_b = [], []
     for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
+        for fn, times in ((fn_a, times_a), (fn_b, times_b)):
+            started = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - started)
+    return statistics.median(times_a) * 1000, statistics.median(times_b) * 1000
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--db", type=Path, default=None, help="an existing database of the same files")
     args = parser.parse_args()
-    build(args.rebuild)
-    db = OracleDB(DB)
+    path = args.db or DB
+    if args.db is None:
+        build(args.rebuild)
+    elif not path.exists():
+        parser.error(f"--db {path}: no such file")
+    db = OracleDB(path)
     con = db._search_con()
-    print(f"{len(QUERIES)} queries on {DB.name}: median of {args.runs} warm runs each\n")
+    print(
+        f"{len(QUERIES)} queries on {path.name}: median of {args.runs} warm runs each, search and hand SQL alternating"
+    )
+    print(f"(load average at start: {', '.join(f'{x:.1f}' for x in os.getloadavg())})\n")
     print(f"{'query':<32} {'rows':>6} {'search ms':>10} {'hand SQL ms':>12} {'ratio':>6}  goal")
     ratios, misses = [], 0
     for query, sql, regex in QUERIES:
@@ -237,8 +251,11 @@ def main() -> int:
         if not same:
             print(f"  ANSWERS DIFFER for {query!r}: search {mine.height} rows, hand SQL {hand.height} rows")
             misses += 1
-        t_search = median_ms(lambda: db.search(query), args.runs)  # noqa: B023
-        t_hand = median_ms(lambda: con.sql(sql).pl(), args.runs)  # noqa: B023
+        t_search, t_hand = paired_median_ms(
+            lambda: db.search(query),  # noqa: B023
+            lambda: con.sql(sql).pl(),  # noqa: B023
+            args.runs,
+        )
         ratio = t_search / t_hand
         ratios.append(ratio)
         goal = GOAL_REGEX_MS if regex else GOAL_MS

@@ -794,7 +794,7 @@ def serve_command(db_path: Path | None, host: str, port: int, workers: int) -> N
     type=click.Choice(["auto", "asc", "desc"]),
     default="auto",
     show_default=True,
-    help="Sort direction; auto: newest, rarest, most powerful first, else ascending.",
+    help="Sort direction; auto: newest first for released, else ascending (as Scryfall).",
 )
 def search_command(
     db_path: Path | None,
@@ -853,6 +853,8 @@ def search_command(
         more = f" (showing {len(shown)})" if len(shown) < total else ""
         click.echo(f"{total} card{'s' if total != 1 else ''}{more}", err=True)
     if total == 0:
+        if not as_csv:
+            click.echo("0 cards", err=True)  # say so (stderr, like the count line), then exit 1 as grep does
         sys.exit(1)
 
 

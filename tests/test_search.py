@@ -9,6 +9,7 @@ scryfall_syntax_examples.txt lists its example queries).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ from oracle_tools.search import (
     compile,
     parse,
 )
-from oracle_tools.search.keywords import KEYWORDS
+from oracle_tools.search.keywords import KEYWORDS, UNSUPPORTED
 from oracle_tools.search.tree import And, Not, Or, Term
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "scryfall_syntax_examples.txt"
@@ -106,6 +107,22 @@ def test_random_strings_never_crash_the_compiler(query: str) -> None:
         pass
 
 
+def test_every_keyword_operator_and_odd_value_runs_or_says_why(sample_db: OracleDB) -> None:
+    """Each keyword with each operator and awkward values either runs or is one SearchSyntaxError with a
+    position: never a Python error (cn<nan once raised ValueError) nor a database error (nameable:x once
+    leaked the choose-name parser's multi-line ConstraintError)."""
+    values = ["", "x", "2", "*", "nan", "inf", "tou", "rg", "m19", "/a/", '"~ x"', "99999999999999999999"]
+    for kw in KEYWORDS:
+        for op in ("=", "!=", "<", ">="):
+            for value in values:
+                query = f"{kw.names[0]}{op}{value}"
+                try:
+                    sample_db.search(query)
+                except SearchSyntaxError as exc:
+                    assert "could not run" not in str(exc) and "\n" not in str(exc), query
+                    assert 0 <= exc.position <= len(query), query
+
+
 def test_every_example_on_scryfalls_syntax_page_parses() -> None:
     examples = [line for line in EXAMPLES.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
     assert len(examples) > 90
@@ -174,6 +191,30 @@ def test_oracle_text_tilde_and_reminder_text(sample_db: OracleDB) -> None:
     assert with_reminder and not with_reminder & set(names(sample_db, 'o:"this creature can attack and"'))
 
 
+def test_tilde_is_the_cards_own_name_or_this_object(sample_db: OracleDB) -> None:
+    """Scryfall: ~ is "the current card name or 'this spell' if the card mentions itself"; Oracle text since
+    the 2024 templating update says "this creature" / "this land" where older text repeats the name."""
+    # Lightning Bolt: "Lightning Bolt deals 3 damage to any target."; Fire // Ice: "Fire deals 2 damage …"
+    assert "Lightning Bolt" in names(sample_db, 'o:"~ deals 3 damage"')
+    assert "Fire // Ice" not in names(sample_db, 'o:"~ deals 3 damage"')
+    assert "Fire // Ice" in names(sample_db, 'o:"~ deals 2 damage"')  # the half's own name
+    # Cat Collector (FDN, 2024 text): "When this creature enters, create a Food token."
+    assert "Cat Collector" in names(sample_db, 'o:"when ~ enters"')
+    # the same in a regular expression: Blooming Marsh "Blooming Marsh enters the battlefield tapped …"
+    assert "Blooming Marsh" in names(sample_db, "o:/^~ enters/")
+    assert "Cat Collector" not in names(sample_db, "o:/^~ enters/")  # its line starts with "When"
+    # Black Lotus: "{T}, Sacrifice Black Lotus: …"; Cat Collector's Food reminder "Sacrifice this token" is the
+    # token's ability, not the card's
+    sacrifice_self = names(sample_db, 'fo:"sacrifice ~"')
+    assert "Black Lotus" in sacrifice_self and "Cat Collector" not in sacrifice_self
+
+
+def test_bare_double_slash_is_part_of_a_multi_face_name(sample_db: OracleDB) -> None:
+    # Scryfall finds "fire // ice" by name; the // is not an empty regular expression here
+    assert names(sample_db, "fire // ice") == ["Fire // Ice"]
+    assert names(sample_db, "(fire // ice)") == ["Fire // Ice"]
+
+
 def test_regular_expressions(sample_db: OracleDB) -> None:
     tappers = names(sample_db, "t:creature o:/^{T}:/")
     assert "Llanowar Elves" in tappers  # "{T}: Add {G}." on its own line
@@ -239,6 +280,14 @@ def test_formats_banned_restricted(sample_db: OracleDB) -> None:
     assert "Black Lotus" in names(sample_db, "f:vintage") and "Black Lotus" not in names(sample_db, "f:legacy")
 
 
+def test_unknown_format_is_an_error_not_an_empty_answer(sample_db: OracleDB) -> None:
+    with pytest.raises(SearchSyntaxError, match="f:modren: unknown format; use one of standard") as info:
+        sample_db.search("t:goblin f:modren")
+    assert info.value.position == 9
+    # Scryfall's edh alias: Black Lotus is banned in Commander
+    assert "Black Lotus" in names(sample_db, "banned:edh") and "Black Lotus" not in names(sample_db, "f:edh")
+
+
 def test_printing_keywords(sample_db: OracleDB) -> None:
     mythic_m19 = sample_db.search("s:m19 r:mythic")
     assert "Nicol Bolas, the Ravager // Nicol Bolas, the Arisen" in mythic_m19.get_column("name").to_list()
@@ -264,6 +313,26 @@ def test_is_layouts_and_any_face_matching(sample_db: OracleDB) -> None:
     # Razorgrass Ambush // Razorgrass Field (MH3): instant front, land back: t:land finds it by its back face
     assert "Razorgrass Ambush // Razorgrass Field" in names(sample_db, "is:mdfc t:land")
     assert "Razorgrass Ambush // Razorgrass Field" in names(sample_db, "is:spell")
+
+
+def test_colours_of_a_transforming_card_are_those_of_its_faces(sample_db: OracleDB) -> None:
+    # Ajani, Nacatl Pariah ({1}{W}, white) transforms into Ajani, Nacatl Avenger (colour indicator white and
+    # red): Scryfall matches either face, so c:r finds it by its back and c=w by its front
+    ajani = "Ajani, Nacatl Pariah // Ajani, Nacatl Avenger"
+    assert ajani in names(sample_db, "c:r is:transform") and ajani in names(sample_db, "c=w is:transform")
+    assert ajani in names(sample_db, "c=rw") and ajani not in names(sample_db, "c:u")
+    assert ajani in names(sample_db, "has:indicator")  # the back face's colour indicator (CR 204)
+
+
+def test_is_leveler_saga_funny_token_and_keyword_abilities(sample_db: OracleDB) -> None:
+    assert "Hexdrinker" in names(sample_db, "is:leveler")  # MH1 "Level up {1}" (layout leveler)
+    assert "Chainer's Torment" in names(sample_db, "is:saga")  # Enchantment — Saga
+    assert "Assquatch" in names(sample_db, "is:funny t:creature")  # Unhinged
+    assert "Assquatch" not in names(sample_db, "not:funny t:creature")
+    # the Goblin token is not a card: only is:token (or include:extras) shows it
+    assert names(sample_db, "is:token t:goblin") == ["Goblin", "Goblin Soldier"]
+    # Arbiter of Woe (2024 file, keywords ["Flying"]); Hexdrinker's 2019 record has no keywords list
+    assert "Arbiter of Woe" in names(sample_db, "kw:flying") and "Arbiter of Woe" in names(sample_db, "keyword:FLYING")
 
 
 def test_is_permanent_spell_historic_commander_reserved(sample_db: OracleDB) -> None:
@@ -309,6 +378,23 @@ def test_unique_order_direction_inside_the_query_win(sample_db: OracleDB) -> Non
     assert released == sorted(released, reverse=True)  # auto: newest first
 
 
+def test_auto_direction_is_scryfalls(sample_db: OracleDB) -> None:
+    """Scryfall's API reference: released "Newest → Oldest", rarity "Common → Mythic", power "null → highest",
+    set "AAA/#1 → ZZZ/#999"."""
+    rank = {"common": 0, "uncommon": 1, "rare": 2, "special": 3, "mythic": 4, "bonus": 5}
+    rarities = [rank[r] for r in sample_db.search("s:m19 order:rarity").get_column("rarity")]
+    assert rarities == sorted(rarities) and rarities[0] == 0  # commons first
+    assert [rank[r] for r in sample_db.search("s:m19 order:rarity dir:desc").get_column("rarity")][0] == 4
+    # Goblins by power: Warren Weirding (Tribal Sorcery — Goblin, no power) before the creatures, then 0 → highest
+    powers = sample_db.search("t:goblin order:power").get_column("power").to_list()
+    assert powers[0] is None and names(sample_db, "t:goblin order:power")[0] == "Warren Weirding"
+    numbers = [int(p) for p in powers if p is not None and p.isdigit()]
+    assert numbers == sorted(numbers)
+    # order:set: by collector number within a set (M19: Ajani's Pridemate is 5, Alpine Moon 128)
+    m19 = sample_db.search("s:m19 order:set unique:prints").get_column("collector_number").to_list()
+    assert [int(n) for n in m19] == sorted(int(n) for n in m19)
+
+
 def test_no_match_is_an_empty_frame(sample_db: OracleDB) -> None:
     frame = sample_db.search("zzzqqq")
     assert frame.height == 0 and {"oracle_id", "id", "name", "set", "collector_number"} <= set(frame.columns)
@@ -345,7 +431,8 @@ def test_cli_table_json_exit_codes(sample_db_path: Path) -> None:
     assert fire["name"] == "Fire // Ice" and len(fire["card_faces"]) == 2
     none_json = _cli("search", "--db", db, "zzzqqq", "--json")
     assert none_json.returncode == 0 and json.loads(none_json.stdout)["total_cards"] == 0
-    assert _cli("search", "--db", db, "zzzqqq").returncode == 1  # like grep
+    nothing = _cli("search", "--db", db, "zzzqqq")
+    assert nothing.returncode == 1 and nothing.stdout == "" and nothing.stderr == "0 cards\n"  # like grep
     bad = _cli("search", "--db", db, 't:goblin "bolt')
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.splitlines()[0].startswith("error: ") and bad.stderr.splitlines()[2].index("^") == 11
@@ -396,3 +483,45 @@ def test_real_queries(full_db: OracleDB) -> None:
     assert (
         "Razorgrass Ambush // Razorgrass Field" in full_db.search("is:mdfc t:land s:mh3").get_column("name").to_list()
     )
+
+
+# -- docs/search.md as a contract -----------------------------------------------------------------------
+
+DOCS = Path(__file__).parents[1] / "docs" / "search.md"
+_EXAMPLE_ROW = re.compile(r"^\| `(?P<keyword>[^`]+)` \| `(?P<query>.+)` \| (?P<cards>.*) \((?P<count>\d+) cards?\) \|$")
+
+
+def _doc_examples() -> list[tuple[str, str, list[str], int]]:
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("## Examples and their output on the embedded sample", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        m = _EXAMPLE_ROW.match(line)
+        if m:
+            shown = [x for x in m["cards"].removesuffix(" …").split("; ") if x.strip()]
+            rows.append((m["keyword"], m["query"].replace("\\|", "|"), shown, int(m["count"])))
+    return rows
+
+
+def test_docs_list_every_keyword_with_an_example() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    documented = {keyword for keyword, *_ in _doc_examples()}
+    for kw in KEYWORDS:
+        assert f"`{kw.names[0]}:`" in text or f"`{kw.names[0]}`" in text, kw.names[0]
+        assert kw.names[0] in documented, f"docs/search.md has no example row for {kw.names[0]}:"
+    for name in UNSUPPORTED:
+        assert f"`{name}:`" in text, f"docs/search.md does not say why {name}: is not supported"
+
+
+def test_docs_examples_show_the_real_output_on_the_sample(sample_db: OracleDB) -> None:
+    """Each example row of docs/search.md is what the query answers on the embedded sample: the count and the
+    first three cards (with set and collector number where the row shows them)."""
+    rows = _doc_examples()
+    assert len(rows) > 60
+    for _, query, shown, count in rows:
+        found = sample_db.search(query)
+        assert found.height == count, (query, found.height, count)
+        first = found.head(len(shown))
+        plain = first.get_column("name").to_list()
+        with_set = [f"{n} {s} {cn}" for n, s, cn in first.select("name", "set", "collector_number").iter_rows()]
+        assert shown in (plain, with_set), (query, shown, plain, with_set)

@@ -25,12 +25,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ConstraintError
 from ..lookup import normalize
 from ..oracletext import REMINDER_WITH_SPACE_PATTERN
 from .errors import SearchSyntaxError, UnsupportedKeywordError
 from .keywords import (
     BY_NAME,
     EXTRA_TYPES,
+    FORMAT_ALIASES,
+    FORMATS,
     IS_REVEALS,
     IS_VALUES,
     UNSUPPORTED,
@@ -289,21 +292,54 @@ def _oracle(term: Term, state: _State, *, reminder: bool) -> str:
         if term.kind == "regex":
             return f"regexp_matches({text('c.oracle_text')}, {state.bind(_regex(term, state))})"
         return f"contains(lower({text('c.oracle_text')}), {state.bind(term.value.lower())})"
-    # '~' is the card's own name: per face, its face name or the whole card's name
+    # '~' is the card's own name: per face, its face name or the whole card's name, or the "this spell" /
+    # "this creature" / "this land" … a card uses for itself (Scryfall's regex page: "the current card name
+    # or 'this spell' if the card mentions itself"; Oracle text since the 2024 templating update, as in the
+    # 2024 file, says "When this creature enters" where older text says "When Llanowar Elves enters").
+    # The face's text with each self-reference written as '~', so the pattern stays one constant (a
+    # per-row pattern would make RE2 compile it for every face).
+    named = f"replace(replace({text('f.oracle_text')}, c.name, '~'), f.name, '~')"
+    own = (
+        f"(CASE WHEN contains(lower(f.oracle_text), 'this ') THEN regexp_replace({named}, "
+        f"'(?i)\\bthis (?:{'|'.join(_SELF_REFERENCES)})\\b', '~', 'g') ELSE {named} END)"
+    )
     if term.kind == "regex":
-        pattern = _regex(term, state)
-        match = (
-            f"(regexp_matches({text('f.oracle_text')}, replace({state.bind(pattern)}, '~', regexp_escape(f.name))) "
-            f"OR regexp_matches({text('f.oracle_text')}, replace({state.bind(pattern)}, '~', "
-            "regexp_escape(c.name))))"
-        )
-    else:
-        value = term.value.lower()
-        match = (
-            f"(contains(lower({text('f.oracle_text')}), replace({state.bind(value)}, '~', lower(f.name))) "
-            f"OR contains(lower({text('f.oracle_text')}), replace({state.bind(value)}, '~', lower(c.name))))"
-        )
-    return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {match})"
+        return _any_face(f"regexp_matches({own}, {state.bind(_regex(term, state))})")
+    value = term.value.lower()
+    # cheap necessary condition first: every literal piece is somewhere in the card's whole text (which
+    # includes reminder text, so it is a superset of what o: reads)
+    prefilter = [
+        f"contains(lower(coalesce(c.oracle_text, '')), {state.bind(piece)})"
+        for piece in value.split("~")
+        if piece.strip()
+    ]
+    return "(" + " AND ".join([*prefilter, _any_face(f"contains(lower({own}), {state.bind(value)})")]) + ")"
+
+
+#: What Oracle text calls the object it is on ("this creature", "this Equipment"): what '~' also stands for.
+#: Not "this token": on a card it is always a token the card creates ("Sacrifice this token: You gain 3 life").
+_SELF_REFERENCES = (
+    "spell",
+    "card",
+    "permanent",
+    "creature",
+    "artifact",
+    "enchantment",
+    "land",
+    "planeswalker",
+    "battle",
+    "aura",
+    "equipment",
+    "vehicle",
+    "saga",
+    "class",
+    "case",
+    "room",
+    "siege",
+    "background",
+    "fortification",
+    "spacecraft",
+)
 
 
 def _keyword_ability(term: Term, state: _State) -> str:
@@ -514,9 +550,11 @@ def _mana(term: Term, state: _State) -> str:
 
 def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
     fmt = term.value.lower()
-    fmt = {"edh": "commander", "duelcommander": "duel", "pdh": "paupercommander", "pennydreadful": "penny"}.get(
-        fmt, fmt
-    )
+    fmt = FORMAT_ALIASES.get(fmt, fmt)
+    if fmt not in FORMATS:  # a typo is not "no card is legal there": say so (Scryfall warns too)
+        raise _error(
+            f"{term.keyword}{term.op}{term.value}: unknown format; use one of {', '.join(FORMATS)}", state, term
+        )
     wanted = ", ".join(f"'{s}'" for s in statuses)
     return (
         f"c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = {state.bind(fmt)} AND status IN ({wanted}))"
@@ -657,6 +695,8 @@ def _rarity(term: Term, state: _State) -> str:
             state,
             term,
         )
+    if term.op in (":", "=", "!="):  # the plain column comparison: DuckDB can prune by it, the CASE it cannot
+        return f"p.rarity {_OPS_SQL[term.op]} {state.bind(value)}"
     return f"{_RARITY_SQL} {_OPS_SQL[term.op]} {state.bind(RARITY_RANK[value])}"
 
 
@@ -665,9 +705,11 @@ def _collector_number(term: Term, state: _State) -> str:
         return f"p.collector_number = {state.bind(term.value)}"
     if term.op == "!=":
         return f"p.collector_number <> {state.bind(term.value)}"
+    if not term.value.isdigit():  # a collector number compares by its leading digits: 'nan', '1.5' are no number
+        raise _error(f"{term.keyword}{term.op}{term.value}: expected a whole number such as 250", state, term)
     return (
-        f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) {_OPS_SQL[term.op]} "
-        f"{state.bind(int(_number(term, state)))}"
+        f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS BIGINT) {_OPS_SQL[term.op]} "
+        f"{state.bind(int(term.value))}"
     )
 
 
@@ -776,7 +818,10 @@ def _leaf(term: Term, state: _State) -> str:
 def _nameable(term: Term, state: _State) -> str:
     if state.nameable is None:
         raise _error("nameable: needs the database's choose-name rules", state, term)
-    ids = state.nameable(term.value)
+    try:
+        ids = state.nameable(term.value)
+    except ConstraintError as exc:  # the choose-name parser's message, first line (the rest lists phrases)
+        raise _error(f"{term.keyword}:{term.value}: {str(exc).splitlines()[0]}", state, term) from None
     return f"list_contains({state.bind(sorted(set(ids)))}::VARCHAR[], c.oracle_id)"
 
 
@@ -806,8 +851,12 @@ def _expr(node: Node, state: _State) -> str:
 UNIQUE = ("cards", "prints", "art")
 ORDERS = ("name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist")
 DIRECTIONS = ("auto", "asc", "desc")
-#: Scryfall's default direction per order ('auto'): newest, rarest and most powerful first.
-_AUTO_DESC = {"released", "rarity", "power", "toughness"}
+#: Scryfall's default direction per order ('auto'), from its API reference (/docs/api/cards/search): released
+#: "Newest → Oldest"; every other order ascends (rarity "Common → Mythic", power and toughness "null → highest",
+#: cmc "0 → highest", edhrec "lowest → highest", set "AAA/#1 → ZZZ/#999").
+_AUTO_DESC = {"released"}
+#: Orders whose missing values come first when ascending (Scryfall: power/toughness "null → highest").
+_NULLS_FIRST = {"power", "toughness"}
 
 
 def _display(terms: list[Term], options: Options, state: _State) -> None:
@@ -936,8 +985,16 @@ def compile_query(
 
     descending = options.direction == "desc" or (options.direction == "auto" and options.order in _AUTO_DESC)
     direction_sql = "DESC" if descending else "ASC"
+    nulls = "NULLS FIRST" if options.order in _NULLS_FIRST and not descending else "NULLS LAST"
+    # order:set is by set, then collector number (Scryfall: "AAA/#1 → ZZZ/#999"), then name
+    then = (
+        f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS BIGINT) {direction_sql} NULLS LAST, "
+        f"p.collector_number {direction_sql}, "
+        if options.order == "set"
+        else ""
+    )
     order_sql = (
-        f"{_ORDER_SQL[options.order]} {direction_sql} NULLS LAST, c.name, p.set_code, "
+        f"{_ORDER_SQL[options.order]} {direction_sql} {nulls}, {then}c.name, p.set_code, "
         "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id"
     )
 

@@ -57,7 +57,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         EQUALITY_OPS,
         'o:"draw a card"',
-        "Oracle text of any face without reminder text; ~ stands for the card's (face's) name; o:/regex/",
+        "Oracle text of any face without reminder text; ~ stands for the card's (face's) name or its \"this "
+        'creature"; o:/regex/',
     ),
     Keyword(
         "fulloracle",
@@ -73,7 +74,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         EQUALITY_OPS,
         "kw:flying",
-        "has this keyword ability (Scryfall's keywords list)",
+        "has this keyword ability (Scryfall's keywords list; only cards whose source file has that list — the 2024 "
+        "file, not the 2019 dump — can match)",
     ),
     Keyword(
         "color",
@@ -133,7 +135,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         EQUALITY_OPS,
         "f:modern",
-        "legal in the format (restricted counts as legal)",
+        "legal in the format (restricted counts as legal); Scryfall's format keys (`edh`, `pdh` too); an unknown "
+        "format is an error, not an empty answer",
     ),
     Keyword("banned", ("banned",), "card", EQUALITY_OPS, "banned:legacy", "banned in the format"),
     Keyword("restricted", ("restricted",), "card", EQUALITY_OPS, "restricted:vintage", "restricted in the format"),
@@ -275,6 +278,40 @@ IS_REVEALS = frozenset({"token", "emblem", "extra"})
 
 #: Type-line words of what Scryfall hides by default: t:<one of these> shows them (CR 108.2: not cards).
 EXTRA_TYPES = ("token", "emblem", "plane", "phenomenon", "scheme", "vanguard", "dungeon", "card", "conspiracy")
+
+#: Scryfall's legality keys (the ``legalities`` object of a card), what f:/banned:/restricted: accept; with the
+#: spellings Scryfall also accepts for some of them.
+FORMATS: tuple[str, ...] = (
+    "standard",
+    "future",
+    "historic",
+    "timeless",
+    "gladiator",
+    "pioneer",
+    "explorer",
+    "modern",
+    "legacy",
+    "pauper",
+    "vintage",
+    "penny",
+    "commander",
+    "oathbreaker",
+    "standardbrawl",
+    "brawl",
+    "historicbrawl",
+    "alchemy",
+    "paupercommander",
+    "duel",
+    "oldschool",
+    "premodern",
+    "predh",
+)
+FORMAT_ALIASES: dict[str, str] = {
+    "edh": "commander",
+    "duelcommander": "duel",
+    "pdh": "paupercommander",
+    "pennydreadful": "penny",
+}
 
 #: Scryfall keywords this database cannot answer, with why (docs/search.md lists them).
 UNSUPPORTED: dict[str, str] = {

@@ -40,6 +40,7 @@ _EXPECTED = {
     "AND": "'and'",
     "PLUSPLUS": "'++'",
     "ATAT": "'@@'",
+    "SLASHES": "'//'",
 }
 
 
@@ -124,6 +125,10 @@ class _ToTree(Transformer[Token, Node]):
 
     @v_args(inline=True)
     def word(self, token: Token) -> Term:
+        return Term("name", ":", token.value, "word", token.start_pos or 0)
+
+    @v_args(inline=True)
+    def slashes(self, token: Token) -> Term:  # "fire // ice": the // of a multi-face card's name
         return Term("name", ":", token.value, "word", token.start_pos or 0)
 
     @v_args(inline=True)
