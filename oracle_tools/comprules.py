@@ -20,7 +20,7 @@ from pathlib import Path
 from oracle_tools import userfiles
 from oracle_tools.errors import RulesFileError
 from oracle_tools.oracletext import quote_mask  # quoted abilities: the Oracle-text layer's reading
-from oracle_tools.resources import RULES_DIR  # shipped in the package: oracle_tools/data/rules
+from oracle_tools.resources import RULES_DIR, newest_rules_file  # shipped in the package: oracle_tools/data/rules
 from oracle_tools.tokentext import TokenDescription, default_token_name, parse_token_description
 
 __all__ = [
@@ -190,21 +190,16 @@ def parse_rules(text: str, *, source: str = "<text>") -> RulesDocument:
     )
 
 
-def _cr_file_date(p: Path) -> str:
-    m = re.search(r"(\d{8})", p.name)
-    return m.group(1) if m else ""
-
-
 def default_rules_path(directory: Path | None = None) -> Path:
     """The newest ``MagicCompRules-YYYYMMDD.txt`` in ``directory`` (default: the shipped data/rules)."""
     directory = RULES_DIR if directory is None else Path(directory)
-    candidates = sorted(directory.glob("MagicCompRules*.txt"), key=lambda p: (_cr_file_date(p), p.name))
-    if not candidates:
+    newest = newest_rules_file(directory)
+    if newest is None:
         raise RulesFileError(
             f"no MagicCompRules-*.txt file in {directory}; download the rules text from "
             f"https://magic.wizards.com/rules and put it there, or pass its path"
         )
-    return candidates[-1]
+    return newest
 
 
 #: The Comprehensive Rules text is about 1 MB; 32 MB bounds a wrong file (/dev/zero) without refusing a real one.

@@ -7,6 +7,7 @@ working directory is only where user databases and download caches go.
 
 from __future__ import annotations
 
+import re
 from importlib.resources import files
 from pathlib import Path
 
@@ -19,3 +20,14 @@ def package_data() -> Path:
 SAMPLE_DIR = package_data() / "sample"
 RULES_DIR = package_data() / "rules"
 INTERCHANGEABLE_CSV = package_data() / "interchangeable_names.csv"
+
+
+def newest_rules_file(directory: Path = RULES_DIR) -> Path | None:
+    """The newest ``MagicCompRules-YYYYMMDD.txt`` in ``directory`` (by the date in its name), or None."""
+    candidates = sorted(directory.glob("MagicCompRules*.txt"), key=lambda p: (_cr_file_date(p), p.name))
+    return candidates[-1] if candidates else None
+
+
+def _cr_file_date(p: Path) -> str:
+    m = re.search(r"(\d{8})", p.name)
+    return m.group(1) if m else ""

@@ -104,7 +104,9 @@ def test_permanent_types_are_cr_110_4() -> None:
 
 def test_color_count_words_are_cr_105_2() -> None:
     # Each word's (fewest, most) colours is what the stored CR 105.2 / 105.2a-c text says.
-    rules = vocabulary._shipped().rules
+    from oracle_tools.comprules import load_rules
+
+    rules = load_rules().rules
     said = {
         "colorless": ("105.2c", "A colorless object has no color."),
         "monocolored": ("105.2a", "A monocolored object is exactly one of the five colors."),
@@ -139,3 +141,16 @@ def test_number_words() -> None:
 def test_unknown_subtype_kind_is_one_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown subtype kind 'tribal'"):
         vocabulary.subtypes("tribal")
+
+
+def test_light_read_of_the_shipped_rules_equals_the_full_parse() -> None:
+    # vocabulary reads only its rules' lines (fast start, issue 14); every list equals the one from the full
+    # parse of the same shipped CR text (CR 110.4, 205.2a, 205.3g-q, 205.4a)
+    from oracle_tools.comprules import load_rules
+
+    full = load_rules()
+    assert vocabulary.card_types() == vocabulary.card_types(full)
+    assert vocabulary.permanent_types() == vocabulary.permanent_types(full)
+    assert vocabulary.supertypes() == vocabulary.supertypes(full)
+    assert vocabulary.all_subtypes() == vocabulary.all_subtypes(full)
+    assert len(vocabulary.subtypes("creature")) > 250
