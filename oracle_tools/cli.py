@@ -309,7 +309,11 @@ def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool
 
     with _open(db_path) as db:
         try:
-            columns, rows = db.sql_rows(query, list(params))
+            if as_json or as_csv:
+                columns, rows = db.sql_rows(query, list(params))
+                total = len(rows)
+            else:  # the table shows 50 rows: only those become Python values
+                columns, rows, total = db.sql_head(query, list(params), limit=50)
         except duckdb.PermissionException as exc:  # the sandbox (sqlfiles.sandboxed_connection) said no
             raise OracleToolsError(
                 f"SQL failed: {_one_line(exc)}; `sql` reads only the database — load other files with DuckDB itself"
@@ -323,8 +327,8 @@ def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool
     else:
         from .render import table
 
-        click.echo(table(columns, rows, max_rows=50, max_chars=60))
-        click.echo(f"{len(rows):,} row{'s' if len(rows) != 1 else ''}", err=True)
+        click.echo(table(columns, rows, total=total, max_chars=60))
+        click.echo(f"{total:,} row{'s' if total != 1 else ''}", err=True)
 
 
 def _echo_csv(columns: list[str], rows: list[tuple[Any, ...]]) -> None:
@@ -440,6 +444,8 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
             frame = db.token_list(name)
             if as_json:
                 _echo_json(frame.to_dicts())
+            elif frame.is_empty() and name is None:
+                click.echo("the database knows no token names (no predefined, effect-defined or token objects)")
             elif frame.is_empty():
                 click.echo(f"{name!r}: no token name in the database; `oracle-tools token {name!r}` says more.")
             else:

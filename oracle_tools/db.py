@@ -173,6 +173,13 @@ class OracleDB:
         sqlfiles.check_read_only(query)
         return sqlfiles.rows(self.user_con, query, params)
 
+    def sql_head(
+        self, query: str, params: Sequence[Any] | dict[str, Any] | None = None, *, limit: int = 50
+    ) -> tuple[list[str], list[tuple[Any, ...]], int]:
+        """:meth:`sql_rows` keeping the first ``limit`` rows, with the total row count (the CLI's table)."""
+        sqlfiles.check_read_only(query)
+        return sqlfiles.first_rows(self.user_con, query, params, limit)
+
     # -- analytics: lazy frames and export (oracle_tools/export.py, views in sql/views.sql) ----
 
     def lazy(

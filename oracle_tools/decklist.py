@@ -1009,6 +1009,8 @@ def _read_text(path: Path) -> str:
         data = userfiles.read_bytes(path, limit=MAX_DECKLIST_BYTES, what="decklist or deck cache")
     except OSError as exc:
         raise DecklistError(f"{path}: cannot be read ({exc.strerror or exc}); check its permissions.") from exc
+    except userfiles.InputTooLargeError as exc:  # a DecklistError: check_decks makes it one parse_error row
+        raise DecklistError(str(exc)) from None
     if not data.strip(b" \t\r\n\x0b\x0c") or data.strip() == b"\xef\xbb\xbf":
         raise DecklistError(f"{path}: the file is empty; export the decklist again or check you picked the right file.")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):

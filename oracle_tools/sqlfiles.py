@@ -5,7 +5,7 @@ server and the MCP tools all run on :func:`sandboxed_connection` via ``OracleDB.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -120,11 +120,40 @@ Rows = tuple[list[str], list[tuple[Any, ...]]]
 
 def rows(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> Rows:
     """Run a query with bound parameters and return its column names and rows as Python values: no Polars,
-    no Arrow (about 0.2 s of imports), for a fresh process that prints one answer (the CLI's ``sql``, ``search``)."""
+    no Arrow (about 0.2 s of imports), for a fresh process that prints one answer (the CLI's ``sql``, ``search``).
+    Repeated column names get ``_1``, ``_2`` … as in a Polars frame, so no value is lost in a dict."""
     cursor = con.cursor()
     try:
         cursor.execute(sql, params or None)
-        columns = [d[0] for d in cursor.description or ()]
-        return columns, cursor.fetchall()
+        return unique_columns(d[0] for d in cursor.description or ()), cursor.fetchall()
     finally:
         cursor.close()
+
+
+def first_rows(
+    con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | dict[str, Any] | None, limit: int
+) -> tuple[list[str], list[tuple[Any, ...]], int]:
+    """:func:`rows`, keeping only the first ``limit`` rows as Python values, and the total row count: a table
+    that shows 50 of 300,000 rows should not build 300,000 tuples. DuckDB counts the rest itself."""
+    cursor = con.cursor()
+    try:
+        relation = cursor.sql(sql, params=params or None)
+        columns = unique_columns(relation.columns)
+        head = relation.limit(limit + 1).fetchall()
+        if len(head) <= limit:
+            return columns, head, len(head)
+        counted = relation.aggregate("count(*)").fetchall()  # DuckDB 1.3 and 2.x (relations have no fetchone in 2.x)
+        return columns, head[:limit], int(counted[0][0])
+    finally:
+        cursor.close()
+
+
+def unique_columns(names: Iterable[str]) -> list[str]:
+    """Column names with a repeated one suffixed ``_1``, ``_2`` … (``SELECT 1 AS a, 2 AS a``)."""
+    seen: dict[str, int] = {}
+    out: list[str] = []
+    for name in names:
+        n = seen.get(name, 0)
+        seen[name] = n + 1
+        out.append(name if n == 0 else f"{name}_{n}")
+    return out

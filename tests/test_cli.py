@@ -230,3 +230,22 @@ def test_sql_table_shows_every_column_and_says_how_many_rows_were_left_out(sampl
     assert [row[0] for row in body[:50]] == [name for name, _ in first]
     assert [row[1] for row in body[:50]] == [json.dumps(colors) for _, colors in first]  # lists shown as JSON
     assert body[50][0] == "… 10 more"  # the first 50 rows; --json and --csv give them all
+
+
+def test_sql_keeps_repeated_column_names_apart(sample_db_path: Path) -> None:
+    code, out, _ = _run("sql", "--db", str(sample_db_path), "SELECT 1 AS a, 2 AS a", "--json")
+    assert code == 0 and json.loads(out) == [{"a": 1, "a_1": 2}]  # as a Polars frame names them
+
+
+def test_sql_table_lines_up_wide_characters_and_escapes_control_characters(sample_db_path: Path) -> None:
+    from oracle_tools.render import width
+
+    query = (
+        "SELECT printed_name, 'a' || chr(27) || '[31m' AS ctl FROM printings "
+        "WHERE lang IN ('ja', 'zhs', 'ko') AND printed_name IS NOT NULL ORDER BY printed_name LIMIT 5"
+    )
+    code, out, _ = _run("sql", "--db", str(sample_db_path), query)
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 9  # header, 5 rows, 3 rules
+    assert len({width(line) for line in lines}) == 1  # every line as wide on a terminal
+    assert "\x1b" not in out and "a\\x1b[31m" in out

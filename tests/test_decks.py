@@ -764,3 +764,23 @@ def test_fuzzed_decklists_never_crash(sample_db: OracleDB, lines: list[str], fmt
 def test_fuzzed_text_never_crashes(sample_db: OracleDB, text: str) -> None:
     report = sample_db.check_deck(parse_decklist(text), format="commander")
     assert isinstance(report.legal, bool)
+
+
+def test_an_oversized_file_is_one_parse_error_row_of_a_batch(
+    sample_db: OracleDB, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # check_decks: an unreadable file is a row, not an exception that loses the other decks' answers
+    from oracle_tools import decklist
+
+    good = tmp_path / "good.txt"
+    good.write_text("4 Lightning Bolt\n", encoding="utf-8")
+    big = tmp_path / "big.txt"
+    big.write_text("4 Lightning Bolt\n" * 100, encoding="utf-8")
+    monkeypatch.setattr(decklist, "MAX_DECKLIST_BYTES", 1000)  # big.txt is 1,700 bytes
+    frame = sample_db.check_decks([big, good], format="modern", summary=True)
+    assert frame.height == 2
+    assert frame.row(0, named=True)["problems"] == 1 and not frame.row(0, named=True)["legal"]
+    problems = sample_db.check_decks([big, good], format="modern")
+    first = problems.filter(pl.col("deck") == 0).row(0, named=True)
+    assert first["kind"] == "parse_error" and "larger than" in first["detail"]
+    assert problems.filter(pl.col("deck") == 1).height > 0  # the good deck was checked too (60 cards short)

@@ -105,3 +105,49 @@ def test_every_environment_variable_is_documented() -> None:
     assert {"ORACLE_TOOLS_DB", "ORACLE_TOOLS_DEBUG", "ORACLE_TOOLS_BACKOFF"} <= used
     docs = _docs()
     assert sorted(v for v in used if f"`{v}`" not in docs) == []
+
+
+# -- the `oracle-tools sql` examples in the docs print what the command prints on the sample -------------------
+
+
+def _sql_examples() -> list[tuple[str, list[str], str]]:
+    """(file, argv, the output shown) of every `$ oracle-tools sql …` example followed by its output."""
+    import shlex
+
+    root = Path(__file__).parents[1]
+    found = []
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for block in re.findall(r"^```[a-z]*\n(.*?)^```", path.read_text(encoding="utf-8"), flags=re.S | re.M):
+            lines = block.splitlines()
+            i = 0
+            while i < len(lines):
+                if not lines[i].startswith("$ oracle-tools sql "):
+                    i += 1
+                    continue
+                command = [lines[i][2:]]
+                while True:  # a command runs on over lines until its quotes close
+                    try:
+                        argv = shlex.split("\n".join(command))
+                        break
+                    except ValueError:
+                        i += 1
+                        command.append(lines[i])
+                i += 1
+                shown = []
+                while i < len(lines) and not lines[i].startswith("$ "):
+                    shown.append(lines[i])
+                    i += 1
+                if shown and shown[0].startswith("┌"):  # a table follows (error lines are tested elsewhere)
+                    found.append((path.name, argv[1:], "\n".join(shown)))
+    return found
+
+
+def test_sql_examples_in_the_docs_are_what_sql_prints(sample_db_path: Path) -> None:
+    from click.testing import CliRunner
+
+    examples = _sql_examples()
+    assert len(examples) >= 8
+    for name, argv, shown in examples:
+        result = CliRunner().invoke(main, [*argv, "--db", str(sample_db_path)])
+        assert result.exit_code == 0, (name, argv, result.output)
+        assert result.stdout.rstrip("\n") == shown, (name, argv)

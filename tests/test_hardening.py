@@ -624,21 +624,22 @@ def test_dead_code_is_gone() -> None:
 
 
 def _record_search_connections(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
-    """Wrap oracle_tools.search.run: record the sandbox settings of the connection each search runs on."""
+    """Wrap oracle_tools.search._execute (what search.run and search.run_rows both run a compiled query with):
+    record the sandbox settings of the connection each search runs on."""
     from oracle_tools import search
 
     seen: list[tuple[str, str]] = []
-    real = search.run
+    real = search._execute
 
-    def spy(con, query, **kwargs):  # type: ignore[no-untyped-def]
+    def spy(fetch, con, compiled, query):  # type: ignore[no-untyped-def]
         seen.append(
             con.execute(
                 "SELECT current_setting('enable_external_access')::VARCHAR, current_setting('lock_configuration')::VARCHAR"
             ).fetchall()[0]
         )
-        return real(con, query, **kwargs)
+        return real(fetch, con, compiled, query)
 
-    monkeypatch.setattr(search, "run", spy)
+    monkeypatch.setattr(search, "_execute", spy)
     return seen
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import OracleToolsError
 from .compiler import DIRECTIONS, ORDERS, UNIQUE, Compiled, compile_query
@@ -80,20 +80,12 @@ def run(
     return _execute(frame, con, compiled, query)
 
 
-def run_rows(
-    con: duckdb.DuckDBPyConnection,
-    query: str,
-    *,
-    unique: str = "cards",
-    order: str = "name",
-    direction: str = "auto",
-    nameable: Callable[[str], list[str]] | None = None,
-) -> Rows:
-    """:func:`run` as (column names, rows of Python values), without loading Polars (the CLI's path)."""
+def run_rows(con: duckdb.DuckDBPyConnection, query: str, **options: Any) -> Rows:
+    """:func:`run` (same options) as (column names, rows of Python values), without loading Polars: the CLI's
+    path, where a fresh process prints one answer."""
     from ..sqlfiles import rows
 
-    compiled = compile(query, unique=unique, order=order, direction=direction, nameable=nameable)
-    return _execute(rows, con, compiled, query)
+    return _execute(rows, con, compile(query, **options), query)
 
 
 def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str) -> _T:

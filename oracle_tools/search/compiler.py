@@ -358,7 +358,7 @@ def _color_spec(term: Term, state: _State) -> tuple[str, Any]:
         return "colorless", None
     if v in _MULTI:
         return "multi", None
-    if v.isdigit():
+    if v.isascii() and v.isdigit():  # str.isdigit() also takes '²', which int() refuses
         return "count", int(v)
     if v in COLOR_NAMES:
         return "set", sorted(set(COLOR_NAMES[v]))
@@ -481,7 +481,7 @@ def _cost_symbols(term: Term, state: _State) -> tuple[int, dict[str, int]]:
             break
         at = m.end()
         symbol = m.group(1) or m.group(2) or m.group(3)
-        if symbol.isdigit():
+        if symbol.isascii() and symbol.isdigit():
             generic += int(symbol)
         else:
             counts["{" + symbol + "}"] = counts.get("{" + symbol + "}", 0) + 1
@@ -705,7 +705,9 @@ def _collector_number(term: Term, state: _State) -> str:
         return f"p.collector_number = {state.bind(term.value)}"
     if term.op == "!=":
         return f"p.collector_number <> {state.bind(term.value)}"
-    if not term.value.isdigit():  # a collector number compares by its leading digits: 'nan', '1.5' are no number
+    if not (
+        term.value.isascii() and term.value.isdigit()
+    ):  # a collector number compares by its leading digits: 'nan', '1.5' are no number
         raise _error(f"{term.keyword}{term.op}{term.value}: expected a whole number such as 250", state, term)
     return (
         f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS BIGINT) {_OPS_SQL[term.op]} "
@@ -735,7 +737,7 @@ def _date(term: Term, state: _State, *, year: bool) -> str:
     value = term.value.lower()
     op = _OPS_SQL[term.op]
     if year:
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             raise _error(f"year{term.op}{term.value}: expected a year such as 1994", state, term)
         return f"year(p.released_at) {op} {state.bind(int(value))}"
     if value in ("now", "today"):

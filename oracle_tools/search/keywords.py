@@ -305,6 +305,7 @@ FORMATS: tuple[str, ...] = (
     "oldschool",
     "premodern",
     "predh",
+    "frontier",  # a key of Scryfall's legalities until 2020: the 2019 bulk data has it (4,249 cards legal)
 )
 FORMAT_ALIASES: dict[str, str] = {
     "edh": "commander",

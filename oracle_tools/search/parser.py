@@ -62,10 +62,10 @@ def _grammar_cache() -> str | bool:
     `oracle-tools search`; loading it ~10 ms). lark stores the grammar's hash in the file and rebuilds on any
     change. The file is in the user's own cache folder, never a shared temp folder (it is a pickle); when that
     folder cannot be made, there is no cache (and lark, which logs failures only, never fails the parse)."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "oracle-tools"
     try:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "oracle-tools"
         base.mkdir(parents=True, exist_ok=True)
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: no HOME and no passwd entry (a container's arbitrary uid)
         return False
     return str(base / f"search-grammar-lark{lark_version}.pickle")
 

@@ -350,8 +350,8 @@ async def cards_named(request: Request) -> Response:
     def work(gen: Generation) -> Response:
         try:
             pid = _named_printing(gen, name, fuzzy, set_code)
-        except ApiError as exc:
-            gen.remember_named(key, exc)
+        except ApiError as exc:  # kept without its traceback (whose frames hold the request): a copy
+            gen.remember_named(key, ApiError(exc.status, exc.code, exc.details, exc.type, exc.warnings))
             raise
         gen.remember_named(key, pid)
         return _card_answer(gen, pid, base, f"No printing of “{name}” in the database.")

@@ -137,8 +137,9 @@ class Generation:
         if self.answer_bytes + len(body) > ANSWER_CACHE_BYTES:
             self.answers.clear()
             self.answer_bytes = 0
+        previous = self.answers.get(key)  # two requests may fill the same key: count its bytes once
         self.answers[key] = body
-        self.answer_bytes += len(body)
+        self.answer_bytes += len(body) - (len(previous) if previous is not None else 0)
 
     def warm(self) -> None:
         """Build every Oracle card's representative printing and its JSON (background thread after open):
