@@ -316,6 +316,7 @@ class Ingest:
             else:
                 self._keep(con, CARD_TABLES)
             con.execute(sqlfiles.load("preferred_printings.sql"))  # each card's preferred printing (search, cardjson)
+            con.execute(sqlfiles.load("search_faces.sql"))  # per-face values searches compare (face_values, …)
             bar.update(1)
             if ruling_files:
                 self._load_rulings(con, ruling_files, bar)

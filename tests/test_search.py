@@ -560,3 +560,28 @@ def test_every_format_the_legalities_hold_is_a_search_format(sample_db: OracleDB
             [fmt],
         ).fetchall()[0][0]
         assert sample_db.search(f"f:{fmt} include:extras").height == expected, fmt
+
+
+def test_stored_face_values_follow_the_search_rule(sample_db: OracleDB) -> None:
+    # sql/search_faces.sql computes at ingest what the compiler's _NUM rule computes from text, for every face
+    from oracle_tools.search import compiler
+
+    stats = ("power", "toughness", "loyalty", "defense")
+    computed = ", ".join(compiler._NUM.format(x=f"f.{s}") for s in stats)
+    stored = ", ".join(f"v.{s}_value" for s in stats)
+    rows = sample_db.con.execute(
+        f"SELECT [{computed}], [{stored}] FROM faces f JOIN face_values v USING (oracle_id, face_index)"
+    ).fetchall()
+    assert (
+        len(rows)
+        == sample_db.con.execute(
+            "SELECT count(*) FROM faces WHERE coalesce(power, toughness, loyalty, defense) IS NOT NULL"
+        ).fetchall()[0][0]
+    )
+    assert all(a == b for a, b in rows)
+    assert {"∞", "*"} <= {p for (p,) in sample_db.con.execute("SELECT DISTINCT power FROM face_values").fetchall()}
+    # the faces whose own colours count for c: are the compiler's DFC layouts, every one of them
+    dfc = sample_db.con.execute(
+        "SELECT count(*) FROM faces WHERE layout IN (SELECT unnest(?::VARCHAR[]))", [list(compiler.DFC_LAYOUTS)]
+    ).fetchall()[0][0]
+    assert dfc > 0 and dfc == sample_db.con.execute("SELECT count(*) FROM dfc_face_colors").fetchall()[0][0]

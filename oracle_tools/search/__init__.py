@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
+#: Tables ingest builds for searches (sql/preferred_printings.sql, sql/search_faces.sql).
+_SEARCH_TABLES = ("preferred_printings", "face_values", "dfc_face_colors")
+
 __all__ = [
     "DIRECTIONS",
     "KEYWORDS",
@@ -95,9 +98,10 @@ def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled:
     try:
         return fetch(con, compiled.sql, list(compiled.params))
     except _duckdb.CatalogException as exc:
-        if "preferred_printings" in str(exc):  # a database built before the table existed (issue 12)
+        missing = [t for t in _SEARCH_TABLES if t in str(exc)]
+        if missing:  # a database built before the table existed (issue 12)
             raise OracleToolsError(
-                "this database has no preferred_printings table (built by an older version): "
+                f"this database has no {missing[0]} table (built by an older version): "
                 "run `oracle-tools ingest` again to rebuild it"
             ) from None
         raise SearchSyntaxError(

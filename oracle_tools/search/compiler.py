@@ -92,7 +92,8 @@ _COLORLESS = {"c", "colorless", "colourless"}
 _MULTI = {"m", "multicolor", "multicolour", "multicolored"}
 
 #: Layouts whose faces have their own colours (Scryfall leaves the card's colours out): any face matches.
-_DFC_LAYOUTS = ("transform", "modal_dfc", "double_faced_token", "reversible_card", "art_series")
+#: sql/search_faces.sql builds dfc_face_colors from the same list (tested equal).
+DFC_LAYOUTS = ("transform", "modal_dfc", "double_faced_token", "reversible_card", "art_series")
 
 RARITY_RANK = {"common": 0, "uncommon": 1, "rare": 2, "special": 3, "mythic": 4, "bonus": 5}
 _RARITY_ABBR = {"c": "common", "u": "uncommon", "r": "rare", "s": "special", "m": "mythic", "b": "bonus"}
@@ -146,7 +147,8 @@ _GAMES = {"paper", "mtgo", "arena", "astral", "sega"}
 _OPS_SQL = {":": "=", "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 # Numeric value of a face's power/toughness/loyalty/defense text, as Scryfall compares it: the leading
-# number ('1+*' -> 1, '7-*' -> 7), '*' and 'X' -> 0, '∞' -> infinity, '½' -> 0.5.
+# number ('1+*' -> 1, '7-*' -> 7), '*' and 'X' -> 0, '∞' -> infinity, '½' -> 0.5. Searches compare the values
+# sql/search_faces.sql stores in face_values with the same rule (tested equal); order:power sorts by this.
 _NUM = (
     "(CASE WHEN {x} IS NULL THEN NULL WHEN {x} = '∞' THEN 'inf'::DOUBLE "
     "ELSE coalesce(TRY_CAST(regexp_extract(replace({x}, '½', '.5'), '^[+-]?[0-9]*\\.?[0-9]+') AS DOUBLE), 0) END)"
@@ -408,14 +410,14 @@ def _colors(term: Term, state: _State, column: str, *, identity: bool = False, f
         card = _color_test(f"coalesce(c.{column}, [])", term.op, kind, value, state, identity=identity)
         if not faces:
             return card
-        face = _color_test("coalesce(f.colors, [])", term.op, kind, value, state, identity=identity)
+        face = _color_test("f.colors", term.op, kind, value, state, identity=identity)
     except SearchSyntaxError as exc:
         raise _error(f"{term.keyword}{term.op}{term.value}: {exc}", state, term) from None
-    layouts = ", ".join(f"'{x}'" for x in _DFC_LAYOUTS)
-    # the faces' own colours count for double-faced layouts only (the subquery reads those faces alone)
+    layouts = ", ".join(f"'{x}'" for x in DFC_LAYOUTS)
+    # the faces' own colours count for double-faced layouts only (dfc_face_colors holds those faces alone)
     return (
-        f"(CASE WHEN c.layout IN ({layouts}) THEN c.oracle_id IN (SELECT f.oracle_id FROM faces f "
-        f"WHERE f.layout IN ({layouts}) AND {face}) ELSE {card} END)"
+        f"(CASE WHEN c.layout IN ({layouts}) THEN c.oracle_id IN (SELECT f.oracle_id FROM dfc_face_colors f "
+        f"WHERE {face}) ELSE {card} END)"
     )
 
 
@@ -430,11 +432,12 @@ def _number(term: Term, state: _State) -> float:
 
 
 def _face_stat(field_name: str, alias: str = "f") -> str:
+    """A face's stat as a number, from ``face_values`` (computed at ingest with the same rule as ``_NUM``)."""
     if field_name == "powtou":
-        return f"({_NUM.format(x=f'{alias}.power')} + {_NUM.format(x=f'{alias}.toughness')})"
+        return f"({alias}.power_value + {alias}.toughness_value)"
     if field_name == "cmc":
         return "c.cmc"
-    return _NUM.format(x=f"{alias}.{_STAT_COLUMNS[field_name]}")
+    return f"{alias}.{_STAT_COLUMNS[field_name]}_value"
 
 
 def _stat(term: Term, state: _State, field_name: str) -> str:
@@ -450,7 +453,7 @@ def _stat(term: Term, state: _State, field_name: str) -> str:
         test = f"{left} {op} {_face_stat(_STAT_FIELDS[value])}"
     else:
         test = f"{left} {op} {state.bind(_number(term, state))}"
-    return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {test})"
+    return f"EXISTS (SELECT 1 FROM face_values f WHERE f.oracle_id = c.oracle_id AND {test})"
 
 
 def _manavalue(term: Term, state: _State) -> str:
@@ -459,7 +462,7 @@ def _manavalue(term: Term, state: _State) -> str:
         return f"(c.cmc = floor(c.cmc) AND c.cmc::BIGINT % 2 = {0 if value == 'even' else 1})"
     if value in _STAT_FIELDS and _STAT_FIELDS[value] != "cmc":
         return (
-            f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND "
+            f"EXISTS (SELECT 1 FROM face_values f WHERE f.oracle_id = c.oracle_id AND "
             f"c.cmc {_OPS_SQL[term.op]} {_face_stat(_STAT_FIELDS[value])})"
         )
     return f"c.cmc {_OPS_SQL[term.op]} {state.bind(_number(term, state))}"
@@ -814,7 +817,26 @@ def _leaf(term: Term, state: _State) -> str:
         "border": _simple_printing("border_color"),
         "stamp": _simple_printing("security_stamp"),
     }
-    return f"coalesce({handlers[family](term, state)}, false)"  # never NULL: negation stays two-valued
+    sql = handlers[family](term, state)
+    if _is_exists(sql):  # EXISTS is never NULL, and wrapped in coalesce DuckDB no longer plans it as a semi-join
+        return sql
+    return f"coalesce({sql}, false)"  # never NULL: negation stays two-valued
+
+
+def _is_exists(sql: str) -> bool:
+    """Is ``sql`` one ``EXISTS (…)`` as a whole (not ``EXISTS (…) AND x``)? User text is bound, never in the
+    SQL; a parenthesis in one of the compiler's own literals ('(?i)…') can only make the answer False (safe)."""
+    if not sql.startswith("EXISTS ("):
+        return False
+    depth = 0
+    for i, ch in enumerate(sql):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i == len(sql) - 1
+    return False
 
 
 def _nameable(term: Term, state: _State) -> str:
