@@ -452,6 +452,7 @@ class DeckChecker:
         self._formats_in_db: set[str] | None = None
         self._resolved: dict[str, tuple[CardRules, Any, str] | _Miss] = {}
         self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
+        self._details: dict[tuple[str, str, str | None], str] = {}  # not_legal sentences, made once
 
     # -- per-format legality, loaded on first use ---------------------------------------------
 
@@ -591,14 +592,7 @@ class DeckChecker:
             status = legal.get(card.oracle_id) if legal is not None else "legal"
             restricted = False
             if status is None or status == "not_legal":
-                why = (
-                    "the ingested legalities have no row for it"
-                    if status is None
-                    else "status not_legal in the ingested legalities"
-                )
-                add(
-                    Problem("not_legal", card.name, line or None, f"{card.name} is not legal in {rules.label} ({why}).")
-                )
+                add(Problem("not_legal", card.name, line or None, self._not_legal_detail(card, rules, status)))
             elif status == "banned":
                 add(Problem("banned", card.name, line or None, f"{card.name} is banned in {rules.label}."))
             elif status == "restricted":
@@ -710,6 +704,19 @@ class DeckChecker:
             notes=notes,
             line_names=used,
         )
+
+    def _not_legal_detail(self, card: CardRules, rules: FormatRules, status: str | None) -> str:
+        """Why ``card`` is not legal in ``rules``' format: the same sentence for every deck, made once."""
+        key = (card.oracle_id, rules.key, status)
+        detail = self._details.get(key)
+        if detail is None:
+            why = (
+                "the ingested legalities have no row for it"
+                if status is None
+                else "status not_legal in the ingested legalities"
+            )
+            detail = self._details[key] = f"{card.name} is not legal in {rules.label} ({why})."
+        return detail
 
     @staticmethod
     def _limit(card: CardRules, rules: FormatRules) -> float:
@@ -951,6 +958,8 @@ def check_decks(
             read.append((label, item, exc))
     checker.prefetch(e.name for _, _, got in read if isinstance(got, list) for d in got for e in d.entries)
     rows: list[tuple[Any, ...]] = []
+    # problem rows are gathered by column: one deck's problems are one zip (Problem is a tuple), not a tuple each
+    columns: list[list[Any]] = [[] for _ in _PROBLEM_SCHEMA]
     number = 0
     for label, item, expanded in read:
         if isinstance(expanded, DecklistError):
@@ -958,7 +967,8 @@ def check_decks(
             if summary:
                 rows.append((number, src, None, None, False, 1, 0, 0, 0, 0))
             else:
-                rows.append((number, src, None, None, "parse_error", None, None, str(expanded)))
+                for column, value in zip(columns, (number, src, None, None, "parse_error", None, None, str(expanded))):
+                    column.append(value)
             number += 1
             continue
         for deck in expanded:
@@ -980,13 +990,17 @@ def check_decks(
                         c["companion"],
                     )
                 )
-            else:
-                for p in report.problems:
-                    rows.append((number, src, deck.name, deck.player, p.kind, p.card, p.line, p.detail))
+            elif report.problems:
+                n = len(report.problems)
+                for column, value in zip(columns, (number, src, deck.name, deck.player)):
+                    column.extend([value] * n)
+                for column, values in zip(columns[4:], zip(*report.problems)):
+                    column.extend(values)
             number += 1
     import polars as pl
 
     dtypes = _SUMMARY_SCHEMA if summary else _PROBLEM_SCHEMA
     schema = {column: getattr(pl, dtype) for column, dtype in dtypes.items()}
-    columns = zip(*rows) if rows else ([] for _ in schema)  # column lists: 5x faster than orient="row"
-    return pl.DataFrame(dict(zip(schema, map(list, columns))), schema=schema)
+    if summary:
+        columns = [list(c) for c in zip(*rows)] if rows else [[] for _ in schema]  # 5x faster than orient="row"
+    return pl.DataFrame(dict(zip(schema, columns)), schema=schema)

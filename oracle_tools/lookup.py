@@ -400,6 +400,7 @@ def _point_checker_class() -> type[DeckChecker]:
             self._formats_in_db: set[str] | None = None
             self._resolved: dict[str, Any] = {}
             self._misses: dict[str, Any] = {}
+            self._details: dict[tuple[str, str, str | None], str] = {}
 
         def check(
             self, deck: Decklist, fmt: str | FormatRules, *, commanders: Iterable[str] | None = None
