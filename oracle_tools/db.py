@@ -391,7 +391,7 @@ class OracleDB:
         """
         from . import tokens as _tokens
 
-        return _tokens.lookup(self.con, self._single_names(), name)  # type: ignore[arg-type]  # resolve et al.
+        return _tokens.lookup(self.con, self._single_names(), name)
 
     def token_specs(self) -> pl.DataFrame:
         """Every "create … token(s)" clause of every card's Oracle text, parsed (table ``token_specs``):

@@ -56,7 +56,10 @@ if TYPE_CHECKING:
     import polars as pl
 
     from .comprules import RulesDocument
+    from .lookup import PointNames
     from .names import NameIndex
+
+    Names = NameIndex | PointNames  # what resolves names here: the in-memory index or point queries, same answers
 else:  # the tables are built at ingest with Polars; answering `token NAME` needs neither it nor names.py
     pl = LazyModule("polars")
 
@@ -407,7 +410,7 @@ def keyword_definitions(doc: RulesDocument) -> dict[str, tuple[str, str]]:
 
 
 def extract_specs(
-    con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], index: NameIndex, doc: RulesDocument
+    con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], index: Names, doc: RulesDocument
 ) -> pl.DataFrame:
     """Parse every "create … token(s)" clause of every card's Oracle text into token specs."""
     keys = predefined_keys(predefined)
@@ -428,11 +431,12 @@ def extract_specs(
             "SELECT oracle_id, name, mana_cost, type_line, oracle_text, colors, power, toughness FROM cards WHERE is_card"
         ).fetchall()
     }
-    faces = con.execute(sqlfiles.load("tokens.sql")).fetchall()
+    # Only the faces that may create a token: "create", or a keyword whose definition does (the same pattern, in
+    # DuckDB's RE2: most faces do neither)
+    may_create = r"(?i)\bcreate" + (r"|" + kw_re.pattern if kw_re is not None else "")
+    faces = con.execute(sqlfiles.load("tokens.sql"), [may_create]).fetchall()
     given_names = _given_name_spans(con)
     rows: list[dict[str, Any]] = []
-    # One C-level search per face first: most faces neither create a token nor use a keyword that does.
-    may_create = re.compile(r"\bcreate" + (r"|" + kw_re.pattern if kw_re is not None else ""), re.IGNORECASE)
     for (
         oid,
         face_index,
@@ -447,8 +451,6 @@ def extract_specs(
         f_pow,
         f_tough,
     ) in faces:
-        if not may_create.search(text or ""):
-            continue
         base = {"creator_oracle_id": oid, "creator_name": card_name, "face_index": face_index, "face_name": face_name}
         creator = {
             "name": face_name,
@@ -560,7 +562,7 @@ def _spec(
     source: str,
     creator: dict[str, Any],
     keys: dict[str, PredefinedToken],
-    index: NameIndex,
+    index: Names,
     cards: dict[str, list[Any]],
     given: str | None = None,
 ) -> dict[str, Any]:
@@ -781,7 +783,7 @@ def _definition_key(row: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def effect_token_frame(specs: pl.DataFrame, index: NameIndex) -> pl.DataFrame:
+def effect_token_frame(specs: pl.DataFrame, index: Names) -> pl.DataFrame:
     """Table ``effect_tokens``: the tokens effects create with a name they give and the
     characteristics they state (CR 111.4 "… token named X", 111.9 "create X, a legendary …").
 
@@ -951,7 +953,7 @@ def _stored_predefined(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     return _dicts(con, "SELECT * FROM predefined_tokens")
 
 
-def lookup(con: duckdb.DuckDBPyConnection, index: NameIndex, query: str) -> TokenAnswer:
+def lookup(con: duckdb.DuckDBPyConnection, index: Names, query: str) -> TokenAnswer:
     """What "create a <query> token" makes: 111.10 predefined, else the token effects name and define
     (111.4, 111.9), else 111.11 the Oracle card, else none (with card and token names as suggestions)."""
     if query is None or not str(query).strip():
