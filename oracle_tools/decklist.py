@@ -60,7 +60,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import quoteattr
 
 from . import userfiles, vocabulary
 from .errors import DecklistError
@@ -1140,6 +1139,8 @@ def render_arena(deck: Decklist | Iterable[DeckEntry], *, name: str | None = Non
 
 def render_dek(deck: Decklist | Iterable[DeckEntry]) -> str:
     """MTGO .dek XML (no CatIDs: we do not know MTGO's catalogue ids; commander/companion go to the sideboard)."""
+    from xml.sax.saxutils import quoteattr  # imports urllib (~30 ms): only writing a .dek needs it
+
     rows = [
         '<?xml version="1.0" encoding="utf-8"?>',
         '<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">',
