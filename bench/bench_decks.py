@@ -151,7 +151,7 @@ def main() -> None:
     every = all_real_decks()
     print(
         f"\nper format: all {len(every):,} real decks of ../shared/realdata/decks checked against each format "
-        f"(target >= 5,000 decks/s). 'first' = the first check_decks of a fresh OracleDB (checker built, "
+        f"(target >= 5,000 decks/s warm). 'first' = the first check_decks of a fresh OracleDB (checker built, "
         f"names not yet seen: ~2,000 distinct unknown names need suggestions); 'warm' = median of {args.repeat} "
         f"more; 'one by one' = the same first call with the names looked up one at a time (as before issue 14)"
     )
@@ -172,7 +172,9 @@ def main() -> None:
                 )
             fresh.close()
         first, warm, one_by_one = row
-        ok = "ok" if min(first, warm) >= 5000 else "MISSED"
+        # the target (issue 14) is warm: "same decks, same machine, warm"; 'first' also pays for ~2,000 unknown
+        # names' suggestions and loading the format's legalities, shown for information
+        ok = "ok" if warm >= 5000 else "MISSED"
         print(f"  {fmt:<10} {first:>8,.0f}/s {warm:>8,.0f}/s {one_by_one:>9,.0f}/s {frame.height:>9,}  {ok}")
 
     # -- what the real decks say ---------------------------------------------------------------
