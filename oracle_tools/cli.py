@@ -309,11 +309,8 @@ def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool
 
     with _open(db_path) as db:
         try:
-            if as_json or as_csv:
-                columns, rows = db.sql_rows(query, list(params))
-                total = len(rows)
-            else:  # the table shows 50 rows: only those become Python values
-                columns, rows, total = db.sql_head(query, list(params), limit=50)
+            # the table shows 50 rows: only those become Python values
+            columns, rows, total = db.sql_rows(query, list(params), limit=None if as_json or as_csv else 50)
         except duckdb.PermissionException as exc:  # the sandbox (sqlfiles.sandboxed_connection) said no
             raise OracleToolsError(
                 f"SQL failed: {_one_line(exc)}; `sql` reads only the database — load other files with DuckDB itself"
@@ -825,8 +822,7 @@ def search_command(
 
     try:
         with _open(db_path) as db:
-            columns, rows = db.search_rows(query, unique=unique, order=order, direction=direction)
-            total = len(rows)
+            columns, rows, total = db.search_rows(query, unique=unique, order=order, direction=direction)
             shown = rows[:limit] if limit is not None else rows
             if as_json:
                 from .cardjson import card_objects

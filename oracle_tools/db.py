@@ -167,18 +167,13 @@ class OracleDB:
         sqlfiles.check_read_only(query)
         return sqlfiles.frame(self.user_con, query, params)
 
-    def sql_rows(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None) -> sqlfiles.Rows:
-        """:meth:`sql` as (column names, rows of Python values): the same checks and sandbox, without
-        loading Polars (what ``oracle-tools sql`` prints from)."""
+    def sql_rows(
+        self, query: str, params: Sequence[Any] | dict[str, Any] | None = None, *, limit: int | None = None
+    ) -> sqlfiles.Rows:
+        """:meth:`sql` as (column names, rows of Python values, total row count): the same checks and sandbox,
+        without loading Polars (what ``oracle-tools sql`` prints from); ``limit`` keeps the first rows only."""
         sqlfiles.check_read_only(query)
-        return sqlfiles.rows(self.user_con, query, params)
-
-    def sql_head(
-        self, query: str, params: Sequence[Any] | dict[str, Any] | None = None, *, limit: int = 50
-    ) -> tuple[list[str], list[tuple[Any, ...]], int]:
-        """:meth:`sql_rows` keeping the first ``limit`` rows, with the total row count (the CLI's table)."""
-        sqlfiles.check_read_only(query)
-        return sqlfiles.first_rows(self.user_con, query, params, limit)
+        return sqlfiles.rows(self.user_con, query, params, limit=limit)
 
     # -- analytics: lazy frames and export (oracle_tools/export.py, views in sql/views.sql) ----
 
@@ -462,7 +457,7 @@ class OracleDB:
     def search_rows(
         self, query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto"
     ) -> sqlfiles.Rows:
-        """:meth:`search` as (column names, rows of Python values), without loading Polars: what
+        """:meth:`search` as (column names, rows of Python values, count), without loading Polars: what
         ``oracle-tools search`` prints from (a fresh process answers one query in a blink, issue 14)."""
         from . import search as _search
 

@@ -437,22 +437,32 @@ class _Miss:
 class DeckChecker:
     """Per-database precomputed facts (built once, cached on :class:`OracleDB`) and the checks."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, names: NameIndex) -> None:
+    _formats_in_db: set[str] | None  # the formats the legalities table has, read on first use
+
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, names: NameIndex, cards: dict[str, CardRules] | None = None
+    ) -> None:
+        """``cards``: the per-card rules to start from; None builds them for every card of the database (a
+        point checker, oracle_tools/lookup.py, starts from none and loads the cards of the decks it checks)."""
         self._con = con
         self._names = names
+        self.cards: dict[str, CardRules] = self._all_card_rules(con) if cards is None else cards
+        self._legal: dict[str, dict[str, str]] = {}
+        self._formats_in_db = None
+        self._resolved: dict[str, tuple[CardRules, Any, str] | _Miss] = {}
+        self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
+        self._details: dict[tuple[str, str, str | None], str] = {}  # not_legal sentences, made once
+
+    @staticmethod
+    def _all_card_rules(con: duckdb.DuckDBPyConnection) -> dict[str, CardRules]:
         frame = sqlfiles.frame(con, sqlfiles.load("deck_rules.sql"))
         limits = stored_deck_limits(con)  # None: a database built before name_references (read the text instead)
-        self.cards: dict[str, CardRules] = {
+        return {
             row["oracle_id"]: _card_rules(
                 row if limits is None else {**row, "deck_limit": limits.get(row["oracle_id"])}
             )
             for row in frame.iter_rows(named=True)
         }
-        self._legal: dict[str, dict[str, str]] = {}
-        self._formats_in_db: set[str] | None = None
-        self._resolved: dict[str, tuple[CardRules, Any, str] | _Miss] = {}
-        self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
-        self._details: dict[tuple[str, str, str | None], str] = {}  # not_legal sentences, made once
 
     # -- per-format legality, loaded on first use ---------------------------------------------
 
@@ -957,18 +967,23 @@ def check_decks(
         except DecklistError as exc:
             read.append((label, item, exc))
     checker.prefetch(e.name for _, _, got in read if isinstance(got, list) for d in got for e in d.entries)
-    rows: list[tuple[Any, ...]] = []
-    # problem rows are gathered by column: one deck's problems are one zip (Problem is a tuple), not a tuple each
-    columns: list[list[Any]] = [[] for _ in _PROBLEM_SCHEMA]
+    dtypes = _SUMMARY_SCHEMA if summary else _PROBLEM_SCHEMA
+    # gathered by column (a frame from column lists builds 5x faster than orient="row"); one deck's problems
+    # are one zip (Problem is a tuple), not a tuple each
+    columns: list[list[Any]] = [[] for _ in dtypes]
+
+    def add_row(*values: Any) -> None:
+        for column, value in zip(columns, values, strict=True):
+            column.append(value)
+
     number = 0
     for label, item, expanded in read:
         if isinstance(expanded, DecklistError):
             src = label or str(item)
             if summary:
-                rows.append((number, src, None, None, False, 1, 0, 0, 0, 0))
+                add_row(number, src, None, None, False, 1, 0, 0, 0, 0)
             else:
-                for column, value in zip(columns, (number, src, None, None, "parse_error", None, None, str(expanded))):
-                    column.append(value)
+                add_row(number, src, None, None, "parse_error", None, None, str(expanded))
             number += 1
             continue
         for deck in expanded:
@@ -976,19 +991,17 @@ def check_decks(
             src = label or deck.source
             if summary:
                 c = report.counts
-                rows.append(
-                    (
-                        number,
-                        src,
-                        deck.name,
-                        deck.player,
-                        report.legal,
-                        len(report.problems),
-                        c["main"],
-                        c["sideboard"],
-                        c["commander"],
-                        c["companion"],
-                    )
+                add_row(
+                    number,
+                    src,
+                    deck.name,
+                    deck.player,
+                    report.legal,
+                    len(report.problems),
+                    c["main"],
+                    c["sideboard"],
+                    c["commander"],
+                    c["companion"],
                 )
             elif report.problems:
                 n = len(report.problems)
@@ -999,8 +1012,5 @@ def check_decks(
             number += 1
     import polars as pl
 
-    dtypes = _SUMMARY_SCHEMA if summary else _PROBLEM_SCHEMA
     schema = {column: getattr(pl, dtype) for column, dtype in dtypes.items()}
-    if summary:
-        columns = [list(c) for c in zip(*rows)] if rows else [[] for _ in schema]  # 5x faster than orient="row"
     return pl.DataFrame(dict(zip(schema, columns)), schema=schema)

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from .choose import NameChooser
     from .decklist import Decklist
-    from .decks import CardRules, DeckChecker, DeckReport, FormatRules
+    from .decks import DeckChecker, DeckReport, FormatRules
     from .names import NameIndex
 
 # -- the name rules, light ------------------------------------------------------------------------
@@ -392,15 +392,8 @@ def _point_checker_class() -> type[DeckChecker]:
 
     class PointDeckChecker(DeckChecker):
         def __init__(self, con: duckdb.DuckDBPyConnection, names: PointNames | NameIndex) -> None:
-            self._con = con
-            self._names = names  # the NameIndex methods the checker calls
+            super().__init__(con, names, cards={})  # type: ignore[arg-type]  # the NameIndex methods it calls
             self._point_names = names
-            self.cards: dict[str, CardRules] = {}
-            self._legal: dict[str, dict[str, str]] = {}
-            self._formats_in_db: set[str] | None = None
-            self._resolved: dict[str, Any] = {}
-            self._misses: dict[str, Any] = {}
-            self._details: dict[tuple[str, str, str | None], str] = {}
 
         def check(
             self, deck: Decklist, fmt: str | FormatRules, *, commanders: Iterable[str] | None = None

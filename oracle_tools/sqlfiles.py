@@ -115,30 +115,29 @@ def frame(
     return con.sql(sql, params=params or None).pl()
 
 
-Rows = tuple[list[str], list[tuple[Any, ...]]]
+#: (column names, rows as Python values, the total row count: more than the rows when a limit cut them)
+Rows = tuple[list[str], list[tuple[Any, ...]], int]
 
 
-def rows(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> Rows:
-    """Run a query with bound parameters and return its column names and rows as Python values: no Polars,
-    no Arrow (about 0.2 s of imports), for a fresh process that prints one answer (the CLI's ``sql``, ``search``).
-    Repeated column names get ``_1``, ``_2`` … as in a Polars frame, so no value is lost in a dict."""
-    cursor = con.cursor()
-    try:
-        cursor.execute(sql, params or None)
-        return unique_columns(d[0] for d in cursor.description or ()), cursor.fetchall()
-    finally:
-        cursor.close()
-
-
-def first_rows(
-    con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | dict[str, Any] | None, limit: int
-) -> tuple[list[str], list[tuple[Any, ...]], int]:
-    """:func:`rows`, keeping only the first ``limit`` rows as Python values, and the total row count: a table
-    that shows 50 of 300,000 rows should not build 300,000 tuples. DuckDB counts the rest itself."""
+def rows(
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    params: Sequence[Any] | dict[str, Any] | None = None,
+    *,
+    limit: int | None = None,
+) -> Rows:
+    """Run a query with bound parameters and return its rows as Python values: no Polars, no Arrow (about
+    0.2 s of imports), for a fresh process that prints one answer (the CLI's ``sql``, ``search``). With
+    ``limit``, only the first ``limit`` rows become Python values and DuckDB counts the rest: a table that
+    shows 50 of 300,000 rows does not build 300,000 tuples. Repeated column names get ``_1``, ``_2`` … as in
+    a Polars frame, so no value is lost in a dict."""
     cursor = con.cursor()
     try:
         relation = cursor.sql(sql, params=params or None)
         columns = unique_columns(relation.columns)
+        if limit is None:
+            every = relation.fetchall()
+            return columns, every, len(every)
         head = relation.limit(limit + 1).fetchall()
         if len(head) <= limit:
             return columns, head, len(head)

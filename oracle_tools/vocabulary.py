@@ -108,10 +108,10 @@ def _shipped() -> _RuleTexts:
     from .resources import newest_rules_file
 
     path = newest_rules_file()
-    if path is None:  # a broken install
-        from .comprules import RulesFileError
+    if path is None:  # a broken install: the rules reader says which folder has no rules text
+        from .comprules import default_rules_path
 
-        raise RulesFileError("the package has no oracle_tools/data/rules/MagicCompRules-*.txt; reinstall oracle-tools")
+        path = default_rules_path()  # raises RulesFileError
     text = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
     wanted = "|".join(re.escape(n) for n in _VOCABULARY_RULES)
     found: dict[str, str] = {}

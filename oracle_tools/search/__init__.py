@@ -84,7 +84,7 @@ def run(
 
 
 def run_rows(con: duckdb.DuckDBPyConnection, query: str, **options: Any) -> Rows:
-    """:func:`run` (same options) as (column names, rows of Python values), without loading Polars: the CLI's
+    """:func:`run` (same options) as (column names, rows of Python values, count), without Polars: the CLI's
     path, where a fresh process prints one answer."""
     from ..sqlfiles import rows
 
@@ -97,17 +97,13 @@ def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled:
 
     try:
         return fetch(con, compiled.sql, list(compiled.params))
-    except _duckdb.CatalogException as exc:
-        missing = [t for t in _SEARCH_TABLES if t in str(exc)]
+    except _duckdb.Error as exc:  # a regex RE2 refuses, say: still one line
+        missing = [t for t in _SEARCH_TABLES if t in str(exc)] if isinstance(exc, _duckdb.CatalogException) else []
         if missing:  # a database built before the table existed (issue 12)
             raise OracleToolsError(
                 f"this database has no {missing[0]} table (built by an older version): "
                 "run `oracle-tools ingest` again to rebuild it"
             ) from None
-        raise SearchSyntaxError(
-            f"the database could not run this search: {str(exc).splitlines()[0]}", query, 0
-        ) from None
-    except _duckdb.Error as exc:  # a regex RE2 refuses, say: still one line
         raise SearchSyntaxError(
             f"the database could not run this search: {str(exc).splitlines()[0]}", query, 0
         ) from None
