@@ -21,7 +21,8 @@ import secrets
 import shutil
 import time
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,6 +98,9 @@ RULING_COLUMNS: dict[str, str] = {
 #: after the file ("previous.duckdb" and its temp copy are both "previous"), so a fixed word can clash with it;
 #: a random name per process cannot (issue 10).
 PREVIOUS_CATALOG = f"previous_{secrets.token_hex(8)}"
+#: The in-memory database the bulk files are staged in (sql/build_core.sql names it): attached, not TEMP, so the
+#: second connection sees it too. The new database's own name is its file's, "….ingest-PID", never this.
+STAGE_CATALOG = "ingest_stage"
 
 _BULK_NAME = re.compile(r"(oracle[-_]cards|unique[-_]artwork|default[-_]cards|all[-_]cards|rulings)", re.I)
 _OBJECT_KEY = re.compile(r'"object"\s*:\s*"([A-Za-z_]+)"')
@@ -307,30 +311,39 @@ class Ingest:
         if previous is not None:
             con.execute(f"ATTACH ? AS {PREVIOUS_CATALOG} (READ_ONLY)", [str(previous)])
         steps = len(card_files) + len(ruling_files) + 3
-        with tqdm(total=steps, desc="ingest", unit="step", disable=not self.progress, leave=False) as bar:
+        with (
+            tqdm(total=steps, desc="ingest", unit="step", disable=not self.progress, leave=False) as bar,
+            _SecondConnection(con) as second,
+        ):
+            from . import rules  # the CR does not depend on the cards: it is read while they are
+
+            rules_stored = second.submit(
+                lambda c: rules.store(c, rules_file, keep_previous=previous is not None and rules_file is None)
+            )
+            second.submit(lambda _: _load_text_readers())
             if card_files:
+                con.execute(f"ATTACH ':memory:' AS {STAGE_CATALOG}")
                 self._stage_cards(con, card_files, bar)
                 bar.set_description("building cards, faces, printings")
-                con.execute(sqlfiles.load("build_core.sql"))
-                con.execute("DROP VIEW stage_dedup; DROP TABLE rep; DROP TABLE per_oracle; DROP TABLE stage_cards")
+                self._build_core(con, second)
+                con.execute(f"DETACH {STAGE_CATALOG}")
             else:
                 self._keep(con, CARD_TABLES)
-            con.execute(sqlfiles.load("preferred_printings.sql"))  # each card's preferred printing (search, cardjson)
-            con.execute(sqlfiles.load("search_faces.sql"))  # per-face values searches compare (face_values, …)
+            # Read by search and cardjson only, so built while the names are read.
+            second.submit(
+                lambda c: c.execute(sqlfiles.load("preferred_printings.sql"))
+            )  # each card's preferred printing
+            second.submit(lambda c: c.execute(sqlfiles.load("search_faces.sql")))  # per-face values searches compare
             bar.update(1)
             if ruling_files:
                 self._load_rulings(con, ruling_files, bar)
             elif previous is not None:
                 self._keep(con, ("rulings",))
-            bar.set_description("rules")
-            from . import rules
-
-            rules.store(con, rules_file, keep_previous=previous is not None and rules_file is None)
             if rules_file is not None:
                 self._run_rows.append(("rules-file", "rules", str(rules_file), None, None, None, 0.0))
             bar.update(1)
             bar.set_description("names, tokens")
-            self._build_layers(con)
+            self._build_layers(con, second, rules_stored)
             bar.update(1)
         self._record_runs(con, previous)
         if previous is not None:
@@ -343,23 +356,36 @@ class Ingest:
             ).fetchall()  # tables: counting the views costs ~0.1 s
         }
 
-    def _build_layers(self, con: duckdb.DuckDBPyConnection) -> None:
+    def _build_layers(
+        self, con: duckdb.DuckDBPyConnection, second: _SecondConnection, rules_stored: Future[None]
+    ) -> None:
         """The layers derived from the core tables: names (CR 201), name mentions, then tokens (CR 111)."""
         from . import names, tokens
 
         names.build(con, self.interchangeable_file)
+        # Point queries of single lookups (oracle_tools/lookup.py); nothing below changes names.
+        second.submit(lambda c: c.execute(sqlfiles.load("lookup_indexes.sql")))
         from . import references  # name mentions in Oracle text (CR 201.5, 201.5c), read by oracletext.py
 
         references.build(con)
+        rules_stored.result()  # tokens read CR 111.10 from the stored rules
         tokens.build(con)  # after references: token names are read from the name_references spans (CR 111.4, 111.9)
-        con.execute(sqlfiles.load("lookup_indexes.sql"))  # point queries of single lookups (oracle_tools/lookup.py)
+        second.wait()
         from . import views  # analyst views over every layer: keep this call last
 
         views.build(con)
 
+    def _build_core(self, con: duckdb.DuckDBPyConnection, second: _SecondConnection) -> None:
+        """cards, faces and legalities here while the second connection builds printings; then parts."""
+        con.execute(sqlfiles.load("build_stage.sql"))
+        printings_built = second.submit(lambda c: c.execute(sqlfiles.load("build_printings.sql")))
+        con.execute(sqlfiles.load("build_core.sql"))
+        printings_built.result()
+        con.execute(sqlfiles.load("build_parts.sql"))
+
     def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
         cols = _columns_literal(CARD_COLUMNS)
-        con.execute(f"""CREATE TEMP TABLE stage_cards AS
+        con.execute(f"""CREATE TABLE {STAGE_CATALOG}.main.stage_cards AS
             SELECT *, 0 AS file_order, false AS is_oracle_file, ''::VARCHAR AS source_file
             FROM read_json('/dev/null', format = 'array', columns = {cols}) LIMIT 0""")
         for order, source in enumerate(files):
@@ -367,7 +393,7 @@ class Ingest:
             started = time.perf_counter()
             try:
                 con.execute(
-                    f"""INSERT INTO stage_cards
+                    f"""INSERT INTO {STAGE_CATALOG}.main.stage_cards
                         SELECT *, ?, ?, ? FROM read_json(?, format = '{source.json_format}', columns = {cols},
                                                       maximum_object_size = 67108864)""",
                     [order, source.is_oracle, str(source.path), str(source.path)],
@@ -377,7 +403,7 @@ class Ingest:
                     f"{source.path}: cannot be read as Scryfall card objects: {_first_line(exc)}. Nothing was replaced."
                 ) from None
             bad = con.execute(
-                "SELECT count(*), any_value(coalesce(object, '(missing)')) FROM stage_cards "
+                f"SELECT count(*), any_value(coalesce(object, '(missing)')) FROM {STAGE_CATALOG}.main.stage_cards "
                 "WHERE file_order = ? AND (object IS DISTINCT FROM 'card' OR id IS NULL)",
                 [order],
             ).fetchall()[0]
@@ -386,12 +412,14 @@ class Ingest:
                     f"{source.path}: {bad[0]} object(s) are not Scryfall card objects (object = {bad[1]!r} "
                     "or no id); a bulk file must hold only card objects. Nothing was replaced."
                 )
-            rows = con.execute("SELECT count(*) FROM stage_cards WHERE file_order = ?", [order]).fetchall()[0][0]
+            rows = con.execute(
+                f"SELECT count(*) FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order = ?", [order]
+            ).fetchall()[0][0]
             if order:
                 # A printing id seen in an earlier file is kept once: the later file wins.
                 con.execute(
-                    "DELETE FROM stage_cards WHERE file_order < ? AND id IN "
-                    "(SELECT id FROM stage_cards WHERE file_order = ?)",
+                    f"DELETE FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order < ? AND id IN "
+                    f"(SELECT id FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order = ?)",
                     [order, order],
                 )
             self._note(source, rows, time.perf_counter() - started)
@@ -447,6 +475,56 @@ class Ingest:
                 "INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [run_id, self._started, origin, kind, file, bulk_type, updated_at, rows, seconds],
             )
+
+
+def _load_text_readers() -> None:
+    """Import the Oracle-text layers and read their CR vocabulary (~0.1 s), while DuckDB reads the cards."""
+    from . import names, references, tokens, views, vocabulary  # noqa: F401
+
+    vocabulary.subtypes("land")
+
+
+class _SecondConnection:
+    """SQL steps run, in the order submitted, on a second connection to the new database.
+
+    While the first connection stages cards or Python reads Oracle text (names, references, tokens),
+    the steps nothing there reads run here: the rules, preferred printings, search's face values, the
+    lookup indexes. At the size of a bulk file DuckDB runs most statements on one thread, so the
+    second core would otherwise sit idle (issue 14). On a one-core machine it costs nothing.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._cursor = con.cursor()
+        try:
+            self._cursor.execute("SET enable_progress_bar = false")  # one bar: the first connection's
+        except duckdb.InvalidInputException:
+            pass  # inside Jupyter without ipywidgets (see Ingest._build)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-sql")
+        self._submitted: list[Future[None]] = []
+
+    def submit(self, step: Callable[[duckdb.DuckDBPyConnection], object]) -> Future[None]:
+        def run() -> None:
+            step(self._cursor)
+
+        future = self._pool.submit(run)
+        self._submitted.append(future)
+        return future
+
+    def wait(self) -> None:
+        """Every step submitted so far has finished; the first failure is raised here."""
+        for future in self._submitted:
+            future.result()
+
+    def __enter__(self) -> _SecondConnection:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
+        if exc_type is not None:
+            self._cursor.interrupt()  # the ingest failed: stop at once, the new database is removed
+        self._pool.shutdown(wait=True, cancel_futures=exc_type is not None)
+        self._cursor.close()
+        if exc_type is None:
+            self.wait()
 
 
 def _first_line(exc: BaseException) -> str:

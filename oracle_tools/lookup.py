@@ -290,7 +290,7 @@ class PointNames:
         from rapidfuzz import fuzz, process
 
         key = normalize(text)
-        if not key:
+        if not key or limit <= 0:
             return []
         if self._fuzzy is None:
             rows = self.con.execute(
@@ -316,7 +316,7 @@ class PointNames:
         from rapidfuzz import fuzz, process
 
         key = normalize(text)
-        if not key:
+        if not key or limit <= 0:
             return []
         display, keys, _ = self._token_lists()
         hits = process.extract(key, keys, scorer=fuzz.ratio, limit=limit, score_cutoff=70)

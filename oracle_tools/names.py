@@ -433,6 +433,9 @@ class NameIndex:
 
     # -- single -----------------------------------------------------------------------------
 
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Nothing to do: every name is in memory (:meth:`PointNames.prefetch` looks a batch up in one query)."""
+
     def resolve(self, text: str, *, fuzzy: bool = False, suggest: int = 5) -> Resolution:
         """Resolve one string: exact name, then normalized key, then (only with fuzzy) the closest name."""
         target = self.exact.get(text)
@@ -512,7 +515,7 @@ class NameIndex:
         a twentieth of the cost (bench/bench_names.py).
         """
         key = normalize(text)
-        if not key:
+        if not key or limit <= 0:
             return []
         hits = process.extract(key, self._fuzzy_keys, scorer=fuzz.ratio, limit=limit, score_cutoff=50)
         return [self._fuzzy_names[index] for _, _, index in hits]
@@ -521,7 +524,9 @@ class NameIndex:
         """The closest token names (predefined, named by effects, Scryfall token objects; the tokens
         layer lists them) — never cards, so kept apart from :meth:`suggest`."""
         key = normalize(text)
-        hits = process.extract(key, self._token_keys, scorer=fuzz.ratio, limit=limit, score_cutoff=70) if key else []
+        if not key or limit <= 0:
+            return []
+        hits = process.extract(key, self._token_keys, scorer=fuzz.ratio, limit=limit, score_cutoff=70)
         return list(dict.fromkeys(self._token_display[index] for _, _, index in hits))
 
     def is_token_name(self, text: str) -> bool:

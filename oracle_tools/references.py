@@ -15,7 +15,7 @@ import polars as pl
 
 from . import vocabulary
 from .errors import OracleToolsError
-from .oracletext import NameIndex, name_mentions, replace_self_references
+from .oracletext import Mention, NameIndex, name_mentions, replace_self_references
 
 _SCHEMA = {
     "oracle_id": pl.Utf8,
@@ -39,47 +39,52 @@ WHERE ns.via IN ('name', 'face', 'interchangeable') AND ns.lang = 'en'
 """
 
 
+# Each face with its text, and whether any trigger of :func:`oracletext.name_mentions` occurs in it: "named",
+# "create(s) X" (CR 111.9), one of its own names (201.5) or a legendary face's shortened name (201.5c). A face
+# without any gets no mention, so most of the ~20k faces skip the Python reading; tests/test_references.py checks
+# on every real face that name_mentions finds nothing where this says none.
+_FACES = r"""
+WITH multi AS (SELECT oracle_id, list(name) AS names FROM faces GROUP BY oracle_id HAVING count(*) > 1)
+SELECT f.oracle_id, f.face_index, f.name, c.name, f.type_line, f.oracle_text,
+       list_filter(m.names, lambda n: n IS NOT NULL AND n <> f.name) AS other_faces,
+       (strpos(f.oracle_text, f.name) > 0 OR strpos(f.oracle_text, c.name) > 0
+        OR strpos(f.oracle_text, 'named') > 0 OR regexp_matches(f.oracle_text, '[Cc]reates? [A-Z]')
+        OR (f.type_line LIKE '%Legendary%' AND strpos(f.name, ', ') > 0
+            AND strpos(f.oracle_text, trim(split_part(f.name, ', ', 1))) > 0)) AS may_mention
+FROM faces f JOIN cards c USING (oracle_id) LEFT JOIN multi m USING (oracle_id)
+WHERE f.oracle_text <> ''
+ORDER BY f.oracle_id, f.face_index
+"""
+
+
 def build(con: duckdb.DuckDBPyConnection) -> None:
     """Create ``name_references`` from ``faces``, ``cards``, ``names`` and ``token_names``."""
     resolvable = {name: (oid, card) for name, oid, card, pick in con.execute(_RESOLVABLE).fetchall() if pick == 1}
     token_names = [r[0] for r in con.execute("SELECT DISTINCT name FROM token_names").fetchall()]
     index = NameIndex([*resolvable, *token_names])
     subtypes = [*vocabulary.subtypes("land"), *vocabulary.subtypes("planeswalker")]
-    rows: dict[str, list[Any]] = {k: [] for k in _SCHEMA}
-    faces = con.execute("""
-        SELECT f.oracle_id, f.face_index, f.name, c.name, f.type_line, f.oracle_text,
-               list(o.name) FILTER (WHERE o.name IS NOT NULL AND o.name <> f.name) AS other_faces
-        FROM faces f JOIN cards c USING (oracle_id)
-        LEFT JOIN faces o ON o.oracle_id = f.oracle_id AND o.face_index <> f.face_index
-        WHERE f.oracle_text IS NOT NULL AND f.oracle_text <> ''
-        GROUP BY ALL ORDER BY f.oracle_id, f.face_index""").fetchall()
+    faces = con.execute(_FACES).fetchall()
     replaced: dict[str, list[Any]] = {"oracle_id": [], "face_index": [], "text_cardname": [], "text_tilde": []}
-    for oracle_id, face_index, face_name, card_name, type_line, text, other_faces in faces:
-        own = [face_name] if face_name == card_name else [face_name, card_name]
-        mentions = name_mentions(
-            text, own, type_line=type_line, names=index, subtypes=subtypes, other_names=other_faces or ()
-        )
-        for key, value in zip(
-            replaced,
-            (
-                oracle_id,
-                face_index,
-                replace_self_references(text, mentions),
-                replace_self_references(text, mentions, "~"),
-            ),
-            strict=True,
-        ):
-            replaced[key].append(value)
+    mention_rows: list[tuple[Any, ...]] = []
+    for oracle_id, face_index, face_name, card_name, type_line, text, other_faces, may_mention in faces:
+        if not may_mention:  # none of name_mentions' triggers is in the text: nothing to read, nothing replaced
+            mentions: list[Mention] = []
+        else:
+            own = [face_name] if face_name == card_name else [face_name, card_name]
+            mentions = name_mentions(
+                text, own, type_line=type_line, names=index, subtypes=subtypes, other_names=other_faces or ()
+            )
+        replaced["oracle_id"].append(oracle_id)
+        replaced["face_index"].append(face_index)
+        replaced["text_cardname"].append(replace_self_references(text, mentions) if mentions else text)
+        replaced["text_tilde"].append(replace_self_references(text, mentions, "~") if mentions else text)
         for m in mentions:
             if m.kind in ("self", "self_short"):
                 target: tuple[str | None, str | None] = (oracle_id, card_name)
             else:
                 target = resolvable.get(m.name, (None, None))
-            for key, value in zip(
-                _SCHEMA, (oracle_id, face_index, m.start, m.end, m.text, m.kind, *target), strict=True
-            ):
-                rows[key].append(value)
-    frame = pl.DataFrame(rows, schema=_SCHEMA)
+            mention_rows.append((oracle_id, face_index, m.start, m.end, m.text, m.kind, *target))
+    frame = pl.DataFrame(mention_rows, schema=_SCHEMA, orient="row")
     con.register("name_references_frame", frame.to_arrow())
     con.execute("CREATE OR REPLACE TABLE name_references AS SELECT * FROM name_references_frame")
     con.unregister("name_references_frame")

@@ -208,13 +208,14 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
     doc = rules.document(con)
     predefined = comprules.predefined_tokens(doc)  # CR 111.10: RulesFileError for a CR it cannot read
     _write(con, "predefined_tokens", _predefined_frame(predefined))
-    from .names import NameIndex
+    from .lookup import PointNames
 
-    index = NameIndex(con)
+    # The few hundred names token effects use are looked up by point queries: the whole index is not needed.
+    index = PointNames(con)
     specs = extract_specs(con, predefined, index, doc)
     _write(con, "token_specs", specs)
     _write(con, "effect_tokens", effect_token_frame(specs, index))
-    _write(con, "token_collisions", _collisions(con, predefined, specs, index))
+    _write(con, "token_collisions", _collisions(con, predefined, specs))
 
 
 def _write(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
@@ -409,6 +410,9 @@ def keyword_definitions(doc: RulesDocument) -> dict[str, tuple[str, str]]:
     return out
 
 
+_ParsedClause = tuple[dict[str, Any], dict[str, Any], int, str, str, list[tuple[int, str]], list[TokenDescription]]
+
+
 def extract_specs(
     con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], index: Names, doc: RulesDocument
 ) -> pl.DataFrame:
@@ -436,7 +440,10 @@ def extract_specs(
     may_create = r"(?i)\bcreate" + (r"|" + kw_re.pattern if kw_re is not None else "")
     faces = con.execute(sqlfiles.load("tokens.sql"), [may_create]).fetchall()
     given_names = _given_name_spans(con)
-    rows: list[dict[str, Any]] = []
+    # Every clause is parsed first, so the names its descriptions may be named after (CR 111.11) are looked up
+    # in one query before the specs are made: (base, creator, clause_no, source, clause, names given in it,
+    # descriptions), or the row of a clause that does not parse.
+    parsed: list[_ParsedClause | dict[str, Any]] = []
     for (
         oid,
         face_index,
@@ -489,9 +496,9 @@ def extract_specs(
                 and (kind == "token_name" or marks[start] == source)  # not "named X" in a quoted ability within
             ]
             try:
-                descs = _parse_clause(seg)
+                parsed.append((base, creator, clause_no, source, seg, named, _parse_clause(seg)))
             except ValueError as exc:
-                rows.append(
+                parsed.append(
                     {
                         **base,
                         "clause_no": clause_no,
@@ -501,18 +508,24 @@ def extract_specs(
                         "error": str(exc),
                     }
                 )
-                continue
-            for d in descs:
-                given = _take_given_name(d, named) if d.given_name else None
-                rows.append(
-                    {
-                        **base,
-                        "clause_no": clause_no,
-                        "source": source,
-                        "clause": seg,
-                        **_spec(d, source, creator, keys, index, cards, given),
-                    }
-                )
+    rows: list[dict[str, Any]] = []
+    index.prefetch(d.bare_name for p in parsed if isinstance(p, tuple) for d in p[-1] if d.bare_name is not None)
+    for entry in parsed:
+        if isinstance(entry, dict):  # a clause that does not parse, kept with its error
+            rows.append(entry)
+            continue
+        base, creator, clause_no, source, seg, named, descs = entry
+        for d in descs:
+            given = _take_given_name(d, named) if d.given_name else None
+            rows.append(
+                {
+                    **base,
+                    "clause_no": clause_no,
+                    "source": source,
+                    "clause": seg,
+                    **_spec(d, source, creator, keys, index, cards, given),
+                }
+            )
     frame = pl.DataFrame(rows, schema=SPEC_SCHEMA)
     return frame.with_columns(
         pl.col(c).fill_null([]) for c in ("supertypes", "colors", "card_types", "subtypes", "keywords")
@@ -636,7 +649,7 @@ def _spec(
         )
         return spec
     if bare is not None:
-        r = index.resolve(bare)
+        r = index.resolve(bare, suggest=0)
         if r.ok and r.oracle_id in cards:  # CR 111.11: the Oracle card with that name
             _name, _mana_cost, type_line, _text, colors, power, toughness = cards[r.oracle_id]
             spec.update(
@@ -808,12 +821,13 @@ def effect_token_frame(specs: pl.DataFrame, index: Names) -> pl.DataFrame:
         names.setdefault(key, row["name"])
         groups.setdefault(key, {}).setdefault(_definition_key(row), []).append(row)
     out: list[dict[str, Any]] = []
+    index.prefetch(names.values())
     for key, definitions in sorted(groups.items()):
         ordered = sorted(
             definitions.values(),
             key=lambda rows: (-len({r["creator_oracle_id"] for r in rows}), min(r["creator_name"] for r in rows)),
         )
-        card = index.resolve(names[key])
+        card = index.resolve(names[key], suggest=0)
         card_name = card_oid = None
         if card.ok and normalize(card.english_name or "") == key:  # the same name, not a foreign or alternate one
             card_name, card_oid = card.english_name, card.oracle_id
@@ -870,33 +884,12 @@ def token_name_strings(con: duckdb.DuckDBPyConnection) -> list[str]:
 # -- collisions ------------------------------------------------------------------------------------
 
 
-def _collisions(
-    con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], specs: pl.DataFrame, index: NameIndex
-) -> pl.DataFrame:
+def _collisions(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken], specs: pl.DataFrame) -> pl.DataFrame:
     """Names that are both a card/face name (201.4 may choose them) and a token name."""
-    card_keys: dict[str, list[tuple[str, str | None, str]]] = {}
-    for key, oid, face_index in con.execute(
-        "SELECT key, oracle_id, face_index FROM names WHERE via IN ('name', 'face')"
-    ).fetchall():
-        face = index.face_names.get((oid, face_index)) if face_index is not None else None
-        card_keys.setdefault(key, []).append((index.cards[oid], face, oid))
-    rows: list[dict[str, Any]] = []
+    tokens: list[tuple[str, str, str, list[str], str]] = []  # (token name, source, rule, creators, what)
 
     def add(token_name: str, source: str, rule: str, creators: list[str], what: str) -> None:
-        for card, face, oid in card_keys.get(normalize(token_name), []):
-            where = f"face of {card}" if face else "a card"
-            rows.append(
-                {
-                    "name": token_name,
-                    "card": card,
-                    "face": face,
-                    "oracle_id": oid,
-                    "token_source": source,
-                    "token_rule": rule,
-                    "creators": sorted(set(creators))[:20],
-                    "what": what.format(name=token_name, card=card, where=where),
-                }
-            )
+        tokens.append((token_name, source, rule, creators, what))
 
     for t in predefined:
         for text in {n for n in (t.name, t.given_name, t.game_name) if n}:
@@ -935,6 +928,31 @@ def _collisions(
             "{name}: Scryfall has a token object named {name}; its characteristics come from the effect that "
             "creates it (111.4), not from the card {card}; 201.4 may name {name} ({where}).",
         )
+    card_keys: dict[str, list[tuple[str, str | None, str]]] = {}
+    for key, card, face, oid in con.execute(
+        """SELECT n.key, c.name, CASE WHEN n.face_index IS NOT NULL THEN f.name END, n.oracle_id
+        FROM names n JOIN cards c USING (oracle_id)
+        LEFT JOIN faces f ON f.oracle_id = n.oracle_id AND f.face_index = n.face_index
+        WHERE n.via IN ('name', 'face') AND c.is_card AND list_contains(?, n.key)""",
+        [sorted({normalize(t[0]) for t in tokens})],
+    ).fetchall():
+        card_keys.setdefault(key, []).append((card, face, oid))
+    rows: list[dict[str, Any]] = []
+    for token_name, source, rule, creators, what in tokens:
+        for card, face, oid in card_keys.get(normalize(token_name), []):
+            where = f"face of {card}" if face else "a card"
+            rows.append(
+                {
+                    "name": token_name,
+                    "card": card,
+                    "face": face,
+                    "oracle_id": oid,
+                    "token_source": source,
+                    "token_rule": rule,
+                    "creators": sorted(set(creators))[:20],
+                    "what": what.format(name=token_name, card=card, where=where),
+                }
+            )
     frame = pl.DataFrame(rows, schema=COLLISION_SCHEMA)
     return frame.unique(["name", "card", "token_source", "token_rule"]).sort(["name", "token_source", "token_rule"])
 

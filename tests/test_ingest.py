@@ -232,6 +232,29 @@ def test_bad_input_is_refused_and_the_old_database_kept(
     assert _fingerprint(small_db) == before
 
 
+def test_a_failing_step_on_the_second_connection_keeps_the_old_database(small_db: Path, tmp_path: Path) -> None:
+    # issue 14: the rules are read on a second connection while the cards are staged. Its failure (a rules
+    # file with no CR in it) fails the ingest as one would on the first, and the old database stays.
+    from oracle_tools.errors import RulesFileError
+
+    before = _fingerprint(small_db)
+    not_rules = tmp_path / "rules.txt"
+    not_rules.write_text("These are not the Comprehensive Rules.\n", encoding="utf-8")
+    with pytest.raises(RulesFileError, match="rules.txt"):
+        OracleDB.ingest_files(small_db, [CARDS_2019], rules_file=not_rules)
+    assert _fingerprint(small_db) == before
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_staging_is_not_kept(sample_db: OracleDB) -> None:
+    # The bulk files are staged in an attached in-memory database (both ingest connections read it): none of
+    # the staging tables or views is in the finished database.
+    con = sample_db.con
+    tables = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT temporary").fetchall()}
+    assert not tables & {"stage_cards", "rep", "per_oracle"}
+    assert con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = 'stage_dedup'").fetchone() == (0,)
+
+
 def test_truncated_gzip_names_the_file(small_db: Path, tmp_path: Path) -> None:
     data = CARDS_2019.read_bytes()
     cut = tmp_path / "default-cards-cut.json.gz"

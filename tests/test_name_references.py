@@ -205,3 +205,32 @@ def test_every_face_with_text_gets_its_cardname_form_from_the_mentions(real_db: 
         "text_for_analysis"
         not in real_db.con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'card_analytics'").fetchone()[0]
     )
+
+
+@pytest.mark.realdata
+def test_faces_the_prefilter_skips_have_no_mention(real_db: OracleDB) -> None:
+    # issue 14: references.build reads only the faces where a trigger of name_mentions occurs (CR 201.5 own names,
+    # 201.5c shortened names, 111.9 given names, "named X"). Every skipped real face, read in full, has none.
+    from oracle_tools import references, vocabulary
+    from oracle_tools.oracletext import NameIndex, name_mentions
+
+    known = NameIndex(name for (name,) in real_db.con.execute("SELECT DISTINCT name FROM names").fetchall())
+    subtypes = [*vocabulary.subtypes("land"), *vocabulary.subtypes("planeswalker")]
+    faces = real_db.con.execute(references._FACES).fetchall()
+    skipped = [f for f in faces if not f[-1]]
+    assert len(skipped) > 5000  # about half of the ~20k faces say no name at all
+    found = [
+        (face_name, mentions)
+        for _oid, _idx, face_name, card_name, type_line, text, others, _ in skipped
+        if (
+            mentions := name_mentions(
+                text,
+                [face_name, card_name],
+                type_line=type_line,
+                names=known,
+                subtypes=subtypes,
+                other_names=others or (),
+            )
+        )
+    ]
+    assert found == []

@@ -1,0 +1,16 @@
+-- One row per printing read (every language, every file), from the staging view of build_core.sql.
+-- Run by oracle_tools/ingest.py on its second connection while build_core.sql builds cards and faces.
+INSERT INTO printings
+SELECT id, oid, name, lang, "set", set_name, set_type, collector_number, released_at, rarity, layout,
+       coalesce(printed_name,
+                CASE WHEN len(card_faces) > 0 AND list_bool_and(list_transform(card_faces, lambda f: f.printed_name IS NOT NULL))
+                     THEN array_to_string(list_transform(card_faces, lambda f: f.printed_name), ' // ') END),
+       nullif(coalesce(flavor_name,
+                CASE WHEN len(card_faces) > 0 AND list_bool_and(list_transform(card_faces, lambda f: nullif(f.flavor_name, '') IS NOT NULL))
+                     THEN array_to_string(list_transform(card_faces, lambda f: f.flavor_name), ' // ') END), ''),
+       printed_type_line, printed_text,
+       list_transform(card_faces, lambda f: f.name),
+       list_transform(card_faces, lambda f: f.printed_name),
+       list_transform(card_faces, lambda f: nullif(f.flavor_name, '')),
+       games, digital, promo, border_color, security_stamp, multiverse_ids, mtgo_id, arena_id, artist, source_file
+FROM ingest_stage.main.stage_dedup;
