@@ -99,10 +99,16 @@ def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     return wall, kilobytes / 1024, proc.returncode
 
 
-def measure(argv: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
-    run_once(argv, env)  # page cache warm, like a user's second try
-    samples = [run_once(argv, env) for _ in range(runs)]
-    return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
+def measure(commands: list[list[str]], env: dict[str, str], runs: int) -> list[tuple[float, float]]:
+    """Median (wall seconds, peak RSS MB) of each command. The commands take turns, run after run, so a
+    machine that slows down for a while (this one does) slows every command and the floor alike."""
+    for argv in commands:
+        run_once(argv, env)  # page cache warm, like a user's second try
+    samples: list[list[tuple[float, float, int]]] = [[] for _ in commands]
+    for _ in range(runs):
+        for argv, taken in zip(commands, samples, strict=True):
+            taken.append(run_once(argv, env))
+    return [(statistics.median(s[0] for s in taken), statistics.median(s[1] for s in taken)) for taken in samples]
 
 
 def has_search(cli: str, env: dict[str, str]) -> bool:
@@ -140,6 +146,14 @@ def main() -> None:
     parser.add_argument("--no-warm", action="store_true", help="skip the warm-library memory figure")
     args = parser.parse_args()
     build(args.db, args.rebuild)
+    # The package's bytecode, as pip writes it when it installs the wheel: an editable install under
+    # PYTHONDONTWRITEBYTECODE=1 (set on this machine) would otherwise compile every module in every process,
+    # ~50 ms that no installed copy pays (the floor's duckdb and polars are pip-installed, so compiled).
+    import compileall
+
+    import oracle_tools
+
+    compileall.compile_dir(Path(oracle_tools.__file__).parent, quiet=1)
     deck = sixty_card_list()
     cli = shutil.which("oracle-tools", path=str(Path(sys.executable).parent)) or "oracle-tools"
     with tempfile.TemporaryDirectory() as home:
@@ -168,10 +182,8 @@ def main() -> None:
         else:
             search_note = "search: skipped, the installed CLI has no `search` command yet"
         commands.append(('sql "select count(*) from cards"', [cli, "sql", "select count(*) from cards"], WALL_TARGET))
-        rows = []
-        for label, argv, target in commands:
-            wall, rss = measure(argv, env, args.runs)
-            rows.append((label, wall, rss, target))
+        measured = measure([argv for _, argv, _ in commands], env, args.runs)
+        rows = [(label, wall, rss, target) for (label, _, target), (wall, rss) in zip(commands, measured, strict=True)]
     floor = rows[0][1]
     print(
         f"\nfresh process, median of {args.runs} runs, database {args.db.name} "

@@ -144,10 +144,7 @@ ORDER BY key, name, oracle_id, face_index NULLS FIRST, via, lang
 """
 # English card and face names of the matched cards (primary-key probes), as NameIndex.cards / face_names.
 _CARDS_SQL = "SELECT oracle_id, name FROM cards WHERE oracle_id IN $oids AND is_card"
-_FACES_SQL = (
-    "SELECT f.oracle_id, f.face_index, f.name FROM faces f JOIN cards c USING (oracle_id) "
-    "WHERE f.oracle_id IN $oids AND c.is_card"
-)
+_FACES_SQL = "SELECT oracle_id, face_index, name FROM faces WHERE oracle_id IN $oids AND is_card"
 
 # The 201.3 class of each given name: every name of every class it belongs to (sorted), and the
 # first class_id (the key deck checks count copies by, 201.3b).

@@ -112,11 +112,22 @@ def _shipped() -> _RuleTexts:
         from .comprules import default_rules_path
 
         path = default_rules_path()  # raises RulesFileError
-    text = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    wanted = "|".join(re.escape(n) for n in _VOCABULARY_RULES)
+    data = path.read_bytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     found: dict[str, str] = {}
-    for m in re.finditer(rf"^(?P<num>{wanted})\.?[ \t]+(?P<text>\S[^\n]*?)[ \t]*$", text, re.M):
-        found.setdefault(m["num"], m["text"])  # the body's rule (the contents list names sections only)
+    for number in _VOCABULARY_RULES:
+        # The first line that is the rule itself: the number, an optional full stop, then a space or tab (the
+        # contents list names sections only; "110.4a" is another rule). bytes.find and decoding that one line
+        # cost a tenth of decoding the whole text and scanning it with a regex.
+        needle = b"\n" + number.encode()
+        at = data.find(needle)
+        while at != -1:
+            after = data[at + len(needle) : at + len(needle) + 2]
+            if after[:1] in (b" ", b"\t") or (after[:1] == b"." and after[1:2] in (b" ", b"\t")):
+                end = data.find(b"\n", at + 1)
+                line = data[at + 1 : end if end != -1 else len(data)].decode("utf-8")
+                found[number] = line[len(number) :].lstrip(".").strip()
+                break
+            at = data.find(needle, at + 1)
     return _RuleTexts(found)
 
 
