@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -104,8 +103,8 @@ def sandboxed_connection(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnect
 
 @cache
 def load(name: str) -> str:
-    """The text of ``oracle_tools/sql/<name>``."""
-    return resources.files(__package__).joinpath("sql", name).read_text(encoding="utf-8")
+    """The text of ``oracle_tools/sql/<name>`` (found beside this module, as resources.package_data says why)."""
+    return (Path(__file__).resolve().parent / "sql" / name).read_text(encoding="utf-8")
 
 
 def frame(

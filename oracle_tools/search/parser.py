@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
@@ -46,7 +45,7 @@ _EXPECTED = {
 
 @cache
 def _lark() -> Lark:
-    grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+    grammar = (Path(__file__).resolve().parent / "grammar.lark").read_text(encoding="utf-8")
     return Lark(
         grammar,
         parser="lalr",
