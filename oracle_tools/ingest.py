@@ -329,11 +329,10 @@ class Ingest:
                 con.execute(f"DETACH {STAGE_CATALOG}")
             else:
                 self._keep(con, CARD_TABLES)
-            # Read by search and cardjson only, so built while the names are read.
-            second.submit(
-                lambda c: c.execute(sqlfiles.load("preferred_printings.sql"))
-            )  # each card's preferred printing
-            second.submit(lambda c: c.execute(sqlfiles.load("search_faces.sql")))  # per-face values searches compare
+            # Each card's preferred printing and the per-face values searches compare: read by search and
+            # cardjson only, so built while the names are read.
+            second.submit(lambda c: c.execute(sqlfiles.load("preferred_printings.sql")))
+            second.submit(lambda c: c.execute(sqlfiles.load("search_faces.sql")))
             bar.update(1)
             if ruling_files:
                 self._load_rulings(con, ruling_files, bar)
@@ -487,10 +486,12 @@ def _load_text_readers() -> None:
 class _SecondConnection:
     """SQL steps run, in the order submitted, on a second connection to the new database.
 
-    While the first connection stages cards or Python reads Oracle text (names, references, tokens),
-    the steps nothing there reads run here: the rules, preferred printings, search's face values, the
-    lookup indexes. At the size of a bulk file DuckDB runs most statements on one thread, so the
-    second core would otherwise sit idle (issue 14). On a one-core machine it costs nothing.
+    While the first connection stages the cards, builds cards and faces, or Python reads Oracle text
+    (names, references, tokens), what that work does not read runs here: the rules, the printings,
+    preferred printings, search's face values, the lookup indexes. At the size of a bulk file DuckDB
+    runs most statements on one thread, so the second core would otherwise sit idle (issue 14); on a
+    one-core machine the steps simply take turns. A step that fails fails the ingest (``wait``, or the
+    future the first connection waits on), and a failed ingest interrupts the step under way.
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:

@@ -41,7 +41,7 @@ WHERE ns.via IN ('name', 'face', 'interchangeable') AND ns.lang = 'en'
 
 # Each face with its text, and whether any trigger of :func:`oracletext.name_mentions` occurs in it: "named",
 # "create(s) X" (CR 111.9), one of its own names (201.5) or a legendary face's shortened name (201.5c). A face
-# without any gets no mention, so most of the ~20k faces skip the Python reading; tests/test_references.py checks
+# without any gets no mention, so most of the ~20k faces skip the Python reading; tests/test_name_references.py checks
 # on every real face that name_mentions finds nothing where this says none.
 _FACES = r"""
 WITH multi AS (SELECT oracle_id, list(name) AS names FROM faces GROUP BY oracle_id HAVING count(*) > 1)
