@@ -284,16 +284,20 @@ class PointNames:
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """The closest English names (``SUGGESTED_VIAS``), as :meth:`NameIndex.suggest` (same choices, same scorer)."""
+        import duckdb
         from rapidfuzz import fuzz, process
 
         key = normalize(text)
         if not key or limit <= 0:
             return []
         if self._fuzzy is None:
-            rows = self.con.execute(
-                "SELECT key, max(name) FROM names WHERE list_contains(?, via) GROUP BY key ORDER BY key",
-                [list(SUGGESTED_VIAS)],
-            ).fetchall()
+            try:
+                rows = self.con.execute("SELECT key, name FROM name_suggestions ORDER BY key").fetchall()
+            except duckdb.CatalogException:  # a database built before the table existed: the same rows, grouped here
+                rows = self.con.execute(
+                    "SELECT key, max(name) FROM names WHERE list_contains(?, via) GROUP BY key ORDER BY key",
+                    [list(SUGGESTED_VIAS)],
+                ).fetchall()
             self._fuzzy = [k for k, _ in rows], [n for _, n in rows]
         keys, names = self._fuzzy
         hits = process.extract(key, keys, scorer=fuzz.ratio, limit=limit, score_cutoff=50)

@@ -89,6 +89,13 @@ def build(con: duckdb.DuckDBPyConnection, interchangeable_file: Path | None = No
         "ORDER BY key, name, oracle_id, face_index NULLS FIRST, via, lang"
     )
     con.unregister("names_frame")
+    # The English names a miss is offered (lookup.SUGGESTED_VIAS), one per key: a fresh process reads these
+    # ~25k rows instead of grouping the whole names table for one misspelt name (issue 14).
+    con.execute(
+        "CREATE OR REPLACE TABLE name_suggestions AS SELECT key, max(name) AS name FROM names "
+        "WHERE list_contains(?, via) GROUP BY key ORDER BY key",
+        [list(SUGGESTED_VIAS)],
+    )
     _store_classes(con, classes)
 
 
