@@ -5,8 +5,8 @@ Every ingest writes a new database next to the old one and swaps it in with one
 previous database as it was.
 
 Parsing is DuckDB's native JSON reader with an explicit schema (no Python loop over
-objects); the tables are then derived in SQL (``sql/build_core.sql``) and by the
-later layers (names, tokens).
+objects); the tables are then derived in SQL (``sql/build_*.sql``) and by the
+later layers (names, references, tokens), partly on a second connection (``_SecondConnection``).
 
 >>> from oracle_tools import OracleDB
 >>> db = OracleDB.ingest_sample("data/oracle.duckdb")       # doctest: +SKIP
@@ -98,9 +98,10 @@ RULING_COLUMNS: dict[str, str] = {
 #: after the file ("previous.duckdb" and its temp copy are both "previous"), so a fixed word can clash with it;
 #: a random name per process cannot (issue 10).
 PREVIOUS_CATALOG = f"previous_{secrets.token_hex(8)}"
-#: The in-memory database the bulk files are staged in (sql/build_core.sql names it): attached, not TEMP, so the
-#: second connection sees it too. The new database's own name is its file's, "….ingest-PID", never this.
-STAGE_CATALOG = "ingest_stage"
+#: The in-memory database the bulk files are staged in: attached, not TEMP, so the second connection sees it too.
+#: The SQL files call it ``ingest_stage``; the run uses a random name for the reason above (a database file
+#: named ingest_stage.duckdb is itself the catalog "ingest_stage"), put in by :func:`_staged_sql`.
+STAGE_CATALOG = f"ingest_stage_{secrets.token_hex(8)}"
 
 _BULK_NAME = re.compile(r"(oracle[-_]cards|unique[-_]artwork|default[-_]cards|all[-_]cards|rulings)", re.I)
 _OBJECT_KEY = re.compile(r'"object"\s*:\s*"([A-Za-z_]+)"')
@@ -376,11 +377,11 @@ class Ingest:
 
     def _build_core(self, con: duckdb.DuckDBPyConnection, second: _SecondConnection) -> None:
         """cards, faces and legalities here while the second connection builds printings; then parts."""
-        con.execute(sqlfiles.load("build_stage.sql"))
-        printings_built = second.submit(lambda c: c.execute(sqlfiles.load("build_printings.sql")))
-        con.execute(sqlfiles.load("build_core.sql"))
+        con.execute(_staged_sql("build_stage.sql"))
+        printings_built = second.submit(lambda c: c.execute(_staged_sql("build_printings.sql")))
+        con.execute(_staged_sql("build_core.sql"))
         printings_built.result()
-        con.execute(sqlfiles.load("build_parts.sql"))
+        con.execute(_staged_sql("build_parts.sql"))
 
     def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
         cols = _columns_literal(CARD_COLUMNS)
@@ -476,6 +477,11 @@ class Ingest:
             )
 
 
+def _staged_sql(name: str) -> str:
+    """``sql/<name>`` reading this run's staging database (the files say ``ingest_stage``; see STAGE_CATALOG)."""
+    return sqlfiles.load(name).replace("ingest_stage.main.", f"{STAGE_CATALOG}.main.")
+
+
 def _load_text_readers() -> None:
     """Import the Oracle-text layers and read their CR vocabulary (~0.1 s), while DuckDB reads the cards."""
     from . import names, references, tokens, views, vocabulary  # noqa: F401
@@ -491,7 +497,8 @@ class _SecondConnection:
     preferred printings, search's face values, the lookup indexes. At the size of a bulk file DuckDB
     runs most statements on one thread, so the second core would otherwise sit idle (issue 14); on a
     one-core machine the steps simply take turns. A step that fails fails the ingest (``wait``, or the
-    future the first connection waits on), and a failed ingest interrupts the step under way.
+    future the first connection waits on); a failed ingest interrupts the SQL statement under way here
+    (a Python step, such as parsing the CR, finishes first) and waits for it before the file is removed.
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:

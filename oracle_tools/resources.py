@@ -17,7 +17,7 @@ def package_data() -> Path:
     The package is always a real folder (the wheel is unpacked, never imported from a zip: its DuckDB
     extension module could not be either), so ``__file__`` finds it; ``importlib.resources`` would cost
     every fresh process ~10 ms of imports for the same path (issue 14)."""
-    return Path(__file__).resolve().parent / "data"
+    return Path(__file__).parent / "data"
 
 
 SAMPLE_DIR = package_data() / "sample"

@@ -104,7 +104,7 @@ def sandboxed_connection(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnect
 @cache
 def load(name: str) -> str:
     """The text of ``oracle_tools/sql/<name>`` (found beside this module, as resources.package_data says why)."""
-    return (Path(__file__).resolve().parent / "sql" / name).read_text(encoding="utf-8")
+    return (Path(__file__).parent / "sql" / name).read_text(encoding="utf-8")
 
 
 def frame(

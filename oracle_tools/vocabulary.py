@@ -112,7 +112,7 @@ def _shipped() -> _RuleTexts:
         from .comprules import default_rules_path
 
         path = default_rules_path()  # raises RulesFileError
-    data = path.read_bytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    data = b"\n" + path.read_bytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # every line after a newline
     found: dict[str, str] = {}
     for number in _VOCABULARY_RULES:
         # The first line that is the rule itself: the number, an optional full stop, then a space or tab (the
@@ -125,8 +125,10 @@ def _shipped() -> _RuleTexts:
             if after[:1] in (b" ", b"\t") or (after[:1] == b"." and after[1:2] in (b" ", b"\t")):
                 end = data.find(b"\n", at + 1)
                 line = data[at + 1 : end if end != -1 else len(data)].decode("utf-8")
-                found[number] = line[len(number) :].lstrip(".").strip()
-                break
+                body = line[len(number) :].lstrip(".").strip(" \t")
+                if body:  # a number with no text after it is not the rule
+                    found[number] = body
+                    break
             at = data.find(needle, at + 1)
     return _RuleTexts(found)
 

@@ -243,9 +243,11 @@ def test_dek_without_dtd_still_reads(tmp_path: Path) -> None:
 # -- no tracebacks (issue 10.3) -----------------------------------------------------------------------------------
 
 
-def test_ingest_twice_into_previous_duckdb(tmp_path: Path) -> None:
-    """A database named previous.duckdb clashed with the internal `ATTACH … AS previous` (BinderException)."""
-    db = tmp_path / "previous.duckdb"
+@pytest.mark.parametrize("file_name", ["previous.duckdb", "ingest_stage.duckdb", "Ingest_Stage.v2.db"])
+def test_ingest_twice_into_a_database_named_like_an_internal_one(tmp_path: Path, file_name: str) -> None:
+    """A database named previous.duckdb clashed with the internal `ATTACH … AS previous` (BinderException); one
+    named ingest_stage.* would clash with the staging database (issue 14) had it a fixed name."""
+    db = tmp_path / file_name
     for _ in range(2):
         result = CliRunner().invoke(main, ["ingest", "--sample", "--no-progress", "--db", str(db)])
         assert result.exit_code == 0, result.output

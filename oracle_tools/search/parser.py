@@ -45,7 +45,7 @@ _EXPECTED = {
 
 @cache
 def _lark() -> Lark:
-    grammar = (Path(__file__).resolve().parent / "grammar.lark").read_text(encoding="utf-8")
+    grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
     return Lark(
         grammar,
         parser="lalr",

@@ -3,7 +3,8 @@
 -- oracle_tools/ingest.py (Ingest._build_core): build_stage.sql (the view all of them read), then this one
 -- (cards, faces, legalities) while build_printings.sql runs on a second connection, then build_parts.sql
 -- (it reads both).
--- The staging tables live in the in-memory database `ingest_stage`, which both connections see.
+-- The staging tables live in the in-memory database `ingest_stage` (each run's own name: ingest.STAGE_CATALOG),
+-- which both connections see.
 -- Runs inside the new database only; the previous database is never touched.
 
 -- The object a card's Oracle facts are read from: an oracle_cards object when one was

@@ -1,4 +1,4 @@
--- One row per printing read (every language, every file), from the staging view of build_core.sql.
+-- One row per printing read (every language, every file), from the staging view of build_stage.sql.
 -- Run by oracle_tools/ingest.py on its second connection while build_core.sql builds cards and faces.
 INSERT INTO printings
 SELECT id, oid, name, lang, "set", set_name, set_type, collector_number, released_at, rarity, layout,
