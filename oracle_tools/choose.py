@@ -222,12 +222,7 @@ class NameChooser:
         # Names of tokens and other non-card objects (CR 201.4: never choosable unless also a card's
         # name): Scryfall's token objects, plus the tokens layer's predefined tokens (CR 111.10)
         # and card/token name collisions when those tables exist.
-        tables = {
-            t
-            for (t,) in con.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
-            ).fetchall()
-        }
+        tables = {t for t in ("effect_tokens", "predefined_tokens", "token_collisions") if sqlfiles.has_table(con, t)}
         self.token_kinds: dict[str, str] = {}
         if "effect_tokens" in tables:  # CR 111.4 / 111.9: tokens effects name (Ragavan, Marit Lage), with creators
             for name, rules, creators in con.execute(

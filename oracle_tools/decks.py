@@ -219,7 +219,7 @@ def _ends_sentence(text: str, end: int) -> bool:
 def stored_deck_limits(con: duckdb.DuckDBPyConnection) -> dict[str, float] | None:
     """oracle_id -> the deck limit its own text sets, read from the stored ``name_references`` rows
     (oracle_tools/sql/deck_limits.sql); None when the database predates that table."""
-    if not con.execute("SELECT 1 FROM duckdb_tables() WHERE table_name = 'name_references'").fetchall():
+    if not sqlfiles.has_table(con, "name_references"):
         return None
     limits: dict[str, float] = {}
     for oracle_id, start, end, text in con.execute(sqlfiles.load("deck_limits.sql")).fetchall():

@@ -536,7 +536,7 @@ def _given_name_spans(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, int], l
     """The ``name_references`` rows that can give a token its name, per face: (start, text, kind) of
     ``token_name`` (CR 111.9 "create Marit Lage, a legendary …") and ``named`` ("… token named X", CR 111.4)
     mentions. Token names are read from these spans, so ``effect_tokens`` and ``name_references`` agree."""
-    if not _has_table(con, "name_references"):
+    if not sqlfiles.has_table(con, "name_references"):
         raise OracleToolsError("the name_references table is missing; build it (references.build) before the tokens")
     out: dict[tuple[str, int], list[tuple[int, str, str]]] = {}
     for oid, face_index, start, text, kind in con.execute(
@@ -873,10 +873,9 @@ _NAME_LIST_SQL = {
 def token_name_strings(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Every token name the database knows (predefined, named by an effect, Scryfall token objects
     and the tokens Scryfall links to cards), for suggestions; [] before the tokens layer exists."""
-    tables = _tables(con)
     found: set[str] = set()
     for table, sql in _NAME_LIST_SQL.items():  # fixed statements, chosen by which tables exist
-        if table in tables:
+        if sqlfiles.has_table(con, table):
             found.update(name for (name,) in con.execute(sql).fetchall() if name)
     return sorted(found)
 
@@ -1074,24 +1073,10 @@ def _token_suggestions(r: Any) -> tuple[str, ...]:
     return tuple(getattr(r, "tokens", ()) or ())
 
 
-def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
-    """Tables of this database only (at ingest the previous database is attached as well)."""
-    return {
-        t
-        for (t,) in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND database_name = current_database()"
-        ).fetchall()
-    }
-
-
-def _has_table(con: duckdb.DuckDBPyConnection, table: str) -> bool:
-    return table in _tables(con)
-
-
 def _effect_rows(con: duckdb.DuckDBPyConnection, keys: list[str]) -> list[dict[str, Any]]:
     """The ``effect_tokens`` rows of a name (by lookup key), most-used definition first."""
     keys = [k for k in dict.fromkeys(keys) if k]
-    if not keys or not _has_table(con, "effect_tokens"):  # a database built before this table existed
+    if not keys or not sqlfiles.has_table(con, "effect_tokens"):  # a database built before this table existed
         return []
     rows = _dicts(con, "SELECT * FROM effect_tokens WHERE list_contains(?, key) ORDER BY key, definition", [keys])
     found = {row["key"] for row in rows}
@@ -1216,7 +1201,7 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
                 }
             )
         )
-        if _has_table(con, "token_specs")
+        if sqlfiles.has_table(con, "token_specs")
         else ()
     )
     return TokenAnswer(

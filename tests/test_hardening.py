@@ -694,3 +694,18 @@ def test_every_shipped_file_is_in_the_wheel() -> None:
     # and no module finds data beside the package (the checkout's layout) instead of inside it
     for path in package.rglob("*.py"):
         assert "parents[1]" not in path.read_text(encoding="utf-8"), path
+
+
+def test_a_missing_table_is_probed_without_aborting_a_transaction(sample_db: OracleDB) -> None:
+    # sqlfiles.has_table (the "database built before this table" checks, issue 14) probes on a cursor of its own:
+    # a failed probe on the caller's connection would abort the caller's open transaction.
+    from oracle_tools import sqlfiles
+
+    con = sample_db.con.cursor()
+    con.execute("BEGIN")
+    try:
+        assert sqlfiles.has_table(con, "effect_tokens") and sqlfiles.has_table(con, "card_analytics")  # table, view
+        assert not sqlfiles.has_table(con, "no_such_table")
+        assert con.execute("SELECT count(*) > 0 FROM cards").fetchone() == (True,)  # the transaction still runs
+    finally:
+        con.execute("ROLLBACK")
