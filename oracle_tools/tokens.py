@@ -429,12 +429,6 @@ def extract_specs(
         if kw_defs
         else None
     )
-    cards = {
-        oid: row
-        for oid, *row in con.execute(
-            "SELECT oracle_id, name, mana_cost, type_line, oracle_text, colors, power, toughness FROM cards WHERE is_card"
-        ).fetchall()
-    }
     # Only the faces that may create a token: "create", or a keyword whose definition does (the same pattern, in
     # DuckDB's RE2: most faces do neither)
     may_create = r"(?i)\bcreate" + (r"|" + kw_re.pattern if kw_re is not None else "")
@@ -508,8 +502,18 @@ def extract_specs(
                         "error": str(exc),
                     }
                 )
+    bare_names = [d.bare_name for p in parsed if isinstance(p, tuple) for d in p[-1] if d.bare_name is not None]
+    index.prefetch(bare_names)
+    named_after = sorted({r.oracle_id for b in bare_names if (r := index.resolve(b, suggest=0)).ok and r.oracle_id})
+    cards = {  # the Oracle cards those names are (CR 111.11), not every card
+        oid: row
+        for oid, *row in con.execute(
+            "SELECT oracle_id, name, mana_cost, type_line, oracle_text, colors, power, toughness FROM cards "
+            "WHERE is_card AND oracle_id IN $oids",
+            {"oids": named_after},
+        ).fetchall()
+    }
     rows: list[dict[str, Any]] = []
-    index.prefetch(d.bare_name for p in parsed if isinstance(p, tuple) for d in p[-1] if d.bare_name is not None)
     for entry in parsed:
         if isinstance(entry, dict):  # a clause that does not parse, kept with its error
             rows.append(entry)
