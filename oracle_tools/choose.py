@@ -46,7 +46,7 @@ verdict always speaks of English Oracle names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -98,6 +98,58 @@ _SHOWN = (
     "loyalty",
     "defense",
 )
+
+
+def token_kinds(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Lookup key -> what non-card object has that name (CR 201.4: a token's name may be chosen only if it is
+    also a card's): Scryfall's token objects, the tokens layer's predefined tokens (CR 111.10), the tokens
+    effects name (111.4, 111.9) and card/token name collisions, from whichever of those tables exist."""
+    kinds: dict[str, str] = {}
+    if sqlfiles.has_table(con, "effect_tokens"):  # CR 111.4 / 111.9: tokens effects name (Ragavan, Marit Lage)
+        for name, rules, creators in con.execute(
+            "SELECT name, list_sort(list_distinct(list(rule))), list_sort(list_distinct(flatten(list(creators)))) "
+            "FROM effect_tokens GROUP BY name"
+        ).fetchall():
+            # the rule the creating text uses: 111.9 "create Marit Lage, a legendary …", else 111.4
+            cited = ", ".join(f"CR {r}" for r in rules if r) or "CR 111.4"
+            shown = "; ".join(creators[:3]) + (f" and {len(creators) - 3} more" if len(creators) > 3 else "")
+            kinds.setdefault(normalize(name), f"token that effects name and define ({cited}; {shown})")
+    for name, kind in con.execute(
+        "SELECT name, string_agg(DISTINCT object_kind, ' or ' ORDER BY object_kind) FROM token_names GROUP BY name"
+    ).fetchall():
+        kinds.setdefault(normalize(name), kind)
+    if sqlfiles.has_table(con, "predefined_tokens"):
+        for (name,) in con.execute("SELECT DISTINCT name FROM predefined_tokens").fetchall():
+            kinds.setdefault(normalize(name), "predefined token (CR 111.10)")
+    if sqlfiles.has_table(con, "token_collisions"):
+        for (name,) in con.execute("SELECT DISTINCT name FROM token_collisions").fetchall():
+            kinds.setdefault(normalize(name), "token")
+    return kinds
+
+
+def build(con: duckdb.DuckDBPyConnection) -> None:
+    """At ingest, after the tokens layer: table ``token_kinds`` (key, kind) = :func:`token_kinds`, so a fresh
+    choose-name reads the few keys it asks about instead of four token tables (issue 14)."""
+    import polars as pl
+
+    kinds = token_kinds(con)
+    frame = pl.DataFrame(
+        {"key": list(kinds), "kind": list(kinds.values())}, schema={"key": pl.String, "kind": pl.String}
+    )
+    con.register("token_kinds_frame", frame.to_arrow())
+    con.execute("CREATE OR REPLACE TABLE token_kinds AS SELECT key, kind FROM token_kinds_frame ORDER BY key")
+    con.unregister("token_kinds_frame")
+
+
+def stored_token_kinds(con: duckdb.DuckDBPyConnection, keys: Collection[str] | None = None) -> dict[str, str]:
+    """:func:`token_kinds` as ingest stored it (of ``keys`` only, if given); computed for a database built
+    before the ``token_kinds`` table."""
+    if not sqlfiles.has_table(con, "token_kinds"):
+        kinds = token_kinds(con)
+        return kinds if keys is None else {k: kinds[k] for k in keys if k in kinds}
+    if keys is None:
+        return dict(con.execute("SELECT key, kind FROM token_kinds").fetchall())
+    return dict(con.execute("SELECT key, kind FROM token_kinds WHERE key IN $keys", {"keys": sorted(keys)}).fetchall())
 
 
 @lru_cache(maxsize=512)
@@ -200,17 +252,23 @@ class NameChooser:
 
     @classmethod
     def from_rows(
-        cls, con: duckdb.DuckDBPyConnection, name_index: NameIndex, rows: list[dict[str, Any]]
+        cls, con: duckdb.DuckDBPyConnection, name_index: NameIndex, rows: list[dict[str, Any]], asked: str
     ) -> NameChooser:
-        """A chooser over some faces only (rows shaped like ``_FACES_SQL``'s), for one verdict in a fresh
-        process (``oracle_tools.lookup.point_chooser``); it has no ``frame``, so no :meth:`nameable`."""
+        """A chooser over some faces only (rows shaped like ``_FACES_SQL``'s), for the verdict on ``asked``
+        in a fresh process (``oracle_tools.lookup.point_chooser``); it has no ``frame``, so no :meth:`nameable`."""
         chooser = cls.__new__(cls)
         for row in rows:
             row["rule"] = ROLE_RULE.get(row["role"], "201.4")
-        chooser._setup(con, name_index, rows)
+        chooser._setup(con, name_index, rows, keys={normalize(asked), *(normalize(r["name"]) for r in rows)})
         return chooser
 
-    def _setup(self, con: duckdb.DuckDBPyConnection, name_index: NameIndex, rows: list[dict[str, Any]]) -> None:
+    def _setup(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        name_index: NameIndex,
+        rows: list[dict[str, Any]],
+        keys: Collection[str] | None = None,
+    ) -> None:
         self.name_index = name_index
         self.by_name: dict[str, list[dict[str, Any]]] = {}
         self.by_card: dict[str, list[dict[str, Any]]] = {}
@@ -219,30 +277,9 @@ class NameChooser:
             self.by_card.setdefault(row["oracle_id"], []).append(row)
         for faces in self.by_card.values():
             faces.sort(key=lambda r: r["face_index"])
-        # Names of tokens and other non-card objects (CR 201.4: never choosable unless also a card's
-        # name): Scryfall's token objects, plus the tokens layer's predefined tokens (CR 111.10)
-        # and card/token name collisions when those tables exist.
-        tables = {t for t in ("effect_tokens", "predefined_tokens", "token_collisions") if sqlfiles.has_table(con, t)}
-        self.token_kinds: dict[str, str] = {}
-        if "effect_tokens" in tables:  # CR 111.4 / 111.9: tokens effects name (Ragavan, Marit Lage), with creators
-            for name, rules, creators in con.execute(
-                "SELECT name, list_sort(list_distinct(list(rule))), list_sort(list_distinct(flatten(list(creators)))) "
-                "FROM effect_tokens GROUP BY name"
-            ).fetchall():
-                # the rule the creating text uses: 111.9 "create Marit Lage, a legendary …", else 111.4
-                cited = ", ".join(f"CR {r}" for r in rules if r) or "CR 111.4"
-                shown = "; ".join(creators[:3]) + (f" and {len(creators) - 3} more" if len(creators) > 3 else "")
-                self.token_kinds.setdefault(normalize(name), f"token that effects name and define ({cited}; {shown})")
-        for name, kind in con.execute(
-            "SELECT name, string_agg(DISTINCT object_kind, ' or ' ORDER BY object_kind) FROM token_names GROUP BY name"
-        ).fetchall():
-            self.token_kinds.setdefault(normalize(name), kind)
-        if "predefined_tokens" in tables:
-            for (name,) in con.execute("SELECT DISTINCT name FROM predefined_tokens").fetchall():
-                self.token_kinds.setdefault(normalize(name), "predefined token (CR 111.10)")
-        if "token_collisions" in tables:
-            for (name,) in con.execute("SELECT DISTINCT name FROM token_collisions").fetchall():
-                self.token_kinds.setdefault(normalize(name), "token")
+        # Names of tokens and other non-card objects (CR 201.4: never choosable unless also a card's name), by
+        # key: all of them, or (a chooser of some faces) those of its faces' names and of the name asked about.
+        self.token_kinds: dict[str, str] = stored_token_kinds(con, keys)
         # exact face name -> the kind of non-card object that shares it (one dict lookup per verdict)
         self.token_note: dict[str, str] = {
             name: self.token_kinds[key] for name in self.by_name if (key := normalize(name)) in self.token_kinds
@@ -251,7 +288,8 @@ class NameChooser:
             oid: tuple(parts)
             for oid, parts in con.execute(
                 "SELECT oracle_id, list(DISTINCT part_name ORDER BY part_name) FROM parts "
-                "WHERE component = 'meld_part' GROUP BY oracle_id"
+                "WHERE component = 'meld_part' AND (NOT $some OR list_contains($oids, oracle_id)) GROUP BY oracle_id",
+                {"some": keys is not None, "oids": list(self.by_card) if keys is not None else []},
             ).fetchall()
         }
 

@@ -370,6 +370,9 @@ class Ingest:
         references.build(con)
         rules_stored.result()  # tokens read CR 111.10 from the stored rules
         tokens.build(con)  # after references: token names are read from the name_references spans (CR 111.4, 111.9)
+        from . import choose
+
+        choose.build(con)  # after tokens: the kinds of non-card names choose-name refuses (CR 201.4)
         second.wait()
         from . import views  # analyst views over every layer: keep this call last
 

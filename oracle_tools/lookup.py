@@ -374,7 +374,7 @@ def point_chooser(con: duckdb.DuckDBPyConnection, names: PointNames | NameIndex,
     cursor = con.execute(query, {"names": own})
     columns = [d[0] for d in cursor.description]
     rows = [dict(zip(columns, values)) for values in cursor.fetchall()]
-    return NameChooser.from_rows(con, names, rows)  # type: ignore[arg-type]  # NameIndex's single-name methods
+    return NameChooser.from_rows(con, names, rows, text)  # type: ignore[arg-type]  # NameIndex's single-name methods
 
 
 # -- deck check of one list ----------------------------------------------------------------------------
