@@ -288,8 +288,8 @@ class NameChooser:
             oid: tuple(parts)
             for oid, parts in con.execute(
                 "SELECT oracle_id, list(DISTINCT part_name ORDER BY part_name) FROM parts "
-                "WHERE component = 'meld_part' AND (NOT $some OR list_contains($oids, oracle_id)) GROUP BY oracle_id",
-                {"some": keys is not None, "oids": list(self.by_card) if keys is not None else []},
+                "WHERE component = 'meld_part' AND ($every_card OR list_contains($oids, oracle_id)) GROUP BY oracle_id",
+                {"every_card": keys is None, "oids": list(self.by_card) if keys is not None else []},
             ).fetchall()
         }
 
