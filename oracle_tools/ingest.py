@@ -491,7 +491,7 @@ def _warm_up(cursor: duckdb.DuckDBPyConnection) -> None:
     first Arrow scan, ~0.15 s that names.build would otherwise pay). About 0.25 s off the ingest (issue 14)."""
     import polars as pl
 
-    from . import names, references, tokens, views, vocabulary  # noqa: F401
+    from . import choose, names, references, tokens, views, vocabulary  # noqa: F401
 
     vocabulary.subtypes("land")
     cursor.register("warm_up_frame", pl.DataFrame({"x": [1]}).to_arrow())

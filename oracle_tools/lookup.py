@@ -48,6 +48,10 @@ VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable"
 # Victorious") and alternate names (201.6: printed on the card, "Aang, Ascendant Airbender"), since a
 # decklist or a user may write any of them. Foreign printed names stay out (201.2: a translation).
 SUGGESTED_VIAS = ("name", "face", "interchangeable", "flavor")
+# Those names, one per lookup key (the name shown for it: the greatest, as NameIndex keeps the last in name
+# order). Ingest stores the rows as table ``name_suggestions`` (names.build); a database built before that
+# table gets them from this query itself (PointNames.suggest).
+SUGGESTION_NAMES_SQL = "SELECT key, max(name) AS name FROM names WHERE list_contains(?, via) GROUP BY key ORDER BY key"
 
 _FOLD = str.maketrans(
     {
@@ -284,20 +288,18 @@ class PointNames:
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """The closest English names (``SUGGESTED_VIAS``), as :meth:`NameIndex.suggest` (same choices, same scorer)."""
-        import duckdb
         from rapidfuzz import fuzz, process
+
+        from . import sqlfiles
 
         key = normalize(text)
         if not key or limit <= 0:
             return []
         if self._fuzzy is None:
-            try:
+            if sqlfiles.has_table(self.con, "name_suggestions"):
                 rows = self.con.execute("SELECT key, name FROM name_suggestions ORDER BY key").fetchall()
-            except duckdb.CatalogException:  # a database built before the table existed: the same rows, grouped here
-                rows = self.con.execute(
-                    "SELECT key, max(name) FROM names WHERE list_contains(?, via) GROUP BY key ORDER BY key",
-                    [list(SUGGESTED_VIAS)],
-                ).fetchall()
+            else:  # a database built before the table existed: the same rows, grouped here
+                rows = self.con.execute(SUGGESTION_NAMES_SQL, [list(SUGGESTED_VIAS)]).fetchall()
             self._fuzzy = [k for k, _ in rows], [n for _, n in rows]
         keys, names = self._fuzzy
         hits = process.extract(key, keys, scorer=fuzz.ratio, limit=limit, score_cutoff=50)

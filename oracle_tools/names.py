@@ -32,7 +32,7 @@ from rapidfuzz import fuzz, process
 
 from . import sqlfiles, userfiles
 from .errors import IngestError
-from .lookup import _FOLD, SUGGESTED_VIAS, VIA_TIER, Candidate, Resolution, normalize
+from .lookup import _FOLD, SUGGESTED_VIAS, SUGGESTION_NAMES_SQL, VIA_TIER, Candidate, Resolution, normalize
 
 
 def normalize_expr(column: str | pl.Expr) -> pl.Expr:
@@ -91,11 +91,7 @@ def build(con: duckdb.DuckDBPyConnection, interchangeable_file: Path | None = No
     con.unregister("names_frame")
     # The English names a miss is offered (lookup.SUGGESTED_VIAS), one per key: a fresh process reads these
     # ~25k rows instead of grouping the whole names table for one misspelt name (issue 14).
-    con.execute(
-        "CREATE OR REPLACE TABLE name_suggestions AS SELECT key, max(name) AS name FROM names "
-        "WHERE list_contains(?, via) GROUP BY key ORDER BY key",
-        [list(SUGGESTED_VIAS)],
-    )
+    con.execute(f"CREATE OR REPLACE TABLE name_suggestions AS {SUGGESTION_NAMES_SQL}", [list(SUGGESTED_VIAS)])
     _store_classes(con, classes)
 
 
