@@ -399,7 +399,7 @@ class OracleDB:
         111.4 / 111.9), object (Scryfall token objects) — with rule, characteristics and creators.
         With ``name`` (any spelling: case, accents, punctuation as ``resolve`` normalizes them) only that
         name's rows, every kind of it (Gold: predefined 111.10c, Gild's effect-defined Gold, the object)."""
-        if "token_catalog" not in self.views():
+        if not sqlfiles.has_table(self.con, "token_catalog"):
             raise OracleToolsError(
                 f"{self.path} has no token_catalog view (built before it existed); rebuild it "
                 "with `oracle-tools ingest`."
@@ -423,7 +423,7 @@ class OracleDB:
         Raises OracleToolsError for a name that is no card's."""
         from . import references as _references
 
-        if "name_references" not in self.tables():
+        if not sqlfiles.has_table(self.con, "name_references"):
             raise OracleToolsError(
                 f"{self.path} has no name_references table (built before it existed); rebuild "
                 "it with `oracle-tools ingest`."
