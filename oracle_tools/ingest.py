@@ -362,21 +362,25 @@ class Ingest:
         """The layers derived from the core tables: names (CR 201), name mentions, then tokens (CR 111)."""
         from . import names, tokens
 
-        names.build(con, self.interchangeable_file)
-        # Point queries of single lookups (oracle_tools/lookup.py); nothing below changes names.
+        classes = names.build(con, self.interchangeable_file, store_classes=False)
+        # The CR 201.3 classes (read by the tokens' name lookups, not by the name mentions), then the indexes
+        # of single lookups (oracle_tools/lookup.py); nothing below changes names or name_classes.
+        classes_stored = second.submit(lambda c: names.write_classes(c, classes))
         second.submit(lambda c: c.execute(sqlfiles.load("lookup_indexes.sql")))
         from . import references  # name mentions in Oracle text (CR 201.5, 201.5c), read by oracletext.py
 
         references.build(con)
+        classes_stored.result()
         rules_stored.result()  # tokens read CR 111.10 from the stored rules
         tokens.build(con)  # after references: token names are read from the name_references spans (CR 111.4, 111.9)
         from . import choose
 
-        choose.build(con)  # after tokens: the kinds of non-card names choose-name refuses (CR 201.4)
-        second.wait()
-        from . import views  # analyst views over every layer: keep this call last
+        # After tokens: the kinds of non-card names choose-name refuses (CR 201.4); no view reads them.
+        second.submit(choose.build)
+        from . import views  # analyst views over every layer: after all of them
 
         views.build(con)
+        second.wait()
 
     def _build_core(self, con: duckdb.DuckDBPyConnection, second: _SecondConnection) -> None:
         """cards, faces and legalities here while the second connection builds printings; then parts."""
@@ -504,7 +508,8 @@ class _SecondConnection:
 
     While the first connection stages the cards, builds cards and faces, or Python reads Oracle text
     (names, references, tokens), what that work does not read runs here: the rules, the printings,
-    preferred printings, search's face values, the lookup indexes. At the size of a bulk file DuckDB
+    preferred printings, search's face values, the name classes, the lookup indexes, choose-name's token
+    kinds. At the size of a bulk file DuckDB
     runs most statements on one thread, so the second core would otherwise sit idle (issue 14); on a
     one-core machine the steps simply take turns. A step that fails fails the ingest (``wait``, or the
     future the first connection waits on); a failed ingest interrupts the SQL statement under way here

@@ -57,13 +57,16 @@ CLASS_KINDS = ("oracle", "printed", "override")
 _PRINTINGS_TYPE = pl.List(pl.Struct({"id": pl.String, "set_code": pl.String, "collector_number": pl.String}))
 
 
-def build(con: duckdb.DuckDBPyConnection, interchangeable_file: Path | None = None) -> None:
+def build(
+    con: duckdb.DuckDBPyConnection, interchangeable_file: Path | None = None, *, store_classes: bool = True
+) -> pl.DataFrame:
     """Create ``names``, ``token_names`` and ``name_classes`` in a freshly ingested database.
 
     ``names`` is one row per (name, card, face, via, lang); ``name_classes`` one row per name of every
     class of interchangeable names (CR 201.3), derived from the English printed names in the data
     plus the optional override table. Both are what every reader (``NameIndex``, SQL lookups, views)
-    takes ``via`` and classes from.
+    takes ``via`` and classes from. Returns the classes; with ``store_classes=False`` the caller writes
+    them with :func:`write_classes` (ingest does, on its second connection, while name mentions are read).
     """
     con.execute(sqlfiles.load("names.sql"))
     sources = sqlfiles.frame(con, "SELECT * FROM name_sources WHERE name IS NOT NULL AND name <> ''")
@@ -92,7 +95,9 @@ def build(con: duckdb.DuckDBPyConnection, interchangeable_file: Path | None = No
     # The English names a miss is offered (lookup.SUGGESTED_VIAS), one per key: a fresh process reads these
     # ~25k rows instead of grouping the whole names table for one misspelt name (issue 14).
     con.execute(f"CREATE OR REPLACE TABLE name_suggestions AS {SUGGESTION_NAMES_SQL}", [list(SUGGESTED_VIAS)])
-    _store_classes(con, classes)
+    if store_classes:
+        write_classes(con, classes)
+    return classes
 
 
 def default_interchangeable_file() -> Path:
@@ -268,7 +273,7 @@ def _number_key(number: str | None) -> tuple[int, str]:
     return (int(digits.group()) if digits else 1 << 30, number or "")
 
 
-def _store_classes(con: duckdb.DuckDBPyConnection, classes: pl.DataFrame) -> None:
+def write_classes(con: duckdb.DuckDBPyConnection, classes: pl.DataFrame) -> None:
     """Write ``name_classes``; the card's own names get its English printings that show that name."""
     con.register("classes_frame", classes.to_arrow())
     con.execute(sqlfiles.load("name_classes.sql"))
