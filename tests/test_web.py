@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -111,15 +112,20 @@ def _texts(driver: object, selector: str) -> list[str]:
 
 def _click_and_wait(driver: object, element: object) -> None:
     """Click a submit button or link and wait until the browser has loaded the next page."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    old_page = driver.find_element(By.TAG_NAME, "html")  # type: ignore[attr-defined]
+    # A mark on the old page's window tells it from the next page. Selenium's staleness_of asks
+    # Chrome about the old <html> node, and while the page is being replaced Chrome can answer
+    # that with an inspector error ("Node with given id does not belong to the document") rather
+    # than a stale-element one; so every WebDriverException during the wait means "not yet".
+    browser: Any = driver
+    browser.execute_script("window.__oracleToolsOldPage = true")
     element.click()  # type: ignore[attr-defined]
-    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(old_page))  # type: ignore[arg-type]
-    WebDriverWait(driver, 20).until(  # type: ignore[arg-type]
-        lambda d: d.execute_script("return document.readyState") == "complete"
+    WebDriverWait(browser, 20, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script(
+            "return window.__oracleToolsOldPage === undefined && document.readyState === 'complete'"
+        )
     )
 
 
