@@ -766,9 +766,43 @@ def serve_command(db_path: Path | None, host: str, port: int, workers: int) -> N
 # -- search: Scryfall's query language (oracle_tools/search/, docs/search.md) -------------------
 
 
-@main.command("search")
+class _QueryWordsCommand(click.Command):
+    """A command whose trailing words are one Scryfall query: a word that starts with '-' but is none of
+    the command's options is a negated term (-t:land, -is:funny, -"bolt") and goes to the query, as it
+    would in Scryfall's search box, instead of failing as an unknown option (a query term never starts
+    with '--', so a mistyped --option is still refused by name). The words are joined with
+    spaces, so ``search t:goblin -c:r`` and ``search "t:goblin -c:r"`` ask the same; '--' still ends the
+    options."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value: dict[str, bool] = {}
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Option):
+                for name in [*param.opts, *param.secondary_opts]:
+                    takes_value[name] = not (param.is_flag or param.count)
+        options: list[str] = []
+        words: list[str] = []
+        rest = iter(args)
+        for arg in rest:
+            if arg == "--":
+                words.extend(rest)
+                break
+            name = arg.split("=", 1)[0]
+            if name not in takes_value and not arg.startswith("--"):  # --typo stays an option: click names it
+                words.append(arg)
+                continue
+            options.append(arg)
+            if takes_value.get(name) and "=" not in arg:
+                value = next(rest, None)
+                if value is None:  # click says the option needs a value
+                    return super().parse_args(ctx, options)
+                options.append(value)
+        return super().parse_args(ctx, [*options, "--", *words])
+
+
+@main.command("search", cls=_QueryWordsCommand)
 @_db_option
-@click.argument("query")
+@click.argument("query_words", metavar="QUERY...", nargs=-1, required=True)
 @_json_option
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (one row per match).")
 @click.option(
@@ -801,7 +835,7 @@ def serve_command(db_path: Path | None, host: str, port: int, workers: int) -> N
 )
 def search_command(
     db_path: Path | None,
-    query: str,
+    query_words: tuple[str, ...],
     as_json: bool,
     as_csv: bool,
     limit: int | None,
@@ -810,6 +844,9 @@ def search_command(
     direction: str,
 ) -> None:
     """Search cards with Scryfall's query language, e.g. 't:goblin c:r mv<=2 f:modern' (docs/search.md).
+
+    The query may be one quoted argument or several words, joined with spaces as in Scryfall's search box;
+    a word starting with '-' that is not an option of this command is a negated term: search t:goblin -c:r.
 
     Prints name, mana cost and type line (with set and collector number for --unique prints). --json prints
     a Scryfall list object {"object": "list", "total_cards": N, "has_more": …, "data": [card objects]}.
@@ -820,6 +857,7 @@ def search_command(
     """
     from .search import SearchSyntaxError
 
+    query = " ".join(query_words)
     try:
         with _open(db_path) as db:
             columns, rows, total = db.search_rows(query, unique=unique, order=order, direction=direction)

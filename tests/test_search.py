@@ -49,7 +49,7 @@ def test_tree_shape_implicit_and_or_negation_and_nesting() -> None:
     assert isinstance(tree, Or) and isinstance(tree.children[1], And)
 
 
-def test_values_words_phrases_regexes_and_exact_names() -> None:
+def test_values_words_phrases_regexes_and_exact_rows() -> None:
     assert parse('o:"draw a card"') == Term("o", ":", "draw a card", "phrase", 0)
     assert parse(r"o:/^{T}:/") == Term("o", ":", "^{T}:", "regex", 0)
     assert parse(r"name:/a\/b/").value == "a/b"  # \/ is a slash inside a regex (Scryfall's rule)
@@ -454,6 +454,39 @@ def test_cli_table_json_exit_codes(sample_db_path: Path) -> None:
     assert bad.stderr.splitlines()[0].startswith("error: ") and bad.stderr.splitlines()[2].index("^") == 11
     unsupported = _cli("search", "--db", db, "usd>3")
     assert unsupported.returncode == 2 and "usd: is not supported" in unsupported.stderr
+
+
+def _rows(out: str) -> list[str]:
+    return out.splitlines()[1:]  # CSV rows without the header
+
+
+def test_cli_query_words_and_negated_terms_are_the_query_not_options(sample_db_path: Path) -> None:
+    """Scryfall's search box negates with a leading '-': `search t:goblin -c:r` is the query 't:goblin -c:r'
+    on the command line too, without '--'; the words may come before, between or after the options."""
+    db = str(sample_db_path)
+    quoted = _cli("search", "--db", db, "t:goblin -c:r -is:funny", "--csv")
+    assert quoted.returncode == 0 and _rows(quoted.stdout)
+    for words in (
+        ["-c:r", "t:goblin", "--csv", "-is:funny"],
+        ["--csv", "t:goblin", "-c:r", "-is:funny"],
+        ["t:goblin", "-c:r", "--db", db, "-is:funny", "--csv"],
+    ):
+        out = _cli("search", "--db", db, *words)
+        assert out.returncode == 0 and _rows(out.stdout) == _rows(quoted.stdout), words
+    red = _rows(_cli("search", "--db", db, "t:goblin c:r", "--csv").stdout)
+    assert red and not set(red) & set(_rows(quoted.stdout))  # the '-' negated: no red goblin is left
+    limited = _cli("search", "--db", db, "--limit", "2", "-t:land", "--csv", "c:r")
+    assert len(_rows(limited.stdout)) == 2
+    # after '--' every word is the query, as usual; a mistyped --option is still refused by its name
+    assert _rows(_cli("search", "--db", db, "--csv", "--", "t:goblin", "-c:r", "-is:funny").stdout) == _rows(
+        quoted.stdout
+    )
+    typo = _cli("search", "--db", db, "t:goblin", "--limt", "2")
+    assert typo.returncode == 2 and "No such option '--limt'" in typo.stderr
+    missing = _cli("search", "--db", db, "t:goblin", "--limit")
+    assert missing.returncode == 2 and "'--limit' requires an argument" in missing.stderr
+    nothing = _cli("search", "--db", db)
+    assert nothing.returncode == 2 and "Missing argument 'QUERY...'" in nothing.stderr
 
 
 def test_cli_csv_and_unique_prints(sample_db_path: Path) -> None:
