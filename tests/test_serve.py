@@ -374,6 +374,47 @@ def test_cors_as_scryfall(http):
     assert refused.status_code == 400
 
 
+def test_a_server_error_is_scryfall_shaped_with_cors_and_the_server_keeps_answering(
+    sample_db_path: Path, caplog: pytest.LogCaptureFixture
+):
+    """An exception no endpoint answered is a Scryfall error object (status 500) that a browser client can
+    read: it carries Access-Control-Allow-Origin like every answer. The app is served by uvicorn on a free
+    loopback port with one extra route that fails, since no real endpoint should ever raise."""
+    import uvicorn
+    from starlette.requests import Request
+    from starlette.routing import Route
+
+    from oracle_tools.serve import create_app
+
+    async def fails(request: Request) -> None:
+        raise RuntimeError("a failure no handler expected")
+
+    app = create_app(sample_db_path, extra_routes=[Route("/test-only/fails", fails)])
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            origin = {"origin": "https://deckbuilder.example"}
+            failed = client.get("/test-only/fails", headers=origin)
+            assert failed.status_code == 500 and failed.headers["access-control-allow-origin"] == "*"
+            body = failed.json()
+            assert body["object"] == "error" and body["status"] == 500 and body["code"] == "internal_server_error"
+            assert "RuntimeError" in body["details"] and "a failure no handler expected" not in body["details"]
+            after = client.get("/cards/named", params={"exact": "Lightning Bolt"}, headers=origin)
+            assert after.status_code == 200 and after.json()["name"] == "Lightning Bolt"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+    # logged as one line naming the request and the exception (no traceback unless asked for)
+    assert any("GET /test-only/fails: RuntimeError" in r.getMessage() for r in caplog.records)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 reaches the loopback only on Linux")
 def test_binds_only_127_0_0_1_by_default(server):
     """No --host given: the socket is bound to 127.0.0.1, so even another loopback address is refused

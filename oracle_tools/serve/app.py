@@ -41,7 +41,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import cardjson
 from ..errors import DatabaseMissingError, OracleToolsError
@@ -947,6 +947,35 @@ async def server_error(request: Request, exc: Exception) -> Response:
     )
 
 
+class AnswerServerErrors:
+    """ASGI middleware inside the CORS one: an exception no handler turned into an answer becomes the
+    Scryfall-shaped 500 here, so it carries Access-Control-Allow-Origin like every other answer and a
+    browser client can read it. (Starlette answers its ``Exception`` handler from the outermost
+    middleware, outside CORS, so that 500 had no CORS header; that handler stays for anything raised
+    outside this one.) An exception after the answer began is raised on: nothing can be answered then."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        answering = False
+
+        async def watched_send(message: Message) -> None:
+            nonlocal answering
+            answering = answering or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched_send)
+        except Exception as exc:
+            if answering:
+                raise
+            await (await server_error(Request(scope), exc))(scope, receive, send)
+
+
 def api_routes() -> list[BaseRoute]:
     return [
         Route("/cards/named", cards_named, methods=["GET"]),
@@ -1000,6 +1029,7 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
                 allow_headers=["Accept", "Content-Type"],
                 max_age=300,
             ),
+            Middleware(AnswerServerErrors),
             Middleware(GenerationLease, store=store),
         ],
         exception_handlers={HTTPException: not_found, ApiError: api_error, Exception: server_error},
