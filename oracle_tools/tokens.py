@@ -1149,6 +1149,10 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
         and not ({f["role"] for f in faces} & layouts.NORMAL_ROLES)  # CR 201.4: no face has the normal name
     ):
         notes.append(f"'{r.face}' is a face of {r.name}; 111.11 uses the card with that name, {r.name}")
+    if r.via == "flavor":  # CR 201.6: an alternate (flavor) name is not the card's name
+        notes.append(f"'{query}' is an alternate name of {r.name}, not its name (201.6); the token is named {r.name}")
+    elif r.via == "printed":  # CR 201.2: a card's name is its English name, whatever the printed language
+        notes.append(f"'{query}' is a printed name of {r.name}; its name is the English one (201.2), {r.name}")
     roles = {f["role"] for f in faces}
     face_dicts = tuple(
         {

@@ -108,7 +108,26 @@ def test_foreign_name_resolves(sample_db: OracleDB) -> None:
         "AND c.layout = 'normal' AND c.type_line LIKE '%Creature%' ORDER BY n.name LIMIT 1"
     ).row(0, named=True)
     answer = sample_db.token(foreign["name"])
-    assert answer.kind == "card" and answer.name == foreign["card"]
+    assert answer.kind == "card" and answer.name == foreign["card"] and answer.matched == "printed"
+    # CR 201.2: the token named after the card has the card's English name, and the answer says why
+    assert (
+        f"'{foreign['name']}' is a printed name of {foreign['card']}" in answer.notes[0] and "201.2" in answer.notes[0]
+    )
+
+
+def test_an_alternate_name_gives_the_cards_token_and_says_it_is_no_name(sample_db: OracleDB) -> None:
+    # CR 201.6: an alternate (flavor) name is printed on some versions, but it is not the card's name
+    flavored = sample_db.sql(
+        "SELECT n.name, c.name AS card FROM names n JOIN cards c USING (oracle_id) WHERE n.via = 'flavor' "
+        "ORDER BY n.name LIMIT 1"
+    ).row(0, named=True)
+    answer = sample_db.token(flavored["name"])
+    assert (answer.kind, answer.rule, answer.name, answer.matched) == ("card", "111.11", flavored["card"], "flavor")
+    assert any(
+        n.startswith(f"'{flavored['name']}' is an alternate name of {flavored['card']}, not its name (201.6)")
+        for n in answer.notes
+    )
+    assert not any("201.6" in n for n in sample_db.token(flavored["card"]).notes)  # by its own name: no such note
 
 
 # -- CR 111.4 and 111.9: names of described tokens ---------------------------------------------
