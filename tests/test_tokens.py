@@ -102,32 +102,33 @@ def test_111_11_split_and_double_faced_cards(sample_db: OracleDB) -> None:
     assert any("707.8a" in n for n in answer.notes)
 
 
-def test_foreign_name_resolves(sample_db: OracleDB) -> None:
-    foreign = sample_db.sql(
-        "SELECT n.name, c.name AS card FROM names n JOIN cards c USING (oracle_id) WHERE n.via = 'printed' "
-        "AND c.layout = 'normal' AND c.type_line LIKE '%Creature%' ORDER BY n.name LIMIT 1"
-    ).row(0, named=True)
-    answer = sample_db.token(foreign["name"])
-    assert answer.kind == "card" and answer.name == foreign["card"] and answer.matched == "printed"
-    # CR 201.2: the token named after the card has the card's English name, and the answer says why
-    assert (
-        f"'{foreign['name']}' is a printed name of {foreign['card']}" in answer.notes[0] and "201.2" in answer.notes[0]
-    )
+def _first_name_by(sample_db: OracleDB, via: str) -> tuple[str, str]:
+    """The first name of the ``names`` table that a single-faced card has by ``via``, with its Oracle name."""
+    row = sample_db.sql(
+        "SELECT n.name, c.name FROM names n JOIN cards c USING (oracle_id) WHERE n.via = ? AND c.layout = 'normal' "
+        "ORDER BY n.name LIMIT 1",
+        [via],
+    ).row(0)
+    return row[0], row[1]
 
 
-def test_an_alternate_name_gives_the_cards_token_and_says_it_is_no_name(sample_db: OracleDB) -> None:
-    # CR 201.6: an alternate (flavor) name is printed on some versions, but it is not the card's name
-    flavored = sample_db.sql(
-        "SELECT n.name, c.name AS card FROM names n JOIN cards c USING (oracle_id) WHERE n.via = 'flavor' "
-        "ORDER BY n.name LIMIT 1"
-    ).row(0, named=True)
-    answer = sample_db.token(flavored["name"])
-    assert (answer.kind, answer.rule, answer.name, answer.matched) == ("card", "111.11", flavored["card"], "flavor")
-    assert any(
-        n.startswith(f"'{flavored['name']}' is an alternate name of {flavored['card']}, not its name (201.6)")
-        for n in answer.notes
-    )
-    assert not any("201.6" in n for n in sample_db.token(flavored["card"]).notes)  # by its own name: no such note
+@pytest.mark.parametrize(
+    ("via", "rule", "note"),
+    [
+        ("printed", "201.2", "'{name}' is a printed name of {card}; its name is the English one (201.2), {card}"),
+        ("flavor", "201.6", "'{name}' is an alternate name of {card}, not its name (201.6); the token is named {card}"),
+    ],
+)
+def test_a_foreign_or_alternate_name_gives_the_cards_token_and_says_it_is_no_name(
+    sample_db: OracleDB, via: str, rule: str, note: str
+) -> None:
+    # A foreign printed name (CR 201.2) and an alternate name (CR 201.6) find the card, but neither is its
+    # name: the token named after it (111.11) has the card's English Oracle name, and the answer says why.
+    name, card = _first_name_by(sample_db, via)
+    answer = sample_db.token(name)
+    assert (answer.kind, answer.rule, answer.name, answer.matched) == ("card", "111.11", card, via)
+    assert note.format(name=name, card=card) in answer.notes
+    assert not any(rule in n for n in sample_db.token(card).notes)  # by its own name: no such note
 
 
 # -- CR 111.4 and 111.9: names of described tokens ---------------------------------------------
