@@ -136,9 +136,7 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
     frame = pl.DataFrame(
         {"key": list(kinds), "kind": list(kinds.values())}, schema={"key": pl.String, "kind": pl.String}
     )
-    con.register("token_kinds_frame", frame.to_arrow())
-    con.execute("CREATE OR REPLACE TABLE token_kinds AS SELECT key, kind FROM token_kinds_frame ORDER BY key")
-    con.unregister("token_kinds_frame")
+    sqlfiles.write_frame(con, "token_kinds", frame, order_by="key")
 
 
 def stored_token_kinds(con: duckdb.DuckDBPyConnection, keys: Collection[str] | None = None) -> dict[str, str]:

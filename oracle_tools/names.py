@@ -86,12 +86,7 @@ def build(
         .select("name", "key", "oracle_id", pl.col("face_index").cast(pl.Int32), "via", "lang")
         .unique()
     )
-    con.register("names_frame", names.to_arrow())
-    con.execute(
-        "CREATE OR REPLACE TABLE names AS SELECT name, key, oracle_id, face_index, via, lang FROM names_frame "
-        "ORDER BY key, name, oracle_id, face_index NULLS FIRST, via, lang"
-    )
-    con.unregister("names_frame")
+    sqlfiles.write_frame(con, "names", names, order_by="key, name, oracle_id, face_index NULLS FIRST, via, lang")
     # The English names a miss is offered (lookup.SUGGESTED_VIAS), one per key: a fresh process reads these
     # ~25k rows instead of grouping the whole names table for one misspelt name (issue 14).
     con.execute(f"CREATE OR REPLACE TABLE name_suggestions AS {SUGGESTION_NAMES_SQL}", [list(SUGGESTED_VIAS)])

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from . import vocabulary
+from . import sqlfiles, vocabulary
 from .errors import OracleToolsError
 from .oracletext import Mention, NameIndex, name_mentions, replace_self_references
 
@@ -85,19 +85,16 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
                 target = resolvable.get(m.name, (None, None))
             mention_rows.append((oracle_id, face_index, m.start, m.end, m.text, m.kind, *target))
     frame = pl.DataFrame(mention_rows, schema=_SCHEMA, orient="row")
-    con.register("name_references_frame", frame.to_arrow())
-    con.execute("CREATE OR REPLACE TABLE name_references AS SELECT * FROM name_references_frame")
-    con.unregister("name_references_frame")
+    sqlfiles.write_frame(con, "name_references", frame)
     # The CARDNAME / ~ form of every face's text (analysts' text clustering), from the same mentions.
-    con.register(
-        "self_replaced_frame",
+    sqlfiles.write_frame(
+        con,
+        "oracle_text_self_replaced",
         pl.DataFrame(
             replaced,
             schema={"oracle_id": pl.Utf8, "face_index": pl.Int32, "text_cardname": pl.Utf8, "text_tilde": pl.Utf8},
-        ).to_arrow(),
+        ),
     )
-    con.execute("CREATE OR REPLACE TABLE oracle_text_self_replaced AS SELECT * FROM self_replaced_frame")
-    con.unregister("self_replaced_frame")
 
 
 def references(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:

@@ -131,6 +131,19 @@ def frame(
     return con.sql(sql, params=params or None).pl()
 
 
+def write_frame(con: duckdb.DuckDBPyConnection, table: str, data: pl.DataFrame, *, order_by: str = "") -> None:
+    """Store ``data`` as table ``table`` (replacing it), through Arrow, rows in ``order_by`` order if given.
+    ``table`` and ``order_by`` are the layers' own constants, never user text (they cannot be parameters)."""
+    view = f"{table}_frame"
+    con.register(view, data.to_arrow())
+    try:
+        con.execute(
+            f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM {view}" + (f" ORDER BY {order_by}" if order_by else "")
+        )
+    finally:
+        con.unregister(view)
+
+
 #: (column names, rows as Python values, the total row count: more than the rows when a limit cut them)
 Rows = tuple[list[str], list[tuple[Any, ...]], int]
 

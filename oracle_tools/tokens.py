@@ -207,21 +207,15 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
 
     doc = rules.document(con)
     predefined = comprules.predefined_tokens(doc)  # CR 111.10: RulesFileError for a CR it cannot read
-    _write(con, "predefined_tokens", _predefined_frame(predefined))
+    sqlfiles.write_frame(con, "predefined_tokens", _predefined_frame(predefined))
     from .lookup import PointNames
 
     # The few hundred names token effects use are looked up by point queries: the whole index is not needed.
     index = PointNames(con)
     specs = extract_specs(con, predefined, index, doc)
-    _write(con, "token_specs", specs)
-    _write(con, "effect_tokens", effect_token_frame(specs, index))
-    _write(con, "token_collisions", _collisions(con, predefined, specs))
-
-
-def _write(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
-    con.register("tokens_frame", frame.to_arrow())
-    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM tokens_frame")  # constant table names
-    con.unregister("tokens_frame")
+    sqlfiles.write_frame(con, "token_specs", specs)
+    sqlfiles.write_frame(con, "effect_tokens", effect_token_frame(specs, index))
+    sqlfiles.write_frame(con, "token_collisions", _collisions(con, predefined, specs))
 
 
 def _face_dict(t: PredefinedToken) -> dict[str, Any]:
