@@ -7,6 +7,7 @@ when that folder is absent (CI always has it beside the checkout).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,25 @@ def sample_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("sample") / "sample.duckdb"
     OracleDB.ingest_sample(path)
     return path
+
+
+@pytest.fixture
+def built_before(sample_db_path: Path, tmp_path: Path) -> Callable[..., Path]:
+    """``built_before("TABLE name_suggestions", "VIEW token_catalog")``: a copy of the sample database as an
+    older version built it, without those layers (what the "database built before this table" checks meet)."""
+    import shutil
+
+    import duckdb
+
+    def copy_without(*drops: str) -> Path:
+        older = tmp_path / "older.duckdb"
+        shutil.copy(sample_db_path, older)
+        with duckdb.connect(str(older)) as con:
+            for drop in drops:
+                con.execute(f"DROP {drop}")
+        return older
+
+    return copy_without
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -711,16 +712,10 @@ def test_a_missing_table_is_probed_without_aborting_a_transaction(sample_db: Ora
         con.execute("ROLLBACK")
 
 
-def test_a_database_built_before_a_layer_says_to_rebuild(sample_db_path: Path, tmp_path: Path) -> None:
+def test_a_database_built_before_a_layer_says_to_rebuild(built_before: Callable[..., Path]) -> None:
     # `token --list` and `refs` on a database without their view/table (sqlfiles.has_table): one line saying to
     # ingest again, never a traceback.
-    import duckdb
-
-    older = tmp_path / "older.duckdb"
-    shutil.copy(sample_db_path, older)
-    with duckdb.connect(str(older)) as con:
-        con.execute("DROP VIEW token_catalog")
-        con.execute("DROP TABLE name_references")
+    older = built_before("VIEW token_catalog", "TABLE name_references")
     for argv, missing in ((["token", "--list"], "token_catalog"), (["refs", "Tarmogoyf"], "name_references")):
         result = CliRunner().invoke(main, [*argv, "--db", str(older)])
         assert result.exit_code != 0, result.output
