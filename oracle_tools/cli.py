@@ -376,22 +376,8 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
         face = f" (face: {result.face})" if result.face else ""
         same = [n for n in result.names if n != result.english_name]
         click.echo(f"{result.name}{face}  [via {result.via}]" + (f"  same name as: {', '.join(same)}" if same else ""))
-    elif result.status == "ambiguous":
-        click.echo(
-            f"{name!r} is ambiguous: "
-            + "; ".join(
-                f"{c.name}" + (f" (face {c.face})" if c.face else "") + f" [{c.via}]" for c in result.candidates
-            )
-        )
     else:
-        click.echo(
-            f"{name!r} is not a card name. Did you mean: {', '.join(result.suggestions) or '(nothing close)'}?"
-            + (
-                f" Token names (not cards; see `oracle-tools token NAME`): {', '.join(result.tokens)}."
-                if result.tokens
-                else ""
-            )
-        )
+        click.echo(result.miss_message())
     sys.exit(0 if result.ok else 1)
 
 

@@ -290,7 +290,7 @@ class OracleDB:
             return frozenset()
         r = self.resolve(text)
         if not r.ok:
-            raise OracleToolsError(f"{text!r} is {r.status.replace('_', ' ')}; suggestions: {', '.join(r.suggestions)}")
+            raise OracleToolsError(r.miss_message())
         if r.oracle_id in self.name_index.split_halves:
             return frozenset(self.name_index.split_halves[r.oracle_id])
         return frozenset(name for name in (r.english_name,) if name)  # set whenever r.ok
@@ -428,7 +428,10 @@ class OracleDB:
                 f"{self.path} has no name_references table (built before it existed); rebuild "
                 "it with `oracle-tools ingest`."
             )
-        return _references.references(self.con, name)
+        found = self.resolve(name)
+        if not found.ok or found.oracle_id is None:
+            raise OracleToolsError(found.miss_message())
+        return _references.references(self.con, found.oracle_id)
 
     # -- search: Scryfall's query language (oracle_tools/search/) ------------------------------
 

@@ -524,10 +524,9 @@ class DeckChecker:
         ]
         if not missed:
             return
-        from .lookup import suggest_many
         from .names import Resolution
 
-        found = suggest_many(index._fuzzy_keys, index._fuzzy_names, missed, 5)  # as NameIndex.resolve's
+        found = index.matcher().suggest_many(missed, 5)  # as NameIndex.resolve's
         for text, suggestions in zip(missed, found):
             self._misses[text] = Resolution(query=text, status="not_found", suggestions=tuple(suggestions))
 

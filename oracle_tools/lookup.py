@@ -21,11 +21,12 @@ definition (``names.normalize_expr`` is its vectorised Polars form, tested equal
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from .matching import normalize
 
 if TYPE_CHECKING:
     import duckdb
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from .choose import NameChooser
     from .decklist import Decklist
     from .decks import DeckChecker, DeckReport, FormatRules
+    from .matching import NameMatcher
     from .names import NameIndex
 
 # -- the name rules, light ------------------------------------------------------------------------
@@ -52,46 +54,6 @@ SUGGESTED_VIAS = ("name", "face", "interchangeable", "flavor")
 # order). Ingest stores the rows as table ``name_suggestions`` (names.build); a database built before that
 # table gets them from this query itself (PointNames.suggest).
 SUGGESTION_NAMES_SQL = "SELECT key, max(name) AS name FROM names WHERE list_contains(?, via) GROUP BY key ORDER BY key"
-
-_FOLD = str.maketrans(
-    {
-        "Æ": "Ae",
-        "æ": "ae",
-        "Œ": "Oe",
-        "œ": "oe",
-        "’": "'",
-        "‘": "'",
-        "ʼ": "'",
-        "′": "'",
-        "`": "'",
-        "´": "'",
-        "“": '"',
-        "”": '"',
-        "„": '"',
-        "″": '"',
-        "‐": "-",
-        "‑": "-",
-        "‒": "-",
-        "–": "-",
-        "—": "-",
-    }
-)
-# Python's \s also matches the separators \x1c-\x1f, Rust's (Polars') does not: spell out the class.
-_WS = r"[^\S\x1c-\x1f]"
-_SLASHES = re.compile(rf"{_WS}*/+{_WS}*")
-_SPACES = re.compile(rf"{_WS}+")
-
-
-def normalize(text: str) -> str:
-    """The lookup key of a name: accents, case, Æ, quotes, dashes, spaces and half separators folded.
-
-    'Lim-Dûl’s Vault' -> "lim-dul's vault"; 'Fire/Ice' and 'Fire  //  Ice' -> 'fire // ice'.
-    Must agree with ``names.normalize_expr`` (tested).
-    """
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
-    folded = stripped.translate(_FOLD).lower()
-    return _SPACES.sub(" ", _SLASHES.sub(" // ", folded)).strip(" ")
 
 
 @dataclass(frozen=True)
@@ -128,6 +90,18 @@ class Resolution:
         """The English name that matched: the face's name when a face matched, else the card's."""
         return self.face or self.name
 
+    def miss_message(self) -> str:
+        """One line for a string that names no one card: what it could be, or the names it is close to."""
+        if self.status == "ambiguous":
+            return f"{self.query!r} is ambiguous: " + "; ".join(
+                c.name + (f" (face {c.face})" if c.face else "") + f" [{c.via}]" for c in self.candidates
+            )
+        close = ", ".join(self.suggestions) or "(nothing close)"
+        tokens = (
+            f" Token names (not cards; see `oracle-tools token NAME`): {', '.join(self.tokens)}." if self.tokens else ""
+        )
+        return f"{self.query!r} is not a card name. Did you mean: {close}?{tokens}"
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["names"] = list(self.names)
@@ -135,6 +109,99 @@ class Resolution:
         data["suggestions"] = list(self.suggestions)
         data["tokens"] = list(self.tokens)
         return data
+
+
+# -- one resolve ----------------------------------------------------------------------------------
+
+# How many of the names a fuzzy string matched are looked up to tell whether they are one card: more
+# names than this are several cards in practice ('jace' matches about 40) and answered as ambiguous.
+FUZZY_LOOKUPS = 48
+
+
+class NameResolver:
+    """What a string names: the one ``resolve`` behind every interface.
+
+    Two strategies implement the lookups it is made of — :class:`PointNames` (SQL point queries, for a
+    fresh process) and :class:`~oracle_tools.names.NameIndex` (everything in memory, for many calls) —
+    and give the same answers; the decisions (exact name, then the folded key, then with ``fuzzy``
+    Scryfall's word rule and a clear spelling correction, then "did you mean") are made here once,
+    with :class:`~oracle_tools.matching.NameMatcher`.
+    """
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Look many strings up at once (a decklist); a no-op where everything is in memory."""
+
+    def lookup(self, text: str) -> Resolution | None:
+        """The exact name, else the folded key (:func:`normalize`): ok or ambiguous; None when neither."""
+        raise NotImplementedError
+
+    def matcher(self) -> NameMatcher:
+        """The word and spelling matcher over the English card names (``SUGGESTED_VIAS``)."""
+        raise NotImplementedError
+
+    def token_matcher(self) -> NameMatcher:
+        """The same over token names (CR 111: never cards, 201.4), for token misses."""
+        raise NotImplementedError
+
+    def resolve(self, text: str, *, fuzzy: bool = False, suggest: int = 5) -> Resolution:
+        """Resolve one string: exact name, then its folded key, then (only with ``fuzzy``) the card its words
+        match (Scryfall's fuzzy rule; several cards are ``ambiguous``, never a guess); else ``not_found``
+        with suggestions (cards) and close token names."""
+        found = self.lookup(text)
+        if found is not None:
+            return found
+        if fuzzy and (answer := self._fuzzy(text)) is not None:
+            return answer
+        return Resolution(
+            query=text,
+            status="not_found",
+            suggestions=tuple(self.suggest(text, limit=suggest)),
+            tokens=tuple(self.suggest_tokens(text, limit=suggest)),
+        )
+
+    def _fuzzy(self, text: str) -> Resolution | None:
+        """Scryfall's fuzzy rule (``matching``): the one card the typed words decide, else ambiguous
+        between the cards they may mean; None when they mean no card, or one only by a bare prefix (a
+        ``not_found`` that suggests it: 'aust' is no name, Austere Command is offered)."""
+        match = self.matcher().match(text)
+        if not match.decisive:  # a bare prefix ('aust', 'i'): ambiguous between several cards, else a miss
+            several = self._one_card(text, match.names) if match.names else None
+            return several if several is not None and several.status == "ambiguous" else None
+        answer = self._one_card(text, match.decisive)
+        if not answer.ok and match.complete:  # 'wastelan': Wasteland, of the Wasteland cards
+            complete = self._one_card(text, match.complete)
+            answer = complete if complete.ok else answer
+        return _replace(answer, via="fuzzy", suggestions=match.names[:5]) if answer.ok else answer
+
+    def _one_card(self, text: str, names: Sequence[str]) -> Resolution:
+        """The one card ``names`` are names of, else ambiguous between their cards."""
+        looked = list(names[:FUZZY_LOOKUPS])
+        self.prefetch(looked)
+        answers = [r for name in looked if (r := self.lookup(name)) is not None]
+        cards: dict[str, Candidate] = {}
+        for r in answers:
+            if r.ok and r.oracle_id:
+                cards.setdefault(r.oracle_id, Candidate(r.name or "", r.oracle_id, r.face, r.via or "name"))
+            for c in r.candidates:
+                cards.setdefault(c.oracle_id, c)
+        if len(cards) == 1 and len(names) <= FUZZY_LOOKUPS:
+            return _replace(answers[0], query=text)
+        candidates = tuple(cards.values())
+        return Resolution(
+            query=text,
+            status="ambiguous",
+            candidates=candidates,
+            suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
+        )
+
+    def suggest(self, text: str, limit: int = 5) -> list[str]:
+        """Did you mean: English names whose words the input's words start (a legendary card's short name,
+        CR 201.5c, lists the cards it shortens), then close spellings."""
+        return self.matcher().suggest(text, limit)
+
+    def suggest_tokens(self, text: str, limit: int = 5) -> list[str]:
+        """The closest token names (predefined, named by effects, Scryfall token objects) — never cards."""
+        return self.token_matcher().suggest(text, limit)
 
 
 # -- point queries --------------------------------------------------------------------------------
@@ -162,7 +229,7 @@ GROUP BY m.name
 _Row = tuple[Any, ...]  # (name, key, oracle_id, face_index, via, lang, card_name, face_name)
 
 
-class PointNames:
+class PointNames(NameResolver):
     """The single-name half of :class:`~oracle_tools.names.NameIndex`, answered by point queries.
 
     Same methods and answers as the index for ``resolve``, ``interchangeable``, ``class_id``,
@@ -174,7 +241,8 @@ class PointNames:
         self.con = con
         self._answers: dict[str, tuple[str, Any]] = {}  # text -> ("exact" | "key", rows) or ("miss", None)
         self._classes: dict[str, tuple[tuple[str, ...], str | None]] = {}
-        self._fuzzy: tuple[list[str], list[str]] | None = None
+        self._matcher: NameMatcher | None = None
+        self._token_matcher: NameMatcher | None = None
         self._tokens: tuple[list[str], list[str], set[str]] | None = None
 
     # -- resolving --------------------------------------------------------------------------
@@ -214,25 +282,10 @@ class PointNames:
                 english.add(best[7] or best[6])
         self._load_classes(english)
 
-    def resolve(self, text: str, *, fuzzy: bool = False, suggest: int = 5) -> Resolution:
-        """As :meth:`NameIndex.resolve`: exact name, then normalized key, then (with fuzzy) the closest name."""
+    def lookup(self, text: str) -> Resolution | None:
         self.prefetch([text])
         how, rows = self._answers[text]
-        if how != "miss":
-            return self._answer(text, rows, normalized=how == "key")
-        suggestions = self.suggest(text, limit=suggest)
-        if fuzzy and suggestions:
-            self.prefetch([suggestions[0]])
-            how, rows = self._answers[suggestions[0]]
-            if how == "exact" and _best(rows) is not None:
-                resolution = self._answer(text, rows, normalized=False)
-                return _replace(resolution, via="fuzzy", suggestions=tuple(suggestions))
-        return Resolution(
-            query=text,
-            status="not_found",
-            suggestions=tuple(suggestions),
-            tokens=tuple(self.suggest_tokens(text, limit=suggest)),
-        )
+        return None if how == "miss" else self._answer(text, rows, normalized=how == "key")
 
     def _answer(self, text: str, rows: list[_Row], normalized: bool) -> Resolution:
         best = _best(rows)
@@ -286,24 +339,17 @@ class PointNames:
 
     # -- misses: fuzzy suggestions and token names (rapidfuzz loads only here) -------------------
 
-    def suggest(self, text: str, limit: int = 5) -> list[str]:
-        """The closest English names (``SUGGESTED_VIAS``), as :meth:`NameIndex.suggest` (same choices, same scorer)."""
-        from rapidfuzz import fuzz, process
+    def matcher(self) -> NameMatcher:
+        if self._matcher is None:
+            from . import sqlfiles
+            from .matching import NameMatcher
 
-        from . import sqlfiles
-
-        key = normalize(text)
-        if not key or limit <= 0:
-            return []
-        if self._fuzzy is None:
             if sqlfiles.has_table(self.con, "name_suggestions"):
                 rows = self.con.execute("SELECT key, name FROM name_suggestions ORDER BY key").fetchall()
             else:  # a database built before the table existed: the same rows, grouped here
                 rows = self.con.execute(SUGGESTION_NAMES_SQL, [list(SUGGESTED_VIAS)]).fetchall()
-            self._fuzzy = [k for k, _ in rows], [n for _, n in rows]
-        keys, names = self._fuzzy
-        hits = process.extract(key, keys, scorer=fuzz.ratio, limit=limit, score_cutoff=50)
-        return [names[index] for _, _, index in hits]
+            self._matcher = NameMatcher([k for k, _ in rows], [n for _, n in rows])
+        return self._matcher
 
     def _token_lists(self) -> tuple[list[str], list[str], set[str]]:
         if self._tokens is None:
@@ -314,16 +360,13 @@ class PointNames:
             self._tokens = display, [normalize(n) for n in display], objects
         return self._tokens
 
-    def suggest_tokens(self, text: str, limit: int = 5) -> list[str]:
-        """The closest token names, as :meth:`NameIndex.suggest_tokens`."""
-        from rapidfuzz import fuzz, process
+    def token_matcher(self) -> NameMatcher:
+        if self._token_matcher is None:
+            from .matching import TOKEN_SPELLING_CUTOFF, NameMatcher
 
-        key = normalize(text)
-        if not key or limit <= 0:
-            return []
-        display, keys, _ = self._token_lists()
-        hits = process.extract(key, keys, scorer=fuzz.ratio, limit=limit, score_cutoff=70)
-        return list(dict.fromkeys(display[index] for _, _, index in hits))
+            display, keys, _ = self._token_lists()
+            self._token_matcher = NameMatcher(keys, display, spelling_cutoff=TOKEN_SPELLING_CUTOFF)
+        return self._token_matcher
 
     def is_token_name(self, text: str) -> bool:
         key = normalize(text)
@@ -445,33 +488,3 @@ def _point_checker_class() -> type[DeckChecker]:
             return super()._found(res)
 
     return PointDeckChecker
-
-
-# -- fuzzy suggestions for many misses at once ------------------------------------------------------
-
-
-def suggest_many(
-    keys: Sequence[str], names: Sequence[str], texts: Sequence[str], limit: int = 5, chunk: int = 256
-) -> list[list[str]]:
-    """``NameIndex.suggest`` for many strings in one vectorised pass: the same choices (``names[i]``
-    for lookup key ``keys[i]``), the same scorer (normalized Indel ratio, cutoff 50) and the same order
-    (score, then position), via ``rapidfuzz.process.cdist`` (about 5x less time per miss than one
-    ``extract`` per name: the first ``check_decks`` of 3,000 real decks has ~2,000 distinct misses)."""
-    import numpy as np
-    from rapidfuzz import fuzz, process
-
-    queries = [normalize(t) for t in texts]
-    out: list[list[str]] = [[] for _ in texts]
-    todo = [i for i, q in enumerate(queries) if q]
-    for start in range(0, len(todo), chunk):
-        rows = todo[start : start + chunk]
-        scores = process.cdist(
-            [queries[i] for i in rows], keys, scorer=fuzz.ratio, score_cutoff=50, dtype=np.float32, workers=-1
-        )
-        at, choice = np.nonzero(scores)  # below the cutoff cdist gives 0; row-major: choices ascending
-        order = np.lexsort((choice, -scores[at, choice], at))  # per query: best score, then first choice
-        at, choice = at[order], choice[order]
-        starts = np.searchsorted(at, np.arange(len(rows) + 1))
-        for k, i in enumerate(rows):
-            out[i] = [names[j] for j in choice[starts[k] : starts[k + 1]][:limit]]
-    return out

@@ -28,11 +28,11 @@ from typing import Any
 
 import duckdb
 import polars as pl
-from rapidfuzz import fuzz, process
 
 from . import sqlfiles, userfiles
 from .errors import IngestError
-from .lookup import _FOLD, SUGGESTED_VIAS, SUGGESTION_NAMES_SQL, VIA_TIER, Candidate, Resolution, normalize
+from .lookup import SUGGESTED_VIAS, SUGGESTION_NAMES_SQL, VIA_TIER, Candidate, NameResolver, Resolution, normalize
+from .matching import FOLD, TOKEN_SPELLING_CUTOFF, NameMatcher
 
 
 def normalize_expr(column: str | pl.Expr) -> pl.Expr:
@@ -40,12 +40,13 @@ def normalize_expr(column: str | pl.Expr) -> pl.Expr:
     expr = pl.col(column) if isinstance(column, str) else column
     expr = expr.str.normalize("NFKD").str.replace_all(r"\p{Mn}", "")
     expr = expr.str.replace_many([k for k, _ in _FOLD_PAIRS], [v for _, v in _FOLD_PAIRS])
-    expr = expr.str.to_lowercase()
-    expr = expr.str.replace_all(r"\s*/+\s*", " // ").str.replace_all(r"\s+", " ").str.strip_chars(" ")
-    return expr
+    folded = expr.str.to_lowercase().str.replace_all(r"\s*/+\s*", " // ")
+    unmarked = folded.str.replace_all(r"\p{Pd}", " ").str.replace_all(r"[\p{P}&&[^/]]", "")
+    kept = pl.when(unmarked.str.strip_chars(" /") == "").then(folded).otherwise(unmarked)
+    return kept.str.replace_all(r"\s+", " ").str.strip_chars(" ")
 
 
-_FOLD_PAIRS = [(chr(k), v) for k, v in _FOLD.items()]
+_FOLD_PAIRS = [(chr(k), v) for k, v in FOLD.items()]
 
 
 # -- building the tables at ingest -------------------------------------------------------------
@@ -331,7 +332,7 @@ def _shared(values: list[Any]) -> list[Any]:
     return [seen.setdefault(v, v) for v in values]
 
 
-class NameIndex:
+class NameIndex(NameResolver):
     """In-memory index over the ``names`` table: dict lookups for single names, joins for batches."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -365,10 +366,12 @@ class NameIndex:
         self.by_key, key_frame = self._targets(names, "key")
         self._lookup_frames = (exact_frame.rename({"name": "query"}), key_frame)
         english = names.filter(pl.col("via").is_in(SUGGESTED_VIAS)).sort("key", "name")
-        self._fuzzy_keys: list[str] = english.get_column("key").unique().sort().to_list()
+        self._suggestion_keys: list[str] = english.get_column("key").unique().sort().to_list()
         key_to_name = dict(zip(english.get_column("key").to_list(), english.get_column("name").to_list()))
-        self._fuzzy_names = [key_to_name[k] for k in self._fuzzy_keys]
+        self._suggestion_names = [key_to_name[k] for k in self._suggestion_keys]
         self._frames: tuple[pl.DataFrame, pl.DataFrame] | None = None
+        self._matcher: NameMatcher | None = None
+        self._token_matcher: NameMatcher | None = None
 
     def _load_classes(self, con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, ...]]:
         """name -> its CR 201.3 class (sorted names, itself included), read from ``name_classes``.
@@ -436,31 +439,13 @@ class NameIndex:
 
     # -- single -----------------------------------------------------------------------------
 
-    def prefetch(self, texts: Iterable[str]) -> None:
-        """Nothing to do: every name is in memory (:meth:`PointNames.prefetch` looks a batch up in one query)."""
-
-    def resolve(self, text: str, *, fuzzy: bool = False, suggest: int = 5) -> Resolution:
-        """Resolve one string: exact name, then normalized key, then (only with fuzzy) the closest name."""
+    def lookup(self, text: str) -> Resolution | None:
         target = self.exact.get(text)
         normalized = False
         if target is None:
-            key = normalize(text)
-            target = self.by_key.get(key)
+            target = self.by_key.get(normalize(text))
             normalized = True
-        if target is not None:
-            return self._answer(text, target, normalized)
-        suggestions = self.suggest(text, limit=suggest)
-        if fuzzy and suggestions:
-            best = self.exact.get(suggestions[0])
-            if best is not None and best[0] == "ok":
-                resolution = self._answer(text, best, False)
-                return _replace(resolution, via="fuzzy", suggestions=tuple(suggestions))
-        return Resolution(
-            query=text,
-            status="not_found",
-            suggestions=tuple(suggestions),
-            tokens=tuple(self.suggest_tokens(text, limit=suggest)),
-        )
+        return None if target is None else self._answer(text, target, normalized)
 
     def _answer(self, text: str, target: _Target, normalized: bool) -> Resolution:
         status, oid, idx, via, lang, ambiguous_between = target
@@ -510,27 +495,17 @@ class NameIndex:
         """name -> its class of interchangeable names (CR 201.3), for every name that has one."""
         return self._classes
 
-    def suggest(self, text: str, limit: int = 5) -> list[str]:
-        """The closest English names: Oracle, face, interchangeable (201.3) and flavor (201.6) names
-        (``lookup.SUGGESTED_VIAS``; rapidfuzz's normalized Indel ratio over lookup keys).
+    def matcher(self) -> NameMatcher:
+        if self._matcher is None:
+            self._matcher = NameMatcher(self._suggestion_keys, self._suggestion_names)
+        return self._matcher
 
-        Plain ratio rather than WRatio: the same top suggestions on real misspellings at about
-        a twentieth of the cost (bench/bench_names.py).
-        """
-        key = normalize(text)
-        if not key or limit <= 0:
-            return []
-        hits = process.extract(key, self._fuzzy_keys, scorer=fuzz.ratio, limit=limit, score_cutoff=50)
-        return [self._fuzzy_names[index] for _, _, index in hits]
-
-    def suggest_tokens(self, text: str, limit: int = 5) -> list[str]:
-        """The closest token names (predefined, named by effects, Scryfall token objects; the tokens
-        layer lists them) — never cards, so kept apart from :meth:`suggest`."""
-        key = normalize(text)
-        if not key or limit <= 0:
-            return []
-        hits = process.extract(key, self._token_keys, scorer=fuzz.ratio, limit=limit, score_cutoff=70)
-        return list(dict.fromkeys(self._token_display[index] for _, _, index in hits))
+    def token_matcher(self) -> NameMatcher:
+        if self._token_matcher is None:
+            self._token_matcher = NameMatcher(
+                self._token_keys, self._token_display, spelling_cutoff=TOKEN_SPELLING_CUTOFF
+            )
+        return self._token_matcher
 
     def is_token_name(self, text: str) -> bool:
         return normalize(text) in self.token_names
@@ -579,11 +554,6 @@ class NameIndex:
         )
         answers = pl.concat([hit, by_norm], how="vertical_relaxed")
         return frame.join(answers, on="query", how="left", maintain_order="left")
-
-
-def _replace(resolution: Resolution, **changes: Any) -> Resolution:
-    data = {**resolution.__dict__, **changes}
-    return Resolution(**data)
 
 
 # -- same-name semantics (CR 201.2a–c, 201.3a) -----------------------------------------------------

@@ -14,7 +14,6 @@ import duckdb
 import polars as pl
 
 from . import sqlfiles, vocabulary
-from .errors import OracleToolsError
 from .oracletext import Mention, NameIndex, name_mentions, replace_self_references
 
 _SCHEMA = {
@@ -97,20 +96,10 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
     )
 
 
-def references(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:
-    """What card ``name``'s text calls itself, and every mention in any card's text that names it."""
-    found = con.execute(
-        """
-        SELECT DISTINCT c.oracle_id, c.name FROM names ns JOIN cards c USING (oracle_id)
-        WHERE lower(ns.name) = lower(?) AND ns.via IN ('name', 'face', 'interchangeable', 'flavor', 'printed')
-        ORDER BY c.name""",
-        [name],
-    ).fetchall()
-    if not found:
-        raise OracleToolsError(
-            f"{name!r} is not the name of a card; check the spelling (`oracle-tools resolve NAME` suggests names)."
-        )
-    oracle_id, card_name = found[0]
+def references(con: duckdb.DuckDBPyConnection, oracle_id: str) -> dict[str, Any]:
+    """What card ``oracle_id``'s text calls itself, and every mention in any card's text that names it
+    (``OracleDB.references`` resolves the name first, as every interface does)."""
+    (card_name,) = con.execute("SELECT name FROM cards WHERE oracle_id = ?", [oracle_id]).fetchone() or (None,)
     cols = 'r.oracle_id, c.name AS card_name, r.face_index, r.start, r."end", r.text, r.kind, r.target_name'
     own = _dicts(
         con,

@@ -1053,7 +1053,7 @@ def lookup(con: duckdb.DuckDBPyConnection, index: Names, query: str) -> TokenAns
             reason=(
                 f"{text!r} is the name of a token object, not a predefined token (111.10), a token an effect "
                 "names and defines (111.4, 111.9) nor an Oracle card (111.11); such a token gets its "
-                "characteristics from the effect that creates it (111.4)"
+                "characteristics from the effect that creates it (111.4)" + _creature_type_hint(text)
             ),
         )
     return TokenAnswer(
@@ -1064,6 +1064,17 @@ def lookup(con: duckdb.DuckDBPyConnection, index: Names, query: str) -> TokenAns
         reason=f"{text!r} is neither a predefined token (111.10), a token an effect names and defines "
         "(111.4, 111.9) nor an Oracle card name (111.11)",
     )
+
+
+def _creature_type_hint(text: str) -> str:
+    """For a creature type ('goblin'): where the tokens of that type are listed (CR 205.3m lists the types)."""
+    from .vocabulary import normalise_apostrophes, subtypes
+
+    typed = normalize(re.sub(r"\s+[Tt]okens?$", "", text.strip()))
+    for kind in subtypes("creature"):
+        if normalize(normalise_apostrophes(kind)) == typed:
+            return f"; {kind} is a creature type (205.3m): `oracle-tools token --list {kind}` lists its tokens"
+    return ""
 
 
 def _token_suggestions(r: Any) -> tuple[str, ...]:

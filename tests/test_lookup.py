@@ -127,7 +127,7 @@ def test_suggest_many_equals_one_search_per_name(sample_db: OracleDB) -> None:
         + [n.lower()[1:] for n in rng.sample(every, 300)]
         + ["", "Goblin", "Lightnin Bolt", "x"]
     )
-    batch = lookup.suggest_many(full._fuzzy_keys, full._fuzzy_names, texts, 5, chunk=97)  # several chunks
+    batch = full.matcher().suggest_many(texts, 5, chunk=97)  # several chunks
     assert [full.suggest(t, limit=5) for t in texts] == batch
     assert sum(map(bool, batch)) > 600
 

@@ -147,7 +147,7 @@ def test_refs_cli_json_and_text(real_db: OracleDB) -> None:
 
 
 def test_unknown_name_is_one_clear_error(sample_db: OracleDB) -> None:
-    with pytest.raises(OracleToolsError, match="is not the name of a card"):
+    with pytest.raises(OracleToolsError, match="is not a card name. Did you mean"):
         sample_db.references("Nonexistent Card Name Xyzzy")
 
 

@@ -19,49 +19,10 @@ import pytest
 
 from oracle_tools import OracleDB
 
+from oracle_server import Server, free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "oracle_tools" / "data" / "sample" / "decks"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """``oracle-tools serve --db PATH --port P`` as a child process."""
-
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(db), "--port", str(self.port)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.client = httpx.Client(base_url=self.base, timeout=30)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                self.client.get("/cards/autocomplete?q=li")
-                break
-            except httpx.TransportError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"server did not start: {self.proc.communicate()[1][-2000:]}") from None
-                time.sleep(0.1)
-
-    def stop(self) -> str:
-        self.client.close()
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            _, err = self.proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            _, err = self.proc.communicate()
-        return err
 
 
 @pytest.fixture(scope="module")
@@ -489,8 +450,8 @@ def test_a_name_several_oracle_cards_print_alike_finds_one_card(tmp_path: Path):
         ).json()
         assert [c["collector_number"] for c in found["data"]] == ["49a", "149"] and found["not_found"] == []
         is_error(http.get("/cards/named", params={"exact": "Very Cryptic Command", "set": "m11"}), 404)
-        # "i" is in both names, which differ: that stays a 404 of type "ambiguous"
-        assert is_error(http.get("/cards/named", params={"fuzzy": "i"}), 404)["type"] == "ambiguous"
+        # "i" is inside both names but starts no word of either: Scryfall's word rule matches nothing
+        assert "type" not in is_error(http.get("/cards/named", params={"fuzzy": "i"}), 404)
     finally:
         err = srv.stop()
     assert "Traceback" not in err, err

@@ -361,9 +361,9 @@ async def cards_named(request: Request) -> Response:
 
 def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | None) -> str:
     """The printing id /cards/named answers with, or an ApiError (404, maybe of type "ambiguous")."""
-    result = _locked(gen, lambda: gen.db.resolve(name))
-    if fuzzy and not result.ok and not _all_same_name(result):
-        result = _fuzzy(gen, name) or _locked(gen, lambda: gen.db.resolve(name, fuzzy=True))
+    # The one resolver of every interface (oracle_tools.matching: Scryfall's fuzzy rule); what stays here is
+    # the server's convention for a name several Oracle cards print identically (_one_of_same_name).
+    result = _locked(gen, lambda: gen.db.resolve(name, fuzzy=fuzzy))
     same_name = None if result.ok else _one_of_same_name(gen, result, set_code)
     if same_name:
         result = SimpleNamespace(ok=True, oracle_id=same_name, name=result.candidates[0].name, status="ok")
@@ -390,48 +390,13 @@ def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | Non
     return pid
 
 
-def _fuzzy(gen: Generation, name: str) -> Any:
-    """Scryfall's fuzzy rule before spelling correction: the card names holding every word of ``name``
-    (case, accents and punctuation ignored). One name: that card; several: ambiguous; none: None."""
-    from ..lookup import normalize
-
-    words = [w for w in _name_key(normalize(name)).split() if w != "//"]
-    if not words:
-        return None
-    entries = [(key, n) for key, n in _names_holding(gen, max(words, key=len)) if all(w in key for w in words)]
-    whole = [n for key, n in entries if [w for w in key.split() if w != "//"] == words]
-    matches = whole if len(whole) == 1 else [n for _, n in entries]  # "fire ice": Fire // Ice, not the Sword
-    if len(matches) == 1:
-        return _locked(gen, lambda: gen.db.resolve(matches[0]))
-    if len(matches) > 1:
-        return _Ambiguous(matches)
-    return None
-
-
-class _Ambiguous:
-    """A fuzzy name several card names hold (answered 404 type "ambiguous", as on Scryfall)."""
-
-    status = "ambiguous"
-    ok = False
-    oracle_id = None
-
-    def __init__(self, names: list[str]) -> None:
-        self.candidates = [SimpleNamespace(name=n) for n in names]
-        self.suggestions = names[:10]
-
-
-def _all_same_name(result: Any) -> bool:
-    """An ambiguous resolution whose candidates all carry one and the same name."""
-    candidates = getattr(result, "candidates", None) or []
-    return result.status == "ambiguous" and len({c.name for c in candidates}) == 1
-
-
 def _one_of_same_name(gen: Generation, result: Any, set_code: str | None = None) -> str | None:
     """The Oracle id to answer for a name several Oracle cards print identically (Unstable's six Very
     Cryptic Commands: CR 201.2, the same name). ``resolve`` calls that ambiguous, rightly for the rules;
     Scryfall's exact lookups answer one card, so do these: the one whose printing comes first (in
     ``set_code`` when given) by English, newest, collector number. None when the candidates' names differ."""
-    if not _all_same_name(result):
+    candidates = result.candidates or ()
+    if result.status != "ambiguous" or len({c.name for c in candidates}) != 1:
         return None
     oracle_ids = sorted({c.oracle_id for c in result.candidates if getattr(c, "oracle_id", None)})
     row = (
@@ -445,10 +410,6 @@ def _one_of_same_name(gen: Generation, result: Any, set_code: str | None = None)
         .fetchall()
     )
     return row[0][0] if row else None
-
-
-def _name_key(text: str) -> str:
-    return text.replace("'", "").replace(",", "")
 
 
 _UUID_CHARS = frozenset("0123456789abcdef-")
@@ -524,33 +485,9 @@ def _autocomplete_names(gen: Generation) -> list[tuple[str, str]]:
 
     def build() -> list[tuple[str, str]]:
         rows = gen.cursor().execute("SELECT DISTINCT name FROM cards WHERE is_card ORDER BY name").fetchall()
-        return [(_name_key(normalize(name)), name) for (name,) in rows]
+        return [(normalize(name), name) for (name,) in rows]
 
     return gen.cached("autocomplete", build)
-
-
-def _names_holding(gen: Generation, word: str) -> list[tuple[str, str]]:
-    """The (key, name) entries whose key contains ``word``: str.find over one joined string, not a Python loop."""
-    import bisect
-
-    entries = _autocomplete_names(gen)
-
-    def build() -> tuple[str, list[int]]:
-        starts, offset = [], 0
-        for key, _ in entries:
-            starts.append(offset)
-            offset += len(key) + 1
-        return "\n".join(key for key, _ in entries), starts
-
-    blob, starts = gen.cached("autocomplete_blob", build)
-    found: list[tuple[str, str]] = []
-    position = blob.find(word)
-    while position != -1:
-        line = bisect.bisect_right(starts, position) - 1
-        found.append(entries[line])
-        next_line = starts[line + 1] if line + 1 < len(starts) else len(blob)
-        position = blob.find(word, next_line)
-    return found
 
 
 async def cards_autocomplete(request: Request) -> Response:
@@ -560,7 +497,7 @@ async def cards_autocomplete(request: Request) -> Response:
     params = _params(request, frozenset({"q", "include_extras"}))
     query = _text(params.get("q"), "q", required=False) or ""
     _bool(params.get("include_extras"), "include_extras")
-    key = _name_key(normalize(query))
+    key = normalize(query)
 
     def work(gen: Generation) -> Response:
         names: list[str] = []

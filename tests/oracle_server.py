@@ -1,0 +1,53 @@
+"""``oracle-tools serve`` as a child process on a free loopback port, for the tests that talk HTTP to it."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``oracle-tools serve --db PATH --port P`` as a child process."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(db), "--port", str(self.port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.client = httpx.Client(base_url=self.base, timeout=30)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                self.client.get("/cards/autocomplete?q=li")
+                break
+            except httpx.TransportError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"server did not start: {self.proc.communicate()[1][-2000:]}") from None
+                time.sleep(0.1)
+
+    def stop(self) -> str:
+        self.client.close()
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            _, err = self.proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, err = self.proc.communicate()
+        return err

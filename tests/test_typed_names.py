@@ -1,0 +1,297 @@
+"""Names as people type them (CR 201): one matcher behind every interface, Scryfall's exact and fuzzy rules.
+
+The table is typed names of real cards (the real 2019 dump, the 2024 objects and the foreign printings:
+the ``full_db`` fixture), each with the answer a demanding user expects: punctuation, case, accents and
+spacing ignored by exact lookup (Scryfall: "punctuation is optional"); with fuzzy, the typed words matched
+in order as words or word prefixes of names, one card answered, several ``ambiguous`` (no guess), a typo
+corrected only towards a clearly closest name, nonsense not found. The same table runs against the library
+(both lookup strategies), the CLI and the HTTP server (a real process on 127.0.0.1), which must agree.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import unicodedata
+from collections.abc import Iterator
+
+import pytest
+from click.testing import CliRunner
+
+from oracle_tools import OracleDB
+from oracle_tools.cli import main
+from oracle_tools.lookup import PointNames
+
+from oracle_server import Server
+
+pytestmark = pytest.mark.realdata
+
+# (typed, fuzzy, expected status, expected Oracle name when ok)
+ROWS: list[tuple[str, bool, str, str | None]] = [
+    # punctuation, case, accents, spacing dropped: exact lookup (Scryfall: punctuation optional)
+    ("jace the mind sculptor", False, "ok", "Jace, the Mind Sculptor"),
+    ("Lim-Duls Vault", False, "ok", "Lim-Dûl's Vault"),
+    ("lim duls vault", False, "ok", "Lim-Dûl's Vault"),
+    ("Urzas Saga", False, "ok", "Urza's Saga"),
+    ("Dragons Herald", False, "ok", "Dragon's Herald"),
+    ("smugglers copter", False, "ok", "Smuggler's Copter"),
+    ("Smuggler’s Copter", False, "ok", "Smuggler's Copter"),
+    ("fIReBALL", False, "ok", "Fireball"),
+    ("AETHER VIAL", False, "ok", "Aether Vial"),
+    ("Æther Vial", False, "ok", "Aether Vial"),
+    ("aether  vial", False, "ok", "Aether Vial"),
+    ("Aether Vial.", False, "ok", "Aether Vial"),
+    ("ach hans run", False, "ok", '"Ach! Hans, Run!"'),
+    ("Ach! Hans, Run!", False, "ok", '"Ach! Hans, Run!"'),
+    ("bfm big furry monster", False, "ambiguous", None),
+    ("will o the wisp", False, "ok", "Will-o'-the-Wisp"),
+    ("Will-o’-the-Wisp", False, "ok", "Will-o'-the-Wisp"),
+    ("Jotun Grunt", False, "ok", "Jötun Grunt"),
+    ("Seance", False, "ok", "Séance"),
+    ("Ghazban Ogre", False, "ok", "Ghazbán Ogre"),
+    ("fire/ice", False, "ok", "Fire // Ice"),
+    ("fire//ice", False, "ok", "Fire // Ice"),
+    ("Fire // Ice", False, "ok", "Fire // Ice"),
+    ("ice", False, "ok", "Fire // Ice"),
+    ("Borrowing 100000 Arrows", False, "ok", "Borrowing 100,000 Arrows"),
+    ("Kongming Sleeping Dragon", False, "ok", 'Kongming, "Sleeping Dragon"'),
+    ("Gaeas Cradle", False, "ok", "Gaea's Cradle"),
+    ("Sensei's Divining Top", False, "ok", "Sensei's Divining Top"),
+    ("senseis divining top", False, "ok", "Sensei's Divining Top"),
+    ("Mishras Factory", False, "ok", "Mishra's Factory"),
+    ("Sword of Fire and Ice", False, "ok", "Sword of Fire and Ice"),
+    ("Delver of Secrets", False, "ok", "Delver of Secrets // Insectile Aberration"),
+    ("insectile aberration", False, "ok", "Delver of Secrets // Insectile Aberration"),
+    ("Bushi Tenderfoot", False, "ok", "Bushi Tenderfoot // Kenzo the Hardhearted"),
+    ("Kenzo the Hardhearted", False, "ok", "Bushi Tenderfoot // Kenzo the Hardhearted"),
+    ("Bonecrusher Giant", False, "ok", "Bonecrusher Giant // Stomp"),
+    ("Blitzschlag", False, "ok", "Lightning Bolt"),
+    ("Very Cryptic Command", False, "ambiguous", None),
+    ("Tarmogoyf", False, "ok", "Tarmogoyf"),
+    ("tarmogoyf", False, "ok", "Tarmogoyf"),
+    ("  Tarmogoyf  ", False, "ok", "Tarmogoyf"),
+    # partial words and misspellings: not names without --fuzzy
+    ("Ragavan", False, "not_found", None),
+    ("tarmogoyff", False, "not_found", None),
+    ("asdf", False, "not_found", None),
+    # fuzzy: words and word prefixes (Scryfall's rule), one card
+    ("Ragavan", True, "ok", "Ragavan, Nimble Pilferer"),
+    ("ragavan nimble", True, "ok", "Ragavan, Nimble Pilferer"),
+    ("aust com", True, "ok", "Austere Command"),
+    ("austere", True, "ok", "Austere Command"),
+    ("Kenzo", True, "ok", "Bushi Tenderfoot // Kenzo the Hardhearted"),
+    ("wastelan", True, "ok", "Wasteland"),
+    ("fire // ic", True, "ok", "Fire // Ice"),
+    ("fire ice", True, "ok", "Fire // Ice"),
+    ("jace mind sculptor", True, "ok", "Jace, the Mind Sculptor"),
+    ("jace sculptor", True, "ok", "Jace, the Mind Sculptor"),
+    ("mind sculptor", True, "ok", "Jace, the Mind Sculptor"),
+    ("Goyf", True, "ok", "Altar of the Goyf"),
+    ("tarmo", True, "not_found", None),
+    ("sol ring", True, "ok", "Sol Ring"),
+    ("snapcaster", True, "ok", "Snapcaster Mage"),
+    ("thoughtseize", True, "ok", "Thoughtseize"),
+    ("Thalia guardian", True, "ok", "Thalia, Guardian of Thraben"),
+    ("Brisela", True, "ok", "Brisela, Voice of Nightmares"),
+    ("Bruna fading", True, "ok", "Bruna, the Fading Light"),
+    ("Emrakul aeons", True, "ok", "Emrakul, the Aeons Torn"),
+    ("Emrakul promised", True, "ok", "Emrakul, the Promised End"),
+    ("Kozilek butcher", True, "ok", "Kozilek, Butcher of Truth"),
+    ("Ulamog ceaseless", True, "ok", "Ulamog, the Ceaseless Hunger"),
+    ("Narset parter", True, "ok", "Narset, Parter of Veils"),
+    ("Teferi time raveler", True, "ok", "Teferi, Time Raveler"),
+    ("Oko thief", True, "ok", "Oko, Thief of Crowns"),
+    ("Uro titan", True, "ok", "Uro, Titan of Nature's Wrath"),
+    ("Stomp", True, "ok", "Bonecrusher Giant // Stomp"),
+    ("Bonecrusher", True, "ok", "Bonecrusher Giant // Stomp"),
+    ("dark confidant", True, "ok", "Dark Confidant"),
+    ("Griselbrand", True, "ok", "Griselbrand"),
+    ("Blightsteel", True, "ok", "Blightsteel Colossus"),
+    ("Force of Will", True, "ok", "Force of Will"),
+    ("force will", True, "ok", "Force of Will"),
+    # typos: corrected only towards a clearly closest name
+    ("tarmogoyff", True, "ok", "Tarmogoyf"),
+    ("tarmo goyf", True, "ok", "Tarmogoyf"),
+    ("ragavn", True, "ok", "Ragavan, Nimble Pilferer"),
+    ("lightnig bolt", True, "ok", "Lightning Bolt"),
+    ("Ligthning Bolt", True, "ok", "Lightning Bolt"),
+    ("counterspel", True, "ok", "Counterspell"),
+    ("counter spell", True, "ok", "Counterspell"),
+    ("snapcaster mag", True, "ok", "Snapcaster Mage"),
+    ("Thoughtsieze", True, "ok", "Thoughtseize"),
+    ("Griselbrnd", True, "ok", "Griselbrand"),
+    ("brainstrom", True, "ok", "Brainstorm"),
+    ("Swords to Plowshare", True, "ok", "Swords to Plowshares"),
+    ("Swords to Plowshers", True, "ok", "Swords to Plowshares"),
+    ("Path to Exle", True, "ok", "Path to Exile"),
+    ("Dark Ritual", True, "ok", "Dark Ritual"),
+    ("dark ritaul", True, "ok", "Dark Ritual"),
+    ("Wrath of Gd", True, "ok", "Wrath of God"),
+    ("Birds of Paradice", True, "ok", "Birds of Paradise"),
+    ("Llanowar Elfs", True, "ok", "Llanowar Elves"),
+    # several cards: ambiguous, never a guess
+    ("Emrakul", True, "ambiguous", None),
+    ("Kozilek", True, "ambiguous", None),
+    ("Jace", True, "ambiguous", None),
+    ("bolt", True, "ambiguous", None),
+    ("lightning", True, "ambiguous", None),
+    ("Ulamog", True, "ambiguous", None),
+    ("Teferi", True, "ambiguous", None),
+    ("Chandra", True, "ambiguous", None),
+    ("goblin", True, "ambiguous", None),
+    ("Sword of", True, "ambiguous", None),
+    ("dragon", True, "ambiguous", None),
+    ("elf", True, "ambiguous", None),
+    ("Very Cryptic", True, "ambiguous", None),
+    # nonsense: nothing close is not found
+    ("asdf", True, "not_found", None),
+    ("qwertyuiop", True, "not_found", None),
+    ("zzzz", True, "not_found", None),
+    ("xyzzy plugh", True, "not_found", None),
+    ("!!!", True, "not_found", None),
+    ("1234567", True, "not_found", None),
+    ("aust", True, "not_found", None),
+]
+
+
+def _answer(status: str, name: str | None) -> tuple[str, str | None]:
+    return status, name if status == "ok" else None
+
+
+@pytest.fixture(scope="module")
+def served(full_db: OracleDB, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    copy = tmp_path_factory.mktemp("typed") / "full.duckdb"
+    shutil.copy(full_db.path, copy)
+    server = Server(copy)
+    yield server
+    assert "Traceback" not in server.stop()
+
+
+def test_the_table_is_large_and_covers_every_kind_of_answer() -> None:
+    assert len(ROWS) >= 100
+    assert {(fuzzy, status) for _, fuzzy, status, _ in ROWS} == {
+        (False, "ok"),
+        (False, "ambiguous"),
+        (False, "not_found"),
+        (True, "ok"),
+        (True, "ambiguous"),
+        (True, "not_found"),
+    }
+
+
+def test_library_both_strategies(full_db: OracleDB) -> None:
+    """OracleDB.resolve and both strategies behind it (point queries, the warm index) answer the table."""
+    point, index = PointNames(full_db.con), full_db.name_index
+    for text, fuzzy, status, name in ROWS:
+        for resolver in (point, index):
+            r = resolver.resolve(text, fuzzy=fuzzy)
+            assert _answer(r.status, r.name) == (status, name), (text, fuzzy, type(resolver).__name__, r)
+        r = full_db.resolve(text, fuzzy=fuzzy)
+        assert _answer(r.status, r.name) == (status, name), (text, fuzzy, r)
+        if status == "ambiguous":
+            assert len({c.oracle_id for c in r.candidates}) > 1, text  # listed, never a guess
+        if status == "not_found":
+            assert r.oracle_id is None
+
+
+def test_cli(full_db: OracleDB) -> None:
+    runner = CliRunner()
+    for text, fuzzy, status, name in ROWS:
+        args = ["resolve", "--db", str(full_db.path), "--json", *(["--fuzzy"] if fuzzy else []), "--", text]
+        result = runner.invoke(main, args)
+        answer = json.loads(result.stdout)
+        assert _answer(answer["status"], answer["name"]) == (status, name), (text, fuzzy, answer)
+        assert result.exit_code == (0 if status == "ok" else 1)
+
+
+def test_http_names_resolve_and_cards_named(served: Server) -> None:
+    """/names/resolve answers as the CLI; /cards/named as Scryfall: the card, a 404 of type "ambiguous",
+    or a plain 404 (fuzzy=asdf is not answered with a card)."""
+    http = served.client
+    for text, fuzzy, status, name in ROWS:
+        answer = http.get("/names/resolve", params={"q": text, "fuzzy": str(fuzzy).lower()}).json()
+        assert _answer(answer["status"], answer["name"]) == (status, name), (text, fuzzy, answer)
+        named = http.get("/cards/named", params={"fuzzy" if fuzzy else "exact": text})
+        if status == "ok":
+            assert named.status_code == 200 and named.json()["name"] == name, (text, named.text)
+        elif text.lower().startswith("very cryptic") or text.startswith("bfm"):
+            assert named.status_code == 200  # the server's convention for same-named cards (docs/serve.md)
+        else:
+            body = named.json()
+            assert named.status_code == 404 and body["object"] == "error", (text, named.text)
+            assert body.get("type") == ("ambiguous" if status == "ambiguous" else None), (text, body)
+
+
+def _typed_variants(name: str) -> set[str]:
+    """How people type a name: lower case, no accents, no punctuation but the halves' '//', hyphens as spaces."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if unicodedata.category(c) != "Mn")
+    unpunctuated = "".join(c for c in bare.replace("-", " ") if c == "/" or not unicodedata.category(c).startswith("P"))
+    return {name.lower(), bare.upper(), " ".join(unpunctuated.split())} - {name}
+
+
+def test_every_real_name_still_resolves_and_so_do_its_typed_variants(full_db: OracleDB) -> None:
+    """Every name of the real data (Oracle, face, printed 201.2, interchangeable 201.3, flavor 201.6) resolves
+    to a card it names; every English name typed without case, accents or punctuation resolves to the same
+    answer (on the real data no two English names differ only in punctuation: measured, 0 collisions)."""
+    rows = full_db.con.execute(
+        "SELECT name, list(DISTINCT oracle_id), list(DISTINCT via) FROM names GROUP BY name"
+    ).fetchall()
+    owners = {name: set(oids) for name, oids, _ in rows}
+    answers = full_db.resolve_many(list(owners))
+    for query, status, oid in answers.select("query", "status", "oracle_id").iter_rows():
+        assert status in ("ok", "ambiguous"), query
+        assert status == "ambiguous" or oid in owners[query], query
+    english = [name for name, _, vias in rows if set(vias) & {"name", "face", "interchangeable", "flavor"}]
+    own = {q: (s, o) for q, s, o in full_db.resolve_many(english).select("query", "status", "oracle_id").iter_rows()}
+    typed = [(name, variant) for name in english for variant in sorted(_typed_variants(name)) if variant]
+    found = full_db.resolve_many([v for _, v in typed]).select("status", "oracle_id").rows()
+    for (name, variant), answer in zip(typed, found):
+        assert answer == own[name], (name, variant, answer)
+    assert len(typed) > 40_000
+
+
+def test_names_that_differ_only_in_punctuation_are_ambiguous(full_db: OracleDB) -> None:
+    """Printed names of two cards that fold to one key are never merged (CR 201.2): Portuguese "Corpo-a-corpo"
+    (one card) and Italian "Corpo a Corpo" (two) typed loosely are ambiguous, listing both cards; typed
+    exactly, "Corpo-a-corpo" is still its card."""
+    rows = full_db.con.execute(
+        "SELECT name, oracle_id FROM names WHERE lower(name) IN ('corpo-a-corpo', 'corpo a corpo') AND via = 'printed'"
+    ).fetchall()
+    cards = {oid for _, oid in rows}
+    assert len(cards) == 2
+    loose = full_db.resolve("corpo a corpo")
+    assert loose.status == "ambiguous" and {c.oracle_id for c in loose.candidates} == cards
+    (hyphenated,) = {oid for name, oid in rows if name == "Corpo-a-corpo"}
+    assert full_db.resolve("Corpo-a-corpo").oracle_id == hyphenated
+
+
+# -- suggestions: word and prefix matches first, then close spellings --------------------------------------
+
+
+def test_suggestions_rank_words_and_short_names_first(full_db: OracleDB) -> None:
+    """A miss offers the names whose words it starts first: a legendary card's short name (CR 201.5c) lists
+    the cards it shortens; the same ranking on every interface."""
+    assert full_db.resolve("Ragavan").suggestions[0] == "Ragavan, Nimble Pilferer"
+    assert full_db.resolve("Kenzo").suggestions[0] == "Kenzo the Hardhearted"
+    kozilek = full_db.resolve("Kozilek").suggestions
+    assert "Kozilek, Butcher of Truth" in kozilek and all("Kozilek" in s for s in kozilek)
+    # a misspelling falls back on close spellings
+    assert full_db.resolve("Ligthning Bolt").suggestions[0] == "Lightning Bolt"
+
+
+def test_token_misses_use_the_same_ranking(full_db: OracleDB) -> None:
+    """CR 111: 'Tresure' offers Treasure, 'marit' Marit Lage; a creature type points at the token list."""
+    assert full_db.token("Tresure").suggestions[0] == "Treasure"
+    assert full_db.token("marit").suggestions[0] == "Marit Lage"
+    goblin = full_db.token("goblin")
+    assert "oracle-tools token --list Goblin" in (goblin.reason or "")
+
+
+def test_refs_same_name_and_deck_lines_suggest_alike(full_db: OracleDB) -> None:
+    runner = CliRunner()
+    for args in (["refs", "Relentles Rats"], ["same-name", "Relentles Rats", "Lightning Bolt"]):
+        result = runner.invoke(main, [*args, "--db", str(full_db.path)])
+        assert result.exit_code != 0
+        assert "Did you mean: Relentless Rats" in result.stderr, result.stderr
+    report = full_db.check_deck("4 Relentles Rats\n56 Swamp\n", format="legacy")
+    assert any("did you mean Relentless Rats" in p.detail for p in report.problems)
