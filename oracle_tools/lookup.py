@@ -243,7 +243,7 @@ class PointNames(NameResolver):
         self._classes: dict[str, tuple[tuple[str, ...], str | None]] = {}
         self._matcher: NameMatcher | None = None
         self._token_matcher: NameMatcher | None = None
-        self._tokens: tuple[list[str], list[str], set[str]] | None = None
+        self._token_objects: set[str] | None = None
 
     # -- resolving --------------------------------------------------------------------------
 
@@ -351,28 +351,32 @@ class PointNames(NameResolver):
             self._matcher = NameMatcher([k for k, _ in rows], [n for _, n in rows])
         return self._matcher
 
-    def _token_lists(self) -> tuple[list[str], list[str], set[str]]:
-        if self._tokens is None:
-            from .tokens import token_name_strings
-
-            display = token_name_strings(self.con)
-            objects = {normalize(n) for (n,) in self.con.execute("SELECT DISTINCT name FROM token_names").fetchall()}
-            self._tokens = display, [normalize(n) for n in display], objects
-        return self._tokens
-
     def token_matcher(self) -> NameMatcher:
         if self._token_matcher is None:
+            from . import sqlfiles
             from .matching import TOKEN_SPELLING_CUTOFF, NameMatcher
 
-            display, keys, _ = self._token_lists()
-            self._token_matcher = NameMatcher(keys, display, spelling_cutoff=TOKEN_SPELLING_CUTOFF)
+            if sqlfiles.has_table(self.con, "token_suggestions"):
+                rows = self.con.execute("SELECT key, name FROM token_suggestions ORDER BY name").fetchall()
+            else:  # a database built before the table existed: list them as the tokens layer does
+                from .tokens import token_name_strings
+
+                rows = [(normalize(n), n) for n in token_name_strings(self.con)]
+            keys, names = [k for k, _ in rows], [n for _, n in rows]
+            self._token_matcher = NameMatcher(keys, names, spelling_cutoff=TOKEN_SPELLING_CUTOFF)
         return self._token_matcher
+
+    def _token_object_keys(self) -> set[str]:
+        if self._token_objects is None:
+            names = self.con.execute("SELECT DISTINCT name FROM token_names").fetchall()
+            self._token_objects = {normalize(n) for (n,) in names}
+        return self._token_objects
 
     def is_token_name(self, text: str) -> bool:
         key = normalize(text)
         return (
             bool(self.con.execute("SELECT 1 FROM token_names WHERE name = ? LIMIT 1", [text]).fetchall())
-            or key in self._token_lists()[2]
+            or key in self._token_object_keys()
         )
 
 

@@ -290,11 +290,11 @@ class NameMatcher:
     def _spelling_many(self, keys: list[str], limit: int) -> list[list[str]]:
         """The ``limit`` closest names of each key (normalized Indel ratio, at least ``spelling_cutoff``),
         best score first, then list order."""
+        if len(keys) == 1:  # one miss: extract is cheaper than a matrix (and numpy's import)
+            return [[self.names[i] for i, _ in self._spelling(keys[0], limit, self.spelling_cutoff)]]
         import numpy as np
         from rapidfuzz import fuzz, process
 
-        if len(keys) == 1:  # one miss: extract is cheaper than a matrix
-            return [[self.names[i] for i, _ in self._spelling(keys[0], limit, self.spelling_cutoff)]]
         scores = process.cdist(
             keys, self.keys, scorer=fuzz.ratio, score_cutoff=self.spelling_cutoff, dtype=np.float32, workers=-1
         )

@@ -216,6 +216,13 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
     sqlfiles.write_frame(con, "token_specs", specs)
     sqlfiles.write_frame(con, "effect_tokens", effect_token_frame(specs, index))
     sqlfiles.write_frame(con, "token_collisions", _collisions(con, predefined, specs))
+    # The token names a miss is offered, with their lookup keys: a fresh process reads these instead of
+    # importing this module to list them (lookup.PointNames.token_matcher).
+    offered = token_name_strings(con)
+    suggestions = pl.DataFrame(
+        {"key": [normalize(n) for n in offered], "name": offered}, schema={"key": pl.String, "name": pl.String}
+    )
+    sqlfiles.write_frame(con, "token_suggestions", suggestions, order_by="name")
 
 
 def _face_dict(t: PredefinedToken) -> dict[str, Any]:
