@@ -266,7 +266,8 @@ class NameMatcher:
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """Did you mean: the names the input's words are words or prefixes of first (a legendary card's
-        short name lists the cards it shortens, CR 201.5c), then close spellings."""
+        short name lists the cards it shortens, CR 201.5c), else those its near words are, then close
+        spellings."""
         return self.suggest_many([text], limit)[0]
 
     def suggest_many(self, texts: Sequence[str], limit: int = 5, chunk: int = 256) -> list[list[str]]:
@@ -278,7 +279,7 @@ class NameMatcher:
         offered: list[list[str]] = []
         for key in keys:
             typed = words(key)
-            lines = self._covering(typed) if typed else []
+            lines = (self._covering(typed) or self._corrected(typed)) if typed else []  # 'ragavn': Ragavan, …
             offered.append(list(self._ranked(lines, typed).names[:limit]) if lines else [])
         todo = [i for i, key in enumerate(keys) if key and len(offered[i]) < limit]
         for start in range(0, len(todo), chunk):

@@ -275,7 +275,8 @@ def test_suggestions_rank_words_and_short_names_first(full_db: OracleDB) -> None
     assert full_db.resolve("Kenzo").suggestions[0] == "Kenzo the Hardhearted"
     kozilek = full_db.resolve("Kozilek").suggestions
     assert "Kozilek, Butcher of Truth" in kozilek and all("Kozilek" in s for s in kozilek)
-    # a misspelling falls back on close spellings
+    # a misspelt word is read as its near word; a misspelling of the whole falls back on close spellings
+    assert full_db.resolve("Ragavn").suggestions[0] == "Ragavan, Nimble Pilferer"
     assert full_db.resolve("Ligthning Bolt").suggestions[0] == "Lightning Bolt"
 
 
@@ -293,5 +294,7 @@ def test_refs_same_name_and_deck_lines_suggest_alike(full_db: OracleDB) -> None:
         result = runner.invoke(main, [*args, "--db", str(full_db.path)])
         assert result.exit_code != 0
         assert "Did you mean: Relentless Rats" in result.stderr, result.stderr
+    chosen = runner.invoke(main, ["choose-name", "Ragavn", "--db", str(full_db.path)])  # CR 201.4
+    assert chosen.exit_code == 1 and "did you mean Ragavan, Nimble Pilferer" in chosen.stdout, chosen.output
     report = full_db.check_deck("4 Relentles Rats\n56 Swamp\n", format="legacy")
     assert any("did you mean Relentless Rats" in p.detail for p in report.problems)
