@@ -8,7 +8,11 @@
 -- Runs inside the new database only; the previous database is never touched.
 
 -- The object a card's Oracle facts are read from: an oracle_cards object when one was
--- ingested (authoritative), else the newest English printing, else the newest printing.
+-- ingested (authoritative), else the newest English printing of the card's own shape, else the newest
+-- printing. A reversible_card printing (two sides of one printing, each a face of the same Oracle card;
+-- no top-level oracle_id, name "X // X") is the card's shape only when no other printing exists, and then
+-- its first side gives the card's facts (layouts.PRINTING_LAYOUTS): the card is named and typed as the
+-- Oracle reference has it, whichever bulk file it came from.
 -- Chosen on a narrow projection first: windows over the wide rows cost more than the join.
 CREATE TABLE ingest_stage.main.rep AS
 WITH chosen AS (
@@ -16,9 +20,25 @@ WITH chosen AS (
     WHERE oid IS NOT NULL
     QUALIFY row_number() OVER (
         PARTITION BY oid
-        ORDER BY is_oracle_file DESC, (lang = 'en') DESC, released_at DESC NULLS LAST, id) = 1
+        ORDER BY is_oracle_file DESC, (layout = 'reversible_card'), (lang = 'en') DESC,
+                 released_at DESC NULLS LAST, id) = 1
 )
-SELECT s.* FROM ingest_stage.main.stage_dedup s SEMI JOIN chosen USING (id);
+SELECT s.* REPLACE (
+    CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].name ELSE s.name END AS name,
+    CASE WHEN s.layout = 'reversible_card' THEN coalesce(s.card_faces[1].layout, 'normal') ELSE s.layout END AS layout,
+    CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].mana_cost ELSE s.mana_cost END AS mana_cost,
+    CASE WHEN s.layout = 'reversible_card' THEN coalesce(s.card_faces[1].cmc, s.cmc) ELSE s.cmc END AS cmc,
+    CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].type_line ELSE s.type_line END AS type_line,
+    CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].oracle_text ELSE s.oracle_text END AS oracle_text,
+    CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].colors ELSE s.colors END AS colors,
+    CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].color_indicator ELSE s.color_indicator END
+        AS color_indicator,
+    CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].power ELSE s.power END AS power,
+    CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].toughness ELSE s.toughness END AS toughness,
+    CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].loyalty ELSE s.loyalty END AS loyalty,
+    CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].defense ELSE s.defense END AS defense,
+    CASE WHEN s.layout = 'reversible_card' THEN NULL ELSE s.card_faces END AS card_faces)
+FROM ingest_stage.main.stage_dedup s SEMI JOIN chosen USING (id);
 
 CREATE TABLE ingest_stage.main.per_oracle AS
 SELECT oid, bool_and(printing_funny) AS funny, min(released_at) AS first_released

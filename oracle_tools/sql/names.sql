@@ -42,9 +42,20 @@ UNION ALL
 SELECT fp.printed, fp.oracle_id, fp.face_index, 'printed', fp.lang, NULL, NULL, NULL
 FROM (SELECT p.oracle_id, p.lang, unnest(p.face_printed_names) AS printed,
              generate_subscripts(p.face_printed_names, 1) - 1 AS face_index
-      FROM printings p WHERE p.lang <> 'en' AND len(p.face_printed_names) > 1) fp
+      FROM printings p WHERE p.lang <> 'en' AND len(p.face_printed_names) > 1 AND p.layout <> 'reversible_card') fp
 JOIN cards c USING (oracle_id)
 WHERE c.is_card AND fp.printed IS NOT NULL
+UNION ALL
+-- The sides of a reversible_card printing are the same card: each side's printed or flavor name is a name
+-- of the whole card (never of a face: the card has none), and the sides' names are never joined.
+SELECT DISTINCT rs.side_name, rs.oracle_id, NULL, rs.via, rs.lang, NULL, NULL, NULL
+FROM (SELECT p.oracle_id, p.lang, unnest(p.face_printed_names) AS side_name, 'printed' AS via
+      FROM printings p WHERE p.layout = 'reversible_card' AND p.lang <> 'en'
+      UNION ALL
+      SELECT p.oracle_id, 'en', unnest(p.face_flavor_names), 'flavor'
+      FROM printings p WHERE p.layout = 'reversible_card') rs
+JOIN cards c USING (oracle_id)
+WHERE c.is_card AND rs.side_name IS NOT NULL AND rs.side_name <> c.name
 UNION ALL
 -- Alternate names (CR 201.6): Scryfall's flavor_name, whole card or per face.
 SELECT p.flavor_name, p.oracle_id, NULL, 'flavor', 'en', NULL, NULL, NULL
@@ -54,7 +65,7 @@ UNION ALL
 SELECT ff.flavor, ff.oracle_id, ff.face_index, 'flavor', 'en', NULL, NULL, NULL
 FROM (SELECT p.oracle_id, unnest(p.face_flavor_names) AS flavor,
              generate_subscripts(p.face_flavor_names, 1) - 1 AS face_index
-      FROM printings p WHERE len(p.face_flavor_names) > 1) ff
+      FROM printings p WHERE len(p.face_flavor_names) > 1 AND p.layout <> 'reversible_card') ff
 JOIN cards c USING (oracle_id)
 WHERE c.is_card AND ff.flavor IS NOT NULL
 UNION ALL
@@ -72,7 +83,7 @@ SELECT fp.printed, fp.oracle_id, fp.face_index, 'interchangeable', 'en', fp.id, 
 FROM (SELECT p.id, p.oracle_id, p.set_code, p.collector_number,
              unnest(p.face_printed_names) AS printed, unnest(p.face_names) AS face_name,
              generate_subscripts(p.face_printed_names, 1) - 1 AS face_index
-      FROM printings p WHERE p.lang = 'en' AND len(p.face_printed_names) > 1) fp
+      FROM printings p WHERE p.lang = 'en' AND len(p.face_printed_names) > 1 AND p.layout <> 'reversible_card') fp
 JOIN cards c USING (oracle_id)
 WHERE c.is_card AND fp.printed IS NOT NULL AND fp.printed <> fp.face_name
   AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = fp.oracle_id AND f.name = fp.printed)
