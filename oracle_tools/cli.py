@@ -266,6 +266,8 @@ def ingest(
         click.echo(f"read {f['rows']:>9,} {f['kind']:<8} from {f['file']} ({f['seconds']:.2f}s)")
     sizes = ", ".join(f"{t} {n:,}" for t, n in report.tables.items() if t in ("cards", "faces", "printings", "names"))
     click.echo(f"wrote {report.db_path} in {report.seconds:.1f}s: {sizes}")
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
 
 
 @main.command()
@@ -290,6 +292,12 @@ def info(db_path: Path | None, as_json: bool) -> None:
         click.echo(f"rules     CR effective {data['rules']['effective_date']} ({data['rules']['rules']} rules)")
     click.echo("tables    " + ", ".join(f"{t} {n:,}" for t, n in data["tables"].items()))
     click.echo("layouts   " + ", ".join(f"{k} {v:,}" for k, v in data["layouts"].items()))
+    if data["unknown_layouts"]:
+        click.echo(
+            "unknown   "
+            + ", ".join(f"{k} {v:,}" for k, v in data["unknown_layouts"].items())
+            + "  (layouts oracle-tools does not know: loaded as cards with the generic face roles)"
+        )
 
 
 @main.command()

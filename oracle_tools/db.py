@@ -242,6 +242,14 @@ class OracleDB:
                     "SELECT layout, count(*) FROM cards GROUP BY layout ORDER BY count(*) DESC, layout"
                 ).fetchall()
             ),
+            "unknown_layouts": dict(
+                con.execute(
+                    "SELECT layout, count(*) FROM cards WHERE layout NOT IN (SELECT layout FROM layouts) "
+                    "GROUP BY layout ORDER BY layout"
+                ).fetchall()
+            )
+            if sqlfiles.has_table(con, "layouts")
+            else {},
             "object_kinds": dict(
                 con.execute("SELECT object_kind, count(*) FROM cards GROUP BY 1 ORDER BY 2 DESC").fetchall()
             ),

@@ -81,6 +81,9 @@ CARD_COLUMNS: dict[str, str] = {
     "mtgo_id": "INTEGER",
     "arena_id": "INTEGER",
     "edhrec_rank": "INTEGER",
+    "game_changer": "BOOLEAN",
+    "attraction_lights": "INTEGER[]",
+    "finishes": "VARCHAR[]",
     "legalities": "MAP(VARCHAR, VARCHAR)",
     "card_faces": _FACE_STRUCT,
     "all_parts": "STRUCT(object VARCHAR, id VARCHAR, component VARCHAR, name VARCHAR, type_line VARCHAR)[]",
@@ -135,9 +138,16 @@ class IngestReport:
     files: list[dict] = field(default_factory=list)
     tables: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {"db": str(self.db_path), "files": self.files, "tables": self.tables, "seconds": round(self.seconds, 3)}
+        return {
+            "db": str(self.db_path),
+            "files": self.files,
+            "tables": self.tables,
+            "seconds": round(self.seconds, 3),
+            "warnings": self.warnings,
+        }
 
 
 def _open_text_head(path: Path) -> str:
@@ -309,6 +319,9 @@ class Ingest:
             pass  # inside Jupyter without ipywidgets DuckDB refuses any progress-bar setting; it is cosmetic
         con.execute(sqlfiles.load("schema.sql"))
         con.execute(sqlfiles.load("macros.sql"))
+        from . import layouts
+
+        layouts.build(con)  # what each Scryfall layout is: build_core.sql joins it
         if previous is not None:
             con.execute(f"ATTACH ? AS {PREVIOUS_CATALOG} (READ_ONLY)", [str(previous)])
         steps = len(card_files) + len(ruling_files) + 3
@@ -385,6 +398,15 @@ class Ingest:
     def _build_core(self, con: duckdb.DuckDBPyConnection, second: _SecondConnection) -> None:
         """cards, faces and legalities here while the second connection builds printings; then parts."""
         con.execute(_staged_sql("build_stage.sql"))
+        # A layout Scryfall added after this table was written still loads (a card, generic face roles): said once.
+        for layout, count in con.execute(
+            f"SELECT layout, count(*) FROM {STAGE_CATALOG}.main.stage_dedup "
+            "WHERE layout NOT IN (SELECT layout FROM layouts) GROUP BY layout ORDER BY layout"
+        ).fetchall():
+            self.report.warnings.append(
+                f"{count:,} object{'s' if count != 1 else ''} with layout {layout!r}, which oracle-tools does not "
+                "know, loaded as cards with the generic face roles (see oracle_tools/layouts.py)"
+            )
         printings_built = second.submit(lambda c: c.execute(_staged_sql("build_printings.sql")))
         con.execute(_staged_sql("build_core.sql"))
         printings_built.result()

@@ -1,4 +1,12 @@
-"""Layout and face-role facts: one table of what the rules say about each kind of card face.
+"""Layout and face-role facts: one table of what each Scryfall layout is, one of what the rules say
+about each kind of card face.
+
+:data:`LAYOUTS` has a row for every ``layout`` value Scryfall documents (docs: "Layouts and Faces"): what
+kind of object it is (a card of the Oracle reference, or a token, emblem, plane, scheme, vanguard, art
+series card), and what its ``card_faces`` are — faces of the card (split halves, flip halves, double faces,
+an Adventure), sides of one printing that are each the whole card (``reversible_card``), or none. Ingest
+writes it as the ``layouts`` table, which ``sql/build_core.sql`` joins for ``cards.object_kind``; a layout
+value it has no row for still loads, as a card with the generic face roles, and ingest warns about it.
 
 A row of ``faces`` has a ``role`` (assigned from Scryfall's layout in ``sql/build_core.sql``). What the
 Comprehensive Rules say about a face of that role lives here and nowhere else:
@@ -31,6 +39,8 @@ if TYPE_CHECKING:
     import duckdb
 
 __all__ = [
+    "LAYOUTS",
+    "Layout",
     "COMBINED_NAME",
     "COMBINED_NAME_DFC",
     "FACE_ROLES",
@@ -43,6 +53,55 @@ __all__ = [
     "rows",
     "token_copy",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What one Scryfall ``layout`` value is (a row of the ``layouts`` table)."""
+
+    layout: str
+    object_kind: str  # 'card' (in the Oracle card reference), or token, emblem, plane, scheme, vanguard, art_series
+    faces: str  # 'card_faces': faces of the card; 'sides': sides of one printing, each the whole card; 'none'
+    description: str  # Scryfall's words for it
+
+
+LAYOUTS: tuple[Layout, ...] = (
+    Layout("normal", "card", "none", "A standard Magic card with one face"),
+    Layout("split", "card", "card_faces", "A split-faced card (also aftermath cards and Rooms; CR 709)"),
+    Layout("flip", "card", "card_faces", "Cards that invert vertically with the flip keyword (CR 710)"),
+    Layout("transform", "card", "card_faces", "Double-sided cards that transform (CR 712)"),
+    Layout("modal_dfc", "card", "card_faces", "Double-sided cards that can be played either-side (CR 712)"),
+    Layout("meld", "card", "none", "Cards with meld parts printed on the back (CR 712.4; each part its own object)"),
+    Layout("leveler", "card", "none", "Cards with Level Up"),
+    Layout("class", "card", "none", "Class-type enchantment cards"),
+    Layout("case", "card", "none", "Case-type enchantment cards"),
+    Layout("saga", "card", "none", "Saga-type cards"),
+    Layout("adventure", "card", "card_faces", "Cards with an Adventure spell part (CR 715)"),
+    Layout("mutate", "card", "none", "Cards with Mutate"),
+    Layout("prototype", "card", "none", "Cards with Prototype"),
+    Layout("battle", "card", "card_faces", "Battle-type cards (a back face once defeated: CR 712)"),
+    Layout("planar", "plane", "none", "Plane and Phenomenon-type cards (CR 901; not in a deck)"),
+    Layout("scheme", "scheme", "none", "Scheme-type cards (CR 904; not in a deck)"),
+    Layout("vanguard", "vanguard", "none", "Vanguard-type cards (CR 902; not in a deck)"),
+    Layout("token", "token", "none", "Token cards (CR 111)"),
+    Layout("double_faced_token", "token", "card_faces", "Tokens with another token printed on the back"),
+    Layout("emblem", "emblem", "none", "Emblem cards (CR 114)"),
+    Layout("augment", "card", "none", "Cards with Augment"),
+    Layout("host", "card", "none", "Host-type cards"),
+    Layout("art_series", "art_series", "card_faces", "Art Series collectable double-faced cards (no game object)"),
+    Layout("reversible_card", "card", "sides", "A Magic card with two sides that are unrelated (printings only)"),
+)
+
+_BY_LAYOUT: dict[str, Layout] = {row.layout: row for row in LAYOUTS}
+
+#: Layouts whose objects are printings only: their sides are each the whole Oracle card (a reversible card's
+#: two sides, each with the card's own oracle_id), never a card, a name or a face of their own.
+PRINTING_LAYOUTS: frozenset[str] = frozenset(row.layout for row in LAYOUTS if row.faces == "sides")
+
+
+def layout(name: str) -> Layout | None:
+    """The facts of Scryfall layout ``name`` (None for a value this table does not know)."""
+    return _BY_LAYOUT.get(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +212,14 @@ _COLUMNS = (
 
 
 def build(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)create the ``face_roles`` table from :data:`FACE_ROLES`."""
+    """(Re)create the ``face_roles`` table from :data:`FACE_ROLES` and the ``layouts`` table from :data:`LAYOUTS`."""
     con.execute(f"CREATE OR REPLACE TABLE face_roles ({_COLUMNS})")
     con.executemany(
         "INSERT INTO face_roles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [list(r.values()) for r in rows()],
     )
+    con.execute(
+        "CREATE OR REPLACE TABLE layouts (layout VARCHAR PRIMARY KEY, object_kind VARCHAR, faces VARCHAR, "
+        "description VARCHAR)"
+    )
+    con.executemany("INSERT INTO layouts VALUES (?, ?, ?, ?)", [list(asdict(r).values()) for r in LAYOUTS])

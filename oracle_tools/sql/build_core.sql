@@ -11,7 +11,7 @@
 -- ingested (authoritative), else the newest English printing of the card's own shape, else the newest
 -- printing. A reversible_card printing (two sides of one printing, each a face of the same Oracle card;
 -- no top-level oracle_id, name "X // X") is the card's shape only when no other printing exists, and then
--- its first side gives the card's facts (layouts.PRINTING_LAYOUTS): the card is named and typed as the
+-- its first side gives the card's facts (layouts.PRINTING_LAYOUTS, tested equal to the layout named here): the card is named and typed as the
 -- Oracle reference has it, whichever bulk file it came from.
 -- Chosen on a narrow projection first: windows over the wide rows cost more than the join.
 CREATE TABLE ingest_stage.main.rep AS
@@ -58,17 +58,17 @@ SELECT r.oid, r.name, r.layout,
        p.funny,
        kind.object_kind, kind.object_kind = 'card',
        r.edhrec_rank, p.first_released,
-       CASE WHEN r.is_oracle_file THEN 'oracle_cards' ELSE 'printings' END
+       CASE WHEN r.is_oracle_file THEN 'oracle_cards' ELSE 'printings' END,
+       r.game_changer, r.attraction_lights
 FROM ingest_stage.main.rep r
 JOIN ingest_stage.main.per_oracle p USING (oid)
+-- What each layout is: the layouts table (oracle_tools/layouts.py LAYOUTS); a layout it does not know is a card.
+LEFT JOIN layouts lk ON lk.layout = r.layout
 CROSS JOIN LATERAL (SELECT CASE
-    WHEN r.layout IN ('token', 'double_faced_token') AND r.type_line LIKE '%Dungeon%' THEN 'dungeon'
-    WHEN r.layout IN ('token', 'double_faced_token') OR r.type_line LIKE 'Token%' THEN 'token'
-    WHEN r.layout = 'emblem' OR r.type_line LIKE 'Emblem%' THEN 'emblem'
-    WHEN r.layout = 'planar' THEN 'plane'
-    WHEN r.layout = 'scheme' THEN 'scheme'
-    WHEN r.layout = 'vanguard' THEN 'vanguard'
-    WHEN r.layout = 'art_series' THEN 'art_series'
+    WHEN lk.object_kind = 'token' AND r.type_line LIKE '%Dungeon%' THEN 'dungeon'
+    WHEN coalesce(lk.object_kind, 'card') <> 'card' THEN lk.object_kind
+    WHEN r.type_line LIKE 'Token%' THEN 'token'
+    WHEN r.type_line LIKE 'Emblem%' THEN 'emblem'
     WHEN r.type_line = 'Card' OR r.type_line LIKE 'Card //%' THEN 'other'
     ELSE 'card' END AS object_kind) kind;
 
@@ -96,7 +96,7 @@ WITH multi AS (
            -- CR 710.1c: a flipped permanent keeps the top's mana cost and colour.
            CASE WHEN m.layout = 'flip' THEN m.card_faces[1].mana_cost ELSE nullif(m.f.mana_cost, '') END AS mana_cost,
            -- CR 202.3b: the back face of a nonmodal double-faced card has its front face's mana value.
-           CASE WHEN m.face_index > 0 AND m.layout IN ('transform', 'double_faced_token')
+           CASE WHEN m.face_index > 0 AND m.layout IN ('transform', 'battle', 'double_faced_token')
                 THEN mana_value(m.card_faces[1].mana_cost) END AS back_mana_value,
            m.f.type_line,
            coalesce(m.f.oracle_text, '') AS oracle_text,

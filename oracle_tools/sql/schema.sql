@@ -27,7 +27,9 @@ CREATE TABLE cards (
     is_card         BOOLEAN NOT NULL,   -- in the Oracle card reference
     edhrec_rank     INTEGER,
     first_released  DATE,
-    source          VARCHAR NOT NULL    -- 'oracle_cards' (authoritative) or 'printings' (derived)
+    source          VARCHAR NOT NULL,   -- 'oracle_cards' (authoritative) or 'printings' (derived)
+    game_changer    BOOLEAN,            -- Scryfall's Commander "game changer" list (NULL: not in the data)
+    attraction_lights INTEGER[]         -- an Attraction's lit numbers (Unfinity)
 );
 
 -- One row per face/half of every card; single-faced cards have one row (role 'single').
@@ -88,7 +90,8 @@ CREATE TABLE printings (
     mtgo_id            INTEGER,
     arena_id           INTEGER,
     artist             VARCHAR,
-    source_file        VARCHAR
+    source_file        VARCHAR,
+    finishes           VARCHAR[]          -- nonfoil, foil, etched (NULL in files older than the field)
 );
 
 -- Format legality in long form (one row per card and format; unique by construction: one map per card).
