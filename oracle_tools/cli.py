@@ -34,8 +34,19 @@ def _db_option(func: Callable[..., Any]) -> Callable[..., Any]:
         default=None,
         envvar="ORACLE_TOOLS_DB",
         show_envvar=True,
-        help="Database file [default: data/oracle.duckdb].",
+        callback=_given_db,
+        help="Database file [default: data/oracle.duckdb]; also accepted before the command name.",
     )(func)
+
+
+def _given_db(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """The database a command uses: its own ``--db``, else the one given before the command name
+    (``oracle-tools --db X resolve NAME``), else ``$ORACLE_TOOLS_DB``, else None (the default)."""
+    from click.core import ParameterSource
+
+    if param.name and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
+        return value
+    return ctx.find_root().params.get("db_path") or value
 
 
 def _json_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -164,8 +175,15 @@ def _open(db_path: Path | None) -> OracleDB:
     show_envvar=True,
     help="Show the Python traceback behind an error line.",
 )
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Database file for the command (as the command's own --db) [default: $ORACLE_TOOLS_DB, else data/oracle.duckdb].",
+)
 @click.pass_context
-def main(ctx: click.Context, debug: bool) -> None:
+def main(ctx: click.Context, debug: bool, db_path: Path | None) -> None:
     """The Magic: The Gathering Oracle card reference in DuckDB and Polars."""
     ctx.meta["oracle_tools.debug"] = debug
 
@@ -369,11 +387,14 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
     with _open(db_path) as db:
         if batch is not None:
             text = userfiles.read_text(batch, limit=MAX_BATCH_CHARS, what="list of names")
-            frame = db.resolve_many([line for line in text.splitlines() if line.strip()])
+            frame = db.resolve_many([line for line in text.splitlines() if line.strip()], suggest=5)
             if as_json:
                 _echo_json(frame.to_dicts())
-            else:
-                click.echo(frame.write_csv(), nl=False)
+            else:  # CSV has no lists: a miss's suggestions joined by "; "
+                import polars as pl
+
+                flat = frame.with_columns(pl.col("suggestions").list.join("; "))
+                click.echo(flat.write_csv(), nl=False)
             sys.exit(0 if frame.get_column("status").eq("ok").all() else 1)
         if name is None:
             raise click.UsageError("give a NAME, or --batch FILE")
@@ -400,8 +421,14 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
     with _open(db_path) as db:
         answer = db.same_name(first, second)
         names = {first: sorted(db.object_names(first)), second: sorted(db.object_names(second))}
+        cards = {db.resolve(text).name for text in (first, second)}
+    one_card = len(cards) == 1  # 'Fire' and 'Ice': the halves of one split card, which has both names (709.4a)
     if as_json:
-        _echo_json({"same_name": answer, "names": names, "rule": "201.2a"})
+        _echo_json({"same_name": answer, "same_card": one_card, "names": names, "rule": "201.2a"})
+    elif one_card:
+        click.echo(
+            f"same name: {first!r} and {second!r} both name the card {cards.pop()}, whose names are {names[first]}"
+        )
     else:
         click.echo(f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]}")
     sys.exit(0 if answer else 1)

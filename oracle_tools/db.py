@@ -285,9 +285,18 @@ class OracleDB:
         """Resolve any card name (English, face, foreign, alternate; normalized) to its Oracle card."""
         return self._single_names().resolve(text, fuzzy=fuzzy)
 
-    def resolve_many(self, texts: Iterable[str] | pl.Series) -> pl.DataFrame:
-        """Resolve a column of names in one join, keeping input order."""
-        return self.name_index.resolve_many(texts)
+    def resolve_many(self, texts: Iterable[str] | pl.Series, *, suggest: int = 0) -> pl.DataFrame:
+        """Resolve a column of names in one join, keeping input order (exact name, then the folded key).
+
+        With ``suggest=N`` a ``suggestions`` column lists up to N names for each miss, ranked as
+        :meth:`resolve` ranks them (word and prefix matches first, then close spellings)."""
+        frame = self.name_index.resolve_many(texts)
+        if suggest <= 0:
+            return frame
+        missed = frame.filter(pl.col("status") == "not_found").get_column("query").unique(maintain_order=True)
+        offered = dict(zip(missed.to_list(), self.name_index.matcher().suggest_many(missed.to_list(), suggest)))
+        column = [offered.get(q, []) for q in frame.get_column("query").to_list()]
+        return frame.with_columns(pl.Series("suggestions", column, dtype=pl.List(pl.String)))
 
     def object_names(self, text: str | None) -> frozenset[str]:
         """The English names an object named by ``text`` has (CR 201.2a; split cards have two, 709.4a).
@@ -373,10 +382,18 @@ class OracleDB:
             return _decks.check_deck(checker, deck, format, commanders=commanders)
         return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders)
 
-    def check_decks(self, decks: Iterable[_decks.DeckInput], *, format: str, summary: bool = False) -> pl.DataFrame:
+    def check_decks(
+        self, decks: Iterable[_decks.DeckInput], *, format: str | None = None, summary: bool = False
+    ) -> pl.DataFrame:
         """Check many decks: a Polars frame with one row per problem (deck, source, name, player, kind,
         card, line, detail), or one row per deck with ``summary=True``. JSON caches give every deck."""
         from . import decks as _decks
+
+        if format is None:
+            raise OracleToolsError(
+                f"check_decks needs the format to check against, e.g. format='modern'; known formats: "
+                f"{', '.join(_decks.FORMATS)}."
+            )
 
         return _decks.check_decks(self.deck_checker, decks, format, summary=summary)
 

@@ -636,14 +636,14 @@ class DeckChecker:
             if not cmd and rules.commander and cmd_cards and cmd_cards[0][0] is not None:
                 in_deck = main  # commander inferred from the main deck: already counted
             if in_deck != rules.min_size:
-                what = "including the commander(s) " if rules.commander else ""
+                what = " including the commander(s)" if rules.commander else ""
                 rule = "903.5a" if rules.commander else "format rules"
                 add(
                     Problem(
                         "deck_size",
                         None,
                         None,
-                        f"The deck has {in_deck} cards {what}; {rules.label} decks "
+                        f"The deck has {in_deck} cards{what}; {rules.label} decks "
                         f"have exactly {rules.min_size} (CR {rule}).",
                     )
                 )

@@ -111,7 +111,9 @@ def references(con: duckdb.DuckDBPyConnection, oracle_id: str) -> dict[str, Any]
         con,
         f"""SELECT {cols} FROM name_references r JOIN cards c USING (oracle_id)
         WHERE r.target_oracle_id = ? AND r.kind IN ('named', 'token_name')
+          AND r.oracle_id <> ?  -- the card's own mentions of its name are listed once, under own_text
         ORDER BY c.name, r.face_index, r.start""",
+        oracle_id,
         oracle_id,
     )
     return {"oracle_id": oracle_id, "name": card_name, "own_text": own, "named_by": named_by}

@@ -746,7 +746,7 @@ async def names_resolve(request: Request) -> Response:
         if not names:
             return json_response([])
         return await _run(
-            request, lambda gen: json_response(_locked(gen, lambda: gen.db.resolve_many(names)).to_dicts())
+            request, lambda gen: json_response(_locked(gen, lambda: gen.db.resolve_many(names, suggest=5)).to_dicts())
         )
     params = _params(request, frozenset({"q", "fuzzy"}), scryfall=False)
     name = _text(params.get("q"), "q")

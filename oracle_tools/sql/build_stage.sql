@@ -3,6 +3,5 @@
 -- Duplicate printing ids across files were already dropped while staging (the last file wins).
 CREATE VIEW ingest_stage.main.stage_dedup AS
 SELECT *, coalesce(oracle_id, card_faces[1].oracle_id) AS oid,
-       (coalesce(set_type, '') = 'funny' OR border_color = 'silver'
-        OR security_stamp = 'acorn') AS printing_funny
+       coalesce(set_type = 'funny' OR border_color = 'silver' OR security_stamp = 'acorn', false) AS printing_funny
 FROM ingest_stage.main.stage_cards;

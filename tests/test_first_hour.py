@@ -1,0 +1,78 @@
+"""What a new user met in the first hour, each fixed (on the embedded sample)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from oracle_tools import OracleDB
+from oracle_tools.cli import main
+from oracle_tools.errors import OracleToolsError
+
+
+def _run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner(env=env).invoke(main, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_db_is_accepted_before_or_after_the_command_name(sample_db_path: Path, tmp_path: Path) -> None:
+    db = str(sample_db_path)
+    for args in (("--db", db, "resolve", "Foudre"), ("resolve", "Foudre", "--db", db)):
+        assert _run(*args) == (0, "Lightning Bolt  [via printed]\n", ""), args
+    nowhere = str(tmp_path / "missing.duckdb")
+    # before the command it beats $ORACLE_TOOLS_DB; the command's own --db beats both
+    assert _run("--db", db, "resolve", "Foudre", env={"ORACLE_TOOLS_DB": nowhere})[0] == 0
+    assert _run("--db", nowhere, "resolve", "Foudre", "--db", db)[0] == 0
+    assert _run("--db", db, "deck", "check", "--help")[0] == 0  # nested groups too
+
+
+def test_batch_misses_carry_suggestions(sample_db_path: Path) -> None:
+    names = "Foudre\nTarmogoyff\n"
+    code, out, _ = _run("resolve", "--db", str(sample_db_path), "--batch", "-", "--json", stdin=names)
+    rows = json.loads(out)
+    assert code == 1 and [r["status"] for r in rows] == ["ok", "not_found"]
+    assert rows[0]["suggestions"] == [] and rows[1]["suggestions"][0] == "Tarmogoyf"
+    code, out, _ = _run("resolve", "--db", str(sample_db_path), "--batch", "-", stdin=names)
+    assert out.splitlines()[2].startswith("Tarmogoyff,not_found,") and out.splitlines()[2].endswith(
+        ",Tarmogoyf; The Warmonger; Avatar of Fury"
+    )
+
+
+def test_funny_is_a_boolean_for_every_card(sample_db: OracleDB) -> None:
+    counts = dict(sample_db.con.execute("SELECT funny, count(*) FROM cards GROUP BY funny").fetchall())
+    assert None not in counts and counts[False] > 2000 and counts[True] > 0
+
+
+def test_check_decks_without_a_format_says_so(sample_db: OracleDB, tmp_path: Path) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Lightning Bolt\n")
+    with pytest.raises(OracleToolsError, match="check_decks needs the format to check against, e.g. format='modern'"):
+        sample_db.check_decks([deck])
+
+
+def test_commander_size_problem_reads_cleanly(sample_db: OracleDB) -> None:
+    report = sample_db.check_deck("1 Lightning Bolt\n", format="commander")
+    sizes = [p.detail for p in report.problems if p.kind == "deck_size"]
+    assert sizes == ["The deck has 1 cards including the commander(s); Commander decks have exactly 100 (CR 903.5a)."]
+
+
+def test_same_name_of_two_halves_says_they_name_one_card(sample_db_path: Path) -> None:
+    """CR 709.4a: a split card has both halves' names; 'Fire' and 'Ice' name the same card."""
+    code, out, _ = _run("same-name", "Fire", "Ice", "--db", str(sample_db_path))
+    assert (
+        code == 0
+        and out == "same name: 'Fire' and 'Ice' both name the card Fire // Ice, whose names are ['Fire', 'Ice']\n"
+    )
+    code, out, _ = _run("same-name", "Fire", "Ice", "--db", str(sample_db_path), "--json")
+    assert json.loads(out)["same_card"] is True
+    code, out, _ = _run("same-name", "Fire", "Lightning Bolt", "--db", str(sample_db_path))
+    assert code == 1 and out.startswith("different names:")
+
+
+def test_refs_lists_each_mention_once(sample_db: OracleDB) -> None:
+    rats = sample_db.references("Relentless Rats")
+    spans = [(r["oracle_id"], r["start"]) for r in rats["own_text"] + rats["named_by"]]
+    assert len(spans) == len(set(spans)) == 3
