@@ -75,7 +75,7 @@ class OracleDB:
     def _check_exists(self) -> None:
         if not self.path.exists():
             raise DatabaseMissingError(
-                f"no database at {self.path}. Build one first: `oracle-tools ingest --sample` "
+                f"no database at {self.path.absolute()}. Build one there: `oracle-tools ingest --sample` "
                 "(offline), `oracle-tools ingest` (Scryfall), or `oracle-tools ingest --bulk-file PATH`; "
                 "or point --db / ORACLE_TOOLS_DB at an existing one."
             )
@@ -213,7 +213,7 @@ class OracleDB:
         ).fetchall()
         rules = con.execute("SELECT effective_date, source, rule_count FROM rules_meta").fetchone()
         return {
-            "db": str(self.path),
+            "db": str(self.path.absolute()),
             "size_bytes": self.path.stat().st_size,
             "runs": [
                 dict(

@@ -76,3 +76,28 @@ def test_refs_lists_each_mention_once(sample_db: OracleDB) -> None:
     rats = sample_db.references("Relentless Rats")
     spans = [(r["oracle_id"], r["start"]) for r in rats["own_text"] + rats["named_by"]]
     assert len(spans) == len(set(spans)) == 3
+
+
+def test_a_missing_database_names_the_absolute_path_tried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run("resolve", "Foudre", "--db", "nope.duckdb")
+    assert code == 2 and err.startswith(f"error: no database at {tmp_path / 'nope.duckdb'}. Build one there: ")
+    assert "ingest --sample" in err and "ORACLE_TOOLS_DB" in err
+
+
+def test_info_prints_the_absolute_path_it_read(sample_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(sample_db_path.parent)
+    code, out, _ = _run("info", "--db", sample_db_path.name)
+    assert code == 0 and out.startswith(f"database  {sample_db_path} (")
+
+
+def test_the_data_folder_is_kept_with_its_readme() -> None:
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    tracked = subprocess.run(["git", "ls-files", "data"], cwd=root, capture_output=True, text=True, check=True)
+    assert tracked.stdout.split() == ["data/README.md"]
+    ignored = subprocess.run(
+        ["git", "check-ignore", "data/oracle.duckdb", "data/cache/x.json.gz"], cwd=root, capture_output=True, text=True
+    )
+    assert ignored.stdout.split() == ["data/oracle.duckdb", "data/cache/x.json.gz"]
