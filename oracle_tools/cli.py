@@ -591,12 +591,31 @@ def export_command(
         raise click.UsageError("--param goes with --sql")
     path, fmt = (parquet_path, "parquet") if parquet_path is not None else (csv_path, "csv")
     assert path is not None  # exactly one of the two was given (checked above)
+    if str(path) == "-":
+        if fmt != "csv":
+            raise click.UsageError("--parquet - is not supported: Parquet is binary; give a file name")
+        _export_to_stdout(db_path, table, query, params)
+        return
     with _open(db_path) as db:
         result = db.export(table, path, sql=query, params=list(params) or None, format=fmt)
     if as_json:
         _echo_json({"rows": result["rows"], "path": result["path"], "format": result["format"]})
     else:
         click.echo(f"wrote {result['rows']:,} rows to {result['path']} ({result['format']})")
+
+
+def _export_to_stdout(db_path: Path | None, table: str | None, query: str | None, params: tuple[str, ...]) -> None:
+    """``--csv -``: the CSV on standard output (written to a private temporary file first: the export
+    writes files only)."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="oracle-tools-export-") as folder, _open(db_path) as db:
+        out = Path(folder) / "export.csv"
+        db.export(table, out, sql=query, params=list(params) or None, format="csv")
+        with out.open("rb") as written:
+            sys.stdout.flush()
+            shutil.copyfileobj(written, sys.stdout.buffer)
 
 
 # -- choosing a card name (CR 201.4) -----------------------------------------------------------
@@ -678,6 +697,17 @@ def _deck_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
         raise click.BadParameter(str(exc).removeprefix("unknown format ")) from None
 
 
+def _decklists(path: Path) -> list[Any]:
+    """The decks of a decklist file, or of standard input for ``-``."""
+    from .decklist import MAX_DECKLIST_BYTES, parse_decklist
+    from .decks import to_decklists
+
+    if str(path) == "-":
+        text = userfiles.read_text(sys.stdin, limit=MAX_DECKLIST_BYTES, what="decklist")
+        return [parse_decklist(text, source="standard input")]
+    return to_decklists(path)
+
+
 @deck.command("check")
 @_db_option
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
@@ -700,11 +730,10 @@ def _deck_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
 def deck_check(
     db_path: Path | None, files: tuple[Path, ...], fmt: str, commanders: tuple[str, ...], as_json: bool
 ) -> None:
-    """Check decklist FILES (any format; a JSON tournament cache checks every deck in it).
+    """Check decklist FILES (any format; a JSON tournament cache checks every deck in it; - reads standard input).
 
     Exit 0 when every deck is legal, 1 when any is not, 2 when a file cannot be read.
     """
-    from .decks import to_decklists
     from .errors import DecklistError
 
     reports: list[dict[str, Any]] = []
@@ -712,7 +741,7 @@ def deck_check(
     with _open(db_path) as db:
         for path in files:
             try:
-                decks = to_decklists(path)
+                decks = _decklists(path)
             except DecklistError as exc:
                 unreadable = True
                 click.echo(f"error: {exc}", err=True)

@@ -101,3 +101,22 @@ def test_the_data_folder_is_kept_with_its_readme() -> None:
         ["git", "check-ignore", "data/oracle.duckdb", "data/cache/x.json.gz"], cwd=root, capture_output=True, text=True
     )
     assert ignored.stdout.split() == ["data/oracle.duckdb", "data/cache/x.json.gz"]
+
+
+def test_dash_is_standard_input_and_output(
+    sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`export --csv -` writes the CSV to standard output (no file named '-'); `deck check -` reads the deck."""
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _run("export", "cards", "--db", str(sample_db_path), "--csv", "-")
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(out)))
+    assert code == 0 and rows[0][:3] == ["oracle_id", "name", "layout"] and len(rows) == 1 + 2822  # every card
+    assert not (tmp_path / "-").exists()
+    assert _run("export", "cards", "--db", str(sample_db_path), "--parquet", "-")[0] == 2
+    code, out, _ = _run(
+        "deck", "check", "-", "--format", "modern", "--db", str(sample_db_path), stdin="4 Lightning Bolt\n56 Mountain\n"
+    )
+    assert (code, out) == (0, "standard input: legal in modern\n")
