@@ -24,8 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from realdata import require as require_realdata
+
 REPO = Path(__file__).resolve().parents[1]
-REALDATA = REPO.parent / "shared" / "realdata"
+REALDATA = require_realdata(__file__)
 FILES = (
     "scryfall-default-cards-2019-10-per-set-dump.json.gz",
     "scryfall-search-2024-mh3-otj-fdn.json.gz",

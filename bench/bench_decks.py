@@ -30,8 +30,10 @@ from pathlib import Path
 from oracle_tools import OracleDB
 from oracle_tools.decklist import read_decklists_json_cache, render_arena
 
+from realdata import require as require_realdata
+
 REPO = Path(__file__).resolve().parents[1]
-REAL = REPO.parent / "shared" / "realdata"
+REAL = require_realdata(__file__)
 FILES = [
     "scryfall-default-cards-2019-10-per-set-dump.json.gz",
     "scryfall-search-2024-mh3-otj-fdn.json.gz",

@@ -28,8 +28,10 @@ from pathlib import Path
 
 import duckdb
 
+from realdata import require as require_realdata
+
 REPO = Path(__file__).resolve().parents[1]
-DUMP = REPO.parent / "shared" / "realdata" / "scryfall-default-cards-2019-10-per-set-dump.json.gz"
+DUMP = require_realdata(__file__) / "scryfall-default-cards-2019-10-per-set-dump.json.gz"
 
 
 def time_duckdb_alone(path: Path, workdir: Path) -> float:

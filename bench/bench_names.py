@@ -26,8 +26,10 @@ import polars as pl
 from oracle_tools import OracleDB
 from oracle_tools.names import normalize
 
+from realdata import require as require_realdata
+
 REPO = Path(__file__).resolve().parents[1]
-REAL = REPO.parent / "shared" / "realdata"
+REAL = require_realdata(__file__)
 FILES = [
     "scryfall-default-cards-2019-10-per-set-dump.json.gz",
     "scryfall-search-2024-mh3-otj-fdn.json.gz",
@@ -138,8 +140,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", type=Path, default=Path("/tmp/oracle-tools-bench-names.duckdb"))
     args = parser.parse_args()
-    if not REAL.is_dir():
-        raise SystemExit(f"bench_names needs the real data in {REAL} (../shared/realdata beside the checkout)")
     if not args.db.exists():
         OracleDB.ingest_files(args.db, [REAL / f for f in FILES])
     db = OracleDB(args.db)

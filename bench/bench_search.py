@@ -24,12 +24,14 @@ import sys
 import time
 from pathlib import Path
 
+from realdata import require as require_realdata
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from oracle_tools import OracleDB  # noqa: E402 -- after sys.path, so the checkout is what runs
 
-REAL = REPO.parent / "shared" / "realdata"
+REAL = require_realdata(__file__)
 OUT = REPO / "bench" / "out"
 DB = OUT / "search-real.duckdb"
 FILES = [

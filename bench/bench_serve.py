@@ -43,8 +43,10 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+from realdata import require as require_realdata
+
 REPO = Path(__file__).resolve().parents[1]
-REAL = REPO.parent / "shared" / "realdata"
+REAL = require_realdata(__file__)
 OUT = REPO / "bench" / "out"
 FILES = [
     "scryfall-default-cards-2019-10-per-set-dump.json.gz",

@@ -120,3 +120,20 @@ def test_dash_is_standard_input_and_output(
         "deck", "check", "-", "--format", "modern", "--db", str(sample_db_path), stdin="4 Lightning Bolt\n56 Mountain\n"
     )
     assert (code, out) == (0, "standard input: legal in modern\n")
+
+
+@pytest.mark.parametrize(
+    "script",
+    sorted(p.name for p in (Path(__file__).resolve().parents[1] / "bench").glob("*.py") if p.name != "realdata.py"),
+)
+def test_a_bench_without_the_real_data_says_so_in_one_line(script: str, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[1] / "bench" / script
+    env = {**os.environ, "ORACLE_TOOLS_REALDATA": str(tmp_path / "absent")}
+    done = subprocess.run([sys.executable, str(bench)], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(f"{script} needs the real card data in {tmp_path / 'absent'}")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
