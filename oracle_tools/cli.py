@@ -137,6 +137,26 @@ class _OracleToolsGroup(click.Group):
 
     group_class = type  # `@main.group()` groups (deck) are one too: errors name the whole command, "deck check"
 
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Click's own errors (an unknown option, a missing argument) in the one error style: the usage line,
+        then ``error: …`` in lower case like every other error, with click's exit status (2)."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+        try:
+            super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+        except click.exceptions.Exit as done:
+            sys.exit(done.exit_code)
+        except click.ClickException as exc:
+            if isinstance(exc, click.UsageError) and exc.ctx is not None:
+                hint = f"Try '{exc.ctx.command_path} {exc.ctx.help_option_names[0]}' for help."
+                click.echo(f"{exc.ctx.get_usage()}\n{hint}\n", err=True)
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("error: aborted", err=True)
+            sys.exit(1)
+        sys.exit(0)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -160,6 +180,19 @@ class _OracleToolsGroup(click.Group):
                 traceback.print_exception(exc)
             click.echo(_shorten(line), err=True)
             sys.exit(status)
+
+
+def _check_name(name: str) -> None:
+    """A name argument that can be no card name is bad input (exit 2), as ``token ""`` is, not a miss."""
+    from .lookup import MAX_NAME_CHARS
+
+    if not name.strip():
+        raise OracleToolsError("empty card name; give a name such as 'Lightning Bolt' or 'Fire // Ice'")
+    if len(name) > MAX_NAME_CHARS:
+        raise OracleToolsError(
+            f"a name of {len(name):,} characters is no card name (at most {MAX_NAME_CHARS:,} are taken); "
+            "check the argument"
+        )
 
 
 def _open(db_path: Path | None) -> OracleDB:
@@ -398,6 +431,7 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
             sys.exit(0 if frame.get_column("status").eq("ok").all() else 1)
         if name is None:
             raise click.UsageError("give a NAME, or --batch FILE")
+        _check_name(name)
         result = db.resolve(name, fuzzy=fuzzy)
     if as_json:
         _echo_json(result.to_dict())
@@ -418,7 +452,13 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
 @_friendly_errors
 def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> None:
     """CR 201.2a: do two cards have the same name? Exit 0 yes, 1 no."""
+    _check_name(first)
+    _check_name(second)
     with _open(db_path) as db:
+        for text in (first, second):  # an unknown name: resolve's answer and exit status (1), not an error
+            if not (found := db.resolve(text)).ok:
+                click.echo(found.miss_message())
+                sys.exit(1)
         answer = db.same_name(first, second)
         names = {first: sorted(db.object_names(first)), second: sorted(db.object_names(second))}
         cards = {db.resolve(text).name for text in (first, second)}

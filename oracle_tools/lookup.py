@@ -111,6 +111,11 @@ class Resolution:
         return data
 
 
+#: The longest string taken as a name (the longest real card name has 141 characters): longer is bad input
+#: (the CLI's exit 2, the server's 400), never a miss whose suggestions would repeat it.
+MAX_NAME_CHARS = 1000
+
+
 # -- one resolve ----------------------------------------------------------------------------------
 
 # How many of the names a fuzzy string matched are looked up to tell whether they are one card: more

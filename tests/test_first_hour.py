@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,35 @@ def test_a_bench_without_the_real_data_says_so_in_one_line(script: str, tmp_path
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith(f"{script} needs the real card data in {tmp_path / 'absent'}")
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def _exit_table() -> dict[int, str]:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    return {int(m[1]): m[2] for m in re.finditer(r"^\| (\d+) \| (.+) \|$", doc, flags=re.M)}
+
+
+def test_the_exit_status_table_of_docs_cli_md_holds(sample_db_path: Path, tmp_path: Path) -> None:
+    """Each row of docs/cli.md's exit-status table, checked against the commands it names; every error is
+    one lower-case ``error:`` line (click's usage errors too)."""
+    db = ("--db", str(sample_db_path))
+    assert set(_exit_table()) == {0, 1, 2, 130}
+    for args in (("resolve", "Foudre"), ("same-name", "Fire", "Ice"), ("token", "Treasure"), ("choose-name", "Fire")):
+        assert _run(*args, *db)[0] == 0, args
+    for args in (
+        ("resolve", "Xyzzyq"),
+        ("same-name", "Xyzzyq", "Fire"),
+        ("token", "Xyzzyq"),
+        ("same-name", "Fire", "Foudre"),
+    ):
+        code, out, err = _run(*args, *db)
+        assert code == 1 and err == "", (args, out, err)
+    for args in (
+        ("resolve", ""),
+        ("token", ""),
+        ("resolve", "--limt", "3"),
+        ("resolve", "x", "--db", str(tmp_path / "no.duckdb")),
+    ):
+        code, _, err = _run(*args, *db) if "--db" not in args else _run(*args)
+        assert code == 2, args
+        assert err.strip().splitlines()[-1].startswith("error: "), (args, err)
+        assert "Error:" not in err and "Traceback" not in err, args

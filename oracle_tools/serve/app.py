@@ -45,12 +45,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import cardjson
 from ..errors import DatabaseMissingError, OracleToolsError
+from ..lookup import MAX_NAME_CHARS
 from .store import BASE_URL, BASE_URL_BYTES, Generation, Store
 
 log = logging.getLogger("oracle_tools.serve")
 
 MAX_BODY = 1024 * 1024  # bytes: a bigger request body is refused with 413
-MAX_NAME = 1000  # characters of a name, query or constraint
+MAX_NAME = MAX_NAME_CHARS  # characters of a name, query or constraint (the names layer's limit)
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
 AUTOCOMPLETE_LIMIT = 20  # names per /cards/autocomplete answer, as on Scryfall
