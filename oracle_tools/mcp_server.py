@@ -255,10 +255,29 @@ def _constraint(db: OracleDB, phrase: str | None, card: str | None) -> tuple[Any
 
 
 def run(db_path: str | Path) -> None:
-    """Serve the tools over stdio until the client closes stdin. The database must exist (checked first)."""
+    """Serve the tools over stdio until the client closes stdin or Ctrl-C. The database must exist (checked first)."""
+    import os
+    import signal
+    import sys
+
     db = OracleDB(db_path)
     db.con  # noqa: B018 - open now: a missing database is one error line before the server starts
+    if sys.stdin.isatty():  # a person started it, not an MCP client: say what it is waiting for
+        print(
+            f"oracle-tools mcp: serving {db.path} as MCP tools; waiting for an MCP client on standard input "
+            "(an AI assistant starts this command itself). Ctrl-C stops it.",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def stop(signum: int, frame: object) -> None:
+        # The SDK reads stdin in a worker thread that a cancelled event loop cannot interrupt: without this the
+        # first Ctrl-C waited for one more input line. The database is read-only: nothing is left half-written.
+        os._exit(130)
+
+    previous = signal.signal(signal.SIGINT, stop)
     try:
         build_server(db).run("stdio")
     finally:
+        signal.signal(signal.SIGINT, previous)
         db.close()

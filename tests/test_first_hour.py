@@ -170,3 +170,32 @@ def test_the_exit_status_table_of_docs_cli_md_holds(sample_db_path: Path, tmp_pa
         assert code == 2, args
         assert err.strip().splitlines()[-1].startswith("error: "), (args, err)
         assert "Error:" not in err and "Traceback" not in err, args
+
+
+def test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for(sample_db_path: Path) -> None:
+    """A person who starts `oracle-tools mcp` in a terminal is told it waits for an MCP client; one Ctrl-C ends it."""
+    import os
+    import pty
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    command = [sys.executable, "-m", "oracle_tools.cli", "mcp", "--db", str(sample_db_path)]
+    for stdin_is_terminal in (False, True):
+        leader, follower = pty.openpty() if stdin_is_terminal else (None, subprocess.PIPE)
+        proc = subprocess.Popen(command, stdin=follower, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            time.sleep(3)  # started and waiting on stdin (it starts in well under a second)
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=10) == 130  # the first Ctrl-C, no further input line needed
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            waiting = "waiting for an MCP client on standard input" in err
+            assert waiting == stdin_is_terminal, err
+            assert "Traceback" not in err
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            if leader is not None:
+                os.close(leader)
+                os.close(follower)  # type: ignore[arg-type]
