@@ -27,6 +27,8 @@ import email.utils
 import functools
 import json
 import os
+import socket
+import sys
 import tempfile
 import threading
 import time
@@ -207,6 +209,7 @@ class _Client:
         self.backoff = default_backoff() if backoff is None else backoff
         self.timeout = timeout
         self.sleep = sleep
+        self.notice: Callable[[str], None] = _notice
         self.throttle = _Throttle(request_interval, sleep)
 
     def close(self) -> None:
@@ -237,6 +240,9 @@ class _Client:
         except requests.Timeout as exc:
             raise _Retryable(f"timed out after {self.timeout:g} s ({exc})") from exc
         except requests.ConnectionError as exc:
+            if (why := _unreachable(exc)) is not None:  # no answer will come by waiting: say so at once
+                host = urlsplit(url).netloc or url
+                raise DownloadError(f"cannot reach {host}: {why}. {OFFLINE_HINT}") from exc
             raise _Retryable(f"connection failed ({exc})") from exc
         except requests.TooManyRedirects as exc:
             raise DownloadError(f"{url}: too many redirects ({exc})") from exc
@@ -268,14 +274,46 @@ class _Client:
                 if attempt > self.max_retries:
                     tries = self.max_retries + 1
                     raise DownloadError(
-                        f"could not download {url} after {tries} attempt{'s' if tries != 1 else ''}: {exc.reason}"
+                        f"could not download {url} after {tries} attempt{'s' if tries != 1 else ''}: {exc.reason}. "
+                        f"{OFFLINE_HINT}"
                     ) from exc
                 delay = self._backoff_delay(attempt)
                 if exc.wait is not None:
                     # The server said how long (Retry-After); waiting less would only earn
                     # another 429, and Scryfall may block clients that ignore it.
                     delay = max(delay, exc.wait)
+                self.notice(f"{exc.reason}; retrying in {delay:g} s (attempt {attempt + 1} of {self.max_retries + 1})")
                 self.sleep(delay)
+
+
+def _notice(line: str) -> None:
+    """A line for the person waiting (a retry and its wait), on stderr, around any progress bar."""
+    tqdm.write(line, file=sys.stderr)
+
+
+#: What the last line of a failed download says: how to build a database without the network.
+OFFLINE_HINT = (
+    "Without the network, build a database from the sample inside the package (`oracle-tools ingest --sample`) "
+    "or from Scryfall bulk files you have (`oracle-tools ingest --bulk-file FILE`)."
+)
+
+
+def _unreachable(exc: BaseException) -> str | None:
+    """Why a host cannot be reached at all (its name does not resolve, the connection is refused), else None
+    (a timeout or a reset may pass: those are retried)."""
+    seen: set[int] = set()
+    todo: list[object] = [exc]
+    while todo:
+        current = todo.pop()
+        if not isinstance(current, BaseException) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, socket.gaierror) or type(current).__name__ == "NameResolutionError":
+            return "its name does not resolve (no DNS: this machine may be offline)"
+        if isinstance(current, ConnectionRefusedError):
+            return "the connection was refused (nothing listens there)"
+        todo += [current.__cause__, current.__context__, getattr(current, "reason", None), *current.args]
+    return None
 
 
 def _error_detail(resp: requests.Response) -> str:
@@ -384,8 +422,7 @@ def fetch_bulk_files(
     wanted = list(dict.fromkeys(types))
     if not wanted:
         return []
-    cache_dir = Path(cache_dir)
-    cache_dir.mkdir(parents=True, exist_ok=True)
+    cache_dir = Path(cache_dir)  # created when the first file is written: a failed index leaves no empty folder
 
     with _Client(
         session,
@@ -553,6 +590,7 @@ def _download(
         expected = _content_length(resp)
         total = expected if expected is not None else index_size
 
+        cache_dir.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=f".{bulk_type}.", suffix=".tmp")
         tmp_path = Path(tmp)
         checker = _GzipChecker() if is_gzip else None

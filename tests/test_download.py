@@ -294,22 +294,61 @@ def test_read_timeout_retried(fetch, server: ScryfallServer, payload: bytes) -> 
     assert server.count(OC_PATH) == 2
 
 
-def test_connection_refused_gives_up(tmp_path: Path, sleeps: SleepRecorder) -> None:
+def test_connection_refused_gives_up_at_once(tmp_path: Path, sleeps: SleepRecorder) -> None:
+    """Nothing listens there: no retry can help, so none is made, and the line says how to work offline."""
     with socket.socket() as s:  # find a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    with pytest.raises(DownloadError, match="connection failed"):
+    cache = tmp_path / "cache"
+    with pytest.raises(DownloadError, match=r"cannot reach 127\.0\.0\.1:\d+: the connection was refused") as caught:
         fetch_bulk_files(
             [OC],
             api_url=f"http://127.0.0.1:{port}",
-            cache_dir=tmp_path,
+            cache_dir=cache,
             progress=False,
             max_retries=2,
             backoff=0.01,
             request_interval=0,
             sleep=sleeps,
         )
-    assert sleeps.calls == [0.01, 0.02]
+    assert sleeps.calls == []
+    assert "oracle-tools ingest --sample" in str(caught.value) and "--bulk-file" in str(caught.value)
+    assert not cache.exists()  # no empty cache folder left behind
+
+
+def test_a_name_that_does_not_resolve_gives_up_at_once(tmp_path: Path, sleeps: SleepRecorder) -> None:
+    """No DNS (an offline machine): one line at once, not six retries over half a minute. '.invalid' never
+    resolves (RFC 2606)."""
+    with pytest.raises(DownloadError, match="cannot reach no-such-host.invalid: its name does not resolve"):
+        fetch_bulk_files(
+            [OC], api_url="http://no-such-host.invalid", cache_dir=tmp_path / "c", progress=False, sleep=sleeps
+        )
+    assert sleeps.calls == [] and not (tmp_path / "c").exists()
+
+
+def test_a_transient_failure_says_it_retries(
+    tmp_path: Path, sleeps: SleepRecorder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 500 is worth another attempt: each retry says when and which attempt; the last line says how to work offline."""
+    with ScryfallServer(payload=b"[]") as server:
+        server.script("/bulk-data", Reply.error(500), Reply.error(500), Reply.error(500))
+        with pytest.raises(DownloadError, match="after 3 attempts") as caught:
+            fetch_bulk_files(
+                [OC],
+                api_url=server.url,
+                cache_dir=tmp_path / "c",
+                progress=False,
+                max_retries=2,
+                backoff=0.01,
+                request_interval=0,
+                sleep=sleeps,
+            )
+    assert "oracle-tools ingest --sample" in str(caught.value)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split("; ")[-1] for line in lines] == [
+        "retrying in 0.01 s (attempt 2 of 3)",
+        "retrying in 0.02 s (attempt 3 of 3)",
+    ]
 
 
 # --------------------------------------------------------------------------- cache

@@ -199,3 +199,21 @@ def test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for(sample_db_path
             if leader is not None:
                 os.close(leader)
                 os.close(follower)  # type: ignore[arg-type]
+
+
+def test_offline_ingest_fails_fast_with_the_way_out(tmp_path: Path) -> None:
+    """A refused connection is not retried for half a minute: one line, the offline ways, no empty cache folder."""
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.monotonic()
+    code, _, err = _run(
+        "ingest", "--db", str(tmp_path / "x.duckdb"), "--api-url", f"http://127.0.0.1:{port}", "--no-progress"
+    )
+    assert code == 2 and time.monotonic() - started < 10
+    assert err.startswith(f"error: cannot reach 127.0.0.1:{port}: the connection was refused") and err.count("\n") == 1
+    assert "`oracle-tools ingest --sample`" in err and "`oracle-tools ingest --bulk-file FILE`" in err
+    assert list(tmp_path.iterdir()) == []
