@@ -5,7 +5,8 @@
 
 Every notebook runs top to bottom on the embedded sample (oracle_tools/data/sample/, no network): it ingests
 the sample into a scratch database ($ORACLE_TOOLS_NOTEBOOK_DB, else a file in the temp folder).
-Figures go to notebooks/figures/ ($ORACLE_TOOLS_FIGURES overrides, as the tests do).
+Figures go to notebooks/figures/, which git ignores ($ORACLE_TOOLS_FIGURES overrides, as the tests do), and
+show inline: running a notebook changes no tracked file.
 tests/test_notebooks.py executes every notebook and fails on any error.
 """
 
@@ -32,8 +33,9 @@ pl.Config.set_tbl_rows(12)
 pl.Config.set_fmt_str_lengths(60)
 pl.Config.set_tbl_width_chars(140)
 
+# A scratch database of this run's own (two runs at once never share one); nothing in the checkout is written.
 DB_PATH = Path(os.environ.get("ORACLE_TOOLS_NOTEBOOK_DB")
-               or Path(tempfile.gettempdir()) / "oracle-tools-notebooks" / "sample.duckdb")
+               or Path(tempfile.mkdtemp(prefix="oracle-tools-notebook-")) / "sample.duckdb")
 db = OracleDB.ingest_sample(DB_PATH)   # the embedded real sample: about 2 s, no network
 """
 
@@ -249,7 +251,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from IPython.display import Image, display
 
-FIGURES = Path(os.environ.get("ORACLE_TOOLS_FIGURES") or "figures")
+FIGURES = Path(os.environ.get("ORACLE_TOOLS_FIGURES") or "figures")  # git-ignored: a run changes no tracked file
 FIGURES.mkdir(parents=True, exist_ok=True)
 
 if has_tokens:
@@ -296,7 +298,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from IPython.display import Image, display
 
-FIGURES = Path(os.environ.get("ORACLE_TOOLS_FIGURES") or "figures")
+FIGURES = Path(os.environ.get("ORACLE_TOOLS_FIGURES") or "figures")  # git-ignored: a run changes no tracked file
 FIGURES.mkdir(parents=True, exist_ok=True)"""
         ),
         md(

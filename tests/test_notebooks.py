@@ -49,3 +49,28 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
             "card-types-by-year.png",
         }
     assert os.environ["ORACLE_TOOLS_NOTEBOOK_DB"] == str(tmp_path / "sample.duckdb")
+
+
+def test_running_a_notebook_as_a_user_does_changes_no_tracked_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """`jupyter execute notebooks/03-format-analysis.ipynb` (its defaults: no environment set) writes its figures
+    and database outside what git tracks; each run takes a database of its own."""
+    import subprocess
+
+    for name in ("ORACLE_TOOLS_NOTEBOOK_DB", "ORACLE_TOOLS_FIGURES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+
+    def status() -> str:
+        done = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True, check=True)
+        return done.stdout
+
+    before = status()
+    path = REPO / "notebooks" / "03-format-analysis.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nbclient.NotebookClient(
+        nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
+    assert status() == before
+    for notebook in NOTEBOOKS:  # the database path is a fresh temporary folder's, per run
+        source = "\n".join(c.source for c in nbformat.read(notebook, as_version=4).cells if c.cell_type == "code")
+        assert "tempfile.mkdtemp(" in source, notebook.name
