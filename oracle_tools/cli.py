@@ -779,6 +779,8 @@ def deck_check(
     reports: list[dict[str, Any]] = []
     unreadable = False
     with _open(db_path) as db:
+        if not as_json and fmt != "limited":  # which ban lists judge the deck (limited has none)
+            click.echo(db.legalities_source())
         for path in files:
             try:
                 decks = _decklists(path)

@@ -363,6 +363,31 @@ class OracleDB:
 
         return _decks.DeckChecker(self.con, self.name_index)
 
+    def legalities_source(self) -> str:
+        """One line saying which data the legalities come from: the file most cards' facts were read from (a
+        card's newest English printing), the date of its data (Scryfall's ``updated_at`` when the file came from
+        the API, else its newest printing) and when it was ingested. Deck checks print it: a 2019 snapshot judges
+        a deck by 2019's ban lists."""
+        rows = self.con.execute(
+            """WITH source AS (
+                   SELECT oracle_id, arg_max(source_file, released_at) AS file FROM printings
+                   WHERE lang = 'en' GROUP BY oracle_id),
+               files AS (SELECT file, count(*) AS cards FROM source JOIN cards USING (oracle_id)
+                         WHERE cards.is_card GROUP BY file)
+               SELECT f.file, f.cards, (SELECT max(released_at) FROM printings p WHERE p.source_file = f.file),
+                      (SELECT max(r.updated_at) FROM ingest_runs r WHERE r.file = f.file),
+                      (SELECT max(r.started_at) FROM ingest_runs r WHERE r.file = f.file)
+               FROM files f ORDER BY f.cards DESC, f.file"""
+        ).fetchall()
+        if not rows:
+            return "legalities: no card is in this database"
+        file, cards, newest, updated, ingested = rows[0]
+        as_of = f"{str(updated)[:10]} (Scryfall's update)" if updated else f"{newest} (its newest printing)"
+        total = sum(r[1] for r in rows)
+        others = f"; {len(rows) - 1} more file{'s' if len(rows) > 2 else ''} for the rest" if len(rows) > 1 else ""
+        when = f", ingested {str(ingested)[:10]}" if ingested else ""
+        return f"legalities: {cards:,} of {total:,} cards from {Path(file).name}, data of {as_of}{when}{others}"
+
     def check_deck(
         self, deck: _decks.DeckInput, *, format: str, commanders: Sequence[str] | None = None
     ) -> _decks.DeckReport:

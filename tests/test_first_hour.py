@@ -120,7 +120,7 @@ def test_dash_is_standard_input_and_output(
     code, out, _ = _run(
         "deck", "check", "-", "--format", "modern", "--db", str(sample_db_path), stdin="4 Lightning Bolt\n56 Mountain\n"
     )
-    assert (code, out) == (0, "standard input: legal in modern\n")
+    assert code == 0 and out.splitlines()[-1] == "standard input: legal in modern"
 
 
 @pytest.mark.parametrize(
@@ -217,3 +217,18 @@ def test_offline_ingest_fails_fast_with_the_way_out(tmp_path: Path) -> None:
     assert err.startswith(f"error: cannot reach 127.0.0.1:{port}: the connection was refused") and err.count("\n") == 1
     assert "`oracle-tools ingest --sample`" in err and "`oracle-tools ingest --bulk-file FILE`" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_deck_check_says_once_which_legalities_judge_the_deck(sample_db_path: Path, tmp_path: Path) -> None:
+    """The sample's tournament decks are 'not legal' because its legalities are a 2019 snapshot: deck check says
+    so, once, before the reports (not in --json, whose shape is the report's)."""
+    decks = sorted((Path(__file__).resolve().parents[1] / "oracle_tools" / "data" / "sample" / "decks").glob("*.txt"))
+    code, out, _ = _run("deck", "check", *map(str, decks), "--format", "modern", "--db", str(sample_db_path))
+    lines = out.splitlines()
+    assert (
+        lines[0].startswith("legalities: ")
+        and "cards from cards-2019.json.gz, data of 2019-10-04 (its newest printing)" in lines[0]
+    )
+    assert sum(line.startswith("legalities: ") for line in lines) == 1
+    code, out, _ = _run("deck", "check", str(decks[0]), "--format", "modern", "--db", str(sample_db_path), "--json")
+    assert "legalities: " not in out and json.loads(out)["source"].endswith(decks[0].name)
