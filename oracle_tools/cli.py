@@ -357,8 +357,24 @@ def info(db_path: Path | None, as_json: bool) -> None:
 @click.option("--param", "params", multiple=True, help="A value for the next ? placeholder. Repeatable.")
 @_json_option
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
+@click.option(
+    "--max-width",
+    type=click.IntRange(min=20),
+    default=None,
+    help="Width of the table in characters [default: the terminal's, when printing to one]; a wider table "
+    "leaves middle columns out.",
+)
+@click.option("--all-columns", is_flag=True, help="Show every column, however wide the table.")
 @_friendly_errors
-def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool, as_csv: bool) -> None:
+def sql(
+    db_path: Path | None,
+    query: str,
+    params: tuple[str, ...],
+    as_json: bool,
+    as_csv: bool,
+    max_width: int | None,
+    all_columns: bool,
+) -> None:
     """Run one read-only query against the database (SELECT/WITH/FROM/DESCRIBE/…; use ? and --param for values).
 
     The query runs in a sandbox: the database opened read-only, no other files, no network, no extensions,
@@ -374,17 +390,30 @@ def sql(db_path: Path | None, query: str, params: tuple[str, ...], as_json: bool
             raise OracleToolsError(
                 f"SQL failed: {_one_line(exc)}; `sql` reads only the database — load other files with DuckDB itself"
             ) from None
-        except duckdb.Error as exc:
-            raise OracleToolsError(f"SQL failed: {_one_line(exc)}") from None
+        except duckdb.Error as exc:  # DuckDB's hints and the position kept, in one line
+            from .sqlfiles import error_line
+
+            raise OracleToolsError(f"SQL failed: {_one_line(error_line(exc))}") from None
     if as_json:
         _echo_json([dict(zip(columns, row)) for row in rows])
     elif as_csv:
         _echo_csv(columns, rows)
     else:
-        from .render import table
+        import shutil
 
-        click.echo(table(columns, rows, total=total, max_chars=60))
-        click.echo(f"{total:,} row{'s' if total != 1 else ''}", err=True)
+        from .render import fitted_table
+
+        # In a terminal, the table fits its width (as DuckDB's CLI); piped or redirected, every column is printed.
+        terminal = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+        width = None if all_columns else (max_width or terminal)
+        text, shown = fitted_table(columns, rows, total=total, max_chars=60, max_width=width)
+        click.echo(text)
+        left_out = (
+            f", {len(columns)} columns ({shown} shown: --all-columns or --max-width N show more)"
+            if shown < len(columns)
+            else ""
+        )
+        click.echo(f"{total:,} row{'s' if total != 1 else ''}{left_out}", err=True)
 
 
 def _echo_csv(columns: list[str], rows: list[tuple[Any, ...]]) -> None:

@@ -50,6 +50,22 @@ _REFUSED_WHY = {
 _QUERY_TYPES = frozenset({"SELECT", "EXPLAIN"})
 
 
+def error_line(exc: BaseException) -> str:
+    """A DuckDB error as one line that keeps what DuckDB says to help: the message, its hints ('Did you mean
+    "cards"?', 'Candidate bindings: …') and where in the query it is ('at character 15 of line 1')."""
+    lines = [line for line in str(exc).splitlines() if line.strip()]
+    if not lines:
+        return type(exc).__name__
+    where = ""
+    for at, line in enumerate(lines):
+        if line.startswith("LINE ") and ": " in line and at + 1 < len(lines) and "^" in lines[at + 1]:
+            head = line.split(": ", 1)[0]
+            column = lines[at + 1].index("^") - len(head) - 2 + 1
+            where = f" (at character {column} of {head.lower()})"
+    hints = [line.strip() for line in lines[1:] if not line.startswith("LINE ") and set(line.strip()) != {"^"}]
+    return " ".join([lines[0], *hints]) + where
+
+
 def check_read_only(query: str, command: str = "sql") -> None:
     """Raise :class:`ReadOnlySQLError` unless ``query`` is exactly one query statement (SELECT/WITH/FROM/
     VALUES/DESCRIBE/SHOW/SUMMARIZE/EXPLAIN), classified by DuckDB's own parser, never by pattern matching.
@@ -59,7 +75,7 @@ def check_read_only(query: str, command: str = "sql") -> None:
     try:
         statements = duckdb.extract_statements(query)
     except duckdb.Error as exc:
-        raise OracleToolsError(f"SQL failed: {str(exc).splitlines()[0]}") from None
+        raise OracleToolsError(f"SQL failed: {error_line(exc)}") from None
     if not statements:
         raise ReadOnlySQLError(f"`{command}` needs a query, such as SELECT name FROM cards LIMIT 5")
     if len(statements) > 1:

@@ -232,3 +232,24 @@ def test_deck_check_says_once_which_legalities_judge_the_deck(sample_db_path: Pa
     assert sum(line.startswith("legalities: ") for line in lines) == 1
     code, out, _ = _run("deck", "check", str(decks[0]), "--format", "modern", "--db", str(sample_db_path), "--json")
     assert "legalities: " not in out and json.loads(out)["source"].endswith(decks[0].name)
+
+
+def test_sql_fits_the_terminal_and_keeps_duckdbs_hints(sample_db_path: Path) -> None:
+    """A wide `select *` shows its first and last columns and a '…' column within --max-width (a terminal's
+    width by default); --all-columns shows all; an error keeps DuckDB's 'Did you mean' in its one line."""
+    db = ("--db", str(sample_db_path))
+    code, out, err = _run("sql", "select * from cards limit 3", "--max-width", "100", *db)
+    lines = out.splitlines()
+    assert code == 0 and max(len(line) for line in lines) <= 100
+    header = [c.strip() for c in lines[1].strip("│").split("┆")]
+    assert header[0] == "oracle_id" and "…" in header and header[-1] == "attraction_lights"
+    with OracleDB(sample_db_path) as opened:
+        width = len(opened.con.execute("SELECT * FROM cards LIMIT 0").description)
+    assert err == f"3 rows, {width} columns ({len(header) - 1} shown: --all-columns or --max-width N show more)\n"
+    code, out, err = _run("sql", "select * from cards limit 3", "--max-width", "100", "--all-columns", *db)
+    assert len(out.splitlines()[1].split("┆")) == width and err == "3 rows\n"
+    code, _, err = _run("sql", "select * from cardz", *db)
+    assert (
+        code == 2
+        and err == 'error: SQL failed: Catalog Error: Table with name cardz does not exist! Did you mean "cards"?\n'
+    )
