@@ -620,3 +620,15 @@ def test_stored_face_values_follow_the_search_rule(sample_db: OracleDB) -> None:
         "SELECT count(*) FROM faces WHERE layout IN (SELECT unnest(?::VARCHAR[]))", [list(compiler.DFC_LAYOUTS)]
     ).fetchall()[0][0]
     assert dfc > 0 and dfc == sample_db.con.execute("SELECT count(*) FROM dfc_face_colors").fetchall()[0][0]
+
+
+def test_is_lists_only_is_values_and_points_has_values_to_has() -> None:
+    from oracle_tools.search.keywords import HAS_VALUES
+
+    with pytest.raises(SearchSyntaxError) as unknown:
+        compile("is:frobnicate")
+    listed = str(unknown.value).split("supported: ", 1)[1].split("\n", 1)[0]
+    assert "split" in listed and not set(listed.replace(",", " ").split()) & HAS_VALUES
+    with pytest.raises(SearchSyntaxError, match="is:indicator is not supported; use has:indicator"):
+        compile("is:indicator")
+    assert compile("has:indicator").sql

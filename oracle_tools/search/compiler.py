@@ -34,6 +34,7 @@ from .keywords import (
     EXTRA_TYPES,
     FORMAT_ALIASES,
     FORMATS,
+    HAS_VALUES,
     IS_REVEALS,
     IS_VALUES,
     UNSUPPORTED,
@@ -656,16 +657,18 @@ _IS_SQL: dict[str, str] = {
     "flavorname": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
     "flavor_name": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
 }
-_HAS_ALLOWED = {"indicator", "flavorname", "flavor_name"}
 
 
 def _is(term: Term, state: _State) -> str:
     value = term.value.lower()
-    if term.keyword == "has" and value not in _HAS_ALLOWED:
-        raise _error(f"has:{term.value} is not supported; supported: {', '.join(sorted(_HAS_ALLOWED))}", state, term)
+    if term.keyword == "has" and value not in HAS_VALUES:
+        raise _error(f"has:{term.value} is not supported; supported: {', '.join(sorted(HAS_VALUES))}", state, term)
+    if term.keyword != "has" and value in HAS_VALUES:  # Scryfall spells these has:, not is:
+        raise _error(f"{term.keyword}:{term.value} is not supported; use has:{term.value}", state, term)
     if value not in _IS_SQL:
+        supported = sorted(set(IS_VALUES) - HAS_VALUES)
         raise UnsupportedKeywordError(
-            f"{term.keyword}:{term.value} is not supported; supported: {', '.join(sorted(IS_VALUES))}",
+            f"{term.keyword}:{term.value} is not supported; supported: {', '.join(supported)}",
             state.query,
             term.position,
         )

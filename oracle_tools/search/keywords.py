@@ -273,6 +273,8 @@ IS_VALUES: dict[str, Level] = {
     "flavorname": "printing",
     "flavor_name": "printing",
 }
+#: The values has: takes (the rest of IS_VALUES are is:/not: values only).
+HAS_VALUES = frozenset({"indicator", "flavorname", "flavor_name"})
 #: is: values that show what is hidden by default.
 IS_REVEALS = frozenset({"token", "emblem", "extra"})
 
