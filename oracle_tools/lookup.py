@@ -1,21 +1,24 @@
-"""Single-name answers from SQL point queries on the persisted tables (issue 14: fast start).
+"""The one ``resolve`` (CR 201), and its point-query strategy for a fresh process.
+
+:class:`NameResolver` makes every decision about a string once — exact name, then its folded key
+(:func:`~oracle_tools.matching.normalize`), then with ``fuzzy`` Scryfall's word rule and a clear spelling
+correction (:class:`~oracle_tools.matching.NameMatcher`), then "did you mean" — over lookups two strategies
+provide with the same answers: :class:`PointNames` here, and the in-memory
+:class:`~oracle_tools.names.NameIndex`.
 
 A fresh process that looks up one name (``oracle-tools resolve NAME``, ``token``, ``choose-name``,
-``deck check`` of one list) should not load 200k names into Python first. :class:`PointNames`
-answers :meth:`NameIndex.resolve <oracle_tools.names.NameIndex.resolve>`'s questions with one
-query on the ``names`` table (exact name or normalized ``key``: the lookup keys are persisted at
-ingest) joined to ``cards``/``faces``, and reads 201.3 classes from ``name_classes`` the same way.
-It imports neither Polars nor rapidfuzz: those load only for a miss (fuzzy suggestions). The
-answers are the full index's, field for field (``tests/test_lookup.py`` checks every name of the
-sample and a real-data sample); :class:`OracleDB` uses this path until a batch call or many single
-calls build the full :class:`~oracle_tools.names.NameIndex` (then the warm path takes over).
+``deck check`` of one list) should not load 200k names into Python first. :class:`PointNames` answers with
+one query on the ``names`` table (exact name or folded ``key``: the keys are persisted at ingest) joined to
+``cards``/``faces``, and reads 201.3 classes from ``name_classes`` the same way. It imports neither Polars
+nor rapidfuzz: those load only for a miss. The answers are the full index's, field for field
+(``tests/test_lookup.py`` checks every name of the sample and a real-data sample); :class:`OracleDB` uses
+this path until a batch call or many single calls build the full index (then the warm path takes over).
 
 :func:`point_chooser` and :func:`point_deck_checker` give ``choose-name`` and ``deck check`` the
 same treatment: they fetch the faces, rules and legalities of only the cards asked about.
 
-``Candidate`` and ``Resolution`` (the answer types), ``normalize`` (the lookup key of a name) and
-``VIA_TIER`` live here, Polars-free, and ``oracle_tools.names`` imports them: both paths share one
-definition (``names.normalize_expr`` is its vectorised Polars form, tested equal).
+``Candidate`` and ``Resolution`` (the answer types) and ``VIA_TIER`` live here, Polars-free, and
+``oracle_tools.names`` imports them (``names.normalize_expr`` is the key's vectorised Polars form, tested equal).
 """
 
 from __future__ import annotations
