@@ -86,12 +86,13 @@ def test_reversible_printings_are_printings(dbs: dict[str, OracleDB]) -> None:
     db = dbs["default_cards"]
     rows = _rows(
         db,
-        "SELECT c.name, p.layout, p.set_code, p.collector_number, p.face_names, p.flavor_name FROM printings p "
+        "SELECT c.name, p.layout, p.set_code, p.collector_number, p.face_names, p.flavor_name, "
+        "p.face_oracle_ids = [c.oracle_id, c.oracle_id] FROM printings p "
         "JOIN cards c USING (oracle_id) WHERE p.layout = 'reversible_card' ORDER BY c.name",
     )
     assert rows == [
-        ("Blightsteel Colossus", "reversible_card", "sld", "1450", ["Blightsteel Colossus"] * 2, "Megatron"),
-        ("Okaun, Eye of Chaos", "reversible_card", "sld", "1091", ["Okaun, Eye of Chaos"] * 2, None),
+        ("Blightsteel Colossus", "reversible_card", "sld", "1450", ["Blightsteel Colossus"] * 2, "Megatron", True),
+        ("Okaun, Eye of Chaos", "reversible_card", "sld", "1091", ["Okaun, Eye of Chaos"] * 2, None, True),
     ]
     found = db.search("set:sld", unique="prints")  # per-printing search finds them as their card
     assert sorted(found.get_column("name").to_list()) == ["Blightsteel Colossus", "Okaun, Eye of Chaos"]

@@ -91,7 +91,8 @@ CREATE TABLE printings (
     arena_id           INTEGER,
     artist             VARCHAR,
     source_file        VARCHAR,
-    finishes           VARCHAR[]          -- nonfoil, foil, etched (NULL in files older than the field)
+    finishes           VARCHAR[],         -- nonfoil, foil, etched (NULL in files older than the field)
+    face_oracle_ids    VARCHAR[]          -- each face's oracle_id, where Scryfall gives one (reversible cards)
 );
 
 -- Format legality in long form (one row per card and format; unique by construction: one map per card).
