@@ -353,6 +353,79 @@ def info(db_path: Path | None, as_json: bool) -> None:
 
 @main.command()
 @_db_option
+@click.option("--since", default=None, metavar="DATE", help="Every ingest on or after DATE (YYYY-MM-DD).")
+@click.option("--run", "run_id", type=int, default=None, metavar="N", help="The ingest run N (see `info`).")
+@click.option("--format", "fmt", default=None, metavar="F", help="Only legality changes in format F (modern, ...).")
+@click.option("--card", default=None, metavar="NAME", help="Only this card (any name of it, a former name too).")
+@click.option(
+    "--limit",
+    type=click.IntRange(0),
+    default=None,
+    help="At most this many changes per kind (0: all) [default: 20 in text, all with --json].",
+)
+@_json_option
+@_friendly_errors
+def changes(
+    db_path: Path | None,
+    since: str | None,
+    run_id: int | None,
+    fmt: str | None,
+    card: str | None,
+    limit: int | None,
+    as_json: bool,
+) -> None:
+    """What changed in the Oracle reference at the last ingest (or --run N, or --since DATE): bans and unbans,
+    other legality changes, renames, Oracle text errata (word by word), other characteristics, new and
+    removed cards, with counts. Each ingest records what differs from the database it replaces."""
+    if card is not None:
+        _check_name(card)
+    with _open(db_path) as db:
+        data = db.changes_report(since=since, run=run_id, format=fmt, card=card, limit=limit or None)
+    if as_json:
+        _echo_json(data)
+        return
+    if not data["runs"]:
+        click.echo(
+            f"No comparison recorded for {data['selected']}: an ingest records what changed since the database it "
+            "replaces (the first ingest of a database has nothing to compare with)."
+        )
+        return
+    several = len(data["runs"]) > 1
+    if several:
+        runs = f"{data['selected']} (runs {', '.join(str(r['run_id']) for r in data['runs'])})"
+    else:
+        (one,) = data["runs"]
+        runs = f"the ingest of {one['ingested_at']} (run {one['run_id']}, compared with run {one['compared_with']})"
+    click.echo(f"{data['total']:,} change{'s' if data['total'] != 1 else ''} at {runs}")
+    if data["total"]:
+        click.echo("  " + " · ".join(f"{g['title'].lower()} {g['count']:,}" for g in data["groups"]))
+    shown = 20 if limit is None else limit
+    for group in data["groups"]:
+        click.echo(f"\n{group['title']} ({group['count']:,})")
+        rows = group["changes"] if not shown else group["changes"][:shown]
+        for row in rows:
+            when = f"  [run {row['run_id']}, {row['ingested_at']}]" if several else ""
+            click.echo(f"  {_change_line(row)}{when}")
+        if len(rows) < group["count"]:
+            click.echo(f"  … {group['count'] - len(rows):,} more (--limit 0 shows all)")
+
+
+def _change_line(row: dict[str, Any]) -> str:
+    """One change as text: a status, a rename, a word diff of text, or a new/removed card."""
+    kind, name, field = row["kind"], row["name"], row["field"]
+    if kind in ("new", "removed"):
+        return name
+    if row["diff"] is not None and kind != "rename":
+        return f"{name}  {field}: " + row["diff"].replace("\n", "\n      ")
+    if kind == "rename":
+        return f"{row['old_value']} → {row['new_value']}"
+    old = row["old_value"] if row["old_value"] not in (None, "") else "(none)"
+    new = row["new_value"] if row["new_value"] not in (None, "") else "(none)"
+    return f"{name}  {field}: {old} → {new}"
+
+
+@main.command()
+@_db_option
 @click.argument("query")
 @click.option("--param", "params", multiple=True, help="A value for the next ? placeholder. Repeatable.")
 @_json_option
@@ -468,6 +541,8 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
         face = f" (face: {result.face})" if result.face else ""
         same = [n for n in result.names if n != result.english_name]
         click.echo(f"{result.name}{face}  [via {result.via}]" + (f"  same name as: {', '.join(same)}" if same else ""))
+        if result.note:
+            click.echo(f"note: {result.note}")
     else:
         click.echo(result.miss_message())
     sys.exit(0 if result.ok else 1)
@@ -794,10 +869,22 @@ def _decklists(path: Path) -> list[Any]:
     multiple=True,
     help="The commander, when the list has no Commander section. Repeatable (partners).",
 )
+@click.option(
+    "--changes",
+    "with_changes",
+    is_flag=True,
+    help="For each problem a legality change caused: since which ingest, and the status before "
+    "(from the change history; `legality_changes` in --json).",
+)
 @_json_option
 @_friendly_errors
 def deck_check(
-    db_path: Path | None, files: tuple[Path, ...], fmt: str, commanders: tuple[str, ...], as_json: bool
+    db_path: Path | None,
+    files: tuple[Path, ...],
+    fmt: str,
+    commanders: tuple[str, ...],
+    with_changes: bool,
+    as_json: bool,
 ) -> None:
     """Check decklist FILES (any format; a JSON tournament cache checks every deck in it; - reads standard input).
 
@@ -819,7 +906,10 @@ def deck_check(
                 reports.append({"source": str(path), "legal": False, "error": str(exc), "problems": []})
                 continue
             for one in decks:
-                reports.append(db.check_deck(one, format=fmt, commanders=commanders or None).to_dict())
+                checked = db.check_deck(one, format=fmt, commanders=commanders or None)
+                reports.append(checked.to_dict())
+                if with_changes:
+                    reports[-1]["legality_changes"] = db.deck_changes(checked)
     if as_json:
         # one file holding one deck: the report object; several files or decks: a list of reports
         _echo_json(reports[0] if len(files) == 1 and len(reports) == 1 else reports)
@@ -835,9 +925,12 @@ def deck_check(
                 click.echo(
                     f"{head}: not legal in {fmt} ({len(r['problems'])} problem{'s' if len(r['problems']) != 1 else ''})"
                 )
+                since = {(c["card"], c["kind"]): c["detail"] for c in r.get("legality_changes", [])}
                 for p in r["problems"]:
                     where = f"line {p['line']}" if p["line"] else "deck"
                     click.echo(f"  {where}: [{p['kind']}] {p['detail']}")
+                    if (p["card"], p["kind"]) in since:
+                        click.echo(f"    {since[p['card'], p['kind']]}")
             for note in r.get("notes", []):
                 click.echo(f"  note: {note}")
     if unreadable:

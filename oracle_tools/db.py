@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from collections.abc import Iterable, Sequence
 from functools import cached_property
@@ -257,6 +258,80 @@ class OracleDB:
                 con.execute("SELECT lang, count(*) FROM printings GROUP BY 1 ORDER BY 2 DESC").fetchall()
             ),
         }
+
+    # -- what changed from one ingest to the next (oracle_tools/changes.py) ------------------------
+
+    def _change_selection(
+        self, since: str | dt.date | None, run: int | None, format: str | None, card: str | None
+    ) -> Any:
+        from . import changes as _changes
+
+        oracle_id = None
+        if card is not None:
+            found = self.resolve(card)  # a former name finds the renamed card too
+            if not found.ok:
+                raise OracleToolsError(found.miss_message())
+            oracle_id = found.oracle_id
+        return _changes.selection(
+            self.con, since=since, run=run, format=format, oracle_id=oracle_id, db_name=str(self.path)
+        )
+
+    def changes(
+        self,
+        *,
+        since: str | dt.date | None = None,
+        run: int | None = None,
+        format: str | None = None,
+        card: str | None = None,
+    ) -> pl.DataFrame:
+        """What changed in the Oracle reference at an ingest, one row per change (view ``changes``, plus a
+        word-level ``diff`` of changed text): the last ingest that compared, or ingest ``run``, or every
+        ingest on or after ``since`` (a date); ``format`` keeps the legality changes in that format;
+        ``card`` (any name of it, a former name too) one card's changes, at every ingest unless ``run`` or
+        ``since`` is given. Rows in the order :meth:`changes_report` groups them (bans and unbans first,
+        then renames, text errata, other characteristics, new and removed cards)."""
+        from . import changes as _changes
+
+        return _changes.select(self.con, self._change_selection(since, run, format, card))
+
+    def changes_report(
+        self,
+        *,
+        since: str | dt.date | None = None,
+        run: int | None = None,
+        format: str | None = None,
+        card: str | None = None,
+        limit: int | None = None,
+    ) -> dict[str, Any]:
+        """:meth:`changes` grouped by kind with counts: what ``oracle-tools changes --json`` prints (``limit``:
+        the first changes of each group)."""
+        from . import changes as _changes
+
+        return _changes.report(self.con, self._change_selection(since, run, format, card), limit=limit)
+
+    def deck_changes(self, report: _decks.DeckReport) -> list[dict[str, Any]]:
+        """For each legality problem of a checked deck (banned, not legal, restricted) whose status a recorded
+        ingest changed: when, and what it was before ("banned in Modern since the ingest of 2026-03-31;
+        legal before"). Problems whose status never changed in the history are not listed."""
+        from . import changes as _changes
+        from . import decks as _decks
+
+        rules = _decks.format_rules(report.format)
+        oids = {line[4]: line[5] for line in report.line_names if line[5]}  # Oracle name -> oracle_id
+        wanted = [p for p in report.problems if p.kind in ("banned", "not_legal", "restricted") and p.card]
+        for p in wanted:  # a commander given apart from the list has no line: its Oracle name resolves
+            if p.card not in oids and (oid := self.resolve(p.card or "").oracle_id):
+                oids[p.card or ""] = oid
+        since = _changes.legality_since(self.con, [oids[p.card or ""] for p in wanted if p.card in oids], rules.key)
+        out = []
+        for p in wanted:
+            change = since.get(oids.get(p.card or "", ""))
+            if change is not None:
+                detail = _changes.since_sentence(p.card or "", rules.label or rules.key, change)
+                out.append(
+                    {"card": p.card, "line": p.line, "kind": p.kind, "format": rules.key, **change, "detail": detail}
+                )
+        return out
 
     # -- names (CR 201) -----------------------------------------------------------------------
 

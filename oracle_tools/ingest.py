@@ -359,6 +359,9 @@ class Ingest:
             self._build_layers(con, second, rules_stored)
             bar.update(1)
         self._record_runs(con, previous)
+        from . import changes  # what changed since the database this one replaces, written before the swap
+
+        changes.record(con, PREVIOUS_CATALOG if previous is not None else None)
         if previous is not None:
             con.execute(f"DETACH {PREVIOUS_CATALOG}")
         self.report.tables = {

@@ -44,9 +44,10 @@ if TYPE_CHECKING:
 
 # How much a kind of name counts when one string matches several cards: English Oracle
 # names (whole or face) first, then English interchangeable (201.3) and flavor (201.6) names, then
-# foreign printed names. ('alternate' is what databases built before issue 11 called English
-# printed names; kept so they still load.)
-VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2}
+# foreign printed names, then a renamed card's former names (no longer a name of it: only when nothing
+# current matches). ('alternate' is what databases built before issue 11 called English printed names;
+# kept so they still load.)
+VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2, "former": 3}
 
 # The English names a miss is compared with for "did you mean" (fuzzy suggestions): Oracle names (whole
 # or face), interchangeable names (CR 201.3: names of the card in their own right, "Ruzic, Booed but
@@ -83,6 +84,7 @@ class Resolution:
     candidates: tuple[Candidate, ...] = ()
     suggestions: tuple[str, ...] = ()
     tokens: tuple[str, ...] = ()  # not_found: close token names (CR 111; not cards, 201.4), see `token NAME`
+    note: str | None = None  # via "former": the card's names and when it was renamed (oracle_tools/changes.py)
 
     @property
     def ok(self) -> bool:
@@ -157,7 +159,8 @@ class NameResolver:
         with suggestions (cards) and close token names."""
         found = self.lookup(text)
         if found is not None:
-            return found
+            # a former name answers the card, saying so: never silently as its current name
+            return _replace(found, note=self.former_note(found.oracle_id)) if found.via == "former" else found
         if fuzzy and (answer := self._fuzzy(text)) is not None:
             return answer
         return Resolution(
@@ -201,6 +204,10 @@ class NameResolver:
             candidates=candidates,
             suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
         )
+
+    def former_note(self, oracle_id: str | None) -> str | None:
+        """The note a renamed card's former name resolves with (its names, when it was renamed)."""
+        raise NotImplementedError
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """Did you mean: English names whose words the input's words start (a legendary card's short name,
@@ -323,6 +330,11 @@ class PointNames(NameResolver):
             lang=lang,
             names=self.interchangeable(english),
         )
+
+    def former_note(self, oracle_id: str | None) -> str | None:
+        from .changes import former_notes
+
+        return former_notes(self.con, [oracle_id]).get(oracle_id) if oracle_id else None
 
     # -- classes (CR 201.3) -------------------------------------------------------------------
 

@@ -4,7 +4,9 @@ The ``names`` table (built at ingest, SQL in ``sql/names.sql``) holds every name
 Oracle card with its normalized lookup key and ``via``: full names (``name``), face/half names
 (``face``; 709, 710, 712, 713, 715), foreign printed names (``printed``; 201.2), English printed names
 that differ from the Oracle name (``interchangeable``; 201.3: Scryfall's Through the Omenpaths
-printings) and flavor names (``flavor``; 201.6 alternate names). ``name_classes``
+printings), flavor names (``flavor``; 201.6 alternate names) and, added by the change history
+(``oracle_tools/changes.py``), the former names of renamed cards (``former``: no name of the card any
+more, answered with a note saying so). ``name_classes``
 (``sql/name_classes.sql``) holds the classes of interchangeable names (201.3): per card its own name
 and every interchangeable name, with the printings carrying each, plus the optional override table.
 These two tables are the single source of ``via`` and classes for every reader (:class:`NameIndex`,
@@ -361,6 +363,9 @@ class NameIndex(NameResolver):
         self._token_display: list[str] = token_name_strings(con)
         self._token_keys = [normalize(n) for n in self._token_display]
         self._classes = self._load_classes(con)
+        from .changes import former_notes  # renamed cards (the ingest's change history)
+
+        self._former_notes = former_notes(con)
         names = names.with_columns(tier=pl.col("via").replace_strict(VIA_TIER, default=9))
         self.exact, exact_frame = self._targets(names, "name")
         self.by_key, key_frame = self._targets(names, "key")
@@ -475,6 +480,9 @@ class NameIndex(NameResolver):
             lang=lang,
             names=self.interchangeable(english),
         )
+
+    def former_note(self, oracle_id: str | None) -> str | None:
+        return self._former_notes.get(oracle_id) if oracle_id else None
 
     def _face_name(self, oid: str | None, idx: int | None) -> str | None:
         if oid is None or idx is None:

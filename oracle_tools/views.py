@@ -63,10 +63,21 @@ def build(con: duckdb.DuckDBPyConnection) -> list[str]:
         "CREATE TABLE IF NOT EXISTS oracle_text_self_replaced "
         "(oracle_id VARCHAR, face_index INTEGER, text_cardname VARCHAR, text_tilde VARCHAR)"
     )
-    tables = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'").fetchall()}
+    tables = {  # this database's: at ingest the replaced one is attached beside it
+        t
+        for (t,) in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND database_name = current_database()"
+        ).fetchall()
+    }
     created = []
     for block in blocks():
         if all(t in tables for t in block.requires):
             con.execute(block.sql)
             created.append(block.name)
     return created
+
+
+def create(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Create the one view ``name`` of ``sql/views.sql`` (a layer built after :func:`build` adds its own)."""
+    (block,) = [b for b in blocks() if b.name == name]
+    con.execute(block.sql)

@@ -46,6 +46,7 @@ VIA_TEXT: dict[str, str] = {
     "interchangeable": "an interchangeable name: the same name in the game (CR 201.3)",
     "flavor": "an alternate (flavor) name; in the game the card has only its Oracle name (CR 201.6)",
     "fuzzy": "the closest name to what was typed",
+    "former": "a former name: the card was renamed (see the note)",
 }
 
 _MANA_SYMBOL = re.compile(r"\{([^{}]{1,8})\}")

@@ -11,6 +11,7 @@
 --                       Scryfall records a Through the Omenpaths card as a printing of the
 --                       Marvel's Spider-Man Oracle card with its own name in printed_name
 --       flavor          an alternate name in a secondary title bar (201.6): Scryfall's flavor_name
+--       former          a renamed card's former name; added after this file by oracle_tools/changes.py
 
 -- Flavor names of each card (whole card or face), so that an English printed name repeating one
 -- stays an alternate name (201.6: the card has only its Oracle name) and never joins a 201.3 class.

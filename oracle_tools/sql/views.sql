@@ -268,3 +268,35 @@ SELECT t.name, t.kind, t.rule, t.game_name, t.type_line, t.colors, t.power, t.to
        (SELECT min(c.name) FROM names n JOIN cards c USING (oracle_id)
         WHERE n.name = t.name AND n.via IN ('name', 'face')) AS card_name
 FROM catalog t;
+
+-- name: changes
+-- requires: card_changes, legality_changes, new_removed_cards
+-- Every change the ingests recorded (the history tables, built by oracle_tools/changes.py after this file runs,
+-- which creates this view then), one list in the order `oracle-tools changes` shows them (kind_order): bans and unbans,
+-- other legality changes, renames, text errata, other characteristics, new cards, removed cards.
+-- `field` is the format of a legality change and the characteristic of a card change.
+CREATE OR REPLACE VIEW changes AS
+WITH runs AS (SELECT run_id, min(started_at) AS ingested_at FROM ingest_runs GROUP BY run_id),
+every_change AS (
+    SELECT run_id, oracle_id, name,
+           -- leaving the format altogether (banned -> not_legal) is no unban: another legality change
+           CASE WHEN new_status = 'banned' THEN 'ban'
+                WHEN old_status = 'banned' AND new_status IN ('legal', 'restricted') THEN 'unban'
+                WHEN new_status = 'restricted' THEN 'restriction'
+                WHEN old_status = 'restricted' AND new_status = 'legal' THEN 'unrestriction'
+                ELSE 'legality' END AS kind,
+           format AS field, old_status AS old_value, new_status AS new_value
+    FROM legality_changes
+    UNION ALL
+    SELECT run_id, oracle_id, name,
+           CASE field WHEN 'name' THEN 'rename' WHEN 'oracle_text' THEN 'errata' ELSE 'characteristic' END,
+           field, old_value, new_value
+    FROM card_changes
+    UNION ALL
+    SELECT run_id, oracle_id, name, change, NULL, NULL, NULL FROM new_removed_cards
+)
+SELECT c.run_id, r.ingested_at, c.kind,
+       list_position(['ban', 'unban', 'restriction', 'unrestriction', 'legality', 'rename', 'errata',
+                      'characteristic', 'new', 'removed'], c.kind) AS kind_order,
+       c.oracle_id, c.name, c.field, c.old_value, c.new_value
+FROM every_change c LEFT JOIN runs r USING (run_id);

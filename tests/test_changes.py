@@ -1,0 +1,365 @@
+"""The change history: what changed in the Oracle reference from one ingest to the next (oracle_tools/changes.py).
+
+Real data: the 2019 default-cards dump, then the dump plus the 2024 MH3/OTJ/FDN objects (whose reprints carry
+2024 Oracle text), the same files again, the foreign printings of 2022 (MTGJSON's April 2022 legalities), a
+failed ingest and the embedded sample, one after the other into one database.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from oracle_tools import OracleDB, changes
+from oracle_tools.errors import IngestError, OracleToolsError
+
+DUMP_2019 = "scryfall-default-cards-2019-10-per-set-dump.json.gz"
+FILE_2024 = "scryfall-search-2024-mh3-otj-fdn.json.gz"
+FOREIGN_2022 = "scryfall-foreign-printings-from-mtgjson-2022.json.gz"
+HISTORY = ("change_runs", "card_changes", "legality_changes", "new_removed_cards")
+
+
+def _history(path: Path) -> dict[str, list[tuple]]:
+    with duckdb.connect(str(path), read_only=True) as con:
+        return {t: sorted(con.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in HISTORY}
+
+
+def _folded(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+@pytest.fixture(scope="module")
+def steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
+    """The database after each ingest, copied: first (2019), second (2019 + 2024), again (the same files),
+    foreign (2022 foreign printings alone), failed (a broken file), sample (ingest --sample)."""
+    folder = tmp_path_factory.mktemp("changes")
+    db = folder / "oracle.duckdb"
+    out: dict[str, Path] = {}
+
+    def keep(step: str) -> None:
+        out[step] = folder / f"{step}.duckdb"
+        shutil.copy(db, out[step])
+
+    OracleDB.ingest_files(db, [realdata / DUMP_2019])
+    keep("first")
+    OracleDB.ingest_files(db, [realdata / DUMP_2019, realdata / FILE_2024])
+    keep("second")
+    OracleDB.ingest_files(db, [realdata / DUMP_2019, realdata / FILE_2024])
+    keep("again")
+    OracleDB.ingest_files(db, [realdata / FOREIGN_2022])
+    keep("foreign")
+    broken = folder / "default-cards-broken.json"
+    broken.write_text('[{"object": "card", "id": "x", "name": "Half', encoding="utf-8")
+    with pytest.raises(IngestError):
+        OracleDB.ingest_files(db, [broken])
+    keep("failed")
+    OracleDB.ingest_sample(db)
+    keep("sample")
+    yield out
+
+
+def test_first_ingest_records_nothing(steps: dict[str, Path]) -> None:
+    assert all(rows == [] for rows in _history(steps["first"]).values())
+    with OracleDB(steps["first"]) as db:
+        assert db.changes().height == 0
+        assert db.changes_report()["runs"] == []
+
+
+def test_reprints_show_the_real_2024_errata(steps: dict[str, Path]) -> None:
+    with OracleDB(steps["second"]) as db:
+        frame = db.changes()
+        text = {r["name"]: r for r in frame.filter(frame["field"] == "oracle_text").to_dicts()}
+        # real errata of reprinted cards: the 2020 shuffle wording, "mana value" (2021), "enters" (2024)
+        assert text["Polluted Delta"]["diff"].endswith("then [-shuffle your library.-]{+shuffle.+}")
+        assert "[-converted -]mana [-cost-]{+value+}" in text["Meltdown"]["diff"]
+        assert "When Affectionate Indrik [-enters the battlefield,-]{+enters,+}" in text["Affectionate Indrik"]["diff"]
+        krrik = frame.filter(
+            (frame["name"] == "K'rrik, Son of Yawgmoth") & (frame["kind"] == "characteristic")
+        ).to_dicts()
+        assert [(r["field"], r["old_value"], r["new_value"]) for r in krrik] == [
+            ("type_line", "Legendary Creature — Horror Minion", "Legendary Creature — Phyrexian Horror Minion")
+        ]
+        assert set(frame["kind"]) == {"errata", "characteristic", "legality", "new"}  # no rename, no removal
+        assert set(frame.filter(frame["kind"] == "new")["name"]) >= {"Breaker of Creation"}  # an MH3 card
+
+
+def test_the_errata_are_exactly_the_texts_that_differ_beyond_whitespace(steps: dict[str, Path]) -> None:
+    """Checked against the two databases' cards themselves, compared here in Python."""
+    with (
+        duckdb.connect(str(steps["first"]), read_only=True) as before,
+        duckdb.connect(str(steps["second"]), read_only=True) as after,
+    ):
+        old = dict(before.execute("SELECT oracle_id, oracle_text FROM cards WHERE is_card").fetchall())
+        new = dict(after.execute("SELECT oracle_id, oracle_text FROM cards WHERE is_card").fetchall())
+        recorded = {
+            oid
+            for (oid,) in after.execute(
+                "SELECT oracle_id FROM card_changes WHERE field = 'oracle_text' AND run_id = 2"
+            ).fetchall()
+        }
+    differ = {oid for oid in old.keys() & new.keys() if _folded(old[oid]) != _folded(new[oid])}
+    assert recorded == differ
+    assert len(differ) > 40
+
+
+def test_no_false_changes_whitespace_list_order_or_a_missing_keywords_field(tmp_path: Path) -> None:
+    """Whitespace-only and order-only differences are not changes, nor keywords a file did not carry."""
+    charm = {
+        "object": "card",
+        "id": "f5a4a9b6-6e8c-4b47-a0ba-4b1f0a4e1b77",
+        "oracle_id": "a0a6de1b-7b96-4a3a-9a0f-7b1f3fd3c0b4",
+        "name": "Golgari Charm",
+        "lang": "en",
+        "released_at": "2019-01-25",
+        "layout": "normal",
+        "mana_cost": "{B}{G}",
+        "cmc": 2.0,
+        "type_line": "Instant",
+        "oracle_text": "Choose one —\n• All creatures get -1/-1 until end of turn.\n• Destroy target enchantment.\n"
+        "• Regenerate each creature you control.",
+        "colors": ["B", "G"],
+        "color_identity": ["B", "G"],
+        "legalities": {"modern": "legal", "legacy": "legal"},
+        "set": "uma",
+        "collector_number": "199",
+    }
+    spaced = dict(
+        reversed(list(charm.items())),  # every field in the other order
+        oracle_text=charm["oracle_text"].replace("\n", " \r\n").replace(" —", "  —") + "\n",
+        colors=["G", "B"],
+        color_identity=["G", "G", "B"],
+        type_line=" Instant ",
+        keywords=["Regenerate"],  # the first file has no keywords field (as the 2019 dump)
+    )
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps([charm]), encoding="utf-8")
+    b.write_text(json.dumps([spaced]), encoding="utf-8")
+    db_path = tmp_path / "db.duckdb"
+    OracleDB.ingest_files(db_path, [a])
+    OracleDB.ingest_files(db_path, [b])
+    with OracleDB(db_path) as db:
+        assert db.sql("SELECT oracle_text FROM cards").item() != charm["oracle_text"]  # it did differ
+        assert db.changes().height == 0
+        assert db.sql("SELECT count(*) FROM change_runs").item() == 1  # compared, found nothing
+    changed = dict(spaced, oracle_text=charm["oracle_text"].replace("Destroy", "Exile"), colors=["B"])
+    b.write_text(json.dumps([changed]), encoding="utf-8")
+    OracleDB.ingest_files(db_path, [b])
+    with OracleDB(db_path) as db:
+        rows = db.changes().select("kind", "field", "old_value", "new_value", "diff").rows()
+    assert [r[:2] for r in rows] == [("errata", "oracle_text"), ("characteristic", "colors")]
+    assert rows[0][2:4] == (spaced["oracle_text"], changed["oracle_text"])  # stored as the files have them
+    assert "[-Destroy-]{+Exile+}" in rows[0][4]
+    assert rows[1][2:] == ("B, G", "B", None)
+
+
+def test_re_ingesting_the_same_files_records_nothing(steps: dict[str, Path]) -> None:
+    second, again = _history(steps["second"]), _history(steps["again"])
+    for table in ("card_changes", "legality_changes", "new_removed_cards"):
+        assert again[table] == second[table]
+    assert [r[:2] for r in again["change_runs"]] == [(2, 1), (3, 2)]
+    with OracleDB(steps["again"]) as db:
+        assert db.changes_report()["total"] == 0  # the last ingest: compared, nothing changed
+
+
+def test_a_real_ban_and_unban_between_two_real_files(steps: dict[str, Path]) -> None:
+    """2019 dump (September 2019 ban lists) vs MTGJSON's April 2022 legalities, same oracle_ids."""
+    with OracleDB(steps["foreign"]) as db:
+        modern = db.changes(format="modern")
+        bans = {r["name"]: (r["old_value"], r["new_value"]) for r in modern.filter(modern["kind"] == "ban").to_dicts()}
+        assert bans["Mox Opal"] == ("legal", "banned")  # banned in Modern, January 2020
+        assert bans["Faithless Looting"] == ("legal", "banned")
+        unbans = modern.filter(modern["kind"] == "unban")
+        assert unbans.select("name", "old_value", "new_value").rows() == [("Stoneforge Mystic", "banned", "legal")]
+        assert set(modern["field"]) == {"modern"}
+        report = db.changes_report(format="modern")
+        kinds = [g["kind"] for g in report["groups"]]
+        assert kinds[:2] == ["ban", "unban"]
+        # the same card's whole history, by name
+        opal = db.changes(card="Mox Opal")
+        assert ("ban", "modern") in opal.select("kind", "field").rows()
+        assert ("errata", "oracle_text") in opal.select("kind", "field").rows()
+
+
+def test_the_history_survives_later_ingests_a_failed_one_and_the_sample(steps: dict[str, Path]) -> None:
+    second, foreign, failed, sample = (_history(steps[s]) for s in ("second", "foreign", "failed", "sample"))
+    for table in HISTORY:
+        assert set(second[table]) <= set(foreign[table])  # carried over
+        assert failed[table] == foreign[table]  # the failed ingest replaced nothing
+        assert set(foreign[table]) <= set(sample[table])
+    assert [r[:2] for r in sample["change_runs"]] == [(2, 1), (3, 2), (4, 3), (5, 4)]  # the failed run left no trace
+    removed = [r for r in sample["new_removed_cards"] if r[0] == 5 and r[3] == "removed"]
+    assert len(removed) > 15_000  # the sample holds a few thousand of the 22,092 cards: the rest left
+
+
+def test_a_failure_while_recording_keeps_the_old_database(
+    steps: dict[str, Path], realdata: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db_path = tmp_path / "db.duckdb"
+    shutil.copy(steps["second"], db_path)
+    before = _history(db_path)
+
+    def broken(con: duckdb.DuckDBPyConnection) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(changes, "_add_former_names", broken)
+    with pytest.raises(RuntimeError, match="disk full"):
+        OracleDB.ingest_files(db_path, [realdata / FOREIGN_2022])
+    assert _history(db_path) == before
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+# -- renames: real objects, one renamed ----------------------------------------------------------------------
+
+
+def _real_objects(path: Path, names: set[str]) -> list[dict]:
+    """The printings of these cards in a real bulk file (one object per line)."""
+    found = []
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            line = line.strip().rstrip(",")
+            if line.startswith("{") and any(f'"name":"{n}"' in line for n in names):
+                obj = json.loads(line)
+                if obj["name"] in names:
+                    found.append(obj)
+    return found
+
+
+@pytest.fixture(scope="module")
+def renamed(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Real 2019 printings of three cards, ingested, then again with Meltdown renamed (its text follows)."""
+    folder = tmp_path_factory.mktemp("renamed")
+    objects = _real_objects(realdata / DUMP_2019, {"Meltdown", "Mox Opal", "Fire // Ice"})
+    assert {o["name"] for o in objects} == {"Meltdown", "Mox Opal", "Fire // Ice"}
+    before, after = folder / "before.json", folder / "after.json"
+    before.write_text(json.dumps(objects), encoding="utf-8")
+    renamed = [
+        dict(o, name="Molten Collapse", oracle_text=o["oracle_text"].replace("Meltdown", "Molten Collapse"))
+        if o["name"] == "Meltdown"
+        else o
+        for o in objects
+    ]
+    after.write_text(json.dumps(renamed), encoding="utf-8")
+    db = folder / "db.duckdb"
+    OracleDB.ingest_files(db, [before])
+    OracleDB.ingest_files(db, [after])
+    return db
+
+
+def test_a_former_name_resolves_with_via_former_and_a_note(renamed: Path) -> None:
+    with OracleDB(renamed) as db:
+        old = db.resolve("Meltdown")
+        assert (old.status, old.name, old.via) == ("ok", "Molten Collapse", "former")
+        assert old.note is not None and "renamed from 'Meltdown' to 'Molten Collapse'" in old.note
+        assert "(run 2)" in old.note
+        assert db.resolve("meltdown").via == "former"  # folded like every name
+        current = db.resolve("Molten Collapse")
+        assert (current.via, current.note) == ("name", None)
+        db.name_index  # the in-memory strategy answers the same  # noqa: B018
+        assert db.name_index.resolve("Meltdown") == old
+        report = db.changes_report()
+        assert report["groups"][0]["kind"] == "rename"
+        assert report["groups"][0]["changes"][0]["old_value"] == "Meltdown"
+        assert db.changes(card="Meltdown").height == 1  # the rename; the text kept its self-reference
+    with OracleDB(renamed) as db:
+        assert db.resolve_many(["Meltdown"]).row(0, named=True)["via"] == "former"
+
+
+def test_changes_refuses_bad_options_in_one_line(renamed: Path, built_before) -> None:
+    with OracleDB(renamed) as db:
+        with pytest.raises(OracleToolsError, match="not a date"):
+            db.changes(since="last week")
+        with pytest.raises(OracleToolsError, match="ingest run 7 recorded no comparison; runs that did: 2"):
+            db.changes(run=7)
+        with pytest.raises(OracleToolsError, match="unknown format 'modren'"):
+            db.changes(format="modren")
+        with pytest.raises(OracleToolsError, match="not a card name"):
+            db.changes(card="Lightning Bolt")
+    older = built_before("VIEW changes", "TABLE change_runs")
+    with OracleDB(older) as db, pytest.raises(OracleToolsError, match="has no change history"):
+        db.changes()
+
+
+def test_word_diff_joins_changes_split_by_spaces() -> None:
+    assert changes.plain_diff(
+        "Whenever a land enters the battlefield under your control, you gain 1 life.",
+        "Landfall — Whenever a land you control enters, you gain 1 life.",
+    ) == (
+        "{+Landfall — +}Whenever a land [-enters the battlefield under your control,-]{+you control enters,+} "
+        "you gain 1 life."
+    )
+    assert changes.word_diff(None, "Flying") == [("+", "Flying")]
+    assert changes.word_diff("Flying", "Flying") == [("=", "Flying")]
+
+
+# -- the command line ------------------------------------------------------------------------------------------
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from oracle_tools.cli import main
+
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_changes_prints_the_library_report_grouped_bans_first(steps: dict[str, Path]) -> None:
+    db = str(steps["foreign"])
+    code, out, _ = _cli("changes", "--db", db, "--json")
+    assert code == 0
+    with OracleDB(steps["foreign"]) as library:
+        assert json.loads(out) == json.loads(json.dumps(library.changes_report(), default=str))
+    code, text, _ = _cli("changes", "--db", db, "--limit", "2")
+    assert code == 0
+    titles = [line.split(" (")[0] for line in text.splitlines() if line and not line.startswith(" ")][1:]
+    assert titles == [
+        "Bans",
+        "Unbans",
+        "Restrictions",
+        "Unrestrictions",
+        "Other legality changes",
+        "Oracle text errata",
+        "Other characteristics",
+        "New cards",
+        "Removed cards",
+    ]
+    assert "(run 4, compared with run 3)" in text.splitlines()[0]
+    code, text, _ = _cli("changes", "--db", db, "--card", "Stoneforge Mystic", "--format", "modern")
+    assert text.splitlines()[-1].startswith("  Stoneforge Mystic  modern: banned → legal  [run 4, ")
+    code, _, err = _cli("changes", "--db", db, "--since", "yesterday")
+    assert (code, err.strip()) == (
+        2,
+        "error: --since 'yesterday' is not a date; give it as YYYY-MM-DD, such as 2026-03-31",
+    )
+    code, text, _ = _cli("changes", "--db", str(steps["first"]))
+    assert code == 0 and text.startswith("No comparison recorded for the last ingest")
+
+
+def test_cli_resolve_says_a_former_name_is_one(renamed: Path) -> None:
+    code, out, _ = _cli("resolve", "--db", str(renamed), "Meltdown")
+    lines = out.splitlines()
+    assert (code, lines[0]) == (0, "Molten Collapse  [via former]")
+    assert lines[1].startswith("note: a former name: renamed from 'Meltdown' to 'Molten Collapse' at the ingest of")
+    code, out, _ = _cli("changes", "--db", str(renamed), "--card", "Meltdown")
+    assert "  Meltdown → Molten Collapse" in out.splitlines()
+
+
+def test_deck_check_changes_says_since_when_a_card_is_banned(steps: dict[str, Path], tmp_path: Path) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Mox Opal\n4 Stoneforge Mystic\n4 Ornithopter\n48 Island\n", encoding="utf-8")
+    code, out, _ = _cli("deck", "check", "--db", str(steps["foreign"]), str(deck), "--format", "modern", "--changes")
+    assert code == 1
+    lines = out.splitlines()
+    at = lines.index("  line 1: [banned] Mox Opal is banned in Modern.")
+    with OracleDB(steps["foreign"]) as db:
+        day = db.sql("SELECT min(started_at)::DATE::VARCHAR FROM ingest_runs WHERE run_id = 4").item()
+    assert lines[at + 1] == f"    Mox Opal is banned in Modern since the ingest of {day} (run 4); legal before."
+    assert len(lines) == at + 2  # Stoneforge Mystic is legal again (its unban is no problem), Ornithopter never moved
+    code, out, _ = _cli("deck", "check", "--db", str(steps["foreign"]), str(deck), "--format", "modern", "--json")
+    assert "legality_changes" not in json.loads(out)  # only asked for
