@@ -260,8 +260,9 @@ ORDER BY run_id, kind_order, name, field, oracle_id
 """
 
 
-def rows(con: duckdb.DuckDBPyConnection, chosen: Selection) -> list[dict[str, Any]]:
-    """The changes of a selection, in the order they are shown, each with a word ``diff`` for text."""
+def rows(con: duckdb.DuckDBPyConnection, chosen: Selection, *, diff: bool = True) -> list[dict[str, Any]]:
+    """The changes of a selection, in the order they are shown, each with a word ``diff`` of changed text
+    (``diff=False``: None, for :func:`with_diff` on the rows shown only)."""
     params = {
         "runs": [r["run_id"] for r in chosen.runs],
         "format": chosen.format,
@@ -271,13 +272,20 @@ def rows(con: duckdb.DuckDBPyConnection, chosen: Selection) -> list[dict[str, An
     columns = [d[0] for d in cursor.description]
     out = []
     for values in cursor.fetchall():
-        row = dict(zip(columns, values))
-        row["diff"] = plain_diff(row["old_value"], row["new_value"]) if row["field"] in _TEXT_FIELDS else None
-        out.append(row)
+        row = dict(zip(columns, values), diff=None)
+        out.append(with_diff(row) if diff else row)
     return out
 
 
+def with_diff(row: dict[str, Any]) -> dict[str, Any]:
+    """The row with its word ``diff`` (:func:`plain_diff`) when a text changed (name, type line, Oracle text)."""
+    if row["field"] in _TEXT_FIELDS and row["kind"] not in _LEGALITY_KINDS:
+        row["diff"] = plain_diff(row["old_value"], row["new_value"])
+    return row
+
+
 _TEXT_FIELDS = {"oracle_text", "type_line", "name"}
+_LEGALITY_KINDS = {"ban", "unban", "restriction", "unrestriction", "legality"}
 
 
 def select(con: duckdb.DuckDBPyConnection, chosen: Selection) -> pl.DataFrame:
@@ -301,7 +309,7 @@ def select(con: duckdb.DuckDBPyConnection, chosen: Selection) -> pl.DataFrame:
 def report(con: duckdb.DuckDBPyConnection, chosen: Selection, *, limit: int | None = None) -> dict[str, Any]:
     """The changes grouped by kind (bans and unbans first, then renames, errata, new cards), with counts:
     what ``oracle-tools changes --json`` prints. ``limit`` keeps the first changes of each group."""
-    every = rows(con, chosen)
+    every = rows(con, chosen, diff=False)  # word diffs for the rows kept only
     groups: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
     for row in every:
         groups[row["kind"]].append(row)
@@ -317,7 +325,7 @@ def report(con: duckdb.DuckDBPyConnection, chosen: Selection, *, limit: int | No
                 "kind": kind,
                 "title": KINDS[kind],
                 "count": len(found),
-                "changes": [{**r, "ingested_at": _day(r["ingested_at"])} for r in found[:limit]],
+                "changes": [with_diff({**r, "ingested_at": _day(r["ingested_at"])}) for r in found[:limit]],
             }
             for kind, found in groups.items()
             if found

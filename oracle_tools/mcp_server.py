@@ -13,6 +13,7 @@ tool                    same JSON as
 ``choose_name``         ``oracle-tools choose-name NAME [--constraint P | --card C] --json``
 ``list_nameable``       ``oracle-tools choose-name --list [--constraint P | --card C] --json`` (first ``limit``)
 ``check_deck``          ``oracle-tools deck check FILE --format F --json`` (the decklist as text)
+``changes``             ``oracle-tools changes [--run N | --since DATE] [--format F] [--card NAME] --limit N --json``
 ======================  ==============================================================
 
 Arguments are checked against each tool's input schema; a bad argument or a library error
@@ -207,6 +208,26 @@ def build_server(db: OracleDB) -> MCPServer[Any]:
             return db.check_deck(deck, format=rules.key, commanders=commanders or None).to_dict()
 
         return cli_json(answer(work))
+
+    @server.tool(annotations=_READ_ONLY)
+    def changes(
+        run: Annotated[int | None, Field(ge=1, description="The ingest run (see `oracle-tools info`).")] = None,
+        since: Annotated[
+            str | None, Field(max_length=40, description="Every ingest on or after this date (YYYY-MM-DD).")
+        ] = None,
+        format: Annotated[
+            str | None, Field(max_length=40, description="Only legality changes in this format (modern, ...).")
+        ] = None,
+        card: Annotated[
+            str | None, Field(max_length=MAX_NAME, description="Only this card (any name of it, a former one too).")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=5000, description="At most this many changes per kind.")] = 50,
+    ) -> CallToolResult:
+        """What changed in the Oracle reference at the last ingest (or `run`, or every ingest since a date):
+        bans and unbans, other legality changes, renames, Oracle text errata (word diff `[-old-]{+new+}`),
+        other characteristics, new and removed cards, grouped with counts. Same JSON as
+        `oracle-tools changes [--run N | --since DATE] [--format F] [--card NAME] --limit N --json`."""
+        return cli_json(answer(lambda: db.changes_report(since=since, run=run, format=format, card=card, limit=limit)))
 
     @server.tool(annotations=_READ_ONLY)
     def search(

@@ -12,6 +12,7 @@ import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -363,3 +364,61 @@ def test_deck_check_changes_says_since_when_a_card_is_banned(steps: dict[str, Pa
     assert len(lines) == at + 2  # Stoneforge Mystic is legal again (its unban is no problem), Ornithopter never moved
     code, out, _ = _cli("deck", "check", "--db", str(steps["foreign"]), str(deck), "--format", "modern", "--json")
     assert "legality_changes" not in json.loads(out)  # only asked for
+
+
+# -- the HTTP server, the web page, MCP ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(steps: dict[str, Path]) -> Iterator[object]:
+    from oracle_server import Server
+
+    server = Server(steps["foreign"])
+    yield server
+    server.stop()
+
+
+def test_http_changes_is_a_list_object_of_the_cli_changes_in_order(served: object, steps: dict[str, Path]) -> None:
+    client = served.client  # type: ignore[attr-defined]
+    first = client.get("/changes", params={"format": "modern"}).json()
+    assert (first["object"], first["has_more"], first["total_changes"]) == ("list", True, 965)
+    assert first["counts"] == {"ban": 11, "unban": 1, "legality": 953}
+    second = client.get(first["next_page"].removeprefix(served.base)).json()  # type: ignore[attr-defined]
+    with OracleDB(steps["foreign"]) as db:
+        report = db.changes_report(format="modern")
+    every = [c for g in report["groups"] for c in g["changes"]]
+    got = first["data"] + second["data"]
+    assert [c["object"] for c in got[:2]] == ["change", "change"]
+    assert [(c["kind"], c["name"]) for c in got[:12]] == [(c["kind"], c["name"]) for c in every[:12]]
+    assert len(first["data"]) == 175 and len(got) == 350
+    bad = client.get("/changes", params={"since": "soon"})
+    assert bad.status_code == 400 and bad.json()["object"] == "error" and "not a date" in bad.json()["details"]
+    assert client.get("/changes", params={"run": "x"}).status_code == 400
+    assert client.get("/changes", params={"colour": "red"}).status_code == 400
+
+
+def test_the_web_page_shows_what_the_last_ingest_changed(served: object) -> None:
+    html = served.client.get("/").text  # type: ignore[attr-defined]
+    assert 'id="changes-panel"' in html
+    assert "(run 4, compared with run 3)" in html
+    assert '<details class="change-group" data-kind="ban" open>' in html
+    assert "<del>converted </del>mana <del>cost</del><ins>value</ins>" in html  # an errata's word diff
+
+
+def test_mcp_changes_is_the_cli_json(renamed: Path) -> None:
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+    from test_mcp import CLI
+
+    async def call() -> Any:
+        params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "mcp", "--db", str(renamed)])
+        with anyio.fail_after(120):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                return await session.call_tool("changes", {"card": "Meltdown", "limit": 5})
+
+    result = anyio.run(call)
+    assert not result.is_error
+    code, out, _ = _cli("changes", "--db", str(renamed), "--card", "Meltdown", "--limit", "5", "--json")
+    assert json.loads(result.content[0].text) == json.loads(out)
+    assert json.loads(out)["groups"][0]["changes"][0]["new_value"] == "Molten Collapse"

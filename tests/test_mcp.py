@@ -92,7 +92,7 @@ def _error(result: Any) -> str:
 def test_server_lists_its_tools_with_input_schemas(mcp_results: dict[str, Any]) -> None:
     assert mcp_results["initialize"].server_info.name == "oracle-tools"
     tools = {t.name: t for t in mcp_results["tools"]}
-    assert set(tools) == {"search", "resolve", "token", "choose_name", "list_nameable", "check_deck"}
+    assert set(tools) == {"search", "resolve", "token", "choose_name", "list_nameable", "check_deck", "changes"}
     assert tools["search"].input_schema["properties"]["limit"]["maximum"] == 175
     assert tools["resolve"].input_schema["required"] == ["name"]
     assert tools["resolve"].input_schema["properties"]["name"]["maxLength"] == 1000

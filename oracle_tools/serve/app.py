@@ -13,7 +13,8 @@ The rules endpoints answer exactly the JSON of the matching CLI command with ``-
 names: ``resolve --batch --json``), ``GET /tokens/{name}`` (``token --json``),
 ``GET /choose-name?name=&constraint=|card=`` (``choose-name --json``),
 ``GET /choose-name/list?constraint=|card=`` (``choose-name --list --json``),
-``POST /decks/check?format=[&commander=]`` with the decklist as the body (``deck check --json``).
+``POST /decks/check?format=[&commander=]`` with the decklist as the body (``deck check --json``),
+``GET /changes?run=|since=&format=&card=&page=`` (``changes --json``'s changes as a list object).
 
 Every error is a Scryfall error object ``{"object": "error", "code", "status", "details"}`` (plus
 ``type`` where Scryfall has one): unknown paths and parameters, wrong types, invalid JSON, bodies over
@@ -851,6 +852,49 @@ async def decks_check(request: Request) -> Response:
     return await _run(request, work)
 
 
+_CHANGES = frozenset({"run", "since", "format", "card", "page"})
+CHANGES_PAGE = PAGE_SIZE  # changes per /changes page
+
+
+async def changes(request: Request) -> Response:
+    """GET /changes?run=|since=&format=&card=&page=: what an ingest changed (``oracle-tools changes --json``'s
+    changes, in its order) as a Scryfall list object of ``change`` objects, 175 a page, with the counts."""
+    params = _params(request, _CHANGES, scryfall=False)
+    run_text = params.get("run")
+    if run_text is not None and not (run_text.isascii() and run_text.isdigit() and len(run_text) < 10):
+        raise ApiError(400, "bad_request", f"run={run_text[:20]!r} is not an ingest run number (1, 2, …).")
+    since = _text(params.get("since"), "since", required=False)
+    fmt = _text(params.get("format"), "format", required=False)
+    card = _text(params.get("card"), "card", required=False)
+    page_text = params.get("page", "1")
+    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= 100_000:
+        raise ApiError(400, "bad_request", f"page={page_text[:20]!r} is not a page number (1, 2, …).")
+    page = int(page_text)
+    base = _base_url(request)
+
+    def work(gen: Generation) -> Response:
+        report = _locked(
+            gen,
+            lambda: gen.db.changes_report(since=since, run=int(run_text) if run_text else None, format=fmt, card=card),
+        )
+        every = [change for group in report["groups"] for change in group["changes"]]
+        start = (page - 1) * CHANGES_PAGE
+        if start and start >= len(every):
+            raise ApiError(422, "unprocessable_entity", f"page {page} is past the last page of {len(every):,} changes.")
+        body: dict[str, Any] = {
+            "object": "list",
+            "total_changes": len(every),
+            "has_more": start + CHANGES_PAGE < len(every),
+        }
+        if body["has_more"]:
+            body["next_page"] = f"{base}/changes?{urlencode({**params, 'page': str(page + 1)})}"
+        body.update(selected=report["selected"], runs=report["runs"], counts=report["counts"])
+        body["data"] = [{"object": "change", **c} for c in every[start : start + CHANGES_PAGE]]
+        return json_response(body)
+
+    return await _run_cached(request, params, work)
+
+
 # -- the app --------------------------------------------------------------------------------------------
 
 
@@ -930,6 +974,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/choose-name", choose_name, methods=["GET"]),
         Route("/choose-name/list", choose_name_list, methods=["GET"]),
         Route("/decks/check", decks_check, methods=["POST"]),
+        Route("/changes", changes, methods=["GET"]),
     ]
 
 

@@ -207,6 +207,25 @@ def look_up(
     return lookup
 
 
+CHANGES_SHOWN = 8  # changes per kind in the page's "what changed" list
+
+
+def recent_changes(db: OracleDB, rules: AbstractContextManager[Any] | None = None) -> dict[str, Any] | None:
+    """What the last ingest changed (``oracle-tools changes --json --limit 8``), each text change with its
+    word diff as pieces for the page; None for a database built before the change history."""
+    from ..changes import word_diff
+
+    try:
+        with rules or nullcontext():
+            report = db.changes_report(limit=CHANGES_SHOWN)
+    except OracleToolsError:
+        return None
+    for group in report["groups"]:
+        for change in group["changes"]:
+            change["pieces"] = word_diff(change["old_value"], change["new_value"]) if change["diff"] else []
+    return report
+
+
 def format_choices() -> list[tuple[str, str]]:
     from ..decks import FORMATS
 
@@ -241,10 +260,12 @@ def page_context(
     form_error: tuple[str, int] | None = None,
     lock: AbstractContextManager[Any] | None = None,
     token_memo: dict[str, Any] | None = None,
+    changes: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], int]:
     """What the page shows (plain data: the template needs no database) and its HTTP status; ``lock``
     (the server's rules lock) is held around each ``OracleDB`` call only: a plain GET / takes none, and
-    neither the page's own SQL nor the template waits for other requests' rules calls."""
+    neither the page's own SQL nor the template waits for other requests' rules calls. ``changes`` is
+    :func:`recent_changes` (the server keeps it per database generation), else read here."""
     from ..decks import format_rules
 
     q = params.get("q", "").strip()
@@ -267,6 +288,7 @@ def page_context(
         "deck_lines": deck.splitlines(),
         "name_error": None,
         "deck_error": None,
+        "changes": changes if changes is not None else recent_changes(db, lock),
     }
     status = 200
     if q:
@@ -317,6 +339,7 @@ def _render_in_thread(request: Request, params: dict[str, str], form_error: tupl
             form_error=form_error,
             lock=generation.rules_lock,
             token_memo=generation.cached("web_tokens", dict),
+            changes=generation.cached("web_changes", lambda: recent_changes(generation.db, generation.rules_lock)),
         )
         return _env.get_template("page.html").render(context), status
     db = getattr(request.app.state, "db", None)
