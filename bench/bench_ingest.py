@@ -10,6 +10,12 @@ Prints, for the real default-cards dump (45,851 printings, 127 MB of JSON):
 With --scale N (issue 14: 16) it writes the dump N times over with fresh ids (a stand-in for all_cards,
 which is about 2 GB), times DuckDB alone and the ingest on it, each in a child process, and prints the
 ratio there too with the ingest's peak RSS (GNU time's %M; target: under 3 GB).
+
+The change history (issue 27: at most 10 % of the ingest on the dump, 15 % at x16): the dump ingested over a
+database of the dump plus the 2024 objects (so there is a real difference to record: the 2024 errata undone,
+the 2024 cards removed, legalities), with the history and, in the same run, interleaved, the same ingest with
+the history step made a no-op (``changes.record``); printed with the step's own time. With --scale, the scaled
+file over that database too (the history is per card, not per printing).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import argparse
 import gzip
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -31,7 +38,9 @@ import duckdb
 from realdata import require as require_realdata
 
 REPO = Path(__file__).resolve().parents[1]
-DUMP = require_realdata(__file__) / "scryfall-default-cards-2019-10-per-set-dump.json.gz"
+REALDATA = require_realdata(__file__)
+DUMP = REALDATA / "scryfall-default-cards-2019-10-per-set-dump.json.gz"
+FILE_2024 = REALDATA / "scryfall-search-2024-mh3-otj-fdn.json.gz"
 
 
 def time_duckdb_alone(path: Path, workdir: Path) -> float:
@@ -53,6 +62,42 @@ def time_ingest(path: Path, workdir: Path) -> float:
     started = time.perf_counter()
     OracleDB.ingest_files(db, [path])
     return time.perf_counter() - started
+
+
+def time_with_history(path: Path, workdir: Path, previous: Path, *, history: bool) -> tuple[float, float]:
+    """(seconds of the whole ingest, seconds of its history step) of ``path`` ingested over a copy of ``previous``;
+    ``history=False``: the same ingest with ``changes.record`` a no-op."""
+    from oracle_tools import OracleDB, changes
+
+    db = workdir / "history.duckdb"
+    shutil.copy(previous, db)
+    real, spent = changes.record, [0.0]
+
+    def timed(con: duckdb.DuckDBPyConnection, catalog: str | None) -> dict[str, int]:
+        started = time.perf_counter()
+        added = real(con, catalog) if history else {}
+        spent[0] = time.perf_counter() - started
+        return added
+
+    changes.record = timed  # type: ignore[assignment]
+    try:
+        started = time.perf_counter()
+        OracleDB.ingest_files(db, [path])
+        return time.perf_counter() - started, spent[0]
+    finally:
+        changes.record = real  # type: ignore[assignment]
+
+
+def history_report(label: str, on: list[tuple[float, float]], off: list[float], target: float) -> None:
+    with_h, without = statistics.median(t for t, _ in on), statistics.median(off)
+    step = statistics.median(s for _, s in on)
+    share = (with_h - without) / without
+    print(f"{label}: ingest with the change history: median {with_h:.2f}s  runs {[round(t, 2) for t, _ in on]}")
+    print(f"{label}: the same ingest without it:      median {without:.2f}s  runs {[round(t, 2) for t in off]}")
+    print(
+        f"{label}: history step {step:.3f}s = {step / without:.1%} of the ingest without it; "
+        f"difference of the medians {share:+.1%}  (target <= {target:.0%})  {'ok' if step / without <= target else 'MISSED'}"
+    )
 
 
 def write_scaled(path: Path, copies: int, target: Path) -> int:
@@ -77,9 +122,19 @@ _ALONE = (
     "con.execute('CHECKPOINT'); con.close()"
 )
 _INGEST = "import sys; from oracle_tools import OracleDB; OracleDB.ingest_files(sys.argv[1], [sys.argv[2]])"
+# The scaled ingest over a copy of the previous database (argv 3), the history on (argv 4 == "1") or a no-op;
+# prints the history step's seconds.
+_INGEST_HISTORY = (
+    "import shutil, sys, time; from oracle_tools import OracleDB, changes; shutil.copy(sys.argv[3], sys.argv[1]); "
+    "real = changes.record; spent = [0.0]\n"
+    "def timed(con, catalog):\n"
+    "    t = time.perf_counter(); out = real(con, catalog) if sys.argv[4] == '1' else {}\n"
+    "    spent[0] = time.perf_counter() - t; return out\n"
+    "changes.record = timed; OracleDB.ingest_files(sys.argv[1], [sys.argv[2]]); print(spent[0])"
+)
 
 
-def child(code: str, path: Path, db: Path) -> tuple[float, float]:
+def child(code: str, path: Path, db: Path, *extra: str) -> tuple[float, float]:
     """(seconds, peak RSS in GB) of ``code`` run in a fresh process on ``path`` into ``db``.
 
     Peak RSS from GNU time: a child forked from this process (which holds the parsed dump) would
@@ -89,7 +144,7 @@ def child(code: str, path: Path, db: Path) -> tuple[float, float]:
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         started = time.perf_counter()
         subprocess.run(
-            ["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, sys.executable, "-c", code, str(db), str(path)],
+            ["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, sys.executable, "-c", code, str(db), str(path), *extra],
             check=True,
         )
         seconds = time.perf_counter() - started
@@ -114,6 +169,16 @@ def main() -> None:
         print(f"duckdb alone (read_json into one table): median {a:.2f}s  runs {[round(x, 2) for x in alone]}")
         print(f"oracle-tools ingest (full schema):       median {o:.2f}s  runs {[round(x, 2) for x in ours]}")
         print(f"ratio: {o / a:.2f}  (target <= 1.25)  {'ok' if o / a <= 1.25 else 'MISSED'}")
+        previous = workdir / "previous-2019-2024.duckdb"
+        from oracle_tools import OracleDB
+
+        OracleDB.ingest_files(previous, [args.file, FILE_2024]).close()
+        on: list[tuple[float, float]] = []
+        off: list[float] = []
+        for _ in range(args.runs):  # interleaved as above
+            on.append(time_with_history(args.file, workdir, previous, history=True))
+            off.append(time_with_history(args.file, workdir, previous, history=False)[0])
+        history_report("x1", on, off, 0.10)
         if args.scale:
             scaled = workdir / "all-cards-scaled.json"
             rows = write_scaled(args.file, args.scale, scaled)
@@ -126,6 +191,22 @@ def main() -> None:
                 f"{'ok' if peak < 3 else 'MISSED'}"
             )
             print(f"  ratio at all-cards scale: {ours_s / alone_s:.2f}")
+            scaled_db = workdir / "scaled-history.duckdb"
+            with_h = _scaled_history(scaled, scaled_db, previous, "1")
+            without = _scaled_history(scaled, scaled_db, previous, "0")
+            history_report(f"x{args.scale}", [with_h], [without[0]], 0.15)
+
+
+def _scaled_history(scaled: Path, db: Path, previous: Path, history: str) -> tuple[float, float]:
+    """(seconds, history step seconds) of the scaled ingest over ``previous`` in a child process."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", _INGEST_HISTORY, str(db), str(scaled), str(previous), history],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return time.perf_counter() - started, float(done.stdout.split()[-1])
 
 
 if __name__ == "__main__":
