@@ -422,3 +422,14 @@ def test_mcp_changes_is_the_cli_json(renamed: Path) -> None:
     code, out, _ = _cli("changes", "--db", str(renamed), "--card", "Meltdown", "--limit", "5", "--json")
     assert json.loads(result.content[0].text) == json.loads(out)
     assert json.loads(out)["groups"][0]["changes"][0]["new_value"] == "Molten Collapse"
+
+
+def test_the_web_page_says_a_former_name_is_one(renamed: Path) -> None:
+    from oracle_tools.serve import web
+
+    with OracleDB(renamed) as db:
+        html, status = web.render(db, db.con.cursor(), {"q": "Meltdown"})
+    assert status == 200
+    assert 'via <strong class="via">former</strong>' in html
+    assert "note: a former name: renamed from &#39;Meltdown&#39; to &#39;Molten Collapse&#39;" in html
+    assert '<details class="change-group" data-kind="rename" open>' in html
