@@ -66,7 +66,8 @@ def _debug() -> bool:
 
 
 def _friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn library errors into one line on stderr and exit status 2 (bad input or missing data).
+    """Turn library errors into one line on stderr and exit status 2 (bad input or missing data; 1 for a name
+    that names no card, :class:`NameNotFoundError`).
 
     Every other exception is turned into one line by the group (:class:`_OracleToolsGroup`)."""
 
@@ -77,8 +78,9 @@ def _friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         except OracleToolsError as exc:
             if _debug():
                 raise  # the group prints the traceback, then the same line and exit status
-            click.echo(_shorten(f"error: {exc}"), err=True)
-            sys.exit(2)
+            line, status = _error_line(exc, "")
+            click.echo(_shorten(line), err=True)
+            sys.exit(status)
 
     return wrapper
 
@@ -102,7 +104,7 @@ def _error_line(exc: BaseException, command: str) -> tuple[str, int]:
     """The one line (what failed, what to do) and the exit status for an exception a command raised."""
     again = "rerun with --debug (or ORACLE_TOOLS_DEBUG=1) for the traceback"
     if isinstance(exc, OracleToolsError):
-        return f"error: {exc}", 2
+        return f"error: {exc}", getattr(exc, "exit_status", 2)
     if isinstance(exc, KeyboardInterrupt):
         return f"error: {command}: interrupted", 130
     if isinstance(exc, MemoryError):
@@ -656,7 +658,12 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
             click.echo(f"note: {note}")
     else:
         click.echo(
-            f"{name!r}: no token. {answer.reason}. Did you mean: {', '.join(answer.suggestions) or '(nothing close)'}?"
+            f"{name!r}: no token. {answer.reason}."
+            + (
+                f" Did you mean: {', '.join(answer.suggestions)}?"
+                if answer.suggestions
+                else " No token name is close to it."
+            )
         )
     sys.exit(0 if answer.ok else 1)
 

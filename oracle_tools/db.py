@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import DatabaseMissingError, OracleToolsError
+from .errors import DatabaseMissingError, NameNotFoundError, OracleToolsError
 from .lazy import LazyModule
 
 if TYPE_CHECKING:
@@ -270,7 +270,7 @@ class OracleDB:
         if card is not None:
             found = self.resolve(card)  # a former name finds the renamed card too
             if not found.ok:
-                raise OracleToolsError(found.miss_message())
+                raise NameNotFoundError(found.miss_message())
             oracle_id = found.oracle_id
         return _changes.selection(
             self.con, since=since, run=run, format=format, oracle_id=oracle_id, db_name=str(self.path)
@@ -382,7 +382,7 @@ class OracleDB:
             return frozenset()
         r = self.resolve(text)
         if not r.ok:
-            raise OracleToolsError(r.miss_message())
+            raise NameNotFoundError(r.miss_message())
         if r.oracle_id in self.name_index.split_halves:
             return frozenset(self.name_index.split_halves[r.oracle_id])
         return frozenset(name for name in (r.english_name,) if name)  # set whenever r.ok
@@ -555,7 +555,7 @@ class OracleDB:
             )
         found = self.resolve(name)
         if not found.ok or found.oracle_id is None:
-            raise OracleToolsError(found.miss_message())
+            raise NameNotFoundError(found.miss_message())
         return _references.references(self.con, found.oracle_id)
 
     # -- search: Scryfall's query language (oracle_tools/search/) ------------------------------

@@ -29,3 +29,9 @@ class DecklistError(OracleToolsError):
 
 class ConstraintError(OracleToolsError):
     """A 'choose a card name' constraint phrase is not understood."""
+
+
+class NameNotFoundError(OracleToolsError):
+    """A name that names no card (or several): the answer "no", exit status 1 like ``resolve``'s miss."""
+
+    exit_status = 1

@@ -101,11 +101,13 @@ class Resolution:
             return f"{self.query!r} is ambiguous: " + "; ".join(
                 c.name + (f" (face {c.face})" if c.face else "") + f" [{c.via}]" for c in self.candidates
             )
-        close = ", ".join(self.suggestions) or "(nothing close)"
+        close = (
+            f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else " No card name is close to it."
+        )
         tokens = (
             f" Token names (not cards; see `oracle-tools token NAME`): {', '.join(self.tokens)}." if self.tokens else ""
         )
-        return f"{self.query!r} is not a card name. Did you mean: {close}?{tokens}"
+        return f"{self.query!r} is not a card name.{close}{tokens}"
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -160,6 +160,9 @@ def test_the_exit_status_table_of_docs_cli_md_holds(sample_db_path: Path, tmp_pa
     ):
         code, out, err = _run(*args, *db)
         assert code == 1 and err == "", (args, out, err)
+    for args in (("changes", "--card", "Xyzzyq"), ("refs", "Xyzzyq")):  # a miss given as an option: exit 1 too
+        code, out, err = _run(*args, *db)
+        assert code == 1 and err.startswith("error: 'Xyzzyq' is not a card name"), (args, out, err)
     for args in (
         ("resolve", ""),
         ("token", ""),
