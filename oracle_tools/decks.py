@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from . import sqlfiles, vocabulary
 from .decklist import DeckEntry, Decklist, parse_decklist, read_decklist, read_decklists_json_cache
 from .errors import DecklistError, OracleToolsError
+from .formats import ALIASES, FORMATS, FormatRules, format_rules
 from .oracletext import NameIndex as MentionIndex
 from .oracletext import deck_limit_before, name_mentions, strip_reminders
 
@@ -96,88 +97,8 @@ PROBLEM_KINDS: tuple[str, ...] = (
 # --------------------------------------------------------------------------- formats
 
 
-@dataclass(frozen=True)
-class FormatRules:
-    """Construction rules of one format (keys are Scryfall's legality format keys, plus ``limited``)."""
-
-    key: str
-    min_size: int
-    max_size: float = math.inf  # exact size when equal to min_size (Commander: 100)
-    copies: float = 4  # per English name (math.inf: no limit)
-    sideboard_max: float = 15  # 0: no sideboard at all
-    legality: bool = True  # check the ingested legalities table
-    commander: bool = False  # needs a commander (903)
-    planeswalker_commander: bool = False  # Brawl: a legendary planeswalker may be the commander
-    label: str = ""
-
-    @property
-    def singleton(self) -> bool:
-        return self.copies == 1
-
-
-def _constructed(key: str, label: str) -> FormatRules:
-    return FormatRules(key, 60, label=label)
-
-
-FORMATS: dict[str, FormatRules] = {
-    r.key: r
-    for r in (
-        _constructed("standard", "Standard"),
-        _constructed("pioneer", "Pioneer"),
-        _constructed("modern", "Modern"),
-        _constructed("legacy", "Legacy"),
-        _constructed("vintage", "Vintage"),
-        _constructed("pauper", "Pauper"),
-        _constructed("historic", "Historic"),
-        _constructed("explorer", "Explorer"),
-        _constructed("timeless", "Timeless"),
-        _constructed("alchemy", "Alchemy"),
-        _constructed("premodern", "Premodern"),
-        _constructed("oldschool", "Old School"),
-        _constructed("penny", "Penny Dreadful"),
-        _constructed("frontier", "Frontier"),
-        _constructed("future", "Future Standard"),
-        FormatRules("commander", 100, 100, 1, 0, commander=True, label="Commander"),
-        FormatRules("duel", 100, 100, 1, 0, commander=True, label="Duel Commander"),
-        FormatRules("predh", 100, 100, 1, 0, commander=True, label="PreDH"),
-        FormatRules("brawl", 100, 100, 1, 0, commander=True, planeswalker_commander=True, label="Brawl"),
-        FormatRules("standardbrawl", 60, 60, 1, 0, commander=True, planeswalker_commander=True, label="Standard Brawl"),
-        FormatRules("gladiator", 100, 100, 1, 0, label="Gladiator"),
-        FormatRules("limited", 40, copies=math.inf, sideboard_max=math.inf, legality=False, label="Limited"),
-    )
-}
-
-FORMAT_ALIASES: dict[str, str] = {
-    "edh": "commander",
-    "cedh": "commander",
-    "duel commander": "duel",
-    "duel-commander": "duel",
-    "duelcommander": "duel",
-    "pre-modern": "premodern",
-    "old school": "oldschool",
-    "old-school": "oldschool",
-    "penny dreadful": "penny",
-    "pennydreadful": "penny",
-    "sealed": "limited",
-    "draft": "limited",
-    "historic brawl": "brawl",
-    "historicbrawl": "brawl",
-    "standard brawl": "standardbrawl",
-}
-
-
-def format_rules(name: str | FormatRules) -> FormatRules:
-    """The rules of a format by key or alias (case-insensitive); OracleToolsError lists the known ones."""
-    if isinstance(name, FormatRules):
-        return name
-    key = " ".join(str(name).replace("_", " ").split()).casefold()
-    key = FORMAT_ALIASES.get(key, key)
-    rules = FORMATS.get(key) or FORMATS.get(key.replace(" ", ""))
-    if rules is None:
-        raise OracleToolsError(
-            f"unknown format {name!r}; known formats: {', '.join(FORMATS)} (aliases: {', '.join(FORMAT_ALIASES)})."
-        )
-    return rules
+# The formats and their construction rules live in oracle_tools/formats.py (one table for search and decks).
+FORMAT_ALIASES = ALIASES
 
 
 # --------------------------------------------------------------------------- Oracle-text facts
@@ -297,7 +218,9 @@ class CardRules:
     identity: int  # color identity bit set (W=1 U=2 B=4 R=8 G=16)
     front_type: str
     commander_ok: bool  # can be a commander on its own (903.3 / 903.3a)
-    planeswalker: bool  # legendary planeswalker front face (Brawl)
+    planeswalker: bool  # legendary planeswalker front face (Brawl, Oathbreaker)
+    creature: bool  # creature front face (Pauper Commander)
+    instant_or_sorcery: bool  # Oathbreaker's signature spell
     background: bool  # legendary Background enchantment (702.124k)
     time_lord_doctor: bool  # legendary Time Lord Doctor creature, no other creature types (702.124m)
     partners: tuple[tuple[str, str], ...]
@@ -324,6 +247,8 @@ def _card_rules(row: dict[str, Any]) -> CardRules:
         front_type=front_l,
         commander_ok=(legendary and (creature or vehicle or spacecraft)) or bool(_CAN_BE_COMMANDER.search(text)),
         planeswalker=legendary and "Planeswalker" in supertypes_types,
+        creature=creature,
+        instant_or_sorcery="Instant" in supertypes_types or "Sorcery" in supertypes_types,
         background=legendary and "Enchantment" in supertypes_types and "Background" in subtypes_l,
         time_lord_doctor=legendary and creature and subtypes.strip() == "Time Lord Doctor",
         partners=_partner_abilities(text),
@@ -594,7 +519,7 @@ class DeckChecker:
         # commander designation first: commander formats count the commander as part of the deck
         cmd_cards: list[tuple[DeckEntry | None, CardRules]] = []
         if rules.commander:
-            cmd_cards = self._commanders(deck, found, commanders, notes, add, rules.planeswalker_commander)
+            cmd_cards = self._commanders(deck, found, commanders, notes, add, rules)
 
         # legality and copies, per 201.3 name class (main + sideboard + commander + companion)
         for total, line, card, lines, written in tally.values():
@@ -604,6 +529,17 @@ class DeckChecker:
                 add(Problem("not_legal", card.name, line or None, self._not_legal_detail(card, rules, status)))
             elif status == "banned":
                 add(Problem("banned", card.name, line or None, f"{card.name} is banned in {rules.label}."))
+            elif status == "restricted" and rules.restricted_means_commander_only:
+                if card.oracle_id not in {c.oracle_id for _, c in cmd_cards}:
+                    add(
+                        Problem(
+                            "not_legal",
+                            card.name,
+                            line or None,
+                            f"{card.name} may be only the commander in {rules.label} (an uncommon: Scryfall lists "
+                            "it as restricted there).",
+                        )
+                    )
             elif status == "restricted":
                 restricted = True
                 if total > 1:
@@ -758,10 +694,27 @@ class DeckChecker:
         given: Iterable[str] | None,
         notes: list[str],
         add: Any,
-        planeswalker_ok: bool,
+        rules: FormatRules,
     ) -> list[tuple[DeckEntry | None, CardRules]]:
-        """The commander(s): the Commander section, else ``given`` names, else an eligible first card."""
-        cmds: list[tuple[DeckEntry | None, CardRules]] = [(e, c) for e, c in found if e.section == "commander"]
+        """The commander(s): the Commander section, else ``given`` names, else an eligible first card.
+
+        Oathbreaker's signature spell, in the Commander section too, is no commander: it is checked here and
+        left to the color identity check like any other card of the deck."""
+        listed = [(e, c) for e, c in found if e.section == "commander"]
+        cmds: list[tuple[DeckEntry | None, CardRules]] = list(listed)
+        if rules.signature_spell:
+            spells = [(e, c) for e, c in listed if c.instant_or_sorcery]
+            cmds = [(e, c) for e, c in listed if not c.instant_or_sorcery]
+            if any(e.section == "commander" for e in deck.entries) and len(spells) != 1:
+                add(
+                    Problem(
+                        "commander",
+                        ", ".join(c.name for _, c in spells) or None,
+                        (spells[1][0].line if len(spells) > 1 else None) or None,
+                        f"{rules.label} decks have one signature spell, an instant or sorcery, in the command "
+                        f"zone beside the oathbreaker; found {len(spells)} (Oathbreaker rules).",
+                    )
+                )
         if not cmds and given:
             for name in given:
                 hit = self.card(name)
@@ -776,7 +729,7 @@ class DeckChecker:
                     )
         if not cmds and not any(e.section == "commander" for e in deck.entries):
             mains = [(e, c) for e, c in found if e.section == "main"]
-            if mains and mains[0][1].commander_ok and mains[0][0].count == 1:
+            if mains and _can_lead(mains[0][1], rules) and mains[0][0].count == 1:
                 cmds = [mains[0]]
                 # a partner on the second line (MTGO / Archidekt write both commanders first)
                 if len(mains) > 1 and mains[1][0].count == 1 and _pair_problem(mains[0][1], mains[1][1]) is None:
@@ -784,7 +737,7 @@ class DeckChecker:
                 notes.append(
                     "no Commander section: took "
                     + " and ".join(c.name for _, c in cmds)
-                    + " (first line) as the commander"
+                    + f" (first line) as the {rules.commander_word}"
                 )
         if not cmds:
             if not any(e.section == "commander" for e in deck.entries):
@@ -793,8 +746,9 @@ class DeckChecker:
                         "commander",
                         None,
                         None,
-                        "No commander: mark it with a 'Commander' section "
-                        "(or pass it with --commander); each Commander deck has one (CR 903.3).",
+                        f"No {rules.commander_word}: mark it with a 'Commander' section "
+                        f"(or pass it with --commander); each {rules.label} deck has one"
+                        + (" (CR 903.3)." if rules.commander_word == "commander" else "."),
                     )
                 )
             return []
@@ -822,15 +776,15 @@ class DeckChecker:
                         "'Choose a Background' (CR 702.124k).",
                     )
                 )
-            elif not (c.commander_ok or (planeswalker_ok and c.planeswalker)):
-                add(Problem("commander", c.name, (e.line if e else None) or None, _not_eligible(c)))
+            elif not _can_lead(c, rules):
+                add(Problem("commander", c.name, (e.line if e else None) or None, _not_eligible(c, rules)))
             return cmds
         (e1, c1), (e2, c2) = cmds
         for e, c, other in ((e1, c1, c2), (e2, c2, c1)):
             if c.background and ("background", "") in other.partners:
                 continue
-            if not (c.commander_ok or (planeswalker_ok and c.planeswalker)):
-                add(Problem("commander", c.name, (e.line if e else None) or None, _not_eligible(c)))
+            if not _can_lead(c, rules):
+                add(Problem("commander", c.name, (e.line if e else None) or None, _not_eligible(c, rules)))
         why = _pair_problem(c1, c2)
         if why:
             add(Problem("commander", f"{c1.name}, {c2.name}", (e2.line if e2 else None) or None, why))
@@ -858,11 +812,28 @@ def _at(lines: list[int]) -> str:
     return f" (line{'s' if len(good) > 1 else ''} {', '.join(map(str, good))})"
 
 
-def _not_eligible(c: CardRules) -> str:
-    return (
-        f"{c.name} cannot be a commander: it is a {c.front_type or 'card'}, and a commander must be a legendary "
-        "creature, a legendary Vehicle or Spacecraft with power/toughness, or say it can be your commander "
-        "(CR 903.3, 903.3a)."
+def _can_lead(c: CardRules, rules: FormatRules) -> bool:
+    """Whether ``c`` can be the format's commander (its oathbreaker in Oathbreaker)."""
+    kind = rules.commander_kind
+    if kind == "planeswalker":
+        return c.planeswalker
+    if kind == "creature":
+        return c.creature
+    return c.commander_ok or (kind == "legendary_or_planeswalker" and c.planeswalker)
+
+
+def _not_eligible(c: CardRules, rules: FormatRules) -> str:
+    what = f"{c.name} cannot be {'an' if rules.commander_word == 'oathbreaker' else 'a'} {rules.commander_word}: "
+    what += f"it is a {c.front_type or 'card'}, and "
+    kind = rules.commander_kind
+    if kind == "planeswalker":
+        return what + f"an oathbreaker must be a planeswalker ({rules.label} rules)."
+    if kind == "creature":
+        return what + f"a {rules.label} commander must be a creature (an uncommon; {rules.label} rules)."
+    walker = " or a legendary planeswalker (Brawl)" if kind == "legendary_or_planeswalker" else ""
+    return what + (
+        "a commander must be a legendary creature, a legendary Vehicle or Spacecraft with power/toughness, "
+        f"or say it can be your commander (CR 903.3, 903.3a){walker}."
     )
 
 

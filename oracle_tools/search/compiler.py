@@ -25,15 +25,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ConstraintError
+from ..errors import ConstraintError, OracleToolsError
+from ..formats import LEGALITY_KEYS, format_rules
 from ..lookup import normalize
 from ..oracletext import REMINDER_WITH_SPACE_PATTERN
 from .errors import SearchSyntaxError, UnsupportedKeywordError
 from .keywords import (
     BY_NAME,
     EXTRA_TYPES,
-    FORMAT_ALIASES,
-    FORMATS,
     HAS_VALUES,
     IS_REVEALS,
     IS_VALUES,
@@ -553,15 +552,24 @@ def _mana(term: Term, state: _State) -> str:
 
 
 def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
-    fmt = term.value.lower()
-    fmt = FORMAT_ALIASES.get(fmt, fmt)
-    if fmt not in FORMATS:  # a typo is not "no card is legal there": say so (Scryfall warns too)
+    try:  # the format names deck checks take (oracle_tools/formats.py): one table
+        rules = format_rules(term.value)
+    except OracleToolsError:  # a typo is not "no card is legal there": say so (Scryfall warns too)
         raise _error(
-            f"{term.keyword}{term.op}{term.value}: unknown format; use one of {', '.join(FORMATS)}", state, term
+            f"{term.keyword}{term.op}{term.value}: unknown format; use one of {', '.join(LEGALITY_KEYS)}", state, term
+        ) from None
+    if not rules.legality:
+        raise _error(
+            f"{term.keyword}{term.op}{term.value}: {rules.label} has no legality list (any card opened in the event "
+            f"may be played, CR 100.2b; `deck check --format {rules.key}` checks a deck's size); use one of "
+            f"{', '.join(LEGALITY_KEYS)}",
+            state,
+            term,
         )
     wanted = ", ".join(f"'{s}'" for s in statuses)
     return (
-        f"c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = {state.bind(fmt)} AND status IN ({wanted}))"
+        f"c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = {state.bind(rules.key)} "
+        f"AND status IN ({wanted}))"
     )
 
 

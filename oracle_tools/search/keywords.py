@@ -135,8 +135,9 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         EQUALITY_OPS,
         "f:modern",
-        "legal in the format (restricted counts as legal); Scryfall's format keys (`edh`, `pdh` too); an unknown "
-        "format is an error, not an empty answer",
+        "legal in the format (restricted counts as legal); the format names `deck check --format` takes "
+        "(Scryfall's keys; `edh`, `pdh`, `duel commander` too); `f:limited` says it has no legality list; an "
+        "unknown format is an error, not an empty answer",
     ),
     Keyword("banned", ("banned",), "card", EQUALITY_OPS, "banned:legacy", "banned in the format"),
     Keyword("restricted", ("restricted",), "card", EQUALITY_OPS, "restricted:vintage", "restricted in the format"),
@@ -280,41 +281,6 @@ IS_REVEALS = frozenset({"token", "emblem", "extra"})
 
 #: Type-line words of what Scryfall hides by default: t:<one of these> shows them (CR 108.2: not cards).
 EXTRA_TYPES = ("token", "emblem", "plane", "phenomenon", "scheme", "vanguard", "dungeon", "card", "conspiracy")
-
-#: Scryfall's legality keys (the ``legalities`` object of a card), what f:/banned:/restricted: accept; with the
-#: spellings Scryfall also accepts for some of them.
-FORMATS: tuple[str, ...] = (
-    "standard",
-    "future",
-    "historic",
-    "timeless",
-    "gladiator",
-    "pioneer",
-    "explorer",
-    "modern",
-    "legacy",
-    "pauper",
-    "vintage",
-    "penny",
-    "commander",
-    "oathbreaker",
-    "standardbrawl",
-    "brawl",
-    "historicbrawl",
-    "alchemy",
-    "paupercommander",
-    "duel",
-    "oldschool",
-    "premodern",
-    "predh",
-    "frontier",  # a key of Scryfall's legalities until 2020: the 2019 bulk data has it (4,249 cards legal)
-)
-FORMAT_ALIASES: dict[str, str] = {
-    "edh": "commander",
-    "duelcommander": "duel",
-    "pdh": "paupercommander",
-    "pennydreadful": "penny",
-}
 
 #: Scryfall keywords this database cannot answer, with why (docs/search.md lists them).
 UNSUPPORTED: dict[str, str] = {

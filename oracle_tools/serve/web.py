@@ -227,7 +227,7 @@ def recent_changes(db: OracleDB, rules: AbstractContextManager[Any] | None = Non
 
 
 def format_choices() -> list[tuple[str, str]]:
-    from ..decks import FORMATS
+    from ..formats import FORMATS
 
     return [(key, rules.label or key) for key, rules in FORMATS.items()]
 
