@@ -902,8 +902,8 @@ def deck_check(
     reports: list[dict[str, Any]] = []
     unreadable = False
     with _open(db_path) as db:
-        if not as_json and fmt != "limited":  # which ban lists judge the deck (limited has none)
-            click.echo(db.legalities_source())
+        # which ban lists judge the decks (limited has none), said once before the first deck read
+        judged_by = db.legalities_source() if not as_json and fmt != "limited" else None
         for path in files:
             try:
                 decks = _decklists(path)
@@ -921,6 +921,8 @@ def deck_check(
         # one file holding one deck: the report object; several files or decks: a list of reports
         _echo_json(reports[0] if len(files) == 1 and len(reports) == 1 else reports)
     else:
+        if judged_by and any("error" not in r for r in reports):
+            click.echo(judged_by)
         for r in reports:
             if "error" in r:
                 continue

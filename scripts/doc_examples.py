@@ -1,0 +1,221 @@
+"""The example outputs of README.md and docs/*.md, generated from real runs on the embedded sample.
+
+Each example is a cog block (https://cog.readthedocs.io, the approach of sqlite-utils' docs): the commands
+are written once, in the block's generator, and the output below them is what those commands print::
+
+    <!-- [[[cog shell('''
+    oracle-tools resolve Foudre
+    oracle-tools resolve "Lim-Dul's Vault" --json  #| 6
+    ''')]]] -->
+    ```
+    $ oracle-tools resolve Foudre
+    Lightning Bolt  [via printed]
+    ...
+    ```
+    <!-- [[[end]]] -->
+
+``python scripts/doc_examples.py`` rewrites every block; ``--check`` changes nothing and exits 1 when a
+block differs from what the commands print now (``tests/test_doc_examples.py`` runs it, so the docs cannot
+drift). All blocks run in order in one fresh folder whose ``data/oracle.duckdb`` is built by ``ingest
+--sample`` (what a new user has after the README's first command), so a block may use files an earlier one
+wrote. ``python`` blocks run ``>>>`` lines in one interpreter, as the REPL shows them.
+
+A command line may end with ``#| N``: show only the first N lines of its output, then ``…`` (``#| 0``: the
+command alone). Values that differ from run to run are shown as one fixed example: the folder (``~/oracle-
+tools``), the package folder (``…/oracle_tools``), the clock (``2026-11-24 12:00:00``) and file sizes.
+"""
+
+from __future__ import annotations
+
+import atexit
+import code
+import contextlib
+import datetime as dt
+import io
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+EXAMPLE_DAY = "2026-11-24"
+SHOWN_HOME = "~/oracle-tools"
+DOC_PORT = 8765  # the port the docs show; the server of the examples runs on a free one
+
+_state: dict[str, Any] = {}
+
+
+def _workdir() -> Path:
+    """The folder every example runs in: a fresh one with the sample database, made once per run."""
+    if "dir" not in _state:
+        folder = Path(tempfile.mkdtemp(prefix="oracle-tools-docs-"))
+        atexit.register(shutil.rmtree, folder, True)
+        _state["dir"] = folder
+        from oracle_tools import resources
+
+        sample = str(resources.SAMPLE_DIR)
+        _state["env"] = {k: v for k, v in os.environ.items() if k != "ORACLE_TOOLS_DB"} | {
+            "COLUMNS": "120",
+            "SAMPLE": sample,
+        }
+        _run("oracle-tools ingest --sample")
+    return _state["dir"]
+
+
+def _normalize(text: str) -> str:
+    import oracle_tools
+
+    package = str(Path(oracle_tools.__file__).resolve().parent)
+    folder = str(_state["dir"])
+    text = text.replace(package, "…/oracle_tools").replace(folder, SHOWN_HOME)
+    text = text.replace(f"127.0.0.1:{_state.get('port', DOC_PORT)}", f"127.0.0.1:{DOC_PORT}")
+    today = dt.date.today().isoformat()
+    text = re.sub(rf"{today}[ T]\d\d:\d\d:\d\d(\.\d+)?", f"{EXAMPLE_DAY} 12:00:00", text)
+    text = text.replace(today, EXAMPLE_DAY)
+    return re.sub(r"\(\d+(\.\d+)? [kMG]?B\)", "(… MB)", text)
+
+
+def _server_port() -> int:
+    """A real `oracle-tools serve` on the example database, started at the first curl of the docs."""
+    if "port" not in _state:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        proc = subprocess.Popen(
+            [_exe(), "serve", "--port", str(port)],
+            cwd=_state["dir"],
+            env=_state["env"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        atexit.register(proc.terminate)
+        for _ in range(200):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+            time.sleep(0.05)
+        _state["port"] = port
+    return int(_state["port"])
+
+
+def _exe() -> str:
+    return str(Path(sys.executable).with_name("oracle-tools"))
+
+
+def _run(command: str) -> str:
+    """What ``command`` prints (stdout, then stderr), run in the example folder."""
+    folder = _state["dir"]
+    if f"127.0.0.1:{DOC_PORT}" in command:
+        command = command.replace(f"127.0.0.1:{DOC_PORT}", f"127.0.0.1:{_server_port()}")
+    simple = not re.search(r"[|<>;&$`]", command)
+    if simple and command.startswith("oracle-tools "):
+        from click.testing import CliRunner
+
+        from oracle_tools.cli import main
+
+        cwd = os.getcwd()
+        os.chdir(folder)
+        try:
+            result = CliRunner(env={"COLUMNS": "120", "ORACLE_TOOLS_DB": None}).invoke(main, shlex.split(command)[1:])
+        finally:
+            os.chdir(cwd)
+        return result.stdout + result.stderr
+    path = f"{Path(sys.executable).parent}{os.pathsep}{_state['env'].get('PATH', '')}"
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=folder,
+        env={**_state["env"], "PATH": path},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return done.stdout + done.stderr
+
+
+def _commands(text: str) -> list[str]:
+    """The commands of a block, one per line, or over several lines until their quotes close."""
+    commands: list[str] = []
+    pending: list[str] = []
+    for line in text.strip("\n").splitlines():
+        pending.append(line)
+        try:
+            shlex.split(re.sub(r"\s{2,}# .*$", "", "\n".join(pending).partition("#|")[0]))
+        except ValueError:
+            continue  # an open quote: the command goes on
+        commands.append("\n".join(pending))
+        pending = []
+    return commands + (["\n".join(pending)] if pending else [])
+
+
+def shell(commands: str, setup: tuple[str, ...] | list[str] = ()) -> None:
+    """A block of ``$ command`` lines, each followed by what it prints; ``setup`` commands run first, unshown
+    (the text around the block says what they did; ``$SAMPLE`` is the embedded sample's folder)."""
+    import cog
+
+    _workdir()
+    for command in setup:
+        _run(command)
+    out = ["```"]
+    for line in _commands(commands):
+        command, _, limit = line.partition("#|")
+        shown = command.rstrip() if limit else line.rstrip()
+        out.append(f"$ {shown}")
+        runnable = re.sub(r"\s{2,}# .*$", "", command).strip()  # a comment after the command (two spaces)
+        printed = _normalize(_run(runnable)).rstrip("\n").splitlines()
+        if limit.strip():
+            keep = int(limit)
+            if keep == 0:
+                printed = []
+            elif len(printed) > keep:
+                printed = [*printed[:keep], "…"]
+        out.extend(printed)
+    out.append("```")
+    cog.outl("\n".join(out))
+
+
+def python(source: str) -> None:
+    """A block of ``>>>`` lines run in one interpreter (shared by every python block), with what each shows."""
+    import cog
+
+    folder = _workdir()
+    console = _state.setdefault("console", code.InteractiveInterpreter({}))
+    out = ["```python"]
+    for line in source.strip("\n").splitlines():
+        out.append(f">>> {line}")
+        buffer = io.StringIO()
+        cwd = os.getcwd()
+        os.chdir(folder)
+        try:
+            with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
+                console.runsource(line, symbol="single")
+        finally:
+            os.chdir(cwd)
+        out.extend(_normalize(buffer.getvalue()).rstrip("\n").splitlines())
+    out.append("```")
+    cog.outl("\n".join(out))
+
+
+def main(argv: list[str]) -> int:
+    from cogapp import Cog
+
+    check = "--check" in argv
+    given = [Path(a) for a in argv if not a.startswith("-")]  # default: README.md and docs/*.md
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    args = ["cog", "-I", str(Path(__file__).resolve().parent), "-p", "from doc_examples import shell, python"]
+    args += ["--check", "--diff"] if check else ["-r"]
+    files = [str(f) for f in given or FILES if "[[[cog" in f.read_text(encoding="utf-8")]
+    status = Cog().main([*args, *files])
+    if check and status:
+        print("the docs' examples differ from what the commands print: run `python scripts/doc_examples.py`")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

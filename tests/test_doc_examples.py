@@ -1,0 +1,36 @@
+"""The example outputs of README.md and docs/*.md are what the commands print (scripts/doc_examples.py, cog)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "doc_examples.py"
+
+
+def _check(*files: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--check", *map(str, files)], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_the_docs_show_what_the_commands_print() -> None:
+    """Every example block of README.md and docs/*.md, run again on a fresh sample database, prints exactly
+    what the docs show; when this fails, `python scripts/doc_examples.py` rewrites them (then read the diff)."""
+    done = _check()
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    blocks = sum((ROOT / name).read_text(encoding="utf-8").count("[[[cog") for name in ("README.md", "docs/cli.md"))
+    assert blocks >= 15
+
+
+def test_a_drifted_example_is_caught(tmp_path: Path) -> None:
+    """The check fails when a shown output is not what the command prints (here: one changed word)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = "Lightning Bolt  [via printed]"
+    assert readme.count(shown) >= 1
+    drifted = tmp_path / "README.md"
+    drifted.write_text(readme.replace(shown, "Lightning Bolt  [via name]", 1), encoding="utf-8")
+    done = _check(drifted)
+    assert done.returncode != 0 and "[via name]" in done.stdout
