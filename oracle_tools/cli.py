@@ -7,12 +7,15 @@ command that returns data takes ``--json``. Errors print one clear line and exit
 from __future__ import annotations
 
 import csv
+import errno
 import functools
 import io
 import json
+import math
 import os
 import sys
-from collections.abc import Callable
+import textwrap
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,10 @@ def _given_db(ctx: click.Context, param: click.Parameter, value: Path | None) ->
     (``oracle-tools --db X resolve NAME``), else ``$ORACLE_TOOLS_DB``, else None (the default)."""
     from click.core import ParameterSource
 
+    if value is not None and str(value).strip() in ("", "."):  # `--db ""` (click makes it ".")
+        raise click.BadParameter(
+            "is empty (or the current folder); give a database file such as data/oracle.duckdb", ctx, param
+        )
     if param.name and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
         return value
     return ctx.find_root().params.get("db_path") or value
@@ -114,6 +121,9 @@ def _error_line(exc: BaseException, command: str) -> tuple[str, int]:
     if isinstance(exc, UnicodeError):
         reason = getattr(exc, "reason", None) or _one_line(exc)
         return f"error: {command}: a file or argument is not valid UTF-8 text ({reason}); give UTF-8 text", 1
+    if "No space left on device" in str(exc) or (isinstance(exc, OSError) and exc.errno == errno.ENOSPC):
+        kept = " Nothing was replaced: the database is as it was." if command == "ingest" else ""
+        return f"error: {command}: the disk is full ({_one_line(exc)}); free some space or write elsewhere.{kept}", 1
     if isinstance(exc, OSError):
         where = f": {exc.filename}" if exc.filename else ""
         return f"error: {command}: {exc.strerror or _one_line(exc)}{where}; check the path and its permissions", 1
@@ -144,6 +154,20 @@ class _OracleToolsGroup(click.Group):
         then ``error: …`` in lower case like every other error, with click's exit status (2)."""
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+        arguments = args[0] if args and args[0] is not None else kwargs.get("args") or sys.argv[1:]
+        for number, argument in enumerate(arguments, 1):
+            try:
+                argument.encode("utf-8")
+            except UnicodeEncodeError as exc:  # bytes that are no UTF-8 (Python keeps them as surrogates)
+                shown = argument.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                byte = ord(argument[exc.start]) - 0xDC00  # surrogateescape keeps byte b as U+DC00 + b
+                click.echo(
+                    f"error: argument {number} ({shown}) is not valid UTF-8 text (byte 0x{byte:02x} at "
+                    f"position {exc.start}); give UTF-8 text, or check the encoding of the terminal or script "
+                    "that passed it",
+                    err=True,
+                )
+                sys.exit(2)
         try:
             super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except click.exceptions.Exit as done:
@@ -182,6 +206,26 @@ class _OracleToolsGroup(click.Group):
                 traceback.print_exception(exc)
             click.echo(_shorten(line), err=True)
             sys.exit(status)
+
+
+def _seconds_option(name: str, default: float, maximum: float, help: str) -> Callable[[Any], Any]:
+    """A time limit in seconds, above 0 and at most ``maximum`` (click's FloatRange lets NaN through: every
+    comparison with it is false, so it is refused here)."""
+
+    def finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+        if value != value:  # NaN
+            raise click.BadParameter("is not a number of seconds", ctx, param)
+        return value
+
+    return click.option(
+        name,
+        type=click.FloatRange(min=0, max=maximum, min_open=True),
+        callback=finite,
+        default=default,
+        show_default=True,
+        metavar="SECONDS",
+        help=help,
+    )
 
 
 def _check_name(name: str) -> None:
@@ -267,6 +311,14 @@ def main(ctx: click.Context, debug: bool, db_path: Path | None) -> None:
     help="Optional override CSV of interchangeable names (CR 201.3) for pairs the card data lacks; "
     "classes are derived from the data [default: the packaged data/interchangeable_names.csv].",
 )
+@click.option(
+    "--wait", is_flag=True, help="When another ingest is writing the database, wait for it instead of failing at once."
+)
+@click.option(
+    "--replace-anyway",
+    is_flag=True,
+    help="Replace the database even when the new one holds fewer than half its cards (refused by default).",
+)
 @click.option("--progress/--no-progress", default=True, help="Show progress bars.")
 @_json_option
 @_friendly_errors
@@ -280,13 +332,16 @@ def ingest(
     rules_file: Path | None,
     rules_url: str | None,
     interchangeable_file: Path | None,
+    wait: bool,
+    replace_anyway: bool,
     progress: bool,
     as_json: bool,
 ) -> None:
     """Build the database from Scryfall (API, local bulk files, or the embedded sample).
 
-    The new database replaces the old one only when everything succeeded. Giving only a
-    rulings file or --rules-file keeps the cards of the existing database.
+    The new database replaces the old one only when everything succeeded, and not when it would hold fewer
+    than half the old one's cards (--replace-anyway). One ingest at a time writes a database (--wait).
+    Giving only a rulings file or --rules-file keeps the cards of the existing database.
     """
     from . import download
     from . import ingest as ing
@@ -309,9 +364,13 @@ def ingest(
             wanted, api_url=api_url or download.DEFAULT_API_URL, cache_dir=cache, progress=progress
         )
         sources = [ing.sniff(f.path, origin="scryfall-api", bulk_type=f.type, updated_at=f.updated_at) for f in fetched]
-    report = ing.Ingest(db_file, progress=progress, interchangeable_file=interchangeable_file).run(
-        sources, rules_file=rules_file
-    )
+    report = ing.Ingest(
+        db_file,
+        progress=progress,
+        interchangeable_file=interchangeable_file,
+        wait=wait,
+        replace_anyway=replace_anyway,
+    ).run(sources, rules_file=rules_file)
     if as_json:
         _echo_json(report.as_dict())
         return
@@ -351,6 +410,13 @@ def info(db_path: Path | None, as_json: bool) -> None:
             + ", ".join(f"{k} {v:,}" for k, v in data["unknown_layouts"].items())
             + "  (layouts oracle-tools does not know: loaded as cards with the generic face roles)"
         )
+    for tmp in data["temp_files"]:
+        state = (
+            "an ingest is building it"
+            if tmp["ingest_running"]
+            else "left by an ingest that was stopped; the next ingest removes it"
+        )
+        click.echo(f"temp file {tmp['file']} ({tmp['size_bytes'] / 1e6:.1f} MB): {state}")
 
 
 @main.command()
@@ -440,6 +506,7 @@ def _change_line(row: dict[str, Any]) -> str:
     "leaves middle columns out.",
 )
 @click.option("--all-columns", is_flag=True, help="Show every column, however wide the table.")
+@_seconds_option("--timeout", 60.0, 86_400, "Stop the query after this long (Ctrl-C stops it at once).")
 @_friendly_errors
 def sql(
     db_path: Path | None,
@@ -449,18 +516,34 @@ def sql(
     as_csv: bool,
     max_width: int | None,
     all_columns: bool,
+    timeout: float,
 ) -> None:
     """Run one read-only query against the database (SELECT/WITH/FROM/DESCRIBE/…; use ? and --param for values).
 
     The query runs in a sandbox: the database opened read-only, no other files, no network, no extensions,
     settings locked. COPY, EXPORT, ATTACH, SET, INSTALL/LOAD and DDL are refused: `oracle-tools export` writes files.
     """
+    import signal
+
     import duckdb
 
+    from .sqlfiles import QueryStop
+
+    stop = QueryStop(timeout, what="the query")
+
+    def on_ctrl_c(signum: int, frame: Any) -> None:  # DuckDB's interrupt() ends a running query at once
+        if not stop.interrupt():
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
     with _open(db_path) as db:
         try:
+            if as_json or as_csv:  # every row, written batch by batch as DuckDB reads them
+                columns, batches = db.sql_stream(query, list(params), stop=stop)
+                (_stream_json if as_json else _stream_csv)(columns, batches)
+                return
             # the table shows 50 rows: only those become Python values
-            columns, rows, total = db.sql_rows(query, list(params), limit=None if as_json or as_csv else 50)
+            columns, rows, total = db.sql_rows(query, list(params), limit=50, stop=stop)
         except duckdb.PermissionException as exc:  # the sandbox (sqlfiles.sandboxed_connection) said no
             raise OracleToolsError(
                 f"SQL failed: {_one_line(exc)}; `sql` reads only the database — load other files with DuckDB itself"
@@ -469,36 +552,73 @@ def sql(
             from .sqlfiles import error_line
 
             raise OracleToolsError(f"SQL failed: {_one_line(error_line(exc))}") from None
-    if as_json:
-        _echo_json([dict(zip(columns, row)) for row in rows])
-    elif as_csv:
-        _echo_csv(columns, rows)
-    else:
-        import shutil
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    import shutil
 
-        from .render import fitted_table
+    from .render import fitted_table
 
-        # In a terminal, the table fits its width (as DuckDB's CLI); piped or redirected, every column is printed.
-        terminal = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-        width = None if all_columns else (max_width or terminal)
-        text, shown = fitted_table(columns, rows, total=total, max_chars=60, max_width=width)
-        click.echo(text)
-        left_out = (
-            f", {len(columns)} columns ({shown} shown: --all-columns or --max-width N show more)"
-            if shown < len(columns)
-            else ""
-        )
-        click.echo(f"{total:,} row{'s' if total != 1 else ''}{left_out}", err=True)
+    # In a terminal, the table fits its width (as DuckDB's CLI); piped or redirected, every column is printed.
+    terminal = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    width = None if all_columns else (max_width or terminal)
+    text, shown = fitted_table(columns, rows, total=total, max_chars=60, max_width=width)
+    click.echo(text)
+    left_out = (
+        f", {len(columns)} columns ({shown} shown: --all-columns or --max-width N show more)"
+        if shown < len(columns)
+        else ""
+    )
+    click.echo(f"{total:,} row{'s' if total != 1 else ''}{left_out}", err=True)
 
 
-def _echo_csv(columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+def _echo_csv(columns: list[str], rows: Iterable[tuple[Any, ...]]) -> None:
     """CSV with a header; a list value is joined with '|' (one cell per value)."""
+    _stream_csv(columns, iter([list(rows)]))
+
+
+def _stream_csv(columns: list[str], batches: Iterable[list[tuple[Any, ...]]]) -> None:
+    """:func:`_echo_csv` written batch by batch (``sql --csv`` of millions of rows)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(columns)
-    for row in rows:
-        writer.writerow(["|".join(map(str, v)) if isinstance(v, list) else v for v in row])
+    for rows in batches:
+        for row in rows:
+            writer.writerow(["|".join(map(str, v)) if isinstance(v, list) else v for v in row])
+        click.echo(buffer.getvalue(), nl=False)
+        buffer.seek(0)
+        buffer.truncate()
     click.echo(buffer.getvalue(), nl=False)
+
+
+def _json_value(value: Any) -> Any:
+    """A value JSON can hold: NaN and ±Infinity (no JSON numbers) become null, in lists and structs too."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, list):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json_value(v) for k, v in value.items()}
+    return value
+
+
+def _stream_json(columns: list[str], batches: Iterable[list[tuple[Any, ...]]]) -> None:
+    """The rows as a JSON array of objects, as :func:`_echo_json` prints it, written batch by batch."""
+    first = True
+    for rows in batches:
+        parts = []
+        for row in rows:
+            item = json.dumps(
+                {c: _json_value(v) for c, v in zip(columns, row, strict=True)},
+                indent=2,
+                ensure_ascii=False,
+                default=str,
+                allow_nan=False,
+            )
+            parts.append(("[\n" if first else ",\n") + textwrap.indent(item, "  "))
+            first = False
+        if parts:
+            click.echo("".join(parts), nl=False)
+    click.echo("[]" if first else "\n]")
 
 
 # -- names (CR 201) ------------------------------------------------------------------------------
@@ -883,6 +1003,11 @@ def _decklists(path: Path) -> list[Any]:
     help="For each problem a legality change caused: since which ingest, and the status before "
     "(from the change history; `legality_changes` in --json).",
 )
+@click.option(
+    "--no-limits",
+    is_flag=True,
+    help="Check decks of any size (by default at most 2,000 lines and 1,000 different names a deck).",
+)
 @_json_option
 @_friendly_errors
 def deck_check(
@@ -891,6 +1016,7 @@ def deck_check(
     fmt: str,
     commanders: tuple[str, ...],
     with_changes: bool,
+    no_limits: bool,
     as_json: bool,
 ) -> None:
     """Check decklist FILES (any format; a JSON tournament cache checks every deck in it; - reads standard input).
@@ -913,7 +1039,13 @@ def deck_check(
                 reports.append({"source": str(path), "legal": False, "error": str(exc), "problems": []})
                 continue
             for one in decks:
-                checked = db.check_deck(one, format=fmt, commanders=commanders or None)
+                try:
+                    checked = db.check_deck(one, format=fmt, commanders=commanders or None, limits=not no_limits)
+                except DecklistError as exc:  # a deck over the size limits: said, and the others are checked
+                    unreadable = True
+                    click.echo(f"error: {exc}", err=True)
+                    reports.append({"source": str(path), "legal": False, "error": str(exc), "problems": []})
+                    continue
                 reports.append(checked.to_dict())
                 if with_changes:
                     reports[-1]["legality_changes"] = db.deck_changes(checked)
@@ -966,8 +1098,9 @@ def deck_check(
     type=click.IntRange(1, 64),
     help="Server processes (each opens the database read-only and keeps its own caches).",
 )
+@_seconds_option("--query-timeout", 10.0, 3_600, "Stop a search that runs longer than this (answered 422).")
 @_friendly_errors
-def serve_command(db_path: Path | None, host: str, port: int, workers: int) -> None:
+def serve_command(db_path: Path | None, host: str, port: int, workers: int, query_timeout: float) -> None:
     """Serve the Scryfall-compatible HTTP API, the rules endpoints and the web page (read-only).
 
     \b
@@ -982,6 +1115,9 @@ def serve_command(db_path: Path | None, host: str, port: int, workers: int) -> N
     path = db_path or default_db_path()
     OracleDB(path).con.close()  # a missing database is one clear error line, before the server starts
     _serve.check_address(host, port)  # so is a host it cannot resolve or a port in use
+    from .serve.app import QUERY_TIMEOUT_ENV
+
+    os.environ[QUERY_TIMEOUT_ENV] = str(query_timeout)  # read per search, in every worker process
     click.echo(f"serving http://{host}:{port}/ from {path} (read-only); Ctrl-C stops", err=True)
     _serve.run(path, host=host, port=port, workers=workers)
 
@@ -1126,15 +1262,16 @@ def search_command(
 
 @main.command("mcp")
 @_db_option
+@_seconds_option("--query-timeout", 10.0, 3_600, "Stop a search tool call that runs longer than this (a tool error).")
 @_friendly_errors
-def mcp_command(db_path: Path | None) -> None:
+def mcp_command(db_path: Path | None, query_timeout: float) -> None:
     """Serve search, resolve, token, choose_name, list_nameable and check_deck as tools of a Model
     Context Protocol server over stdio (for AI assistants). Each tool returns the JSON of the
     matching --json command. Runs until the client closes stdin.
     """
     from . import mcp_server
 
-    mcp_server.run(db_path or default_db_path())
+    mcp_server.run(db_path or default_db_path(), query_timeout=query_timeout)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,10 +70,15 @@ class OracleDB:
     def con(self) -> duckdb.DuckDBPyConnection:
         if self._con is None:
             self._check_exists()
-            self._con = duckdb.connect(str(self.path), read_only=True)
+            self._con = sqlfiles.connect_read_only(self.path)
         return self._con
 
     def _check_exists(self) -> None:
+        if self.path.is_dir():
+            raise DatabaseMissingError(
+                f"{self.path.absolute()} is a folder, not a database file; give the file, such as "
+                f"{self.path / 'oracle.duckdb'}"
+            )
         if not self.path.exists():
             raise DatabaseMissingError(
                 f"no database at {self.path.absolute()}. Build one there: `oracle-tools ingest --sample` "
@@ -118,20 +123,36 @@ class OracleDB:
         rules_file: str | os.PathLike[str] | None = None,
         progress: bool = False,
         interchangeable_file: str | os.PathLike[str] | None = None,
+        wait: bool = False,
+        replace_anyway: bool = False,
     ) -> OracleDB:
-        """Build (or rebuild) the database at ``path`` from local Scryfall bulk files."""
+        """Build (or rebuild) the database at ``path`` from local Scryfall bulk files (``wait``: for another
+        ingest writing it; ``replace_anyway``: even with fewer than half its cards, as ``ingest`` options)."""
         db = cls(path)
         sources = [_ingest.sniff(Path(f)) for f in files]
-        _ingest.Ingest(db.path, progress=progress, interchangeable_file=interchangeable_file).run(
-            sources, rules_file=Path(rules_file) if rules_file else None
-        )
+        _ingest.Ingest(
+            db.path,
+            progress=progress,
+            interchangeable_file=interchangeable_file,
+            wait=wait,
+            replace_anyway=replace_anyway,
+        ).run(sources, rules_file=Path(rules_file) if rules_file else None)
         return db
 
     @classmethod
-    def ingest_sample(cls, path: str | os.PathLike[str] | None = None, *, progress: bool = False) -> OracleDB:
+    def ingest_sample(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        progress: bool = False,
+        wait: bool = False,
+        replace_anyway: bool = False,
+    ) -> OracleDB:
         """Build the database from the embedded real sample in data/sample/ (no network)."""
         db = cls(path)
-        _ingest.Ingest(db.path, progress=progress).run(_ingest.sample_sources())
+        _ingest.Ingest(db.path, progress=progress, wait=wait, replace_anyway=replace_anyway).run(
+            _ingest.sample_sources()
+        )
         return db
 
     # -- tables and SQL -----------------------------------------------------------------------
@@ -169,12 +190,29 @@ class OracleDB:
         return sqlfiles.frame(self.user_con, query, params)
 
     def sql_rows(
-        self, query: str, params: Sequence[Any] | dict[str, Any] | None = None, *, limit: int | None = None
+        self,
+        query: str,
+        params: Sequence[Any] | dict[str, Any] | None = None,
+        *,
+        limit: int | None = None,
+        stop: sqlfiles.QueryStop | None = None,
     ) -> sqlfiles.Rows:
         """:meth:`sql` as (column names, rows of Python values, total row count): the same checks and sandbox,
-        without loading Polars (what ``oracle-tools sql`` prints from); ``limit`` keeps the first rows only."""
+        without loading Polars (what ``oracle-tools sql`` prints from); ``limit`` keeps the first rows only;
+        ``stop`` ends the query on a time limit or Ctrl-C."""
         sqlfiles.check_read_only(query)
-        return sqlfiles.rows(self.user_con, query, params, limit=limit)
+        return sqlfiles.rows(self.user_con, query, params, limit=limit, stop=stop)
+
+    def sql_stream(
+        self,
+        query: str,
+        params: Sequence[Any] | dict[str, Any] | None = None,
+        *,
+        stop: sqlfiles.QueryStop | None = None,
+    ) -> tuple[list[str], Iterator[list[tuple[Any, ...]]]]:
+        """:meth:`sql_rows` of every row, in batches (what ``oracle-tools sql --csv/--json`` writes as it reads)."""
+        sqlfiles.check_read_only(query)
+        return sqlfiles.stream(self.user_con, query, params, stop=stop)
 
     # -- analytics: lazy frames and export (oracle_tools/export.py, views in sql/views.sql) ----
 
@@ -257,6 +295,11 @@ class OracleDB:
             "languages": dict(
                 con.execute("SELECT lang, count(*) FROM printings GROUP BY 1 ORDER BY 2 DESC").fetchall()
             ),
+            "temp_files": [
+                {"file": str(path), "size_bytes": path.stat().st_size, "ingest_running": running}
+                for path, running in _ingest.temp_files(self.path)
+                if path.exists()
+            ],
         }
 
     # -- what changed from one ingest to the next (oracle_tools/changes.py) ------------------------
@@ -464,12 +507,19 @@ class OracleDB:
         return f"legalities: {cards:,} of {total:,} cards from {Path(file).name}, data of {as_of}{when}{others}"
 
     def check_deck(
-        self, deck: _decks.DeckInput, *, format: str, commanders: Sequence[str] | None = None
+        self,
+        deck: _decks.DeckInput,
+        *,
+        format: str,
+        commanders: Sequence[str] | None = None,
+        limits: bool = True,
     ) -> _decks.DeckReport:
         """Check one deck (a Decklist, a file path or decklist text) against a format's rules.
 
         Returns a DeckReport (``legal``, ``problems`` of kind/card/line/detail, ``counts``, ``to_dict()``).
-        Raises DecklistError for an unreadable file and OracleToolsError for an unknown format.
+        Raises DecklistError for an unreadable file, DeckTooLargeError for a deck over the size limits
+        (``decks.MAX_DECK_LINES`` lines, ``MAX_DECK_NAMES`` names; ``limits=False`` lifts them) and
+        OracleToolsError for an unknown format.
         """
         from . import decks as _decks
 
@@ -479,8 +529,8 @@ class OracleDB:
             checker = self.__dict__.get("_point_deck_checker")
             if checker is None or checker._names is not names:
                 checker = self.__dict__["_point_deck_checker"] = _lookup.point_deck_checker(self.con, names)
-            return _decks.check_deck(checker, deck, format, commanders=commanders)
-        return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders)
+            return _decks.check_deck(checker, deck, format, commanders=commanders, limits=limits)
+        return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders, limits=limits)
 
     def check_decks(
         self, decks: Iterable[_decks.DeckInput], *, format: str | None = None, summary: bool = False

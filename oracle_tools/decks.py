@@ -805,11 +805,17 @@ def _names_used(written: dict[str, tuple[str, list[int]]]) -> str:
     return f" (written as {', '.join(shown[:-1])} and {shown[-1]}, counted together{cite})"
 
 
+#: Line numbers a problem lists before it summarises the rest ("… and 51,190 more").
+MAX_LINES_SHOWN = 10
+
+
 def _at(lines: list[int]) -> str:
     good = [ln for ln in lines if ln]
     if not good:
         return ""
-    return f" (line{'s' if len(good) > 1 else ''} {', '.join(map(str, good))})"
+    shown = ", ".join(map(str, good[:MAX_LINES_SHOWN]))
+    more = f" and {len(good) - MAX_LINES_SHOWN:,} more" if len(good) > MAX_LINES_SHOWN else ""
+    return f" (line{'s' if len(good) > 1 else ''} {shown}{more})"
 
 
 def _can_lead(c: CardRules, rules: FormatRules) -> bool:
@@ -868,13 +874,44 @@ def _pair_problem(a: CardRules, b: CardRules) -> str | None:
 # --------------------------------------------------------------------------- public API used by OracleDB
 
 
+#: The largest deck a check takes unless told otherwise (``deck check --no-limits``, ``limits=False``): real
+#: lists fit with room (a 720-card cube, a 250-card battle box), while a 1 MB paste of one line repeated is
+#: refused at once instead of holding a server thread for minutes.
+MAX_DECK_LINES = 2_000
+MAX_DECK_NAMES = 1_000
+
+
+class DeckTooLargeError(DecklistError):
+    """A decklist over :data:`MAX_DECK_LINES` lines or :data:`MAX_DECK_NAMES` different names."""
+
+
+def check_size(deck: Decklist) -> None:
+    """Raise :class:`DeckTooLargeError` for a deck over the limits."""
+    lines = len(deck.entries) + len(deck.problems)
+    names = len({e.name for e in deck.entries})
+    if lines > MAX_DECK_LINES or names > MAX_DECK_NAMES:
+        raise DeckTooLargeError(
+            f"{deck.source}: {lines:,} card lines with {names:,} different names; a deck check takes at most "
+            f"{MAX_DECK_LINES:,} lines and {MAX_DECK_NAMES:,} names. Check a smaller list, or lift the limit "
+            "(deck check --no-limits, check_deck(..., limits=False))"
+        )
+
+
 def check_deck(
-    checker: DeckChecker, deck: DeckInput, format: str | FormatRules, *, commanders: Iterable[str] | None = None
+    checker: DeckChecker,
+    deck: DeckInput,
+    format: str | FormatRules,
+    *,
+    commanders: Iterable[str] | None = None,
+    limits: bool = True,
 ) -> DeckReport:
-    """Check one deck (a Decklist, a path or decklist text). Raises DecklistError for an unreadable file."""
+    """Check one deck (a Decklist, a path or decklist text). Raises DecklistError for an unreadable file and
+    DeckTooLargeError past the size limits (unless ``limits`` is False)."""
     decks = to_decklists(deck)
     if len(decks) != 1:
         raise DecklistError(f"{decks[0].source}: holds {len(decks)} decklists; check them with check_decks().")
+    if limits:
+        check_size(decks[0])
     return _check(checker, decks[0], format, commanders)
 
 

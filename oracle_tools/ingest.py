@@ -19,12 +19,14 @@ import os
 import re
 import secrets
 import shutil
+import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import duckdb
 from tqdm import tqdm
@@ -222,11 +224,19 @@ def _columns_literal(columns: dict[str, str]) -> str:
     return "{" + ", ".join(f"'{name}': '{sqltype}'" for name, sqltype in columns.items()) + "}"
 
 
-def _stale_temp_files(db_path: Path) -> Iterable[Path]:
-    for candidate in db_path.parent.glob(db_path.name + ".ingest-*.tmp"):
+def temp_files(db_path: Path) -> list[tuple[Path, bool]]:
+    """The databases ingests are building beside ``db_path`` (``<db>.ingest-PID.tmp``), each with whether its
+    ingest still runs: the others were left by killed ingests, and the next ingest removes them."""
+    found = []
+    for candidate in sorted(db_path.parent.glob(db_path.name + ".ingest-*.tmp")):
         pid_text = candidate.name.split(".ingest-", 1)[1].split(".", 1)[0]
-        if pid_text.isdigit() and not _pid_alive(int(pid_text)):
-            yield candidate
+        if pid_text.isdigit():
+            found.append((candidate, _pid_alive(int(pid_text))))
+    return found
+
+
+def _stale_temp_files(db_path: Path) -> Iterable[Path]:
+    return [path for path, running in temp_files(db_path) if not running]
 
 
 def _pid_alive(pid: int) -> bool:
@@ -237,6 +247,61 @@ def _pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+#: A new database with fewer than this share of the cards of the one it replaces is refused (a truncated or
+#: wrong source that still parses) unless the ingest is told to replace anyway.
+MIN_KEPT_SHARE = 0.5
+#: The longest card name and Oracle text taken (the longest real ones: 141 and about 1,300 characters).
+MAX_NAME_CHARS = 1000
+MAX_TEXT_CHARS = 100_000
+
+
+def lock_path(db_path: Path) -> Path:
+    """The lock file of ``db_path``'s ingests (it holds the pid of the ingest holding it)."""
+    return db_path.with_name(db_path.name + ".ingest.lock")
+
+
+class _IngestLock:
+    """One ingest at a time per database: an exclusive lock (``flock``) on a file beside it for the whole
+    ingest, the swap included. A second ingest fails at once naming the holder, or with ``wait`` says so and
+    waits. The lock goes with the process, however it ends (kill -9 too), so no stale lock is ever left."""
+
+    def __init__(self, db_path: Path, *, wait: bool) -> None:
+        self.path = lock_path(db_path)
+        self.wait = wait
+        self._file: Any = None
+
+    def __enter__(self) -> _IngestLock:
+        import fcntl
+
+        self._file = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 -- held until __exit__
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._file.seek(0)
+            holder = self._file.read().strip() or "another process"
+            if not self.wait:
+                self._file.close()
+                raise IngestError(
+                    f"another ingest (pid {holder}) is writing {self.path.name.removesuffix('.ingest.lock')}; "
+                    "wait for it to finish, or rerun with --wait to wait for it"
+                ) from None
+            print(f"waiting for the ingest of pid {holder} to finish…", file=sys.stderr, flush=True)
+            fcntl.flock(self._file, fcntl.LOCK_EX)
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(str(os.getpid()))
+        self._file.flush()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import fcntl
+
+        self._file.seek(0)
+        self._file.truncate()
+        fcntl.flock(self._file, fcntl.LOCK_UN)
+        self._file.close()
 
 
 def _remove(path: Path) -> None:
@@ -255,8 +320,13 @@ class Ingest:
         progress: bool = True,
         memory_limit: str = "2GB",
         interchangeable_file: str | os.PathLike[str] | None = None,
+        wait: bool = False,
+        replace_anyway: bool = False,
     ) -> None:
         self.db_path = Path(db_path)
+        self.wait = wait
+        self.replace_anyway = replace_anyway
+        self._previous_cards = 0
         self.interchangeable_file = Path(interchangeable_file) if interchangeable_file else None
         self.progress = progress
         self.memory_limit = memory_limit
@@ -265,6 +335,11 @@ class Ingest:
         self._started = dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
     def run(self, sources: Sequence[SourceFile], *, rules_file: Path | None = None) -> IngestReport:
+        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        with _IngestLock(self.db_path, wait=self.wait):
+            return self._run(sources, rules_file)
+
+    def _run(self, sources: Sequence[SourceFile], rules_file: Path | None) -> IngestReport:
         card_files = [s for s in sources if s.kind == "cards"]
         ruling_files = [s for s in sources if s.kind == "rulings"]
         previous = self.db_path if self.db_path.exists() else None
@@ -273,7 +348,6 @@ class Ingest:
                 f"no card files to ingest and no database at {self.db_path} to add to; "
                 "give --bulk-file with Scryfall card objects, --sample, or ingest from the Scryfall API."
             )
-        self.db_path.parent.mkdir(parents=True, exist_ok=True)
         for stale in _stale_temp_files(self.db_path):
             _remove(stale)
         tmp = self.db_path.with_name(f"{self.db_path.name}.ingest-{os.getpid()}.tmp")
@@ -292,9 +366,14 @@ class Ingest:
             )
             try:
                 self._build(con, card_files, ruling_files, previous, rules_file)
+                self._check_not_shrunk(con, card_files)
                 con.execute("CHECKPOINT")
             finally:
                 con.close()
+            # A write-ahead log beside the old file belongs to it (no reader writes one; the lock keeps other
+            # ingests out): applied to the new file it would make every reader fail, so it goes with the old
+            # file, and goes first, so a reader never sees the new file beside it.
+            Path(str(self.db_path) + ".wal").unlink(missing_ok=True)
             os.replace(tmp, self.db_path)
         except BaseException:
             _remove(tmp)
@@ -323,7 +402,23 @@ class Ingest:
 
         layouts.build(con)  # what each Scryfall layout is: build_core.sql joins it
         if previous is not None:
-            con.execute(f"ATTACH ? AS {PREVIOUS_CATALOG} (READ_ONLY)", [str(previous)])
+            try:
+                con.execute(f"ATTACH ? AS {PREVIOUS_CATALOG} (READ_ONLY)", [str(previous)])
+            except duckdb.Error as exc:
+                if "WAL does not match" not in str(exc):
+                    raise
+                # the old file's log is stale: the old database as it was checkpointed is what it holds
+                Path(str(previous) + ".wal").unlink()
+                self.report.warnings.append(f"removed {previous}.wal, a write-ahead log that did not match it")
+                con.execute(f"ATTACH ? AS {PREVIOUS_CATALOG} (READ_ONLY)", [str(previous)])
+            try:  # how many cards the replaced database holds (for _check_not_shrunk)
+                self._previous_cards = (
+                    con.cursor()
+                    .execute(f"SELECT count(*) FILTER (WHERE is_card) FROM {PREVIOUS_CATALOG}.main.cards")
+                    .fetchall()[0][0]
+                )
+            except duckdb.Error:
+                self._previous_cards = 0  # not a database of cards (an ingest will say so) or a very old one
         steps = len(card_files) + len(ruling_files) + 3
         with (
             tqdm(total=steps, desc="ingest", unit="step", disable=not self.progress, leave=False) as bar,
@@ -415,6 +510,20 @@ class Ingest:
         printings_built.result()
         con.execute(_staged_sql("build_parts.sql"))
 
+    def _check_not_shrunk(self, con: duckdb.DuckDBPyConnection, card_files: list[SourceFile]) -> None:
+        """Refuse to replace a database with one holding far fewer cards (a bad source that still parses)."""
+        if not card_files or self.replace_anyway or not self._previous_cards:
+            return
+        cards = con.execute("SELECT count(*) FILTER (WHERE is_card) FROM cards").fetchall()[0][0]
+        if cards < self._previous_cards * MIN_KEPT_SHARE:
+            files = ", ".join(f.path.name for f in card_files)
+            raise IngestError(
+                f"refusing to replace {self.db_path} ({self._previous_cards:,} cards) with a database of "
+                f"{cards:,} card{'s' if cards != 1 else ''} built from {files}: that would lose "
+                f"{self._previous_cards - cards:,} cards. Check the source files, or rerun with --replace-anyway "
+                "if that is what you want. Nothing was replaced."
+            )
+
     def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
         cols = _columns_literal(CARD_COLUMNS)
         con.execute(f"""CREATE TABLE {STAGE_CATALOG}.main.stage_cards AS
@@ -443,6 +552,23 @@ class Ingest:
                 raise IngestError(
                     f"{source.path}: {bad[0]} object(s) are not Scryfall card objects (object = {bad[1]!r} "
                     "or no id); a bulk file must hold only card objects. Nothing was replaced."
+                )
+            huge = con.execute(
+                f"SELECT id, length(name), length(oracle_text) FROM {STAGE_CATALOG}.main.stage_cards "
+                "WHERE file_order = ? AND (length(name) > ? OR length(oracle_text) > ?) LIMIT 1",
+                [order, MAX_NAME_CHARS, MAX_TEXT_CHARS],
+            ).fetchall()
+            if huge:
+                card_id, name_chars, text_chars = huge[0]
+                what = (
+                    f"a name of {name_chars:,} characters"
+                    if (name_chars or 0) > MAX_NAME_CHARS
+                    else f"an Oracle text of {text_chars:,} characters"
+                )
+                raise IngestError(
+                    f"{source.path}: the object with id {card_id} has {what}, which no card has (at most "
+                    f"{MAX_NAME_CHARS:,} and {MAX_TEXT_CHARS:,}); the file is damaged or not Scryfall's. "
+                    "Nothing was replaced."
                 )
             rows = con.execute(
                 f"SELECT count(*) FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order = ?", [order]

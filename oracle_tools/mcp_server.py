@@ -99,8 +99,91 @@ class OracleMCPServer(MCPServer[Any]):
                 raise ToolError(f"{name}: {str(cause).strip().splitlines()[0]}") from None
             raise
 
+    async def run_stdio_async(self) -> None:
+        """The SDK's stdio loop with every incoming line checked first (:class:`CheckedLines`): the SDK drops
+        a line it cannot read without a word, and the client waits forever for the answer."""
+        import io
+        import sys
 
-def build_server(db: OracleDB) -> MCPServer[Any]:
+        import anyio
+        from mcp.server.stdio import stdio_server
+
+        stdin = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+        stdout = anyio.wrap_file(io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True))
+        async with stdio_server(stdin=CheckedLines(stdin, stdout), stdout=stdout) as (read, write):  # type: ignore[arg-type]
+            server = self._lowlevel_server
+            await server.run(read, write, server.create_initialization_options())
+
+
+class CheckedLines:
+    """The lines of standard input for the SDK, less those it would drop: each of those is answered here, as
+    JSON-RPC says — text that is not JSON: -32700 (parse error); JSON that is no JSON-RPC message: -32600
+    (invalid request, with its id when it has one); a message holding a lone surrogate (a "\\ud800" escape,
+    which no text can hold): a tool error for a tool call, else -32602 (invalid params)."""
+
+    def __init__(self, lines: Any, out: Any) -> None:
+        self.lines = lines
+        self.out = out
+
+    def __aiter__(self) -> Any:
+        return self._checked()
+
+    async def _checked(self) -> Any:
+        async for line in self.lines:
+            if not line.strip():
+                continue
+            reply = bad_message_reply(line)
+            if reply is None:
+                yield line
+            elif reply:
+                await self.out.write(json.dumps(reply) + "\n")
+                await self.out.flush()
+
+
+def bad_message_reply(line: str) -> dict[str, Any] | None:
+    """The JSON-RPC answer to a line the SDK cannot take (``{}`` for one that gets no answer: a notification),
+    or None for a good line."""
+    from mcp import types
+
+    from .surrogates import lone_surrogate
+
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        return _rpc_error(None, -32700, f"Parse error: the line is not JSON ({str(exc)[:200]})")
+    message_id = value.get("id") if isinstance(value, dict) else None
+    if not isinstance(message_id, (str, int)) or isinstance(message_id, bool):
+        message_id = None
+    try:
+        types.jsonrpc_message_adapter.validate_python(value, by_name=False)
+    except ValueError as exc:
+        return _rpc_error(
+            message_id, -32600, f"Invalid Request: not a JSON-RPC 2.0 message ({str(exc).splitlines()[0][:200]})"
+        )
+    if lone_surrogate(value) is None:
+        return None
+    if message_id is None:
+        return {}  # a notification gets no answer
+    if value.get("method") == "tools/call":
+        name = str((value.get("params") or {}).get("name", "tool")).encode("utf-8", "replace").decode()
+        text = f"{name}: bad arguments: a string holds a lone surrogate, which is no Unicode character; send text"
+        return {
+            "jsonrpc": "2.0",
+            "id": message_id,
+            "result": {"content": [{"type": "text", "text": text}], "isError": True},
+        }
+    return _rpc_error(message_id, -32602, "Invalid params: a string holds a lone surrogate; send text")
+
+
+def _rpc_error(message_id: str | int | None, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": message_id, "error": {"code": code, "message": message}}
+
+
+#: Seconds a search tool call may run before it is stopped (``oracle-tools mcp --query-timeout``).
+DEFAULT_QUERY_TIMEOUT = 10.0
+
+
+def build_server(db: OracleDB, *, query_timeout: float = DEFAULT_QUERY_TIMEOUT) -> MCPServer[Any]:
     """The MCP server with the oracle-tools tools, answering from ``db``."""
     server = OracleMCPServer(
         "oracle-tools",
@@ -252,8 +335,23 @@ def build_server(db: OracleDB) -> MCPServer[Any]:
 
         def work() -> dict[str, Any]:
             from .cardjson import card_objects
+            from .sqlfiles import QueryStop
 
-            frame = db.search(query, unique=unique, order=order, direction=direction)
+            # a runaway search cannot hold the one connection every tool shares (DuckDB's interrupt())
+            stop = QueryStop(
+                query_timeout,
+                what="the search",
+                advice="narrow the query (or start the server with a longer --query-timeout)",
+            )
+            stop.watch(db.user_con)
+            try:
+                frame = db.search(query, unique=unique, order=order, direction=direction)
+            except Exception as exc:
+                if stop.stopped:
+                    raise OracleToolsError(str(stop.reason(exc))) from None
+                raise
+            finally:
+                stop.unwatch()
             total = frame.height
             ids = frame.head(limit).get_column("id").drop_nulls().to_list()
             cards = card_objects(db._search_con(), ids=ids)  # the CLI's connection: user_con when sandboxed
@@ -275,7 +373,7 @@ def _constraint(db: OracleDB, phrase: str | None, card: str | None) -> tuple[Any
     return _choose.as_constraint(phrase), phrase or "", None
 
 
-def run(db_path: str | Path) -> None:
+def run(db_path: str | Path, *, query_timeout: float = DEFAULT_QUERY_TIMEOUT) -> None:
     """Serve the tools over stdio until the client closes stdin or Ctrl-C. The database must exist (checked first)."""
     import os
     import signal
@@ -298,7 +396,7 @@ def run(db_path: str | Path) -> None:
 
     previous = signal.signal(signal.SIGINT, stop)
     try:
-        build_server(db).run("stdio")
+        build_server(db, query_timeout=query_timeout).run("stdio")
     finally:
         signal.signal(signal.SIGINT, previous)
         db.close()

@@ -5,7 +5,7 @@ server and the MCP tools all run on :func:`sandboxed_connection` via ``OracleDB.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -88,6 +88,42 @@ def check_read_only(query: str, command: str = "sql") -> None:
         raise ReadOnlySQLError(f"`{command}` runs read-only queries only (SELECT/WITH/FROM/DESCRIBE/…); {why}")
 
 
+def opening_error(path: str | os.PathLike[str], exc: BaseException) -> Exception:
+    """The error to raise when DuckDB cannot open the database at ``path``: one true line for a write-ahead log
+    that belongs to another file (a writer that stopped before a checkpoint left it, or it was copied), else
+    ``exc`` itself."""
+    if "WAL does not match" not in str(exc):
+        return exc if isinstance(exc, Exception) else RuntimeError(str(exc))
+    wal = f"{path}.wal"
+    return OracleToolsError(
+        f"{wal} does not belong to {path} (a writer stopped before a checkpoint left it, or it was copied from "
+        f"another database), so the database cannot be opened: move it away (mv '{wal}' '{wal}.bad') and open "
+        "again, or rebuild the database with `oracle-tools ingest` (which removes it)"
+    )
+
+
+def connect_read_only(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
+    """A plain read-only connection to the database at ``path`` (:func:`opening_error` on failure)."""
+    import duckdb
+
+    try:
+        return duckdb.connect(str(path), read_only=True)
+    except duckdb.Error as exc:
+        raise opening_error(path, exc) from exc
+
+
+@cache
+def _private_spill_folder() -> str:
+    """A folder only this process uses (mode 0700, removed at exit) for sandboxed queries' spills."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="oracle-tools-spill-")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def sandboxed_connection(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the database at ``path`` for SQL that comes from users: no file, network or
     extension access, configuration locked. Use ``.cursor()`` of it per thread. Statements should also pass
@@ -104,13 +140,18 @@ def sandboxed_connection(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnect
     catalog = stem if stem.lower() not in _RESERVED_CATALOGS else "oracle"
     quoted_catalog = '"' + catalog.replace('"', '""') + '"'
     quoted_path = "'" + str(path).replace("'", "''") + "'"  # ATTACH takes no parameters; the path is ours
-    con = duckdb.connect(":memory:", config=dict(SANDBOX_CONFIG))
+    # DuckDB allows its temp directory even with external access off, and its default (./.tmp) is a folder
+    # anyone may have filled: spills go to a private, empty folder of this process instead.
+    con = duckdb.connect(":memory:", config={**SANDBOX_CONFIG, "temp_directory": _private_spill_folder()})
     try:
         con.execute(f"ATTACH {quoted_path} AS {quoted_catalog} (READ_ONLY)")
         con.execute(f"USE {quoted_catalog}")
         con.execute("DETACH memory")
         for statement in _SANDBOX_AFTER_ATTACH:
             con.execute(statement)
+    except duckdb.Error as exc:
+        con.close()
+        raise opening_error(path, exc) from exc
     except BaseException:
         con.close()
         raise
@@ -170,16 +211,16 @@ def rows(
     params: Sequence[Any] | dict[str, Any] | None = None,
     *,
     limit: int | None = None,
+    stop: QueryStop | None = None,
 ) -> Rows:
     """Run a query with bound parameters and return its rows as Python values: no Polars, no Arrow (about
     0.2 s of imports), for a fresh process that prints one answer (the CLI's ``sql``, ``search``). With
     ``limit``, only the first ``limit`` rows become Python values and DuckDB counts the rest: a table that
     shows 50 of 300,000 rows does not build 300,000 tuples. Repeated column names get ``_1``, ``_2`` … as in
     a Polars frame, so no value is lost in a dict."""
-    cursor = con.cursor()
+    cursor, relation, columns = _run(con, sql, params, stop)
     try:
-        relation = cursor.sql(sql, params=params or None)
-        columns = unique_columns(relation.columns)
+        relation = printable(relation)
         if limit is None:
             every = relation.fetchall()
             return columns, every, len(every)
@@ -188,8 +229,166 @@ def rows(
             return columns, head, len(head)
         counted = relation.aggregate("count(*)").fetchall()  # DuckDB 1.3 and 2.x (relations have no fetchone in 2.x)
         return columns, head[:limit], int(counted[0][0])
+    except (OSError, duckdb_error()) as exc:
+        raise stop.reason(exc) if stop is not None and stop.stopped else exc from None
     finally:
-        cursor.close()
+        _finish(cursor, stop)
+
+
+def stream(
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    params: Sequence[Any] | dict[str, Any] | None = None,
+    *,
+    batch_rows: int = 10_000,
+    stop: QueryStop | None = None,
+) -> tuple[list[str], Iterator[list[tuple[Any, ...]]]]:
+    """:func:`rows` for writing every row (``sql --csv/--json``): the column names and the rows in batches
+    of ``batch_rows`` (``fetchmany`` of the result), so 30 million rows never sit in memory at once. No Polars
+    or Arrow is imported: a one-query process starts as fast as for the table."""
+    cursor, relation, columns = _run(con, sql, params, stop)
+    try:
+        # the statement as the relation runs it: with its text columns (printable) when it has some
+        projection = text_columns(relation)  # run as the relation would, with its text columns
+        cursor.execute(relation.project(projection).sql_query() if projection else sql, params or None)
+    except BaseException as exc:
+        _finish(cursor, stop)
+        if isinstance(exc, duckdb_error()) and stop is not None and stop.stopped:
+            raise stop.reason(exc) from None
+        raise
+
+    def batches() -> Iterator[list[tuple[Any, ...]]]:
+        try:
+            while batch := cursor.fetchmany(batch_rows):
+                yield batch
+        except duckdb_error() as exc:
+            raise stop.reason(exc) if stop is not None and stop.stopped else exc from None
+        finally:
+            _finish(cursor, stop)
+
+    return columns, batches()
+
+
+def _run(
+    con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | dict[str, Any] | None, stop: QueryStop | None
+) -> tuple[Any, duckdb.DuckDBPyRelation, list[str]]:
+    """A cursor of its own for ``sql`` (watched by ``stop``), its relation and its column names."""
+    cursor = con.cursor()
+    try:
+        if stop is not None:
+            stop.watch(cursor)
+        relation = cursor.sql(sql, params=params or None)
+        return cursor, relation, unique_columns(relation.columns)
+    except BaseException as exc:
+        _finish(cursor, stop)
+        if isinstance(exc, (OSError, duckdb_error())) and stop is not None and stop.stopped:
+            raise stop.reason(exc) from None
+        raise
+
+
+def _finish(cursor: Any, stop: QueryStop | None) -> None:
+    if stop is not None:
+        stop.unwatch()
+    cursor.close()
+
+
+def duckdb_error() -> type[Exception]:
+    import duckdb
+
+    return duckdb.Error
+
+
+class QueryTimeoutError(OracleToolsError):
+    """A query ran longer than its time limit and was stopped."""
+
+
+class QueryStop:
+    """Stops the query running on a cursor after ``timeout`` seconds or on Ctrl-C (:meth:`interrupt`, which
+    the CLI calls from its SIGINT handler): DuckDB's ``interrupt()`` ends any query, a cross join included,
+    within milliseconds. The query's error then becomes :meth:`reason`: KeyboardInterrupt or a
+    :class:`QueryTimeoutError` saying what to do."""
+
+    def __init__(
+        self,
+        timeout: float | None = None,
+        *,
+        what: str = "the query",
+        advice: str = "narrow it (a WHERE, a LIMIT) or give it more time (--timeout SECONDS)",
+    ) -> None:
+        self.timeout = timeout
+        self.what = what
+        self.advice = advice
+        self.stopped: str | None = None  # "timeout" or "interrupted"
+        self._cursor: Any = None
+        self._timer: Any = None
+        self._done: Any = None
+
+    def watch(self, cursor: Any) -> None:
+        """Start watching the queries ``cursor`` runs until :meth:`unwatch`."""
+        import threading
+
+        self._cursor = cursor
+        self._done = threading.Event()
+        if self.timeout:
+            self._timer = threading.Thread(target=self._deadline, args=(self._done, cursor), daemon=True)
+            self._timer.start()
+
+    def _deadline(self, done: Any, cursor: Any) -> None:
+        if done.wait(self.timeout):
+            return
+        self.stopped = "timeout"
+        while not done.is_set():  # again until unwatched: the deadline may fall between two statements
+            cursor.interrupt()
+            done.wait(0.02)
+
+    def unwatch(self) -> None:
+        if self._done is not None:
+            self._done.set()
+        self._cursor = self._timer = self._done = None
+
+    def interrupt(self) -> bool:
+        """Stop the running query (Ctrl-C); False when none runs (the caller then stops as usual)."""
+        cursor = self._cursor
+        if cursor is None:
+            return False
+        self.stopped = "interrupted"
+        cursor.interrupt()
+        return True
+
+    def reason(self, exc: BaseException) -> BaseException:
+        if self.stopped == "timeout":
+            return QueryTimeoutError(f"{self.what} ran longer than {self.timeout:g} s and was stopped; {self.advice}")
+        return KeyboardInterrupt()
+
+
+#: Types whose Python value is not what DuckDB shows: 'infinity'::DATE would become 9999-12-31, an interval
+#: a timedelta, a time zone a pytz object. These columns are read as DuckDB's own text instead.
+_AS_TEXT = ("DATE", "TIME", "TIMESTAMP", "INTERVAL")
+
+
+def printable(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    """``relation`` with its date, time, timestamp and interval columns as DuckDB writes them (text), the rest
+    unchanged; repeated column names made unique (:func:`unique_columns`)."""
+    projection = text_columns(relation)
+    return relation.project(projection) if projection else relation
+
+
+def text_columns(relation: duckdb.DuckDBPyRelation) -> str | None:
+    """The projection that reads ``relation``'s temporal columns as text (see :data:`_AS_TEXT`), or None when
+    it has none."""
+    types = [str(t) for t in relation.types]
+    if not any(t.startswith(_AS_TEXT) for t in types):
+        return None
+    names = unique_columns(relation.columns)
+    return ", ".join(
+        f"{'CAST(#' + str(i) + ' AS VARCHAR)' if t.startswith(_AS_TEXT) else '#' + str(i)} AS {quote_identifier(n)}"
+        for i, (n, t) in enumerate(zip(names, types, strict=True), 1)
+    )
+
+
+def quote_identifier(name: str) -> str:
+    """``name`` as a quoted SQL identifier (a column name a query gave)."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 def unique_columns(names: Iterable[str]) -> list[str]:

@@ -21,12 +21,12 @@ def free_port() -> int:
 class Server:
     """``oracle-tools serve --db PATH --port P`` as a child process."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *options: str) -> None:
         self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(db), "--port", str(self.port)],
+            [sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(db), "--port", str(self.port), *options],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -723,3 +723,122 @@ def test_a_database_built_before_a_layer_says_to_rebuild(built_before: Callable[
         result = CliRunner().invoke(main, [*argv, "--db", str(older)])
         assert result.exit_code != 0, result.output
         assert result.output.count("\n") == 1 and missing in result.output and "oracle-tools ingest" in result.output
+
+
+def test_the_sandbox_has_no_readable_folder(sample_db_path: Path, tmp_path: Path) -> None:
+    """DuckDB allows its temp directory (default ./.tmp) even with external access off: a file put there was
+    readable through `sql`. Sandboxed spills now go to a private, empty folder of the process."""
+    planted = tmp_path / ".tmp"
+    planted.mkdir()
+    (planted / "x.csv").write_text("secret,1\n", encoding="utf-8")
+    for query in ("SELECT * FROM read_csv('.tmp/x.csv')", "SELECT * FROM glob('.tmp/*')", "SELECT * FROM glob('*')"):
+        done = subprocess.run(
+            [sys.executable, "-m", "oracle_tools.cli", "sql", query, "--db", str(sample_db_path)],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+        )
+        assert done.returncode == 2 and "secret" not in done.stdout, (query, done.stdout)
+        assert "Permission Error" in done.stderr or "file system operations are disabled" in done.stderr, done.stderr
+    with OracleDB(sample_db_path) as db:
+        (folder,) = db.user_con.execute("SELECT current_setting('temp_directory')").fetchall()[0]
+        assert Path(folder).is_dir() and Path(folder).stat().st_mode & 0o777 == 0o700
+        assert Path(folder).parent != Path.cwd() and not any(Path(folder).iterdir())
+        assert db.user_con.execute("SELECT count(*) FROM glob(?)", [f"{folder}/*"]).fetchall()[0][0] == 0
+
+
+def _sql(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "oracle_tools.cli", "sql", *args, "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_every_result_type_prints(sample_db_path: Path) -> None:
+    """now() (a time zone), NaN and infinities, 'infinity' dates and intervals print in every output: the table,
+    CSV and JSON that json.loads reads (no NaN token: null), with dates as DuckDB writes them."""
+    query = (
+        "SELECT now() IS NOT NULL AS has_now, now() AS at, 'nan'::DOUBLE AS x, '-inf'::DOUBLE AS y, "
+        "'infinity'::DATE AS d, '-infinity'::TIMESTAMP AS ts, INTERVAL 3 DAY AS i, ['nan'::DOUBLE, 1.5] AS l"
+    )
+    table = _sql(sample_db_path, query)
+    assert table.returncode == 0 and "infinity" in table.stdout and "-infinity" in table.stdout, table.stderr
+    assert "9999-12-31" not in table.stdout and "3 days" in table.stdout
+    as_json = _sql(sample_db_path, query, "--json")
+    assert as_json.returncode == 0, as_json.stderr
+
+    def refuse(token: str) -> None:
+        raise AssertionError(f"{token} is not JSON")
+
+    (row,) = json.loads(as_json.stdout, parse_constant=refuse)
+    assert row["has_now"] is True and row["at"].startswith(str(__import__("datetime").date.today().year))
+    assert (row["x"], row["y"], row["d"], row["ts"], row["i"], row["l"]) == (
+        None,
+        None,
+        "infinity",
+        "-infinity",
+        "3 days",
+        [None, 1.5],
+    )
+    as_csv = _sql(sample_db_path, "SELECT 'infinity'::DATE AS d, INTERVAL 3 DAY AS i", "--csv")
+    assert as_csv.stdout == "d,i\ninfinity,3 days\n"
+
+
+def test_csv_and_json_stream_rows_instead_of_holding_them(sample_db_path: Path) -> None:
+    """`sql --csv` of 3 million rows (`--json` of 1 million) writes them as DuckDB reads them: the process grows
+    by little more than for 10 rows (the child's peak resident memory); held at once they took over 150 MB."""
+    import resource
+
+    def peak(rows: int, flag: str) -> tuple[int, int]:
+        code = (
+            "import resource, subprocess, sys\n"
+            f"p = subprocess.run([sys.executable, '-m', 'oracle_tools.cli', 'sql', "
+            f"'SELECT range AS n, range * 2 AS m FROM range({rows})', '{flag}', '--db', {str(sample_db_path)!r}], "
+            "stdout=subprocess.PIPE)\n"
+            "print(p.stdout.count(b'\\n'), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        )
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300).stdout
+        lines, kb = map(int, out.split())
+        return lines, kb
+
+    assert resource  # the measurement runs in a child of a child: this process's own peak does not count
+    for flag, rows, lines_per_row in (("--csv", 3_000_000, 1), ("--json", 1_000_000, 4)):
+        small_lines, small_kb = peak(10, flag)
+        big_lines, big_kb = peak(rows, flag)
+        assert big_lines >= rows * lines_per_row
+        assert big_kb - small_kb < 80_000, (flag, small_kb, big_kb)
+
+
+CROSS_JOIN = "SELECT count(*) FROM range(100000000) a, range(100000) b"  # hours of work
+
+
+@pytest.mark.parametrize("flag", ["", "--csv"])
+def test_ctrl_c_stops_a_runaway_query_at_once(sample_db_path: Path, flag: str) -> None:
+    """A real SIGINT during a cross join: DuckDB's interrupt() ends it; one line, exit 130, no 'bug'."""
+    import signal
+    import time
+
+    args = [sys.executable, "-m", "oracle_tools.cli", "sql", CROSS_JOIN, "--db", str(sample_db_path), *flag.split()]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2)  # started and scanning
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 5
+    assert proc.returncode == 130 and err == "error: sql: interrupted\n", err
+
+
+def test_sql_timeout_stops_a_runaway_query(sample_db_path: Path) -> None:
+    import time
+
+    started = time.monotonic()
+    done = _sql(sample_db_path, CROSS_JOIN, "--timeout", "1")
+    assert time.monotonic() - started < 15
+    assert done.returncode == 2 and done.stderr == (
+        "error: the query ran longer than 1 s and was stopped; narrow it (a WHERE, a LIMIT) or give it more time "
+        "(--timeout SECONDS)\n"
+    )
+    assert _sql(sample_db_path, "SELECT count(*) AS n FROM cards", "--timeout", "1", "--json").returncode == 0

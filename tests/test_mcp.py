@@ -215,3 +215,82 @@ def test_missing_database_is_one_line_before_the_server_starts(tmp_path: Path) -
     )
     assert done.returncode == 2
     assert done.stderr.startswith("error: no database at ") and done.stderr.count("\n") == 1
+
+
+def _raw_session(sample_db_path: Path, lines: list[str], wanted: int, *options: str) -> dict[Any, dict[str, Any]]:
+    """The answers, by id, of `oracle-tools mcp` to ``lines`` (stdin stays open, as a client keeps it)."""
+    import subprocess
+    import sys
+    import threading
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "oracle_tools.cli", "mcp", "--db", str(sample_db_path), *options],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    guard = threading.Timer(30, proc.kill)  # a silent server: readline then returns '' and the test fails
+    guard.start()
+    try:
+        proc.stdin.write("\n".join(lines) + "\n")
+        proc.stdin.flush()
+        answers: dict[Any, dict[str, Any]] = {}
+        while len(answers) < wanted:
+            answer = json.loads(proc.stdout.readline())
+            answers[answer.get("id")] = answer
+        return answers
+    finally:
+        guard.cancel()
+        proc.kill()
+        proc.communicate()
+
+
+_INIT = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+)
+_INITIALIZED = '{"jsonrpc": "2.0", "method": "notifications/initialized"}'
+
+
+def test_a_runaway_search_is_a_tool_error(sample_db_path: Path) -> None:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "search", "arguments": {"query": "unique:prints -o:zzz or a:zzzz"}},
+    }
+    answers = _raw_session(sample_db_path, [_INIT, _INITIALIZED, json.dumps(call)], 2, "--query-timeout", "0.002")
+    result = answers[2]["result"]
+    assert result["isError"] is True
+    assert result["content"][0]["text"] == (
+        "search: the search ran longer than 0.002 s and was stopped; narrow the query (or start the server with a "
+        "longer --query-timeout)"
+    )
+
+
+def test_every_message_gets_an_answer(sample_db_path: Path) -> None:
+    """Malformed JSON: -32700; JSON that is no JSON-RPC message: -32600 (with its id); a tool call holding a lone
+    surrogate: a tool error. Before, the SDK dropped each without a word and the client waited forever."""
+
+    lines = [
+        _INIT,
+        _INITIALIZED,
+        "not json at all",
+        '{"jsonrpc": "2.0", "id": 7}',
+        '{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "resolve", "arguments": {"name": "\\ud800"}}}',
+        '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "resolve", "arguments": {"name": "Foudre"}}}',
+    ]
+    answers = _raw_session(sample_db_path, lines, 5)
+    done = json.dumps(answers)
+    assert set(answers) == {1, None, 7, 3, 4}, done
+    assert answers[None]["error"]["code"] == -32700
+    assert answers[7]["error"]["code"] == -32600
+    assert answers[3]["result"]["isError"] is True
+    assert answers[3]["result"]["content"][0]["text"].startswith("resolve: bad arguments: a string holds a lone")
+    assert json.loads(answers[4]["result"]["content"][0]["text"])["name"] == "Lightning Bolt"

@@ -61,12 +61,13 @@ def run(
 
     check_address(host, port)
     path = Path(db_path).resolve()
-    http = "httptools" if importlib.util.find_spec("httptools") else "h11"
+    from .limits import uvicorn_options  # httptools (uvicorn[standard]) with our header limits
+
     loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
     options: dict[str, Any] = {
         "host": host,
         "port": port,
-        "http": http,
+        **uvicorn_options(),
         "loop": loop,
         "log_level": log_level,
         "access_log": False,

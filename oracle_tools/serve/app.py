@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import signal
 import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -47,6 +48,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import cardjson
 from ..errors import DatabaseMissingError, OracleToolsError
 from ..lookup import MAX_NAME_CHARS
+from ..surrogates import lone_surrogate
 from .store import BASE_URL, BASE_URL_BYTES, Generation, Store
 
 log = logging.getLogger("oracle_tools.serve")
@@ -196,9 +198,17 @@ async def _json_body(request: Request) -> Any:
     if not raw.strip():
         raise ApiError(400, "bad_request", "the request body is empty; send JSON.")
     try:
-        return json.loads(raw)
+        data = json.loads(raw)
     except (ValueError, RecursionError) as exc:
         raise ApiError(400, "bad_request", f"the request body is not valid JSON ({str(exc)[:200]}).") from None
+    where = lone_surrogate(data)
+    if where is not None:
+        raise ApiError(
+            400,
+            "bad_request",
+            f"the request body's JSON holds a lone surrogate ({where}), which is no Unicode character; send text",
+        )
+    return data
 
 
 # -- running work ------------------------------------------------------------------------------------
@@ -270,7 +280,15 @@ def _locked(generation: Generation, call: Callable[[], Any]) -> Any:
 
 
 def _base_url(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    """This server's address for the links in answers (``uri``, ``next_page`` …). The ``Host`` header is a
+    client's word: it is used only when it names the address the connection came in on (or ``localhost`` at
+    its port), else the links use that address itself, so no request can make answers point elsewhere."""
+    server = request.scope.get("server") or ("127.0.0.1", 8765)
+    host, port = str(server[0]), int(server[1])
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    given = request.headers.get("host", "").strip().lower()
+    allowed = {address.lower(), f"localhost:{port}"} | ({host.lower(), "localhost"} if port == 80 else set())
+    return f"http://{given if given in allowed else address}"
 
 
 def card_json(generation: Generation, ids: Sequence[str]) -> list[bytes | None]:
@@ -523,6 +541,19 @@ _UNIQUE = ("cards", "art", "prints")
 _DIRS = ("auto", "asc", "desc")
 
 
+#: How long one search may run before it is stopped (``serve --query-timeout``; the environment carries it
+#: to worker processes).
+QUERY_TIMEOUT_ENV = "ORACLE_TOOLS_QUERY_TIMEOUT"
+DEFAULT_QUERY_TIMEOUT = 10.0
+
+
+def query_timeout() -> float:
+    try:
+        return float(os.environ.get(QUERY_TIMEOUT_ENV) or DEFAULT_QUERY_TIMEOUT)
+    except ValueError:
+        return DEFAULT_QUERY_TIMEOUT
+
+
 SEARCH_CACHE_SIZE = 512  # result id lists kept per generation (the database is read-only: exact until a swap)
 
 
@@ -539,14 +570,29 @@ def search_ids(gen: Generation, query: str, unique: str, order: str, direction: 
     def nameable(phrase: str) -> list[str]:  # nameable:"nonland" -- CR 201.4, the choose-name rules
         return _locked(gen, lambda: gen.db.nameable(phrase).get_column("oracle_id").unique().to_list())
 
+    from ..sqlfiles import QueryStop
+
+    cursor = gen.user_cursor()
+    stop = QueryStop(  # a runaway query cannot hold a server thread
+        query_timeout(),
+        what="the search",
+        advice="narrow the query (or start the server with a longer --query-timeout)",
+    )
+    stop.watch(cursor)
     try:
-        frame = _search.run(
-            gen.user_cursor(), query, unique=unique, order=order, direction=direction, nameable=nameable
-        )
-    except OracleToolsError as exc:
+        frame = _search.run(cursor, query, unique=unique, order=order, direction=direction, nameable=nameable)
+    except Exception as exc:
+        if stop.stopped:
+            raise ApiError(
+                422, "unprocessable_entity", str(stop.reason(exc)).replace(" (--timeout SECONDS)", "")
+            ) from None
+        if not isinstance(exc, OracleToolsError):
+            raise
         raise ApiError(
             400, "bad_request", str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError) else None
         ) from None
+    finally:
+        stop.unwatch()
     ids: list[str] = frame.get_column("id").to_list()
     if len(cache) >= SEARCH_CACHE_SIZE:
         cache.clear()
@@ -722,7 +768,7 @@ async def health(request: Request) -> Response:
     return json_response(
         {
             "object": "health",
-            "db": str(gen.path),
+            "db": gen.path.name,  # the file name only: the answer is readable from any origin (CORS)
             "generation": gen.number,
             "warm": gen.warm_seconds is not None,
             "warm_seconds": gen.warm_seconds,
@@ -818,7 +864,7 @@ async def decks_check(request: Request) -> Response:
     The body is read exactly as the CLI reads a file (any decklist format; a JSON tournament cache
     gives a list of reports), through a private temporary file; the reports say ``source`` "request body".
     """
-    from ..decks import format_rules, to_decklists
+    from ..decks import check_size, format_rules, to_decklists
     from ..errors import DecklistError
 
     params = _params(request, frozenset({"format", "commander"}), scryfall=False)
@@ -842,10 +888,20 @@ async def decks_check(request: Request) -> Response:
                 decks = to_decklists(path)
             except DecklistError as exc:
                 raise ApiError(400, "bad_request", str(exc).replace(str(path), "the request body")) from None
+        for deck in decks:  # before any work: a deck over the limits is refused at once
+            try:
+                check_size(dataclasses.replace(deck, source="the request body"))
+            except DecklistError as exc:
+                raise ApiError(
+                    413,
+                    "payload_too_large",
+                    str(exc).removesuffix(" (deck check --no-limits, check_deck(..., limits=False))")
+                    + " (oracle-tools deck check --no-limits on this machine)",
+                ) from None
         reports = []
-        with gen.rules_lock:
-            for deck in decks:
-                one = dataclasses.replace(deck, source="request body")
+        for deck in decks:  # the lock is taken deck by deck: other requests go between two decks
+            one = dataclasses.replace(deck, source="request body")
+            with gen.rules_lock:
                 reports.append(gen.db.check_deck(one, format=fmt, commanders=commanders or None).to_dict())
         return json_response(reports[0] if len(reports) == 1 else reports)
 

@@ -1,0 +1,117 @@
+"""Connection limits uvicorn does not set itself: a client must send its request headers in time (no
+slowloris: a connection trickling one byte at a time would hold its socket forever, since every byte resets
+uvicorn's keep-alive timer), and with a bounded number and size of headers (431 otherwise). uvicorn's own
+``limit_concurrency`` caps connections (503 beyond) and ``timeout_keep_alive`` closes idle ones.
+
+``GuardedHttpToolsProtocol`` is uvicorn's httptools protocol (uvicorn[standard] installs httptools) with
+those checks; ``run`` passes it as uvicorn's ``http`` class.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+#: Seconds a client has to send a request's headers, from the connection's start or the previous answer.
+HEADER_TIMEOUT = 10.0
+#: At most this many headers, of at most this many bytes in all (names and values).
+MAX_HEADERS = 100
+MAX_HEADER_BYTES = 16 * 1024
+#: Connections and requests in progress at once; more are answered 503 (uvicorn's limit_concurrency).
+MAX_CONNECTIONS = 512
+#: Seconds an idle keep-alive connection stays open.
+KEEP_ALIVE = 5
+
+
+class _Refused(Exception):
+    """Raised from a parser callback to stop parsing a refused request."""
+
+
+class GuardedHttpToolsProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, with a deadline for the headers and limits on their number and size."""
+
+    _deadline: asyncio.TimerHandle | None = None
+    _refused = False
+    _header_count = 0
+    _header_bytes = 0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._header_count = self._header_bytes = 0
+        self._deadline = self.loop.call_later(HEADER_TIMEOUT, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        self._refuse(408, "Request Timeout", f"the request headers did not arrive within {HEADER_TIMEOUT:g} s")
+
+    def _refuse(self, status: int, reason: str, detail: str) -> None:
+        """Answer a Scryfall-style error and close the connection (the request never reaches the app)."""
+        if self._refused or self.transport.is_closing():
+            return
+        self._refused = True
+        self._disarm()
+        body = (
+            f'{{"object":"error","code":"{reason.lower().replace(" ", "_")}","status":{status},"details":"{detail}"}}'
+        ).encode()
+        head = (
+            f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+        ).encode()
+        self.transport.write(head + body)
+        self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return
+        super().data_received(data)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._header_count += 1
+        self._header_bytes += len(name) + len(value)
+        if self._header_count > MAX_HEADERS:
+            self._refuse(431, "Request Header Fields Too Large", f"more than {MAX_HEADERS} request headers")
+        elif self._header_bytes > MAX_HEADER_BYTES:
+            self._refuse(
+                431, "Request Header Fields Too Large", f"request headers of more than {MAX_HEADER_BYTES:,} bytes"
+            )
+        if self._refused:
+            raise _Refused  # stops the parser (uvicorn then calls send_400_response, which stays quiet)
+        super().on_header(name, value)
+
+    def send_400_response(self, msg: str) -> None:
+        if not self._refused:
+            super().send_400_response(msg)
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        if not self._refused:
+            super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()  # the next request's headers have the same time
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def uvicorn_options() -> dict[str, Any]:
+    """The limits as uvicorn.run options."""
+    return {
+        "http": GuardedHttpToolsProtocol,
+        "limit_concurrency": MAX_CONNECTIONS,
+        "timeout_keep_alive": KEEP_ALIVE,
+    }

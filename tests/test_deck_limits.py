@@ -1,0 +1,72 @@
+"""Hardening: one big deck cannot stall the others. A deck over the size limits is refused at once (CLI exit 2,
+HTTP 413) unless the limit is lifted, and a problem never lists more than ten line numbers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from oracle_tools.decks import MAX_DECK_LINES, MAX_DECK_NAMES
+
+from oracle_server import Server
+
+ONE_MB_DECK = "4 Lightning Bolt\n" * 61_000  # 1,037,000 bytes: just under the server's 1 MiB body limit
+
+
+@pytest.fixture(scope="module")
+def server(sample_db_path: Path) -> Iterator[Server]:
+    srv = Server(sample_db_path)
+    yield srv
+    srv.stop()
+
+
+def _deck_check(db: Path, deck: str, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "oracle_tools.cli",
+            "deck",
+            "check",
+            "-",
+            "--format",
+            "modern",
+            "--db",
+            str(db),
+            *options,
+        ],
+        input=deck,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_cli_refuses_a_deck_over_the_limits_unless_told(sample_db_path: Path) -> None:
+    refused = _deck_check(sample_db_path, ONE_MB_DECK)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == (
+        f"error: standard input: 61,000 card lines with 1 different names; a deck check takes at most {MAX_DECK_LINES:,} lines "
+        f"and {MAX_DECK_NAMES:,} names. Check a smaller list, or lift the limit (deck check --no-limits, "
+        "check_deck(..., limits=False))\n"
+    )
+    lifted = _deck_check(sample_db_path, ONE_MB_DECK, "--no-limits")
+    assert lifted.returncode == 1
+    (problem,) = [line for line in lifted.stdout.splitlines() if "[too_many_copies]" in line]
+    assert "(lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 60,990 more)" in problem and len(problem) < 400
+    at_the_limit = "".join(f"1 {n}\n" for n in ["Lightning Bolt"] * MAX_DECK_LINES)
+    assert _deck_check(sample_db_path, at_the_limit).returncode == 1  # checked (not legal: copies), not refused
+
+
+def test_the_server_answers_413_at_once_and_goes_on(server: Server) -> None:
+    big = server.client.post("/decks/check?format=modern", content=ONE_MB_DECK.encode())
+    assert big.status_code == 413
+    details = big.json()["details"]
+    assert details.startswith("the request body: 61,000 card lines with 1 different names; a deck check takes at most")
+    assert details.endswith("(oracle-tools deck check --no-limits on this machine)")
+    small = server.client.post("/decks/check?format=modern", content=b"4 Lightning Bolt\n56 Mountain\n")
+    assert small.status_code == 200 and small.json()["legal"] is True

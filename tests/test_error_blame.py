@@ -1,0 +1,63 @@
+"""Hardening: errors that blamed the wrong thing get their own true line (real processes, a real full disk)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-m", "oracle_tools.cli"]
+
+
+def _cli(*args: str | bytes, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def test_an_empty_db_is_bad_usage_not_a_bug(sample_db_path: Path) -> None:
+    done = _cli("resolve", "Foudre", "--db", "")
+    assert done.returncode == 2 and "bug" not in done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        "error: Invalid value for '--db' (env var: 'ORACLE_TOOLS_DB'): is empty (or the current folder); give a "
+        "database file such as data/oracle.duckdb"
+    )
+    folder = _cli("resolve", "Foudre", "--db", str(sample_db_path.parent))
+    assert folder.returncode == 2
+    assert "is a directory" in folder.stderr.splitlines()[-1] and "bug" not in folder.stderr
+
+
+def test_a_non_utf8_argument_is_named_not_blamed_on_the_database(sample_db_path: Path) -> None:
+    done = subprocess.run(
+        [*CLI, "resolve", b"\xff\xfe", "--db", str(sample_db_path)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "error: argument 2 (\\xff\\xfe) is not valid UTF-8 text (byte 0xff at position 0); give UTF-8 text, or check "
+        "the encoding of the terminal or script that passed it\n"
+    )
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path):
+    """A 2 MB tmpfs: a real disk that fills up (mounting needs root, which CI's machine has)."""
+    where = tmp_path / "tiny"
+    where.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(where)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({mounted.stderr.decode().strip()}): needs root")
+    yield where
+    subprocess.run(["umount", str(where)], check=False)
+
+
+def test_a_full_disk_during_ingest_says_so(full_disk: Path) -> None:
+    db = full_disk / "oracle.duckdb"
+    done = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    line = done.stderr
+    assert line.startswith("error: ingest: the disk is full (") and "No space left on device" in line
+    assert line.endswith("; free some space or write elsewhere. Nothing was replaced: the database is as it was.\n")
+    assert "check that --db is an oracle-tools database" not in line
+    assert not db.exists() and not any(p.name.endswith(".tmp") for p in full_disk.iterdir())
+    assert os.statvfs(full_disk).f_bfree > 0  # the temp file went away with the failure

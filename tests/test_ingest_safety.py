@@ -1,0 +1,167 @@
+"""Hardening, data safety: what an adversarial run broke in ingest, each with real processes and real files —
+a stale write-ahead log, two ingests at once, a source that would wipe the database, leftovers of killed
+ingests."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from oracle_tools.ingest import lock_path
+
+CLI = [sys.executable, "-m", "oracle_tools.cli"]
+
+
+def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def _runs(db: Path) -> list[int]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return [r for (r,) in con.execute("SELECT DISTINCT run_id FROM ingest_runs ORDER BY 1").fetchall()]
+
+
+def _cards(db: Path) -> int:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute("SELECT count(*) FROM cards WHERE is_card").fetchall()[0][0]
+
+
+def _foreign_wal(folder: Path) -> Path:
+    """A real write-ahead log of another database: a writer killed before its checkpoint leaves it."""
+    other = folder / "other.duckdb"
+    code = (
+        "import duckdb, os\n"
+        f"c = duckdb.connect({str(other)!r})\n"
+        "c.execute(\"SET checkpoint_threshold = '1TB'\")\n"
+        "c.execute('CREATE TABLE t AS SELECT range AS x FROM range(1000)')\n"
+        "os._exit(9)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=False)
+    wal = Path(str(other) + ".wal")
+    assert wal.exists()
+    return wal
+
+
+@pytest.fixture
+def db(sample_db_path: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "oracle.duckdb"
+    shutil.copy(sample_db_path, path)
+    return path
+
+
+def test_a_stale_wal_is_one_clear_line_and_the_next_ingest_leaves_a_consistent_pair(db: Path) -> None:
+    wal = Path(str(db) + ".wal")
+    shutil.copy(_foreign_wal(db.parent), wal)
+    done = _cli("resolve", "Foudre", "--db", str(db))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"error: {wal} does not belong to {db}") and "mv '" in done.stderr
+    ingested = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+    assert ingested.returncode == 0, ingested.stderr
+    assert "removed" in ingested.stderr and ".wal" in ingested.stderr  # said, not silent
+    assert not wal.exists()
+    assert _cli("resolve", "Foudre", "--db", str(db)).stdout == "Lightning Bolt  [via printed]\n"
+    # a writer of this very file killed before its checkpoint: its log matches the old file, not the new one
+    code = (
+        "import duckdb, os\n"
+        f"c = duckdb.connect({str(db)!r})\n"
+        "c.execute(\"SET checkpoint_threshold = '1TB'\")\n"
+        "c.execute('CREATE TABLE scratch AS SELECT range AS x FROM range(1000)')\n"
+        "os._exit(9)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=False)
+    assert wal.exists()
+    assert _cli("ingest", "--sample", "--no-progress", "--db", str(db)).returncode == 0
+    assert not wal.exists()
+    assert _cli("resolve", "Foudre", "--db", str(db)).stdout == "Lightning Bolt  [via printed]\n"
+
+
+def test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost(db: Path) -> None:
+    before = _runs(db)
+    first = subprocess.Popen(
+        [*CLI, "ingest", "--sample", "--no-progress", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lock = lock_path(db)
+        deadline = time.monotonic() + 30
+        while not (lock.exists() and lock.read_text().strip()):  # the first ingest holds the lock
+            assert time.monotonic() < deadline and first.poll() is None
+            time.sleep(0.01)
+        at_once = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+        waited = subprocess.run(
+            [*CLI, "ingest", "--sample", "--no-progress", "--wait", "--db", str(db)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        out, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert at_once.returncode == 2
+    assert at_once.stderr == (
+        f"error: another ingest (pid {first.pid}) is writing {db.name}; wait for it to finish, or rerun with "
+        "--wait to wait for it\n"
+    )
+    assert waited.returncode == 0, waited.stderr
+    assert f"waiting for the ingest of pid {first.pid} to finish" in waited.stderr
+    runs = _runs(db)
+    assert runs == [*before, before[-1] + 1, before[-1] + 2]  # both ingests' runs are kept
+
+
+def test_an_ingest_that_would_lose_most_cards_is_refused(db: Path, tmp_path: Path) -> None:
+    with gzip.open(Path(__file__).resolve().parents[1] / "oracle_tools/data/sample/cards-2019.json.gz") as f:
+        one = [c for c in json.load(f) if c["name"] == "Lightning Bolt"][:1]
+    small = tmp_path / "one-card.json"
+    small.write_text(json.dumps(one), encoding="utf-8")
+    cards = _cards(db)
+    refused = _cli("ingest", "--bulk-file", str(small), "--no-progress", "--db", str(db))
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"error: refusing to replace {db} ({cards:,} cards) with a database of 1 card built from one-card.json: "
+        f"that would lose {cards - 1:,} cards. Check the source files, or rerun with --replace-anyway if that is "
+        "what you want. Nothing was replaced.\n"
+    )
+    assert _cards(db) == cards
+    replaced = _cli("ingest", "--bulk-file", str(small), "--replace-anyway", "--no-progress", "--db", str(db))
+    assert replaced.returncode == 0, replaced.stderr
+    assert _cards(db) == 1
+
+
+def test_a_name_of_megabytes_is_a_bad_input_not_a_card(db: Path, tmp_path: Path) -> None:
+    with gzip.open(Path(__file__).resolve().parents[1] / "oracle_tools/data/sample/cards-2019.json.gz") as f:
+        cards = json.load(f)
+    cards[5] = {**cards[5], "name": "Bolt " * 400_000}  # 2 MB
+    bad = tmp_path / "huge-name.json"
+    bad.write_text(json.dumps(cards), encoding="utf-8")
+    size = db.stat().st_size
+    done = _cli("ingest", "--bulk-file", str(bad), "--no-progress", "--db", str(db))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr == (
+        f"error: {bad}: the object with id {cards[5]['id']} has a name of 2,000,000 characters, which no card has "
+        "(at most 1,000 and 100,000); the file is damaged or not Scryfall's. Nothing was replaced.\n"
+    )
+    assert db.stat().st_size == size
+
+
+def test_info_lists_what_killed_ingests_left_and_the_next_ingest_removes_it(db: Path) -> None:
+    left = db.with_name(f"{db.name}.ingest-{2**22 + 12345}.tmp")  # above Linux's default pid_max: no such process
+    left.write_bytes(b"\0" * 4096)
+    done = _cli("info", "--db", str(db))
+    assert f"temp file {left} (0.0 MB): left by an ingest that was stopped; the next ingest removes it" in done.stdout
+    listed = json.loads(_cli("info", "--json", "--db", str(db)).stdout)["temp_files"]
+    assert listed == [{"file": str(left), "size_bytes": 4096, "ingest_running": False}]
+    assert _cli("ingest", "--sample", "--no-progress", "--db", str(db)).returncode == 0
+    assert not left.exists()
+    assert os.path.exists(db)
