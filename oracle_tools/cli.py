@@ -384,6 +384,24 @@ def ingest(
 
 @main.command()
 @_db_option
+@click.argument("name")
+@_json_option
+@_friendly_errors
+def catalog(db_path: Path | None, name: str, as_json: bool) -> None:
+    """A Scryfall catalog computed from the database, one value a line: card-names, artist-names, word-bank,
+    supertypes, card-types, creature-types (and the other *-types), powers, toughnesses, loyalties,
+    keyword-abilities, keyword-actions, ability-words."""
+    with _open(db_path) as db:
+        data = db.catalog(name)
+    if as_json:
+        _echo_json({"object": "catalog", "total_values": len(data), "data": data})
+        return
+    for value in data:
+        click.echo(value)
+
+
+@main.command()
+@_db_option
 @_json_option
 @_friendly_errors
 def info(db_path: Path | None, as_json: bool) -> None:

@@ -302,6 +302,13 @@ class OracleDB:
             ],
         }
 
+    def catalog(self, name: str) -> list[str]:
+        """Scryfall's catalog ``name`` (``creature-types``, ``card-names``, ``keyword-abilities`` …) computed from
+        this database (oracle_tools/catalogs.py); OracleToolsError for a name Scryfall has no catalog for."""
+        from . import catalogs
+
+        return catalogs.catalog(self.con, name)
+
     # -- what changed from one ingest to the next (oracle_tools/changes.py) ------------------------
 
     def _change_selection(

@@ -761,6 +761,30 @@ async def cards_collection(request: Request) -> Response:
     return await _run(request, work)
 
 
+async def catalog(request: Request) -> Response:
+    """GET /catalog/{name}: a Scryfall catalog object computed from the database (oracle_tools/catalogs.py)."""
+    from ..catalogs import CATALOGS, NOT_KEPT
+
+    _params(request, frozenset())
+    name = request.path_params["name"]
+    if name not in CATALOGS:
+        why = NOT_KEPT.get(name)
+        details = (
+            f"The catalog {name!r} is not offered here: {why}."
+            if why
+            else f"No catalog {name[:60]!r}; the catalogs are {', '.join(CATALOGS)}."
+        )
+        raise ApiError(404, "not_found", details)
+    base = _base_url(request)
+
+    def work(gen: Generation) -> Response:
+        data = gen.cached(f"catalog:{name}", lambda: _locked(gen, lambda: gen.db.catalog(name)))
+        uri = f"{base}/catalog/{name}"
+        return json_response({"object": "catalog", "uri": uri, "total_values": len(data), "data": data})
+
+    return await _run(request, work)
+
+
 async def health(request: Request) -> Response:
     """GET /health: the open database generation and whether its card cache is warm (for monitors, the bench)."""
     _params(request, frozenset(), scryfall=False)
@@ -1024,6 +1048,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/cards/{set}/{number}/{lang}", card_by_number, methods=["GET"]),
         Route("/cards/{set}/{number}", card_by_number, methods=["GET"]),
         Route("/cards/{id}", card_by_id, methods=["GET"]),
+        Route("/catalog/{name}", catalog, methods=["GET"]),
         Route("/health", health, methods=["GET"]),
         Route("/names/resolve", names_resolve, methods=["GET", "POST"]),
         Route("/tokens/{name:path}", tokens, methods=["GET"]),
