@@ -82,6 +82,8 @@ CARD_COLUMNS: dict[str, str] = {
     "multiverse_ids": "INTEGER[]",
     "mtgo_id": "INTEGER",
     "arena_id": "INTEGER",
+    "tcgplayer_id": "INTEGER",
+    "cardmarket_id": "INTEGER",
     "edhrec_rank": "INTEGER",
     "game_changer": "BOOLEAN",
     "attraction_lights": "INTEGER[]",

@@ -28,7 +28,7 @@ import logging
 import os
 import signal
 import tempfile
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import SimpleNamespace
@@ -461,24 +461,29 @@ async def card_by_number(request: Request) -> Response:
     _params(request, frozenset())
     set_code, number = request.path_params["set"], request.path_params["number"]
     lang = request.path_params.get("lang")
-    if len(set_code) > 20 or len(number) > 20 or (lang and len(lang) > 10):
-        raise ApiError(404, "not_found", "No card found with that set code and collector number.")
     base = _base_url(request)
 
     def work(gen: Generation) -> Response:
-        row = (
-            gen.cursor()
-            .execute(
-                "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
-                "AND (? IS NULL OR lang = ?) ORDER BY (lang = 'en') DESC, id LIMIT 1",
-                [set_code, number, lang, lang],
-            )
-            .fetchall()
-        )
-        where = f"“{set_code}” #{number}" + (f" in language “{lang}”" if lang else "")
-        return _card_answer(gen, row[0][0] if row else None, base, f"No card found: {where}.")
+        where = f"“{set_code[:20]}” #{number[:20]}" + (f" in language “{lang[:10]}”" if lang else "")
+        return _card_answer(gen, _printing_by_number(gen, set_code, number, lang), base, f"No card found: {where}.")
 
     return await _run(request, work)
+
+
+def _printing_by_number(gen: Generation, set_code: str, number: str, lang: str | None) -> str | None:
+    """The printing a set code and collector number (and language) name, English first, or None."""
+    if len(set_code) > 20 or len(number) > 20 or (lang and len(lang) > 10):
+        return None
+    row = (
+        gen.cursor()
+        .execute(
+            "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
+            "AND (? IS NULL OR lang = ?) ORDER BY (lang = 'en') DESC, id LIMIT 1",
+            [set_code, number, lang, lang],
+        )
+        .fetchall()
+    )
+    return row[0][0] if row else None
 
 
 async def card_rulings(request: Request) -> Response:
@@ -487,14 +492,103 @@ async def card_rulings(request: Request) -> Response:
     card_id = request.path_params["id"]
     if not _looks_like_uuid(card_id):
         raise ApiError(404, "not_found", f"“{card_id[:100]}” is not a Scryfall card id (a UUID).")
+    return await _run(
+        request, lambda gen: _rulings_answer(gen, card_id.lower(), f"No card found with the given ID “{card_id}”.")
+    )
+
+
+def _rulings_answer(gen: Generation, printing_id: str | None, missing: str) -> Response:
+    """The rulings of a printing's Oracle card as Scryfall's list object, or a 404 saying ``missing``."""
+    cur = gen.cursor()
+    row = cur.execute("SELECT oracle_id FROM printings WHERE id = ?", [printing_id]).fetchall() if printing_id else []
+    if not row:
+        raise ApiError(404, "not_found", missing)
+    rulings = cardjson.rulings(cur, row[0][0]) if row[0][0] else []
+    return json_response({"object": "list", "has_more": False, "data": rulings})
+
+
+#: The other ids Scryfall finds a card by (/cards/multiverse/{id} …): the printings column holding each.
+#: Column names are these constants, never user text.
+_ID_COLUMNS = {
+    "multiverse": "list_contains(multiverse_ids, ?)",
+    "mtgo": "mtgo_id = ?",
+    "arena": "arena_id = ?",
+    "tcgplayer": "tcgplayer_id = ?",
+    "cardmarket": "cardmarket_id = ?",
+}
+
+
+def _printing_by(gen: Generation, kind: str, value: str) -> str | None:
+    """The printing a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id names (English first), or None."""
+    if not (value.isascii() and value.isdigit()) or len(value) > 10:
+        return None  # ids are numbers: anything else names no card
+    rows = (
+        gen.cursor()
+        .execute(
+            f"SELECT id FROM printings WHERE {_ID_COLUMNS[kind]} ORDER BY (lang = 'en') DESC, id LIMIT 1",
+            [int(value)],
+        )
+        .fetchall()
+    )
+    return rows[0][0] if rows else None
+
+
+def _by_id_route(kind: str, *, rulings: bool) -> Callable[[Request], Awaitable[Response]]:
+    label = {"multiverse": "Multiverse", "mtgo": "MTGO", "arena": "Arena", "tcgplayer": "TCGplayer"}.get(
+        kind, kind.title()
+    )
+
+    async def endpoint(request: Request) -> Response:
+        _params(request, frozenset())
+        value = request.path_params["value"]
+        missing = f"No card found with the given {label} ID “{value[:40]}”."
+        base = _base_url(request)
+
+        def work(gen: Generation) -> Response:
+            found = _printing_by(gen, kind, value)
+            return _rulings_answer(gen, found, missing) if rulings else _card_answer(gen, found, base, missing)
+
+        return await _run(request, work)
+
+    endpoint.__doc__ = f"GET /cards/{kind}/{{id}}{'/rulings' if rulings else ''}: by the printing's {label} id."
+    return endpoint
+
+
+async def card_number_rulings(request: Request) -> Response:
+    """GET /cards/{set}/{number}/rulings: the rulings of the card a set code and collector number name."""
+    _params(request, frozenset())
+    set_code, number = request.path_params["set"], request.path_params["number"]
 
     def work(gen: Generation) -> Response:
-        cur = gen.cursor()
-        row = cur.execute("SELECT oracle_id FROM printings WHERE id = ?", [card_id.lower()]).fetchall()
-        if not row:
-            raise ApiError(404, "not_found", f"No card found with the given ID “{card_id}”.")
-        rulings = cardjson.rulings(cur, row[0][0]) if row[0][0] else []
-        return json_response({"object": "list", "has_more": False, "data": rulings})
+        found = _printing_by_number(gen, set_code, number, None)
+        return _rulings_answer(gen, found, f"No card found: “{set_code[:20]}” #{number[:20]}.")
+
+    return await _run(request, work)
+
+
+async def card_random(request: Request) -> Response:
+    """GET /cards/random[?q=]: a random card (its preferred printing), or a random card a search finds."""
+    import random
+
+    params = _params(request, frozenset({"q"}))
+    query = _text(params.get("q"), "q", required=False)
+    base = _base_url(request)
+
+    def work(gen: Generation) -> Response:
+        if query:
+            ids = search_ids(gen, query, "cards", "name", "auto")
+            if not ids:
+                raise ApiError(404, "not_found", "Your query didn’t match any cards. Adjust your search terms.")
+            return _card_answer(gen, random.choice(ids), base, "No random card found.")
+        row = (
+            gen.cursor()
+            .execute(
+                "SELECT p.id FROM preferred_printings p JOIN cards c USING (oracle_id) WHERE c.is_card "
+                "ORDER BY random() LIMIT 1"
+            )
+            .fetchall()
+        )
+        return _card_answer(gen, row[0][0] if row else None, base, "The database has no cards.")
 
     return await _run(request, work)
 
@@ -785,6 +879,13 @@ async def catalog(request: Request) -> Response:
     return await _run(request, work)
 
 
+async def migrations(request: Request) -> Response:
+    """GET /migrations: Scryfall's list of card id migrations (merges, deletions). The bulk data carries none,
+    so the list is empty: a client that syncs ids finds nothing to change."""
+    _params(request, frozenset({"page"}))
+    return json_response({"object": "list", "has_more": False, "data": []})
+
+
 async def health(request: Request) -> Response:
     """GET /health: the open database generation and whether its card cache is warm (for monitors, the bench)."""
     _params(request, frozenset(), scryfall=False)
@@ -1044,11 +1145,19 @@ def api_routes() -> list[BaseRoute]:
         Route("/cards/search", cards_search, methods=["GET"]),
         Route("/cards/autocomplete", cards_autocomplete, methods=["GET"]),
         Route("/cards/collection", cards_collection, methods=["POST"]),
+        Route("/cards/random", card_random, methods=["GET"]),
+        *(
+            Route(f"/cards/{kind}/{{value}}{tail}", _by_id_route(kind, rulings=bool(tail)), methods=["GET"])
+            for kind in _ID_COLUMNS
+            for tail in ("/rulings", "")
+        ),
         Route("/cards/{id}/rulings", card_rulings, methods=["GET"]),
+        Route("/cards/{set}/{number}/rulings", card_number_rulings, methods=["GET"]),
         Route("/cards/{set}/{number}/{lang}", card_by_number, methods=["GET"]),
         Route("/cards/{set}/{number}", card_by_number, methods=["GET"]),
         Route("/cards/{id}", card_by_id, methods=["GET"]),
         Route("/catalog/{name}", catalog, methods=["GET"]),
+        Route("/migrations", migrations, methods=["GET"]),
         Route("/health", health, methods=["GET"]),
         Route("/names/resolve", names_resolve, methods=["GET", "POST"]),
         Route("/tokens/{name:path}", tokens, methods=["GET"]),

@@ -21,5 +21,6 @@ SELECT id, oid, name, lang, "set", set_name, set_type, collector_number, release
        list_transform(card_faces, lambda f: f.printed_name),
        list_transform(card_faces, lambda f: nullif(f.flavor_name, '')),
        games, digital, promo, border_color, security_stamp, multiverse_ids, mtgo_id, arena_id, artist, source_file, finishes,
-       list_transform(card_faces, lambda f: f.oracle_id)
+       list_transform(card_faces, lambda f: f.oracle_id),
+       tcgplayer_id, cardmarket_id
 FROM ingest_stage.main.stage_dedup;

@@ -92,7 +92,9 @@ CREATE TABLE printings (
     artist             VARCHAR,
     source_file        VARCHAR,
     finishes           VARCHAR[],         -- nonfoil, foil, etched (NULL in files older than the field)
-    face_oracle_ids    VARCHAR[]          -- each face's oracle_id, where Scryfall gives one (reversible cards)
+    face_oracle_ids    VARCHAR[],         -- each face's oracle_id, where Scryfall gives one (reversible cards)
+    tcgplayer_id       INTEGER,           -- the printing's ids at TCGplayer and Cardmarket (Scryfall's fields;
+    cardmarket_id      INTEGER            --   /cards/tcgplayer/{id}, /cards/cardmarket/{id})
 );
 
 -- Format legality in long form (one row per card and format; unique by construction: one map per card).
