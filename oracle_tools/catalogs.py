@@ -21,7 +21,7 @@ from .errors import OracleToolsError
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["CATALOGS", "NOT_KEPT", "catalog"]
+__all__ = ["CATALOGS", "NOT_KEPT", "catalog", "reader"]
 
 _NUMBERED = re.compile(r"^(?P<sign>[-+])?(?P<num>\d+(?:\.\d+)?)")
 
@@ -145,10 +145,15 @@ NOT_KEPT: dict[str, str] = {
 
 def catalog(con: duckdb.DuckDBPyConnection, name: str) -> list[str]:
     """The values of Scryfall's catalog ``name`` in this database; OracleToolsError names the known ones."""
+    return reader(name)(con)
+
+
+def reader(name: str) -> Callable[[duckdb.DuckDBPyConnection], list[str]]:
+    """How catalog ``name`` is read; OracleToolsError for a catalog not offered (why) or unknown (the names)."""
     read = CATALOGS.get(name)
     if read is None:
         why = NOT_KEPT.get(name)
         if why:
-            raise OracleToolsError(f"the catalog {name!r} is not offered: {why}")
-        raise OracleToolsError(f"no catalog {name!r}; the catalogs are {', '.join(CATALOGS)}")
-    return read(con)
+            raise OracleToolsError(f"the catalog {name!r} is not offered here: {why}")
+        raise OracleToolsError(f"no catalog {name[:60]!r}; the catalogs are {', '.join(CATALOGS)}")
+    return read

@@ -24,6 +24,7 @@ import click
 from . import userfiles
 from .db import OracleDB, default_db_path
 from .errors import OracleToolsError
+from .sqlfiles import SERVED_QUERY_TIMEOUT
 
 #: `resolve --batch`: far above any real list of names (a million names is ~20 MB); bounds /dev/zero.
 MAX_BATCH_CHARS = 256 * userfiles.MiB
@@ -1044,7 +1045,12 @@ def deck_check(
     from .errors import DecklistError
 
     reports: list[dict[str, Any]] = []
-    unreadable = False
+
+    def cannot_check(path: Path, exc: DecklistError) -> None:
+        """A file that cannot be read, or a deck over the size limits: said, and the others are checked."""
+        click.echo(f"error: {exc}", err=True)
+        reports.append({"source": str(path), "legal": False, "error": str(exc), "problems": []})
+
     with _open(db_path) as db:
         # which ban lists judge the decks (limited has none), said once before the first deck read
         judged_by = db.legalities_source() if not as_json and fmt != "limited" else None
@@ -1052,17 +1058,13 @@ def deck_check(
             try:
                 decks = _decklists(path)
             except DecklistError as exc:
-                unreadable = True
-                click.echo(f"error: {exc}", err=True)
-                reports.append({"source": str(path), "legal": False, "error": str(exc), "problems": []})
+                cannot_check(path, exc)
                 continue
             for one in decks:
                 try:
                     checked = db.check_deck(one, format=fmt, commanders=commanders or None, limits=not no_limits)
-                except DecklistError as exc:  # a deck over the size limits: said, and the others are checked
-                    unreadable = True
-                    click.echo(f"error: {exc}", err=True)
-                    reports.append({"source": str(path), "legal": False, "error": str(exc), "problems": []})
+                except DecklistError as exc:
+                    cannot_check(path, exc)
                     continue
                 reports.append(checked.to_dict())
                 if with_changes:
@@ -1092,7 +1094,7 @@ def deck_check(
                         click.echo(f"    {since[p['card'], p['kind']]}")
             for note in r.get("notes", []):
                 click.echo(f"  note: {note}")
-    if unreadable:
+    if any("error" in r for r in reports):
         sys.exit(2)
     sys.exit(0 if all(r["legal"] for r in reports) else 1)
 
@@ -1116,7 +1118,9 @@ def deck_check(
     type=click.IntRange(1, 64),
     help="Server processes (each opens the database read-only and keeps its own caches).",
 )
-@_seconds_option("--query-timeout", 10.0, 3_600, "Stop a search that runs longer than this (answered 422).")
+@_seconds_option(
+    "--query-timeout", SERVED_QUERY_TIMEOUT, 3_600, "Stop a search that runs longer than this (answered 422)."
+)
 @_friendly_errors
 def serve_command(db_path: Path | None, host: str, port: int, workers: int, query_timeout: float) -> None:
     """Serve the Scryfall-compatible HTTP API, the rules endpoints and the web page (read-only).
@@ -1280,7 +1284,9 @@ def search_command(
 
 @main.command("mcp")
 @_db_option
-@_seconds_option("--query-timeout", 10.0, 3_600, "Stop a search tool call that runs longer than this (a tool error).")
+@_seconds_option(
+    "--query-timeout", SERVED_QUERY_TIMEOUT, 3_600, "Stop a search tool call that runs longer than this (a tool error)."
+)
 @_friendly_errors
 def mcp_command(db_path: Path | None, query_timeout: float) -> None:
     """Serve search, resolve, token, choose_name, list_nameable and check_deck as tools of a Model

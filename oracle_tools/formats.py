@@ -52,19 +52,28 @@ def _constructed(key: str, label: str, note: str = "") -> FormatRules:
     return FormatRules(key=key, label=label, min_size=60, note=note)  # CR 100.2a
 
 
-def _singleton_100(
-    key: str, label: str, commander_kind: str = "legendary", commander_only: bool = False
+def _commander_format(
+    key: str,
+    label: str,
+    *,
+    size: int = 100,
+    commander_kind: str = "legendary",
+    commander_only: bool = False,
+    signature_spell: bool = False,
 ) -> FormatRules:
-    return FormatRules(  # CR 903.5a, 903.5b, 903.5e
+    """A singleton format led from the command zone, of exactly ``size`` cards, no sideboard (CR 903.5a,
+    903.5b, 903.5e; Brawl, Oathbreaker and Pauper Commander by their own rules)."""
+    return FormatRules(
         key=key,
         label=label,
-        min_size=100,
-        max_size=100,
+        min_size=size,
+        max_size=size,
         copies=1,
         sideboard_max=0,
         commander=True,
         commander_kind=commander_kind,
         restricted_means_commander_only=commander_only,
+        signature_spell=signature_spell,
     )
 
 
@@ -86,32 +95,13 @@ FORMATS: dict[str, FormatRules] = {
         _constructed("oldschool", "Old School"),
         _constructed("premodern", "Premodern"),
         _constructed("frontier", "Frontier", note="a key of Scryfall's legalities until 2020"),
-        _singleton_100("commander", "Commander"),
-        _singleton_100("duel", "Duel Commander"),
-        _singleton_100("predh", "PreDH"),
-        _singleton_100("brawl", "Brawl", commander_kind="legendary_or_planeswalker"),
-        _singleton_100("paupercommander", "Pauper Commander", commander_kind="creature", commander_only=True),
-        FormatRules(
-            key="standardbrawl",
-            label="Standard Brawl",
-            min_size=60,
-            max_size=60,
-            copies=1,
-            sideboard_max=0,
-            commander=True,
-            commander_kind="legendary_or_planeswalker",
-        ),
-        FormatRules(
-            key="oathbreaker",
-            label="Oathbreaker",
-            min_size=60,
-            max_size=60,
-            copies=1,
-            sideboard_max=0,
-            commander=True,
-            commander_kind="planeswalker",
-            signature_spell=True,
-        ),
+        _commander_format("commander", "Commander"),
+        _commander_format("duel", "Duel Commander"),
+        _commander_format("predh", "PreDH"),
+        _commander_format("brawl", "Brawl", commander_kind="legendary_or_planeswalker"),
+        _commander_format("paupercommander", "Pauper Commander", commander_kind="creature", commander_only=True),
+        _commander_format("standardbrawl", "Standard Brawl", size=60, commander_kind="legendary_or_planeswalker"),
+        _commander_format("oathbreaker", "Oathbreaker", size=60, commander_kind="planeswalker", signature_spell=True),
         FormatRules(key="gladiator", label="Gladiator", min_size=100, max_size=100, copies=1, sideboard_max=0),
         FormatRules(
             key="limited",

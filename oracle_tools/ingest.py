@@ -237,10 +237,6 @@ def temp_files(db_path: Path) -> list[tuple[Path, bool]]:
     return found
 
 
-def _stale_temp_files(db_path: Path) -> Iterable[Path]:
-    return [path for path, running in temp_files(db_path) if not running]
-
-
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -350,8 +346,9 @@ class Ingest:
                 f"no card files to ingest and no database at {self.db_path} to add to; "
                 "give --bulk-file with Scryfall card objects, --sample, or ingest from the Scryfall API."
             )
-        for stale in _stale_temp_files(self.db_path):
-            _remove(stale)
+        for leftover, running in temp_files(self.db_path):
+            if not running:  # left by a killed ingest
+                _remove(leftover)
         tmp = self.db_path.with_name(f"{self.db_path.name}.ingest-{os.getpid()}.tmp")
         _remove(tmp)
         started = time.perf_counter()
@@ -407,7 +404,7 @@ class Ingest:
             try:
                 con.execute(f"ATTACH ? AS {PREVIOUS_CATALOG} (READ_ONLY)", [str(previous)])
             except duckdb.Error as exc:
-                if "WAL does not match" not in str(exc):
+                if not sqlfiles.is_foreign_wal(exc):
                     raise
                 # the old file's log is stale: the old database as it was checkpointed is what it holds
                 Path(str(previous) + ".wal").unlink()

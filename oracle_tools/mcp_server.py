@@ -37,6 +37,7 @@ from pydantic import Field, ValidationError
 from . import __version__
 from .db import OracleDB
 from .errors import OracleToolsError
+from .sqlfiles import SERVED_QUERY_TIMEOUT
 
 MAX_NAME = 1000  # characters, as the HTTP API
 MAX_DECKLIST = 1024 * 1024  # characters of decklist text, as the HTTP API's body limit
@@ -179,11 +180,7 @@ def _rpc_error(message_id: str | int | None, code: int, message: str) -> dict[st
     return {"jsonrpc": "2.0", "id": message_id, "error": {"code": code, "message": message}}
 
 
-#: Seconds a search tool call may run before it is stopped (``oracle-tools mcp --query-timeout``).
-DEFAULT_QUERY_TIMEOUT = 10.0
-
-
-def build_server(db: OracleDB, *, query_timeout: float = DEFAULT_QUERY_TIMEOUT) -> MCPServer[Any]:
+def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -> MCPServer[Any]:
     """The MCP server with the oracle-tools tools, answering from ``db``."""
     server = OracleMCPServer(
         "oracle-tools",
@@ -335,23 +332,11 @@ def build_server(db: OracleDB, *, query_timeout: float = DEFAULT_QUERY_TIMEOUT) 
 
         def work() -> dict[str, Any]:
             from .cardjson import card_objects
-            from .sqlfiles import QueryStop
+            from .search import time_limit
 
             # a runaway search cannot hold the one connection every tool shares (DuckDB's interrupt())
-            stop = QueryStop(
-                query_timeout,
-                what="the search",
-                advice="narrow the query (or start the server with a longer --query-timeout)",
-            )
-            stop.watch(db.user_con)
-            try:
+            with time_limit(query_timeout).watching(db.user_con):
                 frame = db.search(query, unique=unique, order=order, direction=direction)
-            except Exception as exc:
-                if stop.stopped:
-                    raise OracleToolsError(str(stop.reason(exc))) from None
-                raise
-            finally:
-                stop.unwatch()
             total = frame.height
             ids = frame.head(limit).get_column("id").drop_nulls().to_list()
             cards = card_objects(db._search_con(), ids=ids)  # the CLI's connection: user_con when sandboxed
@@ -373,7 +358,7 @@ def _constraint(db: OracleDB, phrase: str | None, card: str | None) -> tuple[Any
     return _choose.as_constraint(phrase), phrase or "", None
 
 
-def run(db_path: str | Path, *, query_timeout: float = DEFAULT_QUERY_TIMEOUT) -> None:
+def run(db_path: str | Path, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -> None:
     """Serve the tools over stdio until the client closes stdin or Ctrl-C. The database must exist (checked first)."""
     import os
     import signal

@@ -93,7 +93,7 @@ def _columns_that_fit(widths: Sequence[int], max_width: int) -> list[int]:
     """Indexes of the first and last columns that fit beside a one-character "…" column: taken from the left
     and the right in turn (at least the first and the last)."""
     left, right = [0], [len(widths) - 1]
-    used = widths[0] + widths[-1] + 1 + 3 * 2 + 4
+    used = _line_width([widths[0], 1, widths[-1]])
     lo, hi = 1, len(widths) - 2
     take_left = True
     while lo <= hi:

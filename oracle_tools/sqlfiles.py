@@ -4,6 +4,7 @@ server and the MCP tools all run on :func:`sandboxed_connection` via ``OracleDB.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
@@ -92,7 +93,7 @@ def opening_error(path: str | os.PathLike[str], exc: BaseException) -> Exception
     """The error to raise when DuckDB cannot open the database at ``path``: one true line for a write-ahead log
     that belongs to another file (a writer that stopped before a checkpoint left it, or it was copied), else
     ``exc`` itself."""
-    if "WAL does not match" not in str(exc):
+    if not is_foreign_wal(exc):
         return exc if isinstance(exc, Exception) else RuntimeError(str(exc))
     wal = f"{path}.wal"
     return OracleToolsError(
@@ -100,6 +101,11 @@ def opening_error(path: str | os.PathLike[str], exc: BaseException) -> Exception
         f"another database), so the database cannot be opened: move it away (mv '{wal}' '{wal}.bad') and open "
         "again, or rebuild the database with `oracle-tools ingest` (which removes it)"
     )
+
+
+def is_foreign_wal(exc: BaseException) -> bool:
+    """Whether DuckDB refused a database because the write-ahead log beside it belongs to another file."""
+    return "WAL does not match" in str(exc)
 
 
 def connect_read_only(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
@@ -217,22 +223,22 @@ def rows(
     0.2 s of imports), for a fresh process that prints one answer (the CLI's ``sql``, ``search``). With
     ``limit``, only the first ``limit`` rows become Python values and DuckDB counts the rest: a table that
     shows 50 of 300,000 rows does not build 300,000 tuples. Repeated column names get ``_1``, ``_2`` … as in
-    a Polars frame, so no value is lost in a dict."""
-    cursor, relation, columns = _run(con, sql, params, stop)
+    a Polars frame, so no value is lost in a dict. ``stop`` ends the query on a time limit or Ctrl-C."""
+    cursor = con.cursor()
     try:
-        relation = printable(relation)
-        if limit is None:
-            every = relation.fetchall()
-            return columns, every, len(every)
-        head = relation.limit(limit + 1).fetchall()
-        if len(head) <= limit:
-            return columns, head, len(head)
-        counted = relation.aggregate("count(*)").fetchall()  # DuckDB 1.3 and 2.x (relations have no fetchone in 2.x)
-        return columns, head[:limit], int(counted[0][0])
-    except (OSError, duckdb_error()) as exc:
-        raise stop.reason(exc) if stop is not None and stop.stopped else exc from None
+        with watching(stop, cursor):
+            relation = printable(cursor.sql(sql, params=params or None))
+            columns = unique_columns(relation.columns)
+            if limit is None:
+                every = relation.fetchall()
+                return columns, every, len(every)
+            head = relation.limit(limit + 1).fetchall()
+            if len(head) <= limit:
+                return columns, head, len(head)
+            counted = relation.aggregate("count(*)").fetchall()  # DuckDB 1.3 and 2.x (no fetchone in 2.x)
+            return columns, head[:limit], int(counted[0][0])
     finally:
-        _finish(cursor, stop)
+        cursor.close()
 
 
 def stream(
@@ -245,57 +251,41 @@ def stream(
 ) -> tuple[list[str], Iterator[list[tuple[Any, ...]]]]:
     """:func:`rows` for writing every row (``sql --csv/--json``): the column names and the rows in batches
     of ``batch_rows`` (``fetchmany`` of the result), so 30 million rows never sit in memory at once. No Polars
-    or Arrow is imported: a one-query process starts as fast as for the table."""
-    cursor, relation, columns = _run(con, sql, params, stop)
-    try:
-        # the statement as the relation runs it: with its text columns (printable) when it has some
-        projection = text_columns(relation)  # run as the relation would, with its text columns
-        cursor.execute(relation.project(projection).sql_query() if projection else sql, params or None)
-    except BaseException as exc:
-        _finish(cursor, stop)
-        if isinstance(exc, duckdb_error()) and stop is not None and stop.stopped:
-            raise stop.reason(exc) from None
-        raise
-
-    def batches() -> Iterator[list[tuple[Any, ...]]]:
-        try:
-            while batch := cursor.fetchmany(batch_rows):
-                yield batch
-        except duckdb_error() as exc:
-            raise stop.reason(exc) if stop is not None and stop.stopped else exc from None
-        finally:
-            _finish(cursor, stop)
-
-    return columns, batches()
+    or Arrow is imported: a one-query process starts as fast as for the table. One watch of ``stop`` covers
+    the query from its start to its last batch."""
+    streamed = _streamed(con, sql, params, batch_rows, stop)
+    columns: list[str] = next(streamed)  # runs the query: its errors are raised here, before any output
+    return columns, streamed
 
 
-def _run(
-    con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | dict[str, Any] | None, stop: QueryStop | None
-) -> tuple[Any, duckdb.DuckDBPyRelation, list[str]]:
-    """A cursor of its own for ``sql`` (watched by ``stop``), its relation and its column names."""
+def _streamed(
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    params: Sequence[Any] | dict[str, Any] | None,
+    batch_rows: int,
+    stop: QueryStop | None,
+) -> Iterator[Any]:
+    """The column names, then the batches of rows (see :func:`stream`)."""
     cursor = con.cursor()
     try:
-        if stop is not None:
-            stop.watch(cursor)
-        relation = cursor.sql(sql, params=params or None)
-        return cursor, relation, unique_columns(relation.columns)
-    except BaseException as exc:
-        _finish(cursor, stop)
-        if isinstance(exc, (OSError, duckdb_error())) and stop is not None and stop.stopped:
-            raise stop.reason(exc) from None
-        raise
+        with watching(stop, cursor):
+            relation = cursor.sql(sql, params=params or None)
+            projection = text_columns(relation)  # run as the relation would, with its text columns
+            cursor.execute(relation.project(projection).sql_query() if projection else sql, params or None)
+            yield unique_columns(relation.columns)
+            while batch := cursor.fetchmany(batch_rows):
+                yield batch
+    finally:
+        cursor.close()
 
 
-def _finish(cursor: Any, stop: QueryStop | None) -> None:
-    if stop is not None:
-        stop.unwatch()
-    cursor.close()
+def watching(stop: QueryStop | None, cursor: Any) -> contextlib.AbstractContextManager[None]:
+    """``stop.watching(cursor)``, or nothing to watch with when there is no ``stop``."""
+    return stop.watching(cursor) if stop is not None else contextlib.nullcontext()
 
 
-def duckdb_error() -> type[Exception]:
-    import duckdb
-
-    return duckdb.Error
+#: Seconds a search from the HTTP server or an MCP tool may run by default (``serve``/``mcp --query-timeout``).
+SERVED_QUERY_TIMEOUT = 10.0
 
 
 class QueryTimeoutError(OracleToolsError):
@@ -340,6 +330,20 @@ class QueryStop:
         while not done.is_set():  # again until unwatched: the deadline may fall between two statements
             cursor.interrupt()
             done.wait(0.02)
+
+    @contextlib.contextmanager
+    def watching(self, cursor: Any) -> Iterator[None]:
+        """Watch ``cursor`` for the block; an error of a query this stopped becomes :meth:`reason` (an interrupted
+        query fails as DuckDB's InterruptException, an OSError through Arrow, or whatever a caller made of it)."""
+        self.watch(cursor)
+        try:
+            yield
+        except Exception as exc:
+            if self.stopped:
+                raise self.reason(exc) from None
+            raise
+        finally:
+            self.unwatch()
 
     def unwatch(self) -> None:
         if self._done is not None:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
-    from ..sqlfiles import Rows
+    from ..sqlfiles import QueryStop, Rows
 
 _T = TypeVar("_T")
 
@@ -44,7 +44,18 @@ __all__ = [
     "parse",
     "run",
     "run_rows",
+    "time_limit",
 ]
+
+
+def time_limit(seconds: float) -> QueryStop:
+    """The stop for a search served to others (``with time_limit(s).watching(cursor): run(cursor, …)``): after
+    ``seconds`` the query is interrupted and fails with a QueryTimeoutError that says what to do."""
+    from ..sqlfiles import QueryStop
+
+    return QueryStop(
+        seconds, what="the search", advice="narrow the query (or start the server with a longer --query-timeout)"
+    )
 
 
 def compile(

@@ -638,14 +638,15 @@ _DIRS = ("auto", "asc", "desc")
 #: How long one search may run before it is stopped (``serve --query-timeout``; the environment carries it
 #: to worker processes).
 QUERY_TIMEOUT_ENV = "ORACLE_TOOLS_QUERY_TIMEOUT"
-DEFAULT_QUERY_TIMEOUT = 10.0
 
 
 def query_timeout() -> float:
+    from ..sqlfiles import SERVED_QUERY_TIMEOUT
+
     try:
-        return float(os.environ.get(QUERY_TIMEOUT_ENV) or DEFAULT_QUERY_TIMEOUT)
+        return float(os.environ.get(QUERY_TIMEOUT_ENV) or SERVED_QUERY_TIMEOUT)
     except ValueError:
-        return DEFAULT_QUERY_TIMEOUT
+        return SERVED_QUERY_TIMEOUT
 
 
 SEARCH_CACHE_SIZE = 512  # result id lists kept per generation (the database is read-only: exact until a swap)
@@ -664,29 +665,18 @@ def search_ids(gen: Generation, query: str, unique: str, order: str, direction: 
     def nameable(phrase: str) -> list[str]:  # nameable:"nonland" -- CR 201.4, the choose-name rules
         return _locked(gen, lambda: gen.db.nameable(phrase).get_column("oracle_id").unique().to_list())
 
-    from ..sqlfiles import QueryStop
+    from ..sqlfiles import QueryTimeoutError
 
     cursor = gen.user_cursor()
-    stop = QueryStop(  # a runaway query cannot hold a server thread
-        query_timeout(),
-        what="the search",
-        advice="narrow the query (or start the server with a longer --query-timeout)",
-    )
-    stop.watch(cursor)
     try:
-        frame = _search.run(cursor, query, unique=unique, order=order, direction=direction, nameable=nameable)
-    except Exception as exc:
-        if stop.stopped:
-            raise ApiError(
-                422, "unprocessable_entity", str(stop.reason(exc)).replace(" (--timeout SECONDS)", "")
-            ) from None
-        if not isinstance(exc, OracleToolsError):
-            raise
+        with _search.time_limit(query_timeout()).watching(cursor):  # a runaway query cannot hold a thread
+            frame = _search.run(cursor, query, unique=unique, order=order, direction=direction, nameable=nameable)
+    except QueryTimeoutError as exc:
+        raise ApiError(422, "unprocessable_entity", str(exc)) from None
+    except OracleToolsError as exc:
         raise ApiError(
             400, "bad_request", str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError) else None
         ) from None
-    finally:
-        stop.unwatch()
     ids: list[str] = frame.get_column("id").to_list()
     if len(cache) >= SEARCH_CACHE_SIZE:
         cache.clear()
@@ -857,18 +847,15 @@ async def cards_collection(request: Request) -> Response:
 
 async def catalog(request: Request) -> Response:
     """GET /catalog/{name}: a Scryfall catalog object computed from the database (oracle_tools/catalogs.py)."""
-    from ..catalogs import CATALOGS, NOT_KEPT
+    from ..catalogs import reader
 
     _params(request, frozenset())
     name = request.path_params["name"]
-    if name not in CATALOGS:
-        why = NOT_KEPT.get(name)
-        details = (
-            f"The catalog {name!r} is not offered here: {why}."
-            if why
-            else f"No catalog {name[:60]!r}; the catalogs are {', '.join(CATALOGS)}."
-        )
-        raise ApiError(404, "not_found", details)
+    try:
+        reader(name)  # an unknown name, or one not offered, is answered before any work
+    except OracleToolsError as exc:
+        details = str(exc)
+        raise ApiError(404, "not_found", f"{details[0].upper()}{details[1:]}.") from None
     base = _base_url(request)
 
     def work(gen: Generation) -> Response:
