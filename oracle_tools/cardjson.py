@@ -1,10 +1,22 @@
-"""Scryfall card objects (``"object": "card"``) built from the database, for the HTTP API and the MCP tools.
+"""Scryfall card objects (``"object": "card"``) from the database, for the HTTP API, the CLI and the MCP tools.
 
-:func:`card_objects` turns printing ids, or Oracle ids, into the card objects Scryfall's API returns,
-with the fields the database keeps (https://scryfall.com/docs/api/cards): the Oracle facts come from
-``cards`` / ``faces`` / ``legalities`` / ``parts``, the printing facts from ``printings``. Fields the
-database does not keep (images, prices, purchase links, flavour text) are absent, and so is every
-optional field whose value is null — as on Scryfall, which leaves out ``power`` for a sorcery.
+:func:`card_objects` turns printing ids, or Oracle ids, into the card objects Scryfall's API returns
+(https://scryfall.com/docs/api/cards). A printing's object is **the one the bulk file gave**, kept whole at
+ingest (oracle_tools/scryfall_objects.py), with three changes:
+
+* links to Scryfall's API (``uri``, ``rulings_uri``, ``prints_search_uri``, ``set_uri``, ``set_search_uri``,
+  ``all_parts[].uri``) point at ``base_url`` when one is given (the local server); links to scryfall.com
+  pages, images and shops are left as they are;
+* fields Scryfall added after the file was written are derived where Scryfall documents the rule —
+  ``finishes`` from ``nonfoil``/``foil``, ``image_status`` from ``highres_image`` (see :func:`_derive`) —
+  and otherwise absent, never invented;
+* an object that lacks what every card object has (a trimmed or hand-made file, like the embedded sample's)
+  gets the missing fields from the tables, built as below; so does every printing of a database built
+  before objects were kept.
+
+The object built from the tables: the Oracle facts come from ``cards`` / ``faces`` / ``legalities`` /
+``parts``, the printing facts from ``printings``; every optional field whose value is null is absent — as on
+Scryfall, which leaves out ``power`` for a sorcery.
 
 Multi-face cards follow Scryfall's two shapes (checked field by field against real Scryfall objects in
 tests/test_cardjson.py):
@@ -28,14 +40,19 @@ promo, then not from a memorabilia set, then newest ``released_at``, then lowest
 so the choice is stable. It is precomputed at ingest in table ``preferred_printings``
 (``oracle_tools/sql/preferred_printings.sql``), the same printing ``oracle-tools search`` shows.
 
-Four batched queries per call (printings+cards, faces, legalities, parts), whatever the number of cards.
+One query for the kept objects, and four batched queries (printings+cards, faces, legalities, parts) only for
+the printings whose object needs the tables, whatever the number of cards.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
+
+from . import scryfall_objects
 
 if TYPE_CHECKING:
     import duckdb
@@ -108,8 +125,9 @@ def card_objects(
     (``oracle_ids``, each as its representative printing). Ids the database does not have are left out
     (compare the returned ``id``/``oracle_id`` to find them); a repeated id gives its card again.
 
-    ``base_url`` (``http://127.0.0.1:8765``) adds ``uri``, ``rulings_uri`` and ``prints_search_uri`` pointing at
-    the local API, as Scryfall's objects point at api.scryfall.com.
+    ``base_url`` (``http://127.0.0.1:8765``) points the API links (``uri``, ``rulings_uri``, ``prints_search_uri``,
+    ``set_uri`` …) at the local API; without it an object keeps the links its file gave (to api.scryfall.com),
+    and one built from the tables has none.
     """
     if (ids is None) == (oracle_ids is None):
         raise TypeError("card_objects() takes exactly one of ids= or oracle_ids=")
@@ -123,7 +141,88 @@ def card_objects(
     if not wanted:
         return []
     unique_ids = sorted(set(wanted))
-    cur = con.execute(_PRINTING_SQL, {"ids": unique_ids})
+    built = _kept_objects(con, unique_ids, base_url)
+    incomplete = [pid for pid in unique_ids if pid not in built or not ALWAYS_PRESENT <= built[pid].keys()]
+    if incomplete:
+        for pid, card in objects_from_tables(con, incomplete, base_url).items():
+            kept = built.get(pid)
+            if kept is None:
+                built[pid] = card
+            else:  # the kept fields first, as the file gave them; the tables fill in what it lacks
+                for key, value in card.items():
+                    if key == "keywords" and not value:
+                        continue  # the tables' empty list may only mean no file had the field: not a fact
+                    kept.setdefault(key, value)
+    # a repeated id gets its own copy: callers may change one answer without touching the other
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for pid in wanted:
+        answer = built.get(pid)
+        if answer is not None:
+            out.append(answer if pid not in seen else _copy(answer))
+            seen.add(pid)
+    return out
+
+
+#: Fields every card object has (Scryfall's card object docs; ``oracle_id`` is missing on reversible cards, so it
+#: is not here). A kept object without one of them is completed from the tables.
+ALWAYS_PRESENT = frozenset(
+    {
+        "object", "id", "name", "lang", "released_at", "layout", "cmc", "type_line", "color_identity",
+        "keywords", "legalities", "games", "reserved", "digital", "promo", "set", "set_name", "set_type",
+        "collector_number", "rarity", "uri", "rulings_uri", "prints_search_uri",
+    }
+)  # fmt: skip
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+#: Where Scryfall's objects point for its API; replaced by the local server's address.
+SCRYFALL_API = "https://api.scryfall.com"
+
+
+def _kept_objects(
+    con: duckdb.DuckDBPyConnection, ids: Sequence[str], base_url: str | None
+) -> dict[str, dict[str, Any]]:
+    """The kept object of each printing, links pointed at ``base_url``, newer fields derived."""
+    texts = scryfall_objects.stored_objects(con, ids)
+    if not texts:
+        return {}
+    old = f'"{SCRYFALL_API}/'.encode()
+    new = (json.dumps(base_url, ensure_ascii=False)[:-1] + "/").encode() if base_url else None
+    out: dict[str, dict[str, Any]] = {}
+    for pid, text in texts.items():
+        card = json.loads(text.replace(old, new) if new is not None else text)
+        _derive(card)
+        out[pid] = card
+    return out
+
+
+def _derive(card: dict[str, Any]) -> None:
+    """Fields Scryfall added later, from the older fields it documents them by — only when the file lacks them.
+
+    * ``finishes`` (2021; "foil and nonfoil ... use finishes instead"): ``nonfoil`` then ``foil``, in
+      Scryfall's order; an etched finish is not knowable from the older fields, so it is never added.
+    * ``image_status`` (2021): ``highres_scan`` when ``highres_image`` is true; when it is false, ``lowres`` if
+      the object has images and ``missing`` if it has none (the ``placeholder`` status came with the field).
+    * ``set_id``: the id ``set_uri`` links to (a set object's ``uri`` is ``/sets/{id}``).
+    """
+    if "set_id" not in card and isinstance(card.get("set_uri"), str):
+        set_id = card["set_uri"].rsplit("/", 1)[-1]
+        if _UUID.fullmatch(set_id):
+            card["set_id"] = set_id
+    if "finishes" not in card and ("foil" in card or "nonfoil" in card):
+        card["finishes"] = [finish for finish in ("nonfoil", "foil") if card.get(finish)]
+    if "image_status" not in card and "highres_image" in card:
+        if card["highres_image"]:
+            card["image_status"] = "highres_scan"
+        else:
+            has_images = "image_uris" in card or any("image_uris" in f for f in card.get("card_faces") or ())
+            card["image_status"] = "lowres" if has_images else "missing"
+
+
+def objects_from_tables(
+    con: duckdb.DuckDBPyConnection, unique_ids: Sequence[str], base_url: str | None
+) -> dict[str, dict[str, Any]]:
+    """Card objects built from the tables (the module docstring), by printing id."""
+    cur = con.execute(_PRINTING_SQL, {"ids": list(unique_ids)})
     columns = [d[0] for d in cur.description]
     rows = {row[0]: dict(zip(columns, row)) for row in cur.fetchall()}
     oids = sorted({r["oracle_id"] for r in rows.values() if r["oracle_id"]})
@@ -145,15 +244,7 @@ def card_objects(
         if row is not None:
             oid = row["oracle_id"]
             built[pid] = _card_object(row, faces.get(oid, []), legalities.get(oid, {}), parts.get(oid, []), base_url)
-    # a repeated id gets its own copy: callers may change one answer without touching the other
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for pid in wanted:
-        card = built.get(pid)
-        if card is not None:
-            out.append(card if pid not in seen else _copy(card))
-            seen.add(pid)
-    return out
+    return built
 
 
 def _copy(card: dict[str, Any]) -> dict[str, Any]:

@@ -403,6 +403,58 @@ def catalog(db_path: Path | None, name: str, as_json: bool) -> None:
 
 @main.command()
 @_db_option
+@click.argument("code_or_id", required=False)
+@_json_option
+@_friendly_errors
+def sets(db_path: Path | None, code_or_id: str | None, as_json: bool) -> None:
+    """The sets the database has printings of (Scryfall set objects built from them), newest first; or one set
+    by code or Scryfall id."""
+    with _open(db_path) as db:
+        found = db.sets(code_or_id)
+    if as_json:
+        _echo_json(found if code_or_id else {"object": "list", "has_more": False, "data": found})
+        return
+    for item in [found] if code_or_id else found:
+        click.echo(
+            f"{item['code']:<6} {item.get('released_at', ''):<10} {item.get('set_type', ''):<16} "
+            f"{item['card_count']:>5}  {item['name']}"
+        )
+
+
+@main.command()
+@_db_option
+@_json_option
+@_friendly_errors
+def symbology(db_path: Path | None, as_json: bool) -> None:
+    """Card symbols: the ones the Comprehensive Rules define (CR 107) and the cards use, with what each means."""
+    with _open(db_path) as db:
+        found = db.symbology()
+    if as_json:
+        _echo_json({"object": "list", "has_more": False, "data": found})
+        return
+    for item in found:
+        value = item.get("mana_value")
+        click.echo(f"{item['symbol']:<9} {'' if value is None else f'{value:g}':>4}  {item['english']}")
+
+
+@main.command("parse-mana")
+@click.argument("cost")
+@_json_option
+@_friendly_errors
+def parse_mana(cost: str, as_json: bool) -> None:
+    """A mana cost read as Scryfall reads it (2WW, {2}{W}{W}, 2{g}2): the normalized cost, mana value, colors."""
+    from . import OracleDB
+
+    parsed = OracleDB.parse_mana(cost)
+    if as_json:
+        _echo_json(parsed)
+        return
+    colors = "".join(parsed["colors"]) or "colorless"
+    click.echo(f"{parsed['cost']}  mana value {parsed['cmc']:g}  {colors}")
+
+
+@main.command()
+@_db_option
 @_json_option
 @_friendly_errors
 def info(db_path: Path | None, as_json: bool) -> None:

@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import DatabaseMissingError, NameNotFoundError, OracleToolsError
+from .errors import DatabaseMissingError, NameNotFoundError, NotFoundError, OracleToolsError
 from .lazy import LazyModule
 
 if TYPE_CHECKING:
@@ -308,6 +308,34 @@ class OracleDB:
         from . import catalogs
 
         return catalogs.catalog(self.con, name)
+
+    def sets(self, code_or_id: str | None = None) -> Any:
+        """Scryfall set objects built from the printings (oracle_tools/sets.py), newest first; with ``code_or_id``
+        the one set with that code or Scryfall id (NotFoundError when there is none)."""
+        from . import sets as _sets
+
+        found = _sets.set_objects(self.con)
+        if code_or_id is None:
+            return found
+        one = _sets.find_set(found, code_or_id)
+        if one is None:
+            raise NotFoundError(f"no set with code or id {code_or_id!r} has printings in this database")
+        return one
+
+    def symbology(self) -> list[dict[str, Any]]:
+        """Scryfall's card symbol objects: the symbols the Comprehensive Rules define and the cards use
+        (oracle_tools/symbology.py)."""
+        from . import symbology
+
+        return symbology.symbols(self.con)
+
+    @staticmethod
+    def parse_mana(cost: str) -> dict[str, Any]:
+        """Scryfall's ``mana_cost`` object of ``cost`` (``2WW``, ``{2}{W}{W}``, ``2{g}2`` …); ManaCostError when a part
+        is not a mana symbol."""
+        from . import symbology
+
+        return symbology.parse_mana(cost)
 
     # -- what changed from one ingest to the next (oracle_tools/changes.py) ------------------------
 

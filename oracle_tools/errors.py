@@ -35,3 +35,9 @@ class NameNotFoundError(OracleToolsError):
     """A name that names no card (or several): the answer "no", exit status 1 like ``resolve``'s miss."""
 
     exit_status = 1
+
+
+class NotFoundError(OracleToolsError):
+    """Something asked for by code or id (a set …) that the database does not have: exit status 1, HTTP 404."""
+
+    exit_status = 1

@@ -15,6 +15,7 @@ later layers (names, references, tokens), partly on a second connection (``_Seco
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import re
 import secrets
@@ -31,7 +32,7 @@ from typing import Any
 import duckdb
 from tqdm import tqdm
 
-from . import sqlfiles
+from . import scryfall_objects, sqlfiles
 from .errors import IngestError
 
 # The Scryfall card-object fields the schema uses. Unknown keys are ignored by the reader,
@@ -88,6 +89,13 @@ CARD_COLUMNS: dict[str, str] = {
     "game_changer": "BOOLEAN",
     "attraction_lights": "INTEGER[]",
     "finishes": "VARCHAR[]",
+    "foil": "BOOLEAN",
+    "nonfoil": "BOOLEAN",
+    "set_id": "VARCHAR",
+    "set_uri": "VARCHAR",
+    "scryfall_set_uri": "VARCHAR",
+    "illustration_id": "VARCHAR",
+    "prices": "STRUCT(usd VARCHAR, usd_foil VARCHAR, usd_etched VARCHAR, eur VARCHAR, eur_foil VARCHAR, tix VARCHAR)",
     "legalities": "MAP(VARCHAR, VARCHAR)",
     "card_faces": _FACE_STRUCT,
     "all_parts": "STRUCT(object VARCHAR, id VARCHAR, component VARCHAR, name VARCHAR, type_line VARCHAR)[]",
@@ -431,12 +439,16 @@ class Ingest:
             second.submit(_warm_up)
             if card_files:
                 con.execute(f"ATTACH ':memory:' AS {STAGE_CATALOG}")
-                self._stage_cards(con, card_files, bar)
+                try:
+                    self._stage_cards(con, card_files, bar)
+                finally:
+                    scryfall_objects.unregister(con)
                 bar.set_description("building cards, faces, printings")
                 self._build_core(con, second)
                 con.execute(f"DETACH {STAGE_CATALOG}")
             else:
                 self._keep(con, CARD_TABLES)
+                self._keep(con, scryfall_objects.TABLES, missing_ok=True)
             # Each card's preferred printing and the per-face values searches compare: read by search and
             # cardjson only, so built while the names are read.
             second.submit(lambda c: c.execute(sqlfiles.load("preferred_printings.sql")))
@@ -526,16 +538,25 @@ class Ingest:
     def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
         cols = _columns_literal(CARD_COLUMNS)
         con.execute(f"""CREATE TABLE {STAGE_CATALOG}.main.stage_cards AS
-            SELECT *, 0 AS file_order, false AS is_oracle_file, ''::VARCHAR AS source_file
+            SELECT *, 0 AS file_order, false AS is_oracle_file, ''::VARCHAR AS source_file,
+                   NULL::BLOB AS scryfall_object
             FROM read_json('/dev/null', format = 'array', columns = {cols}) LIMIT 0""")
+        # Each object is read once: its JSON text gives the typed columns and is kept whole, compressed
+        # (oracle_tools/scryfall_objects.py). json_transform, not _strict: the strict one also refuses an object
+        # without one of the keys (a face has no flavor_name); a field of a type no Scryfall file has is read as
+        # missing in the typed columns and kept as it was in the whole object.
+        structure = json.dumps(CARD_COLUMNS).replace("'", "''")  # our own column table: no user text
         for order, source in enumerate(files):
             bar.set_description(f"reading {source.path.name}")
             started = time.perf_counter()
             try:
+                if not order:  # the dictionary is trained on the head of the first file
+                    scryfall_objects.register(con, _training_texts(con, source))
                 con.execute(
                     f"""INSERT INTO {STAGE_CATALOG}.main.stage_cards
-                        SELECT *, ?, ?, ? FROM read_json(?, format = '{source.json_format}', columns = {cols},
-                                                      maximum_object_size = 67108864)""",
+                        SELECT unnest(json_transform(json, '{structure}')), ?, ?, ?,
+                               {scryfall_objects.COMPRESS_FUNCTION}(json)
+                        FROM read_json_objects(?, format = '{source.json_format}', maximum_object_size = 67108864)""",
                     [order, source.is_oracle, str(source.path), str(source.path)],
                 )
             except duckdb.Error as exc:
@@ -603,10 +624,15 @@ class Ingest:
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
 
-    def _keep(self, con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> None:
-        """Carry tables over from the previous database (an ingest of only rulings or rules)."""
+    def _keep(self, con: duckdb.DuckDBPyConnection, tables: Iterable[str], *, missing_ok: bool = False) -> None:
+        """Carry tables over from the previous database (an ingest of only rulings or rules); ``missing_ok``:
+        a table that databases built by older versions lack stays empty."""
         for table in tables:
-            con.execute(f"INSERT INTO main.{table} SELECT * FROM {PREVIOUS_CATALOG}.main.{table}")
+            try:
+                con.execute(f"INSERT INTO main.{table} SELECT * FROM {PREVIOUS_CATALOG}.main.{table}")
+            except duckdb.CatalogException:
+                if not missing_ok:
+                    raise
 
     def _note(self, source: SourceFile, rows: int, seconds: float) -> None:
         self._run_rows.append(
@@ -632,6 +658,18 @@ class Ingest:
                 "INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [run_id, self._started, origin, kind, file, bulk_type, updated_at, rows, seconds],
             )
+
+
+def _training_texts(con: duckdb.DuckDBPyConnection, source: SourceFile) -> list[bytes]:
+    """The first objects of a card file as JSON text, to train the compression dictionary on."""
+    return [
+        text
+        for (text,) in con.execute(
+            f"SELECT json::BLOB FROM read_json_objects(?, format = '{source.json_format}', "
+            f"maximum_object_size = 67108864) LIMIT {scryfall_objects.TRAINING_OBJECTS}",
+            [str(source.path)],
+        ).fetchall()
+    ]
 
 
 def _staged_sql(name: str) -> str:

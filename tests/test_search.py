@@ -454,8 +454,8 @@ def test_cli_table_json_exit_codes(sample_db_path: Path) -> None:
     bad = _cli("search", "--db", db, 't:goblin "bolt')
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.splitlines()[0].startswith("error: ") and bad.stderr.splitlines()[2].index("^") == 11
-    unsupported = _cli("search", "--db", db, "usd>3")
-    assert unsupported.returncode == 2 and "usd: is not supported" in unsupported.stderr
+    unsupported = _cli("search", "--db", db, "otag:ramp")
+    assert unsupported.returncode == 2 and "otag: is not supported" in unsupported.stderr
 
 
 def _rows(out: str) -> list[str]:

@@ -777,6 +777,9 @@ def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State]
     return build
 
 
+_PRICE_COLUMNS = {"usd": "p.usd", "eur": "p.eur", "tix": "p.tix"}
+
+
 def _artist(term: Term, state: _State) -> str:
     return f"contains(lower(coalesce(p.artist, '')), {state.bind(term.value.lower())})"
 
@@ -827,6 +830,8 @@ def _leaf(term: Term, state: _State) -> str:
         "game": _game,
         "border": _simple_printing("border_color"),
         "stamp": _simple_printing("security_stamp"),
+        "price": lambda t, s: f"{_PRICE_COLUMNS[t.keyword.lower()]} {_OPS_SQL[t.op]} {s.bind(_number(t, s))}",
+        "oracleid": lambda t, s: f"c.oracle_id = {s.bind(t.value.lower())}",
     }
     sql = handlers[family](term, state)
     if _is_exists(sql):  # EXISTS is never NULL, and wrapped in coalesce DuckDB no longer plans it as a semi-join
@@ -884,7 +889,9 @@ def _expr(node: Node, state: _State) -> str:
 
 
 UNIQUE = ("cards", "prints", "art")
-ORDERS = ("name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist")
+ORDERS = (
+    "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist", "usd", "eur", "tix",
+)  # fmt: skip
 DIRECTIONS = ("auto", "asc", "desc")
 #: Scryfall's default direction per order ('auto'), from its API reference (/docs/api/cards/search): released
 #: "Newest → Oldest"; every other order ascends (rarity "Common → Mythic", power and toughness "null → highest",
@@ -982,6 +989,10 @@ _ORDER_SQL = {
     "color": _COLOR_ORDER,
     "edhrec": "c.edhrec_rank",
     "artist": "p.artist",
+    # Scryfall: "lowest known price: 0.01 → highest, null last"
+    "usd": "p.usd",
+    "eur": "p.eur",
+    "tix": "p.tix",
 }
 _OUTPUT = (
     "c.oracle_id, p.id, c.name, p.lang, p.set_code AS set, p.collector_number, p.rarity, p.released_at, "

@@ -201,6 +201,23 @@ KEYWORDS: tuple[Keyword, ...] = (
     Keyword("border", ("border",), "printing", EQUALITY_OPS, "border:white", "printing's border colour"),
     Keyword("stamp", ("stamp",), "printing", EQUALITY_OPS, "stamp:oval", "printing's security stamp"),
     Keyword(
+        "price",
+        ("usd", "eur", "tix"),
+        "printing",
+        NUMERIC_OPS,
+        "usd<0.50",
+        "printing's lowest price in that currency (nonfoil, foil, etched) as the source file gave it; a printing "
+        "without a price never matches (the 2019 dump has prices on 996 printings, the 2024 file on all)",
+    ),
+    Keyword(
+        "oracleid",
+        ("oracleid",),
+        "card",
+        EQUALITY_OPS,
+        "oracleid:4457ed35-7c10-48c8-9776-456485fdf070",
+        "the card with this Oracle id (what every card object's prints_search_uri asks for)",
+    ),
+    Keyword(
         "unique",
         ("unique",),
         "display",
@@ -284,10 +301,7 @@ EXTRA_TYPES = ("token", "emblem", "plane", "phenomenon", "scheme", "vanguard", "
 
 #: Scryfall keywords this database cannot answer, with why (docs/search.md lists them).
 UNSUPPORTED: dict[str, str] = {
-    "usd": "prices are not in the database",
-    "eur": "prices are not in the database",
-    "tix": "prices are not in the database",
-    "cheapest": "prices are not in the database",
+    "cheapest": "needs every printing's price in every currency at once; use usd/eur/tix",
     "art": "tagger tags (Scryfall's Tagger project) are not in the bulk data",
     "atag": "tagger tags are not in the bulk data",
     "arttag": "tagger tags are not in the bulk data",

@@ -23,6 +23,7 @@ Every error is a Scryfall error object ``{"object": "error", "code", "status", "
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import os
@@ -766,13 +767,14 @@ def _check_identifier(item: Any, index: int) -> dict[str, Any]:
         frozenset({"set", "collector_number"}),
         frozenset({"mtgo_id"}),
         frozenset({"multiverse_id"}),
+        frozenset({"illustration_id"}),
     ]
     if keys not in valid:
         raise ApiError(
             422,
             "unprocessable_entity",
             f"{where} is not a valid identifier ({', '.join(sorted(keys)) or 'empty'}); "
-            "use id, oracle_id, name, name + set, set + collector_number, mtgo_id or multiverse_id.",
+            "use id, oracle_id, illustration_id, name, name + set, set + collector_number, mtgo_id or multiverse_id.",
         )
     return item
 
@@ -803,6 +805,13 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
     if "mtgo_id" in ident:
         row = cur.execute(
             "SELECT id FROM printings WHERE mtgo_id = ? ORDER BY id LIMIT 1", [ident["mtgo_id"]]
+        ).fetchall()
+        return row[0][0] if row else None
+    if "illustration_id" in ident:  # the artwork's English printing first, then the newest
+        row = cur.execute(
+            "SELECT id FROM printings WHERE illustration_id = ? "
+            "ORDER BY (lang = 'en') DESC, released_at DESC NULLS LAST, id LIMIT 1",
+            [ident["illustration_id"].lower()],
         ).fetchall()
         return row[0][0] if row else None
     row = cur.execute(
@@ -871,6 +880,133 @@ async def migrations(request: Request) -> Response:
     so the list is empty: a client that syncs ids finds nothing to change."""
     _params(request, frozenset({"page"}))
     return json_response({"object": "list", "has_more": False, "data": []})
+
+
+def _sets(gen: Generation) -> list[bytes]:
+    """Every set object (links hold the BASE_URL placeholder), serialised, newest first; once per generation."""
+    from ..sets import set_objects
+
+    return gen.cached("sets", lambda: [json_bytes(s) for s in set_objects(gen.cursor(), base_url=BASE_URL)])
+
+
+async def sets_list(request: Request) -> Response:
+    """GET /sets: every set the database has printings of, as Scryfall set objects (oracle_tools/sets.py)."""
+    _params(request, frozenset())
+    base = _base_url(request)
+    return await _run(
+        request,
+        lambda gen: raw_json_response(_list_body(_sets(gen), has_more=False).replace(BASE_URL_BYTES, base.encode())),
+    )
+
+
+async def set_by_code(request: Request) -> Response:
+    """GET /sets/{code} or /sets/{id}: one set."""
+    _params(request, frozenset())
+    wanted = request.path_params["code"].strip().lower()
+    base = _base_url(request)
+
+    def work(gen: Generation) -> Response:
+        for body in _sets(gen):
+            found = json.loads(body)
+            if found["code"].lower() == wanted or found.get("id") == wanted:
+                return raw_json_response(body.replace(BASE_URL_BYTES, base.encode()))
+        raise ApiError(404, "not_found", f"No Magic set found for the given code or id “{wanted[:100]}”.")
+
+    return await _run(request, work)
+
+
+async def set_by_tcgplayer(request: Request) -> Response:
+    """GET /sets/tcgplayer/{id}: card objects carry no TCGplayer group id for their set, so no set is found."""
+    _params(request, frozenset())
+    raise ApiError(
+        404,
+        "not_found",
+        f"No Magic set found for TCGplayer group id “{request.path_params['id'][:100]}”: the card data this "
+        "database is built from does not say which TCGplayer group a set is; use /sets/{code}.",
+    )
+
+
+async def symbology(request: Request) -> Response:
+    """GET /symbology: every card symbol (oracle_tools/symbology.py)."""
+    _params(request, frozenset())
+
+    def work(gen: Generation) -> Response:
+        from ..symbology import symbols
+
+        body = gen.cached(
+            "symbology", lambda: json_bytes({"object": "list", "has_more": False, "data": symbols(gen.cursor())})
+        )
+        return raw_json_response(body)
+
+    return await _run(request, work)
+
+
+async def parse_mana(request: Request) -> Response:
+    """GET /symbology/parse-mana?cost=: Scryfall's mana_cost object; 422 for a cost it cannot read."""
+    from ..symbology import ManaCostError
+    from ..symbology import parse_mana as parse
+
+    params = _params(request, frozenset({"cost"}))
+    cost = _text(params.get("cost"), "cost")
+    try:
+        return json_response(parse(cost))
+    except ManaCostError as exc:
+        details = str(exc)
+        raise ApiError(422, "unprocessable_entity", f"{details[0].upper()}{details[1:]}.") from None
+
+
+def _bulk_items(gen: Generation, base: str) -> list[dict[str, Any]]:
+    """One bulk_data object per file the database's newest card ingest read (oracle_tools/ingest.py's runs)."""
+    import uuid
+
+    rows = (
+        gen.cursor()
+        .execute(
+            "SELECT run_id, started_at, source, kind, file, bulk_type, updated_at, rows FROM ingest_runs "
+            "WHERE kind IN ('cards', 'rulings') AND file IS NOT NULL "
+            "AND run_id = (SELECT max(run_id) FROM ingest_runs WHERE kind = 'cards') ORDER BY file"
+        )
+        .fetchall()
+    )
+    items = []
+    for run_id, started_at, source, kind, file, bulk_type, updated_at, count in rows:
+        item_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"oracle-tools-bulk:{run_id}:{file}"))
+        path = Path(file)
+        item: dict[str, Any] = {
+            "object": "bulk_data",
+            "id": item_id,
+            "type": bulk_type or ("rulings" if kind == "rulings" else "cards"),
+            "updated_at": updated_at or started_at.replace(tzinfo=dt.UTC).isoformat(),
+            "uri": f"{base}/bulk-data/{item_id}",
+            "name": path.name,
+            "description": f"{count:,} {kind} objects read from {path.name} ({source}) by the ingest that built this "
+            "database.",
+            "download_uri": path.resolve().as_uri() if path.is_absolute() or path.exists() else str(file),
+            "content_type": "application/json",
+            "content_encoding": "gzip" if path.suffix == ".gz" else "identity",
+        }
+        if path.exists():
+            item["size"] = path.stat().st_size
+        items.append(item)
+    return items
+
+
+async def bulk_data(request: Request) -> Response:
+    """GET /bulk-data and /bulk-data/{id_or_type}: the files this database was built from, as bulk_data objects."""
+    _params(request, frozenset())
+    base = _base_url(request)
+    wanted = request.path_params.get("which")
+
+    def work(gen: Generation) -> Response:
+        items = _bulk_items(gen, base)
+        if wanted is None:
+            return json_response({"object": "list", "has_more": False, "data": items})
+        for item in items:
+            if wanted in (item["id"], item["type"]):
+                return json_response(item)
+        raise ApiError(404, "not_found", f"No bulk data found for “{wanted[:100]}”; GET /bulk-data lists them.")
+
+    return await _run(request, work)
 
 
 async def health(request: Request) -> Response:
@@ -1145,6 +1281,13 @@ def api_routes() -> list[BaseRoute]:
         Route("/cards/{id}", card_by_id, methods=["GET"]),
         Route("/catalog/{name}", catalog, methods=["GET"]),
         Route("/migrations", migrations, methods=["GET"]),
+        Route("/sets", sets_list, methods=["GET"]),
+        Route("/sets/tcgplayer/{id}", set_by_tcgplayer, methods=["GET"]),
+        Route("/sets/{code}", set_by_code, methods=["GET"]),
+        Route("/symbology", symbology, methods=["GET"]),
+        Route("/symbology/parse-mana", parse_mana, methods=["GET"]),
+        Route("/bulk-data", bulk_data, methods=["GET"]),
+        Route("/bulk-data/{which}", bulk_data, methods=["GET"]),
         Route("/health", health, methods=["GET"]),
         Route("/names/resolve", names_resolve, methods=["GET", "POST"]),
         Route("/tokens/{name:path}", tokens, methods=["GET"]),

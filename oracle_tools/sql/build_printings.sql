@@ -20,7 +20,20 @@ SELECT id, oid, name, lang, "set", set_name, set_type, collector_number, release
        list_transform(card_faces, lambda f: f.name),
        list_transform(card_faces, lambda f: f.printed_name),
        list_transform(card_faces, lambda f: nullif(f.flavor_name, '')),
-       games, digital, promo, border_color, security_stamp, multiverse_ids, mtgo_id, arena_id, artist, source_file, finishes,
+       games, digital, promo, border_color, security_stamp, multiverse_ids, mtgo_id, arena_id, artist, source_file,
+       -- finishes from the older foil/nonfoil where the file predates the field (as oracle_tools/cardjson.py derives it)
+       coalesce(finishes, CASE WHEN foil IS NOT NULL OR nonfoil IS NOT NULL
+                               THEN list_filter(['nonfoil', 'foil'], lambda f: CASE f WHEN 'foil' THEN coalesce(foil, false)
+                                                                                     ELSE coalesce(nonfoil, false) END) END),
        list_transform(card_faces, lambda f: f.oracle_id),
-       tcgplayer_id, cardmarket_id
+       tcgplayer_id, cardmarket_id,
+       coalesce(set_id, regexp_extract(set_uri, '/sets/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$', 1)),
+       scryfall_set_uri, illustration_id,
+       least(TRY_CAST(prices.usd AS DECIMAL(12, 2)), TRY_CAST(prices.usd_foil AS DECIMAL(12, 2)),
+             TRY_CAST(prices.usd_etched AS DECIMAL(12, 2))),
+       least(TRY_CAST(prices.eur AS DECIMAL(12, 2)), TRY_CAST(prices.eur_foil AS DECIMAL(12, 2))),
+       TRY_CAST(prices.tix AS DECIMAL(12, 2))
 FROM ingest_stage.main.stage_dedup;
+
+-- Each printing's whole object, compressed while staging (oracle_tools/scryfall_objects.py).
+INSERT INTO scryfall_objects SELECT id, scryfall_object FROM ingest_stage.main.stage_dedup;

@@ -91,10 +91,27 @@ CREATE TABLE printings (
     arena_id           INTEGER,
     artist             VARCHAR,
     source_file        VARCHAR,
-    finishes           VARCHAR[],         -- nonfoil, foil, etched (NULL in files older than the field)
+    finishes           VARCHAR[],         -- nonfoil, foil, etched (from foil/nonfoil in files older than the field)
     face_oracle_ids    VARCHAR[],         -- each face's oracle_id, where Scryfall gives one (reversible cards)
     tcgplayer_id       INTEGER,           -- the printing's ids at TCGplayer and Cardmarket (Scryfall's fields;
-    cardmarket_id      INTEGER            --   /cards/tcgplayer/{id}, /cards/cardmarket/{id})
+    cardmarket_id      INTEGER,           --   /cards/tcgplayer/{id}, /cards/cardmarket/{id})
+    set_id             VARCHAR,           -- Scryfall's set id (set_id, or the id set_uri links to)
+    scryfall_set_uri   VARCHAR,           -- the set's page on scryfall.com, as the object gave it
+    illustration_id    VARCHAR,           -- the artwork's id (shared by printings of the same art)
+    usd                DECIMAL(12, 2),    -- the lowest of the printing's USD prices (nonfoil, foil, etched),
+    eur                DECIMAL(12, 2),    --   likewise EUR, and MTGO tickets: what usd>/order=usd compare;
+    tix                DECIMAL(12, 2)     --   NULL where the file has no price
+);
+
+-- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/scryfall_objects.py):
+-- zstandard-compressed JSON text, against the run's one dictionary below. What /cards/... answers.
+CREATE TABLE scryfall_objects (
+    id     VARCHAR PRIMARY KEY,
+    object BLOB NOT NULL
+);
+CREATE TABLE scryfall_object_dictionary (
+    digest     VARCHAR NOT NULL,   -- blake2b of the dictionary: readers cache a decompressor per digest
+    dictionary BLOB NOT NULL       -- empty: objects compressed without a dictionary (too few to train on)
 );
 
 -- Format legality in long form (one row per card and format; unique by construction: one map per card).

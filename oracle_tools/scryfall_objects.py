@@ -1,0 +1,157 @@
+"""Each printing's Scryfall card object, kept whole: what ``/cards/...`` answers field for field.
+
+The typed tables (``cards``, ``faces``, ``printings`` …) keep what the rules and searches read; a card object
+holds far more (image and purchase links, prices, frame, finishes, illustration ids …). Ingest keeps every
+object as the bulk file gave it, in table ``scryfall_objects`` — compressed with zstandard against one
+dictionary trained on the run's own objects (table ``scryfall_object_dictionary``), because card objects are
+small and alike: the 2019 default-cards dump's 127 MB of JSON is kept in about 19 MB, and reading one object
+back costs a few microseconds more than reading a row.
+
+Compression runs inside the staging query (a vectorised DuckDB function, :func:`register`), so each object is
+read from the file once: the JSON text feeds both the typed columns and the kept object.
+
+>>> from oracle_tools import OracleDB
+>>> db = OracleDB("data/oracle.duckdb")                                        # doctest: +SKIP
+>>> stored_objects(db.con, ["0000579f-7b35-4ed3-b44c-db2a538066fe"])          # doctest: +SKIP
+{'0000579f-…': b'{"object":"card","id":"0000579f-…", …}'}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa  # type: ignore[import-untyped]
+import zstandard
+
+if TYPE_CHECKING:
+    import duckdb
+
+#: The tables this module owns (an ingest of only rulings carries them over).
+TABLES = ("scryfall_objects", "scryfall_object_dictionary")
+#: The SQL function the staging query compresses each object's JSON text with.
+COMPRESS_FUNCTION = "compress_scryfall_object"
+#: Objects read from the head of the first card file to train the dictionary, and the dictionary's size:
+#: enough for the keys, link prefixes and legality lists every object repeats (more samples train slower
+#: and barely shrink the table).
+TRAINING_OBJECTS = 1000
+DICTIONARY_BYTES = 112_640
+#: zstandard's level: 3 (its default) compresses the dump at ~300 MB/s to ~15 % of its size; higher levels
+#: save little and cost several times the time.
+LEVEL = 3
+
+_READ_SQL = """
+SELECT o.id, o.object, d.digest
+FROM scryfall_objects o, scryfall_object_dictionary d
+WHERE o.id IN (SELECT unnest($ids))
+"""
+_DICTIONARY_SQL = "SELECT dictionary FROM scryfall_object_dictionary WHERE digest = ?"
+
+
+class _Compressor:
+    """One dictionary, and a zstandard compressor per DuckDB worker thread (compressors are not shared)."""
+
+    def __init__(self, dictionary: bytes) -> None:
+        self.dictionary = zstandard.ZstdCompressionDict(dictionary) if dictionary else None
+        self._local = threading.local()
+
+    def _compressor(self) -> zstandard.ZstdCompressor:
+        comp = getattr(self._local, "compressor", None)
+        if comp is None:
+            comp = self._local.compressor = zstandard.ZstdCompressor(level=LEVEL, dict_data=self.dictionary)
+        return comp
+
+    def compress(self, texts: pa.Array | pa.ChunkedArray) -> pa.Array:
+        """Each JSON text of an Arrow string column, compressed (null stays null)."""
+        if isinstance(texts, pa.ChunkedArray):
+            texts = texts.combine_chunks()
+        if texts.null_count:
+            return pa.array(
+                [None if t is None else self._compressor().compress(t.encode()) for t in texts.to_pylist()],
+                pa.binary(),
+            )
+        if texts.offset:
+            texts = pa.concat_arrays([texts])  # a slice: its buffers start before its first value
+        _, offsets_buffer, data = texts.buffers()
+        offset_type = np.int64 if pa.types.is_large_string(texts.type) else np.int32
+        offsets = np.frombuffer(offsets_buffer, dtype=offset_type)[: len(texts) + 1].astype(np.uint64)
+        if data is None or not len(texts):
+            return pa.array([self._compressor().compress(b"") for _ in range(len(texts))], pa.binary())
+        segments = np.stack([offsets[:-1], offsets[1:] - offsets[:-1]], axis=1)
+        # every value in one call: no Python object per value until the compressed bytes
+        out = self._compressor().multi_compress_to_buffer(
+            zstandard.BufferWithSegments(data, segments.tobytes()), threads=1
+        )
+        return pa.array([out[i].tobytes() for i in range(len(out))], pa.binary())
+
+
+def register(con: duckdb.DuckDBPyConnection, training_texts: Sequence[bytes]) -> None:
+    """Train the dictionary on ``training_texts`` (objects of this run), store it, and make
+    ``compress_scryfall_object(json)`` available on ``con`` for the staging query."""
+    import duckdb
+
+    dictionary = b""
+    if len(training_texts) >= 8:  # zstandard needs a handful of samples; a tiny file goes without a dictionary
+        try:
+            dictionary = zstandard.train_dictionary(DICTIONARY_BYTES, list(training_texts), level=LEVEL).as_bytes()
+        except zstandard.ZstdError:
+            dictionary = b""  # too little text to train on: plain zstandard
+    digest = hashlib.blake2b(dictionary, digest_size=8).hexdigest()
+    con.execute("INSERT INTO scryfall_object_dictionary VALUES (?, ?)", [digest, dictionary])
+    compressor = _Compressor(dictionary)
+    # type="arrow" as a string: the enum moved between DuckDB releases (duckdb.functional, duckdb.func)
+    con.create_function(  # type: ignore[call-overload]
+        COMPRESS_FUNCTION,
+        compressor.compress,
+        [duckdb.sqltype("VARCHAR")],
+        duckdb.sqltype("BLOB"),
+        type="arrow",
+        side_effects=False,
+    )
+
+
+def unregister(con: duckdb.DuckDBPyConnection) -> None:
+    try:
+        con.remove_function(COMPRESS_FUNCTION)
+    except Exception:  # noqa: BLE001 — not registered (an ingest without card files): nothing to remove
+        pass
+
+
+class _Decompressors(threading.local):
+    """Per thread (decompressors are not shared across threads): one decompressor per dictionary digest."""
+
+    def __init__(self) -> None:
+        self.by_digest: dict[str, zstandard.ZstdDecompressor] = {}
+
+
+_decompressors = _Decompressors()
+
+
+def _decompressor(con: duckdb.DuckDBPyConnection, digest: str) -> zstandard.ZstdDecompressor:
+    found = _decompressors.by_digest.get(digest)
+    if found is None:
+        dictionary = con.execute(_DICTIONARY_SQL, [digest]).fetchall()[0][0]
+        found = zstandard.ZstdDecompressor(dict_data=zstandard.ZstdCompressionDict(dictionary) if dictionary else None)
+        if len(_decompressors.by_digest) > 16:  # databases come and go in a long-lived server
+            _decompressors.by_digest.clear()
+        _decompressors.by_digest[digest] = found
+    return found
+
+
+def stored_objects(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[str, bytes]:
+    """``{printing id: the card object's JSON text (UTF-8)}`` as the bulk file gave it, for the ids kept."""
+    if not ids:
+        return {}
+    import duckdb
+
+    try:
+        rows = con.execute(_READ_SQL, {"ids": list(ids)}).fetchall()
+    except duckdb.CatalogException:
+        return {}  # a database built before objects were kept: callers build the object from the tables
+    found: dict[str, bytes] = {}
+    for pid, blob, digest in rows:
+        found[pid] = _decompressor(con, digest).decompress(blob)
+    return found

@@ -1,0 +1,208 @@
+"""Each printing's whole Scryfall object, kept at ingest and answered field for field (oracle_tools/scryfall_objects.py,
+oracle_tools/cardjson.py), and the endpoints built beside it: /sets, /symbology, /symbology/parse-mana, /bulk-data."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oracle_tools import OracleDB
+from oracle_tools.cardjson import ALWAYS_PRESENT, card_objects, objects_from_tables
+from oracle_tools.ingest import sample_dir
+
+from oracle_server import Server
+
+#: Fields Scryfall's card-object docs list without "Nullable" (present on every card object today).
+#: oracle_id is left out (reversible cards have it per face); so are cmc/type_line for the same reason.
+DOCUMENTED_ALWAYS = (
+    "object id lang layout prints_search_uri rulings_uri scryfall_uri uri color_identity keywords legalities name "
+    "reserved booster border_color card_back_id collector_number digital finishes frame full_art games "
+    "highres_image image_status oversized prices promo rarity related_uris released_at reprint scryfall_set_uri "
+    "set_name set_search_uri set_type set_uri set set_id story_spotlight textless variation"
+).split()
+
+
+def _objects(path: Path) -> dict[str, dict[str, Any]]:
+    with gzip.open(path) as f:
+        return {c["id"]: c for c in json.load(f)}
+
+
+@pytest.mark.realdata
+def test_kept_object_is_the_one_the_file_gave(realdata: Path, tmp_path: Path) -> None:
+    """The real 2024 objects come back exactly as sent; with a base URL only the API links change."""
+    raw = _objects(realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz")
+    with OracleDB.ingest_files(tmp_path / "2024.duckdb", [realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz"]) as db:
+        plain = card_objects(db.con, ids=list(raw))
+        linked = card_objects(db.con, ids=list(raw), base_url="http://127.0.0.1:9")
+        size = db.con.execute("SELECT sum(octet_length(object)) FROM scryfall_objects").fetchall()[0][0]
+    assert [c["id"] for c in plain] == list(raw) and all(c == raw[c["id"]] for c in plain)
+    for card in linked:
+        sent = json.dumps(raw[card["id"]]).replace('"https://api.scryfall.com/', '"http://127.0.0.1:9/')
+        assert json.dumps(card) == sent
+        assert card["set_uri"] == f"http://127.0.0.1:9/sets/{card['set_id']}"
+    text = sum(len(json.dumps(c).encode()) for c in raw.values())
+    assert size < text / 4  # kept compactly (the dictionary-trained zstandard frames)
+
+
+@pytest.mark.realdata
+def test_newer_fields_derived_by_the_documented_rules(full_db: OracleDB, realdata: Path) -> None:
+    """The 2019 dump predates finishes, image_status and set_id: each is derived from the older field Scryfall
+    documents it by. It also predates keywords, so its objects are completed from the tables — which add only
+    Oracle facts a newer file of the database gave (the 2024 objects' produced_mana, keywords); every field the
+    file gave is answered as it was."""
+    raw = _objects(realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz")
+    ids = sorted(raw)[::9]  # every ninth printing: ~5,000 objects of every layout the dump has
+    derived = {"finishes", "image_status", "set_id"}
+    tables = objects_from_tables(full_db.con, ids, None)
+    for card in card_objects(full_db.con, ids=ids):
+        sent = raw[card["id"]]
+        assert {k: card[k] for k in sent} == sent, sent["name"]
+        for key in card.keys() - sent.keys() - derived:  # completed: the tables' Oracle facts, as they hold them
+            assert key in ("produced_mana", "keywords", "all_parts", "edhrec_rank"), (sent["name"], key)
+            assert card[key] == tables[card["id"]][key] and card[key] != []
+        assert card["finishes"] == [f for f in ("nonfoil", "foil") if sent[f]]
+        assert card["image_status"] == ("highres_scan" if sent["highres_image"] else "lowres")
+        assert sent["set_uri"].endswith("/" + card["set_id"])
+
+
+def test_trimmed_objects_are_completed_from_the_tables(sample_db: OracleDB) -> None:
+    """The sample's objects lack Scryfall's links: the tables add them (and what else every object has);
+    the fields the file gave are kept as they were."""
+    with gzip.open(sample_dir() / "cards-2019.json.gz") as f:
+        raw = {c["id"]: c for c in json.load(f)}
+    ids = sorted(raw)[:300]
+    for card in card_objects(sample_db.con, ids=ids, base_url="http://h"):
+        sent = json.loads(json.dumps(raw[card["id"]]).replace('"https://api.scryfall.com/', '"http://h/'))
+        assert ALWAYS_PRESENT - {"keywords", "set_type"} <= card.keys()  # the 2019 dump has these two rarely
+        assert card["uri"] == f"http://h/cards/{card['id']}"
+        assert all(card[k] == v for k, v in sent.items()), sent["name"]
+        assert "keywords" not in card or card["keywords"]  # an empty list is never made up
+
+
+def test_database_built_before_objects_were_kept(built_before) -> None:
+    older = built_before("TABLE scryfall_objects")
+    with OracleDB(older) as db:
+        (pid,) = db.con.execute("SELECT id FROM printings WHERE name = 'Lightning Bolt' LIMIT 1").fetchall()[0]
+        (card,) = card_objects(db.con, ids=[pid], base_url="http://h")
+    assert card["name"] == "Lightning Bolt" and card["rulings_uri"] == f"http://h/cards/{pid}/rulings"
+
+
+def test_an_ingest_of_rulings_alone_keeps_the_objects(sample_db_path: Path, tmp_path: Path) -> None:
+    import shutil
+
+    db_path = tmp_path / "copy.duckdb"
+    shutil.copy(sample_db_path, db_path)
+    with OracleDB(db_path) as db:
+        before = db.con.execute("SELECT count(*), sum(octet_length(object)) FROM scryfall_objects").fetchall()
+    OracleDB.ingest_files(db_path, [sample_dir() / "rulings.json.gz"]).close()
+    with OracleDB(db_path) as db:
+        after = db.con.execute("SELECT count(*), sum(octet_length(object)) FROM scryfall_objects").fetchall()
+        (pid,) = db.con.execute("SELECT id FROM printings WHERE name = 'Fire // Ice' LIMIT 1").fetchall()[0]
+        assert card_objects(db.con, ids=[pid])[0]["frame"]  # a field only the kept object has
+    assert after == before and before[0][0] > 10_000
+
+
+@pytest.mark.realdata
+def test_every_layout_answers_every_field_scryfall_always_sends(full_db: OracleDB) -> None:
+    """A sample of every layout of the real Scryfall files, through the API: each holds every field Scryfall
+    documents as always present — except those the file predates and no documented rule derives, which are
+    absent (never invented): a 2019 object without card_back_id, booster … keeps them absent."""
+    con = full_db.con
+    rows = con.execute(
+        "SELECT layout, id, source_file FROM printings WHERE source_file NOT LIKE '%foreign%' "
+        "QUALIFY row_number() OVER (PARTITION BY layout ORDER BY id) <= 5"
+    ).fetchall()
+    layouts = {layout for layout, _, _ in rows}
+    assert {"normal", "split", "flip", "transform", "modal_dfc", "meld", "adventure", "saga", "token"} <= layouts
+    raw: dict[str, dict[str, Any]] = {}
+    for _, pid, source in rows:
+        raw.setdefault(source, {})
+    for source in raw:
+        raw[source] = _objects(Path(source))
+    srv = Server(full_db.path)
+    try:
+        for layout, pid, source in rows:
+            card = srv.client.get(f"/cards/{pid}").json()
+            sent = raw[source][pid]
+            derivable = {"finishes", "image_status", "set_id"}
+            missing = [k for k in DOCUMENTED_ALWAYS if k not in card]
+            assert all(k not in sent and k not in derivable for k in missing), (layout, card["name"], missing)
+            if source.endswith("2024-mh3-otj-fdn.json.gz"):
+                assert missing == [] or missing == ["card_back_id"], (layout, missing)  # reversible-style: per face
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="module")
+def full_server(full_db: OracleDB) -> Iterator[Server]:
+    srv = Server(full_db.path)
+    yield srv
+    srv.stop()
+
+
+@pytest.mark.realdata
+def test_sets_from_the_printings(full_server: Server, full_db: OracleDB) -> None:
+    listed = full_server.client.get("/sets").json()
+    assert listed["object"] == "list" and listed["has_more"] is False
+    by_code = {s["code"]: s for s in listed["data"]}
+    eld = by_code["eld"]
+    count, set_id = full_db.con.execute(
+        "SELECT count(DISTINCT collector_number), any_value(set_id) FROM printings WHERE set_code = 'eld'"
+    ).fetchall()[0]
+    assert eld["card_count"] == count and eld["id"] == set_id and eld["name"] == "Throne of Eldraine"
+    assert eld["uri"] == f"{full_server.base}/sets/{set_id}" and "icon_svg_uri" not in eld  # never guessed
+    assert full_server.client.get(f"/sets/{set_id}").json() == eld == full_server.client.get("/sets/ELD").json()
+    dates = [s["released_at"] for s in listed["data"] if "released_at" in s]
+    assert dates == sorted(dates, reverse=True)  # newest first, as Scryfall lists them
+    search = full_server.client.get(eld["search_uri"]).json()  # the set's search_uri works here
+    assert search["total_cards"] >= count - 5 and all(c["set"] == "eld" for c in search["data"])
+    missing = full_server.client.get("/sets/zzz")
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+    assert full_server.client.get("/sets/tcgplayer/1").status_code == 404
+
+
+def test_symbology_and_parse_mana(sample_db_path: Path) -> None:
+    srv = Server(sample_db_path)
+    try:
+        listed = srv.client.get("/symbology").json()
+        symbols = {s["symbol"]: s for s in listed["data"]}
+        # CR 107.4: every mana symbol the rules list is there, with its mana value (CR 202.3)
+        for symbol, value in (("{W}", 1), ("{2/W}", 2), ("{W/U/P}", 1), ("{C/W}", 1), ("{X}", 0), ("{S}", 1)):
+            assert symbols[symbol]["mana_value"] == value and symbols[symbol]["appears_in_mana_costs"]
+        assert symbols["{T}"]["represents_mana"] is False  # CR 107.5
+        assert {"{E}", "{Q}", "{TK}", "{P}"} <= symbols.keys()  # CR 107.14, 107.6, 107.17, 107.18
+        parsed = srv.client.get("/symbology/parse-mana", params={"cost": "2{g}2"}).json()
+        assert parsed == {
+            "object": "mana_cost",
+            "cost": "{4}{G}",
+            "cmc": 5.0,
+            "colors": ["G"],
+            "colorless": False,
+            "monocolored": True,
+            "multicolored": False,
+        }
+        assert srv.client.get("/symbology/parse-mana", params={"cost": "wxu"}).json()["cost"] == "{X}{W}{U}"
+        bad = srv.client.get("/symbology/parse-mana", params={"cost": "2{T}"})
+        assert bad.status_code == 422 and "{T}" in bad.json()["details"]
+        assert srv.client.post("/symbology").status_code == 405
+    finally:
+        srv.stop()
+
+
+def test_bulk_data_lists_the_files_the_database_was_built_from(sample_db_path: Path) -> None:
+    srv = Server(sample_db_path)
+    try:
+        listed = srv.client.get("/bulk-data").json()["data"]
+        names = sorted(item["name"] for item in listed)
+        assert names == sorted(p.name for p in sample_dir().glob("*.json.gz"))
+        one = listed[0]
+        assert srv.client.get(f"/bulk-data/{one['id']}").json() == one
+        assert one["uri"] == f"{srv.base}/bulk-data/{one['id']}" and one["size"] > 0
+        assert srv.client.get("/bulk-data/nothing").status_code == 404
+    finally:
+        srv.stop()
