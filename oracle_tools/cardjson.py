@@ -164,12 +164,14 @@ def card_objects(
     return out
 
 
-#: Fields every card object has (Scryfall's card object docs; ``oracle_id`` is missing on reversible cards, so it
-#: is not here). A kept object without one of them is completed from the tables.
+#: Fields every card object has (Scryfall's card object docs) and every file of Scryfall's gives: a kept object
+#: without one of them is a trimmed or hand-made one, completed from the tables. Not here: ``oracle_id``
+#: (reversible cards have it per face), ``keywords`` and ``set_type`` (files of 2019 lack them; the tables
+#: could not add them truthfully, so checking them would rebuild every such object for nothing).
 ALWAYS_PRESENT = frozenset(
     {
         "object", "id", "name", "lang", "released_at", "layout", "cmc", "type_line", "color_identity",
-        "keywords", "legalities", "games", "reserved", "digital", "promo", "set", "set_name", "set_type",
+        "legalities", "games", "reserved", "digital", "promo", "set", "set_name",
         "collector_number", "rarity", "uri", "rulings_uri", "prints_search_uri",
     }
 )  # fmt: skip

@@ -156,3 +156,38 @@ def test_migrations_is_an_empty_list(server: Server) -> None:
     """The bulk data carries no id migrations: Scryfall's list object, empty (a syncing client changes nothing)."""
     assert server.client.get("/migrations").json() == {"object": "list", "has_more": False, "data": []}
     assert server.client.get("/migrations?bogus=1").status_code == 400
+
+
+def test_scryfall_sdk_names_search_autocomplete_collection_sets_symbology(server: Server, sample_db: OracleDB) -> None:
+    """Cards.byName (exact, fuzzy), Cards.search across pages, Cards.autoCompleteName, Cards.collection,
+    Sets.all/byCode, Symbology.all/parseMana — each against what the database says."""
+    con = sample_db.con
+    creatures = con.execute(
+        "SELECT count(*) FROM cards WHERE is_card AND list_contains(string_split(type_line, ' '), 'Creature')"
+    ).fetchall()[0][0]
+    set_count = con.execute("SELECT count(DISTINCT set_code) FROM printings").fetchall()[0][0]
+    answers = _sdk(
+        server,
+        [
+            ("Cards", "byName", ["Lightning Bolt"]),
+            ("Cards", "byName", ["lightnig bolt", True]),
+            ("Cards", "byName", ["asdfgh qwerty", True]),
+            ("Cards", "search", ["t:creature"]),
+            ("Cards", "autoCompleteName", ["lightning b"]),
+            ("Cards", "collection", [{"name": "Fire // Ice"}, {"name": "No Such Card Anywhere"}]),
+            ("Sets", "all", []),
+            ("Sets", "byCode", ["ELD"]),
+            ("Symbology", "all", []),
+            ("Symbology", "parseMana", ["2WW"]),
+        ],
+    )
+    exact, fuzzy, nonsense, search, complete, collection, sets, eld, symbols, parsed = answers
+    assert exact["ok"]["name"] == fuzzy["ok"]["name"] == "Lightning Bolt"
+    assert nonsense["error"]["status"] == 404  # no guess for nonsense, as on Scryfall
+    assert len(search["ok"]) == creatures > 175  # every page, through next_page
+    assert "Lightning Bolt" in complete["ok"]
+    assert [c["name"] for c in collection["ok"]] == ["Fire // Ice"]
+    assert collection["not_found"] == [{"name": "No Such Card Anywhere"}]
+    assert len(sets["ok"]) == set_count and eld["ok"]["name"] == "Throne of Eldraine"
+    assert {"{W}", "{T}", "{W/U/P}"} <= {s["symbol"] for s in symbols["ok"]}
+    assert parsed["ok"]["cost"] == "{2}{W}{W}" and parsed["ok"]["cmc"] == 4

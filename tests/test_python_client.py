@@ -173,3 +173,32 @@ def test_typed_client_rulings_symbology_catalogs_bulk_data_migrations(server: Se
     assert got["parsed"].cost == "{4}{G}" and got["parsed"].cmc == 5.0 and got["parsed"].monocolored
     assert "Goblin" in got["creature_types"]
     assert [b.name for b in got["bulk"]] == [FILE_2024] and got["migrations"] == []
+
+
+def test_price_search_and_order_on_the_real_prices(server: Server, raw_2024: dict) -> None:
+    """usd</eur>/tix keywords and order=usd compare each printing's lowest price of that currency, as the
+    file gave it; the prints_search_uri of a card (an oracleid: search) lists its printings."""
+    import requests
+
+    def lowest(card: dict[str, Any], keys: tuple[str, ...]) -> float | None:
+        values = [float(card["prices"][k]) for k in keys if card["prices"].get(k) is not None]
+        return min(values) if values else None
+
+    usd = {pid: lowest(c, ("usd", "usd_foil", "usd_etched")) for pid, c in raw_2024.items()}
+    cheap = sorted(pid for pid, v in usd.items() if v is not None and v < 0.5)
+    found: list[dict[str, Any]] = []
+    url: str | None = f"{server.base}/cards/search?q=usd%3C0.5&unique=prints&order=usd"
+    while url:
+        page = requests.get(url, timeout=30).json()
+        found += page["data"]
+        url = page.get("next_page")
+    assert sorted(c["id"] for c in found) == cheap and len(cheap) > 100
+    prices = [usd[c["id"]] for c in found]
+    assert prices == sorted(prices)  # order=usd: lowest first
+    tix = {pid for pid, c in raw_2024.items() if (lowest(c, ("tix",)) or 0) > 1}
+    answer = requests.get(f"{server.base}/cards/search", params={"q": "tix>1", "unique": "prints"}, timeout=30).json()
+    assert {c["id"] for c in answer["data"]} == tix
+    card = next(iter(raw_2024.values()))
+    prints = requests.get(card["prints_search_uri"].replace("https://api.scryfall.com", server.base), timeout=30)
+    expected = {pid for pid, c in raw_2024.items() if c["oracle_id"] == card["oracle_id"]}
+    assert {c["id"] for c in prints.json()["data"]} == expected

@@ -10,7 +10,10 @@ Scry.setRetry(1); // an error answer is an answer: no retries
   const out = [];
   for (const [api, method, args] of JSON.parse(process.argv[3])) {
     try {
-      out.push({ ok: await Scry[api][method](...args) });
+      let answer = Scry[api][method](...args);
+      // search and collection answer an emitter of every page's cards: wait for all of them
+      answer = typeof answer.waitForAll === "function" ? await answer.waitForAll() : await answer;
+      out.push(Array.isArray(answer) && answer.not_found ? { ok: answer, not_found: answer.not_found } : { ok: answer });
     } catch (e) {
       out.push({ error: { status: e.status, code: e.code, details: e.details ?? String(e) } });
     }
