@@ -5,7 +5,7 @@ field of a card can take, as aids for other Magic software (``GET /catalog/{name
 Each catalog is read from the ingested cards, or from the Comprehensive Rules stored beside them where the
 rules are the list (keyword abilities are the headings of CR 702, keyword actions of CR 701, ability words
 the list of CR 207.2c; types are the CR 205 lists, kept to the ones the cards use). Catalogs whose values
-the bulk data gives but this database does not keep (watermarks, flavor words) are not offered: a client asking
+the bulk data does not give (flavor words) are not offered: a client asking
 for them gets a clear "not kept" instead of an invented list.
 """
 
@@ -103,6 +103,11 @@ def _rule_headings(section: str) -> Callable[[duckdb.DuckDBPyConnection], list[s
     return read
 
 
+def _watermarks(con: duckdb.DuckDBPyConnection) -> list[str]:
+    rows = con.execute("SELECT DISTINCT watermark FROM printings WHERE watermark IS NOT NULL ORDER BY 1").fetchall()
+    return [w for (w,) in rows]
+
+
 def _ability_words(con: duckdb.DuckDBPyConnection) -> list[str]:
     found = con.execute("SELECT text FROM rules WHERE number = '207.2c'").fetchall()
     if not found:
@@ -134,11 +139,11 @@ CATALOGS: dict[str, Callable[[duckdb.DuckDBPyConnection], list[str]]] = {
     "keyword-abilities": _rule_headings("702"),
     "keyword-actions": _rule_headings("701"),
     "ability-words": _ability_words,
+    "watermarks": _watermarks,
 }
 
 #: Catalogs Scryfall has whose values the database does not keep, with why.
 NOT_KEPT: dict[str, str] = {
-    "watermarks": "the database does not keep the printings' watermark field",
     "flavor-words": "flavor words are not a field of the bulk data's card objects",
 }
 

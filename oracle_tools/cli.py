@@ -391,7 +391,7 @@ def ingest(
 def catalog(db_path: Path | None, name: str, as_json: bool) -> None:
     """A Scryfall catalog computed from the database, one value a line: card-names, artist-names, word-bank,
     supertypes, card-types, creature-types (and the other *-types), powers, toughnesses, loyalties,
-    keyword-abilities, keyword-actions, ability-words."""
+    keyword-abilities, keyword-actions, ability-words, watermarks."""
     with _open(db_path) as db:
         data = db.catalog(name)
     if as_json:

@@ -95,6 +95,7 @@ CARD_COLUMNS: dict[str, str] = {
     "set_uri": "VARCHAR",
     "scryfall_set_uri": "VARCHAR",
     "illustration_id": "VARCHAR",
+    "watermark": "VARCHAR",
     "prices": "STRUCT(usd VARCHAR, usd_foil VARCHAR, usd_etched VARCHAR, eur VARCHAR, eur_foil VARCHAR, tix VARCHAR)",
     "legalities": "MAP(VARCHAR, VARCHAR)",
     "card_faces": _FACE_STRUCT,

@@ -199,3 +199,13 @@ def test_bulk_data_lists_the_files_the_database_was_built_from(sample_db_path: P
         assert srv.client.get("/bulk-data/nothing").status_code == 404
     finally:
         srv.stop()
+
+
+@pytest.mark.realdata
+def test_watermarks_catalog_and_search_from_the_files(full_db: OracleDB, realdata: Path) -> None:
+    """/catalog/watermarks and wm: read each printing's watermark as the real files give it."""
+    files = ("scryfall-default-cards-2019-10-per-set-dump.json.gz", "scryfall-search-2024-mh3-otj-fdn.json.gz")
+    objects = [c for name in files for c in _objects(realdata / name).values()]
+    assert full_db.catalog("watermarks") == sorted({c["watermark"] for c in objects if c.get("watermark")})
+    orzhov = {c["oracle_id"] for c in objects if c.get("watermark") == "orzhov"}
+    assert set(full_db.search("wm:orzhov include:extras").get_column("oracle_id").to_list()) == orzhov

@@ -832,6 +832,7 @@ def _leaf(term: Term, state: _State) -> str:
         "stamp": _simple_printing("security_stamp"),
         "price": lambda t, s: f"{_PRICE_COLUMNS[t.keyword.lower()]} {_OPS_SQL[t.op]} {s.bind(_number(t, s))}",
         "oracleid": lambda t, s: f"c.oracle_id = {s.bind(t.value.lower())}",
+        "watermark": _simple_printing("watermark"),
     }
     sql = handlers[family](term, state)
     if _is_exists(sql):  # EXISTS is never NULL, and wrapped in coalesce DuckDB no longer plans it as a semi-join

@@ -209,6 +209,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         "printing's lowest price in that currency (nonfoil, foil, etched) as the source file gave it; a printing "
         "without a price never matches (the 2019 dump has prices on 996 printings, the 2024 file on all)",
     ),
+    Keyword("watermark", ("wm", "watermark"), "printing", EQUALITY_OPS, "wm:orzhov", "printing's watermark"),
     Keyword(
         "oracleid",
         ("oracleid",),
@@ -311,8 +312,6 @@ UNSUPPORTED: dict[str, str] = {
     "cube": "cube lists are not in the database",
     "ft": "flavor text is not stored",
     "flavor": "flavor text is not stored",
-    "wm": "watermarks are not stored",
-    "watermark": "watermarks are not stored",
     "frame": "frames and frame effects are not stored",
     "new": "needs per-printing history Scryfall computes",
     "devotion": "devotion search is not implemented",

@@ -32,7 +32,8 @@ SELECT id, oid, name, lang, "set", set_name, set_type, collector_number, release
        least(TRY_CAST(prices.usd AS DECIMAL(12, 2)), TRY_CAST(prices.usd_foil AS DECIMAL(12, 2)),
              TRY_CAST(prices.usd_etched AS DECIMAL(12, 2))),
        least(TRY_CAST(prices.eur AS DECIMAL(12, 2)), TRY_CAST(prices.eur_foil AS DECIMAL(12, 2))),
-       TRY_CAST(prices.tix AS DECIMAL(12, 2))
+       TRY_CAST(prices.tix AS DECIMAL(12, 2)),
+       watermark
 FROM ingest_stage.main.stage_dedup;
 
 -- Each printing's whole object, compressed while staging (oracle_tools/scryfall_objects.py).

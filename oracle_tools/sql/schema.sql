@@ -100,7 +100,8 @@ CREATE TABLE printings (
     illustration_id    VARCHAR,           -- the artwork's id (shared by printings of the same art)
     usd                DECIMAL(12, 2),    -- the lowest of the printing's USD prices (nonfoil, foil, etched),
     eur                DECIMAL(12, 2),    --   likewise EUR, and MTGO tickets: what usd>/order=usd compare;
-    tix                DECIMAL(12, 2)     --   NULL where the file has no price
+    tix                DECIMAL(12, 2),    --   NULL where the file has no price
+    watermark          VARCHAR            -- the printing's watermark (Scryfall's field; /catalog/watermarks, wm:)
 );
 
 -- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/scryfall_objects.py):
