@@ -191,8 +191,14 @@ def test_bulk_data_lists_the_files_the_database_was_built_from(sample_db_path: P
     srv = Server(sample_db_path)
     try:
         listed = srv.client.get("/bulk-data").json()["data"]
-        names = sorted(item["name"] for item in listed)
-        assert names == sorted(p.name for p in sample_dir().glob("*.json.gz"))
+        *sources, export = listed
+        assert sorted(item["name"] for item in sources) == sorted(p.name for p in sample_dir().glob("*.json.gz"))
+        assert export["type"] == "oracle_cards" and srv.client.get("/bulk-data/oracle_cards").json() == export
+        cards = srv.client.get(export["download_uri"], timeout=120).json()
+        with OracleDB(sample_db_path) as db:
+            oracle_ids = {o for (o,) in db.con.execute("SELECT oracle_id FROM preferred_printings").fetchall()}
+        assert {c["oracle_id"] for c in cards} == oracle_ids and len(cards) == len(oracle_ids)
+        assert all(c["uri"] == f"{srv.base}/cards/{c['id']}" for c in cards)
         one = listed[0]
         assert srv.client.get(f"/bulk-data/{one['id']}").json() == one
         assert one["uri"] == f"{srv.base}/bulk-data/{one['id']}" and one["size"] > 0

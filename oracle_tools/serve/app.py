@@ -988,7 +988,44 @@ def _bulk_items(gen: Generation, base: str) -> list[dict[str, Any]]:
         if path.exists():
             item["size"] = path.stat().st_size
         items.append(item)
+    newest = max((row[1] for row in rows), default=None)
+    if newest is not None:  # what the database can export in Scryfall's bulk shape
+        item_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"oracle-tools-export:{newest.isoformat()}:oracle_cards"))
+        items.append(
+            {
+                "object": "bulk_data",
+                "id": item_id,
+                "type": "oracle_cards",
+                "updated_at": newest.replace(tzinfo=dt.UTC).isoformat(),
+                "uri": f"{base}/bulk-data/{item_id}",
+                "name": "Oracle Cards",
+                "description": "Exported by this server: one card object for each Oracle card (its preferred "
+                "printing), as /cards answers it, in one JSON array.",
+                "download_uri": f"{base}/bulk-data/oracle_cards/download",
+                "content_type": "application/json",
+                "content_encoding": "identity",
+            }
+        )
     return items
+
+
+async def bulk_download(request: Request) -> Response:
+    """GET /bulk-data/oracle_cards/download: the export the bulk-data list offers — every Oracle card's card object
+    (its preferred printing) as one JSON array, like Scryfall's oracle_cards file."""
+    _params(request, frozenset())
+    if request.path_params["which"] != "oracle_cards":
+        raise ApiError(404, "not_found", "Only oracle_cards is exported here; GET /bulk-data lists what there is.")
+    base = _base_url(request)
+
+    def work(gen: Generation) -> Response:
+        ids = [pid for (pid,) in gen.cursor().execute("SELECT id FROM preferred_printings ORDER BY id").fetchall()]
+        parts: list[bytes] = []
+        for start in range(0, len(ids), 1000):
+            chunk = cardjson.card_objects(gen.cursor(), ids=ids[start : start + 1000], base_url=base)
+            parts.extend(json_bytes(card) for card in chunk)
+        return raw_json_response(b"[" + b",".join(parts) + b"]")
+
+    return await _run(request, work)
 
 
 async def bulk_data(request: Request) -> Response:
@@ -1288,6 +1325,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/symbology/parse-mana", parse_mana, methods=["GET"]),
         Route("/bulk-data", bulk_data, methods=["GET"]),
         Route("/bulk-data/{which}", bulk_data, methods=["GET"]),
+        Route("/bulk-data/{which}/download", bulk_download, methods=["GET"]),
         Route("/health", health, methods=["GET"]),
         Route("/names/resolve", names_resolve, methods=["GET", "POST"]),
         Route("/tokens/{name:path}", tokens, methods=["GET"]),
