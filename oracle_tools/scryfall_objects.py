@@ -21,14 +21,15 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pyarrow as pa  # type: ignore[import-untyped]
 import zstandard
 
 if TYPE_CHECKING:
     import duckdb
+
+# numpy and pyarrow are imported where an ingest compresses: reading an object needs neither (the point path's
+# start-up stays DuckDB alone, tests/test_lookup.py).
 
 #: The tables this module owns (an ingest of only rulings carries them over).
 TABLES = ("scryfall_objects", "scryfall_object_dictionary")
@@ -64,8 +65,11 @@ class _Compressor:
             comp = self._local.compressor = zstandard.ZstdCompressor(level=LEVEL, dict_data=self.dictionary)
         return comp
 
-    def compress(self, texts: pa.Array | pa.ChunkedArray) -> pa.Array:
+    def compress(self, texts: Any) -> Any:  # pyarrow arrays; untyped: DuckDB reads this signature at registration
         """Each JSON text of an Arrow string column, compressed (null stays null)."""
+        import numpy as np
+        import pyarrow as pa  # type: ignore[import-untyped]
+
         if isinstance(texts, pa.ChunkedArray):
             texts = texts.combine_chunks()
         if texts.null_count:
