@@ -8,8 +8,8 @@ ingest (oracle_tools/scryfall_objects.py), with three changes:
   ``all_parts[].uri``) point at ``base_url`` when one is given (the local server); links to scryfall.com
   pages, images and shops are left as they are;
 * fields Scryfall added after the file was written are derived where Scryfall documents the rule —
-  ``finishes`` from ``nonfoil``/``foil``, ``image_status`` from ``highres_image`` (see :func:`_derive`) —
-  and otherwise absent, never invented;
+  ``finishes`` from ``nonfoil``/``foil``, ``image_status`` from ``highres_image``, ``set_id`` from ``set_uri``
+  (see :func:`_derive`) — and otherwise absent, never invented;
 * an object that lacks what every card object has (a trimmed or hand-made file, like the embedded sample's)
   gets the missing fields from the tables, built as below; so does every printing of a database built
   before objects were kept.

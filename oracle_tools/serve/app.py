@@ -854,6 +854,12 @@ async def cards_collection(request: Request) -> Response:
     return await _run(request, work)
 
 
+def _sentence(exc: Exception) -> str:
+    """A library message (lower-case, no full stop: the CLI's ``error: …`` line) as a Scryfall ``details`` sentence."""
+    details = str(exc)
+    return f"{details[0].upper()}{details[1:]}."
+
+
 async def catalog(request: Request) -> Response:
     """GET /catalog/{name}: a Scryfall catalog object computed from the database (oracle_tools/catalogs.py)."""
     from ..catalogs import reader
@@ -863,8 +869,7 @@ async def catalog(request: Request) -> Response:
     try:
         reader(name)  # an unknown name, or one not offered, is answered before any work
     except OracleToolsError as exc:
-        details = str(exc)
-        raise ApiError(404, "not_found", f"{details[0].upper()}{details[1:]}.") from None
+        raise ApiError(404, "not_found", _sentence(exc)) from None
     base = _base_url(request)
 
     def work(gen: Generation) -> Response:
@@ -882,11 +887,11 @@ async def migrations(request: Request) -> Response:
     return json_response({"object": "list", "has_more": False, "data": []})
 
 
-def _sets(gen: Generation) -> list[bytes]:
-    """Every set object (links hold the BASE_URL placeholder), serialised, newest first; once per generation."""
+def _sets(gen: Generation) -> list[dict[str, Any]]:
+    """Every set object (links hold the BASE_URL placeholder), newest first; built once per generation."""
     from ..sets import set_objects
 
-    return gen.cached("sets", lambda: [json_bytes(s) for s in set_objects(gen.cursor(), base_url=BASE_URL)])
+    return gen.cached("sets", lambda: set_objects(gen.cursor(), base_url=BASE_URL))
 
 
 async def sets_list(request: Request) -> Response:
@@ -895,22 +900,25 @@ async def sets_list(request: Request) -> Response:
     base = _base_url(request)
     return await _run(
         request,
-        lambda gen: raw_json_response(_list_body(_sets(gen), has_more=False).replace(BASE_URL_BYTES, base.encode())),
+        lambda gen: raw_json_response(
+            json_bytes({"object": "list", "has_more": False, "data": _sets(gen)}).replace(BASE_URL_BYTES, base.encode())
+        ),
     )
 
 
 async def set_by_code(request: Request) -> Response:
     """GET /sets/{code} or /sets/{id}: one set."""
     _params(request, frozenset())
-    wanted = request.path_params["code"].strip().lower()
+    wanted = request.path_params["code"]
     base = _base_url(request)
 
     def work(gen: Generation) -> Response:
-        for body in _sets(gen):
-            found = json.loads(body)
-            if found["code"].lower() == wanted or found.get("id") == wanted:
-                return raw_json_response(body.replace(BASE_URL_BYTES, base.encode()))
-        raise ApiError(404, "not_found", f"No Magic set found for the given code or id “{wanted[:100]}”.")
+        from ..sets import find_set
+
+        found = find_set(_sets(gen), wanted)
+        if found is None:
+            raise ApiError(404, "not_found", f"No Magic set found for the given code or id “{wanted[:100]}”.")
+        return raw_json_response(json_bytes(found).replace(BASE_URL_BYTES, base.encode()))
 
     return await _run(request, work)
 
@@ -951,8 +959,7 @@ async def parse_mana(request: Request) -> Response:
     try:
         return json_response(parse(cost))
     except ManaCostError as exc:
-        details = str(exc)
-        raise ApiError(422, "unprocessable_entity", f"{details[0].upper()}{details[1:]}.") from None
+        raise ApiError(422, "unprocessable_entity", _sentence(exc)) from None
 
 
 def _bulk_items(gen: Generation, base: str) -> list[dict[str, Any]]:
