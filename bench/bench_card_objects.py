@@ -6,8 +6,8 @@
 Prints, for the real default-cards dump (45,851 objects, 127 MB of JSON):
   * the size cost: the objects' JSON text beside what table ``scryfall_objects`` keeps (zstandard with a
     dictionary trained on the run's objects, plus that dictionary) and the database file with and without it;
-  * the ingest time beside the same ingest with keeping made a no-op (objects compressed to nothing), in the
-    same run, interleaved;
+  * the ingest time beside the same ingest with keeping made a no-op (no object read or kept), in the same
+    run, interleaved;
   * a card object served from the kept object (one query, decompress, parse, links, derivations) beside the
     same card rebuilt from the tables (four batched queries and the assembly) — per card, for one card at a
     time (``/cards/{id}``) and for pages of 175 (``/cards/search``), the same random printings for both.
@@ -36,21 +36,19 @@ DUMP = REALDATA / "scryfall-default-cards-2019-10-per-set-dump.json.gz"
 
 
 def _ingest(source: Path, db: Path, *, keep: bool) -> float:
-    """Seconds of one ingest; ``keep=False`` makes the compression a no-op (empty blobs)."""
-    import pyarrow as pa
-
+    """Seconds of one ingest; ``keep=False`` makes keeping the objects a no-op (nothing read, nothing kept)."""
     from oracle_tools import OracleDB, scryfall_objects
 
-    real = scryfall_objects._Compressor.compress
+    real = scryfall_objects.keep
     if not keep:
-        scryfall_objects._Compressor.compress = lambda self, texts: pa.array([b""] * len(texts), pa.binary())  # type: ignore[method-assign]
+        scryfall_objects.keep = lambda cursor, files: None  # type: ignore[assignment]
     try:
         db.unlink(missing_ok=True)
         started = time.perf_counter()
         OracleDB.ingest_files(db, [source]).close()
         return time.perf_counter() - started
     finally:
-        scryfall_objects._Compressor.compress = real  # type: ignore[method-assign]
+        scryfall_objects.keep = real
 
 
 def _sizes(db: Path) -> tuple[int, int]:

@@ -349,6 +349,7 @@ def ingest(
 
     db_file = db_path or default_db_path()
     cache = cache_dir or Path(os.environ.get("ORACLE_TOOLS_CACHE") or db_file.parent / "cache")
+    set_list_warning = None
     if rules_url is not None:
         if rules_file is not None:
             raise click.UsageError("give --rules-file or --rules-url, not both")
@@ -365,6 +366,9 @@ def ingest(
             wanted, api_url=api_url or download.DEFAULT_API_URL, cache_dir=cache, progress=progress
         )
         sources = [ing.sniff(f.path, origin="scryfall-api", bulk_type=f.type, updated_at=f.updated_at) for f in fetched]
+        set_list, set_list_warning = _fetch_set_list(api_url or download.DEFAULT_API_URL, cache)
+        if set_list is not None:
+            sources.append(ing.sniff(set_list, origin="scryfall-api"))
     report = ing.Ingest(
         db_file,
         progress=progress,
@@ -372,6 +376,8 @@ def ingest(
         wait=wait,
         replace_anyway=replace_anyway,
     ).run(sources, rules_file=rules_file)
+    if set_list_warning:
+        report.warnings.append(set_list_warning)
     if as_json:
         _echo_json(report.as_dict())
         return
@@ -381,6 +387,24 @@ def ingest(
     click.echo(f"wrote {report.db_path} in {report.seconds:.1f}s: {sizes}")
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
+
+
+def _fetch_set_list(api_url: str, cache: Path) -> tuple[Path | None, str | None]:
+    """Scryfall's set list for an online ingest, and a warning when it could not be had: the cards matter more
+    than the set list, so a failed download uses the copy from an earlier run, or goes without."""
+    from . import download
+    from .errors import DownloadError
+
+    try:
+        return download.fetch_set_list(api_url, cache_dir=cache), None
+    except DownloadError as exc:
+        cached = cache / "sets.json"
+        if cached.is_file():
+            return cached, f"could not download Scryfall's set list ({exc}); kept the one downloaded before"
+        return None, (
+            f"could not download Scryfall's set list ({exc}); /sets answers sets built from the printings "
+            "(without icons, blocks or TCGplayer groups)"
+        )
 
 
 @main.command()
@@ -407,8 +431,8 @@ def catalog(db_path: Path | None, name: str, as_json: bool) -> None:
 @_json_option
 @_friendly_errors
 def sets(db_path: Path | None, code_or_id: str | None, as_json: bool) -> None:
-    """The sets the database has printings of (Scryfall set objects built from them), newest first; or one set
-    by code or Scryfall id."""
+    """The sets of the database (Scryfall's set objects where the ingest kept its set list, else built from the
+    printings), newest first; or one set by code or Scryfall id."""
     with _open(db_path) as db:
         found = db.sets(code_or_id)
     if as_json:

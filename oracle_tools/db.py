@@ -310,8 +310,9 @@ class OracleDB:
         return catalogs.catalog(self.con, name)
 
     def sets(self, code_or_id: str | None = None) -> Any:
-        """Scryfall set objects built from the printings (oracle_tools/sets.py), newest first; with ``code_or_id``
-        the one set with that code or Scryfall id (NotFoundError when there is none)."""
+        """Scryfall set objects (oracle_tools/sets.py), newest first: Scryfall's own where the ingest kept its set
+        list, else built from the printings; with ``code_or_id`` the one set with that code or Scryfall id
+        (NotFoundError when there is none)."""
         from . import sets as _sets
 
         found = _sets.set_objects(self.con)
@@ -319,7 +320,9 @@ class OracleDB:
             return found
         one = _sets.find_set(found, code_or_id)
         if one is None:
-            raise NotFoundError(f"no set with code or id {code_or_id!r} has printings in this database")
+            raise NotFoundError(
+                f"no set with code or id {code_or_id!r} in this database: `oracle-tools sets` lists the ones it has"
+            )
         return one
 
     def symbology(self) -> list[dict[str, Any]]:

@@ -56,6 +56,7 @@ __all__ = [
     "BulkFile",
     "fetch_index",
     "fetch_bulk_files",
+    "fetch_set_list",
 ]
 
 BULK_TYPES: tuple[str, ...] = ("oracle_cards", "unique_artwork", "default_cards", "all_cards", "rulings")
@@ -357,26 +358,66 @@ def fetch_index(
 
 
 def _fetch_index(client: _Client, api_url: str) -> list[dict[str, Any]]:
-    url: str | None = api_url.rstrip("/") + "/bulk-data"
-    entries: list[dict[str, Any]] = []
+    url = api_url.rstrip("/") + "/bulk-data"
+    entries = _fetch_list(client, url, "bulk-data index")  # one page today; next_page followed in case that changes
+    for entry in entries:
+        if not isinstance(entry, dict) or not all(
+            isinstance(entry.get(k), str) for k in ("type", "download_uri", "updated_at")
+        ):
+            raise DownloadError(f"{url}: bulk_data entry lacks type/download_uri/updated_at: {str(entry)[:200]!r}")
+    return entries
+
+
+def _fetch_list(client: _Client, url: str, what: str) -> list[Any]:
+    """The ``data`` of a Scryfall list object at ``url`` and of every page after it."""
+    next_url: str | None = url
+    entries: list[Any] = []
     seen: set[str] = set()
-    while url is not None:
-        if url in seen:  # a next_page loop would otherwise never end
-            raise DownloadError(f"bulk-data index at {url} pages in a loop")
-        seen.add(url)
-        page_url = url
+    while next_url is not None:
+        if next_url in seen:  # a next_page loop would otherwise never end
+            raise DownloadError(f"{what} at {next_url} pages in a loop")
+        seen.add(next_url)
+        page_url = next_url
         page = client.run(page_url, functools.partial(_get_json, client, page_url))
         if not isinstance(page, dict) or page.get("object") != "list" or not isinstance(page.get("data"), list):
-            raise DownloadError(f"{url} did not return a Scryfall list object (got {str(page)[:200]!r})")
-        for entry in page["data"]:
-            if not isinstance(entry, dict) or not all(
-                isinstance(entry.get(k), str) for k in ("type", "download_uri", "updated_at")
-            ):
-                raise DownloadError(f"{url}: bulk_data entry lacks type/download_uri/updated_at: {str(entry)[:200]!r}")
-            entries.append(entry)
-        # The bulk-data list is one page today; follow next_page in case that changes.
-        url = page.get("next_page") if page.get("has_more") else None
+            raise DownloadError(f"{page_url} did not return a Scryfall list object (got {str(page)[:200]!r})")
+        entries.extend(page["data"])
+        next_url = page.get("next_page") if page.get("has_more") else None
     return entries
+
+
+def fetch_set_list(
+    api_url: str = DEFAULT_API_URL,
+    *,
+    cache_dir: Path,
+    session: requests.Session | None = None,
+    max_retries: int = 5,
+    backoff: float | None = None,
+    timeout: float = 60.0,
+    request_interval: float = DEFAULT_REQUEST_INTERVAL,
+    sleep: Sleep = time.sleep,
+) -> Path:
+    """Download Scryfall's set list (``GET {api_url}/sets``, https://scryfall.com/docs/api/sets) to
+    ``cache_dir/sets.json``, written whole or not at all: a JSON array of its set objects, which ``ingest`` keeps
+    (oracle_tools/sets.py). Raises :class:`DownloadError` as :func:`fetch_bulk_files` does."""
+    with _Client(
+        session,
+        max_retries=max_retries,
+        backoff=backoff,
+        timeout=timeout,
+        request_interval=request_interval,
+        sleep=sleep,
+    ) as client:
+        url = api_url.rstrip("/") + "/sets"
+        sets = _fetch_list(client, url, "set list")
+    if not all(isinstance(item, dict) and item.get("object") == "set" for item in sets):
+        raise DownloadError(f"{url} listed something other than set objects")
+    if not sets:
+        raise DownloadError(f"{url} listed no sets")
+    path = Path(cache_dir) / "sets.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write_text(path, json.dumps(sets, ensure_ascii=False) + "\n")
+    return path
 
 
 def _get_json(client: _Client, url: str) -> Any:

@@ -15,7 +15,6 @@ later layers (names, references, tokens), partly on a second connection (``_Seco
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import re
 import secrets
@@ -132,7 +131,7 @@ class SourceFile:
     """One local file to ingest, with what sniffing its content found."""
 
     path: Path
-    kind: str  # "cards" | "rulings"
+    kind: str  # "cards" | "rulings" | "sets"
     json_format: str  # "array" | "newline_delimited"
     bulk_type: str | None = None  # oracle_cards, default_cards, ... when known
     origin: str = "bulk-file"  # bulk-file | scryfall-api | sample
@@ -209,14 +208,18 @@ def sniff(
             f"object: {stripped[:80]!r})."
         )
     object_type = match.group(1)
-    if object_type == "list":
+    if object_type == "list" and [m.group(1) for m in _OBJECT_KEY.finditer(stripped, match.end())][:1] == ["set"]:
+        object_type = "set"  # Scryfall's /sets answer saved as it came: a list of set objects
+    elif object_type == "list":
         raise IngestError(
             f"{path}: is a Scryfall list (such as the bulk-data index), not a bulk file; "
             "ingest the file its download_uri points to."
         )
-    if object_type not in ("card", "ruling"):
-        raise IngestError(f"{path}: holds Scryfall '{object_type}' objects; expected 'card' or 'ruling' objects.")
-    kind = "cards" if object_type == "card" else "rulings"
+    if object_type not in ("card", "ruling", "set"):
+        raise IngestError(
+            f"{path}: holds Scryfall '{object_type}' objects; expected 'card', 'ruling' or 'set' objects."
+        )
+    kind = {"card": "cards", "ruling": "rulings", "set": "sets"}[object_type]
     if bulk_type is None:
         named = _BULK_NAME.search(path.name)
         bulk_type = named.group(1).lower().replace("-", "_") if named else None
@@ -349,6 +352,7 @@ class Ingest:
     def _run(self, sources: Sequence[SourceFile], rules_file: Path | None) -> IngestReport:
         card_files = [s for s in sources if s.kind == "cards"]
         ruling_files = [s for s in sources if s.kind == "rulings"]
+        set_files = [s for s in sources if s.kind == "sets"]
         previous = self.db_path if self.db_path.exists() else None
         if not card_files and previous is None:
             raise IngestError(
@@ -373,7 +377,7 @@ class Ingest:
                 },
             )
             try:
-                self._build(con, card_files, ruling_files, previous, rules_file)
+                self._build(con, card_files, ruling_files, set_files, previous, rules_file)
                 self._check_not_shrunk(con, card_files)
                 con.execute("CHECKPOINT")
             finally:
@@ -396,6 +400,7 @@ class Ingest:
         con: duckdb.DuckDBPyConnection,
         card_files: list[SourceFile],
         ruling_files: list[SourceFile],
+        set_files: list[SourceFile],
         previous: Path | None,
         rules_file: Path | None,
     ) -> None:
@@ -427,10 +432,11 @@ class Ingest:
                 )
             except duckdb.Error:
                 self._previous_cards = 0  # not a database of cards (an ingest will say so) or a very old one
-        steps = len(card_files) + len(ruling_files) + 3
+        steps = len(card_files) + len(ruling_files) + len(set_files) + 3
         with (
             tqdm(total=steps, desc="ingest", unit="step", disable=not self.progress, leave=False) as bar,
             _SecondConnection(con) as second,
+            _SecondConnection(con) as keeper,
         ):
             from . import rules  # the CR does not depend on the cards: it is read while they are
 
@@ -439,11 +445,13 @@ class Ingest:
             )
             second.submit(_warm_up)
             if card_files:
+                # Each printing's whole object, kept on the core the staging leaves idle: nothing in the ingest
+                # reads it, so it is waited for at the end.
+                objects_kept = keeper.submit(
+                    lambda c: scryfall_objects.keep(c, [(str(f.path), f.json_format) for f in card_files])
+                )
                 con.execute(f"ATTACH ':memory:' AS {STAGE_CATALOG}")
-                try:
-                    self._stage_cards(con, card_files, bar)
-                finally:
-                    scryfall_objects.unregister(con)
+                self._stage_cards(con, card_files, bar)
                 bar.set_description("building cards, faces, printings")
                 self._build_core(con, second)
                 con.execute(f"DETACH {STAGE_CATALOG}")
@@ -459,11 +467,23 @@ class Ingest:
                 self._load_rulings(con, ruling_files, bar)
             elif previous is not None:
                 self._keep(con, ("rulings",))
+            if set_files:
+                self._load_sets(con, set_files, bar)
+            elif previous is not None:  # sets do not go away: the list an earlier ingest was given still holds
+                self._keep(con, ("scryfall_sets",), missing_ok=True)
             if rules_file is not None:
                 self._run_rows.append(("rules-file", "rules", str(rules_file), None, None, None, 0.0))
             bar.update(1)
             bar.set_description("names, tokens")
             self._build_layers(con, second, rules_stored)
+            if card_files:
+                try:
+                    objects_kept.result()
+                except duckdb.Error as exc:
+                    raise IngestError(
+                        f"the card files cannot be kept as Scryfall card objects: {_first_line(exc)}. "
+                        "Nothing was replaced."
+                    ) from None
             bar.update(1)
         self._record_runs(con, previous)
         from . import changes  # what changed since the database this one replaces, written before the swap
@@ -539,25 +559,17 @@ class Ingest:
     def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
         cols = _columns_literal(CARD_COLUMNS)
         con.execute(f"""CREATE TABLE {STAGE_CATALOG}.main.stage_cards AS
-            SELECT *, 0 AS file_order, false AS is_oracle_file, ''::VARCHAR AS source_file,
-                   NULL::BLOB AS scryfall_object
+            SELECT *, 0 AS file_order, false AS is_oracle_file, ''::VARCHAR AS source_file
             FROM read_json('/dev/null', format = 'array', columns = {cols}) LIMIT 0""")
-        # Each object is read once: its JSON text gives the typed columns and is kept whole, compressed
-        # (oracle_tools/scryfall_objects.py). json_transform, not _strict: the strict one also refuses an object
-        # without one of the keys (a face has no flavor_name); a field of a type no Scryfall file has is read as
-        # missing in the typed columns and kept as it was in the whole object.
-        structure = json.dumps(CARD_COLUMNS).replace("'", "''")  # our own column table: no user text
         for order, source in enumerate(files):
             bar.set_description(f"reading {source.path.name}")
             started = time.perf_counter()
             try:
-                if not order:  # the dictionary is trained on the head of the first file
-                    scryfall_objects.register(con, _training_texts(con, source))
                 con.execute(
                     f"""INSERT INTO {STAGE_CATALOG}.main.stage_cards
-                        SELECT unnest(json_transform(json, '{structure}')), ?, ?, ?,
-                               {scryfall_objects.COMPRESS_FUNCTION}(json)
-                        FROM read_json_objects(?, format = '{source.json_format}', maximum_object_size = 67108864)""",
+                        SELECT *, ?, ?, ?
+                        FROM read_json(?, format = '{source.json_format}', columns = {cols},
+                                       maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES})""",
                     [order, source.is_oracle, str(source.path), str(source.path)],
                 )
             except duckdb.Error as exc:
@@ -625,6 +637,32 @@ class Ingest:
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
 
+    def _load_sets(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
+        """Scryfall's set objects, from its /sets answer (a list object, saved as it came, indented or not) or an
+        array of them; a code in two files: the later file's object."""
+        for source in files:
+            bar.set_description(f"reading {source.path.name}")
+            started = time.perf_counter()
+            try:
+                rows = con.execute(
+                    f"""INSERT OR REPLACE INTO scryfall_sets
+                        SELECT DISTINCT ON (code) code, id, object FROM (
+                            SELECT json_extract_string(object, '$.code') AS code,
+                                   json_extract_string(object, '$.id') AS id, object::VARCHAR AS object
+                            FROM (SELECT unnest(CASE WHEN json_extract_string(json, '$.object') = 'list'
+                                                     THEN json_extract(json, '$.data[*]') ELSE [json] END) AS object
+                                  FROM read_json_objects(?, format = 'auto',
+                                                         maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES})))
+                        WHERE json_extract_string(object, '$.object') = 'set' AND code IS NOT NULL""",
+                    [str(source.path)],
+                ).fetchall()[0][0]
+            except duckdb.Error as exc:
+                raise IngestError(
+                    f"{source.path}: cannot be read as Scryfall set objects: {_first_line(exc)}. Nothing was replaced."
+                ) from None
+            self._note(source, rows, time.perf_counter() - started)
+            bar.update(1)
+
     def _keep(self, con: duckdb.DuckDBPyConnection, tables: Iterable[str], *, missing_ok: bool = False) -> None:
         """Carry tables over from the previous database (an ingest of only rulings or rules); ``missing_ok``:
         a table that databases built by older versions lack stays empty."""
@@ -659,18 +697,6 @@ class Ingest:
                 "INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [run_id, self._started, origin, kind, file, bulk_type, updated_at, rows, seconds],
             )
-
-
-def _training_texts(con: duckdb.DuckDBPyConnection, source: SourceFile) -> list[bytes]:
-    """The first objects of a card file as JSON text, to train the compression dictionary on."""
-    return [
-        text
-        for (text,) in con.execute(
-            f"SELECT json::BLOB FROM read_json_objects(?, format = '{source.json_format}', "
-            f"maximum_object_size = 67108864) LIMIT {scryfall_objects.TRAINING_OBJECTS}",
-            [str(source.path)],
-        ).fetchall()
-    ]
 
 
 def _staged_sql(name: str) -> str:

@@ -7,8 +7,10 @@ dictionary trained on the run's own objects (table ``scryfall_object_dictionary`
 small and alike: the 2019 default-cards dump's 127 MB of JSON is kept in about 19 MB, and reading one object
 back costs a few microseconds more than reading a row.
 
-Compression runs inside the staging query (a vectorised DuckDB function, :func:`register`), so each object is
-read from the file once: the JSON text feeds both the typed columns and the kept object.
+Keeping runs beside the staging of the typed columns, on a connection of its own (:func:`keep`): reading a
+bulk file is mostly one thread's work (the gzip stream), so the second core reads the file again and compresses
+its objects meanwhile (a vectorised DuckDB function); compressing inside the staging query instead put the
+compression on the staging's own thread and made the ingest a third slower (bench/bench_card_objects.py).
 
 >>> from oracle_tools import OracleDB
 >>> db = OracleDB("data/oracle.duckdb")                                        # doctest: +SKIP
@@ -19,7 +21,9 @@ read from the file once: the JSON text feeds both the typed columns and the kept
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
+import zlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -33,12 +37,15 @@ if TYPE_CHECKING:
 
 #: The tables this module owns (an ingest of only rulings carries them over).
 TABLES = ("scryfall_objects", "scryfall_object_dictionary")
-#: The SQL function the staging query compresses each object's JSON text with.
+#: The SQL function :func:`keep` compresses each object's JSON text with.
 COMPRESS_FUNCTION = "compress_scryfall_object"
+#: Objects up to this many bytes (as the staging of the typed columns reads them).
+MAX_OBJECT_BYTES = 67_108_864
 #: Objects read from the head of the first card file to train the dictionary, and the dictionary's size:
 #: enough for the keys, link prefixes and legality lists every object repeats (more samples train slower
 #: and barely shrink the table).
 TRAINING_OBJECTS = 1000
+TRAINING_BYTES = 4 << 20
 DICTIONARY_BYTES = 112_640
 #: zstandard's level: 3 (its default) compresses the dump at ~300 MB/s to ~15 % of its size; higher levels
 #: save little and cost several times the time.
@@ -92,15 +99,60 @@ class _Compressor:
         return pa.array([out[i].tobytes() for i in range(len(out))], pa.binary())
 
 
-def register(con: duckdb.DuckDBPyConnection, training_texts: Sequence[bytes]) -> None:
-    """Train the dictionary on ``training_texts`` (objects of this run), store it, and make
-    ``compress_scryfall_object(json)`` available on ``con`` for the staging query."""
+def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[tuple[str, str]]) -> None:
+    """Every object of each ``(path, json_format)`` card file, compressed, into ``scryfall_objects``; a printing
+    id in two files keeps the later file's object (as the typed columns do). The dictionary is trained on the
+    head of the first file and stored in ``scryfall_object_dictionary``. Runs on a cursor of its own, beside the
+    staging of the typed columns: nothing else in an ingest reads these tables."""
+    if not files:
+        return
+    _register(cursor, training_texts(files[0][0]))
+    try:
+        for order, (path, json_format) in enumerate(files):
+            cursor.execute(
+                f"""INSERT {"OR REPLACE " if order else ""}INTO scryfall_objects
+                    SELECT json_extract_string(json, '$.id'), {COMPRESS_FUNCTION}(json)
+                    FROM read_json_objects(?, format = '{json_format}', maximum_object_size = {MAX_OBJECT_BYTES})""",
+                [path],
+            )
+    finally:
+        cursor.remove_function(COMPRESS_FUNCTION)
+
+
+def training_texts(path: str) -> list[bytes]:
+    """The first objects of a card file (a JSON array or one object per line, gzipped or not) as JSON text, to
+    train the compression dictionary on: read from the file's head in Python, which is ten times quicker than
+    a DuckDB query that stops after them."""
+    with open(path, "rb") as raw:
+        if raw.read(2) == b"\x1f\x8b":
+            raw.seek(0)
+            inflate, head = zlib.decompressobj(16 + zlib.MAX_WBITS), bytearray()
+            while len(head) < TRAINING_BYTES and (chunk := raw.read(1 << 16)):
+                head += inflate.decompress(chunk)
+        else:
+            raw.seek(0)
+            head = bytearray(raw.read(TRAINING_BYTES))
+    text = head.decode("utf-8", errors="ignore")  # the head may end inside a character
+    decoder, at = json.JSONDecoder(), 0
+    samples: list[bytes] = []
+    while len(samples) < TRAINING_OBJECTS and (start := text.find("{", at)) >= 0:
+        try:
+            _, at = decoder.raw_decode(text, start)
+        except ValueError:
+            break  # the object the head ends inside
+        samples.append(text[start:at].encode())
+    return samples
+
+
+def _register(con: duckdb.DuckDBPyConnection, samples: Sequence[bytes]) -> None:
+    """Train the dictionary on ``samples`` (objects of this run), store it, and make
+    ``compress_scryfall_object(json)`` available on ``con``."""
     import duckdb
 
     dictionary = b""
-    if len(training_texts) >= 8:  # zstandard needs a handful of samples; a tiny file goes without a dictionary
+    if len(samples) >= 8:  # zstandard needs a handful of samples; a tiny file goes without a dictionary
         try:
-            dictionary = zstandard.train_dictionary(DICTIONARY_BYTES, list(training_texts), level=LEVEL).as_bytes()
+            dictionary = zstandard.train_dictionary(DICTIONARY_BYTES, list(samples), level=LEVEL).as_bytes()
         except zstandard.ZstdError:
             dictionary = b""  # too little text to train on: plain zstandard
     digest = hashlib.blake2b(dictionary, digest_size=8).hexdigest()
@@ -115,13 +167,6 @@ def register(con: duckdb.DuckDBPyConnection, training_texts: Sequence[bytes]) ->
         type="arrow",
         side_effects=False,
     )
-
-
-def unregister(con: duckdb.DuckDBPyConnection) -> None:
-    try:
-        con.remove_function(COMPRESS_FUNCTION)
-    except Exception:  # noqa: BLE001 — not registered (an ingest without card files): nothing to remove
-        pass
 
 
 class _Decompressors(threading.local):

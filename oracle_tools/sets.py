@@ -1,6 +1,11 @@
-"""Scryfall set objects (``"object": "set"``) built from the printings the database holds.
+"""Scryfall set objects (``"object": "set"``): Scryfall's own where the ingest was given its set list, else built
+from the printings the database holds.
 
-``/sets`` and ``/sets/{code|id}`` answer these (https://scryfall.com/docs/api/sets). Each field comes from
+``/sets`` and ``/sets/{code|id}`` answer these (https://scryfall.com/docs/api/sets). An online ``ingest`` downloads
+Scryfall's ``/sets`` list (and ``ingest --bulk-file`` takes a saved one): those objects are answered as Scryfall sent
+them, links pointing at the server, with every field card objects never carry (icon, block, parent set, printed
+size, TCGplayer group, MTGO/Arena codes). A set with printings here but not in that list is built. A built set's
+fields come from
 the set's printings: ``id`` is the ``set_id`` (or the id ``set_uri`` links to) its card objects carry,
 ``name``/``set_type`` the values they give, ``released_at`` the earliest printing's date, ``card_count``
 the number of distinct collector numbers, ``digital``/``foil_only``/``nonfoil_only`` what every printing
@@ -18,6 +23,11 @@ from urllib.parse import quote
 
 if TYPE_CHECKING:
     import duckdb
+
+#: Where Scryfall's own objects link to: rewritten to the server's address when one is given.
+SCRYFALL_API = "https://api.scryfall.com"
+
+_KEPT_SQL = "SELECT code, object FROM scryfall_sets"
 
 _SETS_SQL = """
 SELECT set_code,
@@ -38,10 +48,31 @@ ORDER BY min(released_at) DESC NULLS LAST, set_code
 
 
 def set_objects(con: duckdb.DuckDBPyConnection, base_url: str | None = None) -> list[dict[str, Any]]:
-    """Every set with printings in the database, as Scryfall set objects, newest first."""
+    """Every set of Scryfall's list the ingest kept, and every other set with printings in the database (built),
+    as Scryfall set objects, newest first; ``base_url``: links point there."""
+    import duckdb
+
+    try:
+        kept = {code: _kept_object(text, base_url) for code, text in con.execute(_KEPT_SQL).fetchall()}
+    except duckdb.CatalogException:
+        kept = {}  # a database built before set lists were kept
     cur = con.execute(_SETS_SQL)
     columns = [d[0] for d in cur.description]
-    return [_set_object(dict(zip(columns, row)), base_url) for row in cur.fetchall()]
+    built = [_set_object(dict(zip(columns, row)), base_url) for row in cur.fetchall()]
+    found = list(kept.values()) + [item for item in built if item["code"] not in kept]
+    # newest first (ISO dates sort as text; a set without a date last), then by code
+    found.sort(key=lambda item: item["code"])
+    found.sort(key=lambda item: item.get("released_at") or "", reverse=True)
+    return found
+
+
+def _kept_object(text: str, base_url: str | None) -> dict[str, Any]:
+    import json
+
+    if base_url:
+        text = text.replace(SCRYFALL_API + "/", base_url + "/")
+    found: dict[str, Any] = json.loads(text)
+    return found
 
 
 def _set_object(row: dict[str, Any], base_url: str | None) -> dict[str, Any]:
@@ -78,5 +109,13 @@ def find_set(sets: list[dict[str, Any]], code_or_id: str) -> dict[str, Any] | No
     wanted = code_or_id.strip().lower()
     for item in sets:
         if item["code"].lower() == wanted or item.get("id") == wanted:
+            return item
+    return None
+
+
+def find_tcgplayer_set(sets: list[dict[str, Any]], group_id: int) -> dict[str, Any] | None:
+    """The set whose TCGplayer group is ``group_id`` (known only from Scryfall's set list), or None."""
+    for item in sets:
+        if item.get("tcgplayer_id") == group_id:
             return item
     return None

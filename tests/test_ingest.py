@@ -217,7 +217,7 @@ def test_oracle_cards_file_is_authoritative(tmp_path: Path) -> None:
         (b'{"object": "list", "data": []}', "not a bulk file"),
         (b'[{"name": "Tarmogoyf"}]', "does not look like Scryfall"),
         (b"[]", "empty"),
-        (b'[{"object": "set", "code": "fut"}]', "'set' objects"),
+        (b'[{"object": "card_symbol", "symbol": "{T}"}]', "'card_symbol' objects"),
     ],
 )
 def test_bad_input_is_refused_and_the_old_database_kept(

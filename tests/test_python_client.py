@@ -38,6 +38,9 @@ from oracle_server import Server  # noqa: E402
 
 pytestmark = pytest.mark.realdata
 FILE_2024 = "scryfall-search-2024-mh3-otj-fdn.json.gz"
+#: Scryfall's set list as an online ingest downloads it (tests/fixtures/sets/README.md): without it, set objects
+#: lack icon_svg_uri, which the typed client requires (tests/test_sets.py covers the built ones).
+SET_LIST = Path(__file__).parent / "fixtures" / "sets" / "scryfall-sets.json"
 T = TypeVar("T")
 
 
@@ -50,7 +53,7 @@ def raw_2024(realdata: Path) -> dict[str, dict[str, Any]]:
 @pytest.fixture(scope="module")
 def server(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     path = tmp_path_factory.mktemp("client2024") / "2024.duckdb"
-    OracleDB.ingest_files(path, [realdata / FILE_2024]).close()
+    OracleDB.ingest_files(path, [realdata / FILE_2024, SET_LIST]).close()
     srv = Server(path)
     yield srv
     srv.stop()
@@ -173,6 +176,24 @@ def test_typed_client_rulings_symbology_catalogs_bulk_data_migrations(server: Se
     assert got["parsed"].cost == "{4}{G}" and got["parsed"].cmc == 5.0 and got["parsed"].monocolored
     assert "Goblin" in got["creature_types"]
     assert [b.name for b in got["bulk"]] == [FILE_2024, "Oracle Cards"] and got["migrations"] == []
+
+
+def test_typed_client_sets(server: Server, raw_2024: dict) -> None:
+    scryfall_sets = {s["code"]: s for s in json.loads(SET_LIST.read_text())["data"]}
+
+    async def work(client: ScryfallClient) -> dict[str, Any]:
+        return {
+            "all": [s async for s in client.sets.all_sets()],
+            "by_code": await client.sets.get_set(set_code="mh3"),
+            "by_id": await client.sets.get_set(scryfall_id=UUID(scryfall_sets["otj"]["id"])),
+            "by_tcgplayer": await client.sets.get_set(tcgplayer_id=scryfall_sets["war"]["tcgplayer_id"]),
+        }
+
+    got = _run(server, work)
+    # the whole list, validated: the listed sets (the 2024 file's printings are all of listed sets)
+    assert {s.code for s in got["all"]} == set(scryfall_sets) >= {c["set"] for c in raw_2024.values()}
+    assert got["by_code"].name == "Modern Horizons 3" and got["by_code"].icon_svg_uri.endswith("/mh3.svg")
+    assert got["by_id"].code == "otj" and got["by_tcgplayer"].code == "war"
 
 
 def test_price_search_and_order_on_the_real_prices(server: Server, raw_2024: dict) -> None:

@@ -895,7 +895,8 @@ def _sets(gen: Generation) -> list[dict[str, Any]]:
 
 
 async def sets_list(request: Request) -> Response:
-    """GET /sets: every set the database has printings of, as Scryfall set objects (oracle_tools/sets.py)."""
+    """GET /sets: Scryfall's set list as the ingest kept it, and every other set the database has printings of
+    (oracle_tools/sets.py)."""
     _params(request, frozenset())
     base = _base_url(request)
     return await _run(
@@ -924,14 +925,28 @@ async def set_by_code(request: Request) -> Response:
 
 
 async def set_by_tcgplayer(request: Request) -> Response:
-    """GET /sets/tcgplayer/{id}: card objects carry no TCGplayer group id for their set, so no set is found."""
+    """GET /sets/tcgplayer/{id}: the set of a TCGplayer group, known only from Scryfall's set list (card objects
+    never say it): a database ingested without that list finds none, and says why."""
     _params(request, frozenset())
-    raise ApiError(
-        404,
-        "not_found",
-        f"No Magic set found for TCGplayer group id “{request.path_params['id'][:100]}”: the card data this "
-        "database is built from does not say which TCGplayer group a set is; use /sets/{code}.",
-    )
+    wanted = request.path_params["id"]
+    base = _base_url(request)
+
+    def work(gen: Generation) -> Response:
+        from ..sets import find_tcgplayer_set
+
+        sets = _sets(gen)
+        found = find_tcgplayer_set(sets, int(wanted)) if wanted.isdigit() else None
+        if found is None:
+            why = (
+                ""
+                if any("tcgplayer_id" in item for item in sets)
+                else ": this database was ingested without Scryfall's set list (which says each set's TCGplayer "
+                "group; an online ingest downloads it), so no set is known by one; use /sets/{code}"
+            )
+            raise ApiError(404, "not_found", f"No Magic set found for TCGplayer group id “{wanted[:100]}”{why}.")
+        return raw_json_response(json_bytes(found).replace(BASE_URL_BYTES, base.encode()))
+
+    return await _run(request, work)
 
 
 async def symbology(request: Request) -> Response:

@@ -36,5 +36,3 @@ SELECT id, oid, name, lang, "set", set_name, set_type, collector_number, release
        watermark
 FROM ingest_stage.main.stage_dedup;
 
--- Each printing's whole object, compressed while staging (oracle_tools/scryfall_objects.py).
-INSERT INTO scryfall_objects SELECT id, scryfall_object FROM ingest_stage.main.stage_dedup;

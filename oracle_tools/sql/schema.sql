@@ -106,13 +106,24 @@ CREATE TABLE printings (
 
 -- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/scryfall_objects.py):
 -- zstandard-compressed JSON text, against the run's one dictionary below. What /cards/... answers.
+-- Stored as it is: DuckDB's own compression finds nothing in compressed bytes, and looking for it doubled the
+-- cost of writing the table (bench/bench_card_objects.py).
 CREATE TABLE scryfall_objects (
     id     VARCHAR PRIMARY KEY,
-    object BLOB NOT NULL
+    object BLOB NOT NULL USING COMPRESSION uncompressed
 );
 CREATE TABLE scryfall_object_dictionary (
     digest     VARCHAR NOT NULL,   -- blake2b of the dictionary: readers cache a decompressor per digest
     dictionary BLOB NOT NULL       -- empty: objects compressed without a dictionary (too few to train on)
+);
+
+-- Scryfall's own set objects (https://scryfall.com/docs/api/sets), when the ingest was given its set list (an
+-- online ingest downloads /sets; a saved list can be given as a file): what /sets answers for those sets, with
+-- the icon, block, parent set, TCGplayer group … that card objects never carry (oracle_tools/sets.py).
+CREATE TABLE scryfall_sets (
+    code   VARCHAR PRIMARY KEY,
+    id     VARCHAR,
+    object VARCHAR NOT NULL        -- the set object's JSON text as Scryfall sent it
 );
 
 -- Format legality in long form (one row per card and format; unique by construction: one map per card).

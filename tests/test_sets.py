@@ -1,0 +1,158 @@
+"""Scryfall's set list, kept by the ingest (oracle_tools/sets.py): downloaded by an online ingest or given as a
+file, answered by /sets, ``db.sets()`` and ``oracle-tools sets`` with the fields card objects never carry.
+
+The set list is tests/fixtures/sets/scryfall-sets.json: six set objects in Scryfall's documented shape, written
+from the sets' real card objects and MTGJSON (its README says which field comes from where).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from oracle_tools import OracleDB
+from oracle_tools.cli import main
+from oracle_tools.download import fetch_set_list
+from oracle_tools.errors import DownloadError
+from oracle_tools.ingest import sample_dir
+
+from oracle_server import Server
+from scryfall_server import Reply, ScryfallServer
+
+SET_LIST = Path(__file__).parent / "fixtures" / "sets" / "scryfall-sets.json"
+SCRYFALL_SETS = {s["code"]: s for s in json.loads(SET_LIST.read_text())["data"]}
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def with_set_list(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The embedded sample plus Scryfall's set list, ingested offline (``ingest --bulk-file`` of a saved list)."""
+    path = tmp_path_factory.mktemp("sets") / "oracle.duckdb"
+    samples = sorted(p for p in sample_dir().glob("*.json.gz"))
+    OracleDB.ingest_files(path, [*samples, SET_LIST]).close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(with_set_list: Path) -> Iterator[Server]:
+    srv = Server(with_set_list)
+    yield srv
+    srv.stop()
+
+
+def test_a_kept_set_is_scryfalls_object_and_the_others_are_built(with_set_list: Path) -> None:
+    with OracleDB(with_set_list) as db:
+        eld = db.sets("eld")
+        # Scryfall's object as the list gave it: the fields no card object carries are there
+        assert eld == SCRYFALL_SETS["eld"]
+        assert eld["icon_svg_uri"] == "https://svgs.scryfall.io/sets/eld.svg" and eld["tcgplayer_id"] == 2494
+        listed = db.sets()
+        codes = [s["code"] for s in listed]
+        assert set(SCRYFALL_SETS) <= set(codes)  # every set of the list, those without printings here too
+        printed = {c for (c,) in db.sql("SELECT DISTINCT set_code FROM printings").rows()}
+        assert printed <= set(codes)  # and every set with printings here
+        built = next(s for s in listed if s["code"] == "psal")  # not in the list: built from its printings
+        assert "icon_svg_uri" not in built and built["card_count"] > 0
+        dates = [s.get("released_at") or "" for s in listed]
+        assert dates == sorted(dates, reverse=True)  # newest first, as Scryfall lists them
+        assert db.sets(SCRYFALL_SETS["war"]["id"])["code"] == "war"
+
+
+def test_a_later_ingest_without_a_set_list_keeps_it(with_set_list: Path, tmp_path: Path) -> None:
+    db = tmp_path / "again.duckdb"
+    db.write_bytes(with_set_list.read_bytes())
+    OracleDB.ingest_files(db, [sample_dir() / "rulings.json.gz"]).close()  # rulings only
+    OracleDB.ingest_files(db, [sample_dir() / "cards-2019.json.gz"], replace_anyway=True).close()  # cards only
+    with OracleDB(db) as opened:
+        assert opened.sets("eld")["icon_svg_uri"] == SCRYFALL_SETS["eld"]["icon_svg_uri"]
+
+
+def test_the_server_answers_the_kept_objects_with_its_own_links(server: Server) -> None:
+    eld = server.client.get("/sets/eld").json()
+    expected = json.loads(json.dumps(SCRYFALL_SETS["eld"]).replace("https://api.scryfall.com/", server.base + "/"))
+    assert eld == expected
+    assert server.client.get(eld["uri"]).json() == eld  # /sets/{id}
+    search = server.client.get(eld["search_uri"]).json()  # the set's search_uri works here
+    assert search["object"] == "list" and all(c["set"] == "eld" for c in search["data"])
+    assert server.client.get("/sets/tcgplayer/2494").json() == eld
+    missing = server.client.get("/sets/tcgplayer/1")
+    # the list says TCGplayer groups, so an unknown group is plainly not found
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+    assert "without Scryfall's set list" not in missing.json()["details"]
+    listed = server.client.get("/sets").json()
+    assert listed["object"] == "list" and listed["has_more"] is False
+    assert next(s for s in listed["data"] if s["code"] == "mh3")["icon_svg_uri"].endswith("/mh3.svg")
+
+
+def test_the_cli_shows_a_kept_set(with_set_list: Path) -> None:
+    code, out, _ = _run("sets", "eld", "--db", str(with_set_list), "--json")
+    assert code == 0 and json.loads(out) == SCRYFALL_SETS["eld"]
+
+
+def test_fetch_set_list_follows_pages_and_writes_one_array(tmp_path: Path) -> None:
+    data = list(SCRYFALL_SETS.values())
+    with ScryfallServer() as srv:
+        first = {"object": "list", "has_more": True, "next_page": srv.url + "/sets/page-2", "data": data[:4]}
+        srv.add_route("/sets", json.dumps(first).encode())
+        srv.add_route("/sets/page-2", json.dumps({"object": "list", "has_more": False, "data": data[4:]}).encode())
+        path = fetch_set_list(srv.url, cache_dir=tmp_path, sleep=lambda _: None)
+        assert srv.count("/sets") == 1 and srv.count("/sets/page-2") == 1
+    assert json.loads(path.read_text()) == data
+
+
+def test_fetch_set_list_refuses_what_is_not_a_set_list(tmp_path: Path) -> None:
+    with ScryfallServer() as srv:
+        cards = json.loads(gzip.decompress((sample_dir() / "cards-2024.json.gz").read_bytes()))[:2]
+        srv.add_route("/sets", json.dumps({"object": "list", "has_more": False, "data": cards}).encode())
+        with pytest.raises(DownloadError, match="listed something other than set objects"):
+            fetch_set_list(srv.url, cache_dir=tmp_path, sleep=lambda _: None)
+    assert not (tmp_path / "sets.json").exists()  # nothing half-written
+
+
+def _online_ingest(srv: ScryfallServer, db: Path, cache: Path) -> dict:
+    code, out, err = _run(
+        "ingest", "--db", str(db), "--types", "default_cards", "--api-url", srv.url,
+        "--cache-dir", str(cache), "--no-progress", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    report: dict = json.loads(out)
+    return report
+
+
+def test_an_online_ingest_downloads_and_keeps_the_set_list(tmp_path: Path) -> None:
+    cards = gzip.decompress((sample_dir() / "cards-2024.json.gz").read_bytes())
+    db, cache = tmp_path / "online.duckdb", tmp_path / "cache"
+    with ScryfallServer(payload=cards, types=("default_cards",)) as srv:
+        srv.add_route("/sets", SET_LIST.read_bytes())
+        report = _online_ingest(srv, db, cache)
+        assert {f["kind"] for f in report["files"]} == {"cards", "sets"} and not report["warnings"]
+        with OracleDB(db) as opened:
+            assert opened.sets("mh3") == SCRYFALL_SETS["mh3"]
+        # Scryfall's /sets fails on the next run: the list downloaded before is used, and the ingest says so
+        srv.script("/sets", Reply.error(404), repeat_last=True)
+        report = _online_ingest(srv, db, cache)
+        assert [w for w in report["warnings"] if "set list" in w] == [
+            next(w for w in report["warnings"] if "kept the one downloaded before" in w)
+        ]
+    with OracleDB(db) as opened:
+        assert opened.sets("mh3")["icon_svg_uri"] == SCRYFALL_SETS["mh3"]["icon_svg_uri"]
+
+
+def test_an_online_ingest_without_a_set_list_builds_the_sets_and_says_so(tmp_path: Path) -> None:
+    cards = gzip.decompress((sample_dir() / "cards-2024.json.gz").read_bytes())
+    with ScryfallServer(payload=cards, types=("default_cards",)) as srv:  # no /sets: a 404
+        report = _online_ingest(srv, tmp_path / "db.duckdb", tmp_path / "cache")
+    assert any(
+        "could not download Scryfall's set list" in w and "built from the printings" in w for w in report["warnings"]
+    )
+    with OracleDB(tmp_path / "db.duckdb") as opened:
+        assert "icon_svg_uri" not in opened.sets("mh3") and opened.sets("mh3")["name"] == "Modern Horizons 3"
