@@ -603,6 +603,16 @@ class Ingest:
                     f"{MAX_NAME_CHARS:,} and {MAX_TEXT_CHARS:,}); the file is damaged or not Scryfall's. "
                     "Nothing was replaced."
                 )
+            twice = con.execute(
+                f"SELECT id FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order = ? GROUP BY id "
+                "HAVING count(*) > 1 LIMIT 1",
+                [order],
+            ).fetchall()
+            if twice:
+                raise IngestError(
+                    f"{source.path}: the printing {twice[0][0]} is in the file twice; a bulk file holds each printing "
+                    "once, so the file is damaged or not Scryfall's. Nothing was replaced."
+                )
             rows = con.execute(
                 f"SELECT count(*) FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order = ?", [order]
             ).fetchall()[0][0]

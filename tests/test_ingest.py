@@ -232,6 +232,17 @@ def test_bad_input_is_refused_and_the_old_database_kept(
     assert _fingerprint(small_db) == before
 
 
+def test_a_printing_twice_in_one_file_is_refused_in_one_line(small_db: Path, tmp_path: Path) -> None:
+    before = _fingerprint(small_db)
+    objects = _objects(CARDS_2019)[:50]
+    damaged = tmp_path / "twice.json"
+    damaged.write_text(json.dumps([*objects, objects[7]]), encoding="utf-8")
+    with pytest.raises(IngestError, match=f"the printing {objects[7]['id']} is in the file twice") as info:
+        OracleDB.ingest_files(small_db, [damaged])
+    assert str(damaged) in str(info.value) and "\n" not in str(info.value)
+    assert _fingerprint(small_db) == before
+
+
 def test_a_failing_step_on_the_second_connection_keeps_the_old_database(small_db: Path, tmp_path: Path) -> None:
     # issue 14: the rules are read on a second connection while the cards are staged. Its failure (a rules
     # file with no CR in it) fails the ingest as one would on the first, and the old database stays.
