@@ -448,7 +448,9 @@ class Ingest:
                 # Each printing's whole object, kept on the core the staging leaves idle: nothing in the ingest
                 # reads it, so it is waited for at the end.
                 objects_kept = keeper.submit(
-                    lambda c: scryfall_objects.keep(c, [(str(f.path), f.json_format) for f in card_files])
+                    lambda c: scryfall_objects.keep(
+                        c, [scryfall_objects.CardFile(str(f.path), f.json_format) for f in card_files]
+                    )
                 )
                 con.execute(f"ATTACH ':memory:' AS {STAGE_CATALOG}")
                 self._stage_cards(con, card_files, bar)

@@ -49,6 +49,20 @@ def test_kept_object_is_the_one_the_file_gave(realdata: Path, tmp_path: Path) ->
     assert size < text / 4  # kept compactly (the dictionary-trained zstandard frames)
 
 
+def test_a_printing_in_two_files_keeps_the_later_files_object(tmp_path: Path) -> None:
+    """As the typed columns do: the later file wins, and each printing is kept once."""
+    objects = list(_objects(sample_dir() / "cards-2024.json.gz").values())
+    first, later = tmp_path / "first.json", tmp_path / "later.json"
+    first.write_text(json.dumps(objects), encoding="utf-8")
+    changed = [dict(o, flavor_text="printed again") for o in objects[:5]]
+    later.write_text(json.dumps(changed), encoding="utf-8")
+    with OracleDB.ingest_files(tmp_path / "two.duckdb", [first, later]) as db:
+        kept = {c["id"]: c for c in card_objects(db.con, ids=[o["id"] for o in objects])}
+        assert db.con.execute("SELECT count(*) FROM scryfall_objects").fetchall()[0][0] == len(objects)
+    assert [kept[o["id"]] for o in changed] == changed
+    assert [kept[o["id"]] for o in objects[5:]] == objects[5:]
+
+
 @pytest.mark.realdata
 def test_newer_fields_derived_by_the_documented_rules(full_db: OracleDB, realdata: Path) -> None:
     """The 2019 dump predates finishes, image_status and set_id: each is derived from the older field Scryfall
