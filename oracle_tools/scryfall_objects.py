@@ -4,7 +4,7 @@ The typed tables (``cards``, ``faces``, ``printings`` …) keep what the rules a
 holds far more (image and purchase links, prices, frame, finishes, illustration ids …). Ingest keeps every
 object as the bulk file gave it, in table ``scryfall_objects`` — compressed with zstandard against one
 dictionary trained on the run's own objects (table ``scryfall_object_dictionary``), because card objects are
-small and alike: the 2019 default-cards dump's 127 MB of JSON is kept in about 19 MB, and reading one object
+small and alike: the 2019 default-cards dump's 127 MB of JSON is kept in about 20 MB, and reading one object
 back costs a few microseconds more than reading a row.
 
 Keeping runs beside the staging of the typed columns, on a connection of its own (:func:`keep`): reading a

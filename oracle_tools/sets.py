@@ -4,9 +4,8 @@ from the printings the database holds.
 ``/sets`` and ``/sets/{code|id}`` answer these (https://scryfall.com/docs/api/sets). An online ``ingest`` downloads
 Scryfall's ``/sets`` list (and ``ingest --bulk-file`` takes a saved one): those objects are answered as Scryfall sent
 them, links pointing at the server, with every field card objects never carry (icon, block, parent set, printed
-size, TCGplayer group, MTGO/Arena codes). A set with printings here but not in that list is built. A built set's
-fields come from
-the set's printings: ``id`` is the ``set_id`` (or the id ``set_uri`` links to) its card objects carry,
+size, TCGplayer group, MTGO/Arena codes). A set with printings here but not in that list is built from them:
+``id`` is the ``set_id`` (or the id ``set_uri`` links to) its card objects carry,
 ``name``/``set_type`` the values they give, ``released_at`` the earliest printing's date, ``card_count``
 the number of distinct collector numbers, ``digital``/``foil_only``/``nonfoil_only`` what every printing
 says, ``scryfall_uri`` the set page the card objects link to. What card objects never carry — the set's
@@ -23,9 +22,6 @@ from urllib.parse import quote
 
 if TYPE_CHECKING:
     import duckdb
-
-#: Where Scryfall's own objects link to: rewritten to the server's address when one is given.
-SCRYFALL_API = "https://api.scryfall.com"
 
 _KEPT_SQL = "SELECT code, object FROM scryfall_sets"
 
@@ -68,6 +64,8 @@ def set_objects(con: duckdb.DuckDBPyConnection, base_url: str | None = None) -> 
 
 def _kept_object(text: str, base_url: str | None) -> dict[str, Any]:
     import json
+
+    from .cardjson import SCRYFALL_API  # where Scryfall's own objects link to
 
     if base_url:
         text = text.replace(SCRYFALL_API + "/", base_url + "/")
