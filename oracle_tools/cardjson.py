@@ -185,16 +185,20 @@ def _kept_objects(
 ) -> dict[str, dict[str, Any]]:
     """The kept object of each printing, links pointed at ``base_url``, newer fields derived."""
     texts = scryfall_objects.stored_objects(con, ids)
-    if not texts:
-        return {}
-    old = f'"{SCRYFALL_API}/'.encode()
-    new = (json.dumps(base_url, ensure_ascii=False)[:-1] + "/").encode() if base_url else None
     out: dict[str, dict[str, Any]] = {}
     for pid, text in texts.items():
-        card = json.loads(text.replace(old, new) if new is not None else text)
+        card = json.loads(point_api_links(text, base_url))
         _derive(card)
         out[pid] = card
     return out
+
+
+def point_api_links(text: bytes, base_url: str | None) -> bytes:
+    """A Scryfall object's JSON text with each link to Scryfall's API (a string starting with
+    ``https://api.scryfall.com/``) pointed at ``base_url`` instead; unchanged without one."""
+    if not base_url:
+        return text
+    return text.replace(f'"{SCRYFALL_API}/'.encode(), (json.dumps(base_url, ensure_ascii=False)[:-1] + "/").encode())
 
 
 def _derive(card: dict[str, Any]) -> None:

@@ -39,7 +39,6 @@ SELECT set_code,
 FROM printings
 WHERE set_code IS NOT NULL
 GROUP BY set_code
-ORDER BY min(released_at) DESC NULLS LAST, set_code
 """
 
 
@@ -65,11 +64,9 @@ def set_objects(con: duckdb.DuckDBPyConnection, base_url: str | None = None) -> 
 def _kept_object(text: str, base_url: str | None) -> dict[str, Any]:
     import json
 
-    from .cardjson import SCRYFALL_API  # where Scryfall's own objects link to
+    from .cardjson import point_api_links  # the same links as in card objects
 
-    if base_url:
-        text = text.replace(SCRYFALL_API + "/", base_url + "/")
-    found: dict[str, Any] = json.loads(text)
+    found: dict[str, Any] = json.loads(point_api_links(text.encode(), base_url))
     return found
 
 
