@@ -777,6 +777,7 @@ def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State]
     return build
 
 
+#: Each currency's price column (the printing's lowest price in it): what usd/eur/tix compare and order by.
 _PRICE_COLUMNS = {"usd": "p.usd", "eur": "p.eur", "tix": "p.tix"}
 
 
@@ -991,9 +992,7 @@ _ORDER_SQL = {
     "edhrec": "c.edhrec_rank",
     "artist": "p.artist",
     # Scryfall: "lowest known price: 0.01 → highest, null last"
-    "usd": "p.usd",
-    "eur": "p.eur",
-    "tix": "p.tix",
+    **_PRICE_COLUMNS,
 }
 _OUTPUT = (
     "c.oracle_id, p.id, c.name, p.lang, p.set_code AS set, p.collector_number, p.rarity, p.released_at, "
