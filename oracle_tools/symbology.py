@@ -19,12 +19,13 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .errors import OracleToolsError
+from .vocabulary import COLOR_NAMES
 
 if TYPE_CHECKING:
     import duckdb
 
 COLORS = "WUBRG"
-_COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+_COLOR_WORDS = COLOR_NAMES  # "W" -> "white"
 _NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 #: The rules that define symbols (CR 107.4 and its subrules are read too).
 SYMBOL_RULES = ("107.4", "107.5", "107.6", "107.14", "107.17", "107.18")
@@ -146,7 +147,8 @@ def _sort_key(sym: dict[str, Any]) -> tuple[int, float, str]:
 def symbols(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """Every card symbol the stored rules define and every described symbol the cards use, as Scryfall's
     ``card_symbol`` objects: variables, numerals, the other mana symbols, then the rest."""
-    texts: list[str] = []
+    import duckdb
+
     try:
         texts = [
             t
@@ -155,7 +157,7 @@ def symbols(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
                 {"numbers": list(SYMBOL_RULES)},
             ).fetchall()
         ]
-    except Exception:  # noqa: BLE001 — a database without the rules table: the cards' symbols still count
+    except duckdb.CatalogException:  # a database without the rules table: the cards' symbols still count
         texts = []
     found: set[str] = set()
     for text in texts:
@@ -163,9 +165,9 @@ def symbols(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     found.update(
         s
         for (s,) in con.execute(
-            r"""SELECT DISTINCT unnest(regexp_extract_all(coalesce(mana_cost, '') || ' ' || coalesce(oracle_text, ''),
-                                                        '\{[^{}\s]{1,12}\}'))
-                FROM faces"""
+            "SELECT DISTINCT unnest(regexp_extract_all(coalesce(mana_cost, '') || ' ' || coalesce(oracle_text, ''), ?)) "
+            "FROM faces",
+            [_BRACED.pattern],  # the symbols the rules' texts are read for, found the same way
         ).fetchall()
     )
     described = [d for d in (describe(s) for s in found) if d is not None]
