@@ -37,7 +37,8 @@ DUMP = REALDATA / "scryfall-default-cards-2019-10-per-set-dump.json.gz"
 
 def _ingest(source: Path, db: Path, *, keep: bool) -> float:
     """Seconds of one ingest; ``keep=False`` makes keeping the objects a no-op (nothing read, nothing kept)."""
-    from oracle_tools import OracleDB, scryfall_objects
+    from oracle_tools import OracleDB
+    from oracle_tools.store import scryfall_objects
 
     real = scryfall_objects.keep
     if not keep:
@@ -85,7 +86,7 @@ def size_and_time(label: str, source: Path, json_bytes: int, workdir: Path, roun
 
 def serve_cost(db_path: Path) -> None:
     from oracle_tools import OracleDB
-    from oracle_tools.cardjson import card_objects, objects_from_tables
+    from oracle_tools.scryfall.cardjson import card_objects, objects_from_tables
 
     with OracleDB(db_path) as db:
         con = db.con

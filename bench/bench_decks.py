@@ -1,4 +1,4 @@
-"""Deck legality checker speed on real decks (oracle_tools/decks.py).
+"""Deck legality checker speed on real decks (oracle_tools/decks/checker.py).
 
     python bench/bench_decks.py [--db PATH] [--repeat N]
 
@@ -28,7 +28,7 @@ from collections import Counter
 from pathlib import Path
 
 from oracle_tools import OracleDB
-from oracle_tools.decklist import read_decklists_json_cache, render_arena
+from oracle_tools.decks.decklist import read_decklists_json_cache, render_arena
 
 from realdata import require as require_realdata
 
@@ -45,7 +45,7 @@ PER_FORMAT = ("vintage", "legacy", "modern", "pauper", "standard", "pioneer", "c
 
 def all_real_decks() -> list:
     """Every deck of every readable file in ../shared/realdata/decks (about 3,050)."""
-    from oracle_tools.decks import to_decklists
+    from oracle_tools.decks.checker import to_decklists
     from oracle_tools.errors import DecklistError
 
     out: list = []

@@ -67,7 +67,8 @@ def time_ingest(path: Path, workdir: Path) -> float:
 def time_with_history(path: Path, workdir: Path, previous: Path, *, history: bool) -> tuple[float, float]:
     """(seconds of the whole ingest, seconds of its history step) of ``path`` ingested over a copy of ``previous``;
     ``history=False``: the same ingest with ``changes.record`` a no-op."""
-    from oracle_tools import OracleDB, changes
+    from oracle_tools import OracleDB
+    from oracle_tools.history import changes
 
     db = workdir / "history.duckdb"
     shutil.copy(previous, db)

@@ -24,7 +24,7 @@ from pathlib import Path
 import polars as pl
 
 from oracle_tools import OracleDB
-from oracle_tools.names import normalize
+from oracle_tools.names.index import normalize
 
 from realdata import require as require_realdata
 
@@ -127,7 +127,7 @@ def _cold(db: Path | None, name: str, runs: int = 7) -> float:
     if db is None:
         command = [sys.executable, "-c", "import duckdb"]
     else:
-        command = [sys.executable, "-m", "oracle_tools.cli", "resolve", "--db", str(db), name]
+        command = [sys.executable, "-m", "oracle_tools.interfaces.cli", "resolve", "--db", str(db), name]
     times = []
     for _ in range(runs):
         started = time.perf_counter()
@@ -157,11 +157,11 @@ def main() -> None:
         db.resolve(exact[0])
     print(f"single resolve, exact:      {per_call(db.resolve, exact) * 1e6:6.2f} us  (target <= 5 us)")
     print(f"single resolve, normalized: {per_call(db.resolve, normalized) * 1e6:6.2f} us  (target <= 5 us)")
-    from oracle_tools.lookup import PointNames
+    from oracle_tools.names.point import PointNames
 
     some = exact[:300] + normalized[:300]  # a fresh resolver per call: nothing cached, as in a new process
     print(
-        f"single resolve by SQL point query (no index in memory; oracle_tools/lookup.py): "
+        f"single resolve by SQL point query (no index in memory; oracle_tools/names/point.py): "
         f"{per_call(lambda t: PointNames(db.con).resolve(t), some, 3) * 1e3:5.2f} ms"
     )
 
@@ -189,7 +189,7 @@ def main() -> None:
         f"{len(noisy_all) / seconds / 1e6:5.2f} M names/s, {result.get_column('status').eq('ok').mean():.1%} ok"
     )
 
-    # fuzzy: 500 real typos and partial names, answered warm by the one matcher (oracle_tools/matching.py)
+    # fuzzy: 500 real typos and partial names, answered warm by the one matcher (oracle_tools/text/matching.py)
     english = sorted(index.matcher().names)
     typo_sources = rng.sample(english, 250)
     typos = [_typo(n, rng) for n in typo_sources]

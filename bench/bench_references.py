@@ -25,7 +25,8 @@ from pathlib import Path
 
 import duckdb
 
-from oracle_tools import OracleDB, references
+from oracle_tools import OracleDB
+from oracle_tools.names import references
 
 from realdata import require as require_realdata
 

@@ -368,7 +368,7 @@ def main() -> None:
         [
             sys.executable,
             "-m",
-            "oracle_tools.cli",
+            "oracle_tools.interfaces.cli",
             "serve",
             "--db",
             str(args.db),

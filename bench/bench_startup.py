@@ -61,7 +61,7 @@ def sixty_card_list() -> Path:
     """A real 2019 Modern tournament list with exactly 60 main-deck cards, as decklist text."""
     import csv
 
-    from oracle_tools.decklist import read_decklists_json_cache, render_arena
+    from oracle_tools.decks.decklist import read_decklists_json_cache, render_arena
 
     with (REAL / "decks" / "MANIFEST.tsv").open(encoding="utf-8") as handle:
         rows = [

@@ -50,7 +50,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from oracle_tools import OracleDB  # noqa: E402
-from oracle_tools.names import normalize  # noqa: E402
+from oracle_tools.names.index import normalize  # noqa: E402
 
 REAL = require_realdata(__file__)
 BULK = [REAL / "scryfall-default-cards-2019-10-per-set-dump.json.gz", REAL / "scryfall-search-2024-mh3-otj-fdn.json.gz"]

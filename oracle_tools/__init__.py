@@ -6,20 +6,16 @@
 
 from __future__ import annotations
 
-from .db import OracleDB
-from .errors import OracleToolsError
+from oracle_tools.db import OracleDB
+from oracle_tools.errors import OracleToolsError
 
 __all__ = ["OracleDB", "OracleToolsError", "__version__"]
 
 
 def __getattr__(name: str) -> str:
-    """``__version__``: the one version source is pyproject.toml's [project] version, read from the installed
-    metadata on first use (importlib.metadata costs ~30 ms that no command but ``--version`` needs)."""
+    """``__version__``, read from the installed metadata on first use (no command but ``--version`` needs it)."""
     if name != "__version__":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib.metadata import PackageNotFoundError, version
+    from oracle_tools.store.resources import package_version
 
-    try:
-        return version("oracle-tools")
-    except PackageNotFoundError:  # pragma: no cover - a source tree on sys.path without an install
-        return "0+unknown"
+    return package_version()

@@ -13,34 +13,36 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import DatabaseMissingError, NameNotFoundError, NotFoundError, OracleToolsError
-from .lazy import LazyModule
+from oracle_tools.errors import DatabaseMissingError, NameNotFoundError, NotFoundError, OracleToolsError
+from oracle_tools.store.lazy import LazyModule
 
 if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
-    from . import choose as _choose
-    from . import decks as _decks
-    from . import ingest as _ingest
-    from . import lookup as _lookup
-    from . import names as _names
-    from . import sqlfiles
-    from . import tokens as _tokens
+    from oracle_tools import ingest as _ingest
+    from oracle_tools.choose import chooser as _choose
+    from oracle_tools.decks import checker as _decks
+    from oracle_tools.names import index as _index
+    from oracle_tools.names import point as _point
+    from oracle_tools.names import resolver as _resolver
+    from oracle_tools.names import same_name as _same_name
+    from oracle_tools.store import sqlfiles
+    from oracle_tools.tokens import answers as _tokens
 else:  # imported on first use: `--help` imports none of them, a single lookup neither Polars nor rapidfuzz
-    duckdb, pl, _ingest, _lookup, _names, sqlfiles = (
+    duckdb, pl, _ingest, _index, _point, _same_name, sqlfiles = (
         LazyModule(m)
         for m in (
             "duckdb",
             "polars",
             "oracle_tools.ingest",
-            "oracle_tools.lookup",
-            "oracle_tools.names",
-            "oracle_tools.sqlfiles",
+            "oracle_tools.names.index",
+            "oracle_tools.names.point",
+            "oracle_tools.names.same_name",
+            "oracle_tools.store.sqlfiles",
         )
     )
 
@@ -63,6 +65,19 @@ class OracleDB:
         self.path = Path(path) if path is not None else default_db_path()
         self._con: duckdb.DuckDBPyConnection | None = None
         self._user_con: duckdb.DuckDBPyConnection | None = None
+        self._forget_answerers()
+
+    def _forget_answerers(self) -> None:
+        """The objects that answer names (CR 201) and the questions built on them, each built on first need:
+        two strategies of the one ``resolve`` — SQL point queries for the first few single lookups, the warm
+        in-memory index after them or for batches (:meth:`_names` chooses) — and the choosers and deck
+        checkers over each."""
+        self._name_index: _index.NameIndex | None = None
+        self._point_names: _point.PointNames | None = None
+        self._single_lookups = 0
+        self._name_chooser: _choose.NameChooser | None = None
+        self._deck_checker: _decks.DeckChecker | None = None
+        self._point_deck_checker: _decks.PointDeckChecker | None = None
 
     # -- connection ------------------------------------------------------------------------
 
@@ -103,8 +118,7 @@ class OracleDB:
         if self._con is not None:
             self._con.close()
             self._con = None
-        for cached in ("name_index", "deck_checker", "_point_names", "_point_deck_checker", "_point_calls"):
-            self.__dict__.pop(cached, None)
+        self._forget_answerers()
 
     def __enter__(self) -> OracleDB:
         return self
@@ -214,14 +228,14 @@ class OracleDB:
         sqlfiles.check_read_only(query)
         return sqlfiles.stream(self.user_con, query, params, stop=stop)
 
-    # -- analytics: lazy frames and export (oracle_tools/export.py, views in sql/views.sql) ----
+    # -- analytics: lazy frames and export (oracle_tools/store/export.py, views in sql/views.sql) ----
 
     def lazy(
         self, table: str | None = None, *, sql: str | None = None, params: Sequence[Any] | dict[str, Any] | None = None
     ) -> pl.LazyFrame:
         """A Polars LazyFrame over a table/view (name checked against the catalog) or a query. A query is the
         caller's text: like :meth:`sql` it must be one read-only query and runs on the sandboxed :attr:`user_con`."""
-        from . import export as _export
+        from oracle_tools.store import export as _export
 
         if sql is None:
             return _export.lazy(self.con, _export.source_sql(self.con, table, None), params)
@@ -239,7 +253,7 @@ class OracleDB:
         format: str | None = None,
     ) -> dict[str, Any]:
         """Write a table/view or a query to Parquet or CSV (format from the suffix unless given)."""
-        from . import export as _export
+        from oracle_tools.store import export as _export
 
         return _export.export(self.user_con, table, path, sql=sql, params=params, format=format, db_path=self.path)
 
@@ -302,18 +316,28 @@ class OracleDB:
             ],
         }
 
+    def card_objects(
+        self, *, ids: Sequence[str] | None = None, oracle_ids: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """Scryfall card objects in input order: one per printing id (``ids``), or one per Oracle id (``oracle_ids``,
+        its representative printing); ids the database does not have are left out (oracle_tools/scryfall/cardjson.py).
+        Read on the sandboxed :attr:`user_con`, where searches run."""
+        from oracle_tools.scryfall.cardjson import card_objects
+
+        return card_objects(self.user_con, ids=ids, oracle_ids=oracle_ids)
+
     def catalog(self, name: str) -> list[str]:
         """Scryfall's catalog ``name`` (``creature-types``, ``card-names``, ``keyword-abilities`` …) computed from
-        this database (oracle_tools/catalogs.py); OracleToolsError for a name Scryfall has no catalog for."""
-        from . import catalogs
+        this database (oracle_tools/scryfall/catalogs.py); OracleToolsError for a name Scryfall has no catalog for."""
+        from oracle_tools.scryfall import catalogs
 
         return catalogs.catalog(self.con, name)
 
     def sets(self, code_or_id: str | None = None) -> Any:
-        """Scryfall set objects (oracle_tools/sets.py), newest first: Scryfall's own where the ingest kept its set
+        """Scryfall set objects (oracle_tools/scryfall/sets.py), newest first: Scryfall's own where the ingest kept its set
         list, else built from the printings; with ``code_or_id`` the one set with that code or Scryfall id
         (NotFoundError when there is none)."""
-        from . import sets as _sets
+        from oracle_tools.scryfall import sets as _sets
 
         found = _sets.set_objects(self.con)
         if code_or_id is None:
@@ -327,8 +351,8 @@ class OracleDB:
 
     def symbology(self) -> list[dict[str, Any]]:
         """Scryfall's card symbol objects: the symbols the Comprehensive Rules define and the cards use
-        (oracle_tools/symbology.py)."""
-        from . import symbology
+        (oracle_tools/scryfall/symbology.py)."""
+        from oracle_tools.scryfall import symbology
 
         return symbology.symbols(self.con)
 
@@ -336,16 +360,16 @@ class OracleDB:
     def parse_mana(cost: str) -> dict[str, Any]:
         """Scryfall's ``mana_cost`` object of ``cost`` (``2WW``, ``{2}{W}{W}``, ``2{g}2`` …); ManaCostError when a part
         is not a mana symbol."""
-        from . import symbology
+        from oracle_tools.scryfall import symbology
 
         return symbology.parse_mana(cost)
 
-    # -- what changed from one ingest to the next (oracle_tools/changes.py) ------------------------
+    # -- what changed from one ingest to the next (oracle_tools/history/changes.py) ------------------------
 
     def _change_selection(
         self, since: str | dt.date | None, run: int | None, format: str | None, card: str | None
     ) -> Any:
-        from . import changes as _changes
+        from oracle_tools.history import changes as _changes
 
         oracle_id = None
         if card is not None:
@@ -371,7 +395,7 @@ class OracleDB:
         ``card`` (any name of it, a former name too) one card's changes, at every ingest unless ``run`` or
         ``since`` is given. Rows in the order :meth:`changes_report` groups them (bans and unbans first,
         then renames, text errata, other characteristics, new and removed cards)."""
-        from . import changes as _changes
+        from oracle_tools.history import changes as _changes
 
         return _changes.select(self.con, self._change_selection(since, run, format, card))
 
@@ -386,7 +410,7 @@ class OracleDB:
     ) -> dict[str, Any]:
         """:meth:`changes` grouped by kind with counts: what ``oracle-tools changes --json`` prints (``limit``:
         the first changes of each group)."""
-        from . import changes as _changes
+        from oracle_tools.history import changes as _changes
 
         return _changes.report(self.con, self._change_selection(since, run, format, card), limit=limit)
 
@@ -394,11 +418,11 @@ class OracleDB:
         """For each legality problem of a checked deck (banned, not legal, restricted) whose status a recorded
         ingest changed: when, and what it was before ("banned in Modern since the ingest of 2026-03-31;
         legal before"). Problems whose status never changed in the history are not listed."""
-        from . import changes as _changes
-        from . import decks as _decks
+        from oracle_tools.decks import checker as _decks
+        from oracle_tools.history import changes as _changes
 
         rules = _decks.format_rules(report.format)
-        oids = {line[4]: line[5] for line in report.line_names if line[5]}  # Oracle name -> oracle_id
+        oids = {line.card: line.oracle_id for line in report.line_names if line.oracle_id}  # Oracle name -> oracle_id
         wanted = [p for p in report.problems if p.kind in ("banned", "not_legal", "restricted") and p.card]
         for p in wanted:  # a commander given apart from the list has no line: its Oracle name resolves
             if p.card not in oids and (oid := self.resolve(p.card or "").oracle_id):
@@ -416,30 +440,37 @@ class OracleDB:
 
     # -- names (CR 201) -----------------------------------------------------------------------
 
-    @cached_property
-    def name_index(self) -> _names.NameIndex:
-        return _names.NameIndex(self.con)
+    @property
+    def name_index(self) -> _index.NameIndex:
+        """Every name in memory (the warm strategy of :meth:`resolve`), built once."""
+        if self._name_index is None:
+            self._name_index = _index.NameIndex(self.con)
+        return self._name_index
 
     #: Single lookups (resolve, token, choose_name, check_deck) answered by SQL point queries
-    #: (oracle_tools/lookup.py) before the in-memory NameIndex is built: a fresh process that asks about
-    #: a few names never loads them all (issue 14); a loop of many gets the microsecond index after these.
+    #: (oracle_tools/names/point.py) before the in-memory NameIndex is built: a fresh process that asks about
+    #: a few names never loads them all; a loop of many gets the microsecond index after these.
     #: choose_name and check_deck also judge their first calls from the faces/rules of the cards asked
     #: about only, so one call of each does not build the whole chooser or checker beside the index.
     POINT_LOOKUPS = 32
 
-    def _single_names(self) -> _names.NameIndex | _lookup.PointNames:
-        """The name index if built (or once many single lookups came), else the point-query resolver."""
-        calls = self.__dict__["_point_calls"] = self.__dict__.get("_point_calls", 0) + 1
-        if "name_index" in self.__dict__ or calls > self.POINT_LOOKUPS:
+    def _names(self) -> _resolver.NameResolver:
+        """The strategy that answers this single lookup — the one place it is chosen: the name index if built
+        (or once many single lookups came), else the point queries. Both give the same answers."""
+        self._single_lookups += 1
+        if self._name_index is not None or not self._few_lookups():
             return self.name_index
-        point = self.__dict__.get("_point_names")
-        if point is None:
-            point = self.__dict__["_point_names"] = _lookup.PointNames(self.con)
-        return point
+        if self._point_names is None:
+            self._point_names = _point.PointNames(self.con)
+        return self._point_names
 
-    def resolve(self, text: str, *, fuzzy: bool = False) -> _lookup.Resolution:
+    def _few_lookups(self) -> bool:
+        """Whether single lookups are still few enough to be judged from the cards asked about only."""
+        return self._single_lookups <= self.POINT_LOOKUPS
+
+    def resolve(self, text: str, *, fuzzy: bool = False) -> _resolver.Resolution:
         """Resolve any card name (English, face, foreign, alternate; normalized) to its Oracle card."""
-        return self._single_names().resolve(text, fuzzy=fuzzy)
+        return self._names().resolve(text, fuzzy=fuzzy)
 
     def resolve_many(self, texts: Iterable[str] | pl.Series, *, suggest: int = 0) -> pl.DataFrame:
         """Resolve a column of names in one join, keeping input order (exact name, then the folded key).
@@ -470,29 +501,28 @@ class OracleDB:
 
     def same_name(self, a: str | None, b: str | None) -> bool:
         """CR 201.2a (with 201.3a): do the objects named ``a`` and ``b`` have the same name?"""
-        return _names.same_name(self.object_names(a), self.object_names(b), self.name_index._classes)
+        return _same_name.same_name(self.object_names(a), self.object_names(b), self.name_index.classes)
 
     def have_different_names(self, objects: Sequence[str | None]) -> bool:
         """CR 201.2b: do these objects all have different names?"""
-        return _names.have_different_names([self.object_names(o) for o in objects], self.name_index._classes)
+        return _same_name.have_different_names([self.object_names(o) for o in objects], self.name_index.classes)
 
     def has_different_name(self, first: str | None, others: Sequence[str | None]) -> bool:
         """CR 201.2c: does ``first`` have a name different from every one of ``others``?"""
-        return _names.has_different_name(
-            self.object_names(first), [self.object_names(o) for o in others], self.name_index._classes
+        return _same_name.has_different_name(
+            self.object_names(first), [self.object_names(o) for o in others], self.name_index.classes
         )
 
-    # -- choosing a card name (CR 201.4; oracle_tools/choose.py) ------------------------------
+    # -- choosing a card name (CR 201.4; oracle_tools/choose/chooser.py) ------------------------------
 
     @property
     def name_chooser(self) -> _choose.NameChooser:
         """The nameable faces, built once per database (rebuilt when the name index is)."""
-        from . import choose as _choose
+        from oracle_tools.choose import chooser as _choose
 
-        chooser = self.__dict__.get("_name_chooser")
-        if chooser is None or chooser.name_index is not self.name_index:
-            chooser = self.__dict__["_name_chooser"] = _choose.NameChooser(self.con, self.name_index)
-        return chooser
+        if self._name_chooser is None or self._name_chooser.name_index is not self.name_index:
+            self._name_chooser = _choose.NameChooser(self.con, self.name_index)
+        return self._name_chooser
 
     def choose_name(self, name: str, constraint: str | _choose.Constraint | None = None) -> _choose.Verdict:
         """CR 201.4: may ``name`` be chosen for "choose a [constraint] card name"? (None: any card name.)
@@ -500,9 +530,11 @@ class OracleDB:
         ``constraint`` is a phrase ("nonland", "nonartifact, nonland") or a Constraint. Returns a
         Verdict (``valid``, ``chosen`` incl. interchangeable names, ``rule``, ``reason``).
         """
-        names = self._single_names()
-        if "_name_chooser" not in self.__dict__ and self.__dict__["_point_calls"] <= self.POINT_LOOKUPS:
-            return _lookup.point_chooser(self.con, names, name).choose(name, constraint)
+        from oracle_tools.choose import chooser as _choose
+
+        names = self._names()
+        if self._name_chooser is None and self._few_lookups():
+            return _choose.NameChooser.for_name(self.con, names, name).choose(name, constraint)
         return self.name_chooser.choose(name, constraint)
 
     def nameable(self, constraint: str | _choose.Constraint | None = None) -> pl.DataFrame:
@@ -512,12 +544,14 @@ class OracleDB:
 
     # -- deck legality (CR 100.2, 100.4, 201.3b, 903, 702.124) -----------------------------------
 
-    @cached_property
+    @property
     def deck_checker(self) -> _decks.DeckChecker:
         """Per-card deck-construction facts (limits, basics, identity, commander rules), built once."""
-        from . import decks as _decks
+        from oracle_tools.decks import checker as _decks
 
-        return _decks.DeckChecker(self.con, self.name_index)
+        if self._deck_checker is None:
+            self._deck_checker = _decks.DeckChecker(self.con, self.name_index)
+        return self._deck_checker
 
     def legalities_source(self) -> str:
         """One line saying which data the legalities come from: the file most cards' facts were read from (a
@@ -559,15 +593,14 @@ class OracleDB:
         (``decks.MAX_DECK_LINES`` lines, ``MAX_DECK_NAMES`` names; ``limits=False`` lifts them) and
         OracleToolsError for an unknown format.
         """
-        from . import decks as _decks
+        from oracle_tools.decks import checker as _decks
 
-        names = self._single_names()
-        if "deck_checker" not in self.__dict__ and self.__dict__["_point_calls"] <= self.POINT_LOOKUPS:
-            # a few lists: rules and legalities of their cards only (oracle_tools/lookup.py)
-            checker = self.__dict__.get("_point_deck_checker")
-            if checker is None or checker._names is not names:
-                checker = self.__dict__["_point_deck_checker"] = _lookup.point_deck_checker(self.con, names)
-            return _decks.check_deck(checker, deck, format, commanders=commanders, limits=limits)
+        names = self._names()
+        if self._deck_checker is None and self._few_lookups():
+            # a few lists: rules and legalities of their cards only
+            if self._point_deck_checker is None or self._point_deck_checker.names is not names:
+                self._point_deck_checker = _decks.PointDeckChecker(self.con, names)
+            return _decks.check_deck(self._point_deck_checker, deck, format, commanders=commanders, limits=limits)
         return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders, limits=limits)
 
     def check_decks(
@@ -575,7 +608,7 @@ class OracleDB:
     ) -> pl.DataFrame:
         """Check many decks: a Polars frame with one row per problem (deck, source, name, player, kind,
         card, line, detail), or one row per deck with ``summary=True``. JSON caches give every deck."""
-        from . import decks as _decks
+        from oracle_tools.decks import checker as _decks
 
         if format is None:
             raise OracleToolsError(
@@ -597,9 +630,9 @@ class OracleDB:
         The name goes through :meth:`resolve` (case, accents, foreign and face names work).
         Raises OracleToolsError for an empty name.
         """
-        from . import tokens as _tokens
+        from oracle_tools.tokens import answers as _tokens
 
-        return _tokens.lookup(self.con, self._single_names(), name)
+        return _tokens.lookup(self.con, self._names(), name)
 
     def token_specs(self) -> pl.DataFrame:
         """Every "create … token(s)" clause of every card's Oracle text, parsed (table ``token_specs``):
@@ -620,21 +653,24 @@ class OracleDB:
         catalog = self.sql("SELECT * FROM token_catalog ORDER BY name, kind")
         if name is None:
             return catalog
-        return catalog.filter(_names.normalize_expr("name") == _names.normalize(name))
+        from oracle_tools.names.build import normalize_expr
+        from oracle_tools.text.matching import normalize
+
+        return catalog.filter(normalize_expr("name") == normalize(name))
 
     def token_collisions(self) -> pl.DataFrame:
         """Names that are both a card/face name and a token name (Blood, Tarmogoyf, …), with what
         each rule (111.10, 111.11, 111.4/111.9, 201.4) does with them (table ``token_collisions``)."""
         return self.frame("token_collisions")  # type: ignore[return-value]
 
-    # -- name references in Oracle text (CR 201.5, 201.5c; oracle_tools/oracletext.py) ------------
+    # -- name references in Oracle text (CR 201.5, 201.5c; oracle_tools/text/oracletext.py) ------------
 
     def references(self, name: str) -> dict[str, Any]:
         """What card ``name``'s Oracle text calls itself (``own_text``: self, self_short, named,
         token_name mentions) and every mention in any card's text that names it (``named_by``), from
         table ``name_references``. ``name`` may be any name of the card (face, interchangeable, foreign).
         Raises OracleToolsError for a name that is no card's."""
-        from . import references as _references
+        from oracle_tools.names import references as _references
 
         if not sqlfiles.has_table(self.con, "name_references"):
             raise OracleToolsError(
@@ -648,10 +684,6 @@ class OracleDB:
 
     # -- search: Scryfall's query language (oracle_tools/search/) ------------------------------
 
-    def _search_con(self) -> duckdb.DuckDBPyConnection:
-        """The connection searches run on: the sandboxed read-only ``user_con`` (user-derived SQL)."""
-        return self.user_con
-
     def search(
         self, query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto"
     ) -> pl.DataFrame:
@@ -664,21 +696,21 @@ class OracleDB:
         :class:`~oracle_tools.search.SearchSyntaxError` (``.position``) for a query that is not valid
         syntax or names a keyword this database cannot answer. See docs/search.md.
         """
-        from . import search as _search
+        from oracle_tools import search as _search
 
         return _search.run(
-            self._search_con(), query, unique=unique, order=order, direction=direction, nameable=self._nameable_ids
+            self.user_con, query, unique=unique, order=order, direction=direction, nameable=self._nameable_ids
         )
 
     def search_rows(
         self, query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto"
     ) -> sqlfiles.Rows:
         """:meth:`search` as (column names, rows of Python values, count), without loading Polars: what
-        ``oracle-tools search`` prints from (a fresh process answers one query in a blink, issue 14)."""
-        from . import search as _search
+        ``oracle-tools search`` prints from (a fresh process answers one query in a blink)."""
+        from oracle_tools import search as _search
 
         return _search.run_rows(
-            self._search_con(), query, unique=unique, order=order, direction=direction, nameable=self._nameable_ids
+            self.user_con, query, unique=unique, order=order, direction=direction, nameable=self._nameable_ids
         )
 
     def _nameable_ids(self, phrase: str) -> list[str]:

@@ -31,8 +31,9 @@ from typing import Any
 import duckdb
 from tqdm import tqdm
 
-from . import scryfall_objects, sqlfiles
-from .errors import IngestError
+from oracle_tools.errors import IngestError
+from oracle_tools.store import scryfall_objects, sqlfiles
+from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 
 # The Scryfall card-object fields the schema uses. Unknown keys are ignored by the reader,
 # so new Scryfall fields never break an ingest.
@@ -109,10 +110,6 @@ RULING_COLUMNS: dict[str, str] = {
 }
 
 # Scryfall names its bulk files after their type: oracle-cards-20241122100000.json(.gz).
-#: The catalog the previous database is attached as while a new one is built. DuckDB names a file's own catalog
-#: after the file ("previous.duckdb" and its temp copy are both "previous"), so a fixed word can clash with it;
-#: a random name per process cannot (issue 10).
-PREVIOUS_CATALOG = f"previous_{secrets.token_hex(8)}"
 #: The in-memory database the bulk files are staged in: attached, not TEMP, so the second connection sees it too.
 #: The SQL files call it ``ingest_stage``; the run uses a random name for the reason above (a database file
 #: named ingest_stage.duckdb is itself the catalog "ingest_stage"), put in by :func:`_staged_sql`.
@@ -411,7 +408,7 @@ class Ingest:
             pass  # inside Jupyter without ipywidgets DuckDB refuses any progress-bar setting; it is cosmetic
         con.execute(sqlfiles.load("schema.sql"))
         con.execute(sqlfiles.load("macros.sql"))
-        from . import layouts
+        from oracle_tools.store import layouts
 
         layouts.build(con)  # what each Scryfall layout is: build_core.sql joins it
         if previous is not None:
@@ -438,7 +435,9 @@ class Ingest:
             _SecondConnection(con) as second,
             _SecondConnection(con) as keeper,
         ):
-            from . import rules  # the CR does not depend on the cards: it is read while they are
+            from oracle_tools.text import (
+                stored_rules as rules,  # the CR does not depend on the cards: it is read while they are
+            )
 
             rules_stored = second.submit(
                 lambda c: rules.store(c, rules_file, keep_previous=previous is not None and rules_file is None)
@@ -488,7 +487,9 @@ class Ingest:
                     ) from None
             bar.update(1)
         self._record_runs(con, previous)
-        from . import changes  # what changed since the database this one replaces, written before the swap
+        from oracle_tools.history import (
+            changes,  # what changed since the database this one replaces, written before the swap
+        )
 
         changes.record(con, PREVIOUS_CATALOG if previous is not None else None)
         if previous is not None:
@@ -505,24 +506,27 @@ class Ingest:
         self, con: duckdb.DuckDBPyConnection, second: _SecondConnection, rules_stored: Future[None]
     ) -> None:
         """The layers derived from the core tables: names (CR 201), name mentions, then tokens (CR 111)."""
-        from . import names, tokens
+        from oracle_tools.names import build as names
+        from oracle_tools.tokens import build as tokens
 
         classes = names.build(con, self.interchangeable_file, store_classes=False)
         # The CR 201.3 classes (read by the tokens' name lookups, not by the name mentions), then the indexes
-        # of single lookups (oracle_tools/lookup.py); nothing below changes names or name_classes.
+        # of single lookups (oracle_tools/names/point.py); nothing below changes names or name_classes.
         classes_stored = second.submit(lambda c: names.write_classes(c, classes))
         second.submit(lambda c: c.execute(sqlfiles.load("lookup_indexes.sql")))
-        from . import references  # name mentions in Oracle text (CR 201.5, 201.5c), read by oracletext.py
+        from oracle_tools.names import (
+            references,  # name mentions in Oracle text (CR 201.5, 201.5c), read by oracletext.py
+        )
 
         references.build(con)
         classes_stored.result()
         rules_stored.result()  # tokens read CR 111.10 from the stored rules
         tokens.build(con)  # after references: token names are read from the name_references spans (CR 111.4, 111.9)
-        from . import choose
+        from oracle_tools.choose import chooser as choose
 
         # After tokens: the kinds of non-card names choose-name refuses (CR 201.4); no view reads them.
         second.submit(choose.build)
-        from . import views  # analyst views over every layer: after all of them
+        from oracle_tools.store import views  # analyst views over every layer: after all of them
 
         views.build(con)
         second.wait()
@@ -537,7 +541,7 @@ class Ingest:
         ).fetchall():
             self.report.warnings.append(
                 f"{count:,} object{'s' if count != 1 else ''} with layout {layout!r}, which oracle-tools does not "
-                "know, loaded as cards with the generic face roles (see oracle_tools/layouts.py)"
+                "know, loaded as cards with the generic face roles (see oracle_tools/store/layouts.py)"
             )
         printings_built = second.submit(lambda c: c.execute(_staged_sql("build_printings.sql")))
         con.execute(_staged_sql("build_core.sql"))
@@ -719,10 +723,14 @@ def _staged_sql(name: str) -> str:
 def _warm_up(cursor: duckdb.DuckDBPyConnection) -> None:
     """While the first connection reads the cards: import the Oracle-text layers, read their CR vocabulary,
     and take the path they store their tables by once (Polars -> Arrow -> DuckDB: pyarrow's import and DuckDB's
-    first Arrow scan, ~0.15 s that names.build would otherwise pay). About 0.25 s off the ingest (issue 14)."""
+    first Arrow scan, ~0.15 s that names.build would otherwise pay). About 0.25 s off the ingest."""
     import polars as pl
 
-    from . import choose, names, references, tokens, views, vocabulary  # noqa: F401
+    from oracle_tools.choose import chooser  # noqa: F401
+    from oracle_tools.names import build, index, references  # noqa: F401
+    from oracle_tools.store import views  # noqa: F401
+    from oracle_tools.text import vocabulary
+    from oracle_tools.tokens import build as token_build  # noqa: F401
 
     vocabulary.subtypes("land")
     cursor.register("warm_up_frame", pl.DataFrame({"x": [1]}).to_arrow())
@@ -737,7 +745,7 @@ class _SecondConnection:
     (names, references, tokens), what that work does not read runs here: the rules, the printings,
     preferred printings, search's face values, the name classes, the lookup indexes, choose-name's token
     kinds. At the size of a bulk file DuckDB
-    runs most statements on one thread, so the second core would otherwise sit idle (issue 14); on a
+    runs most statements on one thread, so the second core would otherwise sit idle; on a
     one-core machine the steps simply take turns. A step that fails fails the ingest (``wait``, or the
     future the first connection waits on); a failed ingest interrupts the SQL statement under way here
     (a Python step, such as parsing the CR, finishes first) and waits for it before the file is removed.
@@ -784,7 +792,7 @@ def _first_line(exc: BaseException) -> str:
 
 def sample_dir() -> Path:
     """The embedded sample shipped inside the package (oracle_tools/data/sample/)."""
-    from .resources import SAMPLE_DIR
+    from oracle_tools.store.resources import SAMPLE_DIR
 
     env = os.environ.get("ORACLE_TOOLS_SAMPLE")
     return Path(env) if env else SAMPLE_DIR

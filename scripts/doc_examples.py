@@ -59,7 +59,7 @@ def _workdir() -> Path:
         folder = Path(tempfile.mkdtemp(prefix="oracle-tools-docs-"))
         atexit.register(shutil.rmtree, folder, True)
         _state["dir"] = folder
-        from oracle_tools import resources
+        from oracle_tools.store import resources
 
         sample = str(resources.SAMPLE_DIR)
         _state["env"] = {k: v for k, v in os.environ.items() if k != "ORACLE_TOOLS_DB"} | {
@@ -118,7 +118,7 @@ def _run(command: str) -> str:
     if simple and command.startswith("oracle-tools "):
         from click.testing import CliRunner
 
-        from oracle_tools.cli import main
+        from oracle_tools.interfaces.cli import main
 
         cwd = os.getcwd()
         os.chdir(folder)

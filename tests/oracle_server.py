@@ -26,7 +26,17 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(db), "--port", str(self.port), *options],
+            [
+                sys.executable,
+                "-m",
+                "oracle_tools.interfaces.cli",
+                "serve",
+                "--db",
+                str(db),
+                "--port",
+                str(self.port),
+                *options,
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -20,9 +20,9 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
-from oracle_tools.decklist import parse_decklist
+from oracle_tools.decks.decklist import parse_decklist
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.cli import main
 
 ALTERNATE_FILE = "scryfall-shaped-2025-alternate-names.json.gz"
 REAL_FILES = (
@@ -137,7 +137,7 @@ def test_every_flavor_name_resolves_to_its_oracle_card_and_joins_no_class(
 def test_a_miswritten_om1_or_flavor_name_is_suggested(alt_db: OracleDB, om1: list[dict], flavored: list[dict]) -> None:
     # CR 201.3: an OM1 name is a name of the card, and a 201.6 alternate name is printed on it: a decklist
     # or a user writing either without its punctuation is pointed at it (both lookup paths alike).
-    from oracle_tools.lookup import PointNames
+    from oracle_tools.names.point import PointNames
 
     point = PointNames(alt_db.con)
     found = 0
@@ -440,7 +440,7 @@ def test_override_and_data_giving_the_same_pair_make_one_class(realdata: Path, t
 
 
 def test_a_broken_override_table_is_one_clear_error(tmp_path: Path) -> None:
-    from oracle_tools.names import read_interchangeable_file
+    from oracle_tools.names.build import read_interchangeable_file
 
     bad = tmp_path / "bad.csv"
     bad.write_text("class,name\nx,Ultimate Green Goblin\n", encoding="utf-8")

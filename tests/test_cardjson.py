@@ -1,4 +1,4 @@
-"""Scryfall card objects from the database (oracle_tools/cardjson.py)."""
+"""Scryfall card objects from the database (oracle_tools/scryfall/cardjson.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle_tools.cardjson import card_objects, representative_ids
+from oracle_tools.scryfall.cardjson import card_objects, representative_ids
 
 
 def _oid(db, name: str) -> str:
@@ -113,7 +113,7 @@ def test_matches_real_scryfall_objects(realdata: Path, tmp_path: Path):
     whole objects were kept serves, and what completes a trimmed object), has the fields Scryfall gave it
     (the database of that file alone, so the Oracle text is the same)."""
     from oracle_tools import OracleDB
-    from oracle_tools.cardjson import objects_from_tables
+    from oracle_tools.scryfall.cardjson import objects_from_tables
 
     source = realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz"
     with gzip.open(source) as f:

@@ -1,4 +1,4 @@
-"""The change history: what changed in the Oracle reference from one ingest to the next (oracle_tools/changes.py).
+"""The change history: what changed in the Oracle reference from one ingest to the next (oracle_tools/history/changes.py).
 
 Real data: the 2019 default-cards dump, then the dump plus the 2024 MH3/OTJ/FDN objects (whose reprints carry
 2024 Oracle text), the same files again, the foreign printings of 2022 (MTGJSON's April 2022 legalities), a
@@ -17,8 +17,9 @@ from typing import Any
 import duckdb
 import pytest
 
-from oracle_tools import OracleDB, changes
+from oracle_tools import OracleDB
 from oracle_tools.errors import IngestError, OracleToolsError
+from oracle_tools.history import changes
 
 DUMP_2019 = "scryfall-default-cards-2019-10-per-set-dump.json.gz"
 FILE_2024 = "scryfall-search-2024-mh3-otj-fdn.json.gz"
@@ -304,7 +305,7 @@ def test_word_diff_joins_changes_split_by_spaces() -> None:
 def _cli(*args: str) -> tuple[int, str, str]:
     from click.testing import CliRunner
 
-    from oracle_tools.cli import main
+    from oracle_tools.interfaces.cli import main
 
     result = CliRunner().invoke(main, list(args))
     return result.exit_code, result.stdout, result.stderr
@@ -425,7 +426,7 @@ def test_mcp_changes_is_the_cli_json(renamed: Path) -> None:
 
 
 def test_the_web_page_says_a_former_name_is_one(renamed: Path) -> None:
-    from oracle_tools.serve import web
+    from oracle_tools.interfaces.serve import web
 
     with OracleDB(renamed) as db:
         html, status = web.render(db, db.con.cursor(), {"q": "Meltdown"})

@@ -1,4 +1,4 @@
-"""Choosing a card name (CR 201.4, 201.4a-g): oracle_tools/choose.py, OracleDB.choose_name /
+"""Choosing a card name (CR 201.4, 201.4a-g): oracle_tools/choose/chooser.py, OracleDB.choose_name /
 OracleDB.nameable and ``oracle-tools choose-name``.
 
 Every card below is a real card of the embedded sample (data/sample/) unless said otherwise;
@@ -20,9 +20,10 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.choose import ROLE_RULE, Verdict, as_constraint, constraint_from_card
-from oracle_tools.cli import main
-from oracle_tools.constraints import (
+from oracle_tools.choose.chooser import ROLE_RULE, Verdict, as_constraint, constraint_from_card
+from oracle_tools.errors import ConstraintError, OracleToolsError
+from oracle_tools.interfaces.cli import main
+from oracle_tools.text.constraints import (
     KNOWN_PHRASES,
     AnyCard,
     CardType,
@@ -31,7 +32,6 @@ from oracle_tools.constraints import (
     card_name_phrases,
     parse_constraint,
 )
-from oracle_tools.errors import ConstraintError, OracleToolsError
 
 TRIMMED_2025 = "scryfall-commander-legal-trimmed-20250925.json.gz"
 
@@ -66,8 +66,8 @@ def test_201_4_stored_token_kinds_are_the_computed_ones(
     # it asks about; the table holds what the token tables give, and a database without it refuses alike.
     import duckdb
 
-    from oracle_tools.choose import stored_token_kinds, token_kinds
-    from oracle_tools.lookup import normalize
+    from oracle_tools.choose.chooser import stored_token_kinds, token_kinds
+    from oracle_tools.text.matching import normalize
 
     with duckdb.connect(str(sample_db_path), read_only=True) as con:
         computed = token_kinds(con)

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
 from oracle_tools.ingest import sample_dir
+from oracle_tools.interfaces.cli import main
 
 from scryfall_server import Reply, ScryfallServer
 
@@ -238,7 +238,7 @@ def test_sql_keeps_repeated_column_names_apart(sample_db_path: Path) -> None:
 
 
 def test_sql_table_lines_up_wide_characters_and_escapes_control_characters(sample_db_path: Path) -> None:
-    from oracle_tools.render import width
+    from oracle_tools.interfaces.render import width
 
     query = (
         "SELECT printed_name, 'a' || chr(27) || '[31m' AS ctl FROM printings "

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from oracle_tools import OracleDB
-from oracle_tools.catalogs import CATALOGS
+from oracle_tools.scryfall.catalogs import CATALOGS
 
 from oracle_server import Server
 
@@ -62,7 +62,7 @@ def _sdk(server: Server, calls: list[tuple[str, str, list[Any]]]) -> list[dict[s
 
 
 def test_scryfall_sdk_reads_every_catalog(server: Server, sample_db_path: Path) -> None:
-    """Each catalog method of scryfall-sdk answers exactly what the database computes (oracle_tools/catalogs.py)."""
+    """Each catalog method of scryfall-sdk answers exactly what the database computes (oracle_tools/scryfall/catalogs.py)."""
     with OracleDB(sample_db_path) as db:
         expected = {_camel(name): db.catalog(name) for name in CATALOGS}
     methods = [m for m in expected if m not in ("battleTypes", "cardTypes")]  # scryfall-sdk 5 lacks these two

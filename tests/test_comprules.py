@@ -1,6 +1,6 @@
-"""Tests for oracle_tools.comprules: CR parsing and the CR 111.10 predefined tokens.
+"""Tests for oracle_tools.text.comprules: CR parsing and the CR 111.10 predefined tokens.
 
-The token-phrase grammar and CR 111.4 default names (oracle_tools.tokentext) are tested in test_token_text.py.
+The token-phrase grammar and CR 111.4 default names (oracle_tools.text.tokentext) are tested in test_token_text.py.
 
 Facts asserted about the predefined tokens are read from the shipped CR text itself
 (data/rules/MagicCompRules-20260116.txt, effective January 16, 2026), rule 111.10a-111.10u.
@@ -15,14 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from oracle_tools.comprules import (
-    RulesDocument,
-    default_rules_path,
-    load_rules,
-    parse_rules,
-    predefined_tokens,
-)
 from oracle_tools.errors import RulesFileError
+from oracle_tools.text.comprules import RulesDocument, default_rules_path, load_rules, parse_rules
+from oracle_tools.tokens.predefined import predefined_tokens
 
 REPO = Path(__file__).resolve().parents[1]
 CR_FILE = REPO / "oracle_tools" / "data" / "rules" / "MagicCompRules-20260116.txt"

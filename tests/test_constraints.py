@@ -1,4 +1,4 @@
-"""Tests for oracle_tools.constraints: the "choose a card name" constraint language (CR 201.4).
+"""Tests for oracle_tools.text.constraints: the "choose a card name" constraint language (CR 201.4).
 
 Real-data tests read ../shared/realdata through the ``realdata`` fixture (skipped when the
 folder is absent):
@@ -28,7 +28,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle_tools.constraints import (
+from oracle_tools.errors import ConstraintError
+from oracle_tools.text.constraints import (
     GRAMMAR,
     KNOWN_PHRASES,
     And,
@@ -48,7 +49,6 @@ from oracle_tools.constraints import (
     constraint_from_oracle_text,
     parse_constraint,
 )
-from oracle_tools.errors import ConstraintError
 
 TRIMMED_2025 = "scryfall-commander-legal-trimmed-20250925.json.gz"
 DUMP_2019 = "scryfall-default-cards-2019-10-per-set-dump.json.gz"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle_tools.decks import MAX_DECK_LINES, MAX_DECK_NAMES
+from oracle_tools.decks.checker import MAX_DECK_LINES, MAX_DECK_NAMES
 
 from oracle_server import Server
 
@@ -29,7 +29,7 @@ def _deck_check(db: Path, deck: str, *options: str) -> subprocess.CompletedProce
         [
             sys.executable,
             "-m",
-            "oracle_tools.cli",
+            "oracle_tools.interfaces.cli",
             "deck",
             "check",
             "-",

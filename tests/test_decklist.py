@@ -1,4 +1,4 @@
-"""Tests for oracle_tools.decklist: every text format, .dek XML, JSON caches, real decklists, round trips, fuzz."""
+"""Tests for oracle_tools.decks.decklist: every text format, .dek XML, JSON caches, real decklists, round trips, fuzz."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle_tools import decklist as decklist_module
-from oracle_tools import vocabulary
-from oracle_tools.decklist import (
+from oracle_tools.decks import decklist as decklist_module
+from oracle_tools.decks.decklist import (
     SECTIONS,
     DeckEntry,
     Decklist,
@@ -25,6 +24,7 @@ from oracle_tools.decklist import (
     render_mtgo_txt,
 )
 from oracle_tools.errors import DecklistError
+from oracle_tools.text import vocabulary
 
 
 def rows(deck: Decklist, section: str | None = None) -> list[tuple[int, str]]:
@@ -309,7 +309,7 @@ def test_problems_carry_line_numbers_and_parsing_continues():
 
 @pytest.mark.parametrize("word", ["twenty", "dozen", "sixty", "thirteen"])
 def test_count_words_are_the_vocabulary_number_words(word: str) -> None:
-    # one list of number words (oracle_tools.vocabulary, also read in Oracle text: "up to seven cards named ...")
+    # one list of number words (oracle_tools.text.vocabulary, also read in Oracle text: "up to seven cards named ...")
     assert decklist_module._NUMBER_WORDS == {w for w, n in vocabulary.NUMBER_WORDS.items() if n > 0}
     d = parse_decklist(f"4 Lightning Bolt\n{word} Mountain\n")
     (p,) = d.problems

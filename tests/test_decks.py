@@ -1,4 +1,4 @@
-"""Deck legality (oracle_tools/decks.py): CR 100.2a, 100.4a, 201.3b, 903, 702.124 on real cards.
+"""Deck legality (oracle_tools/decks/checker.py): CR 100.2a, 100.4a, 201.3b, 903, 702.124 on real cards.
 
 Decklists are written as text in the tests from real card names in oracle_tools/data/sample. The sample's
 legalities are a real (preview-era) Scryfall snapshot, so tests that need a status *query* the
@@ -21,21 +21,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
-from oracle_tools.decklist import parse_decklist, read_decklists_json_cache
-from oracle_tools.decks import (
+from oracle_tools.decks.checker import (
     FORMATS,
     PROBLEM_KINDS,
     DeckReport,
-    _card_rules,
     _pair_problem,
     _partner_abilities,
+    card_rules,
     deck_limit_from_text,
     format_rules,
     stored_deck_limits,
 )
+from oracle_tools.decks.decklist import parse_decklist, read_decklists_json_cache
 from oracle_tools.errors import DecklistError, OracleToolsError
-from oracle_tools.oracletext import deck_limit_before, name_mentions
+from oracle_tools.interfaces.cli import main
+from oracle_tools.text.oracletext import deck_limit_before, name_mentions
 
 SAMPLE_DECKS = Path(__file__).resolve().parents[1] / "oracle_tools" / "data" / "sample" / "decks"
 
@@ -526,7 +526,7 @@ def _rules_from_trimmed(rows: dict[str, dict], name: str):
     card = rows[name]
     faces = card.get("card_faces") or []
     text = card.get("oracle_text") or "\n//\n".join(f.get("oracle_text") or "" for f in faces)
-    return _card_rules(
+    return card_rules(
         {
             "oracle_id": name,
             "name": name,
@@ -770,7 +770,7 @@ def test_an_oversized_file_is_one_parse_error_row_of_a_batch(
     sample_db: OracleDB, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # check_decks: an unreadable file is a row, not an exception that loses the other decks' answers
-    from oracle_tools import decklist
+    from oracle_tools.decks import decklist
 
     good = tmp_path / "good.txt"
     good.write_text("4 Lightning Bolt\n", encoding="utf-8")

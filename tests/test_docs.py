@@ -11,7 +11,7 @@ import click
 import pytest
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
+from oracle_tools.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,7 +89,7 @@ def test_docs_views_are_exactly_the_database_views(tmp_path: Path) -> None:
 
 def test_views_come_from_views_sql_only() -> None:
     """One source: the views are the blocks of sql/views.sql (views.VIEW_NAMES, a hand-kept copy, is gone)."""
-    from oracle_tools import views
+    from oracle_tools.store import views
 
     assert not hasattr(views, "VIEW_NAMES")
     assert {b.name for b in views.blocks()} >= _documented_views()

@@ -1,4 +1,4 @@
-"""oracle_tools.download against a real loopback HTTP server (tests/scryfall_server.py).
+"""oracle_tools.store.download against a real loopback HTTP server (tests/scryfall_server.py).
 
 No requests mocking: every test talks HTTP over 127.0.0.1. Sleeps are injected and
 recorded (not slept) except in the one test that checks Retry-After in real time.
@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from oracle_tools.download import (
+from oracle_tools.errors import DownloadError
+from oracle_tools.store.download import (
     ACCEPT,
     BULK_TYPES,
     USER_AGENT,
@@ -25,7 +26,6 @@ from oracle_tools.download import (
     fetch_index,
     parse_retry_after,
 )
-from oracle_tools.errors import DownloadError
 
 from scryfall_server import Reply, ScryfallServer, sample_payload
 

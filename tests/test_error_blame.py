@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-CLI = [sys.executable, "-m", "oracle_tools.cli"]
+CLI = [sys.executable, "-m", "oracle_tools.interfaces.cli"]
 
 
 def _cli(*args: str | bytes, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -1,6 +1,6 @@
 """Every layout Scryfall documents, read from an object of its shape (CR 201.4, 709-715, 111).
 
-One row of :data:`oracle_tools.layouts.LAYOUTS` per documented layout; for each, an object of that shape
+One row of :data:`oracle_tools.store.layouts.LAYOUTS` per documented layout; for each, an object of that shape
 (tests/fixtures/layouts/, README there: real objects where the real files have the layout, objects written
 from documented facts where they do not): its card row, its faces and their roles, whether it is a card of
 the Oracle reference, which of its names resolve, what "choose a card name" (CR 201.4) and "create a token
@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from oracle_tools import OracleDB, layouts
-from oracle_tools.cli import main
+from oracle_tools import OracleDB
+from oracle_tools.interfaces.cli import main
+from oracle_tools.store import layouts, sqlfiles
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FILES = [
@@ -144,7 +145,7 @@ def test_every_documented_layout_has_a_row_and_a_fixture() -> None:
 def test_the_sql_names_the_printing_layouts_of_the_table() -> None:
     """build_core, build_printings and names.sql spell the printing-only layout out: the table's only one."""
     assert layouts.PRINTING_LAYOUTS == {"reversible_card"}
-    sql_dir = Path(layouts.__file__).parent / "sql"
+    sql_dir = sqlfiles.SQL_DIR
     for name in ("build_core.sql", "build_printings.sql", "names.sql"):
         assert "'reversible_card'" in (sql_dir / name).read_text(), name
 
@@ -195,7 +196,7 @@ def test_newer_fields_are_kept(db: OracleDB) -> None:
         ("Case of the Locked Hothouse", False, ["nonfoil", "foil"], None),
         ("Gemrazer", False, ["nonfoil", "foil"], "oval"),
         # a 2019 object: no game_changer or stamp (none invented); finishes derived from its nonfoil: true,
-        # foil: false, as Scryfall documents the older fields (oracle_tools/cardjson.py, build_printings.sql)
+        # foil: false, as Scryfall documents the older fields (oracle_tools/scryfall/cardjson.py, build_printings.sql)
         ("Lightning Bolt", None, ["nonfoil"], None),
     ]
 
@@ -207,7 +208,7 @@ def test_an_unknown_layout_loads_with_one_warning_and_info_lists_it(tmp_path: Pa
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert warnings == [
         "warning: 1 object with layout 'kaleidoscope', which oracle-tools does not know, loaded as cards with the "
-        "generic face roles (see oracle_tools/layouts.py)"
+        "generic face roles (see oracle_tools/store/layouts.py)"
     ]
     with OracleDB(path) as db:
         assert db.resolve("Prismatic Oddity").ok

@@ -9,8 +9,8 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from oracle_tools.cli import main
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.cli import main
 
 
 def test_parquet_round_trip_keeps_types(sample_db, tmp_path):

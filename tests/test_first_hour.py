@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.cli import main
 
 
 def _run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> tuple[int, str, str]:
@@ -184,7 +184,7 @@ def test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for(sample_db_path
     import sys
     import time
 
-    command = [sys.executable, "-m", "oracle_tools.cli", "mcp", "--db", str(sample_db_path)]
+    command = [sys.executable, "-m", "oracle_tools.interfaces.cli", "mcp", "--db", str(sample_db_path)]
     for stdin_is_terminal in (False, True):
         leader, follower = pty.openpty() if stdin_is_terminal else (None, subprocess.PIPE)
         proc = subprocess.Popen(command, stdin=follower, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -1,4 +1,4 @@
-"""One table of formats (oracle_tools/formats.py): search's f: and deck check's --format take the same names,
+"""One table of formats (oracle_tools/decks/formats.py): search's f: and deck check's --format take the same names,
 and each format's construction rules hold on real cards of the embedded sample (Scryfall's 2024 objects carry
 the oathbreaker and paupercommander legalities)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from oracle_tools import OracleDB
+from oracle_tools.decks.formats import ALIASES, FORMATS, LEGALITY_KEYS, format_rules
 from oracle_tools.errors import OracleToolsError
-from oracle_tools.formats import ALIASES, FORMATS, LEGALITY_KEYS, format_rules
 from oracle_tools.search import SearchSyntaxError
 
 

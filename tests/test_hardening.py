@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.cli import main
 
 # -- `sql` is really read-only (issue 10.2) ------------------------------------------------------------------
 
@@ -179,7 +179,7 @@ EXTERNAL_DTD = '<!DOCTYPE Deck SYSTEM "http://127.0.0.1:9/deck.dtd">\n'
 
 @pytest.mark.parametrize("doctype", [BOMB_DTD, EXTERNAL_DTD], ids=["entity-bomb", "external-dtd"])
 def test_dek_with_a_dtd_is_a_parse_error(sample_db_path: Path, tmp_path: Path, doctype: str) -> None:
-    from oracle_tools.decklist import read_decklist
+    from oracle_tools.decks.decklist import read_decklist
 
     path = tmp_path / "bomb.dek"
     path.write_text(
@@ -202,7 +202,7 @@ def test_dek_with_a_dtd_is_a_parse_error(sample_db_path: Path, tmp_path: Path, d
 
 def test_dek_bomb_without_xml_declaration_is_a_parse_error(tmp_path: Path) -> None:
     """A .dek that starts with the DTD itself (no `<?xml …?>`) was read as 17 text lines of junk, not refused."""
-    from oracle_tools.decklist import read_decklist
+    from oracle_tools.decks.decklist import read_decklist
 
     path = tmp_path / "bare.dek"
     path.write_text(BOMB_DTD + DEK_BODY, encoding="utf-8")
@@ -214,7 +214,7 @@ def test_dek_bomb_without_xml_declaration_is_a_parse_error(tmp_path: Path) -> No
 
 def test_utf16_dek_reads_and_its_bomb_is_refused(tmp_path: Path) -> None:
     """The file is decoded before parsing, so its `encoding="utf-16"` declaration no longer makes expat fail."""
-    from oracle_tools.decklist import read_decklist
+    from oracle_tools.decks.decklist import read_decklist
 
     decl = '<?xml version="1.0" encoding="utf-16"?>\n'
     ok, bomb = tmp_path / "ok.dek", tmp_path / "bomb.dek"
@@ -229,7 +229,7 @@ def test_utf16_dek_reads_and_its_bomb_is_refused(tmp_path: Path) -> None:
 
 
 def test_dek_without_dtd_still_reads(tmp_path: Path) -> None:
-    from oracle_tools.decklist import read_decklist
+    from oracle_tools.decks.decklist import read_decklist
 
     path = tmp_path / "ok.dek"
     path.write_text(
@@ -296,16 +296,20 @@ def test_unexpected_errors_are_one_line_and_debug_shows_the_traceback(tmp_path: 
 @pytest.mark.parametrize(
     ("args", "limit", "what"),
     [
-        (["deck", "check", "/dev/zero", "--format", "legacy"], "oracle_tools.decklist.MAX_DECKLIST_BYTES", "decklist"),
-        (["resolve", "--batch", "/dev/zero"], "oracle_tools.cli.MAX_BATCH_CHARS", "list of names"),
+        (
+            ["deck", "check", "/dev/zero", "--format", "legacy"],
+            "oracle_tools.decks.decklist.MAX_DECKLIST_BYTES",
+            "decklist",
+        ),
+        (["resolve", "--batch", "/dev/zero"], "oracle_tools.interfaces.cli.MAX_BATCH_CHARS", "list of names"),
         (
             ["ingest", "--sample", "--no-progress", "--rules-file", "/dev/zero"],
-            "oracle_tools.comprules.MAX_RULES_BYTES",
+            "oracle_tools.text.comprules.MAX_RULES_BYTES",
             "Comprehensive Rules",
         ),
         (
             ["ingest", "--sample", "--no-progress", "--interchangeable-file", "/dev/zero"],
-            "oracle_tools.names.MAX_INTERCHANGEABLE_BYTES",
+            "oracle_tools.names.build.MAX_INTERCHANGEABLE_BYTES",
             "interchangeable-names",
         ),
     ],
@@ -352,14 +356,14 @@ def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path,
         2,
         "error: deck check: an argument contains a NUL character, which no file name or card name has\n",
     )
-    # under `python -m oracle_tools.cli` the program name is three words: the line still names only the command
+    # under `python -m oracle_tools.interfaces.cli` the program name is three words: the line still names only the command
     deck = tmp_path / "deck.txt"
     deck.write_text("4 Lightning Bolt\n", encoding="utf-8")
     child = subprocess.run(
         [
             sys.executable,
             "-m",
-            "oracle_tools.cli",
+            "oracle_tools.interfaces.cli",
             "deck",
             "check",
             str(deck),
@@ -502,7 +506,7 @@ if __name__ == "__main__":  # the child process of test_no_command_prints_a_trac
 
 
 def test_backoff_comes_from_one_place(monkeypatch: pytest.MonkeyPatch) -> None:
-    from oracle_tools import download
+    from oracle_tools.store import download
 
     waits: list[float] = []
     monkeypatch.setenv("ORACLE_TOOLS_BACKOFF", "0.25")
@@ -534,12 +538,16 @@ def test_one_version_source() -> None:
     import oracle_tools
 
     assert oracle_tools.__version__ == version("oracle-tools") == _pyproject()["project"]["version"]
-    # no module keeps a copy or reads the metadata itself (download.py kept "0.1.0" as a fallback)
+    # no module keeps a copy or reads the metadata itself (download.py kept "0.1.0" as a fallback): one reader,
+    # store/resources.package_version, which oracle_tools.__version__ and the User-Agent use
+    readers = []
     for path in sorted((ROOT / "oracle_tools").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert f'"{_pyproject()["project"]["version"]}"' not in text, path
-        assert path.name == "__init__.py" or 'version("oracle-tools")' not in text, path
-    from oracle_tools import download
+        if 'version("oracle-tools")' in text:
+            readers.append(path.relative_to(ROOT).as_posix())
+    assert readers == ["oracle_tools/store/resources.py"]
+    from oracle_tools.store import download
 
     assert f"oracle-tools/{oracle_tools.__version__} " in download.USER_AGENT
 
@@ -590,10 +598,17 @@ def test_lint_and_type_configuration_and_ci_steps() -> None:
     assert {"F", "E4", "E7", "E9", "I", "UP", "B"} <= set(tool["ruff"]["lint"]["select"])
     assert tool["mypy"]["python_version"] == "3.11"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    # one lint task (the Makefile's), run by CI and the pre-commit hook alike
+    lint = re.search(r"^lint:\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(encoding="utf-8"), flags=re.M)
+    assert lint is not None
+    assert lint.group(1).split("\n")[:4] == [
+        "\truff check .",
+        "\truff format --check .",
+        "\tmypy oracle_tools",
+        "\tlint-imports",
+    ]
     for step in (
-        "ruff check .",
-        "ruff format --check .",
-        "mypy oracle_tools",
+        "make lint",
         "python -m build",
         "ingest --sample --db",
         'resolve "fire/ice"',
@@ -601,8 +616,7 @@ def test_lint_and_type_configuration_and_ci_steps() -> None:
     ):
         assert step in ci, step
     hooks = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
-    for entry in ("entry: ruff check", "entry: ruff format --check", "entry: mypy oracle_tools"):
-        assert entry in hooks
+    assert "entry: make lint" in hooks
 
 
 def test_package_has_no_pyflakes_findings() -> None:
@@ -620,10 +634,11 @@ def test_package_has_no_pyflakes_findings() -> None:
 
 
 def test_dead_code_is_gone() -> None:
-    from oracle_tools import names, sqlfiles
+    from oracle_tools.names import index
+    from oracle_tools.store import sqlfiles
 
     assert not hasattr(sqlfiles, "query")  # parsed sql/queries.sql, which does not exist
-    assert not hasattr(names, "NameSet")
+    assert not hasattr(index, "NameSet")
 
 
 # -- every connection that runs user-derived SQL is the sandbox (issue 10.2: search, the HTTP server, MCP) ----------
@@ -657,9 +672,9 @@ def test_searches_run_in_the_sandbox(sample_db_path: Path, monkeypatch: pytest.M
     user's query to SQL: each runs on a connection with external access off and the configuration locked."""
     import asyncio
 
-    from oracle_tools.mcp_server import build_server
-    from oracle_tools.serve.app import search_ids
-    from oracle_tools.serve.store import Generation
+    from oracle_tools.interfaces.mcp_server import build_server
+    from oracle_tools.interfaces.serve.app import search_ids
+    from oracle_tools.interfaces.serve.store import Generation
 
     seen = _record_search_connections(monkeypatch)
     result = CliRunner().invoke(main, ["search", "t:goblin c:r", "--db", str(sample_db_path), "--json"])
@@ -703,7 +718,7 @@ def test_every_shipped_file_is_in_the_wheel() -> None:
 def test_a_missing_table_is_probed_without_aborting_a_transaction(sample_db: OracleDB) -> None:
     # sqlfiles.has_table (the "database built before this table" checks, issue 14) probes on a cursor of its own:
     # a failed probe on the caller's connection would abort the caller's open transaction.
-    from oracle_tools import sqlfiles
+    from oracle_tools.store import sqlfiles
 
     con = sample_db.con.cursor()
     con.execute("BEGIN")
@@ -733,7 +748,7 @@ def test_the_sandbox_has_no_readable_folder(sample_db_path: Path, tmp_path: Path
     (planted / "x.csv").write_text("secret,1\n", encoding="utf-8")
     for query in ("SELECT * FROM read_csv('.tmp/x.csv')", "SELECT * FROM glob('.tmp/*')", "SELECT * FROM glob('*')"):
         done = subprocess.run(
-            [sys.executable, "-m", "oracle_tools.cli", "sql", query, "--db", str(sample_db_path)],
+            [sys.executable, "-m", "oracle_tools.interfaces.cli", "sql", query, "--db", str(sample_db_path)],
             capture_output=True,
             text=True,
             cwd=tmp_path,
@@ -750,7 +765,7 @@ def test_the_sandbox_has_no_readable_folder(sample_db_path: Path, tmp_path: Path
 
 def _sql(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "oracle_tools.cli", "sql", *args, "--db", str(db)],
+        [sys.executable, "-m", "oracle_tools.interfaces.cli", "sql", *args, "--db", str(db)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -795,7 +810,7 @@ def test_csv_and_json_stream_rows_instead_of_holding_them(sample_db_path: Path) 
     def peak(rows: int, flag: str) -> tuple[int, int]:
         code = (
             "import resource, subprocess, sys\n"
-            f"p = subprocess.run([sys.executable, '-m', 'oracle_tools.cli', 'sql', "
+            f"p = subprocess.run([sys.executable, '-m', 'oracle_tools.interfaces.cli', 'sql', "
             f"'SELECT range AS n, range * 2 AS m FROM range({rows})', '{flag}', '--db', {str(sample_db_path)!r}], "
             "stdout=subprocess.PIPE)\n"
             "print(p.stdout.count(b'\\n'), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
@@ -821,7 +836,16 @@ def test_ctrl_c_stops_a_runaway_query_at_once(sample_db_path: Path, flag: str) -
     import signal
     import time
 
-    args = [sys.executable, "-m", "oracle_tools.cli", "sql", CROSS_JOIN, "--db", str(sample_db_path), *flag.split()]
+    args = [
+        sys.executable,
+        "-m",
+        "oracle_tools.interfaces.cli",
+        "sql",
+        CROSS_JOIN,
+        "--db",
+        str(sample_db_path),
+        *flag.split(),
+    ]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(2)  # started and scanning
     sent = time.monotonic()

@@ -14,9 +14,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from oracle_tools import OracleDB, sqlfiles
+from oracle_tools import OracleDB
 from oracle_tools.errors import IngestError
 from oracle_tools.ingest import sample_dir, sniff
+from oracle_tools.store import sqlfiles
 
 SAMPLE = sample_dir()
 CARDS_2019 = SAMPLE / "cards-2019.json.gz"
@@ -300,7 +301,7 @@ def test_killed_ingest_leaves_the_previous_database_usable(small_db: Path, reald
         [
             sys.executable,
             "-m",
-            "oracle_tools.cli",
+            "oracle_tools.interfaces.cli",
             "ingest",
             "--db",
             str(small_db),

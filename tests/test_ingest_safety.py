@@ -18,7 +18,7 @@ import pytest
 
 from oracle_tools.ingest import lock_path
 
-CLI = [sys.executable, "-m", "oracle_tools.cli"]
+CLI = [sys.executable, "-m", "oracle_tools.interfaces.cli"]
 
 
 def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:

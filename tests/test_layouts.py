@@ -1,7 +1,7 @@
-"""The one table of layout / face-role facts (oracle_tools/layouts.py, table ``face_roles``; issue 15).
+"""The one table of layout / face-role facts (oracle_tools/store/layouts.py, table ``face_roles``; issue 15).
 
 Checked against the embedded sample: every face role the ingest assigns has a row, the rules it cites exist
-in the stored Comprehensive Rules, and choose.py, the ``nameable_faces`` view, ``card_analytics`` and the
+in the stored Comprehensive Rules, and choose/chooser.py, the ``nameable_faces`` view, ``card_analytics`` and the
 token-copy answer all read their facts from it.
 """
 
@@ -11,8 +11,9 @@ import re
 
 import pytest
 
-from oracle_tools import OracleDB, layouts
-from oracle_tools.choose import ROLE_RULE
+from oracle_tools import OracleDB
+from oracle_tools.choose.chooser import ROLE_RULE
+from oracle_tools.store import layouts
 
 
 def test_table_in_the_database_is_the_module(sample_db: OracleDB) -> None:
@@ -58,7 +59,7 @@ def test_name_rules_follow_cr_201_4() -> None:
         "meld_result": "201.4e",
         "adventure": "201.4f",
     }
-    assert ROLE_RULE == {r.role: r.name_rule for r in layouts.FACE_ROLES}  # choose.py reads the module
+    assert ROLE_RULE == {r.role: r.name_rule for r in layouts.FACE_ROLES}  # the chooser reads the module
     assert layouts.name_rule("no such role") == "201.4"
 
 

@@ -1,6 +1,6 @@
-"""Single lookups by SQL point queries (oracle_tools/lookup.py, issue 14) give the full index's answers.
+"""Single lookups by SQL point queries (oracle_tools/names/point.py, issue 14) give the full index's answers.
 
-The point path (``PointNames``, ``point_chooser``, ``point_deck_checker``) answers a fresh process's
+The point path (``PointNames``, ``NameChooser.for_name``, ``PointDeckChecker``) answers a fresh process's
 one question from a few indexed queries; the in-memory ``NameIndex`` / ``NameChooser`` / ``DeckChecker``
 answer warm batches. These tests hold the two to IDENTICAL answers — every field of ``to_dict()`` —
 for every name of the embedded sample's ``names`` table and many spelling variants of each, for a sample
@@ -20,11 +20,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from oracle_tools import OracleDB, lookup, names
-from oracle_tools.decklist import read_decklists_json_cache
-from oracle_tools.decks import DeckChecker
+from oracle_tools import OracleDB
+from oracle_tools.choose.chooser import NameChooser
+from oracle_tools.decks.checker import DeckChecker, PointDeckChecker
+from oracle_tools.decks.decklist import read_decklists_json_cache
 from oracle_tools.ingest import sample_dir
-from oracle_tools.lookup import PointNames, point_chooser, point_deck_checker
+from oracle_tools.names import build, index, resolver
+from oracle_tools.names.point import PointNames
+from oracle_tools.text import matching
 
 
 def variants(name: str) -> list[str]:
@@ -59,15 +62,15 @@ def assert_same_resolution(db: OracleDB, point: PointNames, texts: list[str], *,
 
 
 def test_persisted_keys_equal_the_point_query_key_for_every_name_and_variant(sample_db: OracleDB) -> None:
-    assert names.Resolution is lookup.Resolution and names.Candidate is lookup.Candidate  # one answer type
-    assert names.normalize is lookup.normalize  # one key function, not a twin
+    assert index.Resolution is resolver.Resolution and index.Candidate is resolver.Candidate  # one answer type
+    assert index.normalize is matching.normalize and build.normalize is matching.normalize  # one key function
     every = [n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names").fetchall()]
     texts = [text for name in every for text in variants(name)]
-    vectorised = pl.Series(texts).to_frame("t").select(names.normalize_expr("t")).to_series().to_list()
-    assert [lookup.normalize(t) for t in texts] == vectorised
+    vectorised = pl.Series(texts).to_frame("t").select(build.normalize_expr("t")).to_series().to_list()
+    assert [matching.normalize(t) for t in texts] == vectorised
     # the key persisted at ingest (Polars' normalize_expr) is the key a point query computes
     stored = sample_db.con.execute("SELECT name, key FROM names").fetchall()
-    assert all(lookup.normalize(name) == key for name, key in stored)
+    assert all(matching.normalize(name) == key for name, key in stored)
 
 
 # -- resolve: exhaustive on the sample -------------------------------------------------------------
@@ -140,9 +143,9 @@ def test_oracledb_uses_point_path_then_index(sample_db_path: Path) -> None:
     try:
         texts = [n for (n,) in db.con.execute("SELECT DISTINCT name FROM names ORDER BY name LIMIT 80").fetchall()]
         first = [db.resolve(t).to_dict() for t in texts[: OracleDB.POINT_LOOKUPS]]
-        assert "name_index" not in db.__dict__  # a few single lookups never build the whole index
+        assert db._name_index is None  # a few single lookups never build the whole index
         rest = [db.resolve(t).to_dict() for t in texts[OracleDB.POINT_LOOKUPS :]]
-        assert "name_index" in db.__dict__  # a loop of many does, then runs at index speed
+        assert db._name_index is not None  # a loop of many does, then runs at index speed
         assert first + rest == [db.name_index.resolve(t).to_dict() for t in texts]
     finally:
         db.close()
@@ -164,7 +167,7 @@ def test_point_chooser_equals_full_chooser(sample_db: OracleDB) -> None:
     point = PointNames(sample_db.con)
     full = sample_db.name_chooser
     for text in texts:
-        chooser = point_chooser(sample_db.con, point, text)
+        chooser = NameChooser.for_name(sample_db.con, point, text)
         for constraint in (None, "nonland", "creature", "nonartifact, nonland", "instant or sorcery"):
             expected = full.choose(text, constraint).to_dict()
             assert chooser.choose(text, constraint).to_dict() == expected, (text, constraint)
@@ -174,7 +177,7 @@ def test_point_chooser_equals_full_chooser(sample_db: OracleDB) -> None:
 
 
 def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
-    from oracle_tools import tokens
+    from oracle_tools.tokens import answers as tokens
 
     con = sample_db.con
     texts = [n for (n,) in con.execute("SELECT DISTINCT name FROM token_names").fetchall()]
@@ -188,7 +191,7 @@ def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
     kinds = set()
     for text in dict.fromkeys(texts):
         expected = tokens.lookup(con, sample_db.name_index, text).to_dict()
-        assert tokens.lookup(con, point, text).to_dict() == expected, text  # type: ignore[arg-type]
+        assert tokens.lookup(con, point, text).to_dict() == expected, text
         kinds.add(expected["kind"])
     assert {"predefined", "card", "none"} <= kinds
 
@@ -198,7 +201,7 @@ def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
 
 def _same_reports(db: OracleDB, decks: list, fmt: str) -> int:
     full = DeckChecker(db.con, db.name_index)
-    point = point_deck_checker(db.con, PointNames(db.con))
+    point = PointDeckChecker(db.con, PointNames(db.con))
     for deck in decks:
         assert point.check(deck, fmt).to_dict() == full.check(deck, fmt).to_dict(), deck.source
     return len(decks)
@@ -237,7 +240,7 @@ def test_check_deck_of_one_list_builds_no_index(sample_db_path: Path) -> None:
     db = OracleDB(sample_db_path)
     try:
         report = db.check_deck(deck, format="modern").to_dict()
-        assert "name_index" not in db.__dict__ and "deck_checker" not in db.__dict__
+        assert db._name_index is None and db._deck_checker is None
         assert report == DeckChecker(db.con, db.name_index).check(deck, "modern").to_dict()
     finally:
         db.close()
@@ -295,7 +298,7 @@ def test_point_deck_checker_equals_full_checker_on_real_decks(full_db: OracleDB,
 
 def _imports_after(args: list[str], db: Path) -> set[str]:
     code = (
-        "import sys\nfrom oracle_tools.cli import main\n"
+        "import sys\nfrom oracle_tools.interfaces.cli import main\n"
         f"try:\n    main({args!r}, standalone_mode=False)\nexcept SystemExit:\n    pass\n"
         "print('IMPORTED:', *sorted(m for m in ('duckdb', 'polars', 'rapidfuzz', 'tqdm', 'pyarrow') "
         "if m in sys.modules))"
@@ -319,7 +322,7 @@ def test_resolve_of_one_name_imports_no_polars(sample_db_path: Path) -> None:
 
 
 def test_sql_and_search_print_without_polars_or_arrow(sample_db_path: Path) -> None:
-    # the table, --json and --csv of `sql` and `search` are drawn from DuckDB rows (oracle_tools/render.py)
+    # the table, --json and --csv of `sql` and `search` are drawn from DuckDB rows (oracle_tools/interfaces/render.py)
     assert _imports_after(["sql", "SELECT name FROM cards LIMIT 2"], sample_db_path) == {"duckdb"}
     assert _imports_after(["sql", "SELECT name, colors FROM cards LIMIT 2", "--json"], sample_db_path) == {"duckdb"}
     assert _imports_after(["search", "t:goblin c:r mv<=2"], sample_db_path) == {"duckdb"}

@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 import pytest
 
-CLI = [sys.executable, "-m", "oracle_tools.cli"]
+CLI = [sys.executable, "-m", "oracle_tools.interfaces.cli"]
 
 DECK = "Deck\n8 Seven Dwarves\n52 Mountain\n"
 
@@ -224,7 +224,7 @@ def _raw_session(sample_db_path: Path, lines: list[str], wanted: int, *options: 
     import threading
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "oracle_tools.cli", "mcp", "--db", str(sample_db_path), *options],
+        [sys.executable, "-m", "oracle_tools.interfaces.cli", "mcp", "--db", str(sample_db_path), *options],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

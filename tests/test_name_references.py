@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.cli import main
 
 FIXTURE = Path(__file__).parent / "fixtures" / "shortened_names_sample.csv"
 
@@ -178,7 +178,7 @@ def test_cardname_form_comes_from_the_mentions(real_db: OracleDB) -> None:
 
 @pytest.mark.realdata
 def test_choose_name_and_nameable_faces_agree_on_every_row(real_db: OracleDB) -> None:
-    # CR 201.4b-f: the nameable_faces view (views.sql) and choose.py must give the same subrule for every name a
+    # CR 201.4b-f: the nameable_faces view (views.sql) and choose/chooser.py must give the same subrule for every name a
     # player may choose; both read the face roles, so a change to one without the other fails here.
     rows = real_db.con.execute("SELECT name, rule FROM nameable_faces").fetchall()
     assert len(rows) > 20000
@@ -215,10 +215,11 @@ def test_every_face_with_text_gets_its_cardname_form_from_the_mentions(real_db: 
 def test_faces_the_prefilter_skips_have_no_mention(real_db: OracleDB) -> None:
     # issue 14: references.build reads only the faces where a trigger of name_mentions occurs (CR 201.5 own names,
     # 201.5c shortened names, 111.9 given names, "named X"). Every skipped real face, read in full, has none.
-    from oracle_tools import references, vocabulary
-    from oracle_tools.oracletext import NameIndex, name_mentions
+    from oracle_tools.names import references
+    from oracle_tools.text import vocabulary
+    from oracle_tools.text.oracletext import MentionIndex, name_mentions
 
-    known = NameIndex(name for (name,) in real_db.con.execute("SELECT DISTINCT name FROM names").fetchall())
+    known = MentionIndex(name for (name,) in real_db.con.execute("SELECT DISTINCT name FROM names").fetchall())
     subtypes = [*vocabulary.subtypes("land"), *vocabulary.subtypes("planeswalker")]
     faces = real_db.con.execute(references._FACES).fetchall()
     skipped = [f for f in faces if not f[-1]]

@@ -19,8 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
-from oracle_tools.tokens import effect_answer, effect_token_frame, oracle_text_of
+from oracle_tools.interfaces.cli import main
+from oracle_tools.tokens.answers import effect_answer
+from oracle_tools.tokens.build import effect_token_frame, oracle_text_of
 
 pytestmark = pytest.mark.realdata
 

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
-from oracle_tools.names import normalize, normalize_expr
+from oracle_tools.interfaces.cli import main
+from oracle_tools.names.index import normalize, normalize_expr
 
 # -- CR 201.2: a card's name is its English name, whatever the printed language ------------------
 

@@ -1,11 +1,11 @@
-"""oracle_tools.oracletext: the layer that reads Oracle text (issue 15). Texts are real Oracle texts."""
+"""oracle_tools.text.oracletext: the layer that reads Oracle text (issue 15). Texts are real Oracle texts."""
 
 from __future__ import annotations
 
 import pytest
 
-from oracle_tools import oracletext as ot
-from oracle_tools.vocabulary import subtypes
+from oracle_tools.text import oracletext as ot
+from oracle_tools.text.vocabulary import subtypes
 
 RELENTLESS_RATS = (
     "Relentless Rats gets +1/+1 for each other creature on the battlefield named Relentless Rats.\n"
@@ -34,7 +34,7 @@ GARRUK = (
     "When Garruk, Cursed Huntsman enters ... 0: Create two 2/2 black and green Wolf creature tokens with "
     "\u201cWhen this creature dies, put a loyalty counter on each Garruk you control.\u201d"
 )
-KNOWN = ot.NameIndex(
+KNOWN = ot.MentionIndex(
     [
         "Relentless Rats",
         "Bruna, the Fading Light",

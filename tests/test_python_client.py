@@ -7,7 +7,7 @@ pointed at the server by an aiohttp client middleware that sends api.scryfall.co
 address, as docs/serve.md shows users.
 
 The database is the real 2024 Scryfall file (MH3, OTJ, FDN): complete modern card objects, kept whole at
-ingest (oracle_tools/scryfall_objects.py) and answered field for field.
+ingest (oracle_tools/store/scryfall_objects.py) and answered field for field.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Each printing's whole Scryfall object, kept at ingest and answered field for field (oracle_tools/scryfall_objects.py,
-oracle_tools/cardjson.py), and the endpoints built beside it: /sets, /symbology, /symbology/parse-mana, /bulk-data."""
+"""Each printing's whole Scryfall object, kept at ingest and answered field for field (oracle_tools/store/scryfall_objects.py,
+oracle_tools/scryfall/cardjson.py), and the endpoints built beside it: /sets, /symbology, /symbology/parse-mana, /bulk-data."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from oracle_tools import OracleDB
-from oracle_tools.cardjson import ALWAYS_PRESENT, card_objects
 from oracle_tools.ingest import sample_dir
+from oracle_tools.scryfall.cardjson import ALWAYS_PRESENT, card_objects
 
 from oracle_server import Server
 

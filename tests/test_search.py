@@ -19,15 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oracle_tools import OracleDB
-from oracle_tools.lookup import normalize
-from oracle_tools.search import (
-    SearchSyntaxError,
-    UnsupportedKeywordError,
-    compile,
-    parse,
-)
+from oracle_tools.search import SearchSyntaxError, UnsupportedKeywordError, compile, parse
 from oracle_tools.search.keywords import KEYWORDS, UNSUPPORTED
 from oracle_tools.search.tree import And, Not, Or, Term
+from oracle_tools.text.matching import normalize
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "scryfall_syntax_examples.txt"
 
@@ -433,7 +428,11 @@ def test_bad_values_are_syntax_errors_with_positions(sample_db: OracleDB) -> Non
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "oracle_tools.cli", *args], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-m", "oracle_tools.interfaces.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 

@@ -52,7 +52,7 @@ def is_error(r: httpx.Response, status: int, code: str | None = None) -> dict:
 
 def cli_json(db: Path, *args: str) -> object:
     out = subprocess.run(
-        [sys.executable, "-m", "oracle_tools.cli", *args, "--db", str(db), "--json"],
+        [sys.executable, "-m", "oracle_tools.interfaces.cli", *args, "--db", str(db), "--json"],
         check=False,
         capture_output=True,
         text=True,
@@ -345,7 +345,7 @@ def test_a_server_error_is_scryfall_shaped_with_cors_and_the_server_keeps_answer
     from starlette.requests import Request
     from starlette.routing import Route
 
-    from oracle_tools.serve import create_app
+    from oracle_tools.interfaces.serve import create_app
 
     async def fails(request: Request) -> None:
         raise RuntimeError("a failure no handler expected")
@@ -525,7 +525,7 @@ def test_missing_database_is_one_line(tmp_path: Path):
         [
             sys.executable,
             "-m",
-            "oracle_tools.cli",
+            "oracle_tools.interfaces.cli",
             "serve",
             "--db",
             str(tmp_path / "none.duckdb"),
@@ -549,7 +549,7 @@ def test_unusable_address_is_one_line_before_serving(sample_db_path: Path, taken
         port = holder.getsockname()[1]
         host = "127.0.0.1" if taken else "no-such-host.invalid"
         out = subprocess.run(
-            [sys.executable, "-m", "oracle_tools.cli", "serve", "--db", str(sample_db_path)]
+            [sys.executable, "-m", "oracle_tools.interfaces.cli", "serve", "--db", str(sample_db_path)]
             + ["--host", host, "--port", str(port)],
             check=False,
             capture_output=True,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle_tools.serve import limits
+from oracle_tools.interfaces.serve import limits
 
 from oracle_server import Server
 

@@ -1,4 +1,4 @@
-"""Scryfall's set list, kept by the ingest (oracle_tools/sets.py): downloaded by an online ingest or given as a
+"""Scryfall's set list, kept by the ingest (oracle_tools/scryfall/sets.py): downloaded by an online ingest or given as a
 file, answered by /sets, ``db.sets()`` and ``oracle-tools sets`` with the fields card objects never carry.
 
 The set list is tests/fixtures/sets/scryfall-sets.json: six set objects in Scryfall's documented shape, written
@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
-from oracle_tools.download import fetch_set_list
 from oracle_tools.errors import DownloadError
 from oracle_tools.ingest import sample_dir
+from oracle_tools.interfaces.cli import main
+from oracle_tools.store.download import fetch_set_list
 
 from oracle_server import Server
 from scryfall_server import Reply, ScryfallServer

@@ -10,7 +10,9 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from oracle_tools import OracleDB, comprules, oracletext, tokens, tokentext
+from oracle_tools import OracleDB
+from oracle_tools.text import comprules, oracletext, tokentext
+from oracle_tools.tokens import build as tokens
 
 
 def _text(db: OracleDB, name: str) -> str:

@@ -1,4 +1,4 @@
-"""Tests for oracle_tools.tokentext: the grammar of token phrases (CR 111.9, 111.10, 707.2) and CR 111.4 names.
+"""Tests for oracle_tools.text.tokentext: the grammar of token phrases (CR 111.9, 111.10, 707.2) and CR 111.4 names.
 
 The phrases are real: Oracle text of the cards named beside each test, and the CR's own rules and examples.
 """
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracle_tools.comprules import RulesDocument, load_rules
-from oracle_tools.tokentext import default_token_name, parse_token_description
+from oracle_tools.text.comprules import RulesDocument, load_rules
+from oracle_tools.text.tokentext import default_token_name, parse_token_description
 
 
 @pytest.fixture(scope="module")

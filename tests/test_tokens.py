@@ -1,4 +1,4 @@
-"""Tests for oracle_tools.tokens: CR 111.4, 111.9, 111.10, 111.11, copies (707.2), collisions, the CLI.
+"""Tests for oracle_tools.tokens.answers: CR 111.4, 111.9, 111.10, 111.11, copies (707.2), collisions, the CLI.
 
 Built on the shared ``sample_db`` fixture (the embedded real sample, data/sample/). Disa the
 Restless ("create a Tarmogoyf token") and Tarmogoyf are both in the sample, as are Dark Depths
@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB, OracleToolsError
-from oracle_tools.cli import main
-from oracle_tools.comprules import default_rules_path
+from oracle_tools.interfaces.cli import main
+from oracle_tools.text.comprules import default_rules_path
 
 
 def _cr_text() -> str:

@@ -19,8 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.cli import main
-from oracle_tools.lookup import PointNames
+from oracle_tools.interfaces.cli import main
+from oracle_tools.names.point import PointNames
 
 from oracle_server import Server
 

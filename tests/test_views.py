@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from oracle_tools import views
+from oracle_tools.store import views
 
 VIEWS = ("card_analytics", "card_faces_flat", "card_legality", "printings_per_card", "nameable_faces")
 
@@ -34,7 +34,7 @@ def test_token_creators_only_with_token_specs(sample_db):
 def test_build_skips_views_whose_layer_is_missing():
     import duckdb
 
-    from oracle_tools import sqlfiles
+    from oracle_tools.store import sqlfiles
 
     con = duckdb.connect()
     con.execute(sqlfiles.load("schema.sql"))
@@ -123,8 +123,8 @@ def test_both_draw_and_tutor(sample_db):
 def test_draw_in_a_card_name_is_not_the_verb():
     import duckdb
 
-    from oracle_tools import sqlfiles
-    from oracle_tools.oracletext import name_mentions, replace_self_references
+    from oracle_tools.store import sqlfiles
+    from oracle_tools.text.oracletext import name_mentions, replace_self_references
 
     con = duckdb.connect()
     con.execute(sqlfiles.load("schema.sql"))

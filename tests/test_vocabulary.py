@@ -1,16 +1,16 @@
-"""oracle_tools.vocabulary: the CR 205 word lists, read from the stored Comprehensive Rules (issue 15)."""
+"""oracle_tools.text.vocabulary: the CR 205 word lists, read from the stored Comprehensive Rules (issue 15)."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import duckdb
 import pytest
 
-from oracle_tools import constraints, vocabulary
+from oracle_tools.store import sqlfiles
+from oracle_tools.text import constraints, vocabulary
 
-MACROS = (Path(vocabulary.__file__).parent / "sql" / "macros.sql").read_text(encoding="utf-8")
+MACROS = sqlfiles.load("macros.sql")
 
 
 def _sql_list(macro: str, operator: str) -> set[str]:
@@ -104,7 +104,7 @@ def test_permanent_types_are_cr_110_4() -> None:
 
 def test_color_count_words_are_cr_105_2() -> None:
     # Each word's (fewest, most) colours is what the stored CR 105.2 / 105.2a-c text says.
-    from oracle_tools.comprules import load_rules
+    from oracle_tools.text.comprules import load_rules
 
     rules = load_rules().rules
     said = {
@@ -146,7 +146,7 @@ def test_unknown_subtype_kind_is_one_clear_error() -> None:
 def test_light_read_of_the_shipped_rules_equals_the_full_parse() -> None:
     # vocabulary reads only its rules' lines (fast start, issue 14); every list equals the one from the full
     # parse of the same shipped CR text (CR 110.4, 205.2a, 205.3g-q, 205.4a)
-    from oracle_tools.comprules import load_rules
+    from oracle_tools.text.comprules import load_rules
 
     full = load_rules()
     assert vocabulary.card_types() == vocabulary.card_types(full)

@@ -56,7 +56,16 @@ def server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> It
     log = tmp_path_factory.mktemp("serve") / "serve.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "oracle_tools.cli", "serve", "--port", str(port), "--db", str(sample_db_path)],
+            [
+                sys.executable,
+                "-m",
+                "oracle_tools.interfaces.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                str(sample_db_path),
+            ],
             stdout=out,
             stderr=subprocess.STDOUT,
         )

@@ -1,4 +1,4 @@
-"""Scryfall's search syntax over the local database (issue 12).
+"""Scryfall's search syntax over the local database.
 
 ``parse`` (grammar.lark, lark LALR) -> tree (tree.py) -> ``compile_query`` (compiler.py, one parameterised
 DuckDB query; the keyword facts are in keywords.py) -> :func:`search` runs it and returns a Polars frame.
@@ -14,17 +14,17 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import OracleToolsError
-from .compiler import DIRECTIONS, ORDERS, UNIQUE, Compiled, compile_query
-from .errors import SearchSyntaxError, UnsupportedKeywordError
-from .keywords import KEYWORDS, UNSUPPORTED
-from .parser import parse
+from oracle_tools.errors import OracleToolsError
+from oracle_tools.search.compiler import DIRECTIONS, ORDERS, UNIQUE, Compiled, compile_query
+from oracle_tools.search.errors import SearchSyntaxError, UnsupportedKeywordError
+from oracle_tools.search.keywords import KEYWORDS, UNSUPPORTED
+from oracle_tools.search.parser import parse
 
 if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
-    from ..sqlfiles import QueryStop, Rows
+    from oracle_tools.store.sqlfiles import QueryStop, Rows
 
 _T = TypeVar("_T")
 
@@ -51,7 +51,7 @@ __all__ = [
 def time_limit(seconds: float) -> QueryStop:
     """The stop for a search served to others (``with time_limit(s).watching(cursor): run(cursor, …)``): after
     ``seconds`` the query is interrupted and fails with a QueryTimeoutError that says what to do."""
-    from ..sqlfiles import QueryStop
+    from oracle_tools.store.sqlfiles import QueryStop
 
     return QueryStop(
         seconds, what="the search", advice="narrow the query (or start the server with a longer --query-timeout)"
@@ -88,7 +88,7 @@ def run(
     nameable: Callable[[str], list[str]] | None = None,
 ) -> pl.DataFrame:
     """The cards (or printings) ``query`` finds, one row per match, in the query's order."""
-    from ..sqlfiles import frame
+    from oracle_tools.store.sqlfiles import frame
 
     compiled = compile(query, unique=unique, order=order, direction=direction, nameable=nameable)
     return _execute(frame, con, compiled, query)
@@ -97,7 +97,7 @@ def run(
 def run_rows(con: duckdb.DuckDBPyConnection, query: str, **options: Any) -> Rows:
     """:func:`run` (same options) as (column names, rows of Python values, count), without Polars: the CLI's
     path, where a fresh process prints one answer."""
-    from ..sqlfiles import rows
+    from oracle_tools.store.sqlfiles import rows
 
     return _execute(rows, con, compile(query, **options), query)
 
@@ -110,7 +110,7 @@ def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled:
         return fetch(con, compiled.sql, list(compiled.params))
     except _duckdb.Error as exc:  # a regex RE2 refuses, say: still one line
         missing = [t for t in _SEARCH_TABLES if t in str(exc)] if isinstance(exc, _duckdb.CatalogException) else []
-        if missing:  # a database built before the table existed (issue 12)
+        if missing:  # a database built before the table existed
             raise OracleToolsError(
                 f"this database has no {missing[0]} table (built by an older version): "
                 "run `oracle-tools ingest` again to rebuild it"

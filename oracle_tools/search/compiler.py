@@ -15,7 +15,7 @@ Shape of the generated SQL (aliases: ``c`` = cards, ``p`` = printings):
 Printing preference (which printing stands for a card): English first, then available in paper, not a
 promo, not from a memorabilia set, newest, lowest collector number, id — the rule of
 ``oracle_tools/sql/preferred_printings.sql`` (``_PREFERENCE`` below applies it among the printings a query
-matches), which ``oracle_tools/cardjson.py`` reads too, so the CLI's JSON and the table agree.
+matches), which ``oracle_tools/scryfall/cardjson.py`` reads too, so the CLI's JSON and the table agree.
 """
 
 from __future__ import annotations
@@ -25,12 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ConstraintError, OracleToolsError
-from ..formats import LEGALITY_KEYS, format_rules
-from ..lookup import normalize
-from ..oracletext import REMINDER_WITH_SPACE_PATTERN
-from .errors import SearchSyntaxError, UnsupportedKeywordError
-from .keywords import (
+from oracle_tools.decks.formats import LEGALITY_KEYS, format_rules
+from oracle_tools.errors import ConstraintError, OracleToolsError
+from oracle_tools.search.errors import SearchSyntaxError, UnsupportedKeywordError
+from oracle_tools.search.keywords import (
     BY_NAME,
     EXTRA_TYPES,
     HAS_VALUES,
@@ -40,7 +38,9 @@ from .keywords import (
     Keyword,
     supported_names,
 )
-from .tree import And, Empty, Node, Not, Or, Term, walk
+from oracle_tools.search.tree import And, Empty, Node, Not, Or, Term, walk
+from oracle_tools.text.matching import normalize
+from oracle_tools.text.oracletext import REMINDER_WITH_SPACE_PATTERN
 
 # -- colours ------------------------------------------------------------------------------------------
 
@@ -552,7 +552,7 @@ def _mana(term: Term, state: _State) -> str:
 
 
 def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
-    try:  # the format names deck checks take (oracle_tools/formats.py): one table
+    try:  # the format names deck checks take (oracle_tools/decks/formats.py): one table
         rules = format_rules(term.value)
     except OracleToolsError:  # a typo is not "no card is legal there": say so (Scryfall warns too)
         raise _error(
@@ -624,7 +624,7 @@ _IS_SQL: dict[str, str] = {
         "list_contains(f.card_types, 'Creature') AND list_has_any(f.subtypes, ['Cleric', 'Rogue', 'Warrior', 'Wizard'])"
     ),
     "outlaw": _any_face("list_has_any(f.subtypes, ['Assassin', 'Mercenary', 'Pirate', 'Rogue', 'Warlock'])"),
-    # CR 903.3 / 903.3a (the rule oracle_tools/decks.py applies): a legendary creature, Vehicle or
+    # CR 903.3 / 903.3a (the rule oracle_tools/decks/checker.py applies): a legendary creature, Vehicle or
     # Spacecraft with power/toughness on the front face, or text saying it can be your commander.
     "commander": "c.is_card AND ("
     + _any_face(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import OracleToolsError
+from oracle_tools.errors import OracleToolsError
 
 
 class SearchSyntaxError(OracleToolsError):

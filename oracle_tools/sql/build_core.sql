@@ -62,7 +62,7 @@ SELECT r.oid, r.name, r.layout,
        r.game_changer, r.attraction_lights
 FROM ingest_stage.main.rep r
 JOIN ingest_stage.main.per_oracle p USING (oid)
--- What each layout is: the layouts table (oracle_tools/layouts.py LAYOUTS); a layout it does not know is a card.
+-- What each layout is: the layouts table (oracle_tools/store/layouts.py LAYOUTS); a layout it does not know is a card.
 LEFT JOIN layouts lk ON lk.layout = r.layout
 CROSS JOIN LATERAL (SELECT CASE
     WHEN lk.object_kind = 'token' AND r.type_line LIKE '%Dungeon%' THEN 'dungeon'
@@ -83,7 +83,7 @@ WITH multi AS (
 ), multi_faces AS (
     SELECT m.oid, m.face_index, m.f.name,
            -- The role of each face. What the rules say about a role (CR 201.4 subrule, normal/alternative
-           -- characteristics, castable, token copy) lives in oracle_tools/layouts.py (table face_roles);
+           -- characteristics, castable, token copy) lives in oracle_tools/store/layouts.py (table face_roles);
            -- tests/test_layouts.py checks every role assigned here has a row there.
            CASE
                WHEN m.layout = 'split' AND m.face_index > 0 AND m.f.oracle_text LIKE 'Aftermath%' THEN 'aftermath_half'

@@ -21,7 +21,7 @@ SELECT id, oid, name, lang, "set", set_name, set_type, collector_number, release
        list_transform(card_faces, lambda f: f.printed_name),
        list_transform(card_faces, lambda f: nullif(f.flavor_name, '')),
        games, digital, promo, border_color, security_stamp, multiverse_ids, mtgo_id, arena_id, artist, source_file,
-       -- finishes from the older foil/nonfoil where the file predates the field (as oracle_tools/cardjson.py derives it)
+       -- finishes from the older foil/nonfoil where the file predates the field (as oracle_tools/scryfall/cardjson.py derives it)
        coalesce(finishes, CASE WHEN foil IS NOT NULL OR nonfoil IS NOT NULL
                                THEN list_filter(['nonfoil', 'foil'], lambda f: CASE f WHEN 'foil' THEN coalesce(foil, false)
                                                                                      ELSE coalesce(nonfoil, false) END) END),

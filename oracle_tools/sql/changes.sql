@@ -1,4 +1,4 @@
--- The change history (oracle_tools/changes.py): what changed in the Oracle reference from one ingest to the
+-- The change history (oracle_tools/history/changes.py): what changed in the Oracle reference from one ingest to the
 -- next. Each ingest copies these tables from the database it replaces, appends what it found different,
 -- and writes them into the new database before the swap, so the history goes wherever the database goes and
 -- a failed ingest leaves the old file, history included, as it was. Rows name the ingest run

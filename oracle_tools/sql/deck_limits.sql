@@ -1,5 +1,5 @@
 -- Deck-limit sentences a card's own text holds ("A deck can have any number of cards named Relentless Rats"),
--- read by oracle_tools/decks.py (stored_deck_limits). One row per stored "named X" mention (name_references,
+-- read by oracle_tools/decks/checker.py (stored_deck_limits). One row per stored "named X" mention (name_references,
 -- kind 'named', found at ingest by oracletext.name_mentions) that names the card whose text it is on, with
 -- that face's text: oracletext.deck_limit_before reads the lead-in right before `start` (CR 100.2a override);
 -- the sentence must end at `end` ("... cards named X.").

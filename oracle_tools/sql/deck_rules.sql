@@ -1,4 +1,4 @@
--- Per-card facts the deck checker (oracle_tools/decks.py) needs, one row per Oracle card.
+-- Per-card facts the deck checker (oracle_tools/decks/checker.py) needs, one row per Oracle card.
 -- front_type: the type line of the front face (face 0: split first half, flip top, DFC front,
 -- adventurer, meld part); basic: any face has the Basic supertype (basics, snow basics, Wastes).
 SELECT c.oracle_id,

@@ -23,7 +23,7 @@ CREATE OR REPLACE MACRO cost_colors(cost) AS
 -- Type line parts (CR 205): the words before the dash are supertypes and card types,
 -- the words after it subtypes. 'Token' is not a card type and is dropped.
 -- The supertype list is CR 205.4a exactly (tests/test_vocabulary.py checks it against
--- oracle_tools.vocabulary, read from the stored CR). 'Elite' and 'Host' (Un-set words) are not
+-- oracle_tools.text.vocabulary, read from the stored CR). 'Elite' and 'Host' (Un-set words) are not
 -- CR supertypes nor CR 205.2a card types, so both macros leave them out.
 CREATE OR REPLACE MACRO type_words(tl) AS
     list_filter(string_split(trim(split_part(replace(coalesce(tl, ''), ' — ', '|'), '|', 1)), ' '), lambda w: w <> '');

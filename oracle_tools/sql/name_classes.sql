@@ -1,5 +1,5 @@
 -- CR 201.3 classes of interchangeable names: one row per name of each class (and per card it names).
--- Written at ingest by oracle_tools/names.py from `classes_frame` (classes derived from the English
+-- Written at ingest by oracle_tools/names/index.py from `classes_frame` (classes derived from the English
 -- printed names in the data, merged with the optional override table data/interchangeable_names.csv).
 --   class_id    the oracle_id of the card (oracle_id/face_index for a face's class), or the
 --               override table's class_id when the class comes from it

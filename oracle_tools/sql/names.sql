@@ -1,6 +1,6 @@
 -- Every English or printed name that refers to an Oracle card (CR 201.2), with what it
 -- refers to (oracle_id, face) and how (via). Non-card objects go to token_names instead.
--- oracle_tools/names.py reads `name_sources`, adds the lookup keys, drops English printed names
+-- oracle_tools/names/build.py reads `name_sources`, adds the lookup keys, drops English printed names
 -- that are only a typographic variant of the card's own names, merges the optional override
 -- table, and writes `names` and `name_classes` (CR 201.3) from it.
 --
@@ -11,7 +11,7 @@
 --                       Scryfall records a Through the Omenpaths card as a printing of the
 --                       Marvel's Spider-Man Oracle card with its own name in printed_name
 --       flavor          an alternate name in a secondary title bar (201.6): Scryfall's flavor_name
---       former          a renamed card's former name; added after this file by oracle_tools/changes.py
+--       former          a renamed card's former name; added after this file by oracle_tools/history/changes.py
 
 -- Flavor names of each card (whole card or face), so that an English printed name repeating one
 -- stays an alternate name (201.6: the card has only its Oracle name) and never joins a 201.3 class.

@@ -1,9 +1,9 @@
--- preferred_printings (issue 12): each Oracle card's preferred printing, precomputed at ingest so a search
+-- preferred_printings: each Oracle card's preferred printing, precomputed at ingest so a search
 -- without printing conditions (and cardjson's representative printing) joins one row per card instead of
 -- ranking every printing per query. It carries the printing columns a search answer shows, so that join
 -- does not scan the ~320k-row printings table either. Run by oracle_tools/ingest.py (Ingest._build) once the core tables exist,
 -- whether they were just built or kept from the previous database.
--- The rule (one home; oracle_tools/cardjson.py and oracle_tools/search/compiler.py read it): English first,
+-- The rule (one home; oracle_tools/scryfall/cardjson.py and oracle_tools/search/compiler.py read it): English first,
 -- then available in paper, then not a promo, then not from a memorabilia set, then newest released_at,
 -- then lowest collector number, then id so the choice is stable.
 CREATE OR REPLACE TABLE preferred_printings AS

@@ -104,7 +104,7 @@ CREATE TABLE printings (
     watermark          VARCHAR            -- the printing's watermark (Scryfall's field; /catalog/watermarks, wm:)
 );
 
--- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/scryfall_objects.py):
+-- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/store/scryfall_objects.py):
 -- zstandard-compressed JSON text, against the run's one dictionary below. What /cards/... answers.
 -- Stored as it is: DuckDB's own compression finds nothing in compressed bytes, and looking for it doubled the
 -- cost of writing the table (bench/bench_card_objects.py).
@@ -119,7 +119,7 @@ CREATE TABLE scryfall_object_dictionary (
 
 -- Scryfall's own set objects (https://scryfall.com/docs/api/sets), when the ingest was given its set list (an
 -- online ingest downloads /sets; a saved list can be given as a file): what /sets answers for those sets, with
--- the icon, block, parent set, TCGplayer group … that card objects never carry (oracle_tools/sets.py).
+-- the icon, block, parent set, TCGplayer group … that card objects never carry (oracle_tools/scryfall/sets.py).
 CREATE TABLE scryfall_sets (
     code   VARCHAR PRIMARY KEY,
     id     VARCHAR,
@@ -127,7 +127,7 @@ CREATE TABLE scryfall_sets (
 );
 
 -- Format legality in long form (one row per card and format; unique by construction: one map per card).
--- No primary-key index: maintaining it cost more than a third of the core build (issue 14: ingest within
+-- No primary-key index: maintaining it cost more than a third of the core build (to keep the ingest within
 -- 1.25x of DuckDB's own read_json), and every reader filters by format or scans.
 CREATE TABLE legalities (
     oracle_id VARCHAR NOT NULL,

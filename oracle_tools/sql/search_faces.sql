@@ -1,4 +1,4 @@
--- What searches compare per face (issue 12), computed once at ingest instead of in every query.
+-- What searches compare per face, computed once at ingest instead of in every query.
 -- Run by oracle_tools/ingest.py after preferred_printings.sql; read by oracle_tools/search/compiler.py.
 --
 -- face_values: each face's power, toughness, loyalty and defense as the numbers Scryfall compares (pow>=8,

@@ -5,7 +5,7 @@ SELECT f.oracle_id, f.face_index, f.name AS face_name, c.name AS card_name, f.ty
        wubrg(f.colors) AS colors, f.supertypes, f.card_types, f.subtypes, f.power, f.toughness
 FROM faces f JOIN cards c USING (oracle_id)
 WHERE c.is_card AND f.oracle_text IS NOT NULL AND f.oracle_text <> ''
-  -- ? = tokens.py's "may create a token" pattern ("create" or a keyword whose definition creates one): most faces
+  -- ? = tokens/build.py's "may create a token" pattern ("create" or a keyword whose definition creates one): most faces
   -- do neither, and RE2 tells so faster than a Python loop
   AND regexp_matches(f.oracle_text, ?)
 ORDER BY f.oracle_id, f.face_index

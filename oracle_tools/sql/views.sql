@@ -1,5 +1,5 @@
 -- Analyst views, created inside the database at ingest (after the names and tokens layers) by
--- oracle_tools/views.py, so `oracle-tools sql`, DuckDB's own CLI and notebooks all see them.
+-- oracle_tools/store/views.py, so `oracle-tools sql`, DuckDB's own CLI and notebooks all see them.
 -- Documented column by column in docs/views.md.
 --
 -- Blocks start with `-- name: <object>`; a block with `-- requires: <table>` is created only
@@ -54,14 +54,14 @@ CREATE OR REPLACE MACRO puts_into_hand_text(t) AS list_bool_or(list_transform(
 CREATE OR REPLACE VIEW card_analytics AS
 WITH f AS (
     SELECT f.*,
-           -- CR 110.4a / 110.4b facts per face role: the face_roles table (oracle_tools/layouts.py)
+           -- CR 110.4a / 110.4b facts per face role: the face_roles table (oracle_tools/store/layouts.py)
            coalesce(r.characteristic_face, false) AS characteristic_face,
            coalesce(r.castable OR list_contains(r.castable_layouts, f.layout), false) AS castable_face,
            list_has_any(f.card_types, ['Artifact', 'Battle', 'Creature', 'Enchantment', 'Land', 'Planeswalker'])
                AS permanent_types,
            list_has_any(f.card_types, ['Artifact', 'Battle', 'Creature', 'Enchantment', 'Planeswalker'])
                AND NOT list_contains(f.card_types, 'Land') AS permanent_spell_types,
-           -- issue 15: the text with its self-references as CARDNAME (so "Quick Draw" in a name is never read
+           -- the text with its self-references as CARDNAME (so "Quick Draw" in a name is never read
            -- as the verb) comes from oracle_text_self_replaced, built from the name_references spans
            -- (references.py, read by oracletext.py: full and shortened self-names, CR 201.5 / 201.5c). Every
            -- face with text has a row; only a database built without that layer falls back to the raw text.
@@ -157,7 +157,7 @@ GROUP BY p.oracle_id, c.name;
 -- (201.4d), meld results (201.4e), adventures (201.4f). `rule` says which subrule allows it.
 CREATE OR REPLACE VIEW nameable_faces AS
 SELECT f.oracle_id, c.name AS card_name, f.face_index, f.name, f.role, c.layout,
-       coalesce(r.name_rule, '201.4') AS rule,  -- the face_roles table (oracle_tools/layouts.py)
+       coalesce(r.name_rule, '201.4') AS rule,  -- the face_roles table (oracle_tools/store/layouts.py)
        f.type_line, f.card_types, f.subtypes, f.mana_cost, f.mana_value, f.colors,
        c.funny
 FROM faces f JOIN cards c USING (oracle_id) LEFT JOIN face_roles r ON r.role = f.role
@@ -168,7 +168,7 @@ WHERE f.is_card AND c.is_card;
 -- Every class of interchangeable names (CR 201.3) and every alternate (flavor) name (CR 201.6),
 -- one row per name and printing that carries it. 201.3 rows: each name of the class, the Oracle name
 -- included (is_oracle_name), with the printings showing that name (201.3c; the name_classes table,
--- built at ingest by oracle_tools/names.py). 201.6 rows: Scryfall's flavor_name per printing (whole
+-- built at ingest by oracle_tools/names/index.py). 201.6 rows: Scryfall's flavor_name per printing (whole
 -- card, or per face of a multi-face printing); such a card has only its Oracle name, so class_names
 -- is NULL. printing_id is NULL for a name no ingested printing shows (an override-table name, or
 -- an Oracle name whose only printings carry another name).
@@ -271,7 +271,7 @@ FROM catalog t;
 
 -- name: changes
 -- requires: card_changes, legality_changes, new_removed_cards
--- Every change the ingests recorded (the history tables, built by oracle_tools/changes.py after this file runs,
+-- Every change the ingests recorded (the history tables, built by oracle_tools/history/changes.py after this file runs,
 -- which creates this view then), one list in the order `oracle-tools changes` shows them (kind_order): bans and unbans,
 -- other legality changes, renames, text errata, other characteristics, new cards, removed cards.
 -- `field` is the format of a legality change and the characteristic of a card change.

@@ -1,0 +1,548 @@
+"""Choosing a card name (CR 201.4): "may I name X here?" and "what may I name?".
+
+Pithing Needle, Meddling Mage, Dispossess, Cabal Therapy, Runed Halo and friends tell a
+player to *choose a card name*, often with characteristics ("nonland", "artifact",
+"nonartifact, nonland"). This module answers for one name (:meth:`NameChooser.choose`,
+``OracleDB.choose_name``) and lists every name that may be chosen
+(:meth:`NameChooser.nameable`, ``OracleDB.nameable``).
+
+The rules, and where each is applied:
+
+* CR 201.4  -- only the name of a card in the Oracle card reference: every face row of a
+  card with ``is_card`` is a candidate (``_FACES_SQL``); a token's (emblem's, plane's ...)
+  name only if it is also a card's name (:meth:`NameChooser._not_found`).
+* CR 201.4a -- characteristics are judged on the card's Oracle characteristics (the
+  ``faces`` row), never on a game state and never on format legality (nothing here reads
+  ``legalities``).
+* CR 201.4b / 709.4a -- a split card (aftermath too): one half's name, never the combined
+  name (:meth:`NameChooser._combined`); that half's characteristics only (its own row).
+* CR 201.4c / 710 -- a flip card's alternative name, judged by the characteristics as
+  modified by the alternative ones: the ``flip_bottom`` row (which already keeps the top's
+  mana cost and colour, CR 710.1c).
+* CR 201.4d / 712.19 -- a double-faced card's back face name, judged by the back face only
+  (the ``back`` row); never both names at once.
+* CR 201.4e -- the combined back face of a meld pair: its own card and row (``meld_result``).
+* CR 201.4f / 715 -- an adventurer card's Adventure name, judged by the Adventure's
+  characteristics (the ``adventure`` row).
+* The *front* name of a double-faced, adventurer or flip card is judged by that face's
+  characteristics, which are the card's normal characteristics (CR 710.2, 712.8a, 715.4).
+* CR 201.4g -- choosing a name that has interchangeable names (CR 201.3) chooses every name
+  of its class: the verdict's ``chosen`` lists them all.
+
+Names go through the resolver (case, accents, foreign and alternate names), and the
+verdict always speaks of English Oracle names.
+
+>>> from oracle_tools import OracleDB
+>>> db = OracleDB("data/oracle.duckdb")                          # doctest: +SKIP
+>>> v = db.choose_name("Fire // Ice", "nonland")                 # doctest: +SKIP
+>>> (v.valid, v.rule)                                            # doctest: +SKIP
+(False, '201.4b')
+>>> v = db.choose_name("Chop Down", "noncreature, nonland")      # doctest: +SKIP
+>>> (v.valid, v.chosen, v.rule)                                  # doctest: +SKIP
+(True, ('Chop Down',), '201.4f')
+>>> db.nameable("nonland").height                                # doctest: +SKIP
+2656
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from oracle_tools.errors import ConstraintError, OracleToolsError
+from oracle_tools.store import layouts, sqlfiles
+from oracle_tools.store.lazy import LazyModule
+from oracle_tools.text.constraints import AnyCard, Constraint, card_name_phrases, parse_constraint
+from oracle_tools.text.matching import normalize
+
+if TYPE_CHECKING:
+    import duckdb
+    import polars as pl
+
+    from oracle_tools.names.resolver import NameResolver, Resolution
+else:
+    pl = LazyModule("polars")  # the nameable frame only: one verdict needs neither Polars nor the name index
+
+__all__ = ["ROLE_RULE", "NameChooser", "Verdict", "as_constraint", "constraint_from_card"]
+
+#: The subrule of CR 201.4 that governs choosing the name of a face with this role, from the one
+#: table of face-role facts (oracle_tools/store/layouts.py; the ``face_roles`` table the ``nameable_faces``
+#: view joins). Faces whose name is the card's normal name (single, front, flip top, adventurer, meld
+#: part) fall under 201.4 itself (201.4a once characteristics are asked for).
+ROLE_RULE: dict[str, str] = {r.role: r.name_rule for r in layouts.FACE_ROLES}
+
+# Columns of the cached frame: the chosen name, where it comes from, the rule, and the
+# face's characteristics (the columns constraints read, see oracle_tools.text.constraints).
+_FACES_SQL = """
+SELECT f.name, f.oracle_id, c.name AS card_name, f.face_index, f.role, c.layout,
+       f.mana_cost, f.mana_value, f.type_line, f.supertypes, f.card_types, f.subtypes,
+       f.colors, f.color_indicator, f.power, f.toughness, f.loyalty, f.defense, f.oracle_text,
+       c.funny
+FROM faces f JOIN cards c USING (oracle_id)
+WHERE c.is_card            -- CR 201.4: names of cards in the Oracle card reference only
+ORDER BY f.name, f.oracle_id, f.face_index
+"""
+
+_SHOWN = (
+    "type_line",
+    "mana_cost",
+    "mana_value",
+    "colors",
+    "supertypes",
+    "card_types",
+    "subtypes",
+    "power",
+    "toughness",
+    "loyalty",
+    "defense",
+)
+
+
+def token_kinds(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Lookup key -> what non-card object has that name (CR 201.4: a token's name may be chosen only if it is
+    also a card's): Scryfall's token objects, the tokens layer's predefined tokens (CR 111.10), the tokens
+    effects name (111.4, 111.9) and card/token name collisions, from whichever of those tables exist."""
+    kinds: dict[str, str] = {}
+    if sqlfiles.has_table(con, "effect_tokens"):  # CR 111.4 / 111.9: tokens effects name (Ragavan, Marit Lage)
+        for name, rules, creators in con.execute(
+            "SELECT name, list_sort(list_distinct(list(rule))), list_sort(list_distinct(flatten(list(creators)))) "
+            "FROM effect_tokens GROUP BY name"
+        ).fetchall():
+            # the rule the creating text uses: 111.9 "create Marit Lage, a legendary …", else 111.4
+            cited = ", ".join(f"CR {r}" for r in rules if r) or "CR 111.4"
+            shown = "; ".join(creators[:3]) + (f" and {len(creators) - 3} more" if len(creators) > 3 else "")
+            kinds.setdefault(normalize(name), f"token that effects name and define ({cited}; {shown})")
+    for name, kind in con.execute(
+        "SELECT name, string_agg(DISTINCT object_kind, ' or ' ORDER BY object_kind) FROM token_names GROUP BY name"
+    ).fetchall():
+        kinds.setdefault(normalize(name), kind)
+    if sqlfiles.has_table(con, "predefined_tokens"):
+        for (name,) in con.execute("SELECT DISTINCT name FROM predefined_tokens").fetchall():
+            kinds.setdefault(normalize(name), "predefined token (CR 111.10)")
+    if sqlfiles.has_table(con, "token_collisions"):
+        for (name,) in con.execute("SELECT DISTINCT name FROM token_collisions").fetchall():
+            kinds.setdefault(normalize(name), "token")
+    return kinds
+
+
+def build(con: duckdb.DuckDBPyConnection) -> None:
+    """At ingest, after the tokens layer: table ``token_kinds`` (key, kind) = :func:`token_kinds`, so a fresh
+    choose-name reads the few keys it asks about instead of four token tables."""
+    import polars as pl
+
+    kinds = token_kinds(con)
+    frame = pl.DataFrame(
+        {"key": list(kinds), "kind": list(kinds.values())}, schema={"key": pl.String, "kind": pl.String}
+    )
+    sqlfiles.write_frame(con, "token_kinds", frame, order_by="key")
+
+
+def stored_token_kinds(con: duckdb.DuckDBPyConnection, keys: Collection[str] | None = None) -> dict[str, str]:
+    """:func:`token_kinds` as ingest stored it (of ``keys`` only, if given); computed for a database built
+    before the ``token_kinds`` table."""
+    if not sqlfiles.has_table(con, "token_kinds"):
+        kinds = token_kinds(con)
+        return kinds if keys is None else {k: kinds[k] for k in keys if k in kinds}
+    if keys is None:
+        return dict(con.execute("SELECT key, kind FROM token_kinds").fetchall())
+    return dict(con.execute("SELECT key, kind FROM token_kinds WHERE key IN $keys", {"keys": sorted(keys)}).fetchall())
+
+
+@lru_cache(maxsize=512)
+def _parse_cached(phrase: str) -> Constraint:
+    return parse_constraint(phrase)
+
+
+@lru_cache(maxsize=512)
+def _describe(constraint: Constraint) -> str:
+    return constraint.describe()
+
+
+def as_constraint(constraint: str | Constraint | None) -> Constraint:
+    """A :class:`Constraint` from a phrase ("nonland"), a Constraint, or None (any card name)."""
+    if constraint is None:
+        return AnyCard()
+    if isinstance(constraint, Constraint):
+        return constraint
+    if isinstance(constraint, str):
+        return _parse_cached(constraint)
+    raise ConstraintError(f"a card-name constraint is a phrase or a Constraint, not {type(constraint).__name__}")
+
+
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ alone costs ~5 us per verdict
+class Verdict:
+    """The answer to "may I choose this name?". Truthy when ``valid``.
+
+    ``chosen`` is the chosen English name followed by its interchangeable names (CR 201.4g),
+    empty when the choice is not valid. ``rule`` is the subrule that decided; ``rules`` every
+    rule applied. ``characteristics`` are those of the face the name was judged by.
+    """
+
+    query: str
+    valid: bool
+    chosen: tuple[str, ...]
+    rule: str
+    reason: str
+    constraint: str
+    name: str | None = None
+    card: str | None = None
+    oracle_id: str | None = None
+    face_index: int | None = None
+    role: str | None = None
+    via: str | None = None
+    rules: tuple[str, ...] = ()
+    characteristics: Mapping[str, Any] | None = None
+    suggestions: tuple[str, ...] = ()
+    candidates: tuple[str, ...] = field(default_factory=tuple)
+
+    def __bool__(self) -> bool:
+        return self.valid
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "valid": self.valid,
+            "chosen": list(self.chosen),
+            "rule": self.rule,
+            "reason": self.reason,
+            "constraint": self.constraint,
+            "name": self.name,
+            "card": self.card,
+            "oracle_id": self.oracle_id,
+            "face_index": self.face_index,
+            "role": self.role,
+            "via": self.via,
+            "rules": list(self.rules),
+            "characteristics": dict(self.characteristics) if self.characteristics is not None else None,
+            "suggestions": list(self.suggestions),
+            "candidates": list(self.candidates),
+        }
+
+
+def _quoted(constraint: Constraint) -> str:
+    return f"“{_describe(constraint)}”"
+
+
+def _describe_face(row: Mapping[str, Any]) -> str:
+    """'Instant {R}', 'Basic Land — Island', 'Legendary Creature — Human Samurai {W}'."""
+    text = row.get("type_line") or "no type line"
+    if row.get("mana_cost"):
+        text += f" {row['mana_cost']}"
+    return text
+
+
+class NameChooser:
+    """Precomputed once per database: the frame of nameable faces and dicts over it.
+
+    A single verdict is a resolver lookup, a dict lookup and ``Constraint.matches``; an
+    enumeration is one ``filter(constraint.to_polars())`` over the cached frame.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, name_index: NameResolver) -> None:
+        frame = sqlfiles.frame(con, _FACES_SQL)
+        self.frame: pl.DataFrame = frame.with_columns(
+            rule=pl.col("role").replace_strict(ROLE_RULE, default="201.4", return_dtype=pl.String)
+        )
+        columns = self.frame.to_dict(as_series=False)  # column lists zipped: ~4x faster than to_dicts()
+        self._setup(con, name_index, [dict(zip(columns, values)) for values in zip(*columns.values())])
+
+    @classmethod
+    def for_name(cls, con: duckdb.DuckDBPyConnection, name_index: NameResolver, asked: str) -> NameChooser:
+        """A chooser holding only the faces ``asked`` can be judged by, for one verdict in a fresh process: the
+        faces of the card(s) it resolves to and of every card sharing one of their names (201.4a). It has no
+        ``frame``, so no :meth:`nameable`."""
+        r = name_index.resolve(asked)
+        oids = sorted({r.oracle_id} if r.oracle_id else {c.oracle_id for c in r.candidates})
+        own = (
+            [
+                n
+                for (n,) in con.execute(
+                    "SELECT DISTINCT name FROM faces WHERE oracle_id IN $oids", {"oids": oids}
+                ).fetchall()
+            ]
+            if oids
+            else []
+        )
+        query = f"SELECT * FROM ({_FACES_SQL}\n) WHERE name IN $names ORDER BY name, oracle_id, face_index"
+        cursor = con.execute(query, {"names": own})
+        columns = [d[0] for d in cursor.description]
+        rows = [dict(zip(columns, values)) for values in cursor.fetchall()]
+        chooser = cls.__new__(cls)
+        for row in rows:
+            row["rule"] = ROLE_RULE.get(row["role"], "201.4")
+        chooser._setup(con, name_index, rows, keys={normalize(asked), *(normalize(r["name"]) for r in rows)})
+        return chooser
+
+    def _setup(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        name_index: NameResolver,
+        rows: list[dict[str, Any]],
+        keys: Collection[str] | None = None,
+    ) -> None:
+        self.name_index = name_index
+        self.by_name: dict[str, list[dict[str, Any]]] = {}
+        self.by_card: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            self.by_name.setdefault(row["name"], []).append(row)
+            self.by_card.setdefault(row["oracle_id"], []).append(row)
+        for faces in self.by_card.values():
+            faces.sort(key=lambda r: r["face_index"])
+        # Names of tokens and other non-card objects (CR 201.4: never choosable unless also a card's name), by
+        # key: all of them, or (a chooser of some faces) those of its faces' names and of the name asked about.
+        self.token_kinds: dict[str, str] = stored_token_kinds(con, keys)
+        # exact face name -> the kind of non-card object that shares it (one dict lookup per verdict)
+        self.token_note: dict[str, str] = {
+            name: self.token_kinds[key] for name in self.by_name if (key := normalize(name)) in self.token_kinds
+        }
+        self.meld_parts: dict[str, tuple[str, ...]] = {
+            oid: tuple(parts)
+            for oid, parts in con.execute(
+                "SELECT oracle_id, list(DISTINCT part_name ORDER BY part_name) FROM parts "
+                "WHERE component = 'meld_part' AND ($every_card OR list_contains($oids, oracle_id)) GROUP BY oracle_id",
+                {"every_card": keys is None, "oids": list(self.by_card) if keys is not None else []},
+            ).fetchall()
+        }
+
+    # -- what may be chosen -------------------------------------------------------------------
+
+    def nameable(self, constraint: str | Constraint | None = None) -> pl.DataFrame:
+        """Every face whose name may be chosen under ``constraint`` (CR 201.4, 201.4a-f).
+
+        One row per face: ``name`` (the name to choose), ``oracle_id``, ``card_name``,
+        ``face_index``, ``role``, ``rule`` and the characteristics it was judged by, and
+        ``interchangeable_names``: the other names of its CR 201.3 class, chosen with it (201.4g:
+        Ultimate Green Goblin lists "Ruzic, Booed but Victorious"; empty for most names). Combined
+        names ("Fire // Ice") never appear; a name shared by several cards appears once per card.
+        """
+        c = as_constraint(constraint)
+        frame = self.frame if isinstance(c, AnyCard) else self.frame.filter(c.to_polars())
+        return frame.join(self._class_frame(), on="name", how="left", maintain_order="left").with_columns(
+            pl.col("interchangeable_names").fill_null(pl.lit([], dtype=pl.List(pl.String)))
+        )
+
+    def _class_frame(self) -> pl.DataFrame:
+        """name -> the other names of its class of interchangeable names (CR 201.3, 201.4g)."""
+        classes: dict[str, tuple[str, ...]] = getattr(self.name_index, "classes", {})
+        names = list(classes)
+        return pl.DataFrame(
+            {"name": names, "interchangeable_names": [[m for m in classes[n] if m != n] for n in names]},
+            schema={"name": pl.String, "interchangeable_names": pl.List(pl.String)},
+        )
+
+    # -- may I choose this name? ----------------------------------------------------------------
+
+    def choose(self, text: str, constraint: str | Constraint | None = None) -> Verdict:
+        """The verdict on choosing the name ``text`` under ``constraint`` (None: any card name)."""
+        c = as_constraint(constraint)
+        r = self.name_index.resolve(text)
+        if r.status == "not_found":
+            return self._not_found(text, c, r)
+        if r.status == "ambiguous":
+            english = {cand.face or cand.name for cand in r.candidates}
+            name = next(iter(english))
+            if len(english) == 1 and name in self.by_name:
+                # several Oracle cards with one name (Un-cards such as Very Cryptic Command):
+                # it is still one name, and it may be chosen when any of those cards matches.
+                return self._judge(text, c, name, self.by_name[name][0], "name")
+            return self._ambiguous(text, c, r)
+        faces = self.by_card.get(r.oracle_id or "", [])
+        if r.face_index is None:
+            if len(faces) > 1:
+                if "//" in normalize(text) or r.via in ("name", "normalized"):
+                    return self._combined(text, c, r, faces)
+                resolved = faces[0]  # a whole-card alternate or printed name without '//': the normal name
+            elif faces:
+                resolved = faces[0]
+            else:  # pragma: no cover - every card has at least one face row
+                return self._not_found(text, c, r)
+        else:
+            resolved = next((f for f in faces if f["face_index"] == r.face_index), faces[0])
+        return self._judge(text, c, resolved["name"], resolved, r.via)
+
+    # -- the verdicts ---------------------------------------------------------------------------
+
+    def _judge(self, text: str, c: Constraint, name: str, resolved: dict[str, Any], via: str | None) -> Verdict:
+        rows = self.by_name.get(name, [resolved])
+        constrained = not isinstance(c, AnyCard)
+        if not constrained:
+            face = resolved
+            valid = True
+        elif c.matches(resolved):
+            face, valid = resolved, True
+        else:
+            # CR 201.4a: a name several cards share may be chosen if any of those cards matches.
+            face = next((row for row in rows if row is not resolved and c.matches(row)), resolved)
+            valid = face is not resolved
+        role = face["role"]
+        role_rule = ROLE_RULE.get(role, "201.4")
+        rules = ["201.4"]
+        if constrained:
+            rules.append("201.4a")
+        if role_rule not in rules:
+            rules.append(role_rule)
+        rule = role_rule if role_rule != "201.4" else ("201.4a" if constrained else "201.4")
+        chosen: tuple[str, ...] = ()
+        if valid:
+            classmates = self.name_index.interchangeable(name)
+            chosen = (name, *(n for n in classmates if n != name))
+            if len(chosen) > 1:
+                rules.append("201.4g")
+                rule = "201.4g"
+        reason = self._reason(name, face, c, valid, chosen)
+        if via == "flavor":  # CR 201.6: an alternate name is no name of the card; its Oracle name is meant
+            rules.append("201.6")
+            reason = (
+                reason[:-1] + f"; “{text}” is an alternate name printed on some versions of {face['card_name']}"
+                " (CR 201.6): the card has only its Oracle name."
+            )
+        return Verdict(
+            query=text,
+            valid=valid,
+            chosen=chosen,
+            rule=rule,
+            reason=reason,
+            constraint=_describe(c),
+            name=name,
+            card=face["card_name"],
+            oracle_id=face["oracle_id"],
+            face_index=face["face_index"],
+            role=role,
+            via=via,
+            rules=tuple(rules),
+            characteristics={k: face[k] for k in _SHOWN},
+        )
+
+    def _reason(self, name: str, face: Mapping[str, Any], c: Constraint, valid: bool, chosen: tuple[str, ...]) -> str:
+        role, card, described = face["role"], face["card_name"], _describe_face(face)
+        if role == "split_half" or role == "aftermath_half":
+            what = f"it is one half of the split card {card}, judged by that half alone ({described})"
+        elif role == "flip_top":
+            what = f"it is the normal name of the flip card {card}, judged by its normal characteristics ({described})"
+        elif role == "flip_bottom":
+            what = (
+                f"it is the alternative name of the flip card {card}, judged by the alternative "
+                f"characteristics with the card's mana cost and color ({described})"
+            )
+        elif role == "adventurer":
+            what = (
+                f"it is the normal name of the adventurer card {card}, judged by its normal "
+                f"characteristics ({described})"
+            )
+        elif role == "adventure":
+            what = f"it is the Adventure of {card}, judged by the Adventure's characteristics ({described})"
+        elif role == "front":
+            what = f"it is the front face of the double-faced card {card}, judged by the front face ({described})"
+        elif role == "back":
+            what = f"it is the back face of the double-faced card {card}, judged by the back face alone ({described})"
+        elif role == "meld_result":
+            parts = self.meld_parts.get(face["oracle_id"])
+            pair = f" of {' and '.join(parts)}" if parts else ""
+            what = f"it is the combined back face of a meld pair{pair}, judged by its own characteristics ({described})"
+        else:
+            what = f"it is the name of a card in the Oracle card reference ({described})"
+        if isinstance(c, AnyCard):
+            verdict = f"You may choose {name}: {what}"
+        elif valid:
+            verdict = f"You may choose {name}: {what}, which is {_quoted(c)}"
+        else:
+            verdict = (
+                f"You may not choose {name}: {what}, which is not {_quoted(c)} "
+                "(its Oracle characteristics count, not anything in a game)"
+            )
+        if len(chosen) > 1:
+            verdict += f"; choosing it also chooses {', '.join(chosen[1:])} (interchangeable names, CR 201.3)"
+        if valid and name in self.token_note:
+            verdict += (
+                f"; it is also the name of a {self.token_note[name]}, which does not matter since it is a card's name"
+            )
+        return verdict + "."
+
+    def _combined(self, text: str, c: Constraint, r: Resolution, faces: list[dict[str, Any]]) -> Verdict:
+        layout = faces[0]["layout"]
+        rule, why = layouts.combined_name(layout)  # CR 201.4b-d, by layout
+        names = tuple(f["name"] for f in faces)
+        either = ", ".join(names[:-1]) + f" or {names[-1]}"
+        reason = f"You may not choose “{r.name}”: {why}; choose {either}."
+        return Verdict(
+            query=text,
+            valid=False,
+            chosen=(),
+            rule=rule,
+            reason=reason,
+            constraint=_describe(c),
+            name=r.name,
+            card=r.name,
+            oracle_id=r.oracle_id,
+            via=r.via,
+            rules=("201.4", rule),
+            suggestions=names,
+        )
+
+    def _not_found(self, text: str, c: Constraint, r: Resolution) -> Verdict:
+        kind = self.token_kinds.get(normalize(text))
+        if kind is not None:
+            reason = (
+                f"You may not choose “{text}”: it is the name of a {kind}, not of a card in the Oracle "
+                "card reference, and a token's name may be chosen only if it is also a card's name."
+            )
+        else:
+            reason = f"You may not choose “{text}”: no card in the Oracle card reference has that name."
+            if r.suggestions:
+                reason = reason[:-1] + f"; did you mean {', '.join(r.suggestions)}?"
+        return Verdict(
+            query=text,
+            valid=False,
+            chosen=(),
+            rule="201.4",
+            reason=reason,
+            constraint=_describe(c),
+            rules=("201.4",),
+            suggestions=r.suggestions,
+        )
+
+    def _ambiguous(self, text: str, c: Constraint, r: Resolution) -> Verdict:
+        candidates = tuple(dict.fromkeys(cand.face or cand.name for cand in r.candidates))
+        reason = (
+            f"You may not choose “{text}” as it stands: it could be any of {', '.join(candidates)}; "
+            "choose one of them by its English name."
+        )
+        return Verdict(
+            query=text,
+            valid=False,
+            chosen=(),
+            rule="201.4",
+            reason=reason,
+            constraint=_describe(c),
+            rules=("201.4",),
+            suggestions=candidates,
+            candidates=candidates,
+        )
+
+
+def constraint_from_card(db_or_index: Any, card: str) -> tuple[Constraint, str, str]:
+    """The constraint a card's own Oracle text sets: ``(constraint, phrase, card name)``.
+
+    ``db_or_index`` is an :class:`~oracle_tools.db.OracleDB` (anything with ``resolve`` and
+    ``con``). Meddling Mage ("Choose a nonland card name") gives nonland; Pithing Needle ("choose
+    a card name") any card name. Raises :class:`OracleToolsError` when the card is unknown or
+    ambiguous, or its text has no "choose … card name" instruction.
+    """
+    r = db_or_index.resolve(card)
+    if r.status == "not_found":
+        hint = f"; did you mean {', '.join(r.suggestions)}?" if r.suggestions else "."
+        raise OracleToolsError(f"--card {card!r}: no card has that name{hint}")
+    if r.status == "ambiguous":
+        raise OracleToolsError(f"--card {card!r} could be any of {', '.join(r.suggestions)}; give the English name.")
+    ((text,),) = db_or_index.con.execute(
+        "SELECT oracle_text FROM cards WHERE oracle_id = ?", [r.oracle_id]
+    ).fetchall()  # fetchall: no open result
+    phrases = card_name_phrases(text or "")
+    if not phrases:
+        raise OracleToolsError(
+            f"{r.name}'s Oracle text has no 'choose a card name' instruction, so it sets no constraint; "
+            "give --constraint PHRASE instead."
+        )
+    return parse_constraint(phrases[0]), phrases[0], r.name

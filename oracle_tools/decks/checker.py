@@ -1,0 +1,1149 @@
+"""Deck legality: check a parsed decklist against a format's construction rules.
+
+Every card name goes through the name resolver (:meth:`OracleDB.resolve`), so ``Fire/Ice``,
+``Fire // Ice``, ``Fire``, foreign printed names and alternate names all count as the one Oracle
+card; names that stay unknown are problems with suggestions, never a crash.
+
+>>> from oracle_tools import OracleDB
+>>> db = OracleDB("data/oracle.duckdb")                                     # doctest: +SKIP
+>>> report = db.check_deck("4 Lightning Bolt\\n4 Fire/Ice\\n52 Mountain", format="modern")  # doctest: +SKIP
+>>> report.legal, [p.kind for p in report.problems]                        # doctest: +SKIP
+(True, [])
+>>> db.check_decks(["decks/a.txt", "decks/b.dek"], format="legacy")       # doctest: +SKIP
+shape: (…, 8)   # one row per problem: deck, source, name, player, kind, card, line, detail
+
+What is checked (each :class:`Problem` has a ``kind``, the ``card``, the decklist ``line`` and a
+one-sentence ``detail`` citing the rule):
+
+* ``parse_error``: lines :func:`~oracle_tools.decks.decklist.parse_decklist` could not read.
+* ``unknown_card``: a name that does not resolve (suggestions in the detail), an ambiguous name
+  (candidates), or a token (tokens are not cards, CR 111.1).
+* ``not_legal`` / ``banned`` / ``restricted``: the ingested ``legalities`` table; a restricted
+  card may appear once (main deck and sideboard together).
+* ``too_many_copies``: 4 in constructed (CR 100.2a; the sideboard counts, 100.4a), 1 in singleton
+  formats (903.5b). Basic lands (the Basic supertype: snow basics and Wastes included) are
+  unlimited. A card's own Oracle text overrides the limit: "A deck can have any number of cards
+  named X" (unlimited), "A deck can have up to seven/nine cards named X" (that number), "A deck can
+  have only one card named X" (1). "Search your library for up to three cards named X" (Squadron
+  Hawk) is not a deck limit. X is the card's own ``named`` mention in the ``name_references`` table
+  (read by :mod:`oracle_tools.text.oracletext`, the one home of "named X"). Interchangeable names count
+  as one name (CR 201.3b).
+* ``deck_size``: the format's minimum (60 constructed, 100.2a; 40 limited, 100.2b) or exact size
+  (100 in Commander including the commander(s), 903.5a / 702.124b).
+* ``sideboard_size``: at most 15 in constructed (100.4a); Commander uses no sideboard (903.5e).
+* ``commander``: Commander formats only: a commander must be a legendary creature (front face),
+  a legendary Vehicle or Spacecraft with power/toughness (903.3), or say it "can be your commander"
+  (903.3a); two commanders must be a partner pair (702.124: partner, partner with [name],
+  partner—[text] / friends forever, choose a Background + legendary Background, Doctor's companion +
+  Time Lord Doctor).
+* ``color_identity``: every card's color identity (all faces, as Scryfall computes it: 903.4d/e)
+  within the commander's (both commanders' together, 702.124c) (903.5c).
+
+Copies are counted over the main deck, sideboard, commander and companion together; the maybeboard
+is not part of the deck and is ignored.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+from oracle_tools.decks.decklist import DeckEntry, Decklist, parse_decklist, read_decklist, read_decklists_json_cache
+from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules
+from oracle_tools.errors import DecklistError, OracleToolsError
+from oracle_tools.store import sqlfiles
+from oracle_tools.text import vocabulary
+from oracle_tools.text.oracletext import MentionIndex, deck_limit_before, name_mentions, strip_reminders
+
+if TYPE_CHECKING:
+    import duckdb
+    import polars as pl
+
+    from oracle_tools.names.resolver import NameResolver
+
+__all__ = [
+    "FORMATS",
+    "FORMAT_ALIASES",
+    "PROBLEM_KINDS",
+    "FormatRules",
+    "Problem",
+    "DeckReport",
+    "DeckChecker",
+    "format_rules",
+    "deck_limit_from_text",
+    "stored_deck_limits",
+    "to_decklists",
+]
+
+DeckInput = Decklist | str | Path
+
+PROBLEM_KINDS: tuple[str, ...] = (
+    "unknown_card",
+    "not_legal",
+    "banned",
+    "restricted",
+    "too_many_copies",
+    "deck_size",
+    "sideboard_size",
+    "color_identity",
+    "commander",
+    "parse_error",
+)
+
+# --------------------------------------------------------------------------- formats
+
+
+# The formats and their construction rules live in oracle_tools/decks/formats.py (one table for search and decks).
+FORMAT_ALIASES = ALIASES
+
+
+# --------------------------------------------------------------------------- Oracle-text facts
+
+
+def deck_limit_from_text(oracle_text: str | None, names: Iterable[str] = ()) -> float | None:
+    """The deck limit a card's Oracle text sets for itself, or None when it sets none.
+
+    "A deck can have any number of cards named X" -> ``math.inf``; "... up to seven cards named X" -> 7;
+    "... only one card named X" -> 1 (overriding CR 100.2a's four copies). When ``names`` is given, X must
+    be one of them (a card's text limits its own name). "Search your library for up to three cards named
+    X" is no deck limit. X is the ``named`` mention :func:`oracle_tools.text.oracletext.name_mentions` reads
+    (the ``name_references`` table stores the same spans; :class:`DeckChecker` reads those), the limit the
+    lead-in :func:`oracle_tools.text.oracletext.deck_limit_before` reads right before it.
+
+    >>> deck_limit_from_text("A deck can have up to nine cards named Nazgûl.")
+    9
+    """
+    if not oracle_text or "deck can have" not in oracle_text.casefold():
+        return None
+    own = list(dict.fromkeys(n for n in names if n))
+    wanted = {n.casefold() for n in own}
+    for mention in name_mentions(oracle_text, (), names=MentionIndex(own) if own else None):
+        if mention.kind != "named" or (wanted and mention.name.casefold() not in wanted):
+            continue
+        if wanted and not _ends_sentence(oracle_text, mention.end):
+            continue  # "cards named Cid, Timeless Artificer." does not limit a card named Cid
+        limit = deck_limit_before(oracle_text, mention.start)
+        if limit is not None:
+            return limit
+    return None
+
+
+def _ends_sentence(text: str, end: int) -> bool:
+    """The deck-limit sentence names exactly the mention: "... cards named X." ends right after X."""
+    return text.startswith(".", end) and (end + 1 == len(text) or text[end + 1].isspace())
+
+
+def stored_deck_limits(con: duckdb.DuckDBPyConnection) -> dict[str, float] | None:
+    """oracle_id -> the deck limit its own text sets, read from the stored ``name_references`` rows
+    (oracle_tools/sql/deck_limits.sql); None when the database predates that table."""
+    if not sqlfiles.has_table(con, "name_references"):
+        return None
+    limits: dict[str, float] = {}
+    for oracle_id, start, end, text in con.execute(sqlfiles.load("deck_limits.sql")).fetchall():
+        limit = deck_limit_before(text, start) if _ends_sentence(text, end) else None
+        if limit is not None:
+            limits.setdefault(oracle_id, limit)  # rows come in text order: the first sentence wins
+    return limits
+
+
+_PARTNER_TEXT = re.compile(r"^partner\s*(?:—|–|-)\s*(?P<text>.+)$")
+_CAN_BE_COMMANDER = re.compile(r"\bcan be your commander\b", re.I)
+# CR 105.1: the five colours, WUBRG order (vocabulary.COLOR_LETTERS); bit i for the i-th (W=1 U=2 B=4 R=8 G=16).
+_COLOR_ORDER = "".join(vocabulary.COLOR_LETTERS.values())
+_COLOR_BITS = {letter: 1 << i for i, letter in enumerate(_COLOR_ORDER)}
+
+
+def _partner_abilities(oracle_text: str) -> tuple[tuple[str, str], ...]:
+    """Partner abilities (CR 702.124a) as (kind, argument): plain, with, text, background, doctor."""
+    found: list[tuple[str, str]] = []
+    low_text = oracle_text.casefold()
+    if not any(
+        w in low_text
+        for w in (
+            "partner",
+            "friends forever",
+            "father & son",
+            "survivors",
+            "background",
+            "companion",
+            "character select",
+        )
+    ):
+        return ()
+    for line in oracle_text.split("\n"):
+        line = strip_reminders(line).strip()
+        if not line:
+            continue
+        items = [i.strip() for i in line.split(",")] if "partner with" not in line.casefold() else [line]
+        for item in items:
+            low = item.casefold().rstrip(".")
+            if low == "partner":
+                found.append(("plain", ""))
+            elif low.startswith("partner with "):
+                found.append(("with", item[len("partner with ") :].strip().rstrip(".").casefold()))
+            elif m := _PARTNER_TEXT.match(low):
+                found.append(("text", m.group("text").strip()))
+            elif low in ("friends forever", "father & son", "survivors", "character select"):
+                found.append(("text", low))
+            elif low == "choose a background":
+                found.append(("background", ""))
+            elif low == "doctor's companion" or low == "doctor’s companion":
+                found.append(("doctor", ""))
+    return tuple(dict.fromkeys(found))
+
+
+def _bits(colors: Iterable[str]) -> int:
+    out = 0
+    for c in colors or ():
+        out |= _COLOR_BITS.get(c, 0)
+    return out
+
+
+def _colors(bits: int) -> str:
+    return "".join(f"{{{c}}}" for c in _COLOR_ORDER if bits & _COLOR_BITS[c]) or "colorless"
+
+
+@dataclass(frozen=True, slots=True)
+class CardRules:
+    """What deck construction needs to know about one Oracle card."""
+
+    oracle_id: str
+    name: str
+    basic: bool
+    limit: float | None  # from the card's own text (None: the format's limit)
+    identity: int  # color identity bit set (W=1 U=2 B=4 R=8 G=16)
+    front_type: str
+    commander_ok: bool  # can be a commander on its own (903.3 / 903.3a)
+    planeswalker: bool  # legendary planeswalker front face (Brawl, Oathbreaker)
+    creature: bool  # creature front face (Pauper Commander)
+    instant_or_sorcery: bool  # Oathbreaker's signature spell
+    background: bool  # legendary Background enchantment (702.124k)
+    time_lord_doctor: bool  # legendary Time Lord Doctor creature, no other creature types (702.124m)
+    partners: tuple[tuple[str, str], ...]
+
+
+def card_rules(row: dict[str, Any]) -> CardRules:
+    text = row["oracle_text"] or ""
+    front = row["front_type"] or ""
+    front_l = front.split(" // ")[0]
+    legendary = "Legendary" in front_l
+    supertypes_types, _, subtypes = front_l.partition("—")
+    creature = "Creature" in supertypes_types
+    subtypes_l = subtypes.split()
+    vehicle = "Vehicle" in subtypes_l
+    spacecraft = "Spacecraft" in subtypes_l and row.get("front_power") is not None
+    names = [row["name"], *(row["face_names"] or [])]
+    return CardRules(
+        oracle_id=row["oracle_id"],
+        name=row["name"],
+        basic=bool(row["basic"]),
+        # the stored name_references reading when the checker passes it (DeckChecker), else the same reading of the text
+        limit=row["deck_limit"] if "deck_limit" in row else deck_limit_from_text(text, names),
+        identity=_bits(row["color_identity"]),
+        front_type=front_l,
+        commander_ok=(legendary and (creature or vehicle or spacecraft)) or bool(_CAN_BE_COMMANDER.search(text)),
+        planeswalker=legendary and "Planeswalker" in supertypes_types,
+        creature=creature,
+        instant_or_sorcery="Instant" in supertypes_types or "Sorcery" in supertypes_types,
+        background=legendary and "Enchantment" in supertypes_types and "Background" in subtypes_l,
+        time_lord_doctor=legendary and creature and subtypes.strip() == "Time Lord Doctor",
+        partners=_partner_abilities(text),
+    )
+
+
+# --------------------------------------------------------------------------- reports
+
+
+class Problem(NamedTuple):
+    """One reason a deck is not legal: ``kind`` (see PROBLEM_KINDS), the card, its line, and why.
+
+    A NamedTuple rather than a frozen dataclass: a batch of real decks makes ~100k of them, and a tuple is
+    built four times faster (every format checks >= 5,000 decks/s)."""
+
+    kind: str
+    card: str | None
+    line: int | None
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+class LineName(NamedTuple):
+    """Which decklist line used which name."""
+
+    line: int | None
+    section: str
+    count: int  # type: ignore[assignment]  # the copies on the line (the JSON key); shadows tuple.count
+    written: str  # the name as written
+    card: str  # its Oracle name
+    oracle_id: str
+    via: str  # how the name resolved: name, face, interchangeable, flavor, ...; CR 201.3b / 201.6 names count as the card
+
+
+@dataclass
+class DeckReport:
+    """The result of checking one deck. ``legal`` is True iff there are no problems."""
+
+    format: str
+    source: str
+    problems: list[Problem]
+    counts: dict[str, int]
+    commanders: list[str] = field(default_factory=list)
+    name: str | None = None
+    player: str | None = None
+    notes: list[str] = field(default_factory=list)
+    # one per decklist line naming a card, plain tuples in LineName's field order: a batch of decks makes ~100k of
+    # them and never reads them, so the named form is made on demand (line_names, lines)
+    line_rows: list[tuple[Any, ...]] = field(default_factory=list)
+
+    LINE_FIELDS: ClassVar[tuple[str, ...]] = LineName._fields
+
+    @property
+    def line_names(self) -> list[LineName]:
+        """Which decklist line used which name, one per line naming a card."""
+        return list(map(LineName._make, self.line_rows))
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        """Which decklist line used which name, one dict per line naming a card (``LINE_FIELDS``)."""
+        return [x._asdict() for x in self.line_names]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "name": self.name,
+            "player": self.player,
+            "format": self.format,
+            "legal": self.legal,
+            "problems": [p.to_dict() for p in self.problems],
+            "counts": dict(self.counts),
+            "commanders": list(self.commanders),
+            "notes": list(self.notes),
+            "lines": self.lines,
+        }
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def to_decklists(item: DeckInput) -> list[Decklist]:
+    """A Decklist, a file path (a JSON cache gives all its decks) or decklist text, as Decklists.
+
+    A ``str`` is a path when it has no line break and names an existing file; otherwise it is text.
+    Raises DecklistError when a file cannot be read.
+    """
+    if isinstance(item, Decklist):
+        return [item]
+    if isinstance(item, Path) or (isinstance(item, str) and "\n" not in item and len(item) < 4096 and _is_file(item)):
+        path = Path(item)
+        deck = read_decklist(path)
+        if (
+            deck.format == "json_cache"
+            and not deck.entries
+            and deck.problems
+            and "decklists, not one" in deck.problems[0].detail
+        ):
+            return read_decklists_json_cache(path)
+        return [deck]
+    if isinstance(item, str):
+        return [parse_decklist(item)]
+    raise TypeError(f"expected a Decklist, a path or decklist text, got {type(item).__name__}")
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+# --------------------------------------------------------------------------- the checker
+
+
+@dataclass(frozen=True, slots=True)
+class _Miss:
+    detail: str
+
+
+class _Copies:
+    """The copies of one 201.3 name class in a deck: the card and each decklist entry naming it, with how its name
+    resolved. Lines and names are gathered only for the message of a problem (most classes have none)."""
+
+    __slots__ = ("card", "uses")
+
+    def __init__(self, card: CardRules, uses: list[tuple[DeckEntry, str]]) -> None:
+        self.card, self.uses = card, uses
+
+    @property
+    def total(self) -> int:
+        uses = self.uses
+        return uses[0][0].count if len(uses) == 1 else sum(e.count for e, _ in uses)
+
+    @property
+    def lines(self) -> list[int]:
+        return [e.line for e, _ in self.uses]
+
+    @property
+    def written(self) -> dict[str, tuple[str, list[int]]]:
+        """Each name written for the card, with how it resolved and its lines."""
+        out: dict[str, tuple[str, list[int]]] = {}
+        for e, via in self.uses:
+            out.setdefault(e.name, (via, []))[1].append(e.line)
+        return out
+
+
+class DeckChecker:
+    """Per-database precomputed facts (built once, cached on :class:`OracleDB`) and the checks."""
+
+    _formats_in_db: set[str] | None  # the formats the legalities table has, read on first use
+
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, names: NameResolver, cards: dict[str, CardRules] | None = None
+    ) -> None:
+        """``cards``: the per-card rules to start from; None builds them for every card of the database (a
+        :class:`PointDeckChecker` starts from none and loads the cards of the decks it checks)."""
+        self._con = con
+        self._names = names
+        self.cards: dict[str, CardRules] = self._all_card_rules(con) if cards is None else cards
+        self._legal: dict[str, dict[str, str]] = {}
+        self._formats_in_db = None
+        self._resolved: dict[str, tuple[CardRules, Any, str] | _Miss] = {}
+        self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
+        self._details: dict[tuple[str, str, str | None], str] = {}  # not_legal sentences, made once
+
+    @staticmethod
+    def _all_card_rules(con: duckdb.DuckDBPyConnection) -> dict[str, CardRules]:
+        frame = sqlfiles.frame(con, sqlfiles.load("deck_rules.sql"))
+        limits = stored_deck_limits(con)  # None: a database built before name_references (read the text instead)
+        return {
+            row["oracle_id"]: card_rules(row if limits is None else {**row, "deck_limit": limits.get(row["oracle_id"])})
+            for row in frame.iter_rows(named=True)
+        }
+
+    # -- per-format legality, loaded on first use ---------------------------------------------
+
+    def legality(self, fmt: str) -> dict[str, str]:
+        """oracle_id -> status (legal, not_legal, banned, restricted) in one format."""
+        table = self._legal.get(fmt)
+        if table is None:
+            if self._formats_in_db is None:
+                self._formats_in_db = {
+                    f for (f,) in self._con.execute("SELECT DISTINCT format FROM legalities").fetchall()
+                }
+            if fmt not in self._formats_in_db:
+                raise OracleToolsError(
+                    f"the database has no legalities for format {fmt!r}; it has: "
+                    f"{', '.join(sorted(self._formats_in_db)) or '(none)'}. Re-ingest newer Scryfall data."
+                )
+            table = dict(
+                self._con.execute("SELECT oracle_id, status FROM legalities WHERE format = ?", [fmt]).fetchall()
+            )
+            self._legal[fmt] = table
+        return table
+
+    # -- names ---------------------------------------------------------------------------------
+
+    def card(self, name: str) -> tuple[CardRules, Any, str] | _Miss:
+        """(rules, 201.3 class key, via) for a decklist name, or a _Miss saying why it is no card."""
+        hit = self._resolved.get(name)
+        if hit is None:
+            hit = self._resolve(name)
+            if len(self._resolved) < 200_000:
+                self._resolved[name] = hit
+        return hit
+
+    def _found(self, res: Any) -> tuple[CardRules, Any, str] | None:
+        rules = self.cards.get(res.oracle_id)
+        if rules is None:
+            return None
+        # CR 201.3b: a name of an interchangeable class counts with the others of its class
+        # (name_classes.class_id; an OM1 name and its Spider-Man Oracle name are one class)
+        key = self._names.class_id(res.name) or (res.face and self._names.class_id(res.face)) or rules.oracle_id
+        return rules, key, res.via
+
+    @property
+    def names(self) -> NameResolver:
+        """The strategy of the one ``resolve`` this checker reads names with."""
+        return self._names
+
+    def prefetch(self, names: Iterable[str]) -> None:
+        """Look up the names not seen yet together: one batch resolve finds the misses, and their fuzzy
+        suggestions come from one vectorised pass instead of a search per name (a first
+        ``check_decks`` of 3,000 real decks met ~2,000 distinct unknown names, 1 ms each)."""
+        resolve_many = getattr(self._names, "resolve_many", None)
+        if resolve_many is None:  # the point strategy (oracle_tools/names/point.py) answers a deck in one query
+            return
+        todo = [n for n in dict.fromkeys(names) if n not in self._resolved and n not in self._misses]
+        todo += [h for n in todo if "/" in n and (h := re.split(r"\s*/+\s*", n.strip(), maxsplit=1)[0])]
+        if len(todo) < 64:
+            return
+        frame = resolve_many(todo)
+        missed = [
+            q
+            for q, s in zip(frame.get_column("query").to_list(), frame.get_column("status").to_list())
+            if s == "not_found" and q not in self._misses
+        ]
+        if not missed:
+            return
+        from oracle_tools.names.resolver import Resolution
+
+        found = self._names.matcher().suggest_many(missed, 5)  # as NameIndex.resolve's
+        for text, suggestions in zip(missed, found):
+            self._misses[text] = Resolution(query=text, status="not_found", suggestions=tuple(suggestions))
+
+    def _resolve(self, name: str) -> tuple[CardRules, Any, str] | _Miss:
+        index = self._names
+        res = self._misses.get(name) or index.resolve(name)
+        if res.status == "ok" and (found := self._found(res)):
+            return found
+        first = res
+        # Decks write "Scavenger Regent // Exude Toxin // Scavenger Regent" (omen) and
+        # "Clarion Conqueror // Clarion Conqueror": try the part before the first " // ".
+        if res.status != "ok" and "/" in name:
+            head = re.split(r"\s*/+\s*", name.strip(), maxsplit=1)[0]
+            if head and head != name:
+                res2 = self._misses.get(head) or index.resolve(head)
+                if res2.status == "ok" and (found := self._found(res2)):
+                    return found
+        stripped = name.strip()
+        if stripped.casefold().endswith(" token") or index.is_token_name(stripped):
+            return _Miss(f"'{name}' is a token, not a card; tokens are not part of a deck (CR 111.1).")
+        if first.status == "ambiguous":
+            cands = "; ".join(dict.fromkeys(c.name for c in first.candidates))
+            return _Miss(f"'{name}' could be several cards: {cands}; write the full English name.")
+        if first.status == "ok":
+            return _Miss(f"'{name}' names {first.name}, which is not a card that can be in a deck.")
+        sugg = first.suggestions[:3]  # resolve's own closest names (the top 3 of its 5)
+        hint = f"did you mean {', '.join(sugg)}?" if sugg else "no card name is close."
+        return _Miss(f"'{name}' is not a card name in the database; {hint}")
+
+    # -- the checks ----------------------------------------------------------------------------
+
+    def check(self, deck: Decklist, fmt: str | FormatRules, *, commanders: Iterable[str] | None = None) -> DeckReport:
+        rules = format_rules(fmt)
+        problems: list[Problem] = []
+        notes: list[str] = []
+        add = problems.append
+        for p in deck.problems:
+            add(Problem("parse_error", p.raw[:200] if p.raw else None, p.line or None, p.detail))
+        counts, tally, found, used = self._tally(deck, add)
+        # commander designation first: commander formats count the commander as part of the deck
+        cmd_cards: list[tuple[DeckEntry | None, CardRules]] = []
+        if rules.commander:
+            cmd_cards = self._commanders(deck, found, commanders, notes, add, rules)
+        self._check_legality_and_copies(tally, rules, cmd_cards, add)
+        self._check_deck_size(counts, rules, cmd_cards, add)
+        self._check_sideboard(deck, counts, rules, add)
+        if rules.commander and cmd_cards:
+            self._check_color_identity(found, cmd_cards, add)
+        problems.sort(key=lambda p: (p.line is None, p.line or 0))  # stable: same line keeps check order
+        return DeckReport(
+            format=rules.key,
+            source=deck.source,
+            problems=problems,
+            counts=counts,
+            commanders=[c.name for _, c in cmd_cards],
+            name=deck.name,
+            player=deck.player,
+            notes=notes,
+            line_rows=used,
+        )
+
+    def _tally(
+        self, deck: Decklist, add: Callable[[Problem], None]
+    ) -> tuple[dict[str, int], dict[Any, _Copies], list[tuple[DeckEntry, CardRules]], list[tuple[Any, ...]]]:
+        """Each section's card count, the copies per 201.3 name class, the cards found and which line used which
+        name; a name that is no card is a problem."""
+        counts = {"main": 0, "sideboard": 0, "commander": 0, "companion": 0, "maybeboard": 0}
+        tally: dict[Any, _Copies] = {}  # class key -> its copies
+        found: list[tuple[DeckEntry, CardRules]] = []
+        used: list[tuple[Any, ...]] = []  # LineName rows: which line used which name (201.3 / 201.6 names count)
+        for e in deck.entries:
+            counts[e.section] += e.count
+            if e.section == "maybeboard":
+                continue
+            hit = self.card(e.name)
+            if isinstance(hit, _Miss):
+                add(Problem("unknown_card", e.name, e.line or None, hit.detail))
+                continue
+            card, key, via = hit
+            found.append((e, card))
+            used.append((e.line or None, e.section, e.count, e.name, card.name, card.oracle_id, via))
+            copies = tally.get(key)
+            if copies is None:
+                tally[key] = _Copies(card, [(e, via)])
+            else:
+                copies.uses.append((e, via))
+        return counts, tally, found, used
+
+    def _check_legality_and_copies(
+        self,
+        tally: dict[Any, _Copies],
+        rules: FormatRules,
+        cmd_cards: list[tuple[DeckEntry | None, CardRules]],
+        add: Callable[[Problem], None],
+    ) -> None:
+        """Legality and copies, per 201.3 name class (main + sideboard + commander + companion)."""
+        legal = self.legality(rules.key) if rules.legality else None
+        for copies in tally.values():
+            card, total, line = copies.card, copies.total, copies.uses[0][0].line
+            status = legal.get(card.oracle_id) if legal is not None else "legal"
+            restricted = False
+            if status is None or status == "not_legal":
+                add(Problem("not_legal", card.name, line or None, self._not_legal_detail(card, rules, status)))
+            elif status == "banned":
+                add(Problem("banned", card.name, line or None, f"{card.name} is banned in {rules.label}."))
+            elif status == "restricted" and rules.restricted_means_commander_only:
+                if card.oracle_id not in {c.oracle_id for _, c in cmd_cards}:
+                    add(
+                        Problem(
+                            "not_legal",
+                            card.name,
+                            line or None,
+                            f"{card.name} may be only the commander in {rules.label} (an uncommon: Scryfall lists "
+                            "it as restricted there).",
+                        )
+                    )
+            elif status == "restricted":
+                restricted = True
+                if total > 1:
+                    add(
+                        Problem(
+                            "restricted",
+                            card.name,
+                            line or None,
+                            f"{card.name} is restricted in {rules.label}: at most 1 copy in the deck and "
+                            f"sideboard together, found {total}{_at(copies.lines)}.",
+                        )
+                    )
+            if restricted:
+                continue
+            if total > self._limit(card, rules):
+                add(
+                    Problem(
+                        "too_many_copies",
+                        card.name,
+                        line or None,
+                        f"{total} copies of {card.name}{_at(copies.lines)}{_names_used(copies.written)}; "
+                        f"{self._limit_reason(card, rules)}.",
+                    )
+                )
+
+    @staticmethod
+    def _check_deck_size(
+        counts: dict[str, int],
+        rules: FormatRules,
+        cmd_cards: list[tuple[DeckEntry | None, CardRules]],
+        add: Callable[[Problem], None],
+    ) -> None:
+        main, cmd = counts["main"], counts["commander"]
+        if rules.commander or rules.max_size == rules.min_size:
+            in_deck = main + (cmd if rules.commander else 0)
+            if not cmd and rules.commander and cmd_cards and cmd_cards[0][0] is not None:
+                in_deck = main  # commander inferred from the main deck: already counted
+            if in_deck != rules.min_size:
+                what = " including the commander(s)" if rules.commander else ""
+                rule = "903.5a" if rules.commander else "format rules"
+                add(
+                    Problem(
+                        "deck_size",
+                        None,
+                        None,
+                        f"The deck has {in_deck} cards{what}; {rules.label} decks "
+                        f"have exactly {rules.min_size} (CR {rule}).",
+                    )
+                )
+        elif main < rules.min_size:
+            rule = "100.2b" if rules.key == "limited" else "100.2a"
+            add(
+                Problem(
+                    "deck_size",
+                    None,
+                    None,
+                    f"The main deck has {main} cards; {rules.label} needs at least {rules.min_size} (CR {rule}).",
+                )
+            )
+
+    @staticmethod
+    def _check_sideboard(
+        deck: Decklist, counts: dict[str, int], rules: FormatRules, add: Callable[[Problem], None]
+    ) -> None:
+        side, comp = counts["sideboard"], counts["companion"]
+        side_total = side + (0 if rules.commander else comp)
+        if side_total > rules.sideboard_max:
+            first = next((e.line for e in deck.entries if e.section == "sideboard"), None)
+            if rules.sideboard_max == 0:
+                add(
+                    Problem(
+                        "sideboard_size",
+                        None,
+                        first or None,
+                        f"The deck has {side_total} sideboard cards; {rules.label} uses no sideboard (CR 903.5e).",
+                    )
+                )
+            else:
+                add(
+                    Problem(
+                        "sideboard_size",
+                        None,
+                        first or None,
+                        f"The sideboard has {side_total} cards{' (companion included)' if comp else ''}; "
+                        f"{rules.label} allows at most {rules.sideboard_max:g} (CR 100.4a).",
+                    )
+                )
+
+    @staticmethod
+    def _check_color_identity(
+        found: list[tuple[DeckEntry, CardRules]],
+        cmd_cards: list[tuple[DeckEntry | None, CardRules]],
+        add: Callable[[Problem], None],
+    ) -> None:
+        """Color identity (903.5c) against the commander(s)."""
+        allowed = 0
+        for _, c in cmd_cards:
+            allowed |= c.identity
+        names = " and ".join(c.name for _, c in cmd_cards)
+        cmd_ids = {c.oracle_id for _, c in cmd_cards}
+        for e, c in found:
+            if c.identity & ~allowed and c.oracle_id not in cmd_ids:
+                add(
+                    Problem(
+                        "color_identity",
+                        c.name,
+                        e.line or None,
+                        f"{c.name} has color identity {_colors(c.identity)}, outside {names}'s "
+                        f"{_colors(allowed)} (CR 903.5c).",
+                    )
+                )
+
+    def _not_legal_detail(self, card: CardRules, rules: FormatRules, status: str | None) -> str:
+        """Why ``card`` is not legal in ``rules``' format: the same sentence for every deck, made once."""
+        key = (card.oracle_id, rules.key, status)
+        detail = self._details.get(key)
+        if detail is None:
+            why = (
+                "the ingested legalities have no row for it"
+                if status is None
+                else "status not_legal in the ingested legalities"
+            )
+            detail = self._details[key] = f"{card.name} is not legal in {rules.label} ({why})."
+        return detail
+
+    @staticmethod
+    def _limit(card: CardRules, rules: FormatRules) -> float:
+        """How many copies of ``card`` a deck of this format may have (its 201.3 class counted together)."""
+        if card.basic:
+            return math.inf
+        if card.limit is not None:  # read from its Oracle text ("A deck can have any number of cards named ~")
+            return card.limit
+        if rules.singleton:
+            return 1 if rules.copies != math.inf else math.inf
+        return rules.copies
+
+    @staticmethod
+    def _limit_reason(card: CardRules, rules: FormatRules) -> str:
+        """Why :meth:`_limit` is what it is, for a deck over it (a finite limit)."""
+        if card.limit is not None:
+            return f"its Oracle text allows at most {card.limit:g} in a deck"
+        if rules.singleton:
+            rule = "903.5b" if rules.commander else "singleton format"
+            return f"{rules.label} allows 1 copy of each card other than basic lands (CR {rule})"
+        return (
+            f"{rules.label} allows at most {rules.copies:g} of a card other than basic lands, "
+            "main deck and sideboard together (CR 100.2a, 100.4a)"
+        )
+
+    def _commanders(
+        self,
+        deck: Decklist,
+        found: list[tuple[DeckEntry, CardRules]],
+        given: Iterable[str] | None,
+        notes: list[str],
+        add: Any,
+        rules: FormatRules,
+    ) -> list[tuple[DeckEntry | None, CardRules]]:
+        """The commander(s): the Commander section, else ``given`` names, else an eligible first card.
+
+        Oathbreaker's signature spell, in the Commander section too, is no commander: it is checked here and
+        left to the color identity check like any other card of the deck."""
+        listed = [(e, c) for e, c in found if e.section == "commander"]
+        cmds: list[tuple[DeckEntry | None, CardRules]] = list(listed)
+        if rules.signature_spell:
+            spells = [(e, c) for e, c in listed if c.instant_or_sorcery]
+            cmds = [(e, c) for e, c in listed if not c.instant_or_sorcery]
+            if any(e.section == "commander" for e in deck.entries) and len(spells) != 1:
+                add(
+                    Problem(
+                        "commander",
+                        ", ".join(c.name for _, c in spells) or None,
+                        (spells[1][0].line if len(spells) > 1 else None) or None,
+                        f"{rules.label} decks have one signature spell, an instant or sorcery, in the command "
+                        f"zone beside the oathbreaker; found {len(spells)} (Oathbreaker rules).",
+                    )
+                )
+        if not cmds and given:
+            for name in given:
+                hit = self.card(name)
+                if isinstance(hit, _Miss):
+                    add(Problem("commander", name, None, hit.detail))
+                    continue
+                entry = next((e for e, c in found if c.oracle_id == hit[0].oracle_id), None)
+                cmds.append((entry, hit[0]))
+                if entry is None:
+                    notes.append(
+                        f"commander {hit[0].name} given as an option and not in the list; counted as the 100th card"
+                    )
+        if not cmds and not any(e.section == "commander" for e in deck.entries):
+            mains = [(e, c) for e, c in found if e.section == "main"]
+            if mains and _can_lead(mains[0][1], rules) and mains[0][0].count == 1:
+                cmds = [mains[0]]
+                # a partner on the second line (MTGO / Archidekt write both commanders first)
+                if len(mains) > 1 and mains[1][0].count == 1 and _pair_problem(mains[0][1], mains[1][1]) is None:
+                    cmds.append(mains[1])
+                notes.append(
+                    "no Commander section: took "
+                    + " and ".join(c.name for _, c in cmds)
+                    + f" (first line) as the {rules.commander_word}"
+                )
+        if not cmds:
+            if not any(e.section == "commander" for e in deck.entries):
+                add(
+                    Problem(
+                        "commander",
+                        None,
+                        None,
+                        f"No {rules.commander_word}: mark it with a 'Commander' section "
+                        f"(or pass it with --commander); each {rules.label} deck has one"
+                        + (" (CR 903.3)." if rules.commander_word == "commander" else "."),
+                    )
+                )
+            return []
+        total = sum(e.count if e is not None else 1 for e, _ in cmds)
+        rule_line = cmds[0][0].line if cmds[0][0] is not None else None
+        if total > 2:
+            add(
+                Problem(
+                    "commander",
+                    ", ".join(c.name for _, c in cmds),
+                    rule_line or None,
+                    f"{total} commanders; a deck has one, or two with a partner ability (CR 903.3, 702.124g).",
+                )
+            )
+            return cmds
+        if len(cmds) == 1:
+            e, c = cmds[0]
+            if c.background:
+                add(
+                    Problem(
+                        "commander",
+                        c.name,
+                        (e.line if e else None) or None,
+                        f"{c.name} is a Background: it can be a commander only beside a commander with "
+                        "'Choose a Background' (CR 702.124k).",
+                    )
+                )
+            elif not _can_lead(c, rules):
+                add(Problem("commander", c.name, (e.line if e else None) or None, _not_eligible(c, rules)))
+            return cmds
+        (e1, c1), (e2, c2) = cmds
+        for e, c, other in ((e1, c1, c2), (e2, c2, c1)):
+            if c.background and ("background", "") in other.partners:
+                continue
+            if not _can_lead(c, rules):
+                add(Problem("commander", c.name, (e.line if e else None) or None, _not_eligible(c, rules)))
+        why = _pair_problem(c1, c2)
+        if why:
+            add(Problem("commander", f"{c1.name}, {c2.name}", (e2.line if e2 else None) or None, why))
+        return cmds
+
+
+_NAME_RULE = {"interchangeable": "201.3b", "flavor": "201.6", "printed": "201.2"}
+
+
+def _names_used(written: dict[str, tuple[str, list[int]]]) -> str:
+    """' (written as “A” on line 1 and “B” on line 2, counted together, CR 201.3b)' when the lines of one
+    card (or 201.3 class) use different names (interchangeable, alternate, foreign, face names), else ''."""
+    if len(written) < 2:
+        return ""
+    shown = [f"“{name}”{_at(lines).replace(' (', ' on ').rstrip(')')}" for name, (_, lines) in written.items()]
+    rules = sorted({_NAME_RULE[via] for via, _ in written.values() if via in _NAME_RULE})
+    cite = f", CR {', '.join(rules)}" if rules else ""
+    return f" (written as {', '.join(shown[:-1])} and {shown[-1]}, counted together{cite})"
+
+
+#: Line numbers a problem lists before it summarises the rest ("… and 51,190 more").
+MAX_LINES_SHOWN = 10
+
+
+def _at(lines: list[int]) -> str:
+    good = [ln for ln in lines if ln]
+    if not good:
+        return ""
+    shown = ", ".join(map(str, good[:MAX_LINES_SHOWN]))
+    more = f" and {len(good) - MAX_LINES_SHOWN:,} more" if len(good) > MAX_LINES_SHOWN else ""
+    return f" (line{'s' if len(good) > 1 else ''} {shown}{more})"
+
+
+def _can_lead(c: CardRules, rules: FormatRules) -> bool:
+    """Whether ``c`` can be the format's commander (its oathbreaker in Oathbreaker)."""
+    kind = rules.commander_kind
+    if kind == "planeswalker":
+        return c.planeswalker
+    if kind == "creature":
+        return c.creature
+    return c.commander_ok or (kind == "legendary_or_planeswalker" and c.planeswalker)
+
+
+def _not_eligible(c: CardRules, rules: FormatRules) -> str:
+    what = f"{c.name} cannot be {'an' if rules.commander_word == 'oathbreaker' else 'a'} {rules.commander_word}: "
+    what += f"it is a {c.front_type or 'card'}, and "
+    kind = rules.commander_kind
+    if kind == "planeswalker":
+        return what + f"an oathbreaker must be a planeswalker ({rules.label} rules)."
+    if kind == "creature":
+        return what + f"a {rules.label} commander must be a creature (an uncommon; {rules.label} rules)."
+    walker = " or a legendary planeswalker (Brawl)" if kind == "legendary_or_planeswalker" else ""
+    return what + (
+        "a commander must be a legendary creature, a legendary Vehicle or Spacecraft with power/toughness, "
+        f"or say it can be your commander (CR 903.3, 903.3a){walker}."
+    )
+
+
+def _pair_problem(a: CardRules, b: CardRules) -> str | None:
+    """Why two cards cannot be commanders together (CR 702.124), or None when they can."""
+    if a.oracle_id == b.oracle_id:
+        return f"{a.name} is listed twice as commander; two commanders must be two different cards (CR 702.124a)."
+    pa, pb = set(a.partners), set(b.partners)
+    if ("plain", "") in pa and ("plain", "") in pb:
+        return None  # 702.124h
+    if ("with", b.name.casefold()) in pa and ("with", a.name.casefold()) in pb:
+        return None  # 702.124j
+    if {p for p in pa if p[0] == "text"} & {p for p in pb if p[0] == "text"}:
+        return None  # 702.124i (partner—Friends forever, ...)
+    if (("background", "") in pa and b.background) or (("background", "") in pb and a.background):
+        return None  # 702.124k
+    if (("doctor", "") in pa and b.time_lord_doctor) or (("doctor", "") in pb and a.time_lord_doctor):
+        return None  # 702.124m
+    with_a = [p[1] for p in pa if p[0] == "with"]
+    with_b = [p[1] for p in pb if p[0] == "with"]
+    if with_a or with_b:
+        detail = "; ".join(
+            f"{x.name} partners only with {w.title()}" for x, ws in ((a, with_a), (b, with_b)) for w in ws
+        )
+        return f"{a.name} and {b.name} are not a partner pair: {detail} (CR 702.124j)."
+    if not pa or not pb:
+        lacking = " and ".join(c.name for c, p in ((a, pa), (b, pb)) if not p)
+        return f"Two commanders need a partner ability on both: {lacking} has none (CR 702.124a)."
+    return f"{a.name} and {b.name} have different partner abilities, which cannot be combined (CR 702.124f)."
+
+
+# --------------------------------------------------------------------------- public API used by OracleDB
+
+
+#: The largest deck a check takes unless told otherwise (``deck check --no-limits``, ``limits=False``): real
+#: lists fit with room (a 720-card cube, a 250-card battle box), while a 1 MB paste of one line repeated is
+#: refused at once instead of holding a server thread for minutes.
+MAX_DECK_LINES = 2_000
+MAX_DECK_NAMES = 1_000
+
+
+class DeckTooLargeError(DecklistError):
+    """A decklist over :data:`MAX_DECK_LINES` lines or :data:`MAX_DECK_NAMES` different names."""
+
+
+def check_size(deck: Decklist) -> None:
+    """Raise :class:`DeckTooLargeError` for a deck over the limits."""
+    lines = len(deck.entries) + len(deck.problems)
+    names = len({e.name for e in deck.entries})
+    if lines > MAX_DECK_LINES or names > MAX_DECK_NAMES:
+        raise DeckTooLargeError(
+            f"{deck.source}: {lines:,} card lines with {names:,} different names; a deck check takes at most "
+            f"{MAX_DECK_LINES:,} lines and {MAX_DECK_NAMES:,} names. Check a smaller list, or lift the limit "
+            "(deck check --no-limits, check_deck(..., limits=False))"
+        )
+
+
+def check_deck(
+    checker: DeckChecker,
+    deck: DeckInput,
+    format: str | FormatRules,
+    *,
+    commanders: Iterable[str] | None = None,
+    limits: bool = True,
+) -> DeckReport:
+    """Check one deck (a Decklist, a path or decklist text). Raises DecklistError for an unreadable file and
+    DeckTooLargeError past the size limits (unless ``limits`` is False)."""
+    decks = to_decklists(deck)
+    if len(decks) != 1:
+        raise DecklistError(f"{decks[0].source}: holds {len(decks)} decklists; check them with check_decks().")
+    if limits:
+        check_size(decks[0])
+    return _check(checker, decks[0], format, commanders)
+
+
+def _check(
+    checker: DeckChecker, deck: Decklist, fmt: str | FormatRules, commanders: Iterable[str] | None
+) -> DeckReport:
+    return checker.check(deck, fmt, commanders=commanders)
+
+
+# Polars dtype names (Polars is imported by check_decks only: one deck check stays light)
+_PROBLEM_SCHEMA = {
+    "deck": "Int64",
+    "source": "String",
+    "name": "String",
+    "player": "String",
+    "kind": "String",
+    "card": "String",
+    "line": "Int64",
+    "detail": "String",
+}
+_SUMMARY_SCHEMA = {
+    "deck": "Int64",
+    "source": "String",
+    "name": "String",
+    "player": "String",
+    "legal": "Boolean",
+    "problems": "Int64",
+    "main": "Int64",
+    "sideboard": "Int64",
+    "commander": "Int64",
+    "companion": "Int64",
+}
+
+
+def check_decks(
+    checker: DeckChecker,
+    decks: Iterable[DeckInput] | Mapping[str, DeckInput],
+    format: str | FormatRules,
+    *,
+    summary: bool = False,
+) -> pl.DataFrame:
+    """Check many decks; one row per problem (``summary=True``: one row per deck instead).
+
+    Items are Decklists, paths (a JSON tournament cache contributes every deck in it) or decklist
+    text; a mapping's keys become the ``source`` column. ``deck`` numbers the decks from 0 in order.
+    An unreadable file is one row of kind ``parse_error`` (line null) rather than an exception.
+    """
+    rules = format_rules(format)
+    if rules.legality:
+        checker.legality(rules.key)  # fail early on a format the database lacks
+    items: Iterable[tuple[str | None, DeckInput]]
+    if isinstance(decks, Mapping):
+        items = ((str(k), v) for k, v in decks.items())
+    else:
+        items = ((None, d) for d in decks)
+    read: list[tuple[str | None, DeckInput, list[Decklist] | DecklistError]] = []
+    for label, item in items:
+        try:
+            read.append((label, item, to_decklists(item)))
+        except DecklistError as exc:
+            read.append((label, item, exc))
+    checker.prefetch(e.name for _, _, got in read if isinstance(got, list) for d in got for e in d.entries)
+    dtypes = _SUMMARY_SCHEMA if summary else _PROBLEM_SCHEMA
+    # gathered by column (a frame from column lists builds 5x faster than orient="row"); one deck's problems
+    # are one zip (Problem is a tuple), not a tuple each
+    columns: list[list[Any]] = [[] for _ in dtypes]
+
+    def add_row(*values: Any) -> None:
+        for column, value in zip(columns, values, strict=True):
+            column.append(value)
+
+    number = 0
+    for label, item, expanded in read:
+        if isinstance(expanded, DecklistError):
+            src = label or str(item)
+            if summary:
+                add_row(number, src, None, None, False, 1, 0, 0, 0, 0)
+            else:
+                add_row(number, src, None, None, "parse_error", None, None, str(expanded))
+            number += 1
+            continue
+        for deck in expanded:
+            report = _check(checker, deck, rules, None)
+            src = label or deck.source
+            if summary:
+                c = report.counts
+                add_row(
+                    number,
+                    src,
+                    deck.name,
+                    deck.player,
+                    report.legal,
+                    len(report.problems),
+                    c["main"],
+                    c["sideboard"],
+                    c["commander"],
+                    c["companion"],
+                )
+            elif report.problems:
+                n = len(report.problems)
+                for column, value in zip(columns, (number, src, deck.name, deck.player)):
+                    column.extend([value] * n)
+                for column, values in zip(columns[4:], zip(*report.problems)):
+                    column.extend(values)
+            number += 1
+    import polars as pl
+
+    schema = {column: getattr(pl, dtype) for column, dtype in dtypes.items()}
+    return pl.DataFrame(dict(zip(schema, columns)), schema=schema)
+
+
+class PointDeckChecker(DeckChecker):
+    """A :class:`DeckChecker` that loads the rules and legalities of the cards of the decks it checks only (one
+    query each per deck), not those of the whole card pool: a fresh process checking one list."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, names: NameResolver) -> None:
+        super().__init__(con, names, cards={})
+
+    def check(self, deck: Decklist, fmt: str | FormatRules, *, commanders: Iterable[str] | None = None) -> DeckReport:
+        texts = [e.name for e in deck.entries if e.section != "maybeboard"] + list(commanders or ())
+        heads = [re.split(r"\s*/+\s*", t.strip(), maxsplit=1)[0] for t in texts if "/" in t]
+        self._names.prefetch(texts + heads)  # one query for the whole list (a no-op for the warm index)
+        self.load([r.oracle_id for t in texts + heads if (r := self._names.resolve(t)).oracle_id])
+        return super().check(deck, fmt, commanders=commanders)
+
+    def load(self, oids: Sequence[str]) -> None:
+        """Rules and (already used formats') legalities of these cards."""
+        new = sorted(set(oids) - set(self.cards))
+        if not new:
+            return
+        cursor = self._con.execute(
+            f"SELECT * FROM ({sqlfiles.load('deck_rules.sql')}\n) WHERE oracle_id IN $oids", {"oids": new}
+        )
+        columns = [d[0] for d in cursor.description]
+        for values in cursor.fetchall():
+            row = dict(zip(columns, values))
+            self.cards[row["oracle_id"]] = card_rules(row)
+        for fmt, table in self._legal.items():
+            table.update(self._statuses(fmt, new))
+
+    def _statuses(self, fmt: str, oids: Sequence[str]) -> list[tuple[str, str]]:
+        return self._con.execute(
+            "SELECT oracle_id, status FROM legalities WHERE format = $fmt AND oracle_id IN $oids",
+            {"fmt": fmt, "oids": list(oids)},
+        ).fetchall()
+
+    def legality(self, fmt: str) -> dict[str, str]:
+        if fmt not in self._legal:
+            if self._formats_in_db is None:
+                self._formats_in_db = {
+                    f for (f,) in self._con.execute("SELECT DISTINCT format FROM legalities").fetchall()
+                }
+            if fmt in self._formats_in_db:
+                self._legal[fmt] = dict(self._statuses(fmt, list(self.cards)))
+        return super().legality(fmt)
+
+    def _found(self, res: Any) -> Any:
+        if res.oracle_id and res.oracle_id not in self.cards:
+            self.load([res.oracle_id])
+        return super()._found(res)

@@ -1,0 +1,1157 @@
+"""Parse decklists of every common format (pure parsing: no database, no name resolution).
+
+Formats, detected automatically by :func:`parse_decklist`:
+
+``arena``
+    MTG Arena export: headers ``About`` / ``Name X``, ``Commander``, ``Companion``, ``Deck``,
+    ``Sideboard``, ``Maybeboard``; lines ``4 Lightning Bolt (M11) 149`` with an optional ``*F*``.
+``mtgo_txt``
+    MTGO text export: only ``N Card Name`` lines, a blank line before the sideboard.
+``mtgo_dek``
+    MTGO ``.dek`` XML: ``<Deck><Cards Quantity="4" Sideboard="false" Name="Lightning Bolt" .../></Deck>``
+    (detected by content, whatever the file is called).
+``plain``
+    everything else people type or other sites export: ``4x Name``, ``4 x Name``, ``Name x4``,
+    ``SB: 2 Duress``, ``#`` / ``//`` comments, Moxfield ``1x Name (SET) 123 *F* #tag``,
+    Archidekt ``1x Name (set) 123 [Category] ^tag^``, ``4 Name [M20]``, MWS ``4 [M11] Name``,
+    Forge ``4 Name|M11`` with ``[main]`` / ``[sideboard]`` headers, TopDeck ``~~Commanders~~`` headers,
+    headers such as ``Sideboard:``, ``// Sideboard``, ``Sideboard (15)``, ``Main deck``, ``Companion``,
+    and card-type group headers (``Creatures (20)``) which do not change the section.
+``json_cache``
+    tournament JSON caches (Spigushe / barrins ``{"tournament", "decks"}``, Badaro / fbettega
+    ``{"Tournament", "Decks"}``, ``{url::player: {main_deck, sideboard}}`` objects and TopDeck player
+    objects), read with :func:`read_decklists_json_cache`.
+
+Design decisions
+----------------
+* **Names are kept as written**: only set / collector-number suffixes, foil / etched markers
+  (``*F*``), Archidekt ``[categories]`` and ``^tags^`` and Moxfield ``#tags`` are removed.
+  ``Fire // Ice``, ``Fire/Ice``, ``Fire / Ice``, ``Lim-Dul's Vault``, ``swamp`` stay exactly so;
+  resolving them is the name resolver's job.
+* **Comments**: a line whose first non-blank characters are ``#`` or ``//`` is a comment (``// Name: X``
+  sets the deck name), unless the rest is a section header (``// Sideboard``, ``# Commander``).
+  ``Fire // Ice`` is not a comment because ``//`` is not at the start.
+* **Bare names** (a line with no count): counted as 1 copy when (a) no line in the text has a count
+  (a plain list of names), (b) the line is in a ``Commander`` / ``Companion`` section, or (c) the list is
+  commander-style (it has a Commander section, or it has no headers and is a 99-101 card singleton list).
+  Otherwise - in a list whose other lines give counts - a bare name is reported as a
+  :class:`ParseProblem` rather than silently guessed, because in a 60-card list ``Lightning Bolt``
+  might just as well mean a forgotten ``4``.
+* **Blank lines**: the first blank line after main-deck cards starts the sideboard, unless the text
+  marks its sideboard explicitly (a ``Sideboard`` header or ``SB:`` lines) or the next line is a
+  header. A blank line after a ``Commander`` / ``Companion`` block returns to the main deck (Arena).
+  A headerless commander-style list (99-101 cards, singleton) is not split: a last (or first)
+  blank-separated block of 1-2 cards is its commander(s), as in MTGO's Commander text export;
+  a larger last block is a sideboard only when the blocks before it already hold 98+ cards;
+  any other block stays in the main deck (a 100-card list that someone grouped with blank lines).
+* **Problems never stop parsing**: every unreadable line becomes a :class:`ParseProblem` with its
+  1-based line number and a one-sentence explanation; :func:`parse_decklist` never raises for any
+  ``str`` input. Only the file readers raise :class:`~oracle_tools.errors.DecklistError`, and only
+  when the file cannot be read as text at all.
+* Counts must be whole numbers from 1 to 1000.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from oracle_tools.errors import DecklistError
+from oracle_tools.store import userfiles
+from oracle_tools.text import vocabulary
+
+__all__ = [
+    "SECTIONS",
+    "FORMATS",
+    "MAX_COUNT",
+    "DeckEntry",
+    "ParseProblem",
+    "Decklist",
+    "parse_decklist",
+    "read_decklist",
+    "read_decklists_json_cache",
+    "render_mtgo_txt",
+    "render_arena",
+    "render_dek",
+]
+
+SECTIONS: tuple[str, ...] = ("main", "sideboard", "commander", "companion", "maybeboard")
+FORMATS: tuple[str, ...] = ("arena", "mtgo_txt", "mtgo_dek", "plain", "json_cache")
+MAX_COUNT = 1000
+#: Far above any decklist or tournament JSON cache (the largest real cache is a few MB); bounds a wrong file.
+MAX_DECKLIST_BYTES = 128 * userfiles.MiB
+_MAX_NAME_LEN = 200  # the longest real card name is 141 characters
+
+_EXAMPLE = "'4 Lightning Bolt'"
+
+
+# --------------------------------------------------------------------------- data classes
+
+
+@dataclass(frozen=True)
+class DeckEntry:
+    count: int
+    name: str  # as written, minus set / collector suffixes and markers; spelling NOT normalised
+    section: str  # one of SECTIONS
+    line: int  # 1-based line in the file (.dek: line of the <Cards> element; JSON: line of the name)
+    raw: str  # the original line (JSON caches: "<count> <name>" as the file gives them)
+    set_code: str | None = None  # upper-cased
+    collector_number: str | None = None
+
+
+@dataclass(frozen=True)
+class ParseProblem:
+    line: int
+    raw: str
+    detail: str  # one sentence: what is wrong and what a valid line looks like
+
+
+@dataclass(frozen=True)
+class Decklist:
+    format: str  # one of FORMATS
+    entries: tuple[DeckEntry, ...]
+    problems: tuple[ParseProblem, ...]
+    name: str | None  # deck name if the file says
+    source: str  # file path or "<text>"
+    player: str | None = None  # JSON caches only
+    event: str | None = None  # JSON caches only: tournament name
+    event_format: str | None = None  # JSON caches only: format label as the file gives it
+
+    def section(self, section: str) -> list[DeckEntry]:
+        if section not in SECTIONS:
+            raise ValueError(f"unknown section {section!r}; expected one of {', '.join(SECTIONS)}")
+        return [e for e in self.entries if e.section == section]
+
+    def main(self) -> list[DeckEntry]:
+        return self.section("main")
+
+    def sideboard(self) -> list[DeckEntry]:
+        return self.section("sideboard")
+
+    def commanders(self) -> list[DeckEntry]:
+        return self.section("commander")
+
+    def companions(self) -> list[DeckEntry]:
+        return self.section("companion")
+
+    def maybeboard(self) -> list[DeckEntry]:
+        return self.section("maybeboard")
+
+    def total(self, section: str | None = None) -> int:
+        """Number of cards (sum of counts), in one section or in all of them."""
+        return sum(e.count for e in self.entries if section is None or e.section == section)
+
+    def counts(self, section: str | None = None) -> dict[str, int]:
+        """Name -> summed count (names as written), in one section or in all of them."""
+        out: dict[str, int] = {}
+        for e in self.entries:
+            if section is None or e.section == section:
+                out[e.name] = out.get(e.name, 0) + e.count
+        return out
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+# --------------------------------------------------------------------------- vocabulary
+
+_SECTION_WORDS: dict[str, str] = {}
+for _sec, _words in {
+    "main": (
+        "deck",
+        "main",
+        "maindeck",
+        "main deck",
+        "mainboard",
+        "main board",
+        "main-deck",
+        "main-board",
+        "decklist",
+        "deck list",
+        "library",
+    ),
+    "sideboard": ("sideboard", "side board", "side-board", "side", "sb", "sideboard cards"),
+    "commander": ("commander", "commanders", "command zone", "cmdr", "general"),
+    "companion": ("companion", "companions"),
+    "maybeboard": ("maybeboard", "maybe board", "maybe-board", "maybe", "considering", "wishlist"),
+    "about": ("about", "metadata"),
+}.items():
+    for _w in _words:
+        _SECTION_WORDS[_w] = _sec
+
+# Type / category group headers (Moxfield, TappedOut, MTGGoldfish "by type" exports): no section change.
+_GROUP_WORDS = frozenset(
+    """creature creatures land lands instant instants sorcery sorceries artifact artifacts enchantment
+    enchantments planeswalker planeswalkers battle battles spell spells other others noncreature
+    non-creature tribal kindred""".split()
+) | {"non-creature spells", "noncreature spells", "other spells", "mana rocks", "basic lands"}
+
+_ARENA_HEADERS = frozenset({"Deck", "Sideboard", "Commander", "Companion", "About", "Maybeboard"})
+
+# A count written as a word ("four Lightning Bolt"): the number words of oracle_tools.text.vocabulary, the same
+# words Oracle text uses. "zero" is no count a list gives a card, so it is not read as one.
+_NUMBER_WORDS = frozenset(w for w, value in vocabulary.NUMBER_WORDS.items() if value > 0)
+
+# Cards a deck may hold any number of (plus basics): used only for the singleton test.
+_ANY_NUMBER = frozenset(
+    n.casefold()
+    for n in (
+        "Plains",
+        "Island",
+        "Swamp",
+        "Mountain",
+        "Forest",
+        "Wastes",
+        "Snow-Covered Plains",
+        "Snow-Covered Island",
+        "Snow-Covered Swamp",
+        "Snow-Covered Mountain",
+        "Snow-Covered Forest",
+        "Snow-Covered Wastes",
+        "Relentless Rats",
+        "Shadowborn Apostle",
+        "Persistent Petitioners",
+        "Rat Colony",
+        "Dragon's Approach",
+        "Slime Against Humanity",
+        "Hare Apparent",
+        "Seven Dwarves",
+        "Nazgûl",
+        "Nazgul",
+        "Templar Knight",
+        "Tempest Hawk",
+        "Cid, Timeless Artificer",
+    )
+)
+
+# --------------------------------------------------------------------------- regexes
+
+_LINE_SPLIT = re.compile(r"\r\n|\r|\n")
+_WS = re.compile(r"[\s\u00a0\u2000-\u200b\u202f\u205f\u3000\ufeff]+")
+_HEADER = re.compile(
+    r"""^(?:~~+|//+|\#+|\*\*|\[|==+|--+)?\s*
+        (?P<word>[^\W\d_][\w \-]*?)\s*
+        (?:[:=])?\s*
+        (?:\(\s*\d+\s*\)|\[\s*\d+\s*\]|\d+)?\s*
+        (?:[:=])?\s*
+        (?:~~+|\*\*|\]|==+|--+)?\s*$""",
+    re.X,
+)
+_COMMENT_NAME = re.compile(r"^(?://+|#+)\s*(?:deck\s*)?name\s*[:=]\s*(?P<name>.+?)\s*$", re.I)
+_ABOUT_NAME = re.compile(r"^name(?:\s*[:=]\s*|\s+)(?P<name>.+?)\s*$", re.I)
+_SB_PREFIX = re.compile(r"^SB\s*:\s*(?P<rest>.*)$", re.I)
+_COUNT_X = re.compile(r"^(?P<count>\d+)\s*[xX×]\s+(?P<rest>\S.*)$")
+_COUNT = re.compile(r"^(?P<count>\d+)\s+(?P<rest>\S.*)$")
+_COUNT_ONLY = re.compile(r"^\d+\s*[xX×]?$")
+_TRAILING_COUNT = re.compile(r"^(?P<rest>.*\S)\s+[xX×]\s*(?P<count>\d+)$")
+_NEGATIVE = re.compile(r"^[-\u2212\u2013]\s*\d")
+_LEAD_DIGIT = re.compile(r"^[+]?\d")
+_MWS_SET = re.compile(r"^\[(?P<set>[A-Za-z0-9]{2,8})\]\s+(?P<rest>\S.*)$")
+_HASHTAG = re.compile(r"\s#\S")
+_SUF_CARET = re.compile(r"\s*\^[^^]*\^$")
+_SUF_FOIL = re.compile(r"\s*\*[A-Za-z][A-Za-z\-]*\*$")
+_SUF_BRACKET = re.compile(r"\s*\[(?P<body>[^\[\]]*)\]$")
+_SUF_PAREN_SET = re.compile(
+    r"\s+\((?P<set>(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{2,8})\)(?:\s+(?P<cn>[A-Za-z0-9★†\-]+))?$"
+)
+_SUF_PIPE = re.compile(r"\s*\|(?P<set>[A-Za-z0-9]{2,8})(?:\|[^|\s]*)?$")
+_BRACKET_SET = re.compile(r"^(?=[A-Z0-9]*[A-Z])[A-Z0-9]{2,6}$")
+_BAD_NAME_CHARS = frozenset("<>{}[]=\\|@")
+
+
+def _clean(line: str) -> str:
+    """Whitespace-normalised copy of a line for matching (NBSP, tabs, zero-width -> space)."""
+    return _WS.sub(" ", line).strip()
+
+
+# Unicode category Cc is exactly C0 + DEL + C1; a regex scans in C instead of a call per character.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_BINARY_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")  # Cc less tab, newlines, VT, FF
+
+
+def _has_control(s: str) -> bool:
+    return _CONTROL.search(s) is not None
+
+
+# --------------------------------------------------------------------------- line tokens
+
+
+@dataclass
+class _Tok:
+    kind: str  # blank | comment | header | group | card | problem
+    line: int
+    raw: str
+    text: str = ""
+    section: str | None = None  # header: target section; card: forced section ([Sideboard] category)
+    count: int | None = None
+    name: str = ""
+    set_code: str | None = None
+    cn: str | None = None
+    sb: bool = False
+    x_style: bool = False  # "4x" / "4 x" / "x4"
+    decorated: bool = False  # had suffixes other than an Arena "(SET) 123" / "*F*"
+    arena_set: bool = False  # had "(SET) 123"
+    detail: str = ""
+    deck_name: str | None = None
+    arena_header: bool = False
+
+
+def _header_section(text: str) -> tuple[str, bool] | None:
+    """('main'|'sideboard'|...|'about'|'group', is_arena_style) if the line is a header."""
+    m = _HEADER.match(text)
+    if not m:
+        return None
+    word = " ".join(m.group("word").replace("_", " ").split()).casefold()
+    sec = _SECTION_WORDS.get(word)
+    if sec is None:
+        if word in _GROUP_WORDS:
+            return "group", False
+        return None
+    return sec, text in _ARENA_HEADERS
+
+
+def _strip_suffixes(rest: str, tok: _Tok) -> str:
+    cut = _HASHTAG.search(rest)
+    if cut:
+        rest = rest[: cut.start()]
+        tok.decorated = True
+    for _ in range(12):
+        before = rest
+        m = _SUF_CARET.search(rest)
+        if m:
+            rest = rest[: m.start()]
+            tok.decorated = True
+            continue
+        m = _SUF_FOIL.search(rest)
+        if m:
+            rest = rest[: m.start()]
+            continue
+        m = _SUF_BRACKET.search(rest)
+        if m and m.start() > 0:
+            body = m.group("body").strip()
+            rest = rest[: m.start()]
+            tok.decorated = True
+            if tok.set_code is None and _BRACKET_SET.match(body) and body.casefold() not in _SECTION_WORDS:
+                tok.set_code = body.upper()
+            else:
+                first = re.sub(r"\{[^}]*\}", "", body.split(",")[0]).strip().casefold()
+                sec = _SECTION_WORDS.get(first)
+                if sec and sec != "about" and tok.section is None:
+                    tok.section = sec
+            continue
+        m = _SUF_PAREN_SET.search(rest)
+        if m and m.start() > 0 and tok.set_code is None:
+            rest = rest[: m.start()]
+            tok.set_code = m.group("set").upper()
+            tok.cn = m.group("cn")
+            if tok.cn:
+                tok.arena_set = True
+            else:
+                tok.decorated = True
+            continue
+        m = _SUF_PIPE.search(rest)
+        if m and m.start() > 0 and tok.set_code is None:
+            rest = rest[: m.start()]
+            tok.set_code = m.group("set").upper()
+            tok.decorated = True
+            continue
+        if rest == before:
+            break
+    return rest.strip()
+
+
+def _name_problem(name: str) -> str | None:
+    if not name:
+        return f"A count with no card name; a valid line looks like {_EXAMPLE}."
+    if not any(ch.isalnum() for ch in name):
+        return f"'{name}' is not a card name; a valid line looks like {_EXAMPLE}."
+    if len(name) > _MAX_NAME_LEN:
+        return (
+            f"The card name is {len(name)} characters long, longer than any real card name; "
+            f"a valid line looks like {_EXAMPLE}."
+        )
+    if _has_control(name) or any(ch in _BAD_NAME_CHARS for ch in name):
+        return (
+            f"'{name[:60]}' contains characters no card name has; "
+            f"a valid line looks like {_EXAMPLE} or a header such as 'Sideboard'."
+        )
+    return None
+
+
+def _card_tok(tok: _Tok, text: str) -> _Tok:
+    """Fill a card (or problem) token from a non-header, non-comment line."""
+    m = _SB_PREFIX.match(text)
+    if m:
+        tok.sb = True
+        tok.decorated = True
+        text = m.group("rest").strip()
+        if not text:
+            tok.kind, tok.detail = "problem", "'SB:' with nothing after it; write e.g. 'SB: 2 Duress'."
+            return tok
+    count: int | None = None
+    rest = text
+    m = _COUNT_X.match(text)
+    if m:
+        tok.x_style = True
+    else:
+        m = _COUNT.match(text)
+    if m:
+        count = int(m.group("count"))
+        rest = m.group("rest")
+    elif _NEGATIVE.match(text):
+        tok.kind = "problem"
+        tok.detail = f"A negative count is not allowed; a valid line looks like {_EXAMPLE}."
+        return tok
+    elif _COUNT_ONLY.match(text):
+        tok.kind = "problem"
+        tok.detail = f"A count with no card name; a valid line looks like {_EXAMPLE}."
+        return tok
+    else:
+        mt = _TRAILING_COUNT.match(text)
+        if mt:
+            count = int(mt.group("count"))
+            rest = mt.group("rest")
+            tok.x_style = True
+        elif _LEAD_DIGIT.match(text):
+            tok.kind = "problem"
+            tok.detail = f"The count must be a whole number followed by a space and the card name, like {_EXAMPLE}."
+            return tok
+    if count is not None:
+        if count == 0:
+            tok.kind = "problem"
+            tok.detail = f"A count of 0 is not allowed; a valid line looks like {_EXAMPLE}."
+            return tok
+        if count > MAX_COUNT:
+            tok.kind = "problem"
+            tok.detail = (
+                f"The count {count} is over {MAX_COUNT}, which no deck needs; a valid line looks like {_EXAMPLE}."
+            )
+            return tok
+    else:
+        first = rest.split(" ", 1)
+        if len(first) == 2 and first[0] in _NUMBER_WORDS and first[1][:1].isupper():
+            tok.kind = "problem"
+            tok.detail = f"The count '{first[0]}' is written as a word; write it in digits, like {_EXAMPLE}."
+            return tok
+    mm = _MWS_SET.match(rest)
+    if mm:
+        tok.set_code = mm.group("set").upper()
+        rest = mm.group("rest")
+        tok.decorated = True
+    name = _strip_suffixes(rest, tok)
+    bad = _name_problem(name)
+    if bad:
+        tok.kind, tok.detail = "problem", bad
+        return tok
+    tok.kind, tok.count, tok.name = "card", count, name
+    return tok
+
+
+def _tokenize(lines: Sequence[str]) -> list[_Tok]:
+    toks: list[_Tok] = []
+    for i, raw in enumerate(lines, start=1):
+        text = _clean(raw)
+        tok = _Tok("blank", i, raw, text)
+        if not text:
+            toks.append(tok)
+            continue
+        hs = _header_section(text)
+        if text.startswith("//") or text.startswith("#"):
+            if hs and hs[0] != "group" and hs[0] != "about":
+                tok.kind, tok.section = "header", hs[0]
+            else:
+                tok.kind = "comment"
+                m = _COMMENT_NAME.match(text)
+                if m:
+                    tok.deck_name = m.group("name")
+            toks.append(tok)
+            continue
+        if hs:
+            if hs[0] == "group":
+                tok.kind = "group"
+            else:
+                tok.kind, tok.section, tok.arena_header = "header", hs[0], hs[1]
+            toks.append(tok)
+            continue
+        toks.append(_card_tok(tok, text))
+    return toks
+
+
+# --------------------------------------------------------------------------- text parsing
+
+
+def _bare_problem(tok: _Tok) -> str:
+    first = tok.name.split(" ", 1)[0].casefold()
+    if first in _NUMBER_WORDS:
+        return f"The count '{tok.name.split(' ', 1)[0]}' is written as a word; write it in digits, like {_EXAMPLE}."
+    return (
+        f"No count: the other lines of this list give counts, so write this one as "
+        f"'1 {tok.name[:60]}' (or '4 {tok.name[:60]}')."
+    )
+
+
+def _is_singleton(cards: Iterable[_Tok]) -> bool:
+    return all(t.count in (None, 1) or t.name.casefold() in _ANY_NUMBER for t in cards)
+
+
+def _parse_text(text: str, source: str) -> Decklist:
+    lines = _LINE_SPLIT.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    toks = _tokenize(lines)
+    cards = [t for t in toks if t.kind == "card"]
+    headers = [t for t in toks if t.kind == "header"]
+
+    section_headers = [t for t in headers if t.section != "about"]
+    has_headers = bool(section_headers) or any(t.sb for t in cards) or any(t.section for t in cards)
+    explicit_side = any(t.section == "sideboard" for t in headers) or any(
+        t.sb or t.section == "sideboard" for t in cards
+    )
+    commander_header = any(t.section == "commander" for t in headers) or any(t.section == "commander" for t in cards)
+    total_guess = sum(t.count or 1 for t in cards)
+    headerless_commander = not has_headers and _is_singleton(cards) and 99 <= total_guess <= 101
+    accept_bare = (not any(t.count is not None for t in cards)) or commander_header or headerless_commander
+
+    # Headerless commander-style: find blank-separated blocks; a 1-2 card last/first block = commander(s).
+    forced: dict[int, str] = {}
+    if headerless_commander:
+        blocks: list[list[_Tok]] = [[]]
+        for t in toks:
+            if t.kind == "blank" and blocks[-1]:
+                blocks.append([])
+            elif t.kind == "card":
+                blocks[-1].append(t)
+        blocks = [b for b in blocks if b]
+        if len(blocks) >= 2:
+            size = lambda b: sum(t.count or 1 for t in b)  # noqa: E731
+            if size(blocks[-1]) <= 2:
+                pick, target = blocks[-1], "commander"
+            elif size(blocks[0]) <= 2:
+                pick, target = blocks[0], "commander"
+            elif total_guess - size(blocks[-1]) >= 98:
+                pick, target = blocks[-1], "sideboard"  # the deck is complete without the last block
+            else:
+                pick, target = [], "main"
+            for t in pick:
+                forced[t.line] = target
+
+    entries: list[DeckEntry] = []
+    problems: list[ParseProblem] = []
+    deck_name: str | None = None
+    section = "main"
+    pending_blank = False
+    cards_in_section = False
+    split_done = False
+    used: list[_Tok] = []
+
+    for t in toks:
+        if t.kind == "blank":
+            if cards_in_section:
+                pending_blank = True
+            continue
+        if t.kind == "comment":
+            if t.deck_name and deck_name is None:
+                deck_name = t.deck_name
+            continue
+        if t.kind == "group":
+            pending_blank = False
+            continue
+        if t.kind == "header":
+            section = t.section or "main"
+            pending_blank = False
+            cards_in_section = False
+            continue
+        # a card or problem line
+        if section == "about":
+            m = _ABOUT_NAME.match(t.text)
+            if m and not pending_blank:
+                if deck_name is None:
+                    deck_name = m.group("name")
+                continue
+            section, cards_in_section = "main", False
+            pending_blank = False
+        if pending_blank:
+            pending_blank = False
+            if section in ("commander", "companion"):
+                section, cards_in_section = "main", False
+            elif section == "main" and not explicit_side and not split_done and not headerless_commander:
+                section, split_done = "sideboard", True
+        if t.kind == "problem":
+            problems.append(ParseProblem(t.line, t.raw, t.detail))
+            continue
+        sec = forced.get(t.line) or ("sideboard" if t.sb else None) or t.section or section
+        count = t.count
+        if count is None:
+            if accept_bare or sec in ("commander", "companion"):
+                count = 1
+            else:
+                problems.append(ParseProblem(t.line, t.raw, _bare_problem(t)))
+                continue
+        cards_in_section = True
+        used.append(t)
+        entries.append(DeckEntry(count, t.name, sec, t.line, t.raw, t.set_code, t.cn))
+
+    fmt = _detect_text_format(toks, used)
+    return Decklist(fmt, tuple(entries), tuple(problems), deck_name, source)
+
+
+def _detect_text_format(toks: list[_Tok], cards: list[_Tok]) -> str:
+    if not cards:
+        return "plain"
+    comments = any(t.kind == "comment" for t in toks)
+    groups = any(t.kind == "group" for t in toks)
+    headers = [t for t in toks if t.kind == "header"]
+    plainish = any(t.x_style or t.decorated or t.count is None or t.sb or t.section for t in cards)
+    if plainish or comments or groups:
+        return "plain"
+    if headers:
+        if all(t.arena_header for t in headers):
+            return "arena"
+        return "plain"
+    if any(t.arena_set for t in cards):
+        return "arena"
+    return "mtgo_txt"
+
+
+# --------------------------------------------------------------------------- .dek XML
+
+
+def _looks_like_xml(text: str) -> bool:
+    # A DTD may come first (no XML declaration): it must reach the XML parser, which refuses it, not be read
+    # as text lines.
+    head = text.lstrip("\ufeff \t\r\n")[:200]
+    return bool(re.match(r"<\?xml\b|<Deck\b|<!--|<!DOCTYPE\b|<!ENTITY\b", head, flags=re.I))
+
+
+#: The encoding named in an XML declaration. The text was decoded already (UTF-16 with BOM, cp1252…) and the
+#: parser is fed UTF-8, so the declaration is made to say so (else expat rejects a correct UTF-16 .dek).
+_XML_DECL_ENCODING = re.compile(r"""\A(\s*<\?xml\b[^>]*?\bencoding\s*=\s*)(["'])[^"']*\2""")
+
+
+def _parse_dek(text: str, source: str) -> Decklist:
+    """MTGO .dek XML, parsed by defusedxml's expat reader: a DTD (``<!DOCTYPE``), entity declarations and
+    external references are refused with one parse problem at their line (an entity bomb expands to
+    gigabytes; a real .dek has none), never read as an empty deck."""
+    from xml.sax import SAXParseException
+    from xml.sax.handler import ContentHandler
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.expatreader import create_parser
+
+    lines = _LINE_SPLIT.split(text)
+
+    def raw_at(n: int) -> str:
+        return lines[n - 1] if 1 <= n <= len(lines) else ""
+
+    entries: list[DeckEntry] = []
+    problems: list[ParseProblem] = []
+    root: list[str] = []
+    example = '<Deck><Cards Quantity="4" Sideboard="false" Name="Lightning Bolt" /></Deck>'
+    parser = create_parser(forbid_dtd=True, forbid_entities=True, forbid_external=True)
+
+    def on_start(tag: str, attrs: dict[str, str]) -> None:
+        ln = parser.getLineNumber()
+        if not root:
+            root.append(tag)
+            if tag != "Deck":
+                problems.append(
+                    ParseProblem(
+                        ln,
+                        raw_at(ln),
+                        f"The XML root element is <{tag}>, not <Deck>; a .dek file looks like {example}.",
+                    )
+                )
+        if tag != "Cards":
+            return
+        raw = raw_at(ln).strip()
+        name = (attrs.get("Name") or "").strip()
+        q = (attrs.get("Quantity") or "").strip()
+        valid = '<Cards Quantity="4" Sideboard="false" Name="Lightning Bolt" />'
+        if not q.isdigit() or not 1 <= int(q) <= MAX_COUNT:
+            problems.append(
+                ParseProblem(
+                    ln,
+                    raw,
+                    f"Quantity={q!r} is not a whole number from 1 to {MAX_COUNT}; a valid element looks like {valid}.",
+                )
+            )
+            return
+        bad = _name_problem(name) if name else "missing"
+        if bad:
+            problems.append(
+                ParseProblem(
+                    ln, raw, f"The <Cards> element has no usable Name attribute; a valid element looks like {valid}."
+                )
+            )
+            return
+        flag = lambda k: (attrs.get(k) or "").strip().casefold() == "true"  # noqa: E731
+        sec = (
+            "commander" if flag("CommandZone") or flag("Commander") else ("sideboard" if flag("Sideboard") else "main")
+        )
+        entries.append(DeckEntry(int(q), name, sec, ln, raw))
+
+    class Handler(ContentHandler):
+        def startElement(self, name: str, attrs: Any) -> None:  # noqa: N802 -- the SAX interface
+            on_start(name, dict(attrs))
+
+    parser.setContentHandler(Handler())
+    try:
+        utf8 = _XML_DECL_ENCODING.sub(r"\1\2utf-8\2", text.lstrip("\ufeff"), count=1)
+        parser.feed(utf8.encode("utf-8", "surrogatepass"))
+        parser.close()
+    except DefusedXmlException as exc:  # DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
+        ln = parser.getLineNumber()
+        what = "a DTD (<!DOCTYPE …>)" if type(exc).__name__ == "DTDForbidden" else "an XML entity declaration"
+        problems.append(
+            ParseProblem(
+                ln,
+                raw_at(ln),
+                f"The file declares {what}, which is not allowed in a .dek "
+                "file (entities can expand without limit; MTGO writes none); export the deck "
+                "from MTGO again.",
+            )
+        )
+    except SAXParseException as exc:
+        ln = exc.getLineNumber() or 0
+        problems.append(
+            ParseProblem(
+                ln,
+                raw_at(ln),
+                f"Malformed XML ({exc.getMessage()} at column "
+                f"{(exc.getColumnNumber() or 0) + 1}); a .dek file looks like {example}.",
+            )
+        )
+    except (ValueError, UnicodeError) as exc:  # e.g. lone surrogates that cannot be encoded
+        problems.append(ParseProblem(1, raw_at(1), f"The XML text cannot be encoded ({exc}); save the file as UTF-8."))
+    return Decklist("mtgo_dek", tuple(entries), tuple(problems), None, source)
+
+
+# --------------------------------------------------------------------------- JSON caches
+
+_COUNT_KEYS = ("count", "Count", "quantity", "Quantity", "qty", "amount")
+_NAME_KEYS = ("name", "Name", "CardName", "card_name", "cardName", "card")
+_SECTION_KEYS = {
+    "mainboard": "main",
+    "Mainboard": "main",
+    "main_deck": "main",
+    "maindeck": "main",
+    "main": "main",
+    "MainBoard": "main",
+    "sideboard": "sideboard",
+    "Sideboard": "sideboard",
+    "SideBoard": "sideboard",
+    "side": "sideboard",
+    "commanders": "commander",
+    "Commanders": "commander",
+    "commander": "commander",
+    "Commander": "commander",
+    "companion": "companion",
+    "Companion": "companion",
+    "maybeboard": "maybeboard",
+    "Maybeboard": "maybeboard",
+}
+
+
+class _LineFinder:
+    """Finds, in order, the file line where each card name value appears (JSON gives no positions)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+        self.pos = 0
+
+    def find(self, name: str) -> int:
+        for enc in (json.dumps(name, ensure_ascii=False), json.dumps(name)):
+            i = self.text.find(enc, self.pos)
+            while i != -1:
+                j = i - 1
+                while j >= 0 and self.text[j] in " \t\r\n":
+                    j -= 1
+                if j >= 0 and self.text[j] == ":":
+                    self.pos = i + len(enc)
+                    return bisect_right(self.starts, i)
+                i = self.text.find(enc, i + 1)
+        return 0
+
+
+def _first(d: dict[str, Any], keys: Sequence[str]) -> Any:
+    for k in keys:
+        if k in d:
+            return d[k]
+    return None
+
+
+def _deck_from_json(
+    deck: dict[str, Any],
+    *,
+    source: str,
+    finder: _LineFinder | None,
+    player: str | None,
+    event: str | None,
+    event_format: str | None,
+    name: str | None,
+    commander_in_sideboard: bool | None,
+) -> Decklist:
+    entries: list[DeckEntry] = []
+    problems: list[ParseProblem] = []
+    for key, value in deck.items():
+        sec = _SECTION_KEYS.get(key)
+        if sec is None:
+            continue
+        if value is None:
+            continue
+        if not isinstance(value, list):
+            problems.append(
+                ParseProblem(
+                    0,
+                    f"{key}: {str(value)[:80]}",
+                    f'\'{key}\' is not a list of {{"count": 4, "name": "Lightning Bolt"}} objects.',
+                )
+            )
+            continue
+        for item in value:
+            if not isinstance(item, dict):
+                problems.append(
+                    ParseProblem(
+                        0,
+                        str(item)[:80],
+                        f'An item of \'{key}\' is not an object like {{"count": 4, "name": "Lightning Bolt"}}.',
+                    )
+                )
+                continue
+            cname = _first(item, _NAME_KEYS)
+            count = _first(item, _COUNT_KEYS)
+            line = finder.find(cname) if (finder and isinstance(cname, str)) else 0
+            raw = f"{count} {cname}"
+            if not isinstance(cname, str) or _name_problem(cname.strip()):
+                problems.append(
+                    ParseProblem(
+                        line,
+                        raw,
+                        f"An item of '{key}' has no usable card name; "
+                        'expected {"count": 4, "name": "Lightning Bolt"}.',
+                    )
+                )
+                continue
+            if isinstance(count, str) and count.strip().isdigit():
+                count = int(count)
+            if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+                problems.append(
+                    ParseProblem(
+                        line,
+                        raw,
+                        f"'{cname}' in '{key}' has count {count!r}; a count "
+                        f"must be a whole number from 1 to {MAX_COUNT}: entry skipped.",
+                    )
+                )
+                continue
+            entries.append(DeckEntry(count, cname.strip(), sec, line, raw))
+
+    side = [e for e in entries if e.section == "sideboard"]
+    if commander_in_sideboard is None:
+        label = f"{event_format or ''} {event or ''}".casefold()
+        auto = "commander" in label and not any(e.section == "commander" for e in entries)
+        commander_in_sideboard = auto and 1 <= sum(e.count for e in side) <= 2
+    if commander_in_sideboard:
+        entries = [
+            DeckEntry(e.count, e.name, "commander", e.line, e.raw) if e.section == "sideboard" else e for e in entries
+        ]
+    return Decklist(
+        "json_cache",
+        tuple(entries),
+        tuple(problems),
+        name,
+        source,
+        player=player,
+        event=event,
+        event_format=event_format,
+    )
+
+
+def _unescape_topdeck(text: str) -> str:
+    if "\n" not in text and "\\n" in text:
+        text = text.replace("\\r\\n", "\n").replace("\\n", "\n")
+    return text.replace("\\'", "'").replace('\\"', '"')
+
+
+def _decks_from_obj(obj: Any, text: str, source: str, commander_in_sideboard: bool | None) -> list[Decklist] | None:
+    """All decks in a parsed JSON document, or None when the shape is not a known deck cache."""
+    finder = _LineFinder(text)
+    kw: dict[str, Any] = dict(source=source, finder=finder, commander_in_sideboard=commander_in_sideboard)
+    if isinstance(obj, dict):
+        decks = obj.get("decks", obj.get("Decks"))
+        if isinstance(decks, list):
+            t = obj.get("tournament", obj.get("Tournament")) or {}
+            t = t if isinstance(t, dict) else {}
+            event = _first(t, ("name", "Name"))
+            fmt = _first(t, ("format", "Format", "Formats"))
+            if isinstance(fmt, list):
+                fmt = ", ".join(map(str, fmt))
+            out = []
+            for d in decks:
+                if not isinstance(d, dict):
+                    continue
+                out.append(
+                    _deck_from_json(
+                        d,
+                        player=_first(d, ("player", "Player")),
+                        event=event,
+                        event_format=fmt,
+                        name=_first(d, ("name", "deck_name")),
+                        **kw,
+                    )
+                )
+            return out
+        if isinstance(obj.get("decklist"), str):  # TopDeck.gg player object
+            inner = parse_decklist(_unescape_topdeck(obj["decklist"]), source=source)
+            return [
+                Decklist(
+                    "json_cache",
+                    inner.entries,
+                    inner.problems,
+                    inner.name,
+                    source,
+                    player=obj.get("name") if isinstance(obj.get("name"), str) else None,
+                )
+            ]
+        if any(k in obj for k in _SECTION_KEYS) and any(isinstance(obj.get(k), list) for k in _SECTION_KEYS):
+            return [
+                _deck_from_json(
+                    obj,
+                    player=obj.get("player"),
+                    event=None,
+                    event_format=obj.get("format"),
+                    name=obj.get("name") if isinstance(obj.get("name"), str) else None,
+                    **kw,
+                )
+            ]
+        vals = list(obj.values())
+        if vals and all(isinstance(v, dict) and any(k in v for k in _SECTION_KEYS) for v in vals):
+            return [
+                _deck_from_json(
+                    v,
+                    player=v.get("player"),
+                    event=v.get("event"),
+                    event_format=v.get("format"),
+                    name=v.get("archetype") or v.get("name"),
+                    **kw,
+                )
+                for v in vals
+            ]
+        return None
+    if isinstance(obj, list) and obj and all(isinstance(v, dict) and any(k in v for k in _SECTION_KEYS) for v in obj):
+        return [
+            _deck_from_json(
+                v,
+                player=v.get("player"),
+                event=None,
+                event_format=v.get("format"),
+                name=v.get("name") if isinstance(v.get("name"), str) else None,
+                **kw,
+            )
+            for v in obj
+        ]
+    return None
+
+
+# --------------------------------------------------------------------------- public entry points
+
+
+def parse_decklist(text: str, *, source: str = "<text>") -> Decklist:
+    """Parse a decklist in any supported format; never raises for a ``str``: problems are reported."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_decklist expects str, got {type(text).__name__}; use read_decklist for files")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if _looks_like_xml(text):
+        return _parse_dek(text, source)
+    head = text.lstrip()[:1]
+    if head in ("{", "["):
+        try:
+            obj = json.loads(text)
+        except (ValueError, RecursionError):
+            obj = None
+        if obj is not None:
+            decks = _decks_from_obj(obj, text, source, None)
+            if decks is not None:
+                if len(decks) == 1:
+                    return decks[0]
+                return Decklist(
+                    "json_cache",
+                    (),
+                    (
+                        ParseProblem(
+                            1,
+                            text.split("\n", 1)[0][:200],
+                            f"This JSON holds {len(decks)} decklists, not one; read it with "
+                            "read_decklists_json_cache().",
+                        ),
+                    ),
+                    None,
+                    source,
+                )
+    return _parse_text(text, source)
+
+
+def _read_text(path: Path) -> str:
+    path = Path(path)
+    if not path.exists():
+        raise DecklistError(f"{path}: no such file; check the path (relative paths start from {Path.cwd()}).")
+    if path.is_dir():
+        raise DecklistError(f"{path}: is a folder, not a decklist file; give the path of one file.")
+    try:
+        data = userfiles.read_bytes(path, limit=MAX_DECKLIST_BYTES, what="decklist or deck cache")
+    except OSError as exc:
+        raise DecklistError(f"{path}: cannot be read ({exc.strerror or exc}); check its permissions.") from exc
+    except userfiles.InputTooLargeError as exc:  # a DecklistError: check_decks makes it one parse_error row
+        raise DecklistError(str(exc)) from None
+    if not data.strip(b" \t\r\n\x0b\x0c") or data.strip() == b"\xef\xbb\xbf":
+        raise DecklistError(f"{path}: the file is empty; export the decklist again or check you picked the right file.")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise DecklistError(
+                f"{path}: has a UTF-16 mark but cannot be decoded ({exc.reason}); save it again as UTF-8 text."
+            ) from exc
+    elif b"\x00" in data:
+        raise DecklistError(
+            f"{path}: is a binary file, not a text decklist (it contains NUL bytes); "
+            "export the deck as text (.txt) or MTGO XML (.dek)."
+        )
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            try:
+                text = data.decode("cp1252")
+            except UnicodeDecodeError:
+                text = data.decode("latin-1")
+    text = text.lstrip("\ufeff")
+    ctrl = len(_BINARY_CONTROL.findall(text))
+    if ctrl > max(2, len(text) // 100):
+        raise DecklistError(
+            f"{path}: does not decode as text ({ctrl} control characters; tried UTF-8, "
+            "Windows-1252 and Latin-1); export the deck as UTF-8 text."
+        )
+    if not text.strip():
+        raise DecklistError(f"{path}: the file is empty; export the decklist again or check you picked the right file.")
+    return text
+
+
+def read_decklist(path: Path) -> Decklist:
+    """Read one decklist file (any format; .dek XML and JSON detected by content).
+
+    Raises DecklistError when the file is missing, a folder, binary, undecodable or empty.
+    UTF-8 (with or without BOM), UTF-16 with BOM, CRLF and Windows-1252 / Latin-1 files are read.
+    """
+    text = _read_text(Path(path))
+    return parse_decklist(text, source=str(path))
+
+
+def read_decklists_json_cache(path: Path, *, commander_in_sideboard: bool | None = None) -> list[Decklist]:
+    """Read every deck of a tournament JSON cache file.
+
+    Shapes: Spigushe/barrins ``{"tournament", "decks": [{"player", "mainboard": [{count, name}],
+    "sideboard"}]}``, Badaro/fbettega ``{"Tournament", "Decks": [{"Player", "Mainboard": [{Count,
+    CardName}], "Sideboard"}]}``, ``{key: {player, main_deck, sideboard}}`` objects, a list of deck objects,
+    and TopDeck.gg player objects (``decklist`` text with ``~~Commanders~~`` sections).
+
+    ``commander_in_sideboard``: True moves every sideboard entry to the "commander" section (mtgtop8 /
+    MTGO / Melee Commander decks keep the commander(s) there); False keeps them as sideboard; None
+    (default) decides per deck: True when the event's format or name says Commander and the sideboard
+    holds 1 or 2 cards (so a 128-card "maybeboard" spilled into Sideboard, or Unfinity sticker sheets
+    next to the commander, stay sideboard entries - pass True to force).
+
+    Entries carry the file line of the card's name and raw = "<count> <name>". Invalid items
+    (count 0, missing name) become ParseProblems. Raises DecklistError if the file is unreadable,
+    not JSON, or holds no decklists.
+    """
+    path = Path(path)
+    text = _read_text(path)
+    try:
+        obj = json.loads(text)
+    except ValueError as exc:
+        raise DecklistError(f"{path}: is not JSON ({exc}); for a text or .dek decklist use read_decklist().") from exc
+    decks = _decks_from_obj(obj, text, str(path), commander_in_sideboard)
+    if decks is None:
+        raise DecklistError(
+            f'{path}: is JSON but holds no decklists (expected {{"decks": [{{"mainboard": '
+            '[{"count", "name"}], "sideboard": [...]}]}} or the Badaro "Decks" shape); '
+            "check this is a deck cache and not e.g. match results."
+        )
+    return decks
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def _entries(deck: Decklist | Iterable[DeckEntry]) -> list[DeckEntry]:
+    return list(deck.entries) if isinstance(deck, Decklist) else list(deck)
+
+
+def render_mtgo_txt(deck: Decklist | Iterable[DeckEntry]) -> str:
+    """MTGO text: main deck, a blank line, then sideboard + commander(s) + companion (as MTGO does).
+
+    Maybeboard entries are left out (MTGO has no maybeboard).
+    """
+    es = _entries(deck)
+    main = [f"{e.count} {e.name}" for e in es if e.section == "main"]
+    side = [f"{e.count} {e.name}" for e in es if e.section in ("sideboard", "companion", "commander")]
+    out = main + ([""] + side if side else [])
+    return "\n".join(out) + "\n"
+
+
+def render_arena(deck: Decklist | Iterable[DeckEntry], *, name: str | None = None) -> str:
+    """MTG Arena export text (with ``(SET) 123`` where the entries have a set code)."""
+    es = _entries(deck)
+    if name is None and isinstance(deck, Decklist):
+        name = deck.name
+    blocks: list[str] = []
+    if name:
+        blocks.append(f"About\nName {name}")
+    for sec, header in (
+        ("commander", "Commander"),
+        ("companion", "Companion"),
+        ("main", "Deck"),
+        ("sideboard", "Sideboard"),
+        ("maybeboard", "Maybeboard"),
+    ):
+        rows = []
+        for e in es:
+            if e.section != sec:
+                continue
+            suffix = (
+                f" ({e.set_code}) {e.collector_number}"
+                if e.set_code and e.collector_number
+                else (f" ({e.set_code})" if e.set_code else "")
+            )
+            rows.append(f"{e.count} {e.name}{suffix}")
+        if rows:
+            blocks.append(header + "\n" + "\n".join(rows))
+    return "\n\n".join(blocks) + "\n"
+
+
+def render_dek(deck: Decklist | Iterable[DeckEntry]) -> str:
+    """MTGO .dek XML (no CatIDs: we do not know MTGO's catalogue ids; commander/companion go to the sideboard)."""
+    from xml.sax.saxutils import quoteattr  # imports urllib (~30 ms): only writing a .dek needs it
+
+    rows = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">',
+        "  <NetDeckID>0</NetDeckID>",
+        "  <PreconstructedDeckID>0</PreconstructedDeckID>",
+    ]
+    for e in _entries(deck):
+        if e.section == "maybeboard":
+            continue
+        sb = "false" if e.section == "main" else "true"
+        rows.append(f'  <Cards Quantity="{e.count}" Sideboard="{sb}" Name={quoteattr(e.name)} Annotation="0" />')
+    rows.append("</Deck>")
+    return "\n".join(rows) + "\n"

@@ -1,0 +1,386 @@
+"""``oracle-tools mcp``: the rules answers as tools of a Model Context Protocol server over stdio.
+
+Built on the official ``mcp`` Python SDK (2.x, ``MCPServer``). Each tool returns exactly the JSON
+that the matching CLI command prints with ``--json`` (the same ``to_dict()`` objects), as the text
+content of the result and, parsed, as its structured content:
+
+======================  ==============================================================
+tool                    same JSON as
+======================  ==============================================================
+``search``              ``oracle-tools search QUERY --limit N --json`` (a Scryfall list object)
+``resolve``             ``oracle-tools resolve NAME [--fuzzy] --json``
+``token``               ``oracle-tools token NAME --json``
+``choose_name``         ``oracle-tools choose-name NAME [--constraint P | --card C] --json``
+``list_nameable``       ``oracle-tools choose-name --list [--constraint P | --card C] --json`` (first ``limit``)
+``check_deck``          ``oracle-tools deck check FILE --format F --json`` (the decklist as text)
+``changes``             ``oracle-tools changes [--run N | --since DATE] [--format F] [--card NAME] --limit N --json``
+======================  ==============================================================
+
+Arguments are checked against each tool's input schema; a bad argument or a library error
+(unknown format, unreadable constraint, …) is a tool error with one line saying what was wrong —
+the server keeps running. The database is opened read-only; tools run one at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from oracle_tools.db import OracleDB
+from oracle_tools.errors import OracleToolsError
+from oracle_tools.store.resources import package_version
+from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
+
+MAX_NAME = 1000  # characters, as the HTTP API
+MAX_DECKLIST = 1024 * 1024  # characters of decklist text, as the HTTP API's body limit
+SEARCH_PAGE = 175  # Scryfall's page size: the most cards one search call returns
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, description="A card or token name, any spelling.")]
+Phrase = Annotated[
+    str | None,
+    Field(
+        max_length=MAX_NAME,
+        description=(
+            'The characteristics the name must have, as printed on the card: "nonland", "artifact", '
+            '"nonartifact, nonland", "creature". Omit for "choose a card name".'
+        ),
+    ),
+]
+CardWithConstraint = Annotated[
+    str | None,
+    Field(
+        max_length=MAX_NAME,
+        description=("Take the constraint from this card's own Oracle text instead (Meddling Mage -> nonland)."),
+    ),
+]
+
+_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+T = TypeVar("T")
+
+
+def cli_json(data: Any) -> CallToolResult:
+    """The CLI's ``--json`` text (same ``json.dumps`` call) as text content, and parsed as structured content."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    parsed = json.loads(text)
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=parsed if isinstance(parsed, dict) else {"result": parsed},
+    )
+
+
+def _one_line(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ())) or "arguments"
+        parts.append(f"{where}: {error.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+class OracleMCPServer(MCPServer[Any]):
+    """An MCPServer whose tool errors are one line: the tool, then what was wrong with the arguments or
+    the library's message (its first line: longer help stays with the CLI)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(f"{name}: bad arguments: {_one_line(cause)}") from None
+            if type(cause) is ToolError:  # raised by answer(): the library's OracleToolsError text
+                raise ToolError(f"{name}: {str(cause).strip().splitlines()[0]}") from None
+            raise
+
+    async def run_stdio_async(self) -> None:
+        """The SDK's stdio loop with every incoming line checked first (:class:`CheckedLines`): the SDK drops
+        a line it cannot read without a word, and the client waits forever for the answer."""
+        import io
+        import sys
+
+        import anyio
+        from mcp.server.stdio import stdio_server
+
+        stdin = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+        stdout = anyio.wrap_file(io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True))
+        async with stdio_server(stdin=CheckedLines(stdin, stdout), stdout=stdout) as (read, write):  # type: ignore[arg-type]
+            server = self._lowlevel_server
+            await server.run(read, write, server.create_initialization_options())
+
+
+class CheckedLines:
+    """The lines of standard input for the SDK, less those it would drop: each of those is answered here, as
+    JSON-RPC says — text that is not JSON: -32700 (parse error); JSON that is no JSON-RPC message: -32600
+    (invalid request, with its id when it has one); a message holding a lone surrogate (a "\\ud800" escape,
+    which no text can hold): a tool error for a tool call, else -32602 (invalid params)."""
+
+    def __init__(self, lines: Any, out: Any) -> None:
+        self.lines = lines
+        self.out = out
+
+    def __aiter__(self) -> Any:
+        return self._checked()
+
+    async def _checked(self) -> Any:
+        async for line in self.lines:
+            if not line.strip():
+                continue
+            reply = bad_message_reply(line)
+            if reply is None:
+                yield line
+            elif reply:
+                await self.out.write(json.dumps(reply) + "\n")
+                await self.out.flush()
+
+
+def bad_message_reply(line: str) -> dict[str, Any] | None:
+    """The JSON-RPC answer to a line the SDK cannot take (``{}`` for one that gets no answer: a notification),
+    or None for a good line."""
+    from mcp import types
+
+    from oracle_tools.text.surrogates import lone_surrogate
+
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        return _rpc_error(None, -32700, f"Parse error: the line is not JSON ({str(exc)[:200]})")
+    message_id = value.get("id") if isinstance(value, dict) else None
+    if not isinstance(message_id, (str, int)) or isinstance(message_id, bool):
+        message_id = None
+    try:
+        types.jsonrpc_message_adapter.validate_python(value, by_name=False)
+    except ValueError as exc:
+        return _rpc_error(
+            message_id, -32600, f"Invalid Request: not a JSON-RPC 2.0 message ({str(exc).splitlines()[0][:200]})"
+        )
+    if lone_surrogate(value) is None:
+        return None
+    if message_id is None:
+        return {}  # a notification gets no answer
+    if value.get("method") == "tools/call":
+        name = str((value.get("params") or {}).get("name", "tool")).encode("utf-8", "replace").decode()
+        text = f"{name}: bad arguments: a string holds a lone surrogate, which is no Unicode character; send text"
+        return {
+            "jsonrpc": "2.0",
+            "id": message_id,
+            "result": {"content": [{"type": "text", "text": text}], "isError": True},
+        }
+    return _rpc_error(message_id, -32602, "Invalid params: a string holds a lone surrogate; send text")
+
+
+def _rpc_error(message_id: str | int | None, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": message_id, "error": {"code": code, "message": message}}
+
+
+def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -> MCPServer[Any]:
+    """The MCP server with the oracle-tools tools, answering from ``db``."""
+    server = OracleMCPServer(
+        "oracle-tools",
+        version=package_version(),
+        log_level="WARNING",
+        instructions=(
+            "Magic: The Gathering Oracle card reference (Scryfall data) with the Comprehensive Rules' name rules "
+            "(CR 201), tokens (CR 111), 'choose a card name' (CR 201.4) and deck legality. Resolve names before "
+            "reasoning about a card; answers are JSON."
+        ),
+    )
+    lock = threading.Lock()  # one DuckDB connection: tools run on worker threads, one at a time
+
+    def answer(work: Callable[[], T]) -> T:
+        with lock:
+            try:
+                return work()
+            except OracleToolsError as exc:
+                raise ToolError(str(exc)) from None
+
+    @server.tool(annotations=_READ_ONLY)
+    def resolve(
+        name: Name,
+        fuzzy: Annotated[bool, Field(description=("Accept the closest name for a misspelling (via 'fuzzy')."))] = False,
+    ) -> CallToolResult:
+        """Resolve a card name in any spelling, face, language or alternate name to its Oracle card (CR 201).
+
+        Returns status ok / ambiguous / not_found, the Oracle name, how it matched (`via`), the class of
+        interchangeable names (CR 201.3) and suggestions on a miss. Same JSON as `oracle-tools resolve --json`.
+        """
+        return cli_json(answer(lambda: db.resolve(name, fuzzy=fuzzy).to_dict()))
+
+    @server.tool(annotations=_READ_ONLY)
+    def token(name: Name) -> CallToolResult:
+        """What "create a NAME token" makes (CR 111): a predefined token (111.10), the token effects name and
+        define (111.4, 111.9), the Oracle card of that name (111.11), or kind 'none' with suggestions.
+        Same JSON as `oracle-tools token NAME --json`."""
+        return cli_json(answer(lambda: db.token(name).to_dict()))
+
+    @server.tool(annotations=_READ_ONLY)
+    def choose_name(name: Name, constraint: Phrase = None, card: CardWithConstraint = None) -> CallToolResult:
+        """May NAME be chosen for "choose a [constraint] card name" (CR 201.4)? Returns valid, the names chosen
+        (interchangeable names too, 201.4g), the rule and the reason. Same JSON as
+        `oracle-tools choose-name NAME --json`."""
+
+        def work() -> dict[str, Any]:
+            constraint_used, phrase, source = _constraint(db, constraint, card)
+            verdict = db.choose_name(name, constraint_used)
+            return {**verdict.to_dict(), "constraint_phrase": phrase, "constraint_from_card": source}
+
+        return cli_json(answer(work))
+
+    @server.tool(annotations=_READ_ONLY)
+    def list_nameable(
+        constraint: Phrase = None,
+        card: CardWithConstraint = None,
+        limit: Annotated[int, Field(ge=1, le=5000, description="At most this many rows.")] = 100,
+    ) -> CallToolResult:
+        """Every name that may be chosen under a constraint (CR 201.4): one row per face with its
+        characteristics. The first `limit` rows of `oracle-tools choose-name --list --json`."""
+
+        def work() -> list[dict[str, Any]]:
+            constraint_used, _, _ = _constraint(db, constraint, card)
+            return db.nameable(constraint_used).drop("oracle_text").head(limit).to_dicts()
+
+        return cli_json(answer(work))
+
+    @server.tool(annotations=_READ_ONLY)
+    def check_deck(
+        decklist: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_DECKLIST,
+                description=("The decklist text: Arena, MTGO .txt or .dek XML, a plain list, or a JSON deck."),
+            ),
+        ],
+        format: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=40,
+                description=(
+                    "standard, pioneer, modern, legacy, vintage, pauper, commander, duel, brawl, premodern, "
+                    "oldschool, limited, ... (Scryfall legality keys; edh and other aliases work)."
+                ),
+            ),
+        ],
+        commanders: Annotated[
+            list[Annotated[str, Field(min_length=1, max_length=MAX_NAME)]] | None,
+            Field(max_length=2, description="The commander(s), when the list has no Commander section."),
+        ] = None,
+    ) -> CallToolResult:
+        """Check a decklist against a format's construction rules (CR 100.2, 100.4, 201.3b, 903): legal, and
+        each problem with its kind, card, line and detail; `lines` gives every card line as resolved.
+        Same JSON as `oracle-tools deck check FILE --format F --json`."""
+
+        def work() -> dict[str, Any]:
+            from oracle_tools.decks.checker import format_rules
+            from oracle_tools.decks.decklist import parse_decklist
+
+            rules = format_rules(format)
+            # always parsed as text: a decklist string is never taken for a file path
+            deck = parse_decklist(decklist, source="decklist")
+            return db.check_deck(deck, format=rules.key, commanders=commanders or None).to_dict()
+
+        return cli_json(answer(work))
+
+    @server.tool(annotations=_READ_ONLY)
+    def changes(
+        run: Annotated[int | None, Field(ge=1, description="The ingest run (see `oracle-tools info`).")] = None,
+        since: Annotated[
+            str | None, Field(max_length=40, description="Every ingest on or after this date (YYYY-MM-DD).")
+        ] = None,
+        format: Annotated[
+            str | None, Field(max_length=40, description="Only legality changes in this format (modern, ...).")
+        ] = None,
+        card: Annotated[
+            str | None, Field(max_length=MAX_NAME, description="Only this card (any name of it, a former one too).")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=5000, description="At most this many changes per kind.")] = 50,
+    ) -> CallToolResult:
+        """What changed in the Oracle reference at the last ingest (or `run`, or every ingest since a date):
+        bans and unbans, other legality changes, renames, Oracle text errata (word diff `[-old-]{+new+}`),
+        other characteristics, new and removed cards, grouped with counts. Same JSON as
+        `oracle-tools changes [--run N | --since DATE] [--format F] [--card NAME] --limit N --json`."""
+        return cli_json(answer(lambda: db.changes_report(since=since, run=run, format=format, card=card, limit=limit)))
+
+    @server.tool(annotations=_READ_ONLY)
+    def search(
+        query: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=MAX_NAME,
+                description=('Scryfall search syntax: t:goblin c:r mv<=2 f:modern, o:"draw a card", name words, ...'),
+            ),
+        ],
+        limit: Annotated[int, Field(ge=1, le=SEARCH_PAGE, description="At most this many cards.")] = 20,
+        unique: Literal["cards", "prints", "art"] = "cards",
+        order: Literal[
+            "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist"
+        ] = "name",
+        direction: Literal["auto", "asc", "desc"] = "auto",
+    ) -> CallToolResult:
+        """Search cards with Scryfall's query language. Returns a Scryfall list object (object, total_cards,
+        has_more, data: Scryfall card objects) with the first `limit` cards: the JSON of
+        `oracle-tools search QUERY --limit N --json`."""
+
+        def work() -> dict[str, Any]:
+            from oracle_tools.search import time_limit
+
+            # a runaway search cannot hold the one connection every tool shares (DuckDB's interrupt())
+            with time_limit(query_timeout).watching(db.user_con):
+                frame = db.search(query, unique=unique, order=order, direction=direction)
+            total = frame.height
+            ids = frame.head(limit).get_column("id").drop_nulls().to_list()
+            cards = db.card_objects(ids=ids)  # as the CLI does
+            return {"object": "list", "total_cards": total, "has_more": len(cards) < total, "data": cards}
+
+        return cli_json(answer(work))
+
+    return server
+
+
+def _constraint(db: OracleDB, phrase: str | None, card: str | None) -> tuple[Any, str, str | None]:
+    """(constraint, phrase used, card it came from) — as the CLI's choose-name reads --constraint / --card."""
+    from oracle_tools.choose import chooser as _choose
+
+    if phrase is not None and card is not None:
+        raise OracleToolsError("give constraint or card, not both")
+    if card is not None:
+        return _choose.constraint_from_card(db, card)
+    return _choose.as_constraint(phrase), phrase or "", None
+
+
+def run(db_path: str | Path, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -> None:
+    """Serve the tools over stdio until the client closes stdin or Ctrl-C. The database must exist (checked first)."""
+    import os
+    import signal
+    import sys
+
+    db = OracleDB(db_path)
+    db.con  # noqa: B018 - open now: a missing database is one error line before the server starts
+    if sys.stdin.isatty():  # a person started it, not an MCP client: say what it is waiting for
+        print(
+            f"oracle-tools mcp: serving {db.path} as MCP tools; waiting for an MCP client on standard input "
+            "(an AI assistant starts this command itself). Ctrl-C stops it.",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def stop(signum: int, frame: object) -> None:
+        # The SDK reads stdin in a worker thread that a cancelled event loop cannot interrupt: without this the
+        # first Ctrl-C waited for one more input line. The database is read-only: nothing is left half-written.
+        os._exit(130)
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        build_server(db, query_timeout=query_timeout).run("stdio")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        db.close()

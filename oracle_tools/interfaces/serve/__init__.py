@@ -1,0 +1,83 @@
+"""``oracle-tools serve``: the local Scryfall-compatible HTTP API, the rules endpoints and the web page.
+
+:func:`create_app` (oracle_tools/interfaces/serve/app.py) builds the Starlette app; :func:`run` serves it with
+uvicorn (httptools and uvloop when installed). Reference: docs/serve.md.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve.app import create_app
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+__all__ = ["app_factory", "create_app", "run"]
+
+_DB_ENV = "ORACLE_TOOLS_SERVE_DB"
+
+
+def app_factory() -> Starlette:
+    """The app for uvicorn's worker processes (``--workers N``): the database path comes from the environment."""
+    return create_app(Path(os.environ[_DB_ENV]))
+
+
+def check_address(host: str, port: int) -> None:
+    """Fail with one clear line before uvicorn starts: it would log a traceback for a host it cannot resolve
+    and a bare errno for a port in use."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError, ValueError) as exc:
+        raise OracleToolsError(
+            f"cannot serve on host {host[:80]!r}: {exc}; give an address of this machine, such as 127.0.0.1 or 0.0.0.0"
+        ) from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no conflict
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise OracleToolsError(
+                f"cannot serve on {host}:{port}: {exc.strerror or exc}; stop what uses it or give another --port"
+            ) from None
+
+
+def run(
+    db_path: str | os.PathLike[str],
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    workers: int = 1,
+    log_level: str = "warning",
+) -> None:
+    """Serve until interrupted. Opens the database read-only first, so a missing file fails at once."""
+    import uvicorn
+
+    check_address(host, port)
+    path = Path(db_path).resolve()
+    from oracle_tools.interfaces.serve.limits import (
+        uvicorn_options,  # httptools (uvicorn[standard]) with our header limits
+    )
+
+    loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        **uvicorn_options(),
+        "loop": loop,
+        "log_level": log_level,
+        "access_log": False,
+        "server_header": False,
+        "timeout_graceful_shutdown": 5,
+    }
+    if workers > 1:
+        os.environ[_DB_ENV] = str(path)
+        uvicorn.run("oracle_tools.interfaces.serve:app_factory", factory=True, workers=workers, **options)
+    else:
+        uvicorn.run(create_app(path), **options)

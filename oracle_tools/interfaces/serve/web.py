@@ -1,0 +1,401 @@
+"""The small web page at ``/``: a name box and a decklist box, server-rendered.
+
+No build step and no JavaScript: two plain HTML forms that come back to the same page. The name
+form is a GET (``/?q=Fire/Ice`` is a shareable link); the deck form is a POST of the pasted list
+(``/?deck=…&format=modern`` works as a GET too). Every value reaches the HTML through Jinja2 with
+autoescaping on; the two filters that emit markup (mana symbols, Oracle text paragraphs) escape
+their input themselves.
+
+The answers are the library's: :meth:`OracleDB.resolve` (CR 201), the tokens lookup (CR 111) and
+:meth:`OracleDB.check_deck` — the same objects the CLI's ``--json`` and the JSON API print.
+``routes`` is mounted by the HTTP app (``oracle_tools/interfaces/serve/app.py``); the page reads the database
+the way the API does (see :func:`_render_in_thread`).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.routing import Route
+
+from oracle_tools.db import OracleDB
+from oracle_tools.errors import OracleToolsError
+
+MAX_NAME = 1000  # characters; longer names are refused, as by the JSON API
+MAX_BODY = 1024 * 1024  # bytes of a posted form (a decklist); the API refuses bigger bodies with 413
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+# How a name resolved (Resolution.via), in words for the page.
+VIA_TEXT: dict[str, str] = {
+    "name": "its Oracle name",
+    "face": "the name of one of its faces or halves",
+    "normalized": "its Oracle name, ignoring case, accents, punctuation and spacing",
+    "printed": "a printed name of one of its printings (another language, CR 201.2)",
+    "interchangeable": "an interchangeable name: the same name in the game (CR 201.3)",
+    "flavor": "an alternate (flavor) name; in the game the card has only its Oracle name (CR 201.6)",
+    "fuzzy": "the closest name to what was typed",
+    "former": "a former name: the card was renamed (see the note)",
+}
+
+_MANA_SYMBOL = re.compile(r"\{([^{}]{1,8})\}")
+_COLOUR_CLASS = {"W": "ms-w", "U": "ms-u", "B": "ms-b", "R": "ms-r", "G": "ms-g"}
+
+
+def mana(text: str | None) -> Markup:
+    """``{2}{U}{U}`` as small round symbols; everything outside the braces is escaped as text."""
+    if not text:
+        return Markup("")
+    out: list[str] = []
+    last = 0
+    for match in _MANA_SYMBOL.finditer(text):
+        out.append(str(escape(text[last : match.start()])))
+        symbol = match.group(1)
+        colour = next((cls for key, cls in _COLOUR_CLASS.items() if key in symbol.upper().split("/")), "")
+        out.append(f'<span class="ms {colour}" title="{escape(match.group(0))}">{escape(symbol)}</span>')
+        last = match.end()
+    out.append(str(escape(text[last:])))
+    return Markup("".join(out))
+
+
+def oracle_text(text: str | None) -> Markup:
+    """Oracle text as one paragraph per line, mana symbols drawn (see :func:`mana`)."""
+    if not text:
+        return Markup("")
+    return Markup("".join(f"<p>{mana(line)}</p>" for line in text.split("\n")))
+
+
+_env = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=select_autoescape(["html"]),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_env.filters["mana"] = mana
+_env.filters["oracle_text"] = oracle_text
+
+
+# -- what the page shows ---------------------------------------------------------------------------
+
+
+@dataclass
+class Lookup:
+    """The answer to the name box: the resolution, the Oracle card, a token, or suggestions."""
+
+    resolution: Any  # names.Resolution
+    via_text: str = ""
+    card: dict[str, Any] | None = None
+    token: Any = None  # tokens.TokenAnswer of kind predefined/effect (a token by that name exists)
+    miss: bool = False
+    suggestions: list[str] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        if self.card:
+            return str(self.card["name"])
+        if self.token is not None:
+            return str(self.token.name)
+        return str(self.resolution.query)
+
+
+def _stats(row: dict[str, Any]) -> str:
+    if row.get("power") is not None or row.get("toughness") is not None:
+        return f"{row.get('power')}/{row.get('toughness')}"
+    if row.get("loyalty") is not None:
+        return f"Loyalty {row['loyalty']}"
+    if row.get("defense") is not None:
+        return f"Defense {row['defense']}"
+    return ""
+
+
+def oracle_card(con: Any, oracle_id: str, same_name: list[str]) -> dict[str, Any] | None:
+    """The Oracle card with its faces, legalities and alternate names, for the page.
+
+    The page's own SQL lives here, beside the only code that shows it; fixed statements, the
+    oracle id bound as a parameter.
+    """
+    cur = con.execute(
+        "SELECT oracle_id, name, layout, mana_cost, type_line, oracle_text, power, toughness, loyalty, defense "
+        "FROM cards WHERE oracle_id = ?",
+        [oracle_id],
+    )
+    columns = [d[0] for d in cur.description]
+    row = cur.fetchone()
+    if row is None:
+        return None
+    card = dict(zip(columns, row))
+    cur = con.execute(
+        "SELECT face_index, name, role, mana_cost, type_line, oracle_text, power, toughness, loyalty, defense "
+        "FROM faces WHERE oracle_id = ? ORDER BY face_index",
+        [oracle_id],
+    )
+    columns = [d[0] for d in cur.description]
+    card["faces"] = [dict(zip(columns, face)) for face in cur.fetchall()]
+    for face in card["faces"]:
+        face["stats"] = _stats(face)
+    card["stats"] = _stats(card)
+    legalities = con.execute(
+        "SELECT format, status FROM legalities WHERE oracle_id = ? ORDER BY format", [oracle_id]
+    ).fetchall()
+    card["legal"] = [fmt for fmt, status in legalities if status == "legal"]
+    card["restricted_or_banned"] = [(fmt, status) for fmt, status in legalities if status in ("banned", "restricted")]
+    # CR 201.6: alternate (flavor) names resolve to the card but are not its name
+    card["flavor_names"] = [
+        name
+        for (name,) in con.execute(
+            "SELECT DISTINCT name FROM names WHERE oracle_id = ? AND via = 'flavor' ORDER BY name", [oracle_id]
+        ).fetchall()
+    ]
+    card["same_name"] = same_name  # CR 201.3: the other names of its class
+    return card
+
+
+TOKEN_MEMO_SIZE = 10_000  # token answers kept per database generation for the page
+
+
+def look_up(
+    db: OracleDB,
+    con: Any,
+    query: str,
+    *,
+    fuzzy: bool,
+    rules: AbstractContextManager[Any] | None = None,
+    token_memo: dict[str, Any] | None = None,
+) -> Lookup:
+    """Resolve ``query`` as a card name (CR 201) and as a token name (CR 111). ``rules`` is held around
+    each ``OracleDB`` call (the server's rules lock); the page's own SQL runs on ``con`` outside it.
+    ``token_memo`` keeps token answers (the server's, per database generation): ``OracleDB.token`` runs
+    20-40 ms of SQL under the rules lock on every call, where ``resolve`` answers from its name index."""
+    rules = rules or nullcontext()
+    with rules:
+        resolution = db.resolve(query, fuzzy=fuzzy)
+    lookup = Lookup(resolution, via_text=VIA_TEXT.get(resolution.via or "", resolution.via or ""))
+    if resolution.ok and resolution.oracle_id:
+        same = [n for n in resolution.names if n != resolution.english_name and n != resolution.name]
+        lookup.card = oracle_card(con, resolution.oracle_id, same)
+    token = token_memo.get(query) if token_memo is not None else None
+    if token is None:
+        with rules:
+            token = db.token(query)
+        if token_memo is not None:
+            if len(token_memo) > TOKEN_MEMO_SIZE:
+                token_memo.clear()
+            token_memo[query] = token
+    # A token by that name (predefined, CR 111.10, or named by effects, 111.4/111.9) is shown too;
+    # kind 'card' (111.11) is the Oracle card already shown above.
+    if token.kind in ("predefined", "effect"):
+        lookup.token = token
+    if resolution.status == "not_found" and lookup.token is None:
+        lookup.miss = True
+        seen: set[str] = set()
+        for name in (*resolution.suggestions, *resolution.tokens, *token.suggestions):
+            if name not in seen:
+                seen.add(name)
+                lookup.suggestions.append(name)
+    return lookup
+
+
+CHANGES_SHOWN = 8  # changes per kind in the page's "what changed" list
+
+
+def recent_changes(db: OracleDB, rules: AbstractContextManager[Any] | None = None) -> dict[str, Any] | None:
+    """What the last ingest changed (``oracle-tools changes --json --limit 8``), each text change with its
+    word diff as pieces for the page; None for a database built before the change history."""
+    from oracle_tools.history.changes import word_diff
+
+    try:
+        with rules or nullcontext():
+            report = db.changes_report(limit=CHANGES_SHOWN)
+    except OracleToolsError:
+        return None
+    for group in report["groups"]:
+        for change in group["changes"]:
+            change["pieces"] = word_diff(change["old_value"], change["new_value"]) if change["diff"] else []
+    return report
+
+
+def format_choices() -> list[tuple[str, str]]:
+    from oracle_tools.decks.formats import FORMATS
+
+    return [(key, rules.label or key) for key, rules in FORMATS.items()]
+
+
+def check_pasted_deck(
+    db: OracleDB, text: str, fmt: str, commander: str, rules: AbstractContextManager[Any] | None = None
+) -> Any:
+    """Check pasted decklist text. Text is always parsed as text — never taken as a file path."""
+    from oracle_tools.decks.decklist import parse_decklist
+
+    deck = parse_decklist(text, source="pasted decklist")
+    with rules or nullcontext():
+        return db.check_deck(deck, format=fmt, commanders=[commander] if commander else None)
+
+
+def render(
+    db: OracleDB, con: Any, params: dict[str, str], *, form_error: tuple[str, int] | None = None
+) -> tuple[str, int]:
+    """The page for the given form values: (HTML, HTTP status). Bad input is a message on the page (400);
+    ``form_error`` is a posted form that could not be read (message, status)."""
+    context, status = page_context(db, con, params, form_error=form_error)
+    return _env.get_template("page.html").render(context), status
+
+
+def page_context(
+    db: OracleDB,
+    con: Any,
+    params: dict[str, str],
+    *,
+    form_error: tuple[str, int] | None = None,
+    lock: AbstractContextManager[Any] | None = None,
+    token_memo: dict[str, Any] | None = None,
+    changes: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], int]:
+    """What the page shows (plain data: the template needs no database) and its HTTP status; ``lock``
+    (the server's rules lock) is held around each ``OracleDB`` call only: a plain GET / takes none, and
+    neither the page's own SQL nor the template waits for other requests' rules calls. ``changes`` is
+    :func:`recent_changes` (the server keeps it per database generation), else read here."""
+    from oracle_tools.decks.checker import format_rules
+
+    q = params.get("q", "").strip()
+    deck = params.get("deck", "")
+    commander = params.get("commander", "").strip()
+    fmt = params.get("format", "").strip() or "modern"
+    context: dict[str, Any] = {
+        "page_url": "/",
+        "db_name": db.path.name,
+        "max_name": MAX_NAME,
+        "q": q,
+        "fuzzy": params.get("fuzzy", "") not in ("", "0", "false"),
+        "deck": deck,
+        "commander": commander,
+        "format": fmt,
+        "format_label": fmt,
+        "formats": format_choices(),
+        "lookup": None,
+        "report": None,
+        "deck_lines": deck.splitlines(),
+        "name_error": None,
+        "deck_error": None,
+        "changes": changes if changes is not None else recent_changes(db, lock),
+    }
+    status = 200
+    if q:
+        if len(q) > MAX_NAME:
+            context["name_error"] = (
+                f"That name is {len(q):,} characters long; a card or token name has at most {MAX_NAME:,}."
+            )
+            context["q"] = q[:80] + "…"
+            status = 400
+        else:
+            try:
+                context["lookup"] = look_up(db, con, q, fuzzy=context["fuzzy"], rules=lock, token_memo=token_memo)
+            except OracleToolsError as exc:
+                context["name_error"] = str(exc)
+                status = 400
+    if form_error is not None:
+        context["deck_error"], status = form_error
+    elif "deck" in params:
+        try:
+            rules = format_rules(fmt)
+            context["format"], context["format_label"] = rules.key, rules.label or rules.key
+            if not deck.strip():
+                raise OracleToolsError("The decklist is empty: paste one card per line, such as '4 Lightning Bolt'.")
+            if len(commander) > MAX_NAME:
+                raise OracleToolsError(f"The commander name is longer than {MAX_NAME:,} characters.")
+            context["report"] = check_pasted_deck(db, deck, rules.key, commander, lock)
+        except OracleToolsError as exc:
+            context["deck_error"] = str(exc)
+            status = 400
+    return context, status
+
+
+# -- the route --------------------------------------------------------------------------------------
+
+_lock = threading.Lock()  # for an app without the server's database store (a bare Starlette app in a notebook)
+
+
+def _render_in_thread(request: Request, params: dict[str, str], form_error: tuple[str, int] | None) -> tuple[str, int]:
+    """Render on a worker thread, sharing the HTTP server's database discipline (serve/store.py): the
+    ``OracleDB`` rules calls one at a time under the generation's ``rules_lock``, SQL on this thread's
+    own cursor. Without the server's store (``app.state.db`` only), a module lock and a fresh cursor."""
+    generation = request.scope.get("oracle_tools.generation")
+    if generation is not None:
+        context, status = page_context(
+            generation.db,
+            generation.cursor(),
+            params,
+            form_error=form_error,
+            lock=generation.rules_lock,
+            token_memo=generation.cached("web_tokens", dict),
+            changes=generation.cached("web_changes", lambda: recent_changes(generation.db, generation.rules_lock)),
+        )
+        return _env.get_template("page.html").render(context), status
+    db = getattr(request.app.state, "db", None)
+    if db is None:
+        raise OracleToolsError("the app has no database (app.state.db)")
+    with _lock:
+        con = db.con.cursor()
+        try:
+            return render(db, con, params, form_error=form_error)
+        finally:
+            con.close()
+
+
+async def _form(request: Request) -> dict[str, str] | tuple[str, int]:
+    """The posted form (application/x-www-form-urlencoded) as one value per field, or (what was wrong, status)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        return "Send the deck form as application/x-www-form-urlencoded (the page's own form does).", 415
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > MAX_BODY:
+            return f"The decklist is larger than {MAX_BODY // 1024:,} KB; paste a smaller one.", 413
+    try:
+        fields = parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20)
+    except (UnicodeDecodeError, ValueError):
+        return "The form could not be read (not UTF-8, or too many fields).", 400
+    return {key: values[-1] for key, values in fields.items()}
+
+
+async def page(request: Request) -> HTMLResponse:
+    """GET / (name box: ?q=, &fuzzy=1; deck: &deck=&format=) and POST / (the deck form)."""
+    params: dict[str, str] = dict(request.query_params.items())
+    form_error = None
+    if request.method == "POST":
+        form = await _form(request)
+        if isinstance(form, tuple):
+            form_error = form
+        else:
+            params.update(form)
+            params.setdefault("deck", "")
+    html, status = await run_in_threadpool(_render_in_thread, request, params, form_error)
+    return HTMLResponse(html, status_code=status, headers=PAGE_HEADERS)
+
+
+#: The page runs no script and loads nothing from elsewhere: its policy allows its own inline style and forms
+#: posting back to it, nothing else; no other site may frame it, and no answer is sniffed as another type.
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+routes = [Route("/", page, methods=["GET", "POST"], name="web_page")]

@@ -1,0 +1,236 @@
+"""The point-query strategy of the one ``resolve``: names answered by SQL, for a fresh process.
+
+A fresh process that looks up one name (``oracle-tools resolve NAME``, ``token``, ``choose-name``, ``deck check``
+of one list) should not load 200k names into Python first. :class:`PointNames` answers with one query on the
+``names`` table (exact name or folded ``key``: the keys are persisted at ingest) joined to ``cards``/``faces``, and
+reads 201.3 classes from ``name_classes`` the same way. It imports neither Polars nor rapidfuzz: those load only
+for a miss. The answers are :class:`~oracle_tools.names.index.NameIndex`'s, field for field
+(``tests/test_lookup.py`` checks every name of the sample and a real-data sample).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from oracle_tools.names.resolver import (
+    SUGGESTED_VIAS,
+    SUGGESTION_NAMES_SQL,
+    VIA_TIER,
+    Candidate,
+    NameResolver,
+    Resolution,
+)
+from oracle_tools.text.matching import normalize
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from oracle_tools.text.matching import NameMatcher
+
+# -- point queries --------------------------------------------------------------------------------
+
+# Every ``names`` row with one of the keys (index ``names_key``): an exact name match has the key of the
+# name, so the rows of both lookups come in one probe. The row order is the table's (key, name, oracle_id,
+# face_index NULLS FIRST, via, lang), which is the order the full index breaks ties in.
+_MATCH_SQL = """
+SELECT name, key, oracle_id, face_index, via, lang FROM names WHERE key IN $keys
+ORDER BY key, name, oracle_id, face_index NULLS FIRST, via, lang
+"""
+# English card and face names of the matched cards (primary-key probes), as NameIndex.cards / face_names.
+_CARDS_SQL = "SELECT oracle_id, name FROM cards WHERE oracle_id IN $oids AND is_card"
+_FACES_SQL = "SELECT oracle_id, face_index, name FROM faces WHERE oracle_id IN $oids AND is_card"
+
+# The 201.3 class of each given name: every name of every class it belongs to (sorted), and the
+# first class_id (the key deck checks count copies by, 201.3b).
+_CLASS_SQL = """
+SELECT m.name, list(DISTINCT o.name ORDER BY o.name), min(m.class_id)
+FROM name_classes m JOIN name_classes o ON o.class_id = m.class_id AND o.name IS NOT NULL
+WHERE m.name IN $names
+GROUP BY m.name
+"""
+
+
+class NameRow(NamedTuple):
+    """One ``names`` row a lookup matched, with the English names of its card and face."""
+
+    name: str
+    key: str
+    oracle_id: str
+    face_index: int | None
+    via: str
+    lang: str
+    card_name: str
+    face_name: str | None
+
+
+class PointNames(NameResolver):
+    """The single-name half of :class:`~oracle_tools.names.index.NameIndex`, answered by point queries.
+
+    Same methods and answers as the index for ``resolve``, ``interchangeable``, ``class_id``,
+    ``suggest``, ``suggest_tokens`` and ``is_token_name``; :meth:`prefetch` answers a whole
+    decklist in one query. Answers are cached per instance.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self._answers: dict[str, tuple[str, Any]] = {}  # text -> ("exact" | "key", rows) or ("miss", None)
+        self._classes: dict[str, tuple[tuple[str, ...], str | None]] = {}
+        self._matcher: NameMatcher | None = None
+        self._token_matcher: NameMatcher | None = None
+        self._token_objects: set[str] | None = None
+
+    # -- resolving --------------------------------------------------------------------------
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Look up many strings in one query (a decklist); later :meth:`resolve` calls hit the cache."""
+        wanted = [t for t in dict.fromkeys(texts) if t not in self._answers]
+        if not wanted:
+            return
+        keys = {t: normalize(t) for t in wanted}
+        matched = self.con.execute(_MATCH_SQL, {"keys": sorted(set(keys.values()))}).fetchall()
+        oids = sorted({oid for _, _, oid, *_ in matched})
+        cards = dict(self.con.execute(_CARDS_SQL, {"oids": oids}).fetchall()) if oids else {}
+        faces = (
+            {(oid, idx): name for oid, idx, name in self.con.execute(_FACES_SQL, {"oids": oids}).fetchall()}
+            if oids
+            else {}
+        )
+        by_name: dict[str, list[NameRow]] = {}
+        by_key: dict[str, list[NameRow]] = {}
+        for row in matched:
+            name, key, oid, idx, via, lang = row
+            full = NameRow(
+                name, key, oid, idx, via, lang, cards[oid], faces.get((oid, idx)) if idx is not None else None
+            )
+            by_name.setdefault(name, []).append(full)
+            by_key.setdefault(key, []).append(full)
+        english: set[str] = set()
+        for text in wanted:
+            exact = by_name.get(text)
+            if exact:
+                self._answers[text] = ("exact", exact)
+            elif keys[text] in by_key:
+                self._answers[text] = ("key", by_key[keys[text]])
+            else:
+                self._answers[text] = ("miss", None)
+                continue
+            best = _best(self._answers[text][1])
+            if best is not None:
+                english.add(best.face_name or best.card_name)
+        self._load_classes(english)
+
+    def lookup(self, text: str) -> Resolution | None:
+        self.prefetch([text])
+        how, rows = self._answers[text]
+        return None if how == "miss" else self._answer(text, rows, normalized=how == "key")
+
+    def _answer(self, text: str, rows: list[NameRow], normalized: bool) -> Resolution:
+        best = _best(rows)
+        if best is None:
+            seen: dict[tuple[str, int | None], tuple[str, str | None, str]] = {}
+            for row in _ordered(rows):
+                seen.setdefault((row.oracle_id, row.face_index), (row.card_name, row.face_name, row.via))
+            candidates = tuple(Candidate(card, oid, face, via) for (oid, _), (card, face, via) in seen.items())
+            return Resolution(
+                query=text,
+                status="ambiguous",
+                candidates=candidates,
+                suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
+            )
+        via = "normalized" if normalized and best.via in ("name", "face") else best.via
+        return Resolution(
+            query=text,
+            status="ok",
+            name=best.card_name,
+            face=best.face_name,
+            face_index=best.face_index,
+            oracle_id=best.oracle_id,
+            via=via,
+            lang=best.lang,
+            names=self.interchangeable(best.face_name or best.card_name or ""),
+        )
+
+    def former_note(self, oracle_id: str | None) -> str | None:
+        from oracle_tools.history.changes import former_notes
+
+        return former_notes(self.con, [oracle_id]).get(oracle_id) if oracle_id else None
+
+    # -- classes (CR 201.3) -------------------------------------------------------------------
+
+    def _load_classes(self, names: Iterable[str]) -> None:
+        wanted = [n for n in names if n and n not in self._classes]
+        if not wanted:
+            return
+        for name, members, class_id in self.con.execute(_CLASS_SQL, {"names": wanted}).fetchall():
+            self._classes[name] = (tuple(members), class_id)
+        for name in wanted:
+            self._classes.setdefault(name, ((name,), None))
+
+    def interchangeable(self, name: str) -> tuple[str, ...]:
+        """Every name that is the same name as ``name`` under CR 201.3a/b, itself included (sorted)."""
+        self._load_classes([name])
+        return self._classes[name][0]
+
+    def class_id(self, name: str) -> str | None:
+        """The ``name_classes.class_id`` of ``name``, None when it has no interchangeable names."""
+        self._load_classes([name])
+        return self._classes[name][1]
+
+    # -- misses: fuzzy suggestions and token names (rapidfuzz loads only here) -------------------
+
+    def matcher(self) -> NameMatcher:
+        if self._matcher is None:
+            from oracle_tools.store import sqlfiles
+            from oracle_tools.text.matching import NameMatcher
+
+            if sqlfiles.has_table(self.con, "name_suggestions"):
+                rows = self.con.execute("SELECT key, name FROM name_suggestions ORDER BY key").fetchall()
+            else:  # a database built before the table existed: the same rows, grouped here
+                rows = self.con.execute(SUGGESTION_NAMES_SQL, [list(SUGGESTED_VIAS)]).fetchall()
+            self._matcher = NameMatcher([k for k, _ in rows], [n for _, n in rows])
+        return self._matcher
+
+    def token_matcher(self) -> NameMatcher:
+        if self._token_matcher is None:
+            from oracle_tools.store import sqlfiles
+            from oracle_tools.text.matching import TOKEN_SPELLING_CUTOFF, NameMatcher
+
+            if sqlfiles.has_table(self.con, "token_suggestions"):
+                rows = self.con.execute("SELECT key, name FROM token_suggestions ORDER BY name").fetchall()
+            else:  # a database built before the table existed: list them as the tokens layer does
+                from oracle_tools.names.token_names import token_name_strings
+
+                rows = [(normalize(n), n) for n in token_name_strings(self.con)]
+            keys, names = [k for k, _ in rows], [n for _, n in rows]
+            self._token_matcher = NameMatcher(keys, names, spelling_cutoff=TOKEN_SPELLING_CUTOFF)
+        return self._token_matcher
+
+    def _token_object_keys(self) -> set[str]:
+        if self._token_objects is None:
+            names = self.con.execute("SELECT DISTINCT name FROM token_names").fetchall()
+            self._token_objects = {normalize(n) for (n,) in names}
+        return self._token_objects
+
+    def is_token_name(self, text: str) -> bool:
+        key = normalize(text)
+        return (
+            bool(self.con.execute("SELECT 1 FROM token_names WHERE name = ? LIMIT 1", [text]).fetchall())
+            or key in self._token_object_keys()
+        )
+
+
+def _ordered(rows: list[NameRow]) -> list[NameRow]:
+    """The lowest tier's rows in the full index's order: whole card first, then by face, via, card, language."""
+    tiers = [VIA_TIER.get(row.via, 9) for row in rows]
+    low = min(tiers)
+    best = [row for row, tier in zip(rows, tiers) if tier == low]
+    # NameIndex's order of targets
+    best.sort(key=lambda r: (r.face_index is not None, r.face_index or 0, r.via, r.oracle_id, r.lang))
+    return best
+
+
+def _best(rows: list[NameRow]) -> NameRow | None:
+    """The one answer, or None when the lowest tier names several cards (ambiguous)."""
+    best = _ordered(rows)
+    return best[0] if len({row.oracle_id for row in best}) == 1 else None

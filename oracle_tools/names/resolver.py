@@ -1,0 +1,215 @@
+"""The one ``resolve`` (CR 201): what a string names, decided once over two lookup strategies.
+
+:class:`NameResolver` makes every decision about a string once — exact name, then its folded key
+(:func:`~oracle_tools.text.matching.normalize`), then with ``fuzzy`` Scryfall's word rule and a clear spelling
+correction (:class:`~oracle_tools.text.matching.NameMatcher`), then "did you mean" — over lookups that two
+strategies provide with the same answers: :class:`~oracle_tools.names.point.PointNames` (SQL point queries, for
+a fresh process that asks about a few names) and :class:`~oracle_tools.names.index.NameIndex` (every name in
+memory, for many calls). :class:`~oracle_tools.OracleDB` chooses between them in one place.
+
+The answer types (:class:`Candidate`, :class:`Resolution`) and the ranking of kinds of names (``VIA_TIER``) live
+here, Polars-free, so the point path imports neither Polars nor rapidfuzz until a miss needs suggestions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from oracle_tools.text.matching import NameMatcher
+
+
+# -- the name rules, light ------------------------------------------------------------------------
+
+# How much a kind of name counts when one string matches several cards: English Oracle
+# names (whole or face) first, then English interchangeable (201.3) and flavor (201.6) names, then
+# foreign printed names, then a renamed card's former names (no longer a name of it: only when nothing
+# current matches). ('alternate' is what older databases called English printed names, before interchangeable and flavor names were told apart;
+# kept so they still load.)
+VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2, "former": 3}
+
+# The English names a miss is compared with for "did you mean" (fuzzy suggestions): Oracle names (whole
+# or face), interchangeable names (CR 201.3: names of the card in their own right, "Ruzic, Booed but
+# Victorious") and alternate names (201.6: printed on the card, "Aang, Ascendant Airbender"), since a
+# decklist or a user may write any of them. Foreign printed names stay out (201.2: a translation).
+SUGGESTED_VIAS = ("name", "face", "interchangeable", "flavor")
+# Those names, one per lookup key (the name shown for it: the greatest, as NameIndex keeps the last in name
+# order). Ingest stores the rows as table ``name_suggestions`` (names.build); a database built before that
+# table gets them from this query itself (PointNames.suggest).
+SUGGESTION_NAMES_SQL = "SELECT key, max(name) AS name FROM names WHERE list_contains(?, via) GROUP BY key ORDER BY key"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str
+    oracle_id: str
+    face: str | None
+    via: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a string names. ``status`` is ok, ambiguous or not_found; ``names`` is the 201.3 class."""
+
+    query: str
+    status: str
+    name: str | None = None
+    face: str | None = None
+    face_index: int | None = None
+    oracle_id: str | None = None
+    via: str | None = None
+    lang: str | None = None
+    names: tuple[str, ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    suggestions: tuple[str, ...] = ()
+    tokens: tuple[str, ...] = ()  # not_found: close token names (CR 111; not cards, 201.4), see `token NAME`
+    note: str | None = None  # via "former": the card's names and when it was renamed (oracle_tools/history/changes.py)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def english_name(self) -> str | None:
+        """The English name that matched: the face's name when a face matched, else the card's."""
+        return self.face or self.name
+
+    def miss_message(self) -> str:
+        """One line for a string that names no one card: what it could be, or the names it is close to."""
+        if self.status == "ambiguous":
+            return f"{self.query!r} is ambiguous: " + "; ".join(
+                c.name + (f" (face {c.face})" if c.face else "") + f" [{c.via}]" for c in self.candidates
+            )
+        close = (
+            f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else " No card name is close to it."
+        )
+        tokens = (
+            f" Token names (not cards; see `oracle-tools token NAME`): {', '.join(self.tokens)}." if self.tokens else ""
+        )
+        return f"{self.query!r} is not a card name.{close}{tokens}"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["names"] = list(self.names)
+        data["candidates"] = [asdict(c) for c in self.candidates]
+        data["suggestions"] = list(self.suggestions)
+        data["tokens"] = list(self.tokens)
+        return data
+
+
+#: The longest string taken as a name (the longest real card name has 141 characters): longer is bad input
+#: (the CLI's exit 2, the server's 400), never a miss whose suggestions would repeat it.
+MAX_NAME_CHARS = 1000
+
+
+# -- one resolve ----------------------------------------------------------------------------------
+
+# How many of the names a fuzzy string matched are looked up to tell whether they are one card: more
+# names than this are several cards in practice ('jace' matches about 40) and answered as ambiguous.
+FUZZY_LOOKUPS = 48
+
+
+class NameResolver:
+    """What a string names: the one ``resolve`` behind every interface.
+
+    Two strategies implement the lookups it is made of — :class:`PointNames` (SQL point queries, for a
+    fresh process) and :class:`~oracle_tools.names.index.NameIndex` (everything in memory, for many calls) —
+    and give the same answers; the decisions (exact name, then the folded key, then with ``fuzzy``
+    Scryfall's word rule and a clear spelling correction, then "did you mean") are made here once,
+    with :class:`~oracle_tools.text.matching.NameMatcher`.
+    """
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Look many strings up at once (a decklist); a no-op where everything is in memory."""
+
+    def lookup(self, text: str) -> Resolution | None:
+        """The exact name, else the folded key (:func:`normalize`): ok or ambiguous; None when neither."""
+        raise NotImplementedError
+
+    def matcher(self) -> NameMatcher:
+        """The word and spelling matcher over the English card names (``SUGGESTED_VIAS``)."""
+        raise NotImplementedError
+
+    def token_matcher(self) -> NameMatcher:
+        """The same over token names (CR 111: never cards, 201.4), for token misses."""
+        raise NotImplementedError
+
+    def resolve(self, text: str, *, fuzzy: bool = False, suggest: int = 5) -> Resolution:
+        """Resolve one string: exact name, then its folded key, then (only with ``fuzzy``) the card its words
+        match (Scryfall's fuzzy rule; several cards are ``ambiguous``, never a guess); else ``not_found``
+        with suggestions (cards) and close token names."""
+        found = self.lookup(text)
+        if found is not None:
+            # a former name answers the card, saying so: never silently as its current name
+            return replace(found, note=self.former_note(found.oracle_id)) if found.via == "former" else found
+        if fuzzy and (answer := self._fuzzy(text)) is not None:
+            return answer
+        return Resolution(
+            query=text,
+            status="not_found",
+            suggestions=tuple(self.suggest(text, limit=suggest)),
+            tokens=tuple(self.suggest_tokens(text, limit=suggest)),
+        )
+
+    def _fuzzy(self, text: str) -> Resolution | None:
+        """Scryfall's fuzzy rule (``matching``): the one card the typed words decide, else ambiguous
+        between the cards they may mean; None when they mean no card, or one only by a bare prefix (a
+        ``not_found`` that suggests it: 'aust' is no name, Austere Command is offered)."""
+        match = self.matcher().match(text)
+        if not match.decisive:  # a bare prefix ('aust', 'i'): ambiguous between several cards, else a miss
+            several = self._one_card(text, match.names) if match.names else None
+            return several if several is not None and several.status == "ambiguous" else None
+        answer = self._one_card(text, match.decisive)
+        if not answer.ok and match.complete:  # 'wastelan': Wasteland, of the Wasteland cards
+            complete = self._one_card(text, match.complete)
+            answer = complete if complete.ok else answer
+        return replace(answer, via="fuzzy", suggestions=match.names[:5]) if answer.ok else answer
+
+    def _one_card(self, text: str, names: Sequence[str]) -> Resolution:
+        """The one card ``names`` are names of, else ambiguous between their cards."""
+        looked = list(names[:FUZZY_LOOKUPS])
+        self.prefetch(looked)
+        answers = [r for name in looked if (r := self.lookup(name)) is not None]
+        cards: dict[str, Candidate] = {}
+        for r in answers:
+            if r.ok and r.oracle_id:
+                cards.setdefault(r.oracle_id, Candidate(r.name or "", r.oracle_id, r.face, r.via or "name"))
+            for c in r.candidates:
+                cards.setdefault(c.oracle_id, c)
+        if len(cards) == 1 and len(names) <= FUZZY_LOOKUPS:
+            return replace(answers[0], query=text)
+        candidates = tuple(cards.values())
+        return Resolution(
+            query=text,
+            status="ambiguous",
+            candidates=candidates,
+            suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
+        )
+
+    def former_note(self, oracle_id: str | None) -> str | None:
+        """The note a renamed card's former name resolves with (its names, when it was renamed)."""
+        raise NotImplementedError
+
+    def interchangeable(self, name: str) -> tuple[str, ...]:
+        """Every name that is the same name as ``name`` under CR 201.3a/b, itself included (sorted)."""
+        raise NotImplementedError
+
+    def class_id(self, name: str) -> str | None:
+        """The ``name_classes.class_id`` of ``name`` (an English Oracle, face or interchangeable name), None when
+        the name has no interchangeable names: the key deck checks count copies by (CR 201.3b)."""
+        raise NotImplementedError
+
+    def is_token_name(self, text: str) -> bool:
+        """Whether ``text`` (any spelling) is the name of a token the database knows (CR 111)."""
+        raise NotImplementedError
+
+    def suggest(self, text: str, limit: int = 5) -> list[str]:
+        """Did you mean: English names whose words the input's words start (a legendary card's short name,
+        CR 201.5c, lists the cards it shortens), then close spellings."""
+        return self.matcher().suggest(text, limit)
+
+    def suggest_tokens(self, text: str, limit: int = 5) -> list[str]:
+        """The closest token names (predefined, named by effects, Scryfall token objects) — never cards."""
+        return self.token_matcher().suggest(text, limit)

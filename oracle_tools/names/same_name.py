@@ -1,0 +1,55 @@
+"""Same-name semantics (CR 201.2a–c with 201.3a): do objects have the same name, different names?
+
+Pure functions over the English names of objects and the classes of interchangeable names; :class:`~oracle_tools.OracleDB` gives them the names of the cards named by strings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+# -- same-name semantics (CR 201.2a–c, 201.3a) -----------------------------------------------------
+
+
+def _expanded(names: Iterable[str] | None, classes: dict[str, tuple[str, ...]]) -> frozenset[str]:
+    if not names:
+        return frozenset()
+    out: set[str] = set()
+    for name in names:
+        out.update(classes.get(name, (name,)))  # CR 201.3a: interchangeable names are the same name
+    return frozenset(out)
+
+
+def same_name(
+    a: Iterable[str] | None, b: Iterable[str] | None, classes: dict[str, tuple[str, ...]] | None = None
+) -> bool:
+    """CR 201.2a: same name iff at least one name in common; an object with no name never has."""
+    classes = classes or {}
+    return bool(_expanded(a, classes) & _expanded(b, classes))
+
+
+def have_different_names(
+    objects: Sequence[Iterable[str] | None], classes: dict[str, tuple[str, ...]] | None = None
+) -> bool:
+    """CR 201.2b: different names only if each has a name and no two share one."""
+    classes = classes or {}
+    sets = [_expanded(o, classes) for o in objects]
+    if any(not s for s in sets):
+        return False
+    seen: set[str] = set()
+    for names in sets:
+        if seen & names:
+            return False
+        seen |= names
+    return True
+
+
+def has_different_name(
+    first: Iterable[str] | None,
+    others: Sequence[Iterable[str] | None],
+    classes: dict[str, tuple[str, ...]] | None = None,
+) -> bool:
+    """CR 201.2c: the first has a name and shares none with the others (nameless others don't matter)."""
+    classes = classes or {}
+    mine = _expanded(first, classes)
+    if not mine:
+        return False
+    return all(not (mine & _expanded(o, classes)) for o in others)

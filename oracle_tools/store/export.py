@@ -1,0 +1,158 @@
+"""Export any table, view or query to Parquet (Arrow) or CSV, and read them as Polars LazyFrames.
+
+The query runs on the sandboxed read-only connection (``OracleDB.user_con``: no file, network or
+extension access) and streams as Arrow record batches into a second in-memory DuckDB that runs
+``COPY (SELECT …) TO ? (FORMAT …)``: nothing is loaded into Python whole, the writing connection never
+sees user text, and the database itself is never written (a target path equal to the database file
+is refused before anything runs).
+
+* a table or view name is checked against the catalog and quoted; user text is never pasted in;
+* ``sql=`` is the user's own query: one read-only statement (``sqlfiles.check_read_only``), run as
+  given in the sandbox (parameters bound with ``params``);
+* CSV has a header row; list columns are joined with ``|`` (as ``oracle-tools sql --csv`` does),
+  other nested values are written in DuckDB's text form. Parquet keeps every type (lists,
+  dates, structs) and reads back with ``pl.read_parquet`` / ``pl.scan_parquet`` / pyarrow.
+
+>>> from oracle_tools import OracleDB
+>>> db = OracleDB("data/oracle.duckdb")                                     # doctest: +SKIP
+>>> db.export("cards", "cards.parquet")                                     # doctest: +SKIP
+{'rows': 2817, 'path': 'cards.parquet', 'format': 'parquet', 'source': 'cards'}
+>>> db.export(None, "bolt.csv", sql="SELECT * FROM cards WHERE name = ?", params=["Lightning Bolt"])  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from oracle_tools.errors import OracleToolsError
+from oracle_tools.store import sqlfiles
+
+FORMATS = ("parquet", "csv")
+_SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
+
+
+class ExportError(OracleToolsError):
+    """An export was asked for something that does not exist or cannot be written."""
+
+
+def catalog(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every table and view of the main schema, sorted."""
+    return [
+        n
+        for (n,) in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
+            "UNION SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal "
+            "ORDER BY 1"
+        ).fetchall()
+    ]
+
+
+def source_sql(con: duckdb.DuckDBPyConnection, target: str | None, sql: str | None) -> str:
+    """The SELECT to run: a checked table/view name, or the user's query (exactly one of them)."""
+    if (target is None) == (sql is None):
+        raise ExportError("give either a table or view name, or a SQL query (--sql), not both and not neither.")
+    if sql is not None:
+        query = sql.strip().rstrip(";").strip()
+        if not query:
+            raise ExportError("the SQL query is empty.")
+        return query
+    names = catalog(con)
+    if target not in names:
+        raise ExportError(f"no table or view named {target!r}; available: {', '.join(names)}")
+    return f'SELECT * FROM "{target}"'  # the name is one of the catalog's names
+
+
+def infer_format(path: Path, format: str | None) -> str:
+    if format is not None:
+        fmt = format.lower()
+        if fmt not in FORMATS:
+            raise ExportError(f"unknown export format {format!r}; use one of: {', '.join(FORMATS)}.")
+        return fmt
+    by_suffix = _SUFFIX_FORMATS.get(path.suffix.lower())
+    if by_suffix is None:
+        raise ExportError(f"cannot tell the format from {path.name!r}; name it .parquet or .csv, or give the format.")
+    return by_suffix
+
+
+def _check_path(path: Path, db_path: Path | None) -> None:
+    if path.is_dir():
+        raise ExportError(f"{path} is a directory; give a file path to write.")
+    if db_path is not None and path.resolve() in {db_path.resolve(), Path(str(db_path) + ".wal").resolve()}:
+        raise ExportError(f"refusing to write over the database itself ({db_path}); exports are read-only.")
+    if not path.parent.exists():
+        raise ExportError(f"the folder {path.parent} does not exist; create it first.")
+
+
+def _csv_select(con: duckdb.DuckDBPyConnection, source: str) -> str:
+    """A SELECT over the registered ``source`` with list columns '|'-joined (as `oracle-tools sql --csv`)."""
+    rel = con.sql(f"SELECT * FROM {source} LIMIT 0")
+    cols = []
+    for name, dtype in zip(rel.columns, rel.types):
+        quoted = '"' + name.replace('"', '""') + '"'
+        if dtype.id == "list" and str(dtype).count("[]") == 1 and "STRUCT" not in str(dtype).upper():
+            cols.append(f"array_to_string({quoted}, '|') AS {quoted}")
+        else:
+            cols.append(quoted)
+    return f"SELECT {', '.join(cols)} FROM {source}"
+
+
+def export(
+    con: duckdb.DuckDBPyConnection,
+    target: str | None,
+    path: str | os.PathLike[str],
+    *,
+    sql: str | None = None,
+    params: Sequence[Any] | dict[str, Any] | None = None,
+    format: str | None = None,
+    db_path: Path | None = None,
+) -> dict[str, Any]:
+    """Write a table, view or query to ``path``; return {"rows", "path", "format", "source"}.
+
+    ``con`` is the sandboxed connection (``OracleDB.user_con``): the user's query runs there, with no file or
+    network access, and streams as Arrow batches into a separate in-memory connection that writes the file
+    and never sees user text — so a query can neither read other files nor write anywhere but ``path``."""
+    out = Path(path)
+    fmt = infer_format(out, format)
+    _check_path(out, db_path)
+    query = source_sql(con, target, sql)
+    if sql is not None:
+        sqlfiles.check_read_only(query, command="export --sql")
+    bound = list(params) if isinstance(params, (list, tuple)) else params
+    try:
+        result = con.cursor().sql(query, params=bound or None)
+        batches = result.to_arrow_reader() if hasattr(result, "to_arrow_reader") else result.fetch_arrow_reader()
+        writer = duckdb.connect(":memory:")
+        try:
+            writer.register("export_source", batches)
+            if fmt == "csv":
+                select, options = _csv_select(writer, "export_source"), "FORMAT csv, HEADER true"
+            else:
+                select, options = "SELECT * FROM export_source", "FORMAT parquet, COMPRESSION zstd"
+            rows = writer.execute(f"COPY ({select}) TO ? ({options})", [str(out)]).fetchall()[0][0]
+        finally:
+            writer.close()
+    except duckdb.Error as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ExportError(f"export failed: {first}") from None
+    return {"rows": int(rows), "path": str(out), "format": fmt, "source": target if sql is None else "sql"}
+
+
+def lazy(
+    con: duckdb.DuckDBPyConnection, query: str, params: Sequence[Any] | dict[str, Any] | None = None
+) -> pl.LazyFrame:
+    """A Polars LazyFrame over a DuckDB query: filters and column selections made in Polars are
+    pushed down to DuckDB when it supports it (DuckDB >= 1.4), else the result is fetched once.
+
+    Each frame reads through its own cursor, so two lazy frames of one database can be joined
+    (one DuckDB connection refuses a second query while a result is streaming)."""
+    rel = con.cursor().sql(query, params=params or None)
+    try:
+        return rel.pl(lazy=True)
+    except TypeError:  # older DuckDB without lazy Polars
+        return rel.pl().lazy()

@@ -1,0 +1,47 @@
+"""Reading the files a user names (decklists, ``--rules-file``, ``--interchangeable-file``, ``resolve --batch``):
+at most a limit far above any real one, so ``/dev/zero``, ``/dev/urandom`` or a wrong 10 GB file is one error
+line instead of every byte of memory (the read is bounded; a pipe or process substitution still works)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import IO
+
+from oracle_tools.errors import OracleToolsError
+
+MiB = 1024 * 1024
+
+
+class InputTooLargeError(OracleToolsError):
+    """A file the user named is larger than any file of its kind."""
+
+
+def _too_large(where: object, what: str, limit: int) -> InputTooLargeError:
+    return InputTooLargeError(
+        f"{where}: is larger than {limit // MiB} MB, which no {what} is (or it never ends, like /dev/zero); "
+        f"check you picked the right file."
+    )
+
+
+def read_bytes(path: Path, *, limit: int, what: str) -> bytes:
+    """The bytes of ``path``; :class:`InputTooLargeError` past ``limit`` (OSError as ``open`` raises it)."""
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large(path, what, limit)
+    return data
+
+
+def read_text(handle: IO[str] | io.TextIOBase, *, limit: int, what: str) -> str:
+    """The text of an open text file (``click.File``, stdin), at most ``limit`` characters."""
+    try:
+        text = handle.read(limit + 1)
+    except UnicodeDecodeError as exc:
+        raise OracleToolsError(
+            f"{getattr(handle, 'name', 'input')}: is not UTF-8 text ({exc.reason} at byte {exc.start}); "
+            "save it as UTF-8, one name a line."
+        ) from None
+    if len(text) > limit:
+        raise _too_large(getattr(handle, "name", "input"), what, limit)
+    return text

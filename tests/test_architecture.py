@@ -1,0 +1,95 @@
+"""The package layout is a contract (docs/architecture.md): layers that only import downward, no import cycles at
+any depth (import-linter's contracts in pyproject.toml, also run by `make lint`), no private name used across a
+module boundary, every layer package saying what it holds and may import, and one place that chooses how names
+are resolved."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "oracle_tools"
+LAYERS = ("store", "text", "history", "names", "choose", "decks", "tokens", "scryfall", "search", "interfaces")
+
+
+def _modules() -> list[tuple[Path, ast.Module]]:
+    return [(p, ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(PACKAGE.rglob("*.py"))]
+
+
+def test_import_contracts_are_kept() -> None:
+    """Every contract of [tool.importlinter] holds: a layer imports only the layers below it (function-level and
+    type-only imports included), the rules concepts import each other not at all, and no cycle exists."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    kinds = {c["type"] for c in config["contracts"]}
+    assert kinds == {"layers", "acyclic_siblings"}
+    layers = next(c for c in config["contracts"] if c["type"] == "layers")["layers"]
+    named = {part.strip().removeprefix("oracle_tools.") for layer in layers for part in layer.split("|")}
+    assert set(LAYERS) <= named  # every layer package is placed in the order
+    lint = Path(sys.executable).parent / "lint-imports"  # the venv's, also when its bin/ is not on PATH
+    if not lint.exists():
+        pytest.skip("import-linter is not installed (dev extra)")
+    result = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert f"Contracts: {len(config['contracts'])} kept, 0 broken." in result.stdout
+
+
+def test_no_private_name_crosses_a_module_boundary() -> None:
+    """What another module needs is public API of its owner: no ``from oracle_tools.x import _name`` and no
+    ``module._name`` on an imported oracle_tools module."""
+    found = []
+    for path, tree in _modules():
+        modules: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("oracle_tools"):
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {alias.name}")
+                    modules.add(alias.asname or alias.name)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} uses {node.value.id}.{node.attr}")
+    assert found == []
+
+
+def test_every_layer_package_says_what_it_holds_and_may_import() -> None:
+    for layer in LAYERS:
+        doc = ast.get_docstring(ast.parse((PACKAGE / layer / "__init__.py").read_text(encoding="utf-8")))
+        assert doc, layer
+        assert "import" in doc.lower(), layer  # what it may import (docs/architecture.md)
+    flat = sorted(p.stem for p in PACKAGE.glob("*.py"))
+    assert flat == ["__init__", "__main__", "db", "errors", "ingest"]  # the facade, the ingest, the shared errors
+
+
+def test_one_place_chooses_how_names_are_resolved() -> None:
+    """The point-query and the in-memory strategies of the one ``resolve`` are chosen in OracleDB only (the ingest
+    resolves with point queries while it builds); no interface, search or rules concept constructs either."""
+    makers = {}
+    for path, tree in _modules():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in (
+                "PointNames",
+                "NameIndex",
+            ):
+                makers.setdefault(path.relative_to(PACKAGE).as_posix(), 0)
+                makers[path.relative_to(PACKAGE).as_posix()] += 1
+    assert set(makers) == {"db.py", "tokens/build.py"}, makers
+    resolvers = [
+        path.relative_to(PACKAGE).as_posix()
+        for path, tree in _modules()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name == "resolve" and "interfaces" not in path.parts
+    ]
+    # OracleDB.resolve and NameResolver.resolve (the CLI command and the MCP tool of that name call OracleDB's)
+    assert sorted(resolvers) == ["db.py", "names/resolver.py"]
