@@ -27,15 +27,10 @@ import duckdb
 
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.store import layouts, sqlfiles
-from oracle_tools.store.lazy import LazyModule
 from oracle_tools.text.matching import normalize
 
-if TYPE_CHECKING:
-    import polars as pl
-
+if TYPE_CHECKING:  # answering `token NAME` needs neither Polars (the tables are built at ingest) nor the name index
     from oracle_tools.names.resolver import NameResolver
-else:  # the tables are built at ingest with Polars; answering `token NAME` needs neither it nor the name index
-    pl = LazyModule("polars")
 
 
 # -- the lookup answer ---------------------------------------------------------------------------

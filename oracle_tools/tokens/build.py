@@ -24,114 +24,99 @@ reminder text, quoted ability) through :mod:`oracle_tools.text.oracletext`. The 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import duckdb
+import polars as pl
 
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.names.token_names import token_name_strings
 from oracle_tools.store import sqlfiles
-from oracle_tools.store.lazy import LazyMapping, LazyModule
 from oracle_tools.text import oracletext, vocabulary
 from oracle_tools.text.matching import normalize
 from oracle_tools.text.tokentext import NUMBER_PATTERN, TokenDescription, default_token_name, parse_token_description
 from oracle_tools.tokens.predefined import PredefinedToken, predefined_tokens
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from oracle_tools.names.resolver import NameResolver
     from oracle_tools.text.comprules import RulesDocument
-else:  # the tables are built at ingest with Polars; answering `token NAME` needs neither it nor the name index
-    pl = LazyModule("polars")
+
+_STRINGS = pl.List(pl.String)
 
 
-@cache
-def _list() -> Any:
-    return pl.List(pl.String)
-
-
-PREDEFINED_SCHEMA: Mapping[str, Any] = LazyMapping(
-    lambda: {
-        "rule": pl.String,
-        "name": pl.String,
-        "given_name": pl.String,
-        "game_name": pl.String,
-        "colors": _list(),
-        "supertypes": _list(),
-        "card_types": _list(),
-        "subtypes": _list(),
-        "power": pl.String,
-        "toughness": pl.String,
-        "type_line": pl.String,
-        "oracle_text": pl.String,
-        "double_faced": pl.Boolean,
-        "faces": pl.List(
-            pl.Struct(
-                {
-                    "name": pl.String,
-                    "given_name": pl.String,
-                    "type_line": pl.String,
-                    "colors": _list(),
-                    "card_types": _list(),
-                    "subtypes": _list(),
-                    "power": pl.String,
-                    "toughness": pl.String,
-                    "oracle_text": pl.String,
-                }
-            )
-        ),
-        "notes": pl.String,
-        "effective_date": pl.Date,
-    }
-)
-SPEC_SCHEMA: Mapping[str, Any] = LazyMapping(
-    lambda: {
-        "creator_oracle_id": pl.String,
-        "creator_name": pl.String,
-        "face_index": pl.Int32,
-        "face_name": pl.String,
-        "clause_no": pl.Int32,
-        "source": pl.String,
-        "clause": pl.String,
-        "count": pl.String,
-        "count_n": pl.Int32,
-        "name": pl.String,
-        "base_name": pl.String,
-        "given_name": pl.String,
-        "rule": pl.String,
-        "predefined_rule": pl.String,
-        "card_oracle_id": pl.String,
-        "supertypes": _list(),
-        "colors": _list(),
-        "card_types": _list(),
-        "subtypes": _list(),
-        "power": pl.String,
-        "toughness": pl.String,
-        "abilities": pl.String,
-        "keywords": _list(),
-        "tapped": pl.Boolean,
-        "attacking": pl.Boolean,
-        "copy_of": pl.String,
-        "parsed": pl.Boolean,
-        "error": pl.String,
-    }
-)
-COLLISION_SCHEMA: Mapping[str, Any] = LazyMapping(
-    lambda: {
-        "name": pl.String,
-        "card": pl.String,
-        "face": pl.String,
-        "oracle_id": pl.String,
-        "token_source": pl.String,
-        "token_rule": pl.String,
-        "creators": _list(),
-        "what": pl.String,
-    }
-)
+PREDEFINED_SCHEMA: dict[str, Any] = {
+    "rule": pl.String,
+    "name": pl.String,
+    "given_name": pl.String,
+    "game_name": pl.String,
+    "colors": _STRINGS,
+    "supertypes": _STRINGS,
+    "card_types": _STRINGS,
+    "subtypes": _STRINGS,
+    "power": pl.String,
+    "toughness": pl.String,
+    "type_line": pl.String,
+    "oracle_text": pl.String,
+    "double_faced": pl.Boolean,
+    "faces": pl.List(
+        pl.Struct(
+            {
+                "name": pl.String,
+                "given_name": pl.String,
+                "type_line": pl.String,
+                "colors": _STRINGS,
+                "card_types": _STRINGS,
+                "subtypes": _STRINGS,
+                "power": pl.String,
+                "toughness": pl.String,
+                "oracle_text": pl.String,
+            }
+        )
+    ),
+    "notes": pl.String,
+    "effective_date": pl.Date,
+}
+SPEC_SCHEMA: dict[str, Any] = {
+    "creator_oracle_id": pl.String,
+    "creator_name": pl.String,
+    "face_index": pl.Int32,
+    "face_name": pl.String,
+    "clause_no": pl.Int32,
+    "source": pl.String,
+    "clause": pl.String,
+    "count": pl.String,
+    "count_n": pl.Int32,
+    "name": pl.String,
+    "base_name": pl.String,
+    "given_name": pl.String,
+    "rule": pl.String,
+    "predefined_rule": pl.String,
+    "card_oracle_id": pl.String,
+    "supertypes": _STRINGS,
+    "colors": _STRINGS,
+    "card_types": _STRINGS,
+    "subtypes": _STRINGS,
+    "power": pl.String,
+    "toughness": pl.String,
+    "abilities": pl.String,
+    "keywords": _STRINGS,
+    "tapped": pl.Boolean,
+    "attacking": pl.Boolean,
+    "copy_of": pl.String,
+    "parsed": pl.Boolean,
+    "error": pl.String,
+}
+COLLISION_SCHEMA: dict[str, Any] = {
+    "name": pl.String,
+    "card": pl.String,
+    "face": pl.String,
+    "oracle_id": pl.String,
+    "token_source": pl.String,
+    "token_rule": pl.String,
+    "creators": _STRINGS,
+    "what": pl.String,
+}
 
 
 def build(con: duckdb.DuckDBPyConnection) -> None:
@@ -655,29 +640,27 @@ def _apply_except(spec: dict[str, Any], except_: str) -> None:
 
 # -- tokens that effects name and define (CR 111.4, 111.9) ----------------------------------------
 
-EFFECT_SCHEMA: Mapping[str, Any] = LazyMapping(
-    lambda: {
-        "name": pl.String,
-        "key": pl.String,
-        "definition": pl.Int32,
-        "definitions": pl.Int32,
-        "rule": pl.String,
-        "type_line": pl.String,
-        "supertypes": _list(),
-        "card_types": _list(),
-        "subtypes": _list(),
-        "colors": _list(),
-        "power": pl.String,
-        "toughness": pl.String,
-        "oracle_text": pl.String,
-        "abilities": pl.String,
-        "creators": _list(),
-        "creator_oracle_ids": _list(),
-        "clause": pl.String,
-        "card_name": pl.String,
-        "card_oracle_id": pl.String,
-    }
-)
+EFFECT_SCHEMA: dict[str, Any] = {
+    "name": pl.String,
+    "key": pl.String,
+    "definition": pl.Int32,
+    "definitions": pl.Int32,
+    "rule": pl.String,
+    "type_line": pl.String,
+    "supertypes": _STRINGS,
+    "card_types": _STRINGS,
+    "subtypes": _STRINGS,
+    "colors": _STRINGS,
+    "power": pl.String,
+    "toughness": pl.String,
+    "oracle_text": pl.String,
+    "abilities": pl.String,
+    "creators": _STRINGS,
+    "creator_oracle_ids": _STRINGS,
+    "clause": pl.String,
+    "card_name": pl.String,
+    "card_oracle_id": pl.String,
+}
 _EFFECT_RULES = ("111.4", "111.9")
 _QUOTED_RE = re.compile(r'"([^"]*)"|“([^”]*)”')
 _LIST_SEP_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+")
