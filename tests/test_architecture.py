@@ -75,16 +75,14 @@ def test_every_layer_package_says_what_it_holds_and_may_import() -> None:
 def test_one_place_chooses_how_names_are_resolved() -> None:
     """The point-query and the in-memory strategies of the one ``resolve`` are chosen in OracleDB only (the ingest
     resolves with point queries while it builds); no interface, search or rules concept constructs either."""
-    makers = {}
-    for path, tree in _modules():
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in (
-                "PointNames",
-                "NameIndex",
-            ):
-                makers.setdefault(path.relative_to(PACKAGE).as_posix(), 0)
-                makers[path.relative_to(PACKAGE).as_posix()] += 1
-    assert set(makers) == {"db.py", "tokens/build.py"}, makers
+    makers = {
+        path.relative_to(PACKAGE).as_posix()
+        for path, tree in _modules()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "attr", getattr(node.func, "id", None)) in ("PointNames", "NameIndex")
+    }
+    assert makers == {"db.py", "tokens/build.py"}
     resolvers = [
         path.relative_to(PACKAGE).as_posix()
         for path, tree in _modules()

@@ -444,11 +444,12 @@ class DeckChecker:
                     f"the database has no legalities for format {fmt!r}; it has: "
                     f"{', '.join(sorted(self._formats_in_db)) or '(none)'}. Re-ingest newer Scryfall data."
                 )
-            table = dict(
-                self._con.execute("SELECT oracle_id, status FROM legalities WHERE format = ?", [fmt]).fetchall()
-            )
-            self._legal[fmt] = table
+            table = self._legal[fmt] = dict(self._format_statuses(fmt))
         return table
+
+    def _format_statuses(self, fmt: str) -> list[tuple[str, str]]:
+        """(oracle_id, status) in ``fmt`` of the cards this checker holds: every card of the database."""
+        return self._con.execute("SELECT oracle_id, status FROM legalities WHERE format = ?", [fmt]).fetchall()
 
     # -- names ---------------------------------------------------------------------------------
 
@@ -1133,15 +1134,8 @@ class PointDeckChecker(DeckChecker):
             {"fmt": fmt, "oids": list(oids)},
         ).fetchall()
 
-    def legality(self, fmt: str) -> dict[str, str]:
-        if fmt not in self._legal:
-            if self._formats_in_db is None:
-                self._formats_in_db = {
-                    f for (f,) in self._con.execute("SELECT DISTINCT format FROM legalities").fetchall()
-                }
-            if fmt in self._formats_in_db:
-                self._legal[fmt] = dict(self._statuses(fmt, list(self.cards)))
-        return super().legality(fmt)
+    def _format_statuses(self, fmt: str) -> list[tuple[str, str]]:
+        return self._statuses(fmt, list(self.cards))  # the cards loaded so far; load() adds the later ones
 
     def _found(self, res: Any) -> Any:
         if res.oracle_id and res.oracle_id not in self.cards:

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import duckdb
 import polars as pl
 
+from oracle_tools.history.changes import former_notes
 from oracle_tools.names.build import normalize_expr
 from oracle_tools.names.resolver import (
     SUGGESTED_VIAS,
@@ -28,6 +29,7 @@ from oracle_tools.names.resolver import (
     NameResolver,
     Resolution,
 )
+from oracle_tools.names.token_names import token_name_strings  # for suggestions (CR 111)
 from oracle_tools.store import sqlfiles
 from oracle_tools.text.matching import TOKEN_SPELLING_CUTOFF, NameMatcher, normalize
 
@@ -75,15 +77,10 @@ class NameIndex(NameResolver):
         self.token_names = {
             normalize(name) for (name,) in con.execute("SELECT DISTINCT name FROM token_names").fetchall()
         }
-        # Token names for suggestions: the tokens layer owns them (CR 111); imported here, as it imports us.
-        from oracle_tools.names.token_names import token_name_strings
-
         self._token_display: list[str] = token_name_strings(con)
         self._token_keys = [normalize(n) for n in self._token_display]
         self._classes = self._load_classes(con)
-        from oracle_tools.history.changes import former_notes  # renamed cards (the ingest's change history)
-
-        self._former_notes = former_notes(con)
+        self._former_notes = former_notes(con)  # renamed cards (the ingest's change history)
         names = names.with_columns(tier=pl.col("via").replace_strict(VIA_TIER, default=9))
         self.exact, exact_frame = self._targets(names, "name")
         self.by_key, key_frame = self._targets(names, "key")

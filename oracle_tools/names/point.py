@@ -148,7 +148,7 @@ class PointNames(NameResolver):
             oracle_id=best.oracle_id,
             via=via,
             lang=best.lang,
-            names=self.interchangeable(best.face_name or best.card_name or ""),
+            names=self.interchangeable(best.face_name or best.card_name),
         )
 
     def former_note(self, oracle_id: str | None) -> str | None:

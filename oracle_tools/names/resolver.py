@@ -114,7 +114,8 @@ FUZZY_LOOKUPS = 48
 class NameResolver:
     """What a string names: the one ``resolve`` behind every interface.
 
-    Two strategies implement the lookups it is made of — :class:`PointNames` (SQL point queries, for a
+    Two strategies implement the lookups it is made of — :class:`~oracle_tools.names.point.PointNames` (SQL
+    point queries, for a
     fresh process) and :class:`~oracle_tools.names.index.NameIndex` (everything in memory, for many calls) —
     and give the same answers; the decisions (exact name, then the folded key, then with ``fuzzy``
     Scryfall's word rule and a clear spelling correction, then "did you mean") are made here once,
