@@ -598,10 +598,16 @@ class OracleDB:
         names = self._names()
         if self._deck_checker is None and self._few_lookups():
             # a few lists: rules and legalities of their cards only
-            if self._point_deck_checker is None or self._point_deck_checker.names is not names:
-                self._point_deck_checker = _decks.PointDeckChecker(self.con, names)
-            return _decks.check_deck(self._point_deck_checker, deck, format, commanders=commanders, limits=limits)
+            return _decks.check_deck(self._point_checker(names), deck, format, commanders=commanders, limits=limits)
         return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders, limits=limits)
+
+    def _point_checker(self, names: _resolver.NameResolver) -> _decks.PointDeckChecker:
+        """The deck checker that loads the rules of the cards it meets only, over the strategy ``names``."""
+        from oracle_tools.decks import checker as _decks
+
+        if self._point_deck_checker is None or self._point_deck_checker.names is not names:
+            self._point_deck_checker = _decks.PointDeckChecker(self.con, names)
+        return self._point_deck_checker
 
     def check_decks(
         self, decks: Iterable[_decks.DeckInput], *, format: str | None = None, summary: bool = False
@@ -616,7 +622,15 @@ class OracleDB:
                 f"{', '.join(_decks.FORMATS)}."
             )
 
-        return _decks.check_decks(self.deck_checker, decks, format, summary=summary)
+        # A batch reads every name in one query and loads the rules of the cards it meets only; once the name
+        # index is warm (many single lookups came first), the warm checker answers (the same answers).
+        if self._name_index is not None:
+            checker: _decks.DeckChecker = self.deck_checker
+        else:
+            if self._point_names is None:
+                self._point_names = _point.PointNames(self.con)
+            checker = self._point_checker(self._point_names)
+        return _decks.check_decks(checker, decks, format, summary=summary)
 
     # -- tokens (CR 111) ----------------------------------------------------------------------
 

@@ -307,3 +307,32 @@ def test_python_and_polars_normalization_agree(text: str) -> None:
 def test_random_strings_never_crash_the_resolver(sample_db: OracleDB, text: str) -> None:
     result = sample_db.resolve(text)
     assert result.status in ("ok", "ambiguous", "not_found")
+
+
+# -- CR 201.2 (and Scryfall): a card's full name is that card, whatever faces of other objects share it ---------
+
+
+def test_a_full_name_beats_other_cards_face_names(tmp_path) -> None:
+    """The 2025 commander-legal list writes reversible printings as cards of their own ('Sol Ring // Sol Ring',
+    converted by scripts/make_sample.py as it converts the whole list), so the name 'Sol Ring' is one card's full
+    name and another object's face name: it is the card whose full name it is (Scryfall's /cards/named answers
+    Sol Ring), in both strategies; only equals are ambiguous."""
+    from oracle_tools.names.point import PointNames
+
+    fixture = __import__("pathlib").Path(__file__).parent / "fixtures" / "full_name_and_faces.json"
+    objects = json.loads(fixture.read_text(encoding="utf-8"))
+    whole = {o["name"]: o["oracle_id"] for o in objects}
+    db = OracleDB.ingest_files(tmp_path / "faces.duckdb", [fixture])
+    try:
+        faced = db.sql("SELECT DISTINCT name FROM names WHERE via = 'face' AND name IN ('Sol Ring', 'Forest')")
+        assert sorted(faced.get_column("name").to_list()) == ["Forest", "Sol Ring"]  # the data has the collision
+        for resolver in (PointNames(db.con), db.name_index):
+            for name in ("Sol Ring", "Forest", "sol ring"):
+                answer = resolver.resolve(name)
+                assert (answer.status, answer.oracle_id) == ("ok", whole[name.title()]), (name, answer)
+            double = resolver.resolve("Sol Ring // Sol Ring")
+            assert double.oracle_id == whole["Sol Ring // Sol Ring"]
+        deck = db.check_deck("1 Sol Ring\n1 Forest\n", format="commander")
+        assert not [p for p in deck.problems if p.kind == "unknown_card"]
+    finally:
+        db.close()

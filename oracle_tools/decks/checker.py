@@ -477,29 +477,27 @@ class DeckChecker:
         return self._names
 
     def prefetch(self, names: Iterable[str]) -> None:
-        """Look up the names not seen yet together: one batch resolve finds the misses, and their fuzzy
-        suggestions come from one vectorised pass instead of a search per name (a first
-        ``check_decks`` of 3,000 real decks met ~2,000 distinct unknown names, 1 ms each)."""
-        resolve_many = getattr(self._names, "resolve_many", None)
-        if resolve_many is None:  # the point strategy (oracle_tools/names/point.py) answers a deck in one query
-            return
-        todo = [n for n in dict.fromkeys(names) if n not in self._resolved and n not in self._misses]
-        todo += [h for n in todo if "/" in n and (h := re.split(r"\s*/+\s*", n.strip(), maxsplit=1)[0])]
+        """Look up the names not seen yet together (a batch of decks): the strategy reads them in one go (one
+        query for the point strategy, dicts for the warm index), and the misses' suggestions come from one
+        :meth:`~oracle_tools.text.matching.NameMatcher.suggest_many` (a first ``check_decks`` of 3,000 real
+        decks meets ~2,000 distinct unknown names)."""
+        todo = self._unseen(names)
         if len(todo) < 64:
             return
-        frame = resolve_many(todo)
-        missed = [
-            q
-            for q, s in zip(frame.get_column("query").to_list(), frame.get_column("status").to_list())
-            if s == "not_found" and q not in self._misses
-        ]
+        self._names.prefetch(todo)
+        missed = [text for text in todo if self._names.lookup(text) is None]
         if not missed:
             return
         from oracle_tools.names.resolver import Resolution
 
-        found = self._names.matcher().suggest_many(missed, 5)  # as NameIndex.resolve's
+        found = self._names.matcher().suggest_many(missed, 5)  # as resolve's
         for text, suggestions in zip(missed, found):
             self._misses[text] = Resolution(query=text, status="not_found", suggestions=tuple(suggestions))
+
+    def _unseen(self, names: Iterable[str]) -> list[str]:
+        """The names (and the parts before " // " a miss is retried with) not judged yet."""
+        todo = [n for n in dict.fromkeys(names) if n not in self._resolved and n not in self._misses]
+        return todo + [h for n in todo if "/" in n and (h := _head(n))]
 
     def _resolve(self, name: str) -> tuple[CardRules, Any, str] | _Miss:
         index = self._names
@@ -510,7 +508,7 @@ class DeckChecker:
         # Decks write "Scavenger Regent // Exude Toxin // Scavenger Regent" (omen) and
         # "Clarion Conqueror // Clarion Conqueror": try the part before the first " // ".
         if res.status != "ok" and "/" in name:
-            head = re.split(r"\s*/+\s*", name.strip(), maxsplit=1)[0]
+            head = _head(name)
             if head and head != name:
                 res2 = self._misses.get(head) or index.resolve(head)
                 if res2.status == "ok" and (found := self._found(res2)):
@@ -1099,23 +1097,42 @@ def check_decks(
     return pl.DataFrame(dict(zip(schema, columns)), schema=schema)
 
 
+def _head(name: str) -> str:
+    """The part of a decklist name before its first " // " (or "/")."""
+    return re.split(r"\s*/+\s*", name.strip(), maxsplit=1)[0]
+
+
 class PointDeckChecker(DeckChecker):
     """A :class:`DeckChecker` that loads the rules and legalities of the cards of the decks it checks only (one
     query each per deck), not those of the whole card pool: a fresh process checking one list."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, names: NameResolver) -> None:
         super().__init__(con, names, cards={})
+        self._looked_up: set[str] = set()  # the names whose cards are loaded (or that name none)
 
     def check(self, deck: Decklist, fmt: str | FormatRules, *, commanders: Iterable[str] | None = None) -> DeckReport:
         texts = [e.name for e in deck.entries if e.section != "maybeboard"] + list(commanders or ())
-        heads = [re.split(r"\s*/+\s*", t.strip(), maxsplit=1)[0] for t in texts if "/" in t]
-        self._names.prefetch(texts + heads)  # one query for the whole list (a no-op for the warm index)
-        self.load([r.oracle_id for t in texts + heads if (r := self._names.resolve(t)).oracle_id])
+        self._load_names(self._unseen(texts))  # one query for the whole list
         return super().check(deck, fmt, commanders=commanders)
+
+    def prefetch(self, names: Iterable[str]) -> None:
+        """A batch of decks: every name looked up in one query, the rules of every card found in one more."""
+        todo = self._unseen(names)
+        self._load_names(todo)
+        super().prefetch(todo)
+
+    def _load_names(self, texts: list[str]) -> None:
+        """Look these names up (one query) and load their cards' rules (one more), once per name."""
+        texts = [t for t in texts if t not in self._looked_up]
+        if not texts:
+            return
+        self._names.prefetch(texts)
+        self.load([r.oracle_id for t in texts if (r := self._names.lookup(t)) is not None and r.oracle_id])
+        self._looked_up.update(texts)
 
     def load(self, oids: Sequence[str]) -> None:
         """Rules and (already used formats') legalities of these cards."""
-        new = sorted(set(oids) - set(self.cards))
+        new = sorted({oid for oid in oids if oid not in self.cards})
         if not new:
             return
         cursor = self._con.execute(

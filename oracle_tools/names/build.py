@@ -25,10 +25,7 @@ import duckdb
 import polars as pl
 
 from oracle_tools.errors import IngestError
-from oracle_tools.names.resolver import (
-    SUGGESTED_VIAS,
-    SUGGESTION_NAMES_SQL,
-)
+from oracle_tools.names import suggestions
 from oracle_tools.store import sqlfiles, userfiles
 from oracle_tools.text.matching import FOLD, normalize
 
@@ -36,7 +33,7 @@ from oracle_tools.text.matching import FOLD, normalize
 def normalize_expr(column: str | pl.Expr) -> pl.Expr:
     """:func:`normalize` as a vectorised Polars expression (for batch resolution)."""
     expr = pl.col(column) if isinstance(column, str) else column
-    expr = expr.str.normalize("NFKD").str.replace_all(r"\p{Mn}", "")
+    expr = expr.str.normalize("NFKD").str.replace_all(r"[\p{Mn}\p{Cf}]", "")
     expr = expr.str.replace_many([k for k, _ in _FOLD_PAIRS], [v for _, v in _FOLD_PAIRS])
     folded = expr.str.to_lowercase().str.replace_all(r"\s*/+\s*", " // ")
     unmarked = folded.str.replace_all(r"\p{Pd}", " ").str.replace_all(r"[\p{P}&&[^/]]", "")
@@ -86,9 +83,9 @@ def build(
         .unique()
     )
     sqlfiles.write_frame(con, "names", names, order_by="key, name, oracle_id, face_index NULLS FIRST, via, lang")
-    # The English names a miss is offered (lookup.SUGGESTED_VIAS), one per key: a fresh process reads these
-    # ~25k rows instead of grouping the whole names table for one misspelt name.
-    con.execute(f"CREATE OR REPLACE TABLE name_suggestions AS {SUGGESTION_NAMES_SQL}", [list(SUGGESTED_VIAS)])
+    # The English names a miss is offered, one per key, and the index of their words: a fresh process finds the
+    # names close to a misspelt one by binary searches, never by grouping or scanning the names table.
+    suggestions.build(con)
     if store_classes:
         write_classes(con, classes)
     return classes

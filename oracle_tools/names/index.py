@@ -21,17 +21,16 @@ import duckdb
 import polars as pl
 
 from oracle_tools.history.changes import former_notes
+from oracle_tools.names import suggestions
 from oracle_tools.names.build import normalize_expr
 from oracle_tools.names.resolver import (
-    SUGGESTED_VIAS,
     VIA_TIER,
     Candidate,
     NameResolver,
     Resolution,
 )
-from oracle_tools.names.token_names import token_name_strings  # for suggestions (CR 111)
 from oracle_tools.store import sqlfiles
-from oracle_tools.text.matching import TOKEN_SPELLING_CUTOFF, NameMatcher, normalize
+from oracle_tools.text.matching import NameMatcher, normalize
 
 # -- resolving ---------------------------------------------------------------------------------
 
@@ -77,21 +76,16 @@ class NameIndex(NameResolver):
         self.token_names = {
             normalize(name) for (name,) in con.execute("SELECT DISTINCT name FROM token_names").fetchall()
         }
-        self._token_display: list[str] = token_name_strings(con)
-        self._token_keys = [normalize(n) for n in self._token_display]
         self._classes = self._load_classes(con)
         self._former_notes = former_notes(con)  # renamed cards (the ingest's change history)
         names = names.with_columns(tier=pl.col("via").replace_strict(VIA_TIER, default=9))
         self.exact, exact_frame = self._targets(names, "name")
         self.by_key, key_frame = self._targets(names, "key")
         self._lookup_frames = (exact_frame.rename({"name": "query"}), key_frame)
-        english = names.filter(pl.col("via").is_in(SUGGESTED_VIAS)).sort("key", "name")
-        self._suggestion_keys: list[str] = english.get_column("key").unique().sort().to_list()
-        key_to_name = dict(zip(english.get_column("key").to_list(), english.get_column("name").to_list()))
-        self._suggestion_names = [key_to_name[k] for k in self._suggestion_keys]
         self._frames: tuple[pl.DataFrame, pl.DataFrame] | None = None
-        self._matcher: NameMatcher | None = None
-        self._token_matcher: NameMatcher | None = None
+        # read now, on the connection the index is built on (the matchers answer from any thread later)
+        self._matcher = suggestions.card_matcher(con)
+        self._token_matcher = suggestions.token_matcher(con)
 
     def _load_classes(self, con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, ...]]:
         """name -> its CR 201.3 class (sorted names, itself included), read from ``name_classes``.
@@ -216,15 +210,9 @@ class NameIndex(NameResolver):
         return self._classes
 
     def matcher(self) -> NameMatcher:
-        if self._matcher is None:
-            self._matcher = NameMatcher(self._suggestion_keys, self._suggestion_names)
         return self._matcher
 
     def token_matcher(self) -> NameMatcher:
-        if self._token_matcher is None:
-            self._token_matcher = NameMatcher(
-                self._token_keys, self._token_display, spelling_cutoff=TOKEN_SPELLING_CUTOFF
-            )
         return self._token_matcher
 
     def is_token_name(self, text: str) -> bool:

@@ -14,8 +14,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from oracle_tools.names.resolver import (
-    SUGGESTED_VIAS,
-    SUGGESTION_NAMES_SQL,
     VIA_TIER,
     Candidate,
     NameResolver,
@@ -181,29 +179,16 @@ class PointNames(NameResolver):
 
     def matcher(self) -> NameMatcher:
         if self._matcher is None:
-            from oracle_tools.store import sqlfiles
-            from oracle_tools.text.matching import NameMatcher
+            from oracle_tools.names import suggestions
 
-            if sqlfiles.has_table(self.con, "name_suggestions"):
-                rows = self.con.execute("SELECT key, name FROM name_suggestions ORDER BY key").fetchall()
-            else:  # a database built before the table existed: the same rows, grouped here
-                rows = self.con.execute(SUGGESTION_NAMES_SQL, [list(SUGGESTED_VIAS)]).fetchall()
-            self._matcher = NameMatcher([k for k, _ in rows], [n for _, n in rows])
+            self._matcher = suggestions.card_matcher(self.con)
         return self._matcher
 
     def token_matcher(self) -> NameMatcher:
         if self._token_matcher is None:
-            from oracle_tools.store import sqlfiles
-            from oracle_tools.text.matching import TOKEN_SPELLING_CUTOFF, NameMatcher
+            from oracle_tools.names import suggestions
 
-            if sqlfiles.has_table(self.con, "token_suggestions"):
-                rows = self.con.execute("SELECT key, name FROM token_suggestions ORDER BY name").fetchall()
-            else:  # a database built before the table existed: list them as the tokens layer does
-                from oracle_tools.names.token_names import token_name_strings
-
-                rows = [(normalize(n), n) for n in token_name_strings(self.con)]
-            keys, names = [k for k, _ in rows], [n for _, n in rows]
-            self._token_matcher = NameMatcher(keys, names, spelling_cutoff=TOKEN_SPELLING_CUTOFF)
+            self._token_matcher = suggestions.token_matcher(self.con)
         return self._token_matcher
 
     def _token_object_keys(self) -> set[str]:
@@ -213,11 +198,7 @@ class PointNames(NameResolver):
         return self._token_objects
 
     def is_token_name(self, text: str) -> bool:
-        key = normalize(text)
-        return (
-            bool(self.con.execute("SELECT 1 FROM token_names WHERE name = ? LIMIT 1", [text]).fetchall())
-            or key in self._token_object_keys()
-        )
+        return normalize(text) in self._token_object_keys()
 
 
 def _ordered(rows: list[NameRow]) -> list[NameRow]:

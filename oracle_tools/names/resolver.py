@@ -23,22 +23,19 @@ if TYPE_CHECKING:
 
 # -- the name rules, light ------------------------------------------------------------------------
 
-# How much a kind of name counts when one string matches several cards: English Oracle
-# names (whole or face) first, then English interchangeable (201.3) and flavor (201.6) names, then
-# foreign printed names, then a renamed card's former names (no longer a name of it: only when nothing
-# current matches). ('alternate' is what older databases called English printed names, before interchangeable and flavor names were told apart;
-# kept so they still load.)
-VIA_TIER = {"name": 0, "face": 0, "flavor": 1, "alternate": 1, "interchangeable": 1, "printed": 2, "former": 3}
+# How much a kind of name counts when one string matches several cards: a card's full English Oracle name
+# first (CR 201.2; Scryfall answers the card whose full name it is, whatever faces of other objects share it),
+# then face names, then English interchangeable (201.3) and flavor (201.6) names, then foreign printed names,
+# then a renamed card's former names (no longer a name of it: only when nothing current matches). Several
+# cards in the best kind are ambiguous. ('alternate' is what older databases called English printed names,
+# before interchangeable and flavor names were told apart; kept so they still load.)
+VIA_TIER = {"name": 0, "face": 1, "flavor": 2, "alternate": 2, "interchangeable": 2, "printed": 3, "former": 4}
 
 # The English names a miss is compared with for "did you mean" (fuzzy suggestions): Oracle names (whole
 # or face), interchangeable names (CR 201.3: names of the card in their own right, "Ruzic, Booed but
 # Victorious") and alternate names (201.6: printed on the card, "Aang, Ascendant Airbender"), since a
 # decklist or a user may write any of them. Foreign printed names stay out (201.2: a translation).
 SUGGESTED_VIAS = ("name", "face", "interchangeable", "flavor")
-# Those names, one per lookup key (the name shown for it: the greatest, as NameIndex keeps the last in name
-# order). Ingest stores the rows as table ``name_suggestions`` (names.build); a database built before that
-# table gets them from this query itself (PointNames.suggest).
-SUGGESTION_NAMES_SQL = "SELECT key, max(name) AS name FROM names WHERE list_contains(?, via) GROUP BY key ORDER BY key"
 
 
 @dataclass(frozen=True)
@@ -156,16 +153,19 @@ class NameResolver:
 
     def _fuzzy(self, text: str) -> Resolution | None:
         """Scryfall's fuzzy rule (``matching``): the one card the typed words decide, else ambiguous
-        between the cards they may mean; None when they mean no card, or one only by a bare prefix (a
-        ``not_found`` that suggests it: 'aust' is no name, Austere Command is offered)."""
+        between the cards they may mean; None when they mean no card. A lone fragment decides by the names it
+        fits, as a word beginning or inside a word: 'tarmo' fits Tarmogoyf only, so it is Tarmogoyf; 'aust'
+        fits Austere Command, Exhaust and Holocaust, so it is ambiguous."""
         match = self.matcher().match(text)
-        if not match.decisive:  # a bare prefix ('aust', 'i'): ambiguous between several cards, else a miss
-            several = self._one_card(text, match.names) if match.names else None
-            return several if several is not None and several.status == "ambiguous" else None
-        answer = self._one_card(text, match.decisive)
-        if not answer.ok and match.complete:  # 'wastelan': Wasteland, of the Wasteland cards
-            complete = self._one_card(text, match.complete)
-            answer = complete if complete.ok else answer
+        if not match.decisive:
+            if not match.names:
+                return None
+            answer = self._one_card(text, match.names)
+        else:
+            answer = self._one_card(text, match.decisive)
+            if not answer.ok and match.complete:  # 'wastelan': Wasteland, of the Wasteland cards
+                complete = self._one_card(text, match.complete)
+                answer = complete if complete.ok else answer
         return replace(answer, via="fuzzy", suggestions=match.names[:5]) if answer.ok else answer
 
     def _one_card(self, text: str, names: Sequence[str]) -> Resolution:

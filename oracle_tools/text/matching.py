@@ -2,16 +2,21 @@
 
 Scryfall's fuzzy rule (``/cards/named?fuzzy=``) is the contract: the words typed are matched, in order, as words or
 word prefixes of card names ("aust com" is Austere Command, "Ragavan" is Ragavan, Nimble Pilferer); one
-card matched is the answer, several are ambiguous (Scryfall: "Too many cards match ambiguous name"), and
-spelling is corrected only after that, and only towards a clearly closest name. A string that shares no
-word or near-word with any name matches nothing.
+card matched is the answer, several are ambiguous (Scryfall: "Too many cards match ambiguous name"). A lone
+fragment counts inside words too ("tarmo" is Tarmogoyf, the one name it fits; "aust" also fits Exhaust and
+Holocaust, so it is ambiguous). Spelling is corrected only after that: a word one edit away from a word of the
+names (Damerau: a letter dropped, added, replaced or two swapped), else a clearly closest name. A string that
+shares no word or near word with any name matches nothing.
 
-:class:`NameMatcher` holds the lookup keys (:func:`normalize`) of a list of names and answers:
+:class:`NameMatcher` answers from a :class:`WordIndex` built once (for the card names at ingest, kept in the
+database: ``names.suggestions``), never from a scan of every name:
 
 * :meth:`~NameMatcher.match`: the names the typed words match, best first, and whether the words had to
   be corrected first (a typo) — the resolver (``names.resolver.NameResolver``) turns the names into cards;
-* :meth:`~NameMatcher.suggest`: "did you mean": word and prefix matches of the whole input first, then close
-  spellings (rapidfuzz's normalized Indel ratio over the keys), for every interface's misses.
+* :meth:`~NameMatcher.suggest`: "did you mean": word and prefix matches of the whole input first (ties: the
+  fewest corrections, then the more often printed card), then close spellings among the names that share a
+  word beginning or a near word with it (the fewest edits first, then rapidfuzz's Indel ratio, then the more
+  often printed card).
 
 One instance serves card names (the English names of ``names.resolver.SUGGESTED_VIAS``) and another token names;
 every interface (CLI, library, HTTP API, web page, MCP, deck check, choose-name, token, refs) reaches it
@@ -21,9 +26,11 @@ through the resolver, so the same text gets the same answer everywhere.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
-from bisect import bisect_right
-from collections.abc import Sequence
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -54,12 +61,13 @@ FOLD = str.maketrans(
 _WS = r"[^\S\x1c-\x1f]"
 _SLASHES = re.compile(rf"{_WS}*/+{_WS}*")
 _SPACES = re.compile(rf"{_WS}+")
+_INVISIBLE = ("Mn", "Cf")
 
 
 def normalize(text: str) -> str:
     """The lookup key of a name: what Scryfall's exact lookup ignores is folded away — case, accents
-    and ligatures, punctuation (a dash or hyphen is a space, every other mark is dropped) and spacing —
-    and half separators are written one way.
+    and ligatures, punctuation (a dash or hyphen is a space, every other mark is dropped), spacing and
+    invisible format characters (bidi controls, zero-width spaces) — and half separators are written one way.
 
     'Lim-Dûl’s Vault' and 'Lim Duls Vault' -> 'lim duls vault'; 'Jace, the Mind Sculptor' ->
     'jace the mind sculptor'; 'Fire/Ice' and 'Fire  //  Ice' -> 'fire // ice'. A name that is all
@@ -67,7 +75,9 @@ def normalize(text: str) -> str:
     ``names.build.normalize_expr`` (tested on every real name).
     """
     decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
+    # accents (Mn) go, and so do invisible format characters (Cf): a right-to-left override or a zero-width
+    # space inside a name is not part of what the reader sees
+    stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) not in _INVISIBLE)
     folded = _SLASHES.sub(" // ", stripped.translate(FOLD).lower())
     # Punctuation is Unicode's general category P (what \p{P} matches in names.build.normalize_expr).
     unmarked = "".join(_unmark(ch) for ch in folded)
@@ -84,8 +94,12 @@ def _unmark(ch: str) -> str:
     return "" if category[0] == "P" else ch
 
 
-# A typed word is corrected towards a name's word only when this close (rapidfuzz ratio, 0-100):
-# 'tresure' -> 'treasure' (93), 'ragavn' -> 'ragavan' (92), 'emrakull' -> 'emrakul' (93); 'asdf' has none.
+# A typed word is corrected towards a word of the names one edit away (Damerau: a letter dropped, added, replaced,
+# or two neighbours swapped: 'tresure' -> 'treasure', 'ragavn' -> 'ragavan', 'blot' -> 'bolt' and 'blow'), from
+# this many letters on: shorter words are one edit from too many others ('bol': bog, bolt, sol …).
+CORRECTED_LETTERS = 4
+# A slip of more than one edit is read only when no word is one edit away, and only towards a word this close
+# (rapidfuzz ratio, 0-100, the clearly closest only): 'griselbrnd' -> 'griselbrand' (95); 'asdf' has none.
 WORD_CUTOFF = 80.0
 # A whole string is read as a misspelt name only when this close to it and clearly closer than to any
 # other name: 'tarmo goyf' -> Tarmogoyf (95); 'Ragavan' is no misspelling of Propaganda (70).
@@ -95,6 +109,19 @@ NAME_MARGIN = 5.0
 # short and few, only closer ones.
 SUGGEST_CUTOFF = 50.0
 TOKEN_SPELLING_CUTOFF = 70.0
+# A lone fragment of this many letters counts inside words too ('aust' is in Exhaust; 'in' says nothing).
+INSIDE_LETTERS = 3
+# Close spellings are sought among the names with a word that begins as a typed word does (its first letters,
+# this many) or that is one edit from one; a typed word of fewer letters brings the names it is a whole word of,
+# unless it is in more names than COMMON_WORD_NAMES ('the', 'of': no clue to which name was meant).
+SPELLING_PREFIX = 4
+COMMON_WORD_NAMES = 400
+# A list of at most this many names (token names) is scanned whole for close spellings.
+SCANNED_NAMES = 2000
+# From this many misspelt words on, their far words are found in one vectorised pass (fewer: a scan each).
+VECTORISED_WORDS = 16
+# How many readings of typed strings a matcher remembers (a miss is matched, then suggested for: read once).
+REMEMBERED_READINGS = 4096
 
 
 def words(key: str) -> list[str]:
@@ -108,9 +135,10 @@ class Match:
 
     ``decisive`` are those it may be answered with: every typed word is a whole word of the name ('bolt':
     Lightning Bolt, not Boltwave), else a near word of one ('wastelan': Wasteland), else several words
-    were typed ('aust com'); a single bare prefix ('aust') decides nothing. ``complete`` are the decisive
-    names with no word left untyped ('wastelan' is Wasteland, of the Wasteland cards); ``corrected``: the
-    words had to be corrected first (a typo).
+    were typed ('aust com'); a lone fragment ('tarmo', 'aust') decides nothing by itself (the resolver answers
+    it when every name it fits is one card's). ``complete`` are the decisive names with no word left untyped
+    ('wastelan' is Wasteland, of the Wasteland cards; none when a correction was unsure); ``corrected``: the words
+    had to be corrected first.
     """
 
     names: tuple[str, ...] = ()
@@ -133,132 +161,434 @@ def _in_order(typed: list[list[str]], own: list[str]) -> bool:
     return True
 
 
-# How a typed word meets a word of a name: the whole word, a near word (a prefix this close, or a
-# corrected spelling), a bare prefix.
+# How a typed word meets a word of a name: the whole word, a near word (a prefix this close), a bare prefix.
 _WHOLE, _NEAR, _PREFIX = 2, 1, 0
+
+
+def _near_prefix(typed: int, word: int) -> bool:
+    """Whether a prefix of ``typed`` letters of a word of ``word`` letters is a near word: its rapidfuzz ratio,
+    200·typed / (typed + word) (the untyped letters are its whole Indel distance), reaches WORD_CUTOFF."""
+    return 200 * typed >= WORD_CUTOFF * (typed + word)
 
 
 def _fit(typed: str, own: list[str]) -> int:
     """How well ``typed`` meets its best word of a name (``own``), -1 when it starts none."""
-    from rapidfuzz import fuzz
-
     best = -1
     for word in own:
         if word == typed:
             return _WHOLE
         if word.startswith(typed):
-            best = max(best, _NEAR if fuzz.ratio(typed, word) >= WORD_CUTOFF else _PREFIX)
+            best = max(best, _NEAR if _near_prefix(len(typed), len(word)) else _PREFIX)
     return best
 
 
-class NameMatcher:
-    """Word, prefix and spelling matches over a fixed list of names (one lookup key per name)."""
+# -- the index ---------------------------------------------------------------------------------------
 
-    def __init__(self, keys: Sequence[str], names: Sequence[str], *, spelling_cutoff: float = SUGGEST_CUTOFF) -> None:
-        self.keys = list(keys)
-        self.names = list(names)
-        self.spelling_cutoff = spelling_cutoff
-        # Every key on a line of its own behind a space, so " " + w finds each word starting with w.
-        lines = [f" {key}\n" for key in self.keys]
-        self._blob = "".join(lines)
-        self._starts = [0, *accumulate(len(line) for line in lines)]
-        self._vocabulary: list[str] | None = None
+_U32 = next(code for code in "ILQ" if array(code).itemsize == 4)
 
-    # -- words and prefixes ---------------------------------------------------------------------
 
-    def _lines_with_prefix(self, word: str) -> set[int]:
-        """The names with a word that starts with ``word``."""
-        found: set[int] = set()
-        needle, at = " " + word, 0
-        blob, starts = self._blob, self._starts
-        while (at := blob.find(needle, at)) >= 0:
-            line = bisect_right(starts, at) - 1
-            found.add(line)
-            at = starts[line + 1]  # one hit per name is enough
-        return found
+def _u32(data: bytes | Iterable[int] = b"") -> array[int]:
+    """Unsigned 32-bit integers, from little-endian bytes (as :func:`_le_bytes` writes them) or from ints."""
+    values = array(_U32)
+    if isinstance(data, bytes | bytearray | memoryview):
+        values.frombytes(bytes(data))
+        if sys.byteorder == "big":
+            values.byteswap()
+    else:
+        values.extend(data)
+    return values
 
-    def _covering(self, typed: list[str]) -> list[int]:
-        """Names each typed word is a word or word prefix of (the longest word is searched, the rest checked)."""
-        if not typed:
-            return []
-        scan = max(typed, key=len)
-        return [
-            line for line in self._lines_with_prefix(scan) if _in_order([[w] for w in typed], words(self.keys[line]))
-        ]
 
-    def _ranked(self, lines: list[int], typed: list[str], *, corrected: bool = False) -> Match:
-        """Rank the names ``lines`` matched (decisive first, then fewer words left untyped, then by name)
-        and tell which are decisive and complete."""
-        count = len(typed)
-        fits = {i: min(_fit(w, words(self.keys[i])) for w in typed) for i in lines}
-        if corrected:  # every word is a near word by construction
-            decisive = set(lines)
-        elif whole := {i for i, fit in fits.items() if fit == _WHOLE}:
-            decisive = whole
-        elif near := {i for i, fit in fits.items() if fit >= _NEAR}:
-            decisive = near
-        else:
-            decisive = set(lines) if count > 1 else set()
-        order = sorted(lines, key=lambda i: (i not in decisive, len(words(self.keys[i])) - count, self.names[i]))
-        return Match(
-            names=tuple(self.names[i] for i in order),
-            decisive=tuple(self.names[i] for i in order if i in decisive),
-            complete=tuple(self.names[i] for i in order if i in decisive and len(words(self.keys[i])) == count),
-            corrected=corrected,
+def _le_bytes(values: array[int]) -> bytes:
+    if sys.byteorder == "big":
+        values = array(_U32, values)
+        values.byteswap()
+    return values.tobytes()
+
+
+class WordIndex:
+    """The words of a list of lookup keys, sorted, each with the lines (positions in the list) of the keys it is a
+    word of: the names a word or a word beginning is in are found by a binary search, never by a scan of the names.
+
+    Built once — for the card names at ingest and kept in the database (:meth:`to_blobs`), for token names when
+    they are read — it answers the words that start with a prefix (``vocabulary[lo:hi]``, whose lines are one
+    slice of ``postings``), the words one edit from a word (SymSpell's symmetric deletes: every word with one
+    letter dropped, sorted, beside the word it came from), and the words a fragment is inside.
+    """
+
+    __slots__ = ("_blob", "_blob_starts", "_set", "dropped", "dropped_from", "postings", "starts", "vocabulary")
+
+    def __init__(
+        self,
+        vocabulary: list[str],
+        postings: array[int],
+        starts: array[int],
+        dropped: list[str],
+        dropped_from: array[int],
+    ) -> None:
+        self.vocabulary = vocabulary
+        self.postings = postings  # the lines of vocabulary[i] are postings[starts[i]:starts[i + 1]]
+        self.starts = starts
+        self.dropped = dropped  # a word with one letter dropped, sorted; dropped_from: the word's position
+        self.dropped_from = dropped_from
+        self._set = frozenset(vocabulary)
+        self._blob: str | None = None
+        self._blob_starts: list[int] = []
+
+    @classmethod
+    def build(cls, keys: Sequence[str]) -> WordIndex:
+        lines: dict[str, list[int]] = {}
+        for line, key in enumerate(keys):
+            for word in words(key):
+                found = lines.get(word)
+                if found is None:
+                    lines[word] = [line]
+                elif found[-1] != line:
+                    found.append(line)
+        vocabulary = sorted(lines)
+        postings, starts = _u32(), _u32([0])
+        for word in vocabulary:
+            postings.extend(lines[word])
+            starts.append(len(postings))
+        deletes = sorted(
+            {
+                (word[:i] + word[i + 1 :], at)
+                for at, word in enumerate(vocabulary)
+                if len(word) > 1
+                for i in range(len(word))
+            }
+        )
+        return cls(vocabulary, postings, starts, [d for d, _ in deletes], _u32(at for _, at in deletes))
+
+    def to_blobs(self) -> tuple[str, bytes, bytes, str, bytes]:
+        """The index as stored: the words one a line, the lines and the starts as little-endian uint32, the
+        words with a letter dropped one a line and the words they came from."""
+        return (
+            "\n".join(self.vocabulary),
+            _le_bytes(self.postings),
+            _le_bytes(self.starts),
+            "\n".join(self.dropped),
+            _le_bytes(self.dropped_from),
         )
 
-    # -- spelling -------------------------------------------------------------------------------
+    @classmethod
+    def from_blobs(
+        cls, vocabulary: str, postings: bytes, starts: bytes, dropped: str, dropped_from: bytes, lines: int
+    ) -> WordIndex | None:
+        """The index :meth:`to_blobs` stored over ``lines`` keys; None when the blobs do not hold together (a
+        damaged or foreign file: the caller builds the index from the keys instead)."""
+        words_ = vocabulary.split("\n") if vocabulary else []
+        deletes = dropped.split("\n") if dropped else []
+        index = cls(words_, _u32(postings), _u32(starts), deletes, _u32(dropped_from))
+        at = index.starts
+        consistent = (
+            len(at) == len(words_) + 1
+            and at[0] == 0
+            and at[-1] == len(index.postings)
+            and all(a < b for a, b in zip(at, at[1:]))
+            and all(a < b for a, b in zip(words_, words_[1:]))
+            and (not index.postings or max(index.postings) < lines)
+            and len(deletes) == len(index.dropped_from)
+            and all(a <= b for a, b in zip(deletes, deletes[1:]))
+            and (not deletes or max(index.dropped_from) < len(words_))
+        )
+        return index if consistent else None
 
-    def _near_words(self, word: str) -> list[str]:
-        """Words of the names within :data:`WORD_CUTOFF` of ``word`` (best first; none for a short word)."""
-        if len(word) < 4:
+    # -- questions -----------------------------------------------------------------------------------
+
+    def span(self, prefix: str) -> tuple[int, int]:
+        """The words that start with ``prefix``: ``vocabulary[lo:hi]``."""
+        lo = bisect_left(self.vocabulary, prefix)
+        return lo, bisect_left(self.vocabulary, prefix + "\U0010ffff", lo)
+
+    def lines_starting(self, prefix: str) -> set[int]:
+        """The lines with a word that starts with ``prefix`` (the whole word included)."""
+        lo, hi = self.span(prefix)
+        return set(self.postings[self.starts[lo] : self.starts[hi]])
+
+    def postings_starting(self, prefix: str) -> int:
+        """How many (word, line) pairs start with ``prefix``: what :meth:`lines_starting` would gather."""
+        lo, hi = self.span(prefix)
+        return self.starts[hi] - self.starts[lo]
+
+    def lines_of(self, word: str) -> set[int]:
+        """The lines ``word`` is a whole word of."""
+        lo = bisect_left(self.vocabulary, word)
+        if lo == len(self.vocabulary) or self.vocabulary[lo] != word:
+            return set()
+        return set(self.postings[self.starts[lo] : self.starts[lo + 1]])
+
+    def near_words(self, word: str) -> list[str]:
+        """The words one edit from ``word`` (Damerau, the optimal string alignment: a letter dropped, added,
+        replaced, or two neighbours swapped), sorted; ``word`` itself is not one. Two words one edit apart share
+        a word with a letter dropped, or one is the other with a letter dropped: a few binary searches."""
+        from rapidfuzz.distance import OSA
+
+        probes = {word[:i] + word[i + 1 :] for i in range(len(word))}
+        found = set(self._set.intersection(probes))  # a letter too many was typed
+        dropped, dropped_from, vocabulary = self.dropped, self.dropped_from, self.vocabulary
+        for probe in (word, *probes):  # a letter was left out; or replaced, or two swapped
+            at = bisect_left(dropped, probe)
+            while at < len(dropped) and dropped[at] == probe:
+                found.add(vocabulary[dropped_from[at]])
+                at += 1
+        return sorted(w for w in found if w != word and OSA.distance(word, w, score_cutoff=1) <= 1)
+
+    def words_containing(self, fragment: str) -> set[int]:
+        """The lines with a word that holds ``fragment`` after its first letter ('aust' in 'exhaust')."""
+        if self._blob is None:
+            self._blob = "\n".join(self.vocabulary) + "\n"
+            self._blob_starts = [0, *accumulate(len(w) + 1 for w in self.vocabulary)]
+        blob, starts = self._blob, self._blob_starts
+        found: set[int] = set()
+        at = blob.find(fragment)
+        while at >= 0:
+            word = bisect_right(starts, at) - 1
+            if at != starts[word]:  # inside the word, not its beginning (that is a prefix)
+                found.update(self.postings[self.starts[word] : self.starts[word + 1]])
+            at = blob.find(fragment, at + 1)
+        return found
+
+
+# -- the matcher -------------------------------------------------------------------------------------
+
+
+def _clearly_closest(hits: list[tuple[str, float]]) -> list[str]:
+    """The words of the best hits (best first) that are clearly closest: 'brainstrom' is brainstorm (90), not
+    brainstone (80)."""
+    return [w for w, score in hits if score >= hits[0][1] - NAME_MARGIN]
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What the typed words of one key match: the lines, and per typed word the spellings it was read as with
+    their edits (each word as typed, 0 edits, unless the words had to be corrected)."""
+
+    typed: tuple[str, ...]
+    lines: tuple[int, ...]
+    spellings: tuple[tuple[tuple[str, int], ...], ...]
+    corrected: bool
+
+
+class NameMatcher:
+    """Word, prefix and spelling matches over a fixed list of names (one lookup key per name), from a
+    :class:`WordIndex` of their words. ``popularity`` (one number per name, e.g. how often its card was printed)
+    orders names the typed words fit equally well."""
+
+    def __init__(
+        self,
+        keys: Sequence[str],
+        names: Sequence[str],
+        popularity: Sequence[int] | None = None,
+        *,
+        spelling_cutoff: float = SUGGEST_CUTOFF,
+        index: WordIndex | None = None,
+    ) -> None:
+        self.keys = list(keys)
+        self.names = list(names)
+        self.popularity = list(popularity) if popularity is not None else [0] * len(self.keys)
+        self.spelling_cutoff = spelling_cutoff
+        self.index = index if index is not None else WordIndex.build(self.keys)
+        self._readings: dict[str, _Reading] = {}
+        self._far: dict[str, list[str]] = {}  # a word's far words (_far_words), once found
+
+    # -- reading the typed words ----------------------------------------------------------------------
+
+    def _read(self, key: str) -> _Reading:
+        """The names the words of ``key`` match (remembered: a miss is matched, then suggested for)."""
+        reading = self._readings.get(key)
+        if reading is None:
+            if len(self._readings) >= REMEMBERED_READINGS:
+                self._readings.clear()
+            reading = self._readings[key] = self._reading(tuple(words(key)))
+        return reading
+
+    def _reading(self, typed: tuple[str, ...]) -> _Reading:
+        as_typed = tuple(((w, 0),) for w in typed)
+        if not typed:
+            return _Reading(typed, (), as_typed, False)
+        if lines := self._covering(typed):
+            if len(typed) == 1 and not self._decides(typed[0]) and len(typed[0]) >= INSIDE_LETTERS:
+                # a lone fragment: the words it is found inside count too ('aust': Exhaust, Holocaust)
+                lines = sorted(set(lines) | self.index.words_containing(typed[0]))
+            return _Reading(typed, tuple(lines), as_typed, False)
+        if corrected := self._corrected(typed):
+            return corrected
+        if len(typed) == 1 and len(typed[0]) >= INSIDE_LETTERS:  # 'ounterspell': inside Counterspell
+            return _Reading(typed, tuple(sorted(self.index.words_containing(typed[0]))), as_typed, False)
+        return _Reading(typed, (), as_typed, False)
+
+    def _decides(self, typed: str) -> bool:
+        """Whether a lone typed word is a whole or near word of some name (else it is a bare prefix)."""
+        lo, hi = self.index.span(typed)
+        return any(_near_prefix(len(typed), len(word)) for word in self.index.vocabulary[lo:hi])
+
+    def _covering(self, typed: tuple[str, ...]) -> list[int]:
+        """Names each typed word is a word or word prefix of, in order (the rarest word is looked up, the
+        others checked)."""
+        scan = min(typed, key=self.index.postings_starting)
+        lines = self.index.lines_starting(scan)
+        if len(typed) == 1:
+            return sorted(lines)
+        spellings = [[w] for w in typed]
+        return sorted(line for line in lines if _in_order(spellings, words(self.keys[line])))
+
+    def _spellings(self, word: str) -> list[tuple[str, int]]:
+        """What a typed word may be read as: itself when it begins a word of the names; else the words one edit
+        away; else the clearly closest word within WORD_CUTOFF; else nothing (with its edits)."""
+        if self.index.postings_starting(word):
+            return [(word, 0)]
+        if len(word) < CORRECTED_LETTERS:
             return []
+        return [(near, 1) for near in self.index.near_words(word)] or [(far, 2) for far in self._far_words(word)]
+
+    def _far_words(self, word: str) -> list[str]:
+        found = self._far.get(word)
+        if found is None:
+            from rapidfuzz import fuzz, process
+
+            hits = process.extract(word, self.index.vocabulary, scorer=fuzz.ratio, limit=3, score_cutoff=WORD_CUTOFF)
+            if len(self._far) >= REMEMBERED_READINGS:
+                self._far.clear()
+            found = self._far[word] = _clearly_closest([(w, score) for w, score, _ in hits])
+        return found
+
+    def _far_words_of(self, keys: Iterable[str], chunk: int = 128) -> None:
+        """The far words of every word of ``keys`` that begins no word of the names, found in one vectorised
+        pass (rapidfuzz's ``cdist``) instead of a scan each: what :meth:`_far_words` answers, remembered."""
+        vocabulary = self.index.vocabulary
+        needed = sorted(
+            {
+                w
+                for key in keys
+                if key not in self._readings
+                for w in words(key)
+                if len(w) >= CORRECTED_LETTERS and w not in self._far and not self.index.postings_starting(w)
+            }
+        )
+        if len(needed) < VECTORISED_WORDS or not vocabulary:
+            return  # a few: a scan each is as cheap
+        if len(self._far) + len(needed) > REMEMBERED_READINGS:
+            self._far.clear()
+        import numpy as np
         from rapidfuzz import fuzz, process
 
-        if self._vocabulary is None:
-            self._vocabulary = sorted({w for key in self.keys for w in words(key)})
-        hits = process.extract(word, self._vocabulary, scorer=fuzz.ratio, limit=3, score_cutoff=WORD_CUTOFF)
-        # the clearly closest only: 'brainstrom' is brainstorm (90), not brainstone (80)
-        return [w for w, score, _ in hits if score >= hits[0][1] - NAME_MARGIN]
+        for start in range(0, len(needed), chunk):
+            rows = needed[start : start + chunk]
+            scores = process.cdist(
+                rows, vocabulary, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, dtype=np.float64, workers=-1
+            )
+            for word, row in zip(rows, scores):
+                at = np.flatnonzero(row)  # below the cutoff cdist gives 0
+                best = at[np.lexsort((at, -row[at]))][:3]  # as extract: best score, then list order
+                self._far[word] = _clearly_closest([(vocabulary[i], float(row[i])) for i in best])
 
-    def _corrected(self, typed: list[str]) -> list[int]:
-        """Names matched once each typed word that starts no word of any name is read as a near word."""
-        choices: list[list[str]] = []
-        for w in typed:
-            if self._lines_with_prefix(w):
-                choices.append([w])
-            elif near := self._near_words(w):
-                choices.append(near)
-            else:
-                return []
-        if all(len(c) == 1 and c[0] == w for c, w in zip(choices, typed)):
-            return []
-        scan = max(range(len(choices)), key=lambda k: len(choices[k][0]))
-        candidates: set[int] = set()
-        for option in choices[scan]:
-            candidates |= self._lines_with_prefix(option)
-        return [line for line in candidates if _in_order(choices, words(self.keys[line]))]
+    def _corrected(self, typed: tuple[str, ...]) -> _Reading | None:
+        """Names matched once the typed words are read as their near words (None: nothing to correct, or a
+        word that is near no word at all)."""
+        spellings = [self._spellings(w) for w in typed]
+        if not all(spellings) or all(s == [(w, 0)] for s, w in zip(spellings, typed)):
+            return None
+        options = [[spelled for spelled, _ in s] for s in spellings]
+        scan = min(range(len(options)), key=lambda k: sum(map(self.index.postings_starting, options[k])))
+        lines: set[int] = set()
+        for spelled in options[scan]:
+            lines |= self.index.lines_starting(spelled)
+        found = sorted(line for line in lines if _in_order(options, words(self.keys[line])))
+        if not found:
+            return None
+        return _Reading(typed, tuple(found), tuple(tuple(s) for s in spellings), True)
 
-    def _spelling(self, key: str, limit: int, cutoff: float) -> list[tuple[int, float]]:
+    def _ranked(self, reading: _Reading) -> Match:
+        """Rank the names a reading matched and tell which are decisive and complete: decisive first, then (read
+        with corrections) the fewest edits, then the fewest words left untyped, then (corrected) the more
+        popular, then by name."""
+        count = len(reading.typed)
+        rows = []
+        for line in reading.lines:
+            own = words(self.keys[line])
+            fit, edits = _WHOLE, 0
+            for spellings in reading.spellings:
+                best, cost = -1, 0
+                for spelled, spelled_edits in spellings:
+                    f = _fit(spelled, own)
+                    if f > best or (f == best and spelled_edits < cost):
+                        best, cost = f, spelled_edits
+                fit, edits = min(fit, best), edits + cost
+            rows.append((line, fit, edits, len(own) - count))
+        # A correction is sure when each misspelt word was one edit from exactly one word; a word two edits
+        # away, or one edit from several ('exorcise': exorcist, exorcism), decides nothing beyond the names
+        # it matched (several cards stay ambiguous, never a guess).
+        far = max((e for spellings in reading.spellings for _, e in spellings), default=0) > 1
+        unsure = reading.corrected and (far or any(len(s) > 1 for s in reading.spellings))
+        if reading.corrected and far:
+            decisive = set(reading.lines)
+        elif whole := {line for line, fit, _, _ in rows if fit == _WHOLE}:
+            decisive = whole
+        elif near := {line for line, fit, _, _ in rows if fit >= _NEAR}:
+            decisive = near
+        else:
+            decisive = set(reading.lines) if reading.corrected or count > 1 else set()
+        names, popularity = self.names, self.popularity
+        if reading.corrected:
+            rows.sort(key=lambda r: (r[0] not in decisive, r[2], r[3], -popularity[r[0]], names[r[0]]))
+        else:
+            # a name the fragment is only inside comes after those it begins a word of
+            rows.sort(key=lambda r: (r[0] not in decisive, r[1] < 0, r[3], names[r[0]]))
+        return Match(
+            names=tuple(names[r[0]] for r in rows),
+            decisive=tuple(names[r[0]] for r in rows if r[0] in decisive),
+            complete=() if unsure else tuple(names[r[0]] for r in rows if r[0] in decisive and r[3] == 0),
+            corrected=reading.corrected,
+        )
+
+    # -- spelling -------------------------------------------------------------------------------------
+
+    def _candidates(self, reading: _Reading) -> Iterable[int]:
+        """The names a misspelling of ``reading``'s words is looked for among: every name of a short list (a
+        scan of a few thousand costs less than the index's lookups), else those its words matched, those with a
+        word beginning as a typed word does, holding a typed word, or one edit from one."""
+        if len(self.keys) <= SCANNED_NAMES:
+            return range(len(self.keys))
+        index = self.index
+        found = set(reading.lines)
+        for word in reading.typed:
+            if len(word) >= SPELLING_PREFIX:
+                found |= index.lines_starting(word[:SPELLING_PREFIX])
+                found |= index.words_containing(word)
+                for near in index.near_words(word):
+                    found |= index.lines_of(near)
+            elif index.postings_starting(word) <= COMMON_WORD_NAMES:
+                found |= index.lines_starting(word)
+        return sorted(found)
+
+    def _spelling(self, key: str, reading: _Reading, limit: int, cutoff: float) -> list[tuple[int, float, int]]:
+        """The ``limit`` names spelt most like ``key`` (rapidfuzz ratio at least ``cutoff``) as (line, ratio,
+        edits): the fewest edits first (Damerau: a swap is one edit, as a replaced letter is), then the ratio,
+        then the more popular, then list order."""
         from rapidfuzz import fuzz, process
+        from rapidfuzz.distance import OSA
 
-        hits = process.extract(key, self.keys, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff)
-        return [(index, score) for _, score, index in hits]
+        lines = list(self._candidates(reading))
+        keys = self.keys
+        hits = process.extract(key, [keys[i] for i in lines], scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
+        scored = [(lines[at], score, OSA.distance(key, keys[lines[at]])) for _, score, at in hits]
+        popularity = self.popularity
+        scored.sort(key=lambda s: (s[2], -s[1], -popularity[s[0]], s[0]))
+        return scored[:limit]
 
-    # -- answers --------------------------------------------------------------------------------
+    # -- answers --------------------------------------------------------------------------------------
 
     def match(self, text: str) -> Match:
-        """What ``text`` matches: its words as words or prefixes of names; else, with each unknown word
-        read as a near word; else one name it is clearly a misspelling of; else nothing."""
+        """What ``text`` matches: its words as words or prefixes of names (a lone fragment inside words too);
+        else with each word read as a near word; else one name it is clearly a misspelling of; else nothing."""
         key = normalize(text)
-        typed = words(key)
-        if not typed:
+        reading = self._read(key)
+        if not reading.typed:
             return Match()
-        if lines := self._covering(typed):
-            return self._ranked(lines, typed)
-        if lines := self._corrected(typed):
-            return self._ranked(lines, typed, corrected=True)
-        close = self._spelling(key, 2, NAME_CUTOFF)
+        if reading.lines:
+            return self._ranked(reading)
+        close = sorted(self._spelling(key, reading, 1 << 30, NAME_CUTOFF), key=lambda s: -s[1])[:2]
         if close and (len(close) == 1 or close[0][1] - close[1][1] >= NAME_MARGIN):
             name = (self.names[close[0][0]],)
             return Match(name, name, name, corrected=True)
@@ -270,37 +600,21 @@ class NameMatcher:
         spellings."""
         return self.suggest_many([text], limit)[0]
 
-    def suggest_many(self, texts: Sequence[str], limit: int = 5, chunk: int = 256) -> list[list[str]]:
-        """:meth:`suggest` for many strings: word matches per string, close spellings in one vectorised pass
-        (rapidfuzz's ``cdist``: a first deck check of 3,000 real decks meets ~2,000 distinct unknown names)."""
+    def suggest_many(self, texts: Sequence[str], limit: int = 5) -> list[list[str]]:
+        """:meth:`suggest` for many strings (a decklist's misses), each from the index: no string costs a scan
+        of every name."""
         if limit <= 0:
             return [[] for _ in texts]
-        keys = [normalize(t) for t in texts]
+        keys = [normalize(text) for text in texts]
+        self._far_words_of(keys)
         offered: list[list[str]] = []
         for key in keys:
-            typed = words(key)
-            lines = (self._covering(typed) or self._corrected(typed)) if typed else []  # 'ragavn': Ragavan, …
-            offered.append(list(self._ranked(lines, typed).names[:limit]) if lines else [])
-        todo = [i for i, key in enumerate(keys) if key and len(offered[i]) < limit]
-        for start in range(0, len(todo), chunk):
-            rows = todo[start : start + chunk]
-            for i, spelled in zip(rows, self._spelling_many([keys[i] for i in rows], limit)):
-                offered[i] = list(dict.fromkeys(offered[i] + spelled))[:limit]
+            reading = self._read(key)
+            names = list(self._ranked(reading).names[:limit]) if reading.lines else []
+            if key and len(names) < limit:
+                for line, _, _ in self._spelling(key, reading, limit, self.spelling_cutoff):
+                    if self.names[line] not in names:
+                        names.append(self.names[line])
+                names = names[:limit]
+            offered.append(names)
         return offered
-
-    def _spelling_many(self, keys: list[str], limit: int) -> list[list[str]]:
-        """The ``limit`` closest names of each key (normalized Indel ratio, at least ``spelling_cutoff``),
-        best score first, then list order."""
-        if len(keys) == 1:  # one miss: extract is cheaper than a matrix (and numpy's import)
-            return [[self.names[i] for i, _ in self._spelling(keys[0], limit, self.spelling_cutoff)]]
-        import numpy as np
-        from rapidfuzz import fuzz, process
-
-        scores = process.cdist(
-            keys, self.keys, scorer=fuzz.ratio, score_cutoff=self.spelling_cutoff, dtype=np.float32, workers=-1
-        )
-        at, choice = np.nonzero(scores)  # below the cutoff cdist gives 0; row-major: choices ascending
-        order = np.lexsort((choice, -scores[at, choice], at))  # per key: best score, then first choice
-        at, choice = at[order], choice[order]
-        starts = np.searchsorted(at, np.arange(len(keys) + 1))
-        return [[self.names[j] for j in choice[starts[k] : starts[k + 1]][:limit]] for k in range(len(keys))]

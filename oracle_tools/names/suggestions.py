@@ -1,0 +1,98 @@
+"""The names a miss is offered (CR 201: a misspelt or partial name), and the index that finds them fast.
+
+A string that names no card is matched against the English names (``resolver.SUGGESTED_VIAS``: Oracle and face
+names, interchangeable names of CR 201.3, flavor names of 201.6) by :class:`~oracle_tools.text.matching.NameMatcher`.
+Ingest builds, once:
+
+* ``name_suggestions`` — those names, one per lookup key, with how many English printings the card has (ties
+  between names a typo fits equally well go to the more commonly printed card: "lightning blot" offers Lightning
+  Bolt before Lightning Blow);
+* ``name_word_index`` — one row: the :class:`~oracle_tools.text.matching.WordIndex` of their words (the words
+  sorted, for each the lines of ``name_suggestions`` it is in, and the words with a letter dropped that find the
+  words one edit from a typo), so a miss is answered by binary searches in a fresh process too, never by building
+  an index or scanning every name.
+
+Both strategies of the one ``resolve`` (``point.PointNames`` and ``index.NameIndex``) read their matchers here,
+so they offer the same names. Token names (CR 111: never cards) get a matcher of their own, built when read
+(a thousand names).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from oracle_tools.names.resolver import SUGGESTED_VIAS
+from oracle_tools.store import sqlfiles
+from oracle_tools.text.matching import TOKEN_SPELLING_CUTOFF, NameMatcher, WordIndex, normalize
+
+if TYPE_CHECKING:
+    import duckdb
+
+# Those names, one per lookup key (the name shown for it: the greatest), with the English printings of the most
+# printed card it names.
+_SUGGESTIONS_SQL = """
+SELECT n.key, max(n.name) AS name, coalesce(max(p.printings), 0)::INTEGER AS printings
+FROM names n
+LEFT JOIN (SELECT oracle_id, count(*) AS printings FROM printings WHERE lang = 'en' GROUP BY oracle_id) p
+    USING (oracle_id)
+WHERE list_contains($vias, n.via)
+GROUP BY n.key
+ORDER BY n.key
+"""
+# A database built before name_suggestions existed: the same names (no printings: ties go by name).
+_OLDER_SUGGESTIONS_SQL = """
+SELECT key, max(name) AS name, 0 AS printings FROM names WHERE list_contains($vias, via) GROUP BY key ORDER BY key
+"""
+# Every row of a suggestions table in one fetch: keys hold no newline (text.matching.normalize folds whitespace).
+_READ_SQL = """
+SELECT string_agg(key, chr(10) ORDER BY key), to_json(list(name ORDER BY key)), to_json(list(printings ORDER BY key)),
+       count(*)
+FROM ({rows})
+"""
+
+
+def build(con: duckdb.DuckDBPyConnection) -> None:
+    """Create ``name_suggestions`` and ``name_word_index`` (after the ``names`` table and the printings)."""
+    con.execute(f"CREATE OR REPLACE TABLE name_suggestions AS {_SUGGESTIONS_SQL}", {"vias": list(SUGGESTED_VIAS)})
+    keys = _read(con, "SELECT key, name, printings FROM name_suggestions")[0]
+    con.execute(
+        "CREATE OR REPLACE TABLE name_word_index (lines INTEGER, vocabulary VARCHAR, postings BLOB, starts BLOB, "
+        "dropped VARCHAR, dropped_from BLOB)"
+    )
+    con.execute("INSERT INTO name_word_index VALUES (?, ?, ?, ?, ?, ?)", [len(keys), *WordIndex.build(keys).to_blobs()])
+
+
+def _read(
+    con: duckdb.DuckDBPyConnection, rows: str, params: dict[str, object] | None = None
+) -> tuple[list[str], list[str], list[int]]:
+    """(keys, names, printings) of a fixed query's rows of key, name, printings, in key order."""
+    keys, names, printings, count = con.execute(_READ_SQL.format(rows=rows), params).fetchall()[0]
+    if not count:
+        return [], [], []
+    return keys.split("\n"), json.loads(names), json.loads(printings)
+
+
+def card_matcher(con: duckdb.DuckDBPyConnection) -> NameMatcher:
+    """The matcher over the English card names, from the index ingest built (built here for an older database)."""
+    if sqlfiles.has_table(con, "name_suggestions"):
+        keys, names, printings = _read(con, "SELECT key, name, printings FROM name_suggestions")
+    else:
+        keys, names, printings = _read(con, _OLDER_SUGGESTIONS_SQL, {"vias": list(SUGGESTED_VIAS)})
+    index = None
+    if sqlfiles.has_table(con, "name_word_index"):
+        row = con.execute("SELECT * FROM name_word_index").fetchone()
+        if row is not None and len(row) == 6 and row[0] == len(keys):
+            index = WordIndex.from_blobs(*row[1:], lines=len(keys))
+    return NameMatcher(keys, names, printings, index=index)
+
+
+def token_matcher(con: duckdb.DuckDBPyConnection) -> NameMatcher:
+    """The matcher over token names (predefined, named by effects, Scryfall token objects), in name order."""
+    if sqlfiles.has_table(con, "token_suggestions"):
+        rows = con.execute("SELECT key, name FROM token_suggestions ORDER BY name").fetchall()
+    else:  # a database built before the table existed: list them as the tokens layer does
+        from oracle_tools.names.token_names import token_name_strings
+
+        rows = [(normalize(n), n) for n in token_name_strings(con)]
+    return NameMatcher([k for k, _ in rows], [n for _, n in rows], spelling_cutoff=TOKEN_SPELLING_CUTOFF)
