@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from bench_names import deck_names
+
 from realdata import require as require_realdata
 
 FORMATS = ("legacy", "modern", "commander")
@@ -64,9 +65,7 @@ def compare(before_path: Path, after_path: Path, examples: int) -> None:
             changes["missing after"].append((key, old, None))
         elif any(old.get(f) != new.get(f) for f in CARD_FIELDS):
             picked = ("status", "name", "via", "candidates")
-            changes["the card answered"].append(
-                (key, {f: old.get(f) for f in picked}, {f: new.get(f) for f in picked})
-            )
+            changes["the card answered"].append((key, {f: old.get(f) for f in picked}, {f: new.get(f) for f in picked}))
         elif [c["oracle_id"] for c in old["candidates"]] != [c["oracle_id"] for c in new["candidates"]]:
             changes["the ambiguous candidates"].append((key, old["candidates"], new["candidates"]))
         elif old["suggestions"] != new["suggestions"]:
