@@ -472,16 +472,45 @@ class OracleDB:
         """Resolve any card name (English, face, foreign, alternate; normalized) to its Oracle card."""
         return self._names().resolve(text, fuzzy=fuzzy)
 
-    def resolve_many(self, texts: Iterable[str] | pl.Series, *, suggest: int = 0) -> pl.DataFrame:
+    def resolve_many(self, texts: Iterable[str] | pl.Series, *, suggest: int = 0, fuzzy: bool = False) -> pl.DataFrame:
         """Resolve a column of names in one join, keeping input order (exact name, then the folded key).
 
-        With ``suggest=N`` a ``suggestions`` column lists up to N names for each miss, ranked as
-        :meth:`resolve` ranks them (word and prefix matches first, then close spellings)."""
-        frame = self.name_index.resolve_many(texts)
+        With ``fuzzy`` the names that are no name are read by Scryfall's fuzzy rule, as :meth:`resolve` reads them
+        (``via`` fuzzy; several cards stay ``ambiguous``). With ``suggest=N`` a ``suggestions`` column lists up to
+        N names for each miss, ranked as :meth:`resolve` ranks them (word and prefix matches first, then close
+        spellings); an ambiguous fuzzy reading suggests the cards it may mean. The misses' misspelt words are
+        corrected in one vectorised pass."""
+        index = self.name_index
+        frame = index.resolve_many(texts)
+        if suggest <= 0 and not fuzzy:
+            return frame
+        missed = frame.filter(pl.col("status") == "not_found").get_column("query").unique(maintain_order=True).to_list()
+        matcher = index.matcher()
+        matcher.prepare(missed)
+        read = {q: r for q in missed if (r := index.fuzzy(q)) is not None} if fuzzy else {}
+        if read:
+            answers = pl.DataFrame(
+                [
+                    {
+                        "query": q,
+                        "status": r.status,
+                        "oracle_id": r.oracle_id,
+                        "name": r.name,
+                        "face": r.face,
+                        "face_index": r.face_index,
+                        "via": r.via,
+                        "lang": r.lang,
+                    }
+                    for q, r in read.items()
+                ],
+                schema=frame.schema,
+            )
+            frame = frame.update(answers, on="query", how="left", include_nulls=True)
         if suggest <= 0:
             return frame
-        missed = frame.filter(pl.col("status") == "not_found").get_column("query").unique(maintain_order=True)
-        offered = dict(zip(missed.to_list(), self.name_index.matcher().suggest_many(missed.to_list(), suggest)))
+        unread = [q for q in missed if q not in read]
+        offered = dict(zip(unread, matcher.suggest_many(unread, suggest)))
+        offered.update((q, list(r.suggestions[:suggest])) for q, r in read.items() if not r.ok)
         column = [offered.get(q, []) for q in frame.get_column("query").to_list()]
         return frame.with_columns(pl.Series("suggestions", column, dtype=pl.List(pl.String)))
 

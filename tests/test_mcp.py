@@ -26,6 +26,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "resolve_interchangeable": ("resolve", {"name": "Ruzic, Booed but Victorious"}),
     "resolve_miss": ("resolve", {"name": "Tarmogoyff"}),
     "resolve_fuzzy": ("resolve", {"name": "Tarmogoyff", "fuzzy": True}),
+    "resolve_batch_fuzzy": ("resolve_batch", {"names": ["Tarmogoyff", "fire/ice", "qwzx"], "fuzzy": True}),
     "token_treasure": ("token", {"name": "Treasure"}),
     "token_marit_lage": ("token", {"name": "Marit Lage"}),
     "choose_half": ("choose_name", {"name": "Fire // Ice", "constraint": "nonland"}),
@@ -92,7 +93,16 @@ def _error(result: Any) -> str:
 def test_server_lists_its_tools_with_input_schemas(mcp_results: dict[str, Any]) -> None:
     assert mcp_results["initialize"].server_info.name == "oracle-tools"
     tools = {t.name: t for t in mcp_results["tools"]}
-    assert set(tools) == {"search", "resolve", "token", "choose_name", "list_nameable", "check_deck", "changes"}
+    assert set(tools) == {
+        "search",
+        "resolve",
+        "resolve_batch",
+        "token",
+        "choose_name",
+        "list_nameable",
+        "check_deck",
+        "changes",
+    }
     assert tools["search"].input_schema["properties"]["limit"]["maximum"] == 175
     assert tools["resolve"].input_schema["required"] == ["name"]
     assert tools["resolve"].input_schema["properties"]["name"]["maxLength"] == 1000
@@ -115,6 +125,25 @@ def test_resolve_is_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Pa
     assert _text(mcp_results["resolve_miss"]) == _cli_json(sample_db_path, "resolve", "Tarmogoyff").rstrip("\n")
     fuzzy = mcp_results["resolve_fuzzy"].structured_content
     assert (fuzzy["status"], fuzzy["name"], fuzzy["via"]) == ("ok", "Tarmogoyf", "fuzzy")
+
+
+def test_resolve_batch_is_the_cli_json_and_keeps_fuzzy(mcp_results: dict[str, Any], sample_db_path: Path) -> None:
+    """A batch never drops --fuzzy: the MCP tool answers as `resolve --batch - --fuzzy --json`."""
+    done = subprocess.run(
+        [*CLI, "resolve", "--batch", "-", "--fuzzy", "--db", str(sample_db_path), "--json"],
+        input="Tarmogoyff\nfire/ice\nqwzx\n",
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert _text(mcp_results["resolve_batch_fuzzy"]) == done.stdout.rstrip("\n")
+    rows = json.loads(done.stdout)
+    assert [(r["status"], r["name"], r["via"]) for r in rows] == [
+        ("ok", "Tarmogoyf", "fuzzy"),
+        ("ok", "Fire // Ice", "normalized"),
+        ("not_found", None, None),
+    ]
 
 
 def test_token_is_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Path) -> None:

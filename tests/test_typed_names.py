@@ -321,3 +321,32 @@ def test_a_tie_between_one_edit_spellings_goes_to_the_more_printed_card(full_db:
         assert resolver.resolve("lightning blot").suggestions[:2] == ("Lightning Bolt", "Lightning Blow")
     # with --fuzzy the two stay a tie: not a confident guess
     assert full_db.resolve("lightning blot", fuzzy=True).status != "ok"
+
+
+def test_batch_fuzzy_answers_as_one_at_a_time(full_db: OracleDB, served: Server) -> None:
+    """--fuzzy is never dropped by a batch: OracleDB.resolve_many(fuzzy=True), `resolve --batch - --fuzzy` and
+    POST /names/resolve?fuzzy=true read every miss by the fuzzy rule, each name as `resolve --fuzzy` reads it."""
+    texts = [text for text, fuzzy, _, _ in ROWS if fuzzy and text.strip()]
+    one = {t: full_db.resolve(t, fuzzy=True) for t in texts}
+    fields = ("status", "name", "oracle_id", "via")
+    frame = full_db.resolve_many(texts, fuzzy=True, suggest=5)
+    assert frame.get_column("query").to_list() == texts
+    for row in frame.to_dicts():
+        single = one[row["query"]]
+        assert tuple(row[f] for f in fields) == tuple(getattr(single, f) for f in fields), row
+        if not single.ok:
+            assert row["suggestions"] == list(single.suggestions[:5]), row
+    assert frame.get_column("via").to_list().count("fuzzy") > 40
+    batch = CliRunner().invoke(
+        main, ["resolve", "--db", str(full_db.path), "--batch", "-", "--fuzzy", "--json"], input="\n".join(texts)
+    )
+    assert json.loads(batch.stdout) == frame.to_dicts()
+    posted = served.client.post("/names/resolve", params={"fuzzy": "true"}, json=texts)
+    assert posted.status_code == 200 and posted.json() == frame.to_dicts()
+    # without --fuzzy a batch stays exact: the typos are misses with suggestions
+    exact = full_db.resolve_many(["lightnig bolt", "brisela"], suggest=5)
+    assert exact.get_column("status").to_list() == ["not_found", "not_found"]
+    assert full_db.resolve_many(["lightnig bolt", "brisela"], fuzzy=True).get_column("name").to_list() == [
+        "Lightning Bolt",
+        "Brisela, Voice of Nightmares",
+    ]

@@ -727,7 +727,7 @@ def _stream_json(columns: list[str], batches: Iterable[list[tuple[Any, ...]]]) -
     "--batch",
     type=click.File("r", encoding="utf-8"),
     default=None,
-    help="Resolve every line of a file ('-' for stdin) in one batch.",
+    help="Resolve every line of a file ('-' for stdin) in one batch (with --fuzzy: each miss by the fuzzy rule).",
 )
 @_json_option
 @_friendly_errors
@@ -739,7 +739,7 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
     with _open(db_path) as db:
         if batch is not None:
             text = userfiles.read_text(batch, limit=MAX_BATCH_CHARS, what="list of names")
-            frame = db.resolve_many([line for line in text.splitlines() if line.strip()], suggest=5)
+            frame = db.resolve_many([line for line in text.splitlines() if line.strip()], suggest=5, fuzzy=fuzzy)
             if as_json:
                 _echo_json(frame.to_dicts())
             else:  # CSV has no lists: a miss's suggestions joined by "; "

@@ -9,6 +9,7 @@ tool                    same JSON as
 ======================  ==============================================================
 ``search``              ``oracle-tools search QUERY --limit N --json`` (a Scryfall list object)
 ``resolve``             ``oracle-tools resolve NAME [--fuzzy] --json``
+``resolve_batch``       ``oracle-tools resolve --batch FILE [--fuzzy] --json`` (the names as a list)
 ``token``               ``oracle-tools token NAME --json``
 ``choose_name``         ``oracle-tools choose-name NAME [--constraint P | --card C] --json``
 ``list_nameable``       ``oracle-tools choose-name --list [--constraint P | --card C] --json`` (first ``limit``)
@@ -41,6 +42,7 @@ from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
 
 MAX_NAME = 1000  # characters, as the HTTP API
 MAX_DECKLIST = 1024 * 1024  # characters of decklist text, as the HTTP API's body limit
+MAX_BATCH = 10_000  # names one resolve_batch call takes (a decklist has at most a few hundred)
 SEARCH_PAGE = 175  # Scryfall's page size: the most cards one search call returns
 
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, description="A card or token name, any spelling.")]
@@ -212,6 +214,15 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         interchangeable names (CR 201.3) and suggestions on a miss. Same JSON as `oracle-tools resolve --json`.
         """
         return cli_json(answer(lambda: db.resolve(name, fuzzy=fuzzy).to_dict()))
+
+    @server.tool(annotations=_READ_ONLY)
+    def resolve_batch(
+        names: Annotated[list[Name], Field(min_length=1, max_length=MAX_BATCH, description="The names to resolve.")],
+        fuzzy: Annotated[bool, Field(description=("Read each miss by the fuzzy rule, as resolve does."))] = False,
+    ) -> CallToolResult:
+        """Resolve many card names at once (a decklist's): one row per name, in order, with status, the Oracle
+        name, how it matched and suggestions for a miss. Same JSON as `oracle-tools resolve --batch FILE --json`."""
+        return cli_json(answer(lambda: db.resolve_many(names, suggest=5, fuzzy=fuzzy).to_dicts()))
 
     @server.tool(annotations=_READ_ONLY)
     def token(name: Name) -> CallToolResult:

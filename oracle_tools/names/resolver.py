@@ -142,7 +142,7 @@ class NameResolver:
         if found is not None:
             # a former name answers the card, saying so: never silently as its current name
             return replace(found, note=self.former_note(found.oracle_id)) if found.via == "former" else found
-        if fuzzy and (answer := self._fuzzy(text)) is not None:
+        if fuzzy and (answer := self.fuzzy(text)) is not None:
             return answer
         return Resolution(
             query=text,
@@ -151,7 +151,7 @@ class NameResolver:
             tokens=tuple(self.suggest_tokens(text, limit=suggest)),
         )
 
-    def _fuzzy(self, text: str) -> Resolution | None:
+    def fuzzy(self, text: str) -> Resolution | None:
         """Scryfall's fuzzy rule (``matching``): the one card the typed words decide, else ambiguous
         between the cards they may mean; None when they mean no card. A lone fragment decides by the names it
         fits, as a word beginning or inside a word: 'tarmo' fits Tarmogoyf only, so it is Tarmogoyf; 'aust'

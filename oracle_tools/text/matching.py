@@ -453,9 +453,11 @@ class NameMatcher:
             found = self._far[word] = _clearly_closest([(w, score) for w, score, _ in hits])
         return found
 
-    def _far_words_of(self, keys: Iterable[str], chunk: int = 128) -> None:
-        """The far words of every word of ``keys`` that begins no word of the names, found in one vectorised
-        pass (rapidfuzz's ``cdist``) instead of a scan each: what :meth:`_far_words` answers, remembered."""
+    def prepare(self, texts: Iterable[str], chunk: int = 128) -> None:
+        """Before many strings are matched (a batch): the far words of every word of theirs that begins no word
+        of the names, found in one vectorised pass (rapidfuzz's ``cdist``) instead of a scan each, and
+        remembered for :meth:`_far_words`. The answers are the same as without it."""
+        keys = [normalize(text) for text in texts]
         vocabulary = self.index.vocabulary
         needed = sorted(
             {
@@ -605,9 +607,9 @@ class NameMatcher:
         of every name."""
         if limit <= 0:
             return [[] for _ in texts]
-        keys = [normalize(text) for text in texts]
-        self._far_words_of(keys)
+        self.prepare(texts)
         offered: list[list[str]] = []
+        keys = [normalize(text) for text in texts]
         for key in keys:
             reading = self._read(key)
             names = list(self._ranked(reading).names[:limit]) if reading.lines else []

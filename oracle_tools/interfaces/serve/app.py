@@ -1081,9 +1081,10 @@ async def health(request: Request) -> Response:
 
 
 async def names_resolve(request: Request) -> Response:
-    """GET /names/resolve?q=[&fuzzy=true] (``resolve --json``); POST a JSON list (``resolve --batch --json``)."""
+    """GET /names/resolve?q=[&fuzzy=true] (``resolve --json``); POST a JSON list[?fuzzy=true] (``resolve --batch
+    [--fuzzy] --json``)."""
     if request.method == "POST":
-        _params(request, frozenset(), scryfall=False)
+        fuzzy = _bool(_params(request, frozenset({"fuzzy"}), scryfall=False).get("fuzzy"), "fuzzy")
         body = await _json_body(request)
         if not isinstance(body, list) or not all(isinstance(n, str) for n in body):
             raise ApiError(400, 'send a JSON list of names, such as ["Fire/Ice", "Foudre"].')
@@ -1095,7 +1096,9 @@ async def names_resolve(request: Request) -> Response:
             return json_response([])
         return await _answer_in_threadpool(
             request,
-            lambda gen: json_response(_with_rules_lock(gen, lambda: gen.db.resolve_many(names, suggest=5)).to_dicts()),
+            lambda gen: json_response(
+                _with_rules_lock(gen, lambda: gen.db.resolve_many(names, suggest=5, fuzzy=fuzzy)).to_dicts()
+            ),
         )
     params = _params(request, frozenset({"q", "fuzzy"}), scryfall=False)
     name = _text(params.get("q"), "q")
