@@ -303,7 +303,7 @@ def _imports_after(args: list[str], db: Path) -> set[str]:
     code = (
         "import sys\nfrom oracle_tools.interfaces.cli import main\n"
         f"try:\n    main({args!r}, standalone_mode=False)\nexcept SystemExit:\n    pass\n"
-        "print('IMPORTED:', *sorted(m for m in ('duckdb', 'polars', 'rapidfuzz', 'tqdm', 'pyarrow') "
+        "print('IMPORTED:', *sorted(m for m in ('duckdb', '_duckdb', 'polars', 'rapidfuzz', 'tqdm', 'pyarrow') "
         "if m in sys.modules))"
     )
     out = subprocess.run(
@@ -320,16 +320,23 @@ def test_help_imports_neither_duckdb_nor_polars(sample_db_path: Path) -> None:
     assert _imports_after(["--help"], sample_db_path) == set()
 
 
-def test_resolve_of_one_name_imports_no_polars(sample_db_path: Path) -> None:
-    assert _imports_after(["resolve", "Lightning Bolt"], sample_db_path) == {"duckdb"}
+def test_point_queries_import_only_duckdbs_engine(sample_db_path: Path, tmp_path: Path) -> None:
+    # The duckdb package's Python layer (relations, expressions) costs a fresh process more than the whole
+    # lookup: point queries connect through its compiled core (store.sqlfiles.engine) and never import it.
+    assert _imports_after(["resolve", "Lightning Bolt"], sample_db_path) == {"_duckdb"}
+    assert _imports_after(["token", "Lightning Bolt"], sample_db_path) == {"_duckdb"}
+    deck = tmp_path / "two-lines.txt"
+    deck.write_text("4 Lightning Bolt\n4 Counterspell\n", encoding="utf-8")
+    assert _imports_after(["deck", "check", str(deck), "--format", "modern"], sample_db_path) == {"_duckdb"}
 
 
 def test_sql_and_search_print_without_polars_or_arrow(sample_db_path: Path) -> None:
     # the table, --json and --csv of `sql` and `search` are drawn from DuckDB rows (oracle_tools/interfaces/render.py)
-    assert _imports_after(["sql", "SELECT name FROM cards LIMIT 2"], sample_db_path) == {"duckdb"}
-    assert _imports_after(["sql", "SELECT name, colors FROM cards LIMIT 2", "--json"], sample_db_path) == {"duckdb"}
-    assert _imports_after(["search", "t:goblin c:r mv<=2"], sample_db_path) == {"duckdb"}
-    assert _imports_after(["search", "t:goblin c:r mv<=2", "--json", "--limit", "2"], sample_db_path) == {"duckdb"}
+    duckdb = {"duckdb", "_duckdb"}
+    assert _imports_after(["sql", "SELECT name FROM cards LIMIT 2"], sample_db_path) == duckdb
+    assert _imports_after(["sql", "SELECT name, colors FROM cards LIMIT 2", "--json"], sample_db_path) == duckdb
+    assert _imports_after(["search", "t:goblin c:r mv<=2"], sample_db_path) == duckdb
+    assert _imports_after(["search", "t:goblin c:r mv<=2", "--json", "--limit", "2"], sample_db_path) == duckdb
 
 
 def test_suggestions_on_a_database_built_before_name_suggestions(

@@ -40,7 +40,7 @@ TABLES = ("scryfall_objects", "scryfall_object_dictionary")
 #: The SQL function :func:`keep` compresses each object's JSON text with.
 COMPRESS_FUNCTION = "compress_scryfall_object"
 #: Objects up to this many bytes (as the staging of the typed columns reads them).
-MAX_OBJECT_BYTES = 67_108_864
+MAX_OBJECT_BYTES = 1 << 20
 #: Objects read from the head of the first card file to train the dictionary, and the dictionary's size:
 #: enough for the keys, link prefixes and legality lists every object repeats (more samples train slower
 #: and barely shrink the table).

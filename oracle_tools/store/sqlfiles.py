@@ -117,10 +117,37 @@ def is_foreign_wal(exc: BaseException) -> bool:
     return "WAL does not match" in str(exc)
 
 
-def connect_read_only(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
-    """A plain read-only connection to the database at ``path`` (:func:`opening_error` on failure)."""
+def engine() -> Any:
+    """DuckDB's engine: ``connect``, the connection class and the exception types.
+
+    The ``duckdb`` package re-exports them unchanged from its compiled core, ``_duckdb`` (``duckdb.connect is
+    _duckdb.connect``), and adds a Python layer (relations, expressions, version metadata) that costs a fresh
+    process ~150 ms of CPU to import — more than a one-name ``resolve`` spends on everything else. Point queries
+    need only the core, so a process that has not imported the package yet connects through the core; once
+    anything imports ``duckdb`` (an ingest, a search, a frame), both are the same objects. A DuckDB release
+    without that core module falls back to the package (bench/bench_startup.py measures the difference).
+    """
+    import sys
+
+    package = sys.modules.get("duckdb")
+    if package is not None:
+        return package
+    import importlib
+
+    try:
+        core = importlib.import_module("_duckdb")
+    except ImportError:
+        core = None
+    if core is not None and all(hasattr(core, n) for n in ("connect", "Error", "DuckDBPyConnection")):
+        return core
     import duckdb
 
+    return duckdb
+
+
+def connect_read_only(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
+    """A plain read-only connection to the database at ``path`` (:func:`opening_error` on failure)."""
+    duckdb = engine()
     try:
         return duckdb.connect(str(path), read_only=True)
     except duckdb.Error as exc:
@@ -178,8 +205,7 @@ def has_table(con: duckdb.DuckDBPyConnection, table: str) -> bool:
     that table existed lacks. Probed by name on a cursor of its own (a failed statement would abort a
     transaction of ``con``): about 1 ms in a fresh process, where listing the catalog (``duckdb_tables()``,
     ``information_schema``) costs 12-16 ms. ``table`` is one of ours, never user text."""
-    import duckdb
-
+    duckdb = engine()
     cursor = con.cursor()
     try:
         cursor.execute(f'SELECT 1 FROM "{table}" LIMIT 0')

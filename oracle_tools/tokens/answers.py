@@ -23,13 +23,13 @@ import re
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-import duckdb
-
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.text.matching import normalize
 
 if TYPE_CHECKING:  # answering `token NAME` needs neither Polars (the tables are built at ingest) nor the name index
+    import duckdb
+
     from oracle_tools.names.resolver import NameResolver
 
 
