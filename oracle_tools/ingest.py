@@ -317,6 +317,13 @@ def _remove(path: Path) -> None:
     shutil.rmtree(str(path) + ".spill", ignore_errors=True)
 
 
+#: DuckDB's memory during an ingest; what is over it spills to ``<db>.ingest-PID.tmp.spill``. Python's own
+#: (the names, references and tokens frames) comes on top: peak RSS 467 MB for the 2019 dump, 718 MB for 16
+#: copies of it (730k printings, all_cards' size), where DuckDB's default (80 % of the machine's memory) let the
+#: latter reach 2 GB for a tenth less CPU (bench/bench_ingest.py --scale 16).
+INGEST_MEMORY_LIMIT = "512MB"
+
+
 class Ingest:
     """One ingest run into a temporary database, swapped in on success."""
 
@@ -325,7 +332,7 @@ class Ingest:
         db_path: Path,
         *,
         progress: bool = True,
-        memory_limit: str = "2GB",
+        memory_limit: str = INGEST_MEMORY_LIMIT,
         interchangeable_file: str | os.PathLike[str] | None = None,
         wait: bool = False,
         replace_anyway: bool = False,
