@@ -32,7 +32,7 @@ import duckdb
 from tqdm import tqdm
 
 from oracle_tools.errors import IngestError
-from oracle_tools.store import scryfall_objects, sqlfiles
+from oracle_tools.store import scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 
 # The Scryfall card-object fields the schema uses. Unknown keys are ignored by the reader,
@@ -330,7 +330,9 @@ class Ingest:
         wait: bool = False,
         replace_anyway: bool = False,
     ) -> None:
-        self.db_path = Path(db_path)
+        # Resolved once: through a symlink the lock, the temp file and the swap act on the real file (a swap of the
+        # link's name would put a regular file in its place and leave the real database stale).
+        self.db_path = Path(os.path.realpath(db_path))
         self.wait = wait
         self.replace_anyway = replace_anyway
         self._previous_cards = 0
@@ -342,6 +344,7 @@ class Ingest:
         self._started = dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
     def run(self, sources: Sequence[SourceFile], *, rules_file: Path | None = None) -> IngestReport:
+        userfiles.check_database_path(self.db_path)
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         with _IngestLock(self.db_path, wait=self.wait):
             return self._run(sources, rules_file)

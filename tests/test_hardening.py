@@ -866,3 +866,32 @@ def test_sql_timeout_stops_a_runaway_query(sample_db_path: Path) -> None:
         "(--timeout SECONDS)\n"
     )
     assert _sql(sample_db_path, "SELECT count(*) AS n FROM cards", "--timeout", "1", "--json").returncode == 0
+
+
+# -- `--db` must be a regular file -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["info"], ["resolve", "Lightning Bolt"], ["sql", "SELECT 1"], ["ingest", "--sample", "--no-progress"], ["serve"]],
+)
+def test_a_db_that_is_a_fifo_is_refused_in_one_line(command: list[str], tmp_path: Path) -> None:
+    """Opening a FIFO blocks until something writes to it: every command hung, Ctrl-C ignored."""
+    fifo = tmp_path / "pipe.duckdb"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "oracle_tools.interfaces.cli", *command, "--db", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 2 and done.stderr == (
+        f"error: --db {fifo}: is a named pipe (FIFO), not a database file; give the path of a DuckDB file such as "
+        "data/oracle.duckdb\n"
+    )
+
+
+def test_a_db_that_is_a_device_is_refused_before_or_after_the_command_name() -> None:
+    for args in (["--db", "/dev/null", "info"], ["info", "--db", "/dev/null"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2 and result.output.startswith("error: --db /dev/null: is a device, not a"), args

@@ -165,3 +165,23 @@ def test_info_lists_what_killed_ingests_left_and_the_next_ingest_removes_it(db: 
     assert _cli("ingest", "--sample", "--no-progress", "--db", str(db)).returncode == 0
     assert not left.exists()
     assert os.path.exists(db)
+
+
+def test_an_ingest_through_a_symlink_replaces_the_real_file_under_its_lock(db: Path, tmp_path: Path) -> None:
+    """The path is resolved once: the swap replaced the link with a regular file (the real database stayed stale)
+    and the lock was taken per link name, so an ingest through another name ran at the same time."""
+    import fcntl
+
+    link = tmp_path / "links" / "via-link.duckdb"
+    link.parent.mkdir()
+    link.symlink_to(db)
+    before = _runs(db)
+    with open(lock_path(db), "a+") as held:  # an ingest through the real path holds the real file's lock
+        fcntl.flock(held, fcntl.LOCK_EX)
+        refused = _cli("ingest", "--sample", "--no-progress", "--db", str(link))
+    assert refused.returncode == 2 and refused.stderr.startswith("error: another ingest"), refused.stderr
+    done = _cli("ingest", "--sample", "--no-progress", "--db", str(link))
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and link.resolve() == db.resolve()
+    assert _runs(db) == [*before, before[-1] + 1]
+    assert sorted(p.name for p in link.parent.iterdir()) == ["via-link.duckdb"]  # no lock or temp file by the link

@@ -52,9 +52,10 @@ def _given_db(ctx: click.Context, param: click.Parameter, value: Path | None) ->
         raise click.BadParameter(
             "is empty (or the current folder); give a database file such as data/oracle.duckdb", ctx, param
         )
-    if param.name and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
-        return value
-    return ctx.find_root().params.get("db_path") or value
+    if not (param.name and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE):
+        value = ctx.find_root().params.get("db_path") or value
+    userfiles.check_database_path(value or default_db_path())  # a FIFO would hang the command: refused here
+    return value
 
 
 def _json_option(func: Callable[..., Any]) -> Callable[..., Any]:
