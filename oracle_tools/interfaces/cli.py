@@ -114,8 +114,11 @@ def _error_line(exc: BaseException, command: str) -> tuple[str, int]:
     again = "rerun with --debug (or ORACLE_TOOLS_DEBUG=1) for the traceback"
     if isinstance(exc, OracleToolsError):
         return f"error: {exc}", getattr(exc, "exit_status", 2)
-    if isinstance(exc, KeyboardInterrupt):
-        return f"error: {command}: interrupted", 130
+    if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, or SIGTERM where a command stops on it (store.stopping)
+        kept = "; nothing was replaced: the database is as it was" if command == "ingest" else ""
+        status = getattr(exc, "exit_status", 130)
+        how = "interrupted" if status == 130 else f"stopped by {exc}"
+        return f"error: {command}: {how}{kept}", status
     if isinstance(exc, MemoryError):
         return f"error: {command}: ran out of memory; close other programs or use a smaller input", 1
     if isinstance(exc, ValueError) and "null byte" in str(exc):  # a path or name with NUL in it
