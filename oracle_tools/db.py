@@ -65,6 +65,8 @@ class OracleDB:
         self.path = Path(path) if path is not None else default_db_path()
         self._con: duckdb.DuckDBPyConnection | None = None
         self._user_con: duckdb.DuckDBPyConnection | None = None
+        #: The memory :attr:`user_con`'s queries may use (a DuckDB size; set before its first use).
+        self.sql_memory_limit = sqlfiles.SANDBOX_MEMORY_LIMIT
         self._forget_answerers()
 
     def _forget_answerers(self) -> None:
@@ -108,7 +110,7 @@ class OracleDB:
         Opened on first use; use ``.cursor()`` of it per thread."""
         if self._user_con is None:
             self._check_exists()  # the same clear error as `con`, without opening a second connection
-            self._user_con = sqlfiles.sandboxed_connection(self.path)
+            self._user_con = sqlfiles.sandboxed_connection(self.path, memory_limit=self.sql_memory_limit)
         return self._user_con
 
     def close(self) -> None:

@@ -32,8 +32,9 @@ import duckdb
 from tqdm import tqdm
 
 from oracle_tools.errors import IngestError
-from oracle_tools.store import scryfall_objects, sqlfiles
+from oracle_tools.store import scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
+from oracle_tools.store.stopping import StopOnSignals, Stopped
 
 # The Scryfall card-object fields the schema uses. Unknown keys are ignored by the reader,
 # so new Scryfall fields never break an ingest.
@@ -236,12 +237,14 @@ def _columns_literal(columns: dict[str, str]) -> str:
 
 
 def temp_files(db_path: Path) -> list[tuple[Path, bool]]:
-    """The databases ingests are building beside ``db_path`` (``<db>.ingest-PID.tmp``), each with whether its
-    ingest still runs: the others were left by killed ingests, and the next ingest removes them."""
+    """The files ingests are building beside ``db_path`` (``<db>.ingest-PID.tmp`` and DuckDB's files beside it:
+    ``.tmp.wal``, ``.tmp.wal.checkpoint``, the ``.tmp.spill`` folder), each with whether its ingest still runs:
+    the others were left by killed ingests, and the next ingest removes them."""
+    db_path = Path(os.path.realpath(db_path))
     found = []
-    for candidate in sorted(db_path.parent.glob(db_path.name + ".ingest-*.tmp")):
-        pid_text = candidate.name.split(".ingest-", 1)[1].split(".", 1)[0]
-        if pid_text.isdigit():
+    for candidate in sorted(db_path.parent.glob(db_path.name + ".ingest-*.tmp*")):
+        pid_text, _, rest = candidate.name.split(".ingest-", 1)[1].partition(".")
+        if pid_text.isdigit() and (rest == "tmp" or rest.startswith("tmp.")):
             found.append((candidate, _pid_alive(int(pid_text))))
     return found
 
@@ -312,9 +315,18 @@ class _IngestLock:
 
 
 def _remove(path: Path) -> None:
-    for leftover in (path, Path(str(path) + ".wal")):
+    """An ingest's temp database and DuckDB's files beside it (its log, the log's checkpoint marker, spills)."""
+    for leftover in (path, Path(str(path) + ".wal"), Path(str(path) + ".wal.checkpoint")):
         leftover.unlink(missing_ok=True)
     shutil.rmtree(str(path) + ".spill", ignore_errors=True)
+
+
+def _remove_leftover(path: Path) -> None:
+    """One file or folder :func:`temp_files` found."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
 
 
 #: DuckDB's memory during an ingest; what is over it spills to ``<db>.ingest-PID.tmp.spill``. Python's own
@@ -337,7 +349,9 @@ class Ingest:
         wait: bool = False,
         replace_anyway: bool = False,
     ) -> None:
-        self.db_path = Path(db_path)
+        # Resolved once: through a symlink the lock, the temp file and the swap act on the real file (a swap of the
+        # link's name would put a regular file in its place and leave the real database stale).
+        self.db_path = Path(os.path.realpath(db_path))
         self.wait = wait
         self.replace_anyway = replace_anyway
         self._previous_cards = 0
@@ -347,11 +361,23 @@ class Ingest:
         self.report = IngestReport(db_path=self.db_path)
         self._run_rows: list[tuple] = []
         self._started = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        self._stop = StopOnSignals()
 
     def run(self, sources: Sequence[SourceFile], *, rules_file: Path | None = None) -> IngestReport:
+        """Build and swap in the new database. SIGINT (Ctrl-C) or SIGTERM stops the run at once, removes its files
+        and keeps the old database as it was: :class:`~oracle_tools.store.stopping.Stopped` (a KeyboardInterrupt)."""
+        userfiles.check_database_path(self.db_path)
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
-        with _IngestLock(self.db_path, wait=self.wait):
-            return self._run(sources, rules_file)
+        with StopOnSignals() as self._stop:
+            try:
+                with _IngestLock(self.db_path, wait=self.wait):
+                    return self._run(sources, rules_file)
+            except BaseException as exc:
+                # DuckDB turns a signal it noticed itself into its own error ("Query interrupted", an
+                # InterruptException, or the IngestError a step made of it): the signal is what stopped the run.
+                if self._stop.received is not None and not isinstance(exc, Stopped):
+                    raise Stopped(self._stop.received) from None
+                raise
 
     def _run(self, sources: Sequence[SourceFile], rules_file: Path | None) -> IngestReport:
         card_files = [s for s in sources if s.kind == "cards"]
@@ -365,7 +391,7 @@ class Ingest:
             )
         for leftover, running in temp_files(self.db_path):
             if not running:  # left by a killed ingest
-                _remove(leftover)
+                _remove_leftover(leftover)
         tmp = self.db_path.with_name(f"{self.db_path.name}.ingest-{os.getpid()}.tmp")
         _remove(tmp)
         started = time.perf_counter()
@@ -380,6 +406,7 @@ class Ingest:
                     "preserve_insertion_order": False,
                 },
             )
+            self._stop.add(con.interrupt)  # a signal ends the statement under way at once
             try:
                 self._build(con, card_files, ruling_files, set_files, previous, rules_file)
                 self._check_not_shrunk(con, card_files)
@@ -389,6 +416,7 @@ class Ingest:
             # A write-ahead log beside the old file belongs to it (no reader writes one; the lock keeps other
             # ingests out): applied to the new file it would make every reader fail, so it goes with the old
             # file, and goes first, so a reader never sees the new file beside it.
+            self._stop.armed = False  # built and checked: a signal now no longer undoes the run
             Path(str(self.db_path) + ".wal").unlink(missing_ok=True)
             os.replace(tmp, self.db_path)
         except BaseException:
@@ -442,6 +470,8 @@ class Ingest:
             _SecondConnection(con) as second,
             _SecondConnection(con) as keeper,
         ):
+            self._stop.add(second.interrupt)
+            self._stop.add(keeper.interrupt)
             from oracle_tools.text import (
                 stored_rules as rules,  # the CR does not depend on the cards: it is read while they are
             )
@@ -774,6 +804,10 @@ class _SecondConnection:
         future = self._pool.submit(run)
         self._submitted.append(future)
         return future
+
+    def interrupt(self) -> None:
+        """Stop the SQL statement under way (a signal stops the ingest)."""
+        self._cursor.interrupt()
 
     def wait(self) -> None:
         """Every step submitted so far has finished; the first failure is raised here."""

@@ -866,3 +866,94 @@ def test_sql_timeout_stops_a_runaway_query(sample_db_path: Path) -> None:
         "(--timeout SECONDS)\n"
     )
     assert _sql(sample_db_path, "SELECT count(*) AS n FROM cards", "--timeout", "1", "--json").returncode == 0
+
+
+# -- `--db` must be a regular file -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["info"], ["resolve", "Lightning Bolt"], ["sql", "SELECT 1"], ["ingest", "--sample", "--no-progress"], ["serve"]],
+)
+def test_a_db_that_is_a_fifo_is_refused_in_one_line(command: list[str], tmp_path: Path) -> None:
+    """Opening a FIFO blocks until something writes to it: every command hung, Ctrl-C ignored."""
+    fifo = tmp_path / "pipe.duckdb"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "oracle_tools.interfaces.cli", *command, "--db", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 2 and done.stderr == (
+        f"error: --db {fifo}: is a named pipe (FIFO), not a database file; give the path of a DuckDB file such as "
+        "data/oracle.duckdb\n"
+    )
+
+
+def test_a_db_that_is_a_device_is_refused_before_or_after_the_command_name() -> None:
+    for args in (["--db", "/dev/null", "info"], ["info", "--db", "/dev/null"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2 and result.output.startswith("error: --db /dev/null: is a device, not a"), args
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (all its threads), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+#: A nested-loop join: DuckDB looks for pending signals only between its tasks, and this plan is one long task
+#: (on the sample, 15,000 x 45,000 names: half a minute of CPU).
+NESTED_LOOP = (
+    "SELECT count(*) FROM printings a, (FROM printings UNION ALL FROM printings UNION ALL FROM printings) b "
+    "WHERE a.name || b.name LIKE '%zzqq%'"
+)
+
+
+@pytest.mark.parametrize("flag", ["", "--json"])
+def test_ctrl_c_stops_a_nested_loop_join(sample_db_path: Path, flag: str) -> None:
+    """Before, SIGINT waited for DuckDB to look for signals (two Ctrl-C did nothing, only kill -9 stopped it): the
+    interrupt is now called from a thread the signal wakes at once. One line, exit 130."""
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "oracle_tools.interfaces.cli", "sql", NESTED_LOOP, "--timeout", "86400"]
+        + ["--db", str(sample_db_path), *flag.split()],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while _cpu_seconds(proc.pid) < 2:  # past the start (~0.5 s) and joining
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)  # the whole query takes far longer
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and err == "error: sql: interrupted\n", err
+
+
+def test_sql_has_a_memory_and_spill_limit(sample_db_path: Path) -> None:
+    """DuckDB's default is 80 % of the machine's memory: one `sql` query of repeated strings took 20 GB and the
+    machine with it. The sandbox has a documented limit (sqlfiles.SANDBOX_MEMORY_LIMIT, `--memory-limit`) and a
+    limit on what it spills."""
+    settings = "SELECT current_setting('memory_limit') AS m, current_setting('max_temp_directory_size') AS t"
+    assert json.loads(_sql(sample_db_path, settings, "--json").stdout) == [{"m": "1.8 GiB", "t": "3.7 GiB"}]
+    assert json.loads(_sql(sample_db_path, settings, "--json", "--memory-limit", "500MB").stdout)[0]["m"] == "476.8 MiB"
+    refused = _sql(sample_db_path, "SELECT 1", "--memory-limit", "lots")
+    assert refused.returncode == 2 and "'lots' is not a size; give one such as 500MB or 4GB" in refused.stderr
+
+
+def test_a_query_past_the_memory_limit_is_one_line(sample_db_path: Path) -> None:
+    query = (
+        "SELECT max(length(s)) FROM (SELECT repeat(name, 20000) s FROM printings, range(100000) ORDER BY s LIMIT 10)"
+    )
+    done = _sql(sample_db_path, query, "--memory-limit", "200MB")
+    assert done.returncode == 2 and done.stderr == (
+        "error: the query needs more than --memory-limit 200MB of memory and was stopped; narrow it (a WHERE, a "
+        "LIMIT) or give it more (--memory-limit 8GB)\n"
+    )

@@ -165,3 +165,72 @@ def test_info_lists_what_killed_ingests_left_and_the_next_ingest_removes_it(db: 
     assert _cli("ingest", "--sample", "--no-progress", "--db", str(db)).returncode == 0
     assert not left.exists()
     assert os.path.exists(db)
+
+
+def test_an_ingest_through_a_symlink_replaces_the_real_file_under_its_lock(db: Path, tmp_path: Path) -> None:
+    """The path is resolved once: the swap replaced the link with a regular file (the real database stayed stale)
+    and the lock was taken per link name, so an ingest through another name ran at the same time."""
+    import fcntl
+
+    link = tmp_path / "links" / "via-link.duckdb"
+    link.parent.mkdir()
+    link.symlink_to(db)
+    before = _runs(db)
+    with open(lock_path(db), "a+") as held:  # an ingest through the real path holds the real file's lock
+        fcntl.flock(held, fcntl.LOCK_EX)
+        refused = _cli("ingest", "--sample", "--no-progress", "--db", str(link))
+    assert refused.returncode == 2 and refused.stderr.startswith("error: another ingest"), refused.stderr
+    done = _cli("ingest", "--sample", "--no-progress", "--db", str(link))
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and link.resolve() == db.resolve()
+    assert _runs(db) == [*before, before[-1] + 1]
+    assert sorted(p.name for p in link.parent.iterdir()) == ["via-link.duckdb"]  # no lock or temp file by the link
+
+
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a shell script's `cmd &` starts a job
+
+
+@pytest.mark.parametrize(
+    ("signame", "inherit_ignored", "status", "said"),
+    [
+        ("SIGINT", False, 130, "interrupted"),
+        ("SIGINT", True, 130, "interrupted"),
+        ("SIGTERM", False, 143, "stopped by SIGTERM"),
+    ],
+)
+def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
+    db: Path, signame: str, inherit_ignored: bool, status: int, said: str
+) -> None:
+    """The first Ctrl-C (also to a job started with `&`, which inherits SIGINT ignored) or SIGTERM stops the
+    ingest: exit 128 + the signal, the old database as it was, no temp file, log or checkpoint marker left.
+    Before, SIGINT was ignored (the new database replaced the old) and SIGTERM left the temp file and its log.
+    The ingest also removes what a killed one left (kill -9 skips every handler) — a log and its checkpoint
+    marker without their database too — before it starts writing."""
+    import signal
+
+    for leftover in (".tmp.wal", ".tmp.wal.checkpoint"):  # a pid above Linux's default pid_max: no such process
+        db.with_name(f"{db.name}.ingest-{2**22 + 12345}{leftover}").write_bytes(b"")
+    before = db.read_bytes()
+    proc = subprocess.Popen(
+        [*CLI, "ingest", "--sample", "--no-progress", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_ignore_sigint if inherit_ignored else None,
+    )
+    tmp = db.with_name(f"{db.name}.ingest-{proc.pid}.tmp")
+    deadline = time.monotonic() + 60
+    while not tmp.exists():  # writing the new database
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.01)
+    time.sleep(0.3)
+    proc.send_signal(getattr(signal, signame))
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == status, err
+    assert err == f"error: ingest: {said}; nothing was replaced: the database is as it was\n"
+    assert out == ""
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name, lock_path(db).name]

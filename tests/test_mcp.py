@@ -323,3 +323,26 @@ def test_every_message_gets_an_answer(sample_db_path: Path) -> None:
     assert answers[3]["result"]["isError"] is True
     assert answers[3]["result"]["content"][0]["text"].startswith("resolve: bad arguments: a string holds a lone")
     assert json.loads(answers[4]["result"]["content"][0]["text"])["name"] == "Lightning Bolt"
+
+
+@pytest.mark.parametrize("bad_id", ['{"a": 1}', "1.5", "2.0", "null", "[1]", "true"])
+def test_an_id_that_is_no_string_or_integer_is_an_invalid_request(bad_id: str) -> None:
+    """JSON-RPC 2.0: an id is a string or a number without a fraction; the SDK took any other id for a notification
+    and never answered. The answer is -32600 with id null (the id cannot be echoed)."""
+    from oracle_tools.interfaces.mcp_server import bad_message_reply
+
+    reply = bad_message_reply(f'{{"jsonrpc": "2.0", "id": {bad_id}, "method": "tools/list"}}')
+    assert reply is not None and reply["id"] is None and reply["error"]["code"] == -32600, reply
+    assert reply["error"]["message"] == f"Invalid Request: the id must be a string or an integer, not {bad_id}"
+
+
+def test_a_request_with_an_object_id_is_answered_and_the_server_keeps_answering(sample_db_path: Path) -> None:
+    lines = [
+        _INIT,
+        _INITIALIZED,
+        '{"jsonrpc": "2.0", "id": {"x": 1}, "method": "tools/list"}',
+        '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "resolve", "arguments": {"name": "Foudre"}}}',
+    ]
+    answers = _raw_session(sample_db_path, lines, 3)
+    assert answers[None]["error"]["code"] == -32600
+    assert json.loads(answers[4]["result"]["content"][0]["text"])["name"] == "Lightning Bolt"

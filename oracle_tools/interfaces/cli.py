@@ -24,7 +24,7 @@ import click
 from oracle_tools.db import OracleDB, default_db_path
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.store import userfiles
-from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
+from oracle_tools.store.sqlfiles import SANDBOX_MEMORY_LIMIT, SERVED_QUERY_TIMEOUT
 
 #: `resolve --batch`: far above any real list of names (a million names is ~20 MB); bounds /dev/zero.
 MAX_BATCH_CHARS = 256 * userfiles.MiB
@@ -52,9 +52,10 @@ def _given_db(ctx: click.Context, param: click.Parameter, value: Path | None) ->
         raise click.BadParameter(
             "is empty (or the current folder); give a database file such as data/oracle.duckdb", ctx, param
         )
-    if param.name and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
-        return value
-    return ctx.find_root().params.get("db_path") or value
+    if not (param.name and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE):
+        value = ctx.find_root().params.get("db_path") or value
+    userfiles.check_database_path(value or default_db_path())  # a FIFO would hang the command: refused here
+    return value
 
 
 def _json_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -113,8 +114,11 @@ def _error_line(exc: BaseException, command: str) -> tuple[str, int]:
     again = "rerun with --debug (or ORACLE_TOOLS_DEBUG=1) for the traceback"
     if isinstance(exc, OracleToolsError):
         return f"error: {exc}", getattr(exc, "exit_status", 2)
-    if isinstance(exc, KeyboardInterrupt):
-        return f"error: {command}: interrupted", 130
+    if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, or SIGTERM where a command stops on it (store.stopping)
+        kept = "; nothing was replaced: the database is as it was" if command == "ingest" else ""
+        status = getattr(exc, "exit_status", 130)
+        how = "interrupted" if status == 130 else f"stopped by {exc}"
+        return f"error: {command}: {how}{kept}", status
     if isinstance(exc, MemoryError):
         return f"error: {command}: ran out of memory; close other programs or use a smaller input", 1
     if isinstance(exc, ValueError) and "null byte" in str(exc):  # a path or name with NUL in it
@@ -227,6 +231,17 @@ def _seconds_option(name: str, default: float, maximum: float, help: str) -> Cal
         metavar="SECONDS",
         help=help,
     )
+
+
+def _memory_size(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A size as DuckDB reads it (500MB, 4GB, 1.5GiB)."""
+    import re
+
+    if not re.fullmatch(r"\s*\d+(\.\d+)?\s*([KMGT]i?B|B)\s*", value, re.IGNORECASE) or not float(
+        re.match(r"\s*([\d.]+)", value).group(1)  # type: ignore[union-attr]
+    ):
+        raise click.BadParameter(f"{value!r} is not a size; give one such as 500MB or 4GB", ctx, param)
+    return value.strip()
 
 
 def _check_name(name: str) -> None:
@@ -602,6 +617,14 @@ def _change_line(row: dict[str, Any]) -> str:
 )
 @click.option("--all-columns", is_flag=True, help="Show every column, however wide the table.")
 @_seconds_option("--timeout", 60.0, 86_400, "Stop the query after this long (Ctrl-C stops it at once).")
+@click.option(
+    "--memory-limit",
+    default=SANDBOX_MEMORY_LIMIT,
+    show_default=True,
+    callback=_memory_size,
+    metavar="SIZE",
+    help="The memory the query may use (such as 500MB or 4GB); one that needs more fails.",
+)
 @_friendly_errors
 def sql(
     db_path: Path | None,
@@ -612,26 +635,24 @@ def sql(
     max_width: int | None,
     all_columns: bool,
     timeout: float,
+    memory_limit: str,
 ) -> None:
     """Run one read-only query against the database (SELECT/WITH/FROM/DESCRIBE/…; use ? and --param for values).
 
     The query runs in a sandbox: the database opened read-only, no other files, no network, no extensions,
     settings locked. COPY, EXPORT, ATTACH, SET, INSTALL/LOAD and DDL are refused: `oracle-tools export` writes files.
     """
-    import signal
-
     import duckdb
 
     from oracle_tools.store.sqlfiles import QueryStop
+    from oracle_tools.store.stopping import StopOnSignals
 
     stop = QueryStop(timeout, what="the query")
-
-    def on_ctrl_c(signum: int, frame: Any) -> None:  # DuckDB's interrupt() ends a running query at once
-        if not stop.interrupt():
-            raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, on_ctrl_c)
-    with _open(db_path) as db:
+    # Ctrl-C calls DuckDB's interrupt() from a thread at once: a Python handler would wait for DuckDB to look for
+    # signals, which a nested-loop join does not do for minutes.
+    with StopOnSignals() as signals, _open(db_path) as db:
+        signals.add(stop.interrupt)
+        db.sql_memory_limit = memory_limit
         try:
             if as_json or as_csv:  # every row, written batch by batch as DuckDB reads them
                 columns, batches = db.sql_stream(query, list(params), stop=stop)
@@ -639,6 +660,11 @@ def sql(
                 return
             # the table shows 50 rows: only those become Python values
             columns, rows, total = db.sql_rows(query, list(params), limit=50, stop=stop)
+        except duckdb.OutOfMemoryException:
+            raise OracleToolsError(
+                f"the query needs more than --memory-limit {memory_limit} of memory and was stopped; narrow it "
+                "(a WHERE, a LIMIT) or give it more (--memory-limit 8GB)"
+            ) from None
         except duckdb.PermissionException as exc:  # the sandbox (sqlfiles.sandboxed_connection) said no
             raise OracleToolsError(
                 f"SQL failed: {_one_line(exc)}; `sql` reads only the database — load other files with DuckDB itself"
@@ -647,8 +673,6 @@ def sql(
             from oracle_tools.store.sqlfiles import error_line
 
             raise OracleToolsError(f"SQL failed: {_one_line(error_line(exc))}") from None
-        finally:
-            signal.signal(signal.SIGINT, previous)
     import shutil
 
     from oracle_tools.interfaces.render import fitted_table

@@ -121,7 +121,8 @@ class OracleMCPServer(MCPServer[Any]):
 class CheckedLines:
     """The lines of standard input for the SDK, less those it would drop: each of those is answered here, as
     JSON-RPC says — text that is not JSON: -32700 (parse error); JSON that is no JSON-RPC message: -32600
-    (invalid request, with its id when it has one); a message holding a lone surrogate (a "\\ud800" escape,
+    (invalid request, with its id when it has one; an id that is no string or integer — an object, a fraction,
+    null — with id null); a message holding a lone surrogate (a "\\ud800" escape,
     which no text can hold): a tool error for a tool call, else -32602 (invalid params)."""
 
     def __init__(self, lines: Any, out: Any) -> None:
@@ -156,6 +157,12 @@ def bad_message_reply(line: str) -> dict[str, Any] | None:
         return _rpc_error(None, -32700, f"Parse error: the line is not JSON ({str(exc)[:200]})")
     message_id = value.get("id") if isinstance(value, dict) else None
     if not isinstance(message_id, (str, int)) or isinstance(message_id, bool):
+        if isinstance(value, dict) and "id" in value:
+            # JSON-RPC 2.0: an id is a string or an integer; the SDK would take any other as a notification and
+            # never answer, so the client would wait forever. The id cannot be echoed: null, as the spec says.
+            return _rpc_error(
+                None, -32600, f"Invalid Request: the id must be a string or an integer, not {json.dumps(message_id)}"
+            )
         message_id = None
     try:
         types.jsonrpc_message_adapter.validate_python(value, by_name=False)

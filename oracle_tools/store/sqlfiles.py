@@ -36,6 +36,13 @@ SANDBOX_CONFIG: dict[str, Any] = {
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
 }
+#: DuckDB's memory for the sandbox's queries (DuckDB's own default is 80 % of the machine's memory, and one
+#: `sql` query of repeated strings took 20 GB): a query that needs more fails with one line instead of taking the
+#: machine's memory (`sql --memory-limit` gives another). Searches of the real data stay far below it.
+SANDBOX_MEMORY_LIMIT = "2GB"
+#: The most the sandbox's queries may spill to its private temp folder.
+SANDBOX_TEMP_LIMIT = "4GB"
+
 #: Set right after the database file is attached (DuckDB refuses ATTACH once external access is off), then
 #: locked: no file, directory or network access beyond the database (COPY … TO, EXPORT DATABASE,
 #: read_csv('/etc/passwd'), ATTACH, INSTALL all fail) and no statement can turn it back on (SET fails).
@@ -166,9 +173,12 @@ def _private_spill_folder() -> str:
     return folder
 
 
-def sandboxed_connection(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
+def sandboxed_connection(
+    path: str | os.PathLike[str], *, memory_limit: str = SANDBOX_MEMORY_LIMIT, temp_limit: str = SANDBOX_TEMP_LIMIT
+) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the database at ``path`` for SQL that comes from users: no file, network or
-    extension access, configuration locked. Use ``.cursor()`` of it per thread. Statements should also pass
+    extension access, configuration locked, DuckDB's memory at most ``memory_limit`` and its spills at most
+    ``temp_limit`` (DuckDB sizes such as "2GB"). Use ``.cursor()`` of it per thread. Statements should also pass
     :func:`check_read_only` first, so a refused one gets one clear line instead of DuckDB's permission error.
 
     DuckDB keeps one instance per file and process and refuses a second connection to the same file with a
@@ -184,7 +194,13 @@ def sandboxed_connection(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnect
     quoted_path = "'" + str(path).replace("'", "''") + "'"  # ATTACH takes no parameters; the path is ours
     # DuckDB allows its temp directory even with external access off, and its default (./.tmp) is a folder
     # anyone may have filled: spills go to a private, empty folder of this process instead.
-    con = duckdb.connect(":memory:", config={**SANDBOX_CONFIG, "temp_directory": _private_spill_folder()})
+    config = {
+        **SANDBOX_CONFIG,
+        "temp_directory": _private_spill_folder(),
+        "memory_limit": memory_limit,
+        "max_temp_directory_size": temp_limit,
+    }
+    con = duckdb.connect(":memory:", config=config)
     try:
         con.execute(f"ATTACH {quoted_path} AS {quoted_catalog} (READ_ONLY)")
         con.execute(f"USE {quoted_catalog}")

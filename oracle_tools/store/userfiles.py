@@ -5,6 +5,8 @@ line instead of every byte of memory (the read is bounded; a pipe or process sub
 from __future__ import annotations
 
 import io
+import os
+import stat
 from pathlib import Path
 from typing import IO
 
@@ -45,3 +47,31 @@ def read_text(handle: IO[str] | io.TextIOBase, *, limit: int, what: str) -> str:
     if len(text) > limit:
         raise _too_large(getattr(handle, "name", "input"), what, limit)
     return text
+
+
+def check_database_path(path: Path) -> None:
+    """Refuse a database path that exists but is no regular file (after following symlinks): opening a FIFO
+    blocks until something writes to it, and a device or socket is no database. A path that does not exist yet
+    passes (an ingest creates it; the other commands say there is no database)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError as exc:
+        raise OracleToolsError(f"{path}: cannot be read ({exc.strerror}); check the path and its permissions") from None
+    if stat.S_ISREG(mode):
+        return
+    kind = (
+        "a named pipe (FIFO)"
+        if stat.S_ISFIFO(mode)
+        else "a directory"
+        if stat.S_ISDIR(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a regular file"
+    )
+    raise OracleToolsError(
+        f"--db {path}: is {kind}, not a database file; give the path of a DuckDB file such as data/oracle.duckdb"
+    )

@@ -1,0 +1,114 @@
+"""Stopping long DuckDB work on Ctrl-C (SIGINT) or SIGTERM at once.
+
+Python runs a signal handler only when the main thread executes Python code again; while it waits inside one
+long DuckDB statement (a nested-loop join, a bulk file's read) DuckDB asks for pending signals only between its
+tasks, which can be minutes apart, so the handler — and any ``interrupt()`` it calls — waits too. Here the C-level
+handler's wake-up byte (:func:`signal.set_wakeup_fd`) is read by a thread of its own, which calls the interrupts
+at once; DuckDB's ``interrupt()`` is then seen within milliseconds, and the main thread's handler raises
+:class:`Stopped` when it next runs (a Python step stops there too).
+
+>>> with StopOnSignals() as stop:            # doctest: +SKIP
+...     stop.add(con.interrupt)
+...     con.execute(long_query)               # Ctrl-C: the query ends, Stopped is raised
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any
+
+#: The signals :class:`StopOnSignals` stops on.
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Stopped(KeyboardInterrupt):
+    """The work was stopped by a signal (``signum``): a KeyboardInterrupt, so what does not know it stops as on
+    Ctrl-C; its exit status is 128 + the signal's number (130 for SIGINT, 143 for SIGTERM)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_status(self) -> int:
+        return 128 + self.signum
+
+
+class StopOnSignals:
+    """While entered (in the main thread; elsewhere it does nothing): SIGINT and SIGTERM call every interrupt
+    :meth:`add` registered, at once from a thread of its own, and raise :class:`Stopped` in the main thread.
+    The first signal stops the work; the handlers in place before are put back on exit. A SIGINT the process
+    inherited as ignored (a job started with ``&`` by a script) stops it too: the signal was sent to stop it."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self.armed = True  # False: a signal is remembered but nothing is stopped (the work is finishing)
+        self._interrupts: list[Callable[[], object]] = []
+        self._previous: dict[int, Any] = {}
+        self._previous_fd = -1
+        self._sockets: tuple[socket.socket, socket.socket] | None = None
+        self._thread: threading.Thread | None = None
+
+    def add(self, interrupt: Callable[[], object]) -> None:
+        """Call ``interrupt`` (such as a connection's ``interrupt``) when a signal comes."""
+        self._interrupts.append(interrupt)
+        if self.received is not None and self.armed:
+            interrupt()
+
+    def _interrupt_all(self) -> None:
+        for interrupt in list(self._interrupts):
+            try:
+                interrupt()
+            except Exception:  # noqa: S110 -- a connection already closed has nothing to stop
+                pass
+
+    def _handler(self, signum: int, frame: object) -> None:
+        if self.received is None:
+            self.received = signum
+        if self.armed:
+            self._interrupt_all()
+            raise Stopped(self.received)
+
+    def _watch(self, reader: socket.socket) -> None:
+        while True:
+            try:
+                data = reader.recv(64)
+            except OSError:
+                return
+            if not data:
+                return
+            for byte in data:
+                if byte in SIGNALS and self.received is None:
+                    self.received = byte
+            if self.received is not None and self.armed:
+                self._interrupt_all()
+
+    def __enter__(self) -> StopOnSignals:
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        reader, writer = socket.socketpair()
+        writer.setblocking(False)
+        self._sockets = (reader, writer)
+        self._previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        for signum in SIGNALS:
+            self._previous[signum] = signal.signal(signum, self._handler)
+        self._thread = threading.Thread(target=self._watch, args=(reader,), name="stop-on-signals", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._sockets is None:
+            return
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        signal.set_wakeup_fd(self._previous_fd)
+        reader, writer = self._sockets
+        writer.close()
+        reader.shutdown(socket.SHUT_RDWR)
+        if self._thread is not None:
+            self._thread.join(timeout=1)
+        reader.close()
+        self._sockets = None
