@@ -350,11 +350,14 @@ def card_view(card: dict[str, Any]) -> dict[str, Any]:
             }
         ]
     images = [one_image] if one_image else [f["image"] for f in faces if f["image"]]
+    # a multi-face printing carries its printed (foreign) name on its faces only, as Scryfall's objects do
+    face_printed = [f.get("printed_name") for f in faces_in]
+    printed_name = card.get("printed_name") or (" // ".join(face_printed) if all(face_printed) and faces_in else None)
     return {
         "id": card.get("id"),
         "oracle_id": card.get("oracle_id") or (faces_in[0].get("oracle_id") if faces_in else None),
         "name": card.get("name"),
-        "printed_name": card.get("printed_name"),
+        "printed_name": printed_name,
         "mana_cost": card.get("mana_cost") or "",
         "layout": card.get("layout"),
         "faces": faces,
