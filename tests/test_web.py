@@ -534,3 +534,187 @@ def test_autocomplete_by_keyboard_and_a_phone_width_screen(server: str, browser:
     finally:
         browser.set_window_size(1280, 1000)  # type: ignore[attr-defined]
     assert _console(browser) == []
+
+
+# -- each page's HTML, in-process (Starlette's TestClient over the embedded sample's database) -------------------
+
+
+@pytest.fixture(scope="module")
+def client(sample_db_path: Path) -> Iterator[Any]:
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.serve.app import create_app
+
+    with TestClient(create_app(sample_db_path), base_url="http://127.0.0.1:8765") as test_client:
+        yield test_client
+        _wait_until_warm(test_client)
+
+
+def _wait_until_warm(test_client: Any) -> None:
+    """Let the server's background warm-up finish before the app closes the database under it (closing a
+    connection while the warm-up's query runs on it makes DuckDB refuse: "connection is busy")."""
+    deadline = time.monotonic() + 60
+    while not test_client.get("/health").json().get("warm") and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def _sample_oracle_id(sample_db_path: Path, name: str) -> str:
+    from oracle_tools import OracleDB
+
+    with OracleDB(sample_db_path) as db:
+        found = db.resolve(name)
+        assert found.oracle_id is not None
+        return found.oracle_id
+
+
+def test_favicon_is_an_icon_so_no_page_logs_a_404(client: Any) -> None:
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/x-icon"
+    assert icon.content[:4] == b"\x00\x00\x01\x00"  # an ICO with one image
+    assert icon.content[22:30] == b"\x89PNG\r\n\x1a\n"  # which is a PNG
+    assert '<link rel="icon" href="/favicon.ico">' in client.get("/search").text
+
+
+def test_search_page_counts_pages_and_keeps_order_dir_unique(client: Any) -> None:
+    page = client.get("/search", params={"q": "t:goblin", "order": "cmc", "dir": "desc", "page": "1"})
+    assert page.status_code == 200
+    assert re.search(r'id="result-count">1 – 46 of\s+<strong>46</strong> cards', page.text)
+    assert page.text.count('<li class="cell"') == 46
+    assert '<option value="cmc" selected>' in page.text and '<option value="desc" selected>' in page.text
+    creatures = client.get("/search", params={"q": "t:creature", "page": "3"})
+    assert "121 – 180 of" in creatures.text and "<strong>1,288</strong>" in creatures.text
+    assert 'href="/search?q=t%3Acreature&amp;page=4" rel="next"' in creatures.text
+    assert 'href="/search?q=t%3Acreature&amp;page=2" rel="prev"' in creatures.text
+    prints = client.get("/search", params={"q": '!"Fire // Ice"', "unique": "prints"})
+    assert re.search(r"of\s+<strong>\d+</strong> printings", prints.text)
+    assert "?printing=" in prints.text  # each printing links to its own page
+
+
+def test_search_errors_are_sentences_never_tracebacks(client: Any) -> None:
+    bad = client.get("/search", params={"q": "t:("})
+    assert bad.status_code == 400
+    assert "unexpected &#39;(&#39;" in bad.text and 'value="t:("' in bad.text
+    unknown = client.get("/search", params={"q": "t:goblin", "order": "colour"})
+    assert unknown.status_code == 400 and "order=&#39;colour&#39; is not one of: name, released" in unknown.text
+    past = client.get("/search", params={"q": "t:goblin", "page": "9"})
+    assert past.status_code == 404 and "Page 9 is past the last page (1) of 46 cards." in past.text
+    none = client.get("/search", params={"q": "t:goblin t:angel c:u"})
+    assert none.status_code == 200 and "didn’t match any cards" in none.text
+    assert client.get("/search", params={"q": "x" * 1001}).status_code == 400
+
+
+DUMP_2019 = "scryfall-default-cards-2019-10-per-set-dump.json.gz"
+IMAGED = {"Goblin Guide", "Fire // Ice", "Delver of Secrets // Insectile Aberration"}
+
+
+@pytest.fixture(scope="module")
+def imaged_client(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A database of a few real 2019 printings with their ``image_uris`` (the embedded sample keeps none)."""
+    from starlette.testclient import TestClient
+
+    from oracle_tools import OracleDB
+    from oracle_tools.interfaces.serve.app import create_app
+
+    objects = []
+    with gzip.open(realdata / DUMP_2019, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if any(f'"name":"{name}"' in line for name in IMAGED):
+                card = json.loads(line.strip().rstrip(","))
+                if card["name"] in IMAGED:
+                    objects.append(card)
+    folder = tmp_path_factory.mktemp("imaged")
+    (folder / "cards.json").write_text(json.dumps(objects), encoding="utf-8")
+    OracleDB.ingest_files(folder / "imaged.duckdb", [folder / "cards.json"])
+    with TestClient(create_app(folder / "imaged.duckdb"), base_url="http://127.0.0.1:8765") as test_client:
+        yield test_client
+        _wait_until_warm(test_client)
+
+
+def test_images_only_when_turned_on(imaged_client: Any) -> None:
+    client = imaged_client
+    query = {"q": "t:goblin or t:instant or t:human", "unique": "cards"}
+    off = client.get("/search", params=query)
+    assert off.text.count('<li class="cell"') == 3
+    assert "<img" not in off.text and "img-src 'self' data:;" in off.headers["content-security-policy"]
+    assert not re.search(r'(src|href)="https?://', off.text)  # nothing from another host
+    client.get("/images", params={"show": "1", "next": "/search"}, follow_redirects=False)
+    try:
+        on = client.get("/search", params=query)
+        shown = re.findall(r'<img src="(https://img\.scryfall\.com/cards/normal/[^"]+)" alt="([^"]+)"', on.text)
+        # one image a card, one a face for a double-faced card (its faces carry the images)
+        assert sorted(alt for _, alt in shown) == [
+            "Delver of Secrets", "Fire // Ice", "Goblin Guide", "Insectile Aberration"
+        ]  # fmt: skip
+        assert "img-src 'self' data: https:;" in on.headers["content-security-policy"]
+    finally:
+        back = client.get("/images", params={"show": "0", "next": "//elsewhere.example"}, follow_redirects=False)
+    assert back.headers["location"] == "/search"  # never a redirect to another site
+    assert "<img" not in client.get("/search", params=query).text
+
+
+def test_card_page_has_every_name_printing_legality_ruling_and_verdict(client: Any, sample_db_path: Path) -> None:
+    oid = _sample_oracle_id(sample_db_path, "Fire // Ice")
+    page = client.get(f"/card/{oid}")
+    assert page.status_code == 200
+    html = page.text
+    assert '<span id="card-name">Fire // Ice</span>' in html
+    assert html.count('class="face-name"') == 2
+    assert '<dd data-via="face">Fire · Ice</dd>' in html
+    assert "French:</span> Feu // Glace · Feu · Glace" in html
+    assert re.search(r"Printings \(\d+\)", html) and "Ultimate Masters (UMA)" in html
+    assert 'data-format="legacy">legacy: legal' in html
+    assert html.count('<tr class="verdict') == 6  # three "choose a … card name" phrases, two halves
+    assert re.search(r"<h2>Rulings</h2>\s*<ul><li><span class=\"muted\">2018-12-07</span> If Fire targets two", html)
+    by_number = client.get("/card/uma/225")
+    assert by_number.status_code == 200 and '<span id="card-name">Fire // Ice</span>' in by_number.text
+    named = client.get("/card", params={"name": "feu // glace"}, follow_redirects=False)
+    assert (named.status_code, named.headers["location"]) == (303, f"/card/{oid}")
+
+
+def test_card_page_tokens_references_and_misses(client: Any, sample_db_path: Path) -> None:
+    depths = client.get(f"/card/{_sample_oracle_id(sample_db_path, 'Dark Depths')}").text
+    assert '<a href="/token/Marit%20Lage" class="token-link">Marit Lage</a>' in depths  # CR 111.9
+    assert 'data-kind="token_name">“Marit Lage” — a token\'s name' in depths
+    # a misspelling reads as Scryfall's fuzzy rule reads it; a name that names nothing says so
+    misspelt = client.get("/card", params={"name": "Tarmogoyff"}, follow_redirects=False)
+    assert misspelt.headers["location"] == f"/card/{_sample_oracle_id(sample_db_path, 'Tarmogoyf')}"
+    miss = client.get("/card", params={"name": "Qwxyzzy Plorb"})
+    assert miss.status_code == 200 and "“Qwxyzzy Plorb” is not a card name." in miss.text
+    assert client.get("/card/not-a-uuid").status_code == 404
+    nowhere = client.get("/card/zzz/999")
+    assert nowhere.status_code == 404 and "No printing ZZZ #999 in this database." in nowhere.text
+
+
+def test_token_page_says_what_it_is_and_who_makes_it(client: Any) -> None:
+    treasure = client.get("/token/treasure").text
+    assert "a predefined token (CR 111.10a)" in treasure
+    assert '<a href="/card?name=Smothering%20Tithe" class="creator">Smothering Tithe</a>' in treasure
+    lage = client.get("/token/Marit Lage").text
+    assert "20/20" in lage and "(CR 111.9)" in lage and ">Dark Depths</a>" in lage
+    nothing = client.get("/token/Qwxyzzy")
+    assert nothing.status_code == 200 and 'id="token-miss"' in nothing.text
+
+
+def test_deck_page_legalities_line_counts_links_and_share(client: Any) -> None:
+    deck = "4 Lightning Bolt\n4 Seven Dwarves\n4 Seven Dwarves\n48 Mountain\n\nSideboard\n3 Fire // Ice\n"
+    page = client.get("/deck", params={"format": "legacy", "deck": deck})
+    assert page.status_code == 200
+    assert 'id="verdict">Not legal in Legacy: 2 problems.' in page.text  # the sample's 2019 legalities
+    assert re.findall(r'data-kind="(\w+)" data-line="2"', page.text) == ["not_legal", "too_many_copies"]
+    assert re.search(r'id="legalities-source">legalities: [\d,]+ of [\d,]+ cards from ', page.text)
+    assert '<span class="count" data-section="main">Main 60</span>' in page.text
+    assert '<span class="count" data-section="sideboard">Sideboard 3</span>' in page.text
+    assert '<a href="/card?name=Seven%20Dwarves" class="problem-card">Seven Dwarves</a>' in page.text
+    assert 'id="share-link"' in page.text
+    assert client.get("/deck", params={"format": "modren", "deck": deck}).status_code == 400
+    empty = client.get("/deck", params={"format": "legacy", "deck": " "})
+    assert empty.status_code == 400 and "The decklist is empty" in empty.text
+
+
+def test_first_load_of_search_is_small(client: Any) -> None:
+    """The issue's budget: the first load of /search (page, stylesheet, script, icon) within 150 KB, no images."""
+    parts = ["/search", "/static/web.css", "/static/web.js", "/favicon.ico"]
+    sizes = {path: len(client.get(path).content) for path in parts}
+    assert sum(sizes.values()) <= 150 * 1024, sizes
+    results = client.get("/search", params={"q": "t:creature"})  # a full page of 60 text cards
+    assert len(results.content) <= 150 * 1024
