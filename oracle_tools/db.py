@@ -761,3 +761,54 @@ class OracleDB:
     def _nameable_ids(self, phrase: str) -> list[str]:
         """``nameable:"nonland"``: the oracle_ids with a name that may be chosen (CR 201.4, choose-name rules)."""
         return self.nameable(phrase).get_column("oracle_id").unique().to_list()
+
+    # -- one card's page: its names, printings, rulings and tokens (the web page's card reference) ----------
+
+    def card_names(self, oracle_id: str) -> list[dict[str, Any]]:
+        """Every name that finds the Oracle card ``oracle_id`` and how (table ``names``, CR 201): ``name``, ``via``
+        (name, face, printed, interchangeable, flavor, former …), ``lang`` and ``face_index`` (None: the whole card)."""
+        rows = self.con.execute(
+            "SELECT DISTINCT name, via, lang, face_index FROM names WHERE oracle_id = ? "
+            "ORDER BY via, lang NULLS FIRST, face_index NULLS FIRST, name",
+            [oracle_id],
+        ).fetchall()
+        return [dict(zip(("name", "via", "lang", "face_index"), row)) for row in rows]
+
+    def printings(self, oracle_id: str) -> list[dict[str, Any]]:
+        """Every printing of the Oracle card ``oracle_id``, English first, newest first: id, set, set_name,
+        collector_number, lang, rarity, artist, released_at, printed_name and prices (usd, eur, tix) when known."""
+        cur = self.con.execute(
+            "SELECT id, set_code AS set, set_name, collector_number, lang, rarity, artist, released_at, printed_name, "
+            "usd, eur, tix FROM printings WHERE oracle_id = ? "
+            "ORDER BY lang <> 'en', released_at DESC, set_code, collector_number, lang, id",
+            [oracle_id],
+        )
+        columns = [d[0] for d in cur.description]
+        return [dict(zip(columns, row)) for row in cur.fetchall()]
+
+    def printing_id(self, set_code: str, collector_number: str, lang: str | None = None) -> str | None:
+        """The printing with this set code and collector number (English first unless ``lang`` is given), or None."""
+        rows = self.con.execute(
+            "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
+            "AND (? IS NULL OR lang = lower(?)) ORDER BY lang <> 'en', lang, id LIMIT 1",
+            [set_code, collector_number, lang, lang],
+        ).fetchall()
+        return str(rows[0][0]) if rows else None
+
+    def rulings(self, oracle_id: str) -> list[dict[str, Any]]:
+        """Scryfall's ruling objects of the Oracle card ``oracle_id``, oldest first (what ``/cards/…/rulings`` lists)."""
+        from oracle_tools.scryfall.cardjson import rulings
+
+        return rulings(self.con, oracle_id)
+
+    def tokens_created(self, oracle_id: str) -> list[dict[str, Any]]:
+        """The tokens the Oracle text of ``oracle_id`` creates (table ``token_specs``, CR 111): one row per clause
+        with ``name`` (the token's name in the game), ``base_name`` (what ``token`` looks up), ``count``, ``rule``,
+        ``clause`` and the creating face."""
+        cur = self.con.execute(
+            "SELECT name, base_name, count, rule, clause, face_name, face_index FROM token_specs "
+            "WHERE creator_oracle_id = ? AND name IS NOT NULL ORDER BY face_index, clause_no",
+            [oracle_id],
+        )
+        columns = [d[0] for d in cur.description]
+        return [dict(zip(columns, row)) for row in cur.fetchall()]

@@ -1,13 +1,19 @@
-"""The web page at ``/`` (issue 13, item 4), in a real headless browser against the real server.
+"""The web pages — the name page at ``/`` and the card reference (``/search``, ``/card``, ``/token``, ``/deck``) —
+in a real headless browser against the real server, and each page's HTML through Starlette's TestClient.
 
-The test starts ``oracle-tools serve`` on a free loopback port with the sample database, drives
-Debian's Chromium through chromedriver (selenium), fills in the forms as a person would and reads
-the rendered DOM. It writes a screenshot under the test's tmp dir. It skips only when Chromium or
-chromedriver is absent (``.ci/run`` installs them).
+The browser tests start ``oracle-tools serve`` once, on a free loopback port, over a database of real data ingested
+twice (the embedded sample, then the sample with Mox Opal and Ragavan known from MTGJSON's 2022 foreign printings
+only: a real ban and a real errata between the two), drive Debian's Chromium through chromedriver (selenium) in one
+session, fill in the forms and follow the links as a person would, read the rendered DOM and the browser console.
+They skip only when Chromium or chromedriver is absent (``.ci/run`` installs them). The TestClient tests read the
+embedded sample's database in-process: no browser, no server process.
 """
 
 from __future__ import annotations
 
+import gzip
+import json
+import re
 import shutil
 import socket
 import struct
@@ -49,8 +55,45 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+FOREIGN_2022 = "scryfall-foreign-printings-from-mtgjson-2022.json.gz"
+#: Cards the second ingest knows from MTGJSON's April 2022 foreign printings only: Mox Opal (legal in Modern and with
+#: "Activate this ability only if" in the 2019 sample; banned in January 2020 and reworded), Ragavan (printed in 2021:
+#: no English printing in the files, only its foreign names).
+LATER = ("Mox Opal", "Ragavan, Nimble Pilferer")
+
+
 @pytest.fixture(scope="module")
-def server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def reference_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The embedded sample, then again with ``LATER``'s English printings left out and their 2022 foreign printings
+    added: a change history with a ban and an errata, and a card known by foreign printings only."""
+    from oracle_tools import OracleDB
+    from oracle_tools.ingest import sample_dir
+
+    folder = tmp_path_factory.mktemp("reference")
+    db = folder / "reference.duckdb"
+    OracleDB.ingest_sample(db)
+    files = []
+    for path in sorted(sample_dir().glob("*.json*")):
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            objects = json.load(handle)
+        if isinstance(objects, list):
+            objects = [o for o in objects if not (isinstance(o, dict) and o.get("name") in LATER)]
+        out = folder / path.name.removesuffix(".gz")
+        out.write_text(json.dumps(objects), encoding="utf-8")
+        files.append(out)
+    later = []
+    with gzip.open(realdata / FOREIGN_2022, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if any(f'"name":"{name}"' in line for name in LATER):
+                later.append(json.loads(line.strip().rstrip(",")))
+    assert {o["name"] for o in later} == set(LATER)
+    (folder / "foreign-2022.json").write_text(json.dumps(later), encoding="utf-8")
+    OracleDB.ingest_files(db, [*files, folder / "foreign-2022.json"])
+    return db
+
+
+@pytest.fixture(scope="module")
+def server(reference_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real ``oracle-tools serve`` process on a free loopback port; yields its base URL."""
     port = _free_port()
     log = tmp_path_factory.mktemp("serve") / "serve.log"
@@ -64,7 +107,7 @@ def server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> It
                 "--port",
                 str(port),
                 "--db",
-                str(sample_db_path),
+                str(reference_db),
             ],
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -105,6 +148,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, read by _console()
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     try:
@@ -291,3 +335,386 @@ def test_bad_input_is_a_message_on_the_page_never_a_500(server: str) -> None:
     path_like = httpx.post(server + "/", data={"deck": "/etc/passwd", "format": "modern"})
     assert path_like.status_code == 200 and "root:" not in path_like.text
     assert httpx.get(server + "/", params={"q": "Fire // Ice"}).status_code == 200  # still answering
+
+
+# -- the card reference in the browser: search -> card -> token -> deck, on real data ----------------------------
+
+
+def _console(driver: object) -> list[str]:
+    """The browser console's warnings and errors since the last call (a failed request, a script error, a CSP
+    violation: each is one)."""
+    entries = driver.get_log("browser")  # type: ignore[attr-defined]
+    return [f"{e['level']}: {e['message']}" for e in entries if e["level"] in ("WARNING", "SEVERE")]
+
+
+def _open(driver: object, url: str) -> None:
+    driver.get(url)  # type: ignore[attr-defined]
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState === 'complete'"))
+
+
+def _other_hosts(driver: object, base: str) -> list[str]:
+    """Every resource the page loaded from anywhere but this server."""
+    names = driver.execute_script(  # type: ignore[attr-defined]
+        "return performance.getEntriesByType('resource').map(e => e.name)"
+    )
+    return [n for n in names if not n.startswith(base)]
+
+
+@needs_browser
+def test_search_pages_through_results_with_order_and_direction(server: str, browser: object) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _console(browser)
+    _open(browser, server + "/search")
+    box = browser.find_element(By.ID, "q")  # type: ignore[attr-defined]
+    box.send_keys("t:creature")
+    Select(browser.find_element(By.ID, "order")).select_by_value("cmc")  # type: ignore[attr-defined]
+    Select(browser.find_element(By.ID, "dir")).select_by_value("desc")  # type: ignore[attr-defined]
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#search-form button[type=submit]"))  # type: ignore[attr-defined]
+    assert browser.current_url.endswith("/search?q=t%3Acreature&order=cmc&dir=desc&unique=cards")  # type: ignore[attr-defined]
+    count = browser.find_element(By.ID, "result-count").text  # type: ignore[attr-defined]
+    assert count.startswith("1 – 60 of 1,288 cards"), count  # the sample's creatures, 60 a page
+    cells = browser.find_elements(By.CSS_SELECTOR, "#grid li.cell")  # type: ignore[attr-defined]
+    assert len(cells) == 60
+    first = cells[0].text
+    assert "Creature" in first and first.split("\n")[0] == "Emrakul, the Promised End"  # mana value 13 first
+    # a text card: name, cost as mana symbols, type line, Oracle text, P/T
+    assert cells[0].find_element(By.CSS_SELECTOR, ".pt").text == "13/13"
+    assert [s.get_attribute("title") for s in cells[0].find_elements(By.CSS_SELECTOR, ".cost .ms")] == ["{13}"]
+    _click_and_wait(browser, browser.find_element(By.ID, "next-page"))  # type: ignore[attr-defined]
+    assert "page=2" in browser.current_url  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "result-count").text.startswith("61 – 120 of 1,288")  # type: ignore[attr-defined]
+    assert Select(browser.find_element(By.ID, "order")).first_selected_option.text == "Mana value"  # type: ignore[attr-defined]
+    assert browser.find_element(By.CSS_SELECTOR, "#pager [aria-current=page]").text == "2"  # type: ignore[attr-defined]
+    assert _other_hosts(browser, server) == []  # images are off: nothing from another host
+    # a query error is a sentence on the page, the query kept in the box
+    _open(browser, server + "/search?q=t%3A%28")
+    assert "unexpected '('" in browser.find_element(By.ID, "page-error").text  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "q").get_attribute("value") == "t:("  # type: ignore[attr-defined]
+    # the console holds only the page's own 400 status (Chrome logs a document answered with an error status)
+    assert [e for e in _console(browser) if "status of 400" not in e] == []
+
+
+@needs_browser
+def test_card_pages_split_dfc_meld_and_the_printing_switcher(server: str, browser: object) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _console(browser)
+    _open(browser, server + "/search?q=" + "%21%22Fire+%2F%2F+Ice%22")
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#grid a.card-link"))  # type: ignore[attr-defined]
+    assert re.search(r"/card/[0-9a-f-]{36}$", browser.current_url)  # type: ignore[attr-defined]
+    # CR 709.4: a split card, two halves with their own cost, type and text
+    assert _texts(browser, "#faces .face-name") == ["Fire", "Ice"]
+    names = browser.find_element(By.ID, "names")  # type: ignore[attr-defined]
+    assert names.find_element(By.CSS_SELECTOR, "[data-via=face]").text == "Fire · Ice"
+    assert "French: Feu // Glace · Feu · Glace" in names.find_element(By.CSS_SELECTOR, "[data-via=printed]").text
+    # CR 201.4b: a split card's name is one of its halves' names
+    verdicts = _texts(browser, "#choose-name tr.verdict")
+    assert any(v.startswith("a card name (Pithing Needle) Fire yes") for v in verdicts)
+    assert {"legacy: legal", "modern: not legal"} <= set(_texts(browser, "#legalities li"))  # 2019: no Modern printing
+    # the printing switcher: another printing's set, number and language
+    switcher = Select(browser.find_element(By.ID, "printing"))  # type: ignore[attr-defined]
+    option = next(o for o in switcher.options if " fr " in f" {o.text} ")
+    switcher.select_by_value(option.get_attribute("value"))
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#printing-switcher button"))  # type: ignore[attr-defined]
+    assert "printing=" in browser.current_url  # type: ignore[attr-defined]
+    line = browser.find_element(By.ID, "printing-line").text  # type: ignore[attr-defined]
+    assert "French" in line and "Feu // Glace" in line
+    # a transforming double-faced card by a readable address (set and collector number)
+    _open(browser, server + "/card?name=Insectile+Aberration")
+    assert browser.find_element(By.ID, "card-layout").text == "transform card, 2 faces"  # type: ignore[attr-defined]
+    assert _texts(browser, "#faces .face-name") == ["Delver of Secrets", "Insectile Aberration"]
+    # a meld pair (CR 712.4): each part links to its partner and to what they meld into
+    _open(browser, server + "/card?name=Bruna")
+    related = {e.get_attribute("data-component"): e.text for e in browser.find_elements(By.CSS_SELECTOR, "#related li")}  # type: ignore[attr-defined]
+    assert related["meld_result"].startswith("Brisela, Voice of Nightmares")
+    assert related["meld_part"].startswith("Gisela, the Broken Blade")
+    assert "Gisela, the Broken Blade" in browser.find_element(By.ID, "named-by").text  # type: ignore[attr-defined]  # CR 201.5
+    _click_and_wait(browser, browser.find_element(By.LINK_TEXT, "Brisela, Voice of Nightmares"))  # type: ignore[attr-defined]
+    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Brisela, Voice of Nightmares")  # type: ignore[attr-defined]
+    assert _console(browser) == []
+
+
+@needs_browser
+def test_card_history_foreign_only_names_token_page_and_back(server: str, browser: object) -> None:
+    from selenium.webdriver.common.by import By
+
+    _console(browser)
+    # a card with an errata and a ban in its history
+    _open(browser, server + "/card?name=Mox+Opal")
+    changes = browser.find_elements(By.CSS_SELECTOR, "#history li.change")  # type: ignore[attr-defined]
+    kinds = [c.get_attribute("data-kind") for c in changes]
+    assert "ban" in kinds and "errata" in kinds
+    errata = changes[kinds.index("errata")]
+    assert [d.text for d in errata.find_elements(By.TAG_NAME, "del")] == ["this ability"]
+    assert "modern: banned" in _texts(browser, "#legalities li")
+    # a card known only by its foreign printings: found by its German name, every printing foreign
+    _open(browser, server + "/card?name=Ragavan%2C+flinker+Dieb")
+    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Ragavan, Nimble Pilferer")  # type: ignore[attr-defined]
+    langs = _texts(browser, "#printings tbody td:nth-child(3)")
+    assert langs and "en" not in langs
+    assert "German: Ragavan, flinker Dieb" in browser.find_element(By.ID, "names").text  # type: ignore[attr-defined]
+    # a card that creates a named token (CR 111.9) -> the token page -> back to the card
+    _open(browser, server + "/card?name=Dark+Depths")
+    link = browser.find_element(By.CSS_SELECTOR, "#tokens a.token-link")  # type: ignore[attr-defined]
+    assert link.text == "Marit Lage"
+    _click_and_wait(browser, link)
+    assert browser.current_url.endswith("/token/Marit%20Lage")  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "token-name").text.startswith("Marit Lage")  # type: ignore[attr-defined]
+    token = browser.find_element(By.ID, "token").text  # type: ignore[attr-defined]
+    assert "Token Legendary Creature — Avatar" in token and "20/20" in token and "(CR 111.9)" in token
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#token-catalog a.creator"))  # type: ignore[attr-defined]
+    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text == "Dark Depths"  # type: ignore[attr-defined]
+    assert _console(browser) == []
+
+
+@needs_browser
+def test_deck_check_says_which_legalities_links_problems_and_shares(server: str, browser: object) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _console(browser)
+    _open(browser, server + "/deck")
+    browser.find_element(By.ID, "deck").send_keys("4 Mox Opal\n56 Island\n\nSideboard\n2 Tarmogoyf\n")  # type: ignore[attr-defined]
+    Select(browser.find_element(By.ID, "format")).select_by_value("modern")  # type: ignore[attr-defined]
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#deck-form button[type=submit]"))  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "verdict").text == "Not legal in Modern: 1 problem."  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "legalities-source").text.startswith("legalities: ")  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "counts").text == "Main 60 · Sideboard 2"  # type: ignore[attr-defined]
+    row = browser.find_element(By.CSS_SELECTOR, "#problems tr.problem")  # type: ignore[attr-defined]
+    assert (row.get_attribute("data-kind"), row.get_attribute("data-line")) == ("banned", "1")
+    assert "since the ingest of" in row.text  # the history says since when
+    share = browser.find_element(By.ID, "share-link").get_attribute("href")  # type: ignore[attr-defined]
+    _click_and_wait(browser, row.find_element(By.CSS_SELECTOR, "a.problem-card"))
+    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Mox Opal")  # type: ignore[attr-defined]
+    _open(browser, share)  # the shared address is the same check
+    assert browser.find_element(By.ID, "verdict").text == "Not legal in Modern: 1 problem."  # type: ignore[attr-defined]
+    assert _console(browser) == []
+
+
+@needs_browser
+def test_autocomplete_by_keyboard_and_a_phone_width_screen(server: str, browser: object) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _console(browser)
+    _open(browser, server + "/deck")
+    box = browser.find_element(By.ID, "commander")  # type: ignore[attr-defined]
+    box.send_keys("ultimate gr")
+    WebDriverWait(browser, 10).until(lambda d: box.get_attribute("aria-expanded") == "true")
+    assert _texts(browser, ".ac-list li") == ["Ultimate Green Goblin"]
+    box.send_keys(Keys.ARROW_DOWN)
+    box.send_keys(Keys.ENTER)
+    assert box.get_attribute("value") == "Ultimate Green Goblin"
+    assert box.get_attribute("aria-expanded") == "false"
+    # the search box: a chosen name opens that card's page
+    top = browser.find_element(By.ID, "top-q")  # type: ignore[attr-defined]
+    top.send_keys("tarmog")
+    WebDriverWait(browser, 10).until(lambda d: top.get_attribute("aria-expanded") == "true")
+    top.send_keys(Keys.ARROW_DOWN)
+    browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
+    top.send_keys(Keys.ENTER)
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return window.__oracleToolsOldPage === undefined"))
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.ID, "card-name"))
+    assert browser.find_element(By.ID, "card-name").text == "Tarmogoyf"  # type: ignore[attr-defined]
+    # a phone-width screen: no page scrolls sideways
+    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
+    try:
+        for path in ("/search?q=t%3Agoblin", "/card?name=Fire+%2F%2F+Ice", "/token/Treasure", "/deck"):
+            _open(browser, server + path)
+            wide = browser.execute_script(  # type: ignore[attr-defined]
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert wide <= 0, f"{path} is {wide}px wider than a phone screen"
+    finally:
+        browser.set_window_size(1280, 1000)  # type: ignore[attr-defined]
+    assert _console(browser) == []
+
+
+# -- each page's HTML, in-process (Starlette's TestClient over the embedded sample's database) -------------------
+
+
+@pytest.fixture(scope="module")
+def client(sample_db_path: Path) -> Iterator[Any]:
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.serve.app import create_app
+
+    with TestClient(create_app(sample_db_path), base_url="http://127.0.0.1:8765") as test_client:
+        yield test_client
+        _wait_until_warm(test_client)
+
+
+def _wait_until_warm(test_client: Any) -> None:
+    """Let the server's background warm-up finish before the app closes the database under it (closing a
+    connection while the warm-up's query runs on it makes DuckDB refuse: "connection is busy")."""
+    deadline = time.monotonic() + 60
+    while not test_client.get("/health").json().get("warm") and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def _sample_oracle_id(sample_db_path: Path, name: str) -> str:
+    from oracle_tools import OracleDB
+
+    with OracleDB(sample_db_path) as db:
+        found = db.resolve(name)
+        assert found.oracle_id is not None
+        return found.oracle_id
+
+
+def test_favicon_is_an_icon_so_no_page_logs_a_404(client: Any) -> None:
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/x-icon"
+    assert icon.content[:4] == b"\x00\x00\x01\x00"  # an ICO with one image
+    assert icon.content[22:30] == b"\x89PNG\r\n\x1a\n"  # which is a PNG
+    assert '<link rel="icon" href="/favicon.ico">' in client.get("/search").text
+
+
+def test_search_page_counts_pages_and_keeps_order_dir_unique(client: Any) -> None:
+    page = client.get("/search", params={"q": "t:goblin", "order": "cmc", "dir": "desc", "page": "1"})
+    assert page.status_code == 200
+    assert re.search(r'id="result-count">1 – 46 of\s+<strong>46</strong> cards', page.text)
+    assert page.text.count('<li class="cell"') == 46
+    assert '<option value="cmc" selected>' in page.text and '<option value="desc" selected>' in page.text
+    creatures = client.get("/search", params={"q": "t:creature", "page": "3"})
+    assert "121 – 180 of" in creatures.text and "<strong>1,288</strong>" in creatures.text
+    assert 'href="/search?q=t%3Acreature&amp;page=4" rel="next"' in creatures.text
+    assert 'href="/search?q=t%3Acreature&amp;page=2" rel="prev"' in creatures.text
+    prints = client.get("/search", params={"q": '!"Fire // Ice"', "unique": "prints"})
+    assert re.search(r"of\s+<strong>\d+</strong> printings", prints.text)
+    assert "?printing=" in prints.text  # each printing links to its own page
+
+
+def test_search_errors_are_sentences_never_tracebacks(client: Any) -> None:
+    bad = client.get("/search", params={"q": "t:("})
+    assert bad.status_code == 400
+    assert "unexpected &#39;(&#39;" in bad.text and 'value="t:("' in bad.text
+    unknown = client.get("/search", params={"q": "t:goblin", "order": "colour"})
+    assert unknown.status_code == 400 and "order=&#39;colour&#39; is not one of: name, released" in unknown.text
+    past = client.get("/search", params={"q": "t:goblin", "page": "9"})
+    assert past.status_code == 404 and "Page 9 is past the last page (1) of 46 cards." in past.text
+    none = client.get("/search", params={"q": "t:goblin t:angel c:u"})
+    assert none.status_code == 200 and "didn’t match any cards" in none.text
+    assert client.get("/search", params={"q": "x" * 1001}).status_code == 400
+
+
+DUMP_2019 = "scryfall-default-cards-2019-10-per-set-dump.json.gz"
+IMAGED = {"Goblin Guide", "Fire // Ice", "Delver of Secrets // Insectile Aberration"}
+
+
+@pytest.fixture(scope="module")
+def imaged_client(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A database of a few real 2019 printings with their ``image_uris`` (the embedded sample keeps none)."""
+    from starlette.testclient import TestClient
+
+    from oracle_tools import OracleDB
+    from oracle_tools.interfaces.serve.app import create_app
+
+    objects = []
+    with gzip.open(realdata / DUMP_2019, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if any(f'"name":"{name}"' in line for name in IMAGED):
+                card = json.loads(line.strip().rstrip(","))
+                if card["name"] in IMAGED:
+                    objects.append(card)
+    folder = tmp_path_factory.mktemp("imaged")
+    (folder / "cards.json").write_text(json.dumps(objects), encoding="utf-8")
+    OracleDB.ingest_files(folder / "imaged.duckdb", [folder / "cards.json"])
+    with TestClient(create_app(folder / "imaged.duckdb"), base_url="http://127.0.0.1:8765") as test_client:
+        yield test_client
+        _wait_until_warm(test_client)
+
+
+def test_images_only_when_turned_on(imaged_client: Any) -> None:
+    client = imaged_client
+    query = {"q": "t:goblin or t:instant or t:human", "unique": "cards"}
+    off = client.get("/search", params=query)
+    assert off.text.count('<li class="cell"') == 3
+    assert "<img" not in off.text and "img-src 'self' data:;" in off.headers["content-security-policy"]
+    assert not re.search(r'(src|href)="https?://', off.text)  # nothing from another host
+    client.get("/images", params={"show": "1", "next": "/search"}, follow_redirects=False)
+    try:
+        on = client.get("/search", params=query)
+        shown = re.findall(r'<img src="(https://img\.scryfall\.com/cards/normal/[^"]+)" alt="([^"]+)"', on.text)
+        # one image a card, one a face for a double-faced card (its faces carry the images)
+        assert sorted(alt for _, alt in shown) == [
+            "Delver of Secrets", "Fire // Ice", "Goblin Guide", "Insectile Aberration"
+        ]  # fmt: skip
+        assert "img-src 'self' data: https:;" in on.headers["content-security-policy"]
+    finally:
+        back = client.get("/images", params={"show": "0", "next": "//elsewhere.example"}, follow_redirects=False)
+    assert back.headers["location"] == "/search"  # never a redirect to another site
+    assert "<img" not in client.get("/search", params=query).text
+
+
+def test_card_page_has_every_name_printing_legality_ruling_and_verdict(client: Any, sample_db_path: Path) -> None:
+    oid = _sample_oracle_id(sample_db_path, "Fire // Ice")
+    page = client.get(f"/card/{oid}")
+    assert page.status_code == 200
+    html = page.text
+    assert '<span id="card-name">Fire // Ice</span>' in html
+    assert html.count('class="face-name"') == 2
+    assert '<dd data-via="face">Fire · Ice</dd>' in html
+    assert "French:</span> Feu // Glace · Feu · Glace" in html
+    assert re.search(r"Printings \(\d+\)", html) and "Ultimate Masters (UMA)" in html
+    assert 'data-format="legacy">legacy: legal' in html
+    assert html.count('<tr class="verdict') == 6  # three "choose a … card name" phrases, two halves
+    assert re.search(r"<h2>Rulings</h2>\s*<ul><li><span class=\"muted\">2018-12-07</span> If Fire targets two", html)
+    by_number = client.get("/card/uma/225")
+    assert by_number.status_code == 200 and '<span id="card-name">Fire // Ice</span>' in by_number.text
+    named = client.get("/card", params={"name": "feu // glace"}, follow_redirects=False)
+    assert (named.status_code, named.headers["location"]) == (303, f"/card/{oid}")
+
+
+def test_card_page_tokens_references_and_misses(client: Any, sample_db_path: Path) -> None:
+    depths = client.get(f"/card/{_sample_oracle_id(sample_db_path, 'Dark Depths')}").text
+    assert '<a href="/token/Marit%20Lage" class="token-link">Marit Lage</a>' in depths  # CR 111.9
+    assert 'data-kind="token_name">“Marit Lage” — a token\'s name' in depths
+    # a misspelling reads as Scryfall's fuzzy rule reads it; a name that names nothing says so
+    misspelt = client.get("/card", params={"name": "Tarmogoyff"}, follow_redirects=False)
+    assert misspelt.headers["location"] == f"/card/{_sample_oracle_id(sample_db_path, 'Tarmogoyf')}"
+    miss = client.get("/card", params={"name": "Qwxyzzy Plorb"})
+    assert miss.status_code == 200 and "“Qwxyzzy Plorb” is not a card name." in miss.text
+    assert client.get("/card/not-a-uuid").status_code == 404
+    nowhere = client.get("/card/zzz/999")
+    assert nowhere.status_code == 404 and "No printing ZZZ #999 in this database." in nowhere.text
+
+
+def test_token_page_says_what_it_is_and_who_makes_it(client: Any) -> None:
+    treasure = client.get("/token/treasure").text
+    assert "a predefined token (CR 111.10a)" in treasure
+    assert '<a href="/card?name=Smothering%20Tithe" class="creator">Smothering Tithe</a>' in treasure
+    lage = client.get("/token/Marit Lage").text
+    assert "20/20" in lage and "(CR 111.9)" in lage and ">Dark Depths</a>" in lage
+    nothing = client.get("/token/Qwxyzzy")
+    assert nothing.status_code == 200 and 'id="token-miss"' in nothing.text
+
+
+def test_deck_page_legalities_line_counts_links_and_share(client: Any) -> None:
+    deck = "4 Lightning Bolt\n4 Seven Dwarves\n4 Seven Dwarves\n48 Mountain\n\nSideboard\n3 Fire // Ice\n"
+    page = client.get("/deck", params={"format": "legacy", "deck": deck})
+    assert page.status_code == 200
+    assert 'id="verdict">Not legal in Legacy: 2 problems.' in page.text  # the sample's 2019 legalities
+    assert re.findall(r'data-kind="(\w+)" data-line="2"', page.text) == ["not_legal", "too_many_copies"]
+    assert re.search(r'id="legalities-source">legalities: [\d,]+ of [\d,]+ cards from ', page.text)
+    assert '<span class="count" data-section="main">Main 60</span>' in page.text
+    assert '<span class="count" data-section="sideboard">Sideboard 3</span>' in page.text
+    assert '<a href="/card?name=Seven%20Dwarves" class="problem-card">Seven Dwarves</a>' in page.text
+    assert 'id="share-link"' in page.text
+    assert client.get("/deck", params={"format": "modren", "deck": deck}).status_code == 400
+    empty = client.get("/deck", params={"format": "legacy", "deck": " "})
+    assert empty.status_code == 400 and "The decklist is empty" in empty.text
+
+
+def test_first_load_of_search_is_small(client: Any) -> None:
+    """The issue's budget: the first load of /search (page, stylesheet, script, icon) within 150 KB, no images."""
+    parts = ["/search", "/static/web.css", "/static/web.js", "/favicon.ico"]
+    sizes = {path: len(client.get(path).content) for path in parts}
+    assert sum(sizes.values()) <= 150 * 1024, sizes
+    results = client.get("/search", params={"q": "t:creature"})  # a full page of 60 text cards
+    assert len(results.content) <= 150 * 1024

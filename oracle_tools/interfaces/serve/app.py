@@ -1355,7 +1355,7 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
     """The ASGI app over the database at ``db_path`` (opened read-only now: a missing file raises
     DatabaseMissingError). ``extra_routes`` are added after the API, before the web page's ``/``."""
     # the page at / uses the request's generation too (its rules_lock and this thread's cursor)
-    from oracle_tools.interfaces.serve import web
+    from oracle_tools.interfaces.serve import pages, web
 
     store = Store(Path(db_path))
 
@@ -1371,7 +1371,7 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
         yield
         store.close()
 
-    routes: list[BaseRoute] = [*api_routes(), *extra_routes, *web.routes]
+    routes: list[BaseRoute] = [*api_routes(), *extra_routes, *pages.routes, *web.routes]
     app = Starlette(
         routes=routes,
         lifespan=lifespan,

@@ -1,0 +1,615 @@
+"""The card reference pages: ``/search``, ``/card/…``, ``/token/…``, ``/deck`` and ``/favicon.ico``.
+
+Server-rendered HTML (Jinja2, autoescaped) from the ``OracleDB`` answers every other door gives: the search engine
+(:meth:`OracleDB.search`, Scryfall's syntax), the kept Scryfall card objects (:meth:`OracleDB.card_objects`), the
+names of a card (CR 201), the tokens it creates (CR 111), the name references in Oracle text (CR 201.5), the
+choose-a-name verdicts (CR 201.4), the change history and the deck check. The handlers hold no SQL: each page
+collects its answers under the generation's rules lock (the ``OracleDB`` calls run one at a time, as the API's do)
+and renders them outside it.
+
+No page loads anything from another host unless the reader turns card images on (``/images?show=1``, a cookie):
+the text card (name, cost, type line, Oracle text, P/T) is the default. The one script, ``/static/web.js``, adds
+name autocomplete to the name boxes (Scryfall's ``/cards/autocomplete``); every page works without it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, _env
+
+STATIC = Path(__file__).parent / "static"
+PAGE_SIZE = 60  # cards a results page shows
+IMAGES_COOKIE = "oracle_tools_images"
+MAX_QUERY = 1000  # characters of a search query, as names
+MAX_DECK_URL = 6000  # characters of a decklist that still make a shareable GET link
+
+# The orders, directions and unique modes the search page offers: the engine's own lists (search/compiler.py).
+ORDER_LABELS = {
+    "name": "Name",
+    "released": "Release date",
+    "set": "Set / number",
+    "rarity": "Rarity",
+    "color": "Color",
+    "cmc": "Mana value",
+    "power": "Power",
+    "toughness": "Toughness",
+    "edhrec": "EDHREC rank",
+    "artist": "Artist",
+    "usd": "Price: USD",
+    "eur": "Price: EUR",
+    "tix": "Price: TIX",
+}
+UNIQUE_LABELS = {"cards": "Cards", "art": "Unique art", "prints": "All prints"}
+DIR_LABELS = {"auto": "Auto", "asc": "Ascending", "desc": "Descending"}
+
+# What a name of the card is, in words (CR 201), by the `names` table's `via`.
+NAME_KINDS = {
+    "name": "Oracle name (CR 201.2)",
+    "face": "face or half name (CR 201.2, 709.4, 712)",
+    "printed": "printed name in another language (CR 201.2: the card's name is its English Oracle name)",
+    "interchangeable": "interchangeable name: the same name in the game (CR 201.3)",
+    "flavor": "alternate (flavor) name: not its name in the game (CR 201.6)",
+    "former": "former name: the card was renamed",
+}
+LANGUAGES = {
+    "en": "English",
+    "es": "Spanish",
+    "fr": "French",
+    "de": "German",
+    "it": "Italian",
+    "pt": "Portuguese",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "ru": "Russian",
+    "zhs": "Simplified Chinese",
+    "zht": "Traditional Chinese",
+    "ph": "Phyrexian",
+}
+# "Choose a … card name" phrases a reader checks a card's name against (CR 201.4), with a card that asks it.
+CHOOSE_PHRASES = (
+    (None, "a card name", "Pithing Needle"),
+    ("nonland", "a nonland card name", "Meddling Mage"),
+    ("nonbasic land", "a nonbasic land card name", "Alpine Moon"),
+)
+
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def page_headers(images: bool) -> dict[str, str]:
+    """Security headers of a page: its own script, style and images only — other hosts' images only when the reader
+    turned images on (the kept ``image_uris`` point at Scryfall's image hosts)."""
+    img = "'self' data: https:" if images else "'self' data:"
+    return {
+        "Content-Security-Policy": (
+            f"default-src 'none'; script-src 'self'; style-src 'self'; img-src {img}; connect-src 'self'; "
+            "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        ),
+        "X-Content-Type-Options": "nosniff",
+        "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer",
+    }
+
+
+# -- the favicon: a 16x16 mana-symbol-like dot, built once (a PNG inside an ICO) ------------------------------
+
+
+def _favicon() -> bytes:
+    size = 16
+    rows = []
+    for y in range(size):
+        row = bytearray([0])  # filter: none
+        for x in range(size):
+            d2 = (x - 7.5) ** 2 + (y - 7.5) ** 2
+            if d2 <= 7.5**2:
+                inner = d2 <= 3.2**2
+                row += bytes((0xF8, 0xF3, 0xD6, 255) if inner else (0x24, 0x34, 0x47, 255))
+            else:
+                row += bytes((0, 0, 0, 0))
+        rows.append(bytes(row))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    png = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(b"".join(rows)))
+        + chunk(b"IEND", b"")
+    )
+    header = struct.pack("<HHH", 0, 1, 1)
+    entry = struct.pack("<BBBBHHII", size, size, 0, 0, 1, 32, len(png), 6 + 16)
+    return header + entry + png
+
+
+FAVICON = _favicon()
+
+
+async def favicon(request: Request) -> Response:
+    return Response(FAVICON, media_type="image/x-icon", headers={"Cache-Control": "public, max-age=86400"})
+
+
+async def static(request: Request) -> Response:
+    """The page's own stylesheet and script (a fixed list: no path from the request reaches the file system)."""
+    name = request.path_params["name"]
+    kinds = {"web.css": "text/css; charset=utf-8", "web.js": "text/javascript; charset=utf-8"}
+    if name not in kinds:
+        return Response("not found", status_code=404, media_type="text/plain")
+    return Response(
+        (STATIC / name).read_bytes(),
+        media_type=kinds[name],
+        headers={"Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff"},
+    )
+
+
+# -- running a page -------------------------------------------------------------------------------------
+
+
+class PageError(Exception):
+    """A reader's mistake or a miss, shown on the page in words with this HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _images(request: Request) -> bool:
+    return request.cookies.get(IMAGES_COOKIE) == "1"
+
+
+async def _page(
+    request: Request, template: str, collect: Callable[[Any, Any], dict[str, Any]], title: str = ""
+) -> Response:
+    """Collect the page's answers on a worker thread under the generation's rules lock, render them, answer."""
+    images = _images(request)
+    generation = request.scope["oracle_tools.generation"]
+
+    def work() -> tuple[str, int]:
+        context: dict[str, Any] = {
+            "images": images,
+            "here": str(request.url.path) + (f"?{request.url.query}" if request.url.query else ""),
+            "db_name": generation.db.path.name,
+            "title": title,
+            "error": None,
+            "max_name": MAX_NAME,
+        }
+        status = 200
+        try:
+            with generation.rules_lock:
+                context.update(collect(generation.db, context))
+        except PageError as exc:
+            context["error"], status = str(exc), exc.status
+        except OracleToolsError as exc:
+            context["error"], status = str(exc), 400
+        return _env.get_template(template).render(context), status
+
+    html, status = await run_in_threadpool(work)
+    return HTMLResponse(html, status_code=status, headers=page_headers(images))
+
+
+def _text_param(request: Request, key: str, limit: int = MAX_QUERY) -> str:
+    value = request.query_params.get(key, "").strip()
+    if len(value) > limit:
+        raise PageError(f"The {key} is {len(value):,} characters long; at most {limit:,} are read.")
+    return value
+
+
+# -- /search ----------------------------------------------------------------------------------------------
+
+
+def query_timeout() -> float:
+    """How long one search may run (``serve --query-timeout``, which the server passes on in the environment)."""
+    from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
+
+    try:
+        return float(os.environ.get("ORACLE_TOOLS_QUERY_TIMEOUT") or SERVED_QUERY_TIMEOUT)
+    except ValueError:
+        return SERVED_QUERY_TIMEOUT
+
+
+def _choice(request: Request, key: str, allowed: dict[str, str], default: str) -> str:
+    value = request.query_params.get(key, "").strip().lower() or default
+    if value not in allowed:
+        raise PageError(f"{key}={value[:40]!r} is not one of: {', '.join(allowed)}.")
+    return value
+
+
+def search_page_context(
+    db: Any, request: Request, cache: dict[tuple[str, ...], list[str]], context: dict[str, Any]
+) -> dict[str, Any]:
+    """The search page's answers, written into ``context`` as they come (a query error keeps the form filled in)."""
+    from oracle_tools import search as _search
+
+    context.update(
+        {
+            "q": "",
+            "order": "name",
+            "dir": "auto",
+            "unique": "cards",
+            "orders": ORDER_LABELS,
+            "dirs": DIR_LABELS,
+            "uniques": UNIQUE_LABELS,
+            "results": None,
+        }
+    )
+    q = request.query_params.get("q", "").strip()
+    context["q"] = q[:MAX_QUERY]
+    if len(q) > MAX_QUERY:
+        raise PageError(f"The query is {len(q):,} characters long; at most {MAX_QUERY:,} are read.")
+    context["order"] = _choice(request, "order", ORDER_LABELS, "name")
+    context["dir"] = _choice(request, "dir", DIR_LABELS, "auto")
+    context["unique"] = _choice(request, "unique", UNIQUE_LABELS, "cards")
+    page_text = request.query_params.get("page", "1").strip() or "1"
+    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= 100_000:
+        raise PageError(f"page={page_text[:20]!r} is not a page number (1, 2, …).")
+    page = int(page_text)
+    if not q:
+        return context
+    key = (q, context["unique"], context["order"], context["dir"])
+    ids = cache.get(key)
+    if ids is None:
+        stop = _search.time_limit(query_timeout())
+        try:
+            with stop.watching(db.user_con):  # a runaway query cannot hold the page
+                frame = db.search(q, unique=context["unique"], order=context["order"], direction=context["dir"])
+        except _search.SearchSyntaxError as exc:
+            raise PageError(str(exc)) from None
+        ids = frame.get_column("id").to_list()
+        if len(cache) > 256:
+            cache.clear()
+        cache[key] = ids
+    total = len(ids)
+    pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
+    if total and page > pages:
+        raise PageError(f"Page {page} is past the last page ({pages}) of {total:,} cards.", 404)
+    start = (page - 1) * PAGE_SIZE
+    cards = db.card_objects(ids=ids[start : start + PAGE_SIZE])
+    base = {"q": q, "order": context["order"], "dir": context["dir"], "unique": context["unique"]}
+    defaults = {"order": "name", "dir": "auto", "unique": "cards"}
+    kept = {k: v for k, v in base.items() if defaults.get(k) != v}
+
+    def link(n: int) -> str:
+        return "/search?" + urlencode({**kept, **({"page": str(n)} if n > 1 else {})})
+
+    window = sorted({1, pages, *range(max(1, page - 2), min(pages, page + 2) + 1)})
+    context["results"] = {
+        "total": total,
+        "page": page,
+        "pages": pages,
+        "first": start + 1,
+        "last": start + len(cards),
+        "cards": [card_view(c) for c in cards],
+        "prev": link(page - 1) if page > 1 else None,
+        "next": link(page + 1) if page < pages else None,
+        "links": [(n, link(n)) for n in window],
+    }
+    context["title"] = q
+    return context
+
+
+async def search_page(request: Request) -> Response:
+    generation = request.scope["oracle_tools.generation"]
+    cache = generation.cached("web_search", dict)
+    return await _page(request, "search.html", lambda db, ctx: search_page_context(db, request, cache, ctx), "Search")
+
+
+# -- card views: a Scryfall card object as the text card shows it -----------------------------------------
+
+
+def _stats(obj: dict[str, Any]) -> str:
+    if obj.get("power") is not None or obj.get("toughness") is not None:
+        return f"{obj.get('power')}/{obj.get('toughness')}"
+    if obj.get("loyalty") is not None:
+        return f"Loyalty {obj['loyalty']}"
+    if obj.get("defense") is not None:
+        return f"Defense {obj['defense']}"
+    return ""
+
+
+def card_view(card: dict[str, Any]) -> dict[str, Any]:
+    """What a text card shows of a Scryfall card object: its faces (one for a one-faced card), each with name,
+    cost, type line, Oracle text and P/T, and the kept image address of each face."""
+    faces_in = card.get("card_faces") or []
+    one_image = (card.get("image_uris") or {}).get("normal")
+    if faces_in:
+        faces = [
+            {
+                "name": f.get("name"),
+                "mana_cost": f.get("mana_cost") or "",
+                "type_line": f.get("type_line") or "",
+                "oracle_text": f.get("oracle_text") or "",
+                "flavor_text": f.get("flavor_text") or "",
+                "stats": _stats(f),
+                "image": (f.get("image_uris") or {}).get("normal"),
+            }
+            for f in faces_in
+        ]
+    else:
+        faces = [
+            {
+                "name": card.get("name"),
+                "mana_cost": card.get("mana_cost") or "",
+                "type_line": card.get("type_line") or "",
+                "oracle_text": card.get("oracle_text") or "",
+                "flavor_text": card.get("flavor_text") or "",
+                "stats": _stats(card),
+                "image": one_image,
+            }
+        ]
+    images = [one_image] if one_image else [f["image"] for f in faces if f["image"]]
+    # a multi-face printing carries its printed (foreign) name on its faces only, as Scryfall's objects do
+    face_printed = [f.get("printed_name") for f in faces_in]
+    printed_name = card.get("printed_name") or (" // ".join(face_printed) if all(face_printed) and faces_in else None)
+    return {
+        "id": card.get("id"),
+        "oracle_id": card.get("oracle_id") or (faces_in[0].get("oracle_id") if faces_in else None),
+        "name": card.get("name"),
+        "printed_name": printed_name,
+        "mana_cost": card.get("mana_cost") or "",
+        "layout": card.get("layout"),
+        "faces": faces,
+        "images": images,
+        "set": card.get("set"),
+        "set_name": card.get("set_name"),
+        "collector_number": card.get("collector_number"),
+        "lang": card.get("lang"),
+        "rarity": card.get("rarity"),
+        "artist": card.get("artist"),
+        "released_at": card.get("released_at"),
+        "legalities": card.get("legalities") or {},
+        "all_parts": card.get("all_parts") or [],
+        "prices": {k: v for k, v in (card.get("prices") or {}).items() if v},
+    }
+
+
+# -- /card/{oracle_id}, /card/{set}/{number}[/{lang}], /card?name= ------------------------------------------
+
+
+def card_page_context(db: Any, oracle_id: str, printing_id: str | None) -> dict[str, Any]:
+    from oracle_tools.history.changes import word_diff
+
+    objects = db.card_objects(ids=[printing_id]) if printing_id else db.card_objects(oracle_ids=[oracle_id])
+    if not objects:
+        raise PageError(f"No card with Oracle id {oracle_id} in this database.", 404)
+    card = card_view(objects[0])
+    oracle_id = card["oracle_id"] or oracle_id
+    name = str(card["name"])
+    # every name of the card and how it is one (CR 201)
+    names: dict[str, list[dict[str, Any]]] = {}
+    for row in db.card_names(oracle_id):
+        names.setdefault(row["via"], []).append(row)
+    face_names = [r["name"] for r in names.get("face", [])] or [name]
+    # related cards (meld partners, combo pieces) and token objects from the kept all_parts
+    related, token_parts = [], []
+    for part in card["all_parts"]:
+        if part.get("component") == "token":
+            token_parts.append(part)
+        elif part.get("name") != name:
+            found = db.resolve(part["name"])
+            related.append({**part, "oracle_id": found.oracle_id if found.ok else None})
+    tokens = db.tokens_created(oracle_id)
+    try:
+        references = db.references(name)
+    except OracleToolsError:
+        references = {"own_text": [], "named_by": []}
+    choose = []
+    for phrase, words, asker in CHOOSE_PHRASES:
+        choose.append(
+            {"phrase": words, "asker": asker, "verdicts": [db.choose_name(face, phrase) for face in face_names]}
+        )
+    try:
+        history = db.changes_report(card=name)
+        for group in history["groups"]:
+            for change in group["changes"]:
+                change["pieces"] = word_diff(change["old_value"], change["new_value"]) if change["diff"] else []
+    except OracleToolsError:
+        history = None
+    return {
+        "title": name,
+        "card": card,
+        "oracle_id": oracle_id,
+        "names": names,
+        "name_kinds": NAME_KINDS,
+        "languages": LANGUAGES,
+        "printings": db.printings(oracle_id),
+        "rulings": db.rulings(oracle_id),
+        "tokens": tokens,
+        "token_parts": token_parts,
+        "related": related,
+        "references": references,
+        "choose": choose,
+        "history": history,
+    }
+
+
+async def card_page(request: Request) -> Response:
+    """GET /card/{oracle_id}[?printing=ID]: the Oracle card with one of its printings."""
+    oracle_id = request.path_params["oracle_id"]
+    printing = request.query_params.get("printing", "").strip() or None
+    if not _UUID.match(oracle_id) or (printing is not None and not _UUID.match(printing)):
+        return await _page(request, "card.html", _fail("That is not an Oracle id (a UUID).", 404))
+    return await _page(request, "card.html", lambda db, ctx: card_page_context(db, oracle_id.lower(), printing))
+
+
+async def card_by_number(request: Request) -> Response:
+    """GET /card/{set}/{number}[/{lang}]: the card of that printing (English first unless a language is given)."""
+    set_code, number = request.path_params["set"], request.path_params["number"]
+    lang = request.path_params.get("lang")
+
+    def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+        if len(set_code) > 20 or len(number) > 20 or (lang and len(lang) > 5):
+            raise PageError("That is not a set code and collector number.", 404)
+        found = db.printing_id(set_code, number, lang)
+        if found is None:
+            where = f"{set_code.upper()} #{number}" + (f" in {lang}" if lang else "")
+            raise PageError(f"No printing {where} in this database.", 404)
+        return card_page_context(db, "", found)
+
+    return await _page(request, "card.html", collect)
+
+
+def _fail(message: str, status: int) -> Callable[[Any, Any], dict[str, Any]]:
+    def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+        raise PageError(message, status)
+
+    return collect
+
+
+async def card_named(request: Request) -> Response:
+    """GET /card?name=: the card a name names (any name: face, foreign, alternate; CR 201), as a redirect to its
+    page; a miss or an ambiguous name is a page saying so, with suggestions."""
+    generation = request.scope["oracle_tools.generation"]
+    name = request.query_params.get("name", "").strip()
+    if not name or len(name) > MAX_NAME:
+
+        async def bad() -> Response:
+            return await _page(request, "card.html", _fail("Give a card name: /card?name=Fire // Ice.", 400))
+
+        return await bad()
+
+    def find() -> Any:
+        with generation.rules_lock:
+            return generation.db.resolve(name, fuzzy=True)
+
+    found = await run_in_threadpool(find)
+    if found.ok and found.oracle_id:
+        return RedirectResponse(f"/card/{found.oracle_id}", status_code=303)
+
+    def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+        return {"miss": found}
+
+    return await _page(request, "card.html", collect)
+
+
+# -- /token/{name} ------------------------------------------------------------------------------------------
+
+
+def token_page_context(db: Any, name: str) -> dict[str, Any]:
+    answer = db.token(name)
+    try:
+        catalog = db.token_list(name).to_dicts()
+    except OracleToolsError:
+        catalog = []
+    return {"title": f"{answer.name or name} token", "query": name, "token": answer, "catalog": catalog}
+
+
+async def token_page(request: Request) -> Response:
+    name = request.path_params["name"].strip()
+    if not name or len(name) > MAX_NAME:
+        return await _page(request, "token.html", _fail("Give a token name: /token/Treasure.", 400))
+    return await _page(request, "token.html", lambda db, ctx: token_page_context(db, name))
+
+
+# -- /deck --------------------------------------------------------------------------------------------------
+
+
+def deck_page_context(db: Any, request: Request, context: dict[str, Any]) -> dict[str, Any]:
+    """The deck page's answers, written into ``context`` as they come (an error keeps the form filled in)."""
+    from oracle_tools.decks.checker import format_rules
+    from oracle_tools.decks.decklist import parse_decklist
+    from oracle_tools.interfaces.serve.web import MAX_BODY, format_choices
+
+    deck = request.query_params.get("deck", "")
+    fmt = request.query_params.get("format", "").strip() or "modern"
+    context.update(
+        {
+            "title": "Deck check",
+            "deck": deck,
+            "format": fmt,
+            "commander": request.query_params.get("commander", "")[:MAX_NAME],
+            "formats": format_choices(),
+            "report": None,
+            "share": None,
+        }
+    )
+    commander = _text_param(request, "commander", MAX_NAME)
+    if "deck" not in request.query_params:
+        return context
+    if len(deck.encode()) > MAX_BODY:
+        raise PageError(f"The decklist is larger than {MAX_BODY // 1024:,} KB; paste a smaller one.", 413)
+    rules = format_rules(fmt)
+    context["format"], context["format_label"] = rules.key, rules.label or rules.key
+    if not deck.strip():
+        raise PageError("The decklist is empty: paste one card per line, such as '4 Lightning Bolt'.")
+    report = db.check_deck(
+        parse_decklist(deck, source="pasted decklist"),
+        format=rules.key,
+        commanders=[commander] if commander else None,
+    )
+    lines = deck.splitlines()
+    problems = [
+        {
+            "kind": p.kind,
+            "card": p.card,
+            "line": p.line,
+            "detail": p.detail,
+            "text": lines[p.line - 1] if p.line and p.line <= len(lines) else "",
+        }
+        for p in report.problems
+    ]
+    since = {(c["card"], c["line"]): c["detail"] for c in db.deck_changes(report)} if problems else {}
+    for p in problems:
+        p["since"] = since.get((p["card"], p["line"]))
+    share = "/deck?" + urlencode({"format": rules.key, **({"commander": commander} if commander else {}), "deck": deck})
+    context.update(
+        report=report,
+        problems=problems,
+        legalities=db.legalities_source(),
+        share=share if len(share) <= MAX_DECK_URL else None,
+    )
+    return context
+
+
+async def deck_page(request: Request) -> Response:
+    return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, request, ctx), "Deck check")
+
+
+# -- images on / off --------------------------------------------------------------------------------------
+
+
+async def images_setting(request: Request) -> Response:
+    """GET /images?show=1|0&next=/path: turn card images on or off (a cookie), back to the page the reader was on."""
+    show = request.query_params.get("show") == "1"
+    target = request.query_params.get("next", "/search")
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        target = "/search"
+    response = RedirectResponse(target, status_code=303)
+    if show:
+        response.set_cookie(IMAGES_COOKIE, "1", max_age=365 * 86400, samesite="strict", httponly=True)
+    else:
+        response.delete_cookie(IMAGES_COOKIE)
+    return response
+
+
+def url_quote(text: str) -> str:
+    return quote(text, safe="")
+
+
+_env.filters["path"] = url_quote
+_env.globals["via_text"] = VIA_TEXT
+
+routes = [
+    Route("/favicon.ico", favicon, methods=["GET"]),
+    Route("/static/{name}", static, methods=["GET"]),
+    Route("/search", search_page, methods=["GET"]),
+    Route("/card", card_named, methods=["GET"]),
+    Route("/card/{set}/{number}/{lang}", card_by_number, methods=["GET"]),
+    Route("/card/{set}/{number}", card_by_number, methods=["GET"]),
+    Route("/card/{oracle_id}", card_page, methods=["GET"]),
+    Route("/token/{name:path}", token_page, methods=["GET"]),
+    Route("/deck", deck_page, methods=["GET"]),
+    Route("/images", images_setting, methods=["GET"]),
+]
