@@ -173,6 +173,10 @@ def test_collection(http, sample_db):
         "Bonecrusher Giant // Stomp",
     ]
     assert answer["not_found"] == [missing]
+    # printing ids are looked up together: a known one in any case, an unknown one in not_found as it was given
+    unknown = {"id": "00000000-0000-4000-8000-000000000000"}
+    answer = http.post("/cards/collection", json={"identifiers": [unknown, {"id": pid.upper()}, {"id": pid}]}).json()
+    assert [c["id"] for c in answer["data"]] == [pid, pid] and answer["not_found"] == [unknown]
     is_error(http.post("/cards/collection", json={"identifiers": [{"name": "Island"}] * 76}), 422)
     is_error(http.post("/cards/collection", json={"identifiers": [{"colour": "red"}]}), 422)
     is_error(http.post("/cards/collection", json={"identifiers": [{"id": 12}]}), 422)

@@ -774,12 +774,9 @@ def _check_identifier(item: Any, index: int) -> dict[str, Any]:
 
 
 def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
-    """The printing id one collection identifier names, or None."""
+    """The printing id one collection identifier other than ``id`` names, or None."""
     cur = gen.cursor()
-    if "id" in ident:
-        row = cur.execute("SELECT id FROM printings WHERE id = ?", [ident["id"].lower()]).fetchall()
-        return row[0][0] if row else None
-    if "oracle_id" in ident:
+    if "oracle_id" in ident:  # (printing ids are looked up together, in cards_collection)
         return representative(gen, [ident["oracle_id"].lower()]).get(ident["oracle_id"].lower())
     if "name" in ident:
         result = _with_rules_lock(gen, lambda: gen.db.resolve(ident["name"]))
@@ -834,8 +831,15 @@ async def cards_collection(request: Request) -> Response:
     def work(gen: Generation) -> Response:
         found_ids: list[str] = []
         not_found: list[dict[str, Any]] = []
+        # Printing ids are looked up together: their card objects are built (or read from the cache) in one
+        # step, and an id that builds no object names no printing.
+        by_id = [ident["id"].lower() for ident in checked if "id" in ident]
+        printed = {pid for pid, body in zip(by_id, card_json(gen, by_id), strict=True) if body is not None}
         for ident in checked:
-            pid = _find_identifier(gen, ident)
+            if "id" in ident:
+                pid = ident["id"].lower() if ident["id"].lower() in printed else None
+            else:
+                pid = _find_identifier(gen, ident)
             if pid:
                 found_ids.append(pid)
             else:
