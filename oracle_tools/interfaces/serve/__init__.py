@@ -74,7 +74,6 @@ def run(
         "log_level": log_level,
         "access_log": False,
         "server_header": False,
-        "timeout_graceful_shutdown": 5,
     }
     if workers > 1:
         os.environ[_DB_ENV] = str(path)

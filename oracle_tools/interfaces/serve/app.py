@@ -23,6 +23,7 @@ Every error is a Scryfall error object ``{"object": "error", "code", "status", "
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import logging
@@ -244,7 +245,8 @@ class Pool:
             )
         self.count += 1
         try:
-            return await anyio.to_thread.run_sync(call, *args, limiter=self.limiter)
+            # a stopping server gives up waiting (the thread's queries are interrupted, its answer dropped)
+            return await anyio.to_thread.run_sync(call, *args, limiter=self.limiter, abandon_on_cancel=True)
         finally:
             self.count -= 1
 
@@ -1435,6 +1437,12 @@ class AnswerServerErrors:
 
         try:
             await self.app(scope, receive, watched_send)
+        except asyncio.CancelledError:
+            # The server is stopping and its grace period (limits.GRACE_PERIOD) is over: an answer not begun is a
+            # 503 error object; one being sent is cut off (its connection closes). Nothing is logged as a failure.
+            if not answering:
+                stopping = ApiError(503, "the server is stopping; retry when it is back", code="service_unavailable")
+                await error_response(stopping)(scope, receive, send)
         except Exception as exc:
             if answering:
                 raise
@@ -1488,15 +1496,23 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        import asyncio
-
         loop = asyncio.get_running_loop()
         try:
             loop.add_signal_handler(signal.SIGHUP, store.request_reload)
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no SIGHUP here
             pass
         yield
-        store.close()
+        # Stopping: the answers in flight had the grace period; interrupt the queries still running, close the
+        # database and remove the spill folder (SIGTERM ends the process by its signal: atexit does not run).
+        from oracle_tools.store.sqlfiles import remove_spill_folder
+
+        try:
+            if store.generation is not None:
+                store.generation.interrupt()
+            store.close()
+            remove_spill_folder()
+        except Exception as exc:  # noqa: BLE001 — stopping goes on; nothing is left to answer
+            log.warning("while stopping: %s", exc)
 
     routes: list[BaseRoute] = [*api_routes(), *extra_routes, *web.routes]
     app = Starlette(

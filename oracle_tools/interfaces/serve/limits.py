@@ -25,6 +25,9 @@ MAX_HEADER_BYTES = 16 * 1024
 MAX_CONNECTIONS = 512
 #: Seconds an idle keep-alive connection stays open.
 KEEP_ALIVE = 5
+#: Seconds a stopping server (SIGINT, SIGTERM) gives the answers in flight: after it, those not begun are answered
+#: 503 (Scryfall's error object) and those being sent are cut off.
+GRACE_PERIOD = 5
 
 
 class _Refused(Exception):
@@ -124,4 +127,5 @@ def uvicorn_options() -> dict[str, Any]:
         "http": GuardedHttpToolsProtocol,
         "limit_concurrency": MAX_CONNECTIONS,
         "timeout_keep_alive": KEEP_ALIVE,
+        "timeout_graceful_shutdown": GRACE_PERIOD,
     }
