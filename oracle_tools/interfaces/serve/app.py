@@ -255,7 +255,7 @@ class Pool:
 #: ``lookups`` — a card by name or id, a search page, a collection, autocomplete, sets, one name's rules answers;
 #: ``decks`` — deck checks and batch resolves of at most ``LARGE_WORK`` names;
 #: ``large`` — larger ones, choose-name lists, change reports.
-POOLS = {"lookups": Pool("lookups", 16, 512), "decks": Pool("decks", 4, 64), "large": Pool("large", 2, 16)}
+POOLS = {"lookups": (16, 512), "decks": (4, 64), "large": (2, 16)}
 POOL_WORDS = {"lookups": "lookups", "decks": "deck checks and name batches", "large": "large requests"}
 #: A deck check or batch resolve of more names than this is "large" work.
 LARGE_WORK = 300
@@ -266,7 +266,8 @@ async def _answer_in_threadpool(
 ) -> Response:
     """Run ``work`` on a worker thread of ``pool`` against the request's database generation (see GenerationLease)."""
     generation: Generation = request.scope["oracle_tools.generation"]
-    return await POOLS[pool].run(_answer_or_error_object, work, generation)
+    pools: dict[str, Pool] = request.app.state.pools
+    return await pools[pool].run(_answer_or_error_object, work, generation)
 
 
 async def _answer_remembered(
@@ -367,10 +368,11 @@ class ReadBodyFirst:
 
 
 def _has_body(scope: Scope) -> bool:
+    """Whether the request says a body follows (a Content-Length over 0, or Transfer-Encoding)."""
     for name, value in scope["headers"]:
         if name == b"transfer-encoding" or (name == b"content-length" and value.strip() not in (b"", b"0")):
-            return not (name == b"content-length" and value.strip().isdigit() and int(value) > MAX_BODY)
-    return False  # (a Content-Length over MAX_BODY: the endpoint answers 413 without reading)
+            return True
+    return False
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, details: str, code: str) -> None:
@@ -1535,6 +1537,7 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
         exception_handlers={HTTPException: not_found, ApiError: api_error, Exception: server_error},
     )
     app.state.store = store
+    app.state.pools = {name: Pool(name, threads, queue) for name, (threads, queue) in POOLS.items()}
     app.state.db = store.generation.owner if store.generation is not None else None
 
     def follow(generation: Generation | None) -> None:  # web.py reads app.state.db per request
