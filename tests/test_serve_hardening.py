@@ -379,8 +379,10 @@ def test_caches_are_bounded_in_bytes(sample_db_path: Path) -> None:
 
 
 def test_changes_follow_each_clients_address_and_a_stop_is_clean(sample_db_path: Path, tmp_path: Path) -> None:
-    """/changes answers are kept per address the client used (next_page is built from it); SIGTERM with a deck
-    check in flight ends within the grace period, with no traceback, and removes the spill folder."""
+    """/changes answers are kept per address the client used (next_page is built from it). SIGTERM with a deck
+    check in flight and a client stalled mid-body ends within the grace period: the deck is answered, the stalled
+    request gets Scryfall's 503 error object when the grace period is over (not a bare "Internal Server Error"),
+    nothing logs a traceback, and the spill folder is removed."""
     from oracle_tools.ingest import sample_dir
 
     db = tmp_path / "changed.duckdb"
@@ -402,7 +404,8 @@ def test_changes_follow_each_clients_address_and_a_stop_is_clean(sample_db_path:
             b"POST /decks/check?format=commander HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
             b"Content-Length: %d\r\n\r\n%s" % (len(deck), deck)
         )
-        time.sleep(0.3)  # the deck is being checked
+        stalled = _stalled_body(srv)
+        time.sleep(0.3)  # the deck is being checked, the stalled body read
         started = time.monotonic()
         srv.proc.send_signal(signal.SIGTERM)
         _, err = srv.proc.communicate(timeout=limits.GRACE_PERIOD + 20)
@@ -410,6 +413,8 @@ def test_changes_follow_each_clients_address_and_a_stop_is_clean(sample_db_path:
         elapsed = time.monotonic() - started
         answer = _answer(checking, 5)
         checking.close()
+        cut = _answer(stalled, 5)
+        stalled.close()
     finally:
         if not stopped:
             srv.stop()
@@ -417,4 +422,5 @@ def test_changes_follow_each_clients_address_and_a_stop_is_clean(sample_db_path:
     assert "Traceback" not in err and "shutdown failed" not in err and "Exception in ASGI" not in err, err
     head = answer.partition(b"\r\n")[0]
     assert head == b"HTTP/1.1 200 OK" or _error_object(answer, 503, "service_unavailable"), answer[:300]
+    assert "stopping" in _error_object(cut, 503, "service_unavailable")["details"]
     assert list(temp.iterdir()) == []
