@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -67,6 +68,7 @@ class OracleDB:
         self._user_con: duckdb.DuckDBPyConnection | None = None
         #: The memory :attr:`user_con`'s queries may use (a DuckDB size; set before its first use).
         self.sql_memory_limit = sqlfiles.SANDBOX_MEMORY_LIMIT
+        self._build_lock = threading.RLock()  # the name index, chooser and deck checker are built once
         self._forget_answerers()
 
     def _forget_answerers(self) -> None:
@@ -121,6 +123,14 @@ class OracleDB:
             self._con.close()
             self._con = None
         self._forget_answerers()
+
+    def on_connection(self, con: duckdb.DuckDBPyConnection) -> OracleDB:
+        """This database answering on ``con``, a cursor of :attr:`con` for one thread (a DuckDB connection serves
+        one thread at a time). The name index, name chooser and deck checker are this object's, built once and
+        shared: they read the database while being built, then answer from memory; whatever reads the database
+        per call (point lookups, tokens, changes, a format's legalities) reads it on ``con``. The HTTP server
+        gives each worker thread one, so no request waits for another's (docs/serve.md)."""
+        return _OnConnection(self, con)
 
     def __enter__(self) -> OracleDB:
         return self
@@ -446,7 +456,13 @@ class OracleDB:
     def name_index(self) -> _index.NameIndex:
         """Every name in memory (the warm strategy of :meth:`resolve`), built once."""
         if self._name_index is None:
-            self._name_index = _index.NameIndex(self.con)
+            with self._build_lock:  # threads sharing this object (on_connection) build it once
+                if self._name_index is None:
+                    self._name_index = _index.NameIndex(self.con)
+        return self._name_index
+
+    def _built_name_index(self) -> _index.NameIndex | None:
+        """The name index if it is built (it is not built here)."""
         return self._name_index
 
     #: Single lookups (resolve, token, choose_name, check_deck) answered by SQL point queries
@@ -460,7 +476,7 @@ class OracleDB:
         """The strategy that answers this single lookup — the one place it is chosen: the name index if built
         (or once many single lookups came), else the point queries. Both give the same answers."""
         self._single_lookups += 1
-        if self._name_index is not None or not self._few_lookups():
+        if self._built_name_index() is not None or not self._few_lookups():
             return self.name_index
         if self._point_names is None:
             self._point_names = _point.PointNames(self.con)
@@ -552,7 +568,9 @@ class OracleDB:
         from oracle_tools.choose import chooser as _choose
 
         if self._name_chooser is None or self._name_chooser.name_index is not self.name_index:
-            self._name_chooser = _choose.NameChooser(self.con, self.name_index)
+            with self._build_lock:
+                if self._name_chooser is None or self._name_chooser.name_index is not self.name_index:
+                    self._name_chooser = _choose.NameChooser(self.con, self.name_index)
         return self._name_chooser
 
     def choose_name(self, name: str, constraint: str | _choose.Constraint | None = None) -> _choose.Verdict:
@@ -564,7 +582,7 @@ class OracleDB:
         from oracle_tools.choose import chooser as _choose
 
         names = self._names()
-        if self._name_chooser is None and self._few_lookups():
+        if not self._has_name_chooser() and self._few_lookups():
             return _choose.NameChooser.for_name(self.con, names, name).choose(name, constraint)
         return self.name_chooser.choose(name, constraint)
 
@@ -581,8 +599,16 @@ class OracleDB:
         from oracle_tools.decks import checker as _decks
 
         if self._deck_checker is None:
-            self._deck_checker = _decks.DeckChecker(self.con, self.name_index)
+            with self._build_lock:
+                if self._deck_checker is None:
+                    self._deck_checker = _decks.DeckChecker(self.con, self.name_index)
         return self._deck_checker
+
+    def _has_name_chooser(self) -> bool:
+        return self._name_chooser is not None
+
+    def _has_deck_checker(self) -> bool:
+        return self._deck_checker is not None
 
     def legalities_source(self) -> str:
         """One line saying which data the legalities come from: the file most cards' facts were read from (a
@@ -627,7 +653,7 @@ class OracleDB:
         from oracle_tools.decks import checker as _decks
 
         names = self._names()
-        if self._deck_checker is None and self._few_lookups():
+        if not self._has_deck_checker() and self._few_lookups():
             # a few lists: rules and legalities of their cards only
             return _decks.check_deck(self._point_checker(names), deck, format, commanders=commanders, limits=limits)
         return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders, limits=limits)
@@ -655,7 +681,7 @@ class OracleDB:
 
         # A batch reads every name in one query and loads the rules of the cards it meets only; once the name
         # index is warm (many single lookups came first), the warm checker answers (the same answers).
-        if self._name_index is not None:
+        if self._built_name_index() is not None:
             checker: _decks.DeckChecker = self.deck_checker
         else:
             if self._point_names is None:
@@ -812,3 +838,43 @@ class OracleDB:
         )
         columns = [d[0] for d in cur.description]
         return [dict(zip(columns, row)) for row in cur.fetchall()]
+
+
+class _OnConnection(OracleDB):
+    """:meth:`OracleDB.on_connection`: ``owner``'s built name index, chooser and deck checker, ``con`` for the rest."""
+
+    def __init__(self, owner: OracleDB, con: duckdb.DuckDBPyConnection) -> None:
+        super().__init__(owner.path)
+        self._owner = owner
+        self._con = con
+
+    @property
+    def name_index(self) -> _index.NameIndex:
+        return self._owner.name_index
+
+    def _built_name_index(self) -> _index.NameIndex | None:
+        return self._owner._built_name_index()
+
+    @property
+    def name_chooser(self) -> _choose.NameChooser:
+        return self._owner.name_chooser  # reads the database while being built only
+
+    def _has_name_chooser(self) -> bool:
+        return self._owner._has_name_chooser()
+
+    @property
+    def deck_checker(self) -> _decks.DeckChecker:
+        if self._deck_checker is None:  # the owner's facts; a format's legalities are read on this connection
+            self._deck_checker = self._owner.deck_checker.on_connection(self.con)
+        return self._deck_checker
+
+    def _has_deck_checker(self) -> bool:
+        return self._deck_checker is not None or self._owner._has_deck_checker()
+
+    def on_connection(self, con: duckdb.DuckDBPyConnection) -> OracleDB:
+        return self._owner.on_connection(con)
+
+    def close(self) -> None:
+        """The connection is the caller's (a cursor it closes); nothing else is this object's own."""
+        self._con = None
+        self._forget_answerers()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -21,7 +22,7 @@ def free_port() -> int:
 class Server:
     """``oracle-tools serve --db PATH --port P`` as a child process."""
 
-    def __init__(self, db: Path, *options: str) -> None:
+    def __init__(self, db: Path, *options: str, env: dict[str, str] | None = None) -> None:
         self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -40,6 +41,7 @@ class Server:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            env={**os.environ, **env} if env else None,
         )
         self.client = httpx.Client(base_url=self.base, timeout=30)
         deadline = time.monotonic() + 30

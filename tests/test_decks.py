@@ -784,3 +784,18 @@ def test_an_oversized_file_is_one_parse_error_row_of_a_batch(
     first = problems.filter(pl.col("deck") == 0).row(0, named=True)
     assert first["kind"] == "parse_error" and "larger than" in first["detail"]
     assert problems.filter(pl.col("deck") == 1).height > 0  # the good deck was checked too (60 cards short)
+
+
+def test_a_json_deck_with_a_lone_surrogate_is_refused_in_one_true_line(tmp_path: Path, sample_db_path: Path) -> None:
+    """JSON's "\\ud800" escape decodes to a lone surrogate, no character: the file is valid UTF-8, so the line says
+    what is wrong (not "not valid UTF-8"), and the --json report carries the same error."""
+    deck = tmp_path / "deck.json"
+    deck.write_text('{"main": [{"name": "\\ud800", "count": 4}]}', encoding="utf-8")
+    with pytest.raises(DecklistError, match="lone surrogate"):
+        OracleDB(sample_db_path).check_deck(deck, format="modern")
+    result = CliRunner().invoke(
+        main, ["deck", "check", str(deck), "--format", "modern", "--db", str(sample_db_path), "--json"]
+    )
+    assert result.exit_code == 2 and "UTF-8" not in result.output
+    report = json.loads(result.stdout)
+    assert "lone surrogate" in report["error"] and report["legal"] is False

@@ -1,18 +1,26 @@
-"""Hardening of `oracle-tools serve`, round two, against the real server on 127.0.0.1: runaway searches stop,
-lone surrogates are a 400, slow and oversized requests are cut off, and answers neither leak the database path
-to other origins nor take their links from the Host header."""
+"""Hardening of `oracle-tools serve` against the real server on 127.0.0.1: runaway searches stop, lone
+surrogates are a 400, slow and oversized requests are cut off, and answers neither leak the database path to
+other origins nor take their links from the Host header; a stalled body holds up no one, no request waits
+behind another's work, caches are bounded in bytes, and a stop is clean."""
 
 from __future__ import annotations
 
 import json
+import random
+import shutil
+import signal
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
+from oracle_tools import OracleDB
 from oracle_tools.interfaces.serve import limits
+from oracle_tools.interfaces.serve.app import BODIES_PER_CLIENT, BODY_TIMEOUT, MAX_BATCH_NAMES
 
 from oracle_server import Server
 
@@ -174,3 +182,245 @@ def test_links_never_come_from_a_foreign_host_header(server: Server) -> None:
         "/cards/named", params={"exact": "Lightning Bolt"}, headers={"Host": f"localhost:{server.port}"}
     ).json()
     assert local["uri"].startswith(f"http://localhost:{server.port}/cards/")
+
+
+# -- a stalled client, pipelining, framing errors ------------------------------------------------------------
+
+
+def _stalled_body(server: Server, source: str = "127.0.0.1") -> socket.socket:
+    """A POST that promises 5,000 bytes of body, sends a line of it, then nothing."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=30, source_address=(source, 0))
+    sock.sendall(
+        b"POST /decks/check?format=modern HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+        b"Content-Length: 5000\r\n\r\n4 Lightning Bolt\n"
+    )
+    return sock
+
+
+def _answer(sock: socket.socket, wait: float) -> bytes:
+    """What the server sends on ``sock`` until it closes it or ``wait`` seconds pass."""
+    sock.settimeout(wait)
+    chunks = []
+    try:
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    except TimeoutError:
+        pass
+    return b"".join(chunks)
+
+
+def _error_object(answer: bytes, status: int, code: str) -> dict:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 %d " % status), answer[:300]
+    assert b"content-type: application/json" in head.lower(), head
+    error = json.loads(body)
+    assert error["object"] == "error" and error["status"] == status and error["code"] == code, error
+    return error
+
+
+def test_a_stalled_body_never_holds_up_a_reload_and_is_cut_off(server: Server) -> None:
+    """A client sends headers and part of a body, then nothing; the database is reopened (SIGHUP, as after a
+    re-ingest): every other request is still answered at once, from the new generation, and the stalled
+    client gets Scryfall's error object (408) when its body's time is up."""
+    generation = server.client.get("/health").json()["generation"]
+    stalled = _stalled_body(server)
+    try:
+        time.sleep(0.3)  # its headers are in: the request is reading its body
+        server.proc.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 10
+        with httpx.Client(base_url=server.base, timeout=5) as other:
+            while other.get("/health").json()["generation"] == generation:
+                assert time.monotonic() < deadline, "the reload did not happen"
+                time.sleep(0.05)
+            assert other.get("/cards/named", params={"exact": "Lightning Bolt"}).json()["name"] == "Lightning Bolt"
+        error = _error_object(_answer(stalled, BODY_TIMEOUT + 5), 408, "request_timeout")
+        assert f"within {BODY_TIMEOUT:g} s" in error["details"]
+    finally:
+        stalled.close()
+
+
+def test_stalled_bodies_use_their_senders_budget_not_everyones(server: Server) -> None:
+    """One client address (127.0.0.2) may be sending BODIES_PER_CLIENT bodies at once; one more is answered 429 at
+    once (not left holding a connection), and another client is served meanwhile."""
+    stalled = [_stalled_body(server, "127.0.0.2") for _ in range(BODIES_PER_CLIENT)]
+    try:
+        time.sleep(0.5)
+        extra = _stalled_body(server, "127.0.0.2")
+        try:
+            error = _error_object(_answer(extra, 5), 429, "too_many_requests")
+            assert f"{BODIES_PER_CLIENT} request bodies" in error["details"]
+        finally:
+            extra.close()
+        deck = server.client.post("/decks/check", params={"format": "modern"}, content=b"4 Lightning Bolt\n")
+        assert deck.status_code == 200 and deck.json()["legal"] is False  # 4 cards: too few, but answered
+    finally:
+        for sock in stalled:
+            sock.close()
+
+
+def test_pipelined_requests_each_have_their_own_header_limit(server: Server) -> None:
+    """30 GETs of 5 headers each sent in one write (HTTP/1.1 pipelining) are 30 answers, not one 431."""
+    one = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(b"X-H%d: 1\r\n" % i for i in range(5)) + b"\r\n"
+    answer = _raw(server, one * 30, read_for=3)
+    assert answer.count(b"HTTP/1.1 200 OK\r\n") == 30, answer[:300]
+    assert b" 431 " not in answer
+
+
+@pytest.mark.parametrize(
+    "framing",
+    [b"Content-Length: 6\r\nTransfer-Encoding: chunked\r\n", b"Content-Length: 6\r\nContent-Length: 7\r\n"],
+    ids=["length-and-chunked", "two-lengths"],
+)
+def test_conflicting_body_lengths_are_an_error_object(server: Server, framing: bytes) -> None:
+    """A request whose body length is ambiguous (request smuggling's tool) is refused with Scryfall's error object."""
+    answer = _raw(
+        server,
+        b"POST /names/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        + framing
+        + b'\r\n["a"]\r\n',
+    )
+    error = _error_object(answer, 400, "bad_request")
+    assert error["details"].startswith("the request is not valid HTTP/1.1")
+    assert server.client.get("/health").status_code == 200
+
+
+# -- protocol ---------------------------------------------------------------------------------------------------
+
+
+def test_a_lone_surrogate_in_a_json_deck_is_a_400(server: Server) -> None:
+    """JSON's "\\ud800" escape decodes to no character: the deck is refused in one true line, not a 500."""
+    deck = server.client.post(
+        "/decks/check", params={"format": "modern"}, content=b'{"main":[{"name":"\\ud800","count":4}]}'
+    )
+    assert deck.status_code == 400, deck.text
+    error = deck.json()
+    assert error["code"] == "bad_request" and "lone surrogate" in error["details"]
+    assert "the request body" in error["details"] and "/tmp" not in error["details"]
+
+
+def test_batch_resolve_takes_a_limited_count_of_names(server: Server) -> None:
+    """POST /names/resolve takes at most MAX_BATCH_NAMES names (docs/serve.md); more is a 422 error object."""
+    many = server.client.post("/names/resolve", json=["Lightning Bolt"] * (MAX_BATCH_NAMES + 1))
+    assert many.status_code == 422, many.text[:200]
+    assert many.json()["code"] == "unprocessable_entity" and f"{MAX_BATCH_NAMES:,}" in many.json()["details"]
+    assert len(server.client.post("/names/resolve", json=["Lightning Bolt"] * MAX_BATCH_NAMES).json()) == 5_000
+
+
+# -- work that takes long holds up no one ------------------------------------------------------------------
+
+
+def test_a_deck_of_misspelt_names_holds_up_no_other_request(server: Server, sample_db: OracleDB) -> None:
+    """While a deck of 1,000 misspelt names is being checked (seconds: a suggestion for each), a 2-line deck check
+    and a card lookup are answered: both finish before it does. (Each worker thread calls its own view of the
+    database; nothing is one at a time under a lock.)"""
+    names = [n for (n,) in sample_db.con.execute("SELECT name FROM cards WHERE is_card ORDER BY name").fetchall()]
+    rng = random.Random(36)
+
+    def misspelt(name: str) -> str:
+        at = rng.randrange(1, max(2, len(name) - 1))
+        return name[:at] + rng.choice("qxzj") + name[at + 1 :]
+
+    big = "".join(f"1 {misspelt(rng.choice(names))}\n" for _ in range(1_000)).encode()
+    done = threading.Event()
+    answers: list[httpx.Response] = []
+
+    def check_big() -> None:
+        with httpx.Client(base_url=server.base, timeout=120) as client:
+            answers.append(client.post("/decks/check", params={"format": "modern"}, content=big))
+        done.set()
+
+    worker = threading.Thread(target=check_big)
+    worker.start()
+    try:
+        time.sleep(0.3)  # the big deck is being checked
+        small = server.client.post(
+            "/decks/check", params={"format": "modern"}, content=b"4 Lightning Bolt\n4 Fire // Ice\n"
+        )
+        named = server.client.get("/cards/named", params={"fuzzy": misspelt(names[len(names) // 2])})
+        assert not done.is_set(), "the small requests waited for the big deck"
+        assert small.status_code == 200 and small.json()["counts"]["main"] == 8
+        assert named.status_code in (200, 404) and named.json()["object"] in ("card", "error")
+    finally:
+        worker.join()
+    assert answers[0].status_code == 200 and len(answers[0].json()["problems"]) > 900
+
+
+# -- caches in bytes ---------------------------------------------------------------------------------------
+
+
+def test_caches_are_bounded_in_bytes(sample_db_path: Path) -> None:
+    """A search of every printing is one cache entry of its ids' bytes, not a slot among 512: distinct big searches
+    stay within the byte limit (the oldest go), and the ids are kept compactly; card objects likewise."""
+    from oracle_tools.interfaces.serve.app import card_json, search_ids
+    from oracle_tools.interfaces.serve.store import Generation
+
+    generation = Generation(sample_db_path, 1)
+    try:
+        generation.searches.limit = 2_000_000
+        first = list(search_ids(generation, "unique:prints -o:zz0", "prints", "name", "auto").slice(0, 10**9))
+        assert len(first) > 1_000
+        for i in range(1, 12):
+            search_ids(generation, f"unique:prints -o:zz{i}", "prints", "name", "auto")
+            assert generation.searches.bytes <= generation.searches.limit
+        assert 0 < len(generation.searches) < 12
+        kept = generation.searches.get(("unique:prints -o:zz11", "prints", "name", "auto"))
+        assert kept is not None and kept.nbytes < 48 * len(kept)  # a list of str takes about 90 bytes an id
+        again = search_ids(generation, "unique:prints -o:zz0", "prints", "name", "auto")  # run again: the same ids
+        assert again.slice(0, len(again)) == first and again[len(first) - 1] == first[-1]
+
+        generation.card_json.limit = 400_000
+        bodies = card_json(generation, first[:600])
+        assert all(bodies) and generation.card_json.bytes <= 400_000 and len(generation.card_json) < 600
+    finally:
+        generation.close()
+
+
+# -- /changes per address, and a clean stop -------------------------------------------------------------------
+
+
+def test_changes_follow_each_clients_address_and_a_stop_is_clean(sample_db_path: Path, tmp_path: Path) -> None:
+    """/changes answers are kept per address the client used (next_page is built from it). SIGTERM with a deck
+    check in flight and a client stalled mid-body ends within the grace period: the deck is answered, the stalled
+    request gets Scryfall's 503 error object when the grace period is over (not a bare "Internal Server Error"),
+    nothing logs a traceback, and the spill folder is removed."""
+    from oracle_tools.ingest import sample_dir
+
+    db = tmp_path / "changed.duckdb"
+    shutil.copy(sample_db_path, db)
+    OracleDB.ingest_files(db, [sample_dir() / "cards-2025-trimmed.json.gz"], replace_anyway=True).close()
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    srv = Server(db, env={"TMPDIR": str(temp)})
+    stopped = False
+    try:
+        for host in (f"127.0.0.1:{srv.port}", f"localhost:{srv.port}", f"127.0.0.1:{srv.port}"):
+            page = srv.client.get("/changes", headers={"Host": host}).json()
+            assert page["has_more"] and page["next_page"].startswith(f"http://{host}/changes?"), (host, page)
+        assert srv.client.get("/cards/search", params={"q": "t:creature"}).status_code in (200, 404)
+        assert [p.name[:19] for p in temp.iterdir()] == ["oracle-tools-spill-"]  # the sandbox's spill folder
+        deck = "".join(f"1 Zzqx Card {i}\n" for i in range(1_000)).encode()
+        checking = socket.create_connection(("127.0.0.1", srv.port), timeout=30)
+        checking.sendall(
+            b"POST /decks/check?format=commander HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (len(deck), deck)
+        )
+        stalled = _stalled_body(srv)
+        time.sleep(0.3)  # the deck is being checked, the stalled body read
+        started = time.monotonic()
+        srv.proc.send_signal(signal.SIGTERM)
+        _, err = srv.proc.communicate(timeout=limits.GRACE_PERIOD + 20)
+        stopped = True
+        elapsed = time.monotonic() - started
+        answer = _answer(checking, 5)
+        checking.close()
+        cut = _answer(stalled, 5)
+        stalled.close()
+    finally:
+        if not stopped:
+            srv.stop()
+    assert elapsed < limits.GRACE_PERIOD + 5, elapsed
+    assert "Traceback" not in err and "shutdown failed" not in err and "Exception in ASGI" not in err, err
+    head = answer.partition(b"\r\n")[0]
+    assert head == b"HTTP/1.1 200 OK" or _error_object(answer, 503, "service_unavailable"), answer[:300]
+    assert "stopping" in _error_object(cut, 503, "service_unavailable")["details"]
+    assert list(temp.iterdir()) == []

@@ -420,6 +420,15 @@ class DeckChecker:
         self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
         self._details: dict[tuple[str, str, str | None], str] = {}  # not_legal sentences, made once
 
+    def on_connection(self, con: duckdb.DuckDBPyConnection) -> DeckChecker:
+        """This checker reading what it loads lazily (a format's legalities) on ``con``, one thread's cursor: the
+        card rules and every cache are shared (their entries are written whole, so threads may fill them)."""
+        import copy
+
+        view = copy.copy(self)
+        view._con = con
+        return view
+
     @staticmethod
     def _all_card_rules(con: duckdb.DuckDBPyConnection) -> dict[str, CardRules]:
         frame = sqlfiles.frame(con, sqlfiles.load("deck_rules.sql"))

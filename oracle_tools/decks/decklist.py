@@ -64,6 +64,7 @@ from typing import Any
 from oracle_tools.errors import DecklistError
 from oracle_tools.store import userfiles
 from oracle_tools.text import vocabulary
+from oracle_tools.text.surrogates import lone_surrogate
 
 __all__ = [
     "SECTIONS",
@@ -1042,7 +1043,27 @@ def _read_text(path: Path) -> str:
         )
     if not text.strip():
         raise DecklistError(f"{path}: the file is empty; export the decklist again or check you picked the right file.")
+    _refuse_lone_surrogates(path, text)
     return text
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _refuse_lone_surrogates(path: Path, text: str) -> None:
+    """A JSON deck whose "\\ud800" escape decodes to a lone surrogate names no card and could be printed by no
+    encoding: refused in one true line (the file itself is valid UTF-8)."""
+    if text.lstrip()[:1] not in ("{", "[") or not _SURROGATE_ESCAPE.search(text):
+        return
+    try:
+        where = lone_surrogate(json.loads(text))
+    except (ValueError, RecursionError):
+        return  # not JSON after all: read as text
+    if where is not None:
+        raise DecklistError(
+            f"{path}: its JSON holds a lone surrogate ({where}), which is no Unicode character; "
+            "fix that name and send text"
+        )
 
 
 def read_decklist(path: Path) -> Decklist:

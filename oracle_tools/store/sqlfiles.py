@@ -173,6 +173,16 @@ def _private_spill_folder() -> str:
     return folder
 
 
+def remove_spill_folder() -> None:
+    """Remove this process's spill folder now, if it made one (after its sandboxed connections are closed): a
+    server stopped by SIGTERM ends by that signal, and atexit never runs then."""
+    import shutil
+
+    if _private_spill_folder.cache_info().currsize:
+        shutil.rmtree(_private_spill_folder(), ignore_errors=True)
+        _private_spill_folder.cache_clear()
+
+
 def sandboxed_connection(
     path: str | os.PathLike[str], *, memory_limit: str = SANDBOX_MEMORY_LIMIT, temp_limit: str = SANDBOX_TEMP_LIMIT
 ) -> duckdb.DuckDBPyConnection:

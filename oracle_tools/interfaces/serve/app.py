@@ -23,6 +23,7 @@ Every error is a Scryfall error object ``{"object": "error", "code", "status", "
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import logging
@@ -36,8 +37,9 @@ from types import SimpleNamespace
 from typing import Any, overload
 from urllib.parse import urlencode
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -47,7 +49,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oracle_tools.errors import DatabaseMissingError, OracleToolsError
-from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, Store
+from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList, Store
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 from oracle_tools.scryfall import cardjson
 from oracle_tools.text.surrogates import lone_surrogate
@@ -57,6 +59,7 @@ log = logging.getLogger("oracle_tools.interfaces.serve")
 MAX_BODY = 1024 * 1024  # bytes: a bigger request body is refused with 413
 MAX_NAME = MAX_NAME_CHARS  # characters of a name, query or constraint (the names layer's limit)
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
+MAX_BATCH_NAMES = 5_000  # names per POST /names/resolve (a deck check takes 1,000: decks.MAX_DECK_NAMES)
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
 AUTOCOMPLETE_LIMIT = 20  # names per /cards/autocomplete answer, as on Scryfall
 
@@ -217,28 +220,166 @@ async def _json_body(request: Request) -> Any:
 # -- running work ------------------------------------------------------------------------------------
 
 
-async def _answer_in_threadpool(request: Request, work: Callable[[Generation], Response]) -> Response:
-    """Run ``work`` in the threadpool against the request's database generation (see GenerationLease)."""
+class Pool:
+    """Worker threads for one kind of work: at most ``threads`` of its requests run at once, at most ``queue``
+    more wait (503 beyond). Each kind waits for its own only: a deck of 1,000 misspelt names
+    never holds up a card lookup (the threads share no lock: each calls its own view of the database,
+    store.Generation.db)."""
+
+    def __init__(self, name: str, threads: int, queue: int) -> None:
+        self.name, self.threads, self.queue = name, threads, queue
+        self.count = 0  # running and waiting
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    @property
+    def limiter(self) -> anyio.CapacityLimiter:
+        if self._limiter is None:  # made on the event loop, in the server's own async library
+            self._limiter = anyio.CapacityLimiter(self.threads)
+        return self._limiter
+
+    async def run(self, call: Callable[..., Any], *args: Any) -> Any:
+        if self.count >= self.threads + self.queue:
+            raise ApiError(
+                503,
+                f"the server is busy with {self.count:,} {POOL_WORDS[self.name]} at once; retry in a few seconds",
+            )
+        self.count += 1
+        try:
+            # a stopping server gives up waiting (the thread's queries are interrupted, its answer dropped)
+            return await anyio.to_thread.run_sync(call, *args, limiter=self.limiter, abandon_on_cancel=True)
+        finally:
+            self.count -= 1
+
+
+#: Worker threads (and waiting requests) per kind of work (docs/serve.md, "Concurrency"):
+#: ``lookups`` — a card by name or id, a search page, a collection, autocomplete, sets, one name's rules answers;
+#: ``decks`` — deck checks and batch resolves of at most ``LARGE_WORK`` names;
+#: ``large`` — larger ones, choose-name lists, change reports.
+POOLS = {"lookups": (16, 512), "decks": (4, 64), "large": (2, 16)}
+POOL_WORDS = {"lookups": "lookups", "decks": "deck checks and name batches", "large": "large requests"}
+#: A deck check or batch resolve of more names than this is "large" work.
+LARGE_WORK = 300
+
+
+async def _answer_in_threadpool(
+    request: Request, work: Callable[[Generation], Response], pool: str = "lookups"
+) -> Response:
+    """Run ``work`` on a worker thread of ``pool`` against the request's database generation (see GenerationLease)."""
     generation: Generation = request.scope["oracle_tools.generation"]
-    return await run_in_threadpool(_answer_or_error_object, work, generation)
+    pools: dict[str, Pool] = request.app.state.pools
+    return await pools[pool].run(_answer_or_error_object, work, generation)
 
 
 async def _answer_remembered(
-    request: Request, params: dict[str, str], work: Callable[[Generation], Response]
+    request: Request,
+    params: dict[str, str],
+    work: Callable[[Generation], Response],
+    pool: str = "lookups",
+    *,
+    base: str | None = None,
 ) -> Response:
-    """:func:`_answer_in_threadpool` for a GET rules endpoint, whose answer depends only on the path, the parameters and the
-    read-only database: a 200 answer is kept per generation and given again without running ``work``.
-    Why: the rules methods run one at a time under ``rules_lock`` (a nameable list takes most of a
-    second), so a repeated question should not queue behind them."""
+    """:func:`_answer_in_threadpool` for a GET rules endpoint, whose answer depends only on the path, the parameters,
+    the read-only database and (``base``, for answers holding links) the server's address the client used: a 200
+    answer is kept per generation and given again without running ``work`` (a nameable list takes most of a
+    second)."""
     generation: Generation = request.scope["oracle_tools.generation"]
-    key = (request.url.path, tuple(sorted(params.items())))
+    key = (request.url.path, tuple(sorted(params.items())), base)
     body = generation.answers.get(key)
     if body is not None:
         return raw_json_response(body)
-    response = await run_in_threadpool(_answer_or_error_object, work, generation)
+    response = await _answer_in_threadpool(request, work, pool)
     if response.status_code == 200:
         generation.remember_answer(key, bytes(response.body))
     return response
+
+
+#: Seconds a client has to send a request's whole body (408 after; stated in docs/serve.md).
+BODY_TIMEOUT = 10.0
+#: Request bodies one client address may be sending at once; more are answered 429 at once. A stalled body
+#: then uses its sender's budget, not the connection cap every client shares (limits.MAX_CONNECTIONS).
+BODIES_PER_CLIENT = 16
+
+
+class ReadBodyFirst:
+    """ASGI middleware outside GenerationLease: a request's body is read whole (up to MAX_BODY + 1 bytes) before
+    the request takes its database generation, so a swap after a re-ingest never waits on a client still
+    sending. The body has BODY_TIMEOUT seconds (408 after, and the connection is closed), and one client
+    address sends at most BODIES_PER_CLIENT at once (429 beyond)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.sending: dict[str, int] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not _has_body(scope):
+            await self.app(scope, receive, send)
+            return
+        client = str((scope.get("client") or ("",))[0])
+        if self.sending.get(client, 0) >= BODIES_PER_CLIENT:
+            await _refuse(
+                scope,
+                receive,
+                send,
+                429,
+                f"this client is sending {BODIES_PER_CLIENT} request bodies "
+                "at once already; send the next when one is answered",
+                "too_many_requests",
+            )
+            return
+        self.sending[client] = self.sending.get(client, 0) + 1
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            with anyio.fail_after(BODY_TIMEOUT):
+                more = True
+                while more and size <= MAX_BODY:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return  # the client left: nothing to answer
+                    chunks.append(message.get("body", b""))
+                    size += len(chunks[-1])
+                    more = message.get("more_body", False)
+        except TimeoutError:
+            await _refuse(
+                scope,
+                receive,
+                send,
+                408,
+                f"the request body did not arrive within {BODY_TIMEOUT:g} s; send it whole, at once",
+                "request_timeout",
+            )
+            return
+        finally:
+            left = self.sending[client] - 1
+            if left:
+                self.sending[client] = left
+            else:
+                del self.sending[client]
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()  # a disconnect, when the client leaves
+            replayed = True
+            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+def _has_body(scope: Scope) -> bool:
+    """Whether the request says a body follows (a Content-Length over 0, or Transfer-Encoding)."""
+    for name, value in scope["headers"]:
+        if name == b"transfer-encoding" or (name == b"content-length" and value.strip() not in (b"", b"0")):
+            return True
+    return False
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, details: str, code: str) -> None:
+    """Answer a Scryfall error object and close the connection (what was sent of the body is not read on)."""
+    response = error_response(ApiError(status, details, code=code))
+    response.headers["connection"] = "close"
+    await response(scope, receive, send)
 
 
 class GenerationLease:
@@ -276,12 +417,6 @@ def _answer_or_error_object(work: Callable[[Generation], Response], generation: 
         return error_response(ApiError(400, str(exc)))
 
 
-def _with_rules_lock(generation: Generation, call: Callable[[], Any]) -> Any:
-    """An ``OracleDB`` rules call: one at a time (the object keeps per-instance state and a connection)."""
-    with generation.rules_lock:
-        return call()
-
-
 # -- card objects ----------------------------------------------------------------------------------
 
 
@@ -302,21 +437,22 @@ def card_json(generation: Generation, ids: Sequence[str]) -> list[bytes | None]:
 
     The URIs inside hold the placeholder BASE_URL; :func:`_with_base` puts the request's base URL in."""
     cache = generation.card_json
-    missing = [pid for pid in dict.fromkeys(ids) if pid not in cache]
+    found: dict[str, bytes | None] = {pid: cache.get(pid) for pid in dict.fromkeys(ids)}
+    missing = [pid for pid, body in found.items() if body is None]
     if missing:
-        generation.store_cards(cardjson.card_objects(generation.cursor(), ids=missing, base_url=BASE_URL), missing)
-    return [cache.get(pid) or None for pid in ids]
+        found.update(
+            generation.store_cards(cardjson.card_objects(generation.cursor(), ids=missing, base_url=BASE_URL), missing)
+        )
+    return [found[pid] or None for pid in ids]
 
 
 def representative(generation: Generation, oracle_ids: Sequence[str]) -> dict[str, str]:
     """Printing id of each Oracle id's representative printing (cardjson's rule), cached."""
     cache = generation.representative
     missing = [oid for oid in dict.fromkeys(oracle_ids) if oid not in cache]
-    if missing:
-        found = cardjson.representative_ids(generation.cursor(), missing)
-        for oid in missing:
-            cache[oid] = found.get(oid, "")
-    return {oid: cache[oid] for oid in oracle_ids if cache.get(oid)}
+    found = cardjson.representative_ids(generation.cursor(), missing) if missing else {}
+    cache.update(found)  # the ids of cards only: a client's made-up ids are not kept
+    return {oid: pid for oid in oracle_ids if (pid := cache.get(oid) or found.get(oid))}
 
 
 def _list_body(items: Sequence[bytes], **fields: Any) -> bytes:
@@ -389,7 +525,7 @@ def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | Non
     """The printing id /cards/named answers with, or an ApiError (404, maybe of type "ambiguous")."""
     # The one resolver of every interface (oracle_tools.text.matching: Scryfall's fuzzy rule); what stays here is
     # the server's convention for a name several Oracle cards print identically (_one_of_same_name).
-    result = _with_rules_lock(gen, lambda: gen.db.resolve(name, fuzzy=fuzzy))
+    result: Any = gen.db.resolve(name, fuzzy=fuzzy)
     same_name = None if result.ok else _one_of_same_name(gen, result, set_code)
     if same_name:
         result = SimpleNamespace(ok=True, oracle_id=same_name, name=result.candidates[0].name, status="ok")
@@ -583,7 +719,7 @@ async def card_random(request: Request) -> Response:
             ids = search_ids(gen, query, "cards", "name", "auto")
             if not ids:
                 raise ApiError(404, "Your query didn’t match any cards. Adjust your search terms.")
-            return _card_answer(gen, random.choice(ids), base, "No random card found.")
+            return _card_answer(gen, ids[random.randrange(len(ids))], base, "No random card found.")
         row = (
             gen.cursor()
             .execute(
@@ -653,21 +789,17 @@ def query_timeout() -> float:
         return SERVED_QUERY_TIMEOUT
 
 
-SEARCH_CACHE_SIZE = 512  # result id lists kept per generation (the database is read-only: exact until a swap)
-
-
-def search_ids(gen: Generation, query: str, unique: str, order: str, direction: str) -> list[str]:
-    """The printing ids a search finds, in order (the search on this thread's user cursor), cached."""
+def search_ids(gen: Generation, query: str, unique: str, order: str, direction: str) -> IdList:
+    """The printing ids a search finds, in order (the search on this thread's user cursor), cached (in bytes)."""
     from oracle_tools import search as _search
 
-    cache: dict[tuple[str, str, str, str], list[str]] = gen.cached("search", dict)
     key = (query, unique, order, direction)
-    hit = cache.get(key)
+    hit: IdList | None = gen.searches.get(key)
     if hit is not None:
         return hit
 
     def nameable(phrase: str) -> list[str]:  # nameable:"nonland" -- CR 201.4, the choose-name rules
-        return _with_rules_lock(gen, lambda: gen.db.nameable(phrase).get_column("oracle_id").unique().to_list())
+        return gen.db.nameable(phrase).get_column("oracle_id").unique().to_list()
 
     from oracle_tools.store.sqlfiles import QueryTimeoutError
 
@@ -679,10 +811,8 @@ def search_ids(gen: Generation, query: str, unique: str, order: str, direction: 
         raise ApiError(422, str(exc)) from None
     except OracleToolsError as exc:
         raise ApiError(400, str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError) else None) from None
-    ids: list[str] = frame.get_column("id").to_list()
-    if len(cache) >= SEARCH_CACHE_SIZE:
-        cache.clear()
-    cache[key] = ids
+    ids = IdList(frame.get_column("id").to_list())
+    gen.searches.put(key, ids, ids.nbytes + len(query))
     return ids
 
 
@@ -720,7 +850,7 @@ async def cards_search(request: Request) -> Response:
                 422,
                 f"page {page} is past the last page ({(total + PAGE_SIZE - 1) // PAGE_SIZE}) of {total:,} cards.",
             )
-        ids = ids_all[start : start + PAGE_SIZE]
+        ids = ids_all.slice(start, start + PAGE_SIZE)
         items = [b for b in card_json(gen, ids) if b is not None]
         fields: dict[str, Any] = {"total_cards": total, "has_more": start + PAGE_SIZE < total}
         if fields["has_more"]:
@@ -779,7 +909,7 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
     if "oracle_id" in ident:  # (printing ids are looked up together, in cards_collection)
         return representative(gen, [ident["oracle_id"].lower()]).get(ident["oracle_id"].lower())
     if "name" in ident:
-        result = _with_rules_lock(gen, lambda: gen.db.resolve(ident["name"]))
+        result = gen.db.resolve(ident["name"])
         oracle_id = result.oracle_id if result.ok else _one_of_same_name(gen, result, ident.get("set"))
         if not oracle_id:
             return None
@@ -870,7 +1000,7 @@ async def catalog(request: Request) -> Response:
     base = _base_url(request)
 
     def work(gen: Generation) -> Response:
-        data = gen.cached(f"catalog:{name}", lambda: _with_rules_lock(gen, lambda: gen.db.catalog(name)))
+        data = gen.cached(f"catalog:{name}", lambda: gen.db.catalog(name))
         uri = f"{base}/catalog/{name}"
         return json_response({"object": "catalog", "uri": uri, "total_values": len(data), "data": data})
 
@@ -1093,6 +1223,12 @@ async def names_resolve(request: Request) -> Response:
         if not isinstance(body, list) or not all(isinstance(n, str) for n in body):
             raise ApiError(400, 'send a JSON list of names, such as ["Fire/Ice", "Foudre"].')
         names = [n for n in body if n.strip()]  # the CLI's --batch skips blank lines
+        if len(names) > MAX_BATCH_NAMES:
+            raise ApiError(
+                422,
+                f"{len(names):,} names were given; at most {MAX_BATCH_NAMES:,} are accepted per request "
+                "(send them in several, or use oracle-tools resolve --batch on this machine).",
+            )
         for i, name in enumerate(names):
             if len(name) > MAX_NAME:
                 raise ApiError(400, f"name {i} is {len(name):,} characters long; at most {MAX_NAME:,}.")
@@ -1100,9 +1236,8 @@ async def names_resolve(request: Request) -> Response:
             return json_response([])
         return await _answer_in_threadpool(
             request,
-            lambda gen: json_response(
-                _with_rules_lock(gen, lambda: gen.db.resolve_many(names, suggest=5, fuzzy=fuzzy)).to_dicts()
-            ),
+            lambda gen: json_response(gen.db.resolve_many(names, suggest=5, fuzzy=fuzzy).to_dicts()),
+            "large" if len(names) > LARGE_WORK else "decks",
         )
     params = _params(request, frozenset({"q", "fuzzy"}), scryfall=False)
     name = _text(params.get("q"), "q")
@@ -1110,7 +1245,7 @@ async def names_resolve(request: Request) -> Response:
     return await _answer_remembered(
         request,
         params,
-        lambda gen: json_response(_with_rules_lock(gen, lambda: gen.db.resolve(name, fuzzy=fuzzy)).to_dict()),
+        lambda gen: json_response(gen.db.resolve(name, fuzzy=fuzzy).to_dict()),
     )
 
 
@@ -1118,16 +1253,14 @@ async def tokens(request: Request) -> Response:
     """GET /tokens/{name} (``token NAME --json``)."""
     params = _params(request, frozenset(), scryfall=False)
     name = _text(request.path_params["name"], "the token name")
-    return await _answer_remembered(
-        request, params, lambda gen: json_response(_with_rules_lock(gen, lambda: gen.db.token(name)).to_dict())
-    )
+    return await _answer_remembered(request, params, lambda gen: json_response(gen.db.token(name).to_dict()))
 
 
 def _constraint(gen: Generation, phrase: str | None, card: str | None) -> tuple[Any, str, str | None]:
     from oracle_tools.choose import chooser as _choose
 
     if card is not None:
-        return _with_rules_lock(gen, lambda: _choose.constraint_from_card(gen.db, card))
+        return _choose.constraint_from_card(gen.db, card)
     return _choose.as_constraint(phrase), phrase or "", None
 
 
@@ -1147,7 +1280,7 @@ async def choose_name(request: Request) -> Response:
 
     def work(gen: Generation) -> Response:
         constraint, phrase_used, source = _constraint(gen, phrase, card)
-        verdict = _with_rules_lock(gen, lambda: gen.db.choose_name(name, constraint))
+        verdict = gen.db.choose_name(name, constraint)
         return json_response({**verdict.to_dict(), "constraint_phrase": phrase_used, "constraint_from_card": source})
 
     return await _answer_remembered(request, params, work)
@@ -1160,10 +1293,10 @@ async def choose_name_list(request: Request) -> Response:
 
     def work(gen: Generation) -> Response:
         constraint, _, _ = _constraint(gen, phrase, card)
-        frame = _with_rules_lock(gen, lambda: gen.db.nameable(constraint))
+        frame = gen.db.nameable(constraint)
         return json_response(frame.drop("oracle_text").to_dicts())
 
-    return await _answer_remembered(request, params, work)
+    return await _answer_remembered(request, params, work, "large")
 
 
 async def decks_check(request: Request) -> Response:
@@ -1206,13 +1339,13 @@ async def decks_check(request: Request) -> Response:
                     + " (oracle-tools deck check --no-limits on this machine)",
                 ) from None
         reports = []
-        for deck in decks:  # the lock is taken deck by deck: other requests go between two decks
+        for deck in decks:
             one = dataclasses.replace(deck, source="request body")
-            with gen.rules_lock:
-                reports.append(gen.db.check_deck(one, format=fmt, commanders=commanders or None).to_dict())
+            reports.append(gen.db.check_deck(one, format=fmt, commanders=commanders or None).to_dict())
         return json_response(reports[0] if len(reports) == 1 else reports)
 
-    return await _answer_in_threadpool(request, work)
+    # a deck's size is told by its lines before it is read: a long list is large work
+    return await _answer_in_threadpool(request, work, "large" if body.count(b"\n") > LARGE_WORK else "decks")
 
 
 _CHANGES = frozenset({"run", "since", "format", "card", "page"})
@@ -1236,10 +1369,7 @@ async def changes(request: Request) -> Response:
     base = _base_url(request)
 
     def work(gen: Generation) -> Response:
-        report = _with_rules_lock(
-            gen,
-            lambda: gen.db.changes_report(since=since, run=int(run_text) if run_text else None, format=fmt, card=card),
-        )
+        report = gen.db.changes_report(since=since, run=int(run_text) if run_text else None, format=fmt, card=card)
         every = [change for group in report["groups"] for change in group["changes"]]
         start = (page - 1) * CHANGES_PAGE
         if start and start >= len(every):
@@ -1255,7 +1385,8 @@ async def changes(request: Request) -> Response:
         body["data"] = [{"object": "change", **c} for c in every[start : start + CHANGES_PAGE]]
         return json_response(body)
 
-    return await _answer_remembered(request, params, work)
+    # next_page holds the address this client used: answers are kept apart per address
+    return await _answer_remembered(request, params, work, "large", base=base)
 
 
 # -- the app --------------------------------------------------------------------------------------------
@@ -1312,6 +1443,12 @@ class AnswerServerErrors:
 
         try:
             await self.app(scope, receive, watched_send)
+        except asyncio.CancelledError:
+            # The server is stopping and its grace period (limits.GRACE_PERIOD) is over: an answer not begun is a
+            # 503 error object; one being sent is cut off (its connection closes). Nothing is logged as a failure.
+            if not answering:
+                stopping = ApiError(503, "the server is stopping; retry when it is back", code="service_unavailable")
+                await error_response(stopping)(scope, receive, send)
         except Exception as exc:
             if answering:
                 raise
@@ -1365,15 +1502,23 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        import asyncio
-
         loop = asyncio.get_running_loop()
         try:
             loop.add_signal_handler(signal.SIGHUP, store.request_reload)
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no SIGHUP here
             pass
         yield
-        store.close()
+        # Stopping: the answers in flight had the grace period; interrupt the queries still running, close the
+        # database and remove the spill folder (SIGTERM ends the process by its signal: atexit does not run).
+        from oracle_tools.store.sqlfiles import remove_spill_folder
+
+        try:
+            if store.generation is not None:
+                store.generation.interrupt()
+            store.close()
+            remove_spill_folder()
+        except Exception as exc:  # noqa: BLE001 — stopping goes on; nothing is left to answer
+            log.warning("while stopping: %s", exc)
 
     routes: list[BaseRoute] = [*api_routes(), *extra_routes, *pages.routes, *web.routes]
     app = Starlette(
@@ -1390,15 +1535,17 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
                 max_age=300,
             ),
             Middleware(AnswerServerErrors),
+            Middleware(ReadBodyFirst),
             Middleware(GenerationLease, store=store),
         ],
         exception_handlers={HTTPException: not_found, ApiError: api_error, Exception: server_error},
     )
     app.state.store = store
-    app.state.db = store.generation.db if store.generation is not None else None
+    app.state.pools = {name: Pool(name, threads, queue) for name, (threads, queue) in POOLS.items()}
+    app.state.db = store.generation.owner if store.generation is not None else None
 
     def follow(generation: Generation | None) -> None:  # web.py reads app.state.db per request
-        app.state.db = generation.db if generation is not None else None
+        app.state.db = generation.owner if generation is not None else None
 
     store.on_swap.append(follow)
     return app

@@ -10,6 +10,8 @@ those checks; ``run`` passes it as uvicorn's ``http`` class.
 from __future__ import annotations
 
 import asyncio
+import json
+import sys
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -23,6 +25,9 @@ MAX_HEADER_BYTES = 16 * 1024
 MAX_CONNECTIONS = 512
 #: Seconds an idle keep-alive connection stays open.
 KEEP_ALIVE = 5
+#: Seconds a stopping server (SIGINT, SIGTERM) gives the answers in flight: after it, those not begun are answered
+#: 503 (Scryfall's error object) and those being sent are cut off.
+GRACE_PERIOD = 5
 
 
 class _Refused(Exception):
@@ -43,7 +48,6 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def _arm(self) -> None:
         self._disarm()
-        self._header_count = self._header_bytes = 0
         self._deadline = self.loop.call_later(HEADER_TIMEOUT, self._too_slow)
 
     def _disarm(self) -> None:
@@ -61,9 +65,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             return
         self._refused = True
         self._disarm()
-        body = (
-            f'{{"object":"error","code":"{reason.lower().replace(" ", "_")}","status":{status},"details":"{detail}"}}'
-        ).encode()
+        code = reason.lower().replace(" ", "_")
+        body = json.dumps({"object": "error", "code": code, "status": status, "details": detail}).encode()
         head = (
             f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
@@ -75,6 +78,11 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self._refused:
             return
         super().data_received(data)
+
+    def on_message_begin(self) -> None:
+        # Each request has its own header limits: pipelined requests arrive in one read, before any answer.
+        self._header_count = self._header_bytes = 0
+        super().on_message_begin()
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._header_count += 1
@@ -90,8 +98,13 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().on_header(name, value)
 
     def send_400_response(self, msg: str) -> None:
-        if not self._refused:
-            super().send_400_response(msg)
+        """A request the parser refused (both Content-Length and Transfer-Encoding, Content-Length twice, a
+        malformed line …): Scryfall's error object, naming what the parser found, instead of uvicorn's text."""
+        if self._refused:
+            return
+        error = sys.exc_info()[1]  # called while uvicorn handles the parser's error
+        found = str(error).strip().rstrip(".") if error is not None and str(error).strip() else msg.rstrip(".")
+        self._refuse(400, "Bad Request", f"the request is not valid HTTP/1.1 ({found}); send one well-formed request")
 
     def on_headers_complete(self) -> None:
         self._disarm()
@@ -114,4 +127,5 @@ def uvicorn_options() -> dict[str, Any]:
         "http": GuardedHttpToolsProtocol,
         "limit_concurrency": MAX_CONNECTIONS,
         "timeout_keep_alive": KEEP_ALIVE,
+        "timeout_graceful_shutdown": GRACE_PERIOD,
     }

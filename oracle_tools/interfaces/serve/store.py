@@ -2,22 +2,28 @@
 
 Concurrency (reliability):
 
-* Handlers run in Starlette's threadpool. Card objects, lookups by id/set and searches use a DuckDB
-  **cursor per worker thread** (``Generation.cursor()``: a connection of its own to the same database,
-  created once per thread), so concurrent requests never share a DuckDB connection.
-* The ``OracleDB`` rules methods (resolve, token, choose_name, check_deck, search) keep per-object
-  state (the name index, lazily built checkers, their connection); they run one at a time under
-  ``Generation.rules_lock``. Once the in-memory name index is built a resolve takes microseconds.
+* Handlers run on worker threads, in a bounded pool per kind of work (app.py's ``POOLS``). Card objects,
+  lookups by id/set and searches use a DuckDB **cursor per worker thread** (``Generation.cursor()``: a
+  connection of its own to the same database, created once per thread), so concurrent requests never share a
+  DuckDB connection (one serves one thread at a time).
+* The ``OracleDB`` rules methods (resolve, token, choose_name, check_deck …) run on **this thread's own
+  view** of the database (``Generation.db``: ``OracleDB.on_connection`` over the thread's cursor). The views
+  share what the generation's ``OracleDB`` builds once (the name index, the name chooser, the deck checker:
+  built under its own lock, in the background at open, then read from memory only), so no request waits for
+  another's: a deck of 1,000 misspelt names takes one thread, and a 2-line deck or a lookup goes beside it.
 * Answers that depend only on the database are cached per generation (card objects as JSON bytes,
-  representative printings, the autocomplete name list): the database is read-only, so a cache is
-  exact until the file changes, and it is dropped with the generation.
+  representative printings, search results, the autocomplete name list): the database is read-only, so a
+  cache is exact until the file changes, and it is dropped with the generation. Every cache a request can
+  grow is bounded in **bytes** (:class:`ByteCache`, least recently used out), not in entries: a search of
+  300,000 printings is one entry of 12 MB where a named lookup is 200 bytes.
 
 Re-ingest while the server runs (``oracle-tools ingest`` writes a new file and renames it over the
 old one): every request first compares the file's identity (device, inode, size, mtime — one
 ``stat``) with the open generation's; SIGHUP forces the same check to reopen. On a change, new
 requests wait until the requests in flight on the old database have finished (they are never
 failed), the old connections are closed and the new file is opened — **picked up on the next
-request**. Waiting for the in-flight requests is needed, not just tidy: DuckDB keeps one database
+request**. A request takes its generation only once its body has been read (app.py's ``ReadBodyFirst``),
+so a client that stalls while sending never holds a swap up. Waiting for the in-flight requests is needed, not just tidy: DuckDB keeps one database
 instance per path in a process, so the new file is only read once every connection to the old one is
 closed.
 """
@@ -28,8 +34,13 @@ import asyncio
 import json
 import logging
 import os
+import sys
 import threading
-from collections.abc import Callable
+from array import array
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from contextlib import nullcontext
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -38,19 +49,94 @@ from oracle_tools.errors import OracleToolsError
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
 
-#: Card objects kept as JSON per generation; the whole cache is dropped when it grows past this.
-CARD_CACHE_SIZE = 100_000
-#: /cards/named answers kept per generation (a name's printing id or its error); cleared when it grows past this.
-NAMED_CACHE_SIZE = 100_000
-#: Bytes of rules-endpoint answers (GET /names/resolve, /tokens, /choose-name[/list]) kept per generation;
-#: the cache is emptied when it would grow past this, and an answer over a quarter of it is not kept.
-ANSWER_CACHE_BYTES = 64 * 1024 * 1024
+MB = 1024 * 1024
+#: Bytes of card objects kept as JSON per generation (every Oracle card's representative printing of the real
+#: data is about 70 MB; printings other requests asked for fill the rest).
+CARD_CACHE_BYTES = 160 * MB
+#: Bytes of /cards/named answers kept per generation (a name's printing id or its error).
+NAMED_CACHE_BYTES = 16 * MB
+#: Bytes of rules-endpoint answers (GET /names/resolve, /tokens, /choose-name[/list], /changes) kept per generation.
+ANSWER_CACHE_BYTES = 64 * MB
+#: Bytes of search results (printing ids, :class:`IdList`) kept per generation.
+SEARCH_CACHE_BYTES = 64 * MB
+#: What one cache entry costs beside its value's bytes (the key, the dict and order slots), roughly.
+ENTRY_BYTES = 200
 #: Cached card JSON holds this in place of the server's address; each answer puts the request's base URL in
 #: (a client may reach the server as localhost or 127.0.0.1).
 BASE_URL = "http://oracle-tools.base.invalid"
 BASE_URL_BYTES = BASE_URL.encode()
 #: Oracle cards whose representative printing's JSON is built at open, in the background, in chunks.
 WARM_CHUNK = 2000
+
+
+class ByteCache:
+    """A cache bounded in bytes: each entry is kept with its size, and the least recently used go first when a new
+    one would pass ``limit``; an entry over a quarter of the limit is not kept at all. Safe across threads (one
+    short lock around the dictionary, never around building a value)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.bytes = 0
+        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return default
+            self._items.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, value: Any, size: int) -> None:
+        size += ENTRY_BYTES
+        if size > self.limit // 4:
+            return
+        with self._lock:
+            previous = self._items.pop(key, None)
+            if previous is not None:
+                self.bytes -= previous[1]
+            while self._items and self.bytes + size > self.limit:
+                self.bytes -= self._items.popitem(last=False)[1][1]
+            self._items[key] = (value, size)
+            self.bytes += size
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.bytes = 0
+
+
+class IdList:
+    """A search's printing ids in order, compact: one string of them all and where each ends (about 40 bytes an
+    id, where a list of strings takes about 90), sliced a page at a time."""
+
+    def __init__(self, ids: Sequence[str]) -> None:
+        self._text = "".join(ids)
+        self._ends = array("Q", accumulate(map(len, ids)))
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def __getitem__(self, at: int) -> str:
+        return self.slice(at, at + 1)[0]
+
+    def slice(self, start: int, stop: int) -> list[str]:
+        stop = min(stop, len(self._ends))
+        ends = self._ends
+        out = []
+        begin = ends[start - 1] if start > 0 else 0
+        for at in range(start, stop):
+            out.append(self._text[begin : ends[at]])
+            begin = ends[at]
+        return out
+
+    @property
+    def nbytes(self) -> int:
+        return sys.getsizeof(self._text) + self._ends.itemsize * len(self._ends)
 
 
 def card_bytes(card: dict[str, Any]) -> bytes:
@@ -69,24 +155,30 @@ def file_identity(path: Path) -> tuple[int, int, int, int] | None:
 class Generation:
     """One opened database file, with its per-thread cursors and caches."""
 
-    def __init__(self, path: Path, number: int, rules_lock: threading.Lock | None = None) -> None:
+    def __init__(self, path: Path, number: int) -> None:
         self.path = path
         self.number = number
         self.identity = file_identity(path)
-        self.db = OracleDB(path)
-        _ = self.db.con  # open now (raises DatabaseMissingError), not concurrently in the first requests
-        self.rules_lock = rules_lock or threading.Lock()
+        #: the one OracleDB of this file: what it builds once is shared by every thread's view (``db``)
+        self.owner = OracleDB(path)
+        _ = self.owner.con  # open now (raises DatabaseMissingError), not concurrently in the first requests
+        #: Held around OracleDB calls by callers written when they ran one at a time (the page): no lock now,
+        #: since each thread calls its own view.
+        self.rules_lock = nullcontext()
         self._cursor_lock = threading.Lock()
         self._local = threading.local()
         self._cursors: list[Any] = []
-        self.card_json: dict[str, bytes] = {}
+        #: card objects as JSON by printing id (b"": asked for, not in the database)
+        self.card_json = ByteCache(CARD_CACHE_BYTES)
+        #: Oracle id -> its representative printing's id (one per Oracle card: bounded by the database)
         self.representative: dict[str, str] = {}
         self.caches: dict[str, Any] = {}
         #: /cards/named answers by (exact|fuzzy, name, set): a printing id or the ApiError to answer
-        self.named: dict[tuple[str, str, str], Any] = {}
-        #: 200 answers of the GET rules endpoints as JSON bytes, by (path, parameters); event loop only
-        self.answers: dict[tuple[str, tuple[tuple[str, str], ...]], bytes] = {}
-        self.answer_bytes = 0
+        self.named = ByteCache(NAMED_CACHE_BYTES)
+        #: 200 answers of the GET rules endpoints as JSON bytes, by (path, parameters)
+        self.answers = ByteCache(ANSWER_CACHE_BYTES)
+        #: search results (IdList) by (q, unique, order, dir)
+        self.searches = ByteCache(SEARCH_CACHE_BYTES)
         self.closed = False
         self.warm_seconds: float | None = None  # set when the background warm-up has finished
 
@@ -97,10 +189,19 @@ class Generation:
             with self._cursor_lock:
                 if self.closed:
                     raise OracleToolsError("the database was closed (reopened after a re-ingest); retry")
-                cur = self.db.con.cursor()
+                cur = self.owner.con.cursor()
                 self._cursors.append(cur)
             self._local.cursor = cur
         return cur
+
+    @property
+    def db(self) -> OracleDB:
+        """This thread's view of the database (``OracleDB.on_connection`` over :meth:`cursor`): rules calls on it
+        never wait for another thread's."""
+        view = getattr(self._local, "db", None)
+        if view is None:
+            view = self._local.db = self.owner.on_connection(self.cursor())
+        return view
 
     def user_cursor(self) -> Any:
         """This thread's own connection for user-derived SQL (search): a cursor of the sandboxed
@@ -110,36 +211,29 @@ class Generation:
             with self._cursor_lock:
                 if self.closed:
                     raise OracleToolsError("the database was closed (reopened after a re-ingest); retry")
-                base = self.db.user_con  # the sandbox: searches run user-derived SQL
+                base = self.owner.user_con  # the sandbox: searches run user-derived SQL
                 cur = base.cursor()
                 self._cursors.append(cur)
             self._local.user_cursor = cur
         return cur
 
-    def store_cards(self, cards: list[dict[str, Any]], asked: list[str]) -> None:
-        """Keep built card objects as JSON; ids asked for but not found are remembered as misses (b"")."""
-        if len(self.card_json) > CARD_CACHE_SIZE:
-            self.card_json.clear()
+    def store_cards(self, cards: list[dict[str, Any]], asked: list[str]) -> dict[str, bytes]:
+        """Keep built card objects as JSON; ids asked for but not found are remembered as misses (b"").
+        Returns them by id (the cache may let some go at once)."""
         found = {card["id"]: card_bytes(card) for card in cards}
-        for pid in asked:
-            self.card_json[pid] = found.get(pid, b"")
+        answers = {pid: found.get(pid, b"") for pid in asked}
+        for pid, body in answers.items():
+            self.card_json.put(pid, body, len(body) + len(pid))
+        return answers
 
     def remember_named(self, key: tuple[str, str, str], answer: Any) -> None:
-        """Keep what /cards/named answered for ``key`` (see Generation.named); the cache is bounded."""
-        if len(self.named) > NAMED_CACHE_SIZE:
-            self.named.clear()
-        self.named[key] = answer
+        """Keep what /cards/named answered for ``key`` (see Generation.named)."""
+        size = sum(len(part) for part in key) + (len(answer) if isinstance(answer, str) else 400)
+        self.named.put(key, answer, size)
 
-    def remember_answer(self, key: tuple[str, tuple[tuple[str, str], ...]], body: bytes) -> None:
-        """Keep a rules endpoint's 200 answer (see Generation.answers), within ANSWER_CACHE_BYTES."""
-        if len(body) > ANSWER_CACHE_BYTES // 4:
-            return
-        if self.answer_bytes + len(body) > ANSWER_CACHE_BYTES:
-            self.answers.clear()
-            self.answer_bytes = 0
-        previous = self.answers.get(key)  # two requests may fill the same key: count its bytes once
-        self.answers[key] = body
-        self.answer_bytes += len(body) - (len(previous) if previous is not None else 0)
+    def remember_answer(self, key: Hashable, body: bytes) -> None:
+        """Keep a rules endpoint's 200 answer (see Generation.answers)."""
+        self.answers.put(key, body, len(body) + len(repr(key)))
 
     def warm(self) -> None:
         """Build every Oracle card's representative printing and its JSON (background thread after open):
@@ -150,17 +244,19 @@ class Generation:
 
         started = time.perf_counter()
         try:
+            # the name index first (every name lookup reads it), built once for every thread's view
+            _ = self.owner.name_index
             with self._cursor_lock:  # registered, so close() ends it (and the swap can open the new file)
                 if self.closed:
                     return
-                cur = self.db.con.cursor()
+                cur = self.owner.con.cursor()
                 self._cursors.append(cur)
             try:
                 oids = [oid for (oid,) in cur.execute("SELECT oracle_id FROM cards").fetchall()]
                 reps = cardjson.representative_ids(cur, oids)
                 for oid in oids:
                     self.representative.setdefault(oid, reps.get(oid, ""))
-                ids = [pid for pid in reps.values() if pid not in self.card_json]
+                ids = [pid for pid in reps.values() if self.card_json.get(pid) is None]
                 for start in range(0, len(ids), WARM_CHUNK):
                     if self.closed:
                         return
@@ -171,6 +267,7 @@ class Generation:
                     if cur in self._cursors:
                         self._cursors.remove(cur)
                         cur.close()
+            _ = self.owner.deck_checker  # each card's deck rules, for deck checks
             self.warm_seconds = time.perf_counter() - started
             log.info(
                 "generation %d warm: %d card objects in %.1f s", self.number, len(self.card_json), self.warm_seconds
@@ -187,6 +284,15 @@ class Generation:
             value = self.caches[key] = build()
             return value
 
+    def interrupt(self) -> None:
+        """Stop the queries running on this generation's cursors (the server is stopping)."""
+        with self._cursor_lock:
+            for cur in self._cursors:
+                try:
+                    cur.interrupt()
+                except Exception as exc:  # noqa: BLE001 — the others must be interrupted too
+                    log.debug("interrupting a cursor: %s", exc)
+
     def close(self) -> None:
         with self._cursor_lock:
             self.closed = True
@@ -196,16 +302,14 @@ class Generation:
                 except Exception as exc:  # noqa: BLE001 — closing must go on for the others
                     log.debug("closing a cursor: %s", exc)
             self._cursors.clear()
-        self.db.close()
+        self.owner.close()
 
 
 class Store:
     """The current generation, the count of requests using it, and the swap to a new file."""
 
-    def __init__(self, path: Path, *, rules_lock: threading.Lock | None = None) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        #: one lock for every ``OracleDB`` rules call of the process (API and web page alike)
-        self.rules_lock = rules_lock or threading.Lock()
         self._number = 1
         self.generation: Generation | None = self._open()
         self.open_error: str | None = None
@@ -216,7 +320,7 @@ class Store:
         self.on_swap: list[Callable[[Generation | None], None]] = []
 
     def _open(self) -> Generation:
-        generation = Generation(self.path, self._number, self.rules_lock)
+        generation = Generation(self.path, self._number)
         threading.Thread(target=generation.warm, name=f"warm-{self._number}", daemon=True).start()
         return generation
 
