@@ -355,6 +355,7 @@ class Ingest:
         self._run_rows: list[tuple] = []
         self._started = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         self._stop = StopOnSignals()
+        self._replacing_damaged = False
 
     def run(self, sources: Sequence[SourceFile], *, rules_file: Path | None = None) -> IngestReport:
         """Build and swap in the new database. SIGINT (Ctrl-C) or SIGTERM stops the run at once, removes its files
@@ -376,7 +377,7 @@ class Ingest:
         card_files = [s for s in sources if s.kind == "cards"]
         ruling_files = [s for s in sources if s.kind == "rulings"]
         set_files = [s for s in sources if s.kind == "sets"]
-        previous = self.db_path if self.db_path.exists() else None
+        previous = self.db_path if self.db_path.exists() and not self._replacing_damaged else None
         if not card_files and previous is None:
             raise IngestError(
                 f"no card files to ingest and no database at {self.db_path} to add to; "
@@ -412,9 +413,24 @@ class Ingest:
             self._stop.armed = False  # built and checked: a signal now no longer undoes the run
             Path(str(self.db_path) + ".wal").unlink(missing_ok=True)
             os.replace(tmp, self.db_path)
-        except BaseException:
+        except BaseException as exc:
             _remove(tmp)
-            raise
+            damage = _damage(previous) if previous is not None and isinstance(exc, duckdb.Error | IngestError) else None
+            if damage is None:
+                raise
+            if not self.replace_anyway:
+                raise IngestError(
+                    f"{self.db_path} is damaged ({damage}), so it cannot be read or added to; rerun with "
+                    "--replace-anyway to replace it with a new database (its change history goes with it), or move "
+                    "it away. Nothing was replaced."
+                ) from None
+            # Asked for: build as into an empty place, then swap it in over the damaged file.
+            self._replacing_damaged = True
+            self._run_rows.clear()
+            self.report = IngestReport(db_path=self.db_path)
+            self.report.warnings.append(f"replaced {self.db_path}, which was damaged ({damage}); its history is gone")
+            self._previous_cards = 0
+            return self._run(sources, rules_file)
         self.report.seconds = time.perf_counter() - started
         return self.report
 
@@ -743,6 +759,28 @@ class Ingest:
                 "INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [run_id, self._started, origin, kind, file, bulk_type, updated_at, rows, seconds],
             )
+
+
+def _damage(path: Path) -> str | None:
+    """What DuckDB says is wrong with the database at ``path`` (not a DuckDB file, truncated, a damaged block), or
+    None when every table of it reads. Asked only after an ingest failed: reading every column of every table
+    costs about a second per 100 MB."""
+    probe = duckdb.connect(":memory:")
+    try:
+        probe.execute("ATTACH ? AS damaged_probe (READ_ONLY)", [str(path)])
+        tables = probe.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'damaged_probe'"
+        ).fetchall()
+        for (table,) in tables:  # names from the file's catalog, quoted
+            quoted = '"' + table.replace('"', '""') + '"'
+            probe.execute(f"SELECT max(hash(t)) FROM damaged_probe.main.{quoted} t").fetchall()
+    except duckdb.Error as exc:
+        if sqlfiles.is_foreign_wal(exc):
+            return None  # the ingest removes a stale log itself
+        return _first_line(exc)
+    finally:
+        probe.close()
+    return None
 
 
 def _staged_sql(name: str) -> str:

@@ -234,3 +234,25 @@ def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
     assert out == ""
     assert db.read_bytes() == before
     assert sorted(p.name for p in db.parent.iterdir()) == [db.name, lock_path(db).name]
+
+
+def test_a_damaged_database_is_replaced_when_asked(db: Path) -> None:
+    """A truncated file at --db: every command said "rebuild it with oracle-tools ingest", and the ingest (even
+    with --replace-anyway) failed the same way — advice that looped. The ingest now says what is wrong and what
+    to do, and --replace-anyway builds a new database in its place."""
+    with db.open("r+b") as f:
+        f.truncate(1_000_000)
+    damaged = db.read_bytes()
+    refused = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert refused.stderr.startswith(f"error: {db} is damaged (IO Error: ")
+    assert refused.stderr.endswith(
+        "so it cannot be read or added to; rerun with --replace-anyway to replace it with a new database (its "
+        "change history goes with it), or move it away. Nothing was replaced.\n"
+    )
+    assert db.read_bytes() == damaged
+    replaced = _cli("ingest", "--sample", "--no-progress", "--replace-anyway", "--db", str(db))
+    assert replaced.returncode == 0, replaced.stderr
+    assert f"warning: replaced {db}, which was damaged (IO Error: " in replaced.stderr
+    assert _runs(db) == [1] and _cards(db) > 2000
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name, lock_path(db).name]
