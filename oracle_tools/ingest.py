@@ -32,7 +32,7 @@ import duckdb
 from tqdm import tqdm
 
 from oracle_tools.errors import IngestError
-from oracle_tools.store import scryfall_objects, sqlfiles, userfiles
+from oracle_tools.store import limits, scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 from oracle_tools.store.stopping import StopOnSignals, Stopped
 
@@ -262,9 +262,6 @@ def _pid_alive(pid: int) -> bool:
 #: A new database with fewer than this share of the cards of the one it replaces is refused (a truncated or
 #: wrong source that still parses) unless the ingest is told to replace anyway.
 MIN_KEPT_SHARE = 0.5
-#: The longest card name and Oracle text taken (the longest real ones: 141 and about 1,300 characters).
-MAX_NAME_CHARS = 1000
-MAX_TEXT_CHARS = 100_000
 
 
 def lock_path(db_path: Path) -> Path:
@@ -489,6 +486,10 @@ class Ingest:
                 lambda c: rules.store(c, rules_file, keep_previous=previous is not None and rules_file is None)
             )
             second.submit(_warm_up)
+            for source in card_files:  # too large or too deep to keep and serve: refused before any is kept
+                limits.check_objects(
+                    str(source.path), source.json_format, max_object_bytes=scryfall_objects.MAX_OBJECT_BYTES
+                )
             if card_files:
                 # Each printing's whole object, kept on the core the staging leaves idle: nothing in the ingest
                 # reads it, so it is waited for at the end.
@@ -638,23 +639,13 @@ class Ingest:
                     f"{source.path}: {bad[0]} object(s) are not Scryfall card objects (object = {bad[1]!r} "
                     "or no id); a bulk file must hold only card objects. Nothing was replaced."
                 )
-            huge = con.execute(
-                f"SELECT id, length(name), length(oracle_text) FROM {STAGE_CATALOG}.main.stage_cards "
-                "WHERE file_order = ? AND (length(name) > ? OR length(oracle_text) > ?) LIMIT 1",
-                [order, MAX_NAME_CHARS, MAX_TEXT_CHARS],
+            # CR 201.2: every card has a name; each text field at most limits.FIELD_CHARS
+            oversized = con.execute(
+                limits.first_oversized_field_sql(f"{STAGE_CATALOG}.main.stage_cards"), [order]
             ).fetchall()
-            if huge:
-                card_id, name_chars, text_chars = huge[0]
-                what = (
-                    f"a name of {name_chars:,} characters"
-                    if (name_chars or 0) > MAX_NAME_CHARS
-                    else f"an Oracle text of {text_chars:,} characters"
-                )
-                raise IngestError(
-                    f"{source.path}: the object with id {card_id} has {what}, which no card has (at most "
-                    f"{MAX_NAME_CHARS:,} and {MAX_TEXT_CHARS:,}); the file is damaged or not Scryfall's. "
-                    "Nothing was replaced."
-                )
+            if oversized:
+                card_id, (field_name, chars) = oversized[0]
+                raise limits.field_error(source.path, card_id, field_name, chars)
             twice = con.execute(
                 f"SELECT id FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order = ? GROUP BY id "
                 "HAVING count(*) > 1 LIMIT 1",
