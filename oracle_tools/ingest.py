@@ -32,7 +32,7 @@ import duckdb
 from tqdm import tqdm
 
 from oracle_tools.errors import IngestError
-from oracle_tools.store import scryfall_objects, sqlfiles, userfiles
+from oracle_tools.store import limits, scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 from oracle_tools.store.stopping import StopOnSignals, Stopped
 
@@ -262,9 +262,6 @@ def _pid_alive(pid: int) -> bool:
 #: A new database with fewer than this share of the cards of the one it replaces is refused (a truncated or
 #: wrong source that still parses) unless the ingest is told to replace anyway.
 MIN_KEPT_SHARE = 0.5
-#: The longest card name and Oracle text taken (the longest real ones: 141 and about 1,300 characters).
-MAX_NAME_CHARS = 1000
-MAX_TEXT_CHARS = 100_000
 
 
 def lock_path(db_path: Path) -> Path:
@@ -362,6 +359,7 @@ class Ingest:
         self._run_rows: list[tuple] = []
         self._started = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         self._stop = StopOnSignals()
+        self._replacing_damaged = False
 
     def run(self, sources: Sequence[SourceFile], *, rules_file: Path | None = None) -> IngestReport:
         """Build and swap in the new database. SIGINT (Ctrl-C) or SIGTERM stops the run at once, removes its files
@@ -383,7 +381,7 @@ class Ingest:
         card_files = [s for s in sources if s.kind == "cards"]
         ruling_files = [s for s in sources if s.kind == "rulings"]
         set_files = [s for s in sources if s.kind == "sets"]
-        previous = self.db_path if self.db_path.exists() else None
+        previous = self.db_path if self.db_path.exists() and not self._replacing_damaged else None
         if not card_files and previous is None:
             raise IngestError(
                 f"no card files to ingest and no database at {self.db_path} to add to; "
@@ -419,9 +417,24 @@ class Ingest:
             self._stop.armed = False  # built and checked: a signal now no longer undoes the run
             Path(str(self.db_path) + ".wal").unlink(missing_ok=True)
             os.replace(tmp, self.db_path)
-        except BaseException:
+        except BaseException as exc:
             _remove(tmp)
-            raise
+            damage = _damage(previous) if previous is not None and isinstance(exc, duckdb.Error | IngestError) else None
+            if damage is None:
+                raise
+            if not self.replace_anyway:
+                raise IngestError(
+                    f"{self.db_path} is damaged ({damage}), so it cannot be read or added to; rerun with "
+                    "--replace-anyway to replace it with a new database (its change history goes with it), or move "
+                    "it away. Nothing was replaced."
+                ) from None
+            # Asked for: build as into an empty place, then swap it in over the damaged file.
+            self._replacing_damaged = True
+            self._run_rows.clear()
+            self.report = IngestReport(db_path=self.db_path)
+            self.report.warnings.append(f"replaced {self.db_path}, which was damaged ({damage}); its history is gone")
+            self._previous_cards = 0
+            return self._run(sources, rules_file)
         self.report.seconds = time.perf_counter() - started
         return self.report
 
@@ -480,6 +493,10 @@ class Ingest:
                 lambda c: rules.store(c, rules_file, keep_previous=previous is not None and rules_file is None)
             )
             second.submit(_warm_up)
+            for source in card_files:  # too large or too deep to keep and serve: refused before any is kept
+                limits.check_objects(
+                    str(source.path), source.json_format, max_object_bytes=scryfall_objects.MAX_OBJECT_BYTES
+                )
             if card_files:
                 # Each printing's whole object, kept on the core the staging leaves idle: nothing in the ingest
                 # reads it, so it is waited for at the end.
@@ -629,23 +646,13 @@ class Ingest:
                     f"{source.path}: {bad[0]} object(s) are not Scryfall card objects (object = {bad[1]!r} "
                     "or no id); a bulk file must hold only card objects. Nothing was replaced."
                 )
-            huge = con.execute(
-                f"SELECT id, length(name), length(oracle_text) FROM {STAGE_CATALOG}.main.stage_cards "
-                "WHERE file_order = ? AND (length(name) > ? OR length(oracle_text) > ?) LIMIT 1",
-                [order, MAX_NAME_CHARS, MAX_TEXT_CHARS],
+            # CR 201.2: every card has a name; each text field at most limits.FIELD_CHARS
+            oversized = con.execute(
+                limits.first_oversized_field_sql(f"{STAGE_CATALOG}.main.stage_cards"), [order]
             ).fetchall()
-            if huge:
-                card_id, name_chars, text_chars = huge[0]
-                what = (
-                    f"a name of {name_chars:,} characters"
-                    if (name_chars or 0) > MAX_NAME_CHARS
-                    else f"an Oracle text of {text_chars:,} characters"
-                )
-                raise IngestError(
-                    f"{source.path}: the object with id {card_id} has {what}, which no card has (at most "
-                    f"{MAX_NAME_CHARS:,} and {MAX_TEXT_CHARS:,}); the file is damaged or not Scryfall's. "
-                    "Nothing was replaced."
-                )
+            if oversized:
+                card_id, (field_name, chars) = oversized[0]
+                raise limits.field_error(source.path, card_id, field_name, chars)
             twice = con.execute(
                 f"SELECT id FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order = ? GROUP BY id "
                 "HAVING count(*) > 1 LIMIT 1",
@@ -750,6 +757,28 @@ class Ingest:
                 "INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [run_id, self._started, origin, kind, file, bulk_type, updated_at, rows, seconds],
             )
+
+
+def _damage(path: Path) -> str | None:
+    """What DuckDB says is wrong with the database at ``path`` (not a DuckDB file, truncated, a damaged block), or
+    None when every table of it reads. Asked only after an ingest failed: reading every column of every table
+    costs about a second per 100 MB."""
+    probe = duckdb.connect(":memory:")
+    try:
+        probe.execute("ATTACH ? AS damaged_probe (READ_ONLY)", [str(path)])
+        tables = probe.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'damaged_probe'"
+        ).fetchall()
+        for (table,) in tables:  # names from the file's catalog, quoted
+            quoted = '"' + table.replace('"', '""') + '"'
+            probe.execute(f"SELECT max(hash(t)) FROM damaged_probe.main.{quoted} t").fetchall()
+    except duckdb.Error as exc:
+        if sqlfiles.is_foreign_wal(exc):
+            return None  # the ingest removes a stale log itself
+        return _first_line(exc)
+    finally:
+        probe.close()
+    return None
 
 
 def _staged_sql(name: str) -> str:

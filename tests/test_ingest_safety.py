@@ -142,15 +142,15 @@ def test_an_ingest_that_would_lose_most_cards_is_refused(db: Path, tmp_path: Pat
 def test_a_name_of_megabytes_is_a_bad_input_not_a_card(db: Path, tmp_path: Path) -> None:
     with gzip.open(Path(__file__).resolve().parents[1] / "oracle_tools/data/sample/cards-2019.json.gz") as f:
         cards = json.load(f)
-    cards[5] = {**cards[5], "name": "Bolt " * 400_000}  # 2 MB
+    cards[5] = {**cards[5], "name": "Bolt " * 1_000}  # 5,000 characters: 35 times the longest real name
     bad = tmp_path / "huge-name.json"
     bad.write_text(json.dumps(cards), encoding="utf-8")
     size = db.stat().st_size
     done = _cli("ingest", "--bulk-file", str(bad), "--no-progress", "--db", str(db))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert done.stderr == (
-        f"error: {bad}: the object with id {cards[5]['id']} has a name of 2,000,000 characters, which no card has "
-        "(at most 1,000 and 100,000); the file is damaged or not Scryfall's. Nothing was replaced.\n"
+        f"error: {bad}: the object with id {cards[5]['id']} has a name of 5,000 characters, which no card has "
+        "(at most 2,820); the file is damaged or not Scryfall's. Nothing was replaced.\n"
     )
     assert db.stat().st_size == size
 
@@ -234,3 +234,99 @@ def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
     assert out == ""
     assert db.read_bytes() == before
     assert sorted(p.name for p in db.parent.iterdir()) == [db.name, lock_path(db).name]
+
+
+def test_a_damaged_database_is_replaced_when_asked(db: Path) -> None:
+    """A truncated file at --db: every command said "rebuild it with oracle-tools ingest", and the ingest (even
+    with --replace-anyway) failed the same way — advice that looped. The ingest now says what is wrong and what
+    to do, and --replace-anyway builds a new database in its place."""
+    with db.open("r+b") as f:
+        f.truncate(1_000_000)
+    damaged = db.read_bytes()
+    refused = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert refused.stderr.startswith(f"error: {db} is damaged (IO Error: ")
+    assert refused.stderr.endswith(
+        "so it cannot be read or added to; rerun with --replace-anyway to replace it with a new database (its "
+        "change history goes with it), or move it away. Nothing was replaced.\n"
+    )
+    assert db.read_bytes() == damaged
+    replaced = _cli("ingest", "--sample", "--no-progress", "--replace-anyway", "--db", str(db))
+    assert replaced.returncode == 0, replaced.stderr
+    assert f"warning: replaced {db}, which was damaged (IO Error: " in replaced.stderr
+    assert _runs(db) == [1] and _cards(db) > 2000
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name, lock_path(db).name]
+
+
+def _sample_cards(count: int) -> list[dict]:
+    with gzip.open(Path(__file__).resolve().parents[1] / "oracle_tools/data/sample/cards-2019.json.gz") as f:
+        return json.load(f)[:count]
+
+
+def _bulk_file(folder: Path, cards: list[dict], name: str = "bad-cards.json.gz") -> Path:
+    path = folder / name
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        f.write("[\n" + ",\n".join(json.dumps(c) for c in cards) + "\n]\n")
+    return path
+
+
+def _refused(db: Path, bulk: Path) -> str:
+    """The one error line of an ingest of ``bulk`` into ``db`` (new: no old database to compare with)."""
+    done = _cli("ingest", "--bulk-file", str(bulk), "--no-progress", "--db", str(db))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert not db.exists() and sorted(p.name for p in db.parent.iterdir()) == [bulk.name, lock_path(db).name]
+    return done.stderr
+
+
+def test_a_compression_bomb_is_refused(tmp_path: Path) -> None:
+    """12 cards with 3 MB of flavor_text each gzip to a few kB; ingested, every answer and bulk download holding
+    them was megabytes (the server grew by a GB). A card object is at most limits.OBJECT_BYTES."""
+    cards = [{**c, "flavor_text": "Z" * 3_000_000} for c in _sample_cards(12)]
+    bulk = _bulk_file(tmp_path, cards)
+    assert bulk.stat().st_size < 200_000
+    line = _refused(tmp_path / "new.duckdb", bulk)
+    size = len(json.dumps(cards[0]).encode())
+    assert line == (
+        f"error: {bulk}: object 1 (id {cards[0]['id']}) is {size:,} bytes of JSON, which no card object is (at most "
+        "1,048,576); the file is damaged or not Scryfall's. Nothing was replaced.\n"
+    )
+
+
+def test_every_text_field_has_a_limit(tmp_path: Path) -> None:
+    every = _sample_cards(10_000)
+    faced = next(i for i, c in enumerate(every) if c.get("card_faces"))
+    cards = every[: faced + 1]
+    cards[faced]["card_faces"][1]["oracle_text"] = "Draw a card. " * 1_000
+    line = _refused(tmp_path / "new.duckdb", _bulk_file(tmp_path, cards))
+    assert f"the object with id {cards[faced]['id']} has a face.oracle_text of 13,000 characters, which no card" in line
+    assert "(at most 10,100)" in line
+
+
+@pytest.mark.parametrize("place", [5, 1_050])
+def test_an_object_nested_deep_is_refused_naming_the_file_and_the_object(tmp_path: Path, place: int) -> None:
+    """Nested 100,000 deep: within the first 1,000 objects the ingest failed with "this is a bug" (RecursionError
+    while training the compression dictionary, no file named); after them it was ingested and every answer
+    holding it failed with RecursionError. A card object nests at most limits.MAX_DEPTH levels."""
+    cards = _sample_cards(1_100)
+    bulk = tmp_path / "deep.json"
+    texts = [json.dumps(c) for c in cards]
+    deep = "[" * 100_000 + "]" * 100_000
+    texts[place - 1] = texts[place - 1][:-1] + ', "extra": ' + deep + "}"
+    bulk.write_text("[\n" + ",\n".join(texts) + "\n]\n", encoding="utf-8")
+    line = _refused(tmp_path / "new.duckdb", bulk)
+    assert line == (
+        f"error: {bulk}: object {place:,} (id {cards[place - 1]['id']}) is nested more than 32 levels deep, which no "
+        "card object is (real ones nest 4); the file is damaged or not Scryfall's. Nothing was replaced.\n"
+    )
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\u200b\u3000"])
+def test_a_card_without_a_name_is_refused(tmp_path: Path, name: str) -> None:
+    """CR 201.2: every card has a name. Objects named "" or "   " were ingested as cards."""
+    cards = _sample_cards(20)
+    cards[3]["name"] = name
+    line = _refused(tmp_path / "new.duckdb", _bulk_file(tmp_path, cards))
+    assert line == (
+        f"error: {tmp_path / 'bad-cards.json.gz'}: the object with id {cards[3]['id']} has an empty name (or only "
+        "spaces), which no card has; the file is damaged or not Scryfall's. Nothing was replaced.\n"
+    )

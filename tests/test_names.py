@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -336,3 +337,26 @@ def test_a_full_name_beats_other_cards_face_names(tmp_path) -> None:
         assert not [p for p in deck.problems if p.kind == "unknown_card"]
     finally:
         db.close()
+
+
+def test_a_name_with_a_bidi_override_resolves_by_its_visible_text(tmp_path: Path) -> None:
+    """A card object whose name carries a right-to-left override (U+202E … U+202C) resolves by the text a reader
+    sees, and a query carrying one resolves too: name keys fold format characters (Cf) out, at ingest and at
+    lookup alike (CR 201.2: the name is the words, not invisible controls)."""
+    import gzip
+
+    from oracle_tools.store.resources import SAMPLE_DIR
+
+    with gzip.open(SAMPLE_DIR / "cards-2019.json.gz") as f:
+        cards = json.load(f)[:40]
+    visible = cards[2]["name"]
+    cards[2]["name"] = "\u202e" + visible + "\u202c"
+    bulk = tmp_path / "bidi-cards.json"
+    bulk.write_text(json.dumps(cards), encoding="utf-8")
+    db_path = tmp_path / "bidi.duckdb"
+    with OracleDB.ingest_files(db_path, [bulk]) as db:
+        for query in (visible, visible.upper(), "\u202e" + visible, visible[:3] + "\u202e" + visible[3:]):
+            found = db.resolve(query)
+            assert found.status == "ok" and found.oracle_id == cards[2]["oracle_id"], query
+    result = CliRunner().invoke(main, ["resolve", visible, "--json", "--db", str(db_path)])
+    assert json.loads(result.output)["oracle_id"] == cards[2]["oracle_id"]

@@ -333,7 +333,8 @@ def main(ctx: click.Context, debug: bool, db_path: Path | None) -> None:
 @click.option(
     "--replace-anyway",
     is_flag=True,
-    help="Replace the database even when the new one holds fewer than half its cards (refused by default).",
+    help="Replace the database even when the new one holds fewer than half its cards, or when the old one is "
+    "damaged and cannot be read (both refused by default).",
 )
 @click.option("--progress/--no-progress", default=True, help="Show progress bars.")
 @_json_option
