@@ -154,7 +154,44 @@ def test_catalog_values_come_from_the_data_and_the_rules(sample_db: OracleDB) ->
 def test_migrations_is_an_empty_list(server: Server) -> None:
     """The bulk data carries no id migrations: Scryfall's list object, empty (a syncing client changes nothing)."""
     assert server.client.get("/migrations").json() == {"object": "list", "has_more": False, "data": []}
-    assert server.client.get("/migrations?bogus=1").status_code == 400
+    assert server.client.get("/migrations?bogus=1").json()["data"] == []  # unused: ignored, as Scryfall does
+
+
+def test_parameters_follow_scryfalls_rules(server: Server) -> None:
+    """Scryfall ignores parameters an endpoint does not use (scrython sends format=json&face=&version=&pretty= and
+    its path values with every call); format, pretty, face and version do what request-formats documents; a used
+    parameter that is malformed is still a Scryfall error object."""
+    get = server.client.get
+    plain = get("/cards/named", params={"exact": "Lightning Bolt"}).json()
+    scrython_style = {"format": "json", "face": "", "version": "", "pretty": "", "exact": "Lightning Bolt"}
+    assert get("/cards/named", params=scrython_style | {"code": "m19", "data": "x"}).json() == plain
+    by_number = get(f"/cards/{plain['set']}/{plain['collector_number']}", params={"code": plain["set"], "id": "1"})
+    assert by_number.status_code == 200 and by_number.json()["id"] == plain["id"]
+    assert get("/sets", params={"format": "json", "face": "", "pretty": ""}).status_code == 200
+    pretty = get("/cards/named", params={"exact": "Lightning Bolt", "pretty": "true"})
+    assert pretty.text.startswith('{\n  "object": "card"') and pretty.json() == plain
+    text = get("/cards/named", params={"exact": "Lightning Bolt", "format": "text"})
+    assert text.headers["content-type"].startswith("text/plain")
+    assert text.text.splitlines()[:2] == [f"Lightning Bolt {plain['mana_cost']}", plain["type_line"]]
+    assert text.text.splitlines()[2] == plain["oracle_text"]
+    image = get("/cards/named", params={"exact": "Lightning Bolt", "format": "image", "version": "small"})
+    if "image_uris" in plain:
+        assert image.status_code == 302 and image.headers["location"] == plain["image_uris"]["small"]
+    else:
+        assert image.status_code == 422 and image.json()["object"] == "error"
+    back = get(f"/cards/{plain['id']}", params={"format": "image", "face": "back"})
+    assert back.status_code == 422 and "no back face" in back.json()["details"]
+    for path, params, status in (
+        ("/cards/search", {"q": "t:goblin", "format": "csv"}, 422),
+        ("/sets", {"format": "text"}, 422),
+        ("/cards/named", {"exact": "Lightning Bolt", "format": "image", "version": "huge"}, 400),
+        ("/cards/named", {"exact": "Lightning Bolt", "pretty": "very"}, 400),
+        ("/cards/search", {"q": "t:goblin", "unique": "everything"}, 400),
+    ):
+        answer = get(path, params=params)
+        assert answer.status_code == status and answer.json()["object"] == "error", (path, params, answer.text)
+    twice = get("/cards/search?q=t:goblin&q=t:elf")
+    assert twice.status_code == 400 and "more than once" in twice.json()["details"]
 
 
 def test_scryfall_sdk_names_search_autocomplete_collection_sets_symbology(server: Server, sample_db: OracleDB) -> None:
@@ -190,3 +227,152 @@ def test_scryfall_sdk_names_search_autocomplete_collection_sets_symbology(server
     assert len(sets["ok"]) == set_count and eld["ok"]["name"] == "Throne of Eldraine"
     assert {"{W}", "{T}", "{W/U/P}"} <= {s["symbol"] for s in symbols["ok"]}
     assert parsed["ok"]["cost"] == "{2}{W}{W}" and parsed["ok"]["cmc"] == 4
+
+
+# -- every Python client, every call it offers, on an old-data and a recent-data database ------------------------
+#
+# "old": the 2019 dump + the 2024 file + the foreign printings (conftest's full_db); "recent": the 2024 file + the
+# 2025 objects (the trimmed list's built objects and the alternate-name printings). One server per database for the
+# module; every answer is compared with SQL on the database.
+
+
+class RealServer:
+    def __init__(self, name: str, path: Path) -> None:
+        import duckdb
+
+        self.name, self.path = name, path
+        self.server = Server(path)
+        self.base = self.server.base
+        self.con = duckdb.connect(str(path), read_only=True)
+
+    def one(self, sql: str, *params: Any) -> tuple[Any, ...]:
+        rows = self.con.execute(sql, list(params)).fetchall()
+        assert rows, sql
+        return tuple(rows[0])
+
+    def stop(self) -> None:
+        self.con.close()
+        self.server.stop()
+
+
+@pytest.fixture(scope="module", params=["old", "recent"])
+def real(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealServer]:
+    realdata: Path = request.getfixturevalue("realdata")
+    if request.param == "old":
+        path = request.getfixturevalue("full_db").path
+    else:
+        from oracle_tools.ingest import sample_dir
+
+        path = tmp_path_factory.mktemp("recent") / "recent.duckdb"
+        files = [
+            realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz",
+            sample_dir() / "cards-2025-trimmed.json.gz",
+            realdata / "scryfall-shaped-2025-alternate-names.json.gz",
+        ]
+        OracleDB.ingest_files(path, files).close()
+    srv = RealServer(request.param, Path(path))
+    yield srv
+    srv.stop()
+
+
+def _facts(real: RealServer) -> dict[str, Any]:
+    """What SQL on the database says each call must answer."""
+    facts: dict[str, Any] = {}
+    # CR 201.2: "Forest" is the full name of one card, whatever faces of other objects are named
+    facts["forest"] = real.one(
+        "SELECT p.id FROM cards c JOIN preferred_printings p USING (oracle_id) WHERE c.name = 'Forest' AND c.is_card"
+    )[0]
+    with_ids = real.one(
+        "SELECT id, oracle_id, name, set_code, collector_number, multiverse_ids[1], mtgo_id, arena_id, tcgplayer_id, "
+        "cardmarket_id, set_id FROM printings WHERE lang = 'en' AND arena_id IS NOT NULL AND mtgo_id IS NOT NULL "
+        "AND len(multiverse_ids) > 0 AND tcgplayer_id IS NOT NULL AND cardmarket_id IS NOT NULL "
+        "AND layout <> 'prototype' ORDER BY released_at DESC, id LIMIT 1"
+    )
+    keys = ("id", "oracle_id", "name", "set", "number", "multiverse", "mtgo", "arena", "tcgplayer", "cardmarket")
+    facts["card"] = dict(zip(keys + ("set_id",), with_ids, strict=True))
+    for kind, column in (("multiverse", "list_contains(multiverse_ids, ?)"), ("mtgo", "mtgo_id = ?"),
+                         ("arena", "arena_id = ?"), ("tcgplayer", "tcgplayer_id = ?"), ("cardmarket", "cardmarket_id = ?")):  # fmt: skip
+        facts[f"by_{kind}"] = real.one(
+            f"SELECT id FROM printings WHERE {column} ORDER BY (lang = 'en') DESC, id LIMIT 1", facts["card"][kind]
+        )[0]
+    facts["by_number"] = real.one(
+        "SELECT id FROM printings WHERE set_code = ? AND collector_number = ? ORDER BY (lang = 'en') DESC, id LIMIT 1",
+        facts["card"]["set"],
+        facts["card"]["number"],
+    )[0]
+    facts["rulings"] = real.one("SELECT count(*) FROM rulings WHERE oracle_id = ?", facts["card"]["oracle_id"])[0]
+    facts["goblins"] = {
+        n
+        for (n,) in real.con.execute(
+            "SELECT DISTINCT c.name FROM cards c JOIN faces f USING (oracle_id) WHERE c.is_card "
+            "AND regexp_matches(f.type_line, '\\bGoblin\\b')"
+        ).fetchall()
+    }
+    facts["sets"] = {c for (c,) in real.con.execute("SELECT DISTINCT set_code FROM printings").fetchall()}
+    facts["card_names"] = sorted({n for (n,) in real.con.execute("SELECT name FROM cards WHERE is_card").fetchall()})
+    return facts
+
+
+def test_scrython_every_call(real: RealServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """scrython 3 (the most used Python client), each call it offers, with no parameter stripped: it sends
+    format=json&face=&version=&pretty= and its path values as query parameters, which the server ignores."""
+    scrython = pytest.importorskip("scrython")
+    from scrython.base import ScryfallError, ScrythonRequestHandler
+
+    original = ScrythonRequestHandler._fetch_raw
+
+    def to_local(self: Any, url: str, cache_key: str | None = None, **kwargs: Any) -> Any:
+        # scrython has no base-URL setting: its URLs are built on api.scryfall.com (docs/serve.md)
+        return original(self, url.replace("https://api.scryfall.com", real.base), cache_key, **kwargs)
+
+    monkeypatch.setattr(ScrythonRequestHandler, "_fetch_raw", to_local)
+    facts = _facts(real)
+    card = facts["card"]
+    fast = {"rate_limit": False}  # a local server: no need for scrython's Scryfall-sized pauses
+    cards, rulings, sets = scrython.cards, scrython.rulings, scrython.sets
+
+    def data(answer: Any) -> Any:
+        return answer._scryfall_data
+
+    assert data(cards.Named(exact="Forest", **fast))["id"] == facts["forest"]
+    assert data(cards.Named(fuzzy=card["name"].lower(), **fast))["oracle_id"] == card["oracle_id"]
+    assert data(cards.Named(exact=card["name"], set=card["set"], **fast))["set"] == card["set"]
+    search = cards.Search(q="t:goblin", **fast)
+    assert data(search)["total_cards"] == len(facts["goblins"])
+    assert {c["name"] for c in data(search)["data"]} <= facts["goblins"]
+    assert card["name"] in data(cards.Autocomplete(q=card["name"][:6], **fast))["data"] or len(card["name"]) < 6
+    assert data(cards.Random(**fast))["object"] == "card"
+    assert data(cards.Random(q="t:goblin", **fast))["name"] in facts["goblins"]
+    identifiers = [{"name": "Forest"}, {"id": card["id"]}, {"set": card["set"], "collector_number": card["number"]}]
+    collection = data(cards.Collection(data={"identifiers": [*identifiers, {"name": "No Such Card"}]}, **fast))
+    assert [c["id"] for c in collection["data"]] == [facts["forest"], card["id"], facts["by_number"]]
+    assert collection["not_found"] == [{"name": "No Such Card"}]
+    assert data(cards.ByCodeNumber(code=card["set"], number=card["number"], **fast))["id"] == facts["by_number"]
+    assert data(cards.ById(id=card["id"], **fast))["id"] == card["id"]
+    for call, kind in ((cards.ByMultiverseId, "multiverse"), (cards.ByMTGOId, "mtgo"), (cards.ByArenaId, "arena"),
+                       (cards.ByTCGPlayerId, "tcgplayer"), (cards.ByCardMarketId, "cardmarket")):  # fmt: skip
+        assert data(call(id=card[kind], **fast))["id"] == facts[f"by_{kind}"], kind
+    for call, value in ((rulings.ById, card["id"]), (rulings.ByMultiverseId, card["multiverse"]),
+                        (rulings.ByMTGOId, card["mtgo"]), (rulings.ByArenaId, card["arena"])):  # fmt: skip
+        assert len(data(call(id=value, **fast))["data"]) == facts["rulings"]
+    by_number = rulings.ByCodeNumber(code=card["set"], number=card["number"], **fast)
+    assert len(data(by_number)["data"]) == facts["rulings"]
+    listed = data(sets.All(**fast))["data"]
+    assert facts["sets"] <= {s["code"] for s in listed} and all("id" in s and "uri" in s for s in listed)
+    assert data(sets.ByCode(code=card["set"], **fast))["code"] == card["set"]
+    set_id = data(sets.ByCode(code=card["set"], **fast))["id"]
+    assert data(sets.ById(id=set_id, **fast))["code"] == card["set"]
+    with_group = next(s for s in listed if "tcgplayer_id" in s)
+    assert data(sets.ByTCGPlayerId(id=with_group["tcgplayer_id"], **fast))["code"] == with_group["code"]
+    assert "{T}" in {s["symbol"] for s in data(scrython.symbology.All(**fast))["data"]}
+    assert data(scrython.symbology.ParseMana(cost="2WW", **fast))["cost"] == "{2}{W}{W}"
+    assert data(scrython.catalogs.CardNames(**fast))["data"] == facts["card_names"]
+    assert "Goblin" in data(scrython.catalogs.CreatureTypes(**fast))["data"]
+    bulk = data(scrython.bulk_data.All(**fast))["data"]
+    assert [b["type"] for b in bulk] == ["oracle_cards", "rulings"]
+    assert data(scrython.bulk_data.ById(id=bulk[0]["id"], **fast)) == bulk[0]
+    assert data(scrython.bulk_data.ByType(type="oracle_cards", **fast)) == bulk[0]
+    assert data(scrython.migrations.All(**fast))["data"] == []
+    with pytest.raises(ScryfallError) as missing:
+        cards.Named(exact="No Such Card Anywhere", **fast)
+    assert missing.value.status == 404
