@@ -1362,7 +1362,9 @@ def _in_form(status: int, headers: dict[str, str], body: bytes, form: tuple[str,
         text = json.dumps(data, ensure_ascii=False, indent=2, default=str).encode("utf-8")
         return Response(text, status_code=status, media_type="application/json", headers=keep)
     image = cardjson.image_uri(data, version, back=face == "back")
-    links = {"X-Scryfall-Card": str(data.get("scryfall_uri") or "")} | ({"X-Scryfall-Card-Image": image} if image else {})
+    links = {"X-Scryfall-Card": str(data.get("scryfall_uri") or "")} | (
+        {"X-Scryfall-Card-Image": image} if image else {}
+    )
     if kind == "text":
         return Response(cardjson.card_text(data), media_type="text/plain; charset=utf-8", headers=keep | links)
     if image is None:
