@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from oracle_tools import OracleDB
 from oracle_tools.scryfall.catalogs import CATALOGS
+from oracle_tools.scryfall.sets import shipped_set
 
 from oracle_server import Server
 
@@ -376,3 +378,147 @@ def test_scrython_every_call(real: RealServer, monkeypatch: pytest.MonkeyPatch) 
     with pytest.raises(ScryfallError) as missing:
         cards.Named(exact="No Such Card Anywhere", **fast)
     assert missing.value.status == 404
+
+
+#: Values real Scryfall objects carry that aioscryfall 0.4.2's enums predate (the `spree` frame effect of 2024, the
+#: `prototype` layout of 2023): the client refuses those cards from api.scryfall.com too — its bug, not the
+#: server's — so its searches here leave out the sets that have them (OTJ, MH3).
+NOT_IN_OLD_ENUMS = "-e:otj -e:mh3"
+
+
+def test_aioscryfall_every_call(real: RealServer) -> None:
+    """aioscryfall (msgspec-typed: a field Scryfall always sends that is missing, or a value of the wrong type,
+    fails the call) — cards by name, search across pages, autocomplete, random, collection, every id; sets;
+    rulings; symbols; catalogs; bulk data; migrations — each answer compared with SQL on the database."""
+    pytest.importorskip("aioscryfall")
+    import asyncio
+    from uuid import UUID
+
+    import aiohttp
+    from aioscryfall.client import ScryfallClient
+    from yarl import URL
+
+    facts = _facts(real)
+    card = facts["card"]
+    base = URL(real.base)
+    fdn_creatures = real.one(
+        "SELECT count(DISTINCT p.oracle_id) FROM printings p JOIN cards c USING (oracle_id) WHERE p.set_code = 'fdn' "
+        "AND c.is_card AND list_contains(string_split(c.type_line, ' '), 'Creature')"
+    )[0]
+
+    async def to_local(request: aiohttp.ClientRequest, handler: Any) -> aiohttp.ClientResponse:
+        if request.url.host == "api.scryfall.com":  # the docs/serve.md middleware
+            request.url = request.url.with_scheme(base.scheme).with_host(base.host or "").with_port(base.port)
+        return await handler(request)
+
+    async def work(client: ScryfallClient) -> dict[str, Any]:
+        cards = client.cards
+        out: dict[str, Any] = {
+            "forest": await cards.named(exact="Forest"),
+            "fuzzy": await cards.named(fuzzy=card["name"].lower()),
+            "search": [c async for c in cards.search(f"t:creature e:fdn {NOT_IN_OLD_ENUMS}")],
+            "goblins": [c async for c in cards.search(f"t:goblin {NOT_IN_OLD_ENUMS} -e:om1")],
+            "autocomplete": await cards.autocomplete(card["name"][:6]),
+            "random": await cards.random(query=f"t:creature e:fdn {NOT_IN_OLD_ENUMS}"),
+            "collection": [
+                c
+                async for c in cards.get_collection(
+                    [
+                        {"name": "Forest"},
+                        {"id": UUID(card["id"])},
+                        {"mtgo_id": card["mtgo"]},
+                        {"set": card["set"], "collector_number": card["number"]},
+                    ]  # fmt: skip
+                )
+            ],
+            "by": [
+                await cards.get_card(scryfall_id=UUID(card["id"])),
+                await cards.get_card(set_code=card["set"], collector_number=card["number"]),
+                await cards.get_card(multiverse_id=card["multiverse"]),
+                await cards.get_card(mtgo_id=card["mtgo"]),
+                await cards.get_card(arena_id=card["arena"]),
+                await cards.get_card(tcgplayer_id=card["tcgplayer"]),
+                await cards.get_card(cardmarket_id=card["cardmarket"]),
+            ],
+            # not all_sets(): a set no source gives a type for (the sample's synthetic 2025 set; MTGO-only sets
+            # the MTGJSON 2022 table lacks) has no set_type, which the client requires (docs/serve.md says so)
+            "set": await client.sets.get_set(set_code=card["set"]),
+            "rulings": [r async for r in client.rulings.get_rulings(card_id=UUID(card["id"]))],
+            "symbols": [s async for s in client.symbols.all_card_symbols()],
+            "parsed": await client.symbols.parse_mana("2WW"),
+            "names": await client.catalogs.card_names(),
+            "bulk": [b async for b in client.bulk_data.all_bulk_data()],
+            "migrations": [m async for m in client.migrations.all_migrations()],
+        }
+        out["set_by_id"] = await client.sets.get_set(scryfall_id=out["set"].id_)
+        return out
+
+    async def main() -> dict[str, Any]:
+        async with aiohttp.ClientSession(middlewares=(to_local,)) as session:
+            return await work(ScryfallClient(session))
+
+    got = asyncio.run(main())
+    assert str(got["forest"].id_) == facts["forest"]  # CR 201.2: the card whose full name it is
+    assert str(got["fuzzy"].oracle_id) == card["oracle_id"]
+    assert len(got["search"]) == fdn_creatures > 50
+    assert got["goblins"] and {c.name for c in got["goblins"]} <= facts["goblins"]
+    assert card["name"] in got["autocomplete"] or len(card["name"]) < 6
+    assert got["random"].set_ == "fdn"
+    assert [str(c.id_) for c in got["collection"]] == [
+        facts["forest"],
+        card["id"],
+        facts["by_mtgo"],
+        facts["by_number"],
+    ]
+    expected = [card["id"], facts["by_number"]] + [facts[f"by_{k}"] for k in ("multiverse", "mtgo", "arena")]
+    expected += [facts["by_tcgplayer"], facts["by_cardmarket"]]
+    assert [str(c.id_) for c in got["by"]] == expected
+    listed = httpx.get(f"{real.base}/sets", timeout=60).json()["data"]
+    untyped = [s["code"] for s in listed if "set_type" not in s]
+    assert facts["sets"] <= {s["code"] for s in listed}
+    assert all(not (shipped_set(code) or {}).get("set_type") for code in untyped)
+    assert got["set"].code == got["set_by_id"].code == card["set"]
+    assert len(got["rulings"]) == facts["rulings"]
+    assert "{T}" in {s.symbol for s in got["symbols"]} and got["parsed"].cost == "{2}{W}{W}"
+    assert got["names"] == facts["card_names"]
+    assert [b.type_ for b in got["bulk"]] == ["oracle_cards", "rulings"] and got["migrations"] == []
+
+
+def test_manalens_every_call(real: RealServer) -> None:
+    """manalens (pydantic-typed), each call it offers: cards by name, search, autocomplete, random, collection,
+    every id, the text form; symbols, catalogs, rulings, bulk data, migrations."""
+    manalens = pytest.importorskip("manalens")
+    import httpx2
+
+    facts = _facts(real)
+    card = facts["card"]
+    with manalens.Scryfall(http_client=httpx2.Client(base_url=real.base + "/", timeout=60)) as client:
+        cards = client.cards
+        # manalens 0.0.1rc1's named() refuses any call unless both exact= and fuzzy= are given (its check says
+        # `or` for `and`) and reads the card as a list: its own bug, so the test asks through its _get_one
+        forest = cards._get_one("named", exact="Forest")
+        fuzzy = cards._get_one("named", fuzzy=card["name"].lower())
+        search = cards.search(q=f"t:creature e:fdn {NOT_IN_OLD_ENUMS}")
+        random = cards.random(q=f"t:creature e:fdn {NOT_IN_OLD_ENUMS}")
+        collection = cards.collection({"identifiers": [{"name": "Forest"}, {"id": card["id"]}]})
+        by = [cards.by_id(scryfall_id=card["id"]), cards.by_id(multiverse_id=card["multiverse"]),
+              cards.by_id(mtgo_id=card["mtgo"]), cards.by_id(arena_id=card["arena"]),
+              cards.by_id(tcgplayer_id=card["tcgplayer"]), cards.by_id(cardmarket_id=card["cardmarket"])]  # fmt: skip
+        text = cards.text_by_id(scryfall_id=card["id"])
+        names = client.catalog.card_names()
+        symbols = client.symbols.get_all()
+        parsed = client.symbols.parse_mana("2WW")
+        rulings = client.rulings.by_id(scryfall_id=card["id"])
+        migrations = client.migrations.get_all()
+        # not called: bulk_data (its model requires a jsonl_download_uri, a field Scryfall's bulk-data docs do not
+        # list) and manifest (no Scryfall endpoint documents it)
+    assert str(forest.id) == facts["forest"] and str(fuzzy.oracle_id) == card["oracle_id"]
+    assert search is not None and search.data and all(c.set == "fdn" for c in search.data)
+    assert random.set == "fdn"
+    assert collection is not None and [str(c.id) for c in collection.data] == [facts["forest"], card["id"]]
+    expected = [card["id"]] + [facts[f"by_{k}"] for k in ("multiverse", "mtgo", "arena", "tcgplayer", "cardmarket")]
+    assert [str(c.id) for c in by] == expected
+    assert text.startswith(card["name"])
+    assert names.data == facts["card_names"]
+    assert "{T}" in {sym.symbol for sym in symbols.data} and parsed.cost == "{2}{W}{W}"
+    assert len(rulings.data) == facts["rulings"] and migrations.data == []
