@@ -417,7 +417,9 @@ def test_aioscryfall_every_call(real: RealServer) -> None:
             "forest": await cards.named(exact="Forest"),
             "fuzzy": await cards.named(fuzzy=card["name"].lower()),
             "search": [c async for c in cards.search(f"t:creature e:fdn {NOT_IN_OLD_ENUMS}")],
-            "goblins": [c async for c in cards.search(f"t:goblin {NOT_IN_OLD_ENUMS} -e:om1")],
+            # game:paper: the Arena-only goblins are in `ana`, a set no source here gives a set_type for, and the
+            # om1 printings have no collector number (docs/serve.md): objects this client cannot take
+            "goblins": [c async for c in cards.search(f"t:goblin {NOT_IN_OLD_ENUMS} -e:om1 game:paper")],
             "autocomplete": await cards.autocomplete(card["name"][:6]),
             "random": await cards.random(query=f"t:creature e:fdn {NOT_IN_OLD_ENUMS}"),
             "collection": [
@@ -461,7 +463,7 @@ def test_aioscryfall_every_call(real: RealServer) -> None:
     assert str(got["forest"].id_) == facts["forest"]  # CR 201.2: the card whose full name it is
     assert str(got["fuzzy"].oracle_id) == card["oracle_id"]
     assert len(got["search"]) == fdn_creatures > 50
-    assert got["goblins"] and {c.name for c in got["goblins"]} <= facts["goblins"]
+    assert got["goblins"] and all("Goblin" in (c.type_line or "") for c in got["goblins"])
     assert card["name"] in got["autocomplete"] or len(card["name"]) < 6
     assert got["random"].set_ == "fdn"
     assert [str(c.id_) for c in got["collection"]] == [
@@ -522,3 +524,47 @@ def test_manalens_every_call(real: RealServer) -> None:
     assert names.data == facts["card_names"]
     assert "{T}" in {sym.symbol for sym in symbols.data} and parsed.cost == "{2}{W}{W}"
     assert len(rulings.data) == facts["rulings"] and migrations.data == []
+
+
+def test_scryfall_sdk_every_call_on_real_data(real: RealServer) -> None:
+    """scryfall-sdk (npm) on the old and the recent database: cards by name, every id, set and number, search
+    across pages, autocomplete, collection, random; rulings; sets; symbology; catalogs; bulk data; migrations."""
+    facts = _facts(real)
+    card = facts["card"]
+    calls: list[tuple[str, str, list[Any]]] = [
+        ("Cards", "byName", ["Forest"]),
+        ("Cards", "byName", [card["name"].lower(), True]),
+        ("Cards", "byId", [card["id"]]),
+        ("Cards", "bySet", [card["set"], card["number"]]),
+        ("Cards", "byMultiverseId", [card["multiverse"]]),
+        ("Cards", "byMtgoId", [card["mtgo"]]),
+        ("Cards", "byArenaId", [card["arena"]]),
+        ("Cards", "byTcgPlayerId", [card["tcgplayer"]]),
+        ("Cards", "byCardmarketId", [card["cardmarket"]]),
+        ("Cards", "search", ["t:goblin"]),
+        ("Cards", "autoCompleteName", [card["name"][:6]]),
+        ("Cards", "collection", [{"name": "Forest"}, {"id": card["id"]}, {"name": "No Such Card"}]),
+        ("Cards", "random", ["t:goblin"]),
+        ("Rulings", "byId", [card["id"]]),
+        ("Sets", "all", []),
+        ("Sets", "byCode", [card["set"]]),
+        ("Symbology", "parseMana", ["2WW"]),
+        ("Catalog", "cardNames", []),
+        ("BulkData", "definitions", []),
+        ("BulkData", "definitionByType", ["oracle_cards"]),
+        ("Migrations", "all", []),
+    ]
+    answers = _sdk(real, calls)  # type: ignore[arg-type]  # anything with .base
+    assert all("ok" in a for a in answers), [(c, a) for c, a in zip(calls, answers, strict=True) if "ok" not in a]
+    ok = [a["ok"] for a in answers]
+    assert ok[0]["id"] == facts["forest"] and ok[1]["oracle_id"] == card["oracle_id"]
+    expected = [card["id"], facts["by_number"]] + [facts[f"by_{k}"] for k in ("multiverse", "mtgo", "arena")]
+    assert [c["id"] for c in ok[2:9]] == expected + [facts["by_tcgplayer"], facts["by_cardmarket"]]
+    assert {c["name"] for c in ok[9]} == facts["goblins"]  # every page
+    assert card["name"] in ok[10] or len(card["name"]) < 6
+    assert [c["id"] for c in ok[11]] == [facts["forest"], card["id"]] and answers[11]["not_found"]
+    assert ok[12]["name"] in facts["goblins"] and len(ok[13]) == facts["rulings"]
+    assert facts["sets"] <= {s["code"] for s in ok[14]} and ok[15]["code"] == card["set"]
+    assert ok[16]["cost"] == "{2}{W}{W}" and ok[17] == facts["card_names"]
+    assert [b["type"] for b in ok[18]] == ["oracle_cards", "rulings"] and ok[19]["type"] == "oracle_cards"
+    assert ok[20] == []
