@@ -268,6 +268,20 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
                 received += len(chunk)
         assert received < export["size"]  # cut off: the connection closed before the whole file
         assert srv.client.get("/health").status_code == 200
+        # at most four downloads at once: a fifth is told to retry (503), and a slot frees when a reader stalls out
+        stalled_readers = []
+        for _ in range(4):
+            reader = socket.create_connection(("127.0.0.1", srv.port))
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            reader.sendall(b"GET /bulk-data/oracle-cards/download HTTP/1.1\r\nHost: x\r\n\r\n")
+            reader.recv(1024)
+            stalled_readers.append(reader)
+        busy = srv.client.get(export["download_uri"])
+        assert busy.status_code == 503 and busy.json()["object"] == "error" and "retry" in busy.json()["details"]
+        time.sleep(4)
+        assert srv.client.get(rulings["download_uri"]).status_code == 200
+        for reader in stalled_readers:
+            reader.close()
     finally:
         srv.stop()
 
