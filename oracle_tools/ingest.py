@@ -32,6 +32,7 @@ import duckdb
 from tqdm import tqdm
 
 from oracle_tools.errors import IngestError
+from oracle_tools.scryfall import sets as _sets
 from oracle_tools.store import limits, scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 from oracle_tools.store.stopping import StopOnSignals, Stopped
@@ -704,22 +705,31 @@ class Ingest:
             bar.set_description(f"reading {source.path.name}")
             started = time.perf_counter()
             try:
-                rows = con.execute(
-                    f"""INSERT OR REPLACE INTO scryfall_sets
-                        SELECT DISTINCT ON (code) code, id, object FROM (
-                            SELECT json_extract_string(object, '$.code') AS code,
-                                   json_extract_string(object, '$.id') AS id, object::VARCHAR AS object
-                            FROM (SELECT unnest(CASE WHEN json_extract_string(json, '$.object') = 'list'
-                                                     THEN json_extract(json, '$.data[*]') ELSE [json] END) AS object
-                                  FROM read_json_objects(?, format = 'auto',
-                                                         maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES})))
-                        WHERE json_extract_string(object, '$.object') = 'set' AND code IS NOT NULL""",
+                texts = con.execute(
+                    f"""SELECT object::VARCHAR FROM (
+                            SELECT unnest(CASE WHEN json_extract_string(json, '$.object') = 'list'
+                                               THEN json_extract(json, '$.data[*]') ELSE [json] END) AS object
+                            FROM read_json_objects(?, format = 'auto',
+                                                   maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES}))
+                        WHERE json_extract_string(object, '$.object') = 'set'""",
                     [str(source.path)],
-                ).fetchall()[0][0]
+                ).fetchall()
             except duckdb.Error as exc:
                 raise IngestError(
                     f"{source.path}: cannot be read as Scryfall set objects: {_first_line(exc)}. Nothing was replaced."
                 ) from None
+            # each object checked as card objects are: a set list that breaks /sets later is refused now, in one line
+            kept: dict[str, tuple[str, str | None, str]] = {}
+            for number, (text,) in enumerate(texts, 1):
+                item, problem = _sets.parse_set_object(text)
+                if item is None:
+                    raise IngestError(
+                        f"{source.path}: set object {number} is not a Scryfall set object: {problem}. "
+                        "Nothing was replaced."
+                    )
+                kept[item["code"]] = (item["code"], item.get("id"), text)  # a code twice: the later object
+            con.executemany("INSERT OR REPLACE INTO scryfall_sets VALUES (?, ?, ?)", list(kept.values()))
+            rows = len(kept)
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
 

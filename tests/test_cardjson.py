@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from oracle_tools import OracleDB
 from oracle_tools.scryfall.cardjson import card_objects, representative_ids
 
 
@@ -217,3 +218,24 @@ def test_preferred_printings_table_follows_the_rule(sample_db):
     table = dict(sample_db.con.execute("SELECT oracle_id, id FROM preferred_printings").fetchall())
     assert table == expected
     assert representative_ids(sample_db.con, list(expected)[:50]) == {k: expected[k] for k in list(expected)[:50]}
+
+
+def test_the_newest_files_oracle_wording_wins_reversible_printings_included(tmp_path):
+    """The 2019 dump's Blightsteel Colossus is an "Artifact Creature — Golem"; a 2023 file's reversible Secret
+    Lair printing says "Artifact Creature — Phyrexian Golem" (the February 2023 Oracle update). Oracle wording
+    changes over time: the newer file's is the card's, whatever the printing's layout and the files' order."""
+    fixtures = Path(__file__).parent / "fixtures" / "reversible"
+    with open(fixtures / "default-cards-blightsteel-okaun.json", encoding="utf-8") as f:
+        dump_2019 = [o for o in json.load(f) if o["layout"] != "reversible_card"]
+    older = tmp_path / "2019.json"
+    older.write_text(json.dumps(dump_2019), encoding="utf-8")
+    newer = fixtures / "default-cards-2023-blightsteel-phyrexian.json"
+    for number, files in enumerate(([older, newer], [newer, older])):
+        with OracleDB.ingest_files(tmp_path / f"{number}.duckdb", files) as db:
+            rows = db.con.execute(
+                "SELECT c.type_line, f.type_line, c.layout FROM cards c JOIN faces f USING (oracle_id) "
+                "WHERE c.name = 'Blightsteel Colossus'"
+            ).fetchall()
+            assert rows == [("Artifact Creature — Phyrexian Golem", "Artifact Creature — Phyrexian Golem", "normal")]
+            okaun = db.con.execute("SELECT type_line FROM cards WHERE name = 'Okaun, Eye of Chaos'").fetchall()
+            assert okaun == [("Legendary Creature — Cyclops Berserker",)]  # only in the older file: as it says

@@ -175,7 +175,7 @@ def test_typed_client_rulings_symbology_catalogs_bulk_data_migrations(server: Se
     assert symbols["{W/P}"].english == "one white mana or two life" and symbols["{T}"].represents_mana is False
     assert got["parsed"].cost == "{4}{G}" and got["parsed"].cmc == 5.0 and got["parsed"].monocolored
     assert "Goblin" in got["creature_types"]
-    assert [b.name for b in got["bulk"]] == [FILE_2024, "Oracle Cards"] and got["migrations"] == []
+    assert [b.type_ for b in got["bulk"]] == ["oracle_cards", "rulings"] and got["migrations"] == []
 
 
 def test_typed_client_sets(server: Server, raw_2024: dict) -> None:

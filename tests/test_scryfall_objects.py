@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import gzip
 import json
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from oracle_tools import OracleDB
 from oracle_tools.ingest import sample_dir
-from oracle_tools.scryfall.cardjson import ALWAYS_PRESENT, card_objects
+from oracle_tools.scryfall.cardjson import ALWAYS_PRESENT, card_objects, derive_keywords, keyword_vocabulary
+from oracle_tools.scryfall.sets import shipped_set
 
 from oracle_server import Server
 
@@ -59,8 +63,9 @@ def test_a_printing_in_two_files_keeps_the_later_files_object(tmp_path: Path) ->
     with OracleDB.ingest_files(tmp_path / "two.duckdb", [first, later]) as db:
         kept = {c["id"]: c for c in card_objects(db.con, ids=[o["id"] for o in objects])}
         assert db.con.execute("SELECT count(*) FROM scryfall_objects").fetchall()[0][0] == len(objects)
-    assert [kept[o["id"]] for o in changed] == changed
-    assert [kept[o["id"]] for o in objects[5:]] == objects[5:]
+    # every field the file gave, as it gave it (the sample's objects are trimmed: the rest is completed)
+    assert [{k: kept[o["id"]][k] for k in o} for o in changed] == changed
+    assert [{k: kept[o["id"]][k] for k in o} for o in objects[5:]] == objects[5:]
 
 
 @pytest.mark.realdata
@@ -72,10 +77,16 @@ def test_newer_fields_derived_by_the_documented_rules(full_db: OracleDB, realdat
     raw = _objects(realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz")
     ids = sorted(raw)[::9]  # every ninth printing: ~5,000 objects of every layout the dump has
     derived = {"finishes", "image_status", "set_id"}
+    # what the dump predates and Scryfall documents a default or a rule for (docs/serve.md, "Whole card objects")
+    completed = derived | {"keywords", "booster", "textless", "variation", "prices", "set_type"}
     for card in card_objects(full_db.con, ids=ids):
         sent = raw[card["id"]]
         assert {k: card[k] for k in sent} == sent, sent["name"]
-        assert card.keys() - sent.keys() == derived, sent["name"]
+        assert derived <= card.keys() - sent.keys() <= completed | {"produced_mana"}, sent["name"]
+        assert {"keywords", "booster", "textless", "variation", "prices"} <= card.keys(), sent["name"]
+        assert all(card[k] is False for k in ("booster", "textless", "variation") if k not in sent)
+        if "prices" not in sent:
+            assert card["prices"] == dict.fromkeys(("usd", "usd_foil", "usd_etched", "eur", "eur_foil", "tix"))
         assert card["finishes"] == [f for f in ("nonfoil", "foil") if sent[f]]
         assert card["image_status"] == ("highres_scan" if sent["highres_image"] else "lowres")
         assert sent["set_uri"].endswith("/" + card["set_id"])
@@ -92,7 +103,7 @@ def test_trimmed_objects_are_completed_from_the_tables(sample_db: OracleDB) -> N
         assert ALWAYS_PRESENT <= card.keys()
         assert card["uri"] == f"http://h/cards/{card['id']}"
         assert all(card[k] == v for k, v in sent.items()), sent["name"]
-        assert "keywords" not in card or card["keywords"]  # an empty list is never made up
+        assert isinstance(card["keywords"], list) and isinstance(card.get("rarity", ""), str)
 
 
 def test_database_built_before_objects_were_kept(built_before) -> None:
@@ -120,25 +131,31 @@ def test_an_ingest_of_rulings_alone_keeps_the_objects(sample_db_path: Path, tmp_
 
 @pytest.mark.realdata
 def test_every_layout_answers_every_field_scryfall_always_sends(full_db: OracleDB) -> None:
-    """A sample of every layout of the real Scryfall files, through the API: each holds every field Scryfall
-    documents as always present — except those the file predates and no documented rule derives, which are
-    absent (never invented): a 2019 object without card_back_id, booster … keeps them absent."""
+    """A sample of every layout of every real file (the foreign printings too), through the API: each holds every
+    field Scryfall documents as always present — derived or defaulted where the file predates it (docs/serve.md);
+    only card_back_id (no rule gives it) and a set_type no file or set table knows may be absent."""
     con = full_db.con
     rows = con.execute(
-        "SELECT layout, id, source_file FROM printings WHERE source_file NOT LIKE '%foreign%' "
-        "QUALIFY row_number() OVER (PARTITION BY layout ORDER BY id) <= 5"
+        "SELECT layout, id, source_file FROM printings "
+        "QUALIFY row_number() OVER (PARTITION BY layout, source_file ORDER BY id) <= 3"
     ).fetchall()
     layouts = {layout for layout, _, _ in rows}
     assert {"normal", "split", "flip", "transform", "modal_dfc", "meld", "adventure", "saga", "token"} <= layouts
-    raw = {source: _objects(Path(source)) for source in {source for _, _, source in rows}}
     srv = Server(full_db.path)
     try:
         for layout, pid, source in rows:
             card = srv.client.get(f"/cards/{pid}").json()
-            sent = raw[source][pid]
-            derivable = {"finishes", "image_status", "set_id"}
             missing = [k for k in DOCUMENTED_ALWAYS if k not in card]
-            assert all(k not in sent and k not in derivable for k in missing), (layout, card["name"], missing)
+            unknown_set_type = shipped_set(card["set"]) is None or not shipped_set(card["set"])["set_type"]
+            assert set(missing) <= {"card_back_id"} | ({"set_type"} if unknown_set_type else set()), (
+                layout,
+                card["name"],
+                missing,
+            )
+            assert all(card[k] is not None for k in DOCUMENTED_ALWAYS if k in card and k != "prices")
+            assert all(
+                f["object"] == "card_face" and isinstance(f["mana_cost"], str) for f in card.get("card_faces", [])
+            )
             if source.endswith("2024-mh3-otj-fdn.json.gz"):
                 assert missing == [] or missing == ["card_back_id"], (layout, missing)  # reversible-style: per face
     finally:
@@ -162,7 +179,11 @@ def test_sets_from_the_printings(full_server: Server, full_db: OracleDB) -> None
         "SELECT count(DISTINCT collector_number), any_value(set_id) FROM printings WHERE set_code = 'eld'"
     ).fetchall()[0]
     assert eld["card_count"] == count and eld["id"] == set_id and eld["name"] == "Throne of Eldraine"
-    assert eld["uri"] == f"{full_server.base}/sets/{set_id}" and "icon_svg_uri" not in eld  # never guessed
+    assert eld["uri"] == f"{full_server.base}/sets/{set_id}"
+    # what no card object carries, from the set table shipped in the package (MTGJSON 2022)
+    assert eld["icon_svg_uri"] == "https://svgs.scryfall.io/sets/eld.svg" and eld["tcgplayer_id"] == 2494
+    typed = [s for s in listed["data"] if "set_type" in s]
+    assert len(typed) > 0.95 * len(listed["data"]) and all("id" in s and "uri" in s for s in listed["data"])
     assert full_server.client.get(f"/sets/{set_id}").json() == eld == full_server.client.get("/sets/ELD").json()
     dates = [s["released_at"] for s in listed["data"] if "released_at" in s]
     assert dates == sorted(dates, reverse=True)  # newest first, as Scryfall lists them
@@ -170,7 +191,8 @@ def test_sets_from_the_printings(full_server: Server, full_db: OracleDB) -> None
     assert search["total_cards"] >= count - 5 and all(c["set"] == "eld" for c in search["data"])
     missing = full_server.client.get("/sets/zzz")
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
-    assert full_server.client.get("/sets/tcgplayer/1").status_code == 404
+    assert full_server.client.get("/sets/tcgplayer/2494").json()["code"] == "eld"  # the set table's group
+    assert full_server.client.get("/sets/tcgplayer/999999").status_code == 404
 
 
 def test_symbology_and_parse_mana(sample_db_path: Path) -> None:
@@ -201,22 +223,65 @@ def test_symbology_and_parse_mana(sample_db_path: Path) -> None:
         srv.stop()
 
 
-def test_bulk_data_lists_the_files_the_database_was_built_from(sample_db_path: Path) -> None:
+def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One bulk_data object per Scryfall type exported (oracle_cards, rulings), under both spellings of the route,
+    with size and compressed_size; download_uri is this server over HTTP (no local path in any answer); the file
+    streams gzip-encoded to a client that takes it and plain to one that does not, the same JSON both ways."""
+    monkeypatch.setenv("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "2")
     srv = Server(sample_db_path)
     try:
-        listed = srv.client.get("/bulk-data").json()["data"]
-        *sources, export = listed
-        assert sorted(item["name"] for item in sources) == sorted(p.name for p in sample_dir().glob("*.json.gz"))
-        assert export["type"] == "oracle_cards" and srv.client.get("/bulk-data/oracle_cards").json() == export
-        cards = srv.client.get(export["download_uri"], timeout=120).json()
+        answer = srv.client.get("/bulk-data")
+        assert str(sample_db_path.parent) not in answer.text and "file:" not in answer.text
+        listed = answer.json()["data"]
+        assert [item["type"] for item in listed] == ["oracle_cards", "rulings"]
+        export, rulings = listed
+        for spelling in ("oracle_cards", "oracle-cards", export["id"]):
+            assert srv.client.get(f"/bulk-data/{spelling}").json() == export
+        assert export["download_uri"] == f"{srv.base}/bulk-data/oracle-cards/download"
+        assert export["uri"] == f"{srv.base}/bulk-data/{export['id']}" and export["content_encoding"] == "gzip"
+        packed = srv.client.get(export["download_uri"], headers={"accept-encoding": "gzip"}, timeout=120)
+        assert packed.headers["content-encoding"] == "gzip" and len(packed.content) > 0
+        assert int(packed.headers["content-length"]) == export["compressed_size"] < export["size"]
+        plain = httpx.get(export["download_uri"], headers={"accept-encoding": "identity"}, timeout=120)
+        assert "content-encoding" not in plain.headers and len(plain.content) == export["size"]
+        cards = plain.json()
+        assert cards == packed.json()
         with OracleDB(sample_db_path) as db:
             oracle_ids = {o for (o,) in db.con.execute("SELECT oracle_id FROM preferred_printings").fetchall()}
+            ruling_count = db.con.execute("SELECT count(*) FROM rulings").fetchall()[0][0]
         assert {c["oracle_id"] for c in cards} == oracle_ids and len(cards) == len(oracle_ids)
         assert all(c["uri"] == f"{srv.base}/cards/{c['id']}" for c in cards)
-        one = listed[0]
-        assert srv.client.get(f"/bulk-data/{one['id']}").json() == one
-        assert one["uri"] == f"{srv.base}/bulk-data/{one['id']}" and one["size"] > 0
+        assert len(srv.client.get(rulings["download_uri"], timeout=60).json()) == ruling_count
         assert srv.client.get("/bulk-data/nothing").status_code == 404
+        assert srv.client.get("/bulk-data/default_cards/download").status_code == 404
+        # a reader that stops reading is cut off after the write timeout; the server answers others meanwhile
+        with socket.create_connection(("127.0.0.1", srv.port)) as stalled:
+            stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            stalled.sendall(b"GET /bulk-data/oracle-cards/download HTTP/1.1\r\nHost: x\r\n\r\n")
+            stalled.recv(1024)
+            assert srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
+            time.sleep(4)
+            received, chunk = 0, b"x"
+            stalled.settimeout(10)
+            while chunk:
+                chunk = stalled.recv(1 << 20)
+                received += len(chunk)
+        assert received < export["size"]  # cut off: the connection closed before the whole file
+        assert srv.client.get("/health").status_code == 200
+        # at most four downloads at once: a fifth is told to retry (503), and a slot frees when a reader stalls out
+        stalled_readers = []
+        for _ in range(4):
+            reader = socket.create_connection(("127.0.0.1", srv.port))
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            reader.sendall(b"GET /bulk-data/oracle-cards/download HTTP/1.1\r\nHost: x\r\n\r\n")
+            reader.recv(1024)
+            stalled_readers.append(reader)
+        busy = srv.client.get(export["download_uri"])
+        assert busy.status_code == 503 and busy.json()["object"] == "error" and "retry" in busy.json()["details"]
+        time.sleep(4)
+        assert srv.client.get(rulings["download_uri"]).status_code == 200
+        for reader in stalled_readers:
+            reader.close()
     finally:
         srv.stop()
 
@@ -229,3 +294,20 @@ def test_watermarks_catalog_and_search_from_the_files(full_db: OracleDB, realdat
     assert full_db.catalog("watermarks") == sorted({c["watermark"] for c in objects if c.get("watermark")})
     orzhov = {c["oracle_id"] for c in objects if c.get("watermark") == "orzhov"}
     assert set(full_db.search("wm:orzhov include:extras").get_column("oracle_id").to_list()) == orzhov
+
+
+@pytest.mark.realdata
+def test_derived_keywords_agree_with_scryfalls(realdata: Path, sample_db: OracleDB) -> None:
+    """Keywords derived from the Oracle text by the CR's lists (702 abilities, 701 actions, 207.2c ability words)
+    match the ones Scryfall lists on its real 2024 objects — the rule the 2019 dump's objects get theirs by.
+    Scryfall also lists predefined token names (Treasure, Food: CR 111.10, not keywords) and variants such as
+    typecycling that the CR folds into one heading; those are not derived."""
+    vocabulary = keyword_vocabulary(sample_db.con)
+    raw = _objects(realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz")
+    agree = 0
+    for card in raw.values():
+        texts = [card.get("oracle_text")] + [f.get("oracle_text") for f in card.get("card_faces", [])]
+        got = set(derive_keywords([t for t in texts if t], vocabulary))
+        want = set(card["keywords"]) - {"Treasure", "Food", "Clue", "Blood", "Map", "Typecycling", "Landcycling"}
+        agree += got == want
+    assert agree / len(raw) > 0.9, agree

@@ -19,6 +19,7 @@ from oracle_tools import OracleDB
 from oracle_tools.errors import DownloadError
 from oracle_tools.ingest import sample_dir
 from oracle_tools.interfaces.cli import main
+from oracle_tools.scryfall.sets import set_object_problem, shipped_set
 from oracle_tools.store.download import fetch_set_list
 
 from oracle_server import Server
@@ -61,7 +62,7 @@ def test_a_kept_set_is_scryfalls_object_and_the_others_are_built(with_set_list: 
         printed = {c for (c,) in db.sql("SELECT DISTINCT set_code FROM printings").rows()}
         assert printed <= set(codes)  # and every set with printings here
         built = next(s for s in listed if s["code"] == "psal")  # not in the list: built from its printings
-        assert "icon_svg_uri" not in built and built["card_count"] > 0
+        assert built["card_count"] > 0 and built["icon_svg_uri"].startswith("https://svgs.scryfall.io/sets/")
         dates = [s.get("released_at") or "" for s in listed]
         assert dates == sorted(dates, reverse=True)  # newest first, as Scryfall lists them
         assert db.sets(SCRYFALL_SETS["war"]["id"])["code"] == "war"
@@ -84,7 +85,7 @@ def test_the_server_answers_the_kept_objects_with_its_own_links(server: Server) 
     search = server.client.get(eld["search_uri"]).json()  # the set's search_uri works here
     assert search["object"] == "list" and all(c["set"] == "eld" for c in search["data"])
     assert server.client.get("/sets/tcgplayer/2494").json() == eld
-    missing = server.client.get("/sets/tcgplayer/1")
+    missing = server.client.get("/sets/tcgplayer/999999")
     # the list says TCGplayer groups, so an unknown group is plainly not found
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
     assert "without Scryfall's set list" not in missing.json()["details"]
@@ -155,4 +156,58 @@ def test_an_online_ingest_without_a_set_list_builds_the_sets_and_says_so(tmp_pat
         "could not download Scryfall's set list" in w and "built from the printings" in w for w in report["warnings"]
     )
     with OracleDB(tmp_path / "db.duckdb") as opened:
-        assert "icon_svg_uri" not in opened.sets("mh3") and opened.sets("mh3")["name"] == "Modern Horizons 3"
+        mh3 = opened.sets("mh3")  # newer than the shipped table: Scryfall's generic set symbol
+        assert mh3["icon_svg_uri"].endswith("/default.svg") and mh3["name"] == "Modern Horizons 3"
+
+
+def test_built_sets_are_whole_set_objects(sample_db: OracleDB) -> None:
+    """Without Scryfall's set list every set is still a whole set object: the facts its card objects carry, then
+    the set table shipped in the package (MTGJSON 2022) for what no card carries (block, parent set, MTGO code,
+    TCGplayer group, printed size, icon); the links are the set's own (a set's scryfall_uri is its page by code,
+    never another set's a card object happened to carry)."""
+    listed = sample_db.sets()
+    required = ("object", "id", "code", "name", "set_type", "card_count", "digital", "foil_only", "icon_svg_uri",
+                "scryfall_uri")  # fmt: skip
+    for item in listed:
+        assert set_object_problem(item) is None, item
+        missing = [k for k in required if k not in item]
+        assert missing == [] or (missing == ["set_type"] and not (shipped_set(item["code"]) or {}).get("set_type"))
+        assert item["scryfall_uri"] == f"https://scryfall.com/sets/{item['code']}"
+    by_code = {s["code"]: s for s in listed}
+    eld = by_code["eld"]
+    assert (eld["set_type"], eld["mtgo_code"], eld["tcgplayer_id"], eld["printed_size"]) == (
+        "expansion",
+        "eld",
+        2494,
+        269,
+    )
+    assert eld["icon_svg_uri"] == "https://svgs.scryfall.io/sets/eld.svg"
+    war = by_code["war"]
+    assert war["block"] == "Guilds of Ravnica"  # MTGJSON's and Scryfall's block for War of the Spark
+    assert len({s["id"] for s in listed}) == len(listed)  # every set has its own id
+
+
+_SET = '"object": "set", "name": "A", "digital": false, "foil_only": false'
+
+
+@pytest.mark.parametrize(
+    ("objects", "problem"),
+    [
+        ("{" + _SET + ', "code": "abc"}', 'no "card_count"'),
+        ("{" + _SET + ', "code": 12345, "card_count": 1}', '"code" is a number, not a string'),
+        ("{" + _SET + ', "code": "abc", "card_count": 1, "released_at": 20240101}', '"released_at" is a number'),
+        ("{" + _SET + ', "code": "abc", "card_count": 1, "x": ' + "[" * 5000 + "]" * 5000 + "}", "nest"),
+    ],
+)
+def test_a_malformed_set_list_is_refused_at_ingest_in_one_line(objects: str, problem: str, tmp_path: Path) -> None:
+    """A set list the server could not answer later (/sets 500, `sets` "this is a bug") is refused by the ingest
+    with one line naming the file, the object and what is wrong; the database is left as it was."""
+    bad = tmp_path / "sets.json"
+    bad.write_text('{"object": "list", "has_more": false, "data": [' + objects + "]}", encoding="utf-8")
+    code, out, err = _run("ingest", "--db", str(tmp_path / "o.duckdb"), "--bulk-file",
+                          str(sample_dir() / "cards-2024.json.gz"), "--bulk-file", str(bad))  # fmt: skip
+    message = (out + err).strip()
+    assert code != 0 and problem in message and str(bad) in message, message
+    assert "bug" not in message and "Traceback" not in message
+    assert message.count("error:") == 1 and message.endswith("Nothing was replaced."), message  # one line
+    assert not (tmp_path / "o.duckdb").exists()

@@ -50,8 +50,9 @@ import json
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
+from urllib.parse import quote, quote_plus
 
+from oracle_tools.scryfall.links import point_api_links
 from oracle_tools.store import scryfall_objects
 
 if TYPE_CHECKING:
@@ -69,9 +70,17 @@ SELECT oracle_id, id FROM preferred_printings WHERE oracle_id IN (SELECT unnest(
 
 _PRINTING_SQL = """
 SELECT p.id, p.oracle_id, p.name AS printing_name, p.lang, p.set_code, p.set_name, p.set_type, p.collector_number,
-       p.released_at, p.rarity, p.layout AS printing_layout, p.printed_name, p.flavor_name, p.printed_type_line,
+       p.released_at,
+       -- a printing whose file gives no rarity (the trimmed list): the newest other printing's of the same card
+       coalesce(p.rarity, (SELECT q.rarity FROM printings q WHERE q.oracle_id = p.oracle_id AND q.rarity IS NOT NULL
+                           ORDER BY q.released_at DESC NULLS LAST, q.id LIMIT 1)) AS rarity,
+       p.layout AS printing_layout, p.printed_name, p.flavor_name, p.printed_type_line,
        p.printed_text, p.face_names, p.face_printed_names, p.face_flavor_names, p.games, p.digital, p.promo,
-       p.border_color, p.security_stamp, p.multiverse_ids, p.mtgo_id, p.arena_id, p.artist,
+       p.border_color, p.security_stamp, p.multiverse_ids, p.mtgo_id, p.arena_id, p.artist, p.finishes, p.set_id,
+       p.scryfall_set_uri, p.tcgplayer_id, p.cardmarket_id, p.illustration_id, p.watermark,
+       -- Scryfall's reprint: an earlier printing of the same Oracle card exists (unknown without dates)
+       CASE WHEN p.released_at IS NOT NULL AND p.oracle_id IS NOT NULL THEN EXISTS (
+           SELECT 1 FROM printings q WHERE q.oracle_id = p.oracle_id AND q.released_at < p.released_at) END AS reprint,
        c.name, c.layout, c.mana_cost, c.cmc, c.type_line, c.oracle_text, c.colors, c.color_identity,
        c.color_indicator, c.power, c.toughness, c.loyalty, c.defense, c.keywords, c.produced_mana, c.reserved,
        c.edhrec_rank
@@ -142,17 +151,29 @@ def card_objects(
         return []
     unique_ids = sorted(set(wanted))
     built = _kept_objects(con, unique_ids, base_url)
-    incomplete = [pid for pid in unique_ids if pid not in built or not ALWAYS_PRESENT <= built[pid].keys()]
+    incomplete = [
+        pid for pid in unique_ids if pid not in built or any(built[pid].get(k) is None for k in ALWAYS_PRESENT)
+    ]
     if incomplete:
         for pid, card in objects_from_tables(con, incomplete, base_url).items():
             kept = built.get(pid)
             if kept is None:
+                if not card["keywords"]:  # an empty list may only mean no file had the field: complete() derives
+                    del card["keywords"]
                 built[pid] = card
             else:  # the kept fields first, as the file gave them; the tables fill in what it lacks
                 for key, value in card.items():
                     if key == "keywords" and not value:
                         continue  # the tables' empty list may only mean no file had the field: not a fact
-                    kept.setdefault(key, value)
+                    if kept.get(key) is None:  # absent, or null where Scryfall's type is a string ("rarity")
+                        kept[key] = value
+                    if kept.get(key) is None:
+                        del kept[key]
+    vocabulary: KeywordVocabulary | None = None
+    for card in built.values():
+        if "keywords" not in card and vocabulary is None:
+            vocabulary = keyword_vocabulary(con)
+        complete(card, base_url, vocabulary)
     # a repeated id gets its own copy: callers may change one answer without touching the other
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -176,8 +197,6 @@ ALWAYS_PRESENT = frozenset(
     }
 )  # fmt: skip
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-#: Where Scryfall's objects point for its API; replaced by the local server's address.
-SCRYFALL_API = "https://api.scryfall.com"
 
 
 def _kept_objects(
@@ -191,14 +210,6 @@ def _kept_objects(
         _derive(card)
         out[pid] = card
     return out
-
-
-def point_api_links(text: bytes, base_url: str | None) -> bytes:
-    """A Scryfall object's JSON text with each link to Scryfall's API (a string starting with
-    ``https://api.scryfall.com/``) pointed at ``base_url`` instead; unchanged without one."""
-    if not base_url:
-        return text
-    return text.replace(f'"{SCRYFALL_API}/'.encode(), (json.dumps(base_url, ensure_ascii=False)[:-1] + "/").encode())
 
 
 def _derive(card: dict[str, Any]) -> None:
@@ -222,6 +233,177 @@ def _derive(card: dict[str, Any]) -> None:
         else:
             has_images = "image_uris" in card or any("image_uris" in f for f in card.get("card_faces") or ())
             card["image_status"] = "lowres" if has_images else "missing"
+
+
+#: Fields Scryfall types as a string (never null): a file's null for one is left out rather than served.
+STRING_FIELDS = ("name", "lang", "released_at", "layout", "type_line", "set", "set_name", "collector_number", "rarity")
+#: Scryfall's prices object where no price is known: every key, each null (its documented "null" for no price).
+NO_PRICES = {"usd": None, "usd_foil": None, "usd_etched": None, "eur": None, "eur_foil": None, "tix": None}
+#: Print fields Scryfall always sends as booleans, and their value when the file predates or lacks them: each is
+#: true only for the few printings it marks (Scryfall's card-object docs), so a file without it says false.
+DEFAULT_FALSE = ("booster", "textless", "variation", "oversized", "full_art", "story_spotlight", "reprint")
+#: Scryfall's frames by release date (https://scryfall.com/docs/api/layouts#frames): the 1997 frame from Mirage,
+#: 2003 from Eighth Edition, 2015 from Magic 2015; what a printing without ``frame`` was printed in.
+FRAME_SINCE = (("2014-07-18", "2015"), ("2003-07-28", "2003"), ("1996-10-08", "1997"), ("", "1993"))
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def complete(card: dict[str, Any], base_url: str | None, vocabulary: KeywordVocabulary | None) -> None:
+    """Give ``card`` every field Scryfall's card-object docs mark as always present, from what it has (docs/serve.md,
+    "Whole card objects", says field by field what is derived and from what). Kept values are never changed."""
+    from oracle_tools.scryfall.sets import local_set_id, shipped_set
+
+    card.setdefault("object", "card")
+    for key in STRING_FIELDS:  # Scryfall types these as strings: a null in the file is no value, so absent
+        if key in card and card[key] is None:
+            del card[key]
+    code = str(card.get("set") or "")
+    shipped = shipped_set(code)
+    if shipped:
+        for key, column in (("set_name", "name"), ("set_type", "set_type")):
+            if not card.get(key) and shipped.get(column):
+                card[key] = shipped[column]
+        if "set_id" not in card and shipped.get("id"):
+            card["set_id"] = shipped["id"]
+    if code:
+        card.setdefault("set_id", local_set_id(code))
+        card.setdefault("scryfall_set_uri", f"https://scryfall.com/sets/{quote(code)}?utm_source=api")
+        if base_url:
+            card.setdefault("set_uri", f"{base_url}/sets/{card['set_id']}")
+            card.setdefault(
+                "set_search_uri", f"{base_url}/cards/search?order=set&q={quote('e:' + code, safe='')}&unique=prints"
+            )
+    number = card.get("collector_number")
+    if code and isinstance(number, str) and "scryfall_uri" not in card:
+        lang = "" if card.get("lang") in (None, "en") else f"/{quote(str(card['lang']))}"
+        slug = _SLUG.sub("-", str(card.get("name") or "").lower()).strip("-")
+        card["scryfall_uri"] = f"https://scryfall.com/card/{quote(code)}/{quote(number)}{lang}/{slug}?utm_source=api"
+    card.setdefault("multiverse_ids", [])
+    if "related_uris" not in card:
+        related: dict[str, str] = {}
+        if card["multiverse_ids"]:
+            related["gatherer"] = (
+                f"https://gatherer.wizards.com/Pages/Card/Details.aspx?multiverseid={card['multiverse_ids'][0]}"
+            )
+        if card.get("name"):
+            related["edhrec"] = f"https://edhrec.com/route/?cc={quote_plus(str(card['name']))}"
+        card["related_uris"] = related
+    # finishes from foil/nonfoil (_derive), or the reverse; with neither, the printing is taken as the plain
+    # (nonfoil) one: the foreign and trimmed files say nothing of finishes, and a plain printing is what a
+    # printing without a foil mark is
+    if "finishes" not in card:
+        if "foil" not in card and "nonfoil" not in card:
+            card["nonfoil"], card["foil"] = True, False
+        card["finishes"] = [finish for finish in ("nonfoil", "foil") if card.get(finish)]
+    card.setdefault("nonfoil", "nonfoil" in card["finishes"])
+    card.setdefault("foil", "foil" in card["finishes"])
+    for key in DEFAULT_FALSE:
+        card.setdefault(key, False)
+    card.setdefault("prices", dict(NO_PRICES))
+    card.setdefault("border_color", "black")
+    released = str(card.get("released_at") or "")
+    if "frame" not in card:
+        card["frame"] = next(frame for since, frame in FRAME_SINCE if released >= since)
+    has_images = "image_uris" in card or any("image_uris" in face for face in card.get("card_faces") or ())
+    card.setdefault(
+        "image_status", "highres_scan" if card.get("highres_image") else ("lowres" if has_images else "missing")
+    )
+    card.setdefault("highres_image", card["image_status"] == "highres_scan")
+    card.setdefault("games", [])
+    card.setdefault("legalities", {})
+    for face in card.get("card_faces") or ():
+        face.setdefault("object", "card_face")
+        face.setdefault("mana_cost", "")
+    if base_url:
+        for part in card.get("all_parts") or ():
+            if part.get("id"):
+                part.setdefault("uri", f"{base_url}/cards/{part['id']}")
+    if "keywords" not in card:
+        texts = [card.get("oracle_text")] + [face.get("oracle_text") for face in card.get("card_faces") or ()]
+        card["keywords"] = derive_keywords([t for t in texts if t], vocabulary) if vocabulary else []
+
+
+class KeywordVocabulary:
+    """The Comprehensive Rules' keywords a card's text can use: keyword abilities (the headings of CR 702),
+    keyword actions (CR 701, less the plain verbs below) and ability words (CR 207.2c), as read from the rules
+    stored in the database (oracle_tools/scryfall/catalogs.py reads the same)."""
+
+    #: CR 701 actions that are plain English verbs on most cards ("Destroy target creature"): Scryfall lists none of
+    #: them among a card's keywords (measured on the 2024 file: 0 of its 1,167 objects do), so neither is here.
+    PLAIN_VERBS = frozenset(
+        {"activate", "attach", "behold", "cast", "counter", "create", "destroy", "discard", "double", "triple",
+         "exchange", "exile", "play", "regenerate", "reveal", "sacrifice", "search", "shuffle", "tap and untap"}
+    )  # fmt: skip
+
+    def __init__(self, abilities: Sequence[str], actions: Sequence[str], ability_words: Sequence[str]) -> None:
+        # by first word, longest first, so "First strike" wins over a shorter heading that starts it
+        self.abilities: dict[str, list[tuple[str, str]]] = {}
+        for heading in sorted(set(abilities), key=len, reverse=True):
+            self.abilities.setdefault(heading.lower().split()[0], []).append((heading.lower(), heading))
+        self.landwalk = "landwalk" in self.abilities
+        wanted = sorted(
+            {a.lower(): a for a in actions if a.lower() not in self.PLAIN_VERBS}.items(), key=lambda kv: -len(kv[0])
+        )
+        self.action_names = dict(wanted)
+        alternatives = "|".join(re.escape(key) for key, _ in wanted)
+        self.actions = re.compile(rf"\b({alternatives})(?:s|es|ed|d)?\b") if wanted else None
+        self.ability_words = {w.lower() for w in ability_words}
+
+
+def keyword_vocabulary(con: duckdb.DuckDBPyConnection) -> KeywordVocabulary:
+    """The keywords of the rules stored in this database (empty lists when it has none)."""
+    from oracle_tools.scryfall.catalogs import catalog
+
+    try:
+        return KeywordVocabulary(
+            catalog(con, "keyword-abilities"), catalog(con, "keyword-actions"), catalog(con, "ability-words")
+        )
+    except Exception:  # a database without the rules table: no keyword can be derived
+        return KeywordVocabulary([], [], [])
+
+
+_REMINDER = re.compile(r"\([^()]*\)")
+
+
+def derive_keywords(texts: Sequence[str], vocabulary: KeywordVocabulary) -> list[str]:
+    """The keywords a card's Oracle text uses, as Scryfall lists them (first letter capital, in order of use):
+    an ability word that starts a line before an em dash (CR 207.2c); keyword abilities that make up a whole
+    line, alone or listed with commas ("Flying, vigilance", "Equip {2}", "Ward—Pay 3 life.", CR 702); keyword
+    actions anywhere (CR 701: "Scry 2", "mill three cards"). Reminder text (parenthesised) is left out."""
+    found: dict[str, None] = {}
+    for text in texts:
+        for raw_line in text.split("\n"):
+            line = _REMINDER.sub("", raw_line).strip()
+            head, dash, _ = line.partition(" — ")
+            if dash and head.lower() in vocabulary.ability_words:
+                found[head[:1].upper() + head[1:].lower()] = None
+            items = [line] if "—" in line and not dash else [i.strip() for i in re.split(r"[,;] ", line)]
+            named = [_keyword_ability(item, vocabulary) for item in items]
+            if named and all(named):
+                for name in named:
+                    assert name is not None
+                    found[name] = None
+            if vocabulary.actions is not None:
+                for key in vocabulary.actions.findall(line.lower()):
+                    action = vocabulary.action_names[key]
+                    found[action[:1].upper() + action[1:].lower()] = None
+    return list(found)
+
+
+def _keyword_ability(item: str, vocabulary: KeywordVocabulary) -> str | None:
+    """The keyword ability an item of a keyword line is ("Protection from red" → Protection), or None."""
+    lowered = item.lower()
+    if vocabulary.landwalk and lowered.endswith("walk") and " " not in lowered:
+        return item[:1].upper() + lowered[1:]  # CR 702.14: Islandwalk, Swampwalk …
+    first = lowered.split("—", 1)[0].split(" ", 1)[0].split("{", 1)[0]
+    for key, heading in vocabulary.abilities.get(first, ()):
+        if lowered == key or (
+            lowered.startswith(key)
+            and lowered[len(key)] in " —{"
+            and (not lowered.endswith(".") or lowered[len(key)] == "—")
+        ):
+            return heading[:1].upper() + heading[1:].lower()
+    return None
 
 
 def objects_from_tables(
@@ -281,8 +463,8 @@ def _card_object(
         "oracle_id": row["oracle_id"],
         "name": row["name"] or row["printing_name"],
         "lang": row["lang"],
-        "released_at": row["released_at"].isoformat() if row["released_at"] is not None else None,
     }
+    _put(card, "released_at", row["released_at"].isoformat() if row["released_at"] is not None else None)
     if base_url:
         card["uri"] = f"{base_url}/cards/{row['id']}"
         card["rulings_uri"] = f"{base_url}/cards/{row['id']}/rulings"
@@ -336,10 +518,21 @@ def _card_object(
     card["digital"] = bool(row["digital"])
     card["promo"] = bool(row["promo"])
     card["set"] = row["set_code"]
-    card["set_name"] = row["set_name"]
+    _put(card, "set_name", row["set_name"])
     _put(card, "set_type", row["set_type"])
-    card["collector_number"] = row["collector_number"]
-    card["rarity"] = row["rarity"]
+    _put(card, "set_id", row["set_id"])
+    _put(card, "scryfall_set_uri", row["scryfall_set_uri"])
+    _put(card, "collector_number", row["collector_number"])
+    _put(card, "rarity", row["rarity"])
+    _put(card, "reprint", row["reprint"])
+    if row["finishes"]:
+        card["finishes"] = list(row["finishes"])
+        card["nonfoil"] = "nonfoil" in row["finishes"]
+        card["foil"] = "foil" in row["finishes"]
+    _put(card, "tcgplayer_id", row["tcgplayer_id"])
+    _put(card, "cardmarket_id", row["cardmarket_id"])
+    _put(card, "illustration_id", row["illustration_id"])
+    _put(card, "watermark", row["watermark"])
     _put(card, "border_color", row["border_color"])
     _put(card, "security_stamp", row["security_stamp"])
     _put(card, "artist", row["artist"])
@@ -382,3 +575,35 @@ def rulings(con: duckdb.DuckDBPyConnection, oracle_id: str) -> list[dict[str, An
         }
         for oid, source, published, comment in con.execute(_RULINGS_SQL, [oracle_id]).fetchall()
     ]
+
+
+def card_text(card: dict[str, Any]) -> str:
+    """A card object in Scryfall's text form (``format=text``): per face, the name and mana cost, the type line,
+    the Oracle text, then power/toughness, loyalty or defense; faces separated by a ``----`` line."""
+    faces = card.get("card_faces") or [card]
+    blocks = []
+    for face in faces:
+        lines = [" ".join(str(part) for part in (face.get("name"), face.get("mana_cost")) if part)]
+        for key in ("type_line", "oracle_text"):
+            if face.get(key):
+                lines.append(str(face[key]))
+        if face.get("power") is not None or face.get("toughness") is not None:
+            lines.append(f"{face.get('power', '')}/{face.get('toughness', '')}")
+        if face.get("loyalty") is not None:
+            lines.append(f"Loyalty: {face['loyalty']}")
+        if face.get("defense") is not None:
+            lines.append(f"Defense: {face['defense']}")
+        blocks.append("\n".join(lines))
+    return "\n----\n".join(blocks) + "\n"
+
+
+def image_uri(card: dict[str, Any], version: str, *, back: bool = False) -> str | None:
+    """The kept URL of a card's image in ``version`` (Scryfall's ``image_uris``): the front's, or with ``back`` the
+    second face's; None when the data has none (or the card has no back face)."""
+    faces = card.get("card_faces") or []
+    if back:
+        uris = faces[1].get("image_uris") if len(faces) > 1 else None
+    else:
+        uris = card.get("image_uris") or (faces[0].get("image_uris") if faces else None)
+    found = (uris or {}).get(version)
+    return str(found) if found else None

@@ -8,20 +8,24 @@
 -- Runs inside the new database only; the previous database is never touched.
 
 -- The object a card's Oracle facts are read from: an oracle_cards object when one was
--- ingested (authoritative), else the newest English printing of the card's own shape, else the newest
--- printing. A reversible_card printing (two sides of one printing, each a face of the same Oracle card;
--- no top-level oracle_id, name "X // X") is the card's shape only when no other printing exists, and then
+-- ingested (authoritative), else an English printing from the newest file (a file's date: its newest
+-- printing's released_at — Oracle wording changes over time, and a newer file has the newer wording, whatever
+-- its printings' layouts), of the card's own shape within that file, else the newest printing. A
+-- reversible_card printing (two sides of one printing, each a face of the same Oracle card; no top-level
+-- oracle_id, name "X // X") is the card's shape only when its file has no other printing of the card, and then
 -- its first side gives the card's facts (layouts.PRINTING_LAYOUTS, tested equal to the layout named here): the card is named and typed as the
 -- Oracle reference has it, whichever bulk file it came from.
 -- Chosen on a narrow projection first: windows over the wide rows cost more than the join.
 CREATE TABLE ingest_stage.main.rep AS
-WITH chosen AS (
-    SELECT id FROM ingest_stage.main.stage_dedup
+WITH file_dates AS (
+    SELECT file_order, max(released_at) AS file_date FROM ingest_stage.main.stage_dedup GROUP BY file_order
+), chosen AS (
+    SELECT id FROM ingest_stage.main.stage_dedup JOIN file_dates USING (file_order)
     WHERE oid IS NOT NULL
     QUALIFY row_number() OVER (
         PARTITION BY oid
-        ORDER BY is_oracle_file DESC, (layout = 'reversible_card'), (lang = 'en') DESC,
-                 released_at DESC NULLS LAST, id) = 1
+        ORDER BY is_oracle_file DESC, (lang = 'en') DESC, file_date DESC NULLS LAST,
+                 (layout = 'reversible_card'), released_at DESC NULLS LAST, id) = 1
 )
 SELECT s.* REPLACE (
     CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].name ELSE s.name END AS name,

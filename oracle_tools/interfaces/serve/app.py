@@ -24,7 +24,6 @@ Every error is a Scryfall error object ``{"object": "error", "code", "status", "
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import json
 import logging
 import os
@@ -63,8 +62,13 @@ MAX_BATCH_NAMES = 5_000  # names per POST /names/resolve (a deck check takes 1,0
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
 AUTOCOMPLETE_LIMIT = 20  # names per /cards/autocomplete answer, as on Scryfall
 
-#: Scryfall's format/pretty parameters are accepted on every Scryfall endpoint (format=json only).
+#: Scryfall's parameters of every endpoint (https://scryfall.com/docs/api/request-formats): the answer's form.
 _COMMON = frozenset({"format", "pretty"})
+#: The forms Scryfall serves: JSON everywhere; text and image where one card is the answer.
+_JSON_ONLY = frozenset({"json"})
+CARD_FORMATS = frozenset({"json", "text", "image"})
+#: The image versions ``format=image`` takes (``version=``), as Scryfall names them; ``large`` by default.
+IMAGE_VERSIONS = ("small", "normal", "large", "png", "art_crop", "border_crop")
 
 
 class ApiError(Exception):
@@ -134,26 +138,60 @@ def error_response(exc: ApiError) -> Response:
 # -- parameters -------------------------------------------------------------------------------------
 
 
-def _params(request: Request, allowed: frozenset[str], *, scryfall: bool = True) -> dict[str, str]:
-    """The query parameters, each once, checked against the endpoint's list."""
-    accepted = allowed | _COMMON if scryfall else allowed
+def _params(
+    request: Request,
+    allowed: frozenset[str],
+    *,
+    scryfall: bool = True,
+    formats: frozenset[str] = _JSON_ONLY,
+) -> dict[str, str]:
+    """The query parameters this endpoint uses, each once.
+
+    Scryfall's endpoints follow Scryfall's rules: a parameter the endpoint does not use is ignored (Scryfall
+    ignores them, and clients send their own: scrython adds ``format=json&face=&version=&pretty=`` and its path
+    values to every request); ``format`` takes the forms the endpoint documents (``formats``: json, and text and
+    image on single-card endpoints), ``pretty`` indents the JSON, and ``face``/``version`` choose the image of
+    ``format=image``. A used parameter given twice or with a malformed value is a 400 (an unserved format a 422).
+    The rules endpoints (``scryfall=False``) are this project's own and refuse an unknown parameter with a 400.
+    """
+    used = allowed | _COMMON if scryfall else allowed
     out: dict[str, str] = {}
     for key, value in request.query_params.multi_items():
-        if key not in accepted:
+        if key not in used:
+            if scryfall:
+                continue  # as Scryfall: a parameter the endpoint does not use changes nothing
             raise ApiError(
                 400,
                 f"unknown parameter {key!r} for {request.url.path}; "
-                f"this endpoint takes: {', '.join(sorted(accepted)) or 'no parameters'}.",
+                f"this endpoint takes: {', '.join(sorted(used)) or 'no parameters'}.",
             )
-        if key in out and key != "commander":
+        if key in out and key != "commander" and out[key] != value:
             raise ApiError(400, f"parameter {key!r} is given more than once; give it once.")
         out[key] = value
-    if scryfall and out.get("format", "json") != "json":
-        raise ApiError(
-            422,
-            f"format={out['format']!r} is not served here; only format=json (no text or image answers).",
-        )
+    if scryfall:
+        _answer_form(request, out, formats)
     return out
+
+
+def _answer_form(request: Request, params: dict[str, str], formats: frozenset[str]) -> None:
+    """Check Scryfall's ``format``/``pretty``/``face``/``version`` and note the answer's form for
+    :class:`AnswerForms` (https://scryfall.com/docs/api/request-formats)."""
+    form = params.pop("format", "") or "json"
+    if form not in formats:
+        offered = ", ".join(f"format={f}" for f in sorted(formats))
+        raise ApiError(422, f"format={form[:40]!r} is not served by {request.url.path}; it serves {offered}.")
+    pretty = _bool(params.pop("pretty", None), "pretty")
+    face = params.pop("face", "") or ""
+    version = params.pop("version", "") or ""
+    if form == "image":
+        if face not in ("", "front", "back"):
+            raise ApiError(400, f"face={face[:40]!r} is not a card face; give face=back (or leave it out).")
+        if version and version not in IMAGE_VERSIONS:
+            raise ApiError(
+                400, f"version={version[:40]!r} is not an image version; give one of {', '.join(IMAGE_VERSIONS)}."
+            )
+    state = request.scope.setdefault("state", {})
+    state["answer_form"] = (form, pretty, face, version or "large")
 
 
 @overload
@@ -484,12 +522,14 @@ def _printing_in_set(generation: Generation, oracle_id: str, set_code: str) -> s
 
 # -- Scryfall endpoints -------------------------------------------------------------------------------
 
-_NAMED = frozenset({"exact", "fuzzy", "set", "face", "version"})
+#: ``face``/``version``: which image ``format=image`` redirects to (single-card endpoints).
+_IMAGE_CHOICE = frozenset({"face", "version"})
+_NAMED = frozenset({"exact", "fuzzy", "set"}) | _IMAGE_CHOICE
 
 
 async def cards_named(request: Request) -> Response:
     """GET /cards/named?exact=|fuzzy=[&set=]: one card by name (CR 201: any face, language, alternate name)."""
-    params = _params(request, _NAMED)
+    params = _params(request, _NAMED, formats=CARD_FORMATS)
     if ("exact" in params) == ("fuzzy" in params):
         raise ApiError(400, "give exactly one of exact= or fuzzy= (a card name).")
     fuzzy = "fuzzy" in params
@@ -582,7 +622,7 @@ def _looks_like_uuid(text: str) -> bool:
 
 async def card_by_id(request: Request) -> Response:
     """GET /cards/{id}: one printing by its Scryfall id."""
-    _params(request, frozenset())
+    _params(request, _IMAGE_CHOICE, formats=CARD_FORMATS)
     card_id = request.path_params["id"]
     if not _looks_like_uuid(card_id):
         raise ApiError(
@@ -598,7 +638,7 @@ async def card_by_id(request: Request) -> Response:
 
 async def card_by_number(request: Request) -> Response:
     """GET /cards/{set}/{number}[/{lang}]: one printing by set code and collector number."""
-    _params(request, frozenset())
+    _params(request, _IMAGE_CHOICE, formats=CARD_FORMATS)
     set_code, number = request.path_params["set"], request.path_params["number"]
     lang = request.path_params.get("lang")
     base = _base_url(request)
@@ -679,7 +719,10 @@ def _by_id_route(kind: str, *, rulings: bool) -> Callable[[Request], Awaitable[R
     )
 
     async def endpoint(request: Request) -> Response:
-        _params(request, frozenset())
+        if rulings:
+            _params(request, frozenset())
+        else:
+            _params(request, _IMAGE_CHOICE, formats=CARD_FORMATS)
         value = request.path_params["value"]
         missing = f"No card found with the given {label} ID “{value[:40]}”."
         base = _base_url(request)
@@ -710,7 +753,7 @@ async def card_random(request: Request) -> Response:
     """GET /cards/random[?q=]: a random card (its preferred printing), or a random card a search finds."""
     import random
 
-    params = _params(request, frozenset({"q"}))
+    params = _params(request, frozenset({"q"}) | _IMAGE_CHOICE, formats=CARD_FORMATS)
     query = _text(params.get("q"), "q", required=False)
     base = _base_url(request)
 
@@ -1104,91 +1147,42 @@ async def parse_mana(request: Request) -> Response:
         raise ApiError(422, _sentence(exc)) from None
 
 
-def _bulk_items(gen: Generation, base: str) -> list[dict[str, Any]]:
-    """One bulk_data object per file the database's newest card ingest read (oracle_tools/ingest.py's runs)."""
-    import uuid
-
-    rows = (
-        gen.cursor()
-        .execute(
-            "SELECT run_id, started_at, source, kind, file, bulk_type, updated_at, rows FROM ingest_runs "
-            "WHERE kind IN ('cards', 'rulings') AND file IS NOT NULL "
-            "AND run_id = (SELECT max(run_id) FROM ingest_runs WHERE kind = 'cards') ORDER BY file"
-        )
-        .fetchall()
-    )
-    items = []
-    for run_id, started_at, source, kind, file, bulk_type, updated_at, count in rows:
-        item_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"oracle-tools-bulk:{run_id}:{file}"))
-        path = Path(file)
-        item: dict[str, Any] = {
-            "object": "bulk_data",
-            "id": item_id,
-            "type": bulk_type or ("rulings" if kind == "rulings" else "cards"),
-            "updated_at": updated_at or started_at.replace(tzinfo=dt.UTC).isoformat(),
-            "uri": f"{base}/bulk-data/{item_id}",
-            "name": path.name,
-            "description": f"{count:,} {kind} objects read from {path.name} ({source}) by the ingest that built this "
-            "database.",
-            "download_uri": path.resolve().as_uri() if path.is_absolute() or path.exists() else str(file),
-            "content_type": "application/json",
-            "content_encoding": "gzip" if path.suffix == ".gz" else "identity",
-        }
-        if path.exists():
-            item["size"] = path.stat().st_size
-        items.append(item)
-    newest = max((row[1] for row in rows), default=None)
-    if newest is not None:  # what the database can export in Scryfall's bulk shape
-        item_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"oracle-tools-export:{newest.isoformat()}:oracle_cards"))
-        items.append(
-            {
-                "object": "bulk_data",
-                "id": item_id,
-                "type": "oracle_cards",
-                "updated_at": newest.replace(tzinfo=dt.UTC).isoformat(),
-                "uri": f"{base}/bulk-data/{item_id}",
-                "name": "Oracle Cards",
-                "description": "Exported by this server: one card object for each Oracle card (its preferred "
-                "printing), as /cards answers it, in one JSON array.",
-                "download_uri": f"{base}/bulk-data/oracle_cards/download",
-                "content_type": "application/json",
-                "content_encoding": "identity",
-            }
-        )
-    return items
-
-
 async def bulk_download(request: Request) -> Response:
-    """GET /bulk-data/oracle_cards/download: the export the bulk-data list offers — every Oracle card's card object
-    (its preferred printing) as one JSON array, like Scryfall's oracle_cards file."""
+    """GET /bulk-data/{type}/download: the file of a bulk type this server exports (oracle_tools/interfaces/serve/
+    bulk.py: built once per generation, streamed, gzip when the client takes it, at most MAX_DOWNLOADS at once)."""
+    from oracle_tools.interfaces.serve import bulk
+
     _params(request, frozenset())
-    if request.path_params["which"] != "oracle_cards":
-        raise ApiError(404, "Only oracle_cards is exported here; GET /bulk-data lists what there is.")
+    kind = bulk.type_name(request.path_params["which"])
+    if kind is None:
+        raise ApiError(404, f"No bulk data of type “{request.path_params['which'][:60]}”; GET /bulk-data lists them.")
+    downloads: bulk.Downloads = request.app.state.downloads
+    if downloads.running >= bulk.MAX_DOWNLOADS:
+        raise ApiError(503, f"{bulk.MAX_DOWNLOADS} bulk downloads are running; retry in a minute.")
     base = _base_url(request)
-
-    def work(gen: Generation) -> Response:
-        ids = [pid for (pid,) in gen.cursor().execute("SELECT id FROM preferred_printings ORDER BY id").fetchall()]
-        parts: list[bytes] = []
-        for start in range(0, len(ids), 1000):
-            chunk = cardjson.card_objects(gen.cursor(), ids=ids[start : start + 1000], base_url=base)
-            parts.extend(json_bytes(card) for card in chunk)
-        return raw_json_response(b"[" + b",".join(parts) + b"]")
-
-    return await _answer_in_threadpool(request, work)
+    gen: Generation = request.scope["oracle_tools.generation"]
+    pools: dict[str, Pool] = request.app.state.pools
+    built = await pools["large"].run(bulk.bulk_file, gen, kind, base)  # built once per generation, then cached
+    gzip_ok = "gzip" in request.headers.get("accept-encoding", "").lower()
+    answer = bulk.BulkDownload(built, gzip_ok=gzip_ok, downloads=downloads, filename=f"{kind.replace('_', '-')}.json")
+    return answer  # type: ignore[return-value]  # an ASGI answer Starlette sends as it is
 
 
 async def bulk_data(request: Request) -> Response:
-    """GET /bulk-data and /bulk-data/{id_or_type}: the files this database was built from, as bulk_data objects."""
+    """GET /bulk-data and /bulk-data/{id or type}: Scryfall's bulk_data objects of the types this server exports."""
+    from oracle_tools.interfaces.serve import bulk
+
     _params(request, frozenset())
     base = _base_url(request)
     wanted = request.path_params.get("which")
 
     def work(gen: Generation) -> Response:
-        items = _bulk_items(gen, base)
+        items = [bulk.bulk_object(gen, kind, base) for kind in bulk.TYPES]
         if wanted is None:
             return json_response({"object": "list", "has_more": False, "data": items})
+        kind = bulk.type_name(wanted)
         for item in items:
-            if wanted in (item["id"], item["type"]):
+            if wanted == item["id"] or kind == item["type"]:
                 return json_response(item)
         raise ApiError(404, f"No bulk data found for “{wanted[:100]}”; GET /bulk-data lists them.")
 
@@ -1455,6 +1449,76 @@ class AnswerServerErrors:
             await (await server_error(Request(scope), exc))(scope, receive, send)
 
 
+class AnswerForms:
+    """ASGI middleware: the answer in the form :func:`_answer_form` noted — ``pretty=true`` indents a JSON answer;
+    ``format=text`` answers a card in Scryfall's text form; ``format=image`` redirects (302) to the card's image
+    URL the data kept, or answers 422 when there is none (or no back face for ``face=back``), as Scryfall does.
+    Only answers whose request asked for another form than compact JSON are held here; others pass untouched."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start: Message | None = None
+        chunks: list[bytes] = []
+        passing = False
+
+        async def held_send(message: Message) -> None:
+            nonlocal start, passing
+            form = (scope.get("state") or {}).get("answer_form")
+            if passing or form is None or (form[0] == "json" and not form[1]):
+                passing = True
+                await send(message)
+                return
+            if message["type"] == "http.response.start":
+                start = message
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            assert start is not None
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in start["headers"]}
+            response = _in_form(start["status"], headers, b"".join(chunks), form)
+            if response is None:  # not a JSON answer: as it was
+                await send(start)
+                await send({"type": "http.response.body", "body": b"".join(chunks)})
+            else:
+                await response(scope, receive, send)
+
+        await self.app(scope, receive, held_send)
+
+
+def _in_form(status: int, headers: dict[str, str], body: bytes, form: tuple[str, bool, str, str]) -> Response | None:
+    """The answer ``body`` in ``form`` (format, pretty, face, version), or None to send it unchanged."""
+    if not headers.get("content-type", "").startswith("application/json"):
+        return None
+    kind, pretty, face, version = form
+    data = json.loads(body)
+    keep = {k: v for k, v in headers.items() if k.startswith("access-control-") or k == "vary"}
+    if status != 200 or kind == "json" or data.get("object") != "card":
+        if not pretty:
+            return None
+        text = json.dumps(data, ensure_ascii=False, indent=2, default=str).encode("utf-8")
+        return Response(text, status_code=status, media_type="application/json", headers=keep)
+    image = cardjson.image_uri(data, version, back=face == "back")
+    links = {"X-Scryfall-Card": str(data.get("scryfall_uri") or "")} | (
+        {"X-Scryfall-Card-Image": image} if image else {}
+    )
+    if kind == "text":
+        return Response(cardjson.card_text(data), media_type="text/plain; charset=utf-8", headers=keep | links)
+    if image is None:
+        why = (
+            "this card has no back face"
+            if face == "back" and len(data.get("card_faces") or ()) < 2
+            else "the data this server was built from kept no image of it"
+        )
+        return error_response(ApiError(422, f"No image for “{data.get('name')}”: {why}; ask for format=json."))
+    return Response(status_code=302, headers=keep | links | {"location": image})
+
+
 def api_routes() -> list[BaseRoute]:
     return [
         Route("/cards/named", cards_named, methods=["GET"]),
@@ -1535,6 +1599,7 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
                 max_age=300,
             ),
             Middleware(AnswerServerErrors),
+            Middleware(AnswerForms),
             Middleware(ReadBodyFirst),
             Middleware(GenerationLease, store=store),
         ],
@@ -1542,6 +1607,9 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
     )
     app.state.store = store
     app.state.pools = {name: Pool(name, threads, queue) for name, (threads, queue) in POOLS.items()}
+    from oracle_tools.interfaces.serve.bulk import Downloads
+
+    app.state.downloads = Downloads()
     app.state.db = store.generation.owner if store.generation is not None else None
 
     def follow(generation: Generation | None) -> None:  # web.py reads app.state.db per request

@@ -1,0 +1,211 @@
+"""Bulk data as Scryfall serves it (https://scryfall.com/docs/api/bulk-data): ``GET /bulk-data`` lists one
+``bulk_data`` object per type this server exports — ``oracle_cards`` (one card object per Oracle card, its
+preferred printing) and ``rulings`` — and ``GET /bulk-data/{type}/download`` answers the file.
+
+Each file is built once per database generation (and per server address, which its links name), on first
+use, one build at a time, and kept gzip-compressed in memory (the 2019 dump's Oracle cards: about 12 MB for
+about 70 MB of JSON); a download streams it — as it is to a client that accepts gzip (``Content-Encoding:
+gzip``), decompressed chunk by chunk to one that does not — so no request builds or holds a whole body. At most
+``MAX_DOWNLOADS`` downloads run at once (more: 503, retry), and a client that stops reading for
+``WRITE_TIMEOUT`` seconds is cut off, so a stalled reader holds neither memory nor a download slot for long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import gzip
+import io
+import json
+import os
+import threading
+import uuid
+import zlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from starlette.types import Receive, Scope, Send
+
+from oracle_tools.scryfall import cardjson
+
+if TYPE_CHECKING:
+    from oracle_tools.interfaces.serve.store import Generation
+
+#: Scryfall's bulk types this server exports, with the name and description Scryfall gives each.
+TYPES: dict[str, tuple[str, str]] = {
+    "oracle_cards": (
+        "Oracle Cards",
+        "A JSON file containing one Scryfall card object for each Oracle ID in this database (its preferred "
+        "printing), as /cards answers it.",
+    ),
+    "rulings": (
+        "Rulings",
+        "A JSON file containing all Rulings of this database: each ruling refers to cards by their oracle_id.",
+    ),
+}
+MAX_DOWNLOADS = 4  # downloads at once; more are answered 503
+#: seconds a client may stop reading before its download is cut off (the environment variable sets it for tests)
+WRITE_TIMEOUT = float(os.environ.get("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "30"))
+CHUNK = 256 * 1024  # bytes sent per write
+_BUILD_LOCK = threading.Lock()  # one build at a time: a second request for the same file waits, then reuses it
+
+
+def type_name(which: str) -> str | None:
+    """Scryfall's type a route names, in either spelling (``oracle-cards`` as in Scryfall's docs, or
+    ``oracle_cards`` as in its ``type`` field); None for no type exported here."""
+    name = which.replace("-", "_")
+    return name if name in TYPES else None
+
+
+@dataclass(frozen=True)
+class BulkFile:
+    """One built file: its gzip bytes, its size uncompressed and when the database was built."""
+
+    compressed: bytes
+    size: int
+    updated_at: str
+
+
+def bulk_file(gen: Generation, kind: str, base: str) -> BulkFile:
+    """The ``kind`` file of this generation, built on first use (links pointing at ``base``)."""
+    key = f"bulk:{kind}:{base}"
+    found = gen.caches.get(key)
+    if isinstance(found, BulkFile):
+        return found
+    with _BUILD_LOCK:
+        built: BulkFile = gen.cached(key, lambda: _build(gen, kind, base))
+        return built
+
+
+def _updated_at(gen: Generation) -> str:
+    rows = gen.cursor().execute("SELECT max(started_at) FROM ingest_runs WHERE kind = 'cards'").fetchall()
+    when = rows[0][0] if rows and rows[0][0] is not None else dt.datetime.fromtimestamp(gen.path.stat().st_mtime)
+    return str(when.replace(tzinfo=dt.UTC).isoformat())
+
+
+def _build(gen: Generation, kind: str, base: str) -> BulkFile:
+    out = io.BytesIO()
+    size = 0
+    with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=6, mtime=0) as packed:
+
+        def write(data: bytes) -> None:
+            nonlocal size
+            packed.write(data)
+            size += len(data)
+
+        write(b"[")
+        first = True
+        for item in _items(gen, kind, base):
+            write(item if first else b",\n" + item)
+            first = False
+        write(b"]")
+    return BulkFile(out.getvalue(), size, _updated_at(gen))
+
+
+def _items(gen: Generation, kind: str, base: str) -> Any:
+    """Each object of the file as JSON bytes, in a stable order."""
+    cur = gen.cursor()
+    if kind == "rulings":
+        rows = cur.execute(
+            "SELECT oracle_id, source, published_at, comment FROM rulings "
+            "ORDER BY oracle_id, published_at NULLS LAST, comment"
+        ).fetchall()
+        for oracle_id, source, published, comment in rows:
+            yield _json(
+                {
+                    "object": "ruling",
+                    "oracle_id": oracle_id,
+                    "source": source or "wotc",
+                    "published_at": published.isoformat() if published is not None else None,
+                    "comment": comment,
+                }
+            )
+        return
+    ids = [pid for (pid,) in cur.execute("SELECT id FROM preferred_printings ORDER BY id").fetchall()]
+    for start in range(0, len(ids), 1000):
+        for card in cardjson.card_objects(cur, ids=ids[start : start + 1000], base_url=base):
+            yield _json(card)
+
+
+def _json(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, default=str, separators=(",", ":")).encode("utf-8")
+
+
+def bulk_object(gen: Generation, kind: str, base: str) -> dict[str, Any]:
+    """Scryfall's ``bulk_data`` object of ``kind`` (the file is built if it was not)."""
+    built = bulk_file(gen, kind, base)
+    name, description = TYPES[kind]
+    item_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"oracle-tools-bulk:{built.updated_at}:{kind}"))
+    return {
+        "object": "bulk_data",
+        "id": item_id,
+        "type": kind,
+        "updated_at": built.updated_at,
+        "uri": f"{base}/bulk-data/{item_id}",
+        "name": name,
+        "description": description,
+        "size": built.size,
+        "compressed_size": len(built.compressed),
+        "download_uri": f"{base}/bulk-data/{kind.replace('_', '-')}/download",
+        "content_type": "application/json",
+        "content_encoding": "gzip",
+    }
+
+
+class Downloads:
+    """The downloads running now, at most MAX_DOWNLOADS (one per app, used on the event loop only)."""
+
+    def __init__(self) -> None:
+        self.running = 0
+
+
+class BulkDownload:
+    """An ASGI answer streaming one built file, gzip as it is or decompressed, each write bounded by
+    WRITE_TIMEOUT; ``downloads`` counts it while it runs."""
+
+    def __init__(self, built: BulkFile, *, gzip_ok: bool, downloads: Downloads, filename: str) -> None:
+        self.built, self.gzip_ok, self.downloads, self.filename = built, gzip_ok, downloads, filename
+
+    def _chunks(self) -> Any:
+        data = self.built.compressed
+        if self.gzip_ok:
+            for start in range(0, len(data), CHUNK):
+                yield data[start : start + CHUNK]
+            return
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        for start in range(0, len(data), CHUNK // 8):
+            piece = inflate.decompress(data[start : start + CHUNK // 8])
+            if piece:
+                yield piece
+        rest = inflate.flush()
+        if rest:
+            yield rest
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-disposition", f'attachment; filename="{self.filename}"'.encode()),
+            (b"vary", b"Accept-Encoding"),
+        ]
+        if self.gzip_ok:
+            headers += [
+                (b"content-encoding", b"gzip"),
+                (b"content-length", str(len(self.built.compressed)).encode()),
+            ]
+        else:
+            headers.append((b"content-length", str(self.built.size).encode()))
+        self.downloads.running += 1
+        try:
+            await asyncio.wait_for(
+                send({"type": "http.response.start", "status": 200, "headers": headers}), WRITE_TIMEOUT
+            )
+            for chunk in self._chunks():
+                # a reader that stops reading stalls this write (the transport's flow control): cut it off
+                await asyncio.wait_for(
+                    send({"type": "http.response.body", "body": chunk, "more_body": True}), WRITE_TIMEOUT
+                )
+            await asyncio.wait_for(send({"type": "http.response.body", "body": b""}), WRITE_TIMEOUT)
+        except (TimeoutError, OSError):
+            return  # the server closes the connection of an answer left unfinished
+        finally:
+            self.downloads.running -= 1
