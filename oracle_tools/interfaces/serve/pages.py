@@ -35,6 +35,7 @@ STATIC = Path(__file__).parent / "static"
 PAGE_SIZE = 60  # cards a results page shows
 IMAGES_COOKIE = "oracle_tools_images"
 MAX_QUERY = 1000  # characters of a search query, as names
+PAGE_CACHE_SIZE = 256  # rendered pages kept per database generation
 MAX_DECK_URL = 6000  # characters of a decklist that still make a shareable GET link
 
 # The orders, directions and unique modes the search page offers: the engine's own lists (search/compiler.py).
@@ -176,6 +177,12 @@ async def _page(
     """Collect the page's answers on a worker thread under the generation's rules lock, render them, answer."""
     images = _images(request)
     generation = request.scope["oracle_tools.generation"]
+    # A page depends only on its address, the images setting and the read-only database: kept per generation.
+    pages: dict[tuple[str, str, bool], tuple[str, int]] = generation.cached("web_pages", dict)
+    key = (template, str(request.url.path) + "?" + request.url.query, images)
+    hit = pages.get(key)
+    if hit is not None:
+        return HTMLResponse(hit[0], status_code=hit[1], headers=page_headers(images))
 
     def work() -> tuple[str, int]:
         context: dict[str, Any] = {
@@ -197,6 +204,10 @@ async def _page(
         return _env.get_template(template).render(context), status
 
     html, status = await run_in_threadpool(work)
+    if status in (200, 404) and len(key[1]) <= 4096:  # long decklists are not kept
+        if len(pages) >= PAGE_CACHE_SIZE:
+            pages.clear()
+        pages[key] = (html, status)
     return HTMLResponse(html, status_code=status, headers=page_headers(images))
 
 
