@@ -506,16 +506,16 @@ def test_autocomplete_by_keyboard_and_a_phone_width_screen(server: str, browser:
     _open(browser, server + "/deck")
     box = browser.find_element(By.ID, "commander")  # type: ignore[attr-defined]
     box.send_keys("ultimate gr")
-    WebDriverWait(browser, 10).until(lambda d: box.get_attribute("aria-expanded") == "true")
+    WebDriverWait(browser, 10).until(lambda d: box.get_attribute("data-suggesting") == "true")
     assert _texts(browser, ".ac-list li") == ["Ultimate Green Goblin"]
     box.send_keys(Keys.ARROW_DOWN)
     box.send_keys(Keys.ENTER)
     assert box.get_attribute("value") == "Ultimate Green Goblin"
-    assert box.get_attribute("aria-expanded") == "false"
+    assert box.get_attribute("data-suggesting") == "false"
     # the search box: a chosen name opens that card's page
     top = browser.find_element(By.ID, "top-q")  # type: ignore[attr-defined]
     top.send_keys("tarmog")
-    WebDriverWait(browser, 10).until(lambda d: top.get_attribute("aria-expanded") == "true")
+    WebDriverWait(browser, 10).until(lambda d: top.get_attribute("data-suggesting") == "true")
     top.send_keys(Keys.ARROW_DOWN)
     browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
     top.send_keys(Keys.ENTER)
@@ -718,3 +718,27 @@ def test_first_load_of_search_is_small(client: Any) -> None:
     assert sum(sizes.values()) <= 150 * 1024, sizes
     results = client.get("/search", params={"q": "t:creature"})  # a full page of 60 text cards
     assert len(results.content) <= 150 * 1024
+
+
+@needs_browser
+def test_every_reference_page_passes_axe(server: str, browser: object) -> None:
+    """axe-core (the accessibility engine, as axe-selenium-python ships it) finds no violation on any page."""
+    axe_selenium = pytest.importorskip("axe_selenium_python")
+    found = {}
+    for path in (
+        "/search?q=t%3Agoblin",
+        "/search?q=t%3A%28",
+        "/card?name=Fire+%2F%2F+Ice",
+        "/token/Marit%20Lage",
+        "/deck?format=modern&deck=4+Mox+Opal%0A56+Island",
+        "/",
+    ):
+        _open(browser, server + path)
+        axe = axe_selenium.Axe(browser)
+        axe.inject()
+        violations = axe.run()["violations"]
+        found[path] = [
+            (v["id"], v["impact"], [(n["target"], n.get("failureSummary")) for n in v["nodes"]][:3]) for v in violations
+        ]
+    assert found == {path: [] for path in found}
+    _console(browser)  # axe's own messages are not the pages'
