@@ -14,6 +14,7 @@ name autocomplete to the name boxes (Scryfall's ``/cards/autocomplete``); every 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import struct
@@ -192,6 +193,7 @@ async def _page(
             "title": title,
             "error": None,
             "max_name": MAX_NAME,
+            "generation": generation,
         }
         status = 200
         try:
@@ -287,7 +289,7 @@ def search_page_context(
     if total and page > pages:
         raise PageError(f"Page {page} is past the last page ({pages}) of {total:,} cards.", 404)
     start = (page - 1) * PAGE_SIZE
-    cards = db.card_objects(ids=ids[start : start + PAGE_SIZE])
+    cards = kept_card_objects(db, context.get("generation"), ids=ids[start : start + PAGE_SIZE])
     base = {"q": q, "order": context["order"], "dir": context["dir"], "unique": context["unique"]}
     defaults = {"order": "name", "dir": "auto", "unique": "cards"}
     kept = {k: v for k, v in base.items() if defaults.get(k) != v}
@@ -389,10 +391,38 @@ def card_view(card: dict[str, Any]) -> dict[str, Any]:
 # -- /card/{oracle_id}, /card/{set}/{number}[/{lang}], /card?name= ------------------------------------------
 
 
-def card_page_context(db: Any, oracle_id: str, printing_id: str | None) -> dict[str, Any]:
+def kept_card_objects(
+    db: Any, generation: Any, *, ids: list[str] | None = None, oracle_id: str | None = None
+) -> list[dict[str, Any]]:
+    """:meth:`OracleDB.card_objects` (by printing ids, or an Oracle id's representative printing), read from the
+    server's per-generation cache of those same objects where it has them (the API's ``/cards`` answers, built in the
+    background for every card's representative printing): a card page then needs no object built again."""
+    if generation is None:
+        return list(db.card_objects(ids=ids) if ids is not None else db.card_objects(oracle_ids=[oracle_id]))
+    if ids is None:
+        found = generation.representative.get(oracle_id)
+        if not found:
+            return list(db.card_objects(oracle_ids=[oracle_id]))
+        ids = [found]
+    objects: dict[str, dict[str, Any]] = {}
+    for pid in ids:
+        body = generation.card_json.get(pid)
+        if body:
+            objects[pid] = json.loads(body)
+    missing = [pid for pid in ids if pid not in objects]
+    for card in db.card_objects(ids=missing) if missing else []:
+        objects[card["id"]] = card
+    return [objects[pid] for pid in ids if pid in objects]
+
+
+def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generation: Any = None) -> dict[str, Any]:
     from oracle_tools.history.changes import word_diff
 
-    objects = db.card_objects(ids=[printing_id]) if printing_id else db.card_objects(oracle_ids=[oracle_id])
+    objects = (
+        kept_card_objects(db, generation, ids=[printing_id])
+        if printing_id
+        else kept_card_objects(db, generation, oracle_id=oracle_id)
+    )
     if not objects:
         raise PageError(f"No card with Oracle id {oracle_id} in this database.", 404)
     card = card_view(objects[0])
@@ -452,7 +482,9 @@ async def card_page(request: Request) -> Response:
     printing = request.query_params.get("printing", "").strip() or None
     if not _UUID.match(oracle_id) or (printing is not None and not _UUID.match(printing)):
         return await _page(request, "card.html", _fail("That is not an Oracle id (a UUID).", 404))
-    return await _page(request, "card.html", lambda db, ctx: card_page_context(db, oracle_id.lower(), printing))
+    return await _page(
+        request, "card.html", lambda db, ctx: card_page_context(db, oracle_id.lower(), printing, ctx["generation"])
+    )
 
 
 async def card_by_number(request: Request) -> Response:
@@ -467,7 +499,7 @@ async def card_by_number(request: Request) -> Response:
         if found is None:
             where = f"{set_code.upper()} #{number}" + (f" in {lang}" if lang else "")
             raise PageError(f"No printing {where} in this database.", 404)
-        return card_page_context(db, "", found)
+        return card_page_context(db, "", found, ctx["generation"])
 
     return await _page(request, "card.html", collect)
 
@@ -508,12 +540,29 @@ async def card_named(request: Request) -> Response:
 # -- /token/{name} ------------------------------------------------------------------------------------------
 
 
-def token_page_context(db: Any, name: str) -> dict[str, Any]:
+def token_catalog(db: Any, generation: Any) -> dict[str, list[dict[str, Any]]]:
+    """:meth:`OracleDB.token_list` (every token name and kind with its creators) by folded name, read once per database
+    generation: the page then finds a name's rows as ``token_list(name)`` does, by the same folding."""
+    from oracle_tools.text.matching import normalize
+
+    def build() -> dict[str, list[dict[str, Any]]]:
+        by_name: dict[str, list[dict[str, Any]]] = {}
+        try:
+            rows = db.token_list().to_dicts()
+        except OracleToolsError:  # a database built before the token catalog
+            rows = []
+        for row in rows:
+            by_name.setdefault(normalize(row["name"]), []).append(row)
+        return by_name
+
+    return generation.cached("web_token_catalog", build) if generation is not None else build()
+
+
+def token_page_context(db: Any, name: str, generation: Any = None) -> dict[str, Any]:
+    from oracle_tools.text.matching import normalize
+
     answer = db.token(name)
-    try:
-        catalog = db.token_list(name).to_dicts()
-    except OracleToolsError:
-        catalog = []
+    catalog = token_catalog(db, generation).get(normalize(name), [])
     return {"title": f"{answer.name or name} token", "query": name, "token": answer, "catalog": catalog}
 
 
@@ -521,7 +570,7 @@ async def token_page(request: Request) -> Response:
     name = request.path_params["name"].strip()
     if not name or len(name) > MAX_NAME:
         return await _page(request, "token.html", _fail("Give a token name: /token/Treasure.", 400))
-    return await _page(request, "token.html", lambda db, ctx: token_page_context(db, name))
+    return await _page(request, "token.html", lambda db, ctx: token_page_context(db, name, ctx["generation"]))
 
 
 # -- /deck --------------------------------------------------------------------------------------------------
