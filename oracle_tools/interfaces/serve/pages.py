@@ -19,7 +19,7 @@ import os
 import re
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -181,7 +181,7 @@ async def _page(
     # A page depends only on its address, the images setting and the read-only database: kept per generation.
     pages: dict[tuple[str, str, bool], tuple[str, int]] = generation.cached("web_pages", dict)
     key = (template, str(request.url.path) + "?" + request.url.query, images)
-    hit = pages.get(key)
+    hit = pages.get(key) if request.method == "GET" else None
     if hit is not None:
         return HTMLResponse(hit[0], status_code=hit[1], headers=page_headers(images))
 
@@ -206,18 +206,11 @@ async def _page(
         return _env.get_template(template).render(context), status
 
     html, status = await run_in_threadpool(work)
-    if status in (200, 404) and len(key[1]) <= 4096:  # long decklists are not kept
+    if request.method == "GET" and status in (200, 404) and len(key[1]) <= 4096:  # long decklists are not kept
         if len(pages) >= PAGE_CACHE_SIZE:
             pages.clear()
         pages[key] = (html, status)
     return HTMLResponse(html, status_code=status, headers=page_headers(images))
-
-
-def _text_param(request: Request, key: str, limit: int = MAX_QUERY) -> str:
-    value = request.query_params.get(key, "").strip()
-    if len(value) > limit:
-        raise PageError(f"The {key} is {len(value):,} characters long; at most {limit:,} are read.")
-    return value
 
 
 # -- /search ----------------------------------------------------------------------------------------------
@@ -576,27 +569,30 @@ async def token_page(request: Request) -> Response:
 # -- /deck --------------------------------------------------------------------------------------------------
 
 
-def deck_page_context(db: Any, request: Request, context: dict[str, Any]) -> dict[str, Any]:
-    """The deck page's answers, written into ``context`` as they come (an error keeps the form filled in)."""
+def deck_page_context(db: Any, params: Mapping[str, str], context: dict[str, Any]) -> dict[str, Any]:
+    """The deck page's answers for the form's ``params`` (the address's, or a posted form's), written into
+    ``context`` as they come (an error keeps the form filled in)."""
     from oracle_tools.decks.checker import format_rules
     from oracle_tools.decks.decklist import parse_decklist
     from oracle_tools.interfaces.serve.web import MAX_BODY, format_choices
 
-    deck = request.query_params.get("deck", "")
-    fmt = request.query_params.get("format", "").strip() or "modern"
+    deck = params.get("deck", "")
+    fmt = params.get("format", "").strip() or "modern"
     context.update(
         {
             "title": "Deck check",
             "deck": deck,
             "format": fmt,
-            "commander": request.query_params.get("commander", "")[:MAX_NAME],
+            "commander": params.get("commander", "")[:MAX_NAME],
             "formats": format_choices(),
             "report": None,
             "share": None,
         }
     )
-    commander = _text_param(request, "commander", MAX_NAME)
-    if "deck" not in request.query_params:
+    commander = params.get("commander", "").strip()
+    if len(commander) > MAX_NAME:
+        raise PageError(f"The commander name is longer than {MAX_NAME:,} characters.")
+    if "deck" not in params:
         return context
     if len(deck.encode()) > MAX_BODY:
         raise PageError(f"The decklist is larger than {MAX_BODY // 1024:,} KB; paste a smaller one.", 413)
@@ -634,7 +630,22 @@ def deck_page_context(db: Any, request: Request, context: dict[str, Any]) -> dic
 
 
 async def deck_page(request: Request) -> Response:
-    return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, request, ctx), "Deck check")
+    """GET /deck?deck=&format=&commander= (a shareable address), POST /deck (the form: a list too long for an address)."""
+    from oracle_tools.interfaces.serve.web import _form
+
+    if request.method != "POST":
+        params = dict(request.query_params.items())
+        return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, params, ctx), "Deck check")
+    form = await _form(request)
+    if isinstance(form, tuple):  # not a form, too big, not UTF-8: said on the empty form
+        message, status = form
+
+        def unread(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+            deck_page_context(db, {}, ctx)
+            raise PageError(message, status)
+
+        return await _page(request, "deck.html", unread, "Deck check")
+    return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, form, ctx), "Deck check")
 
 
 # -- images on / off --------------------------------------------------------------------------------------
@@ -670,6 +681,6 @@ routes = [
     Route("/card/{set}/{number}", card_by_number, methods=["GET"]),
     Route("/card/{oracle_id}", card_page, methods=["GET"]),
     Route("/token/{name:path}", token_page, methods=["GET"]),
-    Route("/deck", deck_page, methods=["GET"]),
+    Route("/deck", deck_page, methods=["GET", "POST"]),
     Route("/images", images_setting, methods=["GET"]),
 ]
