@@ -512,6 +512,7 @@ def test_deck_check_says_which_legalities_links_problems_and_shares(server: str,
     assert (row.get_attribute("data-kind"), row.get_attribute("data-line")) == ("banned", "1")
     assert "since the ingest of" in row.text  # the history says since when
     share = browser.find_element(By.ID, "share-link").get_attribute("href")  # type: ignore[attr-defined]
+    assert "%0D" not in share  # the posted form's CRLF line ends are not kept in the link
     _screenshot(browser, "web-deck")
     _click_and_wait(browser, row.find_element(By.CSS_SELECTOR, "a.problem-card"))
     assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Mox Opal")  # type: ignore[attr-defined]

@@ -576,7 +576,7 @@ def deck_page_context(db: Any, params: Mapping[str, str], context: dict[str, Any
     from oracle_tools.decks.decklist import parse_decklist
     from oracle_tools.interfaces.serve.web import MAX_BODY, format_choices
 
-    deck = params.get("deck", "")
+    deck = params.get("deck", "").replace("\r\n", "\n")  # a form posts CRLF line ends
     fmt = params.get("format", "").strip() or "modern"
     context.update(
         {
