@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 import shutil
 import socket
@@ -354,6 +355,25 @@ def _open(driver: object, url: str) -> None:
     WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState === 'complete'"))
 
 
+#: A folder to keep a screenshot of each reference page in (``ORACLE_TOOLS_WEB_SCREENSHOTS=docs/images pytest
+#: tests/test_web.py`` writes the ones docs/web.md shows); unset, no screenshot is written.
+SCREENSHOTS = os.environ.get("ORACLE_TOOLS_WEB_SCREENSHOTS")
+
+
+def _screenshot(driver: Any, name: str) -> None:
+    if not SCREENSHOTS:
+        return
+    folder = Path(SCREENSHOTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    width = driver.get_window_size()["width"]
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, max(600, min(int(height) + 20, 1400)))
+    try:
+        driver.save_screenshot(str(folder / f"{name}.png"))
+    finally:
+        driver.set_window_size(width, 1000)
+
+
 def _other_hosts(driver: object, base: str) -> list[str]:
     """Every resource the page loaded from anywhere but this server."""
     names = driver.execute_script(  # type: ignore[attr-defined]
@@ -389,6 +409,7 @@ def test_search_pages_through_results_with_order_and_direction(server: str, brow
     assert browser.find_element(By.ID, "result-count").text.startswith("61 – 120 of 1,288")  # type: ignore[attr-defined]
     assert Select(browser.find_element(By.ID, "order")).first_selected_option.text == "Mana value"  # type: ignore[attr-defined]
     assert browser.find_element(By.CSS_SELECTOR, "#pager [aria-current=page]").text == "2"  # type: ignore[attr-defined]
+    _screenshot(browser, "web-search")
     assert _other_hosts(browser, server) == []  # images are off: nothing from another host
     # a query error is a sentence on the page, the query kept in the box
     _open(browser, server + "/search?q=t%3A%28")
@@ -413,7 +434,7 @@ def test_card_pages_split_dfc_meld_and_the_printing_switcher(server: str, browse
     assert names.find_element(By.CSS_SELECTOR, "[data-via=face]").text == "Fire · Ice"
     assert "French: Feu // Glace · Feu · Glace" in names.find_element(By.CSS_SELECTOR, "[data-via=printed]").text
     # CR 201.4b: a split card's name is one of its halves' names
-    verdicts = _texts(browser, "#choose-name tr.verdict")
+    verdicts = _texts(browser, "#choose-name tr.name-verdict")
     assert any(v.startswith("a card name (Pithing Needle) Fire yes") for v in verdicts)
     assert {"legacy: legal", "modern: not legal"} <= set(_texts(browser, "#legalities li"))  # 2019: no Modern printing
     # the printing switcher: another printing's set, number and language
@@ -424,6 +445,7 @@ def test_card_pages_split_dfc_meld_and_the_printing_switcher(server: str, browse
     assert "printing=" in browser.current_url  # type: ignore[attr-defined]
     line = browser.find_element(By.ID, "printing-line").text  # type: ignore[attr-defined]
     assert "French" in line and "Feu // Glace" in line
+    _screenshot(browser, "web-card")
     # a transforming double-faced card by a readable address (set and collector number)
     _open(browser, server + "/card?name=Insectile+Aberration")
     assert browser.find_element(By.ID, "card-layout").text == "transform card, 2 faces"  # type: ignore[attr-defined]
@@ -467,6 +489,7 @@ def test_card_history_foreign_only_names_token_page_and_back(server: str, browse
     assert browser.find_element(By.ID, "token-name").text.startswith("Marit Lage")  # type: ignore[attr-defined]
     token = browser.find_element(By.ID, "token").text  # type: ignore[attr-defined]
     assert "Token Legendary Creature — Avatar" in token and "20/20" in token and "(CR 111.9)" in token
+    _screenshot(browser, "web-token")
     _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#token-catalog a.creator"))  # type: ignore[attr-defined]
     assert browser.find_element(By.CSS_SELECTOR, "#card-name").text == "Dark Depths"  # type: ignore[attr-defined]
     assert _console(browser) == []
@@ -489,6 +512,8 @@ def test_deck_check_says_which_legalities_links_problems_and_shares(server: str,
     assert (row.get_attribute("data-kind"), row.get_attribute("data-line")) == ("banned", "1")
     assert "since the ingest of" in row.text  # the history says since when
     share = browser.find_element(By.ID, "share-link").get_attribute("href")  # type: ignore[attr-defined]
+    assert "%0D" not in share  # the posted form's CRLF line ends are not kept in the link
+    _screenshot(browser, "web-deck")
     _click_and_wait(browser, row.find_element(By.CSS_SELECTOR, "a.problem-card"))
     assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Mox Opal")  # type: ignore[attr-defined]
     _open(browser, share)  # the shared address is the same check
@@ -506,16 +531,16 @@ def test_autocomplete_by_keyboard_and_a_phone_width_screen(server: str, browser:
     _open(browser, server + "/deck")
     box = browser.find_element(By.ID, "commander")  # type: ignore[attr-defined]
     box.send_keys("ultimate gr")
-    WebDriverWait(browser, 10).until(lambda d: box.get_attribute("aria-expanded") == "true")
+    WebDriverWait(browser, 10).until(lambda d: box.get_attribute("data-suggesting") == "true")
     assert _texts(browser, ".ac-list li") == ["Ultimate Green Goblin"]
     box.send_keys(Keys.ARROW_DOWN)
     box.send_keys(Keys.ENTER)
     assert box.get_attribute("value") == "Ultimate Green Goblin"
-    assert box.get_attribute("aria-expanded") == "false"
+    assert box.get_attribute("data-suggesting") == "false"
     # the search box: a chosen name opens that card's page
     top = browser.find_element(By.ID, "top-q")  # type: ignore[attr-defined]
     top.send_keys("tarmog")
-    WebDriverWait(browser, 10).until(lambda d: top.get_attribute("aria-expanded") == "true")
+    WebDriverWait(browser, 10).until(lambda d: top.get_attribute("data-suggesting") == "true")
     top.send_keys(Keys.ARROW_DOWN)
     browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
     top.send_keys(Keys.ENTER)
@@ -663,7 +688,7 @@ def test_card_page_has_every_name_printing_legality_ruling_and_verdict(client: A
     assert "French:</span> Feu // Glace · Feu · Glace" in html
     assert re.search(r"Printings \(\d+\)", html) and "Ultimate Masters (UMA)" in html
     assert 'data-format="legacy">legacy: legal' in html
-    assert html.count('<tr class="verdict') == 6  # three "choose a … card name" phrases, two halves
+    assert html.count('<tr class="name-verdict') == 6  # three "choose a … card name" phrases, two halves
     assert re.search(r"<h2>Rulings</h2>\s*<ul><li><span class=\"muted\">2018-12-07</span> If Fire targets two", html)
     by_number = client.get("/card/uma/225")
     assert by_number.status_code == 200 and '<span id="card-name">Fire // Ice</span>' in by_number.text
@@ -707,6 +732,12 @@ def test_deck_page_legalities_line_counts_links_and_share(client: Any) -> None:
     assert '<a href="/card?name=Seven%20Dwarves" class="problem-card">Seven Dwarves</a>' in page.text
     assert 'id="share-link"' in page.text
     assert client.get("/deck", params={"format": "modren", "deck": deck}).status_code == 400
+    # the page's form posts (a list too long for an address still checks, without a link)
+    long_list = "\n".join(["4 Lightning Bolt", "4 Tarmogoyf", *["1 Mountain"] * 700])
+    posted = client.post("/deck", data={"format": "legacy", "deck": long_list})
+    assert posted.status_code == 200 and 'id="verdict"' in posted.text and 'id="share-none"' in posted.text
+    not_a_form = client.post("/deck", content=b'{"deck": "x"}', headers={"content-type": "application/json"})
+    assert not_a_form.status_code == 415 and "application/x-www-form-urlencoded" in not_a_form.text
     empty = client.get("/deck", params={"format": "legacy", "deck": " "})
     assert empty.status_code == 400 and "The decklist is empty" in empty.text
 
@@ -718,3 +749,27 @@ def test_first_load_of_search_is_small(client: Any) -> None:
     assert sum(sizes.values()) <= 150 * 1024, sizes
     results = client.get("/search", params={"q": "t:creature"})  # a full page of 60 text cards
     assert len(results.content) <= 150 * 1024
+
+
+@needs_browser
+def test_every_reference_page_passes_axe(server: str, browser: object) -> None:
+    """axe-core (the accessibility engine, as axe-selenium-python ships it) finds no violation on any page."""
+    axe_selenium = pytest.importorskip("axe_selenium_python")
+    found = {}
+    for path in (
+        "/search?q=t%3Agoblin",
+        "/search?q=t%3A%28",
+        "/card?name=Fire+%2F%2F+Ice",
+        "/token/Marit%20Lage",
+        "/deck?format=modern&deck=4+Mox+Opal%0A56+Island",
+        "/",
+    ):
+        _open(browser, server + path)
+        axe = axe_selenium.Axe(browser)
+        axe.inject()
+        violations = axe.run()["violations"]
+        found[path] = [
+            (v["id"], v["impact"], [(n["target"], n.get("failureSummary")) for n in v["nodes"]][:3]) for v in violations
+        ]
+    assert found == {path: [] for path in found}
+    _console(browser)  # axe's own messages are not the pages'

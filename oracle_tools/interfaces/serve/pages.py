@@ -14,11 +14,12 @@ name autocomplete to the name boxes (Scryfall's ``/cards/autocomplete``); every 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -35,6 +36,7 @@ STATIC = Path(__file__).parent / "static"
 PAGE_SIZE = 60  # cards a results page shows
 IMAGES_COOKIE = "oracle_tools_images"
 MAX_QUERY = 1000  # characters of a search query, as names
+PAGE_CACHE_SIZE = 256  # rendered pages kept per database generation
 MAX_DECK_URL = 6000  # characters of a decklist that still make a shareable GET link
 
 # The orders, directions and unique modes the search page offers: the engine's own lists (search/compiler.py).
@@ -176,6 +178,12 @@ async def _page(
     """Collect the page's answers on a worker thread under the generation's rules lock, render them, answer."""
     images = _images(request)
     generation = request.scope["oracle_tools.generation"]
+    # A page depends only on its address, the images setting and the read-only database: kept per generation.
+    pages: dict[tuple[str, str, bool], tuple[str, int]] = generation.cached("web_pages", dict)
+    key = (template, str(request.url.path) + "?" + request.url.query, images)
+    hit = pages.get(key) if request.method == "GET" else None
+    if hit is not None:
+        return HTMLResponse(hit[0], status_code=hit[1], headers=page_headers(images))
 
     def work() -> tuple[str, int]:
         context: dict[str, Any] = {
@@ -185,6 +193,7 @@ async def _page(
             "title": title,
             "error": None,
             "max_name": MAX_NAME,
+            "generation": generation,
         }
         status = 200
         try:
@@ -197,14 +206,11 @@ async def _page(
         return _env.get_template(template).render(context), status
 
     html, status = await run_in_threadpool(work)
+    if request.method == "GET" and status in (200, 404) and len(key[1]) <= 4096:  # long decklists are not kept
+        if len(pages) >= PAGE_CACHE_SIZE:
+            pages.clear()
+        pages[key] = (html, status)
     return HTMLResponse(html, status_code=status, headers=page_headers(images))
-
-
-def _text_param(request: Request, key: str, limit: int = MAX_QUERY) -> str:
-    value = request.query_params.get(key, "").strip()
-    if len(value) > limit:
-        raise PageError(f"The {key} is {len(value):,} characters long; at most {limit:,} are read.")
-    return value
 
 
 # -- /search ----------------------------------------------------------------------------------------------
@@ -276,7 +282,7 @@ def search_page_context(
     if total and page > pages:
         raise PageError(f"Page {page} is past the last page ({pages}) of {total:,} cards.", 404)
     start = (page - 1) * PAGE_SIZE
-    cards = db.card_objects(ids=ids[start : start + PAGE_SIZE])
+    cards = kept_card_objects(db, context.get("generation"), ids=ids[start : start + PAGE_SIZE])
     base = {"q": q, "order": context["order"], "dir": context["dir"], "unique": context["unique"]}
     defaults = {"order": "name", "dir": "auto", "unique": "cards"}
     kept = {k: v for k, v in base.items() if defaults.get(k) != v}
@@ -378,10 +384,38 @@ def card_view(card: dict[str, Any]) -> dict[str, Any]:
 # -- /card/{oracle_id}, /card/{set}/{number}[/{lang}], /card?name= ------------------------------------------
 
 
-def card_page_context(db: Any, oracle_id: str, printing_id: str | None) -> dict[str, Any]:
+def kept_card_objects(
+    db: Any, generation: Any, *, ids: list[str] | None = None, oracle_id: str | None = None
+) -> list[dict[str, Any]]:
+    """:meth:`OracleDB.card_objects` (by printing ids, or an Oracle id's representative printing), read from the
+    server's per-generation cache of those same objects where it has them (the API's ``/cards`` answers, built in the
+    background for every card's representative printing): a card page then needs no object built again."""
+    if generation is None:
+        return list(db.card_objects(ids=ids) if ids is not None else db.card_objects(oracle_ids=[oracle_id]))
+    if ids is None:
+        found = generation.representative.get(oracle_id)
+        if not found:
+            return list(db.card_objects(oracle_ids=[oracle_id]))
+        ids = [found]
+    objects: dict[str, dict[str, Any]] = {}
+    for pid in ids:
+        body = generation.card_json.get(pid)
+        if body:
+            objects[pid] = json.loads(body)
+    missing = [pid for pid in ids if pid not in objects]
+    for card in db.card_objects(ids=missing) if missing else []:
+        objects[card["id"]] = card
+    return [objects[pid] for pid in ids if pid in objects]
+
+
+def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generation: Any = None) -> dict[str, Any]:
     from oracle_tools.history.changes import word_diff
 
-    objects = db.card_objects(ids=[printing_id]) if printing_id else db.card_objects(oracle_ids=[oracle_id])
+    objects = (
+        kept_card_objects(db, generation, ids=[printing_id])
+        if printing_id
+        else kept_card_objects(db, generation, oracle_id=oracle_id)
+    )
     if not objects:
         raise PageError(f"No card with Oracle id {oracle_id} in this database.", 404)
     card = card_view(objects[0])
@@ -441,7 +475,9 @@ async def card_page(request: Request) -> Response:
     printing = request.query_params.get("printing", "").strip() or None
     if not _UUID.match(oracle_id) or (printing is not None and not _UUID.match(printing)):
         return await _page(request, "card.html", _fail("That is not an Oracle id (a UUID).", 404))
-    return await _page(request, "card.html", lambda db, ctx: card_page_context(db, oracle_id.lower(), printing))
+    return await _page(
+        request, "card.html", lambda db, ctx: card_page_context(db, oracle_id.lower(), printing, ctx["generation"])
+    )
 
 
 async def card_by_number(request: Request) -> Response:
@@ -456,7 +492,7 @@ async def card_by_number(request: Request) -> Response:
         if found is None:
             where = f"{set_code.upper()} #{number}" + (f" in {lang}" if lang else "")
             raise PageError(f"No printing {where} in this database.", 404)
-        return card_page_context(db, "", found)
+        return card_page_context(db, "", found, ctx["generation"])
 
     return await _page(request, "card.html", collect)
 
@@ -497,12 +533,29 @@ async def card_named(request: Request) -> Response:
 # -- /token/{name} ------------------------------------------------------------------------------------------
 
 
-def token_page_context(db: Any, name: str) -> dict[str, Any]:
+def token_catalog(db: Any, generation: Any) -> dict[str, list[dict[str, Any]]]:
+    """:meth:`OracleDB.token_list` (every token name and kind with its creators) by folded name, read once per database
+    generation: the page then finds a name's rows as ``token_list(name)`` does, by the same folding."""
+    from oracle_tools.text.matching import normalize
+
+    def build() -> dict[str, list[dict[str, Any]]]:
+        by_name: dict[str, list[dict[str, Any]]] = {}
+        try:
+            rows = db.token_list().to_dicts()
+        except OracleToolsError:  # a database built before the token catalog
+            rows = []
+        for row in rows:
+            by_name.setdefault(normalize(row["name"]), []).append(row)
+        return by_name
+
+    return generation.cached("web_token_catalog", build) if generation is not None else build()
+
+
+def token_page_context(db: Any, name: str, generation: Any = None) -> dict[str, Any]:
+    from oracle_tools.text.matching import normalize
+
     answer = db.token(name)
-    try:
-        catalog = db.token_list(name).to_dicts()
-    except OracleToolsError:
-        catalog = []
+    catalog = token_catalog(db, generation).get(normalize(name), [])
     return {"title": f"{answer.name or name} token", "query": name, "token": answer, "catalog": catalog}
 
 
@@ -510,33 +563,36 @@ async def token_page(request: Request) -> Response:
     name = request.path_params["name"].strip()
     if not name or len(name) > MAX_NAME:
         return await _page(request, "token.html", _fail("Give a token name: /token/Treasure.", 400))
-    return await _page(request, "token.html", lambda db, ctx: token_page_context(db, name))
+    return await _page(request, "token.html", lambda db, ctx: token_page_context(db, name, ctx["generation"]))
 
 
 # -- /deck --------------------------------------------------------------------------------------------------
 
 
-def deck_page_context(db: Any, request: Request, context: dict[str, Any]) -> dict[str, Any]:
-    """The deck page's answers, written into ``context`` as they come (an error keeps the form filled in)."""
+def deck_page_context(db: Any, params: Mapping[str, str], context: dict[str, Any]) -> dict[str, Any]:
+    """The deck page's answers for the form's ``params`` (the address's, or a posted form's), written into
+    ``context`` as they come (an error keeps the form filled in)."""
     from oracle_tools.decks.checker import format_rules
     from oracle_tools.decks.decklist import parse_decklist
     from oracle_tools.interfaces.serve.web import MAX_BODY, format_choices
 
-    deck = request.query_params.get("deck", "")
-    fmt = request.query_params.get("format", "").strip() or "modern"
+    deck = params.get("deck", "").replace("\r\n", "\n")  # a form posts CRLF line ends
+    fmt = params.get("format", "").strip() or "modern"
     context.update(
         {
             "title": "Deck check",
             "deck": deck,
             "format": fmt,
-            "commander": request.query_params.get("commander", "")[:MAX_NAME],
+            "commander": params.get("commander", "")[:MAX_NAME],
             "formats": format_choices(),
             "report": None,
             "share": None,
         }
     )
-    commander = _text_param(request, "commander", MAX_NAME)
-    if "deck" not in request.query_params:
+    commander = params.get("commander", "").strip()
+    if len(commander) > MAX_NAME:
+        raise PageError(f"The commander name is longer than {MAX_NAME:,} characters.")
+    if "deck" not in params:
         return context
     if len(deck.encode()) > MAX_BODY:
         raise PageError(f"The decklist is larger than {MAX_BODY // 1024:,} KB; paste a smaller one.", 413)
@@ -574,7 +630,22 @@ def deck_page_context(db: Any, request: Request, context: dict[str, Any]) -> dic
 
 
 async def deck_page(request: Request) -> Response:
-    return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, request, ctx), "Deck check")
+    """GET /deck?deck=&format=&commander= (a shareable address), POST /deck (the form: a list too long for an address)."""
+    from oracle_tools.interfaces.serve.web import _form
+
+    if request.method != "POST":
+        params = dict(request.query_params.items())
+        return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, params, ctx), "Deck check")
+    form = await _form(request)
+    if isinstance(form, tuple):  # not a form, too big, not UTF-8: said on the empty form
+        message, status = form
+
+        def unread(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+            deck_page_context(db, {}, ctx)
+            raise PageError(message, status)
+
+        return await _page(request, "deck.html", unread, "Deck check")
+    return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, form, ctx), "Deck check")
 
 
 # -- images on / off --------------------------------------------------------------------------------------
@@ -610,6 +681,6 @@ routes = [
     Route("/card/{set}/{number}", card_by_number, methods=["GET"]),
     Route("/card/{oracle_id}", card_page, methods=["GET"]),
     Route("/token/{name:path}", token_page, methods=["GET"]),
-    Route("/deck", deck_page, methods=["GET"]),
+    Route("/deck", deck_page, methods=["GET", "POST"]),
     Route("/images", images_setting, methods=["GET"]),
 ]

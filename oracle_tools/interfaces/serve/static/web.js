@@ -17,13 +17,17 @@
     input.parentNode.insertBefore(wrap, input);
     wrap.appendChild(input);
     wrap.appendChild(list);
-    input.setAttribute("role", "combobox");
+    // A text box that owns a list of suggestions (aria-autocomplete, aria-controls, aria-activedescendant); a
+    // hidden live region says how many there are.
     input.setAttribute("aria-autocomplete", "list");
-    input.setAttribute("aria-expanded", "false");
     input.setAttribute("aria-controls", id);
+    const status = document.createElement("span");
+    status.className = "sr";
+    status.setAttribute("role", "status");
+    wrap.appendChild(status);
     let active = -1, names = [], timer = null, asked = "";
     function close() {
-      list.hidden = true; active = -1; input.setAttribute("aria-expanded", "false");
+      list.hidden = true; active = -1; input.dataset.suggesting = "false";
       input.removeAttribute("aria-activedescendant");
     }
     function show() {
@@ -38,7 +42,8 @@
         list.appendChild(li);
       });
       list.hidden = names.length === 0;
-      input.setAttribute("aria-expanded", names.length ? "true" : "false");
+      input.dataset.suggesting = names.length ? "true" : "false";
+      status.textContent = names.length ? names.length + " names; arrow keys to choose, Enter to take one" : "";
       if (active >= 0) { input.setAttribute("aria-activedescendant", id + "-" + active); }
       else { input.removeAttribute("aria-activedescendant"); }
     }

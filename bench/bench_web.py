@@ -1,0 +1,134 @@
+"""The card reference pages on a real database: page weight and answer times (docs/web.md).
+
+    python bench/bench_web.py [--db PATH] [--cards 150] [--rebuild]
+
+Builds once (bench/out/all-real.duckdb, shared with bench_serve.py) the database of the real files, opens the
+app in-process (Starlette's TestClient: no sockets, the same handlers and threadpool as ``oracle-tools serve``),
+waits for its background warm-up, then measures
+
+  * the first load of ``/search`` (page, stylesheet, script, favicon) in bytes      target <= 150 KB
+  * a results page of 60 text cards, in bytes
+  * first-seen pages, warm database (wall ms p50/p95, CPU ms a page): card pages of ``--cards`` real cards,
+    search result pages, token pages, deck checks                                    target p50 <= 100 ms
+  * the same pages asked again (kept per database generation)
+
+beside the floor measured in the same run: the JSON API answering the same questions (``/cards/{id}``,
+``/cards/search``, ``/tokens/{name}``), whose card objects the pages show.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from realdata import require as require_realdata
+
+REPO = Path(__file__).resolve().parents[1]
+REAL = require_realdata(__file__)
+OUT = REPO / "bench" / "out"
+FILES = [
+    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+    "scryfall-search-2024-mh3-otj-fdn.json.gz",
+    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
+    "scryfall-shaped-2025-alternate-names.json.gz",
+]
+SEARCHES = ["t:goblin", "t:creature c:r", 'o:"draw a card" c:u', "f:modern mv<=2 t:instant", "t:angel", "r:mythic"]
+TOKENS = ["Treasure", "Marit Lage", "Goblin", "Clue", "Food", "Zombie", "Soldier", "Thopter"]
+DECK = "4 Lightning Bolt\n4 Tarmogoyf\n4 Mox Opal\n4 Fire // Ice\n44 Mountain\n\nSideboard\n2 Pithing Needle\n"
+FIRST_LOAD_KB = 150
+
+
+def build(db: Path, rebuild: bool) -> None:
+    if db.exists() and not rebuild:
+        return
+    from oracle_tools import OracleDB
+
+    db.parent.mkdir(parents=True, exist_ok=True)
+    print(f"building {db} from {', '.join(FILES)} ...", flush=True)
+    OracleDB.ingest_files(db, [REAL / f for f in FILES if (REAL / f).exists()])
+
+
+def timed(client: Any, paths: list[str]) -> dict[str, float]:
+    walls, cpu_start = [], time.process_time()
+    for path in paths:
+        started = time.perf_counter()
+        answer = client.get(path)
+        walls.append((time.perf_counter() - started) * 1000)
+        if answer.status_code not in (200, 303):
+            raise SystemExit(f"{path}: status {answer.status_code}")
+    cpu = (time.process_time() - cpu_start) * 1000 / len(paths)
+    walls.sort()
+    return {"n": len(paths), "p50": statistics.median(walls), "p95": walls[int(len(walls) * 0.95) - 1], "cpu": cpu}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", type=Path, default=OUT / "all-real.duckdb")
+    parser.add_argument("--cards", type=int, default=150)
+    parser.add_argument("--rebuild", action="store_true")
+    args = parser.parse_args()
+    build(args.db, args.rebuild)
+
+    from starlette.testclient import TestClient
+
+    from oracle_tools import OracleDB
+    from oracle_tools.interfaces.serve.app import create_app
+
+    with OracleDB(args.db) as db:
+        rows = db.sql_rows("SELECT oracle_id FROM cards WHERE is_card ORDER BY oracle_id")[1]
+        printings = db.sql_rows(
+            "SELECT oracle_id, arg_max(id, released_at) FROM printings GROUP BY oracle_id ORDER BY oracle_id"
+        )[1]
+    rng = random.Random(38)
+    oids = rng.sample([r[0] for r in rows], min(args.cards, len(rows)))
+    printing_of = dict(printings)
+    with TestClient(create_app(args.db), base_url="http://127.0.0.1:8765") as client:
+        started = time.perf_counter()
+        while not client.get("/health").json()["warm"]:
+            time.sleep(0.2)
+        print(f"database {args.db.name}: {len(rows):,} cards; warm-up {time.perf_counter() - started:.1f} s")
+        first = sum(
+            len(client.get(p).content) for p in ("/search", "/static/web.css", "/static/web.js", "/favicon.ico")
+        )
+        grid = len(client.get("/search", params={"q": "t:creature"}).content)
+        print(
+            f"first load of /search: {first / 1024:.1f} KB (target <= {FIRST_LOAD_KB} KB); 60 text cards: {grid / 1024:.1f} KB"
+        )
+        searches = [f"/search?q={quote(q)}{o}" for q in SEARCHES for o in ("", "&order=cmc&dir=desc")]
+        decks = [f"/deck?format={f}&deck={quote(DECK)}" for f in ("modern", "legacy", "vintage", "pauper", "commander")]
+        pages = {
+            "card pages": [f"/card/{oid}" for oid in oids],
+            "search pages": searches,
+            "token pages": [f"/token/{quote(t)}" for t in TOKENS],
+            "deck checks": decks,
+        }
+        floors = {
+            "card pages": [f"/cards/{printing_of[oid]}" for oid in oids if oid in printing_of],
+            "search pages": [p.replace("/search?", "/cards/search?") for p in searches[::2]],
+            "token pages": [f"/tokens/{quote(t)}" for t in TOKENS],
+        }
+        print(
+            f"{'':14} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'CPU ms':>8}   floor (JSON API): p50 / CPU ms   again: p50 ms"
+        )
+        for label, paths in pages.items():
+            first_seen = timed(client, paths)
+            again = timed(client, paths)
+            floor = timed(client, floors[label]) if label in floors else None
+            floor_text = f"{floor['p50']:8.1f} / {floor['cpu']:6.1f}" if floor else f"{'—':>17}"
+            print(
+                f"{label:14} {first_seen['n']:4d} {first_seen['p50']:8.1f} {first_seen['p95']:8.1f} "
+                f"{first_seen['cpu']:8.1f}   {floor_text:>30}   {again['p50']:8.1f}"
+            )
+        while not client.get("/health").json()["warm"]:
+            time.sleep(0.2)
+    print("target: answers <= 100 ms warm (p50 of first-seen pages)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
