@@ -216,7 +216,7 @@ class WordIndex:
     letter dropped, sorted, beside the word it came from), and the words a fragment is inside.
     """
 
-    __slots__ = ("_blob", "_blob_starts", "_set", "dropped", "dropped_from", "postings", "starts", "vocabulary")
+    __slots__ = ("_blob", "_set", "dropped", "dropped_from", "postings", "starts", "vocabulary")
 
     def __init__(
         self,
@@ -232,8 +232,9 @@ class WordIndex:
         self.dropped = dropped  # a word with one letter dropped, sorted; dropped_from: the word's position
         self.dropped_from = dropped_from
         self._set = frozenset(vocabulary)
-        self._blob: str | None = None
-        self._blob_starts: list[int] = []
+        #: the vocabulary as one text and where each word starts in it (built on the first inside-word search; one
+        #: attribute, so a thread that finds it set finds both halves — the index is shared by the server's threads)
+        self._blob: tuple[str, list[int]] | None = None
 
     @classmethod
     def build(cls, keys: Sequence[str]) -> WordIndex:
@@ -337,9 +338,8 @@ class WordIndex:
     def words_containing(self, fragment: str) -> set[int]:
         """The lines with a word that holds ``fragment`` after its first letter ('aust' in 'exhaust')."""
         if self._blob is None:
-            self._blob = "\n".join(self.vocabulary) + "\n"
-            self._blob_starts = [0, *accumulate(len(w) + 1 for w in self.vocabulary)]
-        blob, starts = self._blob, self._blob_starts
+            self._blob = ("\n".join(self.vocabulary) + "\n", [0, *accumulate(len(w) + 1 for w in self.vocabulary)])
+        blob, starts = self._blob
         found: set[int] = set()
         at = blob.find(fragment)
         while at >= 0:
