@@ -212,6 +212,8 @@ def test_split_card_by_a_loose_spelling_shows_both_halves(server: str, browser: 
     assert [s.get_attribute("title") for s in faces[0].find_elements(By.CSS_SELECTOR, ".title .ms")] == ["{1}", "{R}"]
     assert [s.get_attribute("title") for s in faces[1].find_elements(By.CSS_SELECTOR, ".title .ms")] == ["{1}", "{U}"]
     assert browser.find_element(By.CSS_SELECTOR, "#resolved-via .via").text == "normalized"  # type: ignore[attr-defined]
+    # the browser asks for /favicon.ico on its own: answered, so the console logs no 404
+    assert [e for e in _console(browser) if "favicon" in e] == []
 
 
 @needs_browser

@@ -30,7 +30,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from oracle_tools.errors import OracleToolsError
-from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, _env
+from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, templates
 
 STATIC = Path(__file__).parent / "static"
 PAGE_SIZE = 60  # cards a results page shows
@@ -203,7 +203,7 @@ async def _page(
             context["error"], status = str(exc), exc.status
         except OracleToolsError as exc:
             context["error"], status = str(exc), 400
-        return _env.get_template(template).render(context), status
+        return templates.get_template(template).render(context), status
 
     html, status = await run_in_threadpool(work)
     if request.method == "GET" and status in (200, 404) and len(key[1]) <= 4096:  # long decklists are not kept
@@ -631,12 +631,12 @@ def deck_page_context(db: Any, params: Mapping[str, str], context: dict[str, Any
 
 async def deck_page(request: Request) -> Response:
     """GET /deck?deck=&format=&commander= (a shareable address), POST /deck (the form: a list too long for an address)."""
-    from oracle_tools.interfaces.serve.web import _form
+    from oracle_tools.interfaces.serve.web import read_form
 
     if request.method != "POST":
         params = dict(request.query_params.items())
         return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, params, ctx), "Deck check")
-    form = await _form(request)
+    form = await read_form(request)
     if isinstance(form, tuple):  # not a form, too big, not UTF-8: said on the empty form
         message, status = form
 
@@ -669,8 +669,8 @@ def url_quote(text: str) -> str:
     return quote(text, safe="")
 
 
-_env.filters["path"] = url_quote
-_env.globals["via_text"] = VIA_TEXT
+templates.filters["path"] = url_quote
+templates.globals["via_text"] = VIA_TEXT
 
 routes = [
     Route("/favicon.ico", favicon, methods=["GET"]),
