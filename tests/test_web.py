@@ -775,3 +775,23 @@ def test_every_reference_page_passes_axe(server: str, browser: object) -> None:
         ]
     assert found == {path: [] for path in found}
     _console(browser)  # axe's own messages are not the pages'
+
+
+def test_a_card_with_many_printings_lists_the_first_and_links_every_one(
+    client: Any, sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A basic land has over a thousand printings on the real data: the page lists the first ones, the printing
+    shown among them, and links the search that finds them all."""
+    from oracle_tools import OracleDB
+    from oracle_tools.interfaces.serve import pages
+
+    oid = _sample_oracle_id(sample_db_path, "Fire // Ice")
+    with OracleDB(sample_db_path) as db:
+        every = db.printings(oid)
+    oldest = every[-1]["id"]
+    monkeypatch.setattr(pages, "PRINTINGS_SHOWN", 3)
+    html = client.get(f"/card/{oid}", params={"printing": oldest}).text
+    rows = re.findall(r'<td><a href="/card/[^"?]+\?printing=([^"]+)">', html)
+    assert rows == [p["id"] for p in every[:3]] + [oldest]
+    assert f"Printings ({len(every)})" in html
+    assert f'href="/search?q=oracleid%3A{oid}&amp;unique=prints&amp;order=released"' in html

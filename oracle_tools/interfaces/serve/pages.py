@@ -36,6 +36,7 @@ STATIC = Path(__file__).parent / "static"
 PAGE_SIZE = 60  # cards a results page shows
 IMAGES_COOKIE = "oracle_tools_images"
 MAX_QUERY = 1000  # characters of a search query, as names
+PRINTINGS_SHOWN = 120  # printings a card page lists (English first, newest first); search finds every one
 PAGE_CACHE_SIZE = 256  # rendered pages kept per database generation
 MAX_DECK_URL = 6000  # characters of a decklist that still make a shareable GET link
 
@@ -451,6 +452,11 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
                 change["pieces"] = word_diff(change["old_value"], change["new_value"]) if change["diff"] else []
     except OracleToolsError:
         history = None
+    printings = db.printings(oracle_id)
+    # a basic land has over a thousand printings: the page lists the first ones (and the one shown), search the rest
+    shown = printings[:PRINTINGS_SHOWN]
+    if card["id"] not in {p["id"] for p in shown}:
+        shown += [p for p in printings if p["id"] == card["id"]]
     return {
         "title": name,
         "card": card,
@@ -458,7 +464,8 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
         "names": names,
         "name_kinds": NAME_KINDS,
         "languages": LANGUAGES,
-        "printings": db.printings(oracle_id),
+        "printings": shown,
+        "printing_count": len(printings),
         "rulings": db.rulings(oracle_id),
         "tokens": tokens,
         "token_parts": token_parts,
