@@ -718,6 +718,9 @@ def test_token_page_says_what_it_is_and_who_makes_it(client: Any) -> None:
     assert '<a href="/card?name=Smothering%20Tithe" class="creator">Smothering Tithe</a>' in treasure
     lage = client.get("/token/Marit Lage").text
     assert "20/20" in lage and "(CR 111.9)" in lage and ">Dark Depths</a>" in lage
+    typed = client.get("/token", params={"name": "Marit Lage"}, follow_redirects=False)
+    assert (typed.status_code, typed.headers["location"]) == (303, "/token/Marit%20Lage")
+    assert 'id="token-form"' in client.get("/token").text
     nothing = client.get("/token/Qwxyzzy")
     assert nothing.status_code == 200 and 'id="token-miss"' in nothing.text
 

@@ -566,6 +566,20 @@ def token_page_context(db: Any, name: str, generation: Any = None) -> dict[str, 
     return {"title": f"{answer.name or name} token", "query": name, "token": answer, "catalog": catalog}
 
 
+async def token_named(request: Request) -> Response:
+    """GET /token?name=: the token page's form, answered by the page of that name (an empty box: the form alone)."""
+    name = request.query_params.get("name", "").strip()
+    if name and len(name) <= MAX_NAME:
+        return RedirectResponse(f"/token/{quote(name, safe='')}", status_code=303)
+
+    def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+        if name:
+            raise PageError(f"A token name has at most {MAX_NAME:,} characters.")
+        return {"title": "Tokens"}
+
+    return await _page(request, "token.html", collect, "Tokens")
+
+
 async def token_page(request: Request) -> Response:
     name = request.path_params["name"].strip()
     if not name or len(name) > MAX_NAME:
@@ -687,6 +701,7 @@ routes = [
     Route("/card/{set}/{number}/{lang}", card_by_number, methods=["GET"]),
     Route("/card/{set}/{number}", card_by_number, methods=["GET"]),
     Route("/card/{oracle_id}", card_page, methods=["GET"]),
+    Route("/token", token_named, methods=["GET"]),
     Route("/token/{name:path}", token_page, methods=["GET"]),
     Route("/deck", deck_page, methods=["GET", "POST"]),
     Route("/images", images_setting, methods=["GET"]),
