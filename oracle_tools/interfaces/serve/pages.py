@@ -641,10 +641,15 @@ def deck_page_context(db: Any, params: Mapping[str, str], context: dict[str, Any
     for p in problems:
         p["since"] = since.get((p["card"], p["line"]))
     share = "/deck?" + urlencode({"format": rules.key, **({"commander": commander} if commander else {}), "deck": deck})
+    # which file's legalities judge the deck: one answer per database (a query over every printing), kept
+    generation = context.get("generation")
+    legalities = (
+        generation.cached("web_legalities", db.legalities_source) if generation is not None else db.legalities_source()
+    )
     context.update(
         report=report,
         problems=problems,
-        legalities=db.legalities_source(),
+        legalities=legalities,
         share=share if len(share) <= MAX_DECK_URL else None,
     )
     return context
