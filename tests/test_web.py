@@ -447,6 +447,9 @@ def test_card_pages_split_dfc_meld_and_the_printing_switcher(server: str, browse
     assert "printing=" in browser.current_url  # type: ignore[attr-defined]
     line = browser.find_element(By.ID, "printing-line").text  # type: ignore[attr-defined]
     assert "French" in line and "Feu // Glace" in line
+    # what the French card printed, beside (never instead of) the Oracle text
+    printed = _texts(browser, "#faces .printed")
+    assert len(printed) == 2 and printed[0].startswith("As printed (French), not its Oracle text:\nFeu")
     _screenshot(browser, "web-card")
     # a transforming double-faced card by a readable address (set and collector number)
     _open(browser, server + "/card?name=Insectile+Aberration")

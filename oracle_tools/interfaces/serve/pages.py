@@ -326,6 +326,12 @@ def _stats(obj: dict[str, Any]) -> str:
     return ""
 
 
+def _printed(obj: dict[str, Any]) -> dict[str, str] | None:
+    """What a foreign printing (or face) printed: its name, type line and text in its language (not Oracle text)."""
+    printed = {k: obj.get(f"printed_{k}") or "" for k in ("name", "type_line", "text")}
+    return printed if printed["type_line"] or printed["text"] else None
+
+
 def card_view(card: dict[str, Any]) -> dict[str, Any]:
     """What a text card shows of a Scryfall card object: its faces (one for a one-faced card), each with name,
     cost, type line, Oracle text and P/T, and the kept image address of each face."""
@@ -341,6 +347,7 @@ def card_view(card: dict[str, Any]) -> dict[str, Any]:
                 "flavor_text": f.get("flavor_text") or "",
                 "stats": _stats(f),
                 "image": (f.get("image_uris") or {}).get("normal"),
+                "printed": _printed(f),
             }
             for f in faces_in
         ]
@@ -354,6 +361,7 @@ def card_view(card: dict[str, Any]) -> dict[str, Any]:
                 "flavor_text": card.get("flavor_text") or "",
                 "stats": _stats(card),
                 "image": one_image,
+                "printed": _printed(card),
             }
         ]
     images = [one_image] if one_image else [f["image"] for f in faces if f["image"]]
