@@ -212,6 +212,8 @@ def test_split_card_by_a_loose_spelling_shows_both_halves(server: str, browser: 
     assert [s.get_attribute("title") for s in faces[0].find_elements(By.CSS_SELECTOR, ".title .ms")] == ["{1}", "{R}"]
     assert [s.get_attribute("title") for s in faces[1].find_elements(By.CSS_SELECTOR, ".title .ms")] == ["{1}", "{U}"]
     assert browser.find_element(By.CSS_SELECTOR, "#resolved-via .via").text == "normalized"  # type: ignore[attr-defined]
+    # the browser asks for /favicon.ico on its own: answered, so the console logs no 404
+    assert [e for e in _console(browser) if "favicon" in e] == []
 
 
 @needs_browser
@@ -445,6 +447,9 @@ def test_card_pages_split_dfc_meld_and_the_printing_switcher(server: str, browse
     assert "printing=" in browser.current_url  # type: ignore[attr-defined]
     line = browser.find_element(By.ID, "printing-line").text  # type: ignore[attr-defined]
     assert "French" in line and "Feu // Glace" in line
+    # what the French card printed, beside (never instead of) the Oracle text
+    printed = _texts(browser, "#faces .printed")
+    assert len(printed) == 2 and printed[0].startswith("As printed (French), not its Oracle text:\nFeu")
     _screenshot(browser, "web-card")
     # a transforming double-faced card by a readable address (set and collector number)
     _open(browser, server + "/card?name=Insectile+Aberration")
@@ -716,6 +721,9 @@ def test_token_page_says_what_it_is_and_who_makes_it(client: Any) -> None:
     assert '<a href="/card?name=Smothering%20Tithe" class="creator">Smothering Tithe</a>' in treasure
     lage = client.get("/token/Marit Lage").text
     assert "20/20" in lage and "(CR 111.9)" in lage and ">Dark Depths</a>" in lage
+    typed = client.get("/token", params={"name": "Marit Lage"}, follow_redirects=False)
+    assert (typed.status_code, typed.headers["location"]) == (303, "/token/Marit%20Lage")
+    assert 'id="token-form"' in client.get("/token").text
     nothing = client.get("/token/Qwxyzzy")
     assert nothing.status_code == 200 and 'id="token-miss"' in nothing.text
 
@@ -773,3 +781,23 @@ def test_every_reference_page_passes_axe(server: str, browser: object) -> None:
         ]
     assert found == {path: [] for path in found}
     _console(browser)  # axe's own messages are not the pages'
+
+
+def test_a_card_with_many_printings_lists_the_first_and_links_every_one(
+    client: Any, sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A basic land has over a thousand printings on the real data: the page lists the first ones, the printing
+    shown among them, and links the search that finds them all."""
+    from oracle_tools import OracleDB
+    from oracle_tools.interfaces.serve import pages
+
+    oid = _sample_oracle_id(sample_db_path, "Fire // Ice")
+    with OracleDB(sample_db_path) as db:
+        every = db.printings(oid)
+    oldest = every[-1]["id"]
+    monkeypatch.setattr(pages, "PRINTINGS_SHOWN", 3)
+    html = client.get(f"/card/{oid}", params={"printing": oldest}).text
+    rows = re.findall(r'<td><a href="/card/[^"?]+\?printing=([^"]+)">', html)
+    assert rows == [p["id"] for p in every[:3]] + [oldest]
+    assert f"Printings ({len(every)})" in html
+    assert f'href="/search?q=oracleid%3A{oid}&amp;unique=prints&amp;order=released"' in html

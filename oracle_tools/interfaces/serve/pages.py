@@ -30,12 +30,13 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from oracle_tools.errors import OracleToolsError
-from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, _env
+from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, templates
 
 STATIC = Path(__file__).parent / "static"
 PAGE_SIZE = 60  # cards a results page shows
 IMAGES_COOKIE = "oracle_tools_images"
 MAX_QUERY = 1000  # characters of a search query, as names
+PRINTINGS_SHOWN = 120  # printings a card page lists (English first, newest first); search finds every one
 PAGE_CACHE_SIZE = 256  # rendered pages kept per database generation
 MAX_DECK_URL = 6000  # characters of a decklist that still make a shareable GET link
 
@@ -203,7 +204,7 @@ async def _page(
             context["error"], status = str(exc), exc.status
         except OracleToolsError as exc:
             context["error"], status = str(exc), 400
-        return _env.get_template(template).render(context), status
+        return templates.get_template(template).render(context), status
 
     html, status = await run_in_threadpool(work)
     if request.method == "GET" and status in (200, 404) and len(key[1]) <= 4096:  # long decklists are not kept
@@ -325,6 +326,12 @@ def _stats(obj: dict[str, Any]) -> str:
     return ""
 
 
+def _printed(obj: dict[str, Any]) -> dict[str, str] | None:
+    """What a foreign printing (or face) printed: its name, type line and text in its language (not Oracle text)."""
+    printed = {k: obj.get(f"printed_{k}") or "" for k in ("name", "type_line", "text")}
+    return printed if printed["type_line"] or printed["text"] else None
+
+
 def card_view(card: dict[str, Any]) -> dict[str, Any]:
     """What a text card shows of a Scryfall card object: its faces (one for a one-faced card), each with name,
     cost, type line, Oracle text and P/T, and the kept image address of each face."""
@@ -340,6 +347,7 @@ def card_view(card: dict[str, Any]) -> dict[str, Any]:
                 "flavor_text": f.get("flavor_text") or "",
                 "stats": _stats(f),
                 "image": (f.get("image_uris") or {}).get("normal"),
+                "printed": _printed(f),
             }
             for f in faces_in
         ]
@@ -353,6 +361,7 @@ def card_view(card: dict[str, Any]) -> dict[str, Any]:
                 "flavor_text": card.get("flavor_text") or "",
                 "stats": _stats(card),
                 "image": one_image,
+                "printed": _printed(card),
             }
         ]
     images = [one_image] if one_image else [f["image"] for f in faces if f["image"]]
@@ -451,6 +460,11 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
                 change["pieces"] = word_diff(change["old_value"], change["new_value"]) if change["diff"] else []
     except OracleToolsError:
         history = None
+    printings = db.printings(oracle_id)
+    # a basic land has over a thousand printings: the page lists the first ones (and the one shown), search the rest
+    shown = printings[:PRINTINGS_SHOWN]
+    if card["id"] not in {p["id"] for p in shown}:
+        shown += [p for p in printings if p["id"] == card["id"]]
     return {
         "title": name,
         "card": card,
@@ -458,7 +472,8 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
         "names": names,
         "name_kinds": NAME_KINDS,
         "languages": LANGUAGES,
-        "printings": db.printings(oracle_id),
+        "printings": shown,
+        "printing_count": len(printings),
         "rulings": db.rulings(oracle_id),
         "tokens": tokens,
         "token_parts": token_parts,
@@ -559,6 +574,20 @@ def token_page_context(db: Any, name: str, generation: Any = None) -> dict[str, 
     return {"title": f"{answer.name or name} token", "query": name, "token": answer, "catalog": catalog}
 
 
+async def token_named(request: Request) -> Response:
+    """GET /token?name=: the token page's form, answered by the page of that name (an empty box: the form alone)."""
+    name = request.query_params.get("name", "").strip()
+    if name and len(name) <= MAX_NAME:
+        return RedirectResponse(f"/token/{quote(name, safe='')}", status_code=303)
+
+    def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+        if name:
+            raise PageError(f"A token name has at most {MAX_NAME:,} characters.")
+        return {"title": "Tokens"}
+
+    return await _page(request, "token.html", collect, "Tokens")
+
+
 async def token_page(request: Request) -> Response:
     name = request.path_params["name"].strip()
     if not name or len(name) > MAX_NAME:
@@ -620,10 +649,15 @@ def deck_page_context(db: Any, params: Mapping[str, str], context: dict[str, Any
     for p in problems:
         p["since"] = since.get((p["card"], p["line"]))
     share = "/deck?" + urlencode({"format": rules.key, **({"commander": commander} if commander else {}), "deck": deck})
+    # which file's legalities judge the deck: one answer per database (a query over every printing), kept
+    generation = context.get("generation")
+    legalities = (
+        generation.cached("web_legalities", db.legalities_source) if generation is not None else db.legalities_source()
+    )
     context.update(
         report=report,
         problems=problems,
-        legalities=db.legalities_source(),
+        legalities=legalities,
         share=share if len(share) <= MAX_DECK_URL else None,
     )
     return context
@@ -631,12 +665,12 @@ def deck_page_context(db: Any, params: Mapping[str, str], context: dict[str, Any
 
 async def deck_page(request: Request) -> Response:
     """GET /deck?deck=&format=&commander= (a shareable address), POST /deck (the form: a list too long for an address)."""
-    from oracle_tools.interfaces.serve.web import _form
+    from oracle_tools.interfaces.serve.web import read_form
 
     if request.method != "POST":
         params = dict(request.query_params.items())
         return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, params, ctx), "Deck check")
-    form = await _form(request)
+    form = await read_form(request)
     if isinstance(form, tuple):  # not a form, too big, not UTF-8: said on the empty form
         message, status = form
 
@@ -669,8 +703,8 @@ def url_quote(text: str) -> str:
     return quote(text, safe="")
 
 
-_env.filters["path"] = url_quote
-_env.globals["via_text"] = VIA_TEXT
+templates.filters["path"] = url_quote
+templates.globals["via_text"] = VIA_TEXT
 
 routes = [
     Route("/favicon.ico", favicon, methods=["GET"]),
@@ -680,6 +714,7 @@ routes = [
     Route("/card/{set}/{number}/{lang}", card_by_number, methods=["GET"]),
     Route("/card/{set}/{number}", card_by_number, methods=["GET"]),
     Route("/card/{oracle_id}", card_page, methods=["GET"]),
+    Route("/token", token_named, methods=["GET"]),
     Route("/token/{name:path}", token_page, methods=["GET"]),
     Route("/deck", deck_page, methods=["GET", "POST"]),
     Route("/images", images_setting, methods=["GET"]),

@@ -76,15 +76,15 @@ def oracle_text(text: str | None) -> Markup:
     return Markup("".join(f"<p>{mana(line)}</p>" for line in text.split("\n")))
 
 
-_env = Environment(
+templates = Environment(
     loader=FileSystemLoader(TEMPLATES),
     autoescape=select_autoescape(["html"]),
     undefined=StrictUndefined,
     trim_blocks=True,
     lstrip_blocks=True,
 )
-_env.filters["mana"] = mana
-_env.filters["oracle_text"] = oracle_text
+templates.filters["mana"] = mana
+templates.filters["oracle_text"] = oracle_text
 
 
 # -- what the page shows ---------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def render(
     """The page for the given form values: (HTML, HTTP status). Bad input is a message on the page (400);
     ``form_error`` is a posted form that could not be read (message, status)."""
     context, status = page_context(db, con, params, form_error=form_error)
-    return _env.get_template("page.html").render(context), status
+    return templates.get_template("page.html").render(context), status
 
 
 def page_context(
@@ -341,7 +341,7 @@ def _render_in_thread(request: Request, params: dict[str, str], form_error: tupl
             token_memo=generation.cached("web_tokens", dict),
             changes=generation.cached("web_changes", lambda: recent_changes(generation.db, generation.rules_lock)),
         )
-        return _env.get_template("page.html").render(context), status
+        return templates.get_template("page.html").render(context), status
     db = getattr(request.app.state, "db", None)
     if db is None:
         raise OracleToolsError("the app has no database (app.state.db)")
@@ -353,7 +353,7 @@ def _render_in_thread(request: Request, params: dict[str, str], form_error: tupl
             con.close()
 
 
-async def _form(request: Request) -> dict[str, str] | tuple[str, int]:
+async def read_form(request: Request) -> dict[str, str] | tuple[str, int]:
     """The posted form (application/x-www-form-urlencoded) as one value per field, or (what was wrong, status)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/x-www-form-urlencoded":
@@ -375,7 +375,7 @@ async def page(request: Request) -> HTMLResponse:
     params: dict[str, str] = dict(request.query_params.items())
     form_error = None
     if request.method == "POST":
-        form = await _form(request)
+        form = await read_form(request)
         if isinstance(form, tuple):
             form_error = form
         else:
