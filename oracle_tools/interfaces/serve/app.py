@@ -388,7 +388,8 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, detai
 
 class GenerationLease:
     """ASGI middleware: every HTTP request (API and web page) holds the current database generation
-    from start to end, so a re-ingest swap waits for it (oracle_tools/interfaces/serve/store.py)."""
+    from start to end, so a re-ingest swap waits for it (oracle_tools/interfaces/serve/store.py); it starts
+    once the request's body is read (ReadBodyFirst), so a client still sending holds no swap up."""
 
     def __init__(self, app: ASGIApp, store: Store) -> None:
         self.app, self.store = app, store
