@@ -239,7 +239,11 @@ async def _body(request: Request) -> bytes:
 
 
 async def _json_body(request: Request) -> Any:
-    raw = await _body(request)
+    return _parse_json(await _body(request))
+
+
+def _parse_json(raw: bytes) -> Any:
+    """A request body as JSON, or the 400 saying why not (empty, not JSON, a lone surrogate)."""
     if not raw.strip():
         raise ApiError(400, "the request body is empty; send JSON.")
     try:
@@ -422,7 +426,8 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, detai
 
 class GenerationLease:
     """ASGI middleware: every HTTP request (API and web page) holds the current database generation
-    from start to end, so a re-ingest swap waits for it (oracle_tools/interfaces/serve/store.py)."""
+    from start to end, so a re-ingest swap waits for it (oracle_tools/interfaces/serve/store.py); it starts
+    once the request's body is read (ReadBodyFirst), so a client still sending holds no swap up."""
 
     def __init__(self, app: ASGIApp, store: Store) -> None:
         self.app, self.store = app, store
@@ -1213,26 +1218,28 @@ async def names_resolve(request: Request) -> Response:
     [--fuzzy] --json``)."""
     if request.method == "POST":
         fuzzy = _bool(_params(request, frozenset({"fuzzy"}), scryfall=False).get("fuzzy"), "fuzzy")
-        body = await _json_body(request)
-        if not isinstance(body, list) or not all(isinstance(n, str) for n in body):
-            raise ApiError(400, 'send a JSON list of names, such as ["Fire/Ice", "Foudre"].')
-        names = [n for n in body if n.strip()]  # the CLI's --batch skips blank lines
-        if len(names) > MAX_BATCH_NAMES:
-            raise ApiError(
-                422,
-                f"{len(names):,} names were given; at most {MAX_BATCH_NAMES:,} are accepted per request "
-                "(send them in several, or use oracle-tools resolve --batch on this machine).",
-            )
-        for i, name in enumerate(names):
-            if len(name) > MAX_NAME:
-                raise ApiError(400, f"name {i} is {len(name):,} characters long; at most {MAX_NAME:,}.")
-        if not names:
-            return json_response([])
-        return await _answer_in_threadpool(
-            request,
-            lambda gen: json_response(gen.db.resolve_many(names, suggest=5, fuzzy=fuzzy).to_dicts()),
-            "large" if len(names) > LARGE_WORK else "decks",
-        )
+        raw = await _body(request)
+
+        def resolve_batch(gen: Generation) -> Response:  # parsed on the worker thread: 1 MB of JSON takes a while
+            body = _parse_json(raw)
+            if not isinstance(body, list) or not all(isinstance(n, str) for n in body):
+                raise ApiError(400, 'send a JSON list of names, such as ["Fire/Ice", "Foudre"].')
+            names = [n for n in body if n.strip()]  # the CLI's --batch skips blank lines
+            if len(names) > MAX_BATCH_NAMES:
+                raise ApiError(
+                    422,
+                    f"{len(names):,} names were given; at most {MAX_BATCH_NAMES:,} are accepted per request "
+                    "(send them in several, or use oracle-tools resolve --batch on this machine).",
+                )
+            for i, name in enumerate(names):
+                if len(name) > MAX_NAME:
+                    raise ApiError(400, f"name {i} is {len(name):,} characters long; at most {MAX_NAME:,}.")
+            if not names:
+                return json_response([])
+            return json_response(gen.db.resolve_many(names, suggest=5, fuzzy=fuzzy).to_dicts())
+
+        # names are about 20 bytes of JSON each: a body of more than LARGE_WORK of them is large work
+        return await _answer_in_threadpool(request, resolve_batch, "large" if len(raw) > 20 * LARGE_WORK else "decks")
     params = _params(request, frozenset({"q", "fuzzy"}), scryfall=False)
     name = _text(params.get("q"), "q")
     fuzzy = _bool(params.get("fuzzy"), "fuzzy")

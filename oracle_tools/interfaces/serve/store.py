@@ -65,6 +65,8 @@ ENTRY_BYTES = 200
 #: (a client may reach the server as localhost or 127.0.0.1).
 BASE_URL = "http://oracle-tools.base.invalid"
 BASE_URL_BYTES = BASE_URL.encode()
+#: Seconds a stopping server waits for a warm-up still running (it stops at its next step once interrupted).
+STOP_WARM_WAIT = 3.0
 #: Oracle cards whose representative printing's JSON is built at open, in the background, in chunks.
 WARM_CHUNK = 2000
 
@@ -180,6 +182,8 @@ class Generation:
         #: search results (IdList) by (q, unique, order, dir)
         self.searches = ByteCache(SEARCH_CACHE_BYTES)
         self.closed = False
+        self.warm_thread: threading.Thread | None = None
+        self._owner_closed = False
         self.warm_seconds: float | None = None  # set when the background warm-up has finished
 
     def cursor(self) -> Any:
@@ -285,23 +289,32 @@ class Generation:
             return value
 
     def interrupt(self) -> None:
-        """Stop the queries running on this generation's cursors (the server is stopping)."""
+        """Stop the queries running on this generation's cursors and the warm-up's (the server is stopping)."""
         with self._cursor_lock:
-            for cur in self._cursors:
+            for cur in [*self._cursors, *([] if self._owner_closed else [self.owner.con])]:
                 try:
                     cur.interrupt()
                 except Exception as exc:  # noqa: BLE001 — the others must be interrupted too
                     log.debug("interrupting a cursor: %s", exc)
 
-    def close(self) -> None:
+    def close(self, *, warm_wait: float | None = None) -> None:
+        """Close every connection to the file. The warm-up builds the name index and deck checker on the owner's
+        connection: it is interrupted and waited for (up to ``warm_wait`` seconds, None: until it ends) first,
+        since a connection closed under a running query is no safe state, and DuckDB reads a new file at this
+        path only once every connection to the old one is closed."""
+        self.closed = True
+        self.interrupt()
+        warming = self.warm_thread
+        if warming is not None and warming is not threading.current_thread():
+            warming.join(warm_wait)
         with self._cursor_lock:
-            self.closed = True
             for cur in self._cursors:
                 try:
                     cur.close()
                 except Exception as exc:  # noqa: BLE001 — closing must go on for the others
                     log.debug("closing a cursor: %s", exc)
             self._cursors.clear()
+            self._owner_closed = True
         self.owner.close()
 
 
@@ -321,7 +334,8 @@ class Store:
 
     def _open(self) -> Generation:
         generation = Generation(self.path, self._number)
-        threading.Thread(target=generation.warm, name=f"warm-{self._number}", daemon=True).start()
+        generation.warm_thread = threading.Thread(target=generation.warm, name=f"warm-{self._number}", daemon=True)
+        generation.warm_thread.start()
         return generation
 
     # -- called on the event loop only (no locking needed: one thread) ------------------------
@@ -363,8 +377,8 @@ class Store:
                 await self._idle.wait()
             self._idle = None
             old = self.generation
-            if old is not None:
-                old.close()
+            if old is not None:  # on a thread: the warm-up may take a moment to stop (new requests wait)
+                await asyncio.to_thread(old.close)
             self._number += 1
             try:
                 self.generation = self._open()
@@ -380,6 +394,7 @@ class Store:
             self._swap_task = None
 
     def close(self) -> None:
+        """The server is stopping: a warm-up still running gets a few seconds to notice."""
         if self.generation is not None:
-            self.generation.close()
+            self.generation.close(warm_wait=STOP_WARM_WAIT)
             self.generation = None
