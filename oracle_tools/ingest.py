@@ -364,11 +364,18 @@ class Ingest:
                 with _IngestLock(self.db_path, wait=self.wait):
                     return self._run(sources, rules_file)
             except BaseException as exc:
+                # Cleaning up: once more, out of reach of a second Ctrl-C (which may have cut the first cleanup short).
+                self._stop.armed = False
+                _remove(self._temp_path())
                 # DuckDB turns a signal it noticed itself into its own error ("Query interrupted", an
                 # InterruptException, or the IngestError a step made of it): the signal is what stopped the run.
                 if self._stop.received is not None and not isinstance(exc, Stopped):
                     raise Stopped(self._stop.received) from None
                 raise
+
+    def _temp_path(self) -> Path:
+        """The new database this process builds beside the old one (see :func:`temp_files`)."""
+        return self.db_path.with_name(f"{self.db_path.name}.ingest-{os.getpid()}.tmp")
 
     def _run(self, sources: Sequence[SourceFile], rules_file: Path | None) -> IngestReport:
         card_files = [s for s in sources if s.kind == "cards"]
@@ -383,7 +390,7 @@ class Ingest:
         for leftover, running in temp_files(self.db_path):
             if not running:  # left by a killed ingest
                 _remove_leftover(leftover)
-        tmp = self.db_path.with_name(f"{self.db_path.name}.ingest-{os.getpid()}.tmp")
+        tmp = self._temp_path()
         _remove(tmp)
         started = time.perf_counter()
         try:
