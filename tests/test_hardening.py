@@ -959,3 +959,10 @@ def test_a_query_past_the_memory_limit_is_one_line(sample_db_path: Path) -> None
         "error: the query needs more than --memory-limit 200MB of memory and was stopped; narrow it (a WHERE, a "
         "LIMIT) or give it more (--memory-limit 8GB)\n"
     )
+
+
+def test_the_library_refuses_a_fifo_too(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.duckdb"
+    os.mkfifo(fifo)
+    with pytest.raises(OracleToolsError, match="is a named pipe \\(FIFO\\), not a database file"):
+        OracleDB(fifo).info()
