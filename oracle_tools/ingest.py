@@ -419,7 +419,7 @@ class Ingest:
             os.replace(tmp, self.db_path)
         except BaseException as exc:
             _remove(tmp)
-            damage = _damage(previous) if previous is not None and isinstance(exc, duckdb.Error | IngestError) else None
+            damage = _damage(previous) if previous is not None and isinstance(exc, duckdb.Error) else None
             if damage is None:
                 raise
             if not self.replace_anyway:
