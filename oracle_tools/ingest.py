@@ -419,7 +419,8 @@ class Ingest:
             os.replace(tmp, self.db_path)
         except BaseException as exc:
             _remove(tmp)
-            damage = _damage(previous) if previous is not None and isinstance(exc, duckdb.Error) else None
+            stopped = self._stop.received is not None  # a signal's interrupt fails DuckDB's statement too
+            damage = _damage(previous) if previous and isinstance(exc, duckdb.Error) and not stopped else None
             if damage is None:
                 raise
             if not self.replace_anyway:
@@ -767,7 +768,7 @@ def _damage(path: Path) -> str | None:
     try:
         probe.execute("ATTACH ? AS damaged_probe (READ_ONLY)", [str(path)])
         tables = probe.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'damaged_probe'"
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'damaged_probe' AND schema_name = 'main'"
         ).fetchall()
         for (table,) in tables:  # names from the file's catalog, quoted
             quoted = '"' + table.replace('"', '""') + '"'
