@@ -104,6 +104,9 @@ class OracleDB:
                 "(offline), `oracle-tools ingest` (Scryfall), or `oracle-tools ingest --bulk-file PATH`; "
                 "or point --db / ORACLE_TOOLS_DB at an existing one."
             )
+        from oracle_tools.store.userfiles import check_database_path
+
+        check_database_path(self.path)  # a FIFO would block the open forever
 
     @property
     def user_con(self) -> duckdb.DuckDBPyConnection:

@@ -372,11 +372,18 @@ class Ingest:
                 with _IngestLock(self.db_path, wait=self.wait):
                     return self._run(sources, rules_file)
             except BaseException as exc:
+                # Cleaning up: once more, out of reach of a second Ctrl-C (which may have cut the first cleanup short).
+                self._stop.armed = False
+                _remove(self._temp_path())
                 # DuckDB turns a signal it noticed itself into its own error ("Query interrupted", an
                 # InterruptException, or the IngestError a step made of it): the signal is what stopped the run.
                 if self._stop.received is not None and not isinstance(exc, Stopped):
                     raise Stopped(self._stop.received) from None
                 raise
+
+    def _temp_path(self) -> Path:
+        """The new database this process builds beside the old one (see :func:`temp_files`)."""
+        return self.db_path.with_name(f"{self.db_path.name}.ingest-{os.getpid()}.tmp")
 
     def _run(self, sources: Sequence[SourceFile], rules_file: Path | None) -> IngestReport:
         card_files = [s for s in sources if s.kind == "cards"]
@@ -391,7 +398,7 @@ class Ingest:
         for leftover, running in temp_files(self.db_path):
             if not running:  # left by a killed ingest
                 _remove_leftover(leftover)
-        tmp = self.db_path.with_name(f"{self.db_path.name}.ingest-{os.getpid()}.tmp")
+        tmp = self._temp_path()
         _remove(tmp)
         started = time.perf_counter()
         try:
@@ -420,7 +427,8 @@ class Ingest:
             os.replace(tmp, self.db_path)
         except BaseException as exc:
             _remove(tmp)
-            damage = _damage(previous) if previous is not None and isinstance(exc, duckdb.Error | IngestError) else None
+            stopped = self._stop.received is not None  # a signal's interrupt fails DuckDB's statement too
+            damage = _damage(previous) if previous and isinstance(exc, duckdb.Error) and not stopped else None
             if damage is None:
                 raise
             if not self.replace_anyway:
@@ -777,7 +785,7 @@ def _damage(path: Path) -> str | None:
     try:
         probe.execute("ATTACH ? AS damaged_probe (READ_ONLY)", [str(path)])
         tables = probe.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'damaged_probe'"
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'damaged_probe' AND schema_name = 'main'"
         ).fetchall()
         for (table,) in tables:  # names from the file's catalog, quoted
             quoted = '"' + table.replace('"', '""') + '"'

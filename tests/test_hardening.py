@@ -359,6 +359,8 @@ def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path,
     # under `python -m oracle_tools.interfaces.cli` the program name is three words: the line still names only the command
     deck = tmp_path / "deck.txt"
     deck.write_text("4 Lightning Bolt\n", encoding="utf-8")
+    not_a_database = tmp_path / "garbage.duckdb"  # a regular file (--db /dev/null is refused before any command)
+    not_a_database.write_bytes(b"not a database" * 1000)
     child = subprocess.run(
         [
             sys.executable,
@@ -370,7 +372,7 @@ def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path,
             "--format",
             "legacy",
             "--db",
-            os.devnull,
+            str(not_a_database),
         ],
         capture_output=True,
         text=True,
@@ -957,3 +959,10 @@ def test_a_query_past_the_memory_limit_is_one_line(sample_db_path: Path) -> None
         "error: the query needs more than --memory-limit 200MB of memory and was stopped; narrow it (a WHERE, a "
         "LIMIT) or give it more (--memory-limit 8GB)\n"
     )
+
+
+def test_the_library_refuses_a_fifo_too(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.duckdb"
+    os.mkfifo(fifo)
+    with pytest.raises(OracleToolsError, match="is a named pipe \\(FIFO\\), not a database file"):
+        OracleDB(fifo).info()

@@ -194,15 +194,16 @@ def _ignore_sigint() -> None:
 
 
 @pytest.mark.parametrize(
-    ("signame", "inherit_ignored", "status", "said"),
+    ("signame", "inherit_ignored", "status", "said", "times"),
     [
-        ("SIGINT", False, 130, "interrupted"),
-        ("SIGINT", True, 130, "interrupted"),
-        ("SIGTERM", False, 143, "stopped by SIGTERM"),
+        ("SIGINT", False, 130, "interrupted", 1),
+        ("SIGINT", False, 130, "interrupted", 3),  # Ctrl-C pressed again while it stops: still one line
+        ("SIGINT", True, 130, "interrupted", 1),
+        ("SIGTERM", False, 143, "stopped by SIGTERM", 1),
     ],
 )
 def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
-    db: Path, signame: str, inherit_ignored: bool, status: int, said: str
+    db: Path, signame: str, inherit_ignored: bool, status: int, said: str, times: int
 ) -> None:
     """The first Ctrl-C (also to a job started with `&`, which inherits SIGINT ignored) or SIGTERM stops the
     ingest: exit 128 + the signal, the old database as it was, no temp file, log or checkpoint marker left.
@@ -227,7 +228,9 @@ def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
         assert time.monotonic() < deadline and proc.poll() is None
         time.sleep(0.01)
     time.sleep(0.3)
-    proc.send_signal(getattr(signal, signame))
+    for _ in range(times):
+        proc.send_signal(getattr(signal, signame))
+        time.sleep(0.05)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == status, err
     assert err == f"error: ingest: {said}; nothing was replaced: the database is as it was\n"

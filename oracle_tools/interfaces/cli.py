@@ -198,6 +198,10 @@ class _OracleToolsGroup(click.Group):
         except BaseException as exc:  # noqa: B036 -- KeyboardInterrupt gets its line too
             if isinstance(exc, GeneratorExit):
                 raise
+            if isinstance(exc, KeyboardInterrupt):  # stopping: a second Ctrl-C must not print a traceback at exit
+                import signal
+
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
             # The subcommand path without the program's name, which is "python -m oracle_tools.interfaces.cli" under -m.
             names, parent = [ctx.invoked_subcommand or ""], ctx
             while parent.parent is not None:
