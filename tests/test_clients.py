@@ -337,6 +337,9 @@ def test_scrython_every_call(real: RealServer, monkeypatch: pytest.MonkeyPatch) 
         return answer._scryfall_data
 
     assert data(cards.Named(exact="Forest", **fast))["id"] == facts["forest"]
+    sol_ring = real.con.execute("SELECT oracle_id FROM cards WHERE name = 'Sol Ring' AND is_card").fetchall()
+    if sol_ring:  # CR 201.2: a card's full name is that card, whatever other objects' faces are named
+        assert data(cards.Named(exact="Sol Ring", **fast))["oracle_id"] == sol_ring[0][0]
     assert data(cards.Named(fuzzy=card["name"].lower(), **fast))["oracle_id"] == card["oracle_id"]
     assert data(cards.Named(exact=card["name"], set=card["set"], **fast))["set"] == card["set"]
     search = cards.Search(q="t:goblin", **fast)

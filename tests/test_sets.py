@@ -211,3 +211,24 @@ def test_a_malformed_set_list_is_refused_at_ingest_in_one_line(objects: str, pro
     assert "bug" not in message and "Traceback" not in message
     assert message.count("error:") == 1 and message.endswith("Nothing was replaced."), message  # one line
     assert not (tmp_path / "o.duckdb").exists()
+
+
+def test_a_malformed_set_kept_by_an_older_version_is_set_aside(sample_db_path: Path, tmp_path: Path) -> None:
+    """A database built before set objects were checked may hold one without card_count, or with a number for a
+    code: `sets` and /sets build that set from its printings instead of failing ("this is a bug", a 500)."""
+    import shutil
+
+    import duckdb
+
+    path = tmp_path / "older.duckdb"
+    shutil.copy(sample_db_path, path)
+    with duckdb.connect(str(path)) as con:
+        con.execute("DELETE FROM scryfall_sets")
+        bad = {"object": "set", "code": "eld", "name": "Throne of Eldraine", "digital": False, "foil_only": False}
+        con.execute("INSERT INTO scryfall_sets VALUES ('eld', NULL, ?), ('x', NULL, ?)",
+                    [json.dumps(bad), '{"object": "set", "code": 12345}'])  # fmt: skip
+    code, out, err = _run("sets", "--db", str(path))
+    assert code == 0 and "bug" not in out + err, out + err
+    with OracleDB(path) as db:
+        eld = db.sets("eld")
+    assert eld["card_count"] > 0 and set_object_problem(eld) is None

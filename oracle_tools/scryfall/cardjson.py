@@ -2,17 +2,21 @@
 
 :func:`card_objects` turns printing ids, or Oracle ids, into the card objects Scryfall's API returns
 (https://scryfall.com/docs/api/cards). A printing's object is **the one the bulk file gave**, kept whole at
-ingest (oracle_tools/store/scryfall_objects.py), with three changes:
+ingest (oracle_tools/store/scryfall_objects.py), with these changes:
 
 * links to Scryfall's API (``uri``, ``rulings_uri``, ``prints_search_uri``, ``set_uri``, ``set_search_uri``,
   ``all_parts[].uri``) point at ``base_url`` when one is given (the local server); links to scryfall.com
   pages, images and shops are left as they are;
 * fields Scryfall added after the file was written are derived where Scryfall documents the rule —
   ``finishes`` from ``nonfoil``/``foil``, ``image_status`` from ``highres_image``, ``set_id`` from ``set_uri``
-  (see :func:`_derive`) — and otherwise absent, never invented;
+  (see :func:`_derive`);
 * an object that lacks what every card object has (a trimmed or hand-made file, like the embedded sample's)
   gets the missing fields from the tables, built as below; so does every printing of a database built
-  before objects were kept.
+  before objects were kept;
+* then every field Scryfall's card-object docs mark as always present is given to every object (:func:`complete`:
+  ``keywords`` from the Oracle text by the CR's keyword lists, URIs from ids, documented defaults, set facts from
+  the shipped set table; docs/serve.md lists each field's rule); a value the file gave is never changed, and a
+  ``null`` where Scryfall's type is a string is left out.
 
 The object built from the tables: the Oracle facts come from ``cards`` / ``faces`` / ``legalities`` /
 ``parts``, the printing facts from ``printings``; every optional field whose value is null is absent — as on
