@@ -6,14 +6,66 @@ when that folder is absent (CI always has it beside the checkout).
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Callable
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 REALDATA = Path(os.environ.get("ORACLE_TOOLS_REALDATA", REPO.parent / "shared" / "realdata"))
+
+#: DuckDB's memory limit for the ingests the tests run (the library's default is 2 GB): the real files build
+#: within it by spilling, and the suite stays under 1 GB of resident memory on a CI machine.
+TEST_INGEST_MEMORY = "600MB"
+
+DUMP_2019 = "scryfall-default-cards-2019-10-per-set-dump.json.gz"
+FILE_2024 = "scryfall-search-2024-mh3-otj-fdn.json.gz"
+FOREIGN_2022 = "scryfall-foreign-printings-from-mtgjson-2022.json.gz"
+
+_BUILD_IN_CHILD = """
+import json, sys
+from pathlib import Path
+from oracle_tools import ingest
+spec = json.loads(sys.argv[1])
+sources = ingest.sample_sources() if spec["sample"] else [ingest.sniff(Path(f)) for f in spec["files"]]
+ingest.Ingest(
+    Path(spec["path"]), progress=False, memory_limit=spec["memory"], replace_anyway=spec["replace_anyway"]
+).run(sources)
+"""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The ingests a test runs in this process build within the same limit as the shared databases below.
+    from oracle_tools import ingest
+
+    defaults = ingest.Ingest.__init__.__kwdefaults__
+    assert defaults is not None and "memory_limit" in defaults
+    defaults["memory_limit"] = TEST_INGEST_MEMORY
+
+
+def build_in_child(
+    path: Path, files: Sequence[Path] = (), *, sample: bool = False, replace_anyway: bool = False
+) -> Path:
+    """Ingest ``files`` (or the embedded sample) into ``path`` in a child process: what the build takes (DuckDB's
+    buffers, the parsed objects) goes back to the system when the child ends, instead of staying in the test
+    process for the rest of the session. Used for the real-data databases, each built once per session."""
+    spec = {
+        "path": str(path),
+        "files": [str(f) for f in files],
+        "sample": sample,
+        "memory": TEST_INGEST_MEMORY,
+        "replace_anyway": replace_anyway,
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _BUILD_IN_CHILD, json.dumps(spec)], capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return path
 
 
 @pytest.fixture(scope="session")
@@ -67,16 +119,44 @@ def full_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory):
     from oracle_tools import OracleDB
 
     path = tmp_path_factory.mktemp("full") / "full.duckdb"
-    db = OracleDB.ingest_files(
-        path,
-        [
-            realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz",
-            realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz",
-            realdata / "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
-        ],
-    )
+    db = OracleDB(build_in_child(path, [realdata / DUMP_2019, realdata / FILE_2024, realdata / FOREIGN_2022]))
     yield db
     db.close()
+
+
+@pytest.fixture(scope="session")
+def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
+    """One database after each of a sequence of ingests, copied: ``first`` (2019), ``second`` (2019 + 2024),
+    ``again`` (the same files), ``foreign`` (the 2022 foreign printings alone), ``failed`` (a broken file),
+    ``sample`` (ingest --sample). The change history reads the sequence; ``second`` is also the 2019 + 2024
+    database the tests of name mentions read."""
+    from oracle_tools import OracleDB
+    from oracle_tools.errors import IngestError
+
+    folder = tmp_path_factory.mktemp("steps")
+    db = folder / "oracle.duckdb"
+    out: dict[str, Path] = {}
+
+    def keep(step: str) -> None:
+        out[step] = folder / f"{step}.duckdb"
+        shutil.copy(db, out[step])
+
+    build_in_child(db, [realdata / DUMP_2019])
+    keep("first")
+    build_in_child(db, [realdata / DUMP_2019, realdata / FILE_2024])
+    keep("second")
+    build_in_child(db, [realdata / DUMP_2019, realdata / FILE_2024])
+    keep("again")
+    build_in_child(db, [realdata / FOREIGN_2022])
+    keep("foreign")
+    broken = folder / "default-cards-broken.json"
+    broken.write_text('[{"object": "card", "id": "x", "name": "Half', encoding="utf-8")
+    with pytest.raises(IngestError):
+        OracleDB.ingest_files(db, [broken])
+    keep("failed")
+    build_in_child(db, sample=True, replace_anyway=True)  # far fewer cards than the real files: said explicitly
+    keep("sample")
+    yield out
 
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from conftest import build_in_child
 
 from oracle_tools import OracleDB
 from oracle_tools.decks.decklist import parse_decklist
@@ -52,7 +53,7 @@ def flavored(alternate_objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def alt_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory):
     """The real 2019 dump + the 2024 Scryfall objects + the 2025 alternate-names printings."""
     path = tmp_path_factory.mktemp("alternate") / "alternate.duckdb"
-    db = OracleDB.ingest_files(path, [realdata / f for f in REAL_FILES])
+    db = OracleDB(build_in_child(path, [realdata / f for f in REAL_FILES]))
     yield db
     db.close()
 

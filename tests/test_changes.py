@@ -18,7 +18,7 @@ import duckdb
 import pytest
 
 from oracle_tools import OracleDB
-from oracle_tools.errors import IngestError, OracleToolsError
+from oracle_tools.errors import OracleToolsError
 from oracle_tools.history import changes
 
 DUMP_2019 = "scryfall-default-cards-2019-10-per-set-dump.json.gz"
@@ -37,33 +37,11 @@ def _folded(text: str | None) -> str:
 
 
 @pytest.fixture(scope="module")
-def steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
+def steps(ingest_steps: dict[str, Path]) -> dict[str, Path]:
     """The database after each ingest, copied: first (2019), second (2019 + 2024), again (the same files),
-    foreign (2022 foreign printings alone), failed (a broken file), sample (ingest --sample)."""
-    folder = tmp_path_factory.mktemp("changes")
-    db = folder / "oracle.duckdb"
-    out: dict[str, Path] = {}
-
-    def keep(step: str) -> None:
-        out[step] = folder / f"{step}.duckdb"
-        shutil.copy(db, out[step])
-
-    OracleDB.ingest_files(db, [realdata / DUMP_2019])
-    keep("first")
-    OracleDB.ingest_files(db, [realdata / DUMP_2019, realdata / FILE_2024])
-    keep("second")
-    OracleDB.ingest_files(db, [realdata / DUMP_2019, realdata / FILE_2024])
-    keep("again")
-    OracleDB.ingest_files(db, [realdata / FOREIGN_2022])
-    keep("foreign")
-    broken = folder / "default-cards-broken.json"
-    broken.write_text('[{"object": "card", "id": "x", "name": "Half', encoding="utf-8")
-    with pytest.raises(IngestError):
-        OracleDB.ingest_files(db, [broken])
-    keep("failed")
-    OracleDB.ingest_sample(db, replace_anyway=True)  # far fewer cards than the real files: said explicitly
-    keep("sample")
-    yield out
+    foreign (2022 foreign printings alone), failed (a broken file), sample (ingest --sample); built once per
+    session (tests/conftest.py)."""
+    return ingest_steps
 
 
 def test_first_ingest_records_nothing(steps: dict[str, Path]) -> None:
@@ -210,8 +188,8 @@ def test_a_failure_while_recording_keeps_the_old_database(
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(changes, "_add_former_names", broken)
-    with pytest.raises(RuntimeError, match="disk full"):
-        OracleDB.ingest_files(db_path, [realdata / FOREIGN_2022])
+    with pytest.raises(RuntimeError, match="disk full"):  # the small 2024 file reaches the recording as well
+        OracleDB.ingest_files(db_path, [realdata / FILE_2024], replace_anyway=True)
     assert _history(db_path) == before
     assert not list(tmp_path.glob("*.tmp"))
 

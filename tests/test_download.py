@@ -410,10 +410,20 @@ def test_several_types_in_order_deduplicated(fetch, server: ScryfallServer, payl
 
 
 def test_polite_delay_between_requests(server: ScryfallServer, tmp_path: Path) -> None:
-    fetch_bulk_files(["rulings", OC], api_url=server.url, cache_dir=tmp_path, progress=False, request_interval=0.15)
-    times = [r.time for r in server.all_requests]
-    assert len(times) == 3
-    assert all(b - a >= 0.14 for a, b in zip(times, times[1:]))
+    """Each request after the first waits for what is left of the interval, asked of the injected sleep before
+    the request goes out. The delay requested is checked, not the one measured: the clock of a loaded machine
+    says nothing about the code (an interval of a minute: no local request takes that long)."""
+    requested: list[tuple[float, int]] = []  # (seconds asked for, requests the server had seen by then)
+
+    def sleep(seconds: float) -> None:
+        requested.append((seconds, len(server.all_requests)))
+
+    fetch_bulk_files(
+        ["rulings", OC], api_url=server.url, cache_dir=tmp_path, progress=False, request_interval=60, sleep=sleep
+    )
+    assert len(server.all_requests) == 3  # the index, then the two files
+    assert [seen for _, seen in requested] == [1, 2]  # a wait before the second and before the third request
+    assert all(30 < seconds <= 60 for seconds, _ in requested), requested
 
 
 def test_progress_bar_does_not_break(fetch, payload: bytes, capsys) -> None:

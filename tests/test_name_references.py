@@ -19,16 +19,9 @@ FIXTURE = Path(__file__).parent / "fixtures" / "shortened_names_sample.csv"
 
 
 @pytest.fixture(scope="module")
-def real_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
-    """The 2019 default-cards dump + the 2024 Scryfall file, built once for this module."""
-    path = tmp_path_factory.mktemp("refs") / "refs.duckdb"
-    db = OracleDB.ingest_files(
-        path,
-        [
-            realdata / "scryfall-default-cards-2019-10-per-set-dump.json.gz",
-            realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz",
-        ],
-    )
+def real_db(ingest_steps: dict[str, Path]) -> Iterator[OracleDB]:
+    """The 2019 default-cards dump + the 2024 Scryfall file (built once per session, tests/conftest.py)."""
+    db = OracleDB(ingest_steps["second"])
     yield db
     db.close()
 
