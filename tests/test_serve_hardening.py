@@ -375,6 +375,42 @@ def test_caches_are_bounded_in_bytes(sample_db_path: Path) -> None:
         generation.close()
 
 
+def test_each_threads_view_searches_on_a_cursor_of_the_one_sandbox(sample_db_path: Path) -> None:
+    """Every worker thread's view (Generation.db) runs user SQL on a cursor of the generation's one sandboxed
+    connection, which the generation closes with the rest: a sandbox per thread would be a DuckDB instance of up
+    to sql_memory_limit each, left open after a swap or stop. Outside the server a view closes its own cursor."""
+    import duckdb
+
+    from oracle_tools.interfaces.serve.store import Generation
+
+    generation = Generation(sample_db_path, 1)
+    views: list[OracleDB] = []
+
+    def search_on_this_thread() -> None:
+        views.append(generation.db)
+        assert generation.db.user_con.execute("SELECT count(*) FROM cards").fetchone()[0] > 0
+
+    try:
+        for _ in range(2):
+            thread = threading.Thread(target=search_on_this_thread)
+            thread.start()
+            thread.join()
+        assert len(views) == 2 and generation.owner._user_con is not None  # the one sandbox, the owner's
+    finally:
+        generation.close()
+    for view in views:
+        with pytest.raises(duckdb.ConnectionException):
+            view.user_con.execute("SELECT 1")
+
+    with OracleDB(sample_db_path) as owner:
+        view = owner.on_connection(owner.con.cursor())
+        cursor = view.user_con
+        assert cursor.execute("SELECT 1").fetchone() == (1,) and owner._user_con is not None
+        view.close()
+        with pytest.raises(duckdb.ConnectionException):
+            cursor.execute("SELECT 1")
+
+
 # -- /changes per address, and a clean stop -------------------------------------------------------------------
 
 

@@ -200,7 +200,7 @@ class Generation:
         never wait for another thread's."""
         view = getattr(self._local, "db", None)
         if view is None:
-            view = self._local.db = self.owner.on_connection(self.cursor())
+            view = self._local.db = self.owner.on_connection(self.cursor(), self.user_cursor)
         return view
 
     def user_cursor(self) -> Any:
