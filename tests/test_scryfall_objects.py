@@ -286,6 +286,30 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
         srv.stop()
 
 
+def test_downloads_asked_for_while_the_file_is_built_are_still_at_most_four(
+    sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six downloads asked for at once on a fresh server all arrive while the file is first built: each takes its
+    slot before waiting for the build, so four stream and two are told to retry (503), rather than six streaming."""
+    from oracle_tools.interfaces.serve.bulk import MAX_DOWNLOADS
+
+    monkeypatch.setenv("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "5")
+    srv = Server(sample_db_path)
+    readers = []
+    try:
+        for _ in range(MAX_DOWNLOADS + 2):
+            reader = socket.create_connection(("127.0.0.1", srv.port), timeout=60)
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a stalled reader keeps its slot
+            reader.sendall(b"GET /bulk-data/oracle-cards/download HTTP/1.1\r\nHost: x\r\n\r\n")
+            readers.append(reader)
+        heads = sorted(reader.recv(1024).partition(b"\r\n")[0] for reader in readers)
+        assert heads == [b"HTTP/1.1 200 OK"] * MAX_DOWNLOADS + [b"HTTP/1.1 503 Service Unavailable"] * 2, heads
+    finally:
+        for reader in readers:
+            reader.close()
+        srv.stop()
+
+
 @pytest.mark.realdata
 def test_watermarks_catalog_and_search_from_the_files(full_db: OracleDB, realdata: Path) -> None:
     """/catalog/watermarks and wm: read each printing's watermark as the real files give it."""

@@ -1159,10 +1159,15 @@ async def bulk_download(request: Request) -> Response:
     downloads: bulk.Downloads = request.app.state.downloads
     if downloads.running >= bulk.MAX_DOWNLOADS:
         raise ApiError(503, f"{bulk.MAX_DOWNLOADS} bulk downloads are running; retry in a minute.")
-    base = _base_url(request)
-    gen: Generation = request.scope["oracle_tools.generation"]
-    pools: dict[str, Pool] = request.app.state.pools
-    built = await pools["large"].run(bulk.bulk_file, gen, kind, base)  # built once per generation, then cached
+    downloads.running += 1  # the slot is taken before the build is awaited, so no other request counts it free
+    try:
+        base = _base_url(request)
+        gen: Generation = request.scope["oracle_tools.generation"]
+        pools: dict[str, Pool] = request.app.state.pools
+        built = await pools["large"].run(bulk.bulk_file, gen, kind, base)  # built once per generation, then cached
+    except BaseException:
+        downloads.running -= 1  # no answer will stream: the slot is free again
+        raise
     gzip_ok = "gzip" in request.headers.get("accept-encoding", "").lower()
     answer = bulk.BulkDownload(built, gzip_ok=gzip_ok, downloads=downloads, filename=f"{kind.replace('_', '-')}.json")
     return answer  # type: ignore[return-value]  # an ASGI answer Starlette sends as it is
