@@ -246,6 +246,11 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
         assert "content-encoding" not in plain.headers and len(plain.content) == export["size"]
         cards = plain.json()
         assert cards == packed.json()
+        for encoding, whole in (("gzip", packed), ("identity", plain)):  # a file is sent as built, in any form
+            pretty = httpx.get(
+                export["download_uri"] + "?pretty=true", headers={"accept-encoding": encoding}, timeout=120
+            )
+            assert pretty.status_code == 200 and pretty.content == whole.content, pretty.text[:200]
         with OracleDB(sample_db_path) as db:
             oracle_ids = {o for (o,) in db.con.execute("SELECT oracle_id FROM preferred_printings").fetchall()}
             ruling_count = db.con.execute("SELECT count(*) FROM rulings").fetchall()[0][0]

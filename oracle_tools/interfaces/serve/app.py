@@ -1458,7 +1458,8 @@ class AnswerForms:
     """ASGI middleware: the answer in the form :func:`_answer_form` noted — ``pretty=true`` indents a JSON answer;
     ``format=text`` answers a card in Scryfall's text form; ``format=image`` redirects (302) to the card's image
     URL the data kept, or answers 422 when there is none (or no back face for ``face=back``), as Scryfall does.
-    Only answers whose request asked for another form than compact JSON are held here; others pass untouched."""
+    Only answers whose request asked for another form than compact JSON are held here; others pass untouched, as
+    do downloads, encoded bodies and streamed bodies whatever was asked."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -1479,7 +1480,18 @@ class AnswerForms:
                 await send(message)
                 return
             if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message["headers"]}
+                if b"content-encoding" in names or b"content-disposition" in names:
+                    passing = True  # an encoded body or a file (a bulk download): not JSON to re-form
+                    await send(message)
+                    return
                 start = message
+                return
+            if message.get("more_body") and not chunks:
+                passing = True  # a streamed body is sent as it comes, never held whole
+                assert start is not None
+                await send(start)
+                await send(message)
                 return
             chunks.append(message.get("body", b""))
             if message.get("more_body"):
