@@ -411,6 +411,21 @@ def test_each_threads_view_searches_on_a_cursor_of_the_one_sandbox(sample_db_pat
             cursor.execute("SELECT 1")
 
 
+def test_a_closed_generation_builds_nothing_more_and_opens_no_connection(sample_db_path: Path) -> None:
+    """The warm-up thread of a generation closed before it ran (a swap or a stop) builds neither the name index
+    nor the deck checker, and the database stays closed: a connection opened for them would be closed by no one."""
+    from oracle_tools.errors import OracleToolsError
+    from oracle_tools.interfaces.serve.store import Generation
+
+    generation = Generation(sample_db_path, 1)
+    generation.close()
+    generation.warm()
+    owner = generation.owner
+    assert owner._con is None and owner._built_name_index() is None and not owner._has_deck_checker()
+    with pytest.raises(OracleToolsError, match="closed"):
+        _ = owner.con
+
+
 # -- /changes per address, and a clean stop -------------------------------------------------------------------
 
 

@@ -152,6 +152,25 @@ def file_identity(path: Path) -> tuple[int, int, int, int] | None:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+class _GenerationDB(OracleDB):
+    """A generation's one OracleDB: once the generation is closed its connections stay closed (``OracleDB.con``
+    would quietly open a new one for whatever is still building, and nothing would close it)."""
+
+    closed = False
+
+    @property
+    def con(self) -> Any:
+        if self.closed:
+            raise OracleToolsError("the database was closed (reopened after a re-ingest); retry")
+        return super().con
+
+    @property
+    def user_con(self) -> Any:
+        if self.closed:
+            raise OracleToolsError("the database was closed (reopened after a re-ingest); retry")
+        return super().user_con
+
+
 class Generation:
     """One opened database file, with its per-thread cursors and caches."""
 
@@ -160,7 +179,7 @@ class Generation:
         self.number = number
         self.identity = file_identity(path)
         #: the one OracleDB of this file: what it builds once is shared by every thread's view (``db``)
-        self.owner = OracleDB(path)
+        self.owner = _GenerationDB(path)
         _ = self.owner.con  # open now (raises DatabaseMissingError), not concurrently in the first requests
         #: Held around OracleDB calls by callers written when they ran one at a time (the page): no lock now,
         #: since each thread calls its own view.
@@ -245,6 +264,8 @@ class Generation:
         started = time.perf_counter()
         try:
             # the name index first (every name lookup reads it), built once for every thread's view
+            if not self._open_still():
+                return
             _ = self.owner.name_index
             with self._cursor_lock:  # registered, so close() ends it (and the swap can open the new file)
                 if self.closed:
@@ -267,6 +288,8 @@ class Generation:
                     if cur in self._cursors:
                         self._cursors.remove(cur)
                         cur.close()
+            if not self._open_still():
+                return
             _ = self.owner.deck_checker  # each card's deck rules, for deck checks
             self.warm_seconds = time.perf_counter() - started
             log.info(
@@ -275,6 +298,11 @@ class Generation:
         except Exception as exc:  # noqa: BLE001 — warming is an optimisation; requests build what they need
             if not self.closed:
                 log.warning("warming the card cache stopped: %s", exc)
+
+    def _open_still(self) -> bool:
+        """Whether the generation is still open (asked under the lock close() takes)."""
+        with self._cursor_lock:
+            return not self.closed
 
     def cached(self, key: str, build: Callable[[], Any]) -> Any:
         """A value computed once per generation (built again if two threads race: both answers are equal)."""
@@ -295,7 +323,7 @@ class Generation:
 
     def close(self) -> None:
         with self._cursor_lock:
-            self.closed = True
+            self.closed = self.owner.closed = True
             for cur in self._cursors:
                 try:
                     cur.close()
