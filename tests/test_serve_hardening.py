@@ -426,6 +426,36 @@ def test_a_closed_generation_builds_nothing_more_and_opens_no_connection(sample_
         _ = owner.con
 
 
+def test_a_cancelled_request_is_answered_503_and_stays_cancelled() -> None:
+    """A request cancelled before its answer began (the stop's grace period is over) gets Scryfall's 503 error
+    object, and the cancellation goes on to whoever cancelled it: swallowed, a timeout or task group around the
+    app would see the request end as if it had finished."""
+    import asyncio
+
+    from oracle_tools.interfaces.serve.app import AnswerServerErrors
+
+    sent: list[dict] = []
+
+    async def waits_forever(scope: dict, receive: object, send: object) -> None:
+        await asyncio.Event().wait()
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def request() -> None:
+        task = asyncio.create_task(AnswerServerErrors(waits_forever)({"type": "http"}, receive, send))
+        await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(request())
+    assert sent[0]["status"] == 503 and json.loads(sent[1]["body"])["code"] == "service_unavailable"
+
+
 # -- /changes per address, and a clean stop -------------------------------------------------------------------
 
 

@@ -1444,10 +1444,12 @@ class AnswerServerErrors:
             await self.app(scope, receive, watched_send)
         except asyncio.CancelledError:
             # The server is stopping and its grace period (limits.GRACE_PERIOD) is over: an answer not begun is a
-            # 503 error object; one being sent is cut off (its connection closes). Nothing is logged as a failure.
+            # 503 error object; one being sent is cut off (its connection closes). The cancellation goes on up
+            # (whoever cancelled waits for it; the server's protocol ends the task quietly, limits.py).
             if not answering:
                 stopping = ApiError(503, "the server is stopping; retry when it is back", code="service_unavailable")
                 await error_response(stopping)(scope, receive, send)
+            raise
         except Exception as exc:
             if answering:
                 raise
