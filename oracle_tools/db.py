@@ -48,6 +48,9 @@ else:  # imported on first use: `--help` imports none of them, a single lookup n
     )
 
 DEFAULT_DB = Path("data") / "oracle.duckdb"
+#: Names one batch resolve (:meth:`OracleDB.resolve_many`) takes from a client of the HTTP server or the MCP
+#: server, each the same number (a deck check takes 1,000: decks.MAX_DECK_NAMES; a decklist a few hundred).
+MAX_BATCH_NAMES = 5_000
 
 
 def default_db_path() -> Path:

@@ -47,6 +47,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from oracle_tools.db import MAX_BATCH_NAMES
 from oracle_tools.errors import DatabaseMissingError, OracleToolsError
 from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList, Store
 from oracle_tools.names.resolver import MAX_NAME_CHARS
@@ -58,7 +59,6 @@ log = logging.getLogger("oracle_tools.interfaces.serve")
 MAX_BODY = 1024 * 1024  # bytes: a bigger request body is refused with 413
 MAX_NAME = MAX_NAME_CHARS  # characters of a name, query or constraint (the names layer's limit)
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
-MAX_BATCH_NAMES = 5_000  # names per POST /names/resolve (a deck check takes 1,000: decks.MAX_DECK_NAMES)
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
 AUTOCOMPLETE_LIMIT = 20  # names per /cards/autocomplete answer, as on Scryfall
 
