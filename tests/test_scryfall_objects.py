@@ -315,6 +315,32 @@ def test_downloads_asked_for_while_the_file_is_built_are_still_at_most_four(
         srv.stop()
 
 
+def test_a_bulk_files_date_without_an_ingest_run_is_the_files_time_in_utc(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no ingest run recorded, updated_at is the database file's modification time: the same instant in UTC
+    wherever the server runs (the local time labelled UTC was hours off east or west of Greenwich)."""
+    import datetime as dt
+    import os
+    import types
+
+    from oracle_tools.interfaces.serve import bulk
+
+    file = tmp_path / "oracle.duckdb"
+    file.write_bytes(b"")
+    os.utime(file, (1_700_000_000, 1_700_000_000))
+    no_runs = types.SimpleNamespace(execute=lambda *_: types.SimpleNamespace(fetchall=lambda: [(None,)]))
+    gen = types.SimpleNamespace(path=file, cursor=lambda: no_runs)
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        assert bulk._updated_at(gen) == "2023-11-14T22:13:20+00:00"  # type: ignore[arg-type]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert dt.datetime.fromtimestamp(1_700_000_000, dt.UTC).isoformat() == "2023-11-14T22:13:20+00:00"
+
+
 @pytest.mark.realdata
 def test_watermarks_catalog_and_search_from_the_files(full_db: OracleDB, realdata: Path) -> None:
     """/catalog/watermarks and wm: read each printing's watermark as the real files give it."""

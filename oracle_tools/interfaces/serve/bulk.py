@@ -79,7 +79,9 @@ def bulk_file(gen: Generation, kind: str, base: str) -> BulkFile:
 
 def _updated_at(gen: Generation) -> str:
     rows = gen.cursor().execute("SELECT max(started_at) FROM ingest_runs WHERE kind = 'cards'").fetchall()
-    when = rows[0][0] if rows and rows[0][0] is not None else dt.datetime.fromtimestamp(gen.path.stat().st_mtime)
+    when = (
+        rows[0][0] if rows and rows[0][0] is not None else dt.datetime.fromtimestamp(gen.path.stat().st_mtime, dt.UTC)
+    )
     return str(when.replace(tzinfo=dt.UTC).isoformat())
 
 
