@@ -223,7 +223,9 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
 
     @server.tool(annotations=_READ_ONLY)
     def resolve_batch(
-        names: Annotated[list[Name], Field(min_length=1, max_length=MAX_BATCH_NAMES, description="The names to resolve.")],
+        names: Annotated[
+            list[Name], Field(min_length=1, max_length=MAX_BATCH_NAMES, description="The names to resolve.")
+        ],
         fuzzy: Annotated[bool, Field(description=("Read each miss by the fuzzy rule, as resolve does."))] = False,
     ) -> CallToolResult:
         """Resolve many card names at once (a decklist's): one row per name, in order, with status, the Oracle
