@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +48,9 @@ else:  # imported on first use: `--help` imports none of them, a single lookup n
     )
 
 DEFAULT_DB = Path("data") / "oracle.duckdb"
+#: Names one batch resolve (:meth:`OracleDB.resolve_many`) takes from a client of the HTTP server or the MCP
+#: server, each the same number (a deck check takes 1,000: decks.MAX_DECK_NAMES; a decklist a few hundred).
+MAX_BATCH_NAMES = 5_000
 
 
 def default_db_path() -> Path:
@@ -127,13 +130,21 @@ class OracleDB:
             self._con = None
         self._forget_answerers()
 
-    def on_connection(self, con: duckdb.DuckDBPyConnection) -> OracleDB:
+    def on_connection(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        user_cursor: Callable[[], duckdb.DuckDBPyConnection] | None = None,
+    ) -> OracleDB:
         """This database answering on ``con``, a cursor of :attr:`con` for one thread (a DuckDB connection serves
         one thread at a time). The name index, name chooser and deck checker are this object's, built once and
         shared: they read the database while being built, then answer from memory; whatever reads the database
         per call (point lookups, tokens, changes, a format's legalities) reads it on ``con``. The HTTP server
-        gives each worker thread one, so no request waits for another's (docs/serve.md)."""
-        return _OnConnection(self, con)
+        gives each worker thread one, so no request waits for another's (docs/serve.md).
+
+        Its :attr:`user_con` is a cursor of this object's one sandbox, not a sandboxed instance of its own (each
+        may take ``sql_memory_limit``): ``user_cursor()`` when given (the caller then registers and closes it),
+        else a cursor the view opens on first use and closes in ``close()``."""
+        return _OnConnection(self, con, user_cursor)
 
     def __enter__(self) -> OracleDB:
         return self
@@ -846,10 +857,23 @@ class OracleDB:
 class _OnConnection(OracleDB):
     """:meth:`OracleDB.on_connection`: ``owner``'s built name index, chooser and deck checker, ``con`` for the rest."""
 
-    def __init__(self, owner: OracleDB, con: duckdb.DuckDBPyConnection) -> None:
+    def __init__(
+        self,
+        owner: OracleDB,
+        con: duckdb.DuckDBPyConnection,
+        user_cursor: Callable[[], duckdb.DuckDBPyConnection] | None = None,
+    ) -> None:
         super().__init__(owner.path)
         self._owner = owner
         self._con = con
+        self._user_cursor = user_cursor
+
+    @property
+    def user_con(self) -> duckdb.DuckDBPyConnection:
+        """A cursor of the owner's sandbox (see :meth:`OracleDB.on_connection`), opened on first use."""
+        if self._user_con is None:
+            self._user_con = self._user_cursor() if self._user_cursor is not None else self._owner.user_con.cursor()
+        return self._user_con
 
     @property
     def name_index(self) -> _index.NameIndex:
@@ -874,10 +898,17 @@ class _OnConnection(OracleDB):
     def _has_deck_checker(self) -> bool:
         return self._deck_checker is not None or self._owner._has_deck_checker()
 
-    def on_connection(self, con: duckdb.DuckDBPyConnection) -> OracleDB:
-        return self._owner.on_connection(con)
+    def on_connection(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        user_cursor: Callable[[], duckdb.DuckDBPyConnection] | None = None,
+    ) -> OracleDB:
+        return self._owner.on_connection(con, user_cursor)
 
     def close(self) -> None:
-        """The connection is the caller's (a cursor it closes); nothing else is this object's own."""
+        """The connection is the caller's (a cursor it closes); the sandbox cursor is closed here."""
+        if self._user_con is not None:
+            self._user_con.close()
+            self._user_con = None
         self._con = None
         self._forget_answerers()

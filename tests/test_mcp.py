@@ -16,6 +16,8 @@ from typing import Any
 import anyio
 import pytest
 
+from oracle_tools.db import MAX_BATCH_NAMES
+
 CLI = [sys.executable, "-m", "oracle_tools.interfaces.cli"]
 
 DECK = "Deck\n8 Seven Dwarves\n52 Mountain\n"
@@ -106,6 +108,8 @@ def test_server_lists_its_tools_with_input_schemas(mcp_results: dict[str, Any]) 
     assert tools["search"].input_schema["properties"]["limit"]["maximum"] == 175
     assert tools["resolve"].input_schema["required"] == ["name"]
     assert tools["resolve"].input_schema["properties"]["name"]["maxLength"] == 1000
+    # the same batch limit as POST /names/resolve (both call OracleDB.resolve_many)
+    assert tools["resolve_batch"].input_schema["properties"]["names"]["maxItems"] == MAX_BATCH_NAMES
     assert set(tools["check_deck"].input_schema["required"]) == {"decklist", "format"}
     assert all(t.annotations and t.annotations.read_only_hint for t in tools.values())
     assert all(t.description for t in tools.values())

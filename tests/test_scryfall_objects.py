@@ -246,6 +246,11 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
         assert "content-encoding" not in plain.headers and len(plain.content) == export["size"]
         cards = plain.json()
         assert cards == packed.json()
+        for encoding, whole in (("gzip", packed), ("identity", plain)):  # a file is sent as built, in any form
+            pretty = httpx.get(
+                export["download_uri"] + "?pretty=true", headers={"accept-encoding": encoding}, timeout=120
+            )
+            assert pretty.status_code == 200 and pretty.content == whole.content, pretty.text[:200]
         with OracleDB(sample_db_path) as db:
             oracle_ids = {o for (o,) in db.con.execute("SELECT oracle_id FROM preferred_printings").fetchall()}
             ruling_count = db.con.execute("SELECT count(*) FROM rulings").fetchall()[0][0]
@@ -284,6 +289,56 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
             reader.close()
     finally:
         srv.stop()
+
+
+def test_downloads_asked_for_while_the_file_is_built_are_still_at_most_four(
+    sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six downloads asked for at once on a fresh server all arrive while the file is first built: each takes its
+    slot before waiting for the build, so four stream and two are told to retry (503), rather than six streaming."""
+    from oracle_tools.interfaces.serve.bulk import MAX_DOWNLOADS
+
+    monkeypatch.setenv("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "5")
+    srv = Server(sample_db_path)
+    readers = []
+    try:
+        for _ in range(MAX_DOWNLOADS + 2):
+            reader = socket.create_connection(("127.0.0.1", srv.port), timeout=60)
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a stalled reader keeps its slot
+            reader.sendall(b"GET /bulk-data/oracle-cards/download HTTP/1.1\r\nHost: x\r\n\r\n")
+            readers.append(reader)
+        heads = sorted(reader.recv(1024).partition(b"\r\n")[0] for reader in readers)
+        assert heads == [b"HTTP/1.1 200 OK"] * MAX_DOWNLOADS + [b"HTTP/1.1 503 Service Unavailable"] * 2, heads
+    finally:
+        for reader in readers:
+            reader.close()
+        srv.stop()
+
+
+def test_a_bulk_files_date_without_an_ingest_run_is_the_files_time_in_utc(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no ingest run recorded, updated_at is the database file's modification time: the same instant in UTC
+    wherever the server runs (the local time labelled UTC was hours off east or west of Greenwich)."""
+    import datetime as dt
+    import os
+    import types
+
+    from oracle_tools.interfaces.serve import bulk
+
+    file = tmp_path / "oracle.duckdb"
+    file.write_bytes(b"")
+    os.utime(file, (1_700_000_000, 1_700_000_000))
+    no_runs = types.SimpleNamespace(execute=lambda *_: types.SimpleNamespace(fetchall=lambda: [(None,)]))
+    gen = types.SimpleNamespace(path=file, cursor=lambda: no_runs)
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        assert bulk._updated_at(gen) == "2023-11-14T22:13:20+00:00"  # type: ignore[arg-type]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert dt.datetime.fromtimestamp(1_700_000_000, dt.UTC).isoformat() == "2023-11-14T22:13:20+00:00"
 
 
 @pytest.mark.realdata

@@ -1,4 +1,4 @@
-"""``oracle-tools serve``: the real server process on a free loopback port, spoken to over HTTP (issue 13)."""
+"""``oracle-tools serve``: the real server process on a free loopback port, spoken to over HTTP."""
 
 from __future__ import annotations
 
@@ -184,7 +184,6 @@ def test_collection(http, sample_db):
     is_error(http.post("/cards/collection", content=b"{not json", headers={"content-type": "application/json"}), 400)
 
 
-@pytest.mark.skipif(not hasattr(OracleDB, "search"), reason="OracleDB.search (issue 12) is not in this tree yet")
 def test_search(http, sample_db):
     page = http.get("/cards/search", params={"q": "t:creature"}).json()
     assert page["object"] == "list" and page["total_cards"] > 175 and page["has_more"] is True

@@ -35,14 +35,13 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from oracle_tools.db import OracleDB
+from oracle_tools.db import MAX_BATCH_NAMES, OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.store.resources import package_version
 from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
 
 MAX_NAME = 1000  # characters, as the HTTP API
 MAX_DECKLIST = 1024 * 1024  # characters of decklist text, as the HTTP API's body limit
-MAX_BATCH = 10_000  # names one resolve_batch call takes (a decklist has at most a few hundred)
 SEARCH_PAGE = 175  # Scryfall's page size: the most cards one search call returns
 
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, description="A card or token name, any spelling.")]
@@ -224,7 +223,9 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
 
     @server.tool(annotations=_READ_ONLY)
     def resolve_batch(
-        names: Annotated[list[Name], Field(min_length=1, max_length=MAX_BATCH, description="The names to resolve.")],
+        names: Annotated[
+            list[Name], Field(min_length=1, max_length=MAX_BATCH_NAMES, description="The names to resolve.")
+        ],
         fuzzy: Annotated[bool, Field(description=("Read each miss by the fuzzy rule, as resolve does."))] = False,
     ) -> CallToolResult:
         """Resolve many card names at once (a decklist's): one row per name, in order, with status, the Oracle

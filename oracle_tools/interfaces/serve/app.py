@@ -47,6 +47,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from oracle_tools.db import MAX_BATCH_NAMES
 from oracle_tools.errors import DatabaseMissingError, OracleToolsError
 from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList, Store
 from oracle_tools.names.resolver import MAX_NAME_CHARS
@@ -58,7 +59,6 @@ log = logging.getLogger("oracle_tools.interfaces.serve")
 MAX_BODY = 1024 * 1024  # bytes: a bigger request body is refused with 413
 MAX_NAME = MAX_NAME_CHARS  # characters of a name, query or constraint (the names layer's limit)
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
-MAX_BATCH_NAMES = 5_000  # names per POST /names/resolve (a deck check takes 1,000: decks.MAX_DECK_NAMES)
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
 AUTOCOMPLETE_LIMIT = 20  # names per /cards/autocomplete answer, as on Scryfall
 
@@ -1164,10 +1164,15 @@ async def bulk_download(request: Request) -> Response:
     downloads: bulk.Downloads = request.app.state.downloads
     if downloads.running >= bulk.MAX_DOWNLOADS:
         raise ApiError(503, f"{bulk.MAX_DOWNLOADS} bulk downloads are running; retry in a minute.")
-    base = _base_url(request)
-    gen: Generation = request.scope["oracle_tools.generation"]
-    pools: dict[str, Pool] = request.app.state.pools
-    built = await pools["large"].run(bulk.bulk_file, gen, kind, base)  # built once per generation, then cached
+    downloads.running += 1  # the slot is taken before the build is awaited, so no other request counts it free
+    try:
+        base = _base_url(request)
+        gen: Generation = request.scope["oracle_tools.generation"]
+        pools: dict[str, Pool] = request.app.state.pools
+        built = await pools["large"].run(bulk.bulk_file, gen, kind, base)  # built once per generation, then cached
+    except BaseException:
+        downloads.running -= 1  # no answer will stream: the slot is free again
+        raise
     gzip_ok = "gzip" in request.headers.get("accept-encoding", "").lower()
     answer = bulk.BulkDownload(built, gzip_ok=gzip_ok, downloads=downloads, filename=f"{kind.replace('_', '-')}.json")
     return answer  # type: ignore[return-value]  # an ASGI answer Starlette sends as it is
@@ -1446,10 +1451,12 @@ class AnswerServerErrors:
             await self.app(scope, receive, watched_send)
         except asyncio.CancelledError:
             # The server is stopping and its grace period (limits.GRACE_PERIOD) is over: an answer not begun is a
-            # 503 error object; one being sent is cut off (its connection closes). Nothing is logged as a failure.
+            # 503 error object; one being sent is cut off (its connection closes). The cancellation goes on up
+            # (whoever cancelled waits for it; the server's protocol ends the task quietly, limits.py).
             if not answering:
                 stopping = ApiError(503, "the server is stopping; retry when it is back", code="service_unavailable")
                 await error_response(stopping)(scope, receive, send)
+            raise
         except Exception as exc:
             if answering:
                 raise
@@ -1460,7 +1467,8 @@ class AnswerForms:
     """ASGI middleware: the answer in the form :func:`_answer_form` noted — ``pretty=true`` indents a JSON answer;
     ``format=text`` answers a card in Scryfall's text form; ``format=image`` redirects (302) to the card's image
     URL the data kept, or answers 422 when there is none (or no back face for ``face=back``), as Scryfall does.
-    Only answers whose request asked for another form than compact JSON are held here; others pass untouched."""
+    Only answers whose request asked for another form than compact JSON are held here; others pass untouched, as
+    do downloads, encoded bodies and streamed bodies whatever was asked."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -1481,7 +1489,18 @@ class AnswerForms:
                 await send(message)
                 return
             if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message["headers"]}
+                if b"content-encoding" in names or b"content-disposition" in names:
+                    passing = True  # an encoded body or a file (a bulk download): not JSON to re-form
+                    await send(message)
+                    return
                 start = message
+                return
+            if message.get("more_body") and not chunks:
+                passing = True  # a streamed body is sent as it comes, never held whole
+                assert start is not None
+                await send(start)
+                await send(message)
                 return
             chunks.append(message.get("body", b""))
             if message.get("more_body"):

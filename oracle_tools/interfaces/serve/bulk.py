@@ -79,7 +79,9 @@ def bulk_file(gen: Generation, kind: str, base: str) -> BulkFile:
 
 def _updated_at(gen: Generation) -> str:
     rows = gen.cursor().execute("SELECT max(started_at) FROM ingest_runs WHERE kind = 'cards'").fetchall()
-    when = rows[0][0] if rows and rows[0][0] is not None else dt.datetime.fromtimestamp(gen.path.stat().st_mtime)
+    when = (
+        rows[0][0] if rows and rows[0][0] is not None else dt.datetime.fromtimestamp(gen.path.stat().st_mtime, dt.UTC)
+    )
     return str(when.replace(tzinfo=dt.UTC).isoformat())
 
 
@@ -161,7 +163,8 @@ class Downloads:
 
 class BulkDownload:
     """An ASGI answer streaming one built file, gzip as it is or decompressed, each write bounded by
-    WRITE_TIMEOUT; ``downloads`` counts it while it runs."""
+    WRITE_TIMEOUT; its slot in ``downloads`` was taken by the caller (before building the file) and is
+    released when the answer ends."""
 
     def __init__(self, built: BulkFile, *, gzip_ok: bool, downloads: Downloads, filename: str) -> None:
         self.built, self.gzip_ok, self.downloads, self.filename = built, gzip_ok, downloads, filename
@@ -194,7 +197,6 @@ class BulkDownload:
             ]
         else:
             headers.append((b"content-length", str(self.built.size).encode()))
-        self.downloads.running += 1
         try:
             await asyncio.wait_for(
                 send({"type": "http.response.start", "status": 200, "headers": headers}), WRITE_TIMEOUT

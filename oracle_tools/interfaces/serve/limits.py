@@ -42,6 +42,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     _header_count = 0
     _header_bytes = 0
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.app = _quiet_once_answered(self.app)
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm()
@@ -119,6 +123,28 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+
+def _quiet_once_answered(app: Any) -> Any:
+    """``app``, ending without a traceback when the stop's grace period cancels a request it has answered (the
+    app answers 503 then re-raises the cancellation; uvicorn would log that as "Exception in ASGI application")."""
+
+    async def run(scope: Any, receive: Any, send: Any) -> None:
+        started = False
+
+        async def watched_send(message: Any) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await app(scope, receive, watched_send)
+        except asyncio.CancelledError:
+            if not started:
+                raise
+            # the top of the request's task: nothing above waits for the cancellation, the task just ends
+
+    return run
 
 
 def uvicorn_options() -> dict[str, Any]:

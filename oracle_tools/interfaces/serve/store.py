@@ -154,6 +154,25 @@ def file_identity(path: Path) -> tuple[int, int, int, int] | None:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+class _GenerationDB(OracleDB):
+    """A generation's one OracleDB: once the generation is closed its connections stay closed (``OracleDB.con``
+    would quietly open a new one for whatever is still building, and nothing would close it)."""
+
+    closed = False
+
+    @property
+    def con(self) -> Any:
+        if self.closed:
+            raise OracleToolsError("the database was closed (reopened after a re-ingest); retry")
+        return super().con
+
+    @property
+    def user_con(self) -> Any:
+        if self.closed:
+            raise OracleToolsError("the database was closed (reopened after a re-ingest); retry")
+        return super().user_con
+
+
 class Generation:
     """One opened database file, with its per-thread cursors and caches."""
 
@@ -162,7 +181,7 @@ class Generation:
         self.number = number
         self.identity = file_identity(path)
         #: the one OracleDB of this file: what it builds once is shared by every thread's view (``db``)
-        self.owner = OracleDB(path)
+        self.owner = _GenerationDB(path)
         _ = self.owner.con  # open now (raises DatabaseMissingError), not concurrently in the first requests
         #: Held around OracleDB calls by callers written when they ran one at a time (the page): no lock now,
         #: since each thread calls its own view.
@@ -204,7 +223,7 @@ class Generation:
         never wait for another thread's."""
         view = getattr(self._local, "db", None)
         if view is None:
-            view = self._local.db = self.owner.on_connection(self.cursor())
+            view = self._local.db = self.owner.on_connection(self.cursor(), self.user_cursor)
         return view
 
     def user_cursor(self) -> Any:
@@ -249,6 +268,8 @@ class Generation:
         started = time.perf_counter()
         try:
             # the name index first (every name lookup reads it), built once for every thread's view
+            if not self._open_still():
+                return
             _ = self.owner.name_index
             with self._cursor_lock:  # registered, so close() ends it (and the swap can open the new file)
                 if self.closed:
@@ -271,6 +292,8 @@ class Generation:
                     if cur in self._cursors:
                         self._cursors.remove(cur)
                         cur.close()
+            if not self._open_still():
+                return
             _ = self.owner.deck_checker  # each card's deck rules, for deck checks
             self.warm_seconds = time.perf_counter() - started
             log.info(
@@ -279,6 +302,11 @@ class Generation:
         except Exception as exc:  # noqa: BLE001 — warming is an optimisation; requests build what they need
             if not self.closed:
                 log.warning("warming the card cache stopped: %s", exc)
+
+    def _open_still(self) -> bool:
+        """Whether the generation is still open (asked under the lock close() takes)."""
+        with self._cursor_lock:
+            return not self.closed
 
     def cached(self, key: str, build: Callable[[], Any]) -> Any:
         """A value computed once per generation (built again if two threads race: both answers are equal)."""
@@ -302,12 +330,13 @@ class Generation:
         connection: it is interrupted and waited for (up to ``warm_wait`` seconds, None: until it ends) first,
         since a connection closed under a running query is no safe state, and DuckDB reads a new file at this
         path only once every connection to the old one is closed."""
-        self.closed = True
+        self.closed = True  # no new cursor, and the warm-up builds nothing more
         self.interrupt()
         warming = self.warm_thread
         if warming is not None and warming is not threading.current_thread():
             warming.join(warm_wait)
         with self._cursor_lock:
+            self.owner.closed = True  # nothing reopens a connection from now on
             for cur in self._cursors:
                 try:
                     cur.close()
