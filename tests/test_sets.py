@@ -211,3 +211,15 @@ def test_a_malformed_set_list_is_refused_at_ingest_in_one_line(objects: str, pro
     assert "bug" not in message and "Traceback" not in message
     assert message.count("error:") == 1 and message.endswith("Nothing was replaced."), message  # one line
     assert not (tmp_path / "o.duckdb").exists()
+
+
+def test_brackets_inside_a_string_are_no_nesting() -> None:
+    """A set's name or text may hold brackets ("[[" in a joke set's name): only the object's own nesting is limited,
+    so such a set object is read, while one that really nests too deep is refused before json.loads recurses."""
+    from oracle_tools.scryfall.sets import MAX_SET_DEPTH, parse_set_object
+
+    brackets = "[{" * MAX_SET_DEPTH
+    item, problem = parse_set_object("{" + _SET.replace('"A"', f'"{brackets}"') + ', "code": "abc", "card_count": 1}')
+    assert problem is None and item is not None and item["name"] == brackets
+    deep = "{" + _SET + ', "code": "abc", "card_count": 1, "x": ' + "[" * 30 + "]" * 30 + "}"
+    assert parse_set_object(deep) == (None, f"it nests more than {MAX_SET_DEPTH} levels deep")
