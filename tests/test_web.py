@@ -620,12 +620,26 @@ def test_search_page_counts_pages_and_keeps_order_dir_unique(client: Any) -> Non
     assert "?printing=" in prints.text  # each printing links to its own page
 
 
+def test_search_page_offers_the_engines_own_choices() -> None:
+    """The page's orders, directions and unique modes are the search engine's lists, in its order: a mode the engine
+    learns is offered at once, and the page never offers one the engine refuses."""
+    from oracle_tools.interfaces.serve import pages
+    from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
+
+    assert (list(pages.ORDER_LABELS), list(pages.DIR_LABELS), list(pages.UNIQUE_LABELS)) == (
+        list(ORDERS),
+        list(DIRECTIONS),
+        list(UNIQUE),
+    )
+    assert pages.ORDER_LABELS["cmc"] == "Mana value" and pages.ORDER_LABELS["name"] == "Name"
+
+
 def test_search_errors_are_sentences_never_tracebacks(client: Any) -> None:
     bad = client.get("/search", params={"q": "t:("})
     assert bad.status_code == 400
     assert "unexpected &#39;(&#39;" in bad.text and 'value="t:("' in bad.text
     unknown = client.get("/search", params={"q": "t:goblin", "order": "colour"})
-    assert unknown.status_code == 400 and "order=&#39;colour&#39; is not one of: name, released" in unknown.text
+    assert unknown.status_code == 400 and "order=&#39;colour&#39; is not one of: name, cmc, power" in unknown.text
     past = client.get("/search", params={"q": "t:goblin", "page": "9"})
     assert past.status_code == 404 and "Page 9 is past the last page (1) of 46 cards." in past.text
     none = client.get("/search", params={"q": "t:goblin t:angel c:u"})

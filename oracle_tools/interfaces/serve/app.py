@@ -819,8 +819,6 @@ async def cards_autocomplete(request: Request) -> Response:
 _SEARCH = frozenset(
     {"q", "unique", "order", "dir", "page", "include_extras", "include_multilingual", "include_variations"}
 )
-_UNIQUE = ("cards", "art", "prints")
-_DIRS = ("auto", "asc", "desc")
 
 
 #: How long one search may run before it is stopped (``serve --query-timeout``; the environment carries it
@@ -866,15 +864,17 @@ def search_ids(gen: Generation, query: str, unique: str, order: str, direction: 
 
 async def cards_search(request: Request) -> Response:
     """GET /cards/search?q=: Scryfall search syntax (``OracleDB.search``), 175 cards a page."""
+    from oracle_tools.search import DIRECTIONS, UNIQUE  # the engine's own lists
+
     params = _params(request, _SEARCH)
     query = _text(params.get("q"), "q")
     assert query is not None
     unique = params.get("unique", "cards")
-    if unique not in _UNIQUE:
-        raise ApiError(400, f"unique={unique!r} is not one of {', '.join(_UNIQUE)}.")
+    if unique not in UNIQUE:
+        raise ApiError(400, f"unique={unique!r} is not one of {', '.join(UNIQUE)}.")
     direction = params.get("dir", "auto")
-    if direction not in _DIRS:
-        raise ApiError(400, f"dir={direction!r} is not one of {', '.join(_DIRS)}.")
+    if direction not in DIRECTIONS:
+        raise ApiError(400, f"dir={direction!r} is not one of {', '.join(DIRECTIONS)}.")
     order = params.get("order", "name")
     if len(order) > 40:
         raise ApiError(400, "order= is too long; give a sort order such as name, cmc or released.")

@@ -31,6 +31,7 @@ from starlette.routing import Route
 
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, templates
+from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
 STATIC = Path(__file__).parent / "static"
 PAGE_SIZE = 60  # cards a results page shows
@@ -40,24 +41,30 @@ PRINTINGS_SHOWN = 120  # printings a card page lists (English first, newest firs
 PAGE_CACHE_SIZE = 256  # rendered pages kept per database generation
 MAX_DECK_URL = 6000  # characters of a decklist that still make a shareable GET link
 
-# The orders, directions and unique modes the search page offers: the engine's own lists (search/compiler.py).
-ORDER_LABELS = {
-    "name": "Name",
+# The orders, directions and unique modes the search page offers: the engine's own lists (search/compiler.py), each
+# in words (the word itself, capitalised, unless a label below says it better).
+_LABELS = {
     "released": "Release date",
     "set": "Set / number",
-    "rarity": "Rarity",
-    "color": "Color",
     "cmc": "Mana value",
-    "power": "Power",
-    "toughness": "Toughness",
     "edhrec": "EDHREC rank",
-    "artist": "Artist",
     "usd": "Price: USD",
     "eur": "Price: EUR",
     "tix": "Price: TIX",
+    "art": "Unique art",
+    "prints": "All prints",
+    "asc": "Ascending",
+    "desc": "Descending",
 }
-UNIQUE_LABELS = {"cards": "Cards", "art": "Unique art", "prints": "All prints"}
-DIR_LABELS = {"auto": "Auto", "asc": "Ascending", "desc": "Descending"}
+
+
+def _labelled(values: tuple[str, ...]) -> dict[str, str]:
+    return {value: _LABELS.get(value, value.capitalize()) for value in values}
+
+
+ORDER_LABELS = _labelled(ORDERS)
+UNIQUE_LABELS = _labelled(UNIQUE)
+DIR_LABELS = _labelled(DIRECTIONS)
 
 # What a name of the card is, in words (CR 201), by the `names` table's `via`.
 NAME_KINDS = {
