@@ -634,6 +634,32 @@ def test_search_page_offers_the_engines_own_choices() -> None:
     assert pages.ORDER_LABELS["cmc"] == "Mana value" and pages.ORDER_LABELS["name"] == "Name"
 
 
+@pytest.mark.parametrize(
+    "where",
+    [
+        "aer/191/JA",  # a language typed in capitals: Scryfall's codes are lower case, either finds the printing
+        "AER/191/ja",
+        "aer/191",  # English first
+        "fbb/162",  # no English printing: German, French (twice), Italian — one rule picks the same one everywhere
+        "psal/A38",
+    ],
+)
+def test_a_set_and_number_name_the_same_printing_on_the_page_and_in_the_api(client: Any, where: str) -> None:
+    """/card/{set}/{number}[/{lang}] (the page), /cards/… (the API) and a set + collector_number identifier of
+    /cards/collection ask one question: they answer with the same printing."""
+    api = client.get(f"/cards/{where}")
+    assert api.status_code == 200, api.text
+    printing = api.json()["id"]
+    page = client.get(f"/card/{where}")
+    assert page.status_code == 200 and f'JSON: <a href="/cards/{printing}">' in page.text
+    if where.count("/") == 1:
+        set_code, number = where.split("/")
+        collection = client.post(
+            "/cards/collection", json={"identifiers": [{"set": set_code, "collector_number": number}]}
+        )
+        assert [card["id"] for card in collection.json()["data"]] == [printing]
+
+
 def test_search_errors_are_sentences_never_tracebacks(client: Any) -> None:
     bad = client.get("/search", params={"q": "t:("})
     assert bad.status_code == 400

@@ -650,25 +650,9 @@ async def card_by_number(request: Request) -> Response:
 
     def work(gen: Generation) -> Response:
         where = f"“{set_code[:20]}” #{number[:20]}" + (f" in language “{lang[:10]}”" if lang else "")
-        return _card_answer(gen, _printing_by_number(gen, set_code, number, lang), base, f"No card found: {where}.")
+        return _card_answer(gen, gen.db.printing_id(set_code, number, lang), base, f"No card found: {where}.")
 
     return await _answer_in_threadpool(request, work)
-
-
-def _printing_by_number(gen: Generation, set_code: str, number: str, lang: str | None) -> str | None:
-    """The printing a set code and collector number (and language) name, English first, or None."""
-    if len(set_code) > 20 or len(number) > 20 or (lang and len(lang) > 10):
-        return None
-    row = (
-        gen.cursor()
-        .execute(
-            "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
-            "AND (? IS NULL OR lang = ?) ORDER BY (lang = 'en') DESC, id LIMIT 1",
-            [set_code, number, lang, lang],
-        )
-        .fetchall()
-    )
-    return row[0][0] if row else None
 
 
 async def card_rulings(request: Request) -> Response:
@@ -748,7 +732,7 @@ async def card_number_rulings(request: Request) -> Response:
     set_code, number = request.path_params["set"], request.path_params["number"]
 
     def work(gen: Generation) -> Response:
-        found = _printing_by_number(gen, set_code, number, None)
+        found = gen.db.printing_id(set_code, number, None)
         return _rulings_answer(gen, found, f"No card found: “{set_code[:20]}” #{number[:20]}.")
 
     return await _answer_in_threadpool(request, work)
@@ -965,12 +949,7 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
             return _printing_in_set(gen, oracle_id, ident["set"])
         return representative(gen, [oracle_id]).get(oracle_id)
     if "collector_number" in ident:
-        row = cur.execute(
-            "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
-            "ORDER BY (lang = 'en') DESC, id LIMIT 1",
-            [ident["set"], ident["collector_number"]],
-        ).fetchall()
-        return row[0][0] if row else None
+        return gen.db.printing_id(ident["set"], ident["collector_number"], None)
     if "mtgo_id" in ident:
         row = cur.execute(
             "SELECT id FROM printings WHERE mtgo_id = ? ORDER BY id LIMIT 1", [ident["mtgo_id"]]

@@ -508,11 +508,9 @@ async def card_by_number(request: Request) -> Response:
     lang = request.path_params.get("lang")
 
     def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
-        if len(set_code) > 20 or len(number) > 20 or (lang and len(lang) > 5):
-            raise PageError("That is not a set code and collector number.", 404)
-        found = db.printing_id(set_code, number, lang)
+        found = db.printing_id(set_code, number, lang)  # as GET /cards/{set}/{number}/{lang} finds it
         if found is None:
-            where = f"{set_code.upper()} #{number}" + (f" in {lang}" if lang else "")
+            where = f"{set_code[:20].upper()} #{number[:20]}" + (f" in {lang[:10]}" if lang else "")
             raise PageError(f"No printing {where} in this database.", 404)
         return card_page_context(db, "", found, ctx["generation"])
 
