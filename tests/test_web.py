@@ -660,6 +660,24 @@ def test_a_set_and_number_name_the_same_printing_on_the_page_and_in_the_api(clie
         assert [card["id"] for card in collection.json()["data"]] == [printing]
 
 
+def test_search_page_shares_the_apis_search_and_caches_in_bytes(client: Any) -> None:
+    """A search page keeps its ids in the server's search cache, the API's (one `unique=prints` search of the real
+    data is tens of MB: a cache counted in entries could hold gigabytes), so the API then answers the same query
+    from memory; rendered pages are kept in a cache bounded in bytes too."""
+    from oracle_tools.interfaces.serve.store import ByteCache
+
+    query = "t:goblin o:haste"
+    page = client.get("/search", params={"q": query, "unique": "prints", "order": "cmc"})
+    assert page.status_code == 200
+    generation = client.app.state.store.generation
+    kept = generation.searches.get((query, "prints", "cmc", "auto"))
+    assert kept is not None and len(kept) > 0
+    api = client.get("/cards/search", params={"q": query, "unique": "prints", "order": "cmc"})
+    assert [card["id"] for card in api.json()["data"]] == kept.slice(0, len(kept))
+    pages = generation.caches["web_pages"]
+    assert isinstance(pages, ByteCache) and pages.bytes > len(page.content)
+
+
 def test_search_errors_are_sentences_never_tracebacks(client: Any) -> None:
     bad = client.get("/search", params={"q": "t:("})
     assert bad.status_code == 400

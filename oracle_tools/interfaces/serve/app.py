@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import signal
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -48,6 +47,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oracle_tools.errors import DatabaseMissingError, OracleToolsError
+from oracle_tools.interfaces.serve import searches
 from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList, Store
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 from oracle_tools.scryfall import cardjson
@@ -805,45 +805,18 @@ _SEARCH = frozenset(
 )
 
 
-#: How long one search may run before it is stopped (``serve --query-timeout``; the environment carries it
-#: to worker processes).
-QUERY_TIMEOUT_ENV = "ORACLE_TOOLS_QUERY_TIMEOUT"
-
-
-def query_timeout() -> float:
-    from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
-
-    try:
-        return float(os.environ.get(QUERY_TIMEOUT_ENV) or SERVED_QUERY_TIMEOUT)
-    except ValueError:
-        return SERVED_QUERY_TIMEOUT
-
-
 def search_ids(gen: Generation, query: str, unique: str, order: str, direction: str) -> IdList:
-    """The printing ids a search finds, in order (the search on this thread's user cursor), cached (in bytes)."""
+    """:func:`searches.search_ids <oracle_tools.interfaces.serve.searches.search_ids>` with its errors as the API
+    answers them: a search stopped by the time limit 422, a query that is not valid syntax 400 (type ``syntax``)."""
     from oracle_tools import search as _search
-
-    key = (query, unique, order, direction)
-    hit: IdList | None = gen.searches.get(key)
-    if hit is not None:
-        return hit
-
-    def nameable(phrase: str) -> list[str]:  # nameable:"nonland" -- CR 201.4, the choose-name rules
-        return gen.db.nameable(phrase).get_column("oracle_id").unique().to_list()
-
     from oracle_tools.store.sqlfiles import QueryTimeoutError
 
-    cursor = gen.user_cursor()
     try:
-        with _search.time_limit(query_timeout()).watching(cursor):  # a runaway query cannot hold a thread
-            frame = _search.run(cursor, query, unique=unique, order=order, direction=direction, nameable=nameable)
+        return searches.search_ids(gen, query, unique, order, direction)
     except QueryTimeoutError as exc:
         raise ApiError(422, str(exc)) from None
     except OracleToolsError as exc:
         raise ApiError(400, str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError) else None) from None
-    ids = IdList(frame.get_column("id").to_list())
-    gen.searches.put(key, ids, ids.nbytes + len(query))
-    return ids
 
 
 async def cards_search(request: Request) -> Response:

@@ -15,9 +15,9 @@ name autocomplete to the name boxes (Scryfall's ``/cards/autocomplete``); every 
 from __future__ import annotations
 
 import json
-import os
 import re
 import struct
+import sys
 import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -30,6 +30,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve.store import MB, ByteCache
 from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, templates
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
@@ -38,7 +39,7 @@ PAGE_SIZE = 60  # cards a results page shows
 IMAGES_COOKIE = "oracle_tools_images"
 MAX_QUERY = 1000  # characters of a search query, as names
 PRINTINGS_SHOWN = 120  # printings a card page lists (English first, newest first); search finds every one
-PAGE_CACHE_SIZE = 256  # rendered pages kept per database generation
+PAGE_CACHE_BYTES = 32 * MB  # rendered pages kept per database generation (a card page is 20-60 KB)
 MAX_DECK_URL = 6000  # characters of a decklist that still make a shareable GET link
 
 # The orders, directions and unique modes the search page offers: the engine's own lists (search/compiler.py), each
@@ -187,7 +188,7 @@ async def _page(
     images = _images(request)
     generation = request.scope["oracle_tools.generation"]
     # A page depends only on its address, the images setting and the read-only database: kept per generation.
-    pages: dict[tuple[str, str, bool], tuple[str, int]] = generation.cached("web_pages", dict)
+    pages: ByteCache = generation.cached("web_pages", lambda: ByteCache(PAGE_CACHE_BYTES))
     key = (template, str(request.url.path) + "?" + request.url.query, images)
     hit = pages.get(key) if request.method == "GET" else None
     if hit is not None:
@@ -215,23 +216,11 @@ async def _page(
 
     html, status = await run_in_threadpool(work)
     if request.method == "GET" and status in (200, 404) and len(key[1]) <= 4096:  # long decklists are not kept
-        if len(pages) >= PAGE_CACHE_SIZE:
-            pages.clear()
-        pages[key] = (html, status)
+        pages.put(key, (html, status), sys.getsizeof(html) + len(key[1]))
     return HTMLResponse(html, status_code=status, headers=page_headers(images))
 
 
 # -- /search ----------------------------------------------------------------------------------------------
-
-
-def query_timeout() -> float:
-    """How long one search may run (``serve --query-timeout``, which the server passes on in the environment)."""
-    from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
-
-    try:
-        return float(os.environ.get("ORACLE_TOOLS_QUERY_TIMEOUT") or SERVED_QUERY_TIMEOUT)
-    except ValueError:
-        return SERVED_QUERY_TIMEOUT
 
 
 def _choice(request: Request, key: str, allowed: dict[str, str], default: str) -> str:
@@ -241,11 +230,10 @@ def _choice(request: Request, key: str, allowed: dict[str, str], default: str) -
     return value
 
 
-def search_page_context(
-    db: Any, request: Request, cache: dict[tuple[str, ...], list[str]], context: dict[str, Any]
-) -> dict[str, Any]:
-    """The search page's answers, written into ``context`` as they come (a query error keeps the form filled in)."""
-    from oracle_tools import search as _search
+def search_page_context(db: Any, request: Request, context: dict[str, Any]) -> dict[str, Any]:
+    """The search page's answers, written into ``context`` as they come (a query error keeps the form filled in).
+    The search is the API's (:func:`searches.search_ids`): its results are kept in the same byte-bounded cache."""
+    from oracle_tools.interfaces.serve.searches import search_ids
 
     context.update(
         {
@@ -272,25 +260,13 @@ def search_page_context(
     page = int(page_text)
     if not q:
         return context
-    key = (q, context["unique"], context["order"], context["dir"])
-    ids = cache.get(key)
-    if ids is None:
-        stop = _search.time_limit(query_timeout())
-        try:
-            with stop.watching(db.user_con):  # a runaway query cannot hold the page
-                frame = db.search(q, unique=context["unique"], order=context["order"], direction=context["dir"])
-        except _search.SearchSyntaxError as exc:
-            raise PageError(str(exc)) from None
-        ids = frame.get_column("id").to_list()
-        if len(cache) > 256:
-            cache.clear()
-        cache[key] = ids
+    ids = search_ids(context["generation"], q, context["unique"], context["order"], context["dir"])
     total = len(ids)
     pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
     if total and page > pages:
         raise PageError(f"Page {page} is past the last page ({pages}) of {total:,} cards.", 404)
     start = (page - 1) * PAGE_SIZE
-    cards = kept_card_objects(db, context.get("generation"), ids=ids[start : start + PAGE_SIZE])
+    cards = kept_card_objects(db, context.get("generation"), ids=ids.slice(start, start + PAGE_SIZE))
     base = {"q": q, "order": context["order"], "dir": context["dir"], "unique": context["unique"]}
     defaults = {"order": "name", "dir": "auto", "unique": "cards"}
     kept = {k: v for k, v in base.items() if defaults.get(k) != v}
@@ -315,9 +291,7 @@ def search_page_context(
 
 
 async def search_page(request: Request) -> Response:
-    generation = request.scope["oracle_tools.generation"]
-    cache = generation.cached("web_search", dict)
-    return await _page(request, "search.html", lambda db, ctx: search_page_context(db, request, cache, ctx), "Search")
+    return await _page(request, "search.html", lambda db, ctx: search_page_context(db, request, ctx), "Search")
 
 
 # -- card views: a Scryfall card object as the text card shows it -----------------------------------------
