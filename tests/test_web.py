@@ -678,6 +678,30 @@ def test_search_page_shares_the_apis_search_and_caches_in_bytes(client: Any) -> 
     assert isinstance(pages, ByteCache) and pages.bytes > len(page.content)
 
 
+def test_pages_run_in_the_apis_bounded_pools(client: Any) -> None:
+    """A page runs its work in the API's worker pool for that kind of work, not in an unbounded thread pool of its
+    own: a deck check waits with POST /decks/check's (a burst of long decklists cannot starve card lookups), and a
+    page finding its pool full says the server is busy (503, retry) instead of queueing without end."""
+    from oracle_tools.interfaces.serve.app import Pool
+
+    pools = client.app.state.pools
+    kept = dict(pools)
+    try:
+        pools["decks"] = Pool("decks", 0, 0)  # every deck thread and queue place taken
+        deck = {"format": "legacy", "deck": "4 Lightning Bolt\n56 Mountain"}
+        for answer in (client.get("/deck", params=deck), client.post("/deck", data=deck), client.post("/", data=deck)):
+            assert answer.status_code == 503 and "busy" in answer.text, answer.text
+            assert answer.headers["retry-after"] == "5" and answer.headers["content-type"].startswith("text/html")
+        assert client.get("/search", params={"q": "t:goblin c:r"}).status_code == 200  # lookups go on
+        pools["lookups"] = Pool("lookups", 0, 0)
+        assert client.get("/search", params={"q": "t:goblin c:g"}).status_code == 503
+        assert client.get("/card", params={"name": "Fire // Ice"}).status_code == 503
+        assert client.get("/", params={"q": "Fire // Ice"}).status_code == 503
+    finally:
+        pools.update(kept)
+    assert client.post("/deck", data=deck).status_code == 200
+
+
 def test_search_errors_are_sentences_never_tracebacks(client: Any) -> None:
     bad = client.get("/search", params={"q": "t:("})
     assert bad.status_code == 400

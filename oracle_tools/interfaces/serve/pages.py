@@ -24,14 +24,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve.store import MB, ByteCache
-from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, templates
+from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, BusyError, busy_response, run_pooled, templates
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
 STATIC = Path(__file__).parent / "static"
@@ -182,9 +181,14 @@ def _images(request: Request) -> bool:
 
 
 async def _page(
-    request: Request, template: str, collect: Callable[[Any, Any], dict[str, Any]], title: str = ""
+    request: Request,
+    template: str,
+    collect: Callable[[Any, Any], dict[str, Any]],
+    title: str = "",
+    pool: str = "lookups",
 ) -> Response:
-    """Collect the page's answers on a worker thread under the generation's rules lock, render them, answer."""
+    """Collect the page's answers on a worker thread of ``pool`` (the API's pools: see web.run_pooled) under the
+    generation's rules lock, render them, answer."""
     images = _images(request)
     generation = request.scope["oracle_tools.generation"]
     # A page depends only on its address, the images setting and the read-only database: kept per generation.
@@ -198,7 +202,7 @@ async def _page(
         context: dict[str, Any] = {
             "images": images,
             "here": str(request.url.path) + (f"?{request.url.query}" if request.url.query else ""),
-            "db_name": generation.db.path.name,
+            "db_name": generation.path.name,
             "title": title,
             "error": None,
             "max_name": MAX_NAME,
@@ -214,7 +218,10 @@ async def _page(
             context["error"], status = str(exc), 400
         return templates.get_template(template).render(context), status
 
-    html, status = await run_in_threadpool(work)
+    try:
+        html, status = await run_pooled(request, pool, work)
+    except BusyError as exc:
+        return busy_response(str(exc), page_headers(images))
     if request.method == "GET" and status in (200, 404) and len(key[1]) <= 4096:  # long decklists are not kept
         pages.put(key, (html, status), sys.getsizeof(html) + len(key[1]))
     return HTMLResponse(html, status_code=status, headers=page_headers(images))
@@ -514,7 +521,10 @@ async def card_named(request: Request) -> Response:
         with generation.rules_lock:
             return generation.db.resolve(name, fuzzy=True)
 
-    found = await run_in_threadpool(find)
+    try:
+        found = await run_pooled(request, "lookups", find)
+    except BusyError as exc:
+        return busy_response(str(exc), page_headers(_images(request)))
     if found.ok and found.oracle_id:
         return RedirectResponse(f"/card/{found.oracle_id}", status_code=303)
 
@@ -644,11 +654,12 @@ def deck_page_context(db: Any, params: Mapping[str, str], context: dict[str, Any
 
 async def deck_page(request: Request) -> Response:
     """GET /deck?deck=&format=&commander= (a shareable address), POST /deck (the form: a list too long for an address)."""
-    from oracle_tools.interfaces.serve.web import read_form
+    from oracle_tools.interfaces.serve.web import deck_pool, read_form
 
     if request.method != "POST":
         params = dict(request.query_params.items())
-        return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, params, ctx), "Deck check")
+        pool = deck_pool(params["deck"]) if "deck" in params else "lookups"
+        return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, params, ctx), "Deck check", pool)
     form = await read_form(request)
     if isinstance(form, tuple):  # not a form, too big, not UTF-8: said on the empty form
         message, status = form
@@ -658,7 +669,8 @@ async def deck_page(request: Request) -> Response:
             raise PageError(message, status)
 
         return await _page(request, "deck.html", unread, "Deck check")
-    return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, form, ctx), "Deck check")
+    pool = deck_pool(form.get("deck", ""))  # a check of many names is the API's deck work (POST /decks/check)
+    return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, form, ctx), "Deck check", pool)
 
 
 # -- images on / off --------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,6 @@ from urllib.parse import parse_qs
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
@@ -353,6 +353,37 @@ def _render_in_thread(request: Request, params: dict[str, str], form_error: tupl
             con.close()
 
 
+async def run_pooled(request: Request, pool: str, call: Callable[..., Any], *args: Any) -> Any:
+    """Run ``call(*args)`` on a worker thread of the server's pool for that kind of work (``app.state.pools``, app.py's
+    ``POOLS``), as the API's handlers do: bounded, so a burst of pages waits its turn and, past the queue, is told the
+    server is busy (:class:`BusyError`) instead of piling up threads."""
+    from oracle_tools.interfaces.serve.app import ApiError
+
+    try:
+        return await request.app.state.pools[pool].run(call, *args)
+    except ApiError as exc:
+        if exc.status == 503:
+            raise BusyError(exc.details) from None
+        raise
+
+
+class BusyError(Exception):
+    """Every worker thread and queue place of the pool is taken: the page answers 503, retry later."""
+
+
+def deck_pool(deck: str) -> str:
+    """The pool a deck check of this pasted text runs in, as ``POST /decks/check`` picks it: a long list is large work."""
+    from oracle_tools.interfaces.serve.app import LARGE_WORK
+
+    return "large" if deck.count("\n") > LARGE_WORK else "decks"
+
+
+def busy_response(message: str, headers: dict[str, str]) -> HTMLResponse:
+    """503 with a short page saying so (and when to retry), never a queue without end."""
+    text = f"<!doctype html><title>Busy</title><p>{escape(message[:1].upper() + message[1:])}.</p>"
+    return HTMLResponse(text, status_code=503, headers={**headers, "Retry-After": "5"})
+
+
 async def read_form(request: Request) -> dict[str, str] | tuple[str, int]:
     """The posted form (application/x-www-form-urlencoded) as one value per field, or (what was wrong, status)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -381,7 +412,11 @@ async def page(request: Request) -> HTMLResponse:
         else:
             params.update(form)
             params.setdefault("deck", "")
-    html, status = await run_in_threadpool(_render_in_thread, request, params, form_error)
+    pool = deck_pool(params["deck"]) if "deck" in params and form_error is None else "lookups"
+    try:
+        html, status = await run_pooled(request, pool, _render_in_thread, request, params, form_error)
+    except BusyError as exc:
+        return busy_response(str(exc), PAGE_HEADERS)
     return HTMLResponse(html, status_code=status, headers=PAGE_HEADERS)
 
 
