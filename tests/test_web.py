@@ -682,7 +682,7 @@ def test_pages_run_in_the_apis_bounded_pools(client: Any) -> None:
     """A page runs its work in the API's worker pool for that kind of work, not in an unbounded thread pool of its
     own: a deck check waits with POST /decks/check's (a burst of long decklists cannot starve card lookups), and a
     page finding its pool full says the server is busy (503, retry) instead of queueing without end."""
-    from oracle_tools.interfaces.serve.app import Pool
+    from oracle_tools.interfaces.serve.pools import Pool
 
     pools = client.app.state.pools
     kept = dict(pools)
@@ -692,6 +692,8 @@ def test_pages_run_in_the_apis_bounded_pools(client: Any) -> None:
         for answer in (client.get("/deck", params=deck), client.post("/deck", data=deck), client.post("/", data=deck)):
             assert answer.status_code == 503 and "busy" in answer.text, answer.text
             assert answer.headers["retry-after"] == "5" and answer.headers["content-type"].startswith("text/html")
+        api = client.post("/decks/check?format=legacy", content=deck["deck"], headers={"content-type": "text/plain"})
+        assert api.status_code == 503 and api.json()["object"] == "error"  # the API's deck checks wait with them
         assert client.get("/search", params={"q": "t:goblin c:r"}).status_code == 200  # lookups go on
         pools["lookups"] = Pool("lookups", 0, 0)
         assert client.get("/search", params={"q": "t:goblin c:g"}).status_code == 503

@@ -48,6 +48,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oracle_tools.errors import DatabaseMissingError, OracleToolsError
 from oracle_tools.interfaces.serve import searches
+from oracle_tools.interfaces.serve.pools import LARGE_WORK, POOLS, Pool, PoolFull
 from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList, Store
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 from oracle_tools.scryfall import cardjson
@@ -260,47 +261,6 @@ def _parse_json(raw: bytes) -> Any:
 
 
 # -- running work ------------------------------------------------------------------------------------
-
-
-class Pool:
-    """Worker threads for one kind of work: at most ``threads`` of its requests run at once, at most ``queue``
-    more wait (503 beyond). Each kind waits for its own only: a deck of 1,000 misspelt names
-    never holds up a card lookup (the threads share no lock: each calls its own view of the database,
-    store.Generation.db)."""
-
-    def __init__(self, name: str, threads: int, queue: int) -> None:
-        self.name, self.threads, self.queue = name, threads, queue
-        self.count = 0  # running and waiting
-        self._limiter: anyio.CapacityLimiter | None = None
-
-    @property
-    def limiter(self) -> anyio.CapacityLimiter:
-        if self._limiter is None:  # made on the event loop, in the server's own async library
-            self._limiter = anyio.CapacityLimiter(self.threads)
-        return self._limiter
-
-    async def run(self, call: Callable[..., Any], *args: Any) -> Any:
-        if self.count >= self.threads + self.queue:
-            raise ApiError(
-                503,
-                f"the server is busy with {self.count:,} {POOL_WORDS[self.name]} at once; retry in a few seconds",
-            )
-        self.count += 1
-        try:
-            # a stopping server gives up waiting (the thread's queries are interrupted, its answer dropped)
-            return await anyio.to_thread.run_sync(call, *args, limiter=self.limiter, abandon_on_cancel=True)
-        finally:
-            self.count -= 1
-
-
-#: Worker threads (and waiting requests) per kind of work (docs/serve.md, "Concurrency"):
-#: ``lookups`` — a card by name or id, a search page, a collection, autocomplete, sets, one name's rules answers;
-#: ``decks`` — deck checks and batch resolves of at most ``LARGE_WORK`` names;
-#: ``large`` — larger ones, choose-name lists, change reports.
-POOLS = {"lookups": (16, 512), "decks": (4, 64), "large": (2, 16)}
-POOL_WORDS = {"lookups": "lookups", "decks": "deck checks and name batches", "large": "large requests"}
-#: A deck check or batch resolve of more names than this is "large" work.
-LARGE_WORK = 300
 
 
 async def _answer_in_threadpool(
@@ -1363,6 +1323,11 @@ async def api_error(request: Request, exc: Exception) -> Response:
     return error_response(exc)
 
 
+async def pool_full(request: Request, exc: Exception) -> Response:
+    """A full worker pool (pools.PoolFull): Scryfall's error object, 503."""
+    return error_response(ApiError(503, str(exc)))
+
+
 async def server_error(request: Request, exc: Exception) -> Response:
     log.error("%s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
     return error_response(
@@ -1562,7 +1527,12 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
             Middleware(ReadBodyFirst),
             Middleware(GenerationLease, store=store),
         ],
-        exception_handlers={HTTPException: not_found, ApiError: api_error, Exception: server_error},
+        exception_handlers={
+            HTTPException: not_found,
+            ApiError: api_error,
+            PoolFull: pool_full,
+            Exception: server_error,
+        },
     )
     app.state.store = store
     app.state.pools = {name: Pool(name, threads, queue) for name, (threads, queue) in POOLS.items()}

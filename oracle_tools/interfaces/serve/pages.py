@@ -29,8 +29,9 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve.pools import PoolFull
 from oracle_tools.interfaces.serve.store import MB, ByteCache
-from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, BusyError, busy_response, run_pooled, templates
+from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response, run_pooled, templates
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
 STATIC = Path(__file__).parent / "static"
@@ -220,7 +221,7 @@ async def _page(
 
     try:
         html, status = await run_pooled(request, pool, work)
-    except BusyError as exc:
+    except PoolFull as exc:
         return busy_response(str(exc), page_headers(images))
     if request.method == "GET" and status in (200, 404) and len(key[1]) <= 4096:  # long decklists are not kept
         pages.put(key, (html, status), sys.getsizeof(html) + len(key[1]))
@@ -523,7 +524,7 @@ async def card_named(request: Request) -> Response:
 
     try:
         found = await run_pooled(request, "lookups", find)
-    except BusyError as exc:
+    except PoolFull as exc:
         return busy_response(str(exc), page_headers(_images(request)))
     if found.ok and found.oracle_id:
         return RedirectResponse(f"/card/{found.oracle_id}", status_code=303)

@@ -31,6 +31,7 @@ from starlette.routing import Route
 
 from oracle_tools.db import OracleDB
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve.pools import LARGE_WORK, PoolFull
 
 MAX_NAME = 1000  # characters; longer names are refused, as by the JSON API
 MAX_BODY = 1024 * 1024  # bytes of a posted form (a decklist); the API refuses bigger bodies with 413
@@ -354,27 +355,14 @@ def _render_in_thread(request: Request, params: dict[str, str], form_error: tupl
 
 
 async def run_pooled(request: Request, pool: str, call: Callable[..., Any], *args: Any) -> Any:
-    """Run ``call(*args)`` on a worker thread of the server's pool for that kind of work (``app.state.pools``, app.py's
-    ``POOLS``), as the API's handlers do: bounded, so a burst of pages waits its turn and, past the queue, is told the
-    server is busy (:class:`BusyError`) instead of piling up threads."""
-    from oracle_tools.interfaces.serve.app import ApiError
-
-    try:
-        return await request.app.state.pools[pool].run(call, *args)
-    except ApiError as exc:
-        if exc.status == 503:
-            raise BusyError(exc.details) from None
-        raise
-
-
-class BusyError(Exception):
-    """Every worker thread and queue place of the pool is taken: the page answers 503, retry later."""
+    """Run ``call(*args)`` on a worker thread of the server's pool for that kind of work (``app.state.pools``,
+    pools.py), as the API's handlers do: bounded, so a burst of pages waits its turn and, past the queue, is told the
+    server is busy (:class:`~oracle_tools.interfaces.serve.pools.PoolFull`) instead of piling up threads."""
+    return await request.app.state.pools[pool].run(call, *args)
 
 
 def deck_pool(deck: str) -> str:
     """The pool a deck check of this pasted text runs in, as ``POST /decks/check`` picks it: a long list is large work."""
-    from oracle_tools.interfaces.serve.app import LARGE_WORK
-
     return "large" if deck.count("\n") > LARGE_WORK else "decks"
 
 
@@ -415,7 +403,7 @@ async def page(request: Request) -> HTMLResponse:
     pool = deck_pool(params["deck"]) if "deck" in params and form_error is None else "lookups"
     try:
         html, status = await run_pooled(request, pool, _render_in_thread, request, params, form_error)
-    except BusyError as exc:
+    except PoolFull as exc:
         return busy_response(str(exc), PAGE_HEADERS)
     return HTMLResponse(html, status_code=status, headers=PAGE_HEADERS)
 
