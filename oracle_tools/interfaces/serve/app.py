@@ -1483,7 +1483,7 @@ def api_routes() -> list[BaseRoute]:
 def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -> Starlette:
     """The ASGI app over the database at ``db_path`` (opened read-only now: a missing file raises
     DatabaseMissingError). ``extra_routes`` are added after the API, before the web page's ``/``."""
-    # the page at / uses the request's generation too (its rules_lock and this thread's cursor)
+    # the pages use the request's generation too (this thread's view of it) and the same worker pools
     from oracle_tools.interfaces.serve import pages, web
 
     store = Store(Path(db_path))
@@ -1539,12 +1539,6 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
     from oracle_tools.interfaces.serve.bulk import Downloads
 
     app.state.downloads = Downloads()
-    app.state.db = store.generation.owner if store.generation is not None else None
-
-    def follow(generation: Generation | None) -> None:  # web.py reads app.state.db per request
-        app.state.db = generation.owner if generation is not None else None
-
-    store.on_swap.append(follow)
     return app
 
 

@@ -4,8 +4,8 @@ Server-rendered HTML (Jinja2, autoescaped) from the ``OracleDB`` answers every o
 (:meth:`OracleDB.search`, Scryfall's syntax), the kept Scryfall card objects (:meth:`OracleDB.card_objects`), the
 names of a card (CR 201), the tokens it creates (CR 111), the name references in Oracle text (CR 201.5), the
 choose-a-name verdicts (CR 201.4), the change history and the deck check. The handlers hold no SQL: each page
-collects its answers under the generation's rules lock (the ``OracleDB`` calls run one at a time, as the API's do)
-and renders them outside it.
+collects its answers and renders them on a worker thread of the API's pools (web.run_pooled), calling this thread's
+own view of the database (``Generation.db``), as the API's handlers do: no page waits for another request's calls.
 
 No page loads anything from another host unless the reader turns card images on (``/images?show=1``, a cookie):
 the text card (name, cost, type line, Oracle text, P/T) is the default. The one script, ``/static/web.js``, adds
@@ -188,8 +188,8 @@ async def _page(
     title: str = "",
     pool: str = "lookups",
 ) -> Response:
-    """Collect the page's answers on a worker thread of ``pool`` (the API's pools: see web.run_pooled) under the
-    generation's rules lock, render them, answer."""
+    """Collect the page's answers on a worker thread of ``pool`` (the API's pools: see web.run_pooled) from this
+    thread's view of the database, render them, answer."""
     images = _images(request)
     generation = request.scope["oracle_tools.generation"]
     # A page depends only on its address, the images setting and the read-only database: kept per generation.
@@ -211,8 +211,7 @@ async def _page(
         }
         status = 200
         try:
-            with generation.rules_lock:
-                context.update(collect(generation.db, context))
+            context.update(collect(generation.db, context))
         except PageError as exc:
             context["error"], status = str(exc), exc.status
         except OracleToolsError as exc:
@@ -519,8 +518,7 @@ async def card_named(request: Request) -> Response:
         return await bad()
 
     def find() -> Any:
-        with generation.rules_lock:
-            return generation.db.resolve(name, fuzzy=True)
+        return generation.db.resolve(name, fuzzy=True)
 
     try:
         found = await run_pooled(request, "lookups", find)
