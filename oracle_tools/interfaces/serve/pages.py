@@ -39,7 +39,7 @@ PAGE_SIZE = 60  # cards a results page shows
 IMAGES_COOKIE = "oracle_tools_images"
 MAX_QUERY = 1000  # characters of a search query, as names
 PRINTINGS_SHOWN = 120  # printings a card page lists (English first, newest first); search finds every one
-PAGE_CACHE_BYTES = 32 * MB  # rendered pages kept per database generation (a card page is 20-60 KB)
+PAGE_CACHE_BYTES = 32 * MB  # bytes of rendered pages kept per database generation (least recently used out)
 MAX_DECK_URL = 6000  # characters of a decklist that still make a shareable GET link
 
 # The orders, directions and unique modes the search page offers: the engine's own lists (search/compiler.py), each
