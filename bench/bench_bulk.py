@@ -13,7 +13,7 @@ REAL server process on a free loopback port and measures:
     download cannot do with less), and reading it from memory (a gzip download).
 
 Before this file was built once per generation, each download built its whole body: 68 MB and about 9 s of CPU
-each, and 4 at once took the server from 127 MB to 1 GB (the figures the issue gives).
+each, and 4 at once took the server from 127 MB to 1 GB: the figures this script's output is read against.
 """
 
 from __future__ import annotations

@@ -827,7 +827,11 @@ class OracleDB:
         return [dict(zip(columns, row)) for row in cur.fetchall()]
 
     def printing_id(self, set_code: str, collector_number: str, lang: str | None = None) -> str | None:
-        """The printing with this set code and collector number (English first unless ``lang`` is given), or None."""
+        """The printing with this set code and collector number (English first unless ``lang`` is given), or None.
+        Set codes and languages are matched in any case (Scryfall's are lower case); without a language, several
+        printings are taken English first, then by language code and id: one answer for every door that asks."""
+        if len(set_code) > 20 or len(collector_number) > 20 or (lang is not None and len(lang) > 10):
+            return None  # no set code, collector number or language is this long
         rows = self.con.execute(
             "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
             "AND (? IS NULL OR lang = lower(?)) ORDER BY lang <> 'en', lang, id LIMIT 1",

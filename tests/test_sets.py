@@ -232,3 +232,15 @@ def test_a_malformed_set_kept_by_an_older_version_is_set_aside(sample_db_path: P
     with OracleDB(path) as db:
         eld = db.sets("eld")
     assert eld["card_count"] > 0 and set_object_problem(eld) is None
+
+
+def test_brackets_inside_a_string_are_no_nesting() -> None:
+    """A set's name or text may hold brackets ("[[" in a joke set's name): only the object's own nesting is limited,
+    so such a set object is read, while one that really nests too deep is refused before json.loads recurses."""
+    from oracle_tools.scryfall.sets import MAX_SET_DEPTH, parse_set_object
+
+    brackets = "[{" * MAX_SET_DEPTH
+    item, problem = parse_set_object("{" + _SET.replace('"A"', f'"{brackets}"') + ', "code": "abc", "card_count": 1}')
+    assert problem is None and item is not None and item["name"] == brackets
+    deep = "{" + _SET + ', "code": "abc", "card_count": 1, "x": ' + "[" * 30 + "]" * 30 + "}"
+    assert parse_set_object(deep) == (None, f"it nests more than {MAX_SET_DEPTH} levels deep")

@@ -620,12 +620,96 @@ def test_search_page_counts_pages_and_keeps_order_dir_unique(client: Any) -> Non
     assert "?printing=" in prints.text  # each printing links to its own page
 
 
+def test_search_page_offers_the_engines_own_choices() -> None:
+    """The page's orders, directions and unique modes are the search engine's lists, in its order: a mode the engine
+    learns is offered at once, and the page never offers one the engine refuses."""
+    from oracle_tools.interfaces.serve import pages
+    from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
+
+    assert (list(pages.ORDER_LABELS), list(pages.DIR_LABELS), list(pages.UNIQUE_LABELS)) == (
+        list(ORDERS),
+        list(DIRECTIONS),
+        list(UNIQUE),
+    )
+    assert pages.ORDER_LABELS["cmc"] == "Mana value" and pages.ORDER_LABELS["name"] == "Name"
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "aer/191/JA",  # a language typed in capitals: Scryfall's codes are lower case, either finds the printing
+        "AER/191/ja",
+        "aer/191",  # English first
+        "fbb/162",  # no English printing: German, French (twice), Italian — one rule picks the same one everywhere
+        "psal/A38",
+    ],
+)
+def test_a_set_and_number_name_the_same_printing_on_the_page_and_in_the_api(client: Any, where: str) -> None:
+    """/card/{set}/{number}[/{lang}] (the page), /cards/… (the API) and a set + collector_number identifier of
+    /cards/collection ask one question: they answer with the same printing."""
+    api = client.get(f"/cards/{where}")
+    assert api.status_code == 200, api.text
+    printing = api.json()["id"]
+    page = client.get(f"/card/{where}")
+    assert page.status_code == 200 and f'JSON: <a href="/cards/{printing}">' in page.text
+    if where.count("/") == 1:
+        set_code, number = where.split("/")
+        collection = client.post(
+            "/cards/collection", json={"identifiers": [{"set": set_code, "collector_number": number}]}
+        )
+        assert [card["id"] for card in collection.json()["data"]] == [printing]
+
+
+def test_search_page_shares_the_apis_search_and_caches_in_bytes(client: Any) -> None:
+    """A search page keeps its ids in the server's search cache, the API's (one `unique=prints` search of the real
+    data is tens of MB: a cache counted in entries could hold gigabytes), so the API then answers the same query
+    from memory; rendered pages are kept in a cache bounded in bytes too."""
+    from oracle_tools.interfaces.serve.store import ByteCache
+
+    query = "t:goblin o:haste"
+    page = client.get("/search", params={"q": query, "unique": "prints", "order": "cmc"})
+    assert page.status_code == 200
+    generation = client.app.state.store.generation
+    kept = generation.searches.get((query, "prints", "cmc", "auto"))
+    assert kept is not None and len(kept) > 0
+    api = client.get("/cards/search", params={"q": query, "unique": "prints", "order": "cmc"})
+    assert [card["id"] for card in api.json()["data"]] == kept.slice(0, len(kept))
+    pages = generation.caches["web_pages"]
+    assert isinstance(pages, ByteCache) and pages.bytes > len(page.content)
+
+
+def test_pages_run_in_the_apis_bounded_pools(client: Any) -> None:
+    """A page runs its work in the API's worker pool for that kind of work, not in an unbounded thread pool of its
+    own: a deck check waits with POST /decks/check's (a burst of long decklists cannot starve card lookups), and a
+    page finding its pool full says the server is busy (503, retry) instead of queueing without end."""
+    from oracle_tools.interfaces.serve.pools import Pool
+
+    pools = client.app.state.pools
+    kept = dict(pools)
+    try:
+        pools["decks"] = Pool("decks", 0, 0)  # every deck thread and queue place taken
+        deck = {"format": "legacy", "deck": "4 Lightning Bolt\n56 Mountain"}
+        for answer in (client.get("/deck", params=deck), client.post("/deck", data=deck), client.post("/", data=deck)):
+            assert answer.status_code == 503 and "busy" in answer.text, answer.text
+            assert answer.headers["retry-after"] == "5" and answer.headers["content-type"].startswith("text/html")
+        api = client.post("/decks/check?format=legacy", content=deck["deck"], headers={"content-type": "text/plain"})
+        assert api.status_code == 503 and api.json()["object"] == "error"  # the API's deck checks wait with them
+        assert client.get("/search", params={"q": "t:goblin c:r"}).status_code == 200  # lookups go on
+        pools["lookups"] = Pool("lookups", 0, 0)
+        assert client.get("/search", params={"q": "t:goblin c:g"}).status_code == 503
+        assert client.get("/card", params={"name": "Fire // Ice"}).status_code == 503
+        assert client.get("/", params={"q": "Fire // Ice"}).status_code == 503
+    finally:
+        pools.update(kept)
+    assert client.post("/deck", data=deck).status_code == 200
+
+
 def test_search_errors_are_sentences_never_tracebacks(client: Any) -> None:
     bad = client.get("/search", params={"q": "t:("})
     assert bad.status_code == 400
     assert "unexpected &#39;(&#39;" in bad.text and 'value="t:("' in bad.text
     unknown = client.get("/search", params={"q": "t:goblin", "order": "colour"})
-    assert unknown.status_code == 400 and "order=&#39;colour&#39; is not one of: name, released" in unknown.text
+    assert unknown.status_code == 400 and "order=&#39;colour&#39; is not one of: name, cmc, power" in unknown.text
     past = client.get("/search", params={"q": "t:goblin", "page": "9"})
     assert past.status_code == 404 and "Page 9 is past the last page (1) of 46 cards." in past.text
     none = client.get("/search", params={"q": "t:goblin t:angel c:u"})
@@ -751,7 +835,8 @@ def test_deck_page_legalities_line_counts_links_and_share(client: Any) -> None:
 
 
 def test_first_load_of_search_is_small(client: Any) -> None:
-    """The issue's budget: the first load of /search (page, stylesheet, script, icon) within 150 KB, no images."""
+    """The first load of /search (page, stylesheet, script, icon) stays within 150 KB, no images: a reader on a slow
+    link gets the page in about a second, and the text card needs nothing from another host."""
     parts = ["/search", "/static/web.css", "/static/web.js", "/favicon.ico"]
     sizes = {path: len(client.get(path).content) for path in parts}
     assert sum(sizes.values()) <= 150 * 1024, sizes

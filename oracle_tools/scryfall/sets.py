@@ -179,14 +179,10 @@ def parse_set_object(text: str) -> tuple[dict[str, Any], None] | tuple[None, str
     """A set object's JSON text read and checked: ``(object, None)``, or ``(None, what is wrong)``."""
     import json
 
-    depth = 0
-    for char in text:  # brackets in strings count too: a real set object is far below the limit anyway
-        if char in "[{":
-            depth += 1
-            if depth > MAX_SET_DEPTH:
-                return None, f"it nests more than {MAX_SET_DEPTH} levels deep"
-        elif char in "]}":
-            depth -= 1
+    from oracle_tools.store.limits import json_depth
+
+    if json_depth(text, stop_after=MAX_SET_DEPTH) > MAX_SET_DEPTH:  # before json.loads, which recurses
+        return None, f"it nests more than {MAX_SET_DEPTH} levels deep"
     try:
         item = json.loads(text)
     except (ValueError, RecursionError) as exc:

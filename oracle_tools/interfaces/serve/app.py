@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import signal
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -49,6 +48,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oracle_tools.db import MAX_BATCH_NAMES
 from oracle_tools.errors import DatabaseMissingError, OracleToolsError
+from oracle_tools.interfaces.serve import searches
+from oracle_tools.interfaces.serve.pools import LARGE_WORK, POOLS, Pool, PoolFull
 from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList, Store
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 from oracle_tools.scryfall import cardjson
@@ -260,47 +261,6 @@ def _parse_json(raw: bytes) -> Any:
 
 
 # -- running work ------------------------------------------------------------------------------------
-
-
-class Pool:
-    """Worker threads for one kind of work: at most ``threads`` of its requests run at once, at most ``queue``
-    more wait (503 beyond). Each kind waits for its own only: a deck of 1,000 misspelt names
-    never holds up a card lookup (the threads share no lock: each calls its own view of the database,
-    store.Generation.db)."""
-
-    def __init__(self, name: str, threads: int, queue: int) -> None:
-        self.name, self.threads, self.queue = name, threads, queue
-        self.count = 0  # running and waiting
-        self._limiter: anyio.CapacityLimiter | None = None
-
-    @property
-    def limiter(self) -> anyio.CapacityLimiter:
-        if self._limiter is None:  # made on the event loop, in the server's own async library
-            self._limiter = anyio.CapacityLimiter(self.threads)
-        return self._limiter
-
-    async def run(self, call: Callable[..., Any], *args: Any) -> Any:
-        if self.count >= self.threads + self.queue:
-            raise ApiError(
-                503,
-                f"the server is busy with {self.count:,} {POOL_WORDS[self.name]} at once; retry in a few seconds",
-            )
-        self.count += 1
-        try:
-            # a stopping server gives up waiting (the thread's queries are interrupted, its answer dropped)
-            return await anyio.to_thread.run_sync(call, *args, limiter=self.limiter, abandon_on_cancel=True)
-        finally:
-            self.count -= 1
-
-
-#: Worker threads (and waiting requests) per kind of work (docs/serve.md, "Concurrency"):
-#: ``lookups`` — a card by name or id, a search page, a collection, autocomplete, sets, one name's rules answers;
-#: ``decks`` — deck checks and batch resolves of at most ``LARGE_WORK`` names;
-#: ``large`` — larger ones, choose-name lists, change reports.
-POOLS = {"lookups": (16, 512), "decks": (4, 64), "large": (2, 16)}
-POOL_WORDS = {"lookups": "lookups", "decks": "deck checks and name batches", "large": "large requests"}
-#: A deck check or batch resolve of more names than this is "large" work.
-LARGE_WORK = 300
 
 
 async def _answer_in_threadpool(
@@ -650,25 +610,9 @@ async def card_by_number(request: Request) -> Response:
 
     def work(gen: Generation) -> Response:
         where = f"“{set_code[:20]}” #{number[:20]}" + (f" in language “{lang[:10]}”" if lang else "")
-        return _card_answer(gen, _printing_by_number(gen, set_code, number, lang), base, f"No card found: {where}.")
+        return _card_answer(gen, gen.db.printing_id(set_code, number, lang), base, f"No card found: {where}.")
 
     return await _answer_in_threadpool(request, work)
-
-
-def _printing_by_number(gen: Generation, set_code: str, number: str, lang: str | None) -> str | None:
-    """The printing a set code and collector number (and language) name, English first, or None."""
-    if len(set_code) > 20 or len(number) > 20 or (lang and len(lang) > 10):
-        return None
-    row = (
-        gen.cursor()
-        .execute(
-            "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
-            "AND (? IS NULL OR lang = ?) ORDER BY (lang = 'en') DESC, id LIMIT 1",
-            [set_code, number, lang, lang],
-        )
-        .fetchall()
-    )
-    return row[0][0] if row else None
 
 
 async def card_rulings(request: Request) -> Response:
@@ -748,7 +692,7 @@ async def card_number_rulings(request: Request) -> Response:
     set_code, number = request.path_params["set"], request.path_params["number"]
 
     def work(gen: Generation) -> Response:
-        found = _printing_by_number(gen, set_code, number, None)
+        found = gen.db.printing_id(set_code, number, None)
         return _rulings_answer(gen, found, f"No card found: “{set_code[:20]}” #{number[:20]}.")
 
     return await _answer_in_threadpool(request, work)
@@ -819,62 +763,35 @@ async def cards_autocomplete(request: Request) -> Response:
 _SEARCH = frozenset(
     {"q", "unique", "order", "dir", "page", "include_extras", "include_multilingual", "include_variations"}
 )
-_UNIQUE = ("cards", "art", "prints")
-_DIRS = ("auto", "asc", "desc")
-
-
-#: How long one search may run before it is stopped (``serve --query-timeout``; the environment carries it
-#: to worker processes).
-QUERY_TIMEOUT_ENV = "ORACLE_TOOLS_QUERY_TIMEOUT"
-
-
-def query_timeout() -> float:
-    from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
-
-    try:
-        return float(os.environ.get(QUERY_TIMEOUT_ENV) or SERVED_QUERY_TIMEOUT)
-    except ValueError:
-        return SERVED_QUERY_TIMEOUT
 
 
 def search_ids(gen: Generation, query: str, unique: str, order: str, direction: str) -> IdList:
-    """The printing ids a search finds, in order (the search on this thread's user cursor), cached (in bytes)."""
+    """:func:`searches.search_ids <oracle_tools.interfaces.serve.searches.search_ids>` with its errors as the API
+    answers them: a search stopped by the time limit 422, a query that is not valid syntax 400 (type ``syntax``)."""
     from oracle_tools import search as _search
-
-    key = (query, unique, order, direction)
-    hit: IdList | None = gen.searches.get(key)
-    if hit is not None:
-        return hit
-
-    def nameable(phrase: str) -> list[str]:  # nameable:"nonland" -- CR 201.4, the choose-name rules
-        return gen.db.nameable(phrase).get_column("oracle_id").unique().to_list()
-
     from oracle_tools.store.sqlfiles import QueryTimeoutError
 
-    cursor = gen.user_cursor()
     try:
-        with _search.time_limit(query_timeout()).watching(cursor):  # a runaway query cannot hold a thread
-            frame = _search.run(cursor, query, unique=unique, order=order, direction=direction, nameable=nameable)
+        return searches.search_ids(gen, query, unique, order, direction)
     except QueryTimeoutError as exc:
         raise ApiError(422, str(exc)) from None
     except OracleToolsError as exc:
         raise ApiError(400, str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError) else None) from None
-    ids = IdList(frame.get_column("id").to_list())
-    gen.searches.put(key, ids, ids.nbytes + len(query))
-    return ids
 
 
 async def cards_search(request: Request) -> Response:
     """GET /cards/search?q=: Scryfall search syntax (``OracleDB.search``), 175 cards a page."""
+    from oracle_tools.search import DIRECTIONS, UNIQUE  # the engine's own lists
+
     params = _params(request, _SEARCH)
     query = _text(params.get("q"), "q")
     assert query is not None
     unique = params.get("unique", "cards")
-    if unique not in _UNIQUE:
-        raise ApiError(400, f"unique={unique!r} is not one of {', '.join(_UNIQUE)}.")
+    if unique not in UNIQUE:
+        raise ApiError(400, f"unique={unique!r} is not one of {', '.join(UNIQUE)}.")
     direction = params.get("dir", "auto")
-    if direction not in _DIRS:
-        raise ApiError(400, f"dir={direction!r} is not one of {', '.join(_DIRS)}.")
+    if direction not in DIRECTIONS:
+        raise ApiError(400, f"dir={direction!r} is not one of {', '.join(DIRECTIONS)}.")
     order = params.get("order", "name")
     if len(order) > 40:
         raise ApiError(400, "order= is too long; give a sort order such as name, cmc or released.")
@@ -965,12 +882,7 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
             return _printing_in_set(gen, oracle_id, ident["set"])
         return representative(gen, [oracle_id]).get(oracle_id)
     if "collector_number" in ident:
-        row = cur.execute(
-            "SELECT id FROM printings WHERE set_code = lower(?) AND collector_number = ? "
-            "ORDER BY (lang = 'en') DESC, id LIMIT 1",
-            [ident["set"], ident["collector_number"]],
-        ).fetchall()
-        return row[0][0] if row else None
+        return gen.db.printing_id(ident["set"], ident["collector_number"], None)
     if "mtgo_id" in ident:
         row = cur.execute(
             "SELECT id FROM printings WHERE mtgo_id = ? ORDER BY id LIMIT 1", [ident["mtgo_id"]]
@@ -1416,6 +1328,11 @@ async def api_error(request: Request, exc: Exception) -> Response:
     return error_response(exc)
 
 
+async def pool_full(request: Request, exc: Exception) -> Response:
+    """A full worker pool (pools.PoolFull): Scryfall's error object, 503."""
+    return error_response(ApiError(503, str(exc)))
+
+
 async def server_error(request: Request, exc: Exception) -> Response:
     log.error("%s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
     return error_response(
@@ -1585,7 +1502,7 @@ def api_routes() -> list[BaseRoute]:
 def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -> Starlette:
     """The ASGI app over the database at ``db_path`` (opened read-only now: a missing file raises
     DatabaseMissingError). ``extra_routes`` are added after the API, before the web page's ``/``."""
-    # the page at / uses the request's generation too (its rules_lock and this thread's cursor)
+    # the pages use the request's generation too (this thread's view of it) and the same worker pools
     from oracle_tools.interfaces.serve import pages, web
 
     store = Store(Path(db_path))
@@ -1629,19 +1546,18 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
             Middleware(ReadBodyFirst),
             Middleware(GenerationLease, store=store),
         ],
-        exception_handlers={HTTPException: not_found, ApiError: api_error, Exception: server_error},
+        exception_handlers={
+            HTTPException: not_found,
+            ApiError: api_error,
+            PoolFull: pool_full,
+            Exception: server_error,
+        },
     )
     app.state.store = store
     app.state.pools = {name: Pool(name, threads, queue) for name, (threads, queue) in POOLS.items()}
     from oracle_tools.interfaces.serve.bulk import Downloads
 
     app.state.downloads = Downloads()
-    app.state.db = store.generation.owner if store.generation is not None else None
-
-    def follow(generation: Generation | None) -> None:  # web.py reads app.state.db per request
-        app.state.db = generation.owner if generation is not None else None
-
-    store.on_swap.append(follow)
     return app
 
 

@@ -4,8 +4,8 @@ Server-rendered HTML (Jinja2, autoescaped) from the ``OracleDB`` answers every o
 (:meth:`OracleDB.search`, Scryfall's syntax), the kept Scryfall card objects (:meth:`OracleDB.card_objects`), the
 names of a card (CR 201), the tokens it creates (CR 111), the name references in Oracle text (CR 201.5), the
 choose-a-name verdicts (CR 201.4), the change history and the deck check. The handlers hold no SQL: each page
-collects its answers under the generation's rules lock (the ``OracleDB`` calls run one at a time, as the API's do)
-and renders them outside it.
+collects its answers and renders them on a worker thread of the API's pools (web.run_pooled), calling this thread's
+own view of the database (``Generation.db``), as the API's handlers do: no page waits for another request's calls.
 
 No page loads anything from another host unless the reader turns card images on (``/images?show=1``, a cookie):
 the text card (name, cost, type line, Oracle text, P/T) is the default. The one script, ``/static/web.js``, adds
@@ -15,49 +15,57 @@ name autocomplete to the name boxes (Scryfall's ``/cards/autocomplete``); every 
 from __future__ import annotations
 
 import json
-import os
 import re
 import struct
+import sys
 import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from oracle_tools.errors import OracleToolsError
-from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, templates
+from oracle_tools.interfaces.serve.pools import PoolFull
+from oracle_tools.interfaces.serve.store import MB, ByteCache
+from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response, run_pooled, templates
+from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
 STATIC = Path(__file__).parent / "static"
 PAGE_SIZE = 60  # cards a results page shows
 IMAGES_COOKIE = "oracle_tools_images"
 MAX_QUERY = 1000  # characters of a search query, as names
 PRINTINGS_SHOWN = 120  # printings a card page lists (English first, newest first); search finds every one
-PAGE_CACHE_SIZE = 256  # rendered pages kept per database generation
+PAGE_CACHE_BYTES = 32 * MB  # bytes of rendered pages kept per database generation (least recently used out)
 MAX_DECK_URL = 6000  # characters of a decklist that still make a shareable GET link
 
-# The orders, directions and unique modes the search page offers: the engine's own lists (search/compiler.py).
-ORDER_LABELS = {
-    "name": "Name",
+# The orders, directions and unique modes the search page offers: the engine's own lists (search/compiler.py), each
+# in words (the word itself, capitalised, unless a label below says it better).
+_LABELS = {
     "released": "Release date",
     "set": "Set / number",
-    "rarity": "Rarity",
-    "color": "Color",
     "cmc": "Mana value",
-    "power": "Power",
-    "toughness": "Toughness",
     "edhrec": "EDHREC rank",
-    "artist": "Artist",
     "usd": "Price: USD",
     "eur": "Price: EUR",
     "tix": "Price: TIX",
+    "art": "Unique art",
+    "prints": "All prints",
+    "asc": "Ascending",
+    "desc": "Descending",
 }
-UNIQUE_LABELS = {"cards": "Cards", "art": "Unique art", "prints": "All prints"}
-DIR_LABELS = {"auto": "Auto", "asc": "Ascending", "desc": "Descending"}
+
+
+def _labelled(values: tuple[str, ...]) -> dict[str, str]:
+    return {value: _LABELS.get(value, value.capitalize()) for value in values}
+
+
+ORDER_LABELS = _labelled(ORDERS)
+UNIQUE_LABELS = _labelled(UNIQUE)
+DIR_LABELS = _labelled(DIRECTIONS)
 
 # What a name of the card is, in words (CR 201), by the `names` table's `via`.
 NAME_KINDS = {
@@ -174,13 +182,18 @@ def _images(request: Request) -> bool:
 
 
 async def _page(
-    request: Request, template: str, collect: Callable[[Any, Any], dict[str, Any]], title: str = ""
+    request: Request,
+    template: str,
+    collect: Callable[[Any, Any], dict[str, Any]],
+    title: str = "",
+    pool: str = "lookups",
 ) -> Response:
-    """Collect the page's answers on a worker thread under the generation's rules lock, render them, answer."""
+    """Collect the page's answers on a worker thread of ``pool`` (the API's pools: see web.run_pooled) from this
+    thread's view of the database, render them, answer."""
     images = _images(request)
     generation = request.scope["oracle_tools.generation"]
     # A page depends only on its address, the images setting and the read-only database: kept per generation.
-    pages: dict[tuple[str, str, bool], tuple[str, int]] = generation.cached("web_pages", dict)
+    pages: ByteCache = generation.cached("web_pages", lambda: ByteCache(PAGE_CACHE_BYTES))
     key = (template, str(request.url.path) + "?" + request.url.query, images)
     hit = pages.get(key) if request.method == "GET" else None
     if hit is not None:
@@ -190,7 +203,7 @@ async def _page(
         context: dict[str, Any] = {
             "images": images,
             "here": str(request.url.path) + (f"?{request.url.query}" if request.url.query else ""),
-            "db_name": generation.db.path.name,
+            "db_name": generation.path.name,
             "title": title,
             "error": None,
             "max_name": MAX_NAME,
@@ -198,33 +211,23 @@ async def _page(
         }
         status = 200
         try:
-            with generation.rules_lock:
-                context.update(collect(generation.db, context))
+            context.update(collect(generation.db, context))
         except PageError as exc:
             context["error"], status = str(exc), exc.status
         except OracleToolsError as exc:
             context["error"], status = str(exc), 400
         return templates.get_template(template).render(context), status
 
-    html, status = await run_in_threadpool(work)
+    try:
+        html, status = await run_pooled(request, pool, work)
+    except PoolFull as exc:
+        return busy_response(str(exc), page_headers(images))
     if request.method == "GET" and status in (200, 404) and len(key[1]) <= 4096:  # long decklists are not kept
-        if len(pages) >= PAGE_CACHE_SIZE:
-            pages.clear()
-        pages[key] = (html, status)
+        pages.put(key, (html, status), sys.getsizeof(html) + len(key[1]))
     return HTMLResponse(html, status_code=status, headers=page_headers(images))
 
 
 # -- /search ----------------------------------------------------------------------------------------------
-
-
-def query_timeout() -> float:
-    """How long one search may run (``serve --query-timeout``, which the server passes on in the environment)."""
-    from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
-
-    try:
-        return float(os.environ.get("ORACLE_TOOLS_QUERY_TIMEOUT") or SERVED_QUERY_TIMEOUT)
-    except ValueError:
-        return SERVED_QUERY_TIMEOUT
 
 
 def _choice(request: Request, key: str, allowed: dict[str, str], default: str) -> str:
@@ -234,11 +237,10 @@ def _choice(request: Request, key: str, allowed: dict[str, str], default: str) -
     return value
 
 
-def search_page_context(
-    db: Any, request: Request, cache: dict[tuple[str, ...], list[str]], context: dict[str, Any]
-) -> dict[str, Any]:
-    """The search page's answers, written into ``context`` as they come (a query error keeps the form filled in)."""
-    from oracle_tools import search as _search
+def search_page_context(db: Any, request: Request, context: dict[str, Any]) -> dict[str, Any]:
+    """The search page's answers, written into ``context`` as they come (a query error keeps the form filled in).
+    The search is the API's (:func:`searches.search_ids`): its results are kept in the same byte-bounded cache."""
+    from oracle_tools.interfaces.serve.searches import search_ids
 
     context.update(
         {
@@ -265,25 +267,13 @@ def search_page_context(
     page = int(page_text)
     if not q:
         return context
-    key = (q, context["unique"], context["order"], context["dir"])
-    ids = cache.get(key)
-    if ids is None:
-        stop = _search.time_limit(query_timeout())
-        try:
-            with stop.watching(db.user_con):  # a runaway query cannot hold the page
-                frame = db.search(q, unique=context["unique"], order=context["order"], direction=context["dir"])
-        except _search.SearchSyntaxError as exc:
-            raise PageError(str(exc)) from None
-        ids = frame.get_column("id").to_list()
-        if len(cache) > 256:
-            cache.clear()
-        cache[key] = ids
+    ids = search_ids(context["generation"], q, context["unique"], context["order"], context["dir"])
     total = len(ids)
     pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
     if total and page > pages:
         raise PageError(f"Page {page} is past the last page ({pages}) of {total:,} cards.", 404)
     start = (page - 1) * PAGE_SIZE
-    cards = kept_card_objects(db, context.get("generation"), ids=ids[start : start + PAGE_SIZE])
+    cards = kept_card_objects(db, context.get("generation"), ids=ids.slice(start, start + PAGE_SIZE))
     base = {"q": q, "order": context["order"], "dir": context["dir"], "unique": context["unique"]}
     defaults = {"order": "name", "dir": "auto", "unique": "cards"}
     kept = {k: v for k, v in base.items() if defaults.get(k) != v}
@@ -308,9 +298,7 @@ def search_page_context(
 
 
 async def search_page(request: Request) -> Response:
-    generation = request.scope["oracle_tools.generation"]
-    cache = generation.cached("web_search", dict)
-    return await _page(request, "search.html", lambda db, ctx: search_page_context(db, request, cache, ctx), "Search")
+    return await _page(request, "search.html", lambda db, ctx: search_page_context(db, request, ctx), "Search")
 
 
 # -- card views: a Scryfall card object as the text card shows it -----------------------------------------
@@ -501,11 +489,9 @@ async def card_by_number(request: Request) -> Response:
     lang = request.path_params.get("lang")
 
     def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
-        if len(set_code) > 20 or len(number) > 20 or (lang and len(lang) > 5):
-            raise PageError("That is not a set code and collector number.", 404)
-        found = db.printing_id(set_code, number, lang)
+        found = db.printing_id(set_code, number, lang)  # as GET /cards/{set}/{number}/{lang} finds it
         if found is None:
-            where = f"{set_code.upper()} #{number}" + (f" in {lang}" if lang else "")
+            where = f"{set_code[:20].upper()} #{number[:20]}" + (f" in {lang[:10]}" if lang else "")
             raise PageError(f"No printing {where} in this database.", 404)
         return card_page_context(db, "", found, ctx["generation"])
 
@@ -532,10 +518,12 @@ async def card_named(request: Request) -> Response:
         return await bad()
 
     def find() -> Any:
-        with generation.rules_lock:
-            return generation.db.resolve(name, fuzzy=True)
+        return generation.db.resolve(name, fuzzy=True)
 
-    found = await run_in_threadpool(find)
+    try:
+        found = await run_pooled(request, "lookups", find)
+    except PoolFull as exc:
+        return busy_response(str(exc), page_headers(_images(request)))
     if found.ok and found.oracle_id:
         return RedirectResponse(f"/card/{found.oracle_id}", status_code=303)
 
@@ -665,11 +653,12 @@ def deck_page_context(db: Any, params: Mapping[str, str], context: dict[str, Any
 
 async def deck_page(request: Request) -> Response:
     """GET /deck?deck=&format=&commander= (a shareable address), POST /deck (the form: a list too long for an address)."""
-    from oracle_tools.interfaces.serve.web import read_form
+    from oracle_tools.interfaces.serve.web import deck_pool, read_form
 
     if request.method != "POST":
         params = dict(request.query_params.items())
-        return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, params, ctx), "Deck check")
+        pool = deck_pool(params["deck"]) if "deck" in params else "lookups"
+        return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, params, ctx), "Deck check", pool)
     form = await read_form(request)
     if isinstance(form, tuple):  # not a form, too big, not UTF-8: said on the empty form
         message, status = form
@@ -679,7 +668,8 @@ async def deck_page(request: Request) -> Response:
             raise PageError(message, status)
 
         return await _page(request, "deck.html", unread, "Deck check")
-    return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, form, ctx), "Deck check")
+    pool = deck_pool(form.get("deck", ""))  # a check of many names is the API's deck work (POST /decks/check)
+    return await _page(request, "deck.html", lambda db, ctx: deck_page_context(db, form, ctx), "Deck check", pool)
 
 
 # -- images on / off --------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Concurrency (reliability):
 
-* Handlers run on worker threads, in a bounded pool per kind of work (app.py's ``POOLS``). Card objects,
+* Handlers run on worker threads, in a bounded pool per kind of work (pools.py's ``POOLS``). Card objects,
   lookups by id/set and searches use a DuckDB **cursor per worker thread** (``Generation.cursor()``: a
   connection of its own to the same database, created once per thread), so concurrent requests never share a
   DuckDB connection (one serves one thread at a time).
@@ -39,7 +39,6 @@ import threading
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from contextlib import nullcontext
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -183,9 +182,6 @@ class Generation:
         #: the one OracleDB of this file: what it builds once is shared by every thread's view (``db``)
         self.owner = _GenerationDB(path)
         _ = self.owner.con  # open now (raises DatabaseMissingError), not concurrently in the first requests
-        #: Held around OracleDB calls by callers written when they ran one at a time (the page): no lock now,
-        #: since each thread calls its own view.
-        self.rules_lock = nullcontext()
         self._cursor_lock = threading.Lock()
         self._local = threading.local()
         self._cursors: list[Any] = []

@@ -9,14 +9,13 @@ their input themselves.
 The answers are the library's: :meth:`OracleDB.resolve` (CR 201), the tokens lookup (CR 111) and
 :meth:`OracleDB.check_deck` — the same objects the CLI's ``--json`` and the JSON API print.
 ``routes`` is mounted by the HTTP app (``oracle_tools/interfaces/serve/app.py``); the page reads the database
-the way the API does (see :func:`_render_in_thread`).
+the way the API does, in the API's worker pools (see :func:`_render_in_thread`, :func:`run_pooled`).
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,13 +23,13 @@ from urllib.parse import parse_qs
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from oracle_tools.db import OracleDB
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve.pools import LARGE_WORK, PoolFull
 
 MAX_NAME = 1000  # characters; longer names are refused, as by the JSON API
 MAX_BODY = 1024 * 1024  # bytes of a posted form (a decklist); the API refuses bigger bodies with 413
@@ -171,24 +170,19 @@ def look_up(
     query: str,
     *,
     fuzzy: bool,
-    rules: AbstractContextManager[Any] | None = None,
     token_memo: dict[str, Any] | None = None,
 ) -> Lookup:
-    """Resolve ``query`` as a card name (CR 201) and as a token name (CR 111). ``rules`` is held around
-    each ``OracleDB`` call (the server's rules lock); the page's own SQL runs on ``con`` outside it.
+    """Resolve ``query`` as a card name (CR 201) and as a token name (CR 111); the page's own SQL runs on ``con``.
     ``token_memo`` keeps token answers (the server's, per database generation): ``OracleDB.token`` runs
-    20-40 ms of SQL under the rules lock on every call, where ``resolve`` answers from its name index."""
-    rules = rules or nullcontext()
-    with rules:
-        resolution = db.resolve(query, fuzzy=fuzzy)
+    20-40 ms of SQL on every call, where ``resolve`` answers from its name index."""
+    resolution = db.resolve(query, fuzzy=fuzzy)
     lookup = Lookup(resolution, via_text=VIA_TEXT.get(resolution.via or "", resolution.via or ""))
     if resolution.ok and resolution.oracle_id:
         same = [n for n in resolution.names if n != resolution.english_name and n != resolution.name]
         lookup.card = oracle_card(con, resolution.oracle_id, same)
     token = token_memo.get(query) if token_memo is not None else None
     if token is None:
-        with rules:
-            token = db.token(query)
+        token = db.token(query)
         if token_memo is not None:
             if len(token_memo) > TOKEN_MEMO_SIZE:
                 token_memo.clear()
@@ -210,14 +204,13 @@ def look_up(
 CHANGES_SHOWN = 8  # changes per kind in the page's "what changed" list
 
 
-def recent_changes(db: OracleDB, rules: AbstractContextManager[Any] | None = None) -> dict[str, Any] | None:
+def recent_changes(db: OracleDB) -> dict[str, Any] | None:
     """What the last ingest changed (``oracle-tools changes --json --limit 8``), each text change with its
     word diff as pieces for the page; None for a database built before the change history."""
     from oracle_tools.history.changes import word_diff
 
     try:
-        with rules or nullcontext():
-            report = db.changes_report(limit=CHANGES_SHOWN)
+        report = db.changes_report(limit=CHANGES_SHOWN)
     except OracleToolsError:
         return None
     for group in report["groups"]:
@@ -232,15 +225,12 @@ def format_choices() -> list[tuple[str, str]]:
     return [(key, rules.label or key) for key, rules in FORMATS.items()]
 
 
-def check_pasted_deck(
-    db: OracleDB, text: str, fmt: str, commander: str, rules: AbstractContextManager[Any] | None = None
-) -> Any:
+def check_pasted_deck(db: OracleDB, text: str, fmt: str, commander: str) -> Any:
     """Check pasted decklist text. Text is always parsed as text — never taken as a file path."""
     from oracle_tools.decks.decklist import parse_decklist
 
     deck = parse_decklist(text, source="pasted decklist")
-    with rules or nullcontext():
-        return db.check_deck(deck, format=fmt, commanders=[commander] if commander else None)
+    return db.check_deck(deck, format=fmt, commanders=[commander] if commander else None)
 
 
 def render(
@@ -258,13 +248,10 @@ def page_context(
     params: dict[str, str],
     *,
     form_error: tuple[str, int] | None = None,
-    lock: AbstractContextManager[Any] | None = None,
     token_memo: dict[str, Any] | None = None,
     changes: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], int]:
-    """What the page shows (plain data: the template needs no database) and its HTTP status; ``lock``
-    (the server's rules lock) is held around each ``OracleDB`` call only: a plain GET / takes none, and
-    neither the page's own SQL nor the template waits for other requests' rules calls. ``changes`` is
+    """What the page shows (plain data: the template needs no database) and its HTTP status. ``changes`` is
     :func:`recent_changes` (the server keeps it per database generation), else read here."""
     from oracle_tools.decks.checker import format_rules
 
@@ -288,7 +275,7 @@ def page_context(
         "deck_lines": deck.splitlines(),
         "name_error": None,
         "deck_error": None,
-        "changes": changes if changes is not None else recent_changes(db, lock),
+        "changes": changes if changes is not None else recent_changes(db),
     }
     status = 200
     if q:
@@ -300,7 +287,7 @@ def page_context(
             status = 400
         else:
             try:
-                context["lookup"] = look_up(db, con, q, fuzzy=context["fuzzy"], rules=lock, token_memo=token_memo)
+                context["lookup"] = look_up(db, con, q, fuzzy=context["fuzzy"], token_memo=token_memo)
             except OracleToolsError as exc:
                 context["name_error"] = str(exc)
                 status = 400
@@ -314,7 +301,7 @@ def page_context(
                 raise OracleToolsError("The decklist is empty: paste one card per line, such as '4 Lightning Bolt'.")
             if len(commander) > MAX_NAME:
                 raise OracleToolsError(f"The commander name is longer than {MAX_NAME:,} characters.")
-            context["report"] = check_pasted_deck(db, deck, rules.key, commander, lock)
+            context["report"] = check_pasted_deck(db, deck, rules.key, commander)
         except OracleToolsError as exc:
             context["deck_error"] = str(exc)
             status = 400
@@ -323,34 +310,39 @@ def page_context(
 
 # -- the route --------------------------------------------------------------------------------------
 
-_lock = threading.Lock()  # for an app without the server's database store (a bare Starlette app in a notebook)
-
 
 def _render_in_thread(request: Request, params: dict[str, str], form_error: tuple[str, int] | None) -> tuple[str, int]:
-    """Render on a worker thread, sharing the HTTP server's database discipline (serve/store.py): the
-    ``OracleDB`` rules calls one at a time under the generation's ``rules_lock``, SQL on this thread's
-    own cursor. Without the server's store (``app.state.db`` only), a module lock and a fresh cursor."""
-    generation = request.scope.get("oracle_tools.generation")
-    if generation is not None:
-        context, status = page_context(
-            generation.db,
-            generation.cursor(),
-            params,
-            form_error=form_error,
-            lock=generation.rules_lock,
-            token_memo=generation.cached("web_tokens", dict),
-            changes=generation.cached("web_changes", lambda: recent_changes(generation.db, generation.rules_lock)),
-        )
-        return templates.get_template("page.html").render(context), status
-    db = getattr(request.app.state, "db", None)
-    if db is None:
-        raise OracleToolsError("the app has no database (app.state.db)")
-    with _lock:
-        con = db.con.cursor()
-        try:
-            return render(db, con, params, form_error=form_error)
-        finally:
-            con.close()
+    """Render on a worker thread against the request's database generation (serve/store.py), as the API reads it:
+    the ``OracleDB`` calls on this thread's own view of the database (``Generation.db``), the page's SQL on this
+    thread's own cursor; no request waits for another's."""
+    generation = request.scope["oracle_tools.generation"]
+    context, status = page_context(
+        generation.db,
+        generation.cursor(),
+        params,
+        form_error=form_error,
+        token_memo=generation.cached("web_tokens", dict),
+        changes=generation.cached("web_changes", lambda: recent_changes(generation.db)),
+    )
+    return templates.get_template("page.html").render(context), status
+
+
+async def run_pooled(request: Request, pool: str, call: Callable[..., Any], *args: Any) -> Any:
+    """Run ``call(*args)`` on a worker thread of the server's pool for that kind of work (``app.state.pools``,
+    pools.py), as the API's handlers do: bounded, so a burst of pages waits its turn and, past the queue, is told the
+    server is busy (:class:`~oracle_tools.interfaces.serve.pools.PoolFull`) instead of piling up threads."""
+    return await request.app.state.pools[pool].run(call, *args)
+
+
+def deck_pool(deck: str) -> str:
+    """The pool a deck check of this pasted text runs in, as ``POST /decks/check`` picks it: a long list is large work."""
+    return "large" if deck.count("\n") > LARGE_WORK else "decks"
+
+
+def busy_response(message: str, headers: dict[str, str]) -> HTMLResponse:
+    """503 with a short page saying so (and when to retry), never a queue without end."""
+    text = f"<!doctype html><title>Busy</title><p>{escape(message[:1].upper() + message[1:])}.</p>"
+    return HTMLResponse(text, status_code=503, headers={**headers, "Retry-After": "5"})
 
 
 async def read_form(request: Request) -> dict[str, str] | tuple[str, int]:
@@ -381,7 +373,11 @@ async def page(request: Request) -> HTMLResponse:
         else:
             params.update(form)
             params.setdefault("deck", "")
-    html, status = await run_in_threadpool(_render_in_thread, request, params, form_error)
+    pool = deck_pool(params["deck"]) if "deck" in params and form_error is None else "lookups"
+    try:
+        html, status = await run_pooled(request, pool, _render_in_thread, request, params, form_error)
+    except PoolFull as exc:
+        return busy_response(str(exc), PAGE_HEADERS)
     return HTMLResponse(html, status_code=status, headers=PAGE_HEADERS)
 
 
