@@ -30,17 +30,12 @@ from pathlib import Path
 import httpx
 import psutil
 
+from realdata import build_all_real
 from realdata import require as require_realdata
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = require_realdata(__file__)
 OUT = REPO / "bench" / "out"
-FILES = [
-    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
-    "scryfall-search-2024-mh3-otj-fdn.json.gz",
-    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
-    "scryfall-shaped-2025-alternate-names.json.gz",
-]
 
 
 def _port() -> int:
@@ -88,11 +83,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, default=OUT / "all-real.duckdb")
     parser.add_argument("--clients", type=int, default=4)
     args = parser.parse_args()
-    if not args.db.exists():
-        from oracle_tools import OracleDB
-
-        args.db.parent.mkdir(parents=True, exist_ok=True)
-        OracleDB.ingest_files(args.db, [REAL / f for f in FILES]).close()
+    build_all_real(args.db)
     port = _port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(

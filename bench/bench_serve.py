@@ -47,17 +47,12 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+from realdata import build_all_real
 from realdata import require as require_realdata
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = require_realdata(__file__)
 OUT = REPO / "bench" / "out"
-FILES = [
-    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
-    "scryfall-search-2024-mh3-otj-fdn.json.gz",
-    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
-    "scryfall-shaped-2025-alternate-names.json.gz",
-]
 SCRYFALL_LIMIT = 10.0  # requests per second, Scryfall's published rate limit
 TARGETS = {
     "start_s": 2.0,
@@ -79,18 +74,6 @@ async def hello(request):
 
 app = Starlette(routes=[Route("/hello", hello)])
 """
-
-
-def build(db: Path, rebuild: bool) -> None:
-    if db.exists() and not rebuild:
-        return
-    from oracle_tools import OracleDB
-
-    db.parent.mkdir(parents=True, exist_ok=True)
-    print(f"building {db} from {', '.join(FILES)} ...", flush=True)
-    started = time.perf_counter()
-    OracleDB.ingest_files(db, [REAL / f for f in FILES if (REAL / f).exists()])
-    print(f"  built in {time.perf_counter() - started:.1f} s", flush=True)
 
 
 def free_port() -> int:
@@ -384,7 +367,7 @@ def main() -> None:
         "--big-deck-seconds", type=float, default=60.0, help="the mixed load with big decks posted every 5 s"
     )
     args = parser.parse_args()
-    build(args.db, args.rebuild)
+    build_all_real(args.db, args.rebuild)
     exact, mixed, first_seen = request_mix(args.db)
     kw = {"clients": args.clients, "procs": args.procs, "seconds": args.seconds}
     print(

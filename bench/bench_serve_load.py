@@ -41,7 +41,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_serve import OUT, Request, _encode, build, free_port, start, stop, wait_for, wait_warm  # noqa: E402
+from bench_serve import OUT, Request, _encode, free_port, start, stop, wait_for, wait_warm  # noqa: E402
+
+from realdata import build_all_real  # noqa: E402
 
 GOALS = {"p99_ms": 100.0, "rss_mb": 1024.0}
 SMALL_DECK = b"4 Lightning Bolt\n4 Counterspell\n"
@@ -277,7 +279,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--procs", type=int, default=2)
     args = parser.parse_args()
-    build(args.db, False)
+    build_all_real(args.db)
     mix, names = requests(args.db)
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
     port = free_port()

@@ -32,33 +32,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from realdata import build_all_real
 from realdata import require as require_realdata
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = require_realdata(__file__)
 OUT = REPO / "bench" / "out"
-FILES = [
-    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
-    "scryfall-search-2024-mh3-otj-fdn.json.gz",
-    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
-    "scryfall-shaped-2025-alternate-names.json.gz",
-]
 WALL_TARGET, RSS_TARGET, HELP_TARGET, WARM_RSS_TARGET = 0.300, 250.0, 0.150, 600.0
 #: ``resolve NAME`` against the floor (``import duckdb``), and the small deck check's peak RSS
 RESOLVE_RATIO, SMALL_DECK_RSS = 1.3, 80.0
 TIME = "/usr/bin/time"  # GNU time, for the peak RSS of one process
-
-
-def build(db: Path, rebuild: bool) -> None:
-    if db.exists() and not rebuild:
-        return
-    from oracle_tools import OracleDB
-
-    db.parent.mkdir(parents=True, exist_ok=True)
-    print(f"building {db} from {', '.join(FILES)} ...", flush=True)
-    started = time.perf_counter()
-    OracleDB.ingest_files(db, [REAL / f for f in FILES])
-    print(f"  built in {time.perf_counter() - started:.1f} s", flush=True)
 
 
 def sixty_card_list() -> Path:
@@ -151,7 +134,7 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true", help="build the database again (after ingest changes)")
     parser.add_argument("--no-warm", action="store_true", help="skip the warm-library memory figure")
     args = parser.parse_args()
-    build(args.db, args.rebuild)
+    build_all_real(args.db, args.rebuild)
     # The package's bytecode, as pip writes it when it installs the wheel: an editable install under
     # PYTHONDONTWRITEBYTECODE=1 (set on this machine) would otherwise compile every module in every process,
     # ~50 ms that no installed copy pays (the floor's duckdb and polars are pip-installed, so compiled).

@@ -27,31 +27,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from realdata import build_all_real
 from realdata import require as require_realdata
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = require_realdata(__file__)
 OUT = REPO / "bench" / "out"
-FILES = [
-    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
-    "scryfall-search-2024-mh3-otj-fdn.json.gz",
-    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
-    "scryfall-shaped-2025-alternate-names.json.gz",
-]
 SEARCHES = ["t:goblin", "t:creature c:r", 'o:"draw a card" c:u', "f:modern mv<=2 t:instant", "t:angel", "r:mythic"]
 TOKENS = ["Treasure", "Marit Lage", "Goblin", "Clue", "Food", "Zombie", "Soldier", "Thopter"]
 DECK = "4 Lightning Bolt\n4 Tarmogoyf\n4 Mox Opal\n4 Fire // Ice\n44 Mountain\n\nSideboard\n2 Pithing Needle\n"
 FIRST_LOAD_KB = 150
-
-
-def build(db: Path, rebuild: bool) -> None:
-    if db.exists() and not rebuild:
-        return
-    from oracle_tools import OracleDB
-
-    db.parent.mkdir(parents=True, exist_ok=True)
-    print(f"building {db} from {', '.join(FILES)} ...", flush=True)
-    OracleDB.ingest_files(db, [REAL / f for f in FILES if (REAL / f).exists()])
 
 
 def timed(client: Any, paths: list[str]) -> dict[str, float]:
@@ -73,7 +58,7 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=150)
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
-    build(args.db, args.rebuild)
+    build_all_real(args.db, args.rebuild)
 
     from starlette.testclient import TestClient
 

@@ -20,3 +20,32 @@ def require(script: str) -> Path:
             "ORACLE_TOOLS_REALDATA): it is absent. The sample inside the package is too small to measure."
         )
     return folder
+
+
+#: Every real Scryfall-shaped card file: the database the server, start-up, web and bulk benches measure on
+#: (bench/out/all-real.duckdb, built once and shared by them).
+ALL_CARD_FILES = (
+    "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+    "scryfall-search-2024-mh3-otj-fdn.json.gz",
+    "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
+    "scryfall-shaped-2025-alternate-names.json.gz",
+)
+ALL_REAL_DB = Path(__file__).resolve().parent / "out" / "all-real.duckdb"
+
+
+def build_all_real(db: Path = ALL_REAL_DB, rebuild: bool = False) -> Path:
+    """The database of :data:`ALL_CARD_FILES` at ``db``, built when absent (or ``rebuild``: after a change to what
+    ingest writes)."""
+    if db.exists() and not rebuild:
+        return db
+    import time
+
+    from oracle_tools import OracleDB
+
+    folder = require("the benchmarks")
+    db.parent.mkdir(parents=True, exist_ok=True)
+    print(f"building {db} from {', '.join(ALL_CARD_FILES)} ...", flush=True)
+    started = time.perf_counter()
+    OracleDB.ingest_files(db, [folder / f for f in ALL_CARD_FILES if (folder / f).exists()]).close()
+    print(f"  built in {time.perf_counter() - started:.1f} s", flush=True)
+    return db
