@@ -31,7 +31,7 @@ from starlette.routing import Route
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve.pools import PoolFull
 from oracle_tools.interfaces.serve.store import MB, ByteCache
-from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response, run_pooled, templates
+from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response, card_stats, run_pooled, templates
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
 STATIC = Path(__file__).parent / "static"
@@ -304,16 +304,6 @@ async def search_page(request: Request) -> Response:
 # -- card views: a Scryfall card object as the text card shows it -----------------------------------------
 
 
-def _stats(obj: dict[str, Any]) -> str:
-    if obj.get("power") is not None or obj.get("toughness") is not None:
-        return f"{obj.get('power')}/{obj.get('toughness')}"
-    if obj.get("loyalty") is not None:
-        return f"Loyalty {obj['loyalty']}"
-    if obj.get("defense") is not None:
-        return f"Defense {obj['defense']}"
-    return ""
-
-
 def _printed(obj: dict[str, Any]) -> dict[str, str] | None:
     """What a foreign printing (or face) printed: its name, type line and text in its language (not Oracle text)."""
     printed = {k: obj.get(f"printed_{k}") or "" for k in ("name", "type_line", "text")}
@@ -333,7 +323,7 @@ def card_view(card: dict[str, Any]) -> dict[str, Any]:
                 "type_line": f.get("type_line") or "",
                 "oracle_text": f.get("oracle_text") or "",
                 "flavor_text": f.get("flavor_text") or "",
-                "stats": _stats(f),
+                "stats": card_stats(f),
                 "image": (f.get("image_uris") or {}).get("normal"),
                 "printed": _printed(f),
             }
@@ -347,7 +337,7 @@ def card_view(card: dict[str, Any]) -> dict[str, Any]:
                 "type_line": card.get("type_line") or "",
                 "oracle_text": card.get("oracle_text") or "",
                 "flavor_text": card.get("flavor_text") or "",
-                "stats": _stats(card),
+                "stats": card_stats(card),
                 "image": one_image,
                 "printed": _printed(card),
             }

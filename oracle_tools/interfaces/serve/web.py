@@ -109,7 +109,8 @@ class Lookup:
         return str(self.resolution.query)
 
 
-def _stats(row: dict[str, Any]) -> str:
+def card_stats(row: dict[str, Any]) -> str:
+    """A card's or face's power/toughness, loyalty or defense as a card shows it ("" for none)."""
     if row.get("power") is not None or row.get("toughness") is not None:
         return f"{row.get('power')}/{row.get('toughness')}"
     if row.get("loyalty") is not None:
@@ -143,8 +144,8 @@ def oracle_card(con: Any, oracle_id: str, same_name: list[str]) -> dict[str, Any
     columns = [d[0] for d in cur.description]
     card["faces"] = [dict(zip(columns, face)) for face in cur.fetchall()]
     for face in card["faces"]:
-        face["stats"] = _stats(face)
-    card["stats"] = _stats(card)
+        face["stats"] = card_stats(face)
+    card["stats"] = card_stats(card)
     legalities = con.execute(
         "SELECT format, status FROM legalities WHERE oracle_id = ? ORDER BY format", [oracle_id]
     ).fetchall()
