@@ -17,6 +17,7 @@ import anyio
 import pytest
 
 from oracle_tools.db import MAX_BATCH_NAMES
+from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
 CLI = [sys.executable, "-m", "oracle_tools.interfaces.cli"]
 
@@ -106,6 +107,13 @@ def test_server_lists_its_tools_with_input_schemas(mcp_results: dict[str, Any]) 
         "changes",
     }
     assert tools["search"].input_schema["properties"]["limit"]["maximum"] == 175
+    # the search engine's own lists of orders, unique modes and directions (usd, eur and tix orders included)
+    search = tools["search"].input_schema["properties"]
+    assert (search["order"]["enum"], search["unique"]["enum"], search["direction"]["enum"]) == (
+        list(ORDERS),
+        list(UNIQUE),
+        list(DIRECTIONS),
+    )
     assert tools["resolve"].input_schema["required"] == ["name"]
     assert tools["resolve"].input_schema["properties"]["name"]["maxLength"] == 1000
     # the same batch limit as POST /names/resolve (both call OracleDB.resolve_many)

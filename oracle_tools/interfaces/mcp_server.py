@@ -28,7 +28,7 @@ import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -37,10 +37,18 @@ from pydantic import Field, ValidationError
 
 from oracle_tools.db import MAX_BATCH_NAMES, OracleDB
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.names.resolver import MAX_NAME_CHARS
+from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 from oracle_tools.store.resources import package_version
 from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
 
-MAX_NAME = 1000  # characters, as the HTTP API
+MAX_NAME = MAX_NAME_CHARS  # characters of a name (the names layer's limit, as the HTTP API's)
+if TYPE_CHECKING:  # mypy reads plain strings; pydantic, at run time, the search engine's own lists as Literals
+    SearchUnique: TypeAlias = str
+    SearchOrder: TypeAlias = str
+    SearchDirection: TypeAlias = str
+else:
+    SearchUnique, SearchOrder, SearchDirection = Literal[UNIQUE], Literal[ORDERS], Literal[DIRECTIONS]
 MAX_DECKLIST = 1024 * 1024  # characters of decklist text, as the HTTP API's body limit
 SEARCH_PAGE = 175  # Scryfall's page size: the most cards one search call returns
 
@@ -339,11 +347,9 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
             ),
         ],
         limit: Annotated[int, Field(ge=1, le=SEARCH_PAGE, description="At most this many cards.")] = 20,
-        unique: Literal["cards", "prints", "art"] = "cards",
-        order: Literal[
-            "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist"
-        ] = "name",
-        direction: Literal["auto", "asc", "desc"] = "auto",
+        unique: SearchUnique = "cards",
+        order: SearchOrder = "name",
+        direction: SearchDirection = "auto",
     ) -> CallToolResult:
         """Search cards with Scryfall's query language. Returns a Scryfall list object (object, total_cards,
         has_more, data: Scryfall card objects) with the first `limit` cards: the JSON of

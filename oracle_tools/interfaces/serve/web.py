@@ -30,8 +30,9 @@ from starlette.routing import Route
 from oracle_tools.db import OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve.pools import LARGE_WORK, PoolFull
+from oracle_tools.names.resolver import MAX_NAME_CHARS
 
-MAX_NAME = 1000  # characters; longer names are refused, as by the JSON API
+MAX_NAME = MAX_NAME_CHARS  # characters; longer names are refused, as by the JSON API
 MAX_BODY = 1024 * 1024  # bytes of a posted form (a decklist); the API refuses bigger bodies with 413
 
 TEMPLATES = Path(__file__).parent / "templates"
