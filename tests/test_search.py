@@ -391,6 +391,18 @@ def test_unique_order_direction_inside_the_query_win(sample_db: OracleDB) -> Non
     assert released == sorted(released, reverse=True)  # auto: newest first
 
 
+def test_every_order_runs_in_every_unique_mode(sample_db: OracleDB) -> None:
+    # One card a row is answered from each card's preferred printing (a precomputed table): an order by a
+    # printing's column (the prices: usd, eur, tix) must find it there too, not only in printings.
+    from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
+
+    for unique in UNIQUE:
+        for order in ORDERS:
+            for direction in DIRECTIONS:
+                found = sample_db.search("t:goblin c:r", unique=unique, order=order, direction=direction)
+                assert found.height > 0, (unique, order, direction)
+
+
 def test_auto_direction_is_scryfalls(sample_db: OracleDB) -> None:
     """Scryfall's API reference: released "Newest → Oldest", rarity "Common → Mythic", power "null → highest",
     set "AAA/#1 → ZZZ/#999"."""

@@ -1252,6 +1252,26 @@ def serve_command(db_path: Path | None, host: str, port: int, workers: int, quer
 # -- search: Scryfall's query language (oracle_tools/search/, docs/search.md) -------------------
 
 
+class _SearchChoice(click.Choice):
+    """One of the search engine's own lists of allowed values (``search.ORDERS``, ``UNIQUE``, ``DIRECTIONS``), read
+    when an option is checked or its help shown: importing the engine when the CLI starts would cost every
+    command ~100 ms."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        super().__init__((), case_sensitive=True)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from oracle_tools import search
+
+        return tuple(getattr(search, self._name))
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """click.Choice sets its list in __init__: this one is always the engine's."""
+
+
 class _QueryWordsCommand(click.Command):
     """A command whose trailing words are one Scryfall query: a word that starts with '-' but is none of
     the command's options is a negated term (-t:land, -is:funny, -"bolt") and goes to the query, as it
@@ -1299,14 +1319,14 @@ class _QueryWordsCommand(click.Command):
 )
 @click.option(
     "--unique",
-    type=click.Choice(["cards", "prints", "art"]),
+    type=_SearchChoice("UNIQUE"),
     default="cards",
     show_default=True,
     help="One row per card, per printing, or per card and artist (unique: in the query wins).",
 )
 @click.option(
     "--order",
-    type=click.Choice(["name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist"]),
+    type=_SearchChoice("ORDERS"),
     default="name",
     show_default=True,
     help="Sort order (order: in the query wins).",
@@ -1314,7 +1334,7 @@ class _QueryWordsCommand(click.Command):
 @click.option(
     "--dir",
     "direction",
-    type=click.Choice(["auto", "asc", "desc"]),
+    type=_SearchChoice("DIRECTIONS"),
     default="auto",
     show_default=True,
     help="Sort direction; auto: newest first for released, else ascending (as Scryfall).",
