@@ -19,9 +19,11 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from bench_names import deck_names
-
 from realdata import require as require_realdata
+
+require_realdata(__file__)  # before bench_names, whose import checks too: the one line names this script
+
+from bench_names import deck_names  # noqa: E402
 
 FORMATS = ("legacy", "modern", "commander")
 CARD_FIELDS = ("status", "name", "face", "oracle_id", "via", "lang", "names")
