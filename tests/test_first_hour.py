@@ -37,9 +37,8 @@ def test_batch_misses_carry_suggestions(sample_db_path: Path) -> None:
     assert code == 1 and [r["status"] for r in rows] == ["ok", "not_found"]
     assert rows[0]["suggestions"] == [] and rows[1]["suggestions"][0] == "Tarmogoyf"
     code, out, _ = _run("resolve", "--db", str(sample_db_path), "--batch", "-", stdin=names)
-    assert out.splitlines()[2].startswith("Tarmogoyff,not_found,") and out.splitlines()[2].endswith(
-        ",Tarmogoyf; The Warmonger; Avatar of Fury"
-    )
+    # the names the typo is near (one edit from Tarmogoyf), not padded with far ones
+    assert out.splitlines()[2].startswith("Tarmogoyff,not_found,") and out.splitlines()[2].endswith(",Tarmogoyf")
 
 
 def test_funny_is_a_boolean_for_every_card(sample_db: OracleDB) -> None:
