@@ -625,14 +625,16 @@ class OracleDB:
         return self._deck_checker is not None
 
     def legalities_source(self) -> str:
-        """One line saying which data the legalities come from: the file most cards' facts were read from (a
-        card's newest English printing), the date of its data (Scryfall's ``updated_at`` when the file came from
-        the API, else its newest printing) and when it was ingested. Deck checks print it: a 2019 snapshot judges
-        a deck by 2019's ban lists."""
+        """One line saying which data the legalities come from: every file whose printings give cards their
+        facts (the printing an ingest keeps a card's legalities from: its newest English printing, else its
+        newest in any language, so a card known only from foreign printings counts too), most cards first, each
+        with the date of its data (Scryfall's ``updated_at`` when the file came from the API, else its newest
+        printing) and when it was ingested. Deck checks print it: a 2019 snapshot judges a deck by 2019's ban
+        lists."""
         rows = self.con.execute(
             """WITH source AS (
-                   SELECT oracle_id, arg_max(source_file, released_at) AS file FROM printings
-                   WHERE lang = 'en' GROUP BY oracle_id),
+                   SELECT oracle_id, arg_max(source_file, ((lang = 'en'), released_at)) AS file FROM printings
+                   GROUP BY oracle_id),
                files AS (SELECT file, count(*) AS cards FROM source JOIN cards USING (oracle_id)
                          WHERE cards.is_card GROUP BY file)
                SELECT f.file, f.cards, (SELECT max(released_at) FROM printings p WHERE p.source_file = f.file),
@@ -642,12 +644,13 @@ class OracleDB:
         ).fetchall()
         if not rows:
             return "legalities: no card is in this database"
-        file, cards, newest, updated, ingested = rows[0]
-        as_of = f"{str(updated)[:10]} (Scryfall's update)" if updated else f"{newest} (its newest printing)"
         total = sum(r[1] for r in rows)
-        others = f"; {len(rows) - 1} more file{'s' if len(rows) > 2 else ''} for the rest" if len(rows) > 1 else ""
-        when = f", ingested {str(ingested)[:10]}" if ingested else ""
-        return f"legalities: {cards:,} of {total:,} cards from {Path(file).name}, data of {as_of}{when}{others}"
+        parts = []
+        for file, cards, newest, updated, ingested in rows:
+            as_of = f"{str(updated)[:10]} (Scryfall's update)" if updated else f"{newest} (its newest printing)"
+            when = f", ingested {str(ingested)[:10]}" if ingested else ""
+            parts.append(f"{cards:,} cards from {Path(file).name}, data of {as_of}{when}")
+        return f"legalities: {total:,} cards; " + "; ".join(parts)
 
     def check_deck(
         self,

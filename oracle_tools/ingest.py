@@ -460,7 +460,9 @@ class Ingest:
     ) -> None:
         # DuckDB's own bar shows progress inside one long read; tqdm shows the steps.
         try:
-            con.execute("SET enable_progress_bar = true" if self.progress else "SET enable_progress_bar = false")
+            # DuckDB draws its bar on standard output: only into a terminal, never into a report or JSON file
+            shown = self.progress and sys.stdout.isatty()
+            con.execute("SET enable_progress_bar = true" if shown else "SET enable_progress_bar = false")
         except duckdb.InvalidInputException:
             pass  # inside Jupyter without ipywidgets DuckDB refuses any progress-bar setting; it is cosmetic
         con.execute(sqlfiles.load("schema.sql"))

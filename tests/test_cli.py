@@ -249,3 +249,104 @@ def test_sql_table_lines_up_wide_characters_and_escapes_control_characters(sampl
     assert code == 0 and len(lines) == 9  # header, 5 rows, 3 rules
     assert len({width(line) for line in lines}) == 1  # every line as wide on a terminal
     assert "\x1b" not in out and "a\\x1b[31m" in out
+
+
+def test_ingest_help_says_where_the_sample_is() -> None:
+    """--sample reads the sample inside the package (oracle_tools/data/sample/); ./data/ is where the database
+    goes, so the help must not name data/sample/ as if it were beside it."""
+    result = CliRunner().invoke(main, ["ingest", "--help"], terminal_width=200)
+    sample_help = next(line for line in result.output.splitlines() if "--sample" in line)
+    assert "oracle_tools/data/sample/" in sample_help, sample_help
+    assert " data/sample/" not in result.output
+
+
+def test_every_csv_the_cli_prints_ends_lines_with_lf(sample_db_path: Path, tmp_path: Path) -> None:
+    """One line ending everywhere: `sql --csv` and `search --csv` end lines with LF as `export --csv` and
+    `resolve --batch` do (Python's csv module writes CRLF unless told otherwise)."""
+    db = ["--db", str(sample_db_path)]
+    printed = {
+        "sql": CliRunner().invoke(main, ["sql", *db, "--csv", "SELECT name FROM cards ORDER BY name LIMIT 3"]),
+        "search": CliRunner().invoke(main, ["search", *db, "--csv", "t:goblin c:r mv<=2"]),
+        "resolve": CliRunner().invoke(main, ["resolve", *db, "--batch", "-"], input="Tarmogoyf\nfire/ice\n"),
+    }
+    for command, result in printed.items():
+        data = result.stdout_bytes
+        assert result.exit_code == 0 and data.count(b"\n") >= 2, (command, result.output)
+        assert b"\r" not in data, command
+    exported = tmp_path / "cards.csv"
+    assert CliRunner().invoke(main, ["export", "cards", *db, "--csv", str(exported)]).exit_code == 0
+    assert b"\r\n" not in exported.read_bytes()
+
+
+def test_search_in_a_terminal_fits_its_width(sample_db_path: Path) -> None:
+    """`search` in an 80-column terminal prints a table of at most 80 columns (as `sql` does); piped, the cells
+    are whole. The terminal is a real pseudo-terminal, as a user's shell gives the command."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from oracle_tools.interfaces.render import width
+
+    query = ["search", "c:m t:legendary mv<=2", "--db", str(sample_db_path)]
+    leader, follower = pty.openpty()
+    env = {**os.environ, "COLUMNS": "80", "LINES": "24"}
+    with subprocess.Popen(
+        [sys.executable, "-m", "oracle_tools.interfaces.cli", *query],
+        stdout=follower,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    ) as child:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        child.wait(timeout=60)
+    os.close(leader)
+    shown = b"".join(chunks).decode("utf-8").replace("\r\n", "\n").splitlines()
+    assert len(shown) > 4 and shown[0].startswith("┌"), shown
+    assert max(width(line) for line in shown) <= 80, shown
+    piped = CliRunner().invoke(main, query)
+    assert max(width(line) for line in piped.output.splitlines()) > 80  # the cells the terminal cut, whole
+
+
+def test_ingest_json_is_json_and_progress_only_for_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ingest --json > out.json`: standard output holds the report alone; the bars are drawn (on stderr) only
+    when stderr is a terminal — here it is not, so the ingest runs without them."""
+    from oracle_tools import ingest
+
+    asked: list[bool] = []
+    real_init = ingest.Ingest.__init__
+
+    def recording_init(self: ingest.Ingest, *args: object, **kwargs: object) -> None:
+        asked.append(bool(kwargs.get("progress")))
+        real_init(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ingest.Ingest, "__init__", recording_init)
+    result = CliRunner().invoke(main, ["ingest", "--sample", "--json", "--db", str(tmp_path / "x.duckdb")])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["tables"]["cards"] > 0
+    assert asked == [False]
+
+
+def test_a_rules_file_without_a_database_says_to_ingest_cards_first(tmp_path: Path) -> None:
+    """`ingest --rules-file X` keeps the cards of a database; where there is none it says so in one line, at
+    once, instead of going to Scryfall (which fails offline with a message about the network)."""
+    rules = Path(__file__).resolve().parents[1] / "oracle_tools" / "data" / "rules" / "MagicCompRules-20260116.txt"
+    new = tmp_path / "new.duckdb"
+    result = CliRunner().invoke(
+        main, ["ingest", "--rules-file", str(rules), "--db", str(new), "--api-url", "http://127.0.0.1:9"]
+    )
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert lines == [
+        f"error: no database at {new} to keep the cards of; ingest cards first (`oracle-tools ingest "
+        "--sample`, `--bulk-file FILE` or from Scryfall), then --rules-file"
+    ], result.output
+    assert not new.exists() and not (tmp_path / "cache").exists()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -799,3 +800,31 @@ def test_a_json_deck_with_a_lone_surrogate_is_refused_in_one_true_line(tmp_path:
     assert result.exit_code == 2 and "UTF-8" not in result.output
     report = json.loads(result.stdout)
     assert "lone surrogate" in report["error"] and report["legal"] is False
+
+
+@pytest.mark.realdata
+def test_the_legalities_header_counts_every_card_and_names_every_file(
+    full_db: OracleDB, ingest_steps: dict[str, Path]
+) -> None:
+    """deck check's header line: every card the legalities judge is counted, and every file that gives cards
+    their legalities is named — a card known only from foreign printings (Ragavan in the 2022 file) too; a
+    database of the foreign printings alone has its cards (22,011), not "no card"."""
+    header = full_db.legalities_source()
+    judged = full_db.con.execute(
+        "SELECT count(DISTINCT l.oracle_id) FROM legalities l JOIN cards c USING (oracle_id) WHERE c.is_card"
+    ).fetchall()[0][0]
+    assert header.startswith(f"legalities: {judged:,} cards; "), header
+    counted = sum(int(n.replace(",", "")) for n in re.findall(r"; ([\d,]+) cards from ", header))
+    assert counted == judged, header
+    for file in ("scryfall-default-cards-2019", "scryfall-search-2024", "scryfall-foreign-printings-from-mtgjson"):
+        assert file in header, (file, header)
+    ragavan = full_db.con.execute(
+        "SELECT DISTINCT p.source_file FROM printings p JOIN cards c USING (oracle_id) WHERE c.name = ?",
+        ["Ragavan, Nimble Pilferer"],
+    ).fetchall()
+    assert [Path(f).name for (f,) in ragavan] == ["scryfall-foreign-printings-from-mtgjson-2022.json.gz"]
+    with OracleDB(ingest_steps["foreign"]) as foreign:
+        alone = foreign.legalities_source()
+        cards = foreign.con.execute("SELECT count(*) FROM cards WHERE is_card").fetchall()[0][0]
+    assert cards > 20_000  # of the file's 22,092 oracle_ids, the cards (not tokens, emblems, …)
+    assert alone.startswith(f"legalities: {cards:,} cards; {cards:,} cards from scryfall-foreign-printings"), alone

@@ -108,3 +108,62 @@ def test_every_environment_variable_is_documented() -> None:
 
 
 # -- the `oracle-tools sql` examples in the docs print what the command prints on the sample -------------------
+
+
+def _readme() -> str:
+    return (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation but hyphens dropped, spaces as hyphens."""
+    kept = "".join(c for c in heading.strip().lower() if c.isalnum() or c in " -_")
+    return "#" + kept.replace(" ", "-")
+
+
+def test_the_readme_has_a_table_of_contents_of_its_sections() -> None:
+    """A newcomer finds a section of the long README from its top: every ## and ### heading is linked, in order."""
+    readme = _readme()
+    headings = re.findall(r"^#{2,3} (.+)$", readme.split("\n## Contents\n", 1)[-1], flags=re.M)
+    assert "\n## Contents\n" in readme and len(headings) > 10
+    contents = readme.split("\n## Contents\n", 1)[1].split("\n## ", 1)[0]
+    links = re.findall(r"\[([^\]]+)\]\((#[^)]+)\)", contents)
+    assert [text for text, _ in links] == headings
+    assert all(anchor == _anchor(text) for text, anchor in links), links
+
+
+def test_the_readme_test_command_says_what_it_needs_and_how_long_it_takes() -> None:
+    """The second command needs the first one's virtualenv, takes minutes, and its browser tests need Chromium."""
+    intro = _readme().split("\n## ", 1)[0]
+    second = next(b for b in re.findall(r"```bash\n(.*?)```", intro, flags=re.S) if "-e '.[dev]'" in b)
+    assert second.startswith(". .venv/bin/activate"), second
+    assert re.search(r"about \d+ CPU-minutes", intro)
+    assert "Chromium" in intro and "chromedriver" in intro
+
+
+def test_shell_completion_is_documented_and_works() -> None:
+    """The documented line prints click's completion script for bash (zsh and fish the same way)."""
+    import os
+    import subprocess
+    import sys
+
+    docs = _docs()
+    for shell in ("bash", "zsh", "fish"):
+        assert f"_ORACLE_TOOLS_COMPLETE={shell}_source oracle-tools" in docs, shell
+    env = {**os.environ, "_ORACLE_TOOLS_COMPLETE": "bash_source"}
+    done = subprocess.run(
+        [sys.executable, "-c", "from oracle_tools.interfaces.cli import main; main(prog_name='oracle-tools')"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "_oracle_tools_completion" in done.stdout, done.stderr
+
+
+def test_a_card_list_not_in_scryfalls_shape_is_pointed_at_its_converter() -> None:
+    """The trimmed commander-legal list of 2025 is no Scryfall card objects (ingest refuses it: no "object"
+    field); the docs name the converter that turns it into Scryfall's shape."""
+    docs = _docs()
+    assert "scryfall-commander-legal-trimmed-20250925.json.gz" in docs
+    assert "scripts/make_sample.py" in docs and "trimmed_to_card" in docs
+    assert (ROOT / "scripts" / "make_sample.py").read_text(encoding="utf-8").count("def trimmed_to_card(") == 1

@@ -89,3 +89,23 @@ def test_limited_needs_forty_cards_and_has_no_legality_list(sample_db: OracleDB)
     report = sample_db.check_deck("17 Island\n4 Consign to Memory\n", format="draft")  # CR 100.2b
     assert report.format == "limited"
     assert _kinds(report) == {"deck_size": ["The main deck has 21 cards; Limited needs at least 40 (CR 100.2b)."]}
+
+
+def test_a_misspelt_format_offers_the_closest_name(sample_db_path) -> None:
+    """`deck check --format modren` says which format was probably meant, as a mistyped command does; a name
+    close to none is listed with the known formats only."""
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    with pytest.raises(OracleToolsError, match=r"unknown format 'modren' \(did you mean modern\?\); known formats"):
+        format_rules("modren")
+    with pytest.raises(OracleToolsError, match=r"unknown format 'comander' \(did you mean commander\?\)"):
+        format_rules("comander")
+    with pytest.raises(OracleToolsError, match=r"^unknown format 'nosuchformat'; known formats: "):
+        format_rules("nosuchformat")
+    result = CliRunner().invoke(
+        main, ["deck", "check", "-", "--format", "modren", "--db", str(sample_db_path)], input="4 Lightning Bolt\n"
+    )
+    assert result.exit_code == 2 and "did you mean modern?" in result.output, result.output
+    assert "Traceback" not in result.output

@@ -25,8 +25,16 @@ def test_there_are_notebooks():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("ORACLE_TOOLS_NOTEBOOK_DB", str(tmp_path / "sample.duckdb"))
+def test_notebook_runs(path: Path, sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Each notebook reads the database it is pointed at (the session's sample database, copied) and leaves it
+    as it was: it neither ingests into it nor writes it."""
+    import hashlib
+    import shutil
+
+    pointed = tmp_path / "sample.duckdb"
+    shutil.copy(sample_db_path, pointed)
+    before = hashlib.sha256(pointed.read_bytes()).hexdigest()
+    monkeypatch.setenv("ORACLE_TOOLS_NOTEBOOK_DB", str(pointed))
     monkeypatch.setenv("ORACLE_TOOLS_FIGURES", str(tmp_path / "figures"))
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(path, as_version=4)
@@ -48,7 +56,9 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
             "modern-mana-curves.png",
             "card-types-by-year.png",
         }
-    assert os.environ["ORACLE_TOOLS_NOTEBOOK_DB"] == str(tmp_path / "sample.duckdb")
+    assert os.environ["ORACLE_TOOLS_NOTEBOOK_DB"] == str(pointed)
+    assert hashlib.sha256(pointed.read_bytes()).hexdigest() == before  # read, not rebuilt
+    assert not list(tmp_path.glob("sample.duckdb.*"))  # no ingest left a lock or temporary file beside it
 
 
 def test_running_a_notebook_as_a_user_does_changes_no_tracked_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -272,3 +272,16 @@ def test_token_list_on_a_database_without_the_view(tmp_path: Path) -> None:
     duckdb.connect(str(path)).close()
     result = CliRunner().invoke(main, ["token", "--db", str(path), "--list"])
     assert result.exit_code == 2 and "ingest" in result.output and "Traceback" not in result.output
+
+
+def test_every_name_token_list_shows_gets_one_answer(sample_db: OracleDB) -> None:
+    """`token NAME` answers every name `token --list` shows (view token_catalog) as a token, never with "neither
+    a predefined token … nor a card": a token Scryfall's all_parts links to its creators (Thopter, Servo) is a
+    token object as Goblin is (CR 111.4: the effect that creates it gives its characteristics)."""
+    catalog = sample_db.sql("SELECT DISTINCT name, kind FROM token_catalog").rows()
+    assert ("Thopter", "object") in catalog and ("Servo", "object") in catalog
+    for name, kind in catalog:
+        answer = sample_db.token(name)
+        assert answer.ok or "is the name of a token object" in (answer.reason or ""), (name, kind, answer.reason)
+    thopter = CliRunner().invoke(main, ["token", "Thopter", "--db", str(sample_db.path)])
+    assert "is the name of a token object" in thopter.output and "token --list Thopter" in thopter.output

@@ -146,7 +146,11 @@ def format_rules(name: str | FormatRules) -> FormatRules:
     key = ALIASES.get(key, key)
     rules = FORMATS.get(key) or FORMATS.get(key.replace(" ", ""))
     if rules is None:
+        import difflib
+
+        close = difflib.get_close_matches(key, [*FORMATS, *ALIASES], n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
         raise OracleToolsError(
-            f"unknown format {name!r}; known formats: {', '.join(FORMATS)} (also: {', '.join(ALIASES)})."
+            f"unknown format {name!r}{hint}; known formats: {', '.join(FORMATS)} (also: {', '.join(ALIASES)})."
         )
     return rules

@@ -292,7 +292,9 @@ def main(ctx: click.Context, debug: bool, db_path: Path | None) -> None:
 
 @main.command()
 @_db_option
-@click.option("--sample", is_flag=True, help="Build from the embedded real sample in data/sample/ (offline).")
+@click.option(
+    "--sample", is_flag=True, help="Build from the real sample inside the package (oracle_tools/data/sample/), offline."
+)
 @click.option(
     "--bulk-file",
     "bulk_files",
@@ -369,6 +371,7 @@ def ingest(
 
     db_file = db_path or default_db_path()
     cache = cache_dir or Path(os.environ.get("ORACLE_TOOLS_CACHE") or db_file.parent / "cache")
+    progress = progress and sys.stderr.isatty()  # bars go to stderr, and only to a person watching it
     set_list_warning = None
     if rules_url is not None:
         if rules_file is not None:
@@ -378,7 +381,12 @@ def ingest(
         sources = ing.sample_sources()
     elif bulk_files:
         sources = [ing.sniff(p) for p in bulk_files]
-    elif rules_file is not None and db_file.exists():
+    elif rules_file is not None:
+        if not db_file.exists():  # a rules-only ingest keeps the cards of a database: without one, say so
+            raise OracleToolsError(
+                f"no database at {db_file} to keep the cards of; ingest cards first (`oracle-tools ingest "
+                "--sample`, `--bulk-file FILE` or from Scryfall), then --rules-file"
+            )
         sources = []
     else:
         wanted = [t.strip() for t in types.split(",") if t.strip()]
@@ -703,7 +711,7 @@ def _echo_csv(columns: list[str], rows: Iterable[tuple[Any, ...]]) -> None:
 def _stream_csv(columns: list[str], batches: Iterable[list[tuple[Any, ...]]]) -> None:
     """:func:`_echo_csv` written batch by batch (``sql --csv`` of millions of rows)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = csv.writer(buffer, lineterminator="\n")  # LF, as every other CSV the tool writes (export, resolve)
     writer.writerow(columns)
     for rows in batches:
         for row in rows:
@@ -1390,10 +1398,19 @@ def search_command(
     if as_csv:
         _echo_csv(columns, shown)
     elif total:
-        from oracle_tools.interfaces.render import table
+        from oracle_tools.interfaces.render import table, width
 
         at = [columns.index(c) for c in wanted]
-        click.echo(table(wanted, [[row[i] for i in at] for row in shown]))
+        cells = [[row[i] for i in at] for row in shown]
+        text = table(wanted, cells)
+        if sys.stdout.isatty():  # in a terminal the table fits its width (as `sql`'s): the longest cells are cut
+            import shutil
+
+            room, chars = shutil.get_terminal_size().columns, 80
+            while chars > 8 and max(map(width, text.splitlines())) > room:
+                chars -= 2
+                text = table(wanted, cells, max_chars=chars)
+        click.echo(text)
         more = f" (showing {len(shown)})" if len(shown) < total else ""
         click.echo(f"{total} card{'s' if total != 1 else ''}{more}", err=True)
     if total == 0:

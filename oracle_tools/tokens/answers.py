@@ -174,7 +174,11 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameResolver, query: str) -> T
     suggestions = tuple(
         dict.fromkeys([*(t for t in _token_suggestions(r) if normalize(t) not in (key, stripped)), *r.suggestions])
     )
-    if index.is_token_name(text) or index.is_token_name(re.sub(r"\s+[Tt]okens?$", "", text)):
+    if (
+        index.is_token_name(text)
+        or index.is_token_name(re.sub(r"\s+[Tt]okens?$", "", text))
+        or _listed_token_object(con, {key, stripped})
+    ):
         return TokenAnswer(
             query=query,
             kind="none",
@@ -194,6 +198,16 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameResolver, query: str) -> T
         reason=f"{text!r} is neither a predefined token (111.10), a token an effect names and defines "
         "(111.4, 111.9) nor an Oracle card name (111.11)",
     )
+
+
+def _listed_token_object(con: duckdb.DuckDBPyConnection, keys: set[str]) -> bool:
+    """Whether ``token --list`` (view token_catalog) knows a token of this name as an object: a Scryfall token
+    object or a token Scryfall's all_parts links to its creators ("Thopter", "Servo"), so both commands answer
+    alike for every name the list shows."""
+    if not sqlfiles.has_table(con, "token_catalog"):  # a database built before the view existed
+        return False
+    names = con.execute("SELECT DISTINCT name FROM token_catalog WHERE kind = 'object'").fetchall()
+    return any(normalize(name) in keys for (name,) in names)
 
 
 def _creature_type_hint(text: str) -> str:
