@@ -41,9 +41,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_serve import OUT, Request, _encode, free_port, start, stop, wait_for, wait_warm  # noqa: E402
+from realdata import build_all_real, require  # noqa: E402
 
-from realdata import build_all_real  # noqa: E402
+require(__file__)  # before bench_serve, whose import checks too: the one line names this script
+
+from bench_serve import OUT, Request, _encode, free_port, start, stop, wait_for, wait_warm  # noqa: E402
 
 GOALS = {"p99_ms": 100.0, "rss_mb": 1024.0}
 SMALL_DECK = b"4 Lightning Bolt\n4 Counterspell\n"

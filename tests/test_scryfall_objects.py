@@ -267,11 +267,14 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
             assert srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
             time.sleep(4)
             received, chunk = 0, b"x"
-            stalled.settimeout(10)
-            while chunk:
-                chunk = stalled.recv(1 << 20)
-                received += len(chunk)
-        assert received < export["size"]  # cut off: the connection closed before the whole file
+            stalled.settimeout(2)  # cut off: the server sends no more (what its socket buffers held arrives)
+            try:
+                while chunk:
+                    chunk = stalled.recv(1 << 20)
+                    received += len(chunk)
+            except TimeoutError:
+                pass
+        assert received < export["size"]  # the whole file was never sent
         assert srv.client.get("/health").status_code == 200
         # at most four downloads at once: a fifth is told to retry (503), and a slot frees when a reader stalls out
         stalled_readers = []
