@@ -561,7 +561,10 @@ def test_readme_commands() -> None:
     assert "3.11, 3.12 and 3.13" in readme
     assert _pyproject()["project"]["requires-python"] == ">=3.11"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert any(line.startswith(blocks[1] + " ") for line in ci.splitlines())  # the exact README test command
+    # the second block activates the first command's virtualenv, then runs the exact command CI runs
+    command = blocks[1].splitlines()[-1]
+    assert blocks[1].splitlines()[0].startswith(". .venv/bin/activate")
+    assert any(line.startswith(command + " ") for line in ci.splitlines())
 
 
 def test_notebooks_extra_covers_what_the_notebooks_import() -> None:

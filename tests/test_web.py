@@ -818,7 +818,7 @@ def test_deck_page_legalities_line_counts_links_and_share(client: Any) -> None:
     assert page.status_code == 200
     assert 'id="verdict">Not legal in Legacy: 2 problems.' in page.text  # the sample's 2019 legalities
     assert re.findall(r'data-kind="(\w+)" data-line="2"', page.text) == ["not_legal", "too_many_copies"]
-    assert re.search(r'id="legalities-source">legalities: [\d,]+ of [\d,]+ cards from ', page.text)
+    assert re.search(r'id="legalities-source">legalities: [\d,]+ cards; [\d,]+ cards from ', page.text)
     assert '<span class="count" data-section="main">Main 60</span>' in page.text
     assert '<span class="count" data-section="sideboard">Sideboard 3</span>' in page.text
     assert '<a href="/card?name=Seven%20Dwarves" class="problem-card">Seven Dwarves</a>' in page.text
