@@ -37,14 +37,7 @@ def server(sample_db_path: Path) -> Iterator[Server]:
 def _raw(server: Server, data: bytes, *, read_for: float = 5.0) -> bytes:
     with socket.create_connection(("127.0.0.1", server.port), timeout=read_for + 5) as sock:
         sock.sendall(data)
-        sock.settimeout(read_for)
-        chunks = []
-        try:
-            while chunk := sock.recv(65536):
-                chunks.append(chunk)
-        except TimeoutError:
-            pass
-        return b"".join(chunks)
+        return _answer(sock, read_for)
 
 
 def test_a_runaway_search_is_stopped_and_the_server_goes_on(sample_db_path: Path) -> None:
