@@ -436,17 +436,9 @@ def _base_url(request: Request) -> str:
 
 
 def card_json(generation: Generation, ids: Sequence[str]) -> list[bytes | None]:
-    """Card objects as JSON bytes for printing ids (None for an unknown id), cached per generation.
-
-    The URIs inside hold the placeholder BASE_URL; :func:`_with_base` puts the request's base URL in."""
-    cache = generation.card_json
-    found: dict[str, bytes | None] = {pid: cache.get(pid) for pid in dict.fromkeys(ids)}
-    missing = [pid for pid, body in found.items() if body is None]
-    if missing:
-        found.update(
-            generation.store_cards(cardjson.card_objects(generation.cursor(), ids=missing, base_url=BASE_URL), missing)
-        )
-    return [found[pid] or None for pid in ids]
+    """Card objects as JSON bytes for printing ids (None for an unknown id), cached per generation
+    (:meth:`Generation.card_objects_json`); :func:`_with_base` puts the request's base URL in."""
+    return generation.card_objects_json(ids)
 
 
 def representative(generation: Generation, oracle_ids: Sequence[str]) -> dict[str, str]:
@@ -824,7 +816,8 @@ async def cards_search(request: Request) -> Response:
             fields["next_page"] = f"{base}/cards/search?{urlencode(next_params)}"
         return raw_json_response(_list_body(items, **fields).replace(BASE_URL_BYTES, base.encode()))
 
-    return await _answer_in_threadpool(request, work)
+    # a page is 175 card objects (about 500 KB): kept whole, it is not joined and relinked again per request
+    return await _answer_remembered(request, params, work, base=base)
 
 
 _IDENTIFIER_KEYS = frozenset(

@@ -52,7 +52,7 @@ class Pool:
 #: ``lookups`` — a card by name or id, a search page, a collection, autocomplete, sets, one name's rules answers;
 #: ``decks`` — deck checks and batch resolves of at most ``LARGE_WORK`` names;
 #: ``large`` — larger ones, choose-name lists, change reports.
-POOLS = {"lookups": (16, 512), "decks": (4, 64), "large": (2, 16)}
+POOLS = {"lookups": (16, 512), "decks": (4, 64), "large": (1, 16)}
 POOL_WORDS = {"lookups": "lookups", "decks": "deck checks and name batches", "large": "large requests"}
 #: A deck check or batch resolve of more names than this is "large" work.
 LARGE_WORK = 300

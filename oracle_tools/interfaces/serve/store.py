@@ -245,6 +245,18 @@ class Generation:
             self.card_json.put(pid, body, len(body) + len(pid))
         return answers
 
+    def card_objects_json(self, ids: Sequence[str]) -> list[bytes | None]:
+        """Card objects as JSON bytes for printing ids (None for an unknown id), from the cache or built and kept.
+        The links inside hold the placeholder BASE_URL; each answer puts its request's base URL in."""
+        from oracle_tools.scryfall import cardjson
+
+        found: dict[str, bytes | None] = {pid: self.card_json.get(pid) for pid in dict.fromkeys(ids)}
+        missing = [pid for pid, body in found.items() if body is None]
+        if missing:
+            built = cardjson.card_objects(self.cursor(), ids=missing, base_url=BASE_URL)
+            found.update(self.store_cards(built, missing))
+        return [found[pid] or None for pid in ids]
+
     def remember_named(self, key: tuple[str, str, str], answer: Any) -> None:
         """Keep what /cards/named answered for ``key`` (see Generation.named)."""
         size = sum(len(part) for part in key) + (len(answer) if isinstance(answer, str) else 400)
