@@ -44,9 +44,7 @@ def _requests(db_path: Path) -> list[tuple[str, str, Any]]:
         "arena": col(f"SELECT arena_id {pick.format('arena_id')}"),
         "tcgplayer": col(f"SELECT tcgplayer_id {pick.format('tcgplayer_id')}"),
         "cardmarket": col(f"SELECT cardmarket_id {pick.format('cardmarket_id')}"),
-        "multiverse": col(
-            "SELECT multiverse_ids[1] FROM printings WHERE len(multiverse_ids) > 0 ORDER BY id LIMIT 4"
-        ),
+        "multiverse": col("SELECT multiverse_ids[1] FROM printings WHERE len(multiverse_ids) > 0 ORDER BY id LIMIT 4"),
     }
     illustrations = col(f"SELECT illustration_id {pick.format('illustration_id')}")
     names = col("SELECT name FROM cards WHERE is_card ORDER BY oracle_id LIMIT 25")
@@ -85,7 +83,15 @@ def _requests(db_path: Path) -> list[tuple[str, str, Any]]:
     for name in names[:5] + same_name:
         for set_code in sets[:2] + ["ust", "lea"]:
             get(f"/cards/named?exact={name}&set={set_code}")
-    for bad in ("", "exact=", "fuzzy=bolt&exact=bolt", "exact=zzzzqqq", "fuzzy=the", "fuzzy=dragon", "exact=" + "x" * 1001):
+    for bad in (
+        "",
+        "exact=",
+        "fuzzy=bolt&exact=bolt",
+        "exact=zzzzqqq",
+        "fuzzy=the",
+        "fuzzy=dragon",
+        "exact=" + "x" * 1001,
+    ):
         get(f"/cards/named?{bad}")
     for query in ("t:goblin", "c:r cmc=1", "o:draw", "nameable:nonland t:elf", "is:dfc", "t:zzznope", "(", "a" * 1001):
         get(f"/cards/search?q={query}")
@@ -137,7 +143,9 @@ def _requests(db_path: Path) -> list[tuple[str, str, Any]]:
     deck = b"4 Lightning Bolt\n4 Goblin Guide\n52 Mountain\n\nSideboard\n2 Pyroblast\n"
     out.append(("POST", "/decks/check?format=modern", deck))
     out.append(("POST", "/decks/check?format=legacy", b"4 Lightning Bolt\n4 Zzzqqq Card\n"))
-    out.append(("POST", "/decks/check?format=commander&commander=Krenko, Mob Boss", b"1 Krenko, Mob Boss\n99 Mountain\n"))
+    out.append(
+        ("POST", "/decks/check?format=commander&commander=Krenko, Mob Boss", b"1 Krenko, Mob Boss\n99 Mountain\n")
+    )
     out.append(("POST", "/decks/check?format=nope", deck))
     out.append(("POST", "/decks/check?format=modern", b""))
     out.append(("POST", "/decks/check?format=modern", b"\xff\xfe\x00garbage\x00"))
@@ -146,19 +154,23 @@ def _requests(db_path: Path) -> list[tuple[str, str, Any]]:
     out.append(("POST", "/decks/check?format=modern", b'{"decks": 3}'))
     for query in ("", "?page=2", "?run=1", "?run=x", "?format=modern", "?card=Lightning Bolt", "?page=9999"):
         get(f"/changes{query}")
-    collection = [{"id": pid} for pid in ids[:3]] + [
-        {"oracle_id": oracle_ids[0]},
-        {"name": names[0]},
-        {"name": names[1], "set": sets[0]},
-        {"set": numbers[0][0], "collector_number": numbers[0][1]},
-        {"mtgo_id": kinds["mtgo"][0]},
-        {"multiverse_id": kinds["multiverse"][0]},
-        {"illustration_id": illustrations[0]},
-        {"illustration_id": illustrations[1].upper()},
-        {"name": "zzzqqq"},
-        {"id": "00000000-0000-0000-0000-000000000000"},
-        {"mtgo_id": 0},
-    ] + [{"name": name} for name in same_name]
+    collection = (
+        [{"id": pid} for pid in ids[:3]]
+        + [
+            {"oracle_id": oracle_ids[0]},
+            {"name": names[0]},
+            {"name": names[1], "set": sets[0]},
+            {"set": numbers[0][0], "collector_number": numbers[0][1]},
+            {"mtgo_id": kinds["mtgo"][0]},
+            {"multiverse_id": kinds["multiverse"][0]},
+            {"illustration_id": illustrations[0]},
+            {"illustration_id": illustrations[1].upper()},
+            {"name": "zzzqqq"},
+            {"id": "00000000-0000-0000-0000-000000000000"},
+            {"mtgo_id": 0},
+        ]
+        + [{"name": name} for name in same_name]
+    )
     out.append(("POST", "/cards/collection", {"identifiers": collection}))
     out.append(("POST", "/cards/collection", {"identifiers": []}))
     out.append(("POST", "/cards/collection", {"identifiers": [{"name": "x"}] * 76}))

@@ -359,13 +359,13 @@ class OracleDB:
 
         return catalogs.catalog(self.con, name)
 
-    def sets(self, code_or_id: str | None = None) -> Any:
+    def sets(self, code_or_id: str | None = None, *, base_url: str | None = None) -> Any:
         """Scryfall set objects (oracle_tools/scryfall/sets.py), newest first: Scryfall's own where the ingest kept its set
         list, else built from the printings; with ``code_or_id`` the one set with that code or Scryfall id
-        (NotFoundError when there is none)."""
+        (NotFoundError when there is none). ``base_url``: the objects' API links point there (the server's address)."""
         from oracle_tools.scryfall import sets as _sets
 
-        found = _sets.set_objects(self.con)
+        found = _sets.set_objects(self.con, base_url=base_url)
         if code_or_id is None:
             return found
         one = _sets.find_set(found, code_or_id)
@@ -787,7 +787,7 @@ class OracleDB:
         from oracle_tools import search as _search
 
         return _search.run(
-            self.user_con, query, unique=unique, order=order, direction=direction, nameable=self._nameable_ids
+            self.user_con, query, unique=unique, order=order, direction=direction, nameable=self.nameable_ids
         )
 
     def search_rows(
@@ -798,10 +798,10 @@ class OracleDB:
         from oracle_tools import search as _search
 
         return _search.run_rows(
-            self.user_con, query, unique=unique, order=order, direction=direction, nameable=self._nameable_ids
+            self.user_con, query, unique=unique, order=order, direction=direction, nameable=self.nameable_ids
         )
 
-    def _nameable_ids(self, phrase: str) -> list[str]:
+    def nameable_ids(self, phrase: str) -> list[str]:
         """``nameable:"nonland"``: the oracle_ids with a name that may be chosen (CR 201.4, choose-name rules)."""
         return self.nameable(phrase).get_column("oracle_id").unique().to_list()
 

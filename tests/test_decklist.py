@@ -880,3 +880,41 @@ def test_fuzz_parse_never_raises(text):
         assert 0 <= e.line <= n_lines
     for p in d.problems:
         assert isinstance(p, ParseProblem) and p.detail and 0 <= p.line <= n_lines
+
+
+# --------------------------------------------------------------------------- decklists sent as bytes
+
+
+def test_bytes_are_read_as_the_file_is(realdata, tmp_path):
+    """A decklist sent over HTTP is read from its bytes, with no temporary file: the same decks as the file gives
+    (a tournament cache gives all its decks), and the same errors naming what was sent."""
+    from oracle_tools.decks.checker import decklists_from_bytes, to_decklists
+
+    decks = realdata / "decks"
+    files = [
+        decks / "rationelis-mtg-decks/decks/21248219_blitzkikker.txt",
+        next((decks / "fbettega-MTG_decklistcache").rglob("*.json")),
+        next((decks / "spigushe-mtg_decklist_cache").rglob("*.json")),
+    ]
+    for path in files:
+        from_file = to_decklists(path)
+        assert decklists_from_bytes(path.read_bytes(), str(path)) == from_file
+    assert len(from_file) > 1  # a tournament cache: every deck
+    for data, why in ((b"", "the file is empty"), (b"4 Opt\x00\x00", "binary file"), (b"\xff\xfe\x00\xd8", "UTF-16")):
+        sent = tmp_path / "sent"
+        sent.write_bytes(data)
+        with pytest.raises(DecklistError, match=why) as from_file_error:
+            to_decklists(sent)
+        with pytest.raises(DecklistError) as from_bytes_error:
+            decklists_from_bytes(data, "the request body")
+        assert str(from_bytes_error.value) == str(from_file_error.value).replace(str(sent), "the request body")
+
+
+def test_deck_size_limit_says_how_to_lift_it_for_the_door():
+    from oracle_tools.decks.checker import DeckTooLargeError, check_size
+
+    huge = parse_decklist("".join(f"1 Card {i}\n" for i in range(20_000)), source="the request body")
+    with pytest.raises(DeckTooLargeError, match=r"lift the limit \(deck check --no-limits, check_deck"):
+        check_size(huge)
+    with pytest.raises(DeckTooLargeError, match=r"^the request body: .* lift the limit \(on this machine\)$"):
+        check_size(huge, how_to_lift="on this machine")

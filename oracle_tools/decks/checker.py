@@ -52,7 +52,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from oracle_tools.decks.decklist import DeckEntry, Decklist, parse_decklist, read_decklist, read_decklists_json_cache
+from oracle_tools.decks.decklist import (
+    DeckEntry,
+    Decklist,
+    decklists_from_json,
+    decode_decklist,
+    parse_decklist,
+    read_decklist,
+    read_decklists_json_cache,
+)
 from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules
 from oracle_tools.errors import DecklistError, OracleToolsError
 from oracle_tools.store import sqlfiles
@@ -346,17 +354,29 @@ def to_decklists(item: DeckInput) -> list[Decklist]:
     if isinstance(item, Path) or (isinstance(item, str) and "\n" not in item and len(item) < 4096 and _is_file(item)):
         path = Path(item)
         deck = read_decklist(path)
-        if (
-            deck.format == "json_cache"
-            and not deck.entries
-            and deck.problems
-            and "decklists, not one" in deck.problems[0].detail
-        ):
-            return read_decklists_json_cache(path)
-        return [deck]
+        return read_decklists_json_cache(path) if _holds_several(deck) else [deck]
     if isinstance(item, str):
         return [parse_decklist(item)]
     raise TypeError(f"expected a Decklist, a path or decklist text, got {type(item).__name__}")
+
+
+def decklists_from_bytes(data: bytes, source: str) -> list[Decklist]:
+    """The decks of a decklist file's bytes (sent over HTTP, say), read as :func:`to_decklists` reads the file:
+    any decklist format, and a JSON tournament cache gives all its decks. ``source`` names the bytes in the decks
+    and in the DecklistError raised when they are no decklist (empty, binary, undecodable)."""
+    text = decode_decklist(data, source)
+    deck = parse_decklist(text, source=source)
+    return decklists_from_json(text, source) if _holds_several(deck) else [deck]
+
+
+def _holds_several(deck: Decklist) -> bool:
+    """Whether a parsed file was a JSON cache of several decks (read again with the cache reader)."""
+    return (
+        deck.format == "json_cache"
+        and not deck.entries
+        and bool(deck.problems)
+        and "decklists, not one" in deck.problems[0].detail
+    )
 
 
 def _is_file(text: str) -> bool:
@@ -968,15 +988,20 @@ class DeckTooLargeError(DecklistError):
     """A decklist over :data:`MAX_DECK_LINES` lines or :data:`MAX_DECK_NAMES` different names."""
 
 
-def check_size(deck: Decklist) -> None:
-    """Raise :class:`DeckTooLargeError` for a deck over the limits."""
+#: How the size limits are lifted, in :func:`check_size`'s message: the CLI's flag and the library's argument.
+LIFT_LIMITS = "deck check --no-limits, check_deck(..., limits=False)"
+
+
+def check_size(deck: Decklist, *, how_to_lift: str = LIFT_LIMITS) -> None:
+    """Raise :class:`DeckTooLargeError` for a deck over the limits; its message ends saying ``how_to_lift`` them
+    (a door where the library's ways do not apply, such as the HTTP API, says its own)."""
     lines = len(deck.entries) + len(deck.problems)
     names = len({e.name for e in deck.entries})
     if lines > MAX_DECK_LINES or names > MAX_DECK_NAMES:
         raise DeckTooLargeError(
             f"{deck.source}: {lines:,} card lines with {names:,} different names; a deck check takes at most "
             f"{MAX_DECK_LINES:,} lines and {MAX_DECK_NAMES:,} names. Check a smaller list, or lift the limit "
-            "(deck check --no-limits, check_deck(..., limits=False))"
+            f"({how_to_lift})"
         )
 
 

@@ -1012,18 +1012,26 @@ def _read_text(path: Path) -> str:
         raise DecklistError(f"{path}: cannot be read ({exc.strerror or exc}); check its permissions.") from exc
     except userfiles.InputTooLargeError as exc:  # a DecklistError: check_decks makes it one parse_error row
         raise DecklistError(str(exc)) from None
+    return decode_decklist(data, str(path))
+
+
+def decode_decklist(data: bytes, source: str) -> str:
+    """A decklist's bytes as text (UTF-8 with or without BOM, UTF-16 with BOM, Windows-1252, Latin-1), or the
+    DecklistError saying why they are none (empty, binary, undecodable); messages begin with ``source``."""
     if not data.strip(b" \t\r\n\x0b\x0c") or data.strip() == b"\xef\xbb\xbf":
-        raise DecklistError(f"{path}: the file is empty; export the decklist again or check you picked the right file.")
+        raise DecklistError(
+            f"{source}: the file is empty; export the decklist again or check you picked the right file."
+        )
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise DecklistError(
-                f"{path}: has a UTF-16 mark but cannot be decoded ({exc.reason}); save it again as UTF-8 text."
+                f"{source}: has a UTF-16 mark but cannot be decoded ({exc.reason}); save it again as UTF-8 text."
             ) from exc
     elif b"\x00" in data:
         raise DecklistError(
-            f"{path}: is a binary file, not a text decklist (it contains NUL bytes); "
+            f"{source}: is a binary file, not a text decklist (it contains NUL bytes); "
             "export the deck as text (.txt) or MTGO XML (.dek)."
         )
     else:
@@ -1038,19 +1046,21 @@ def _read_text(path: Path) -> str:
     ctrl = len(_BINARY_CONTROL.findall(text))
     if ctrl > max(2, len(text) // 100):
         raise DecklistError(
-            f"{path}: does not decode as text ({ctrl} control characters; tried UTF-8, "
+            f"{source}: does not decode as text ({ctrl} control characters; tried UTF-8, "
             "Windows-1252 and Latin-1); export the deck as UTF-8 text."
         )
     if not text.strip():
-        raise DecklistError(f"{path}: the file is empty; export the decklist again or check you picked the right file.")
-    _refuse_lone_surrogates(path, text)
+        raise DecklistError(
+            f"{source}: the file is empty; export the decklist again or check you picked the right file."
+        )
+    _refuse_lone_surrogates(source, text)
     return text
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-def _refuse_lone_surrogates(path: Path, text: str) -> None:
+def _refuse_lone_surrogates(source: str, text: str) -> None:
     """A JSON deck whose "\\ud800" escape decodes to a lone surrogate names no card and could be printed by no
     encoding: refused in one true line (the file itself is valid UTF-8)."""
     if text.lstrip()[:1] not in ("{", "[") or not _SURROGATE_ESCAPE.search(text):
@@ -1061,7 +1071,7 @@ def _refuse_lone_surrogates(path: Path, text: str) -> None:
         return  # not JSON after all: read as text
     if where is not None:
         raise DecklistError(
-            f"{path}: its JSON holds a lone surrogate ({where}), which is no Unicode character; "
+            f"{source}: its JSON holds a lone surrogate ({where}), which is no Unicode character; "
             "fix that name and send text"
         )
 
@@ -1095,15 +1105,20 @@ def read_decklists_json_cache(path: Path, *, commander_in_sideboard: bool | None
     not JSON, or holds no decklists.
     """
     path = Path(path)
-    text = _read_text(path)
+    return decklists_from_json(_read_text(path), str(path), commander_in_sideboard=commander_in_sideboard)
+
+
+def decklists_from_json(text: str, source: str, *, commander_in_sideboard: bool | None = None) -> list[Decklist]:
+    """Every deck of a tournament JSON cache's text (the shapes of :func:`read_decklists_json_cache`); messages
+    begin with ``source``."""
     try:
         obj = json.loads(text)
     except ValueError as exc:
-        raise DecklistError(f"{path}: is not JSON ({exc}); for a text or .dek decklist use read_decklist().") from exc
-    decks = _decks_from_obj(obj, text, str(path), commander_in_sideboard)
+        raise DecklistError(f"{source}: is not JSON ({exc}); for a text or .dek decklist use read_decklist().") from exc
+    decks = _decks_from_obj(obj, text, source, commander_in_sideboard)
     if decks is None:
         raise DecklistError(
-            f'{path}: is JSON but holds no decklists (expected {{"decks": [{{"mainboard": '
+            f'{source}: is JSON but holds no decklists (expected {{"decks": [{{"mainboard": '
             '[{"count", "name"}], "sideboard": [...]}]}} or the Badaro "Decks" shape); '
             "check this is a deck cache and not e.g. match results."
         )

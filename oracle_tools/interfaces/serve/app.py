@@ -27,11 +27,9 @@ import asyncio
 import json
 import logging
 import signal
-import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, overload
 from urllib.parse import urlencode
 
@@ -51,8 +49,8 @@ from oracle_tools.errors import DatabaseMissingError, OracleToolsError
 from oracle_tools.interfaces.serve import searches
 from oracle_tools.interfaces.serve.pools import LARGE_WORK, POOLS, Pool, PoolFull
 from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList, Store
-from oracle_tools.names.resolver import MAX_NAME_CHARS
-from oracle_tools.scryfall import cardjson
+from oracle_tools.names.resolver import MAX_NAME_CHARS, Resolution
+from oracle_tools.scryfall import cardjson, lookups
 from oracle_tools.text.surrogates import lone_surrogate
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
@@ -464,19 +462,6 @@ def _card_answer(generation: Generation, printing_id: str | None, base_url: str,
     raise ApiError(404, missing)
 
 
-def _printing_in_set(generation: Generation, oracle_id: str, set_code: str) -> str | None:
-    row = (
-        generation.cursor()
-        .execute(
-            "SELECT id FROM printings WHERE oracle_id = ? AND set_code = lower(?) "
-            "ORDER BY (lang = 'en') DESC, coalesce(promo, false), collector_number, id LIMIT 1",
-            [oracle_id, set_code],
-        )
-        .fetchall()
-    )
-    return row[0][0] if row else None
-
-
 # -- Scryfall endpoints -------------------------------------------------------------------------------
 
 #: ``face``/``version``: which image ``format=image`` redirects to (single-card endpoints).
@@ -522,11 +507,12 @@ def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | Non
     """The printing id /cards/named answers with, or an ApiError (404, maybe of type "ambiguous")."""
     # The one resolver of every interface (oracle_tools.text.matching: Scryfall's fuzzy rule); what stays here is
     # the server's convention for a name several Oracle cards print identically (_one_of_same_name).
-    result: Any = gen.db.resolve(name, fuzzy=fuzzy)
+    result = gen.db.resolve(name, fuzzy=fuzzy)
+    oracle_id, card_name = result.oracle_id, result.name
     same_name = None if result.ok else _one_of_same_name(gen, result, set_code)
     if same_name:
-        result = SimpleNamespace(ok=True, oracle_id=same_name, name=result.candidates[0].name, status="ok")
-    if result.status == "ambiguous":
+        oracle_id, card_name = same_name, result.candidates[0].name
+    elif result.status == "ambiguous":
         raise ApiError(
             404,
             f"Too many cards match ambiguous name “{name}”: "
@@ -534,21 +520,22 @@ def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | Non
             "your search.",
             "ambiguous",
         )
-    if not result.ok or not result.oracle_id:
+    elif not result.ok or not oracle_id:
         hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
         raise ApiError(404, f"No cards found matching “{name}”.{hint}")
+    assert oracle_id is not None
     if set_code:
-        pid = _printing_in_set(gen, result.oracle_id, set_code)
+        pid = lookups.printing_in_set(gen.cursor(), oracle_id, set_code)
         if pid is None:
             raise ApiError(404, f"No cards found matching “{name}” in set “{set_code}”.")
         return pid
-    pid = representative(gen, [result.oracle_id]).get(result.oracle_id)
+    pid = representative(gen, [oracle_id]).get(oracle_id)
     if not pid:
-        raise ApiError(404, f"No printing of “{result.name}” in the database.")
+        raise ApiError(404, f"No printing of “{card_name}” in the database.")
     return pid
 
 
-def _one_of_same_name(gen: Generation, result: Any, set_code: str | None = None) -> str | None:
+def _one_of_same_name(gen: Generation, result: Resolution, set_code: str | None = None) -> str | None:
     """The Oracle id to answer for a name several Oracle cards print identically (Unstable's six Very
     Cryptic Commands: CR 201.2, the same name). ``resolve`` calls that ambiguous, rightly for the rules;
     Scryfall's exact lookups answer one card, so do these: the one whose printing comes first (in
@@ -556,18 +543,7 @@ def _one_of_same_name(gen: Generation, result: Any, set_code: str | None = None)
     candidates = result.candidates or ()
     if result.status != "ambiguous" or len({c.name for c in candidates}) != 1:
         return None
-    oracle_ids = sorted({c.oracle_id for c in result.candidates if getattr(c, "oracle_id", None)})
-    row = (
-        gen.cursor()
-        .execute(
-            "SELECT oracle_id FROM printings WHERE list_contains(?, oracle_id) "
-            "AND (? IS NULL OR set_code = lower(?)) "
-            "ORDER BY (lang = 'en') DESC, released_at DESC, collector_number, id LIMIT 1",
-            [oracle_ids, set_code, set_code],
-        )
-        .fetchall()
-    )
-    return row[0][0] if row else None
+    return lookups.first_of_same_name(gen.cursor(), [c.oracle_id for c in candidates if c.oracle_id], set_code)
 
 
 _UUID_CHARS = frozenset("0123456789abcdef-")
@@ -621,37 +597,11 @@ async def card_rulings(request: Request) -> Response:
 def _rulings_answer(gen: Generation, printing_id: str | None, missing: str) -> Response:
     """The rulings of a printing's Oracle card as Scryfall's list object, or a 404 saying ``missing``."""
     cur = gen.cursor()
-    row = cur.execute("SELECT oracle_id FROM printings WHERE id = ?", [printing_id]).fetchall() if printing_id else []
-    if not row:
+    known, oracle_id = lookups.printing_oracle_id(cur, printing_id) if printing_id else (False, None)
+    if not known:
         raise ApiError(404, missing)
-    rulings = cardjson.rulings(cur, row[0][0]) if row[0][0] else []
+    rulings = cardjson.rulings(cur, oracle_id) if oracle_id else []
     return json_response({"object": "list", "has_more": False, "data": rulings})
-
-
-#: The other ids Scryfall finds a card by (/cards/multiverse/{id} …): the printings column holding each.
-#: Column names are these constants, never user text.
-_ID_COLUMNS = {
-    "multiverse": "list_contains(multiverse_ids, ?)",
-    "mtgo": "mtgo_id = ?",
-    "arena": "arena_id = ?",
-    "tcgplayer": "tcgplayer_id = ?",
-    "cardmarket": "cardmarket_id = ?",
-}
-
-
-def _printing_by(gen: Generation, kind: str, value: str) -> str | None:
-    """The printing a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id names (English first), or None."""
-    if not (value.isascii() and value.isdigit()) or len(value) > 10:
-        return None  # ids are numbers: anything else names no card
-    rows = (
-        gen.cursor()
-        .execute(
-            f"SELECT id FROM printings WHERE {_ID_COLUMNS[kind]} ORDER BY (lang = 'en') DESC, id LIMIT 1",
-            [int(value)],
-        )
-        .fetchall()
-    )
-    return rows[0][0] if rows else None
 
 
 def _by_id_route(kind: str, *, rulings: bool) -> Callable[[Request], Awaitable[Response]]:
@@ -669,7 +619,7 @@ def _by_id_route(kind: str, *, rulings: bool) -> Callable[[Request], Awaitable[R
         base = _base_url(request)
 
         def work(gen: Generation) -> Response:
-            found = _printing_by(gen, kind, value)
+            found = lookups.printing_by_id(gen.cursor(), kind, value)
             return _rulings_answer(gen, found, missing) if rulings else _card_answer(gen, found, base, missing)
 
         return await _answer_in_threadpool(request, work)
@@ -704,15 +654,7 @@ async def card_random(request: Request) -> Response:
             if not ids:
                 raise ApiError(404, "Your query didn’t match any cards. Adjust your search terms.")
             return _card_answer(gen, ids[random.randrange(len(ids))], base, "No random card found.")
-        row = (
-            gen.cursor()
-            .execute(
-                "SELECT p.id FROM preferred_printings p JOIN cards c USING (oracle_id) WHERE c.is_card "
-                "ORDER BY random() LIMIT 1"
-            )
-            .fetchall()
-        )
-        return _card_answer(gen, row[0][0] if row else None, base, "The database has no cards.")
+        return _card_answer(gen, lookups.random_printing(gen.cursor()), base, "The database has no cards.")
 
     return await _answer_in_threadpool(request, work)
 
@@ -722,8 +664,7 @@ def _autocomplete_names(gen: Generation) -> list[tuple[str, str]]:
     from oracle_tools.text.matching import normalize
 
     def build() -> list[tuple[str, str]]:
-        rows = gen.cursor().execute("SELECT DISTINCT name FROM cards WHERE is_card ORDER BY name").fetchall()
-        return [(normalize(name), name) for (name,) in rows]
+        return [(normalize(name), name) for name in lookups.card_names(gen.cursor())]
 
     return gen.cached("autocomplete", build)
 
@@ -872,26 +813,15 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
         if not oracle_id:
             return None
         if "set" in ident:
-            return _printing_in_set(gen, oracle_id, ident["set"])
+            return lookups.printing_in_set(cur, oracle_id, ident["set"])
         return representative(gen, [oracle_id]).get(oracle_id)
     if "collector_number" in ident:
         return gen.db.printing_id(ident["set"], ident["collector_number"], None)
     if "mtgo_id" in ident:
-        row = cur.execute(
-            "SELECT id FROM printings WHERE mtgo_id = ? ORDER BY id LIMIT 1", [ident["mtgo_id"]]
-        ).fetchall()
-        return row[0][0] if row else None
-    if "illustration_id" in ident:  # the artwork's English printing first, then the newest
-        row = cur.execute(
-            "SELECT id FROM printings WHERE illustration_id = ? "
-            "ORDER BY (lang = 'en') DESC, released_at DESC NULLS LAST, id LIMIT 1",
-            [ident["illustration_id"].lower()],
-        ).fetchall()
-        return row[0][0] if row else None
-    row = cur.execute(
-        "SELECT id FROM printings WHERE list_contains(multiverse_ids, ?) ORDER BY id LIMIT 1", [ident["multiverse_id"]]
-    ).fetchall()
-    return row[0][0] if row else None
+        return lookups.printing_by_id(cur, "mtgo", ident["mtgo_id"], first_by_id=True)
+    if "illustration_id" in ident:
+        return lookups.printing_by_illustration(cur, ident["illustration_id"])
+    return lookups.printing_by_id(cur, "multiverse", ident["multiverse_id"], first_by_id=True)
 
 
 async def cards_collection(request: Request) -> Response:
@@ -969,9 +899,7 @@ async def migrations(request: Request) -> Response:
 
 def _sets(gen: Generation) -> list[dict[str, Any]]:
     """Every set object (links hold the BASE_URL placeholder), newest first; built once per generation."""
-    from oracle_tools.scryfall.sets import set_objects
-
-    return gen.cached("sets", lambda: set_objects(gen.cursor(), base_url=BASE_URL))
+    return gen.cached("sets", lambda: gen.db.sets(base_url=BASE_URL))
 
 
 async def sets_list(request: Request) -> Response:
@@ -1214,9 +1142,9 @@ async def decks_check(request: Request) -> Response:
     """POST /decks/check?format=[&commander=…] with a decklist body (``deck check FILE --format F --json``).
 
     The body is read exactly as the CLI reads a file (any decklist format; a JSON tournament cache
-    gives a list of reports), through a private temporary file; the reports say ``source`` "request body".
+    gives a list of reports); the reports say ``source`` "request body".
     """
-    from oracle_tools.decks.checker import check_size, format_rules, to_decklists
+    from oracle_tools.decks.checker import check_size, decklists_from_bytes, format_rules
     from oracle_tools.errors import DecklistError
 
     params = _params(request, frozenset({"format", "commander"}), scryfall=False)
@@ -1233,22 +1161,15 @@ async def decks_check(request: Request) -> Response:
     def work(gen: Generation) -> Response:
         import dataclasses
 
-        with tempfile.TemporaryDirectory(prefix="oracle-tools-deck-") as tmp:
-            path = Path(tmp) / "decklist"
-            path.write_bytes(body)
-            try:
-                decks = to_decklists(path)
-            except DecklistError as exc:
-                raise ApiError(400, str(exc).replace(str(path), "the request body")) from None
+        try:
+            decks = decklists_from_bytes(body, "the request body")
+        except DecklistError as exc:
+            raise ApiError(400, str(exc)) from None
         for deck in decks:  # before any work: a deck over the limits is refused at once
             try:
-                check_size(dataclasses.replace(deck, source="the request body"))
+                check_size(deck, how_to_lift="oracle-tools deck check --no-limits on this machine")
             except DecklistError as exc:
-                raise ApiError(
-                    413,
-                    str(exc).removesuffix(" (deck check --no-limits, check_deck(..., limits=False))")
-                    + " (oracle-tools deck check --no-limits on this machine)",
-                ) from None
+                raise ApiError(413, str(exc)) from None
         reports = []
         for deck in decks:
             one = dataclasses.replace(deck, source="request body")
@@ -1464,7 +1385,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/cards/random", card_random, methods=["GET"]),
         *(
             Route(f"/cards/{kind}/{{value}}{tail}", _by_id_route(kind, rulings=bool(tail)), methods=["GET"])
-            for kind in _ID_COLUMNS
+            for kind in lookups.ID_KINDS
             for tail in ("/rulings", "")
         ),
         Route("/cards/{id}/rulings", card_rulings, methods=["GET"]),

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.types import Receive, Scope, Send
 
 from oracle_tools.interfaces.serve.store import BASE_URL_BYTES
+from oracle_tools.scryfall import lookups
 
 if TYPE_CHECKING:
     from oracle_tools.interfaces.serve.store import Generation
@@ -78,10 +79,7 @@ def bulk_file(gen: Generation, kind: str, base: str) -> BulkFile:
 
 
 def _updated_at(gen: Generation) -> str:
-    rows = gen.cursor().execute("SELECT max(started_at) FROM ingest_runs WHERE kind = 'cards'").fetchall()
-    when = (
-        rows[0][0] if rows and rows[0][0] is not None else dt.datetime.fromtimestamp(gen.path.stat().st_mtime, dt.UTC)
-    )
+    when = lookups.last_cards_ingest(gen.cursor()) or dt.datetime.fromtimestamp(gen.path.stat().st_mtime, dt.UTC)
     return str(when.replace(tzinfo=dt.UTC).isoformat())
 
 
@@ -108,24 +106,12 @@ def _items(gen: Generation, kind: str, base: str) -> Any:
     """Each object of the file as JSON bytes, in a stable order."""
     cur = gen.cursor()
     if kind == "rulings":
-        rows = cur.execute(
-            "SELECT oracle_id, source, published_at, comment FROM rulings "
-            "ORDER BY oracle_id, published_at NULLS LAST, comment"
-        ).fetchall()
-        for oracle_id, source, published, comment in rows:
-            yield _json(
-                {
-                    "object": "ruling",
-                    "oracle_id": oracle_id,
-                    "source": source or "wotc",
-                    "published_at": published.isoformat() if published is not None else None,
-                    "comment": comment,
-                }
-            )
+        for ruling in lookups.every_ruling(cur):
+            yield _json(ruling)
         return
     # the card objects the server keeps as JSON (every Oracle card's is built at open): the file is written from
     # them, not built again (a second build of every object took most of a download's first 12 s)
-    ids = [pid for (pid,) in cur.execute("SELECT id FROM preferred_printings ORDER BY id").fetchall()]
+    ids = lookups.preferred_printing_ids(cur)
     base_bytes = base.encode()
     for start in range(0, len(ids), 1000):
         for body in gen.card_objects_json(ids[start : start + 1000]):

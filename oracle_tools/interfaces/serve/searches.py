@@ -38,12 +38,11 @@ def search_ids(gen: Generation, query: str, unique: str, order: str, direction: 
     if hit is not None:
         return hit
 
-    def nameable(phrase: str) -> list[str]:  # nameable:"nonland" -- CR 201.4, the choose-name rules
-        return gen.db.nameable(phrase).get_column("oracle_id").unique().to_list()
-
     cursor = gen.user_cursor()
     with _search.time_limit(query_timeout()).watching(cursor):  # a runaway query cannot hold a thread
-        frame = _search.run(cursor, query, unique=unique, order=order, direction=direction, nameable=nameable)
+        frame = _search.run(
+            cursor, query, unique=unique, order=order, direction=direction, nameable=gen.db.nameable_ids
+        )
     ids = IdList(frame.get_column("id").to_list())
     gen.searches.put(key, ids, ids.nbytes + len(query))
     return ids

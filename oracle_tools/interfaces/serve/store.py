@@ -271,7 +271,7 @@ class Generation:
         /cards/named and /cards/collection then answer from memory. Stops when the generation closes."""
         import time
 
-        from oracle_tools.scryfall import cardjson
+        from oracle_tools.scryfall import cardjson, lookups
 
         started = time.perf_counter()
         try:
@@ -285,7 +285,7 @@ class Generation:
                 cur = self.owner.con.cursor()
                 self._cursors.append(cur)
             try:
-                oids = [oid for (oid,) in cur.execute("SELECT oracle_id FROM cards").fetchall()]
+                oids = lookups.oracle_ids(cur)
                 reps = cardjson.representative_ids(cur, oids)
                 for oid in oids:
                     self.representative.setdefault(oid, reps.get(oid, ""))

@@ -124,41 +124,20 @@ def card_stats(row: dict[str, Any]) -> str:
 def oracle_card(con: Any, oracle_id: str, same_name: list[str]) -> dict[str, Any] | None:
     """The Oracle card with its faces, legalities and alternate names, for the page.
 
-    The page's own SQL lives here, beside the only code that shows it; fixed statements, the
-    oracle id bound as a parameter.
+    The rows come from oracle_tools/scryfall/lookups.py (``oracle_card``); what the page shows is made here.
     """
-    cur = con.execute(
-        "SELECT oracle_id, name, layout, mana_cost, type_line, oracle_text, power, toughness, loyalty, defense "
-        "FROM cards WHERE oracle_id = ?",
-        [oracle_id],
-    )
-    columns = [d[0] for d in cur.description]
-    row = cur.fetchone()
-    if row is None:
+    from oracle_tools.scryfall import lookups
+
+    card = lookups.oracle_card(con, oracle_id)
+    if card is None:
         return None
-    card = dict(zip(columns, row))
-    cur = con.execute(
-        "SELECT face_index, name, role, mana_cost, type_line, oracle_text, power, toughness, loyalty, defense "
-        "FROM faces WHERE oracle_id = ? ORDER BY face_index",
-        [oracle_id],
-    )
-    columns = [d[0] for d in cur.description]
-    card["faces"] = [dict(zip(columns, face)) for face in cur.fetchall()]
     for face in card["faces"]:
         face["stats"] = card_stats(face)
     card["stats"] = card_stats(card)
-    legalities = con.execute(
-        "SELECT format, status FROM legalities WHERE oracle_id = ? ORDER BY format", [oracle_id]
-    ).fetchall()
+    legalities = card.pop("legalities")
     card["legal"] = [fmt for fmt, status in legalities if status == "legal"]
     card["restricted_or_banned"] = [(fmt, status) for fmt, status in legalities if status in ("banned", "restricted")]
-    # CR 201.6: alternate (flavor) names resolve to the card but are not its name
-    card["flavor_names"] = [
-        name
-        for (name,) in con.execute(
-            "SELECT DISTINCT name FROM names WHERE oracle_id = ? AND via = 'flavor' ORDER BY name", [oracle_id]
-        ).fetchall()
-    ]
+    # CR 201.6: alternate (flavor) names resolve to the card but are not its name (lookups' flavor_names)
     card["same_name"] = same_name  # CR 201.3: the other names of its class
     return card
 

@@ -1,0 +1,172 @@
+"""The printing and card lookups Scryfall's endpoints answer with: each a fixed, parameterised statement on a
+cursor of the reference database, returning ids or rows (never answers' shapes, never HTTP).
+
+The server's handlers (oracle_tools/interfaces/serve/) and the web page call these; each is tested on its own
+in tests/test_lookups.py. Which printing answers when several match is decided here, once per lookup:
+
+* by a set (``printing_in_set``): English first, then non-promo, then collector number;
+* by a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id (``printing_by_id``): English first (a collection
+  identifier, ``first_by_id=True``, takes the lowest printing id, as Scryfall's collection answers it);
+* by an illustration (``printing_by_illustration``): the artwork's English printing, then the newest;
+* several Oracle cards printed under one name (``first_of_same_name``): English, newest, collector number.
+
+Column names come from ``ID_KINDS`` (constants), never from user text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import duckdb
+
+    Cursor = duckdb.DuckDBPyConnection
+
+#: The numeric ids Scryfall finds a printing by (``/cards/{kind}/{id}``): the condition on ``printings`` each
+#: kind is matched with. Adding a kind here adds its two routes (oracle_tools/interfaces/serve/scryfall_routes.py).
+ID_KINDS = {
+    "multiverse": "list_contains(multiverse_ids, ?)",
+    "mtgo": "mtgo_id = ?",
+    "arena": "arena_id = ?",
+    "tcgplayer": "tcgplayer_id = ?",
+    "cardmarket": "cardmarket_id = ?",
+}
+
+
+def _first(cur: Cursor, sql: str, params: Sequence[Any] = ()) -> Any:
+    rows = cur.execute(sql, list(params)).fetchall()
+    return rows[0][0] if rows else None
+
+
+def printing_in_set(cur: Cursor, oracle_id: str, set_code: str) -> str | None:
+    """The printing of an Oracle card in a set (any case), English first, then non-promo, then by collector number;
+    None when the card has none there."""
+    return _first(
+        cur,
+        "SELECT id FROM printings WHERE oracle_id = ? AND set_code = lower(?) "
+        "ORDER BY (lang = 'en') DESC, coalesce(promo, false), collector_number, id LIMIT 1",
+        [oracle_id, set_code],
+    )
+
+
+def first_of_same_name(cur: Cursor, oracle_ids: Sequence[str], set_code: str | None = None) -> str | None:
+    """Of several Oracle cards printed under one name (Unstable's six Very Cryptic Commands: CR 201.2), the one
+    whose printing comes first (in ``set_code`` when given) by English, newest, collector number; None when none is
+    printed (there)."""
+    return _first(
+        cur,
+        "SELECT oracle_id FROM printings WHERE list_contains(?, oracle_id) "
+        "AND (? IS NULL OR set_code = lower(?)) "
+        "ORDER BY (lang = 'en') DESC, released_at DESC, collector_number, id LIMIT 1",
+        [sorted(oracle_ids), set_code, set_code],
+    )
+
+
+def printing_by_id(cur: Cursor, kind: str, value: int | str, *, first_by_id: bool = False) -> str | None:
+    """The printing a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id (``kind``, a key of ``ID_KINDS``) names,
+    English first (``first_by_id``: the lowest printing id), or None. Text that is not a number of at most 10
+    digits names no printing."""
+    if isinstance(value, str):
+        if not (value.isascii() and value.isdigit()) or len(value) > 10:
+            return None  # ids are numbers: anything else names no card
+        value = int(value)
+    order = "id" if first_by_id else "(lang = 'en') DESC, id"
+    return _first(cur, f"SELECT id FROM printings WHERE {ID_KINDS[kind]} ORDER BY {order} LIMIT 1", [value])
+
+
+def printing_by_illustration(cur: Cursor, illustration_id: str) -> str | None:
+    """A printing of an artwork (any case): English first, then the newest, or None."""
+    return _first(
+        cur,
+        "SELECT id FROM printings WHERE illustration_id = ? "
+        "ORDER BY (lang = 'en') DESC, released_at DESC NULLS LAST, id LIMIT 1",
+        [illustration_id.lower()],
+    )
+
+
+def printing_oracle_id(cur: Cursor, printing_id: str) -> tuple[bool, str | None]:
+    """Whether the printing exists, and its Oracle id (None for a printing of no Oracle card)."""
+    rows = cur.execute("SELECT oracle_id FROM printings WHERE id = ?", [printing_id]).fetchall()
+    return (True, rows[0][0]) if rows else (False, None)
+
+
+def random_printing(cur: Cursor) -> str | None:
+    """The preferred printing of a random card (not a token, emblem or other non-card), or None in an empty
+    database."""
+    return _first(
+        cur,
+        "SELECT p.id FROM preferred_printings p JOIN cards c USING (oracle_id) WHERE c.is_card "
+        "ORDER BY random() LIMIT 1",
+    )
+
+
+def card_names(cur: Cursor) -> list[str]:
+    """Every Oracle card's name (cards only), each once, sorted: what autocomplete picks from."""
+    return [name for (name,) in cur.execute("SELECT DISTINCT name FROM cards WHERE is_card ORDER BY name").fetchall()]
+
+
+def oracle_ids(cur: Cursor) -> list[str]:
+    """Every Oracle id of the ``cards`` table."""
+    return [oid for (oid,) in cur.execute("SELECT oracle_id FROM cards").fetchall()]
+
+
+def preferred_printing_ids(cur: Cursor) -> list[str]:
+    """The preferred printing of every Oracle card, by printing id (Scryfall's Oracle Cards bulk file)."""
+    return [pid for (pid,) in cur.execute("SELECT id FROM preferred_printings ORDER BY id").fetchall()]
+
+
+def every_ruling(cur: Cursor) -> Iterator[dict[str, Any]]:
+    """Every ruling as Scryfall's ruling object, by Oracle id, date and text (Scryfall's Rulings bulk file)."""
+    rows = cur.execute(
+        "SELECT oracle_id, source, published_at, comment FROM rulings "
+        "ORDER BY oracle_id, published_at NULLS LAST, comment"
+    ).fetchall()
+    for oracle_id, source, published, comment in rows:
+        yield {
+            "object": "ruling",
+            "oracle_id": oracle_id,
+            "source": source or "wotc",
+            "published_at": published.isoformat() if published is not None else None,
+            "comment": comment,
+        }
+
+
+def last_cards_ingest(cur: Cursor) -> dt.datetime | None:
+    """When the last ingest of card data started, or None when the database records none."""
+    found: dt.datetime | None = _first(cur, "SELECT max(started_at) FROM ingest_runs WHERE kind = 'cards'")
+    return found
+
+
+def oracle_card(cur: Cursor, oracle_id: str) -> dict[str, Any] | None:
+    """An Oracle card's row (name, layout, cost, type line, text, stats) with ``faces`` (its face rows, in order),
+    ``legalities`` ((format, status) pairs by format) and ``flavor_names`` (CR 201.6: alternate names that resolve
+    to it but are not its name); None for an unknown id."""
+    found = cur.execute(
+        "SELECT oracle_id, name, layout, mana_cost, type_line, oracle_text, power, toughness, loyalty, defense "
+        "FROM cards WHERE oracle_id = ?",
+        [oracle_id],
+    )
+    columns = [d[0] for d in found.description]
+    row = found.fetchone()
+    if row is None:
+        return None
+    card = dict(zip(columns, row, strict=True))
+    found = cur.execute(
+        "SELECT face_index, name, role, mana_cost, type_line, oracle_text, power, toughness, loyalty, defense "
+        "FROM faces WHERE oracle_id = ? ORDER BY face_index",
+        [oracle_id],
+    )
+    columns = [d[0] for d in found.description]
+    card["faces"] = [dict(zip(columns, face, strict=True)) for face in found.fetchall()]
+    card["legalities"] = cur.execute(
+        "SELECT format, status FROM legalities WHERE oracle_id = ? ORDER BY format", [oracle_id]
+    ).fetchall()
+    card["flavor_names"] = [
+        name
+        for (name,) in cur.execute(
+            "SELECT DISTINCT name FROM names WHERE oracle_id = ? AND via = 'flavor' ORDER BY name", [oracle_id]
+        ).fetchall()
+    ]
+    return card
