@@ -1,7 +1,7 @@
 """The server's search: the printing ids a Scryfall-syntax query finds, run on the worker thread's own sandboxed
 cursor under the served time limit and kept per generation in the byte-bounded cache ``Generation.searches``.
 
-One implementation for every door of the server: ``GET /cards/search`` and ``/cards/random?q=`` (app.py, which
+One implementation for every door of the server: ``GET /cards/search`` and ``/cards/random?q=`` (scryfall_routes.py, which
 words its errors as Scryfall's error objects) and the ``/search`` page (pages.py, which words them on the page)
 share its results, so a page of a query the API just answered costs no search.
 """

@@ -41,10 +41,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oracle_tools.db import OracleDB
 from oracle_tools.errors import OracleToolsError
+
+if TYPE_CHECKING:
+    import duckdb
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
 
@@ -201,7 +204,7 @@ class Generation:
         self._owner_closed = False
         self.warm_seconds: float | None = None  # set when the background warm-up has finished
 
-    def cursor(self) -> Any:
+    def cursor(self) -> duckdb.DuckDBPyConnection:
         """This thread's own DuckDB connection to the database (created on first use)."""
         cur = getattr(self._local, "cursor", None)
         if cur is None:
@@ -222,7 +225,7 @@ class Generation:
             view = self._local.db = self.owner.on_connection(self.cursor(), self.user_cursor)
         return view
 
-    def user_cursor(self) -> Any:
+    def user_cursor(self) -> duckdb.DuckDBPyConnection:
         """This thread's own connection for user-derived SQL (search): a cursor of the sandboxed
         ``OracleDB.user_con`` when the database has it, else of the read-only connection."""
         cur = getattr(self._local, "user_cursor", None)

@@ -1,0 +1,177 @@
+"""The server's answers: JSON bodies, the one error type (:class:`ApiError`, Scryfall's error object) and where
+it is rendered (:func:`error_response`), the exception handlers, and running a request's work on a worker pool with
+the library's errors turned into error objects.
+
+Every error answer of the server is an ``ApiError`` rendered by ``error_response``: handlers raise it, the
+library's errors become one in :func:`answer_or_error_object`, and the app's middleware and exception handlers
+(app.py) answer theirs through it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from oracle_tools.errors import DatabaseMissingError, OracleToolsError
+from oracle_tools.interfaces.serve.pools import Pool
+from oracle_tools.interfaces.serve.store import Generation
+
+log = logging.getLogger("oracle_tools.interfaces.serve")
+
+
+class ApiError(Exception):
+    """An answer with a Scryfall error object: the HTTP status, what was wrong (``details``), Scryfall's ``code``
+    for the status (``CODES``) unless given, its optional ``type`` and ``warnings``."""
+
+    def __init__(
+        self,
+        status: int,
+        details: str,
+        type_: str | None = None,
+        warnings: Sequence[str] | None = None,
+        *,
+        code: str | None = None,
+    ) -> None:
+        super().__init__(details)
+        self.status, self.details, self.type, self.warnings = status, details, type_, warnings
+        self.code = code or CODES.get(status, "error")
+
+
+CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "unprocessable_entity",
+    500: "internal_server_error",
+    503: "service_unavailable",
+}
+
+
+def error_body(
+    status: int, details: str, code: str | None = None, type_: str | None = None, warnings: Sequence[str] | None = None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "object": "error",
+        "code": code or CODES.get(status, "error"),
+        "status": status,
+        "details": details,
+    }
+    if type_:
+        body["type"] = type_
+    if warnings:
+        body["warnings"] = list(warnings)
+    return body
+
+
+def json_bytes(data: Any) -> bytes:
+    """The same ``json.dumps`` as the CLI's ``--json`` (``default=str`` for dates), compact."""
+    return json.dumps(data, ensure_ascii=False, default=str, separators=(",", ":")).encode("utf-8")
+
+
+def json_response(data: Any, status: int = 200) -> Response:
+    return Response(json_bytes(data), status_code=status, media_type="application/json")
+
+
+def raw_json_response(body: bytes, status: int = 200) -> Response:
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def error_response(exc: ApiError) -> Response:
+    return json_response(error_body(exc.status, exc.details, exc.code, exc.type, exc.warnings), exc.status)
+
+
+def sentence(exc: Exception) -> str:
+    """A library message (lower-case, no full stop: the CLI's ``error: …`` line) as a Scryfall ``details`` sentence."""
+    details = str(exc)
+    return f"{details[0].upper()}{details[1:]}."
+
+
+# -- running work ------------------------------------------------------------------------------------
+
+
+async def answer_in_threadpool(
+    request: Request, work: Callable[[Generation], Response], pool: str = "lookups"
+) -> Response:
+    """Run ``work`` on a worker thread of ``pool`` against the request's database generation (see GenerationLease)."""
+    generation: Generation = request.scope["oracle_tools.generation"]
+    pools: dict[str, Pool] = request.app.state.pools
+    return await pools[pool].run(answer_or_error_object, work, generation)
+
+
+async def answer_remembered(
+    request: Request,
+    params: dict[str, str],
+    work: Callable[[Generation], Response],
+    pool: str = "lookups",
+    *,
+    base: str | None = None,
+) -> Response:
+    """:func:`answer_in_threadpool` for a GET rules endpoint, whose answer depends only on the path, the parameters,
+    the read-only database and (``base``, for answers holding links) the server's address the client used: a 200
+    answer is kept per generation and given again without running ``work`` (a nameable list takes most of a
+    second)."""
+    generation: Generation = request.scope["oracle_tools.generation"]
+    key = (request.url.path, tuple(sorted(params.items())), base)
+    body = generation.answers.get(key)
+    if body is not None:
+        return raw_json_response(body)
+    response = await answer_in_threadpool(request, work, pool)
+    if response.status_code == 200:
+        generation.remember_answer(key, bytes(response.body))
+    return response
+
+
+def answer_or_error_object(work: Callable[[Generation], Response], generation: Generation) -> Response:
+    """``work``'s answer, or the Scryfall error object its error means (a user's mistake is a 400, no 500)."""
+    try:
+        return work(generation)
+    except ApiError as exc:
+        return error_response(exc)
+    except DatabaseMissingError as exc:
+        return error_response(ApiError(503, str(exc)))
+    except OracleToolsError as exc:
+        return error_response(ApiError(400, str(exc)))
+
+
+# -- exception handlers (app.py registers them) -------------------------------------------------------
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 404)
+    if status == 405:
+        return error_response(ApiError(405, f"{request.method} is not allowed on {request.url.path}."))
+    return error_response(
+        ApiError(
+            status,
+            f"no endpoint at {request.url.path[:200]}; see docs/serve.md for the API.",
+            code=CODES.get(status, "error"),
+        )
+    )
+
+
+async def api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(exc)
+
+
+async def pool_full(request: Request, exc: Exception) -> Response:
+    """A full worker pool (pools.PoolFull): Scryfall's error object, 503."""
+    return error_response(ApiError(503, str(exc)))
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    log.error("%s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
+    return error_response(
+        ApiError(
+            500,
+            f"the server could not answer this request ({type(exc).__name__}); it keeps running.",
+        )
+    )

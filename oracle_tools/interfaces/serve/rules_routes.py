@@ -1,0 +1,201 @@
+"""The rules endpoints: each answers exactly the JSON of the matching CLI command with ``--json`` (docs/serve.md):
+names, tokens, choose-name, the deck check and the change history. Handlers parse their parameters (params.py)
+and render ``OracleDB``'s answers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from oracle_tools.db import MAX_BATCH_NAMES
+from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve.params import (
+    MAX_NAME,
+    base_url_of,
+    bool_param,
+    endpoint_params,
+    parse_json_body,
+    read_body,
+    text_param,
+)
+from oracle_tools.interfaces.serve.pools import LARGE_WORK
+from oracle_tools.interfaces.serve.responses import ApiError, answer_in_threadpool, answer_remembered, json_response
+from oracle_tools.interfaces.serve.scryfall_routes import PAGE_SIZE
+from oracle_tools.interfaces.serve.store import Generation
+
+if TYPE_CHECKING:
+    from oracle_tools.text.constraints import Constraint
+
+
+async def names_resolve(request: Request) -> Response:
+    """GET /names/resolve?q=[&fuzzy=true] (``resolve --json``); POST a JSON list[?fuzzy=true] (``resolve --batch
+    [--fuzzy] --json``)."""
+    if request.method == "POST":
+        fuzzy = bool_param(endpoint_params(request, frozenset({"fuzzy"}), scryfall=False).get("fuzzy"), "fuzzy")
+        raw = await read_body(request)
+
+        def resolve_batch(gen: Generation) -> Response:  # parsed on the worker thread: 1 MB of JSON takes a while
+            body = parse_json_body(raw)
+            if not isinstance(body, list) or not all(isinstance(n, str) for n in body):
+                raise ApiError(400, 'send a JSON list of names, such as ["Fire/Ice", "Foudre"].')
+            names = [n for n in body if n.strip()]  # the CLI's --batch skips blank lines
+            if len(names) > MAX_BATCH_NAMES:
+                raise ApiError(
+                    422,
+                    f"{len(names):,} names were given; at most {MAX_BATCH_NAMES:,} are accepted per request "
+                    "(send them in several, or use oracle-tools resolve --batch on this machine).",
+                )
+            for i, name in enumerate(names):
+                if len(name) > MAX_NAME:
+                    raise ApiError(400, f"name {i} is {len(name):,} characters long; at most {MAX_NAME:,}.")
+            if not names:
+                return json_response([])
+            return json_response(gen.db.resolve_many(names, suggest=5, fuzzy=fuzzy).to_dicts())
+
+        # names are about 20 bytes of JSON each: a body of more than LARGE_WORK of them is large work
+        return await answer_in_threadpool(request, resolve_batch, "large" if len(raw) > 20 * LARGE_WORK else "decks")
+    params = endpoint_params(request, frozenset({"q", "fuzzy"}), scryfall=False)
+    name = text_param(params.get("q"), "q")
+    fuzzy = bool_param(params.get("fuzzy"), "fuzzy")
+    return await answer_remembered(
+        request,
+        params,
+        lambda gen: json_response(gen.db.resolve(name, fuzzy=fuzzy).to_dict()),
+    )
+
+
+async def tokens(request: Request) -> Response:
+    """GET /tokens/{name} (``token NAME --json``)."""
+    params = endpoint_params(request, frozenset(), scryfall=False)
+    name = text_param(request.path_params["name"], "the token name")
+    return await answer_remembered(request, params, lambda gen: json_response(gen.db.token(name).to_dict()))
+
+
+def _constraint(gen: Generation, phrase: str | None, card: str | None) -> tuple[Constraint, str, str | None]:
+    from oracle_tools.choose import chooser as _choose
+
+    if card is not None:
+        return _choose.constraint_from_card(gen.db, card)
+    return _choose.as_constraint(phrase), phrase or "", None
+
+
+def _constraint_params(params: dict[str, str]) -> tuple[str | None, str | None]:
+    phrase = text_param(params.get("constraint"), "constraint", required=False)
+    card = text_param(params.get("card"), "card", required=False)
+    if phrase is not None and card is not None:
+        raise ApiError(400, "give constraint= or card=, not both.")
+    return phrase, card
+
+
+async def choose_name(request: Request) -> Response:
+    """GET /choose-name?name=&constraint=|card= (``choose-name NAME --json``)."""
+    params = endpoint_params(request, frozenset({"name", "constraint", "card"}), scryfall=False)
+    name = text_param(params.get("name"), "name")
+    phrase, card = _constraint_params(params)
+
+    def work(gen: Generation) -> Response:
+        constraint, phrase_used, source = _constraint(gen, phrase, card)
+        verdict = gen.db.choose_name(name, constraint)
+        return json_response({**verdict.to_dict(), "constraint_phrase": phrase_used, "constraint_from_card": source})
+
+    return await answer_remembered(request, params, work)
+
+
+async def choose_name_list(request: Request) -> Response:
+    """GET /choose-name/list?constraint=|card= (``choose-name --list --json``)."""
+    params = endpoint_params(request, frozenset({"constraint", "card"}), scryfall=False)
+    phrase, card = _constraint_params(params)
+
+    def work(gen: Generation) -> Response:
+        constraint, _, _ = _constraint(gen, phrase, card)
+        frame = gen.db.nameable(constraint)
+        return json_response(frame.drop("oracle_text").to_dicts())
+
+    return await answer_remembered(request, params, work, "large")
+
+
+async def decks_check(request: Request) -> Response:
+    """POST /decks/check?format=[&commander=…] with a decklist body (``deck check FILE --format F --json``).
+
+    The body is read exactly as the CLI reads a file (any decklist format; a JSON tournament cache
+    gives a list of reports); the reports say ``source`` "request body".
+    """
+    from oracle_tools.decks.checker import check_size, decklists_from_bytes, format_rules
+    from oracle_tools.errors import DecklistError
+
+    params = endpoint_params(request, frozenset({"format", "commander"}), scryfall=False)
+    fmt_text = text_param(params.get("format"), "format")
+    commanders = [c for c in request.query_params.getlist("commander") if c.strip()]
+    for c in commanders:
+        text_param(c, "commander")
+    try:
+        fmt = format_rules(fmt_text).key
+    except OracleToolsError as exc:
+        raise ApiError(400, str(exc)) from None
+    body = await read_body(request)
+
+    def work(gen: Generation) -> Response:
+        import dataclasses
+
+        try:
+            decks = decklists_from_bytes(body, "the request body")
+        except DecklistError as exc:
+            raise ApiError(400, str(exc)) from None
+        for deck in decks:  # before any work: a deck over the limits is refused at once
+            try:
+                check_size(deck, how_to_lift="oracle-tools deck check --no-limits on this machine")
+            except DecklistError as exc:
+                raise ApiError(413, str(exc)) from None
+        reports = []
+        for deck in decks:
+            one = dataclasses.replace(deck, source="request body")
+            reports.append(gen.db.check_deck(one, format=fmt, commanders=commanders or None).to_dict())
+        return json_response(reports[0] if len(reports) == 1 else reports)
+
+    # a deck's size is told by its lines before it is read: a long list is large work
+    return await answer_in_threadpool(request, work, "large" if body.count(b"\n") > LARGE_WORK else "decks")
+
+
+_CHANGES = frozenset({"run", "since", "format", "card", "page"})
+CHANGES_PAGE = PAGE_SIZE  # changes per /changes page
+
+
+async def changes(request: Request) -> Response:
+    """GET /changes?run=|since=&format=&card=&page=: what an ingest changed (``oracle-tools changes --json``'s
+    changes, in its order) as a Scryfall list object of ``change`` objects, 175 a page, with the counts."""
+    params = endpoint_params(request, _CHANGES, scryfall=False)
+    run_text = params.get("run")
+    if run_text is not None and not (run_text.isascii() and run_text.isdigit() and len(run_text) < 10):
+        raise ApiError(400, f"run={run_text[:20]!r} is not an ingest run number (1, 2, …).")
+    since = text_param(params.get("since"), "since", required=False)
+    fmt = text_param(params.get("format"), "format", required=False)
+    card = text_param(params.get("card"), "card", required=False)
+    page_text = params.get("page", "1")
+    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= 100_000:
+        raise ApiError(400, f"page={page_text[:20]!r} is not a page number (1, 2, …).")
+    page = int(page_text)
+    base = base_url_of(request)
+
+    def work(gen: Generation) -> Response:
+        report = gen.db.changes_report(since=since, run=int(run_text) if run_text else None, format=fmt, card=card)
+        every = [change for group in report["groups"] for change in group["changes"]]
+        start = (page - 1) * CHANGES_PAGE
+        if start and start >= len(every):
+            raise ApiError(422, f"page {page} is past the last page of {len(every):,} changes.")
+        body: dict[str, Any] = {
+            "object": "list",
+            "total_changes": len(every),
+            "has_more": start + CHANGES_PAGE < len(every),
+        }
+        if body["has_more"]:
+            body["next_page"] = f"{base}/changes?{urlencode({**params, 'page': str(page + 1)})}"
+        body.update(selected=report["selected"], runs=report["runs"], counts=report["counts"])
+        body["data"] = [{"object": "change", **c} for c in every[start : start + CHANGES_PAGE]]
+        return json_response(body)
+
+    # next_page holds the address this client used: answers are kept apart per address
+    return await answer_remembered(request, params, work, "large", base=base)

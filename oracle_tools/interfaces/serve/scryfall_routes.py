@@ -1,0 +1,654 @@
+"""The Scryfall-compatible endpoints: Scryfall's paths, parameters, JSON shapes and error objects
+(https://scryfall.com/docs/api). Each handler parses its parameters (params.py), runs its work on a worker pool
+against the request's database generation, and renders the answer: the card and printing lookups are
+oracle_tools/scryfall/lookups.py, the answers' objects the library's (card objects, sets, catalogs, symbols).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve import searches
+from oracle_tools.interfaces.serve.params import (
+    CARD_FORMATS,
+    MAX_NAME,
+    base_url_of,
+    bool_param,
+    endpoint_params,
+    read_json_body,
+    text_param,
+)
+from oracle_tools.interfaces.serve.pools import Pool
+from oracle_tools.interfaces.serve.responses import (
+    ApiError,
+    answer_in_threadpool,
+    answer_remembered,
+    error_response,
+    json_bytes,
+    json_response,
+    raw_json_response,
+    sentence,
+)
+from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList
+from oracle_tools.names.resolver import Resolution
+from oracle_tools.scryfall import cardjson, lookups
+
+MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
+PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
+AUTOCOMPLETE_LIMIT = 20  # names per /cards/autocomplete answer, as on Scryfall
+
+
+# -- card objects ----------------------------------------------------------------------------------
+
+
+def card_json(generation: Generation, ids: Sequence[str]) -> list[bytes | None]:
+    """Card objects as JSON bytes for printing ids (None for an unknown id), cached per generation
+    (:meth:`Generation.card_objects_json`); :func:`_with_base` puts the request's base URL in."""
+    return generation.card_objects_json(ids)
+
+
+def representative(generation: Generation, oracle_ids: Sequence[str]) -> dict[str, str]:
+    """Printing id of each Oracle id's representative printing (cardjson's rule), cached."""
+    cache = generation.representative
+    missing = [oid for oid in dict.fromkeys(oracle_ids) if oid not in cache]
+    found = cardjson.representative_ids(generation.cursor(), missing) if missing else {}
+    cache.update(found)  # the ids of cards only: a client's made-up ids are not kept
+    return {oid: pid for oid in oracle_ids if (pid := cache.get(oid) or found.get(oid))}
+
+
+def list_body(items: Sequence[bytes], **fields: Any) -> bytes:
+    """A Scryfall list object whose ``data`` are already-serialised card objects."""
+    head = json_bytes({"object": "list", **fields})[:-1]
+    return head + b',"data":[' + b",".join(items) + b"]}"
+
+
+def _card_answer(generation: Generation, printing_id: str | None, base_url: str, missing: str) -> Response:
+    if printing_id:
+        body = card_json(generation, [printing_id])[0]
+        if body is not None:
+            return raw_json_response(body.replace(BASE_URL_BYTES, base_url.encode()))
+    raise ApiError(404, missing)
+
+
+#: ``face``/``version``: which image ``format=image`` redirects to (single-card endpoints).
+_IMAGE_CHOICE = frozenset({"face", "version"})
+_NAMED = frozenset({"exact", "fuzzy", "set"}) | _IMAGE_CHOICE
+
+
+async def cards_named(request: Request) -> Response:
+    """GET /cards/named?exact=|fuzzy=[&set=]: one card by name (CR 201: any face, language, alternate name)."""
+    params = endpoint_params(request, _NAMED, formats=CARD_FORMATS)
+    if ("exact" in params) == ("fuzzy" in params):
+        raise ApiError(400, "give exactly one of exact= or fuzzy= (a card name).")
+    fuzzy = "fuzzy" in params
+    name = text_param(params["fuzzy" if fuzzy else "exact"], "fuzzy" if fuzzy else "exact")
+    assert name is not None
+    set_code = text_param(params.get("set"), "set", required=False)
+    base = base_url_of(request)
+    key = ("fuzzy" if fuzzy else "exact", name, (set_code or "").lower())
+    # An answer seen before is served on the event loop: the database is read-only, so the name's printing
+    # (or its 404) is exact for the generation, and the hop to the threadpool would cost more than the answer.
+    gen_now: Generation = request.scope["oracle_tools.generation"]
+    seen = gen_now.named.get(key)
+    if isinstance(seen, ApiError):
+        return error_response(seen)
+    if seen is not None:
+        body = gen_now.card_json.get(seen)
+        if body:
+            return raw_json_response(body.replace(BASE_URL_BYTES, base.encode()))
+
+    def work(gen: Generation) -> Response:
+        try:
+            pid = _named_printing(gen, name, fuzzy, set_code)
+        except ApiError as exc:  # kept without its traceback (whose frames hold the request): a copy
+            gen.remember_named(key, ApiError(exc.status, exc.details, exc.type, exc.warnings, code=exc.code))
+            raise
+        gen.remember_named(key, pid)
+        return _card_answer(gen, pid, base, f"No printing of “{name}” in the database.")
+
+    return await answer_in_threadpool(request, work)
+
+
+def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | None) -> str:
+    """The printing id /cards/named answers with, or an ApiError (404, maybe of type "ambiguous")."""
+    # The one resolver of every interface (oracle_tools.text.matching: Scryfall's fuzzy rule); what stays here is
+    # the server's convention for a name several Oracle cards print identically (_one_of_same_name).
+    result = gen.db.resolve(name, fuzzy=fuzzy)
+    oracle_id, card_name = result.oracle_id, result.name
+    same_name = None if result.ok else _one_of_same_name(gen, result, set_code)
+    if same_name:
+        oracle_id, card_name = same_name, result.candidates[0].name
+    elif result.status == "ambiguous":
+        raise ApiError(
+            404,
+            f"Too many cards match ambiguous name “{name}”: "
+            f"{', '.join(c.name for c in result.candidates[:10])}. Add more words to refine "
+            "your search.",
+            "ambiguous",
+        )
+    elif not result.ok or not oracle_id:
+        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
+        raise ApiError(404, f"No cards found matching “{name}”.{hint}")
+    assert oracle_id is not None
+    if set_code:
+        pid = lookups.printing_in_set(gen.cursor(), oracle_id, set_code)
+        if pid is None:
+            raise ApiError(404, f"No cards found matching “{name}” in set “{set_code}”.")
+        return pid
+    pid = representative(gen, [oracle_id]).get(oracle_id)
+    if not pid:
+        raise ApiError(404, f"No printing of “{card_name}” in the database.")
+    return pid
+
+
+def _one_of_same_name(gen: Generation, result: Resolution, set_code: str | None = None) -> str | None:
+    """The Oracle id to answer for a name several Oracle cards print identically (Unstable's six Very
+    Cryptic Commands: CR 201.2, the same name). ``resolve`` calls that ambiguous, rightly for the rules;
+    Scryfall's exact lookups answer one card, so do these: the one whose printing comes first (in
+    ``set_code`` when given) by English, newest, collector number. None when the candidates' names differ."""
+    candidates = result.candidates or ()
+    if result.status != "ambiguous" or len({c.name for c in candidates}) != 1:
+        return None
+    return lookups.first_of_same_name(gen.cursor(), [c.oracle_id for c in candidates if c.oracle_id], set_code)
+
+
+_UUID_CHARS = frozenset("0123456789abcdef-")
+
+
+def _looks_like_uuid(text: str) -> bool:
+    return len(text) == 36 and set(text.lower()) <= _UUID_CHARS
+
+
+async def card_by_id(request: Request) -> Response:
+    """GET /cards/{id}: one printing by its Scryfall id."""
+    endpoint_params(request, _IMAGE_CHOICE, formats=CARD_FORMATS)
+    card_id = request.path_params["id"]
+    if not _looks_like_uuid(card_id):
+        raise ApiError(
+            404,
+            f"“{card_id[:100]}” is not a Scryfall card id (a UUID); "
+            "use /cards/{set}/{number} for a set and collector number.",
+        )
+    base = base_url_of(request)
+    return await answer_in_threadpool(
+        request, lambda gen: _card_answer(gen, card_id.lower(), base, f"No card found with the given ID “{card_id}”.")
+    )
+
+
+async def card_by_number(request: Request) -> Response:
+    """GET /cards/{set}/{number}[/{lang}]: one printing by set code and collector number."""
+    endpoint_params(request, _IMAGE_CHOICE, formats=CARD_FORMATS)
+    set_code, number = request.path_params["set"], request.path_params["number"]
+    lang = request.path_params.get("lang")
+    base = base_url_of(request)
+
+    def work(gen: Generation) -> Response:
+        where = f"“{set_code[:20]}” #{number[:20]}" + (f" in language “{lang[:10]}”" if lang else "")
+        return _card_answer(gen, gen.db.printing_id(set_code, number, lang), base, f"No card found: {where}.")
+
+    return await answer_in_threadpool(request, work)
+
+
+async def card_rulings(request: Request) -> Response:
+    """GET /cards/{id}/rulings: the rulings of a printing's Oracle card, as a list object."""
+    endpoint_params(request, frozenset())
+    card_id = request.path_params["id"]
+    if not _looks_like_uuid(card_id):
+        raise ApiError(404, f"“{card_id[:100]}” is not a Scryfall card id (a UUID).")
+    return await answer_in_threadpool(
+        request, lambda gen: _rulings_answer(gen, card_id.lower(), f"No card found with the given ID “{card_id}”.")
+    )
+
+
+def _rulings_answer(gen: Generation, printing_id: str | None, missing: str) -> Response:
+    """The rulings of a printing's Oracle card as Scryfall's list object, or a 404 saying ``missing``."""
+    cur = gen.cursor()
+    known, oracle_id = lookups.printing_oracle_id(cur, printing_id) if printing_id else (False, None)
+    if not known:
+        raise ApiError(404, missing)
+    rulings = cardjson.rulings(cur, oracle_id) if oracle_id else []
+    return json_response({"object": "list", "has_more": False, "data": rulings})
+
+
+def by_id_route(kind: str, *, rulings: bool) -> Callable[[Request], Awaitable[Response]]:
+    label = {"multiverse": "Multiverse", "mtgo": "MTGO", "arena": "Arena", "tcgplayer": "TCGplayer"}.get(
+        kind, kind.title()
+    )
+
+    async def endpoint(request: Request) -> Response:
+        if rulings:
+            endpoint_params(request, frozenset())
+        else:
+            endpoint_params(request, _IMAGE_CHOICE, formats=CARD_FORMATS)
+        value = request.path_params["value"]
+        missing = f"No card found with the given {label} ID “{value[:40]}”."
+        base = base_url_of(request)
+
+        def work(gen: Generation) -> Response:
+            found = lookups.printing_by_id(gen.cursor(), kind, value)
+            return _rulings_answer(gen, found, missing) if rulings else _card_answer(gen, found, base, missing)
+
+        return await answer_in_threadpool(request, work)
+
+    endpoint.__doc__ = f"GET /cards/{kind}/{{id}}{'/rulings' if rulings else ''}: by the printing's {label} id."
+    return endpoint
+
+
+async def card_number_rulings(request: Request) -> Response:
+    """GET /cards/{set}/{number}/rulings: the rulings of the card a set code and collector number name."""
+    endpoint_params(request, frozenset())
+    set_code, number = request.path_params["set"], request.path_params["number"]
+
+    def work(gen: Generation) -> Response:
+        found = gen.db.printing_id(set_code, number, None)
+        return _rulings_answer(gen, found, f"No card found: “{set_code[:20]}” #{number[:20]}.")
+
+    return await answer_in_threadpool(request, work)
+
+
+async def card_random(request: Request) -> Response:
+    """GET /cards/random[?q=]: a random card (its preferred printing), or a random card a search finds."""
+    import random
+
+    params = endpoint_params(request, frozenset({"q"}) | _IMAGE_CHOICE, formats=CARD_FORMATS)
+    query = text_param(params.get("q"), "q", required=False)
+    base = base_url_of(request)
+
+    def work(gen: Generation) -> Response:
+        if query:
+            ids = search_ids(gen, query, "cards", "name", "auto")
+            if not ids:
+                raise ApiError(404, "Your query didn’t match any cards. Adjust your search terms.")
+            return _card_answer(gen, ids[random.randrange(len(ids))], base, "No random card found.")
+        return _card_answer(gen, lookups.random_printing(gen.cursor()), base, "The database has no cards.")
+
+    return await answer_in_threadpool(request, work)
+
+
+def _autocomplete_names(gen: Generation) -> list[tuple[str, str]]:
+    """(normalized name, name) of every Oracle card name in the reference, sorted by name."""
+    from oracle_tools.text.matching import normalize
+
+    def build() -> list[tuple[str, str]]:
+        return [(normalize(name), name) for name in lookups.card_names(gen.cursor())]
+
+    return gen.cached("autocomplete", build)
+
+
+async def cards_autocomplete(request: Request) -> Response:
+    """GET /cards/autocomplete?q=: a catalog of up to 20 card names starting with (then containing) q."""
+    from oracle_tools.text.matching import normalize
+
+    params = endpoint_params(request, frozenset({"q", "include_extras"}))
+    query = text_param(params.get("q"), "q", required=False) or ""
+    bool_param(params.get("include_extras"), "include_extras")
+    key = normalize(query)
+
+    def work(gen: Generation) -> Response:
+        names: list[str] = []
+        if len(key) >= 2:  # Scryfall: fewer than 2 characters give an empty catalog
+            entries = _autocomplete_names(gen)
+            names = [name for norm, name in entries if norm.startswith(key)][:AUTOCOMPLETE_LIMIT]
+            if len(names) < AUTOCOMPLETE_LIMIT:
+                seen = set(names)
+                names += [name for norm, name in entries if key in norm and name not in seen][
+                    : AUTOCOMPLETE_LIMIT - len(names)
+                ]
+        return json_response({"object": "catalog", "total_values": len(names), "data": names})
+
+    return await answer_in_threadpool(request, work)
+
+
+_SEARCH = frozenset(
+    {"q", "unique", "order", "dir", "page", "include_extras", "include_multilingual", "include_variations"}
+)
+
+
+def search_ids(gen: Generation, query: str, unique: str, order: str, direction: str) -> IdList:
+    """:func:`searches.search_ids <oracle_tools.interfaces.serve.searches.search_ids>` with its errors as the API
+    answers them: a search stopped by the time limit 422, a query that is not valid syntax 400 (type ``syntax``)."""
+    from oracle_tools import search as _search
+    from oracle_tools.store.sqlfiles import QueryTimeoutError
+
+    try:
+        return searches.search_ids(gen, query, unique, order, direction)
+    except QueryTimeoutError as exc:
+        raise ApiError(422, str(exc)) from None
+    except OracleToolsError as exc:
+        raise ApiError(400, str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError) else None) from None
+
+
+async def cards_search(request: Request) -> Response:
+    """GET /cards/search?q=: Scryfall search syntax (``OracleDB.search``), 175 cards a page."""
+    from oracle_tools.search import DIRECTIONS, UNIQUE  # the engine's own lists
+
+    params = endpoint_params(request, _SEARCH)
+    query = text_param(params.get("q"), "q")
+    assert query is not None
+    unique = params.get("unique", "cards")
+    if unique not in UNIQUE:
+        raise ApiError(400, f"unique={unique!r} is not one of {', '.join(UNIQUE)}.")
+    direction = params.get("dir", "auto")
+    if direction not in DIRECTIONS:
+        raise ApiError(400, f"dir={direction!r} is not one of {', '.join(DIRECTIONS)}.")
+    order = params.get("order", "name")
+    if len(order) > 40:
+        raise ApiError(400, "order= is too long; give a sort order such as name, cmc or released.")
+    page_text = params.get("page", "1")
+    # ASCII digits only: str.isdigit alone takes "²" (int() raises) and "２" (a page nobody typed)
+    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= 100_000:
+        raise ApiError(400, f"page={page_text[:20]!r} is not a page number (1, 2, …).")
+    page = int(page_text)
+    for flag in ("include_extras", "include_multilingual", "include_variations"):
+        bool_param(params.get(flag), flag)
+    base = base_url_of(request)
+
+    def work(gen: Generation) -> Response:
+        ids_all = search_ids(gen, query, unique, order, direction)
+        total = len(ids_all)
+        if total == 0:
+            raise ApiError(404, f"Your query “{query}” didn’t match any cards.")
+        start = (page - 1) * PAGE_SIZE
+        if start >= total:
+            raise ApiError(
+                422,
+                f"page {page} is past the last page ({(total + PAGE_SIZE - 1) // PAGE_SIZE}) of {total:,} cards.",
+            )
+        ids = ids_all.slice(start, start + PAGE_SIZE)
+        items = [b for b in card_json(gen, ids) if b is not None]
+        fields: dict[str, Any] = {"total_cards": total, "has_more": start + PAGE_SIZE < total}
+        if fields["has_more"]:
+            next_params = {k: v for k, v in params.items() if k != "page"}
+            next_params["page"] = str(page + 1)
+            fields["next_page"] = f"{base}/cards/search?{urlencode(next_params)}"
+        return raw_json_response(list_body(items, **fields).replace(BASE_URL_BYTES, base.encode()))
+
+    # a page is 175 card objects (about 500 KB): kept whole, it is not joined and relinked again per request
+    return await answer_remembered(request, params, work, base=base)
+
+
+_IDENTIFIER_KEYS = frozenset(
+    {"id", "oracle_id", "name", "set", "collector_number", "mtgo_id", "multiverse_id", "illustration_id"}
+)
+
+
+def _check_identifier(item: Any, index: int) -> dict[str, Any]:
+    where = f"identifiers[{index}]"
+    if not isinstance(item, dict):
+        raise ApiError(422, f'{where} is not an object; give e.g. {{"name": "Ancient Tomb"}}.')
+    unknown = set(item) - _IDENTIFIER_KEYS
+    if unknown:
+        raise ApiError(
+            422,
+            f"{where} has unknown keys {sorted(unknown)}; identifiers take {', '.join(sorted(_IDENTIFIER_KEYS))}.",
+        )
+    for key, value in item.items():
+        expected = int if key in ("mtgo_id", "multiverse_id") else str
+        if not isinstance(value, expected) or isinstance(value, bool):
+            raise ApiError(422, f"{where}.{key} must be a {'number' if expected is int else 'string'}.")
+        if isinstance(value, str) and (len(value) > MAX_NAME or not value.strip()):
+            raise ApiError(422, f"{where}.{key} is empty or longer than {MAX_NAME:,} characters.")
+    keys = frozenset(item)
+    valid = [
+        frozenset({"id"}),
+        frozenset({"oracle_id"}),
+        frozenset({"name"}),
+        frozenset({"name", "set"}),
+        frozenset({"set", "collector_number"}),
+        frozenset({"mtgo_id"}),
+        frozenset({"multiverse_id"}),
+        frozenset({"illustration_id"}),
+    ]
+    if keys not in valid:
+        raise ApiError(
+            422,
+            f"{where} is not a valid identifier ({', '.join(sorted(keys)) or 'empty'}); "
+            "use id, oracle_id, illustration_id, name, name + set, set + collector_number, mtgo_id or multiverse_id.",
+        )
+    return item
+
+
+def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
+    """The printing id one collection identifier other than ``id`` names, or None."""
+    cur = gen.cursor()
+    if "oracle_id" in ident:  # (printing ids are looked up together, in cards_collection)
+        return representative(gen, [ident["oracle_id"].lower()]).get(ident["oracle_id"].lower())
+    if "name" in ident:
+        result = gen.db.resolve(ident["name"])
+        oracle_id = result.oracle_id if result.ok else _one_of_same_name(gen, result, ident.get("set"))
+        if not oracle_id:
+            return None
+        if "set" in ident:
+            return lookups.printing_in_set(cur, oracle_id, ident["set"])
+        return representative(gen, [oracle_id]).get(oracle_id)
+    if "collector_number" in ident:
+        return gen.db.printing_id(ident["set"], ident["collector_number"], None)
+    if "mtgo_id" in ident:
+        return lookups.printing_by_id(cur, "mtgo", ident["mtgo_id"], first_by_id=True)
+    if "illustration_id" in ident:
+        return lookups.printing_by_illustration(cur, ident["illustration_id"])
+    return lookups.printing_by_id(cur, "multiverse", ident["multiverse_id"], first_by_id=True)
+
+
+async def cards_collection(request: Request) -> Response:
+    """POST /cards/collection: up to 75 identifiers → a list object with ``not_found``."""
+    endpoint_params(request, frozenset())
+    body = await read_json_body(request)
+    if not isinstance(body, dict) or set(body) != {"identifiers"} or not isinstance(body["identifiers"], list):
+        raise ApiError(422, 'send {"identifiers": [...]} with up to 75 card identifiers.')
+    identifiers = body["identifiers"]
+    if not identifiers:
+        raise ApiError(422, "identifiers is empty; give between 1 and 75 card identifiers.")
+    if len(identifiers) > MAX_COLLECTION:
+        raise ApiError(
+            422,
+            f"{len(identifiers)} identifiers were given; at most {MAX_COLLECTION} are accepted per request.",
+        )
+    checked = [_check_identifier(item, i) for i, item in enumerate(identifiers)]
+    base = base_url_of(request)
+
+    def work(gen: Generation) -> Response:
+        found_ids: list[str] = []
+        not_found: list[dict[str, Any]] = []
+        # Printing ids are looked up together: their card objects are built (or read from the cache) in one
+        # step, and an id that builds no object names no printing.
+        by_id = [ident["id"].lower() for ident in checked if "id" in ident]
+        printed = {pid for pid, body in zip(by_id, card_json(gen, by_id), strict=True) if body is not None}
+        for ident in checked:
+            if "id" in ident:
+                pid = ident["id"].lower() if ident["id"].lower() in printed else None
+            else:
+                pid = _find_identifier(gen, ident)
+            if pid:
+                found_ids.append(pid)
+            else:
+                not_found.append(ident)
+        items = card_json(gen, found_ids)
+        body = list_body([b for b in items if b is not None], not_found=not_found)
+        return raw_json_response(body.replace(BASE_URL_BYTES, base.encode()))
+
+    return await answer_in_threadpool(request, work)
+
+
+async def catalog(request: Request) -> Response:
+    """GET /catalog/{name}: a Scryfall catalog object computed from the database (oracle_tools/scryfall/catalogs.py)."""
+    from oracle_tools.scryfall.catalogs import reader
+
+    endpoint_params(request, frozenset())
+    name = request.path_params["name"]
+    try:
+        reader(name)  # an unknown name, or one not offered, is answered before any work
+    except OracleToolsError as exc:
+        raise ApiError(404, sentence(exc)) from None
+    base = base_url_of(request)
+
+    def work(gen: Generation) -> Response:
+        data = gen.cached(f"catalog:{name}", lambda: gen.db.catalog(name))
+        uri = f"{base}/catalog/{name}"
+        return json_response({"object": "catalog", "uri": uri, "total_values": len(data), "data": data})
+
+    return await answer_in_threadpool(request, work)
+
+
+async def migrations(request: Request) -> Response:
+    """GET /migrations: Scryfall's list of card id migrations (merges, deletions). The bulk data carries none,
+    so the list is empty: a client that syncs ids finds nothing to change."""
+    endpoint_params(request, frozenset({"page"}))
+    return json_response({"object": "list", "has_more": False, "data": []})
+
+
+def _sets(gen: Generation) -> list[dict[str, Any]]:
+    """Every set object (links hold the BASE_URL placeholder), newest first; built once per generation."""
+    return gen.cached("sets", lambda: gen.db.sets(base_url=BASE_URL))
+
+
+async def sets_list(request: Request) -> Response:
+    """GET /sets: Scryfall's set list as the ingest kept it, and every other set the database has printings of
+    (oracle_tools/scryfall/sets.py)."""
+    endpoint_params(request, frozenset())
+    base = base_url_of(request)
+    return await answer_in_threadpool(
+        request,
+        lambda gen: raw_json_response(
+            json_bytes({"object": "list", "has_more": False, "data": _sets(gen)}).replace(BASE_URL_BYTES, base.encode())
+        ),
+    )
+
+
+async def set_by_code(request: Request) -> Response:
+    """GET /sets/{code} or /sets/{id}: one set."""
+    endpoint_params(request, frozenset())
+    wanted = request.path_params["code"]
+    base = base_url_of(request)
+
+    def work(gen: Generation) -> Response:
+        from oracle_tools.scryfall.sets import find_set
+
+        found = find_set(_sets(gen), wanted)
+        if found is None:
+            raise ApiError(404, f"No Magic set found for the given code or id “{wanted[:100]}”.")
+        return raw_json_response(json_bytes(found).replace(BASE_URL_BYTES, base.encode()))
+
+    return await answer_in_threadpool(request, work)
+
+
+async def set_by_tcgplayer(request: Request) -> Response:
+    """GET /sets/tcgplayer/{id}: the set of a TCGplayer group, known only from Scryfall's set list (card objects
+    never say it): a database ingested without that list finds none, and says why."""
+    endpoint_params(request, frozenset())
+    wanted = request.path_params["id"]
+    base = base_url_of(request)
+
+    def work(gen: Generation) -> Response:
+        from oracle_tools.scryfall.sets import find_tcgplayer_set
+
+        sets = _sets(gen)
+        found = find_tcgplayer_set(sets, int(wanted)) if wanted.isdigit() else None
+        if found is None:
+            why = (
+                ""
+                if any("tcgplayer_id" in item for item in sets)
+                else ": this database was ingested without Scryfall's set list (which says each set's TCGplayer "
+                "group; an online ingest downloads it), so no set is known by one; use /sets/{code}"
+            )
+            raise ApiError(404, f"No Magic set found for TCGplayer group id “{wanted[:100]}”{why}.")
+        return raw_json_response(json_bytes(found).replace(BASE_URL_BYTES, base.encode()))
+
+    return await answer_in_threadpool(request, work)
+
+
+async def symbology(request: Request) -> Response:
+    """GET /symbology: every card symbol (oracle_tools/scryfall/symbology.py)."""
+    endpoint_params(request, frozenset())
+
+    def work(gen: Generation) -> Response:
+        from oracle_tools.scryfall.symbology import symbols
+
+        body = gen.cached(
+            "symbology", lambda: json_bytes({"object": "list", "has_more": False, "data": symbols(gen.cursor())})
+        )
+        return raw_json_response(body)
+
+    return await answer_in_threadpool(request, work)
+
+
+async def parse_mana(request: Request) -> Response:
+    """GET /symbology/parse-mana?cost=: Scryfall's mana_cost object; 422 for a cost it cannot read."""
+    from oracle_tools.scryfall.symbology import ManaCostError
+    from oracle_tools.scryfall.symbology import parse_mana as parse
+
+    params = endpoint_params(request, frozenset({"cost"}))
+    cost = text_param(params.get("cost"), "cost")
+    try:
+        return json_response(parse(cost))
+    except ManaCostError as exc:
+        raise ApiError(422, sentence(exc)) from None
+
+
+async def bulk_download(request: Request) -> Response:
+    """GET /bulk-data/{type}/download: the file of a bulk type this server exports (oracle_tools/interfaces/serve/
+    bulk.py: built once per generation, streamed, gzip when the client takes it, at most MAX_DOWNLOADS at once)."""
+    from oracle_tools.interfaces.serve import bulk
+
+    endpoint_params(request, frozenset())
+    kind = bulk.type_name(request.path_params["which"])
+    if kind is None:
+        raise ApiError(404, f"No bulk data of type “{request.path_params['which'][:60]}”; GET /bulk-data lists them.")
+    downloads: bulk.Downloads = request.app.state.downloads
+    if downloads.running >= bulk.MAX_DOWNLOADS:
+        raise ApiError(503, f"{bulk.MAX_DOWNLOADS} bulk downloads are running; retry in a minute.")
+    downloads.running += 1  # the slot is taken before the build is awaited, so no other request counts it free
+    try:
+        base = base_url_of(request)
+        gen: Generation = request.scope["oracle_tools.generation"]
+        pools: dict[str, Pool] = request.app.state.pools
+        built = await pools["large"].run(bulk.bulk_file, gen, kind, base)  # built once per generation, then cached
+    except BaseException:
+        downloads.running -= 1  # no answer will stream: the slot is free again
+        raise
+    gzip_ok = "gzip" in request.headers.get("accept-encoding", "").lower()
+    answer = bulk.BulkDownload(built, gzip_ok=gzip_ok, downloads=downloads, filename=f"{kind.replace('_', '-')}.json")
+    return answer  # type: ignore[return-value]  # an ASGI answer Starlette sends as it is
+
+
+async def bulk_data(request: Request) -> Response:
+    """GET /bulk-data and /bulk-data/{id or type}: Scryfall's bulk_data objects of the types this server exports."""
+    from oracle_tools.interfaces.serve import bulk
+
+    endpoint_params(request, frozenset())
+    base = base_url_of(request)
+    wanted = request.path_params.get("which")
+
+    def work(gen: Generation) -> Response:
+        items = [bulk.bulk_object(gen, kind, base) for kind in bulk.TYPES]
+        if wanted is None:
+            return json_response({"object": "list", "has_more": False, "data": items})
+        kind = bulk.type_name(wanted)
+        for item in items:
+            if wanted == item["id"] or kind == item["type"]:
+                return json_response(item)
+        raise ApiError(404, f"No bulk data found for “{wanted[:100]}”; GET /bulk-data lists them.")
+
+    return await answer_in_threadpool(request, work)
+
+
+async def health(request: Request) -> Response:
+    """GET /health: the open database generation and whether its card cache is warm (for monitors, the bench)."""
+    endpoint_params(request, frozenset(), scryfall=False)
+    gen: Generation = request.scope["oracle_tools.generation"]
+    return json_response(
+        {
+            "object": "health",
+            "db": gen.path.name,  # the file name only: the answer is readable from any origin (CORS)
+            "generation": gen.number,
+            "warm": gen.warm_seconds is not None,
+            "warm_seconds": gen.warm_seconds,
+            "cards_cached": len(gen.card_json),
+        }
+    )
