@@ -91,3 +91,23 @@ def test_one_place_chooses_how_names_are_resolved() -> None:
     ]
     # OracleDB.resolve and NameResolver.resolve (the CLI command and the MCP tool of that name call OracleDB's)
     assert sorted(resolvers) == ["db.py", "names/resolver.py"]
+
+
+def test_the_interfaces_run_no_sql_and_the_server_is_split_by_job() -> None:
+    """The doors only parse and render: no module of ``interfaces/`` runs a statement of its own (the server's card
+    and printing lookups are oracle_tools/scryfall/lookups.py, each tested without a server), and no module of the
+    server grows past 800 lines (docs/architecture.md: "A new HTTP endpoint")."""
+    running = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path, tree in _modules()
+        if "interfaces" in path.parts
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ("execute", "executemany", "sql")
+    ]
+    assert running == []
+    long = {
+        path.name: lines
+        for path in (PACKAGE / "interfaces" / "serve").glob("*.py")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 800
+    }
+    assert long == {}
