@@ -748,7 +748,7 @@ class Ingest:
         a table that databases built by older versions lack stays empty."""
         for table in tables:
             try:
-                con.execute(f"INSERT INTO main.{table} SELECT * FROM {PREVIOUS_CATALOG}.main.{table}")
+                con.execute(f"INSERT INTO main.{table} BY NAME SELECT * FROM {PREVIOUS_CATALOG}.main.{table}")
             except duckdb.CatalogException:
                 if not missing_ok:
                     raise
@@ -770,11 +770,12 @@ class Ingest:
     def _record_runs(self, con: duckdb.DuckDBPyConnection, previous: Path | None) -> None:
         run_id = 1
         if previous is not None:
-            con.execute(f"INSERT INTO ingest_runs SELECT * FROM {PREVIOUS_CATALOG}.main.ingest_runs")
+            con.execute(f"INSERT INTO ingest_runs BY NAME SELECT * FROM {PREVIOUS_CATALOG}.main.ingest_runs")
             run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM ingest_runs").fetchall()[0][0]
         for origin, kind, file, bulk_type, updated_at, rows, seconds in self._run_rows:
             con.execute(
-                "INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO ingest_runs (run_id, started_at, source, kind, file, bulk_type, updated_at, rows, seconds)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [run_id, self._started, origin, kind, file, bulk_type, updated_at, rows, seconds],
             )
 

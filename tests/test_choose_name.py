@@ -62,7 +62,7 @@ def test_201_4_token_only_name_is_refused(sample_db: OracleDB) -> None:
 def test_201_4_stored_token_kinds_are_the_computed_ones(
     sample_db_path: Path, built_before: Callable[..., Path]
 ) -> None:
-    # issue 14: ingest stores the kinds of non-card names (token_kinds) so a fresh choose-name reads the keys
+    # For a fast start, ingest stores the kinds of non-card names (token_kinds) so a fresh choose-name reads the keys
     # it asks about; the table holds what the token tables give, and a database without it refuses alike.
     import duckdb
 

@@ -1,4 +1,4 @@
-"""Docs as a contract (issue 10.7): every CLI command and option is documented in README.md or docs/*.md, and
+"""Docs as a contract (what is undocumented is unusable): every CLI command and option is documented in README.md or docs/*.md, and
 docs/views.md lists exactly the views a freshly built database has. Both walk the live objects (the click group,
 the database), so a command, option or view added without its documentation fails here."""
 
@@ -167,3 +167,65 @@ def test_a_card_list_not_in_scryfalls_shape_is_pointed_at_its_converter() -> Non
     assert "scryfall-commander-legal-trimmed-20250925.json.gz" in docs
     assert "scripts/make_sample.py" in docs and "trimmed_to_card" in docs
     assert (ROOT / "scripts" / "make_sample.py").read_text(encoding="utf-8").count("def trimmed_to_card(") == 1
+
+
+# -- the HTTP routes and the MCP tools: each one the server answers is documented -------------------------------
+
+_HTTP_DOCS = ("serve.md", "web.md")  # the API (docs/serve.md) and the pages it links to (docs/web.md)
+
+
+def _documented_paths() -> set[str]:
+    """Every path written in backquotes in the HTTP docs, with an optional tail (`/cards/{set}/{number}[/{lang}]`)
+    counted both without and with it, and each parameter written as `{}`."""
+    text = "\n".join((ROOT / "docs" / name).read_text(encoding="utf-8") for name in _HTTP_DOCS)
+    paths: set[str] = set()
+    for quoted in re.findall(r"`(?:GET |POST )?(/(?:\{[^}]*\}|[^`\s?{])*)", text):
+        quoted = re.sub(r"\{[^}]*\}", "{}", quoted)
+        if "[" in quoted:  # an optional tail: the path without it and with it
+            head, tail = quoted.split("[", 1)
+            paths |= {head, head + tail.split("]", 1)[0]}
+        else:
+            paths.add(quoted)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def app_routes(sample_db_path: Path) -> list[tuple[str, frozenset[str]]]:
+    from starlette.routing import Route
+
+    from oracle_tools.interfaces.serve.app import create_app
+
+    app = create_app(sample_db_path)
+    return [(r.path, frozenset(r.methods or ())) for r in app.routes if isinstance(r, Route)]
+
+
+def test_every_http_route_is_documented(app_routes: list[tuple[str, frozenset[str]]]) -> None:
+    paths = {path for path, _ in app_routes}
+    assert {"/cards/named", "/cards/search", "/decks/check", "/", "/card/{oracle_id}"} <= paths
+    documented = _documented_paths()
+    missing = sorted(path for path in paths if re.sub(r"\{[^}]*\}", "{}", path) not in documented)
+    assert not missing, f"routes the server answers that neither docs/serve.md nor docs/web.md names: {missing}"
+
+
+def test_every_posted_route_is_documented_as_post(app_routes: list[tuple[str, frozenset[str]]]) -> None:
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    posted = {re.sub(r"\{[^}]*\}", "{}", p) for p in re.findall(r"`POST (/[^`\s?\[]*)", text)}
+    pages = {"/", "/deck"}  # the pages' forms (docs/web.md): the same page, posted
+    missing = sorted(
+        path for path, methods in app_routes if "POST" in methods and path not in pages and path not in posted
+    )
+    assert not missing, f"routes that take POST without `POST …` in docs/serve.md: {missing}"
+
+
+def test_every_mcp_tool_and_argument_is_documented(sample_db: OracleDB) -> None:
+    import asyncio
+
+    from oracle_tools.interfaces.mcp_server import build_server
+
+    tools = asyncio.run(build_server(sample_db).list_tools())
+    assert {"resolve", "search", "check_deck"} <= {t.name for t in tools}
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `(\w+)` \|.*$", _readme(), flags=re.M)}
+    for tool in tools:
+        assert tool.name in rows, f"the MCP tool {tool.name!r} has no row in the README's table of tools"
+        missing = [a for a in tool.input_schema.get("properties", {}) if f"`{a}`" not in rows[tool.name]]
+        assert not missing, f"arguments of the MCP tool {tool.name!r} its README row does not name: {missing}"

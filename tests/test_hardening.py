@@ -19,7 +19,7 @@ from oracle_tools import OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.cli import main
 
-# -- `sql` is really read-only (issue 10.2) ------------------------------------------------------------------
+# -- `sql` is really read-only: user SQL must not write or read files ------------------------------------------------
 
 #: (statement, a word the refusal line must contain). Each ran (or tried the network) before the sandbox.
 REFUSED = [
@@ -159,7 +159,7 @@ def test_export_still_writes(db_copy: Path, tmp_path: Path) -> None:
     assert out.read_text().splitlines() == ["name", "Tarmogoyf"]
 
 
-# -- MTGO .dek: no DTDs, no entities (issue 10.4) ---------------------------------------------------------------
+# -- MTGO .dek: no DTDs, no entities (XML bombs, file reads) ---------------------------------------------------------
 
 #: The shape MTGO writes (the same as tests/test_decklist.py's DEK), with a "billion laughs" DTD in front.
 DEK_BODY = """<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
@@ -241,13 +241,13 @@ def test_dek_without_dtd_still_reads(tmp_path: Path) -> None:
     assert [(e.count, e.name, e.line) for e in deck.entries] == [(4, "Lightning Bolt", 5), (18, "Lim-Dûl's Vault", 6)]
 
 
-# -- no tracebacks (issue 10.3) -----------------------------------------------------------------------------------
+# -- no tracebacks: bad input gets one line --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("file_name", ["previous.duckdb", "ingest_stage.duckdb", "Ingest_Stage.v2.db"])
 def test_ingest_twice_into_a_database_named_like_an_internal_one(tmp_path: Path, file_name: str) -> None:
     """A database named previous.duckdb clashed with the internal `ATTACH … AS previous` (BinderException); one
-    named ingest_stage.* would clash with the staging database (issue 14) had it a fixed name."""
+    named ingest_stage.* would clash with the staging database had it a fixed name."""
     db = tmp_path / file_name
     for _ in range(2):
         result = CliRunner().invoke(main, ["ingest", "--sample", "--no-progress", "--db", str(db)])
@@ -504,7 +504,7 @@ if __name__ == "__main__":  # the child process of test_no_command_prints_a_trac
     json.dump(_run_hostile(sys.argv[1], Path(sys.argv[2])), sys.stdout)
 
 
-# -- injectable backoff (issue 10.7: the slowest test slept 31 s through real backoff) ------------------------------
+# -- injectable backoff (a test would otherwise sleep 31 s through real backoff) ------------------------------
 
 
 def test_backoff_comes_from_one_place(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -523,7 +523,7 @@ def test_backoff_comes_from_one_place(monkeypatch: pytest.MonkeyPatch) -> None:
         download.default_backoff()
 
 
-# -- the habits of a kept library (issue 10.5-10.7) -----------------------------------------------------------------
+# -- the habits of a kept library -----------------------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -597,47 +597,6 @@ def test_notebooks_extra_covers_what_the_notebooks_import() -> None:
     assert missing == {}, f"imported by notebooks but in neither dependencies nor the notebooks extra: {missing}"
 
 
-def test_lint_and_type_configuration_and_ci_steps() -> None:
-    tool = _pyproject()["tool"]
-    assert tool["ruff"]["line-length"] == 120 and tool["ruff"]["target-version"] == "py311"
-    assert {"F", "E4", "E7", "E9", "I", "UP", "B"} <= set(tool["ruff"]["lint"]["select"])
-    assert tool["mypy"]["python_version"] == "3.11"
-    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    # one lint task (the Makefile's), run by CI and the pre-commit hook alike
-    lint = re.search(r"^lint:\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(encoding="utf-8"), flags=re.M)
-    assert lint is not None
-    assert lint.group(1).split("\n")[:4] == [
-        "\truff check .",
-        "\truff format --check .",
-        "\tmypy oracle_tools",
-        "\tlint-imports",
-    ]
-    for step in (
-        "make lint",
-        "python -m build",
-        "ingest --sample --db",
-        'resolve "fire/ice"',
-        "# browser for the web-page test",
-    ):
-        assert step in ci, step
-    hooks = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
-    assert "entry: make lint" in hooks
-
-
-def test_package_has_no_pyflakes_findings() -> None:
-    """Undefined names in OracleDB's public signatures (`"_choose.Verdict"`), unused locals, dead imports:
-    ruff's F rules over the package, with the project's configuration, find nothing."""
-    beside = Path(sys.executable).parent / "ruff"  # the venv's own ruff, also when its bin/ is not on PATH
-    ruff = str(beside) if beside.exists() else shutil.which("ruff") or pytest.skip("ruff is not installed (dev extra)")
-    result = subprocess.run(
-        [ruff, "check", "--select", "F", "--output-format", "concise", "oracle_tools"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stdout
-
-
 def test_dead_code_is_gone() -> None:
     from oracle_tools.names import index
     from oracle_tools.store import sqlfiles
@@ -646,7 +605,7 @@ def test_dead_code_is_gone() -> None:
     assert not hasattr(index, "NameSet")
 
 
-# -- every connection that runs user-derived SQL is the sandbox (issue 10.2: search, the HTTP server, MCP) ----------
+# -- every connection that runs user-derived SQL is the sandbox (search, the HTTP server, MCP) ----------
 
 
 def _record_search_connections(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
@@ -721,7 +680,7 @@ def test_every_shipped_file_is_in_the_wheel() -> None:
 
 
 def test_a_missing_table_is_probed_without_aborting_a_transaction(sample_db: OracleDB) -> None:
-    # sqlfiles.has_table (the "database built before this table" checks, issue 14) probes on a cursor of its own:
+    # sqlfiles.has_table (the "database built before this table" checks) probes on a cursor of its own:
     # a failed probe on the caller's connection would abort the caller's open transaction.
     from oracle_tools.store import sqlfiles
 

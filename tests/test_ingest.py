@@ -245,7 +245,7 @@ def test_a_printing_twice_in_one_file_is_refused_in_one_line(small_db: Path, tmp
 
 
 def test_a_failing_step_on_the_second_connection_keeps_the_old_database(small_db: Path, tmp_path: Path) -> None:
-    # issue 14: the rules are read on a second connection while the cards are staged. Its failure (a rules
+    # The rules are read on a second connection while the cards are staged (a faster ingest). Its failure (a rules
     # file with no CR in it) fails the ingest as one would on the first, and the old database stays.
     from oracle_tools.errors import RulesFileError
 
@@ -347,7 +347,7 @@ def test_missing_database_says_how_to_build_one(tmp_path: Path) -> None:
 
 def test_full_2019_dump_every_face_is_a_row(full_db: OracleDB, realdata: Path) -> None:
     # every card_faces entry of every multi-face card in the real dump has its faces row (read on the library's
-    # own connection: db.sql() is the sandbox that reads no file but the database, issue 10)
+    # own connection: db.sql() is the sandbox that reads no file but the database)
     missing = sqlfiles.frame(
         full_db.con,
         "WITH raw AS (SELECT DISTINCT oracle_id, unnest(card_faces).name AS name FROM read_json(?, "

@@ -1,4 +1,4 @@
-"""The one table of layout / face-role facts (oracle_tools/store/layouts.py, table ``face_roles``; issue 15).
+"""The one table of layout / face-role facts (oracle_tools/store/layouts.py, table ``face_roles``): what a layout means is decided once.
 
 Checked against the embedded sample: every face role the ingest assigns has a row, the rules it cites exist
 in the stored Comprehensive Rules, and choose/chooser.py, the ``nameable_faces`` view, ``card_analytics`` and the

@@ -1,4 +1,4 @@
-"""Single lookups by SQL point queries (oracle_tools/names/point.py, issue 14) give the full index's answers.
+"""Single lookups by SQL point queries (oracle_tools/names/point.py: a fresh process never loads every name) give the full index's answers.
 
 The point path (``PointNames``, ``NameChooser.for_name``, ``PointDeckChecker``) answers a fresh process's
 one question from a few indexed queries; the in-memory ``NameIndex`` / ``NameChooser`` / ``DeckChecker``
@@ -352,7 +352,7 @@ def test_sql_and_search_print_without_polars_or_arrow(sample_db_path: Path) -> N
 def test_suggestions_on_a_database_built_before_name_suggestions(
     sample_db_path: Path, built_before: Callable[..., Path]
 ) -> None:
-    # issue 14: ingest stores the suggestion names (name_suggestions); an older database without that table
+    # so a fresh process suggests without grouping every name, ingest stores the suggestion names (name_suggestions); an older database without that table
     # gets the same suggestions, grouped from names.
     import duckdb
 

@@ -1,4 +1,4 @@
-"""``oracle-tools mcp`` (issue 13, item 5): the real server process, driven by the MCP SDK's own client.
+"""``oracle-tools mcp``: the real server process, driven by the MCP SDK's own client.
 
 One stdio session against ``oracle-tools mcp --db <sample db>`` lists the tools and calls each of
 them (plus bad inputs); the tests then check the answers against the embedded sample's real cards

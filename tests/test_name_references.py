@@ -1,4 +1,4 @@
-"""The name_references table (issue 15): name mentions in Oracle text, CR 201.5 / 201.5c, on real data."""
+"""The name_references table: name mentions in Oracle text, CR 201.5 / 201.5c, on real data."""
 
 from __future__ import annotations
 
@@ -186,7 +186,7 @@ def test_choose_name_and_nameable_faces_agree_on_every_row(real_db: OracleDB) ->
 
 @pytest.mark.realdata
 def test_every_face_with_text_gets_its_cardname_form_from_the_mentions(real_db: OracleDB) -> None:
-    # issue 15: self-references are substituted in one place. Every face with Oracle text — tokens and
+    # Self-references are substituted in one place, so every reader sees the same text. Every face with Oracle text — tokens and
     # vanguards name themselves too (CR 201.5) — has an oracle_text_self_replaced row built from its mentions.
     missing = real_db.con.execute("""
         SELECT count(*) FROM faces f LEFT JOIN oracle_text_self_replaced s USING (oracle_id, face_index)
@@ -206,7 +206,7 @@ def test_every_face_with_text_gets_its_cardname_form_from_the_mentions(real_db: 
 
 @pytest.mark.realdata
 def test_faces_the_prefilter_skips_have_no_mention(real_db: OracleDB) -> None:
-    # issue 14: references.build reads only the faces where a trigger of name_mentions occurs (CR 201.5 own names,
+    # To build fast, references.build reads only the faces where a trigger of name_mentions occurs (CR 201.5 own names,
     # 201.5c shortened names, 111.9 given names, "named X"). Every skipped real face, read in full, has none.
     from oracle_tools.names import references
     from oracle_tools.text import vocabulary

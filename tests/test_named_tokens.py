@@ -1,4 +1,4 @@
-"""Named tokens defined by effects (issue 16): CR 111.4 "… token named X", 111.9 "create X, a legendary …".
+"""Named tokens defined by effects: CR 111.4 "… token named X", 111.9 "create X, a legendary …".
 
 ``token NAME`` answers in the order predefined (111.10) → the token effects name and define
 (kind ``effect``) → the Oracle card (111.11) → none. Tested on the real 2019 default-cards dump

@@ -1,4 +1,4 @@
-"""oracle_tools.text.oracletext: the layer that reads Oracle text (issue 15). Texts are real Oracle texts."""
+"""oracle_tools.text.oracletext: the one layer that reads Oracle text, so features agree on it. Texts are real Oracle texts."""
 
 from __future__ import annotations
 

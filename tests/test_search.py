@@ -1,4 +1,4 @@
-"""Scryfall's search syntax over the database (issue 12): parser, keywords, per-printing evaluation, CLI.
+"""Scryfall's search syntax over the database: parser, keywords, per-printing evaluation, CLI.
 
 Expected cards are real cards of the embedded sample (oracle_tools/data/sample/) or of ../shared/realdata,
 each with why it must (or must not) match, taken from the card itself (printed characteristics), not
@@ -170,7 +170,7 @@ def test_every_keyword_family_has_an_example_that_compiles() -> None:
 
 
 def test_bare_words_are_accent_and_case_insensitive_name_parts(sample_db: OracleDB) -> None:
-    assert names(sample_db, "lim-dul") == ["Lim-Dûl's Vault"]  # û folded (issue 12)
+    assert names(sample_db, "lim-dul") == ["Lim-Dûl's Vault"]  # û folded, as Scryfall folds accents
     assert "Lightning Bolt" in names(sample_db, "LIGHTNING bolt")
     assert "Forked Bolt" in names(sample_db, "bolt") and "Lightning Bolt" not in names(sample_db, "bolt -lightning")
 

@@ -1,4 +1,4 @@
-"""Reading "create … token" clauses through the Oracle-text layer (issue 15): where a clause sits (rules text,
+"""Reading "create … token" clauses through the Oracle-text layer (one reader of Oracle text for every feature): where a clause sits (rules text,
 reminder text CR 207.2, a quoted ability CR 113.1) comes from ``oracletext.segments`` / ``sources``, and a copy
 of the card itself (CR 707.2) is recognised with ``oracletext.refers_to_self`` (CR 201.5, 201.5c).
 

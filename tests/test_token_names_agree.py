@@ -1,4 +1,4 @@
-"""Token names and name mentions agree (issue 15): ``effect_tokens`` reads the names effects give tokens
+"""Token names and name mentions agree (one reading of Oracle text for both): ``effect_tokens`` reads the names effects give tokens
 (CR 111.4 "… token named X", CR 111.9 "create X, a legendary …") from the same spans as ``name_references``
 (kinds ``named`` and ``token_name``), so the two tables cannot disagree.
 

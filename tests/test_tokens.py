@@ -240,7 +240,7 @@ def test_rules_file_that_is_not_the_rules_keeps_the_old_db(sample_db_path: Path,
         assert db.token("Treasure").kind == "predefined"
 
 
-# -- tokens that effects name and define (CR 111.4, 111.9; issue 16; real data: test_named_tokens.py) --
+# -- tokens that effects name and define (CR 111.4, 111.9; real data: test_named_tokens.py) --
 
 
 def test_sample_marit_lage_is_the_effect_defined_token(sample_db: OracleDB) -> None:

@@ -1,4 +1,4 @@
-"""oracle_tools.text.vocabulary: the CR 205 word lists, read from the stored Comprehensive Rules (issue 15)."""
+"""oracle_tools.text.vocabulary: the CR 205 word lists, read from the stored Comprehensive Rules, not typed by hand."""
 
 from __future__ import annotations
 
@@ -144,7 +144,7 @@ def test_unknown_subtype_kind_is_one_clear_error() -> None:
 
 
 def test_light_read_of_the_shipped_rules_equals_the_full_parse() -> None:
-    # vocabulary reads only its rules' lines (fast start, issue 14); every list equals the one from the full
+    # vocabulary reads only its rules' lines (a fast start); every list equals the one from the full
     # parse of the same shipped CR text (CR 110.4, 205.2a, 205.3g-q, 205.4a)
     from oracle_tools.text.comprules import load_rules
 

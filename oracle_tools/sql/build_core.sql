@@ -48,21 +48,22 @@ CREATE TABLE ingest_stage.main.per_oracle AS
 SELECT oid, bool_and(printing_funny) AS funny, min(released_at) AS first_released
 FROM ingest_stage.main.stage_dedup WHERE oid IS NOT NULL GROUP BY oid;
 
-INSERT INTO cards
-SELECT r.oid, r.name, r.layout,
-       coalesce(r.mana_cost, r.card_faces[1].mana_cost),
+INSERT INTO cards BY NAME
+SELECT r.oid AS oracle_id, r.name, r.layout,
+       coalesce(r.mana_cost, r.card_faces[1].mana_cost) AS mana_cost,
        r.cmc, r.type_line,
-       coalesce(r.oracle_text, array_to_string(list_transform(r.card_faces, lambda f: coalesce(f.oracle_text, '')), E'\n//\n')),
-       wubrg(coalesce(r.colors, r.card_faces[1].colors, cost_colors(r.mana_cost))),
-       wubrg(r.color_identity),
-       wubrg(coalesce(r.color_indicator, r.card_faces[1].color_indicator)),
-       coalesce(r.power, r.card_faces[1].power), coalesce(r.toughness, r.card_faces[1].toughness),
-       coalesce(r.loyalty, r.card_faces[1].loyalty), coalesce(r.defense, r.card_faces[1].defense),
-       coalesce(r.keywords, []), r.produced_mana, coalesce(r.reserved, false),
+       coalesce(r.oracle_text, array_to_string(list_transform(r.card_faces, lambda f: coalesce(f.oracle_text, '')), E'\n//\n'))
+           AS oracle_text,
+       wubrg(coalesce(r.colors, r.card_faces[1].colors, cost_colors(r.mana_cost))) AS colors,
+       wubrg(r.color_identity) AS color_identity,
+       wubrg(coalesce(r.color_indicator, r.card_faces[1].color_indicator)) AS color_indicator,
+       coalesce(r.power, r.card_faces[1].power) AS power, coalesce(r.toughness, r.card_faces[1].toughness) AS toughness,
+       coalesce(r.loyalty, r.card_faces[1].loyalty) AS loyalty, coalesce(r.defense, r.card_faces[1].defense) AS defense,
+       coalesce(r.keywords, []) AS keywords, r.produced_mana, coalesce(r.reserved, false) AS reserved,
        p.funny,
-       kind.object_kind, kind.object_kind = 'card',
+       kind.object_kind, kind.object_kind = 'card' AS is_card,
        r.edhrec_rank, p.first_released,
-       CASE WHEN r.is_oracle_file THEN 'oracle_cards' ELSE 'printings' END,
+       CASE WHEN r.is_oracle_file THEN 'oracle_cards' ELSE 'printings' END AS source,
        r.game_changer, r.attraction_lights
 FROM ingest_stage.main.rep r
 JOIN ingest_stage.main.per_oracle p USING (oid)
@@ -76,9 +77,9 @@ CROSS JOIN LATERAL (SELECT CASE
     WHEN r.type_line = 'Card' OR r.type_line LIKE 'Card //%' THEN 'other'
     ELSE 'card' END AS object_kind) kind;
 
--- Faces: card_faces in order; objects without card_faces (normal, meld parts and
+-- Faces: card_faces in order (both SELECTs name every column); objects without card_faces (normal, meld parts and
 -- results, levelers, sagas, ...) give one face.
-INSERT INTO faces
+INSERT INTO faces BY NAME
 WITH multi AS (
     SELECT r.oid, r.layout, r.card_faces, r.cmc,
            unnest(r.card_faces) AS f,
@@ -110,23 +111,26 @@ WITH multi AS (
            m.f.power, m.f.toughness, m.f.loyalty, m.f.defense
     FROM multi m
 )
-SELECT mf.oid, mf.face_index, mf.name, mf.role, mf.layout, mf.mana_cost,
-       coalesce(mf.back_mana_value, mana_value(mf.mana_cost)), mf.type_line,
-       supertypes_of(mf.type_line), card_types_of(mf.type_line), subtypes_of(mf.type_line),
+SELECT mf.oid AS oracle_id, mf.face_index, mf.name, mf.role, mf.layout, mf.mana_cost,
+       coalesce(mf.back_mana_value, mana_value(mf.mana_cost)) AS mana_value, mf.type_line,
+       supertypes_of(mf.type_line) AS supertypes, card_types_of(mf.type_line) AS card_types,
+       subtypes_of(mf.type_line) AS subtypes,
        mf.oracle_text, mf.colors, mf.color_indicator, mf.power, mf.toughness, mf.loyalty, mf.defense, c.is_card
 FROM multi_faces mf JOIN cards c ON c.oracle_id = mf.oid
-UNION ALL
-SELECT r.oid, 0, r.name,
+UNION ALL BY NAME
+SELECT r.oid AS oracle_id, 0 AS face_index, r.name,
        CASE WHEN r.layout = 'meld' THEN
                 (CASE WHEN list_contains(list_transform(list_filter(r.all_parts, lambda ap: ap.component = 'meld_result'), lambda ap: ap.name), r.name)
                       THEN 'meld_result' ELSE 'meld_part' END)
-            ELSE 'single' END,
-       r.layout, nullif(r.mana_cost, ''), r.cmc, r.type_line,
-       supertypes_of(r.type_line), card_types_of(r.type_line), subtypes_of(r.type_line),
-       coalesce(r.oracle_text, ''), c.colors, c.color_indicator, r.power, r.toughness, r.loyalty, r.defense, c.is_card
+            ELSE 'single' END AS role,
+       r.layout, nullif(r.mana_cost, '') AS mana_cost, r.cmc AS mana_value, r.type_line,
+       supertypes_of(r.type_line) AS supertypes, card_types_of(r.type_line) AS card_types,
+       subtypes_of(r.type_line) AS subtypes,
+       coalesce(r.oracle_text, '') AS oracle_text, c.colors, c.color_indicator, r.power, r.toughness, r.loyalty,
+       r.defense, c.is_card
 FROM ingest_stage.main.rep r JOIN cards c ON c.oracle_id = r.oid
 WHERE coalesce(len(r.card_faces), 0) = 0;
 
-INSERT INTO legalities
-SELECT oid, unnest(map_keys(legalities)), unnest(map_values(legalities))
+INSERT INTO legalities BY NAME
+SELECT oid AS oracle_id, unnest(map_keys(legalities)) AS format, unnest(map_values(legalities)) AS status
 FROM ingest_stage.main.rep WHERE legalities IS NOT NULL;

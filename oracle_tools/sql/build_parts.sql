@@ -2,7 +2,7 @@
 -- all_parts: one row per (card, component, related name); a card's mention of itself is dropped.
 -- When the linked printing was not ingested, a meld or combo part is found by its unique
 -- (name, type line); a token is not: many different tokens share a name ("Warrior").
-INSERT INTO parts
+INSERT INTO parts BY NAME
 WITH raw AS (
     SELECT d.oid, unnest(d.all_parts) AS ap FROM ingest_stage.main.stage_dedup d WHERE len(d.all_parts) > 0 AND d.oid IS NOT NULL
 ), named AS (
@@ -16,8 +16,8 @@ WITH raw AS (
     LEFT JOIN named ON raw.ap.component <> 'token' AND named.name = raw.ap.name
                    AND named.type_line = raw.ap.type_line
 )
-SELECT oid, component, part_name, any_value(part_type_line),
-       arg_max(part_id, part_oracle_id IS NOT NULL), max(part_oracle_id)
+SELECT oid AS oracle_id, component, part_name, any_value(part_type_line) AS part_type_line,
+       arg_max(part_id, part_oracle_id IS NOT NULL) AS part_id, max(part_oracle_id) AS part_oracle_id
 FROM resolved
 WHERE coalesce(part_oracle_id, '') <> oid
   AND NOT (part_oracle_id IS NULL AND part_name = (SELECT c.name FROM cards c WHERE c.oracle_id = resolved.oid))

@@ -1,7 +1,7 @@
 -- One row per printing read (every language, every file), from the staging view of build_stage.sql.
 -- Run by oracle_tools/ingest.py on its second connection while build_core.sql builds cards and faces.
-INSERT INTO printings
-SELECT id, oid, name, lang, "set", set_name, set_type, collector_number, released_at, rarity, layout,
+INSERT INTO printings BY NAME
+SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, collector_number, released_at, rarity, layout,
        -- A multi-face printing's name is its faces' names joined; a reversible_card's sides are the same card,
        -- so their names are never joined ("Megatron // Megatron" is no name): one name when the sides agree.
        coalesce(printed_name,
@@ -9,30 +9,34 @@ SELECT id, oid, name, lang, "set", set_name, set_type, collector_number, release
                      THEN CASE WHEN len(list_distinct(list_transform(card_faces, lambda f: f.printed_name))) = 1
                                THEN card_faces[1].printed_name END
                      WHEN len(card_faces) > 0 AND list_bool_and(list_transform(card_faces, lambda f: f.printed_name IS NOT NULL))
-                     THEN array_to_string(list_transform(card_faces, lambda f: f.printed_name), ' // ') END),
+                     THEN array_to_string(list_transform(card_faces, lambda f: f.printed_name), ' // ') END)
+           AS printed_name,
        nullif(coalesce(flavor_name,
                 CASE WHEN layout = 'reversible_card'
                      THEN CASE WHEN len(list_distinct(list_transform(card_faces, lambda f: nullif(f.flavor_name, '')))) = 1
                                THEN card_faces[1].flavor_name END
                      WHEN len(card_faces) > 0 AND list_bool_and(list_transform(card_faces, lambda f: nullif(f.flavor_name, '') IS NOT NULL))
-                     THEN array_to_string(list_transform(card_faces, lambda f: f.flavor_name), ' // ') END), ''),
+                     THEN array_to_string(list_transform(card_faces, lambda f: f.flavor_name), ' // ') END), '')
+           AS flavor_name,
        printed_type_line, printed_text,
-       list_transform(card_faces, lambda f: f.name),
-       list_transform(card_faces, lambda f: f.printed_name),
-       list_transform(card_faces, lambda f: nullif(f.flavor_name, '')),
+       list_transform(card_faces, lambda f: f.name) AS face_names,
+       list_transform(card_faces, lambda f: f.printed_name) AS face_printed_names,
+       list_transform(card_faces, lambda f: nullif(f.flavor_name, '')) AS face_flavor_names,
        games, digital, promo, border_color, security_stamp, multiverse_ids, mtgo_id, arena_id, artist, source_file,
        -- finishes from the older foil/nonfoil where the file predates the field (as oracle_tools/scryfall/cardjson.py derives it)
        coalesce(finishes, CASE WHEN foil IS NOT NULL OR nonfoil IS NOT NULL
                                THEN list_filter(['nonfoil', 'foil'], lambda f: CASE f WHEN 'foil' THEN coalesce(foil, false)
-                                                                                     ELSE coalesce(nonfoil, false) END) END),
-       list_transform(card_faces, lambda f: f.oracle_id),
+                                                                                     ELSE coalesce(nonfoil, false) END) END)
+           AS finishes,
+       list_transform(card_faces, lambda f: f.oracle_id) AS face_oracle_ids,
        tcgplayer_id, cardmarket_id,
-       coalesce(set_id, regexp_extract(set_uri, '/sets/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$', 1)),
+       coalesce(set_id, regexp_extract(set_uri, '/sets/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$', 1))
+           AS set_id,
        scryfall_set_uri, illustration_id,
        least(TRY_CAST(prices.usd AS DECIMAL(12, 2)), TRY_CAST(prices.usd_foil AS DECIMAL(12, 2)),
-             TRY_CAST(prices.usd_etched AS DECIMAL(12, 2))),
-       least(TRY_CAST(prices.eur AS DECIMAL(12, 2)), TRY_CAST(prices.eur_foil AS DECIMAL(12, 2))),
-       TRY_CAST(prices.tix AS DECIMAL(12, 2)),
+             TRY_CAST(prices.usd_etched AS DECIMAL(12, 2))) AS usd,
+       least(TRY_CAST(prices.eur AS DECIMAL(12, 2)), TRY_CAST(prices.eur_foil AS DECIMAL(12, 2))) AS eur,
+       TRY_CAST(prices.tix AS DECIMAL(12, 2)) AS tix,
        watermark
 FROM ingest_stage.main.stage_dedup;
 

@@ -5,7 +5,7 @@ from the Comprehensive Rules text stored in the package (oracle_tools/data/rules
 :mod:`oracle_tools.text.comprules`), not typed by hand, so a new CR release brings its new subtypes
 with it. Colours (CR 105.1) and number words are short closed lists kept here.
 
->>> from oracle_tools import vocabulary as v
+>>> from oracle_tools.text import vocabulary as v
 >>> v.card_types()[:3]
 ('Artifact', 'Battle', 'Conspiracy')
 >>> "Time Lord" in v.subtypes("creature")
