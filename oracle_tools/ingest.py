@@ -266,14 +266,20 @@ MIN_KEPT_SHARE = 0.5
 
 
 def lock_path(db_path: Path) -> Path:
-    """The lock file of ``db_path``'s ingests (it holds the pid of the ingest holding it)."""
+    """The lock file of ``db_path``'s ingests while one runs (it holds the pid of the ingest holding it)."""
     return db_path.with_name(db_path.name + ".ingest.lock")
 
 
 class _IngestLock:
     """One ingest at a time per database: an exclusive lock (``flock``) on a file beside it for the whole
     ingest, the swap included. A second ingest fails at once naming the holder, or with ``wait`` says so and
-    waits. The lock goes with the process, however it ends (kill -9 too), so no stale lock is ever left."""
+    waits. The lock goes with the process, however it ends (kill -9 too), so no stale lock is ever held.
+
+    The file exists only while an ingest runs: the holder removes it before it lets go (a file left by a killed
+    ingest or by an older version, which kept it, is taken over and removed the same way). An ingest that
+    opened the file before it was removed then holds a lock on a file no longer at the path, which excludes
+    nobody: so a lock counts only when the path still names the file locked, else it is taken again on the
+    file now there."""
 
     def __init__(self, db_path: Path, *, wait: bool) -> None:
         self.path = lock_path(db_path)
@@ -283,31 +289,49 @@ class _IngestLock:
     def __enter__(self) -> _IngestLock:
         import fcntl
 
-        self._file = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 -- held until __exit__
-        try:
-            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self._file.seek(0)
-            holder = self._file.read().strip() or "another process"
-            if not self.wait:
-                self._file.close()
-                raise IngestError(
-                    f"another ingest (pid {holder}) is writing {self.path.name.removesuffix('.ingest.lock')}; "
-                    "wait for it to finish, or rerun with --wait to wait for it"
-                ) from None
-            print(f"waiting for the ingest of pid {holder} to finish…", file=sys.stderr, flush=True)
-            fcntl.flock(self._file, fcntl.LOCK_EX)
+        said_waiting = False
+        while True:
+            self._file = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 -- held until __exit__
+            try:
+                fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self._file.seek(0)
+                holder = self._file.read().strip() or "another process"
+                if not self.wait:
+                    self._file.close()
+                    raise IngestError(
+                        f"another ingest (pid {holder}) is writing {self.path.name.removesuffix('.ingest.lock')}; "
+                        "wait for it to finish, or rerun with --wait to wait for it"
+                    ) from None
+                if not said_waiting:
+                    print(f"waiting for the ingest of pid {holder} to finish…", file=sys.stderr, flush=True)
+                    said_waiting = True
+                fcntl.flock(self._file, fcntl.LOCK_EX)
+            if self._names_the_locked_file():
+                break
+            self._file.close()  # its holder removed it as it finished: lock the file now at the path
         self._file.seek(0)
         self._file.truncate()
         self._file.write(str(os.getpid()))
         self._file.flush()
         return self
 
+    def _names_the_locked_file(self) -> bool:
+        try:
+            at_path = os.stat(self.path)
+        except FileNotFoundError:
+            return False
+        held = os.fstat(self._file.fileno())
+        return (at_path.st_dev, at_path.st_ino) == (held.st_dev, held.st_ino)
+
     def __exit__(self, *exc: object) -> None:
         import fcntl
 
-        self._file.seek(0)
-        self._file.truncate()
+        try:
+            self.path.unlink(missing_ok=True)  # removed while still locked: no one can hold it in between
+        except OSError:  # another user's file in a sticky folder (/tmp): leave it, empty
+            self._file.seek(0)
+            self._file.truncate()
         fcntl.flock(self._file, fcntl.LOCK_UN)
         self._file.close()
 

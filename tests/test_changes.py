@@ -144,7 +144,9 @@ def test_re_ingesting_the_same_files_records_nothing(steps: dict[str, Path]) -> 
         assert again[table] == second[table]
     assert [r[:2] for r in again["change_runs"]] == [(2, 1), (3, 2)]
     with OracleDB(steps["again"]) as db:
-        assert db.changes_report()["total"] == 0  # the last ingest: compared, nothing changed
+        assert db.changes_report(run=3)["total"] == 0  # compared, nothing changed
+        default = db.changes_report()  # so by default the ingest before it, which did change something
+        assert ([r["run_id"] for r in default["runs"]], default["unchanged_later_runs"]) == ([2], [3])
 
 
 def test_a_real_ban_and_unban_between_two_real_files(steps: dict[str, Path]) -> None:
@@ -248,6 +250,57 @@ def test_a_former_name_resolves_with_via_former_and_a_note(renamed: Path) -> Non
         assert db.changes(card="Meltdown").height == 1  # the rename; the text kept its self-reference
     with OracleDB(renamed) as db:
         assert db.resolve_many(["Meltdown"]).row(0, named=True)["via"] == "former"
+
+
+@pytest.fixture(scope="module")
+def quiet_after_rename(renamed: Path, realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The renamed database, then a rules-only ingest (run 3) and a rulings-only ingest (run 4): both compare
+    the cards and find nothing changed."""
+    from oracle_tools.ingest import sample_dir
+
+    db = tmp_path_factory.mktemp("quiet") / "db.duckdb"
+    shutil.copy(renamed, db)
+    OracleDB.ingest_files(db, [], rules_file=realdata / "MagicCompRules-20260116.txt")
+    OracleDB.ingest_files(db, [sample_dir() / "rulings.json.gz"])
+    return db
+
+
+def test_changes_defaults_to_the_last_ingest_that_changed_something(quiet_after_rename: Path) -> None:
+    """A rules-only or rulings-only ingest compares the cards too and records nothing: shown by default, it hid
+    the last card update behind "0 changes (run 4, compared with run 3)". Every interface answers the library's
+    one default: the rename of run 2, with runs 3 and 4 named as the later runs that changed nothing."""
+    db_path = str(quiet_after_rename)
+    with OracleDB(quiet_after_rename) as db:
+        assert _history(quiet_after_rename)["change_runs"][-2:] == [(3, 2, 3, 3), (4, 3, 3, 3)]
+        report = db.changes_report()
+        assert [r["run_id"] for r in report["runs"]] == [2]
+        assert report["runs"][0]["compared_with"] == 1
+        assert report["unchanged_later_runs"] == [3, 4]
+        assert report["selected"] == "the last ingest that changed something"
+        assert report["counts"] == {"rename": 1}
+        assert db.changes().select("run_id", "kind").rows() == [(2, "rename")]
+        assert db.changes_report(run=4)["total"] == 0  # still there when asked for
+        assert db.changes_report(format="modern")["runs"][0]["run_id"] == 4  # nothing in modern ever: the last
+    code, out, _ = _cli("changes", "--db", db_path)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].endswith(" (run 2, compared with run 1)") and lines[0].startswith("1 change at the ingest of ")
+    assert lines[1] == "  the last ingest that changed something; runs 3, 4 after it changed nothing"
+    assert "  Meltdown → Molten Collapse" in lines
+    code, out, _ = _cli("changes", "--db", db_path, "--json")
+    assert json.loads(out) == json.loads(json.dumps(report, default=str))
+    from oracle_server import Server
+
+    server = Server(quiet_after_rename)
+    try:
+        answer = server.client.get("/changes").json()
+        page = server.client.get("/").text
+    finally:
+        server.stop()
+    assert [r["run_id"] for r in answer["runs"]] == [2] and answer["unchanged_later_runs"] == [3, 4]
+    assert [(c["kind"], c["new_value"]) for c in answer["data"]] == [("rename", "Molten Collapse")]
+    shown = "(run 2, compared with run 1; the last ingest that changed something: runs 3, 4 after it changed nothing)"
+    assert shown in " ".join(page.split())
 
 
 def test_changes_refuses_bad_options_in_one_line(renamed: Path, built_before) -> None:

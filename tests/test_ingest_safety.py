@@ -120,6 +120,54 @@ def test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost(db: Path) -> 
     assert runs == [*before, before[-1] + 1, before[-1] + 2]  # both ingests' runs are kept
 
 
+def test_no_lock_file_stays_beside_the_database_and_a_stale_one_is_removed(db: Path) -> None:
+    """The lock file stayed, empty, beside every database after its first ingest. It now exists only while an
+    ingest runs; one left by an older version (which kept it) or a killed ingest (its pid) goes at the next."""
+    for stale in ("", str(2**22 + 12345)):  # above Linux's default pid_max: no such process
+        lock_path(db).write_text(stale, encoding="utf-8")
+        done = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+        assert done.returncode == 0, done.stderr
+        assert sorted(p.name for p in db.parent.iterdir()) == [db.name]
+
+
+def test_the_lock_still_excludes_when_its_holder_removes_the_file(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ingest waiting on the lock file has it open when the holder removes it and lets go: its lock is then on
+    a file no longer at the path, while a third ingest creates a new one there. The waiter must take the lock on
+    the file at the path, so that the third is refused while the waiter runs."""
+    import io
+    import threading
+
+    from oracle_tools.errors import IngestError
+    from oracle_tools.ingest import _IngestLock
+
+    said = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", said)
+    first = _IngestLock(db, wait=False).__enter__()
+    holding, release = threading.Event(), threading.Event()
+
+    def waiter() -> None:
+        with _IngestLock(db, wait=True):
+            holding.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=waiter)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while "waiting for the ingest of pid" not in said.getvalue():  # it opened the file that is about to go
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        first.__exit__(None, None, None)
+        assert holding.wait(30)
+        assert lock_path(db).read_text(encoding="utf-8") == str(os.getpid())  # the waiter's, at the path
+        with pytest.raises(IngestError, match="another ingest"):
+            _IngestLock(db, wait=False).__enter__()
+    finally:
+        release.set()
+        thread.join(30)
+    assert not lock_path(db).exists()
+
+
 def test_an_ingest_that_would_lose_most_cards_is_refused(db: Path, tmp_path: Path) -> None:
     with gzip.open(Path(__file__).resolve().parents[1] / "oracle_tools/data/sample/cards-2019.json.gz") as f:
         one = [c for c in json.load(f) if c["name"] == "Lightning Bolt"][:1]
@@ -236,7 +284,7 @@ def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
     assert err == f"error: ingest: {said}; nothing was replaced: the database is as it was\n"
     assert out == ""
     assert db.read_bytes() == before
-    assert sorted(p.name for p in db.parent.iterdir()) == [db.name, lock_path(db).name]
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name]  # no lock file left either
 
 
 def test_a_damaged_database_is_replaced_when_asked(db: Path) -> None:
@@ -258,7 +306,7 @@ def test_a_damaged_database_is_replaced_when_asked(db: Path) -> None:
     assert replaced.returncode == 0, replaced.stderr
     assert f"warning: replaced {db}, which was damaged (IO Error: " in replaced.stderr
     assert _runs(db) == [1] and _cards(db) > 2000
-    assert sorted(p.name for p in db.parent.iterdir()) == [db.name, lock_path(db).name]
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name]  # no lock file left either
 
 
 def _sample_cards(count: int) -> list[dict]:
@@ -277,7 +325,7 @@ def _refused(db: Path, bulk: Path) -> str:
     """The one error line of an ingest of ``bulk`` into ``db`` (new: no old database to compare with)."""
     done = _cli("ingest", "--bulk-file", str(bulk), "--no-progress", "--db", str(db))
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert not db.exists() and sorted(p.name for p in db.parent.iterdir()) == [bulk.name, lock_path(db).name]
+    assert not db.exists() and sorted(p.name for p in db.parent.iterdir()) == [bulk.name]
     return done.stderr
 
 

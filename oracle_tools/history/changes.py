@@ -198,6 +198,9 @@ class Selection:
     where: str  # in words, for the text output
     format: str | None = None
     oracle_id: str | None = None
+    #: By default, the runs after the one shown that compared and found nothing (a rules-only or rulings-only
+    #: ingest, the same files again): skipped so that they do not hide the last change, and named.
+    unchanged_later_runs: tuple[int, ...] = ()
 
 
 def selection(
@@ -210,7 +213,9 @@ def selection(
     db_name: str = "the database",
 ) -> Selection:
     """The runs the options select: ``run``, or every run ingested on or after ``since``, or (neither) every
-    run for one card, else the newest run that compared. Bad options raise OracleToolsError (one line)."""
+    run for one card, else the newest run that changed something (in ``format``, when given): later runs that
+    changed nothing are named in ``unchanged_later_runs``; with no change recorded at all, the newest run that
+    compared. Bad options raise OracleToolsError (one line)."""
     _require(con, db_name)
     if since is not None and run is not None:
         raise OracleToolsError("give --since DATE or --run N, not both")
@@ -238,7 +243,24 @@ def selection(
     elif oracle_id is not None:
         chosen, where = runs, "every ingest"
     else:
-        chosen, where = runs[-1:], "the last ingest"
+        # The newest run is often one that changed nothing (rules or rulings only, the same files again): showing
+        # it would hide the last real change behind "0 changes", so the default is the last run that changed
+        # something, and the runs after it are named.
+        changed = {
+            r
+            for (r,) in con.execute(
+                "SELECT DISTINCT run_id FROM changes WHERE $format IS NULL OR (kind_order <= 5 AND field = $format)",
+                {"format": format},
+            ).fetchall()
+        }
+        last = [r for r in runs if r["run_id"] in changed][-1:] or runs[-1:]
+        later = tuple(r["run_id"] for r in runs if last and r["run_id"] > last[0]["run_id"])
+        where = (
+            "the last ingest"
+            if not later
+            else "the last ingest that changed something" + (f" in {format}" if format is not None else "")
+        )
+        return Selection(last, where, format, oracle_id, later)
     return Selection(chosen, where, format, oracle_id)
 
 
@@ -316,6 +338,7 @@ def report(con: duckdb.DuckDBPyConnection, chosen: Selection, *, limit: int | No
     return {
         "selected": chosen.where,
         "runs": [{**r, "ingested_at": _day(r["ingested_at"])} for r in chosen.runs],
+        "unchanged_later_runs": list(chosen.unchanged_later_runs),
         "format": chosen.format,
         "oracle_id": chosen.oracle_id,
         "total": len(every),

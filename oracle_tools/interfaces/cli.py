@@ -588,6 +588,10 @@ def changes(
         (one,) = data["runs"]
         runs = f"the ingest of {one['ingested_at']} (run {one['run_id']}, compared with run {one['compared_with']})"
     click.echo(f"{data['total']:,} change{'s' if data['total'] != 1 else ''} at {runs}")
+    if later := data["unchanged_later_runs"]:  # skipped so that they do not hide the last change
+        click.echo(
+            f"  {data['selected']}; run{'s' if len(later) > 1 else ''} {', '.join(map(str, later))} after it changed nothing"
+        )
     if data["total"]:
         click.echo("  " + " · ".join(f"{g['title'].lower()} {g['count']:,}" for g in data["groups"]))
     shown = 20 if limit is None else limit

@@ -194,6 +194,7 @@ async def changes(request: Request) -> Response:
         if body["has_more"]:
             body["next_page"] = f"{base}/changes?{urlencode({**params, 'page': str(page + 1)})}"
         body.update(selected=report["selected"], runs=report["runs"], counts=report["counts"])
+        body["unchanged_later_runs"] = report["unchanged_later_runs"]  # skipped by default: they changed nothing
         body["data"] = [{"object": "change", **c} for c in every[start : start + CHANGES_PAGE]]
         return json_response(body)
 
