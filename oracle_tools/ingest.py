@@ -528,6 +528,8 @@ class Ingest:
             # cardjson only, so built while the names are read.
             second.submit(lambda c: c.execute(sqlfiles.load("preferred_printings.sql")))
             second.submit(lambda c: c.execute(sqlfiles.load("search_faces.sql")))
+            # which files give the cards their legalities: deck check's header reads it (OracleDB.legalities_source)
+            second.submit(lambda c: c.execute(sqlfiles.load("legalities_files.sql")))
             bar.update(1)
             if ruling_files:
                 self._load_rulings(con, ruling_files, bar)
