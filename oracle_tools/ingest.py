@@ -528,13 +528,10 @@ class Ingest:
                 lambda c: rules.store(c, rules_file, keep_previous=previous is not None and rules_file is None)
             )
             second.submit(_warm_up)
-            for source in card_files:  # too large or too deep to keep and serve: refused before any is kept
-                limits.check_objects(
-                    str(source.path), source.json_format, max_object_bytes=scryfall_objects.MAX_OBJECT_BYTES
-                )
             if card_files:
                 # Each printing's whole object, kept on the core the staging leaves idle: nothing in the ingest
-                # reads it, so it is waited for at the end.
+                # reads it, so it is waited for at the end. It also refuses a file with an object too large or too
+                # deep to keep and serve (store/limits.py), found while compressing: said once the staging is done.
                 objects_kept = keeper.submit(
                     lambda c: scryfall_objects.keep(
                         c, [scryfall_objects.CardFile(str(f.path), f.json_format) for f in card_files]
@@ -542,6 +539,8 @@ class Ingest:
                 )
                 con.execute(f"ATTACH ':memory:' AS {STAGE_CATALOG}")
                 self._stage_cards(con, card_files, bar)
+                if objects_kept.done():  # a file refused while its objects were kept: no build to wait for
+                    self._objects_kept(objects_kept)
                 bar.set_description("building cards, faces, printings")
                 self._build_core(con, second)
                 con.execute(f"DETACH {STAGE_CATALOG}")
@@ -552,6 +551,8 @@ class Ingest:
             # cardjson only, so built while the names are read.
             second.submit(lambda c: c.execute(sqlfiles.load("preferred_printings.sql")))
             second.submit(lambda c: c.execute(sqlfiles.load("search_faces.sql")))
+            # which files give the cards their legalities: deck check's header reads it (OracleDB.legalities_source)
+            second.submit(lambda c: c.execute(sqlfiles.load("legalities_files.sql")))
             bar.update(1)
             if ruling_files:
                 self._load_rulings(con, ruling_files, bar)
@@ -567,13 +568,7 @@ class Ingest:
             bar.set_description("names, tokens")
             self._build_layers(con, second, rules_stored)
             if card_files:
-                try:
-                    objects_kept.result()
-                except duckdb.Error as exc:
-                    raise IngestError(
-                        f"the card files cannot be kept as Scryfall card objects: {_first_line(exc)}. "
-                        "Nothing was replaced."
-                    ) from None
+                self._objects_kept(objects_kept)
             bar.update(1)
         self._record_runs(con, previous)
         from oracle_tools.history import (
@@ -590,6 +585,16 @@ class Ingest:
                 "AND table_type = 'BASE TABLE' ORDER BY 1"
             ).fetchall()  # tables: counting the views costs ~0.1 s
         }
+
+    @staticmethod
+    def _objects_kept(kept: Future[None]) -> None:
+        """The card objects are kept; a failure as one line (a file past store/limits.py's limits: its own)."""
+        try:
+            kept.result()
+        except duckdb.Error as exc:
+            raise IngestError(
+                f"the card files cannot be kept as Scryfall card objects: {_first_line(exc)}. Nothing was replaced."
+            ) from None
 
     def _build_layers(
         self, con: duckdb.DuckDBPyConnection, second: _SecondConnection, rules_stored: Future[None]

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import zstandard
 
+from oracle_tools.store import limits
+
 if TYPE_CHECKING:
     import duckdb
 
@@ -59,12 +61,21 @@ WHERE o.id IN (SELECT unnest($ids))
 _DICTIONARY_SQL = "SELECT dictionary FROM scryfall_object_dictionary WHERE digest = ?"
 
 
+class PastLimits(ValueError):
+    """Raised inside the compression function to stop the read of a file with an object past store/limits.py's
+    limits (DuckDB reports it as its own error; :func:`keep` then says which object)."""
+
+
 class _Compressor:
-    """One dictionary, and a zstandard compressor per DuckDB worker thread (compressors are not shared)."""
+    """One dictionary, and a zstandard compressor per DuckDB worker thread (compressors are not shared).
+
+    It also checks every object it is given against store/limits.py's size and depth (``past_limits``: the
+    objects are at hand here, so the file is not read once more only to check them)."""
 
     def __init__(self, dictionary: bytes) -> None:
         self.dictionary = zstandard.ZstdCompressionDict(dictionary) if dictionary else None
         self._local = threading.local()
+        self.past_limits = False
 
     def _compressor(self) -> zstandard.ZstdCompressor:
         comp = getattr(self._local, "compressor", None)
@@ -80,6 +91,8 @@ class _Compressor:
         if isinstance(texts, pa.ChunkedArray):
             texts = texts.combine_chunks()
         if texts.null_count:
+            if any(_past_limits(t) for t in texts.to_pylist() if t is not None):
+                self._stop()
             return pa.array(
                 [None if t is None else self._compressor().compress(t.encode()) for t in texts.to_pylist()],
                 pa.binary(),
@@ -91,12 +104,24 @@ class _Compressor:
         offsets = np.frombuffer(offsets_buffer, dtype=offset_type)[: len(texts) + 1].astype(np.uint64)
         if data is None or not len(texts):
             return pa.array([self._compressor().compress(b"") for _ in range(len(texts))], pa.binary())
+        if limits.past_limits(data, offsets):
+            self._stop()
         segments = np.stack([offsets[:-1], offsets[1:] - offsets[:-1]], axis=1)
         # every value in one call: no Python object per value until the compressed bytes
         out = self._compressor().multi_compress_to_buffer(
             zstandard.BufferWithSegments(data, segments.tobytes()), threads=1
         )
         return pa.array([out[i].tobytes() for i in range(len(out))], pa.binary())
+
+    def _stop(self) -> None:
+        self.past_limits = True
+        raise PastLimits("a card object past the size or depth limits")
+
+
+def _past_limits(text: str) -> bool:
+    """One object's JSON text against store/limits.py's size and depth."""
+    size = len(text.encode())
+    return size > limits.OBJECT_BYTES or limits.json_depth(text, stop_after=limits.MAX_DEPTH) > limits.MAX_DEPTH
 
 
 class CardFile(NamedTuple):
@@ -120,20 +145,37 @@ def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile]) -> None:
     """Every object of each card file, compressed, into ``scryfall_objects``; a printing
     id in two files keeps the later file's object (as the typed columns do). The dictionary is trained on the
     head of the first file and stored in ``scryfall_object_dictionary``. Runs on a cursor of its own, beside the
-    staging of the typed columns: nothing else in an ingest reads these tables."""
+    staging of the typed columns: nothing else in an ingest reads these tables.
+
+    A file with an object larger than store/limits.py's ``OBJECT_BYTES`` or nested deeper than its ``MAX_DEPTH`` is
+    refused (:class:`~oracle_tools.errors.IngestError`, the line of ``limits.check_objects``), found while its
+    objects are compressed."""
     if not files:
         return
-    _register(cursor, training_texts(files[0].path))
+    compressor = _register(cursor, training_texts(files[0].path))
+
+    def insert(sql: str, params: list[object], file: CardFile) -> None:
+        import duckdb
+
+        try:
+            cursor.execute(sql, params)
+        except duckdb.Error:
+            if compressor.past_limits:  # read once more, to say which object and why (raises)
+                limits.check_objects(file.path, file.json_format, max_object_bytes=MAX_OBJECT_BYTES)
+            raise
+
     try:
         if len(files) == 1:
-            cursor.execute(f"INSERT INTO scryfall_objects {_read_file_sql(files[0])}", [files[0].path])
+            insert(f"INSERT INTO scryfall_objects {_read_file_sql(files[0])}", [files[0].path], files[0])
             return
         # Several files: staged, then each id once, the later file's object. (INSERT OR REPLACE would do it in
         # one pass but leaves the replaced rows' space behind: a third more file on the real data.)
         cursor.execute("CREATE TEMP TABLE staged_objects (id VARCHAR, file_order INTEGER, object BLOB)")
         for order, file in enumerate(files):
-            cursor.execute(
-                f"INSERT INTO staged_objects SELECT id, ?, object FROM ({_read_file_sql(file)})", [order, file.path]
+            insert(
+                f"INSERT INTO staged_objects SELECT id, ?, object FROM ({_read_file_sql(file)})",
+                [order, file.path],
+                file,
             )
         cursor.execute(
             "INSERT INTO scryfall_objects SELECT id, arg_max(object, file_order) FROM staged_objects GROUP BY id"
@@ -164,13 +206,15 @@ def training_texts(path: str) -> list[bytes]:
             _, at = decoder.raw_decode(text, start)
         except ValueError:
             break  # the object the head ends inside
+        except RecursionError:
+            break  # nested past store/limits.py's MAX_DEPTH: keep() refuses the file, saying which object
         samples.append(text[start:at].encode())
     return samples
 
 
-def _register(con: duckdb.DuckDBPyConnection, samples: Sequence[bytes]) -> None:
+def _register(con: duckdb.DuckDBPyConnection, samples: Sequence[bytes]) -> _Compressor:
     """Train the dictionary on ``samples`` (objects of this run), store it, and make
-    ``compress_scryfall_object(json)`` available on ``con``."""
+    ``compress_scryfall_object(json)`` available on ``con`` (its compressor is returned)."""
     import duckdb
 
     dictionary = b""
@@ -191,6 +235,7 @@ def _register(con: duckdb.DuckDBPyConnection, samples: Sequence[bytes]) -> None:
         type="arrow",
         side_effects=False,
     )
+    return compressor
 
 
 class _Decompressors(threading.local):
