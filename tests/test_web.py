@@ -259,7 +259,8 @@ def test_typed_markup_is_shown_as_text_never_run(server: str, browser: object) -
 
     _look_up(browser, server, "<script>document.title='pwned'</script><b>x</b>")
     assert browser.title != "pwned"  # type: ignore[attr-defined]
-    assert browser.find_elements(By.TAG_NAME, "script") == []  # type: ignore[attr-defined]
+    scripts = browser.find_elements(By.TAG_NAME, "script")  # type: ignore[attr-defined]
+    assert [e.get_attribute("src") for e in scripts] == [server + "/static/web.js"]  # the page's own, nothing typed
     assert browser.find_elements(By.CSS_SELECTOR, "#lookup-result b") == []  # type: ignore[attr-defined]
     assert "<script>document.title='pwned'</script>" in browser.find_element(By.ID, "not-found").text  # type: ignore[attr-defined]
 
@@ -338,6 +339,42 @@ def test_bad_input_is_a_message_on_the_page_never_a_500(server: str) -> None:
     path_like = httpx.post(server + "/", data={"deck": "/etc/passwd", "format": "modern"})
     assert path_like.status_code == 200 and "root:" not in path_like.text
     assert httpx.get(server + "/", params={"q": "Fire // Ice"}).status_code == 200  # still answering
+
+
+@needs_browser
+def test_the_name_pages_boxes_autocomplete_by_keyboard(server: str, browser: object) -> None:
+    """The name box of ``/`` offers names as the reference pages' boxes do (Scryfall's autocomplete rule): a name
+    taken with the keyboard is looked up at once; the commander box fills in; the page's strict policy (scripts from
+    this server only) lets the one script run without a console message."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _console(browser)
+    _open(browser, server + "/?q=Fire+%2F%2F+Ice")  # an old address keeps working
+    assert _texts(browser, "#oracle-card .face-name") == ["Fire", "Ice"]
+    commander = browser.find_element(By.ID, "commander")  # type: ignore[attr-defined]
+    commander.send_keys("ultimate gr")
+    WebDriverWait(browser, 10).until(lambda d: commander.get_attribute("data-suggesting") == "true")
+    commander.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+    assert commander.get_attribute("value") == "Ultimate Green Goblin"
+    box = browser.find_element(By.ID, "q")  # type: ignore[attr-defined]
+    box.clear()
+    box.send_keys("tarmog")
+    WebDriverWait(browser, 10).until(lambda d: box.get_attribute("data-suggesting") == "true")
+    assert _texts(browser, "#name-panel .ac-list li") == ["Tarmogoyf"]
+    box.send_keys(Keys.ARROW_DOWN)
+    assert box.get_attribute("aria-activedescendant")
+    browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
+    box.send_keys(Keys.ENTER)
+    WebDriverWait(browser, 20).until(
+        lambda d: d.execute_script(
+            "return window.__oracleToolsOldPage === undefined && document.readyState === 'complete'"
+        )
+    )
+    assert browser.current_url == server + "/?q=Tarmogoyf"  # type: ignore[attr-defined]
+    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .card-name").text == "Tarmogoyf"  # type: ignore[attr-defined]
+    assert _console(browser) == []
 
 
 # -- the card reference in the browser: search -> card -> token -> deck, on real data ----------------------------
