@@ -836,6 +836,61 @@ def test_card_page_tokens_references_and_misses(client: Any, sample_db_path: Pat
     assert nowhere.status_code == 404 and "No printing ZZZ #999 in this database." in nowhere.text
 
 
+#: Cards whose page shows each kind of fact: split halves and foreign names, a named token, a meld pair naming each
+#: other (CR 201.5), a card with many printings.
+FACT_CARDS = ("Fire // Ice", "Dark Depths", "Bruna, the Fading Light", "Gisela, the Broken Blade", "Island", "Mox Opal")
+
+
+def test_card_facts_are_oracledbs_per_card_answers(sample_db_path: Path) -> None:
+    """A card page reads each card's names (CR 201), printings, tokens created (CR 111) and name references
+    (CR 201.5) from one read of each table per generation (pages.CardFacts): the same rows, in the same order, as
+    OracleDB's per-card methods, which scan a whole table per card (20-90 ms on the real data)."""
+    import random
+
+    from oracle_tools import OracleDB
+    from oracle_tools.interfaces.serve.pages import CardFacts
+    from oracle_tools.names import references
+
+    with OracleDB(sample_db_path) as db:
+        facts = CardFacts(db.con)
+        every = [oid for (oid,) in db.con.execute("SELECT oracle_id FROM cards ORDER BY oracle_id").fetchall()]
+        oids = [*random.Random(38).sample(every, 120), *(db.resolve(name).oracle_id for name in FACT_CARDS)]
+        seen = set()
+        for oid in oids:
+            assert oid is not None
+            refs = references.references(db.con, oid)  # what OracleDB.references answers once it has the card
+            assert facts.rows("names", oid) == db.card_names(oid), oid
+            assert facts.rows("printings", oid) == db.printings(oid), oid
+            assert facts.rows("tokens", oid) == db.tokens_created(oid), oid
+            assert facts.rows("own_text", oid) == refs["own_text"], oid
+            assert facts.rows("named_by", oid) == refs["named_by"], oid
+            seen.update(kind for kind in facts.tables if facts.rows(kind, oid))
+        assert seen == set(facts.tables)  # every kind of fact met on some card
+        assert facts.rows("names", "00000000-0000-0000-0000-000000000000") == []
+
+
+def test_a_card_page_reads_no_table_per_card_once_the_facts_are_read(
+    client: Any, sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the pages' warm-up has read the card facts, a first-seen card page asks none of the per-card table scans
+    (each 20-90 ms on the real data): its names, printings, tokens, references and history come from memory."""
+    from oracle_tools import OracleDB
+    from oracle_tools.interfaces.serve import pages
+
+    _wait_until_warm(client)
+    pages.card_facts(client.app.state.store.generation)
+
+    def scan(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a per-card table scan")
+
+    for method in ("card_names", "printings", "tokens_created", "references", "changes_report"):
+        monkeypatch.setattr(OracleDB, method, scan)
+    page = client.get(f"/card/{_sample_oracle_id(sample_db_path, 'Bruna, the Fading Light')}", params={"x": "1"})
+    assert page.status_code == 200, page.text[:500]
+    assert "Brisela, Voice of Nightmares" in page.text and 'id="named-by"' in page.text
+    assert 'id="history-none"' in page.text  # the sample's one ingest recorded no change
+
+
 def test_token_page_says_what_it_is_and_who_makes_it(client: Any) -> None:
     treasure = client.get("/token/treasure").text
     assert "a predefined token (CR 111.10a)" in treasure

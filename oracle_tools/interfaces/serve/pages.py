@@ -198,7 +198,7 @@ async def _page(
     # A page depends only on its address, the images setting and the read-only database: kept per generation.
     pages: ByteCache = generation.cached("web_pages", lambda: ByteCache(PAGE_CACHE_BYTES))
     key = (template, str(request.url.path) + "?" + request.url.query, images)
-    start_card_facts(generation)
+    warm_pages(generation)
     hit = pages.get(key) if request.method == "GET" else None
     if hit is not None:
         return HTMLResponse(hit[0], status_code=hit[1], headers=page_headers(images))
@@ -489,20 +489,34 @@ def card_facts(generation: Any) -> CardFacts | None:
     return found
 
 
-def start_card_facts(generation: Any) -> None:
-    """Build the generation's :class:`CardFacts` in the background once its warm-up is done, when the first page is
-    asked: a reader who searches first finds the card pages ready. A failure (the database closed under it) leaves
-    the build to the first card page."""
+def warm_pages(generation: Any) -> None:
+    """What the pages read once per generation, read in the background once the server's own warm-up is done, when
+    the first page is asked: every card's facts (:class:`CardFacts`), each format's legalities (the deck checker
+    reads a format's on its first check, 40-100 ms), which file's legalities judge decks and the token catalog. A
+    reader who searches first finds the card, token and deck pages ready. A failure (the database closed under it)
+    leaves each to the first page that needs it."""
     if "web_card_facts" in generation.caches or generation.warm_seconds is None or _FACTS_LOCK.locked():
         return
 
     def build() -> None:
+        from oracle_tools.decks.formats import FORMATS
+
         try:
             card_facts(generation)
-        except Exception as exc:  # noqa: BLE001 — an optimisation: the card page builds what it needs
-            log.debug("card facts not built in the background: %s", exc)
+            db = generation.db
+            generation.cached("web_legalities", db.legalities_source)
+            token_catalog(db, generation)
+            for rules in FORMATS.values():
+                if not rules.legality:  # a format judged without a legalities column
+                    continue
+                try:
+                    db.deck_checker.legality(rules.key)
+                except OracleToolsError:  # a format this database has no legalities for: the check says so
+                    pass
+        except Exception as exc:  # noqa: BLE001 — an optimisation: each page builds what it needs
+            log.debug("the pages' answers not read in the background: %s", exc)
 
-    threading.Thread(target=build, name="web-card-facts", daemon=True).start()
+    threading.Thread(target=build, name="web-warm", daemon=True).start()
 
 
 def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generation: Any = None) -> dict[str, Any]:
