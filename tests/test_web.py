@@ -259,7 +259,8 @@ def test_typed_markup_is_shown_as_text_never_run(server: str, browser: object) -
 
     _look_up(browser, server, "<script>document.title='pwned'</script><b>x</b>")
     assert browser.title != "pwned"  # type: ignore[attr-defined]
-    assert browser.find_elements(By.TAG_NAME, "script") == []  # type: ignore[attr-defined]
+    scripts = browser.find_elements(By.TAG_NAME, "script")  # type: ignore[attr-defined]
+    assert [e.get_attribute("src") for e in scripts] == [server + "/static/web.js"]  # the page's own, nothing typed
     assert browser.find_elements(By.CSS_SELECTOR, "#lookup-result b") == []  # type: ignore[attr-defined]
     assert "<script>document.title='pwned'</script>" in browser.find_element(By.ID, "not-found").text  # type: ignore[attr-defined]
 
@@ -338,6 +339,42 @@ def test_bad_input_is_a_message_on_the_page_never_a_500(server: str) -> None:
     path_like = httpx.post(server + "/", data={"deck": "/etc/passwd", "format": "modern"})
     assert path_like.status_code == 200 and "root:" not in path_like.text
     assert httpx.get(server + "/", params={"q": "Fire // Ice"}).status_code == 200  # still answering
+
+
+@needs_browser
+def test_the_name_pages_boxes_autocomplete_by_keyboard(server: str, browser: object) -> None:
+    """The name box of ``/`` offers names as the reference pages' boxes do (Scryfall's autocomplete rule): a name
+    taken with the keyboard is looked up at once; the commander box fills in; the page's strict policy (scripts from
+    this server only) lets the one script run without a console message."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _console(browser)
+    _open(browser, server + "/?q=Fire+%2F%2F+Ice")  # an old address keeps working
+    assert _texts(browser, "#oracle-card .face-name") == ["Fire", "Ice"]
+    commander = browser.find_element(By.ID, "commander")  # type: ignore[attr-defined]
+    commander.send_keys("ultimate gr")
+    WebDriverWait(browser, 10).until(lambda d: commander.get_attribute("data-suggesting") == "true")
+    commander.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+    assert commander.get_attribute("value") == "Ultimate Green Goblin"
+    box = browser.find_element(By.ID, "q")  # type: ignore[attr-defined]
+    box.clear()
+    box.send_keys("tarmog")
+    WebDriverWait(browser, 10).until(lambda d: box.get_attribute("data-suggesting") == "true")
+    assert _texts(browser, "#name-panel .ac-list li") == ["Tarmogoyf"]
+    box.send_keys(Keys.ARROW_DOWN)
+    assert box.get_attribute("aria-activedescendant")
+    browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
+    box.send_keys(Keys.ENTER)
+    WebDriverWait(browser, 20).until(
+        lambda d: d.execute_script(
+            "return window.__oracleToolsOldPage === undefined && document.readyState === 'complete'"
+        )
+    )
+    assert browser.current_url == server + "/?q=Tarmogoyf"  # type: ignore[attr-defined]
+    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .card-name").text == "Tarmogoyf"  # type: ignore[attr-defined]
+    assert _console(browser) == []
 
 
 # -- the card reference in the browser: search -> card -> token -> deck, on real data ----------------------------
@@ -797,6 +834,61 @@ def test_card_page_tokens_references_and_misses(client: Any, sample_db_path: Pat
     assert client.get("/card/not-a-uuid").status_code == 404
     nowhere = client.get("/card/zzz/999")
     assert nowhere.status_code == 404 and "No printing ZZZ #999 in this database." in nowhere.text
+
+
+#: Cards whose page shows each kind of fact: split halves and foreign names, a named token, a meld pair naming each
+#: other (CR 201.5), a card with many printings.
+FACT_CARDS = ("Fire // Ice", "Dark Depths", "Bruna, the Fading Light", "Gisela, the Broken Blade", "Island", "Mox Opal")
+
+
+def test_card_facts_are_oracledbs_per_card_answers(sample_db_path: Path) -> None:
+    """A card page reads each card's names (CR 201), printings, tokens created (CR 111) and name references
+    (CR 201.5) from one read of each table per generation (pages.CardFacts): the same rows, in the same order, as
+    OracleDB's per-card methods, which scan a whole table per card (20-90 ms on the real data)."""
+    import random
+
+    from oracle_tools import OracleDB
+    from oracle_tools.interfaces.serve.pages import CardFacts
+    from oracle_tools.names import references
+
+    with OracleDB(sample_db_path) as db:
+        facts = CardFacts(db.con)
+        every = [oid for (oid,) in db.con.execute("SELECT oracle_id FROM cards ORDER BY oracle_id").fetchall()]
+        oids = [*random.Random(38).sample(every, 120), *(db.resolve(name).oracle_id for name in FACT_CARDS)]
+        seen = set()
+        for oid in oids:
+            assert oid is not None
+            refs = references.references(db.con, oid)  # what OracleDB.references answers once it has the card
+            assert facts.rows("names", oid) == db.card_names(oid), oid
+            assert facts.rows("printings", oid) == db.printings(oid), oid
+            assert facts.rows("tokens", oid) == db.tokens_created(oid), oid
+            assert facts.rows("own_text", oid) == refs["own_text"], oid
+            assert facts.rows("named_by", oid) == refs["named_by"], oid
+            seen.update(kind for kind in facts.tables if facts.rows(kind, oid))
+        assert seen == set(facts.tables)  # every kind of fact met on some card
+        assert facts.rows("names", "00000000-0000-0000-0000-000000000000") == []
+
+
+def test_a_card_page_reads_no_table_per_card_once_the_facts_are_read(
+    client: Any, sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the pages' warm-up has read the card facts, a first-seen card page asks none of the per-card table scans
+    (each 20-90 ms on the real data): its names, printings, tokens, references and history come from memory."""
+    from oracle_tools import OracleDB
+    from oracle_tools.interfaces.serve import pages
+
+    _wait_until_warm(client)
+    pages.card_facts(client.app.state.store.generation)
+
+    def scan(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a per-card table scan")
+
+    for method in ("card_names", "printings", "tokens_created", "references", "changes_report"):
+        monkeypatch.setattr(OracleDB, method, scan)
+    page = client.get(f"/card/{_sample_oracle_id(sample_db_path, 'Bruna, the Fading Light')}", params={"x": "1"})
+    assert page.status_code == 200, page.text[:500]
+    assert "Brisela, Voice of Nightmares" in page.text and 'id="named-by"' in page.text
+    assert 'id="history-none"' in page.text  # the sample's one ingest recorded no change
 
 
 def test_token_page_says_what_it_is_and_who_makes_it(client: Any) -> None:

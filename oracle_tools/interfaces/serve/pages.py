@@ -15,9 +15,11 @@ name autocomplete to the name boxes (Scryfall's ``/cards/autocomplete``); every 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import struct
 import sys
+import threading
 import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -34,6 +36,7 @@ from oracle_tools.interfaces.serve.store import MB, ByteCache
 from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response, card_stats, run_pooled, templates
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
+log = logging.getLogger("oracle_tools.interfaces.serve")
 STATIC = Path(__file__).parent / "static"
 PAGE_SIZE = 60  # cards a results page shows
 IMAGES_COOKIE = "oracle_tools_images"
@@ -195,6 +198,7 @@ async def _page(
     # A page depends only on its address, the images setting and the read-only database: kept per generation.
     pages: ByteCache = generation.cached("web_pages", lambda: ByteCache(PAGE_CACHE_BYTES))
     key = (template, str(request.url.path) + "?" + request.url.query, images)
+    warm_pages(generation)
     hit = pages.get(key) if request.method == "GET" else None
     if hit is not None:
         return HTMLResponse(hit[0], status_code=hit[1], headers=page_headers(images))
@@ -395,9 +399,127 @@ def kept_card_objects(
     return [objects[pid] for pid in ids if pid in objects]
 
 
-def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generation: Any = None) -> dict[str, Any]:
-    from oracle_tools.history.changes import word_diff
+class _Grouped:
+    """A query's rows sorted by a key column, kept as one Polars frame with where each key's rows start: a key's
+    rows are a slice (microseconds), where a DuckDB filter on the compressed key column scans the whole table."""
 
+    def __init__(self, frame: Any, key: str) -> None:
+        self.frame = frame.drop(key)
+        self.spans: dict[str, tuple[int, int]] = {}
+        start = 0
+        for run in frame.get_column(key).rle().to_list():
+            self.spans[run["value"]] = (start, run["len"])
+            start += run["len"]
+
+    def rows(self, key: str) -> list[dict[str, Any]]:
+        span = self.spans.get(key)
+        return self.frame.slice(*span).to_dicts() if span else []
+
+
+#: What a card page reads of each card, one statement a table: the statements of OracleDB.card_names, printings,
+#: tokens_created and (names/references.py) references without their card filter, sorted by the card first and then
+#: in the method's own order. tests/test_web.py checks them against those methods on every card of the sample.
+_CARD_FACTS_SQL = {
+    "names": (
+        "SELECT DISTINCT oracle_id, name, via, lang, face_index FROM names "
+        "ORDER BY oracle_id, via, lang NULLS FIRST, face_index NULLS FIRST, name"
+    ),
+    "printings": (
+        "SELECT oracle_id, id, set_code AS set, set_name, collector_number, lang, rarity, artist, released_at, "
+        "printed_name, usd, eur, tix FROM printings "
+        "ORDER BY oracle_id, lang <> 'en', released_at DESC, set_code, collector_number, lang, id"
+    ),
+    "tokens": (
+        "SELECT creator_oracle_id AS oracle_id, name, base_name, count, rule, clause, face_name, face_index "
+        "FROM token_specs WHERE name IS NOT NULL ORDER BY creator_oracle_id, face_index, clause_no"
+    ),
+    "own_text": (
+        'SELECT r.oracle_id AS key, r.oracle_id, c.name AS card_name, r.face_index, r.start, r."end", r.text, r.kind, '
+        "r.target_name FROM name_references r JOIN cards c USING (oracle_id) ORDER BY r.oracle_id, r.face_index, r.start"
+    ),
+    "named_by": (
+        'SELECT r.target_oracle_id AS key, r.oracle_id, c.name AS card_name, r.face_index, r.start, r."end", r.text, '
+        "r.kind, r.target_name FROM name_references r JOIN cards c USING (oracle_id) "
+        "WHERE r.kind IN ('named', 'token_name') AND r.oracle_id <> r.target_oracle_id AND r.target_oracle_id IS NOT NULL "
+        "ORDER BY r.target_oracle_id, c.name, r.face_index, r.start"
+    ),
+}
+_CARD_FACTS_KEY = {"own_text": "key", "named_by": "key"}
+
+
+class CardFacts:
+    """Every card's names (CR 201), printings, tokens created (CR 111) and name references (CR 201.5), read once per
+    database generation (a second or two on the real data), then sliced per card. Each of OracleDB's per-card methods
+    scans its whole table: 20-90 ms a card on the real data, most of a first-seen card page. A table this database
+    lacks (built before it) is None: the page asks OracleDB, which says what is missing."""
+
+    def __init__(self, con: Any) -> None:
+        import duckdb
+
+        self.tables: dict[str, _Grouped | None] = {}
+        for kind, sql in _CARD_FACTS_SQL.items():
+            try:
+                self.tables[kind] = _Grouped(con.sql(sql).pl(), _CARD_FACTS_KEY.get(kind, "oracle_id"))
+            except duckdb.CatalogException:
+                self.tables[kind] = None
+        try:
+            #: cards with a recorded change; None: no change history in this database
+            self.changed: set[str] | None = {
+                oid for (oid,) in con.execute("SELECT DISTINCT oracle_id FROM changes").fetchall()
+            }
+        except duckdb.CatalogException:
+            self.changed = None
+
+    def rows(self, kind: str, oracle_id: str) -> list[dict[str, Any]] | None:
+        table = self.tables[kind]
+        return table.rows(oracle_id) if table is not None else None
+
+
+_FACTS_LOCK = threading.Lock()
+
+
+def card_facts(generation: Any) -> CardFacts | None:
+    """The generation's :class:`CardFacts`, built by the first page that needs it (one build at a time)."""
+    if generation is None:
+        return None
+    found = generation.caches.get("web_card_facts")
+    if found is None:
+        with _FACTS_LOCK:
+            found = generation.cached("web_card_facts", lambda: CardFacts(generation.cursor()))
+    return found
+
+
+def warm_pages(generation: Any) -> None:
+    """What the pages read once per generation, read in the background once the server's own warm-up is done, when
+    the first page is asked: every card's facts (:class:`CardFacts`), each format's legalities (the deck checker
+    reads a format's on its first check, 40-100 ms), which file's legalities judge decks and the token catalog. A
+    reader who searches first finds the card, token and deck pages ready. A failure (the database closed under it)
+    leaves each to the first page that needs it."""
+    if "web_card_facts" in generation.caches or generation.warm_seconds is None or _FACTS_LOCK.locked():
+        return
+
+    def build() -> None:
+        from oracle_tools.decks.formats import FORMATS
+
+        try:
+            card_facts(generation)
+            db = generation.db
+            generation.cached("web_legalities", db.legalities_source)
+            token_catalog(db, generation)
+            for rules in FORMATS.values():
+                if not rules.legality:  # a format judged without a legalities column
+                    continue
+                try:
+                    db.deck_checker.legality(rules.key)
+                except OracleToolsError:  # a format this database has no legalities for: the check says so
+                    pass
+        except Exception as exc:  # noqa: BLE001 — an optimisation: each page builds what it needs
+            log.debug("the pages' answers not read in the background: %s", exc)
+
+    threading.Thread(target=build, name="web-warm", daemon=True).start()
+
+
+def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generation: Any = None) -> dict[str, Any]:
     objects = (
         kept_card_objects(db, generation, ids=[printing_id])
         if printing_id
@@ -409,8 +531,10 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
     oracle_id = card["oracle_id"] or oracle_id
     name = str(card["name"])
     # every name of the card and how it is one (CR 201)
+    facts = card_facts(generation)
     names: dict[str, list[dict[str, Any]]] = {}
-    for row in db.card_names(oracle_id):
+    known = facts.rows("names", oracle_id) if facts is not None else None
+    for row in known if known is not None else db.card_names(oracle_id):
         names.setdefault(row["via"], []).append(row)
     face_names = [r["name"] for r in names.get("face", [])] or [name]
     # related cards (meld partners, combo pieces) and token objects from the kept all_parts
@@ -421,24 +545,30 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
         elif part.get("name") != name:
             found = db.resolve(part["name"])
             related.append({**part, "oracle_id": found.oracle_id if found.ok else None})
-    tokens = db.tokens_created(oracle_id)
-    try:
-        references = db.references(name)
-    except OracleToolsError:
-        references = {"own_text": [], "named_by": []}
+    tokens = facts.rows("tokens", oracle_id) if facts is not None else None
+    if tokens is None:
+        tokens = db.tokens_created(oracle_id)
+    own_text = facts.rows("own_text", oracle_id) if facts is not None else None
+    named_by = facts.rows("named_by", oracle_id) if facts is not None else None
+    if own_text is not None and named_by is not None:
+        references = {"oracle_id": oracle_id, "name": name, "own_text": own_text, "named_by": named_by}
+    else:
+        try:
+            references = db.references(name)
+        except OracleToolsError:
+            references = {"own_text": [], "named_by": []}
     choose = []
     for phrase, words, asker in CHOOSE_PHRASES:
         choose.append(
             {"phrase": words, "asker": asker, "verdicts": [db.choose_name(face, phrase) for face in face_names]}
         )
-    try:
-        history = db.changes_report(card=name)
-        for group in history["groups"]:
-            for change in group["changes"]:
-                change["pieces"] = word_diff(change["old_value"], change["new_value"]) if change["diff"] else []
-    except OracleToolsError:
-        history = None
-    printings = db.printings(oracle_id)
+    if facts is not None and facts.changed is not None and oracle_id not in facts.changed:
+        history: dict[str, Any] | None = {"total": 0, "groups": []}  # nothing recorded: no query needed
+    else:
+        history = _card_history(db, name)
+    printings = facts.rows("printings", oracle_id) if facts is not None else None
+    if printings is None:
+        printings = db.printings(oracle_id)
     # a basic land has over a thousand printings: the page lists the first ones (and the one shown), search the rest
     shown = printings[:PRINTINGS_SHOWN]
     if card["id"] not in {p["id"] for p in shown}:
@@ -460,6 +590,20 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
         "choose": choose,
         "history": history,
     }
+
+
+def _card_history(db: Any, name: str) -> dict[str, Any] | None:
+    """The card's own changes (``changes --card``), each text change with its word diff; None: no history kept."""
+    from oracle_tools.history.changes import word_diff
+
+    try:
+        history = db.changes_report(card=name)
+    except OracleToolsError:
+        return None
+    for group in history["groups"]:
+        for change in group["changes"]:
+            change["pieces"] = word_diff(change["old_value"], change["new_value"]) if change["diff"] else []
+    return history
 
 
 async def card_page(request: Request) -> Response:

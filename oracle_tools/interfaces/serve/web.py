@@ -1,6 +1,7 @@
 """The small web page at ``/``: a name box and a decklist box, server-rendered.
 
-No build step and no JavaScript: two plain HTML forms that come back to the same page. The name
+No build step: two plain HTML forms that come back to the same page; the reference pages' one script
+(``/static/web.js``) adds name autocomplete to both name boxes, and the page works without it. The name
 form is a GET (``/?q=Fire/Ice`` is a shareable link); the deck form is a POST of the pasted list
 (``/?deck=…&format=modern`` works as a GET too). Every value reaches the HTML through Jinja2 with
 autoescaping on; the two filters that emit markup (mana symbols, Oracle text paragraphs) escape
@@ -362,12 +363,13 @@ async def page(request: Request) -> HTMLResponse:
     return HTMLResponse(html, status_code=status, headers=PAGE_HEADERS)
 
 
-#: The page runs no script and loads nothing from elsewhere: its policy allows its own inline style and forms
-#: posting back to it, nothing else; no other site may frame it, and no answer is sniffed as another type.
+#: The page loads nothing from elsewhere: its policy allows its own inline style, the one script of the reference
+#: pages (``/static/web.js``: name autocomplete, asking ``/cards/autocomplete`` of this server) and forms posting
+#: back to it, nothing else — no inline script; no other site may frame it, and no answer is sniffed as another type.
 PAGE_HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
-        "frame-ancestors 'none'; base-uri 'none'"
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; "
+        "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",

@@ -1,5 +1,7 @@
 // Name autocomplete for the name boxes (Scryfall's /cards/autocomplete rule): a listbox under the box,
-// arrow keys to move, Enter to take a name, Escape to close. Every page works without this script.
+// arrow keys to move, Enter to take a name, Escape to close. A box's data-autocomplete says what taking a name
+// does: "query" (a search box) opens the card's page, "lookup" (the name page's box) looks the name up, "name"
+// fills the box in. Every page works without this script.
 "use strict";
 (function () {
   const QUERY_SYNTAX = /[:<>=!"()]/;
@@ -51,6 +53,7 @@
       close();
       if (kind === "query") { window.location.href = "/card?name=" + encodeURIComponent(name); return; }
       input.value = name;
+      if (kind === "lookup" && input.form) { input.form.submit(); }  // the name page's box: look the name up
     }
     function ask() {
       const text = input.value.trim();
