@@ -167,3 +167,27 @@ def test_a_card_list_not_in_scryfalls_shape_is_pointed_at_its_converter() -> Non
     assert "scryfall-commander-legal-trimmed-20250925.json.gz" in docs
     assert "scripts/make_sample.py" in docs and "trimmed_to_card" in docs
     assert (ROOT / "scripts" / "make_sample.py").read_text(encoding="utf-8").count("def trimmed_to_card(") == 1
+
+
+def test_every_run_the_change_history_page_shows_is_made_by_commands_it_shows() -> None:
+    """docs/changes.md showed "run 4, compared with run 3" with no ingest before it: a reader could not make that
+    history. Every run its `changes` and `deck check --changes` outputs name is generated (a cog block, checked
+    by test_doc_examples.py) after as many ingests, shown, into the same database."""
+    ingests: dict[str, int] = {}
+    inside, database, runs_shown = False, None, 0
+    for line in (ROOT / "docs" / "changes.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("<!-- [[[cog"):
+            inside = True
+        elif line.startswith("<!-- [[[end]]]"):
+            inside = False
+        elif line.startswith("$ oracle-tools "):
+            found = re.search(r"--db (\S+)", line)
+            database = found[1] if found else None
+            if line.startswith("$ oracle-tools ingest ") and database:
+                ingests[database] = ingests.get(database, 0) + 1
+        for run in re.findall(r"\(run (\d+)(?:, compared with run \d+)?\)", line):
+            if "changes at the ingest of" in line or "since the ingest of" in line:
+                runs_shown += 1
+                assert inside, f"not generated: {line}"
+                assert database and int(run) <= ingests.get(database, 0), f"no ingests shown make: {line}"
+    assert runs_shown >= 4
