@@ -416,7 +416,8 @@ class OracleDB:
         card: str | None = None,
     ) -> pl.DataFrame:
         """What changed in the Oracle reference at an ingest, one row per change (view ``changes``, plus a
-        word-level ``diff`` of changed text): the last ingest that compared, or ingest ``run``, or every
+        word-level ``diff`` of changed text): the last ingest that changed something (in ``format``, when given;
+        the report names the later runs, which changed nothing: a rules-only ingest), or ingest ``run``, or every
         ingest on or after ``since`` (a date); ``format`` keeps the legality changes in that format;
         ``card`` (any name of it, a former name too) one card's changes, at every ingest unless ``run`` or
         ``since`` is given. Rows in the order :meth:`changes_report` groups them (bans and unbans first,

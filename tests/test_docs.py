@@ -229,3 +229,27 @@ def test_every_mcp_tool_and_argument_is_documented(sample_db: OracleDB) -> None:
         assert tool.name in rows, f"the MCP tool {tool.name!r} has no row in the README's table of tools"
         missing = [a for a in tool.input_schema.get("properties", {}) if f"`{a}`" not in rows[tool.name]]
         assert not missing, f"arguments of the MCP tool {tool.name!r} its README row does not name: {missing}"
+
+
+def test_every_run_the_change_history_page_shows_is_made_by_commands_it_shows() -> None:
+    """docs/changes.md showed "run 4, compared with run 3" with no ingest before it: a reader could not make that
+    history. Every run its `changes` and `deck check --changes` outputs name is generated (a cog block, checked
+    by test_doc_examples.py) after as many ingests, shown, into the same database."""
+    ingests: dict[str, int] = {}
+    inside, database, runs_shown = False, None, 0
+    for line in (ROOT / "docs" / "changes.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("<!-- [[[cog"):
+            inside = True
+        elif line.startswith("<!-- [[[end]]]"):
+            inside = False
+        elif line.startswith("$ oracle-tools "):
+            found = re.search(r"--db (\S+)", line)
+            database = found[1] if found else None
+            if line.startswith("$ oracle-tools ingest ") and database:
+                ingests[database] = ingests.get(database, 0) + 1
+        for run in re.findall(r"\(run (\d+)(?:, compared with run \d+)?\)", line):
+            if "changes at the ingest of" in line or "since the ingest of" in line:
+                runs_shown += 1
+                assert inside, f"not generated: {line}"
+                assert database and int(run) <= ingests.get(database, 0), f"no ingests shown make: {line}"
+    assert runs_shown >= 4

@@ -565,7 +565,8 @@ def changes(
     limit: int | None,
     as_json: bool,
 ) -> None:
-    """What changed in the Oracle reference at the last ingest (or --run N, or --since DATE): bans and unbans,
+    """What changed in the Oracle reference at the last ingest that changed something (or --run N, or --since
+    DATE; later ingests that changed nothing are named): bans and unbans,
     other legality changes, renames, Oracle text errata (word by word), other characteristics, new and
     removed cards, with counts. Each ingest records what differs from the database it replaces."""
     if card is not None:
