@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from oracle_tools.decks.decklist import DeckEntry, Decklist, parse_decklist, read_decklist, read_decklists_json_cache
 from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules
 from oracle_tools.errors import DecklistError, OracleToolsError
+from oracle_tools.names.kinds import DECK_RULES
 from oracle_tools.store import sqlfiles
 from oracle_tools.text import vocabulary
 from oracle_tools.text.oracletext import MentionIndex, deck_limit_before, name_mentions, strip_reminders
@@ -874,16 +875,13 @@ class DeckChecker:
         return cmds
 
 
-_NAME_RULE = {"interchangeable": "201.3b", "flavor": "201.6", "printed": "201.2"}
-
-
 def _names_used(written: dict[str, tuple[str, list[int]]]) -> str:
     """' (written as “A” on line 1 and “B” on line 2, counted together, CR 201.3b)' when the lines of one
     card (or 201.3 class) use different names (interchangeable, alternate, foreign, face names), else ''."""
     if len(written) < 2:
         return ""
     shown = [f"“{name}”{_at(lines).replace(' (', ' on ').rstrip(')')}" for name, (_, lines) in written.items()]
-    rules = sorted({_NAME_RULE[via] for via, _ in written.values() if via in _NAME_RULE})
+    rules = sorted({DECK_RULES[via] for via, _ in written.values() if via in DECK_RULES})
     cite = f", CR {', '.join(rules)}" if rules else ""
     return f" (written as {', '.join(shown[:-1])} and {shown[-1]}, counted together{cite})"
 

@@ -7,8 +7,9 @@ strategies provide with the same answers: :class:`~oracle_tools.names.point.Poin
 a fresh process that asks about a few names) and :class:`~oracle_tools.names.index.NameIndex` (every name in
 memory, for many calls). :class:`~oracle_tools.OracleDB` chooses between them in one place.
 
-The answer types (:class:`Candidate`, :class:`Resolution`) and the ranking of kinds of names (``VIA_TIER``) live
-here, Polars-free, so the point path imports neither Polars nor rapidfuzz until a miss needs suggestions.
+The answer types (:class:`Candidate`, :class:`Resolution`) and the ranking of kinds of names (``VIA_TIER``, from the
+one table of kinds of names, :mod:`oracle_tools.names.kinds`) live here, Polars-free, so the point path imports
+neither Polars nor rapidfuzz until a miss needs suggestions.
 """
 
 from __future__ import annotations
@@ -17,25 +18,27 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from oracle_tools.names.kinds import SUGGESTED_VIAS, VIA_TIER, Status, Via
+
 if TYPE_CHECKING:
     from oracle_tools.text.matching import NameMatcher
 
 
 # -- the name rules, light ------------------------------------------------------------------------
 
-# How much a kind of name counts when one string matches several cards: a card's full English Oracle name
-# first (CR 201.2; Scryfall answers the card whose full name it is, whatever faces of other objects share it),
-# then face names, then English interchangeable (201.3) and flavor (201.6) names, then foreign printed names,
-# then a renamed card's former names (no longer a name of it: only when nothing current matches). Several
-# cards in the best kind are ambiguous. ('alternate' is what older databases called English printed names,
-# before interchangeable and flavor names were told apart; kept so they still load.)
-VIA_TIER = {"name": 0, "face": 1, "flavor": 2, "alternate": 2, "interchangeable": 2, "printed": 3, "former": 4}
-
-# The English names a miss is compared with for "did you mean" (fuzzy suggestions): Oracle names (whole
-# or face), interchangeable names (CR 201.3: names of the card in their own right, "Ruzic, Booed but
-# Victorious") and alternate names (201.6: printed on the card, "Aang, Ascendant Airbender"), since a
-# decklist or a user may write any of them. Foreign printed names stay out (201.2: a translation).
-SUGGESTED_VIAS = ("name", "face", "interchangeable", "flavor")
+# The kinds of names (``via``: tier, CR rule, wording, suggested or not) are one table, names/kinds.py; the
+# resolver ranks by its VIA_TIER and suggests its SUGGESTED_VIAS.
+__all__ = [
+    "FUZZY_LOOKUPS",
+    "MAX_NAME_CHARS",
+    "SUGGESTED_VIAS",
+    "VIA_TIER",
+    "Candidate",
+    "NameResolver",
+    "Resolution",
+    "Status",
+    "Via",
+]
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class Candidate:
     name: str
     oracle_id: str
     face: str | None
-    via: str
+    via: Via
 
 
 @dataclass(frozen=True)
@@ -51,12 +54,12 @@ class Resolution:
     """What a string names. ``status`` is ok, ambiguous or not_found; ``names`` is the 201.3 class."""
 
     query: str
-    status: str
+    status: Status
     name: str | None = None
     face: str | None = None
     face_index: int | None = None
     oracle_id: str | None = None
-    via: str | None = None
+    via: Via | None = None
     lang: str | None = None
     names: tuple[str, ...] = ()
     candidates: tuple[Candidate, ...] = ()
