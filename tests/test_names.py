@@ -402,3 +402,19 @@ def test_every_reader_of_the_kinds_derives_from_the_table() -> None:
     assert not hasattr(checker, "_NAME_RULE")
     # every kind a resolution can carry is worded on the page
     assert set(kinds.RESOLVED_AS) == set(kinds.BY_VIA)
+
+
+def test_a_lookup_strategy_must_implement_every_lookup() -> None:
+    # The strategies' contract is the abstract methods of NameResolver: a strategy that forgets one fails when it
+    # is made, not at the first name that needs the missing lookup.
+    from oracle_tools.names.index import NameIndex
+    from oracle_tools.names.point import PointNames
+    from oracle_tools.names.resolver import NameResolver
+
+    class OnlyExactNames(NameResolver):
+        def lookup(self, text: str) -> None:
+            return None
+
+    with pytest.raises(TypeError, match="abstract"):
+        OnlyExactNames()  # type: ignore[abstract]
+    assert not NameIndex.__abstractmethods__ and not PointNames.__abstractmethods__

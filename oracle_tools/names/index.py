@@ -87,6 +87,9 @@ class NameIndex(NameResolver):
         self._matcher = suggestions.card_matcher(con)
         self._token_matcher = suggestions.token_matcher(con)
 
+    def known_classes(self) -> dict[str, tuple[str, ...]]:
+        return self.classes
+
     def _load_classes(self, con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, ...]]:
         """name -> its CR 201.3 class (sorted names, itself included), read from ``name_classes``.
 

@@ -14,7 +14,8 @@ neither Polars nor rapidfuzz until a miss needs suggestions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -111,12 +112,11 @@ MAX_NAME_CHARS = 1000
 FUZZY_LOOKUPS = 48
 
 
-class NameResolver:
+class NameResolver(ABC):
     """What a string names: the one ``resolve`` behind every interface.
 
-    Two strategies implement the lookups it is made of — :class:`~oracle_tools.names.point.PointNames` (SQL
-    point queries, for a
-    fresh process) and :class:`~oracle_tools.names.index.NameIndex` (everything in memory, for many calls) —
+    Two strategies implement the lookups it is made of (its abstract methods) —
+    :class:`~oracle_tools.names.point.PointNames` (SQL point queries, for a fresh process) and :class:`~oracle_tools.names.index.NameIndex` (everything in memory, for many calls) —
     and give the same answers; the decisions (exact name, then the folded key, then with ``fuzzy``
     Scryfall's word rule and a clear spelling correction, then "did you mean") are made here once,
     with :class:`~oracle_tools.text.matching.NameMatcher`.
@@ -124,18 +124,19 @@ class NameResolver:
 
     def prefetch(self, texts: Iterable[str]) -> None:
         """Look many strings up at once (a decklist); a no-op where everything is in memory."""
+        return  # a no-op by default, not abstract: the in-memory strategy needs nothing
 
+    @abstractmethod
     def lookup(self, text: str) -> Resolution | None:
         """The exact name, else the folded key (:func:`normalize`): ok or ambiguous; None when neither."""
-        raise NotImplementedError
 
+    @abstractmethod
     def matcher(self) -> NameMatcher:
         """The word and spelling matcher over the English card names (``SUGGESTED_VIAS``)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def token_matcher(self) -> NameMatcher:
         """The same over token names (CR 111: never cards, 201.4), for token misses."""
-        raise NotImplementedError
 
     def resolve(self, text: str, *, fuzzy: bool = False, suggest: int = 5) -> Resolution:
         """Resolve one string: exact name, then its folded key, then (only with ``fuzzy``) the card its words
@@ -192,22 +193,27 @@ class NameResolver:
             suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
         )
 
+    @abstractmethod
     def former_note(self, oracle_id: str | None) -> str | None:
         """The note a renamed card's former name resolves with (its names, when it was renamed)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def interchangeable(self, name: str) -> tuple[str, ...]:
         """Every name that is the same name as ``name`` under CR 201.3a/b, itself included (sorted)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def class_id(self, name: str) -> str | None:
         """The ``name_classes.class_id`` of ``name`` (an English Oracle, face or interchangeable name), None when
         the name has no interchangeable names: the key deck checks count copies by (CR 201.3b)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def is_token_name(self, text: str) -> bool:
         """Whether ``text`` (any spelling) is the name of a token the database knows (CR 111)."""
-        raise NotImplementedError
+
+    def known_classes(self) -> Mapping[str, tuple[str, ...]]:
+        """Every name's CR 201.3 class (sorted names, itself included) when the strategy holds them all in memory;
+        empty for a strategy that looks names up one at a time (the choosers' lists read it, 201.4g)."""
+        return {}
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """Did you mean: English names whose words the input's words start (a legendary card's short name,
