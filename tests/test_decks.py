@@ -22,12 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oracle_tools import OracleDB
+from oracle_tools.decks.cardrules import _partner_abilities
 from oracle_tools.decks.checker import (
     FORMATS,
     PROBLEM_KINDS,
     DeckReport,
     _pair_problem,
-    _partner_abilities,
     card_rules,
     deck_limit_from_text,
     format_rules,
@@ -846,3 +846,10 @@ def test_the_legalities_header_counts_every_card_and_names_every_file(
         cards = foreign.con.execute("SELECT count(*) FROM cards WHERE is_card").fetchall()[0][0]
     assert cards > 20_000  # of the file's 22,092 oracle_ids, the cards (not tokens, emblems, …)
     assert alone.startswith(f"legalities: {cards:,} cards; {cards:,} cards from scryfall-foreign-printings"), alone
+
+
+def test_a_decklist_name_is_a_card_hit_with_its_fields_named(sample_db: OracleDB) -> None:
+    # CR 201.2: "Fire/Ice" is Fire // Ice, read through its folded key; the copies count under the card's key
+    hit = sample_db.deck_checker.card("Fire/Ice")
+    assert (hit.rules.name, hit.via) == ("Fire // Ice", "normalized")
+    assert hit.class_key == hit.rules.oracle_id

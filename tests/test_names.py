@@ -360,3 +360,61 @@ def test_a_name_with_a_bidi_override_resolves_by_its_visible_text(tmp_path: Path
             assert found.status == "ok" and found.oracle_id == cards[2]["oracle_id"], query
     result = CliRunner().invoke(main, ["resolve", visible, "--json", "--db", str(db_path)])
     assert json.loads(result.output)["oracle_id"] == cards[2]["oracle_id"]
+
+
+# -- the kinds of names (via): one table every reader derives from --------------------------------------------
+
+
+def test_the_kinds_table_and_the_via_type_name_the_same_kinds() -> None:
+    from typing import get_args
+
+    from oracle_tools.names import kinds
+
+    assert [k.via for k in kinds.KINDS] == list(dict.fromkeys(k.via for k in kinds.KINDS))  # each kind once
+    assert set(get_args(kinds.Via)) == set(kinds.BY_VIA)
+    # CR 201.2: the full Oracle name outranks a face's, which outranks the names that are not the card's own
+    assert kinds.VIA_TIER["name"] < kinds.VIA_TIER["face"] < kinds.VIA_TIER["interchangeable"]
+    assert kinds.VIA_TIER["interchangeable"] < kinds.VIA_TIER["printed"] < kinds.VIA_TIER["former"]
+    # "did you mean" offers English names only: never a translation (201.2) or a name the card no longer has
+    assert set(kinds.SUGGESTED_VIAS) == {"name", "face", "interchangeable", "flavor"}
+
+
+def test_every_kind_the_names_table_holds_is_in_the_table(sample_db: OracleDB) -> None:
+    from oracle_tools.names import kinds
+
+    stored = set(sample_db.sql("SELECT DISTINCT via FROM names").get_column("via"))
+    assert {"name", "face", "printed"} <= stored
+    assert stored <= {k.via for k in kinds.KINDS if k.tier is not None}, "a kind of name with no tier"
+
+
+def test_every_reader_of_the_kinds_derives_from_the_table() -> None:
+    # A copy of the list in one reader drifts from the others (a kind worded on one page, not on the other):
+    # the resolver, the lookups, the deck check and the pages all read names/kinds.py.
+    from oracle_tools.decks import checker
+    from oracle_tools.interfaces.serve import pages, web
+    from oracle_tools.names import index, kinds, point, resolver
+
+    assert resolver.VIA_TIER is index.VIA_TIER is point.VIA_TIER is kinds.VIA_TIER
+    assert resolver.SUGGESTED_VIAS is kinds.SUGGESTED_VIAS
+    assert web.VIA_TEXT is kinds.RESOLVED_AS
+    assert pages.NAME_KINDS is kinds.LISTED_AS
+    assert checker.DECK_RULES is kinds.DECK_RULES
+    assert not hasattr(checker, "_NAME_RULE")
+    # every kind a resolution can carry is worded on the page
+    assert set(kinds.RESOLVED_AS) == set(kinds.BY_VIA)
+
+
+def test_a_lookup_strategy_must_implement_every_lookup() -> None:
+    # The strategies' contract is the abstract methods of NameResolver: a strategy that forgets one fails when it
+    # is made, not at the first name that needs the missing lookup.
+    from oracle_tools.names.index import NameIndex
+    from oracle_tools.names.point import PointNames
+    from oracle_tools.names.resolver import NameResolver
+
+    class OnlyExactNames(NameResolver):
+        def lookup(self, text: str) -> None:
+            return None
+
+    with pytest.raises(TypeError, match="abstract"):
+        OnlyExactNames()  # type: ignore[abstract]
+    assert not NameIndex.__abstractmethods__ and not PointNames.__abstractmethods__

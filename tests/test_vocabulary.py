@@ -154,3 +154,13 @@ def test_light_read_of_the_shipped_rules_equals_the_full_parse() -> None:
     assert vocabulary.supertypes() == vocabulary.supertypes(full)
     assert vocabulary.all_subtypes() == vocabulary.all_subtypes(full)
     assert len(vocabulary.subtypes("creature")) > 250
+
+
+def test_colour_tables_say_which_way_they_map() -> None:
+    # CR 105.1: the colour words and letters, both ways; a name that did not say its direction meant word→letters
+    # in the search compiler and letter→word here.
+    from oracle_tools.search import compiler
+
+    assert vocabulary.COLOR_WORD_BY_LETTER["U"] == "blue" and vocabulary.COLOR_LETTERS["blue"] == "U"
+    assert compiler.COLOR_LETTERS_BY_NAME["azorius"] == "WU"
+    assert not hasattr(vocabulary, "COLOR_NAMES") and not hasattr(compiler, "COLOR_NAMES")

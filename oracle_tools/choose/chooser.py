@@ -325,7 +325,7 @@ class NameChooser:
 
     def _class_frame(self) -> pl.DataFrame:
         """name -> the other names of its class of interchangeable names (CR 201.3, 201.4g)."""
-        classes: dict[str, tuple[str, ...]] = getattr(self.name_index, "classes", {})
+        classes = self.name_index.known_classes()
         names = list(classes)
         return pl.DataFrame(
             {"name": names, "interchangeable_names": [[m for m in classes[n] if m != n] for n in names]},

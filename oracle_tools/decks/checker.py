@@ -41,6 +41,9 @@ one-sentence ``detail`` citing the rule):
 
 Copies are counted over the main deck, sideboard, commander and companion together; the maybeboard
 is not part of the deck and is ignored.
+
+The per-card facts the checks read are :mod:`oracle_tools.decks.cardrules` (:class:`CardRules`); the answers'
+types are :mod:`oracle_tools.decks.report`. This module is the checker.
 """
 
 from __future__ import annotations
@@ -48,10 +51,17 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from oracle_tools.decks.cardrules import (
+    CardRules,
+    card_rules,
+    deck_limit_from_text,
+    identity_letters,
+    stored_deck_limits,
+)
 from oracle_tools.decks.decklist import (
     DeckEntry,
     Decklist,
@@ -62,16 +72,16 @@ from oracle_tools.decks.decklist import (
     read_decklists_json_cache,
 )
 from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules
+from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
 from oracle_tools.errors import DecklistError, OracleToolsError
+from oracle_tools.names.kinds import DECK_RULES, Via
 from oracle_tools.store import sqlfiles
-from oracle_tools.text import vocabulary
-from oracle_tools.text.oracletext import MentionIndex, deck_limit_before, name_mentions, strip_reminders
 
 if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
-    from oracle_tools.names.resolver import NameResolver
+    from oracle_tools.names.resolver import NameResolver, Resolution
 
 __all__ = [
     "FORMATS",
@@ -89,255 +99,11 @@ __all__ = [
 
 DeckInput = Decklist | str | Path
 
-PROBLEM_KINDS: tuple[str, ...] = (
-    "unknown_card",
-    "not_legal",
-    "banned",
-    "restricted",
-    "too_many_copies",
-    "deck_size",
-    "sideboard_size",
-    "color_identity",
-    "commander",
-    "parse_error",
-)
-
 # --------------------------------------------------------------------------- formats
 
 
 # The formats and their construction rules live in oracle_tools/decks/formats.py (one table for search and decks).
 FORMAT_ALIASES = ALIASES
-
-
-# --------------------------------------------------------------------------- Oracle-text facts
-
-
-def deck_limit_from_text(oracle_text: str | None, names: Iterable[str] = ()) -> float | None:
-    """The deck limit a card's Oracle text sets for itself, or None when it sets none.
-
-    "A deck can have any number of cards named X" -> ``math.inf``; "... up to seven cards named X" -> 7;
-    "... only one card named X" -> 1 (overriding CR 100.2a's four copies). When ``names`` is given, X must
-    be one of them (a card's text limits its own name). "Search your library for up to three cards named
-    X" is no deck limit. X is the ``named`` mention :func:`oracle_tools.text.oracletext.name_mentions` reads
-    (the ``name_references`` table stores the same spans; :class:`DeckChecker` reads those), the limit the
-    lead-in :func:`oracle_tools.text.oracletext.deck_limit_before` reads right before it.
-
-    >>> deck_limit_from_text("A deck can have up to nine cards named Nazgûl.")
-    9
-    """
-    if not oracle_text or "deck can have" not in oracle_text.casefold():
-        return None
-    own = list(dict.fromkeys(n for n in names if n))
-    wanted = {n.casefold() for n in own}
-    for mention in name_mentions(oracle_text, (), names=MentionIndex(own) if own else None):
-        if mention.kind != "named" or (wanted and mention.name.casefold() not in wanted):
-            continue
-        if wanted and not _ends_sentence(oracle_text, mention.end):
-            continue  # "cards named Cid, Timeless Artificer." does not limit a card named Cid
-        limit = deck_limit_before(oracle_text, mention.start)
-        if limit is not None:
-            return limit
-    return None
-
-
-def _ends_sentence(text: str, end: int) -> bool:
-    """The deck-limit sentence names exactly the mention: "... cards named X." ends right after X."""
-    return text.startswith(".", end) and (end + 1 == len(text) or text[end + 1].isspace())
-
-
-def stored_deck_limits(con: duckdb.DuckDBPyConnection) -> dict[str, float] | None:
-    """oracle_id -> the deck limit its own text sets, read from the stored ``name_references`` rows
-    (oracle_tools/sql/deck_limits.sql); None when the database predates that table."""
-    if not sqlfiles.has_table(con, "name_references"):
-        return None
-    limits: dict[str, float] = {}
-    for oracle_id, start, end, text in con.execute(sqlfiles.load("deck_limits.sql")).fetchall():
-        limit = deck_limit_before(text, start) if _ends_sentence(text, end) else None
-        if limit is not None:
-            limits.setdefault(oracle_id, limit)  # rows come in text order: the first sentence wins
-    return limits
-
-
-_PARTNER_TEXT = re.compile(r"^partner\s*(?:—|–|-)\s*(?P<text>.+)$")
-_CAN_BE_COMMANDER = re.compile(r"\bcan be your commander\b", re.I)
-# CR 105.1: the five colours, WUBRG order (vocabulary.COLOR_LETTERS); bit i for the i-th (W=1 U=2 B=4 R=8 G=16).
-_COLOR_ORDER = "".join(vocabulary.COLOR_LETTERS.values())
-_COLOR_BITS = {letter: 1 << i for i, letter in enumerate(_COLOR_ORDER)}
-
-
-def _partner_abilities(oracle_text: str) -> tuple[tuple[str, str], ...]:
-    """Partner abilities (CR 702.124a) as (kind, argument): plain, with, text, background, doctor."""
-    found: list[tuple[str, str]] = []
-    low_text = oracle_text.casefold()
-    if not any(
-        w in low_text
-        for w in (
-            "partner",
-            "friends forever",
-            "father & son",
-            "survivors",
-            "background",
-            "companion",
-            "character select",
-        )
-    ):
-        return ()
-    for line in oracle_text.split("\n"):
-        line = strip_reminders(line).strip()
-        if not line:
-            continue
-        items = [i.strip() for i in line.split(",")] if "partner with" not in line.casefold() else [line]
-        for item in items:
-            low = item.casefold().rstrip(".")
-            if low == "partner":
-                found.append(("plain", ""))
-            elif low.startswith("partner with "):
-                found.append(("with", item[len("partner with ") :].strip().rstrip(".").casefold()))
-            elif m := _PARTNER_TEXT.match(low):
-                found.append(("text", m.group("text").strip()))
-            elif low in ("friends forever", "father & son", "survivors", "character select"):
-                found.append(("text", low))
-            elif low == "choose a background":
-                found.append(("background", ""))
-            elif low == "doctor's companion" or low == "doctor’s companion":
-                found.append(("doctor", ""))
-    return tuple(dict.fromkeys(found))
-
-
-def _bits(colors: Iterable[str]) -> int:
-    out = 0
-    for c in colors or ():
-        out |= _COLOR_BITS.get(c, 0)
-    return out
-
-
-def _colors(bits: int) -> str:
-    return "".join(f"{{{c}}}" for c in _COLOR_ORDER if bits & _COLOR_BITS[c]) or "colorless"
-
-
-@dataclass(frozen=True, slots=True)
-class CardRules:
-    """What deck construction needs to know about one Oracle card."""
-
-    oracle_id: str
-    name: str
-    basic: bool
-    limit: float | None  # from the card's own text (None: the format's limit)
-    identity: int  # color identity bit set (W=1 U=2 B=4 R=8 G=16)
-    front_type: str
-    commander_ok: bool  # can be a commander on its own (903.3 / 903.3a)
-    planeswalker: bool  # legendary planeswalker front face (Brawl, Oathbreaker)
-    creature: bool  # creature front face (Pauper Commander)
-    instant_or_sorcery: bool  # Oathbreaker's signature spell
-    background: bool  # legendary Background enchantment (702.124k)
-    time_lord_doctor: bool  # legendary Time Lord Doctor creature, no other creature types (702.124m)
-    partners: tuple[tuple[str, str], ...]
-
-
-def card_rules(row: dict[str, Any]) -> CardRules:
-    text = row["oracle_text"] or ""
-    front = row["front_type"] or ""
-    front_l = front.split(" // ")[0]
-    legendary = "Legendary" in front_l
-    supertypes_types, _, subtypes = front_l.partition("—")
-    creature = "Creature" in supertypes_types
-    subtypes_l = subtypes.split()
-    vehicle = "Vehicle" in subtypes_l
-    spacecraft = "Spacecraft" in subtypes_l and row.get("front_power") is not None
-    names = [row["name"], *(row["face_names"] or [])]
-    return CardRules(
-        oracle_id=row["oracle_id"],
-        name=row["name"],
-        basic=bool(row["basic"]),
-        # the stored name_references reading when the checker passes it (DeckChecker), else the same reading of the text
-        limit=row["deck_limit"] if "deck_limit" in row else deck_limit_from_text(text, names),
-        identity=_bits(row["color_identity"]),
-        front_type=front_l,
-        commander_ok=(legendary and (creature or vehicle or spacecraft)) or bool(_CAN_BE_COMMANDER.search(text)),
-        planeswalker=legendary and "Planeswalker" in supertypes_types,
-        creature=creature,
-        instant_or_sorcery="Instant" in supertypes_types or "Sorcery" in supertypes_types,
-        background=legendary and "Enchantment" in supertypes_types and "Background" in subtypes_l,
-        time_lord_doctor=legendary and creature and subtypes.strip() == "Time Lord Doctor",
-        partners=_partner_abilities(text),
-    )
-
-
-# --------------------------------------------------------------------------- reports
-
-
-class Problem(NamedTuple):
-    """One reason a deck is not legal: ``kind`` (see PROBLEM_KINDS), the card, its line, and why.
-
-    A NamedTuple rather than a frozen dataclass: a batch of real decks makes ~100k of them, and a tuple is
-    built four times faster (every format checks >= 5,000 decks/s)."""
-
-    kind: str
-    card: str | None
-    line: int | None
-    detail: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return self._asdict()
-
-
-class LineName(NamedTuple):
-    """Which decklist line used which name."""
-
-    line: int | None
-    section: str
-    count: int  # type: ignore[assignment]  # the copies on the line (the JSON key); shadows tuple.count
-    written: str  # the name as written
-    card: str  # its Oracle name
-    oracle_id: str
-    via: str  # how the name resolved: name, face, interchangeable, flavor, ...; CR 201.3b / 201.6 names count as the card
-
-
-@dataclass
-class DeckReport:
-    """The result of checking one deck. ``legal`` is True iff there are no problems."""
-
-    format: str
-    source: str
-    problems: list[Problem]
-    counts: dict[str, int]
-    commanders: list[str] = field(default_factory=list)
-    name: str | None = None
-    player: str | None = None
-    notes: list[str] = field(default_factory=list)
-    # one per decklist line naming a card, plain tuples in LineName's field order: a batch of decks makes ~100k of
-    # them and never reads them, so the named form is made on demand (line_names, lines)
-    line_rows: list[tuple[Any, ...]] = field(default_factory=list)
-
-    LINE_FIELDS: ClassVar[tuple[str, ...]] = LineName._fields
-
-    @property
-    def line_names(self) -> list[LineName]:
-        """Which decklist line used which name, one per line naming a card."""
-        return list(map(LineName._make, self.line_rows))
-
-    @property
-    def legal(self) -> bool:
-        return not self.problems
-
-    @property
-    def lines(self) -> list[dict[str, Any]]:
-        """Which decklist line used which name, one dict per line naming a card (``LINE_FIELDS``)."""
-        return [x._asdict() for x in self.line_names]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "name": self.name,
-            "player": self.player,
-            "format": self.format,
-            "legal": self.legal,
-            "problems": [p.to_dict() for p in self.problems],
-            "counts": dict(self.counts),
-            "commanders": list(self.commanders),
-            "notes": list(self.notes),
-            "lines": self.lines,
-        }
 
 
 # --------------------------------------------------------------------------- inputs
@@ -394,13 +160,30 @@ class _Miss:
     detail: str
 
 
+class CardHit(NamedTuple):
+    """A decklist name that is a card: its rules, the key its copies count under and how the name resolved."""
+
+    rules: CardRules
+    class_key: str  # CR 201.3b: the name class's id (name_classes.class_id), else the card's oracle_id
+    via: Via | None  # None only for a resolution that carries no kind (never from the resolver)
+
+
+class _Tally(NamedTuple):
+    """What one pass over a deck's entries finds (:meth:`DeckChecker._tally`)."""
+
+    counts: dict[str, int]  # each section's card count
+    copies: dict[str, _Copies]  # the copies per 201.3 name class, by class key
+    found: list[tuple[DeckEntry, CardRules]]  # each entry that is a card
+    used: list[tuple[Any, ...]]  # LineName rows: which line used which name
+
+
 class _Copies:
     """The copies of one 201.3 name class in a deck: the card and each decklist entry naming it, with how its name
     resolved. Lines and names are gathered only for the message of a problem (most classes have none)."""
 
     __slots__ = ("card", "uses")
 
-    def __init__(self, card: CardRules, uses: list[tuple[DeckEntry, str]]) -> None:
+    def __init__(self, card: CardRules, uses: list[tuple[DeckEntry, Via | None]]) -> None:
         self.card, self.uses = card, uses
 
     @property
@@ -413,9 +196,9 @@ class _Copies:
         return [e.line for e, _ in self.uses]
 
     @property
-    def written(self) -> dict[str, tuple[str, list[int]]]:
+    def written(self) -> dict[str, tuple[Via | None, list[int]]]:
         """Each name written for the card, with how it resolved and its lines."""
-        out: dict[str, tuple[str, list[int]]] = {}
+        out: dict[str, tuple[Via | None, list[int]]] = {}
         for e, via in self.uses:
             out.setdefault(e.name, (via, []))[1].append(e.line)
         return out
@@ -436,7 +219,7 @@ class DeckChecker:
         self.cards: dict[str, CardRules] = self._all_card_rules(con) if cards is None else cards
         self._legal: dict[str, dict[str, str]] = {}
         self._formats_in_db = None
-        self._resolved: dict[str, tuple[CardRules, Any, str] | _Miss] = {}
+        self._resolved: dict[str, CardHit | _Miss] = {}
         self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
         self._details: dict[tuple[str, str, str | None], str] = {}  # not_legal sentences, made once
 
@@ -482,8 +265,8 @@ class DeckChecker:
 
     # -- names ---------------------------------------------------------------------------------
 
-    def card(self, name: str) -> tuple[CardRules, Any, str] | _Miss:
-        """(rules, 201.3 class key, via) for a decklist name, or a _Miss saying why it is no card."""
+    def card(self, name: str) -> CardHit | _Miss:
+        """The card a decklist name is, or a _Miss saying why it is no card."""
         hit = self._resolved.get(name)
         if hit is None:
             hit = self._resolve(name)
@@ -491,14 +274,18 @@ class DeckChecker:
                 self._resolved[name] = hit
         return hit
 
-    def _found(self, res: Any) -> tuple[CardRules, Any, str] | None:
-        rules = self.cards.get(res.oracle_id)
+    def _found(self, res: Resolution) -> CardHit | None:
+        rules = self.cards.get(res.oracle_id or "")
         if rules is None:
             return None
         # CR 201.3b: a name of an interchangeable class counts with the others of its class
         # (name_classes.class_id; an OM1 name and its Spider-Man Oracle name are one class)
-        key = self._names.class_id(res.name) or (res.face and self._names.class_id(res.face)) or rules.oracle_id
-        return rules, key, res.via
+        key = (
+            (res.name and self._names.class_id(res.name))
+            or (res.face and self._names.class_id(res.face))
+            or rules.oracle_id
+        )
+        return CardHit(rules, key, res.via)
 
     @property
     def names(self) -> NameResolver:
@@ -528,7 +315,7 @@ class DeckChecker:
         todo = [n for n in dict.fromkeys(names) if n not in self._resolved and n not in self._misses]
         return todo + [h for n in todo if "/" in n and (h := _head(n))]
 
-    def _resolve(self, name: str) -> tuple[CardRules, Any, str] | _Miss:
+    def _resolve(self, name: str) -> CardHit | _Miss:
         index = self._names
         res = self._misses.get(name) or index.resolve(name)
         if res.status == "ok" and (found := self._found(res)):
@@ -586,13 +373,11 @@ class DeckChecker:
             line_rows=used,
         )
 
-    def _tally(
-        self, deck: Decklist, add: Callable[[Problem], None]
-    ) -> tuple[dict[str, int], dict[Any, _Copies], list[tuple[DeckEntry, CardRules]], list[tuple[Any, ...]]]:
+    def _tally(self, deck: Decklist, add: Callable[[Problem], None]) -> _Tally:
         """Each section's card count, the copies per 201.3 name class, the cards found and which line used which
         name; a name that is no card is a problem."""
         counts = {"main": 0, "sideboard": 0, "commander": 0, "companion": 0, "maybeboard": 0}
-        tally: dict[Any, _Copies] = {}  # class key -> its copies
+        tally: dict[str, _Copies] = {}  # class key -> its copies
         found: list[tuple[DeckEntry, CardRules]] = []
         used: list[tuple[Any, ...]] = []  # LineName rows: which line used which name (201.3 / 201.6 names count)
         for e in deck.entries:
@@ -611,7 +396,7 @@ class DeckChecker:
                 tally[key] = _Copies(card, [(e, via)])
             else:
                 copies.uses.append((e, via))
-        return counts, tally, found, used
+        return _Tally(counts, tally, found, used)
 
     def _check_legality_and_copies(
         self,
@@ -748,8 +533,8 @@ class DeckChecker:
                         "color_identity",
                         c.name,
                         e.line or None,
-                        f"{c.name} has color identity {_colors(c.identity)}, outside {names}'s "
-                        f"{_colors(allowed)} (CR 903.5c).",
+                        f"{c.name} has color identity {identity_letters(c.identity)}, outside {names}'s "
+                        f"{identity_letters(allowed)} (CR 903.5c).",
                     )
                 )
 
@@ -894,16 +679,13 @@ class DeckChecker:
         return cmds
 
 
-_NAME_RULE = {"interchangeable": "201.3b", "flavor": "201.6", "printed": "201.2"}
-
-
-def _names_used(written: dict[str, tuple[str, list[int]]]) -> str:
+def _names_used(written: Mapping[str, tuple[Via | None, list[int]]]) -> str:
     """' (written as “A” on line 1 and “B” on line 2, counted together, CR 201.3b)' when the lines of one
     card (or 201.3 class) use different names (interchangeable, alternate, foreign, face names), else ''."""
     if len(written) < 2:
         return ""
     shown = [f"“{name}”{_at(lines).replace(' (', ' on ').rstrip(')')}" for name, (_, lines) in written.items()]
-    rules = sorted({_NAME_RULE[via] for via, _ in written.values() if via in _NAME_RULE})
+    rules = sorted({DECK_RULES[via] for via, _ in written.values() if via in DECK_RULES})
     cite = f", CR {', '.join(rules)}" if rules else ""
     return f" (written as {', '.join(shown[:-1])} and {shown[-1]}, counted together{cite})"
 

@@ -68,7 +68,7 @@ from oracle_tools.text.surrogates import lone_surrogate
 
 __all__ = [
     "SECTIONS",
-    "FORMATS",
+    "DECKLIST_FORMATS",
     "MAX_COUNT",
     "DeckEntry",
     "ParseProblem",
@@ -82,7 +82,7 @@ __all__ = [
 ]
 
 SECTIONS: tuple[str, ...] = ("main", "sideboard", "commander", "companion", "maybeboard")
-FORMATS: tuple[str, ...] = ("arena", "mtgo_txt", "mtgo_dek", "plain", "json_cache")
+DECKLIST_FORMATS: tuple[str, ...] = ("arena", "mtgo_txt", "mtgo_dek", "plain", "json_cache")
 MAX_COUNT = 1000
 #: Far above any decklist or tournament JSON cache (the largest real cache is a few MB); bounds a wrong file.
 MAX_DECKLIST_BYTES = 128 * userfiles.MiB
@@ -114,7 +114,7 @@ class ParseProblem:
 
 @dataclass(frozen=True)
 class Decklist:
-    format: str  # one of FORMATS
+    format: str  # one of DECKLIST_FORMATS
     entries: tuple[DeckEntry, ...]
     problems: tuple[ParseProblem, ...]
     name: str | None  # deck name if the file says

@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 from oracle_tools.errors import OracleToolsError
 
-__all__ = ["ALIASES", "FORMATS", "LEGALITY_KEYS", "FormatRules", "format_rules"]
+__all__ = ["ALIASES", "FORMATS", "LEGALITY_KEYS", "CommanderKind", "FormatRules", "format_rules"]
+
+#: Which cards can lead a deck: "legendary" (CR 903.3), "legendary_or_planeswalker" (Brawl), "planeswalker"
+#: (Oathbreaker's oathbreaker), "creature" (Pauper Commander: a creature; Scryfall marks the uncommon ones
+#: "restricted": legal only as the commander).
+CommanderKind = Literal["legendary", "legendary_or_planeswalker", "planeswalker", "creature"]
 
 
 @dataclass(frozen=True)
@@ -31,10 +37,7 @@ class FormatRules:
     sideboard_max: float = 15  # 0: no sideboard at all
     legality: bool = True  # the format has a legality list: the ingested legalities table judges its cards
     commander: bool = False  # needs a commander in the command zone (CR 903)
-    #: which cards can lead the deck: "legendary" (CR 903.3), "legendary_or_planeswalker" (Brawl),
-    #: "planeswalker" (Oathbreaker's oathbreaker), "creature" (Pauper Commander: a creature; Scryfall marks the
-    #: uncommon ones "restricted": legal only as the commander)
-    commander_kind: str = "legendary"
+    commander_kind: CommanderKind = "legendary"  # which cards can lead the deck (see CommanderKind)
     signature_spell: bool = False  # Oathbreaker: one instant or sorcery beside the oathbreaker
     restricted_means_commander_only: bool = False  # Pauper Commander's "restricted" (see commander_kind)
     note: str = ""  # what a user should know about the key
@@ -57,7 +60,7 @@ def _commander_format(
     label: str,
     *,
     size: int = 100,
-    commander_kind: str = "legendary",
+    commander_kind: CommanderKind = "legendary",
     commander_only: bool = False,
     signature_spell: bool = False,
 ) -> FormatRules:

@@ -23,8 +23,8 @@ import polars as pl
 from oracle_tools.history.changes import former_notes
 from oracle_tools.names import suggestions
 from oracle_tools.names.build import normalize_expr
+from oracle_tools.names.kinds import OWN_NAME_VIAS, VIA_TIER, Status, Via
 from oracle_tools.names.resolver import (
-    VIA_TIER,
     Candidate,
     NameResolver,
     Resolution,
@@ -39,12 +39,12 @@ class Target(NamedTuple):
     """The precomputed answer for one lookup string (an exact name or a folded key). A few hundred thousand are
     made per index, in bulk (``Target._make`` over zipped columns): a tuple with names, no per-object dict."""
 
-    status: str  # ok | ambiguous
+    status: Status  # ok | ambiguous
     oracle_id: str | None
     face_index: int | None
-    via: str | None
+    via: Via | None
     lang: str | None
-    ambiguous_between: tuple[tuple[str, int | None, str], ...]  # (oracle_id, face_index, via) of each card
+    ambiguous_between: tuple[tuple[str, int | None, Via], ...]  # (oracle_id, face_index, via) of each card
 
 
 def _shared(values: list[Any]) -> list[Any]:
@@ -86,6 +86,9 @@ class NameIndex(NameResolver):
         # read now, on the connection the index is built on (the matchers answer from any thread later)
         self._matcher = suggestions.card_matcher(con)
         self._token_matcher = suggestions.token_matcher(con)
+
+    def known_classes(self) -> dict[str, tuple[str, ...]]:
+        return self.classes
 
     def _load_classes(self, con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, ...]]:
         """name -> its CR 201.3 class (sorted names, itself included), read from ``name_classes``.
@@ -132,7 +135,7 @@ class NameIndex(NameResolver):
         )
         ambiguous = best.join(grouped.filter(pl.col("cards") > 1).select(column), on=column, how="semi")
         for (lookup,), rows in ambiguous.group_by(column, maintain_order=True):
-            seen: dict[tuple[str, int | None], str] = {}
+            seen: dict[tuple[str, int | None], Via] = {}
             for oid, idx, via in rows.select("oracle_id", "face_index", "via").iter_rows():
                 seen.setdefault((oid, idx), via)
             targets[lookup] = Target(
@@ -172,7 +175,7 @@ class NameIndex(NameResolver):
                 suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
             )
         face = self._face_name(oid, idx)
-        if normalized and via in ("name", "face"):
+        if normalized and via in OWN_NAME_VIAS:
             via = "normalized"
         english = face or self.cards[oid]
         return Resolution(

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from oracle_tools.names.kinds import OWN_NAME_VIAS, VIA_TIER, Via
 from oracle_tools.names.resolver import (
-    VIA_TIER,
     Candidate,
     NameResolver,
     Resolution,
@@ -56,7 +56,7 @@ class NameRow(NamedTuple):
     key: str
     oracle_id: str
     face_index: int | None
-    via: str
+    via: Via
     lang: str
     card_name: str
     face_name: str | None
@@ -126,7 +126,7 @@ class PointNames(NameResolver):
     def _answer(self, text: str, rows: list[NameRow], normalized: bool) -> Resolution:
         best = _best(rows)
         if best is None:
-            seen: dict[tuple[str, int | None], tuple[str, str | None, str]] = {}
+            seen: dict[tuple[str, int | None], tuple[str, str | None, Via]] = {}
             for row in _ordered(rows):
                 seen.setdefault((row.oracle_id, row.face_index), (row.card_name, row.face_name, row.via))
             candidates = tuple(Candidate(card, oid, face, via) for (oid, _), (card, face, via) in seen.items())
@@ -136,7 +136,7 @@ class PointNames(NameResolver):
                 candidates=candidates,
                 suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
             )
-        via = "normalized" if normalized and best.via in ("name", "face") else best.via
+        via = "normalized" if normalized and best.via in OWN_NAME_VIAS else best.via
         return Resolution(
             query=text,
             status="ok",

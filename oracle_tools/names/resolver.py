@@ -7,15 +7,19 @@ strategies provide with the same answers: :class:`~oracle_tools.names.point.Poin
 a fresh process that asks about a few names) and :class:`~oracle_tools.names.index.NameIndex` (every name in
 memory, for many calls). :class:`~oracle_tools.OracleDB` chooses between them in one place.
 
-The answer types (:class:`Candidate`, :class:`Resolution`) and the ranking of kinds of names (``VIA_TIER``) live
-here, Polars-free, so the point path imports neither Polars nor rapidfuzz until a miss needs suggestions.
+The answer types (:class:`Candidate`, :class:`Resolution`) and the ranking of kinds of names (``VIA_TIER``, from the
+one table of kinds of names, :mod:`oracle_tools.names.kinds`) live here, Polars-free, so the point path imports
+neither Polars nor rapidfuzz until a miss needs suggestions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
+
+from oracle_tools.names.kinds import SUGGESTED_VIAS, VIA_TIER, Status, Via
 
 if TYPE_CHECKING:
     from oracle_tools.text.matching import NameMatcher
@@ -23,19 +27,19 @@ if TYPE_CHECKING:
 
 # -- the name rules, light ------------------------------------------------------------------------
 
-# How much a kind of name counts when one string matches several cards: a card's full English Oracle name
-# first (CR 201.2; Scryfall answers the card whose full name it is, whatever faces of other objects share it),
-# then face names, then English interchangeable (201.3) and flavor (201.6) names, then foreign printed names,
-# then a renamed card's former names (no longer a name of it: only when nothing current matches). Several
-# cards in the best kind are ambiguous. ('alternate' is what older databases called English printed names,
-# before interchangeable and flavor names were told apart; kept so they still load.)
-VIA_TIER = {"name": 0, "face": 1, "flavor": 2, "alternate": 2, "interchangeable": 2, "printed": 3, "former": 4}
-
-# The English names a miss is compared with for "did you mean" (fuzzy suggestions): Oracle names (whole
-# or face), interchangeable names (CR 201.3: names of the card in their own right, "Ruzic, Booed but
-# Victorious") and alternate names (201.6: printed on the card, "Aang, Ascendant Airbender"), since a
-# decklist or a user may write any of them. Foreign printed names stay out (201.2: a translation).
-SUGGESTED_VIAS = ("name", "face", "interchangeable", "flavor")
+# The kinds of names (``via``: tier, CR rule, wording, suggested or not) are one table, names/kinds.py; the
+# resolver ranks by its VIA_TIER and suggests its SUGGESTED_VIAS.
+__all__ = [
+    "FUZZY_LOOKUPS",
+    "MAX_NAME_CHARS",
+    "SUGGESTED_VIAS",
+    "VIA_TIER",
+    "Candidate",
+    "NameResolver",
+    "Resolution",
+    "Status",
+    "Via",
+]
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ class Candidate:
     name: str
     oracle_id: str
     face: str | None
-    via: str
+    via: Via
 
 
 @dataclass(frozen=True)
@@ -51,12 +55,12 @@ class Resolution:
     """What a string names. ``status`` is ok, ambiguous or not_found; ``names`` is the 201.3 class."""
 
     query: str
-    status: str
+    status: Status
     name: str | None = None
     face: str | None = None
     face_index: int | None = None
     oracle_id: str | None = None
-    via: str | None = None
+    via: Via | None = None
     lang: str | None = None
     names: tuple[str, ...] = ()
     candidates: tuple[Candidate, ...] = ()
@@ -108,12 +112,11 @@ MAX_NAME_CHARS = 1000
 FUZZY_LOOKUPS = 48
 
 
-class NameResolver:
+class NameResolver(ABC):
     """What a string names: the one ``resolve`` behind every interface.
 
-    Two strategies implement the lookups it is made of — :class:`~oracle_tools.names.point.PointNames` (SQL
-    point queries, for a
-    fresh process) and :class:`~oracle_tools.names.index.NameIndex` (everything in memory, for many calls) —
+    Two strategies implement the lookups it is made of (its abstract methods) —
+    :class:`~oracle_tools.names.point.PointNames` (SQL point queries, for a fresh process) and :class:`~oracle_tools.names.index.NameIndex` (everything in memory, for many calls) —
     and give the same answers; the decisions (exact name, then the folded key, then with ``fuzzy``
     Scryfall's word rule and a clear spelling correction, then "did you mean") are made here once,
     with :class:`~oracle_tools.text.matching.NameMatcher`.
@@ -121,18 +124,19 @@ class NameResolver:
 
     def prefetch(self, texts: Iterable[str]) -> None:
         """Look many strings up at once (a decklist); a no-op where everything is in memory."""
+        return  # a no-op by default, not abstract: the in-memory strategy needs nothing
 
+    @abstractmethod
     def lookup(self, text: str) -> Resolution | None:
         """The exact name, else the folded key (:func:`normalize`): ok or ambiguous; None when neither."""
-        raise NotImplementedError
 
+    @abstractmethod
     def matcher(self) -> NameMatcher:
         """The word and spelling matcher over the English card names (``SUGGESTED_VIAS``)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def token_matcher(self) -> NameMatcher:
         """The same over token names (CR 111: never cards, 201.4), for token misses."""
-        raise NotImplementedError
 
     def resolve(self, text: str, *, fuzzy: bool = False, suggest: int = 5) -> Resolution:
         """Resolve one string: exact name, then its folded key, then (only with ``fuzzy``) the card its words
@@ -189,22 +193,27 @@ class NameResolver:
             suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
         )
 
+    @abstractmethod
     def former_note(self, oracle_id: str | None) -> str | None:
         """The note a renamed card's former name resolves with (its names, when it was renamed)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def interchangeable(self, name: str) -> tuple[str, ...]:
         """Every name that is the same name as ``name`` under CR 201.3a/b, itself included (sorted)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def class_id(self, name: str) -> str | None:
         """The ``name_classes.class_id`` of ``name`` (an English Oracle, face or interchangeable name), None when
         the name has no interchangeable names: the key deck checks count copies by (CR 201.3b)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def is_token_name(self, text: str) -> bool:
         """Whether ``text`` (any spelling) is the name of a token the database knows (CR 111)."""
-        raise NotImplementedError
+
+    def known_classes(self) -> Mapping[str, tuple[str, ...]]:
+        """Every name's CR 201.3 class (sorted names, itself included) when the strategy holds them all in memory;
+        empty for a strategy that looks names up one at a time (the choosers' lists read it, 201.4g)."""
+        return {}
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """Did you mean: English names whose words the input's words start (a legendary card's short name,

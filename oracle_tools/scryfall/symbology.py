@@ -19,13 +19,13 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from oracle_tools.errors import OracleToolsError
-from oracle_tools.text.vocabulary import COLOR_NAMES
+from oracle_tools.text.vocabulary import COLOR_WORD_BY_LETTER
 
 if TYPE_CHECKING:
     import duckdb
 
 COLORS = "WUBRG"
-_COLOR_WORDS = COLOR_NAMES  # "W" -> "white"
+_COLOR_WORDS = COLOR_WORD_BY_LETTER  # "W" -> "white"
 _NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 #: The rules that define symbols (CR 107.4 and its subrules are read too).
 SYMBOL_RULES = ("107.4", "107.5", "107.6", "107.14", "107.17", "107.18")

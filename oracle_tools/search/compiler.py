@@ -45,7 +45,7 @@ from oracle_tools.text.oracletext import REMINDER_WITH_SPACE_PATTERN
 # -- colours ------------------------------------------------------------------------------------------
 
 _LETTERS = {"w": "W", "u": "U", "b": "B", "r": "R", "g": "G"}
-COLOR_NAMES: dict[str, str] = {
+COLOR_LETTERS_BY_NAME: dict[str, str] = {
     "white": "W",
     "blue": "U",
     "black": "B",
@@ -362,8 +362,8 @@ def _color_spec(term: Term, state: _State) -> tuple[str, Any]:
         return "multi", None
     if v.isascii() and v.isdigit():  # str.isdigit() also takes '²', which int() refuses
         return "count", int(v)
-    if v in COLOR_NAMES:
-        return "set", sorted(set(COLOR_NAMES[v]))
+    if v in COLOR_LETTERS_BY_NAME:
+        return "set", sorted(set(COLOR_LETTERS_BY_NAME[v]))
     if v and all(ch in _LETTERS for ch in v):
         return "set", sorted({_LETTERS[ch] for ch in v})
     raise _error(

@@ -33,7 +33,7 @@ import polars as pl
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.store import sqlfiles
 
-FORMATS = ("parquet", "csv")
+EXPORT_FORMATS = ("parquet", "csv")
 _SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 
 
@@ -71,8 +71,8 @@ def source_sql(con: duckdb.DuckDBPyConnection, target: str | None, sql: str | No
 def infer_format(path: Path, format: str | None) -> str:
     if format is not None:
         fmt = format.lower()
-        if fmt not in FORMATS:
-            raise ExportError(f"unknown export format {format!r}; use one of: {', '.join(FORMATS)}.")
+        if fmt not in EXPORT_FORMATS:
+            raise ExportError(f"unknown export format {format!r}; use one of: {', '.join(EXPORT_FORMATS)}.")
         return fmt
     by_suffix = _SUFFIX_FORMATS.get(path.suffix.lower())
     if by_suffix is None:

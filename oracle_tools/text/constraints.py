@@ -136,7 +136,7 @@ _SUPERTYPES: dict[str, str] = {w.lower(): w for w in vocabulary.supertypes()}
 PERMANENT_TYPES: tuple[str, ...] = vocabulary.permanent_types()
 
 _COLOR_WORDS: dict[str, str] = dict(vocabulary.COLOR_LETTERS)
-_COLOR_NAMES: dict[str, str] = dict(vocabulary.COLOR_NAMES)
+_COLOR_WORD_BY_LETTER: dict[str, str] = dict(vocabulary.COLOR_WORD_BY_LETTER)
 # CR 105.2a-c: colorless, monocolored, multicolored, colored -> (fewest, most) colours.
 _COLOR_COUNTS: dict[str, tuple[int, int | None]] = dict(vocabulary.COLOR_COUNT_WORDS)
 
@@ -369,7 +369,7 @@ class Color(Constraint):
 
     def __post_init__(self) -> None:
         letter = _COLOR_WORDS.get(self.letter.lower(), self.letter.upper())
-        if letter not in _COLOR_NAMES:
+        if letter not in _COLOR_WORD_BY_LETTER:
             raise ConstraintError(f"{self.letter!r} is not a color (W, U, B, R, G or its name)")
         object.__setattr__(self, "letter", letter)
 
@@ -380,10 +380,10 @@ class Color(Constraint):
         return _list_contains("colors", (self.letter,))
 
     def _describe(self, top: bool = False) -> str:
-        return _COLOR_NAMES[self.letter]
+        return _COLOR_WORD_BY_LETTER[self.letter]
 
     def _non_word(self) -> str:
-        return "non" + _COLOR_NAMES[self.letter]
+        return "non" + _COLOR_WORD_BY_LETTER[self.letter]
 
 
 @dataclass(frozen=True)

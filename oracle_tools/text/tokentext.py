@@ -495,7 +495,7 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] | No
     if tail:
         what_words = tail.group("what").replace(",", " , ").split()
         if [x.lower() for x in what_words] == ["all", "colors"]:  # Mechtitan: "... that's all colors"
-            colors.update(vocabulary.COLOR_NAMES)
+            colors.update(vocabulary.COLOR_WORD_BY_LETTER)
             rest = ""
         elif what_words and all(x.lower() in (*_COLORS, "colorless", "and", ",") for x in what_words):
             for x in what_words:
@@ -544,7 +544,7 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] | No
         count=count,
         given_name=given_name,
         supertypes=tuple(supertypes),
-        colors=tuple(c for c in vocabulary.COLOR_NAMES if c in colors),  # CR 105.1: WUBRG order
+        colors=tuple(c for c in vocabulary.COLOR_WORD_BY_LETTER if c in colors),  # CR 105.1: WUBRG order
         colorless=colorless,
         card_types=tuple(card_types),
         subtypes=tuple(subtypes),

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # imported lazily: comprules reads Oracle text through oracle
 __all__ = [
     "COLOR_COUNT_WORDS",
     "COLOR_LETTERS",
-    "COLOR_NAMES",
+    "COLOR_WORD_BY_LETTER",
     "NUMBER_WORDS",
     "OBSOLETE_CARD_TYPES",
     "SUBTYPE_RULES",
@@ -38,7 +38,7 @@ __all__ = [
 
 # CR 105.1: the five colours and their letters (WUBRG order).
 COLOR_LETTERS: dict[str, str] = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-COLOR_NAMES: dict[str, str] = {letter: word for word, letter in COLOR_LETTERS.items()}
+COLOR_WORD_BY_LETTER: dict[str, str] = {letter: word for word, letter in COLOR_LETTERS.items()}
 
 # CR 105.2a-c: the words for how many colours an object has, as (fewest, most); None: no upper bound.
 # tests/test_vocabulary.py checks each against the stored rule text.

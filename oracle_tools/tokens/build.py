@@ -633,9 +633,9 @@ def _apply_except(spec: dict[str, Any], except_: str) -> None:
         spec["power"], spec["toughness"] = pt.group(1), pt.group(2)
     colors = {letter for word, letter in vocabulary.COLOR_LETTERS.items() if re.search(rf"\b{word}\b", except_)}
     if colors and not re.search(r"\b(?:in addition|addition to)\b", except_):
-        spec["colors"] = [c for c in vocabulary.COLOR_NAMES if c in colors]  # CR 105.1 order
+        spec["colors"] = [c for c in vocabulary.COLOR_WORD_BY_LETTER if c in colors]  # CR 105.1 order
     elif colors:
-        spec["colors"] = [c for c in vocabulary.COLOR_NAMES if c in colors | set(spec["colors"])]
+        spec["colors"] = [c for c in vocabulary.COLOR_WORD_BY_LETTER if c in colors | set(spec["colors"])]
 
 
 # -- tokens that effects name and define (CR 111.4, 111.9) ----------------------------------------

@@ -34,6 +34,7 @@ from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve.pools import PoolFull
 from oracle_tools.interfaces.serve.store import MB, ByteCache
 from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response, card_stats, run_pooled, templates
+from oracle_tools.names.kinds import LISTED_AS
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
@@ -70,15 +71,8 @@ ORDER_LABELS = _labelled(ORDERS)
 UNIQUE_LABELS = _labelled(UNIQUE)
 DIR_LABELS = _labelled(DIRECTIONS)
 
-# What a name of the card is, in words (CR 201), by the `names` table's `via`.
-NAME_KINDS = {
-    "name": "Oracle name (CR 201.2)",
-    "face": "face or half name (CR 201.2, 709.4, 712)",
-    "printed": "printed name in another language (CR 201.2: the card's name is its English Oracle name)",
-    "interchangeable": "interchangeable name: the same name in the game (CR 201.3)",
-    "flavor": "alternate (flavor) name: not its name in the game (CR 201.6)",
-    "former": "former name: the card was renamed",
-}
+# What a name of the card is, in words (CR 201), by the `names` table's `via`: the table of kinds of names.
+NAME_KINDS = LISTED_AS
 LANGUAGES = {
     "en": "English",
     "es": "Spanish",

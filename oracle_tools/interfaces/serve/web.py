@@ -31,6 +31,7 @@ from starlette.routing import Route
 from oracle_tools.db import OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve.pools import LARGE_WORK, PoolFull
+from oracle_tools.names.kinds import RESOLVED_AS
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 
 MAX_NAME = MAX_NAME_CHARS  # characters; longer names are refused, as by the JSON API
@@ -38,17 +39,8 @@ MAX_BODY = 1024 * 1024  # bytes of a posted form (a decklist); the API refuses b
 
 TEMPLATES = Path(__file__).parent / "templates"
 
-# How a name resolved (Resolution.via), in words for the page.
-VIA_TEXT: dict[str, str] = {
-    "name": "its Oracle name",
-    "face": "the name of one of its faces or halves",
-    "normalized": "its Oracle name, ignoring case, accents, punctuation and spacing",
-    "printed": "a printed name of one of its printings (another language, CR 201.2)",
-    "interchangeable": "an interchangeable name: the same name in the game (CR 201.3)",
-    "flavor": "an alternate (flavor) name; in the game the card has only its Oracle name (CR 201.6)",
-    "fuzzy": "the closest name to what was typed",
-    "former": "a former name: the card was renamed (see the note)",
-}
+# How a name resolved (Resolution.via), in words for the page: the table of kinds of names.
+VIA_TEXT: dict[str, str] = RESOLVED_AS
 
 _MANA_SYMBOL = re.compile(r"\{([^{}]{1,8})\}")
 _COLOUR_CLASS = {"W": "ms-w", "U": "ms-u", "B": "ms-b", "R": "ms-r", "G": "ms-g"}

@@ -1,0 +1,174 @@
+"""The deck rules of each card, read once per database from its Oracle facts (:class:`CardRules`).
+
+What a deck check needs to know about a card, and nothing about a deck: its deck limit from its own Oracle text
+("A deck can have any number of cards named X", CR 100.2a's exceptions), whether it can be a commander (CR 903.3,
+903.3a), its partner abilities (702.124), its colour identity (903.4) as bits. :mod:`oracle_tools.decks.checker`
+judges decks with them; :mod:`oracle_tools.decks.report` holds the answers' types.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from oracle_tools.store import sqlfiles
+from oracle_tools.text import vocabulary
+from oracle_tools.text.oracletext import MentionIndex, deck_limit_before, name_mentions, strip_reminders
+
+if TYPE_CHECKING:
+    import duckdb
+
+__all__ = ["CardRules", "card_rules", "deck_limit_from_text", "identity_letters", "stored_deck_limits"]
+
+
+def deck_limit_from_text(oracle_text: str | None, names: Iterable[str] = ()) -> float | None:
+    """The deck limit a card's Oracle text sets for itself, or None when it sets none.
+
+    "A deck can have any number of cards named X" -> ``math.inf``; "... up to seven cards named X" -> 7;
+    "... only one card named X" -> 1 (overriding CR 100.2a's four copies). When ``names`` is given, X must
+    be one of them (a card's text limits its own name). "Search your library for up to three cards named
+    X" is no deck limit. X is the ``named`` mention :func:`oracle_tools.text.oracletext.name_mentions` reads
+    (the ``name_references`` table stores the same spans; :class:`DeckChecker` reads those), the limit the
+    lead-in :func:`oracle_tools.text.oracletext.deck_limit_before` reads right before it.
+
+    >>> deck_limit_from_text("A deck can have up to nine cards named Nazgûl.")
+    9
+    """
+    if not oracle_text or "deck can have" not in oracle_text.casefold():
+        return None
+    own = list(dict.fromkeys(n for n in names if n))
+    wanted = {n.casefold() for n in own}
+    for mention in name_mentions(oracle_text, (), names=MentionIndex(own) if own else None):
+        if mention.kind != "named" or (wanted and mention.name.casefold() not in wanted):
+            continue
+        if wanted and not _ends_sentence(oracle_text, mention.end):
+            continue  # "cards named Cid, Timeless Artificer." does not limit a card named Cid
+        limit = deck_limit_before(oracle_text, mention.start)
+        if limit is not None:
+            return limit
+    return None
+
+
+def _ends_sentence(text: str, end: int) -> bool:
+    """The deck-limit sentence names exactly the mention: "... cards named X." ends right after X."""
+    return text.startswith(".", end) and (end + 1 == len(text) or text[end + 1].isspace())
+
+
+def stored_deck_limits(con: duckdb.DuckDBPyConnection) -> dict[str, float] | None:
+    """oracle_id -> the deck limit its own text sets, read from the stored ``name_references`` rows
+    (oracle_tools/sql/deck_limits.sql); None when the database predates that table."""
+    if not sqlfiles.has_table(con, "name_references"):
+        return None
+    limits: dict[str, float] = {}
+    for oracle_id, start, end, text in con.execute(sqlfiles.load("deck_limits.sql")).fetchall():
+        limit = deck_limit_before(text, start) if _ends_sentence(text, end) else None
+        if limit is not None:
+            limits.setdefault(oracle_id, limit)  # rows come in text order: the first sentence wins
+    return limits
+
+
+_PARTNER_TEXT = re.compile(r"^partner\s*(?:—|–|-)\s*(?P<text>.+)$")
+_CAN_BE_COMMANDER = re.compile(r"\bcan be your commander\b", re.I)
+# CR 105.1: the five colours, WUBRG order (vocabulary.COLOR_LETTERS); bit i for the i-th (W=1 U=2 B=4 R=8 G=16).
+_COLOR_ORDER = "".join(vocabulary.COLOR_LETTERS.values())
+_COLOR_BITS = {letter: 1 << i for i, letter in enumerate(_COLOR_ORDER)}
+
+
+def _partner_abilities(oracle_text: str) -> tuple[tuple[str, str], ...]:
+    """Partner abilities (CR 702.124a) as (kind, argument): plain, with, text, background, doctor."""
+    found: list[tuple[str, str]] = []
+    low_text = oracle_text.casefold()
+    if not any(
+        w in low_text
+        for w in (
+            "partner",
+            "friends forever",
+            "father & son",
+            "survivors",
+            "background",
+            "companion",
+            "character select",
+        )
+    ):
+        return ()
+    for line in oracle_text.split("\n"):
+        line = strip_reminders(line).strip()
+        if not line:
+            continue
+        items = [i.strip() for i in line.split(",")] if "partner with" not in line.casefold() else [line]
+        for item in items:
+            low = item.casefold().rstrip(".")
+            if low == "partner":
+                found.append(("plain", ""))
+            elif low.startswith("partner with "):
+                found.append(("with", item[len("partner with ") :].strip().rstrip(".").casefold()))
+            elif m := _PARTNER_TEXT.match(low):
+                found.append(("text", m.group("text").strip()))
+            elif low in ("friends forever", "father & son", "survivors", "character select"):
+                found.append(("text", low))
+            elif low == "choose a background":
+                found.append(("background", ""))
+            elif low == "doctor's companion" or low == "doctor’s companion":
+                found.append(("doctor", ""))
+    return tuple(dict.fromkeys(found))
+
+
+def _bits(colors: Iterable[str]) -> int:
+    out = 0
+    for c in colors or ():
+        out |= _COLOR_BITS.get(c, 0)
+    return out
+
+
+def identity_letters(bits: int) -> str:
+    return "".join(f"{{{c}}}" for c in _COLOR_ORDER if bits & _COLOR_BITS[c]) or "colorless"
+
+
+@dataclass(frozen=True, slots=True)
+class CardRules:
+    """What deck construction needs to know about one Oracle card."""
+
+    oracle_id: str
+    name: str
+    basic: bool
+    limit: float | None  # from the card's own text (None: the format's limit)
+    identity: int  # color identity bit set (W=1 U=2 B=4 R=8 G=16)
+    front_type: str
+    commander_ok: bool  # can be a commander on its own (903.3 / 903.3a)
+    planeswalker: bool  # legendary planeswalker front face (Brawl, Oathbreaker)
+    creature: bool  # creature front face (Pauper Commander)
+    instant_or_sorcery: bool  # Oathbreaker's signature spell
+    background: bool  # legendary Background enchantment (702.124k)
+    time_lord_doctor: bool  # legendary Time Lord Doctor creature, no other creature types (702.124m)
+    partners: tuple[tuple[str, str], ...]
+
+
+def card_rules(row: dict[str, Any]) -> CardRules:
+    text = row["oracle_text"] or ""
+    front = row["front_type"] or ""
+    front_l = front.split(" // ")[0]
+    legendary = "Legendary" in front_l
+    supertypes_types, _, subtypes = front_l.partition("—")
+    creature = "Creature" in supertypes_types
+    subtypes_l = subtypes.split()
+    vehicle = "Vehicle" in subtypes_l
+    spacecraft = "Spacecraft" in subtypes_l and row.get("front_power") is not None
+    names = [row["name"], *(row["face_names"] or [])]
+    return CardRules(
+        oracle_id=row["oracle_id"],
+        name=row["name"],
+        basic=bool(row["basic"]),
+        # the stored name_references reading when the checker passes it (DeckChecker), else the same reading of the text
+        limit=row["deck_limit"] if "deck_limit" in row else deck_limit_from_text(text, names),
+        identity=_bits(row["color_identity"]),
+        front_type=front_l,
+        commander_ok=(legendary and (creature or vehicle or spacecraft)) or bool(_CAN_BE_COMMANDER.search(text)),
+        planeswalker=legendary and "Planeswalker" in supertypes_types,
+        creature=creature,
+        instant_or_sorcery="Instant" in supertypes_types or "Sorcery" in supertypes_types,
+        background=legendary and "Enchantment" in supertypes_types and "Background" in subtypes_l,
+        time_lord_doctor=legendary and creature and subtypes.strip() == "Time Lord Doctor",
+        partners=_partner_abilities(text),
+    )
