@@ -112,17 +112,20 @@ def past_limits(data: Any, offsets: Any) -> bool:
         return False
     if bool((lengths > OBJECT_BYTES).any()):
         return True
-    first, last = int(offsets[0]), int(offsets[-1])
-    raw = np.frombuffer(data, dtype=np.uint8, count=last, offset=0)[first:]
-    opening = ((raw == ord("{")) | (raw == ord("["))).view(np.uint8)
+    raw = np.frombuffer(data, dtype=np.uint8, count=int(offsets[-1]))
     filled = np.flatnonzero(lengths)  # empty texts have no bracket (and reduceat would read the next one's first)
-    if not len(filled) or not len(opening):
-        return False
-    counts = np.add.reduceat(opening, (offsets[:-1][filled] - first).astype(np.intp), dtype=np.int64)
-    for i in filled[counts > MAX_DEPTH]:
-        text = bytes(raw[int(offsets[i]) - first : int(offsets[i + 1]) - first]).decode("utf-8", errors="replace")
-        if json_depth(text, stop_after=MAX_DEPTH) > MAX_DEPTH:
-            return True
+    # a few hundred objects at a time: the comparisons' temporary arrays stay small beside the ingest's peak
+    for group in np.array_split(filled, max(1, len(filled) // 256)):
+        if not len(group):
+            continue
+        start, end = int(offsets[group[0]]), int(offsets[group[-1] + 1])
+        opening = raw[start:end] == ord("{")
+        opening |= raw[start:end] == ord("[")
+        counts = np.add.reduceat(opening.view(np.uint8), (offsets[group] - start).astype(np.intp), dtype=np.int64)
+        for i in group[counts > MAX_DEPTH]:
+            text = bytes(raw[int(offsets[i]) : int(offsets[i + 1])]).decode("utf-8", errors="replace")
+            if json_depth(text, stop_after=MAX_DEPTH) > MAX_DEPTH:
+                return True
     return False
 
 
