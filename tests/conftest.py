@@ -125,6 +125,13 @@ def full_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
+def db_2024_path(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real 2024 Scryfall objects alone (MH3, OTJ, FDN), built once per session: the whole objects kept
+    and the ones rebuilt from the tables are each compared with that file's own."""
+    return build_in_child(tmp_path_factory.mktemp("2024") / "2024.duckdb", [realdata / FILE_2024])
+
+
+@pytest.fixture(scope="session")
 def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
     """One database after each of a sequence of ingests, copied: ``first`` (2019), ``second`` (2019 + 2024),
     ``again`` (the same files), ``foreign`` (the 2022 foreign printings alone), ``failed`` (a broken file),

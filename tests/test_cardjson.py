@@ -109,7 +109,7 @@ def test_foreign_printing_keeps_printed_names(sample_db):
 
 
 @pytest.mark.realdata
-def test_matches_real_scryfall_objects(realdata: Path, tmp_path: Path):
+def test_matches_real_scryfall_objects(realdata: Path, db_2024_path: Path):
     """Every printing of the real 2024 Scryfall file, rebuilt from the tables (what a database built before
     whole objects were kept serves, and what completes a trimmed object), has the fields Scryfall gave it
     (the database of that file alone, so the Oracle text is the same)."""
@@ -119,7 +119,7 @@ def test_matches_real_scryfall_objects(realdata: Path, tmp_path: Path):
     source = realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz"
     with gzip.open(source) as f:
         raw = {c["id"]: c for c in json.load(f)}
-    with OracleDB.ingest_files(tmp_path / "2024.duckdb", [source]) as db:
+    with OracleDB(db_2024_path) as db:
         cards = list(objects_from_tables(db.con, list(raw), None).values())
     assert len(cards) == len(raw)
     top = [

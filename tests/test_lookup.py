@@ -208,8 +208,8 @@ def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
 
 
 def _same_reports(db: OracleDB, decks: list, fmt: str) -> int:
-    full = DeckChecker(db.con, db.name_index)
-    point = PointDeckChecker(db.con, PointNames(db.con))
+    full = db.deck_checker  # the warm checker the library keeps (DeckChecker over the name index; built once)
+    point = PointDeckChecker(db.con, PointNames(db.con))  # a fresh process's: new for each deck file
     for deck in decks:
         assert point.check(deck, fmt).to_dict() == full.check(deck, fmt).to_dict(), deck.source
     return len(decks)
