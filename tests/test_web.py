@@ -459,6 +459,32 @@ def test_search_pages_through_results_with_order_and_direction(server: str, brow
 
 
 @needs_browser
+def test_a_typo_and_a_foreign_name_in_the_search_box_lead_to_the_card(server: str, browser: object) -> None:
+    """As a new player types: a misspelt name, then a German name, into the header's search box and Enter; the
+    page finds no card by those words, reads them as a name and links the card (CR 201.2, Scryfall's fuzzy rule)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _console(browser)
+    for typed, card in (("tarmogyf", "Tarmogoyf"), ("Ragavan, flinker Dieb", "Ragavan, Nimble Pilferer")):
+        _open(browser, server + "/search")
+        box = browser.find_element(By.ID, "top-q")  # type: ignore[attr-defined]
+        box.send_keys(typed)
+        browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
+        box.send_keys(Keys.ENTER)
+        WebDriverWait(browser, 20).until(
+            lambda d: d.execute_script(
+                "return window.__oracleToolsOldPage === undefined && document.readyState === 'complete'"
+            )
+        )
+        assert browser.find_element(By.ID, "no-results")  # type: ignore[attr-defined]
+        _click_and_wait(browser, browser.find_element(By.ID, "name-hint-card"))  # type: ignore[attr-defined]
+        assert browser.find_element(By.ID, "card-name").text.startswith(card)  # type: ignore[attr-defined]
+    assert _console(browser) == []
+
+
+@needs_browser
 def test_card_pages_split_dfc_meld_and_the_printing_switcher(server: str, browser: object) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -739,6 +765,27 @@ def test_pages_run_in_the_apis_bounded_pools(client: Any) -> None:
     finally:
         pools.update(kept)
     assert client.post("/deck", data=deck).status_code == 200
+
+
+def test_a_search_that_finds_nothing_reads_the_words_as_a_card_name(client: Any, sample_db_path: Path) -> None:
+    """A bare word searches the English names (Scryfall's rule), so a misspelt or foreign name finds no card; the page
+    then reads the words as a name (CR 201: printed foreign names name the card; Scryfall's fuzzy rule for a typo)
+    and links the card, instead of a bare "didn't match"."""
+    typo = client.get("/search", params={"q": "tarmogyf"}).text
+    assert 'id="no-results"' in typo
+    tarmogoyf = _sample_oracle_id(sample_db_path, "Tarmogoyf")
+    assert f'<a href="/card/{tarmogoyf}" id="name-hint-card">Tarmogoyf</a>' in typo
+    assert "the closest name to what was typed" in typo
+    french = client.get("/search", params={"q": "Feu // Glace"}).text  # the French printing's name
+    assert (
+        f'<a href="/card/{_sample_oracle_id(sample_db_path, "Fire // Ice")}" id="name-hint-card">Fire // Ice</a>'
+        in french
+    )
+    assert "a printed name of one of its printings (another language, CR 201.2)" in french
+    # search syntax is never read as a name; nor is a text close to no name
+    for query in ("t:tarmogyf", "qwxyzzy plorbnik"):
+        page = client.get("/search", params={"q": query}).text
+        assert 'id="no-results"' in page and 'id="name-hint' not in page, query
 
 
 def test_search_errors_are_sentences_never_tracebacks(client: Any) -> None:

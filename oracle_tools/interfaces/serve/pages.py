@@ -100,6 +100,9 @@ CHOOSE_PHRASES = (
     ("nonbasic land", "a nonbasic land card name", "Alpine Moon"),
 )
 
+#: Characters of Scryfall's syntax beyond bare words (keywords, comparisons, quotes, parentheses, negation): a
+#: query with none of them is a few words a reader may have meant as a card name (as web.js reads the search box).
+QUERY_SYNTAX = re.compile(r'[:<>=!"()]|(?:^|\s)-')
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 
@@ -256,6 +259,7 @@ def search_page_context(db: Any, request: Request, context: dict[str, Any]) -> d
             "dirs": DIR_LABELS,
             "uniques": UNIQUE_LABELS,
             "results": None,
+            "name_hint": None,
         }
     )
     q = request.query_params.get("q", "").strip()
@@ -277,6 +281,10 @@ def search_page_context(db: Any, request: Request, context: dict[str, Any]) -> d
     if total and page > pages:
         raise PageError(f"Page {page} is past the last page ({pages}) of {total:,} cards.", 404)
     start = (page - 1) * PAGE_SIZE
+    if not total and not QUERY_SYNTAX.search(q) and len(q) <= MAX_NAME:
+        # A bare word searches the English names (Scryfall's rule): a misspelt, foreign or alternate name finds no
+        # card. Read as a name (CR 201, Scryfall's fuzzy rule), it may: the page says which card it names.
+        context["name_hint"] = db.resolve(q, fuzzy=True)
     cards = kept_card_objects(db, context.get("generation"), ids=ids.slice(start, start + PAGE_SIZE))
     base = {"q": q, "order": context["order"], "dir": context["dir"], "unique": context["unique"]}
     defaults = {"order": "name", "dir": "auto", "unique": "cards"}
