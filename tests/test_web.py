@@ -873,6 +873,10 @@ def test_card_page_tokens_references_and_misses(client: Any, sample_db_path: Pat
     depths = client.get(f"/card/{_sample_oracle_id(sample_db_path, 'Dark Depths')}").text
     assert '<a href="/token/Marit%20Lage" class="token-link">Marit Lage</a>' in depths  # CR 111.9
     assert 'data-kind="token_name">“Marit Lage” — a token\'s name' in depths
+    # CR 201.5: its text names itself three times ("Dark Depths enters…", "…from Dark Depths", "When Dark Depths…"):
+    # one line says so, not three identical lines
+    assert depths.count('<li data-kind="self">“Dark Depths” — itself') == 1
+    assert '<span class="muted times">(3 times)</span>' in depths
     # a misspelling reads as Scryfall's fuzzy rule reads it; a name that names nothing says so
     misspelt = client.get("/card", params={"name": "Tarmogoyff"}, follow_redirects=False)
     assert misspelt.headers["location"] == f"/card/{_sample_oracle_id(sample_db_path, 'Tarmogoyf')}"

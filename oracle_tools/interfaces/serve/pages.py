@@ -595,9 +595,23 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
         "token_parts": token_parts,
         "related": related,
         "references": references,
+        "own_mentions": mentions_once(references["own_text"]),
         "choose": choose,
         "history": history,
     }
+
+
+def mentions_once(mentions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A text's name mentions (CR 201.5), each the same mention once, in the order first met, with how many times:
+    Dark Depths names itself three times, and the page says so on one line."""
+    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for mention in mentions:
+        key = (mention["kind"], mention["text"], mention.get("target_name"))
+        if key in seen:
+            seen[key]["times"] += 1
+        else:
+            seen[key] = {**mention, "times": 1}
+    return list(seen.values())
 
 
 def _card_history(db: Any, name: str) -> dict[str, Any] | None:
