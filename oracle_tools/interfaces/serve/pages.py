@@ -558,6 +558,7 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
         tokens = db.tokens_created(oracle_id)
     own_text = facts.rows("own_text", oracle_id) if facts is not None else None
     named_by = facts.rows("named_by", oracle_id) if facts is not None else None
+    references: dict[str, Any]
     if own_text is not None and named_by is not None:
         references = {"oracle_id": oracle_id, "name": name, "own_text": own_text, "named_by": named_by}
     else:
