@@ -365,6 +365,7 @@ def test_the_name_pages_boxes_autocomplete_by_keyboard(server: str, browser: obj
     assert _texts(browser, "#name-panel .ac-list li") == ["Tarmogoyf"]
     box.send_keys(Keys.ARROW_DOWN)
     assert box.get_attribute("aria-activedescendant")
+    _screenshot(browser, "web-names")
     browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
     box.send_keys(Keys.ENTER)
     WebDriverWait(browser, 20).until(
