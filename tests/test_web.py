@@ -954,6 +954,13 @@ def test_token_page_says_what_it_is_and_who_makes_it(client: Any) -> None:
     assert 'id="token-form"' in client.get("/token").text
     nothing = client.get("/token/Qwxyzzy")
     assert nothing.status_code == 200 and 'id="token-miss"' in nothing.text
+    # the token box offers every token name of the catalog as the reader types (card names are not token names)
+    for page in (client.get("/token").text, lage):
+        assert 'list="token-names"' in page
+        offered = re.findall(
+            r'<option value="([^"]+)">', page.split('<datalist id="token-names">')[1].split("</datalist>")[0]
+        )
+        assert {"Marit Lage", "Treasure", "Clue"} <= set(offered) and "Dark Depths" not in offered
 
 
 def test_deck_page_legalities_line_counts_links_and_share(client: Any) -> None:

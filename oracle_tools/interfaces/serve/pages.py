@@ -711,12 +711,28 @@ def token_catalog(db: Any, generation: Any) -> dict[str, list[dict[str, Any]]]:
     return generation.cached("web_token_catalog", build) if generation is not None else build()
 
 
+def token_names(db: Any, generation: Any) -> list[str]:
+    """Every token name of the catalog, sorted: the token box's suggestions (a ``<datalist>``: the browser offers
+    them as the reader types, keyboard included, with no script; ``/cards/autocomplete`` knows card names only)."""
+
+    def build() -> list[str]:
+        return sorted({row["name"] for rows in token_catalog(db, generation).values() for row in rows}, key=str.lower)
+
+    return generation.cached("web_token_names", build) if generation is not None else build()
+
+
 def token_page_context(db: Any, name: str, generation: Any = None) -> dict[str, Any]:
     from oracle_tools.text.matching import normalize
 
     answer = db.token(name)
     catalog = token_catalog(db, generation).get(normalize(name), [])
-    return {"title": f"{answer.name or name} token", "query": name, "token": answer, "catalog": catalog}
+    return {
+        "title": f"{answer.name or name} token",
+        "query": name,
+        "token": answer,
+        "catalog": catalog,
+        "token_names": token_names(db, generation),
+    }
 
 
 async def token_named(request: Request) -> Response:
@@ -726,6 +742,7 @@ async def token_named(request: Request) -> Response:
         return RedirectResponse(f"/token/{quote(name, safe='')}", status_code=303)
 
     def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+        ctx["token_names"] = token_names(db, ctx["generation"])
         if name:
             raise PageError(f"A token name has at most {MAX_NAME:,} characters.")
         return {"title": "Tokens"}
