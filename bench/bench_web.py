@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import threading
 import time
 from pathlib import Path
@@ -40,6 +39,7 @@ SEARCHES = ["t:goblin", "t:creature c:r", 'o:"draw a card" c:u', "f:modern mv<=2
 TOKENS = ["Treasure", "Marit Lage", "Goblin", "Clue", "Food", "Zombie", "Soldier", "Thopter"]
 DECK = "4 Lightning Bolt\n4 Tarmogoyf\n4 Mox Opal\n4 Fire // Ice\n44 Mountain\n\nSideboard\n2 Pithing Needle\n"
 FIRST_LOAD_KB = 150
+TARGET_MS = 100  # a first-seen page, warm server (p50 wall)
 
 
 def timed(client: Any, paths: list[str]) -> dict[str, float]:
@@ -118,6 +118,7 @@ def main() -> None:
         }
         print(
             f"{'':14} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'CPU ms':>8}   floor (JSON API): p50 / CPU ms   again: p50 ms"
+            f"   p50 <= {TARGET_MS} ms"
         )
         generation = client.app.state.store.generation
         for label, paths in pages.items():
@@ -129,10 +130,11 @@ def main() -> None:
             print(
                 f"{label:14} {first_seen['n']:4d} {first_seen['p50']:8.1f} {first_seen['p95']:8.1f} "
                 f"{first_seen['cpu']:8.1f}   {floor_text:>30}   {again['p50']:8.1f}"
+                f"   {'met' if first_seen['p50'] <= TARGET_MS else 'NOT MET'}"
             )
         while not client.get("/health").json()["warm"]:
             time.sleep(0.2)
-    print("target: answers <= 100 ms warm (p50 of first-seen pages)", file=sys.stderr)
+    print(f"target: answers <= {TARGET_MS} ms warm (p50 of first-seen pages); read CPU ms on a shared machine")
 
 
 if __name__ == "__main__":

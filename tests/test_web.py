@@ -20,6 +20,7 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -365,6 +366,7 @@ def test_the_name_pages_boxes_autocomplete_by_keyboard(server: str, browser: obj
     assert _texts(browser, "#name-panel .ac-list li") == ["Tarmogoyf"]
     box.send_keys(Keys.ARROW_DOWN)
     assert box.get_attribute("aria-activedescendant")
+    _screenshot(browser, "web-names")
     browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
     box.send_keys(Keys.ENTER)
     WebDriverWait(browser, 20).until(
@@ -456,6 +458,32 @@ def test_search_pages_through_results_with_order_and_direction(server: str, brow
     assert browser.find_element(By.ID, "q").get_attribute("value") == "t:("  # type: ignore[attr-defined]
     # the console holds only the page's own 400 status (Chrome logs a document answered with an error status)
     assert [e for e in _console(browser) if "status of 400" not in e] == []
+
+
+@needs_browser
+def test_a_typo_and_a_foreign_name_in_the_search_box_lead_to_the_card(server: str, browser: object) -> None:
+    """As a new player types: a misspelt name, then a German name, into the header's search box and Enter; the
+    page finds no card by those words, reads them as a name and links the card (CR 201.2, Scryfall's fuzzy rule)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _console(browser)
+    for typed, card in (("tarmogyf", "Tarmogoyf"), ("Ragavan, flinker Dieb", "Ragavan, Nimble Pilferer")):
+        _open(browser, server + "/search")
+        box = browser.find_element(By.ID, "top-q")  # type: ignore[attr-defined]
+        box.send_keys(typed)
+        browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
+        box.send_keys(Keys.ENTER)
+        WebDriverWait(browser, 20).until(
+            lambda d: d.execute_script(
+                "return window.__oracleToolsOldPage === undefined && document.readyState === 'complete'"
+            )
+        )
+        assert browser.find_element(By.ID, "no-results")  # type: ignore[attr-defined]
+        _click_and_wait(browser, browser.find_element(By.ID, "name-hint-card"))  # type: ignore[attr-defined]
+        assert browser.find_element(By.ID, "card-name").text.startswith(card)  # type: ignore[attr-defined]
+    assert _console(browser) == []
 
 
 @needs_browser
@@ -623,6 +651,9 @@ def _wait_until_warm(test_client: Any) -> None:
     deadline = time.monotonic() + 60
     while not test_client.get("/health").json().get("warm") and time.monotonic() < deadline:
         time.sleep(0.1)
+    # and the pages' own warm-up (pages.warm_pages), started by the first reference page
+    while any(t.name == "web-warm" for t in threading.enumerate()) and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def _sample_oracle_id(sample_db_path: Path, name: str) -> str:
@@ -741,6 +772,27 @@ def test_pages_run_in_the_apis_bounded_pools(client: Any) -> None:
     assert client.post("/deck", data=deck).status_code == 200
 
 
+def test_a_search_that_finds_nothing_reads_the_words_as_a_card_name(client: Any, sample_db_path: Path) -> None:
+    """A bare word searches the English names (Scryfall's rule), so a misspelt or foreign name finds no card; the page
+    then reads the words as a name (CR 201: printed foreign names name the card; Scryfall's fuzzy rule for a typo)
+    and links the card, instead of a bare "didn't match"."""
+    typo = client.get("/search", params={"q": "tarmogyf"}).text
+    assert 'id="no-results"' in typo
+    tarmogoyf = _sample_oracle_id(sample_db_path, "Tarmogoyf")
+    assert f'<a href="/card/{tarmogoyf}" id="name-hint-card">Tarmogoyf</a>' in typo
+    assert "the closest name to what was typed" in typo
+    french = client.get("/search", params={"q": "Feu // Glace"}).text  # the French printing's name
+    assert (
+        f'<a href="/card/{_sample_oracle_id(sample_db_path, "Fire // Ice")}" id="name-hint-card">Fire // Ice</a>'
+        in french
+    )
+    assert "a printed name of one of its printings (another language, CR 201.2)" in french
+    # search syntax is never read as a name; nor is a text close to no name
+    for query in ("t:tarmogyf", "qwxyzzy plorbnik"):
+        page = client.get("/search", params={"q": query}).text
+        assert 'id="no-results"' in page and 'id="name-hint' not in page, query
+
+
 def test_search_errors_are_sentences_never_tracebacks(client: Any) -> None:
     bad = client.get("/search", params={"q": "t:("})
     assert bad.status_code == 400
@@ -826,6 +878,10 @@ def test_card_page_tokens_references_and_misses(client: Any, sample_db_path: Pat
     depths = client.get(f"/card/{_sample_oracle_id(sample_db_path, 'Dark Depths')}").text
     assert '<a href="/token/Marit%20Lage" class="token-link">Marit Lage</a>' in depths  # CR 111.9
     assert 'data-kind="token_name">“Marit Lage” — a token\'s name' in depths
+    # CR 201.5: its text names itself three times ("Dark Depths enters…", "…from Dark Depths", "When Dark Depths…"):
+    # one line says so, not three identical lines
+    assert depths.count('<li data-kind="self">“Dark Depths” — itself') == 1
+    assert '<span class="muted times">(3 times)</span>' in depths
     # a misspelling reads as Scryfall's fuzzy rule reads it; a name that names nothing says so
     misspelt = client.get("/card", params={"name": "Tarmogoyff"}, follow_redirects=False)
     assert misspelt.headers["location"] == f"/card/{_sample_oracle_id(sample_db_path, 'Tarmogoyf')}"
@@ -902,6 +958,13 @@ def test_token_page_says_what_it_is_and_who_makes_it(client: Any) -> None:
     assert 'id="token-form"' in client.get("/token").text
     nothing = client.get("/token/Qwxyzzy")
     assert nothing.status_code == 200 and 'id="token-miss"' in nothing.text
+    # the token box offers every token name of the catalog as the reader types (card names are not token names)
+    for page in (client.get("/token").text, lage):
+        assert 'list="token-names"' in page
+        offered = re.findall(
+            r'<option value="([^"]+)">', page.split('<datalist id="token-names">')[1].split("</datalist>")[0]
+        )
+        assert {"Marit Lage", "Treasure", "Clue"} <= set(offered) and "Dark Depths" not in offered
 
 
 def test_deck_page_legalities_line_counts_links_and_share(client: Any) -> None:

@@ -94,6 +94,9 @@ CHOOSE_PHRASES = (
     ("nonbasic land", "a nonbasic land card name", "Alpine Moon"),
 )
 
+#: Characters of Scryfall's syntax beyond bare words (keywords, comparisons, quotes, parentheses, negation): a
+#: query with none of them is a few words a reader may have meant as a card name (as web.js reads the search box).
+QUERY_SYNTAX = re.compile(r'[:<>=!"()]|(?:^|\s)-')
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 
@@ -250,6 +253,7 @@ def search_page_context(db: Any, request: Request, context: dict[str, Any]) -> d
             "dirs": DIR_LABELS,
             "uniques": UNIQUE_LABELS,
             "results": None,
+            "name_hint": None,
         }
     )
     q = request.query_params.get("q", "").strip()
@@ -271,6 +275,10 @@ def search_page_context(db: Any, request: Request, context: dict[str, Any]) -> d
     if total and page > pages:
         raise PageError(f"Page {page} is past the last page ({pages}) of {total:,} cards.", 404)
     start = (page - 1) * PAGE_SIZE
+    if not total and not QUERY_SYNTAX.search(q) and len(q) <= MAX_NAME:
+        # A bare word searches the English names (Scryfall's rule): a misspelt, foreign or alternate name finds no
+        # card. Read as a name (CR 201, Scryfall's fuzzy rule), it may: the page says which card it names.
+        context["name_hint"] = db.resolve(q, fuzzy=True)
     cards = kept_card_objects(db, context.get("generation"), ids=ids.slice(start, start + PAGE_SIZE))
     base = {"q": q, "order": context["order"], "dir": context["dir"], "unique": context["unique"]}
     defaults = {"order": "name", "dir": "auto", "unique": "cards"}
@@ -544,6 +552,7 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
         tokens = db.tokens_created(oracle_id)
     own_text = facts.rows("own_text", oracle_id) if facts is not None else None
     named_by = facts.rows("named_by", oracle_id) if facts is not None else None
+    references: dict[str, Any]
     if own_text is not None and named_by is not None:
         references = {"oracle_id": oracle_id, "name": name, "own_text": own_text, "named_by": named_by}
     else:
@@ -581,9 +590,23 @@ def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generati
         "token_parts": token_parts,
         "related": related,
         "references": references,
+        "own_mentions": mentions_once(references["own_text"]),
         "choose": choose,
         "history": history,
     }
+
+
+def mentions_once(mentions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A text's name mentions (CR 201.5), each the same mention once, in the order first met, with how many times:
+    Dark Depths names itself three times, and the page says so on one line."""
+    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for mention in mentions:
+        key = (mention["kind"], mention["text"], mention.get("target_name"))
+        if key in seen:
+            seen[key]["times"] += 1
+        else:
+            seen[key] = {**mention, "times": 1}
+    return list(seen.values())
 
 
 def _card_history(db: Any, name: str) -> dict[str, Any] | None:
@@ -682,12 +705,28 @@ def token_catalog(db: Any, generation: Any) -> dict[str, list[dict[str, Any]]]:
     return generation.cached("web_token_catalog", build) if generation is not None else build()
 
 
+def token_names(db: Any, generation: Any) -> list[str]:
+    """Every token name of the catalog, sorted: the token box's suggestions (a ``<datalist>``: the browser offers
+    them as the reader types, keyboard included, with no script; ``/cards/autocomplete`` knows card names only)."""
+
+    def build() -> list[str]:
+        return sorted({row["name"] for rows in token_catalog(db, generation).values() for row in rows}, key=str.lower)
+
+    return generation.cached("web_token_names", build) if generation is not None else build()
+
+
 def token_page_context(db: Any, name: str, generation: Any = None) -> dict[str, Any]:
     from oracle_tools.text.matching import normalize
 
     answer = db.token(name)
     catalog = token_catalog(db, generation).get(normalize(name), [])
-    return {"title": f"{answer.name or name} token", "query": name, "token": answer, "catalog": catalog}
+    return {
+        "title": f"{answer.name or name} token",
+        "query": name,
+        "token": answer,
+        "catalog": catalog,
+        "token_names": token_names(db, generation),
+    }
 
 
 async def token_named(request: Request) -> Response:
@@ -697,6 +736,7 @@ async def token_named(request: Request) -> Response:
         return RedirectResponse(f"/token/{quote(name, safe='')}", status_code=303)
 
     def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+        ctx["token_names"] = token_names(db, ctx["generation"])
         if name:
             raise PageError(f"A token name has at most {MAX_NAME:,} characters.")
         return {"title": "Tokens"}
