@@ -494,9 +494,9 @@ def card_facts(generation: Any) -> CardFacts | None:
 def warm_pages(generation: Any) -> None:
     """What the pages read once per generation, read in the background once the server's own warm-up is done, when
     the first page is asked: every card's facts (:class:`CardFacts`), each format's legalities (the deck checker
-    reads a format's on its first check, 40-100 ms), which file's legalities judge decks and the token catalog. A
-    reader who searches first finds the card, token and deck pages ready. A failure (the database closed under it)
-    leaves each to the first page that needs it."""
+    reads a format's on its first check, 40-100 ms), which file's legalities judge decks, the token catalog and the
+    compiled templates. A reader who searches first finds the card, token and deck pages ready. A failure (the
+    database closed under it) leaves each to the first page that needs it."""
     if "web_card_facts" in generation.caches or generation.warm_seconds is None or _FACTS_LOCK.locked():
         return
 
@@ -504,6 +504,8 @@ def warm_pages(generation: Any) -> None:
         from oracle_tools.decks.formats import FORMATS
 
         try:
+            for template in ("search.html", "card.html", "token.html", "deck.html"):
+                templates.get_template(template)  # compiled once (100-150 ms each), kept by the environment
             card_facts(generation)
             db = generation.db
             generation.cached("web_legalities", db.legalities_source)
