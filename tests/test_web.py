@@ -904,8 +904,8 @@ def test_card_facts_are_oracledbs_per_card_answers(sample_db_path: Path) -> None
     import random
 
     from oracle_tools import OracleDB
-    from oracle_tools.interfaces.serve.pages import CardFacts
     from oracle_tools.names import references
+    from oracle_tools.scryfall.card_facts import CardFacts
 
     with OracleDB(sample_db_path) as db:
         facts = CardFacts(db.con)

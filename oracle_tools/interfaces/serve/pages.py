@@ -17,12 +17,9 @@ from __future__ import annotations
 import json
 import logging
 import re
-import struct
 import sys
 import threading
-import zlib
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -31,14 +28,15 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve.assets import favicon, static
 from oracle_tools.interfaces.serve.pools import PoolFull
 from oracle_tools.interfaces.serve.store import MB, ByteCache
 from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response, card_stats, run_pooled, templates
 from oracle_tools.names.kinds import LISTED_AS
+from oracle_tools.scryfall.card_facts import CardFacts
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
-STATIC = Path(__file__).parent / "static"
 PAGE_SIZE = 60  # cards a results page shows
 IMAGES_COOKIE = "oracle_tools_images"
 MAX_QUERY = 1000  # characters of a search query, as names
@@ -113,57 +111,6 @@ def page_headers(images: bool) -> dict[str, str]:
         "X-Frame-Options": "DENY",
         "Referrer-Policy": "no-referrer",
     }
-
-
-# -- the favicon: a 16x16 mana-symbol-like dot, built once (a PNG inside an ICO) ------------------------------
-
-
-def _favicon() -> bytes:
-    size = 16
-    rows = []
-    for y in range(size):
-        row = bytearray([0])  # filter: none
-        for x in range(size):
-            d2 = (x - 7.5) ** 2 + (y - 7.5) ** 2
-            if d2 <= 7.5**2:
-                inner = d2 <= 3.2**2
-                row += bytes((0xF8, 0xF3, 0xD6, 255) if inner else (0x24, 0x34, 0x47, 255))
-            else:
-                row += bytes((0, 0, 0, 0))
-        rows.append(bytes(row))
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    png = (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0))
-        + chunk(b"IDAT", zlib.compress(b"".join(rows)))
-        + chunk(b"IEND", b"")
-    )
-    header = struct.pack("<HHH", 0, 1, 1)
-    entry = struct.pack("<BBBBHHII", size, size, 0, 0, 1, 32, len(png), 6 + 16)
-    return header + entry + png
-
-
-FAVICON = _favicon()
-
-
-async def favicon(request: Request) -> Response:
-    return Response(FAVICON, media_type="image/x-icon", headers={"Cache-Control": "public, max-age=86400"})
-
-
-async def static(request: Request) -> Response:
-    """The page's own stylesheet and script (a fixed list: no path from the request reaches the file system)."""
-    name = request.path_params["name"]
-    kinds = {"web.css": "text/css; charset=utf-8", "web.js": "text/javascript; charset=utf-8"}
-    if name not in kinds:
-        return Response("not found", status_code=404, media_type="text/plain")
-    return Response(
-        (STATIC / name).read_bytes(),
-        media_type=kinds[name],
-        headers={"Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff"},
-    )
 
 
 # -- running a page -------------------------------------------------------------------------------------
@@ -399,82 +346,6 @@ def kept_card_objects(
     for card in db.card_objects(ids=missing) if missing else []:
         objects[card["id"]] = card
     return [objects[pid] for pid in ids if pid in objects]
-
-
-class _Grouped:
-    """A query's rows sorted by a key column, kept as one Polars frame with where each key's rows start: a key's
-    rows are a slice (microseconds), where a DuckDB filter on the compressed key column scans the whole table."""
-
-    def __init__(self, frame: Any, key: str) -> None:
-        self.frame = frame.drop(key)
-        self.spans: dict[str, tuple[int, int]] = {}
-        start = 0
-        for run in frame.get_column(key).rle().to_list():
-            self.spans[run["value"]] = (start, run["len"])
-            start += run["len"]
-
-    def rows(self, key: str) -> list[dict[str, Any]]:
-        span = self.spans.get(key)
-        return self.frame.slice(*span).to_dicts() if span else []
-
-
-#: What a card page reads of each card, one statement a table: the statements of OracleDB.card_names, printings,
-#: tokens_created and (names/references.py) references without their card filter, sorted by the card first and then
-#: in the method's own order. tests/test_web.py checks them against those methods on every card of the sample.
-_CARD_FACTS_SQL = {
-    "names": (
-        "SELECT DISTINCT oracle_id, name, via, lang, face_index FROM names "
-        "ORDER BY oracle_id, via, lang NULLS FIRST, face_index NULLS FIRST, name"
-    ),
-    "printings": (
-        "SELECT oracle_id, id, set_code AS set, set_name, collector_number, lang, rarity, artist, released_at, "
-        "printed_name, usd, eur, tix FROM printings "
-        "ORDER BY oracle_id, lang <> 'en', released_at DESC, set_code, collector_number, lang, id"
-    ),
-    "tokens": (
-        "SELECT creator_oracle_id AS oracle_id, name, base_name, count, rule, clause, face_name, face_index "
-        "FROM token_specs WHERE name IS NOT NULL ORDER BY creator_oracle_id, face_index, clause_no"
-    ),
-    "own_text": (
-        'SELECT r.oracle_id AS key, r.oracle_id, c.name AS card_name, r.face_index, r.start, r."end", r.text, r.kind, '
-        "r.target_name FROM name_references r JOIN cards c USING (oracle_id) ORDER BY r.oracle_id, r.face_index, r.start"
-    ),
-    "named_by": (
-        'SELECT r.target_oracle_id AS key, r.oracle_id, c.name AS card_name, r.face_index, r.start, r."end", r.text, '
-        "r.kind, r.target_name FROM name_references r JOIN cards c USING (oracle_id) "
-        "WHERE r.kind IN ('named', 'token_name') AND r.oracle_id <> r.target_oracle_id AND r.target_oracle_id IS NOT NULL "
-        "ORDER BY r.target_oracle_id, c.name, r.face_index, r.start"
-    ),
-}
-_CARD_FACTS_KEY = {"own_text": "key", "named_by": "key"}
-
-
-class CardFacts:
-    """Every card's names (CR 201), printings, tokens created (CR 111) and name references (CR 201.5), read once per
-    database generation (a second or two on the real data), then sliced per card. Each of OracleDB's per-card methods
-    scans its whole table: 20-90 ms a card on the real data, most of a first-seen card page. A table this database
-    lacks (built before it) is None: the page asks OracleDB, which says what is missing."""
-
-    def __init__(self, con: Any) -> None:
-        import duckdb
-
-        self.tables: dict[str, _Grouped | None] = {}
-        for kind, sql in _CARD_FACTS_SQL.items():
-            try:
-                self.tables[kind] = _Grouped(con.sql(sql).pl(), _CARD_FACTS_KEY.get(kind, "oracle_id"))
-            except duckdb.CatalogException:
-                self.tables[kind] = None
-        try:
-            #: cards with a recorded change; None: no change history in this database
-            self.changed: set[str] | None = {
-                oid for (oid,) in con.execute("SELECT DISTINCT oracle_id FROM changes").fetchall()
-            }
-        except duckdb.CatalogException:
-            self.changed = None
-
-    def rows(self, kind: str, oracle_id: str) -> list[dict[str, Any]] | None:
-        table = self.tables[kind]
-        return table.rows(oracle_id) if table is not None else None
 
 
 _FACTS_LOCK = threading.Lock()
