@@ -1,4 +1,5 @@
-"""How large and how deep a Scryfall card object may be: checked at ingest, before a byte of it is kept.
+"""How large and how deep a Scryfall card object may be: checked at ingest, as the objects are compressed to keep
+(a file with an object past a limit is refused, and nothing is replaced).
 
 A card object is kept whole and served back as it came (``store/scryfall_objects.py``), so one object of
 megabytes (a compression bomb: 60 MB of ``flavor_text`` gzips to a few hundred kB) would make every answer,
