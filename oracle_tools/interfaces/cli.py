@@ -366,46 +366,22 @@ def ingest(
     than half the old one's cards (--replace-anyway). One ingest at a time writes a database (--wait).
     Giving only a rulings file or --rules-file keeps the cards of the existing database.
     """
-    from oracle_tools import ingest as ing
-    from oracle_tools.store import download
-
-    db_file = db_path or default_db_path()
-    cache = cache_dir or Path(os.environ.get("ORACLE_TOOLS_CACHE") or db_file.parent / "cache")
-    progress = progress and sys.stderr.isatty()  # bars go to stderr, and only to a person watching it
-    set_list_warning = None
-    if rules_url is not None:
-        if rules_file is not None:
-            raise click.UsageError("give --rules-file or --rules-url, not both")
-        rules_file = download.fetch_text(rules_url, cache / "rules" / "MagicCompRules-downloaded.txt")
-    if sample:
-        sources = ing.sample_sources()
-    elif bulk_files:
-        sources = [ing.sniff(p) for p in bulk_files]
-    elif rules_file is not None:
-        if not db_file.exists():  # a rules-only ingest keeps the cards of a database: without one, say so
-            raise OracleToolsError(
-                f"no database at {db_file} to keep the cards of; ingest cards first (`oracle-tools ingest "
-                "--sample`, `--bulk-file FILE` or from Scryfall), then --rules-file"
-            )
-        sources = []
-    else:
-        wanted = [t.strip() for t in types.split(",") if t.strip()]
-        fetched = download.fetch_bulk_files(
-            wanted, api_url=api_url or download.DEFAULT_API_URL, cache_dir=cache, progress=progress
-        )
-        sources = [ing.sniff(f.path, origin="scryfall-api", bulk_type=f.type, updated_at=f.updated_at) for f in fetched]
-        set_list, set_list_warning = _fetch_set_list(api_url or download.DEFAULT_API_URL, cache)
-        if set_list is not None:
-            sources.append(ing.sniff(set_list, origin="scryfall-api"))
-    report = ing.Ingest(
-        db_file,
-        progress=progress,
+    if rules_url is not None and rules_file is not None:
+        raise click.UsageError("give --rules-file or --rules-url, not both")
+    report = OracleDB.ingest(
+        db_path or default_db_path(),
+        sample=sample,
+        bulk_files=bulk_files,
+        types=[t.strip() for t in types.split(",") if t.strip()],
+        api_url=api_url,
+        cache_dir=cache_dir,
+        rules_file=rules_file,
+        rules_url=rules_url,
         interchangeable_file=interchangeable_file,
         wait=wait,
         replace_anyway=replace_anyway,
-    ).run(sources, rules_file=rules_file)
-    if set_list_warning:
-        report.warnings.append(set_list_warning)
+        progress=progress and sys.stderr.isatty(),  # bars go to stderr, and only to a person watching it
+    )
     if as_json:
         _echo_json(report.as_dict())
         return
@@ -415,24 +391,6 @@ def ingest(
     click.echo(f"wrote {report.db_path} in {report.seconds:.1f}s: {sizes}")
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
-
-
-def _fetch_set_list(api_url: str, cache: Path) -> tuple[Path | None, str | None]:
-    """Scryfall's set list for an online ingest, and a warning when it could not be had: the cards matter more
-    than the set list, so a failed download uses the copy from an earlier run, or goes without."""
-    from oracle_tools.errors import DownloadError
-    from oracle_tools.store import download
-
-    try:
-        return download.fetch_set_list(api_url, cache_dir=cache), None
-    except DownloadError as exc:
-        cached = cache / "sets.json"
-        if cached.is_file():
-            return cached, f"could not download Scryfall's set list ({exc}); kept the one downloaded before"
-        return None, (
-            f"could not download Scryfall's set list ({exc}); /sets answers sets built from the printings "
-            "(without icons, blocks or TCGplayer groups)"
-        )
 
 
 @main.command()
@@ -1052,7 +1010,7 @@ def choose_name(
     oracle-tools choose-name "Razorgrass Field" --card "Meddling Mage"
     oracle-tools choose-name --constraint "nonartifact, nonland" --list
     """
-    from oracle_tools.choose import chooser as _choose
+    from oracle_tools.choose.chooser import ConstraintCardError
 
     if phrase is not None and card is not None:
         raise click.UsageError("give --constraint PHRASE or --card CARDNAME, not both")
@@ -1061,21 +1019,22 @@ def choose_name(
     if not as_list and name is None:
         raise click.UsageError("give a NAME to judge, or --list")
     with _open(db_path) as db:
-        if card is not None:
-            constraint, phrase_used, source = _choose.constraint_from_card(db, card)
-        else:
-            constraint, phrase_used, source = _choose.as_constraint(phrase), phrase or "", None
-        if as_list:
-            frame = db.nameable(constraint)
-            if as_json:
-                _echo_json(frame.drop("oracle_text").to_dicts())
-            else:
+        try:
+            if as_list and as_json:
+                _echo_json(db.nameable_rows(constraint=phrase, card=card))
+                return
+            if as_list:
+                frame = db.nameable(db.constraint_for(phrase, card).constraint)
                 for listed in frame.get_column("name").unique(maintain_order=True).to_list():
                     click.echo(listed)
-            return
-        verdict = db.choose_name(name, constraint)  # type: ignore[arg-type]
+                return
+            assert name is not None  # checked above: a NAME, or --list
+            report = db.choose_name_report(name, constraint=phrase, card=card)
+        except ConstraintCardError as exc:  # said with this command's options
+            raise OracleToolsError(exc.worded("--card", "--constraint PHRASE")) from None
+    verdict = report.verdict
     if as_json:
-        _echo_json({**verdict.to_dict(), "constraint_phrase": phrase_used, "constraint_from_card": source})
+        _echo_json(report.to_dict())
     else:
         click.echo(f"{'valid' if verdict.valid else 'not valid'} ({verdict.rule}): {verdict.reason}")
         if verdict.valid and len(verdict.chosen) > 1:
@@ -1374,14 +1333,11 @@ def search_command(
     query = " ".join(query_words)
     try:
         with _open(db_path) as db:
+            if as_json:
+                _echo_json(db.search_list(query, unique=unique, order=order, direction=direction, limit=limit))
+                return
             columns, rows, total = db.search_rows(query, unique=unique, order=order, direction=direction)
             shown = rows[:limit] if limit is not None else rows
-            if as_json:
-                id_at = columns.index("id")
-                ids = [row[id_at] for row in shown if row[id_at] is not None]
-                cards = db.card_objects(ids=ids)
-                _echo_json({"object": "list", "total_cards": total, "has_more": len(cards) < total, "data": cards})
-                return
     except SearchSyntaxError as exc:
         click.echo(f"error: {exc}", err=True)
         if exc.query:

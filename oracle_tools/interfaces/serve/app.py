@@ -1190,9 +1190,7 @@ async def choose_name(request: Request) -> Response:
     phrase, card = _constraint_params(params)
 
     def work(gen: Generation) -> Response:
-        constraint, phrase_used, source = _constraint(gen, phrase, card)
-        verdict = gen.db.choose_name(name, constraint)
-        return json_response({**verdict.to_dict(), "constraint_phrase": phrase_used, "constraint_from_card": source})
+        return json_response(gen.db.choose_name_report(name, constraint=phrase, card=card).to_dict())
 
     return await _answer_remembered(request, params, work)
 
