@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,6 +19,9 @@ from oracle_tools.interfaces.cli_common import (
     json_option,
     open_db,
 )
+
+if TYPE_CHECKING:
+    from oracle_tools.decks.decklist import Decklist
 from oracle_tools.store import userfiles
 
 # -- decks (CR 100.2, 100.4, 201.3b, 903) ---------------------------------------------------------
@@ -38,7 +41,7 @@ def _deck_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
         raise click.BadParameter(str(exc).removeprefix("unknown format ")) from None
 
 
-def _decklists(path: Path) -> list[Any]:
+def _decklists(path: Path) -> list[Decklist]:
     """The decks of a decklist file, or of standard input for ``-``."""
     from oracle_tools.decks.checker import to_decklists
     from oracle_tools.decks.decklist import MAX_DECKLIST_BYTES, parse_decklist

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterable, AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
 
@@ -44,6 +44,8 @@ from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
 
 MAX_NAME = MAX_NAME_CHARS  # characters of a name (the names layer's limit, as the HTTP API's)
 if TYPE_CHECKING:  # mypy reads plain strings; pydantic, at run time, the search engine's own lists as Literals
+    import anyio
+
     SearchUnique: TypeAlias = str
     SearchOrder: TypeAlias = str
     SearchDirection: TypeAlias = str
@@ -132,14 +134,14 @@ class CheckedLines:
     null — with id null); a message holding a lone surrogate (a "\\ud800" escape,
     which no text can hold): a tool error for a tool call, else -32602 (invalid params)."""
 
-    def __init__(self, lines: Any, out: Any) -> None:
+    def __init__(self, lines: AsyncIterable[str], out: anyio.AsyncFile[str]) -> None:
         self.lines = lines
         self.out = out
 
-    def __aiter__(self) -> Any:
+    def __aiter__(self) -> AsyncIterator[str]:
         return self._checked()
 
-    async def _checked(self) -> Any:
+    async def _checked(self) -> AsyncIterator[str]:
         async for line in self.lines:
             if not line.strip():
                 continue
