@@ -195,6 +195,41 @@ class OracleDB:
         )
         return db
 
+    @staticmethod
+    def ingest(
+        path: str | os.PathLike[str] | None = None,
+        *,
+        sample: bool = False,
+        bulk_files: Sequence[str | os.PathLike[str]] = (),
+        types: Sequence[str] = ("oracle_cards", "default_cards", "rulings"),
+        api_url: str | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        rules_file: str | os.PathLike[str] | None = None,
+        rules_url: str | None = None,
+        interchangeable_file: str | os.PathLike[str] | None = None,
+        wait: bool = False,
+        replace_anyway: bool = False,
+        progress: bool = False,
+    ) -> _ingest.IngestReport:
+        """Build (or rebuild) the database at ``path`` as ``oracle-tools ingest`` does, and say what was read and
+        written: from the embedded ``sample``, local ``bulk_files``, only a rules file (the existing cards kept), or
+        else the Scryfall API's bulk files of ``types`` and its set list, downloaded into ``cache_dir`` (default:
+        ``$ORACLE_TOOLS_CACHE``, else ``cache`` beside the database). ``rules_url`` downloads the rules text."""
+        return _ingest.build(
+            Path(path) if path is not None else default_db_path(),
+            sample=sample,
+            bulk_files=[Path(f) for f in bulk_files],
+            types=types,
+            api_url=api_url,
+            cache_dir=Path(cache_dir) if cache_dir is not None else None,
+            rules_file=Path(rules_file) if rules_file is not None else None,
+            rules_url=rules_url,
+            interchangeable_file=Path(interchangeable_file) if interchangeable_file is not None else None,
+            wait=wait,
+            replace_anyway=replace_anyway,
+            progress=progress,
+        )
+
     # -- tables and SQL -----------------------------------------------------------------------
 
     def tables(self) -> list[str]:
@@ -606,6 +641,31 @@ class OracleDB:
         card_name, face_index, role, rule and the characteristics it was judged by."""
         return self.name_chooser.nameable(constraint)
 
+    def constraint_for(self, phrase: str | None = None, card: str | None = None) -> _choose.ChosenConstraint:
+        """The constraint of a phrase ("nonland"; None: any card name) or of a card's own Oracle text (Meddling
+        Mage: nonland), with the phrase and the card it came from."""
+        from oracle_tools.choose import chooser as _choose
+
+        return _choose.constraint_for(self, phrase, card)
+
+    def choose_name_report(
+        self, name: str, *, constraint: str | None = None, card: str | None = None
+    ) -> _choose.ChoiceReport:
+        """:meth:`choose_name` with the constraint given as a phrase or by a card (``choose-name --card``): the
+        verdict and the constraint used (``to_dict()``: what ``choose-name --json`` prints)."""
+        from oracle_tools.choose import chooser as _choose
+
+        chosen = self.constraint_for(constraint, card)
+        return _choose.ChoiceReport(self.choose_name(name, chosen.constraint), chosen)
+
+    def nameable_rows(
+        self, *, constraint: str | None = None, card: str | None = None, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """:meth:`nameable` as JSON rows, without the Oracle text (``choose-name --list --json``), the first
+        ``limit`` of them; the constraint given as a phrase or by a card."""
+        frame = self.nameable(self.constraint_for(constraint, card).constraint).drop("oracle_text")
+        return (frame if limit is None else frame.head(limit)).to_dicts()
+
     # -- deck legality (CR 100.2, 100.4, 201.3b, 903, 702.124) -----------------------------------
 
     @property
@@ -803,6 +863,36 @@ class OracleDB:
         return _search.run_rows(
             self.user_con, query, unique=unique, order=order, direction=direction, nameable=self.nameable_ids
         )
+
+    def search_list(
+        self,
+        query: str,
+        *,
+        unique: str = "cards",
+        order: str = "name",
+        direction: str = "auto",
+        limit: int | None = None,
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
+        """A Scryfall list object of the first ``limit`` cards :meth:`search` finds (``search --json``):
+        ``{"object": "list", "total_cards": N, "has_more": …, "data": [card objects]}``. With ``timeout``, a
+        search that runs longer is stopped (:class:`~oracle_tools.store.sqlfiles.QueryTimeoutError`)."""
+        from oracle_tools import search as _search
+
+        stop = _search.time_limit(timeout) if timeout is not None else None
+        columns, rows, total = _search.run_rows(
+            self.user_con,
+            query,
+            unique=unique,
+            order=order,
+            direction=direction,
+            nameable=self.nameable_ids,
+            stop=stop,
+        )
+        id_at = columns.index("id")
+        shown = rows[:limit] if limit is not None else rows
+        cards = self.card_objects(ids=[row[id_at] for row in shown if row[id_at] is not None])
+        return {"object": "list", "total_cards": total, "has_more": len(cards) < total, "data": cards}
 
     def nameable_ids(self, phrase: str) -> list[str]:
         """``nameable:"nonland"``: the oracle_ids with a name that may be chosen (CR 201.4, choose-name rules)."""

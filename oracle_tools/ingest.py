@@ -924,3 +924,98 @@ def sample_sources() -> list[SourceFile]:
     if not files:
         raise IngestError(f"the embedded sample is missing: no .json/.json.gz files in {folder}.")
     return [sniff(p, origin="sample") for p in files]
+
+
+# -- the whole of `oracle-tools ingest`: which sources, downloaded when they are Scryfall's ------------------------
+
+#: The bulk files an ingest from the Scryfall API downloads when none are named.
+DEFAULT_BULK_TYPES = ("oracle_cards", "default_cards", "rulings")
+
+
+def default_cache_dir(db_path: Path) -> Path:
+    """Where downloads are kept between ingests: ``$ORACLE_TOOLS_CACHE``, else ``cache`` beside the database."""
+    return Path(os.environ.get("ORACLE_TOOLS_CACHE") or db_path.parent / "cache")
+
+
+def scryfall_sources(
+    types: Sequence[str], *, api_url: str | None = None, cache_dir: Path, progress: bool = False
+) -> tuple[list[SourceFile], list[str]]:
+    """The bulk files of ``types`` downloaded from the Scryfall API (or taken from ``cache_dir`` when still
+    current), and Scryfall's set list, with the warnings to report: the cards matter more than the set list, so a
+    set list that cannot be downloaded is taken from an earlier download, or left out (a warning either way)."""
+    from oracle_tools.store import download
+
+    url = api_url or download.DEFAULT_API_URL
+    fetched = download.fetch_bulk_files(list(types), api_url=url, cache_dir=cache_dir, progress=progress)
+    sources = [sniff(f.path, origin="scryfall-api", bulk_type=f.type, updated_at=f.updated_at) for f in fetched]
+    set_list, warning = _set_list(url, cache_dir)
+    if set_list is not None:
+        sources.append(sniff(set_list, origin="scryfall-api"))
+    return sources, [warning] if warning else []
+
+
+def _set_list(api_url: str, cache_dir: Path) -> tuple[Path | None, str | None]:
+    """Scryfall's set list, and a warning when it could not be downloaded (then the copy of an earlier run)."""
+    from oracle_tools.errors import DownloadError
+    from oracle_tools.store import download
+
+    try:
+        return download.fetch_set_list(api_url, cache_dir=cache_dir), None
+    except DownloadError as exc:
+        cached = cache_dir / "sets.json"
+        if cached.is_file():
+            return cached, f"could not download Scryfall's set list ({exc}); kept the one downloaded before"
+        return None, (
+            f"could not download Scryfall's set list ({exc}); /sets answers sets built from the printings "
+            "(without icons, blocks or TCGplayer groups)"
+        )
+
+
+def build(
+    db_path: Path,
+    *,
+    sample: bool = False,
+    bulk_files: Sequence[Path] = (),
+    types: Sequence[str] = DEFAULT_BULK_TYPES,
+    api_url: str | None = None,
+    cache_dir: Path | None = None,
+    rules_file: Path | None = None,
+    rules_url: str | None = None,
+    interchangeable_file: Path | None = None,
+    wait: bool = False,
+    replace_anyway: bool = False,
+    progress: bool = False,
+) -> IngestReport:
+    """Build the database at ``db_path`` from the first of: the embedded sample, local ``bulk_files``, only
+    a rules file (the cards of the existing database kept), or the Scryfall API's bulk files of ``types`` and its
+    set list. ``rules_url`` downloads the Comprehensive Rules text (into ``cache_dir``) to use as ``rules_file``."""
+    from oracle_tools.store import download
+
+    cache = cache_dir or default_cache_dir(db_path)
+    if rules_url is not None:
+        if rules_file is not None:
+            raise IngestError("give a rules file or a rules address to download, not both")
+        rules_file = download.fetch_text(rules_url, cache / "rules" / "MagicCompRules-downloaded.txt")
+    warnings: list[str] = []
+    if sample:
+        sources = sample_sources()
+    elif bulk_files:
+        sources = [sniff(p) for p in bulk_files]
+    elif rules_file is not None:
+        if not db_path.exists():  # a rules-only ingest keeps the cards of a database: without one, say so
+            raise IngestError(
+                f"no database at {db_path} to keep the cards of; ingest cards first (`oracle-tools ingest "
+                "--sample`, `--bulk-file FILE` or from Scryfall), then --rules-file"
+            )
+        sources = []
+    else:
+        sources, warnings = scryfall_sources(types, api_url=api_url, cache_dir=cache, progress=progress)
+    report = Ingest(
+        db_path,
+        progress=progress,
+        interchangeable_file=interchangeable_file,
+        wait=wait,
+        replace_anyway=replace_anyway,
+    ).run(sources, rules_file=rules_file)
+    report.warnings.extend(warnings)
+    return report

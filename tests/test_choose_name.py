@@ -20,7 +20,13 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.choose.chooser import ROLE_RULE, Verdict, as_constraint, constraint_from_card
+from oracle_tools.choose.chooser import (
+    ROLE_RULE,
+    ConstraintCardError,
+    Verdict,
+    as_constraint,
+    constraint_from_card,
+)
 from oracle_tools.errors import ConstraintError, OracleToolsError
 from oracle_tools.interfaces.cli import main
 from oracle_tools.text.constraints import (
@@ -448,6 +454,39 @@ def test_constraint_from_card_errors(sample_db: OracleDB) -> None:
         constraint_from_card(sample_db, "Lightning Bolt")
     with pytest.raises(OracleToolsError, match="did you mean"):
         constraint_from_card(sample_db, "Medling Mage")
+
+
+def test_a_card_that_sets_no_constraint_is_said_in_the_librarys_words(sample_db: OracleDB) -> None:
+    """The library speaks of "the card", not of the CLI's --card option (the HTTP API and MCP tools say it too);
+    each door names its own option, the CLI still --card and --constraint PHRASE."""
+    with pytest.raises(ConstraintCardError) as caught:
+        sample_db.constraint_for(card="Medling Mage")
+    assert (caught.value.problem, caught.value.suggestions[0]) == ("not_found", "Meddling Mage")
+    assert str(caught.value).startswith("the card 'Medling Mage': no card has that name; did you mean Meddling Mage")
+    with pytest.raises(ConstraintCardError, match="give a constraint phrase instead"):
+        sample_db.constraint_for(card="Lightning Bolt")
+    with pytest.raises(ConstraintError, match="not both"):
+        sample_db.constraint_for("nonland", "Meddling Mage")
+    result = run(sample_db, "Fire", "--card", "Medling Mage")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --card 'Medling Mage': no card has that name; did you mean Meddling Mage")
+    result = run(sample_db, "Fire", "--card", "Lightning Bolt")
+    assert result.stderr.endswith("so it sets no constraint; give --constraint PHRASE instead.\n")
+
+
+def test_the_choose_name_answer_is_built_once_on_oracledb(sample_db: OracleDB) -> None:
+    """The verdict and the constraint it was judged by (a card's: Meddling Mage, nonland) are one OracleDB answer;
+    the CLI's --json prints it as it is, and its --list --json prints OracleDB.nameable_rows."""
+    report = sample_db.choose_name_report("Razorgrass Field", card="Meddling Mage")
+    # CR 201.4d: a double-faced card's back face is judged by its own characteristics (a land: not nonland)
+    assert (report.verdict.valid, report.verdict.rule) == (False, "201.4d")
+    assert (report.constraint.phrase, report.constraint.card) == ("nonland", "Meddling Mage")
+    result = run(sample_db, "Razorgrass Field", "--card", "Meddling Mage", "--json")
+    assert json.loads(result.output) == report.to_dict()
+    rows = sample_db.nameable_rows(card="Meddling Mage", limit=5)
+    assert len(rows) == 5 and "oracle_text" not in rows[0]
+    listed = json.loads(run(sample_db, "--list", "--card", "Meddling Mage", "--json").output)
+    assert listed[:5] == rows and len(listed) > 5
 
 
 # -- the CLI contract --------------------------------------------------------------------------

@@ -99,6 +99,45 @@ def test_api_failure_keeps_the_old_database(
         assert opened.resolve("Tarmogoyf").ok
 
 
+def test_the_library_ingests_from_the_scryfall_api_without_the_cli(tmp_path: Path) -> None:
+    """Download, sniffing and the set-list fallback are the library's (OracleDB.ingest): a server without a set
+    list gives a database built from the printings, and a warning saying so."""
+    cards = gzip.decompress((SAMPLE / "cards-2024.json.gz").read_bytes())
+    db = tmp_path / "online.duckdb"
+    with ScryfallServer(payload=cards, types=("default_cards",)) as server:
+        report = OracleDB.ingest(db, types=["default_cards"], api_url=server.url, cache_dir=tmp_path / "cache")
+    assert [(f["kind"], Path(f["file"]).name) for f in report.files] == [("cards", "default_cards.json")]
+    [warning] = report.warnings
+    assert warning.startswith("could not download Scryfall's set list (HTTP 404")
+    with OracleDB(db) as opened:
+        assert opened.resolve("Razorgrass Field").name == "Razorgrass Ambush // Razorgrass Field"
+        assert opened.sets("mh3")["code"] == "mh3"  # built from the printings
+
+
+def test_the_command_line_is_split_by_job_and_runs_no_sql() -> None:
+    """Each CLI module holds one job and stays readable (under 800 lines); none runs SQL of its own: every
+    question goes to OracleDB (help texts may show SQL, as `sql` and `export` do)."""
+    import ast
+
+    import oracle_tools.interfaces as interfaces
+
+    modules = sorted(Path(interfaces.__file__).parent.glob("cli*.py"))
+    assert {m.stem for m in modules} >= {"cli", "cli_common", "cli_data", "cli_names", "cli_search", "cli_decks"}
+    for module in modules:
+        text = module.read_text(encoding="utf-8")
+        assert len(text.splitlines()) < 800, module.name
+        calls = [
+            node.func.attr
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        ]
+        assert not {"execute", "executemany", "fetchall", "fetchone"} & set(calls), module.name
+    assert set(main.commands) == {
+        "catalog", "changes", "choose-name", "deck", "export", "info", "ingest", "mcp", "parse-mana", "refs",
+        "resolve", "same-name", "search", "serve", "sets", "sql", "symbology", "token",
+    }  # fmt: skip
+
+
 def test_info_json(sample_db_path: Path) -> None:
     code, out, _ = _run("info", "--db", str(sample_db_path), "--json")
     assert code == 0

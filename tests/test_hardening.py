@@ -301,7 +301,7 @@ def test_unexpected_errors_are_one_line_and_debug_shows_the_traceback(tmp_path: 
             "oracle_tools.decks.decklist.MAX_DECKLIST_BYTES",
             "decklist",
         ),
-        (["resolve", "--batch", "/dev/zero"], "oracle_tools.interfaces.cli.MAX_BATCH_CHARS", "list of names"),
+        (["resolve", "--batch", "/dev/zero"], "oracle_tools.interfaces.cli_names.MAX_BATCH_CHARS", "list of names"),
         (
             ["ingest", "--sample", "--no-progress", "--rules-file", "/dev/zero"],
             "oracle_tools.text.comprules.MAX_RULES_BYTES",

@@ -45,6 +45,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "bad_format": ("check_deck", {"decklist": DECK, "format": "nosuchformat"}),
     "bad_constraint": ("choose_name", {"name": "Fire", "constraint": "blorp"}),
     "bad_both": ("choose_name", {"name": "Fire", "constraint": "nonland", "card": "Meddling Mage"}),
+    "bad_card": ("choose_name", {"name": "Fire", "card": "Medling Mage"}),
     "bad_tool": ("no_such_tool", {}),
     "bad_search_syntax": ("search", {"query": "t:goblin mv<="}),
     "bad_search_limit": ("search", {"query": "t:goblin", "limit": 176}),
@@ -297,6 +298,20 @@ _INIT = json.dumps(
     }
 )
 _INITIALIZED = '{"jsonrpc": "2.0", "method": "notifications/initialized"}'
+
+
+def test_search_and_choose_name_are_oracledbs_answers(mcp_results: dict[str, Any], sample_db_path: Path) -> None:
+    """The tools translate only: the list object and the choose-name report are OracleDB's, and a card that
+    names no card is said without the CLI's --card option."""
+    from oracle_tools import OracleDB
+
+    with OracleDB(sample_db_path) as db:
+        assert mcp_results["search"].structured_content == db.search_list("t:goblin c:r mv<=2", limit=5)
+        report = db.choose_name_report("Lightning Bolt", card="Meddling Mage").to_dict()
+        assert mcp_results["choose_from_card"].structured_content == report
+    assert _error(mcp_results["bad_card"]).startswith(
+        "choose_name: the card 'Medling Mage': no card has that name; did you mean Meddling Mage"
+    )
 
 
 def test_a_runaway_search_is_a_tool_error(sample_db_path: Path) -> None:

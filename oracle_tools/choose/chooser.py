@@ -46,12 +46,12 @@ verdict always speaks of English Oracle names.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from oracle_tools.errors import ConstraintError, OracleToolsError
+from oracle_tools.errors import ConstraintError
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.store.lazy import LazyModule
 from oracle_tools.text.constraints import AnyCard, Constraint, card_name_phrases, parse_constraint
@@ -65,7 +65,18 @@ if TYPE_CHECKING:
 else:
     pl = LazyModule("polars")  # the nameable frame only: one verdict needs neither Polars nor the name index
 
-__all__ = ["ROLE_RULE", "NameChooser", "Verdict", "as_constraint", "constraint_from_card"]
+__all__ = [
+    "ROLE_RULE",
+    "ChoiceReport",
+    "ChosenConstraint",
+    "ConstraintCardError",
+    "NameChooser",
+    "ResolvesNames",
+    "Verdict",
+    "as_constraint",
+    "constraint_for",
+    "constraint_from_card",
+]
 
 #: The subrule of CR 201.4 that governs choosing the name of a face with this role, from the one
 #: table of face-role facts (oracle_tools/store/layouts.py; the ``face_roles`` table the ``nameable_faces``
@@ -522,27 +533,93 @@ class NameChooser:
         )
 
 
-def constraint_from_card(db_or_index: Any, card: str) -> tuple[Constraint, str, str]:
-    """The constraint a card's own Oracle text sets: ``(constraint, phrase, card name)``.
+class ResolvesNames(Protocol):
+    """What :func:`constraint_from_card` reads a card through: its name resolver, and the connection holding the
+    ``cards`` table (an :class:`~oracle_tools.db.OracleDB` is one)."""
 
-    ``db_or_index`` is an :class:`~oracle_tools.db.OracleDB` (anything with ``resolve`` and
-    ``con``). Meddling Mage ("Choose a nonland card name") gives nonland; Pithing Needle ("choose
-    a card name") any card name. Raises :class:`OracleToolsError` when the card is unknown or
-    ambiguous, or its text has no "choose … card name" instruction.
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection: ...
+
+    def resolve(self, text: str, *, fuzzy: bool = False) -> Resolution: ...
+
+
+class ChosenConstraint(NamedTuple):
+    """A "choose a [constraint] card name" constraint and where it came from: the phrase given (or printed on
+    the card), and the card whose Oracle text set it (None for a phrase given as such)."""
+
+    constraint: Constraint
+    phrase: str
+    card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceReport:
+    """The whole answer to "may NAME be chosen?" with a constraint given as a phrase or by a card: the
+    :class:`Verdict` and the constraint it was judged by (``to_dict``: the verdict's fields, then
+    ``constraint_phrase`` and ``constraint_from_card``)."""
+
+    verdict: Verdict
+    constraint: ChosenConstraint
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.verdict.to_dict(),
+            "constraint_phrase": self.constraint.phrase,
+            "constraint_from_card": self.constraint.card,
+        }
+
+
+class ConstraintCardError(ConstraintError):
+    """A card asked to set a constraint by its own Oracle text does not: no card has that name, several do, or
+    its text has no "choose a card name" instruction. :meth:`worded` names the caller's own options."""
+
+    def __init__(self, problem: str, card: str, *, name: str | None = None, suggestions: Sequence[str] = ()) -> None:
+        self.problem = problem  # "not_found" | "ambiguous" | "no_instruction"
+        self.card = card
+        self.name = name
+        self.suggestions = tuple(suggestions)
+        super().__init__(self.worded())
+
+    def worded(self, card_option: str = "the card", phrase_option: str = "a constraint phrase") -> str:
+        """The message, naming the card as ``card_option`` gave it (the CLI: "--card") and what to give instead
+        (the CLI: "--constraint PHRASE")."""
+        if self.problem == "not_found":
+            hint = f"; did you mean {', '.join(self.suggestions)}?" if self.suggestions else "."
+            return f"{card_option} {self.card!r}: no card has that name{hint}"
+        if self.problem == "ambiguous":
+            return f"{card_option} {self.card!r} could be any of {', '.join(self.suggestions)}; give the English name."
+        return (
+            f"{self.name}'s Oracle text has no 'choose a card name' instruction, so it sets no constraint; "
+            f"give {phrase_option} instead."
+        )
+
+
+def constraint_from_card(names: ResolvesNames, card: str) -> ChosenConstraint:
+    """The constraint a card's own Oracle text sets, with its phrase and the card's name.
+
+    Meddling Mage ("Choose a nonland card name") gives nonland; Pithing Needle ("choose a card name") any card
+    name. Raises :class:`ConstraintCardError` when no card or several have the name ``card``, or its text has no
+    "choose … card name" instruction.
     """
-    r = db_or_index.resolve(card)
+    r = names.resolve(card)
     if r.status == "not_found":
-        hint = f"; did you mean {', '.join(r.suggestions)}?" if r.suggestions else "."
-        raise OracleToolsError(f"--card {card!r}: no card has that name{hint}")
+        raise ConstraintCardError("not_found", card, suggestions=r.suggestions)
     if r.status == "ambiguous":
-        raise OracleToolsError(f"--card {card!r} could be any of {', '.join(r.suggestions)}; give the English name.")
-    ((text,),) = db_or_index.con.execute(
+        raise ConstraintCardError("ambiguous", card, suggestions=r.suggestions)
+    ((text,),) = names.con.execute(
         "SELECT oracle_text FROM cards WHERE oracle_id = ?", [r.oracle_id]
     ).fetchall()  # fetchall: no open result
     phrases = card_name_phrases(text or "")
     if not phrases:
-        raise OracleToolsError(
-            f"{r.name}'s Oracle text has no 'choose a card name' instruction, so it sets no constraint; "
-            "give --constraint PHRASE instead."
-        )
-    return parse_constraint(phrases[0]), phrases[0], r.name
+        raise ConstraintCardError("no_instruction", card, name=r.name)
+    return ChosenConstraint(parse_constraint(phrases[0]), phrases[0], r.name)
+
+
+def constraint_for(names: ResolvesNames, phrase: str | None = None, card: str | None = None) -> ChosenConstraint:
+    """The constraint of a phrase ("nonland"; None: any card name) or of a card's Oracle text (Meddling Mage),
+    not both."""
+    if phrase is not None and card is not None:
+        raise ConstraintError("give a constraint phrase or a card to take it from, not both")
+    if card is not None:
+        return constraint_from_card(names, card)
+    return ChosenConstraint(as_constraint(phrase), phrase or "", None)

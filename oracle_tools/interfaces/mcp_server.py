@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterable, AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
 
@@ -44,6 +44,8 @@ from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
 
 MAX_NAME = MAX_NAME_CHARS  # characters of a name (the names layer's limit, as the HTTP API's)
 if TYPE_CHECKING:  # mypy reads plain strings; pydantic, at run time, the search engine's own lists as Literals
+    import anyio
+
     SearchUnique: TypeAlias = str
     SearchOrder: TypeAlias = str
     SearchDirection: TypeAlias = str
@@ -132,14 +134,14 @@ class CheckedLines:
     null — with id null); a message holding a lone surrogate (a "\\ud800" escape,
     which no text can hold): a tool error for a tool call, else -32602 (invalid params)."""
 
-    def __init__(self, lines: Any, out: Any) -> None:
+    def __init__(self, lines: AsyncIterable[str], out: anyio.AsyncFile[str]) -> None:
         self.lines = lines
         self.out = out
 
-    def __aiter__(self) -> Any:
+    def __aiter__(self) -> AsyncIterator[str]:
         return self._checked()
 
-    async def _checked(self) -> Any:
+    async def _checked(self) -> AsyncIterator[str]:
         async for line in self.lines:
             if not line.strip():
                 continue
@@ -253,12 +255,8 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         (interchangeable names too, 201.4g), the rule and the reason. Same JSON as
         `oracle-tools choose-name NAME --json`."""
 
-        def work() -> dict[str, Any]:
-            constraint_used, phrase, source = _constraint(db, constraint, card)
-            verdict = db.choose_name(name, constraint_used)
-            return {**verdict.to_dict(), "constraint_phrase": phrase, "constraint_from_card": source}
-
-        return cli_json(answer(work))
+        _one_constraint(constraint, card)
+        return cli_json(answer(lambda: db.choose_name_report(name, constraint=constraint, card=card).to_dict()))
 
     @server.tool(annotations=_READ_ONLY)
     def list_nameable(
@@ -269,11 +267,8 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         """Every name that may be chosen under a constraint (CR 201.4): one row per face with its
         characteristics. The first `limit` rows of `oracle-tools choose-name --list --json`."""
 
-        def work() -> list[dict[str, Any]]:
-            constraint_used, _, _ = _constraint(db, constraint, card)
-            return db.nameable(constraint_used).drop("oracle_text").head(limit).to_dicts()
-
-        return cli_json(answer(work))
+        _one_constraint(constraint, card)
+        return cli_json(answer(lambda: db.nameable_rows(constraint=constraint, card=card, limit=limit)))
 
     @server.tool(annotations=_READ_ONLY)
     def check_deck(
@@ -330,7 +325,7 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         ] = None,
         limit: Annotated[int, Field(ge=1, le=5000, description="At most this many changes per kind.")] = 50,
     ) -> CallToolResult:
-        """What changed in the Oracle reference at the last ingest (or `run`, or every ingest since a date):
+        """What changed in the Oracle reference at the last ingest that changed something (or `run`, or every ingest since a date):
         bans and unbans, other legality changes, renames, Oracle text errata (word diff `[-old-]{+new+}`),
         other characteristics, new and removed cards, grouped with counts. Same JSON as
         `oracle-tools changes [--run N | --since DATE] [--format F] [--card NAME] --limit N --json`."""
@@ -355,31 +350,22 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         has_more, data: Scryfall card objects) with the first `limit` cards: the JSON of
         `oracle-tools search QUERY --limit N --json`."""
 
-        def work() -> dict[str, Any]:
-            from oracle_tools.search import time_limit
-
-            # a runaway search cannot hold the one connection every tool shares (DuckDB's interrupt())
-            with time_limit(query_timeout).watching(db.user_con):
-                frame = db.search(query, unique=unique, order=order, direction=direction)
-            total = frame.height
-            ids = frame.head(limit).get_column("id").drop_nulls().to_list()
-            cards = db.card_objects(ids=ids)  # as the CLI does
-            return {"object": "list", "total_cards": total, "has_more": len(cards) < total, "data": cards}
-
-        return cli_json(answer(work))
+        # a runaway search cannot hold the one connection every tool shares (timeout: DuckDB's interrupt())
+        return cli_json(
+            answer(
+                lambda: db.search_list(
+                    query, unique=unique, order=order, direction=direction, limit=limit, timeout=query_timeout
+                )
+            )
+        )
 
     return server
 
 
-def _constraint(db: OracleDB, phrase: str | None, card: str | None) -> tuple[Any, str, str | None]:
-    """(constraint, phrase used, card it came from) — as the CLI's choose-name reads --constraint / --card."""
-    from oracle_tools.choose import chooser as _choose
-
+def _one_constraint(phrase: str | None, card: str | None) -> None:
+    """A constraint is given as a phrase or by a card, not both (a tool error, as the CLI's usage error)."""
     if phrase is not None and card is not None:
-        raise OracleToolsError("give constraint or card, not both")
-    if card is not None:
-        return _choose.constraint_from_card(db, card)
-    return _choose.as_constraint(phrase), phrase or "", None
+        raise ToolError("give constraint or card, not both")
 
 
 def run(db_path: str | Path, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -> None:

@@ -94,12 +94,15 @@ def run(
     return _execute(frame, con, compiled, query)
 
 
-def run_rows(con: duckdb.DuckDBPyConnection, query: str, **options: Any) -> Rows:
+def run_rows(con: duckdb.DuckDBPyConnection, query: str, *, stop: QueryStop | None = None, **options: Any) -> Rows:
     """:func:`run` (same options) as (column names, rows of Python values, count), without Polars: the CLI's
-    path, where a fresh process prints one answer."""
+    path, where a fresh process prints one answer. ``stop`` (:func:`time_limit`) ends a search that runs too long:
+    it runs on a cursor of ``con``, which a stop watching ``con`` itself would not reach."""
+    from functools import partial
+
     from oracle_tools.store.sqlfiles import rows
 
-    return _execute(rows, con, compile(query, **options), query)
+    return _execute(partial(rows, stop=stop), con, compile(query, **options), query)
 
 
 def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str) -> _T:

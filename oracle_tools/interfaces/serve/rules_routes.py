@@ -28,7 +28,7 @@ from oracle_tools.interfaces.serve.scryfall_routes import PAGE_SIZE
 from oracle_tools.interfaces.serve.store import Generation
 
 if TYPE_CHECKING:
-    from oracle_tools.text.constraints import Constraint
+    pass
 
 
 async def names_resolve(request: Request) -> Response:
@@ -75,14 +75,6 @@ async def tokens(request: Request) -> Response:
     return await answer_remembered(request, params, lambda gen: json_response(gen.db.token(name).to_dict()))
 
 
-def _constraint(gen: Generation, phrase: str | None, card: str | None) -> tuple[Constraint, str, str | None]:
-    from oracle_tools.choose import chooser as _choose
-
-    if card is not None:
-        return _choose.constraint_from_card(gen.db, card)
-    return _choose.as_constraint(phrase), phrase or "", None
-
-
 def _constraint_params(params: dict[str, str]) -> tuple[str | None, str | None]:
     phrase = text_param(params.get("constraint"), "constraint", required=False)
     card = text_param(params.get("card"), "card", required=False)
@@ -98,9 +90,7 @@ async def choose_name(request: Request) -> Response:
     phrase, card = _constraint_params(params)
 
     def work(gen: Generation) -> Response:
-        constraint, phrase_used, source = _constraint(gen, phrase, card)
-        verdict = gen.db.choose_name(name, constraint)
-        return json_response({**verdict.to_dict(), "constraint_phrase": phrase_used, "constraint_from_card": source})
+        return json_response(gen.db.choose_name_report(name, constraint=phrase, card=card).to_dict())
 
     return await answer_remembered(request, params, work)
 
@@ -111,9 +101,7 @@ async def choose_name_list(request: Request) -> Response:
     phrase, card = _constraint_params(params)
 
     def work(gen: Generation) -> Response:
-        constraint, _, _ = _constraint(gen, phrase, card)
-        frame = gen.db.nameable(constraint)
-        return json_response(frame.drop("oracle_text").to_dicts())
+        return json_response(gen.db.nameable_rows(constraint=phrase, card=card))
 
     return await answer_remembered(request, params, work, "large")
 

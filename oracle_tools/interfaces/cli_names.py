@@ -1,0 +1,283 @@
+"""``oracle-tools`` commands on names: resolve and same-name (CR 201), token (CR 111), refs (CR 201.5)
+and choose-name (CR 201.4).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import click
+
+from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.cli_common import (
+    check_name,
+    db_option,
+    echo_json,
+    friendly_errors,
+    json_option,
+    open_db,
+)
+from oracle_tools.store import userfiles
+
+#: `resolve --batch`: far above any real list of names (a million names is ~20 MB); bounds /dev/zero.
+MAX_BATCH_CHARS = 256 * userfiles.MiB
+
+
+# -- names (CR 201) ------------------------------------------------------------------------------
+
+
+@click.command()
+@db_option
+@click.argument("name", required=False)
+@click.option("--fuzzy", is_flag=True, help="Accept the closest name for a misspelling (via 'fuzzy').")
+@click.option(
+    "--batch",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    help="Resolve every line of a file ('-' for stdin) in one batch (with --fuzzy: each miss by the fuzzy rule).",
+)
+@json_option
+@friendly_errors
+def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextIOBase | None, as_json: bool) -> None:
+    """Resolve a card name (any spelling, face, language or alternate name) to its Oracle card.
+
+    Exit 0 when it resolves, 1 when it is ambiguous or not found.
+    """
+    with open_db(db_path) as db:
+        if batch is not None:
+            text = userfiles.read_text(batch, limit=MAX_BATCH_CHARS, what="list of names")
+            frame = db.resolve_many([line for line in text.splitlines() if line.strip()], suggest=5, fuzzy=fuzzy)
+            if as_json:
+                echo_json(frame.to_dicts())
+            else:  # CSV has no lists: a miss's suggestions joined by "; "
+                import polars as pl
+
+                flat = frame.with_columns(pl.col("suggestions").list.join("; "))
+                click.echo(flat.write_csv(), nl=False)
+            sys.exit(0 if frame.get_column("status").eq("ok").all() else 1)
+        if name is None:
+            raise click.UsageError("give a NAME, or --batch FILE")
+        check_name(name)
+        result = db.resolve(name, fuzzy=fuzzy)
+    if as_json:
+        echo_json(result.to_dict())
+    elif result.ok:
+        face = f" (face: {result.face})" if result.face else ""
+        same = [n for n in result.names if n != result.english_name]
+        click.echo(f"{result.name}{face}  [via {result.via}]" + (f"  same name as: {', '.join(same)}" if same else ""))
+        if result.note:
+            click.echo(f"note: {result.note}")
+    else:
+        click.echo(result.miss_message())
+    sys.exit(0 if result.ok else 1)
+
+
+@click.command("same-name")
+@db_option
+@click.argument("first")
+@click.argument("second")
+@json_option
+@friendly_errors
+def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> None:
+    """CR 201.2a: do two cards have the same name? Exit 0 yes, 1 no."""
+    check_name(first)
+    check_name(second)
+    with open_db(db_path) as db:
+        for text in (first, second):  # an unknown name: resolve's answer and exit status (1), not an error
+            if not (found := db.resolve(text)).ok:
+                click.echo(found.miss_message())
+                sys.exit(1)
+        answer = db.same_name(first, second)
+        names = {first: sorted(db.object_names(first)), second: sorted(db.object_names(second))}
+        cards = {db.resolve(text).name for text in (first, second)}
+    one_card = len(cards) == 1  # 'Fire' and 'Ice': the halves of one split card, which has both names (709.4a)
+    if as_json:
+        echo_json({"same_name": answer, "same_card": one_card, "names": names, "rule": "201.2a"})
+    elif one_card:
+        click.echo(
+            f"same name: {first!r} and {second!r} both name the card {cards.pop()}, whose names are {names[first]}"
+        )
+    else:
+        click.echo(f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]}")
+    sys.exit(0 if answer else 1)
+
+
+# -- tokens (CR 111) -----------------------------------------------------------------------------
+
+
+@click.command()
+@db_option
+@click.argument("name", required=False)
+@click.option("--collisions", is_flag=True, help="List names that are both a card (or face) name and a token name.")
+@click.option(
+    "--list",
+    "list_all",
+    is_flag=True,
+    help="List every token name the database knows (predefined, effect-defined, token objects) with "
+    "kind and creators (view token_catalog); with NAME, only that name's rows (every kind of it).",
+)
+@json_option
+@friendly_errors
+def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bool, as_json: bool) -> None:
+    """What "create a NAME token" makes: predefined (CR 111.10), the token effects name and define
+    (111.4, 111.9), the Oracle card (111.11), or nothing.
+
+    Exit 0 for a token, 1 when NAME is none of these (with --list: when no token has NAME), 2 for bad usage.
+    """
+    with open_db(db_path) as db:
+        if list_all:
+            # with NAME: only that name's rows, every kind of it (predefined, effect, object)
+            frame = db.token_list(name)
+            if as_json:
+                echo_json(frame.to_dicts())
+            elif frame.is_empty() and name is None:
+                click.echo("the database knows no token names (no predefined, effect-defined or token objects)")
+            elif frame.is_empty():
+                click.echo(f"{name!r}: no token name in the database; `oracle-tools token {name!r}` says more.")
+            else:
+                for row in frame.iter_rows(named=True):
+                    creators = row["creators"] or []
+                    shown = "; ".join(creators[:3]) + (f" (+{len(creators) - 3} more)" if len(creators) > 3 else "")
+                    rule = f" {row['rule']}" if row["rule"] else ""
+                    click.echo(
+                        f"{row['name']}  [{row['kind']}{rule}]  {row['type_line'] or ''}"
+                        + (f"  created by: {shown}" if shown else "")
+                    )
+            if frame.is_empty():
+                sys.exit(1)
+            return
+        if collisions:
+            frame = db.token_collisions()
+            if as_json:
+                echo_json(frame.to_dicts())
+            else:
+                for row in frame.iter_rows(named=True):
+                    click.echo(f"[{row['token_source']} {row['token_rule']}] {row['what']}")
+            return
+        if name is None:
+            raise click.UsageError("give a NAME, or --list, or --collisions")
+        answer = db.token(name)
+    if as_json:
+        echo_json(answer.to_dict())
+    elif answer.ok:
+        pt = f" {answer.power}/{answer.toughness}" if answer.power is not None else ""
+        colors = "".join(answer.colors) or "colorless"
+        click.echo(f"{answer.name}  [{answer.kind} {answer.rule}]  {answer.type_line}{pt}  ({colors})")
+        if answer.oracle_text:
+            click.echo(answer.oracle_text)
+        for face in answer.faces:
+            click.echo(f"  face: {face.get('name')}  {face.get('type_line')}")
+        if answer.created_by:
+            click.echo(f"created by: {'; '.join(answer.created_by)}")
+        for variant in answer.variants:
+            vpt = f" {variant['power']}/{variant['toughness']}" if variant["power"] is not None else ""
+            click.echo(
+                f"  variant [{variant['rule']}]: {variant['type_line']}{vpt} "
+                f"({''.join(variant['colors'] or []) or 'colorless'}) "
+                f"{(variant['oracle_text'] or '').replace(chr(10), '; ')} — {'; '.join(variant['created_by'])}"
+            )
+        for note in answer.notes:
+            click.echo(f"note: {note}")
+    else:
+        click.echo(
+            f"{name!r}: no token. {answer.reason}."
+            + (
+                f" Did you mean: {', '.join(answer.suggestions)}?"
+                if answer.suggestions
+                else " No token name is close to it."
+            )
+        )
+    sys.exit(0 if answer.ok else 1)
+
+
+# -- name references in Oracle text (CR 201.5, 201.5c) -------------------------------------------
+
+
+@click.command("refs")
+@db_option
+@click.argument("name")
+@json_option
+@friendly_errors
+def refs(db_path: Path | None, name: str, as_json: bool) -> None:
+    """How NAME's Oracle text refers to itself (CR 201.5 full name, 201.5c shortened name, "named X",
+    token names) and every card whose text names it (table name_references)."""
+    with open_db(db_path) as db:
+        answer = db.references(name)
+    if as_json:
+        echo_json(answer)
+        return
+    click.echo(f"{answer['name']}")
+    for row in answer["own_text"]:
+        target = f" -> {row['target_name']}" if row["target_name"] and row["kind"] not in ("self", "self_short") else ""
+        click.echo(
+            f"  its text [{row['kind']}] face {row['face_index']} {row['start']}-{row['end']}: {row['text']}{target}"
+        )
+    for row in answer["named_by"]:
+        click.echo(f"  named by {row['card_name']} [{row['kind']}] face {row['face_index']}: {row['text']}")
+    if not answer["own_text"] and not answer["named_by"]:
+        click.echo("  no name references")
+
+
+# -- choosing a card name (CR 201.4) -----------------------------------------------------------
+
+
+@click.command("choose-name")
+@db_option
+@click.argument("name", required=False)
+@click.option(
+    "--constraint",
+    "phrase",
+    default=None,
+    help='The characteristics, as on the card: "nonland", "artifact", "nonartifact, nonland" (default: any card name).',
+)
+@click.option(
+    "--card",
+    "card",
+    default=None,
+    help="Take the constraint from this card's own Oracle text (Meddling Mage -> nonland).",
+)
+@click.option("--list", "as_list", is_flag=True, help="List every name that may be chosen instead of judging NAME.")
+@json_option
+@friendly_errors
+def choose_name(
+    db_path: Path | None, name: str | None, phrase: str | None, card: str | None, as_list: bool, as_json: bool
+) -> None:
+    """CR 201.4: may NAME be chosen for "choose a [constraint] card name"? Exit 0 yes, 1 no, 2 bad usage.
+
+    \b
+    oracle-tools choose-name "Fire // Ice" --constraint nonland      (no: 201.4b, choose a half)
+    oracle-tools choose-name "Razorgrass Field" --card "Meddling Mage"
+    oracle-tools choose-name --constraint "nonartifact, nonland" --list
+    """
+    from oracle_tools.choose.chooser import ConstraintCardError
+
+    if phrase is not None and card is not None:
+        raise click.UsageError("give --constraint PHRASE or --card CARDNAME, not both")
+    if as_list and name is not None:
+        raise click.UsageError("--list lists every valid name; give no NAME with it")
+    if not as_list and name is None:
+        raise click.UsageError("give a NAME to judge, or --list")
+    with open_db(db_path) as db:
+        try:
+            if as_list and as_json:
+                echo_json(db.nameable_rows(constraint=phrase, card=card))
+                return
+            if as_list:
+                frame = db.nameable(db.constraint_for(phrase, card).constraint)
+                for listed in frame.get_column("name").unique(maintain_order=True).to_list():
+                    click.echo(listed)
+                return
+            assert name is not None  # checked above: a NAME, or --list
+            report = db.choose_name_report(name, constraint=phrase, card=card)
+        except ConstraintCardError as exc:  # said with this command's options
+            raise OracleToolsError(exc.worded("--card", "--constraint PHRASE")) from None
+    verdict = report.verdict
+    if as_json:
+        echo_json(report.to_dict())
+    else:
+        click.echo(f"{'valid' if verdict.valid else 'not valid'} ({verdict.rule}): {verdict.reason}")
+        if verdict.valid and len(verdict.chosen) > 1:
+            click.echo(f"chosen: {', '.join(verdict.chosen)}")
+    sys.exit(0 if verdict.valid else 1)

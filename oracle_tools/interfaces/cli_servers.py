@@ -1,0 +1,79 @@
+"""``oracle-tools serve`` (the HTTP API and web page) and ``oracle-tools mcp`` (MCP tools over stdio)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from oracle_tools.db import OracleDB, default_db_path
+from oracle_tools.interfaces.cli_common import (
+    db_option,
+    friendly_errors,
+    seconds_option,
+)
+from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
+
+# -- HTTP server (oracle_tools/interfaces/serve/, docs/serve.md) -----------------------------------------------
+
+
+@click.command("serve")
+@db_option
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind. Only this machine can connect unless you give another (0.0.0.0: every interface).",
+)
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="TCP port.")
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes (each opens the database read-only and keeps its own caches).",
+)
+@seconds_option(
+    "--query-timeout", SERVED_QUERY_TIMEOUT, 3_600, "Stop a search that runs longer than this (answered 422)."
+)
+@friendly_errors
+def serve_command(db_path: Path | None, host: str, port: int, workers: int, query_timeout: float) -> None:
+    """Serve the Scryfall-compatible HTTP API, the rules endpoints and the web page (read-only).
+
+    \b
+    curl 'http://127.0.0.1:8765/cards/named?fuzzy=fire%20ice'
+    curl 'http://127.0.0.1:8765/names/resolve?q=Foudre'
+    curl --data-binary @deck.txt 'http://127.0.0.1:8765/decks/check?format=modern'
+
+    A re-ingest of the database is picked up on the next request (or on SIGHUP). Stop with Ctrl-C.
+    """
+    from oracle_tools.interfaces import serve as _serve
+
+    path = db_path or default_db_path()
+    OracleDB(path).con.close()  # a missing database is one clear error line, before the server starts
+    _serve.check_address(host, port)  # so is a host it cannot resolve or a port in use
+    from oracle_tools.interfaces.serve.searches import QUERY_TIMEOUT_ENV
+
+    os.environ[QUERY_TIMEOUT_ENV] = str(query_timeout)  # read per search, in every worker process
+    click.echo(f"serving http://{host}:{port}/ from {path} (read-only); Ctrl-C stops", err=True)
+    _serve.run(path, host=host, port=port, workers=workers)
+
+
+# -- MCP server (oracle_tools/interfaces/mcp_server.py) -----------------------------------------------------
+
+
+@click.command("mcp")
+@db_option
+@seconds_option(
+    "--query-timeout", SERVED_QUERY_TIMEOUT, 3_600, "Stop a search tool call that runs longer than this (a tool error)."
+)
+@friendly_errors
+def mcp_command(db_path: Path | None, query_timeout: float) -> None:
+    """Serve search, resolve, token, choose_name, list_nameable and check_deck as tools of a Model
+    Context Protocol server over stdio (for AI assistants). Each tool returns the JSON of the
+    matching --json command. Runs until the client closes stdin.
+    """
+    from oracle_tools.interfaces import mcp_server
+
+    mcp_server.run(db_path or default_db_path(), query_timeout=query_timeout)
