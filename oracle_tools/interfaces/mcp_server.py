@@ -325,8 +325,9 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         ] = None,
         limit: Annotated[int, Field(ge=1, le=5000, description="At most this many changes per kind.")] = 50,
     ) -> CallToolResult:
-        """What changed in the Oracle reference at the last ingest that changed something (or `run`, or every ingest since a date):
-        bans and unbans, other legality changes, renames, Oracle text errata (word diff `[-old-]{+new+}`),
+        """What changed in the Oracle reference at the last ingest that changed something (or `run`, or every
+        ingest since a date): bans and unbans, other legality changes, renames, Oracle text errata (word diff
+        `[-old-]{+new+}`),
         other characteristics, new and removed cards, grouped with counts. Same JSON as
         `oracle-tools changes [--run N | --since DATE] [--format F] [--card NAME] --limit N --json`."""
         return cli_json(answer(lambda: db.changes_report(since=since, run=run, format=format, card=card, limit=limit)))
