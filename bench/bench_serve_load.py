@@ -41,7 +41,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from realdata import build_all_real, require  # noqa: E402
+from realdata import build_all_real, require
 
 require(__file__)  # before bench_serve, whose import checks too: the one line names this script
 

@@ -291,7 +291,7 @@ class _IngestLock:
 
         said_waiting = False
         while True:
-            self._file = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 -- held until __exit__
+            self._file = open(self.path, "a+", encoding="utf-8")  # held until __exit__
             try:
                 fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

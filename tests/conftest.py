@@ -179,7 +179,8 @@ def fixture_db(tmp_path_factory: pytest.TempPathFactory):
     from oracle_tools.ingest import sample_dir
 
     path = tmp_path_factory.mktemp("fixtures") / "fixtures.duckdb"
-    files = sorted(sample_dir().glob("cards-*.json.gz")) + [
+    files = [
+        *sorted(sample_dir().glob("cards-*.json.gz")),
         FIXTURES / "alternate_names.json",
         FIXTURES / "interchangeable_pair.json",
         FIXTURES / "token_named_like_card.json",

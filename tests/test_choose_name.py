@@ -277,7 +277,7 @@ def test_single_names_choose_only_themselves(sample_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "typed, english",
+    ("typed", "english"),
     [
         ("Foudre", "Lightning Bolt"),  # fr
         ("稲妻", "Lightning Bolt"),  # ja
@@ -422,7 +422,7 @@ def test_nameable_frame_shape(sample_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "card, phrase",
+    ("card", "phrase"),
     [
         ("Meddling Mage", "nonland"),
         ("Pithing Needle", ""),

@@ -207,7 +207,7 @@ def test_arena_without_deck_header_blank_line_sideboard():
 
 
 @pytest.mark.parametrize(
-    "line, name, set_code, number",
+    ("line", "name", "set_code", "number"),
     [
         ("1x Sol Ring (CMR) 472 *F*", "Sol Ring", "CMR", "472"),
         ("1 Sol Ring (cmr) 472", "Sol Ring", "CMR", "472"),
@@ -349,14 +349,14 @@ def commander_body(n_nonbasic: int = 69, forests: int = 30) -> list[str]:
 
 def test_headerless_commander_list_trailing_commander():
     # MTGO's Commander text export: 99 cards, blank line, the commander.
-    text = "\n".join(commander_body() + ["", "1 Omnath, Locus of Rage"]) + "\n"
+    text = "\n".join([*commander_body(), "", "1 Omnath, Locus of Rage"]) + "\n"
     d = parse_decklist(text)
     assert rows(d, "commander") == [(1, "Omnath, Locus of Rage")]
     assert d.total("main") == 99 and d.sideboard() == []
 
 
 def test_headerless_commander_list_leading_commanders_and_bare_names():
-    text = "\n".join(["1 Tymna the Weaver", "Thrasios, Triton Hero", ""] + commander_body(67, 30) + ["Sol Ring"]) + "\n"
+    text = "\n".join(["1 Tymna the Weaver", "Thrasios, Triton Hero", "", *commander_body(67, 30), "Sol Ring"]) + "\n"
     d = parse_decklist(text)
     assert rows(d, "commander") == [(1, "Tymna the Weaver"), (1, "Thrasios, Triton Hero")]
     assert d.total("main") == 98 and d.problems == ()
@@ -364,7 +364,7 @@ def test_headerless_commander_list_leading_commanders_and_bare_names():
 
 def test_headerless_commander_list_grouped_by_blank_lines_stays_main():
     body = commander_body(70, 30)  # 100 cards, grouped 50 + blank + 50
-    text = "\n".join(body[:50] + [""] + body[50:]) + "\n"
+    text = "\n".join([*body[:50], "", *body[50:]]) + "\n"
     d = parse_decklist(text)
     assert d.total("main") == 100 and d.sideboard() == [] and d.commanders() == []
 

@@ -223,7 +223,7 @@ def test_basic_lands_snow_basics_and_wastes_are_unlimited(sample_db: OracleDB) -
 
 
 @pytest.mark.parametrize(
-    "text, limit",
+    ("text", "limit"),
     [
         ("A deck can have any number of cards named Relentless Rats.", math.inf),
         (

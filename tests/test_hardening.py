@@ -37,7 +37,7 @@ REFUSED = [
 ]
 
 
-@pytest.fixture()
+@pytest.fixture
 def db_copy(sample_db_path: Path, tmp_path: Path) -> Path:
     """A copy of the sample database (its own file, so a write would show)."""
     path = tmp_path / "db" / "sample.duckdb"
@@ -904,8 +904,18 @@ def test_ctrl_c_stops_a_nested_loop_join(sample_db_path: Path, flag: str) -> Non
     import time
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "oracle_tools.interfaces.cli", "sql", NESTED_LOOP, "--timeout", "86400"]
-        + ["--db", str(sample_db_path), *flag.split()],
+        [
+            sys.executable,
+            "-m",
+            "oracle_tools.interfaces.cli",
+            "sql",
+            NESTED_LOOP,
+            "--timeout",
+            "86400",
+            "--db",
+            str(sample_db_path),
+            *flag.split(),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

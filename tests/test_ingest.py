@@ -40,7 +40,7 @@ def _fingerprint(db_path: Path) -> tuple[int, int]:
         return db.sql("SELECT count(*) FROM cards").item(), db.sql("SELECT count(*) FROM printings").item()
 
 
-@pytest.fixture()
+@pytest.fixture
 def small_db(tmp_path: Path) -> Path:
     path = tmp_path / "small.duckdb"
     OracleDB.ingest_files(path, [CARDS_2024])
@@ -210,7 +210,7 @@ def test_oracle_cards_file_is_authoritative(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "content, message",
+    ("content", "message"),
     [
         (b"", "empty"),
         (b"not json at all", "is not JSON"),
@@ -288,7 +288,7 @@ def test_malformed_json_in_the_middle_names_the_file(small_db: Path, tmp_path: P
 
 
 def test_wrong_objects_inside_a_card_file(small_db: Path, tmp_path: Path) -> None:
-    objects = _objects(CARDS_2024)[:5] + [{"object": "ruling", "oracle_id": "x", "comment": "c"}]
+    objects = [*_objects(CARDS_2024)[:5], {"object": "ruling", "oracle_id": "x", "comment": "c"}]
     bad = _write_ndjson(tmp_path / "mixed.json", objects)
     with pytest.raises(IngestError, match="not Scryfall card objects"):
         OracleDB.ingest_files(small_db, [bad])

@@ -71,7 +71,7 @@ def test_nameable_faces_reads_the_table(sample_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "layout, rule",
+    ("layout", "rule"),
     [
         ("split", "201.4b"),
         ("flip", "201.4c"),
@@ -123,7 +123,7 @@ def test_castable_faces(sample_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "card, copied",
+    ("card", "copied"),
     [
         ("Delver of Secrets // Insectile Aberration", "face_up"),  # CR 707.8a, 712.8d
         ("Fire // Ice", "halves_combined"),  # CR 709.4

@@ -65,7 +65,7 @@ def _read_sentence(sentence: str, name: str) -> dict[str, Any]:
 
 # CR 111.4 / 111.9 — each named token of the issue, checked against its creators' Oracle text.
 @pytest.mark.parametrize(
-    "name, creators",
+    ("name", "creators"),
     [
         ("Marit Lage", {"Dark Depths", "Marit Lage's Slumber"}),  # 111.9 "create Marit Lage, a legendary …"
         ("Ragavan", {"Kari Zev, Skyship Raider"}),  # "legendary 2/1 red Monkey … named Ragavan"
@@ -177,7 +177,7 @@ def test_variants_when_creators_disagree(full_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "abilities, text",
+    ("abilities", "text"),
     [
         ("flying and indestructible", "Flying, indestructible"),
         (

@@ -19,7 +19,7 @@ from oracle_tools.names.index import normalize, normalize_expr
 
 
 @pytest.mark.parametrize(
-    "printed, english",
+    ("printed", "english"),
     [
         ("Relámpago", "Lightning Bolt"),  # es
         ("Foudre", "Lightning Bolt"),  # fr
@@ -156,7 +156,7 @@ def test_201_6_an_english_printed_name_repeating_a_flavor_name_stays_an_alternat
 
 
 @pytest.mark.parametrize(
-    "text, card, face, role",
+    ("text", "card", "face", "role"),
     [
         ("Fire", "Fire // Ice", "Fire", "split_half"),  # CR 709
         ("Ribbons", "Cut // Ribbons", "Ribbons", "aftermath_half"),  # CR 709 (aftermath)
@@ -227,7 +227,7 @@ def test_every_face_name_of_every_multiface_card_resolves(full_db: OracleDB) -> 
 
 
 @pytest.mark.parametrize(
-    "typed, expected",
+    ("typed", "expected"),
     [
         ("lim-dul's vault", "Lim-Dûl's Vault"),
         ("LIM-DÛL’S VAULT", "Lim-Dûl's Vault"),

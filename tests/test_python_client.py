@@ -25,16 +25,16 @@ import pytest
 
 pytest.importorskip("aioscryfall", reason="aioscryfall (the typed client) is in the dev extra")
 
-import aiohttp  # noqa: E402
-import msgspec  # noqa: E402
-from aioscryfall.api.cards import UniqueMode  # noqa: E402
-from aioscryfall.client import ScryfallClient  # noqa: E402
-from aioscryfall.models.cards import ScryCard  # noqa: E402
-from yarl import URL  # noqa: E402
+import aiohttp
+import msgspec
+from aioscryfall.api.cards import UniqueMode
+from aioscryfall.client import ScryfallClient
+from aioscryfall.models.cards import ScryCard
+from yarl import URL
 
-from oracle_tools import OracleDB  # noqa: E402
+from oracle_tools import OracleDB
 
-from oracle_server import Server  # noqa: E402
+from oracle_server import Server
 
 pytestmark = pytest.mark.realdata
 FILE_2024 = "scryfall-search-2024-mh3-otj-fdn.json.gz"

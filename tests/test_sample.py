@@ -239,7 +239,7 @@ def _text(card: dict) -> str:
 
 # --------------------------------------------------------------------------- files, sizes, format
 def test_files_exist():
-    for name in GZ_FILES + ("README.md", "decks/SOURCES.md"):
+    for name in (*GZ_FILES, "README.md", "decks/SOURCES.md"):
         assert (SAMPLE / name).is_file(), name
     for name in DECK_FILES:
         assert (SAMPLE / "decks" / name).is_file(), name

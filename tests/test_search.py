@@ -62,7 +62,7 @@ def test_values_words_phrases_regexes_and_exact_rows() -> None:
 
 
 @pytest.mark.parametrize(
-    "query, position, words",
+    ("query", "position", "words"),
     [
         ('t:goblin "bolt', 9, "never closed"),
         ("(t:goblin or t:elf", 0, "never closed"),
@@ -409,7 +409,7 @@ def test_auto_direction_is_scryfalls(sample_db: OracleDB) -> None:
     rank = {"common": 0, "uncommon": 1, "rare": 2, "special": 3, "mythic": 4, "bonus": 5}
     rarities = [rank[r] for r in sample_db.search("s:m19 order:rarity").get_column("rarity")]
     assert rarities == sorted(rarities) and rarities[0] == 0  # commons first
-    assert [rank[r] for r in sample_db.search("s:m19 order:rarity dir:desc").get_column("rarity")][0] == 4
+    assert next(rank[r] for r in sample_db.search("s:m19 order:rarity dir:desc").get_column("rarity")) == 4
     # Goblins by power: Warren Weirding (Tribal Sorcery — Goblin, no power) before the creatures, then 0 → highest
     powers = sample_db.search("t:goblin order:power").get_column("power").to_list()
     assert powers[0] is None and names(sample_db, "t:goblin order:power")[0] == "Warren Weirding"

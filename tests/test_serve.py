@@ -553,8 +553,18 @@ def test_unusable_address_is_one_line_before_serving(sample_db_path: Path, taken
         port = holder.getsockname()[1]
         host = "127.0.0.1" if taken else "no-such-host.invalid"
         out = subprocess.run(
-            [sys.executable, "-m", "oracle_tools.interfaces.cli", "serve", "--db", str(sample_db_path)]
-            + ["--host", host, "--port", str(port)],
+            [
+                sys.executable,
+                "-m",
+                "oracle_tools.interfaces.cli",
+                "serve",
+                "--db",
+                str(sample_db_path),
+                "--host",
+                host,
+                "--port",
+                str(port),
+            ],
             check=False,
             capture_output=True,
             text=True,

@@ -52,7 +52,7 @@ def test_clauses_carry_their_source_and_span(sample_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "phrase, this_object, expected",
+    ("phrase", "this_object", "expected"),
     [
         ("this creature", True, True),  # "[this object]" (CR 603.6a)
         ("this Vehicle", True, True),  # a subtype word (CR 205.3g) — derived from the CR, not a list here

@@ -219,7 +219,7 @@ def test_phrase_jinnie_fay_choice_goes_to_rest():
 
 
 @pytest.mark.parametrize(
-    "phrase,expected",
+    ("phrase", "expected"),
     [
         ("a 2/2 black Zombie creature token", {"colors": ("B",), "subtypes": ("Zombie",), "power": "2"}),
         (

@@ -147,7 +147,7 @@ def test_draw_in_a_card_name_is_not_the_verb():
 
 
 @pytest.mark.parametrize(
-    "name, permanent_card, permanent_spell",
+    ("name", "permanent_card", "permanent_spell"),
     [
         ("Lightning Bolt", False, False),  # instant
         ("Tarmogoyf", True, True),  # creature

@@ -69,7 +69,7 @@ def fitted_table(
     if max_width is not None and _line_width(widths) > max_width and len(columns) > 1:
         keep = _columns_that_fit(widths, max_width)
         split = next((k for k, (a, b) in enumerate(zip(keep, keep[1:])) if b != a + 1), len(keep) - 1) + 1
-        chosen = keep[:split] + [-1] + keep[split:]
+        chosen = [*keep[:split], -1, *keep[split:]]
         shown = len(keep)
         columns = [columns[i] if i >= 0 else "…" for i in chosen]
         cells = [[r[i] if i >= 0 else "…" for i in chosen] for r in cells]

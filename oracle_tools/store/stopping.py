@@ -62,7 +62,7 @@ class StopOnSignals:
         for interrupt in list(self._interrupts):
             try:
                 interrupt()
-            except Exception:  # noqa: S110 -- a connection already closed has nothing to stop
+            except Exception:  # a connection already closed has nothing to stop
                 pass
 
     def _handler(self, signum: int, frame: object) -> None:

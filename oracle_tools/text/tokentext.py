@@ -30,9 +30,9 @@ from oracle_tools.text import vocabulary
 from oracle_tools.text.oracletext import number_value, quote_mask
 
 __all__ = [
+    "NUMBER_PATTERN",
     "TokenDescription",
     "default_token_name",
-    "NUMBER_PATTERN",
     "parse_token_description",
 ]
 

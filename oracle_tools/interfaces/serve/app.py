@@ -358,7 +358,7 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
                 store.generation.interrupt()
             store.close()
             remove_spill_folder()
-        except Exception as exc:  # noqa: BLE001 — stopping goes on; nothing is left to answer
+        except Exception as exc:  # stopping goes on; nothing is left to answer
             log.warning("while stopping: %s", exc)
 
     routes: list[BaseRoute] = [*api_routes(), *extra_routes, *pages.routes, *web.routes]

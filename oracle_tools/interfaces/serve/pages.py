@@ -388,7 +388,7 @@ def warm_pages(generation: Any) -> None:
                     db.deck_checker.legality(rules.key)
                 except OracleToolsError:  # a format this database has no legalities for: the check says so
                     pass
-        except Exception as exc:  # noqa: BLE001 — an optimisation: each page builds what it needs
+        except Exception as exc:  # an optimisation: each page builds what it needs
             log.debug("the pages' answers not read in the background: %s", exc)
 
     threading.Thread(target=build, name="web-warm", daemon=True).start()
