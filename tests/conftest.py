@@ -11,7 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -132,7 +132,7 @@ def db_2024_path(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
 
 @pytest.fixture(scope="session")
-def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
+def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One database after each of a sequence of ingests, copied: ``first`` (2019), ``second`` (2019 + 2024),
     ``again`` (the same files), ``foreign`` (the 2022 foreign printings alone), ``failed`` (a broken file),
     ``sample`` (ingest --sample). The change history reads the sequence; ``second`` is also the 2019 + 2024
@@ -163,7 +163,7 @@ def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> It
     keep("failed")
     build_in_child(db, sample=True, replace_anyway=True)  # far fewer cards than the real files: said explicitly
     keep("sample")
-    yield out
+    return out
 
 
 FIXTURES = Path(__file__).parent / "fixtures"

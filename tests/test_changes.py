@@ -451,7 +451,7 @@ def test_mcp_changes_is_the_cli_json(renamed: Path) -> None:
 
     result = anyio.run(call)
     assert not result.is_error
-    code, out, _ = _cli("changes", "--db", str(renamed), "--card", "Meltdown", "--limit", "5", "--json")
+    _code, out, _ = _cli("changes", "--db", str(renamed), "--card", "Meltdown", "--limit", "5", "--json")
     assert json.loads(result.content[0].text) == json.loads(out)
     assert json.loads(out)["groups"][0]["changes"][0]["new_value"] == "Molten Collapse"
 

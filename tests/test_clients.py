@@ -433,7 +433,7 @@ def test_aioscryfall_every_call(real: RealServer) -> None:
                         {"id": UUID(card["id"])},
                         {"mtgo_id": card["mtgo"]},
                         {"set": card["set"], "collector_number": card["number"]},
-                    ]  # fmt: skip
+                    ]
                 )
             ],
             "by": [

@@ -112,7 +112,7 @@ def test_cr_cut_before_111_10_is_rejected():
 
 
 def test_missing_file_and_binary_file(tmp_path):
-    with pytest.raises(RulesFileError, match="nope.txt"):
+    with pytest.raises(RulesFileError, match=r"nope.txt"):
         load_rules(tmp_path / "nope.txt")
     p = tmp_path / "bin.txt"
     p.write_bytes(b"\xff\xfe\x00garbage\x80")

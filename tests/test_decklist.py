@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -495,10 +496,8 @@ def test_read_decklist_errors(tmp_path):
     (tmp_path / "noise.txt").write_bytes(bytes([0x01, 0x02, 0x03, 0x1B, 0x7F] * 50))
     with pytest.raises(DecklistError, match="decode"):
         read_decklist(tmp_path / "noise.txt")
-    try:
+    with pytest.raises(DecklistError, match=re.escape(str(tmp_path / "missing.txt"))):
         read_decklist(tmp_path / "missing.txt")
-    except DecklistError as exc:
-        assert str(tmp_path / "missing.txt") in str(exc)
 
 
 def test_read_decklist_encodings(tmp_path):

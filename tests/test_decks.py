@@ -349,7 +349,7 @@ def test_deck_limits_on_real_data(full_db: OracleDB, realdata: Path) -> None:
         assert ("named", True) in rows, (name, rows)
     assert limits == {name: HAND_CHECKED_LIMITS[name] for name in refs}
     # the 2025 commander list (no database: its text read through the same layer, names from its own cards)
-    trimmed = json.loads(gzip.open(realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read())
+    trimmed = json.loads(gzip.decompress((realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read_bytes()))
     found = {
         c["name"]: limit
         for c in trimmed
@@ -546,7 +546,9 @@ def test_partner_variants_on_real_2025_cards(realdata: Path) -> None:
     # Oracle text from the trimmed commander-legal Scryfall file (CR 702.124h-m)
     rows = {
         c["name"]: c
-        for c in json.loads(gzip.open(realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read())
+        for c in json.loads(
+            gzip.decompress((realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read_bytes())
+        )
     }
     r = lambda n: _rules_from_trimmed(rows, n)  # noqa: E731
     assert _pair_problem(r("Pir, Imaginative Rascal"), r("Toothy, Imaginary Friend")) is None  # partner with
@@ -572,7 +574,9 @@ def test_partner_variants_on_real_2025_cards(realdata: Path) -> None:
 def test_background_alone_is_no_commander(realdata: Path) -> None:
     rows = {
         c["name"]: c
-        for c in json.loads(gzip.open(realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read())
+        for c in json.loads(
+            gzip.decompress((realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read_bytes())
+        )
     }
     giants = _rules_from_trimmed(rows, "Raised by Giants")
     assert giants.background and not giants.commander_ok  # 702.124k

@@ -319,7 +319,7 @@ def test_connection_refused_gives_up_at_once(tmp_path: Path, sleeps: SleepRecord
 def test_a_name_that_does_not_resolve_gives_up_at_once(tmp_path: Path, sleeps: SleepRecorder) -> None:
     """No DNS (an offline machine): one line at once, not six retries over half a minute. '.invalid' never
     resolves (RFC 2606)."""
-    with pytest.raises(DownloadError, match="cannot reach no-such-host.invalid: its name does not resolve"):
+    with pytest.raises(DownloadError, match=r"cannot reach no-such-host.invalid: its name does not resolve"):
         fetch_bulk_files(
             [OC], api_url="http://no-such-host.invalid", cache_dir=tmp_path / "c", progress=False, sleep=sleeps
         )

@@ -64,7 +64,7 @@ def test_never_writes_the_database(sample_db, sample_db_path, tmp_path):
     before = sample_db_path.stat().st_mtime_ns, sample_db_path.stat().st_size
     with pytest.raises(OracleToolsError, match="refusing to write over the database"):
         sample_db.export("cards", sample_db_path, format="parquet")
-    with pytest.raises(OracleToolsError, match="read-only queries only.*CREATE"):
+    with pytest.raises(OracleToolsError, match=r"read-only queries only.*CREATE"):
         sample_db.export(None, tmp_path / "x.csv", sql="CREATE TABLE evil AS SELECT 1")
     with pytest.raises(OracleToolsError, match="one query at a time; this text has 2 statements"):
         sample_db.export(None, tmp_path / "x.csv", sql="SELECT 1; DROP TABLE cards")

@@ -806,7 +806,7 @@ def test_csv_and_json_stream_rows_instead_of_holding_them(sample_db_path: Path) 
 
     assert resource  # the measurement runs in a child of a child: this process's own peak does not count
     for flag, rows, lines_per_row in (("--csv", 2_000_000, 1), ("--json", 700_000, 4)):
-        small_lines, small_kb = peak(10, flag)
+        _small_lines, small_kb = peak(10, flag)
         big_lines, big_kb = peak(rows, flag)
         assert big_lines >= rows * lines_per_row
         assert big_kb - small_kb < 80_000, (flag, small_kb, big_kb)
@@ -835,7 +835,7 @@ def test_ctrl_c_stops_a_runaway_query_at_once(sample_db_path: Path, flag: str) -
     time.sleep(2)  # started and scanning
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    _out, err = proc.communicate(timeout=30)
     assert time.monotonic() - sent < 5
     assert proc.returncode == 130 and err == "error: sql: interrupted\n", err
 
@@ -926,7 +926,7 @@ def test_ctrl_c_stops_a_nested_loop_join(sample_db_path: Path, flag: str) -> Non
             assert time.monotonic() < deadline and proc.poll() is None
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)  # the whole query takes far longer
+        _out, err = proc.communicate(timeout=20)  # the whole query takes far longer
     finally:
         proc.kill()
     assert proc.returncode == 130 and err == "error: sql: interrupted\n", err

@@ -252,7 +252,7 @@ def test_a_failing_step_on_the_second_connection_keeps_the_old_database(small_db
     before = _fingerprint(small_db)
     not_rules = tmp_path / "rules.txt"
     not_rules.write_text("These are not the Comprehensive Rules.\n", encoding="utf-8")
-    with pytest.raises(RulesFileError, match="rules.txt"):
+    with pytest.raises(RulesFileError, match=r"rules.txt"):
         OracleDB.ingest_files(small_db, [CARDS_2019], rules_file=not_rules)
     assert _fingerprint(small_db) == before
     assert not list(tmp_path.glob("*.tmp"))
@@ -272,7 +272,7 @@ def test_truncated_gzip_names_the_file(small_db: Path, tmp_path: Path) -> None:
     cut = tmp_path / "default-cards-cut.json.gz"
     cut.write_bytes(data[: len(data) // 2])
     before = _fingerprint(small_db)
-    with pytest.raises(IngestError, match="default-cards-cut.json.gz"):
+    with pytest.raises(IngestError, match=r"default-cards-cut.json.gz"):
         OracleDB.ingest_files(small_db, [cut])
     assert _fingerprint(small_db) == before
     assert not list(tmp_path.glob("*.tmp"))
@@ -283,7 +283,7 @@ def test_malformed_json_in_the_middle_names_the_file(small_db: Path, tmp_path: P
     lines[40] = lines[40][: len(lines[40]) // 2]  # an object cut in half
     bad = tmp_path / "broken.json"
     bad.write_text("\n".join(lines), encoding="utf-8")
-    with pytest.raises(IngestError, match="broken.json: cannot be read"):
+    with pytest.raises(IngestError, match=r"broken.json: cannot be read"):
         OracleDB.ingest_files(small_db, [bad])
 
 

@@ -107,7 +107,7 @@ def test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost(db: Path) -> 
             timeout=120,
         )
     finally:
-        out, err = first.communicate(timeout=120)
+        _out, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     assert at_once.returncode == 2
     assert at_once.stderr == (

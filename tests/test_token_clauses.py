@@ -39,7 +39,7 @@ def test_sources_never_raise_on_an_unclosed_quote() -> None:
     # Reading card text never fails; the strict quote_mask (token phrases) still refuses it.
     broken = 'Enchanted creature has "{T}: Create a 1/1 token'
     assert oracletext.sources(broken)[-1] == "quoted"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unbalanced quotation marks"):
         oracletext.quote_mask(broken)
 
 

@@ -265,7 +265,7 @@ def test_phrase_grammar(phrase, expected):
     ],
 )
 def test_not_a_token_phrase_raises_value_error(bad):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="token description"):
         parse_token_description(bad)
 
 
