@@ -10,7 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -303,7 +303,7 @@ def test_changes_defaults_to_the_last_ingest_that_changed_something(quiet_after_
     assert shown in " ".join(page.split())
 
 
-def test_changes_refuses_bad_options_in_one_line(renamed: Path, built_before) -> None:
+def test_changes_refuses_bad_options_in_one_line(renamed: Path, built_before: Callable[..., Path]) -> None:
     with OracleDB(renamed) as db:
         with pytest.raises(OracleToolsError, match="not a date"):
             db.changes(since="last week")

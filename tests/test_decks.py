@@ -12,6 +12,7 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -806,7 +807,9 @@ def test_a_json_deck_with_a_lone_surrogate_is_refused_in_one_true_line(tmp_path:
     assert "lone surrogate" in report["error"] and report["legal"] is False
 
 
-def test_the_legalities_header_is_read_from_what_the_ingest_stored(sample_db_path: Path, built_before) -> None:
+def test_the_legalities_header_is_read_from_what_the_ingest_stored(
+    sample_db_path: Path, built_before: Callable[..., Path]
+) -> None:
     """deck check's header ranked every printing of the database in each fresh process (about 45 MB of a 2-line
     deck check's 108 MB on the real data): the ingest stores which files give the cards their legalities, and the
     header read from that table is the line the ranking gives; a database built before the table gets the same."""

@@ -426,6 +426,6 @@ def test_polite_delay_between_requests(server: ScryfallServer, tmp_path: Path) -
     assert all(30 < seconds <= 60 for seconds, _ in requested), requested
 
 
-def test_progress_bar_does_not_break(fetch, payload: bytes, capsys) -> None:
+def test_progress_bar_does_not_break(fetch, payload: bytes, capsys: pytest.CaptureFixture[str]) -> None:
     [bf] = fetch(progress=True)
     assert bf.path.read_bytes() == payload

@@ -4,6 +4,8 @@ the oathbreaker and paupercommander legalities)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from oracle_tools import OracleDB
@@ -91,7 +93,7 @@ def test_limited_needs_forty_cards_and_has_no_legality_list(sample_db: OracleDB)
     assert _kinds(report) == {"deck_size": ["The main deck has 21 cards; Limited needs at least 40 (CR 100.2b)."]}
 
 
-def test_a_misspelt_format_offers_the_closest_name(sample_db_path) -> None:
+def test_a_misspelt_format_offers_the_closest_name(sample_db_path: Path) -> None:
     """`deck check --format modren` says which format was probably meant, as a mistyped command does; a name
     close to none is listed with the known formats only."""
     from click.testing import CliRunner

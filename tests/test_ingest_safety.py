@@ -383,7 +383,9 @@ def test_a_card_without_a_name_is_refused(tmp_path: Path, name: str) -> None:
     )
 
 
-def test_the_limits_are_checked_on_the_objects_kept_not_by_another_read(tmp_path: Path, monkeypatch) -> None:
+def test_the_limits_are_checked_on_the_objects_kept_not_by_another_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The size and depth limits were checked by a third read of each card file before the ingest (about 0.8 s of
     CPU for the 2019 dump): they are checked on the objects the ingest compresses to keep, and a file within them is
     never read again for them (the refusals above still name the file, the object and the limit)."""

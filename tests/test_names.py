@@ -313,7 +313,7 @@ def test_random_strings_never_crash_the_resolver(sample_db: OracleDB, text: str)
 # -- CR 201.2 (and Scryfall): a card's full name is that card, whatever faces of other objects share it ---------
 
 
-def test_a_full_name_beats_other_cards_face_names(tmp_path) -> None:
+def test_a_full_name_beats_other_cards_face_names(tmp_path: Path) -> None:
     """The 2025 commander-legal list writes reversible printings as cards of their own ('Sol Ring // Sol Ring',
     converted by scripts/make_sample.py as it converts the whole list), so the name 'Sol Ring' is one card's full
     name and another object's face name: it is the card whose full name it is (Scryfall's /cards/named answers

@@ -120,7 +120,7 @@ def test_trimmed_objects_are_completed_from_the_tables(sample_db: OracleDB) -> N
         assert isinstance(card["keywords"], list) and isinstance(card.get("rarity", ""), str)
 
 
-def test_database_built_before_objects_were_kept(built_before) -> None:
+def test_database_built_before_objects_were_kept(built_before: Callable[..., Path]) -> None:
     older = built_before("TABLE scryfall_objects")
     with OracleDB(older) as db:
         (pid,) = db.con.execute("SELECT id FROM printings WHERE name = 'Lightning Bolt' LIMIT 1").fetchall()[0]
