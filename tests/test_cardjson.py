@@ -6,6 +6,7 @@ import gzip
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,12 +14,12 @@ from oracle_tools import OracleDB
 from oracle_tools.scryfall.cardjson import card_objects, representative_ids
 
 
-def _oid(db, name: str) -> str:
+def _oid(db: OracleDB, name: str) -> str:
     ((oid,),) = db.con.execute("SELECT oracle_id FROM cards WHERE name = ?", [name]).fetchall()
     return oid
 
 
-def _one(db, name: str) -> dict:
+def _one(db: OracleDB, name: str) -> dict[str, Any]:
     (card,) = card_objects(db.con, oracle_ids=[_oid(db, name)])
     return card
 

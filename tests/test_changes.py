@@ -90,7 +90,7 @@ def test_the_errata_are_exactly_the_texts_that_differ_beyond_whitespace(steps: d
 
 def test_no_false_changes_whitespace_list_order_or_a_missing_keywords_field(tmp_path: Path) -> None:
     """Whitespace-only and order-only differences are not changes, nor keywords a file did not carry."""
-    charm = {
+    charm: dict[str, Any] = {
         "object": "card",
         "id": "f5a4a9b6-6e8c-4b47-a0ba-4b1f0a4e1b77",
         "oracle_id": "a0a6de1b-7b96-4a3a-9a0f-7b1f3fd3c0b4",

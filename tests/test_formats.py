@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from oracle_tools import OracleDB
+from oracle_tools.decks.checker import DeckReport
 from oracle_tools.decks.formats import ALIASES, FORMATS, LEGALITY_KEYS, format_rules
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.search import SearchSyntaxError
 
 
-def _kinds(report) -> dict[str, list[str]]:
+def _kinds(report: DeckReport) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for p in report.problems:
         out.setdefault(p.kind, []).append(p.detail)
