@@ -17,7 +17,7 @@ import pytest
 
 from oracle_tools.errors import RulesFileError
 from oracle_tools.text.comprules import RulesDocument, default_rules_path, load_rules, parse_rules
-from oracle_tools.tokens.predefined import predefined_tokens
+from oracle_tools.tokens.predefined import PredefinedToken, predefined_tokens
 
 REPO = Path(__file__).resolve().parents[1]
 CR_FILE = REPO / "oracle_tools" / "data" / "rules" / "MagicCompRules-20260116.txt"
@@ -29,12 +29,12 @@ def doc() -> RulesDocument:
 
 
 @pytest.fixture(scope="module")
-def tokens(doc: RulesDocument):
+def tokens(doc: RulesDocument) -> list[PredefinedToken]:
     return predefined_tokens(doc)
 
 
 @pytest.fixture(scope="module")
-def by_name(tokens):
+def by_name(tokens: list[PredefinedToken]) -> dict[str, PredefinedToken]:
     return {t.name: t for t in tokens}
 
 
@@ -136,7 +136,7 @@ def test_shipped_file_has_bom_and_cr_line_ends() -> None:
 
 @pytest.mark.parametrize("eol", ["\r", "\r\n", "\n"])
 @pytest.mark.parametrize("bom", [True, False])
-def test_line_endings_and_bom(tmp_path: Path, eol, bom, doc: RulesDocument) -> None:
+def test_line_endings_and_bom(tmp_path: Path, eol: str, bom: bool, doc: RulesDocument) -> None:
     text = _raw_cr_text().replace("\n", eol)
     p = tmp_path / "MagicCompRules-20260116.txt"
     p.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
@@ -158,7 +158,7 @@ def test_directory_picks_newest(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ CR 111.10 predefined tokens
 
 
-def test_every_111_10_subrule_yields_a_token(doc: RulesDocument, tokens) -> None:
+def test_every_111_10_subrule_yields_a_token(doc: RulesDocument, tokens: list[PredefinedToken]) -> None:
     raw = _raw_cr_text()
     subrules = re.findall(r"(?m)^(111\.10[a-z]+) ", raw)
     subjects = dict(re.findall(r"(?m)^(111\.10[a-z]+) An? (.+?) token is ", raw))
@@ -179,13 +179,13 @@ def test_every_111_10_subrule_yields_a_token(doc: RulesDocument, tokens) -> None
             assert core in texts, (t.rule, q)
 
 
-def test_colorless_tokens_match_cr_words(doc: RulesDocument, tokens) -> None:
+def test_colorless_tokens_match_cr_words(doc: RulesDocument, tokens: list[PredefinedToken]) -> None:
     for t in tokens:
         if "is a colorless" in doc.statement(t.rule):
             assert t.colors == ()
 
 
-def test_treasure(by_name, doc: RulesDocument) -> None:
+def test_treasure(by_name: dict[str, PredefinedToken], doc: RulesDocument) -> None:
     t = by_name["Treasure"]
     assert t.rule == "111.10a"
     assert (t.colors, t.card_types, t.subtypes, t.supertypes) == ((), ("Artifact",), ("Treasure",), ())
@@ -196,7 +196,7 @@ def test_treasure(by_name, doc: RulesDocument) -> None:
     assert t.game_name == "Treasure Token"  # CR 111.4
 
 
-def test_food_clue_blood(by_name) -> None:
+def test_food_clue_blood(by_name: dict[str, PredefinedToken]) -> None:
     assert by_name["Food"].oracle_text == "{2}, {T}, Sacrifice this token: You gain 3 life."
     assert by_name["Food"].type_line == "Token Artifact — Food"
     assert by_name["Clue"].oracle_text == "{2}, Sacrifice this token: Draw a card."
@@ -205,7 +205,7 @@ def test_food_clue_blood(by_name) -> None:
     assert by_name["Shard"].type_line == "Token Enchantment — Shard"
 
 
-def test_walker(by_name) -> None:
+def test_walker(by_name: dict[str, PredefinedToken]) -> None:
     w = by_name["Walker"]  # CR 111.10d "a 2/2 black Zombie creature token named Walker"
     assert (w.power, w.toughness) == ("2", "2")
     assert w.colors == ("B",)
@@ -215,7 +215,7 @@ def test_walker(by_name) -> None:
     assert w.oracle_text == ""
 
 
-def test_incubator_faces(by_name) -> None:
+def test_incubator_faces(by_name: dict[str, PredefinedToken]) -> None:
     inc = by_name["Incubator"]  # CR 111.10i
     assert len(inc.faces) == 2
     front, back = inc.faces
@@ -228,7 +228,7 @@ def test_incubator_faces(by_name) -> None:
     assert inc.card_types == front.card_types and inc.oracle_text == front.oracle_text
 
 
-def test_roles(by_name, doc: RulesDocument) -> None:
+def test_roles(by_name: dict[str, PredefinedToken], doc: RulesDocument) -> None:
     raw_roles = re.findall(
         r"(?m)^111\.10[a-z]+ An? (\w+(?: \w+)*) Role token is .*?named (.+?) with enchant creature", _raw_cr_text()
     )
@@ -254,7 +254,7 @@ def test_roles(by_name, doc: RulesDocument) -> None:
     )
 
 
-def test_map_cross_reference_is_a_note(by_name) -> None:
+def test_map_cross_reference_is_a_note(by_name: dict[str, PredefinedToken]) -> None:
     m = by_name["Map"]
     assert m.oracle_text.endswith("Activate only as a sorcery.")
     assert m.notes == ("See rule 701.44, “Explore.”",)

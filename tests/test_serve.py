@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -50,7 +51,7 @@ def is_error(r: httpx.Response, status: int, code: str | None = None) -> dict:
     return body
 
 
-def cli_json(db: Path, *args: str) -> object:
+def cli_json(db: Path, *args: str) -> Any:  # the CLI's --json answer: any JSON
     out = subprocess.run(
         [sys.executable, "-m", "oracle_tools.interfaces.cli", *args, "--db", str(db), "--json"],
         check=False,
@@ -200,7 +201,7 @@ def test_search(http: httpx.Client, sample_db: OracleDB) -> None:
 # -- rules endpoints: exactly the CLI's --json ---------------------------------------------------------------
 
 
-def test_rules_endpoints_equal_cli_json(http: httpx.Client, server, sample_db_path: Path) -> None:
+def test_rules_endpoints_equal_cli_json(http: httpx.Client, server: Server, sample_db_path: Path) -> None:
     db = sample_db_path
     assert http.get("/names/resolve", params={"q": "Foudre"}).json() == cli_json(db, "resolve", "Foudre")
     assert http.get("/names/resolve", params={"q": "Lightnig Bolt", "fuzzy": "true"}).json() == cli_json(
@@ -237,7 +238,7 @@ def test_deck_check_equals_cli(http: httpx.Client, sample_db_path: Path, sample_
         answer = http.post("/decks/check", params={"format": fmt}, content=path.read_bytes()).json()
         expected = cli_json(sample_db_path, "deck", "check", str(path), "--format", fmt)
 
-        def without_source(report):
+        def without_source(report: Any) -> list[dict[str, Any]]:
             return [
                 {k: v for k, v in r.items() if k != "source"}
                 for r in (report if isinstance(report, list) else [report])
@@ -305,7 +306,7 @@ def test_malformed_input(http: httpx.Client) -> None:
     assert http.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200  # still answering
 
 
-def test_named_answers_repeat_exactly_with_each_requests_base_url(http: httpx.Client, server) -> None:
+def test_named_answers_repeat_exactly_with_each_requests_base_url(http: httpx.Client, server: Server) -> None:
     """A repeated /cards/named is served from the generation's cache: the same card, the same 404 (and
     "ambiguous" type), and the URIs inside name the address the client used."""
     first = http.get("/cards/named", params={"exact": "Stomp"})
@@ -381,7 +382,7 @@ def test_a_server_error_is_scryfall_shaped_with_cors_and_the_server_keeps_answer
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 reaches the loopback only on Linux")
-def test_binds_only_127_0_0_1_by_default(server) -> None:
+def test_binds_only_127_0_0_1_by_default(server: Server) -> None:
     """No --host given: the socket is bound to 127.0.0.1, so even another loopback address is refused
     (a server bound to every interface would accept 127.0.0.2)."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=5):
@@ -390,7 +391,7 @@ def test_binds_only_127_0_0_1_by_default(server) -> None:
         pass
 
 
-def test_database_file_is_only_read(http: httpx.Client, server, sample_db_path: Path) -> None:
+def test_database_file_is_only_read(http: httpx.Client, server: Server, sample_db_path: Path) -> None:
     """The server opens the file read-only: after lookups, searches, deck checks and page views the file is
     byte for byte the one copied in, and nothing (no WAL, no temp file) was written beside it."""
     http.get("/cards/named", params={"fuzzy": "lightnig bolt"})
@@ -402,7 +403,7 @@ def test_database_file_is_only_read(http: httpx.Client, server, sample_db_path: 
     assert sorted(p.name for p in server.db.parent.iterdir()) == [server.db.name]
 
 
-def test_concurrent_clients(http: httpx.Client, server) -> None:
+def test_concurrent_clients(http: httpx.Client, server: Server) -> None:
     """16 threads x 200 requests of mixed kinds; every answer is checked."""
     expected = {
         "/cards/named?exact=Lightning%20Bolt": ("name", "Lightning Bolt"),
