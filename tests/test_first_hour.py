@@ -149,6 +149,7 @@ def test_the_exit_status_table_of_docs_cli_md_holds(sample_db_path: Path, tmp_pa
     one lower-case ``error:`` line (click's usage errors too)."""
     db = ("--db", str(sample_db_path))
     assert set(_exit_table()) == {0, 1, 2, 130, 143}  # 130 and 143: tests/test_ingest_safety.py (signals)
+    args: tuple[str, ...]  # the commands below take 2 to 4 arguments
     for args in (("resolve", "Foudre"), ("same-name", "Fire", "Ice"), ("token", "Treasure"), ("choose-name", "Fire")):
         assert _run(*args, *db)[0] == 0, args
     for args in (
@@ -200,7 +201,7 @@ def test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for(sample_db_path
                 proc.kill()
             if leader is not None:
                 os.close(leader)
-                os.close(follower)  # type: ignore[arg-type]
+                os.close(follower)
 
 
 def test_offline_ingest_fails_fast_with_the_way_out(tmp_path: Path) -> None:

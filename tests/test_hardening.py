@@ -429,7 +429,7 @@ def _hostile_vectors(path: str, db: Path, garbage: Path, garbage_db: Path, missi
     ]
     for arg in arguments:
         for value in (HUGE, ODD, str(garbage)):
-            vectors.append([*base, *positional({arg.name: value}), "--db", str(db)])  # type: ignore[dict-item]
+            vectors.append([*base, *positional({arg.name: value}), "--db", str(db)])
     for opt in options:
         kind = getattr(opt.type, "name", "")
         if kind in ("file", "filename", "path"):
@@ -514,7 +514,7 @@ def _small_sample_for_ingest(workdir: Path) -> None:
 
     small = [source for source in ingest.sample_sources() if source.path.name in HOSTILE_SAMPLE]
     assert len(small) == len(HOSTILE_SAMPLE)
-    ingest.sample_sources = lambda: list(small)  # type: ignore[assignment]
+    ingest.sample_sources = lambda: list(small)
     (workdir / "sample.duckdb").unlink(missing_ok=True)
     ingest.Ingest(workdir / "sample.duckdb", progress=False).run(small)
 

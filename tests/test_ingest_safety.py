@@ -415,7 +415,7 @@ def test_past_limits_counts_each_object_of_a_batch(texts: list[str], past: bool)
     """limits.past_limits judges every object of an Arrow batch at once: the nesting (real objects nest 4, at most
     limits.MAX_DEPTH) measured exactly where brackets are many, the size against limits.OBJECT_BYTES."""
     import numpy as np
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped]
 
     from oracle_tools.store import limits
 

@@ -45,7 +45,8 @@ def test_every_cited_rule_is_in_the_stored_comprehensive_rules(sample_db: Oracle
         cited = {r.cr_rule, r.name_rule, *re.findall(r"\d{3}\.\d+[a-z]?", r.token_copy_rule)}
         assert cited <= numbers, (r.role, cited - numbers)
     for rule, why in [*layouts.COMBINED_NAME.values(), layouts.COMBINED_NAME_DFC]:
-        assert rule in numbers and re.search(r"CR (\d{3}\.\d+[a-z]?)", why).group(1) in numbers
+        citation = re.search(r"CR (\d{3}\.\d+[a-z]?)", why)
+        assert rule in numbers and citation is not None and citation.group(1) in numbers
 
 
 def test_name_rules_follow_cr_201_4() -> None:

@@ -49,7 +49,8 @@ def test_tree_shape_implicit_and_or_negation_and_nesting() -> None:
 def test_values_words_phrases_regexes_and_exact_rows() -> None:
     assert parse('o:"draw a card"') == Term("o", ":", "draw a card", "phrase", 0)
     assert parse(r"o:/^{T}:/") == Term("o", ":", "^{T}:", "regex", 0)
-    assert parse(r"name:/a\/b/").value == "a/b"  # \/ is a slash inside a regex (Scryfall's rule)
+    regex = parse(r"name:/a\/b/")
+    assert isinstance(regex, Term) and regex.value == "a/b"  # \/ is a slash inside a regex (Scryfall's rule)
     assert parse('!"Lightning Bolt"') == Term("name", ":", "Lightning Bolt", "phrase", 0, exact=True)
     assert parse("Ach! Hans, Run!") == And(
         (
@@ -58,7 +59,8 @@ def test_values_words_phrases_regexes_and_exact_rows() -> None:
             Term("name", ":", "Run!", "word", 11),
         )
     )
-    assert parse("mv<=2").op == "<=" and parse("c!=r").op == "!="
+    mv, color = parse("mv<=2"), parse("c!=r")
+    assert isinstance(mv, Term) and isinstance(color, Term) and mv.op == "<=" and color.op == "!="
     assert parse("++") == Term("unique", ":", "prints", "word", 0)  # Scryfall's old spelling
 
 
