@@ -2,11 +2,12 @@
 # .ci/run and the pre-commit hook run `make lint`, so a check added here runs everywhere.
 .PHONY: lint test ci
 
-# ruff (lint and format), mypy, and the import contracts of pyproject.toml [tool.importlinter] (docs/architecture.md)
+# ruff (lint and format), mypy (pyproject.toml [tool.mypy] files: the package, tests, bench, scripts), and the import
+# contracts of pyproject.toml [tool.importlinter] (docs/architecture.md)
 lint:
 	ruff check .
 	ruff format --check .
-	mypy oracle_tools
+	mypy
 	lint-imports
 
 # the README's test command

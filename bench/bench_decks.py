@@ -25,6 +25,7 @@ import csv
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from oracle_tools import OracleDB
@@ -66,7 +67,7 @@ def manifest_files(formats: set[str], year: str = "2019") -> list[tuple[Path, st
     return out
 
 
-def median_time(fn, repeat: int) -> float:
+def median_time(fn: Callable[..., object], repeat: int) -> float:
     runs = []
     for _ in range(repeat):
         started = time.perf_counter()

@@ -68,7 +68,7 @@ def time_with_history(path: Path, workdir: Path, previous: Path, *, history: boo
         OracleDB.ingest_files(db, [path])
         return time.perf_counter() - started, spent[0]
     finally:
-        changes.record = real  # type: ignore[assignment]
+        changes.record = real
 
 
 def history_report(label: str, on: list[tuple[float, float]], off: list[float], target: float) -> None:

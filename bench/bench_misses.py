@@ -28,7 +28,9 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 from rapidfuzz import fuzz, process, utils
@@ -42,7 +44,7 @@ REAL = require_realdata(__file__)  # before bench_names, whose import checks too
 from bench_names import FILES, _typo, deck_names  # noqa: E402
 
 
-def cpu_median(fn, args: list) -> float:
+def cpu_median(fn: Callable[[Any], object], args: list[Any]) -> float:
     """Median CPU seconds of one call, each argument timed once: its first answer (a matcher may remember what it
     read, and a user does not type the same typo twice)."""
     times = []
@@ -53,7 +55,7 @@ def cpu_median(fn, args: list) -> float:
     return statistics.median(times)
 
 
-def cpu(fn) -> float:
+def cpu(fn: Callable[[], object]) -> float:
     started = time.process_time()
     fn()
     return time.process_time() - started
@@ -149,6 +151,7 @@ def main() -> None:
     column = pl.Series("query", (typed * (1_000_000 // len(typed) + 1))[:1_000_000])
     queries = pl.DataFrame({"query": column})
     table = db.frame("names")  # every column and row of the names table
+    assert isinstance(table, pl.DataFrame)  # eager unless lazy=True
     one_each = table.unique("name")  # stricter: one row per name
     db.resolve_many(column.head(1000))  # the index and its frames exist before the timing
 

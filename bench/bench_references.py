@@ -94,8 +94,8 @@ def main() -> None:
                count(*) FILTER (WHERE regexp_matches(oracle_text, '(^|[^\w-])' || short || '([^\w-]|$)')
                                 AND EXISTS (SELECT 1 FROM name_references r WHERE r.kind = 'self_short'
                                             AND r.oracle_id = l.oracle_id AND r.face_index = l.face_index))
-        FROM legends l""").fetchone()
-    total_short = con.execute("SELECT count(*) FROM name_references WHERE kind = 'self_short'").fetchone()[0]
+        FROM legends l""").fetchall()[0]
+    total_short = con.execute("SELECT count(*) FROM name_references WHERE kind = 'self_short'").fetchall()[0][0]
     print(
         f"CR 201.5c: {short[0]} legendary faces whose text contains the part before the comma; "
         f"{short[1]} of them have self_short rows ({total_short} rows in all)"
@@ -113,7 +113,7 @@ def main() -> None:
                count(*) FILTER (WHERE c.oracle_id IS NOT NULL),
                count(*) FILTER (WHERE c.oracle_id IS NOT NULL AND r.target_name IS DISTINCT FROM r.text)
         FROM name_references r LEFT JOIN cards c ON c.name = r.text AND c.is_card
-        WHERE r.kind = 'named'""").fetchone()
+        WHERE r.kind = 'named'""").fetchall()[0]
     print(
         f"named: {named[0]} mentions, {named[1]} resolve to a card; {named[2]} are a card's exact name, "
         f"{named[3]} of those not resolved to it"

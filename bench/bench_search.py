@@ -218,7 +218,8 @@ def paired_median_ms(fn_a, fn_b, runs: int) -> tuple[float, float]:  # type: ign
     """Warm medians of two functions measured alternately (a, b, a, b, …), so that the load of a shared
     machine, which changes over seconds, weighs on both alike and their ratio stays meaningful."""
     fn_a(), fn_b()  # warm
-    times_a, times_b = [], []
+    times_a: list[float] = []
+    times_b: list[float] = []
     for _ in range(runs):
         for fn, times in ((fn_a, times_a), (fn_b, times_b)):
             started = time.perf_counter()
@@ -239,7 +240,7 @@ def main() -> int:
     elif not path.exists():
         parser.error(f"--db {path}: no such file")
     db = OracleDB(path)
-    con = db._search_con()
+    con = db.user_con  # the sandboxed connection searches run on
     print(
         f"{len(QUERIES)} queries on {path.name}: median of {args.runs} warm runs each, search and hand SQL alternating"
     )

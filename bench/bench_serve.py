@@ -44,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
@@ -155,7 +156,7 @@ async def _client(
     writer.close()
 
 
-def _worker(port: int, requests: list[Request], clients: int, seconds: float, seed: int, queue: mp.Queue) -> None:  # type: ignore[type-arg]
+def _worker(port: int, requests: list[Request], clients: int, seconds: float, seed: int, queue: mp.Queue) -> None:
     latencies: list[float] = []
     errors: list[str] = []
 
@@ -171,7 +172,7 @@ def _worker(port: int, requests: list[Request], clients: int, seconds: float, se
 
 def load(port: int, requests: list[Request], *, clients: int, procs: int, seconds: float) -> dict[str, float]:
     """Run ``clients`` connections spread over ``procs`` processes for ``seconds``; req/s and latency."""
-    queue: mp.Queue = mp.Queue()  # type: ignore[type-arg]
+    queue: mp.Queue = mp.Queue()
     per = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
     workers = [mp.Process(target=_worker, args=(port, requests, n, seconds, i, queue)) for i, n in enumerate(per) if n]
     started = time.perf_counter()
@@ -233,7 +234,7 @@ def lookup_mix(db_path: Path) -> tuple[list[Request], list[str]]:
     ]
     by_id = [("GET", f"/cards/{i}", b"", ok) for i in ids]
 
-    def weighted(items: list[Request], weight: int) -> list[Request]:
+    def weighted(items: Sequence[Request], weight: int) -> list[Request]:
         return [items[i % len(items)] for i in range(weight * 10)]
 
     mix = weighted(exact, 40) + weighted(fuzzy, 20) + weighted(search, 20) + weighted(collection, 10)
@@ -288,7 +289,7 @@ def request_mix(db_path: Path) -> tuple[list[Request], list[Request], list[Reque
     ]
     con.close()
     ok = (200,)
-    exact = [("GET", f"/cards/named?exact={quote(n)}", b"", ok) for n in names]
+    exact: list[Request] = [("GET", f"/cards/named?exact={quote(n)}", b"", ok) for n in names]
     fuzzy = [("GET", f"/cards/named?fuzzy={quote(n.lower()[:-1])}", b"", (200, 404)) for n in names[:500]]
     searches = [
         "t:creature c:r mv<=2",
@@ -310,7 +311,7 @@ def request_mix(db_path: Path) -> tuple[list[Request], list[Request], list[Reque
     ]
     resolve = [("GET", f"/names/resolve?q={quote(n)}", b"", ok) for n in foreign + names[:500]]
 
-    def weighted(items: list[Request], weight: int) -> list[Request]:
+    def weighted(items: Sequence[Request], weight: int) -> list[Request]:
         return [items[i % len(items)] for i in range(weight * 10)]
 
     mixed = (
@@ -320,7 +321,7 @@ def request_mix(db_path: Path) -> tuple[list[Request], list[Request], list[Reque
         + weighted(collection, 10)
         + weighted(resolve, 20)
     )
-    first_seen = [("GET", f"/cards/named?exact={quote(n)}", b"", ok) for n in unseen]
+    first_seen: list[Request] = [("GET", f"/cards/named?exact={quote(n)}", b"", ok) for n in unseen]
     return exact, mixed, first_seen
 
 

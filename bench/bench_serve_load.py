@@ -37,11 +37,12 @@ import statistics
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from realdata import build_all_real, require  # noqa: E402
+from realdata import build_all_real, require
 
 require(__file__)  # before bench_serve, whose import checks too: the one line names this script
 
@@ -80,7 +81,7 @@ async def _client(port: int, requests: list[Request], deadline: float, seed: int
     writer.close()
 
 
-def _worker(port: int, requests: list[Request], clients: int, seconds: float, seed: int, queue: mp.Queue) -> None:  # type: ignore[type-arg]
+def _worker(port: int, requests: list[Request], clients: int, seconds: float, seed: int, queue: mp.Queue) -> None:
     out: dict[str, list] = {"latency": [], "errors": []}
 
     async def main() -> None:
@@ -92,7 +93,7 @@ def _worker(port: int, requests: list[Request], clients: int, seconds: float, se
 
 
 def mixed_load(port: int, requests: list[Request], *, clients: int, procs: int, seconds: float) -> dict[str, float]:
-    queue: mp.Queue = mp.Queue()  # type: ignore[type-arg]
+    queue: mp.Queue = mp.Queue()
     per = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
     workers = [mp.Process(target=_worker, args=(port, requests, n, seconds, i, queue)) for i, n in enumerate(per) if n]
     for w in workers:
@@ -150,7 +151,7 @@ def requests(db: Path) -> tuple[list[Request], list[str]]:
     deck = [("POST", "/decks/check?format=modern", SMALL_DECK, ok)]
     resolve = [("GET", f"/names/resolve?q={quote(n)}", b"", ok) for n in names[:500]]
 
-    def weighted(items: list[Request], weight: int) -> list[Request]:
+    def weighted(items: Sequence[Request], weight: int) -> list[Request]:
         return [items[i % len(items)] for i in range(weight * 10)]
 
     mix = (

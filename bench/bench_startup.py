@@ -93,7 +93,7 @@ def measure(commands: list[list[str]], env: dict[str, str], runs: int) -> list[t
     machine that slows down for a while (this one does) slows every command and the floor alike."""
     for argv in commands:
         run_once(argv, env)  # page cache warm, like a user's second try
-    samples: list[list[tuple[float, float, int]]] = [[] for _ in commands]
+    samples: list[list[tuple[float, float, float]]] = [[] for _ in commands]
     for _ in range(runs):
         for argv, taken in zip(commands, samples, strict=True):
             taken.append(run_once(argv, env))

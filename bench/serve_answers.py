@@ -81,7 +81,7 @@ def _requests(db_path: Path) -> list[tuple[str, str, Any]]:
         get(f"/cards/named?exact={name}")
         get(f"/cards/named?fuzzy={name[: max(4, len(name) - 2)]}")
     for name in names[:5] + same_name:
-        for set_code in sets[:2] + ["ust", "lea"]:
+        for set_code in [*sets[:2], "ust", "lea"]:
             get(f"/cards/named?exact={name}&set={set_code}")
     for bad in (
         "",
@@ -110,7 +110,7 @@ def _requests(db_path: Path) -> list[tuple[str, str, Any]]:
         get(f"/catalog/{cat}")
     get("/migrations")
     get("/sets")
-    for code in sets + ["zzz", "00000000-0000-0000-0000-000000000000"]:
+    for code in [*sets, "zzz", "00000000-0000-0000-0000-000000000000"]:
         get(f"/sets/{code}")
     for group in ("1", "abc", "23347"):
         get(f"/sets/tcgplayer/{group}")
@@ -122,7 +122,7 @@ def _requests(db_path: Path) -> list[tuple[str, str, Any]]:
         get(f"/bulk-data/{which}")
     get("/bulk-data/rulings/download")
     get("/bulk-data/nope/download")
-    for name in names[:5] + ["Fire/Ice", "Foudre", "zzqq", "Lightning Blot"]:
+    for name in [*names[:5], "Fire/Ice", "Foudre", "zzqq", "Lightning Blot"]:
         get(f"/names/resolve?q={name}")
         get(f"/names/resolve?q={name}&fuzzy=true")
     get("/names/resolve?q=bolt&other=1")

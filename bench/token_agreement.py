@@ -40,6 +40,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -85,7 +86,7 @@ def spec_table(db: OracleDB) -> dict[str, list[dict]]:
     return by_creator
 
 
-def judge(specs: list[dict], faces: list[tuple[str, str, frozenset[str] | None]]) -> tuple[str, dict | None]:
+def judge(specs: list[dict], faces: Sequence[tuple[str, str | None, frozenset[str] | None]]) -> tuple[str, dict | None]:
     """'agree' or the disagreement category; faces are (key, pt, colours or None when unknown)."""
     if not specs:
         return "no spec parsed for the creator", None
@@ -148,7 +149,7 @@ def scryfall(db: OracleDB, specs: dict[str, list[dict]]) -> None:
         "WHERE NOT c.is_card AND f.role <> 'single'"
     ).fetchall():
         token_faces[oid].append((token_key(name), pt_of(power, toughness), frozenset(colors or [])))
-    full, name_only, excluded = [], [], Counter()
+    full, name_only, excluded = [], [], Counter[str]()
     seen: set[tuple] = set()
     for row in links.iter_rows(named=True):
         type_line = row["part_type_line"] or ""
@@ -208,12 +209,14 @@ def cockatrice(db: OracleDB, specs: dict[str, list[dict]]) -> None:
         pt = (prop.findtext("pt") or "") if prop is not None else ""
         colors = frozenset(prop.findtext("colors") or "") if prop is not None else frozenset()
         for rel in card.findall("reverse-related"):
-            rows.append((rel.text.strip(), name, pt, colors, rel.get("exclude") == "exclude"))
+            rows.append(((rel.text or "").strip(), name, pt, colors, rel.get("exclude") == "exclude"))
     creators = db.resolve_many(sorted({r[0] for r in rows}))
     oid_of = {
         q: oid for q, status, oid in creators.select("query", "status", "oracle_id").iter_rows() if status == "ok"
     }
-    main, flagged, missing = [], [], 0
+    main: list[tuple[str, str, str, dict | None]] = []
+    flagged: list[tuple[str, str, str, dict | None]] = []
+    missing = 0
     for creator, name, pt, colors, exclude in rows:
         oid = oid_of.get(creator)
         if oid is None:

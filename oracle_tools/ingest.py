@@ -14,6 +14,7 @@ later layers (names, references, tokens), partly on a second connection (``_Seco
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import re
@@ -291,7 +292,7 @@ class _IngestLock:
 
         said_waiting = False
         while True:
-            self._file = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 -- held until __exit__
+            self._file = open(self.path, "a+", encoding="utf-8")  # held until __exit__
             try:
                 fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -869,10 +870,8 @@ class _SecondConnection:
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self._cursor = con.cursor()
-        try:
+        with contextlib.suppress(duckdb.InvalidInputException):  # inside Jupyter without ipywidgets (Ingest._build)
             self._cursor.execute("SET enable_progress_bar = false")  # one bar: the first connection's
-        except duckdb.InvalidInputException:
-            pass  # inside Jupyter without ipywidgets (see Ingest._build)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-sql")
         self._submitted: list[Future[None]] = []
 

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,15 +41,15 @@ db = OracleDB.ingest_sample(DB_PATH)   # the embedded real sample: about 2 s, no
 """
 
 
-def md(text: str):
+def md(text: str) -> NotebookNode:
     return new_markdown_cell(text.strip("\n"))
 
 
-def code(text: str):
+def code(text: str) -> NotebookNode:
     return new_code_cell(text.strip("\n"))
 
 
-def getting_started():
+def getting_started() -> list[NotebookNode]:
     return [
         md("""
 # 01 · Getting started with the embedded sample
@@ -139,7 +140,7 @@ pl.scan_parquet(out).filter(pl.col("draws_cards")).select("name", "mana_value", 
     ]
 
 
-def names_and_tokens():
+def names_and_tokens() -> list[NotebookNode]:
     return [
         md("""
 # 02 · Names and tokens, explained with live queries
@@ -281,7 +282,7 @@ if has_tokens:
     ]
 
 
-def format_analysis():
+def format_analysis() -> list[NotebookNode]:
     return [
         md("""
 # 03 · A format analysis: Modern in the sample

@@ -82,7 +82,7 @@ def main(realdata: Path) -> None:
         )
     listed = {row["code"] for row in rows}
     for code in sorted(set(scryfall) - listed):  # sets only Scryfall's files know (newer than the MTGJSON file)
-        rows.append({c: "" for c in COLUMNS} | {"code": code, "id": scryfall[code]["id"],
+        rows.append(dict.fromkeys(COLUMNS, "") | {"code": code, "id": scryfall[code]["id"],
                                                  "set_type": scryfall[code].get("set_type", "")})  # fmt: skip
     with OUT.open("w", encoding="utf-8", newline="") as out:
         writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")

@@ -661,7 +661,7 @@ def select_alternate(
     the Oracle names must not belong to another oracle_id of the sample."""
     wanted = set(ALTERNATE_NAMES)
     picked = [strip_card(c) for c in cards if (c.get("printed_name") or c.get("flavor_name")) in wanted]
-    found = [c.get("printed_name") or c.get("flavor_name") for c in picked]
+    found = [c.get("printed_name") or c["flavor_name"] for c in picked]  # picked: one of the two is wanted
     if sorted(found) != sorted(wanted):
         raise SystemExit(f"{SRC_ALTERNATE}: expected each of {sorted(wanted)} once, found {sorted(found)}")
     known = {c["name"]: c["oracle_id"] for c in others}

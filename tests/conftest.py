@@ -13,8 +13,12 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:  # imported inside the fixtures: collecting the tests does not load the package
+    from oracle_tools import OracleDB
 
 REPO = Path(__file__).resolve().parents[1]
 REALDATA = Path(os.environ.get("ORACLE_TOOLS_REALDATA", REPO.parent / "shared" / "realdata"))
@@ -105,7 +109,7 @@ def built_before(sample_db_path: Path, tmp_path: Path) -> Callable[..., Path]:
 
 
 @pytest.fixture(scope="session")
-def sample_db(sample_db_path: Path):
+def sample_db(sample_db_path: Path) -> Iterator[OracleDB]:
     from oracle_tools import OracleDB
 
     db = OracleDB(sample_db_path)
@@ -114,7 +118,7 @@ def sample_db(sample_db_path: Path):
 
 
 @pytest.fixture(scope="session")
-def full_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory):
+def full_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
     """The real 2019 default-cards dump + the 2024 Scryfall objects + the foreign printings."""
     from oracle_tools import OracleDB
 
@@ -132,7 +136,7 @@ def db_2024_path(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
 
 @pytest.fixture(scope="session")
-def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
+def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One database after each of a sequence of ingests, copied: ``first`` (2019), ``second`` (2019 + 2024),
     ``again`` (the same files), ``foreign`` (the 2022 foreign printings alone), ``failed`` (a broken file),
     ``sample`` (ingest --sample). The change history reads the sequence; ``second`` is also the 2019 + 2024
@@ -163,14 +167,14 @@ def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> It
     keep("failed")
     build_in_child(db, sample=True, replace_anyway=True)  # far fewer cards than the real files: said explicitly
     keep("sample")
-    yield out
+    return out
 
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture(scope="session")
-def fixture_db(tmp_path_factory: pytest.TempPathFactory):
+def fixture_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
     """The sample cards plus real-shaped fixtures: flavor names on Ikoria Godzilla printings (201.6), a
     pair of two Oracle cards joined only by the optional override table (201.3; the real pairs — om1
     printings of Spider-Man Oracle cards — are in the sample itself) and a token object named like a card
@@ -179,7 +183,8 @@ def fixture_db(tmp_path_factory: pytest.TempPathFactory):
     from oracle_tools.ingest import sample_dir
 
     path = tmp_path_factory.mktemp("fixtures") / "fixtures.duckdb"
-    files = sorted(sample_dir().glob("cards-*.json.gz")) + [
+    files = [
+        *sorted(sample_dir().glob("cards-*.json.gz")),
         FIXTURES / "alternate_names.json",
         FIXTURES / "interchangeable_pair.json",
         FIXTURES / "token_named_like_card.json",

@@ -242,6 +242,7 @@ class ScryfallServer:
     @property
     def url(self) -> str:
         host, port = self._httpd.server_address[:2]
+        assert isinstance(host, str)  # an AF_INET address: (host, port)
         return f"http://{host}:{port}"
 
     @staticmethod

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ def flavored(alternate_objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def alt_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory):
+def alt_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
     """The real 2019 dump + the 2024 Scryfall objects + the 2025 alternate-names printings."""
     path = tmp_path_factory.mktemp("alternate") / "alternate.duckdb"
     db = OracleDB(build_in_child(path, [realdata / f for f in REAL_FILES]))

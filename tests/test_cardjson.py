@@ -6,6 +6,7 @@ import gzip
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,17 +14,17 @@ from oracle_tools import OracleDB
 from oracle_tools.scryfall.cardjson import card_objects, representative_ids
 
 
-def _oid(db, name: str) -> str:
+def _oid(db: OracleDB, name: str) -> str:
     ((oid,),) = db.con.execute("SELECT oracle_id FROM cards WHERE name = ?", [name]).fetchall()
     return oid
 
 
-def _one(db, name: str) -> dict:
+def _one(db: OracleDB, name: str) -> dict[str, Any]:
     (card,) = card_objects(db.con, oracle_ids=[_oid(db, name)])
     return card
 
 
-def test_input_order_misses_and_repeats(sample_db):
+def test_input_order_misses_and_repeats(sample_db: OracleDB) -> None:
     bolt, fire = _oid(sample_db, "Lightning Bolt"), _oid(sample_db, "Fire // Ice")
     cards = card_objects(sample_db.con, oracle_ids=[fire, "00000000-0000-0000-0000-000000000000", bolt, fire])
     assert [c["name"] for c in cards] == ["Fire // Ice", "Lightning Bolt", "Fire // Ice"]
@@ -35,7 +36,7 @@ def test_input_order_misses_and_repeats(sample_db):
         card_objects(sample_db.con, ids=["x"], oracle_ids=["y"])
 
 
-def test_representative_is_newest_english_paper_printing(sample_db):
+def test_representative_is_newest_english_paper_printing(sample_db: OracleDB) -> None:
     oid = _oid(sample_db, "Lightning Bolt")
     pid = representative_ids(sample_db.con, [oid])[oid]
     rows = sample_db.con.execute(
@@ -47,7 +48,7 @@ def test_representative_is_newest_english_paper_printing(sample_db):
     assert newer == []
 
 
-def test_single_faced_card(sample_db):
+def test_single_faced_card(sample_db: OracleDB) -> None:
     card = _one(sample_db, "Lightning Bolt")
     assert card["object"] == "card" and card["layout"] == "normal"
     assert card["mana_cost"] == "{R}" and card["cmc"] == 1.0 and card["colors"] == ["R"]
@@ -56,7 +57,7 @@ def test_single_faced_card(sample_db):
     assert "power" not in card  # Scryfall leaves out what an instant does not have
 
 
-def test_split_card_one_sided_shape(sample_db):
+def test_split_card_one_sided_shape(sample_db: OracleDB) -> None:
     card = _one(sample_db, "Fire // Ice")  # CR 709: halves on one side
     assert card["layout"] == "split" and card["mana_cost"] == "{1}{R} // {1}{U}" and card["colors"] == ["R", "U"]
     assert "oracle_text" not in card
@@ -65,7 +66,7 @@ def test_split_card_one_sided_shape(sample_db):
     assert all("colors" not in f for f in card["card_faces"])
 
 
-def test_transform_card_double_sided_shape(sample_db):
+def test_transform_card_double_sided_shape(sample_db: OracleDB) -> None:
     card = _one(sample_db, "Delver of Secrets // Insectile Aberration")  # CR 712
     assert card["layout"] == "transform" and "mana_cost" not in card and "colors" not in card
     front, back = card["card_faces"]
@@ -73,7 +74,7 @@ def test_transform_card_double_sided_shape(sample_db):
     assert back["mana_cost"] == "" and back["color_indicator"] == ["U"] and back["power"] == "3"
 
 
-def test_adventure_and_flip(sample_db):
+def test_adventure_and_flip(sample_db: OracleDB) -> None:
     giant = _one(sample_db, "Bonecrusher Giant // Stomp")  # CR 715
     assert giant["layout"] == "adventure" and giant["power"] == "4" and giant["mana_cost"] == "{2}{R} // {1}{R}"
     assert [f["name"] for f in giant["card_faces"]] == ["Bonecrusher Giant", "Stomp"]
@@ -82,7 +83,7 @@ def test_adventure_and_flip(sample_db):
     assert card["card_faces"][1]["mana_cost"] == "" and card["mana_cost"] == card["card_faces"][0]["mana_cost"]
 
 
-def test_modal_dfc_and_meld(sample_db):
+def test_modal_dfc_and_meld(sample_db: OracleDB) -> None:
     mdfc = sample_db.con.execute("SELECT name FROM cards WHERE layout = 'modal_dfc' ORDER BY name LIMIT 1").fetchall()[
         0
     ][0]
@@ -100,7 +101,7 @@ def test_modal_dfc_and_meld(sample_db):
     assert "meld_part" in {p["component"] for p in result["all_parts"]}
 
 
-def test_foreign_printing_keeps_printed_names(sample_db):
+def test_foreign_printing_keeps_printed_names(sample_db: OracleDB) -> None:
     row = sample_db.con.execute(
         "SELECT id, printed_name FROM printings WHERE lang = 'fr' AND name = 'Lightning Bolt' LIMIT 1"
     ).fetchall()[0]
@@ -109,7 +110,7 @@ def test_foreign_printing_keeps_printed_names(sample_db):
 
 
 @pytest.mark.realdata
-def test_matches_real_scryfall_objects(realdata: Path, db_2024_path: Path):
+def test_matches_real_scryfall_objects(realdata: Path, db_2024_path: Path) -> None:
     """Every printing of the real 2024 Scryfall file, rebuilt from the tables (what a database built before
     whole objects were kept serves, and what completes a trimmed object), has the fields Scryfall gave it
     (the database of that file alone, so the Oracle text is the same)."""
@@ -187,7 +188,7 @@ def _collector_key(number: str | None) -> tuple[bool, int]:
     return (digits is None, int(digits.group()) if digits else 0)
 
 
-def test_preferred_printings_table_follows_the_rule(sample_db):
+def test_preferred_printings_table_follows_the_rule(sample_db: OracleDB) -> None:
     """The table built at ingest (sql/preferred_printings.sql) picks, for every card with printings, the
     printing the documented rule picks, recomputed here in Python: English, paper, not promo, not
     memorabilia, newest, lowest collector number, id."""
@@ -220,7 +221,7 @@ def test_preferred_printings_table_follows_the_rule(sample_db):
     assert representative_ids(sample_db.con, list(expected)[:50]) == {k: expected[k] for k in list(expected)[:50]}
 
 
-def test_the_newest_files_oracle_wording_wins_reversible_printings_included(tmp_path):
+def test_the_newest_files_oracle_wording_wins_reversible_printings_included(tmp_path: Path) -> None:
     """The 2019 dump's Blightsteel Colossus is an "Artifact Creature — Golem"; a 2023 file's reversible Secret
     Lair printing says "Artifact Creature — Phyrexian Golem" (the February 2023 Oracle update). Oracle wording
     changes over time: the newer file's is the card's, whatever the printing's layout and the files' order."""

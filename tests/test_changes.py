@@ -10,7 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +90,7 @@ def test_the_errata_are_exactly_the_texts_that_differ_beyond_whitespace(steps: d
 
 def test_no_false_changes_whitespace_list_order_or_a_missing_keywords_field(tmp_path: Path) -> None:
     """Whitespace-only and order-only differences are not changes, nor keywords a file did not carry."""
-    charm = {
+    charm: dict[str, Any] = {
         "object": "card",
         "id": "f5a4a9b6-6e8c-4b47-a0ba-4b1f0a4e1b77",
         "oracle_id": "a0a6de1b-7b96-4a3a-9a0f-7b1f3fd3c0b4",
@@ -303,7 +303,7 @@ def test_changes_defaults_to_the_last_ingest_that_changed_something(quiet_after_
     assert shown in " ".join(page.split())
 
 
-def test_changes_refuses_bad_options_in_one_line(renamed: Path, built_before) -> None:
+def test_changes_refuses_bad_options_in_one_line(renamed: Path, built_before: Callable[..., Path]) -> None:
     with OracleDB(renamed) as db:
         with pytest.raises(OracleToolsError, match="not a date"):
             db.changes(since="last week")
@@ -451,7 +451,7 @@ def test_mcp_changes_is_the_cli_json(renamed: Path) -> None:
 
     result = anyio.run(call)
     assert not result.is_error
-    code, out, _ = _cli("changes", "--db", str(renamed), "--card", "Meltdown", "--limit", "5", "--json")
+    _code, out, _ = _cli("changes", "--db", str(renamed), "--card", "Meltdown", "--limit", "5", "--json")
     assert json.loads(result.content[0].text) == json.loads(out)
     assert json.loads(out)["groups"][0]["changes"][0]["new_value"] == "Molten Collapse"
 

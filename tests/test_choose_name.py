@@ -97,7 +97,7 @@ def test_201_4_token_name_that_is_also_a_card_name_is_valid(fixture_db: OracleDB
     verdict = check(fixture_db, "Tarmogoyf", "nonland", valid=True, rule="201.4a")
     assert verdict.chosen == ("Tarmogoyf",)
     assert "token" in verdict.reason
-    assert verdict.characteristics["card_types"] == ["Creature"]  # judged as the card, not the token
+    assert (verdict.characteristics or {})["card_types"] == ["Creature"]  # judged as the card, not the token
 
 
 def test_201_4_blood_is_a_token_and_a_split_half(sample_db: OracleDB) -> None:
@@ -143,7 +143,7 @@ def test_201_4a_judges_by_oracle_not_legality(sample_db: OracleDB) -> None:
 
 def test_201_4a_land_creature_is_not_nonland(sample_db: OracleDB) -> None:
     verdict = check(sample_db, "Dryad Arbor", "nonland", valid=False, rule="201.4a")
-    assert "Land" in verdict.characteristics["card_types"]
+    assert "Land" in (verdict.characteristics or {})["card_types"]
     check(sample_db, "Dryad Arbor", "creature", valid=True, rule="201.4a")
 
 
@@ -168,8 +168,8 @@ def test_201_4b_a_half_is_judged_alone(sample_db: OracleDB) -> None:
     verdict = check(sample_db, "Fire", "nonland", valid=True, rule="201.4b")
     assert verdict.chosen == ("Fire",)
     assert verdict.card == "Fire // Ice"
-    assert verdict.characteristics["mana_cost"] == "{1}{R}"
-    assert verdict.characteristics["colors"] == ["R"]  # Fire alone is red, not red and blue
+    assert (verdict.characteristics or {})["mana_cost"] == "{1}{R}"
+    assert (verdict.characteristics or {})["colors"] == ["R"]  # Fire alone is red, not red and blue
     check(sample_db, "Ice", "blue", valid=True, rule="201.4b")
     check(sample_db, "Ice", "red", valid=False, rule="201.4b")
     check(sample_db, "Who // What // When // Where // Why", None, valid=False, rule="201.4b")
@@ -179,8 +179,8 @@ def test_201_4b_a_half_is_judged_alone(sample_db: OracleDB) -> None:
 def test_201_4b_aftermath_half(sample_db: OracleDB) -> None:
     verdict = check(sample_db, "Ribbons", "sorcery", valid=True, rule="201.4b")
     assert verdict.role == "aftermath_half"
-    assert verdict.characteristics["card_types"] == ["Sorcery"]
-    assert verdict.characteristics["colors"] == ["B"]  # Ribbons alone, not Cut's red
+    assert (verdict.characteristics or {})["card_types"] == ["Sorcery"]
+    assert (verdict.characteristics or {})["colors"] == ["B"]  # Ribbons alone, not Cut's red
     check(sample_db, "Ribbons", "red", valid=False, rule="201.4b")
     check(sample_db, "Cut // Ribbons", "sorcery", valid=False, rule="201.4b")
 
@@ -193,9 +193,9 @@ def test_201_4c_flip_alternative_name(sample_db: OracleDB) -> None:
     assert verdict.role == "flip_bottom"
     # as modified by the alternative characteristics: Kenzo's legendary type line, with the
     # card's mana cost and colour (CR 710.1c)
-    assert verdict.characteristics["supertypes"] == ["Legendary"]
-    assert verdict.characteristics["mana_cost"] == "{W}"
-    assert verdict.characteristics["colors"] == ["W"]
+    assert (verdict.characteristics or {})["supertypes"] == ["Legendary"]
+    assert (verdict.characteristics or {})["mana_cost"] == "{W}"
+    assert (verdict.characteristics or {})["colors"] == ["W"]
     check(sample_db, "Kenzo the Hardhearted", "legendary", valid=True, rule="201.4c")
     check(sample_db, "Kenzo the Hardhearted", "white", valid=True, rule="201.4c")
     # the top name is judged by the normal characteristics: Bushi Tenderfoot is not legendary
@@ -208,9 +208,9 @@ def test_201_4c_flip_alternative_name(sample_db: OracleDB) -> None:
 
 def test_201_4d_modal_dfc_back_face_land(sample_db: OracleDB) -> None:
     back = check(sample_db, "Razorgrass Field", "nonland", valid=False, rule="201.4d")
-    assert back.role == "back" and back.characteristics["card_types"] == ["Land"]
+    assert back.role == "back" and (back.characteristics or {})["card_types"] == ["Land"]
     front = check(sample_db, "Razorgrass Ambush", "nonland", valid=True, rule="201.4a")
-    assert front.role == "front" and front.characteristics["card_types"] == ["Instant"]
+    assert front.role == "front" and (front.characteristics or {})["card_types"] == ["Instant"]
     check(sample_db, "Razorgrass Field", "nonbasic land", valid=True, rule="201.4d")
     check(sample_db, "Razorgrass Ambush // Razorgrass Field", None, valid=False, rule="201.4d")
     # the 2025 modal DFC of the sample: Sejiri Shelter // Sejiri Glacier
@@ -221,7 +221,7 @@ def test_201_4d_modal_dfc_back_face_land(sample_db: OracleDB) -> None:
 def test_201_4d_transform_back_face(sample_db: OracleDB) -> None:
     verdict = check(sample_db, "Insectile Aberration", "creature", valid=True, rule="201.4d")
     assert verdict.card == "Delver of Secrets // Insectile Aberration"
-    assert "Insect" in verdict.characteristics["subtypes"]
+    assert "Insect" in (verdict.characteristics or {})["subtypes"]
     check(sample_db, "Insectile Aberration", "nonland", valid=True, rule="201.4d")
     check(sample_db, "Delver of Secrets // Insectile Aberration", "creature", valid=False, rule="201.4d")
 
@@ -233,7 +233,7 @@ def test_201_4e_meld_result(sample_db: OracleDB) -> None:
     verdict = check(sample_db, "Brisela, Voice of Nightmares", "creature", valid=True, rule="201.4e")
     assert verdict.role == "meld_result"
     assert verdict.chosen == ("Brisela, Voice of Nightmares",)
-    assert verdict.characteristics["mana_value"] == 11
+    assert (verdict.characteristics or {})["mana_value"] == 11
     assert "Bruna, the Fading Light" in verdict.reason  # the pair it is the back face of
     check(sample_db, "Brisela, Voice of Nightmares", "nonland", valid=True, rule="201.4e")
     check(sample_db, "Brisela, Voice of Nightmares", "mana value 7", valid=False, rule="201.4e")
@@ -247,8 +247,8 @@ def test_201_4f_adventure_name(sample_db: OracleDB) -> None:
     phrase = "noncreature, nonland"  # Council of the Absolute
     verdict = check(sample_db, "Chop Down", phrase, valid=True, rule="201.4f")
     assert verdict.role == "adventure"
-    assert verdict.characteristics["card_types"] == ["Instant"]
-    assert verdict.characteristics["mana_cost"] == "{2}{W}"
+    assert (verdict.characteristics or {})["card_types"] == ["Instant"]
+    assert (verdict.characteristics or {})["mana_cost"] == "{2}{W}"
     check(sample_db, "Chop Down", "creature", valid=False, rule="201.4f")
     # the adventurer's own name is judged by its normal characteristics (CR 715.4)
     check(sample_db, "Giant Killer", phrase, valid=False, rule="201.4a")
@@ -283,7 +283,7 @@ def test_single_names_choose_only_themselves(sample_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "typed, english",
+    ("typed", "english"),
     [
         ("Foudre", "Lightning Bolt"),  # fr
         ("稲妻", "Lightning Bolt"),  # ja
@@ -428,7 +428,7 @@ def test_nameable_frame_shape(sample_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "card, phrase",
+    ("card", "phrase"),
     [
         ("Meddling Mage", "nonland"),
         ("Pithing Needle", ""),

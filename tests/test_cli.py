@@ -168,7 +168,7 @@ def test_sql_is_read_only_and_parameterised(sample_db_path: Path) -> None:
 
 
 def test_sql_csv(sample_db_path: Path) -> None:
-    code, out, _ = _run(
+    _code, out, _ = _run(
         "sql",
         "--db",
         str(sample_db_path),

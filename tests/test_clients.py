@@ -291,7 +291,7 @@ def _facts(real: RealServer) -> dict[str, Any]:
         "AND layout <> 'prototype' ORDER BY released_at DESC, id LIMIT 1"
     )
     keys = ("id", "oracle_id", "name", "set", "number", "multiverse", "mtgo", "arena", "tcgplayer", "cardmarket")
-    facts["card"] = dict(zip(keys + ("set_id",), with_ids, strict=True))
+    facts["card"] = dict(zip((*keys, "set_id"), with_ids, strict=True))
     for kind, column in (("multiverse", "list_contains(multiverse_ids, ?)"), ("mtgo", "mtgo_id = ?"),
                          ("arena", "arena_id = ?"), ("tcgplayer", "tcgplayer_id = ?"), ("cardmarket", "cardmarket_id = ?")):  # fmt: skip
         facts[f"by_{kind}"] = real.one(
@@ -433,7 +433,7 @@ def test_aioscryfall_every_call(real: RealServer) -> None:
                         {"id": UUID(card["id"])},
                         {"mtgo_id": card["mtgo"]},
                         {"set": card["set"], "collector_number": card["number"]},
-                    ]  # fmt: skip
+                    ]
                 )
             ],
             "by": [
@@ -562,7 +562,7 @@ def test_scryfall_sdk_every_call_on_real_data(real: RealServer) -> None:
     ok = [a["ok"] for a in answers]
     assert ok[0]["id"] == facts["forest"] and ok[1]["oracle_id"] == card["oracle_id"]
     expected = [card["id"], facts["by_number"]] + [facts[f"by_{k}"] for k in ("multiverse", "mtgo", "arena")]
-    assert [c["id"] for c in ok[2:9]] == expected + [facts["by_tcgplayer"], facts["by_cardmarket"]]
+    assert [c["id"] for c in ok[2:9]] == [*expected, facts["by_tcgplayer"], facts["by_cardmarket"]]
     assert {c["name"] for c in ok[9]} == facts["goblins"]  # every page
     assert card["name"] in ok[10] or len(card["name"]) < 6
     assert [c["id"] for c in ok[11]] == [facts["forest"], card["id"]] and answers[11]["not_found"]

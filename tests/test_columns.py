@@ -71,7 +71,7 @@ def _output_names(node: dict) -> list[list[str]]:
 
 
 def _parse(query: str) -> dict:
-    parsed = json.loads(duckdb.connect().execute("SELECT json_serialize_sql(?)", [query]).fetchone()[0])
+    parsed = json.loads(duckdb.connect().execute("SELECT json_serialize_sql(?)", [query]).fetchall()[0][0])
     assert not parsed["error"], parsed
     return parsed["statements"][0]["node"]
 

@@ -17,7 +17,7 @@ import pytest
 
 from oracle_tools.errors import RulesFileError
 from oracle_tools.text.comprules import RulesDocument, default_rules_path, load_rules, parse_rules
-from oracle_tools.tokens.predefined import predefined_tokens
+from oracle_tools.tokens.predefined import PredefinedToken, predefined_tokens
 
 REPO = Path(__file__).resolve().parents[1]
 CR_FILE = REPO / "oracle_tools" / "data" / "rules" / "MagicCompRules-20260116.txt"
@@ -29,12 +29,12 @@ def doc() -> RulesDocument:
 
 
 @pytest.fixture(scope="module")
-def tokens(doc: RulesDocument):
+def tokens(doc: RulesDocument) -> list[PredefinedToken]:
     return predefined_tokens(doc)
 
 
 @pytest.fixture(scope="module")
-def by_name(tokens):
+def by_name(tokens: list[PredefinedToken]) -> dict[str, PredefinedToken]:
     return {t.name: t for t in tokens}
 
 
@@ -45,15 +45,15 @@ def _raw_cr_text() -> str:
 # ------------------------------------------------------------------ document
 
 
-def test_default_path_is_shipped_file():
+def test_default_path_is_shipped_file() -> None:
     assert default_rules_path() == CR_FILE
 
 
-def test_effective_date(doc):
+def test_effective_date(doc: RulesDocument) -> None:
     assert doc.effective_date == datetime.date(2026, 1, 16)
 
 
-def test_rule_lookup_and_examples(doc):
+def test_rule_lookup_and_examples(doc: RulesDocument) -> None:
     assert doc.rule("111.10a").startswith("A Treasure token is a colorless Treasure artifact token")
     assert doc.rule("111.10a.") == doc.rule("111.10a")
     # CR 111.4 has three "Example:" paragraphs (Dwarven Reinforcements, Minsc, Spitting Image)
@@ -67,12 +67,12 @@ def test_rule_lookup_and_examples(doc):
     assert doc.glossary["Treasure Token"].startswith("A Treasure token is")
 
 
-def test_rule_missing_is_clear_keyerror(doc):
+def test_rule_missing_is_clear_keyerror(doc: RulesDocument) -> None:
     with pytest.raises(KeyError, match=r"999\.9z.*not in the Comprehensive Rules"):
         doc.rule("999.9z")
 
 
-def test_all_rule_numbers_parsed(doc):
+def test_all_rule_numbers_parsed(doc: RulesDocument) -> None:
     raw = _raw_cr_text()
     body = raw[raw.index("\n100.1. ") : raw.index("\nGlossary\n", raw.index("\n100.1. "))]
     numbers = re.findall(r"(?m)^(\d{3}\.\d+[a-z]*)\.?\s", body)
@@ -82,21 +82,21 @@ def test_all_rule_numbers_parsed(doc):
 # ------------------------------------------------------------------ not the rules
 
 
-def test_json_file_is_rejected(tmp_path):
+def test_json_file_is_rejected(tmp_path: Path) -> None:
     p = tmp_path / "cards.json"
     p.write_text(json.dumps([{"name": "Treasure"}]))
     with pytest.raises(RulesFileError, match=re.escape(str(p)) + r".*not the Comprehensive Rules.*official"):
         load_rules(p)
 
 
-def test_empty_file_is_rejected(tmp_path):
+def test_empty_file_is_rejected(tmp_path: Path) -> None:
     p = tmp_path / "empty.txt"
     p.write_bytes(b"")
     with pytest.raises(RulesFileError, match=re.escape(str(p)) + r".*empty"):
         load_rules(p)
 
 
-def test_truncated_cr_is_rejected(tmp_path):
+def test_truncated_cr_is_rejected(tmp_path: Path) -> None:
     first50 = "\n".join(_raw_cr_text().split("\n")[:50])
     p = tmp_path / "MagicCompRules-truncated.txt"
     p.write_text(first50, encoding="utf-8")
@@ -104,15 +104,15 @@ def test_truncated_cr_is_rejected(tmp_path):
         load_rules(p)
 
 
-def test_cr_cut_before_111_10_is_rejected():
+def test_cr_cut_before_111_10_is_rejected() -> None:
     raw = _raw_cr_text()
     cut = raw[: raw.index("\n111.10. ")]
     with pytest.raises(RulesFileError, match=r"<cut>.*111\.10.*missing"):
         parse_rules(cut, source="<cut>")
 
 
-def test_missing_file_and_binary_file(tmp_path):
-    with pytest.raises(RulesFileError, match="nope.txt"):
+def test_missing_file_and_binary_file(tmp_path: Path) -> None:
+    with pytest.raises(RulesFileError, match=r"nope.txt"):
         load_rules(tmp_path / "nope.txt")
     p = tmp_path / "bin.txt"
     p.write_bytes(b"\xff\xfe\x00garbage\x80")
@@ -120,7 +120,7 @@ def test_missing_file_and_binary_file(tmp_path):
         load_rules(p)
 
 
-def test_directory_without_rules(tmp_path):
+def test_directory_without_rules(tmp_path: Path) -> None:
     with pytest.raises(RulesFileError, match="no MagicCompRules"):
         load_rules(tmp_path)
 
@@ -128,7 +128,7 @@ def test_directory_without_rules(tmp_path):
 # ------------------------------------------------------------------ line endings / BOM
 
 
-def test_shipped_file_has_bom_and_cr_line_ends():
+def test_shipped_file_has_bom_and_cr_line_ends() -> None:
     raw = CR_FILE.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     assert raw.count(b"\r") > 1000
@@ -136,7 +136,7 @@ def test_shipped_file_has_bom_and_cr_line_ends():
 
 @pytest.mark.parametrize("eol", ["\r", "\r\n", "\n"])
 @pytest.mark.parametrize("bom", [True, False])
-def test_line_endings_and_bom(tmp_path, eol, bom, doc):
+def test_line_endings_and_bom(tmp_path: Path, eol: str, bom: bool, doc: RulesDocument) -> None:
     text = _raw_cr_text().replace("\n", eol)
     p = tmp_path / "MagicCompRules-20260116.txt"
     p.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
@@ -146,7 +146,7 @@ def test_line_endings_and_bom(tmp_path, eol, bom, doc):
     assert [t.name for t in predefined_tokens(other)] == [t.name for t in predefined_tokens(doc)]
 
 
-def test_directory_picks_newest(tmp_path):
+def test_directory_picks_newest(tmp_path: Path) -> None:
     text = _raw_cr_text()
     (tmp_path / "MagicCompRules-20250101.txt").write_text(
         text.replace("effective as of January 16, 2026", "effective as of January 1, 2025"), encoding="utf-8"
@@ -158,7 +158,7 @@ def test_directory_picks_newest(tmp_path):
 # ------------------------------------------------------------------ CR 111.10 predefined tokens
 
 
-def test_every_111_10_subrule_yields_a_token(doc, tokens):
+def test_every_111_10_subrule_yields_a_token(doc: RulesDocument, tokens: list[PredefinedToken]) -> None:
     raw = _raw_cr_text()
     subrules = re.findall(r"(?m)^(111\.10[a-z]+) ", raw)
     subjects = dict(re.findall(r"(?m)^(111\.10[a-z]+) An? (.+?) token is ", raw))
@@ -179,13 +179,13 @@ def test_every_111_10_subrule_yields_a_token(doc, tokens):
             assert core in texts, (t.rule, q)
 
 
-def test_colorless_tokens_match_cr_words(doc, tokens):
+def test_colorless_tokens_match_cr_words(doc: RulesDocument, tokens: list[PredefinedToken]) -> None:
     for t in tokens:
         if "is a colorless" in doc.statement(t.rule):
             assert t.colors == ()
 
 
-def test_treasure(by_name, doc):
+def test_treasure(by_name: dict[str, PredefinedToken], doc: RulesDocument) -> None:
     t = by_name["Treasure"]
     assert t.rule == "111.10a"
     assert (t.colors, t.card_types, t.subtypes, t.supertypes) == ((), ("Artifact",), ("Treasure",), ())
@@ -196,7 +196,7 @@ def test_treasure(by_name, doc):
     assert t.game_name == "Treasure Token"  # CR 111.4
 
 
-def test_food_clue_blood(by_name):
+def test_food_clue_blood(by_name: dict[str, PredefinedToken]) -> None:
     assert by_name["Food"].oracle_text == "{2}, {T}, Sacrifice this token: You gain 3 life."
     assert by_name["Food"].type_line == "Token Artifact — Food"
     assert by_name["Clue"].oracle_text == "{2}, Sacrifice this token: Draw a card."
@@ -205,7 +205,7 @@ def test_food_clue_blood(by_name):
     assert by_name["Shard"].type_line == "Token Enchantment — Shard"
 
 
-def test_walker(by_name):
+def test_walker(by_name: dict[str, PredefinedToken]) -> None:
     w = by_name["Walker"]  # CR 111.10d "a 2/2 black Zombie creature token named Walker"
     assert (w.power, w.toughness) == ("2", "2")
     assert w.colors == ("B",)
@@ -215,7 +215,7 @@ def test_walker(by_name):
     assert w.oracle_text == ""
 
 
-def test_incubator_faces(by_name):
+def test_incubator_faces(by_name: dict[str, PredefinedToken]) -> None:
     inc = by_name["Incubator"]  # CR 111.10i
     assert len(inc.faces) == 2
     front, back = inc.faces
@@ -228,7 +228,7 @@ def test_incubator_faces(by_name):
     assert inc.card_types == front.card_types and inc.oracle_text == front.oracle_text
 
 
-def test_roles(by_name, doc):
+def test_roles(by_name: dict[str, PredefinedToken], doc: RulesDocument) -> None:
     raw_roles = re.findall(
         r"(?m)^111\.10[a-z]+ An? (\w+(?: \w+)*) Role token is .*?named (.+?) with enchant creature", _raw_cr_text()
     )
@@ -254,13 +254,13 @@ def test_roles(by_name, doc):
     )
 
 
-def test_map_cross_reference_is_a_note(by_name):
+def test_map_cross_reference_is_a_note(by_name: dict[str, PredefinedToken]) -> None:
     m = by_name["Map"]
     assert m.oracle_text.endswith("Activate only as a sorcery.")
     assert m.notes == ("See rule 701.44, “Explore.”",)
 
 
-def test_rules_without_111_10_subrules_raise(doc):
+def test_rules_without_111_10_subrules_raise(doc: RulesDocument) -> None:
     stripped = RulesDocument(
         effective_date=doc.effective_date,
         rules={k: v for k, v in doc.rules.items() if not k.startswith("111.10")},
@@ -270,7 +270,7 @@ def test_rules_without_111_10_subrules_raise(doc):
         predefined_tokens(stripped)
 
 
-def test_unparseable_subrule_raises_rules_file_error(doc):
+def test_unparseable_subrule_raises_rules_file_error(doc: RulesDocument) -> None:
     rules = dict(doc.rules)
     rules["111.10a"] = "Treasure tokens are shiny."
     broken = RulesDocument(effective_date=doc.effective_date, rules=rules, source="<broken>")

@@ -27,6 +27,7 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from polars.datatypes import DataTypeClass
 
 from oracle_tools.errors import ConstraintError
 from oracle_tools.text.constraints import (
@@ -59,7 +60,7 @@ SEARCH_2024 = "scryfall-search-2024-mh3-otj-fdn.json.gz"
 # ---------------------------------------------------------------------------
 
 SUPERTYPES = {"Basic", "Legendary", "Snow", "World", "Ongoing"}
-FACE_SCHEMA = {
+FACE_SCHEMA: dict[str, pl.DataType | DataTypeClass] = {
     "name": pl.String,
     "face_index": pl.Int32,
     "mana_cost": pl.String,
@@ -488,7 +489,7 @@ def test_no_constraint_without_instruction(realdata: Path) -> None:
     for card in ("Lightning Bolt", "Tarmogoyf", "Gigantiform", "Rune Snag"):  # 'card named'
         assert constraint_from_oracle_text(real_card_text(realdata, card)) is None
     assert constraint_from_oracle_text("") is None
-    assert constraint_from_oracle_text(None) is None  # type: ignore[arg-type]
+    assert constraint_from_oracle_text(None) is None
 
 
 def test_constraint_from_oracle_text_literal() -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -42,7 +44,7 @@ def by_section(deck: Decklist, fold: dict[str, str] | None = None) -> dict[str, 
 # --------------------------------------------------------------------------- plain text
 
 
-def test_plain_count_spellings():
+def test_plain_count_spellings() -> None:
     d = parse_decklist("4 Lightning Bolt\n4x Counterspell\n4 x Brainstorm\n3X Ponder\nForce of Will x4\n")
     assert rows(d) == [
         (4, "Lightning Bolt"),
@@ -56,12 +58,12 @@ def test_plain_count_spellings():
     assert [e.line for e in d.entries] == [1, 2, 3, 4, 5]
 
 
-def test_x_only_stripped_when_it_is_a_count_marker():
+def test_x_only_stripped_when_it_is_a_count_marker() -> None:
     d = parse_decklist("1 Xenagos, God of Revels\n2 x Xantcha, Sleeper Agent\n")
     assert rows(d) == [(1, "Xenagos, God of Revels"), (2, "Xantcha, Sleeper Agent")]
 
 
-def test_comments_are_skipped_but_split_cards_are_cards():
+def test_comments_are_skipped_but_split_cards_are_cards() -> None:
     text = (
         "# Burn by someone\n"
         "// main deck below\n"
@@ -76,12 +78,12 @@ def test_comments_are_skipped_but_split_cards_are_cards():
     assert d.problems == ()
 
 
-def test_comment_sets_deck_name():
+def test_comment_sets_deck_name() -> None:
     d = parse_decklist("// Name: Mono Red Burn\n20 Mountain\n")
     assert d.name == "Mono Red Burn"
 
 
-def test_blank_line_starts_sideboard_without_header():
+def test_blank_line_starts_sideboard_without_header() -> None:
     text = "4 Lightning Bolt\n20 Mountain\n\n3 Smash to Smithereens\n\n2 Pyroblast\n"
     d = parse_decklist(text)
     assert rows(d, "main") == [(4, "Lightning Bolt"), (20, "Mountain")]
@@ -89,20 +91,20 @@ def test_blank_line_starts_sideboard_without_header():
     assert d.format == "mtgo_txt"
 
 
-def test_leading_and_trailing_blank_lines_do_not_split():
+def test_leading_and_trailing_blank_lines_do_not_split() -> None:
     d = parse_decklist("\n\n// comment\n\n4 Lightning Bolt\n20 Mountain\n\n\n")
     assert rows(d, "sideboard") == []
     assert d.total() == 24
 
 
-def test_sb_prefix_lines_and_no_blank_split_when_sideboard_is_explicit():
+def test_sb_prefix_lines_and_no_blank_split_when_sideboard_is_explicit() -> None:
     text = "4 Lightning Bolt\n\n20 Mountain\nSB: 2 Duress\nSB:1 Pyroblast\n"
     d = parse_decklist(text)
     assert rows(d, "main") == [(4, "Lightning Bolt"), (20, "Mountain")]
     assert rows(d, "sideboard") == [(2, "Duress"), (1, "Pyroblast")]
 
 
-def test_sideboard_header_variants():
+def test_sideboard_header_variants() -> None:
     for header in (
         "Sideboard",
         "Sideboard:",
@@ -122,7 +124,7 @@ def test_sideboard_header_variants():
         assert d.problems == (), header
 
 
-def test_moxfield_style_sections():
+def test_moxfield_style_sections() -> None:
     text = (
         "Commander\n1 Kenrith, the Returned King\n\nCompanion\n1 Lurrus of the Dream-Den\n\n"
         "Mainboard\n1 Sol Ring\n1 Arcane Signet\n\nMaybeboard\n1 Mana Crypt\n"
@@ -136,7 +138,7 @@ def test_moxfield_style_sections():
     assert [e.name for e in d.companions()] == ["Lurrus of the Dream-Den"]
 
 
-def test_type_group_headers_do_not_change_section():
+def test_type_group_headers_do_not_change_section() -> None:
     text = "Creatures (12)\n4 Goblin Guide\n4 Monastery Swiftspear\n\nInstants\n4 Lightning Bolt\n\nLands (20)\n20 Mountain\n"
     d = parse_decklist(text)
     assert d.total("main") == 32 and d.sideboard() == []
@@ -165,7 +167,7 @@ Sideboard
 """
 
 
-def test_arena_export():
+def test_arena_export() -> None:
     d = parse_decklist(ARENA)
     assert d.format == "arena"
     assert d.name == "Izzet Phoenix"
@@ -189,7 +191,7 @@ def test_arena_export():
     assert d.main()[2].set_code == "ELD" and d.main()[2].collector_number == "39"
 
 
-def test_arena_commander_then_deck_without_header():
+def test_arena_commander_then_deck_without_header() -> None:
     # Older Arena Brawl exports: "Commander" block, blank line, then the deck with no header.
     text = "Commander\n1 Niv-Mizzet, Parun (GRN) 192\n\n1 Opt (XLN) 65\n1 Shock (M19) 156\n"
     d = parse_decklist(text)
@@ -197,7 +199,7 @@ def test_arena_commander_then_deck_without_header():
     assert rows(d, "main") == [(1, "Opt"), (1, "Shock")]
 
 
-def test_arena_without_deck_header_blank_line_sideboard():
+def test_arena_without_deck_header_blank_line_sideboard() -> None:
     d = parse_decklist("4 Opt (XLN) 65\n4 Shock (M19) 156\n\n2 Negate (RIX) 44\n")
     assert d.format == "arena"
     assert rows(d, "sideboard") == [(2, "Negate")]
@@ -207,7 +209,7 @@ def test_arena_without_deck_header_blank_line_sideboard():
 
 
 @pytest.mark.parametrize(
-    "line, name, set_code, number",
+    ("line", "name", "set_code", "number"),
     [
         ("1x Sol Ring (CMR) 472 *F*", "Sol Ring", "CMR", "472"),
         ("1 Sol Ring (cmr) 472", "Sol Ring", "CMR", "472"),
@@ -235,7 +237,9 @@ def test_arena_without_deck_header_blank_line_sideboard():
         ("4\u00a0Lightning Bolt", "Lightning Bolt", None, None),
     ],
 )
-def test_suffix_stripping_keeps_names_as_written(line, name, set_code, number):
+def test_suffix_stripping_keeps_names_as_written(
+    line: str, name: str, set_code: str | None, number: str | None
+) -> None:
     d = parse_decklist(line)
     assert d.problems == (), d.problems
     (e,) = d.entries
@@ -243,7 +247,7 @@ def test_suffix_stripping_keeps_names_as_written(line, name, set_code, number):
     assert e.raw == line
 
 
-def test_archidekt_categories_choose_sections():
+def test_archidekt_categories_choose_sections() -> None:
     text = (
         "1x Kenrith, the Returned King (ELD) 303 [Commander{top}]\n"
         "1x Sol Ring (CMR) 472 [Ramp]\n"
@@ -259,7 +263,7 @@ def test_archidekt_categories_choose_sections():
     ]
 
 
-def test_split_adventure_dfc_names_are_kept():
+def test_split_adventure_dfc_names_are_kept() -> None:
     names = [
         "Fire // Ice",
         "Fire/Ice",
@@ -280,7 +284,7 @@ def test_split_adventure_dfc_names_are_kept():
 # --------------------------------------------------------------------------- problems
 
 
-def test_problems_carry_line_numbers_and_parsing_continues():
+def test_problems_carry_line_numbers_and_parsing_continues() -> None:
     text = (
         "4 Lightning Bolt\n"  # 1
         "four Lightning Bolt\n"  # 2
@@ -323,20 +327,20 @@ def test_zero_as_a_word_is_no_count_word() -> None:
     assert "written as a word" not in p.detail and "1 zero Mountain" in p.detail
 
 
-def test_bare_name_in_a_counted_list_is_a_problem():
+def test_bare_name_in_a_counted_list_is_a_problem() -> None:
     d = parse_decklist("4 Lightning Bolt\nCounterspell\n20 Island\n")
     assert rows(d) == [(4, "Lightning Bolt"), (20, "Island")]
     (p,) = d.problems
     assert p.line == 2 and "1 Counterspell" in p.detail
 
 
-def test_bare_names_in_a_name_only_list_count_one():
+def test_bare_names_in_a_name_only_list_count_one() -> None:
     d = parse_decklist("Sol Ring\nArcane Signet\nCommand Tower\n")
     assert rows(d) == [(1, "Sol Ring"), (1, "Arcane Signet"), (1, "Command Tower")]
     assert d.problems == ()
 
 
-def test_bare_names_in_commander_lists_count_one():
+def test_bare_names_in_commander_lists_count_one() -> None:
     d = parse_decklist("Commander\nAtraxa, Praetors' Voice\n\nDeck\n1 Sol Ring\nArcane Signet\n10 Forest\n")
     assert rows(d, "commander") == [(1, "Atraxa, Praetors' Voice")]
     assert rows(d, "main") == [(1, "Sol Ring"), (1, "Arcane Signet"), (10, "Forest")]
@@ -347,24 +351,24 @@ def commander_body(n_nonbasic: int = 69, forests: int = 30) -> list[str]:
     return [f"1 Card Number {i}" for i in range(n_nonbasic)] + [f"{forests} Forest"]
 
 
-def test_headerless_commander_list_trailing_commander():
+def test_headerless_commander_list_trailing_commander() -> None:
     # MTGO's Commander text export: 99 cards, blank line, the commander.
-    text = "\n".join(commander_body() + ["", "1 Omnath, Locus of Rage"]) + "\n"
+    text = "\n".join([*commander_body(), "", "1 Omnath, Locus of Rage"]) + "\n"
     d = parse_decklist(text)
     assert rows(d, "commander") == [(1, "Omnath, Locus of Rage")]
     assert d.total("main") == 99 and d.sideboard() == []
 
 
-def test_headerless_commander_list_leading_commanders_and_bare_names():
-    text = "\n".join(["1 Tymna the Weaver", "Thrasios, Triton Hero", ""] + commander_body(67, 30) + ["Sol Ring"]) + "\n"
+def test_headerless_commander_list_leading_commanders_and_bare_names() -> None:
+    text = "\n".join(["1 Tymna the Weaver", "Thrasios, Triton Hero", "", *commander_body(67, 30), "Sol Ring"]) + "\n"
     d = parse_decklist(text)
     assert rows(d, "commander") == [(1, "Tymna the Weaver"), (1, "Thrasios, Triton Hero")]
     assert d.total("main") == 98 and d.problems == ()
 
 
-def test_headerless_commander_list_grouped_by_blank_lines_stays_main():
+def test_headerless_commander_list_grouped_by_blank_lines_stays_main() -> None:
     body = commander_body(70, 30)  # 100 cards, grouped 50 + blank + 50
-    text = "\n".join(body[:50] + [""] + body[50:]) + "\n"
+    text = "\n".join([*body[:50], "", *body[50:]]) + "\n"
     d = parse_decklist(text)
     assert d.total("main") == 100 and d.sideboard() == [] and d.commanders() == []
 
@@ -372,7 +376,7 @@ def test_headerless_commander_list_grouped_by_blank_lines_stays_main():
 # --------------------------------------------------------------------------- other dialects
 
 
-def test_forge_dck():
+def test_forge_dck() -> None:
     text = "[metadata]\nName=Burn\n[Main]\n4 Lightning Bolt|M11\n20 Mountain|M20|1\n[sideboard]\n2 Pyroblast|ICE\n"
     d = parse_decklist(text)
     assert d.name == "Burn"
@@ -381,7 +385,7 @@ def test_forge_dck():
     assert d.main()[0].set_code == "M11"
 
 
-def test_topdeck_sections():
+def test_topdeck_sections() -> None:
     text = (
         "~~Commanders~~\n1 Ral, Monsoon Mage // Ral, Leyline Prodigy\n\n~~Mainboard~~\n1 _____ Goblin\n1 Brain Freeze\n"
     )
@@ -390,7 +394,7 @@ def test_topdeck_sections():
     assert rows(d, "main") == [(1, "_____ Goblin"), (1, "Brain Freeze")]
 
 
-def test_crlf_bom_and_cr_only():
+def test_crlf_bom_and_cr_only() -> None:
     d = parse_decklist("\ufeff4 Lightning Bolt\r\n20 Mountain\r\n\r\n2 Duress\r\n")
     assert rows(d, "main") == [(4, "Lightning Bolt"), (20, "Mountain")]
     assert rows(d, "sideboard") == [(2, "Duress")]
@@ -399,13 +403,13 @@ def test_crlf_bom_and_cr_only():
     assert d.total() == 24 and d.entries[1].line == 2
 
 
-def test_empty_text():
+def test_empty_text() -> None:
     d = parse_decklist("")
     assert d.entries == () and d.problems == ()
     assert parse_decklist("\n\n   \n").entries == ()
 
 
-def test_json_text_with_one_deck_and_many():
+def test_json_text_with_one_deck_and_many() -> None:
     one = json.dumps(
         {"mainboard": [{"count": 4, "name": "Lightning Bolt"}], "sideboard": [{"count": 2, "name": "Duress"}]}
     )
@@ -430,7 +434,7 @@ DEK = """<?xml version="1.0" encoding="utf-8"?>
 """
 
 
-def test_dek_xml():
+def test_dek_xml() -> None:
     d = parse_decklist(DEK)
     assert d.format == "mtgo_dek" and d.problems == ()
     assert rows(d, "main") == [(4, "Lightning Bolt"), (2, "Fire/Ice"), (18, "Mountain")]
@@ -439,7 +443,7 @@ def test_dek_xml():
     assert d.entries[0].raw.startswith('<Cards CatID="50372"')
 
 
-def test_dek_malformed_xml_reports_parser_line():
+def test_dek_malformed_xml_reports_parser_line() -> None:
     broken = DEK.replace('Name="Mountain" Annotation="0" />', 'Name="Mountain" Annotation="0" >')
     d = parse_decklist(broken)
     assert rows(d, "main") == [(4, "Lightning Bolt"), (2, "Fire/Ice"), (18, "Mountain")]
@@ -447,7 +451,7 @@ def test_dek_malformed_xml_reports_parser_line():
     assert p.line == 9 and "Malformed XML" in p.detail and p.raw == "</Deck>"
 
 
-def test_dek_bad_quantity_and_missing_name():
+def test_dek_bad_quantity_and_missing_name() -> None:
     text = (
         '<Deck>\n<Cards Quantity="four" Sideboard="false" Name="Lightning Bolt" />\n'
         '<Cards Quantity="4" Sideboard="false" />\n<Cards Quantity="0" Name="Shock" />\n'
@@ -458,13 +462,13 @@ def test_dek_bad_quantity_and_missing_name():
     assert [p.line for p in d.problems] == [2, 3, 4]
 
 
-def test_dek_entity_declarations_refused():
+def test_dek_entity_declarations_refused() -> None:
     text = '<?xml version="1.0"?>\n<!DOCTYPE Deck [<!ENTITY a "aaaaaaaaaa">]>\n<Deck><Cards Quantity="1" Name="&a;" /></Deck>'
     d = parse_decklist(text)
     assert d.entries == () and d.problems and d.problems[0].line == 2
 
 
-def test_dek_detected_by_content_not_extension(tmp_path):
+def test_dek_detected_by_content_not_extension(tmp_path: Path) -> None:
     p = tmp_path / "my deck.txt"
     p.write_text(DEK, encoding="utf-8")
     assert read_decklist(p).format == "mtgo_dek"
@@ -478,7 +482,7 @@ def test_dek_detected_by_content_not_extension(tmp_path):
 # --------------------------------------------------------------------------- reading files
 
 
-def test_read_decklist_errors(tmp_path):
+def test_read_decklist_errors(tmp_path: Path) -> None:
     with pytest.raises(DecklistError, match="no such file"):
         read_decklist(tmp_path / "missing.txt")
     with pytest.raises(DecklistError, match="folder"):
@@ -495,13 +499,11 @@ def test_read_decklist_errors(tmp_path):
     (tmp_path / "noise.txt").write_bytes(bytes([0x01, 0x02, 0x03, 0x1B, 0x7F] * 50))
     with pytest.raises(DecklistError, match="decode"):
         read_decklist(tmp_path / "noise.txt")
-    try:
+    with pytest.raises(DecklistError, match=re.escape(str(tmp_path / "missing.txt"))):
         read_decklist(tmp_path / "missing.txt")
-    except DecklistError as exc:
-        assert str(tmp_path / "missing.txt") in str(exc)
 
 
-def test_read_decklist_encodings(tmp_path):
+def test_read_decklist_encodings(tmp_path: Path) -> None:
     text = "4 Lim-Dûl's Vault\r\n4 Lórien Revealed\r\n\r\n2 Jötun Grunt\r\n"
     for enc, data in {
         "utf8": text.encode("utf-8"),
@@ -519,7 +521,7 @@ def test_read_decklist_encodings(tmp_path):
         assert d.problems == ()
 
 
-def test_read_json_cache_errors(tmp_path):
+def test_read_json_cache_errors(tmp_path: Path) -> None:
     p = tmp_path / "x.json"
     p.write_text("4 Lightning Bolt\n")
     with pytest.raises(DecklistError, match="not JSON"):
@@ -529,7 +531,7 @@ def test_read_json_cache_errors(tmp_path):
         read_decklists_json_cache(p)
 
 
-def test_json_cache_bad_items_are_problems(tmp_path):
+def test_json_cache_bad_items_are_problems(tmp_path: Path) -> None:
     p = tmp_path / "c.json"
     p.write_text(
         json.dumps(
@@ -569,7 +571,7 @@ RATIONELIS_HAND_CHECK = {
 }
 
 
-def test_rationelis_text_decks(realdata):
+def test_rationelis_text_decks(realdata: Path) -> None:
     files = sorted((realdata / "decks" / "rationelis-mtg-decks").glob("*/*.txt"))
     assert len(files) == 11
     for f in files:
@@ -599,10 +601,10 @@ def _json_files(realdata: Path) -> list[Path]:
     return sorted((realdata / "decks").rglob("*.json"))
 
 
-def _expected_from_json(obj) -> list[tuple[int, int]]:
+def _expected_from_json(obj: Any) -> list[tuple[int, int]]:  # any JSON deck file
     """(main+commander+... total, sideboard total) per deck, straight from the JSON (count > 0 items)."""
 
-    def s(lst):
+    def s(lst: list[dict[str, Any]] | None) -> int:
         return sum(x.get("count", x.get("Count", 0)) for x in (lst or []))
 
     if "decks" in obj or "Decks" in obj:
@@ -615,7 +617,7 @@ def _expected_from_json(obj) -> list[tuple[int, int]]:
     return [(s(v["main_deck"]), s(v["sideboard"])) for v in obj.values()]
 
 
-def test_json_caches_all_files(realdata):
+def test_json_caches_all_files(realdata: Path) -> None:
     files = _json_files(realdata)
     n_decks = 0
     per_source: Counter[str] = Counter()
@@ -654,7 +656,7 @@ def test_json_caches_all_files(realdata):
     ]
 
 
-def test_json_cache_commander_in_sideboard(realdata):
+def test_json_cache_commander_in_sideboard(realdata: Path) -> None:
     f = next((realdata / "decks" / "spigushe-mtg_decklist_cache").rglob("22442_duel-commander_master-zap-3.json"))
     forced = read_decklists_json_cache(f, commander_in_sideboard=True)
     kept = read_decklists_json_cache(f, commander_in_sideboard=False)
@@ -675,7 +677,7 @@ def test_json_cache_commander_in_sideboard(realdata):
     assert Counter((d.total("main"), d.total("sideboard")) for d in worlds) == {(60, 15): 125, (61, 15): 1}
 
 
-def test_json_cache_topdeck_player_object(realdata):
+def test_json_cache_topdeck_player_object(realdata: Path) -> None:
     (d,) = read_decklists_json_cache(realdata / "decks/sam-warren-cedhtools/data/player-obj.json")
     assert d.player == "Benni Horrig" and d.problems == ()
     assert rows(d, "commander") == [(1, "Ral, Monsoon Mage // Ral, Leyline Prodigy")]
@@ -688,7 +690,7 @@ def test_json_cache_topdeck_player_object(realdata):
     } <= names
 
 
-def test_json_cache_entry_lines_point_at_the_name(realdata):
+def test_json_cache_entry_lines_point_at_the_name(realdata: Path) -> None:
     f = next((realdata / "decks").rglob("modern-challenge-2019-06-0111880877.json"))
     lines = f.read_text(encoding="utf-8").splitlines()
     decks = read_decklists_json_cache(f)
@@ -699,7 +701,7 @@ def test_json_cache_entry_lines_point_at_the_name(realdata):
     assert (first.line, first.name, first.raw) == (18, "Aether Vial", "4 Aether Vial")  # line 17 is its "count"
 
 
-def test_real_name_quirks_survive(realdata):
+def test_real_name_quirks_survive(realdata: Path) -> None:
     names: Counter[str] = Counter()
     for f in _json_files(realdata):
         if f.name != "results.json":
@@ -736,7 +738,7 @@ def test_real_name_quirks_survive(realdata):
 FOLD = {"commander": "sideboard", "companion": "sideboard"}
 
 
-def test_round_trip_hand_made():
+def test_round_trip_hand_made() -> None:
     src = parse_decklist(ARENA)
     again = parse_decklist(render_arena(src))
     assert again.name == src.name and by_section(again) == by_section(src)
@@ -747,7 +749,7 @@ def test_round_trip_hand_made():
     assert by_section(parse_decklist(render_dek(src)), FOLD) == by_section(src, FOLD)
 
 
-def test_round_trip_every_json_cache_deck(realdata):
+def test_round_trip_every_json_cache_deck(realdata: Path) -> None:
     n = exact_mtgo_commander = 0
     not_exact: list[tuple[str, str | None]] = []
     for f in _json_files(realdata):
@@ -869,7 +871,7 @@ _texts = st.one_of(
 
 @settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_texts)
-def test_fuzz_parse_never_raises(text):
+def test_fuzz_parse_never_raises(text: str) -> None:
     d = parse_decklist(text)
     assert isinstance(d, Decklist)
     assert d.format in ("arena", "mtgo_txt", "mtgo_dek", "plain", "json_cache")
@@ -885,7 +887,7 @@ def test_fuzz_parse_never_raises(text):
 # --------------------------------------------------------------------------- decklists sent as bytes
 
 
-def test_bytes_are_read_as_the_file_is(realdata, tmp_path):
+def test_bytes_are_read_as_the_file_is(realdata: Path, tmp_path: Path) -> None:
     """A decklist sent over HTTP is read from its bytes, with no temporary file: the same decks as the file gives
     (a tournament cache gives all its decks), and the same errors naming what was sent."""
     from oracle_tools.decks.checker import decklists_from_bytes, to_decklists
@@ -910,7 +912,7 @@ def test_bytes_are_read_as_the_file_is(realdata, tmp_path):
         assert str(from_bytes_error.value) == str(from_file_error.value).replace(str(sent), "the request body")
 
 
-def test_deck_size_limit_says_how_to_lift_it_for_the_door():
+def test_deck_size_limit_says_how_to_lift_it_for_the_door() -> None:
     from oracle_tools.decks.checker import DeckTooLargeError, check_size
 
     huge = parse_decklist("".join(f"1 Card {i}\n" for i in range(20_000)), source="the request body")

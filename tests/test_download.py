@@ -10,9 +10,10 @@ import gzip
 import json
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from email.utils import formatdate
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,11 +60,15 @@ def sleeps() -> SleepRecorder:
     return SleepRecorder()
 
 
+# fetch_bulk_files with the loopback server's URL, a temporary cache and fast retries bound
+Fetch = Callable[..., list[BulkFile]]
+
+
 @pytest.fixture
-def fetch(server: ScryfallServer, tmp_path: Path, sleeps: SleepRecorder):
+def fetch(server: ScryfallServer, tmp_path: Path, sleeps: SleepRecorder) -> Fetch:
     """fetch_bulk_files bound to the loopback server, fast retries, no progress bar."""
 
-    def _fetch(types=(OC,), **kw) -> list[BulkFile]:
+    def _fetch(types: Sequence[str] = (OC,), **kw: Any) -> list[BulkFile]:
         kw.setdefault("api_url", server.url)
         kw.setdefault("cache_dir", tmp_path / "cache")
         kw.setdefault("progress", False)
@@ -100,7 +105,7 @@ def test_fetch_index_shape(server: ScryfallServer, sleeps: SleepRecorder) -> Non
     assert oc["object"] == "bulk_data" and oc["download_uri"].endswith(OC_PATH)
 
 
-def test_headers_sent_on_every_request(fetch, server: ScryfallServer, payload: bytes) -> None:
+def test_headers_sent_on_every_request(fetch: Fetch, server: ScryfallServer, payload: bytes) -> None:
     [bf] = fetch()
     assert bf.type == OC and not bf.from_cache
     assert bf.path.name == "oracle_cards.json" and bf.path.read_bytes() == payload
@@ -113,7 +118,7 @@ def test_headers_sent_on_every_request(fetch, server: ScryfallServer, payload: b
         assert "gzip" in req.headers["Accept-Encoding"]
 
 
-def test_sidecar_written(fetch, tmp_path: Path, server: ScryfallServer, payload: bytes) -> None:
+def test_sidecar_written(fetch: Fetch, tmp_path: Path, server: ScryfallServer, payload: bytes) -> None:
     [bf] = fetch()
     meta = json.loads((tmp_path / "cache" / "oracle_cards.meta.json").read_text())
     assert meta["updated_at"] == bf.updated_at == server.index()["data"][0]["updated_at"]
@@ -127,7 +132,7 @@ def test_sidecar_written(fetch, tmp_path: Path, server: ScryfallServer, payload:
 
 
 @pytest.mark.parametrize("status", [301, 302])
-def test_redirect_followed(fetch, server: ScryfallServer, payload: bytes, status: int) -> None:
+def test_redirect_followed(fetch: Fetch, server: ScryfallServer, payload: bytes, status: int) -> None:
     server.add_route("/real/oracle-cards-20241012090135.json", payload)
     server.script(OC_PATH, Reply.redirect("/real/oracle-cards-20241012090135.json", status))
     [bf] = fetch()
@@ -137,7 +142,7 @@ def test_redirect_followed(fetch, server: ScryfallServer, payload: bytes, status
     assert len(target) == 1 and target[0].headers["User-Agent"] == USER_AGENT
 
 
-def test_gzip_encoded_body_stored_compressed(fetch, server: ScryfallServer, payload: bytes) -> None:
+def test_gzip_encoded_body_stored_compressed(fetch: Fetch, server: ScryfallServer, payload: bytes) -> None:
     server.add_bulk(OC, gzip=True)
     [bf] = fetch()
     assert bf.path.name == "oracle_cards.json.gz"
@@ -148,7 +153,7 @@ def test_gzip_encoded_body_stored_compressed(fetch, server: ScryfallServer, payl
     assert not (bf.path.parent / "oracle_cards.json").exists()
 
 
-def test_gz_url_without_content_encoding_kept_as_gz(fetch, server: ScryfallServer, payload: bytes) -> None:
+def test_gz_url_without_content_encoding_kept_as_gz(fetch: Fetch, server: ScryfallServer, payload: bytes) -> None:
     gz = gzip.compress(payload)
     server.add_bulk(OC, gz, path="/file/oracle-cards.json.gz", gzip=False)
     [bf] = fetch()
@@ -156,7 +161,7 @@ def test_gz_url_without_content_encoding_kept_as_gz(fetch, server: ScryfallServe
     assert bf.path.read_bytes() == gz and gzip.decompress(bf.path.read_bytes()) == payload
 
 
-def test_encoding_change_replaces_old_copy(fetch, server: ScryfallServer, payload: bytes) -> None:
+def test_encoding_change_replaces_old_copy(fetch: Fetch, server: ScryfallServer, payload: bytes) -> None:
     [first] = fetch()
     assert first.path.name == "oracle_cards.json"
     server.add_bulk(OC, gzip=True, updated_at="2024-10-13T09:01:35.443+00:00")
@@ -168,7 +173,7 @@ def test_encoding_change_replaces_old_copy(fetch, server: ScryfallServer, payloa
 # --------------------------------------------------------------------------- retries
 
 
-def test_429_retry_after_honoured(fetch, server: ScryfallServer, sleeps: SleepRecorder, payload: bytes) -> None:
+def test_429_retry_after_honoured(fetch: Fetch, server: ScryfallServer, sleeps: SleepRecorder, payload: bytes) -> None:
     server.script(OC_PATH, Reply.too_many_requests(retry_after="1"))
     [bf] = fetch()
     assert bf.path.read_bytes() == payload
@@ -176,7 +181,7 @@ def test_429_retry_after_honoured(fetch, server: ScryfallServer, sleeps: SleepRe
     assert sleeps.calls and max(sleeps.calls) >= 1.0
 
 
-def test_429_retry_after_http_date(fetch, server: ScryfallServer, sleeps: SleepRecorder) -> None:
+def test_429_retry_after_http_date(fetch: Fetch, server: ScryfallServer, sleeps: SleepRecorder) -> None:
     when = formatdate(time.time() + 5, usegmt=True)
     server.script("/bulk-data", Reply.too_many_requests(retry_after=when))
     fetch()
@@ -184,7 +189,9 @@ def test_429_retry_after_http_date(fetch, server: ScryfallServer, sleeps: SleepR
     assert 3.0 <= max(sleeps.calls) <= 5.0
 
 
-def test_429_without_retry_after_waits_scryfall_lockout(fetch, server: ScryfallServer, sleeps: SleepRecorder) -> None:
+def test_429_without_retry_after_waits_scryfall_lockout(
+    fetch: Fetch, server: ScryfallServer, sleeps: SleepRecorder
+) -> None:
     server.script(OC_PATH, Reply.too_many_requests(retry_after=None))
     fetch()
     assert max(sleeps.calls) >= 30.0  # Scryfall documents a 30 s lock-out after a 429
@@ -206,10 +213,11 @@ def test_retry_after_parsing() -> None:
     assert parse_retry_after("100000") == 120.0  # capped
     assert parse_retry_after(None) is None and parse_retry_after("soon") is None
     assert parse_retry_after(formatdate(0, usegmt=True)) == 0.0  # in the past
-    assert 8 <= parse_retry_after(formatdate(time.time() + 10, usegmt=True)) <= 10
+    wait = parse_retry_after(formatdate(time.time() + 10, usegmt=True))
+    assert wait is not None and 8 <= wait <= 10
 
 
-def test_500_then_success(fetch, server: ScryfallServer, sleeps: SleepRecorder, payload: bytes) -> None:
+def test_500_then_success(fetch: Fetch, server: ScryfallServer, sleeps: SleepRecorder, payload: bytes) -> None:
     server.script(OC_PATH, Reply.error(500), Reply.error(503))
     [bf] = fetch(backoff=0.5)
     assert bf.path.read_bytes() == payload
@@ -217,13 +225,13 @@ def test_500_then_success(fetch, server: ScryfallServer, sleeps: SleepRecorder, 
     assert sleeps.calls == [0.5, 1.0]  # exponential backoff
 
 
-def test_index_500_then_success(fetch, server: ScryfallServer) -> None:
+def test_index_500_then_success(fetch: Fetch, server: ScryfallServer) -> None:
     server.script("/bulk-data", Reply.error(502))
     [bf] = fetch()
     assert server.count("/bulk-data") == 2 and bf.path.is_file()
 
 
-def test_always_500_gives_up(fetch, server: ScryfallServer, tmp_path: Path) -> None:
+def test_always_500_gives_up(fetch: Fetch, server: ScryfallServer, tmp_path: Path) -> None:
     server.script(OC_PATH, Reply.error(500), repeat_last=True)
     with pytest.raises(DownloadError) as ei:
         fetch(max_retries=3)
@@ -233,7 +241,7 @@ def test_always_500_gives_up(fetch, server: ScryfallServer, tmp_path: Path) -> N
     assert not (tmp_path / "cache" / "oracle_cards.json").exists()
 
 
-def test_404_is_immediate(fetch, server: ScryfallServer, sleeps: SleepRecorder) -> None:
+def test_404_is_immediate(fetch: Fetch, server: ScryfallServer, sleeps: SleepRecorder) -> None:
     server.script(OC_PATH, Reply.error(404), repeat_last=True)
     with pytest.raises(DownloadError) as ei:
         fetch()
@@ -241,14 +249,14 @@ def test_404_is_immediate(fetch, server: ScryfallServer, sleeps: SleepRecorder) 
     assert server.count(OC_PATH) == 1 and sleeps.calls == []
 
 
-def test_truncated_body_retried_then_success(fetch, server: ScryfallServer, payload: bytes) -> None:
+def test_truncated_body_retried_then_success(fetch: Fetch, server: ScryfallServer, payload: bytes) -> None:
     server.script(OC_PATH, Reply.truncated(len(payload) // 2))
     [bf] = fetch()
     assert bf.path.read_bytes() == payload
     assert server.count(OC_PATH) == 2
 
 
-def test_gzip_cut_without_content_length_retried(fetch, server: ScryfallServer, payload: bytes) -> None:
+def test_gzip_cut_without_content_length_retried(fetch: Fetch, server: ScryfallServer, payload: bytes) -> None:
     """No Content-Length, connection closed mid-gzip: only the gzip trailer check can tell."""
     server.add_bulk(OC, gzip=True)
     gz_len = len(gzip.compress(payload, mtime=0))
@@ -258,7 +266,9 @@ def test_gzip_cut_without_content_length_retried(fetch, server: ScryfallServer, 
     assert server.count(OC_PATH) == 2
 
 
-def test_always_truncated_keeps_previous_copy(fetch, server: ScryfallServer, tmp_path: Path, payload: bytes) -> None:
+def test_always_truncated_keeps_previous_copy(
+    fetch: Fetch, server: ScryfallServer, tmp_path: Path, payload: bytes
+) -> None:
     cache = tmp_path / "cache"
     [old] = fetch()
     old_bytes = old.path.read_bytes()
@@ -276,7 +286,7 @@ def test_always_truncated_keeps_previous_copy(fetch, server: ScryfallServer, tmp
     assert leftovers(cache) == []
 
 
-def test_always_truncated_leaves_no_file(fetch, server: ScryfallServer, tmp_path: Path, payload: bytes) -> None:
+def test_always_truncated_leaves_no_file(fetch: Fetch, server: ScryfallServer, tmp_path: Path, payload: bytes) -> None:
     server.add_bulk(OC, gzip=True)
     server.script(OC_PATH, Reply.truncated(500, content_length=False), repeat_last=True)
     with pytest.raises(DownloadError, match="truncated"):
@@ -287,7 +297,7 @@ def test_always_truncated_leaves_no_file(fetch, server: ScryfallServer, tmp_path
     assert leftovers(cache) == []
 
 
-def test_read_timeout_retried(fetch, server: ScryfallServer, payload: bytes) -> None:
+def test_read_timeout_retried(fetch: Fetch, server: ScryfallServer, payload: bytes) -> None:
     server.script(OC_PATH, Reply.slow(1.0))
     [bf] = fetch(timeout=0.3)
     assert bf.path.read_bytes() == payload
@@ -319,7 +329,7 @@ def test_connection_refused_gives_up_at_once(tmp_path: Path, sleeps: SleepRecord
 def test_a_name_that_does_not_resolve_gives_up_at_once(tmp_path: Path, sleeps: SleepRecorder) -> None:
     """No DNS (an offline machine): one line at once, not six retries over half a minute. '.invalid' never
     resolves (RFC 2606)."""
-    with pytest.raises(DownloadError, match="cannot reach no-such-host.invalid: its name does not resolve"):
+    with pytest.raises(DownloadError, match=r"cannot reach no-such-host.invalid: its name does not resolve"):
         fetch_bulk_files(
             [OC], api_url="http://no-such-host.invalid", cache_dir=tmp_path / "c", progress=False, sleep=sleeps
         )
@@ -354,7 +364,7 @@ def test_a_transient_failure_says_it_retries(
 # --------------------------------------------------------------------------- cache
 
 
-def test_cache_hit_skips_download(fetch, server: ScryfallServer) -> None:
+def test_cache_hit_skips_download(fetch: Fetch, server: ScryfallServer) -> None:
     [first] = fetch()
     [second] = fetch()
     assert not first.from_cache and second.from_cache
@@ -363,7 +373,7 @@ def test_cache_hit_skips_download(fetch, server: ScryfallServer) -> None:
     assert server.count("/bulk-data") == 2  # the index is always consulted
 
 
-def test_changed_updated_at_redownloads(fetch, server: ScryfallServer, payload: bytes) -> None:
+def test_changed_updated_at_redownloads(fetch: Fetch, server: ScryfallServer, payload: bytes) -> None:
     fetch()
     new_payload = payload.replace(b'"object":"card"', b'"object":"card" ', 1)
     server.set_bulk(OC, updated_at="2024-10-13T09:01:35.443+00:00", payload=new_payload)
@@ -373,14 +383,14 @@ def test_changed_updated_at_redownloads(fetch, server: ScryfallServer, payload: 
     assert server.count(OC_PATH) == 2
 
 
-def test_changed_size_redownloads(fetch, server: ScryfallServer) -> None:
+def test_changed_size_redownloads(fetch: Fetch, server: ScryfallServer) -> None:
     fetch()
     server.set_bulk(OC, size=123)
     [bf] = fetch()
     assert not bf.from_cache and bf.size == 123 and server.count(OC_PATH) == 2
 
 
-def test_missing_file_redownloads(fetch, server: ScryfallServer) -> None:
+def test_missing_file_redownloads(fetch: Fetch, server: ScryfallServer) -> None:
     [first] = fetch()
     first.path.unlink()
     [second] = fetch()
@@ -390,7 +400,7 @@ def test_missing_file_redownloads(fetch, server: ScryfallServer) -> None:
 # --------------------------------------------------------------------------- types, politeness
 
 
-def test_unknown_type_lists_available(fetch, server: ScryfallServer) -> None:
+def test_unknown_type_lists_available(fetch: Fetch, server: ScryfallServer) -> None:
     server.remove_bulk("all_cards")
     with pytest.raises(DownloadError) as ei:
         fetch([OC, "oracle_cardz"])
@@ -402,7 +412,7 @@ def test_unknown_type_lists_available(fetch, server: ScryfallServer) -> None:
     assert server.count(OC_PATH) == 0  # nothing downloaded before the check
 
 
-def test_several_types_in_order_deduplicated(fetch, server: ScryfallServer, payload: bytes) -> None:
+def test_several_types_in_order_deduplicated(fetch: Fetch, server: ScryfallServer, payload: bytes) -> None:
     files = fetch(["rulings", OC, "rulings"])
     assert [f.type for f in files] == ["rulings", OC]
     assert all(f.path.read_bytes() == payload for f in files)
@@ -426,6 +436,6 @@ def test_polite_delay_between_requests(server: ScryfallServer, tmp_path: Path) -
     assert all(30 < seconds <= 60 for seconds, _ in requested), requested
 
 
-def test_progress_bar_does_not_break(fetch, payload: bytes, capsys) -> None:
+def test_progress_bar_does_not_break(fetch: Fetch, payload: bytes, capsys: pytest.CaptureFixture[str]) -> None:
     [bf] = fetch(progress=True)
     assert bf.path.read_bytes() == payload

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ def test_a_non_utf8_argument_is_named_not_blamed_on_the_database(sample_db_path:
 
 
 @pytest.fixture
-def full_disk(tmp_path: Path):
+def full_disk(tmp_path: Path) -> Iterator[Path]:
     """A 2 MB tmpfs: a real disk that fills up (mounting needs root, which CI's machine has)."""
     where = tmp_path / "tiny"
     where.mkdir()

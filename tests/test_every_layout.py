@@ -9,6 +9,7 @@ named …" (CR 111.11) answer for each name.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -128,7 +129,7 @@ EXPECTED: dict[str, tuple[str, str, list[tuple[str, str]], dict[str, tuple[bool,
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> OracleDB:
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
     built = OracleDB.ingest_files(tmp_path_factory.mktemp("layouts") / "layouts.duckdb", FILES)
     yield built
     built.close()

@@ -49,7 +49,7 @@ def test_funny_is_a_boolean_for_every_card(sample_db: OracleDB) -> None:
 def test_check_decks_without_a_format_says_so(sample_db: OracleDB, tmp_path: Path) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text("4 Lightning Bolt\n")
-    with pytest.raises(OracleToolsError, match="check_decks needs the format to check against, e.g. format='modern'"):
+    with pytest.raises(OracleToolsError, match=r"check_decks needs the format to check against, e.g. format='modern'"):
         sample_db.check_decks([deck])
 
 
@@ -149,6 +149,7 @@ def test_the_exit_status_table_of_docs_cli_md_holds(sample_db_path: Path, tmp_pa
     one lower-case ``error:`` line (click's usage errors too)."""
     db = ("--db", str(sample_db_path))
     assert set(_exit_table()) == {0, 1, 2, 130, 143}  # 130 and 143: tests/test_ingest_safety.py (signals)
+    args: tuple[str, ...]  # the commands below take 2 to 4 arguments
     for args in (("resolve", "Foudre"), ("same-name", "Fire", "Ice"), ("token", "Treasure"), ("choose-name", "Fire")):
         assert _run(*args, *db)[0] == 0, args
     for args in (
@@ -200,7 +201,7 @@ def test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for(sample_db_path
                 proc.kill()
             if leader is not None:
                 os.close(leader)
-                os.close(follower)  # type: ignore[arg-type]
+                os.close(follower)
 
 
 def test_offline_ingest_fails_fast_with_the_way_out(tmp_path: Path) -> None:
@@ -225,14 +226,14 @@ def test_deck_check_says_once_which_legalities_judge_the_deck(sample_db_path: Pa
     """The sample's tournament decks are 'not legal' because its legalities are a 2019 snapshot: deck check says
     so, once, before the reports (not in --json, whose shape is the report's)."""
     decks = sorted((Path(__file__).resolve().parents[1] / "oracle_tools" / "data" / "sample" / "decks").glob("*.txt"))
-    code, out, _ = _run("deck", "check", *map(str, decks), "--format", "modern", "--db", str(sample_db_path))
+    _code, out, _ = _run("deck", "check", *map(str, decks), "--format", "modern", "--db", str(sample_db_path))
     lines = out.splitlines()
     assert (
         lines[0].startswith("legalities: ")
         and "cards from cards-2019.json.gz, data of 2019-10-04 (its newest printing)" in lines[0]
     )
     assert sum(line.startswith("legalities: ") for line in lines) == 1
-    code, out, _ = _run("deck", "check", str(decks[0]), "--format", "modern", "--db", str(sample_db_path), "--json")
+    _code, out, _ = _run("deck", "check", str(decks[0]), "--format", "modern", "--db", str(sample_db_path), "--json")
     assert "legalities: " not in out and json.loads(out)["source"].endswith(decks[0].name)
 
 

@@ -4,15 +4,18 @@ the oathbreaker and paupercommander legalities)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from oracle_tools import OracleDB
+from oracle_tools.decks.checker import DeckReport
 from oracle_tools.decks.formats import ALIASES, FORMATS, LEGALITY_KEYS, format_rules
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.search import SearchSyntaxError
 
 
-def _kinds(report) -> dict[str, list[str]]:
+def _kinds(report: DeckReport) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for p in report.problems:
         out.setdefault(p.kind, []).append(p.detail)
@@ -91,7 +94,7 @@ def test_limited_needs_forty_cards_and_has_no_legality_list(sample_db: OracleDB)
     assert _kinds(report) == {"deck_size": ["The main deck has 21 cards; Limited needs at least 40 (CR 100.2b)."]}
 
 
-def test_a_misspelt_format_offers_the_closest_name(sample_db_path) -> None:
+def test_a_misspelt_format_offers_the_closest_name(sample_db_path: Path) -> None:
     """`deck check --format modren` says which format was probably meant, as a mistyped command does; a name
     close to none is listed with the known formats only."""
     from click.testing import CliRunner

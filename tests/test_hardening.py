@@ -37,7 +37,7 @@ REFUSED = [
 ]
 
 
-@pytest.fixture()
+@pytest.fixture
 def db_copy(sample_db_path: Path, tmp_path: Path) -> Path:
     """A copy of the sample database (its own file, so a write would show)."""
     path = tmp_path / "db" / "sample.duckdb"
@@ -429,7 +429,7 @@ def _hostile_vectors(path: str, db: Path, garbage: Path, garbage_db: Path, missi
     ]
     for arg in arguments:
         for value in (HUGE, ODD, str(garbage)):
-            vectors.append([*base, *positional({arg.name: value}), "--db", str(db)])  # type: ignore[dict-item]
+            vectors.append([*base, *positional({arg.name: value}), "--db", str(db)])
     for opt in options:
         kind = getattr(opt.type, "name", "")
         if kind in ("file", "filename", "path"):
@@ -514,7 +514,7 @@ def _small_sample_for_ingest(workdir: Path) -> None:
 
     small = [source for source in ingest.sample_sources() if source.path.name in HOSTILE_SAMPLE]
     assert len(small) == len(HOSTILE_SAMPLE)
-    ingest.sample_sources = lambda: list(small)  # type: ignore[assignment]
+    ingest.sample_sources = lambda: list(small)
     (workdir / "sample.duckdb").unlink(missing_ok=True)
     ingest.Ingest(workdir / "sample.duckdb", progress=False).run(small)
 
@@ -806,7 +806,7 @@ def test_csv_and_json_stream_rows_instead_of_holding_them(sample_db_path: Path) 
 
     assert resource  # the measurement runs in a child of a child: this process's own peak does not count
     for flag, rows, lines_per_row in (("--csv", 2_000_000, 1), ("--json", 700_000, 4)):
-        small_lines, small_kb = peak(10, flag)
+        _small_lines, small_kb = peak(10, flag)
         big_lines, big_kb = peak(rows, flag)
         assert big_lines >= rows * lines_per_row
         assert big_kb - small_kb < 80_000, (flag, small_kb, big_kb)
@@ -835,7 +835,7 @@ def test_ctrl_c_stops_a_runaway_query_at_once(sample_db_path: Path, flag: str) -
     time.sleep(2)  # started and scanning
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    _out, err = proc.communicate(timeout=30)
     assert time.monotonic() - sent < 5
     assert proc.returncode == 130 and err == "error: sql: interrupted\n", err
 
@@ -904,8 +904,18 @@ def test_ctrl_c_stops_a_nested_loop_join(sample_db_path: Path, flag: str) -> Non
     import time
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "oracle_tools.interfaces.cli", "sql", NESTED_LOOP, "--timeout", "86400"]
-        + ["--db", str(sample_db_path), *flag.split()],
+        [
+            sys.executable,
+            "-m",
+            "oracle_tools.interfaces.cli",
+            "sql",
+            NESTED_LOOP,
+            "--timeout",
+            "86400",
+            "--db",
+            str(sample_db_path),
+            *flag.split(),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -916,7 +926,7 @@ def test_ctrl_c_stops_a_nested_loop_join(sample_db_path: Path, flag: str) -> Non
             assert time.monotonic() < deadline and proc.poll() is None
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)  # the whole query takes far longer
+        _out, err = proc.communicate(timeout=20)  # the whole query takes far longer
     finally:
         proc.kill()
     assert proc.returncode == 130 and err == "error: sql: interrupted\n", err

@@ -107,7 +107,7 @@ def test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost(db: Path) -> 
             timeout=120,
         )
     finally:
-        out, err = first.communicate(timeout=120)
+        _out, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     assert at_once.returncode == 2
     assert at_once.stderr == (
@@ -383,7 +383,9 @@ def test_a_card_without_a_name_is_refused(tmp_path: Path, name: str) -> None:
     )
 
 
-def test_the_limits_are_checked_on_the_objects_kept_not_by_another_read(tmp_path: Path, monkeypatch) -> None:
+def test_the_limits_are_checked_on_the_objects_kept_not_by_another_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The size and depth limits were checked by a third read of each card file before the ingest (about 0.8 s of
     CPU for the 2019 dump): they are checked on the objects the ingest compresses to keep, and a file within them is
     never read again for them (the refusals above still name the file, the object and the limit)."""
@@ -413,7 +415,7 @@ def test_past_limits_counts_each_object_of_a_batch(texts: list[str], past: bool)
     """limits.past_limits judges every object of an Arrow batch at once: the nesting (real objects nest 4, at most
     limits.MAX_DEPTH) measured exactly where brackets are many, the size against limits.OBJECT_BYTES."""
     import numpy as np
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped]
 
     from oracle_tools.store import limits
 

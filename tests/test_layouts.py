@@ -45,7 +45,8 @@ def test_every_cited_rule_is_in_the_stored_comprehensive_rules(sample_db: Oracle
         cited = {r.cr_rule, r.name_rule, *re.findall(r"\d{3}\.\d+[a-z]?", r.token_copy_rule)}
         assert cited <= numbers, (r.role, cited - numbers)
     for rule, why in [*layouts.COMBINED_NAME.values(), layouts.COMBINED_NAME_DFC]:
-        assert rule in numbers and re.search(r"CR (\d{3}\.\d+[a-z]?)", why).group(1) in numbers
+        citation = re.search(r"CR (\d{3}\.\d+[a-z]?)", why)
+        assert rule in numbers and citation is not None and citation.group(1) in numbers
 
 
 def test_name_rules_follow_cr_201_4() -> None:
@@ -71,7 +72,7 @@ def test_nameable_faces_reads_the_table(sample_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "layout, rule",
+    ("layout", "rule"),
     [
         ("split", "201.4b"),
         ("flip", "201.4c"),
@@ -123,7 +124,7 @@ def test_castable_faces(sample_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "card, copied",
+    ("card", "copied"),
     [
         ("Delver of Secrets // Insectile Aberration", "face_up"),  # CR 707.8a, 712.8d
         ("Fire // Ice", "halves_combined"),  # CR 709.4

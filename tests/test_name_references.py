@@ -165,7 +165,7 @@ def test_cardname_form_comes_from_the_mentions(real_db: OracleDB) -> None:
         SELECT count(*) FROM oracle_text_self_replaced s JOIN faces f USING (oracle_id, face_index)
         LEFT JOIN (SELECT oracle_id, face_index, sum("end" - start - 1) AS shrink FROM name_references
                    WHERE kind IN ('self', 'self_short') GROUP BY ALL) r USING (oracle_id, face_index)
-        WHERE length(f.oracle_text) - coalesce(r.shrink, 0) <> length(s.text_tilde)""").fetchone()[0]
+        WHERE length(f.oracle_text) - coalesce(r.shrink, 0) <> length(s.text_tilde)""").fetchall()[0][0]
     assert bad == 0
 
 
@@ -190,7 +190,7 @@ def test_every_face_with_text_gets_its_cardname_form_from_the_mentions(real_db: 
     # vanguards name themselves too (CR 201.5) — has an oracle_text_self_replaced row built from its mentions.
     missing = real_db.con.execute("""
         SELECT count(*) FROM faces f LEFT JOIN oracle_text_self_replaced s USING (oracle_id, face_index)
-        WHERE f.oracle_text <> '' AND s.oracle_id IS NULL""").fetchone()[0]
+        WHERE f.oracle_text <> '' AND s.oracle_id IS NULL""").fetchall()[0][0]
     assert missing == 0
     rows = real_db.con.execute("""
         SELECT c.name, s.text_tilde, count(r.kind) FROM cards c JOIN oracle_text_self_replaced s USING (oracle_id)
@@ -200,7 +200,7 @@ def test_every_face_with_text_gets_its_cardname_form_from_the_mentions(real_db: 
     # card_analytics reads that text: the draw classifier sees CARDNAME, never the raw name
     assert (
         "text_for_analysis"
-        not in real_db.con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'card_analytics'").fetchone()[0]
+        not in real_db.con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'card_analytics'").fetchall()[0][0]
     )
 
 

@@ -65,7 +65,7 @@ def _read_sentence(sentence: str, name: str) -> dict[str, Any]:
 
 # CR 111.4 / 111.9 — each named token of the issue, checked against its creators' Oracle text.
 @pytest.mark.parametrize(
-    "name, creators",
+    ("name", "creators"),
     [
         ("Marit Lage", {"Dark Depths", "Marit Lage's Slumber"}),  # 111.9 "create Marit Lage, a legendary …"
         ("Ragavan", {"Kari Zev, Skyship Raider"}),  # "legendary 2/1 red Monkey … named Ragavan"
@@ -85,6 +85,7 @@ def test_named_token_is_what_its_creators_say(full_db: OracleDB, name: str, crea
         assert answer.rule == said["rule"], card
         assert (answer.power, answer.toughness) == (said["power"], said["toughness"]), card
         assert list(answer.colors) == said["colors"], card
+        assert answer.type_line is not None, card
         assert ("Legendary" in answer.type_line.split()) == said["legendary"], card
         assert ("Artifact" in answer.type_line.split()) == said["artifact"], card
         assert answer.type_line.endswith("— " + " ".join(said["subtypes"])), card
@@ -102,7 +103,7 @@ def test_marit_lage_agrees_with_scryfalls_token_object(full_db: OracleDB) -> Non
         obj["toughness"],
         obj["colors"],
     )
-    ours = {a.strip().lower() for a in re.split(r"[,\n]", answer.oracle_text)}
+    ours = {a.strip().lower() for a in re.split(r"[,\n]", answer.oracle_text or "")}
     assert ours == {a.strip().lower() for a in re.split(r"[,\n]", obj["oracle_text"])}
 
 
@@ -177,7 +178,7 @@ def test_variants_when_creators_disagree(full_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "abilities, text",
+    ("abilities", "text"),
     [
         ("flying and indestructible", "Flying, indestructible"),
         (

@@ -19,7 +19,7 @@ from oracle_tools.names.index import normalize, normalize_expr
 
 
 @pytest.mark.parametrize(
-    "printed, english",
+    ("printed", "english"),
     [
         ("Relámpago", "Lightning Bolt"),  # es
         ("Foudre", "Lightning Bolt"),  # fr
@@ -156,7 +156,7 @@ def test_201_6_an_english_printed_name_repeating_a_flavor_name_stays_an_alternat
 
 
 @pytest.mark.parametrize(
-    "text, card, face, role",
+    ("text", "card", "face", "role"),
     [
         ("Fire", "Fire // Ice", "Fire", "split_half"),  # CR 709
         ("Ribbons", "Cut // Ribbons", "Ribbons", "aftermath_half"),  # CR 709 (aftermath)
@@ -227,7 +227,7 @@ def test_every_face_name_of_every_multiface_card_resolves(full_db: OracleDB) -> 
 
 
 @pytest.mark.parametrize(
-    "typed, expected",
+    ("typed", "expected"),
     [
         ("lim-dul's vault", "Lim-Dûl's Vault"),
         ("LIM-DÛL’S VAULT", "Lim-Dûl's Vault"),
@@ -313,7 +313,7 @@ def test_random_strings_never_crash_the_resolver(sample_db: OracleDB, text: str)
 # -- CR 201.2 (and Scryfall): a card's full name is that card, whatever faces of other objects share it ---------
 
 
-def test_a_full_name_beats_other_cards_face_names(tmp_path) -> None:
+def test_a_full_name_beats_other_cards_face_names(tmp_path: Path) -> None:
     """The 2025 commander-legal list writes reversible printings as cards of their own ('Sol Ring // Sol Ring',
     converted by scripts/make_sample.py as it converts the whole list), so the name 'Sol Ring' is one card's full
     name and another object's face name: it is the card whose full name it is (Scryfall's /cards/named answers

@@ -20,12 +20,12 @@ REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 
 
-def test_there_are_notebooks():
+def test_there_are_notebooks() -> None:
     assert len(NOTEBOOKS) >= 3
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_runs(path: Path, sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_notebook_runs(path: Path, sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each notebook reads the database it is pointed at (the session's sample database, copied) and leaves it
     as it was: it neither ingests into it nor writes it."""
     import hashlib
@@ -61,7 +61,9 @@ def test_notebook_runs(path: Path, sample_db_path: Path, tmp_path: Path, monkeyp
     assert not list(tmp_path.glob("sample.duckdb.*"))  # no ingest left a lock or temporary file beside it
 
 
-def test_running_a_notebook_as_a_user_does_changes_no_tracked_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_running_a_notebook_as_a_user_does_changes_no_tracked_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`jupyter execute notebooks/03-format-analysis.ipynb` (its defaults: no environment set) writes its figures
     and database outside what git tracks; each run takes a database of its own."""
     import subprocess

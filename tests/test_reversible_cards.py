@@ -8,6 +8,7 @@ Secret Lair reversible printings of both in Scryfall's documented shape.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ CARD_COLUMNS = (
 
 
 @pytest.fixture(scope="module")
-def dbs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, OracleDB]:
+def dbs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, OracleDB]]:
     folder = tmp_path_factory.mktemp("reversible")
     built = {
         kind: OracleDB.ingest_files(folder / f"{i}.duckdb", [FIXTURES / f for f in files])

@@ -16,6 +16,8 @@ import sys
 import uuid
 from collections import Counter, defaultdict
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -180,7 +182,7 @@ FOREIGN_LANGS = {"de", "fr", "es", "it", "ja"}
 
 
 @functools.lru_cache(maxsize=1)
-def _load_script():
+def _load_script() -> ModuleType:
     """Import scripts/make_sample.py (not a package module) for its name resolver and deck list."""
     spec = importlib.util.spec_from_file_location("make_sample", SCRIPT)
     assert spec is not None and spec.loader is not None
@@ -238,14 +240,14 @@ def _text(card: dict) -> str:
 
 
 # --------------------------------------------------------------------------- files, sizes, format
-def test_files_exist():
-    for name in GZ_FILES + ("README.md", "decks/SOURCES.md"):
+def test_files_exist() -> None:
+    for name in (*GZ_FILES, "README.md", "decks/SOURCES.md"):
         assert (SAMPLE / name).is_file(), name
     for name in DECK_FILES:
         assert (SAMPLE / "decks" / name).is_file(), name
 
 
-def test_total_size_under_5mb():
+def test_total_size_under_5mb() -> None:
     total = sum(p.stat().st_size for p in SAMPLE.rglob("*") if p.is_file())
     assert total < 5_000_000, total
     assert (SAMPLE / "foreign.json.gz").stat().st_size < 1_250_000
@@ -253,7 +255,7 @@ def test_total_size_under_5mb():
 
 
 @pytest.mark.parametrize("name", GZ_FILES)
-def test_bulk_file_format(name):
+def test_bulk_file_format(name: str) -> None:
     blob = (SAMPLE / name).read_bytes()
     assert blob[:2] == b"\x1f\x8b"
     assert blob[4:8] == b"\x00\x00\x00\x00", "gzip mtime must be 0"
@@ -270,13 +272,13 @@ def test_bulk_file_format(name):
 
 
 @pytest.mark.parametrize("name", GZ_FILES)
-def test_duckdb_reads_it(name):
+def test_duckdb_reads_it(name: str) -> None:
     duckdb = pytest.importorskip("duckdb")
     n = duckdb.sql(f"select count(*) from read_json('{SAMPLE / name}', format='array')").fetchall()[0][0]
     assert n == len(_load(name))
 
 
-def test_readme_documents_every_file():
+def test_readme_documents_every_file() -> None:
     text = (SAMPLE / "README.md").read_text(encoding="utf-8")
     for name in GZ_FILES:
         assert name in text
@@ -287,7 +289,7 @@ def test_readme_documents_every_file():
 
 
 # --------------------------------------------------------------------------- cards-2019
-def test_2019_shape(cards19):
+def test_2019_shape(cards19: list[dict[str, Any]]) -> None:
     ids = [c["id"] for c in cards19]
     assert len(ids) == len(set(ids))
     for card in cards19:
@@ -302,9 +304,9 @@ def test_2019_shape(cards19):
     assert 2000 < len({c["oracle_id"] for c in cards19}) < 4000
 
 
-def test_2019_layouts(cards19):
-    per = defaultdict(set)
-    prints = Counter()
+def test_2019_layouts(cards19: list[dict[str, Any]]) -> None:
+    per: defaultdict[str, set[str]] = defaultdict(set)
+    prints: Counter[str] = Counter()
     for c in cards19:
         per[c["layout"]].add(c["oracle_id"])
         prints[c["layout"]] += 1
@@ -318,20 +320,20 @@ def test_2019_layouts(cards19):
     assert prints["token"] + prints["double_faced_token"] + prints["emblem"] == 159
 
 
-def test_2019_required_cards(cards19):
+def test_2019_required_cards(cards19: list[dict[str, Any]]) -> None:
     names = _names(cards19)
     missing = [n for n in REQUIRED_2019 if n not in names]
     assert not missing
 
 
-def test_2019_all_printings_of_each_oracle_id(cards19):
+def test_2019_all_printings_of_each_oracle_id(cards19: list[dict[str, Any]]) -> None:
     by_name = Counter(c["name"] for c in cards19)
     assert by_name["Forest"] == 608 and by_name["Lightning Bolt"] == 28 and by_name["Wastes"] == 4
     assert {c["lang"] for c in cards19} > {"en", "es", "fr"}
 
 
-def test_2019_text_selections(cards19):
-    first = {}
+def test_2019_text_selections(cards19: list[dict[str, Any]]) -> None:
+    first: dict[str, dict[str, Any]] = {}
     for c in cards19:
         first.setdefault(c["oracle_id"], c)
     card_name = {c["name"] for c in first.values() if "card name" in _text(c)}
@@ -354,7 +356,7 @@ def test_2019_text_selections(cards19):
     assert len(token_makers) >= 60
 
 
-def test_2019_split_and_meld_shapes(cards19):
+def test_2019_split_and_meld_shapes(cards19: list[dict[str, Any]]) -> None:
     by_name = {c["name"]: c for c in cards19 if c["lang"] == "en"}
     assert [f["name"] for f in by_name["Fire // Ice"]["card_faces"]] == ["Fire", "Ice"]
     assert len(by_name["Who // What // When // Where // Why"]["card_faces"]) == 5
@@ -363,7 +365,7 @@ def test_2019_split_and_meld_shapes(cards19):
 
 
 # --------------------------------------------------------------------------- cards-2024
-def test_2024(cards19, cards24):
+def test_2024(cards19: list[dict[str, Any]], cards24: list[dict[str, Any]]) -> None:
     layouts = Counter(c["layout"] for c in cards24)
     for layout in ("modal_dfc", "transform", "saga", "prototype", "adventure", "normal"):
         assert layouts[layout] >= 1, layout
@@ -379,7 +381,9 @@ def test_2024(cards19, cards24):
 
 
 # --------------------------------------------------------------------------- cards-2025-trimmed
-def test_2025_trimmed(cards19, cards24, cards25):
+def test_2025_trimmed(
+    cards19: list[dict[str, Any]], cards24: list[dict[str, Any]], cards25: list[dict[str, Any]]
+) -> None:
     names = _names(cards25)
     assert set(REQUIRED_2025) <= names
     assert not names & (_names(cards19) | _names(cards24))
@@ -408,7 +412,12 @@ def test_2025_trimmed(cards19, cards24, cards25):
 
 
 # --------------------------------------------------------------------------- alternate-names
-def test_alternate_names(cards19, cards24, cards25, alternate):
+def test_alternate_names(
+    cards19: list[dict[str, Any]],
+    cards24: list[dict[str, Any]],
+    cards25: list[dict[str, Any]],
+    alternate: list[dict[str, Any]],
+) -> None:
     mod = _load_script()
     # CR 201.3: Through the Omenpaths printings of Spider-Man Oracle cards, their own name in printed_name
     om1 = {c["printed_name"]: c["name"] for c in alternate if c["set"] == "om1"}
@@ -440,7 +449,7 @@ def test_alternate_names(cards19, cards24, cards25, alternate):
 
 
 @pytest.mark.realdata
-def test_alternate_names_are_cut_from_the_shared_file(realdata, alternate):
+def test_alternate_names_are_cut_from_the_shared_file(realdata: Path, alternate: list[dict[str, Any]]) -> None:
     mod = _load_script()
     shared = {c["id"]: c for c in mod.read_bulk(realdata / mod.SRC_ALTERNATE)}
     for card in alternate:
@@ -448,7 +457,7 @@ def test_alternate_names_are_cut_from_the_shared_file(realdata, alternate):
 
 
 # --------------------------------------------------------------------------- foreign, rulings
-def test_foreign(cards19, cards24, foreign):
+def test_foreign(cards19: list[dict[str, Any]], cards24: list[dict[str, Any]], foreign: list[dict[str, Any]]) -> None:
     real_oids = {c["oracle_id"] for c in cards19 + cards24}
     assert {f["lang"] for f in foreign} == FOREIGN_LANGS
     assert {f["oracle_id"] for f in foreign} <= real_oids
@@ -467,7 +476,7 @@ def test_foreign(cards19, cards24, foreign):
     assert pairs and max(pairs.values()) == 1
 
 
-def test_rulings(cards19, cards24, rulings):
+def test_rulings(cards19: list[dict[str, Any]], cards24: list[dict[str, Any]], rulings: list[dict[str, Any]]) -> None:
     real_oids = {c["oracle_id"] for c in cards19 + cards24}
     keys = set()
     for r in rulings:
@@ -482,7 +491,9 @@ def test_rulings(cards19, cards24, rulings):
 
 
 # --------------------------------------------------------------------------- decks
-def test_every_deck_card_resolves(cards19, cards24, cards25):
+def test_every_deck_card_resolves(
+    cards19: list[dict[str, Any]], cards24: list[dict[str, Any]], cards25: list[dict[str, Any]]
+) -> None:
     mod = _load_script()
     index = mod.NameIndex(cards19 + cards24 + cards25)
     unresolved = []
@@ -493,7 +504,7 @@ def test_every_deck_card_resolves(cards19, cards24, cards25):
     assert not unresolved
 
 
-def test_vintage_deck_has_restricted_card():
+def test_vintage_deck_has_restricted_card() -> None:
     doc = json.loads((SAMPLE / "decks" / "23372_vintage_romancing-the-stones-15.json").read_text(encoding="utf-8"))
     names = {e["name"] for d in doc["decks"] for e in d["mainboard"]}
     assert {"Black Lotus", "Ancestral Recall"} <= names
@@ -501,14 +512,14 @@ def test_vintage_deck_has_restricted_card():
 
 # --------------------------------------------------------------------------- regeneration
 @pytest.mark.realdata
-def test_decks_are_byte_copies(realdata):
+def test_decks_are_byte_copies(realdata: Path) -> None:
     mod = _load_script()
     for target, source, _fmt, _why in mod.DECKS:
         assert (SAMPLE / "decks" / target).read_bytes() == (realdata / "decks" / source).read_bytes()
 
 
 @pytest.mark.realdata
-def test_script_reproduces_sample(realdata, tmp_path):
+def test_script_reproduces_sample(realdata: Path, tmp_path: Path) -> None:
     out = tmp_path / "sample"
     subprocess.run(
         [sys.executable, str(SCRIPT), "--realdata", str(realdata), "--out", str(out), "--quiet"],

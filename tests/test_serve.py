@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -50,7 +51,7 @@ def is_error(r: httpx.Response, status: int, code: str | None = None) -> dict:
     return body
 
 
-def cli_json(db: Path, *args: str) -> object:
+def cli_json(db: Path, *args: str) -> Any:  # the CLI's --json answer: any JSON
     out = subprocess.run(
         [sys.executable, "-m", "oracle_tools.interfaces.cli", *args, "--db", str(db), "--json"],
         check=False,
@@ -63,7 +64,7 @@ def cli_json(db: Path, *args: str) -> object:
 # -- Scryfall endpoints ------------------------------------------------------------------------------
 
 
-def test_named_exact_face_and_foreign(http):
+def test_named_exact_face_and_foreign(http: httpx.Client) -> None:
     card = http.get("/cards/named", params={"exact": "Fire // Ice"}).json()
     assert card["object"] == "card" and card["name"] == "Fire // Ice" and len(card["card_faces"]) == 2
     # CR 201: a half or face name finds its card; so does a printed foreign name (201.2)
@@ -74,7 +75,7 @@ def test_named_exact_face_and_foreign(http):
     is_error(http.get("/cards/named", params={"exact": "Lightnin Bolt"}), 404, "not_found")
 
 
-def test_named_interchangeable_flavor_and_dfc_back(http):
+def test_named_interchangeable_flavor_and_dfc_back(http: httpx.Client) -> None:
     # CR 201.3: an interchangeable name is the same name — the printing that carries it can be asked for
     card = http.get("/cards/named", params={"exact": "Ruzic, Booed but Victorious"}).json()
     assert card["name"] == "Ultimate Green Goblin"
@@ -89,7 +90,7 @@ def test_named_interchangeable_flavor_and_dfc_back(http):
     ]
 
 
-def test_named_fuzzy_and_ambiguous(http):
+def test_named_fuzzy_and_ambiguous(http: httpx.Client) -> None:
     assert http.get("/cards/named", params={"fuzzy": "lightnin bolt"}).json()["name"] == "Lightning Bolt"
     assert http.get("/cards/named", params={"fuzzy": "lightnig bolt"}).json()["name"] == "Lightning Bolt"
     body = is_error(http.get("/cards/named", params={"fuzzy": "goblin"}), 404, "not_found")
@@ -99,7 +100,7 @@ def test_named_fuzzy_and_ambiguous(http):
     is_error(http.get("/cards/named"), 400)
 
 
-def test_named_in_set(http, sample_db):
+def test_named_in_set(http: httpx.Client, sample_db: OracleDB) -> None:
     sets = [
         s
         for (s,) in sample_db.con.execute(
@@ -112,7 +113,7 @@ def test_named_in_set(http, sample_db):
     is_error(http.get("/cards/named", params={"exact": "Lightning Bolt", "set": "nosuchset"}), 404)
 
 
-def test_card_by_id_number_lang_and_rulings(http, sample_db):
+def test_card_by_id_number_lang_and_rulings(http: httpx.Client, sample_db: OracleDB) -> None:
     pid, code, number = sample_db.con.execute(
         "SELECT id, set_code, collector_number FROM printings WHERE name = 'Fire // Ice' AND lang = 'en' "
         "ORDER BY id LIMIT 1"
@@ -137,7 +138,7 @@ def test_card_by_id_number_lang_and_rulings(http, sample_db):
     is_error(http.get("/cards/00000000-0000-0000-0000-000000000000/rulings"), 404)
 
 
-def test_autocomplete(http):
+def test_autocomplete(http: httpx.Client) -> None:
     cat = http.get("/cards/autocomplete", params={"q": "light"}).json()
     assert cat["object"] == "catalog" and 0 < cat["total_values"] == len(cat["data"]) <= 20
     assert "Lightning Bolt" in cat["data"]
@@ -147,7 +148,7 @@ def test_autocomplete(http):
     assert http.get("/cards/autocomplete", params={"q": "l"}).json()["data"] == []
 
 
-def test_collection(http, sample_db):
+def test_collection(http: httpx.Client, sample_db: OracleDB) -> None:
     pid = sample_db.con.execute("SELECT id FROM printings WHERE name = 'Fire // Ice' LIMIT 1").fetchall()[0][0]
     oid = sample_db.con.execute("SELECT oracle_id FROM cards WHERE name = 'Lightning Bolt'").fetchall()[0][0]
     code, number = sample_db.con.execute(
@@ -184,7 +185,7 @@ def test_collection(http, sample_db):
     is_error(http.post("/cards/collection", content=b"{not json", headers={"content-type": "application/json"}), 400)
 
 
-def test_search(http, sample_db):
+def test_search(http: httpx.Client, sample_db: OracleDB) -> None:
     page = http.get("/cards/search", params={"q": "t:creature"}).json()
     assert page["object"] == "list" and page["total_cards"] > 175 and page["has_more"] is True
     assert len(page["data"]) == 175 and "page=2" in page["next_page"]
@@ -200,7 +201,7 @@ def test_search(http, sample_db):
 # -- rules endpoints: exactly the CLI's --json ---------------------------------------------------------------
 
 
-def test_rules_endpoints_equal_cli_json(http, server, sample_db_path):
+def test_rules_endpoints_equal_cli_json(http: httpx.Client, server: Server, sample_db_path: Path) -> None:
     db = sample_db_path
     assert http.get("/names/resolve", params={"q": "Foudre"}).json() == cli_json(db, "resolve", "Foudre")
     assert http.get("/names/resolve", params={"q": "Lightnig Bolt", "fuzzy": "true"}).json() == cli_json(
@@ -222,7 +223,7 @@ def test_rules_endpoints_equal_cli_json(http, server, sample_db_path):
     assert from_card == cli_json(db, "choose-name", "--list", "--card", "Meddling Mage") and from_card
 
 
-def test_batch_resolve_equals_cli(http, sample_db_path, tmp_path):
+def test_batch_resolve_equals_cli(http: httpx.Client, sample_db_path: Path, tmp_path: Path) -> None:
     names = ["Fire/Ice", "Foudre", "Tarmogoyff", "Stomp"]
     batch = tmp_path / "names.txt"
     batch.write_text("\n".join(names) + "\n")
@@ -231,13 +232,13 @@ def test_batch_resolve_equals_cli(http, sample_db_path, tmp_path):
     is_error(http.post("/names/resolve", json=[1, 2]), 400)
 
 
-def test_deck_check_equals_cli(http, sample_db_path, sample_db, tmp_path):
+def test_deck_check_equals_cli(http: httpx.Client, sample_db_path: Path, sample_db: OracleDB, tmp_path: Path) -> None:
     for deck, fmt in (("rationelis_precon_quick_draw.txt", "commander"), ("22901_modern_aml.json", "modern")):
         path = DECKS / deck
         answer = http.post("/decks/check", params={"format": fmt}, content=path.read_bytes()).json()
         expected = cli_json(sample_db_path, "deck", "check", str(path), "--format", fmt)
 
-        def without_source(report):
+        def without_source(report: Any) -> list[dict[str, Any]]:
             return [
                 {k: v for k, v in r.items() if k != "source"}
                 for r in (report if isinstance(report, list) else [report])
@@ -266,7 +267,7 @@ def test_deck_check_equals_cli(http, sample_db_path, sample_db, tmp_path):
     is_error(http.post("/decks/check", params={"format": "modern"}, content=b""), 400)
 
 
-def test_health_and_web_page_mounted(http):
+def test_health_and_web_page_mounted(http: httpx.Client) -> None:
     health = http.get("/health").json()
     assert health["object"] == "health" and health["generation"] == 1
     page = http.get("/", params={"q": "Fire/Ice"})
@@ -277,7 +278,7 @@ def test_health_and_web_page_mounted(http):
 # -- malformed input: never a 500, never a traceback; the server keeps answering ------------------
 
 
-def test_malformed_input(http):
+def test_malformed_input(http: httpx.Client) -> None:
     is_error(http.get("/no/such/path"), 404, "not_found")
     # a parameter the endpoint does not use is ignored, as Scryfall ignores it (tests/test_clients.py)
     assert http.get("/cards/named", params={"exact": "Island", "colour": "blue"}).status_code == 200
@@ -305,7 +306,7 @@ def test_malformed_input(http):
     assert http.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200  # still answering
 
 
-def test_named_answers_repeat_exactly_with_each_requests_base_url(http, server):
+def test_named_answers_repeat_exactly_with_each_requests_base_url(http: httpx.Client, server: Server) -> None:
     """A repeated /cards/named is served from the generation's cache: the same card, the same 404 (and
     "ambiguous" type), and the URIs inside name the address the client used."""
     first = http.get("/cards/named", params={"exact": "Stomp"})
@@ -324,7 +325,7 @@ def test_named_answers_repeat_exactly_with_each_requests_base_url(http, server):
     is_error(http.get("/cards/named", params={"exact": "Lightnin Bolt"}), 404)
 
 
-def test_cors_as_scryfall(http):
+def test_cors_as_scryfall(http: httpx.Client) -> None:
     """Scryfall answers with Access-Control-Allow-Origin: *, so browser clients can switch their base URL."""
     origin = {"origin": "https://deckbuilder.example"}
     r = http.get("/cards/named", params={"exact": "Lightning Bolt"}, headers=origin)
@@ -341,7 +342,7 @@ def test_cors_as_scryfall(http):
 
 def test_a_server_error_is_scryfall_shaped_with_cors_and_the_server_keeps_answering(
     sample_db_path: Path, caplog: pytest.LogCaptureFixture
-):
+) -> None:
     """An exception no endpoint answered is a Scryfall error object (status 500) that a browser client can
     read: it carries Access-Control-Allow-Origin like every answer. The app is served by uvicorn on a free
     loopback port with one extra route that fails, since no real endpoint should ever raise."""
@@ -381,7 +382,7 @@ def test_a_server_error_is_scryfall_shaped_with_cors_and_the_server_keeps_answer
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 reaches the loopback only on Linux")
-def test_binds_only_127_0_0_1_by_default(server):
+def test_binds_only_127_0_0_1_by_default(server: Server) -> None:
     """No --host given: the socket is bound to 127.0.0.1, so even another loopback address is refused
     (a server bound to every interface would accept 127.0.0.2)."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=5):
@@ -390,7 +391,7 @@ def test_binds_only_127_0_0_1_by_default(server):
         pass
 
 
-def test_database_file_is_only_read(http, server, sample_db_path):
+def test_database_file_is_only_read(http: httpx.Client, server: Server, sample_db_path: Path) -> None:
     """The server opens the file read-only: after lookups, searches, deck checks and page views the file is
     byte for byte the one copied in, and nothing (no WAL, no temp file) was written beside it."""
     http.get("/cards/named", params={"fuzzy": "lightnig bolt"})
@@ -402,7 +403,7 @@ def test_database_file_is_only_read(http, server, sample_db_path):
     assert sorted(p.name for p in server.db.parent.iterdir()) == [server.db.name]
 
 
-def test_concurrent_clients(http, server):
+def test_concurrent_clients(http: httpx.Client, server: Server) -> None:
     """16 threads x 200 requests of mixed kinds; every answer is checked."""
     expected = {
         "/cards/named?exact=Lightning%20Bolt": ("name", "Lightning Bolt"),
@@ -435,7 +436,7 @@ def test_concurrent_clients(http, server):
     assert failures == []
 
 
-def test_a_name_several_oracle_cards_print_alike_finds_one_card(tmp_path: Path):
+def test_a_name_several_oracle_cards_print_alike_finds_one_card(tmp_path: Path) -> None:
     """Unstable prints six Very Cryptic Commands, six Oracle ids under one name (CR 201.2: the same name).
     ``resolve`` calls the name ambiguous (the rules answer); /cards/named and the collection's name
     identifier answer one card, as Scryfall's exact lookups do: the first by collector number (49a).
@@ -464,7 +465,7 @@ def test_a_name_several_oracle_cards_print_alike_finds_one_card(tmp_path: Path):
 # -- re-ingest while serving -------------------------------------------------------------------------
 
 
-def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Path, tmp_path: Path):
+def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Path, tmp_path: Path) -> None:
     """ingest writes a new file and renames it over the old one; the next request reads the new one,
     requests in flight during the swap all succeed; SIGHUP reopens too."""
     from oracle_tools.ingest import sample_dir
@@ -524,7 +525,7 @@ def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Pat
     assert "Traceback" not in err, err
 
 
-def test_missing_database_is_one_line(tmp_path: Path):
+def test_missing_database_is_one_line(tmp_path: Path) -> None:
     out = subprocess.run(
         [
             sys.executable,
@@ -545,7 +546,7 @@ def test_missing_database_is_one_line(tmp_path: Path):
 
 
 @pytest.mark.parametrize("taken", [False, True])
-def test_unusable_address_is_one_line_before_serving(sample_db_path: Path, taken: bool):
+def test_unusable_address_is_one_line_before_serving(sample_db_path: Path, taken: bool) -> None:
     """A port in use, or a host that does not resolve, is refused before uvicorn starts (no traceback, no banner)."""
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
@@ -553,8 +554,18 @@ def test_unusable_address_is_one_line_before_serving(sample_db_path: Path, taken
         port = holder.getsockname()[1]
         host = "127.0.0.1" if taken else "no-such-host.invalid"
         out = subprocess.run(
-            [sys.executable, "-m", "oracle_tools.interfaces.cli", "serve", "--db", str(sample_db_path)]
-            + ["--host", host, "--port", str(port)],
+            [
+                sys.executable,
+                "-m",
+                "oracle_tools.interfaces.cli",
+                "serve",
+                "--db",
+                str(sample_db_path),
+                "--host",
+                host,
+                "--port",
+                str(port),
+            ],
             check=False,
             capture_output=True,
             text=True,

@@ -398,7 +398,7 @@ def test_each_threads_view_searches_on_a_cursor_of_the_one_sandbox(sample_db_pat
 
     def search_on_this_thread() -> None:
         views.append(generation.db)
-        assert generation.db.user_con.execute("SELECT count(*) FROM cards").fetchone()[0] > 0
+        assert generation.db.user_con.execute("SELECT count(*) FROM cards").fetchall()[0][0] > 0
 
     try:
         for _ in range(2):
@@ -442,17 +442,19 @@ def test_a_cancelled_request_is_answered_503_and_stays_cancelled() -> None:
     app would see the request end as if it had finished."""
     import asyncio
 
+    from starlette.types import Message, Receive, Scope, Send
+
     from oracle_tools.interfaces.serve.app import AnswerServerErrors
 
-    sent: list[dict] = []
+    sent: list[Message] = []
 
-    async def waits_forever(scope: dict, receive: object, send: object) -> None:
+    async def waits_forever(scope: Scope, receive: Receive, send: Send) -> None:
         await asyncio.Event().wait()
 
-    async def send(message: dict) -> None:
+    async def send(message: Message) -> None:
         sent.append(message)
 
-    async def receive() -> dict:
+    async def receive() -> Message:
         return {"type": "http.request", "body": b"", "more_body": False}
 
     async def request() -> None:

@@ -39,7 +39,7 @@ def test_sources_never_raise_on_an_unclosed_quote() -> None:
     # Reading card text never fails; the strict quote_mask (token phrases) still refuses it.
     broken = 'Enchanted creature has "{T}: Create a 1/1 token'
     assert oracletext.sources(broken)[-1] == "quoted"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unbalanced quotation marks"):
         oracletext.quote_mask(broken)
 
 
@@ -52,7 +52,7 @@ def test_clauses_carry_their_source_and_span(sample_db: OracleDB) -> None:
 
 
 @pytest.mark.parametrize(
-    "phrase, this_object, expected",
+    ("phrase", "this_object", "expected"),
     [
         ("this creature", True, True),  # "[this object]" (CR 603.6a)
         ("this Vehicle", True, True),  # a subtype word (CR 205.3g) — derived from the CR, not a list here

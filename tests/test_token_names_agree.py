@@ -81,7 +81,7 @@ def test_real_effect_token_names_are_name_references(full_db: OracleDB) -> None:
 
 @pytest.mark.realdata
 @pytest.mark.parametrize(
-    "creator, name",
+    ("creator", "name"),
     [
         ("Stangg", "Stangg Twin"),  # "token named Stangg Twin": not the card Stangg (CR 111.4)
         ("Smoke Spirits' Aid", "Smoke Blessing"),  # not the card Smoke

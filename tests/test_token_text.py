@@ -5,6 +5,8 @@ The phrases are real: Oracle text of the cards named beside each test, and the C
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,7 +23,7 @@ def doc() -> RulesDocument:
 # ------------------------------------------------------------------ CR 111.4 default names
 
 
-def test_default_token_name_cr_111_4(doc):
+def test_default_token_name_cr_111_4(doc: RulesDocument) -> None:
     # CR 111.4 example: Dwarven Reinforcements' tokens "are each named Dwarf Berserker Token"
     assert "named Dwarf Berserker Token" in doc.rule("111.4")
     assert default_token_name(("Dwarf", "Berserker")) == "Dwarf Berserker Token"
@@ -30,7 +32,7 @@ def test_default_token_name_cr_111_4(doc):
     assert default_token_name(()) == "Token"  # literal reading: no subtypes + the word "Token"
 
 
-def test_description_name_follows_111_4():
+def test_description_name_follows_111_4() -> None:
     assert parse_token_description("two 2/1 red Dwarf Berserker creature tokens").name == "Dwarf Berserker Token"
     # CR 111.4 example (Minsc): the given name replaces subtype + "Token"
     assert (
@@ -43,7 +45,7 @@ def test_description_name_follows_111_4():
 # ------------------------------------------------------------------ token phrases from real Oracle text
 
 
-def test_phrase_dark_depths_marit_lage():
+def test_phrase_dark_depths_marit_lage() -> None:
     # Dark Depths: "create Marit Lage, a legendary 20/20 black Avatar creature token with flying and indestructible."
     d = parse_token_description(
         "Marit Lage, a legendary 20/20 black Avatar creature token with flying and indestructible"
@@ -56,20 +58,20 @@ def test_phrase_dark_depths_marit_lage():
     assert d.oracle_text() == "Flying, indestructible"
 
 
-def test_phrase_raise_the_alarm():
+def test_phrase_raise_the_alarm() -> None:
     # Raise the Alarm: "Create two 1/1 white Soldier creature tokens."
     d = parse_token_description("Create two 1/1 white Soldier creature tokens.")
     assert (d.quantity, d.count, d.plural) == ("two", 2, True)
     assert (d.power, d.toughness, d.colors, d.subtypes) == ("1", "1", ("W",), ("Soldier",))
 
 
-def test_phrase_hornet_queen():
+def test_phrase_hornet_queen() -> None:
     # Hornet Queen: "create four 1/1 green Insect creature tokens with flying and deathtouch."
     d = parse_token_description("four 1/1 green Insect creature tokens with flying and deathtouch")
     assert d.count == 4 and d.colors == ("G",) and d.keywords == ("flying", "deathtouch")
 
 
-def test_phrase_pia_nalaar_artifact_creature():
+def test_phrase_pia_nalaar_artifact_creature() -> None:
     # Pia Nalaar: "create a 1/1 colorless Thopter artifact creature token with flying."
     d = parse_token_description("a 1/1 colorless Thopter artifact creature token with flying")
     assert d.colorless and d.colors == ()
@@ -77,43 +79,43 @@ def test_phrase_pia_nalaar_artifact_creature():
     assert d.type_line() == "Token Artifact Creature — Thopter"
 
 
-def test_phrase_dragon_broodmother_two_colors():
+def test_phrase_dragon_broodmother_two_colors() -> None:
     # Dragon Broodmother: "create a 1/1 red and green Dragon creature token with flying and devour 2."
     d = parse_token_description("a 1/1 red and green Dragon creature token with flying and devour 2")
     assert d.colors == ("R", "G") and d.keywords == ("flying", "devour 2")
 
 
-def test_phrase_godsire_colors_after_token():
+def test_phrase_godsire_colors_after_token() -> None:
     # Godsire: "Create an 8/8 Beast creature token that's red, green, and white."
     d = parse_token_description("an 8/8 Beast creature token that's red, green, and white")
     assert d.colors == ("W", "R", "G") and (d.power, d.toughness) == ("8", "8") and d.rest == ""
 
 
-def test_phrase_tireless_tracker_predefined_reference():
+def test_phrase_tireless_tracker_predefined_reference() -> None:
     # Tireless Tracker: "(Create a Clue token. ...)"
     d = parse_token_description("a Clue token")
     assert d.bare_name == "Clue" and d.card_types == () and d.is_token
 
 
-def test_phrase_tataru_taru_tapped_treasure():
+def test_phrase_tataru_taru_tapped_treasure() -> None:
     # Tataru Taru: "create a tapped Treasure token."
     d = parse_token_description("a tapped Treasure token")
     assert d.tapped and d.bare_name == "Treasure"
 
 
-def test_phrase_spiteful_hexmage_role():
+def test_phrase_spiteful_hexmage_role() -> None:
     # Spiteful Hexmage: "create a Cursed Role token attached to target creature you control."
     d = parse_token_description("a Cursed Role token attached to target creature you control")
     assert d.bare_name == "Cursed Role" and d.rest == "attached to target creature you control"
 
 
-def test_phrase_spitting_image_copy():
+def test_phrase_spitting_image_copy() -> None:
     # Spitting Image: "Create a token that's a copy of target creature."
     d = parse_token_description("a token that's a copy of target creature")
     assert d.copy_of == "target creature" and d.count == 1 and d.is_token
 
 
-def test_phrase_kiki_jiki_copy_except():
+def test_phrase_kiki_jiki_copy_except() -> None:
     # Kiki-Jiki, Mirror Breaker: "Create a token that's a copy of target nonlegendary creature you control, except it has haste."
     d = parse_token_description(
         "a token that's a copy of target nonlegendary creature you control, except it has haste"
@@ -121,19 +123,19 @@ def test_phrase_kiki_jiki_copy_except():
     assert d.copy_of == "target nonlegendary creature you control, except it has haste"
 
 
-def test_phrase_dragonback_lancer_tapped_and_attacking():
+def test_phrase_dragonback_lancer_tapped_and_attacking() -> None:
     # Dragonback Lancer (mobilize reminder): "create a tapped and attacking 1/1 red Warrior creature token."
     d = parse_token_description("a tapped and attacking 1/1 red Warrior creature token")
     assert d.tapped and d.attacking and d.subtypes == ("Warrior",)
 
 
-def test_phrase_avenger_of_zendikar_for_each():
+def test_phrase_avenger_of_zendikar_for_each() -> None:
     # Avenger of Zendikar: "create a 0/1 green Plant creature token for each land you control."
     d = parse_token_description("a 0/1 green Plant creature token for each land you control")
     assert (d.power, d.toughness) == ("0", "1") and d.rest == "for each land you control"
 
 
-def test_phrase_vulshok_factory_xx_where():
+def test_phrase_vulshok_factory_xx_where() -> None:
     # Vulshok Factory: "Create an X/X colorless Golem artifact creature token with haste, where X is ..."
     d = parse_token_description(
         "an X/X colorless Golem artifact creature token with haste, where X is the number of charge counters on Vulshok Factory"
@@ -142,7 +144,7 @@ def test_phrase_vulshok_factory_xx_where():
     assert d.rest.startswith("where X is")
 
 
-def test_phrase_stinging_hivemaster_keyword_and_quoted():
+def test_phrase_stinging_hivemaster_keyword_and_quoted() -> None:
     # Stinging Hivemaster: 'create a 1/1 colorless Phyrexian Mite artifact creature token with toxic 1 and "This token can't block."'
     d = parse_token_description(
         'a 1/1 colorless Phyrexian Mite artifact creature token with toxic 1 and "This token can\'t block."'
@@ -152,7 +154,7 @@ def test_phrase_stinging_hivemaster_keyword_and_quoted():
     assert d.oracle_text() == "Toxic 1\nThis token can't block."
 
 
-def test_phrase_pest_infestation_twice_x():
+def test_phrase_pest_infestation_twice_x() -> None:
     # Pest Infestation: 'Create twice X 1/1 black and green Pest creature tokens with "When this token dies, you gain 1 life."'
     d = parse_token_description(
         'twice X 1/1 black and green Pest creature tokens with "When this token dies, you gain 1 life."'
@@ -161,7 +163,7 @@ def test_phrase_pest_infestation_twice_x():
     assert d.quoted_abilities == ("When this token dies, you gain 1 life.",)
 
 
-def test_phrase_icingdeath_equipment_two_quoted_and_equip():
+def test_phrase_icingdeath_equipment_two_quoted_and_equip() -> None:
     # Icingdeath, Frost Tyrant: 'create Icingdeath, Frost Tongue, a legendary white Equipment artifact token with
     # "Equipped creature gets +2/+0," "Whenever equipped creature attacks, tap target creature defending player controls," and equip {2}.'
     d = parse_token_description(
@@ -177,7 +179,7 @@ def test_phrase_icingdeath_equipment_two_quoted_and_equip():
     )
 
 
-def test_phrase_furnace_gremlin_counters_and_next_sentence():
+def test_phrase_furnace_gremlin_counters_and_next_sentence() -> None:
     # Furnace Gremlin (incubate reminder): '(Create an Incubator token with X +1/+1 counters on it and
     # "{2}: Transform this token." It transforms into a 0/0 Phyrexian artifact creature.)'
     d = parse_token_description(
@@ -190,13 +192,13 @@ def test_phrase_furnace_gremlin_counters_and_next_sentence():
     assert d.rest.startswith("It transforms")
 
 
-def test_phrase_kher_keep_named():
+def test_phrase_kher_keep_named() -> None:
     # Kher Keep: "Create a 0/1 red Kobold creature token named Kobolds of Kher Keep."
     d = parse_token_description("a 0/1 red Kobold creature token named Kobolds of Kher Keep")
     assert d.given_name == "Kobolds of Kher Keep" and d.name == "Kobolds of Kher Keep"
 
 
-def test_phrase_toggo_nested_quotes():
+def test_phrase_toggo_nested_quotes() -> None:
     # Toggo, Goblin Weaponsmith: 'create a colorless Equipment artifact token named Rock with "Equipped creature has
     # '{1}, {T}, Sacrifice Rock: This creature deals 2 damage to any target'" and equip {1}.'
     d = parse_token_description(
@@ -209,7 +211,7 @@ def test_phrase_toggo_nested_quotes():
     )
 
 
-def test_phrase_jinnie_fay_choice_goes_to_rest():
+def test_phrase_jinnie_fay_choice_goes_to_rest() -> None:
     # Jinnie Fay, Jetmir's Second: "create that many 2/2 green Cat creature tokens with haste or that many 3/1 green Dog ..."
     d = parse_token_description(
         "that many 2/2 green Cat creature tokens with haste or that many 3/1 green Dog creature tokens with vigilance"
@@ -219,7 +221,7 @@ def test_phrase_jinnie_fay_choice_goes_to_rest():
 
 
 @pytest.mark.parametrize(
-    "phrase,expected",
+    ("phrase", "expected"),
     [
         ("a 2/2 black Zombie creature token", {"colors": ("B",), "subtypes": ("Zombie",), "power": "2"}),
         (
@@ -246,7 +248,7 @@ def test_phrase_jinnie_fay_choice_goes_to_rest():
         ),
     ],
 )
-def test_phrase_grammar(phrase, expected):
+def test_phrase_grammar(phrase: str, expected: dict[str, Any]) -> None:
     d = parse_token_description(phrase)
     for attr, value in expected.items():
         assert getattr(d, attr) == value, (attr, d)
@@ -264,8 +266,8 @@ def test_phrase_grammar(phrase, expected):
         "one or more tokens",
     ],
 )
-def test_not_a_token_phrase_raises_value_error(bad):
-    with pytest.raises(ValueError):
+def test_not_a_token_phrase_raises_value_error(bad: str) -> None:
+    with pytest.raises(ValueError, match="token description"):
         parse_token_description(bad)
 
 
@@ -337,12 +339,12 @@ def _check(text: str) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(st.text(max_size=120))
-def test_random_text_only_value_error(text):
+def test_random_text_only_value_error(text: str) -> None:
     _check(text)
 
 
 @settings(max_examples=600, deadline=None)
 @given(st.lists(st.sampled_from(_VOCAB), max_size=25))
-def test_random_vocabulary_only_value_error(words):
+def test_random_vocabulary_only_value_error(words: list[str]) -> None:
     _check(" ".join(words))
     _check("".join(words))

@@ -24,10 +24,14 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
+
+if TYPE_CHECKING:  # selenium is imported by the browser fixture only: the tests skip without Chromium
+    from selenium.webdriver.chrome.webdriver import WebDriver
+    from selenium.webdriver.remote.webelement import WebElement
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -139,7 +143,7 @@ def server(reference_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     if CHROMIUM is None or CHROMEDRIVER is None:
         pytest.skip("Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
     from selenium import webdriver
@@ -159,13 +163,13 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         driver.quit()
 
 
-def _texts(driver: object, selector: str) -> list[str]:
+def _texts(driver: WebDriver, selector: str) -> list[str]:
     from selenium.webdriver.common.by import By
 
-    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, selector)]  # type: ignore[attr-defined]
+    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, selector)]
 
 
-def _click_and_wait(driver: object, element: object) -> None:
+def _click_and_wait(driver: WebDriver, element: WebElement) -> None:
     """Click a submit button or link and wait until the browser has loaded the next page."""
     from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
@@ -176,7 +180,7 @@ def _click_and_wait(driver: object, element: object) -> None:
     # than a stale-element one; so every WebDriverException during the wait means "not yet".
     browser: Any = driver
     browser.execute_script("window.__oracleToolsOldPage = true")
-    element.click()  # type: ignore[attr-defined]
+    element.click()
     WebDriverWait(browser, 20, ignored_exceptions=(WebDriverException,)).until(
         lambda d: d.execute_script(
             "return window.__oracleToolsOldPage === undefined && document.readyState === 'complete'"
@@ -184,24 +188,24 @@ def _click_and_wait(driver: object, element: object) -> None:
     )
 
 
-def _look_up(driver: object, base: str, name: str) -> None:
+def _look_up(driver: WebDriver, base: str, name: str) -> None:
     """Type a name into the name box and submit it, as a person would."""
     from selenium.webdriver.common.by import By
 
-    driver.get(base + "/")  # type: ignore[attr-defined]
-    box = driver.find_element(By.ID, "q")  # type: ignore[attr-defined]
+    driver.get(base + "/")
+    box = driver.find_element(By.ID, "q")
     box.clear()
     box.send_keys(name)
-    _click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "#name-form button[type=submit]"))  # type: ignore[attr-defined]
+    _click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "#name-form button[type=submit]"))
 
 
 @needs_browser
-def test_split_card_by_a_loose_spelling_shows_both_halves(server: str, browser: object) -> None:
+def test_split_card_by_a_loose_spelling_shows_both_halves(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
 
     _look_up(browser, server, "fire/ice")
-    assert "q=fire%2Fice" in browser.current_url  # type: ignore[attr-defined]  # a GET form: a shareable link
-    card = browser.find_element(By.ID, "oracle-card")  # type: ignore[attr-defined]
+    assert "q=fire%2Fice" in browser.current_url  # a GET form: a shareable link
+    card = browser.find_element(By.ID, "oracle-card")
     assert card.find_element(By.CSS_SELECTOR, ".card-name").text == "Fire // Ice"
     # CR 709.4: a split card has two halves, each with its own cost, type and text
     assert _texts(browser, "#oracle-card .face-name") == ["Fire", "Ice"]
@@ -212,78 +216,78 @@ def test_split_card_by_a_loose_spelling_shows_both_halves(server: str, browser: 
     # mana symbols are drawn from the Oracle mana cost {1}{R} and {1}{U}
     assert [s.get_attribute("title") for s in faces[0].find_elements(By.CSS_SELECTOR, ".title .ms")] == ["{1}", "{R}"]
     assert [s.get_attribute("title") for s in faces[1].find_elements(By.CSS_SELECTOR, ".title .ms")] == ["{1}", "{U}"]
-    assert browser.find_element(By.CSS_SELECTOR, "#resolved-via .via").text == "normalized"  # type: ignore[attr-defined]
+    assert browser.find_element(By.CSS_SELECTOR, "#resolved-via .via").text == "normalized"
     # the browser asks for /favicon.ico on its own: answered, so the console logs no 404
     assert [e for e in _console(browser) if "favicon" in e] == []
 
 
 @needs_browser
-def test_interchangeable_name_resolves_and_lists_its_class(server: str, browser: object) -> None:
+def test_interchangeable_name_resolves_and_lists_its_class(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
 
     # CR 201.3: the Through the Omenpaths name is the same name as the Oracle card's (sample: om1 printing)
     _look_up(browser, server, "Ruzic, Booed but Victorious")
-    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .card-name").text == "Ultimate Green Goblin"  # type: ignore[attr-defined]
-    assert browser.find_element(By.CSS_SELECTOR, "#resolved-via .via").text == "interchangeable"  # type: ignore[attr-defined]
-    assert "Ruzic, Booed but Victorious" in browser.find_element(By.ID, "same-name").text  # type: ignore[attr-defined]
+    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .card-name").text == "Ultimate Green Goblin"
+    assert browser.find_element(By.CSS_SELECTOR, "#resolved-via .via").text == "interchangeable"
+    assert "Ruzic, Booed but Victorious" in browser.find_element(By.ID, "same-name").text
 
 
 @needs_browser
-def test_a_misspelling_offers_suggestions_that_lead_to_the_card(server: str, browser: object) -> None:
+def test_a_misspelling_offers_suggestions_that_lead_to_the_card(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
 
     _look_up(browser, server, "Tarmogoyff")
-    assert "is not a card name" in browser.find_element(By.ID, "not-found").text  # type: ignore[attr-defined]
+    assert "is not a card name" in browser.find_element(By.ID, "not-found").text
     suggestions = _texts(browser, "#suggestions a")
     assert suggestions and suggestions[0] == "Tarmogoyf"
-    _click_and_wait(browser, browser.find_element(By.LINK_TEXT, "Tarmogoyf"))  # type: ignore[attr-defined]
-    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .card-name").text == "Tarmogoyf"  # type: ignore[attr-defined]
-    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .pt").text == "*/1+*"  # type: ignore[attr-defined]
+    _click_and_wait(browser, browser.find_element(By.LINK_TEXT, "Tarmogoyf"))
+    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .card-name").text == "Tarmogoyf"
+    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .pt").text == "*/1+*"
 
 
 @needs_browser
-def test_a_predefined_token_shows_its_characteristics(server: str, browser: object) -> None:
+def test_a_predefined_token_shows_its_characteristics(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
 
     _look_up(browser, server, "treasure")
-    token = browser.find_element(By.ID, "token-card")  # type: ignore[attr-defined]
+    token = browser.find_element(By.ID, "token-card")
     # CR 111.10a: a Treasure token is a colorless Treasure artifact token with this ability
     assert token.find_element(By.CSS_SELECTOR, ".token-name").text == "Treasure Token"
     assert "Token Artifact — Treasure" in token.text
     assert "Sacrifice this token: Add one mana of any color." in token.text
-    assert browser.find_element(By.ID, "token-kind").text == "predefined (CR 111.10a)"  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "token-kind").text == "predefined (CR 111.10a)"
 
 
 @needs_browser
-def test_typed_markup_is_shown_as_text_never_run(server: str, browser: object) -> None:
+def test_typed_markup_is_shown_as_text_never_run(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
 
     _look_up(browser, server, "<script>document.title='pwned'</script><b>x</b>")
-    assert browser.title != "pwned"  # type: ignore[attr-defined]
-    scripts = browser.find_elements(By.TAG_NAME, "script")  # type: ignore[attr-defined]
+    assert browser.title != "pwned"
+    scripts = browser.find_elements(By.TAG_NAME, "script")
     assert [e.get_attribute("src") for e in scripts] == [server + "/static/web.js"]  # the page's own, nothing typed
-    assert browser.find_elements(By.CSS_SELECTOR, "#lookup-result b") == []  # type: ignore[attr-defined]
-    assert "<script>document.title='pwned'</script>" in browser.find_element(By.ID, "not-found").text  # type: ignore[attr-defined]
+    assert browser.find_elements(By.CSS_SELECTOR, "#lookup-result b") == []
+    assert "<script>document.title='pwned'</script>" in browser.find_element(By.ID, "not-found").text
 
 
 @needs_browser
 def test_deck_with_an_over_limit_card_lists_the_problems_with_their_lines(
-    server: str, browser: object, tmp_path: Path
+    server: str, browser: WebDriver, tmp_path: Path
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     _look_up(browser, server, "Seven Dwarves")
     deck = "Deck\n8 Seven Dwarves\n52 Mountain\n"
-    area = browser.find_element(By.ID, "deck")  # type: ignore[attr-defined]
+    area = browser.find_element(By.ID, "deck")
     area.clear()
     area.send_keys(deck)
-    Select(browser.find_element(By.ID, "format")).select_by_value("future")  # type: ignore[attr-defined]
-    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#deck-form button[type=submit]"))  # type: ignore[attr-defined]
+    Select(browser.find_element(By.ID, "format")).select_by_value("future")
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#deck-form button[type=submit]"))
 
     # Seven Dwarves is legal in Future Standard in the sample; only its count is wrong
-    assert browser.find_element(By.ID, "verdict").text == "Not legal in Future Standard: 1 problem."  # type: ignore[attr-defined]
-    rows = browser.find_elements(By.CSS_SELECTOR, "#problems tr.problem")  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "verdict").text == "Not legal in Future Standard: 1 problem."
+    rows = browser.find_elements(By.CSS_SELECTOR, "#problems tr.problem")
     assert len(rows) == 1
     # Seven Dwarves' own Oracle text raises the limit to seven (CR 100.2a: "unless…"); eight is one too many
     assert rows[0].get_attribute("data-kind") == "too_many_copies"
@@ -293,14 +297,14 @@ def test_deck_with_an_over_limit_card_lists_the_problems_with_their_lines(
     assert cells[1].text == "8 Seven Dwarves"  # the pasted line itself
     assert "at most 7" in cells[2].text
     # the form keeps what was pasted and chosen; the name result stays on the page beside it
-    assert browser.find_element(By.ID, "deck").get_attribute("value").splitlines() == deck.splitlines()  # type: ignore[attr-defined]
-    assert Select(browser.find_element(By.ID, "format")).first_selected_option.text == "Future Standard"  # type: ignore[attr-defined]
-    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .card-name").text == "Seven Dwarves"  # type: ignore[attr-defined]
+    assert (browser.find_element(By.ID, "deck").get_attribute("value") or "").splitlines() == deck.splitlines()
+    assert Select(browser.find_element(By.ID, "format")).first_selected_option.text == "Future Standard"
+    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .card-name").text == "Seven Dwarves"
 
-    height = browser.execute_script("return document.documentElement.scrollHeight")  # type: ignore[attr-defined]
-    browser.set_window_size(1280, max(800, min(int(height) + 40, 4000)))  # type: ignore[attr-defined]
+    height = browser.execute_script("return document.documentElement.scrollHeight")
+    browser.set_window_size(1280, max(800, min(int(height) + 40, 4000)))
     shot = tmp_path / "web-page.png"
-    assert browser.save_screenshot(str(shot))  # type: ignore[attr-defined]
+    assert browser.save_screenshot(str(shot))
     head = shot.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
     width, _ = struct.unpack(">II", head[16:24])
@@ -309,19 +313,19 @@ def test_deck_with_an_over_limit_card_lists_the_problems_with_their_lines(
 
 
 @needs_browser
-def test_a_legal_deck_says_legal(server: str, browser: object) -> None:
+def test_a_legal_deck_says_legal(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    browser.get(server + "/")  # type: ignore[attr-defined]
-    browser.find_element(By.ID, "deck").send_keys(  # type: ignore[attr-defined]
+    browser.get(server + "/")
+    browser.find_element(By.ID, "deck").send_keys(
         "4 Lightning Bolt\n4 Tarmogoyf\n52 Mountain\n\nSideboard\n2 Fire/Ice\n"
     )
-    Select(browser.find_element(By.ID, "format")).select_by_value("legacy")  # type: ignore[attr-defined]
-    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#deck-form button[type=submit]"))  # type: ignore[attr-defined]
-    assert browser.find_element(By.ID, "verdict").text == "Legal in Legacy."  # type: ignore[attr-defined]
-    assert browser.find_elements(By.ID, "problems") == []  # type: ignore[attr-defined]
-    assert "Main deck 60 · sideboard 2" in browser.find_element(By.ID, "counts").text  # type: ignore[attr-defined]
+    Select(browser.find_element(By.ID, "format")).select_by_value("legacy")
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#deck-form button[type=submit]"))
+    assert browser.find_element(By.ID, "verdict").text == "Legal in Legacy."
+    assert browser.find_elements(By.ID, "problems") == []
+    assert "Main deck 60 · sideboard 2" in browser.find_element(By.ID, "counts").text
 
 
 def test_bad_input_is_a_message_on_the_page_never_a_500(server: str) -> None:
@@ -343,7 +347,7 @@ def test_bad_input_is_a_message_on_the_page_never_a_500(server: str) -> None:
 
 
 @needs_browser
-def test_the_name_pages_boxes_autocomplete_by_keyboard(server: str, browser: object) -> None:
+def test_the_name_pages_boxes_autocomplete_by_keyboard(server: str, browser: WebDriver) -> None:
     """The name box of ``/`` offers names as the reference pages' boxes do (Scryfall's autocomplete rule): a name
     taken with the keyboard is looked up at once; the commander box fills in; the page's strict policy (scripts from
     this server only) lets the one script run without a console message."""
@@ -354,12 +358,12 @@ def test_the_name_pages_boxes_autocomplete_by_keyboard(server: str, browser: obj
     _console(browser)
     _open(browser, server + "/?q=Fire+%2F%2F+Ice")  # an old address keeps working
     assert _texts(browser, "#oracle-card .face-name") == ["Fire", "Ice"]
-    commander = browser.find_element(By.ID, "commander")  # type: ignore[attr-defined]
+    commander = browser.find_element(By.ID, "commander")
     commander.send_keys("ultimate gr")
     WebDriverWait(browser, 10).until(lambda d: commander.get_attribute("data-suggesting") == "true")
     commander.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
     assert commander.get_attribute("value") == "Ultimate Green Goblin"
-    box = browser.find_element(By.ID, "q")  # type: ignore[attr-defined]
+    box = browser.find_element(By.ID, "q")
     box.clear()
     box.send_keys("tarmog")
     WebDriverWait(browser, 10).until(lambda d: box.get_attribute("data-suggesting") == "true")
@@ -367,30 +371,30 @@ def test_the_name_pages_boxes_autocomplete_by_keyboard(server: str, browser: obj
     box.send_keys(Keys.ARROW_DOWN)
     assert box.get_attribute("aria-activedescendant")
     _screenshot(browser, "web-names")
-    browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
+    browser.execute_script("window.__oracleToolsOldPage = true")
     box.send_keys(Keys.ENTER)
     WebDriverWait(browser, 20).until(
         lambda d: d.execute_script(
             "return window.__oracleToolsOldPage === undefined && document.readyState === 'complete'"
         )
     )
-    assert browser.current_url == server + "/?q=Tarmogoyf"  # type: ignore[attr-defined]
-    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .card-name").text == "Tarmogoyf"  # type: ignore[attr-defined]
+    assert browser.current_url == server + "/?q=Tarmogoyf"
+    assert browser.find_element(By.CSS_SELECTOR, "#oracle-card .card-name").text == "Tarmogoyf"
     assert _console(browser) == []
 
 
 # -- the card reference in the browser: search -> card -> token -> deck, on real data ----------------------------
 
 
-def _console(driver: object) -> list[str]:
+def _console(driver: WebDriver) -> list[str]:
     """The browser console's warnings and errors since the last call (a failed request, a script error, a CSP
     violation: each is one)."""
-    entries = driver.get_log("browser")  # type: ignore[attr-defined]
+    entries = driver.get_log("browser")
     return [f"{e['level']}: {e['message']}" for e in entries if e["level"] in ("WARNING", "SEVERE")]
 
 
-def _open(driver: object, url: str) -> None:
-    driver.get(url)  # type: ignore[attr-defined]
+def _open(driver: WebDriver, url: str) -> None:
+    driver.get(url)
     from selenium.webdriver.support.ui import WebDriverWait
 
     WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState === 'complete'"))
@@ -415,53 +419,51 @@ def _screenshot(driver: Any, name: str) -> None:
         driver.set_window_size(width, 1000)
 
 
-def _other_hosts(driver: object, base: str) -> list[str]:
+def _other_hosts(driver: WebDriver, base: str) -> list[str]:
     """Every resource the page loaded from anywhere but this server."""
-    names = driver.execute_script(  # type: ignore[attr-defined]
-        "return performance.getEntriesByType('resource').map(e => e.name)"
-    )
+    names = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     return [n for n in names if not n.startswith(base)]
 
 
 @needs_browser
-def test_search_pages_through_results_with_order_and_direction(server: str, browser: object) -> None:
+def test_search_pages_through_results_with_order_and_direction(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     _console(browser)
     _open(browser, server + "/search")
-    box = browser.find_element(By.ID, "q")  # type: ignore[attr-defined]
+    box = browser.find_element(By.ID, "q")
     box.send_keys("t:creature")
-    Select(browser.find_element(By.ID, "order")).select_by_value("cmc")  # type: ignore[attr-defined]
-    Select(browser.find_element(By.ID, "dir")).select_by_value("desc")  # type: ignore[attr-defined]
-    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#search-form button[type=submit]"))  # type: ignore[attr-defined]
-    assert browser.current_url.endswith("/search?q=t%3Acreature&order=cmc&dir=desc&unique=cards")  # type: ignore[attr-defined]
-    count = browser.find_element(By.ID, "result-count").text  # type: ignore[attr-defined]
+    Select(browser.find_element(By.ID, "order")).select_by_value("cmc")
+    Select(browser.find_element(By.ID, "dir")).select_by_value("desc")
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#search-form button[type=submit]"))
+    assert browser.current_url.endswith("/search?q=t%3Acreature&order=cmc&dir=desc&unique=cards")
+    count = browser.find_element(By.ID, "result-count").text
     assert count.startswith("1 – 60 of 1,288 cards"), count  # the sample's creatures, 60 a page
-    cells = browser.find_elements(By.CSS_SELECTOR, "#grid li.cell")  # type: ignore[attr-defined]
+    cells = browser.find_elements(By.CSS_SELECTOR, "#grid li.cell")
     assert len(cells) == 60
     first = cells[0].text
     assert "Creature" in first and first.split("\n")[0] == "Emrakul, the Promised End"  # mana value 13 first
     # a text card: name, cost as mana symbols, type line, Oracle text, P/T
     assert cells[0].find_element(By.CSS_SELECTOR, ".pt").text == "13/13"
     assert [s.get_attribute("title") for s in cells[0].find_elements(By.CSS_SELECTOR, ".cost .ms")] == ["{13}"]
-    _click_and_wait(browser, browser.find_element(By.ID, "next-page"))  # type: ignore[attr-defined]
-    assert "page=2" in browser.current_url  # type: ignore[attr-defined]
-    assert browser.find_element(By.ID, "result-count").text.startswith("61 – 120 of 1,288")  # type: ignore[attr-defined]
-    assert Select(browser.find_element(By.ID, "order")).first_selected_option.text == "Mana value"  # type: ignore[attr-defined]
-    assert browser.find_element(By.CSS_SELECTOR, "#pager [aria-current=page]").text == "2"  # type: ignore[attr-defined]
+    _click_and_wait(browser, browser.find_element(By.ID, "next-page"))
+    assert "page=2" in browser.current_url
+    assert browser.find_element(By.ID, "result-count").text.startswith("61 – 120 of 1,288")
+    assert Select(browser.find_element(By.ID, "order")).first_selected_option.text == "Mana value"
+    assert browser.find_element(By.CSS_SELECTOR, "#pager [aria-current=page]").text == "2"
     _screenshot(browser, "web-search")
     assert _other_hosts(browser, server) == []  # images are off: nothing from another host
     # a query error is a sentence on the page, the query kept in the box
     _open(browser, server + "/search?q=t%3A%28")
-    assert "unexpected '('" in browser.find_element(By.ID, "page-error").text  # type: ignore[attr-defined]
-    assert browser.find_element(By.ID, "q").get_attribute("value") == "t:("  # type: ignore[attr-defined]
+    assert "unexpected '('" in browser.find_element(By.ID, "page-error").text
+    assert browser.find_element(By.ID, "q").get_attribute("value") == "t:("
     # the console holds only the page's own 400 status (Chrome logs a document answered with an error status)
     assert [e for e in _console(browser) if "status of 400" not in e] == []
 
 
 @needs_browser
-def test_a_typo_and_a_foreign_name_in_the_search_box_lead_to_the_card(server: str, browser: object) -> None:
+def test_a_typo_and_a_foreign_name_in_the_search_box_lead_to_the_card(server: str, browser: WebDriver) -> None:
     """As a new player types: a misspelt name, then a German name, into the header's search box and Enter; the
     page finds no card by those words, reads them as a name and links the card (CR 201.2, Scryfall's fuzzy rule)."""
     from selenium.webdriver.common.by import By
@@ -471,33 +473,33 @@ def test_a_typo_and_a_foreign_name_in_the_search_box_lead_to_the_card(server: st
     _console(browser)
     for typed, card in (("tarmogyf", "Tarmogoyf"), ("Ragavan, flinker Dieb", "Ragavan, Nimble Pilferer")):
         _open(browser, server + "/search")
-        box = browser.find_element(By.ID, "top-q")  # type: ignore[attr-defined]
+        box = browser.find_element(By.ID, "top-q")
         box.send_keys(typed)
-        browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
+        browser.execute_script("window.__oracleToolsOldPage = true")
         box.send_keys(Keys.ENTER)
         WebDriverWait(browser, 20).until(
             lambda d: d.execute_script(
                 "return window.__oracleToolsOldPage === undefined && document.readyState === 'complete'"
             )
         )
-        assert browser.find_element(By.ID, "no-results")  # type: ignore[attr-defined]
-        _click_and_wait(browser, browser.find_element(By.ID, "name-hint-card"))  # type: ignore[attr-defined]
-        assert browser.find_element(By.ID, "card-name").text.startswith(card)  # type: ignore[attr-defined]
+        assert browser.find_element(By.ID, "no-results")
+        _click_and_wait(browser, browser.find_element(By.ID, "name-hint-card"))
+        assert browser.find_element(By.ID, "card-name").text.startswith(card)
     assert _console(browser) == []
 
 
 @needs_browser
-def test_card_pages_split_dfc_meld_and_the_printing_switcher(server: str, browser: object) -> None:
+def test_card_pages_split_dfc_meld_and_the_printing_switcher(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     _console(browser)
     _open(browser, server + "/search?q=" + "%21%22Fire+%2F%2F+Ice%22")
-    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#grid a.card-link"))  # type: ignore[attr-defined]
-    assert re.search(r"/card/[0-9a-f-]{36}$", browser.current_url)  # type: ignore[attr-defined]
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#grid a.card-link"))
+    assert re.search(r"/card/[0-9a-f-]{36}$", browser.current_url)
     # CR 709.4: a split card, two halves with their own cost, type and text
     assert _texts(browser, "#faces .face-name") == ["Fire", "Ice"]
-    names = browser.find_element(By.ID, "names")  # type: ignore[attr-defined]
+    names = browser.find_element(By.ID, "names")
     assert names.find_element(By.CSS_SELECTOR, "[data-via=face]").text == "Fire · Ice"
     assert "French: Feu // Glace · Feu · Glace" in names.find_element(By.CSS_SELECTOR, "[data-via=printed]").text
     # CR 201.4b: a split card's name is one of its halves' names
@@ -505,12 +507,12 @@ def test_card_pages_split_dfc_meld_and_the_printing_switcher(server: str, browse
     assert any(v.startswith("a card name (Pithing Needle) Fire yes") for v in verdicts)
     assert {"legacy: legal", "modern: not legal"} <= set(_texts(browser, "#legalities li"))  # 2019: no Modern printing
     # the printing switcher: another printing's set, number and language
-    switcher = Select(browser.find_element(By.ID, "printing"))  # type: ignore[attr-defined]
+    switcher = Select(browser.find_element(By.ID, "printing"))
     option = next(o for o in switcher.options if " fr " in f" {o.text} ")
-    switcher.select_by_value(option.get_attribute("value"))
-    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#printing-switcher button"))  # type: ignore[attr-defined]
-    assert "printing=" in browser.current_url  # type: ignore[attr-defined]
-    line = browser.find_element(By.ID, "printing-line").text  # type: ignore[attr-defined]
+    switcher.select_by_value(option.get_attribute("value") or "")
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#printing-switcher button"))
+    assert "printing=" in browser.current_url
+    line = browser.find_element(By.ID, "printing-line").text
     assert "French" in line and "Feu // Glace" in line
     # what the French card printed, beside (never instead of) the Oracle text
     printed = _texts(browser, "#faces .printed")
@@ -518,27 +520,27 @@ def test_card_pages_split_dfc_meld_and_the_printing_switcher(server: str, browse
     _screenshot(browser, "web-card")
     # a transforming double-faced card by a readable address (set and collector number)
     _open(browser, server + "/card?name=Insectile+Aberration")
-    assert browser.find_element(By.ID, "card-layout").text == "transform card, 2 faces"  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "card-layout").text == "transform card, 2 faces"
     assert _texts(browser, "#faces .face-name") == ["Delver of Secrets", "Insectile Aberration"]
     # a meld pair (CR 712.4): each part links to its partner and to what they meld into
     _open(browser, server + "/card?name=Bruna")
-    related = {e.get_attribute("data-component"): e.text for e in browser.find_elements(By.CSS_SELECTOR, "#related li")}  # type: ignore[attr-defined]
+    related = {e.get_attribute("data-component"): e.text for e in browser.find_elements(By.CSS_SELECTOR, "#related li")}
     assert related["meld_result"].startswith("Brisela, Voice of Nightmares")
     assert related["meld_part"].startswith("Gisela, the Broken Blade")
-    assert "Gisela, the Broken Blade" in browser.find_element(By.ID, "named-by").text  # type: ignore[attr-defined]  # CR 201.5
-    _click_and_wait(browser, browser.find_element(By.LINK_TEXT, "Brisela, Voice of Nightmares"))  # type: ignore[attr-defined]
-    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Brisela, Voice of Nightmares")  # type: ignore[attr-defined]
+    assert "Gisela, the Broken Blade" in browser.find_element(By.ID, "named-by").text  # CR 201.5
+    _click_and_wait(browser, browser.find_element(By.LINK_TEXT, "Brisela, Voice of Nightmares"))
+    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Brisela, Voice of Nightmares")
     assert _console(browser) == []
 
 
 @needs_browser
-def test_card_history_foreign_only_names_token_page_and_back(server: str, browser: object) -> None:
+def test_card_history_foreign_only_names_token_page_and_back(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
 
     _console(browser)
     # a card with an errata and a ban in its history
     _open(browser, server + "/card?name=Mox+Opal")
-    changes = browser.find_elements(By.CSS_SELECTOR, "#history li.change")  # type: ignore[attr-defined]
+    changes = browser.find_elements(By.CSS_SELECTOR, "#history li.change")
     kinds = [c.get_attribute("data-kind") for c in changes]
     assert "ban" in kinds and "errata" in kinds
     errata = changes[kinds.index("errata")]
@@ -546,60 +548,61 @@ def test_card_history_foreign_only_names_token_page_and_back(server: str, browse
     assert "modern: banned" in _texts(browser, "#legalities li")
     # a card known only by its foreign printings: found by its German name, every printing foreign
     _open(browser, server + "/card?name=Ragavan%2C+flinker+Dieb")
-    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Ragavan, Nimble Pilferer")  # type: ignore[attr-defined]
+    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Ragavan, Nimble Pilferer")
     langs = _texts(browser, "#printings tbody td:nth-child(3)")
     assert langs and "en" not in langs
-    assert "German: Ragavan, flinker Dieb" in browser.find_element(By.ID, "names").text  # type: ignore[attr-defined]
+    assert "German: Ragavan, flinker Dieb" in browser.find_element(By.ID, "names").text
     # a card that creates a named token (CR 111.9) -> the token page -> back to the card
     _open(browser, server + "/card?name=Dark+Depths")
-    link = browser.find_element(By.CSS_SELECTOR, "#tokens a.token-link")  # type: ignore[attr-defined]
+    link = browser.find_element(By.CSS_SELECTOR, "#tokens a.token-link")
     assert link.text == "Marit Lage"
     _click_and_wait(browser, link)
-    assert browser.current_url.endswith("/token/Marit%20Lage")  # type: ignore[attr-defined]
-    assert browser.find_element(By.ID, "token-name").text.startswith("Marit Lage")  # type: ignore[attr-defined]
-    token = browser.find_element(By.ID, "token").text  # type: ignore[attr-defined]
+    assert browser.current_url.endswith("/token/Marit%20Lage")
+    assert browser.find_element(By.ID, "token-name").text.startswith("Marit Lage")
+    token = browser.find_element(By.ID, "token").text
     assert "Token Legendary Creature — Avatar" in token and "20/20" in token and "(CR 111.9)" in token
     _screenshot(browser, "web-token")
-    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#token-catalog a.creator"))  # type: ignore[attr-defined]
-    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text == "Dark Depths"  # type: ignore[attr-defined]
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#token-catalog a.creator"))
+    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text == "Dark Depths"
     assert _console(browser) == []
 
 
 @needs_browser
-def test_deck_check_says_which_legalities_links_problems_and_shares(server: str, browser: object) -> None:
+def test_deck_check_says_which_legalities_links_problems_and_shares(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     _console(browser)
     _open(browser, server + "/deck")
-    browser.find_element(By.ID, "deck").send_keys("4 Mox Opal\n56 Island\n\nSideboard\n2 Tarmogoyf\n")  # type: ignore[attr-defined]
-    Select(browser.find_element(By.ID, "format")).select_by_value("modern")  # type: ignore[attr-defined]
-    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#deck-form button[type=submit]"))  # type: ignore[attr-defined]
-    assert browser.find_element(By.ID, "verdict").text == "Not legal in Modern: 1 problem."  # type: ignore[attr-defined]
-    assert browser.find_element(By.ID, "legalities-source").text.startswith("legalities: ")  # type: ignore[attr-defined]
-    assert browser.find_element(By.ID, "counts").text == "Main 60 · Sideboard 2"  # type: ignore[attr-defined]
-    row = browser.find_element(By.CSS_SELECTOR, "#problems tr.problem")  # type: ignore[attr-defined]
+    browser.find_element(By.ID, "deck").send_keys("4 Mox Opal\n56 Island\n\nSideboard\n2 Tarmogoyf\n")
+    Select(browser.find_element(By.ID, "format")).select_by_value("modern")
+    _click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "#deck-form button[type=submit]"))
+    assert browser.find_element(By.ID, "verdict").text == "Not legal in Modern: 1 problem."
+    assert browser.find_element(By.ID, "legalities-source").text.startswith("legalities: ")
+    assert browser.find_element(By.ID, "counts").text == "Main 60 · Sideboard 2"
+    row = browser.find_element(By.CSS_SELECTOR, "#problems tr.problem")
     assert (row.get_attribute("data-kind"), row.get_attribute("data-line")) == ("banned", "1")
     assert "since the ingest of" in row.text  # the history says since when
-    share = browser.find_element(By.ID, "share-link").get_attribute("href")  # type: ignore[attr-defined]
+    share = browser.find_element(By.ID, "share-link").get_attribute("href")
+    assert share is not None  # the report links itself
     assert "%0D" not in share  # the posted form's CRLF line ends are not kept in the link
     _screenshot(browser, "web-deck")
     _click_and_wait(browser, row.find_element(By.CSS_SELECTOR, "a.problem-card"))
-    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Mox Opal")  # type: ignore[attr-defined]
+    assert browser.find_element(By.CSS_SELECTOR, "#card-name").text.startswith("Mox Opal")
     _open(browser, share)  # the shared address is the same check
-    assert browser.find_element(By.ID, "verdict").text == "Not legal in Modern: 1 problem."  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "verdict").text == "Not legal in Modern: 1 problem."
     assert _console(browser) == []
 
 
 @needs_browser
-def test_autocomplete_by_keyboard_and_a_phone_width_screen(server: str, browser: object) -> None:
+def test_autocomplete_by_keyboard_and_a_phone_width_screen(server: str, browser: WebDriver) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 
     _console(browser)
     _open(browser, server + "/deck")
-    box = browser.find_element(By.ID, "commander")  # type: ignore[attr-defined]
+    box = browser.find_element(By.ID, "commander")
     box.send_keys("ultimate gr")
     WebDriverWait(browser, 10).until(lambda d: box.get_attribute("data-suggesting") == "true")
     assert _texts(browser, ".ac-list li") == ["Ultimate Green Goblin"]
@@ -608,26 +611,26 @@ def test_autocomplete_by_keyboard_and_a_phone_width_screen(server: str, browser:
     assert box.get_attribute("value") == "Ultimate Green Goblin"
     assert box.get_attribute("data-suggesting") == "false"
     # the search box: a chosen name opens that card's page
-    top = browser.find_element(By.ID, "top-q")  # type: ignore[attr-defined]
+    top = browser.find_element(By.ID, "top-q")
     top.send_keys("tarmog")
     WebDriverWait(browser, 10).until(lambda d: top.get_attribute("data-suggesting") == "true")
     top.send_keys(Keys.ARROW_DOWN)
-    browser.execute_script("window.__oracleToolsOldPage = true")  # type: ignore[attr-defined]
+    browser.execute_script("window.__oracleToolsOldPage = true")
     top.send_keys(Keys.ENTER)
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return window.__oracleToolsOldPage === undefined"))
     WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.ID, "card-name"))
-    assert browser.find_element(By.ID, "card-name").text == "Tarmogoyf"  # type: ignore[attr-defined]
+    assert browser.find_element(By.ID, "card-name").text == "Tarmogoyf"
     # a phone-width screen: no page scrolls sideways
-    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
+    browser.set_window_size(390, 844)
     try:
         for path in ("/search?q=t%3Agoblin", "/card?name=Fire+%2F%2F+Ice", "/token/Treasure", "/deck"):
             _open(browser, server + path)
-            wide = browser.execute_script(  # type: ignore[attr-defined]
+            wide = browser.execute_script(
                 "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
             )
             assert wide <= 0, f"{path} is {wide}px wider than a phone screen"
     finally:
-        browser.set_window_size(1280, 1000)  # type: ignore[attr-defined]
+        browser.set_window_size(1280, 1000)
     assert _console(browser) == []
 
 
@@ -911,7 +914,7 @@ def test_card_facts_are_oracledbs_per_card_answers(sample_db_path: Path) -> None
         facts = CardFacts(db.con)
         every = [oid for (oid,) in db.con.execute("SELECT oracle_id FROM cards ORDER BY oracle_id").fetchall()]
         oids = [*random.Random(38).sample(every, 120), *(db.resolve(name).oracle_id for name in FACT_CARDS)]
-        seen = set()
+        seen: set[str] = set()
         for oid in oids:
             assert oid is not None
             refs = references.references(db.con, oid)  # what OracleDB.references answers once it has the card
@@ -1000,7 +1003,7 @@ def test_first_load_of_search_is_small(client: Any) -> None:
 
 
 @needs_browser
-def test_every_reference_page_passes_axe(server: str, browser: object) -> None:
+def test_every_reference_page_passes_axe(server: str, browser: WebDriver) -> None:
     """axe-core (the accessibility engine, as axe-selenium-python ships it) finds no violation on any page."""
     axe_selenium = pytest.importorskip("axe_selenium_python")
     found = {}

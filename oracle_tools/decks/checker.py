@@ -87,12 +87,12 @@ __all__ = [
     "FORMATS",
     "FORMAT_ALIASES",
     "PROBLEM_KINDS",
+    "DeckChecker",
+    "DeckReport",
     "FormatRules",
     "Problem",
-    "DeckReport",
-    "DeckChecker",
-    "format_rules",
     "deck_limit_from_text",
+    "format_rules",
     "stored_deck_limits",
     "to_decklists",
 ]
@@ -853,10 +853,7 @@ def check_decks(
     if rules.legality:
         checker.legality(rules.key)  # fail early on a format the database lacks
     items: Iterable[tuple[str | None, DeckInput]]
-    if isinstance(decks, Mapping):
-        items = ((str(k), v) for k, v in decks.items())
-    else:
-        items = ((None, d) for d in decks)
+    items = ((str(k), v) for k, v in decks.items()) if isinstance(decks, Mapping) else ((None, d) for d in decks)
     read: list[tuple[str | None, DeckInput, list[Decklist] | DecklistError]] = []
     for label, item in items:
         try:

@@ -67,18 +67,18 @@ from oracle_tools.text import vocabulary
 from oracle_tools.text.surrogates import lone_surrogate
 
 __all__ = [
-    "SECTIONS",
     "DECKLIST_FORMATS",
     "MAX_COUNT",
+    "SECTIONS",
     "DeckEntry",
-    "ParseProblem",
     "Decklist",
+    "ParseProblem",
     "parse_decklist",
     "read_decklist",
     "read_decklists_json_cache",
-    "render_mtgo_txt",
     "render_arena",
     "render_dek",
+    "render_mtgo_txt",
 ]
 
 SECTIONS: tuple[str, ...] = ("main", "sideboard", "commander", "companion", "maybeboard")
@@ -698,7 +698,7 @@ def _parse_dek(text: str, source: str) -> Decklist:
         entries.append(DeckEntry(int(q), name, sec, ln, raw))
 
     class Handler(ContentHandler):
-        def startElement(self, name: str, attrs: Any) -> None:  # noqa: N802 -- the SAX interface
+        def startElement(self, name: str, attrs: Any) -> None:  # the SAX interface
             on_start(name, dict(attrs))
 
     parser.setContentHandler(Handler())
@@ -884,7 +884,7 @@ def _unescape_topdeck(text: str) -> str:
 def _decks_from_obj(obj: Any, text: str, source: str, commander_in_sideboard: bool | None) -> list[Decklist] | None:
     """All decks in a parsed JSON document, or None when the shape is not a known deck cache."""
     finder = _LineFinder(text)
-    kw: dict[str, Any] = dict(source=source, finder=finder, commander_in_sideboard=commander_in_sideboard)
+    kw: dict[str, Any] = {"source": source, "finder": finder, "commander_in_sideboard": commander_in_sideboard}
     if isinstance(obj, dict):
         decks = obj.get("decks", obj.get("Decks"))
         if isinstance(decks, list):
@@ -1140,7 +1140,7 @@ def render_mtgo_txt(deck: Decklist | Iterable[DeckEntry]) -> str:
     es = _entries(deck)
     main = [f"{e.count} {e.name}" for e in es if e.section == "main"]
     side = [f"{e.count} {e.name}" for e in es if e.section in ("sideboard", "companion", "commander")]
-    out = main + ([""] + side if side else [])
+    out = main + (["", *side] if side else [])
     return "\n".join(out) + "\n"
 
 

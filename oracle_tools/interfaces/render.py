@@ -7,6 +7,7 @@ box style as Polars' default (UTF8_FULL_CONDENSED) from rows fetched straight fr
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import unicodedata
@@ -68,8 +69,8 @@ def fitted_table(
     widths = [max([width(c)] + [width(r[i]) for r in cells]) for i, c in enumerate(columns)]
     if max_width is not None and _line_width(widths) > max_width and len(columns) > 1:
         keep = _columns_that_fit(widths, max_width)
-        split = next((k for k, (a, b) in enumerate(zip(keep, keep[1:])) if b != a + 1), len(keep) - 1) + 1
-        chosen = keep[:split] + [-1] + keep[split:]
+        split = next((k for k, (a, b) in enumerate(itertools.pairwise(keep)) if b != a + 1), len(keep) - 1) + 1
+        chosen = [*keep[:split], -1, *keep[split:]]
         shown = len(keep)
         columns = [columns[i] if i >= 0 else "…" for i in chosen]
         cells = [[r[i] if i >= 0 else "…" for i in chosen] for r in cells]

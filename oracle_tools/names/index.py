@@ -58,9 +58,7 @@ class NameIndex(NameResolver):
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         names = sqlfiles.frame(con, "SELECT name, key, oracle_id, face_index, via, lang FROM names")
-        self.cards = {
-            oid: name for oid, name in con.execute("SELECT oracle_id, name FROM cards WHERE is_card").fetchall()
-        }
+        self.cards = dict(con.execute("SELECT oracle_id, name FROM cards WHERE is_card").fetchall())
         self.face_names = {
             (oid, idx): name
             for oid, idx, name in con.execute(

@@ -48,14 +48,14 @@ from oracle_tools.errors import DownloadError
 from oracle_tools.store.resources import package_version
 
 __all__ = [
-    "BULK_TYPES",
-    "DEFAULT_API_URL",
     "ACCEPT",
-    "USER_AGENT",
+    "BULK_TYPES",
     "CHUNK_SIZE",
+    "DEFAULT_API_URL",
+    "USER_AGENT",
     "BulkFile",
-    "fetch_index",
     "fetch_bulk_files",
+    "fetch_index",
     "fetch_set_list",
 ]
 

@@ -39,13 +39,13 @@ if TYPE_CHECKING:
     import duckdb
 
 __all__ = [
-    "LAYOUTS",
-    "Layout",
     "COMBINED_NAME",
     "COMBINED_NAME_DFC",
     "FACE_ROLES",
-    "FaceRole",
+    "LAYOUTS",
     "NORMAL_ROLES",
+    "FaceRole",
+    "Layout",
     "build",
     "combined_name",
     "name_rule",

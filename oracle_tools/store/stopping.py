@@ -14,6 +14,7 @@ at once; DuckDB's ``interrupt()`` is then seen within milliseconds, and the main
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import socket
 import threading
@@ -60,10 +61,8 @@ class StopOnSignals:
 
     def _interrupt_all(self) -> None:
         for interrupt in list(self._interrupts):
-            try:
+            with contextlib.suppress(Exception):  # a connection already closed has nothing to stop
                 interrupt()
-            except Exception:  # noqa: S110 -- a connection already closed has nothing to stop
-                pass
 
     def _handler(self, signum: int, frame: object) -> None:
         if self.received is None:

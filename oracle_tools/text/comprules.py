@@ -22,9 +22,9 @@ from oracle_tools.store.resources import RULES_DIR, newest_rules_file  # shipped
 
 __all__ = [
     "RulesDocument",
-    "parse_rules",
-    "load_rules",
     "default_rules_path",
+    "load_rules",
+    "parse_rules",
 ]
 
 _OFFICIAL = (
@@ -165,7 +165,7 @@ def parse_rules(text: str, *, source: str = "<text>") -> RulesDocument:
 
     glossary: dict[str, str] = {}
     block: list[str] = []
-    for ln in lines[end + 1 :] + [""]:
+    for ln in [*lines[end + 1 :], ""]:
         if ln == "Credits":
             break
         if ln:

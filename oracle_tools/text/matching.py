@@ -32,7 +32,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 FOLD = str.maketrans(
     {
@@ -286,11 +286,11 @@ class WordIndex:
             len(at) == len(words_) + 1
             and at[0] == 0
             and at[-1] == len(index.postings)
-            and all(a < b for a, b in zip(at, at[1:]))
-            and all(a < b for a, b in zip(words_, words_[1:]))
+            and all(a < b for a, b in pairwise(at))
+            and all(a < b for a, b in pairwise(words_))
             and (not index.postings or max(index.postings) < lines)
             and len(deletes) == len(index.dropped_from)
-            and all(a <= b for a, b in zip(deletes, deletes[1:]))
+            and all(a <= b for a, b in pairwise(deletes))
             and (not deletes or max(index.dropped_from) < len(words_))
         )
         return index if consistent else None

@@ -34,16 +34,16 @@ from oracle_tools.text.vocabulary import number_value
 
 __all__ = [
     "KINDS",
+    "REMINDER_WITH_SPACE_PATTERN",
+    "SELF_PLACEHOLDERS",
+    "SOURCES",
     "Mention",
     "MentionIndex",
-    "REMINDER_WITH_SPACE_PATTERN",
-    "SOURCES",
     "Segment",
     "deck_limit_before",
     "mask_reminders",
     "name_mentions",
     "number_value",
-    "SELF_PLACEHOLDERS",
     "quote_mask",
     "refers_to_self",
     "reminder_spans",
@@ -199,9 +199,9 @@ class MentionIndex:
         longest first: a few set lookups instead of a scan of every name with the same first letter."""
         rest = text[at : at + self._longest + 1]
         for end in range(min(len(rest), self._longest), 0, -1):
-            if (end == len(rest) and at + end == len(text)) or (end < len(rest) and not _is_word(rest[end])):
-                if rest[:end] in self._names:
-                    return rest[:end]
+            ends = (end == len(rest) and at + end == len(text)) or (end < len(rest) and not _is_word(rest[end]))
+            if ends and rest[:end] in self._names:
+                return rest[:end]
         return None
 
 

@@ -30,9 +30,9 @@ from oracle_tools.text import vocabulary
 from oracle_tools.text.oracletext import number_value, quote_mask
 
 __all__ = [
+    "NUMBER_PATTERN",
     "TokenDescription",
     "default_token_name",
-    "NUMBER_PATTERN",
     "parse_token_description",
 ]
 
@@ -397,7 +397,7 @@ def parse_token_description(text: str, *, multiword_subtypes: Sequence[str] | No
         if not mask[m.start()]:
             tm = m
             break
-    stop, needle = _find_top(s, mask, (" named ", " with ", *_TAIL_MARKERS))
+    stop, _needle = _find_top(s, mask, (" named ", " with ", *_TAIL_MARKERS))
     if s.startswith(("named ", "with ")):
         stop = 0
     if tm is not None and (stop == -1 or tm.start() <= stop):

@@ -292,10 +292,8 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
     faces = _dicts(con, "SELECT * FROM faces WHERE oracle_id = ? ORDER BY face_index", [r.oracle_id])
     notes: list[str] = []
     if (
-        r.face
-        and (r.face_index or 0) > 0
-        or r.face
-        and not ({f["role"] for f in faces} & layouts.NORMAL_ROLES)  # CR 201.4: no face has the normal name
+        (r.face and (r.face_index or 0) > 0)
+        or (r.face and not ({f["role"] for f in faces} & layouts.NORMAL_ROLES))  # CR 201.4: no face has the normal name
     ):
         notes.append(f"'{r.face}' is a face of {r.name}; 111.11 uses the card with that name, {r.name}")
     if r.via == "flavor":  # CR 201.6: an alternate (flavor) name is not the card's name

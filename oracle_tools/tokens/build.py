@@ -482,7 +482,7 @@ def _take_given_name(d: TokenDescription, named: list[tuple[int, str]]) -> str |
     Giant Caterpillar). The mention is removed from ``named`` (a clause may name two tokens)."""
     raw = " ".join((d.given_name or "").split())
     for i, (_start, name) in enumerate(named):
-        if raw == name or raw.startswith(name) and not (raw[len(name)].isalnum() or raw[len(name)] in "'’-"):
+        if raw == name or (raw.startswith(name) and not (raw[len(name)].isalnum() or raw[len(name)] in "'’-")):
             del named[i]
             return name
     return None

@@ -70,9 +70,7 @@ def _split_sentences(text: str) -> list[str]:
         end_here = False
         nxt = text[i + 1 : i + 3]
         followed = i + 1 == n or (nxt[:1] == " " and nxt[1:2].isupper())
-        if ch == "." and not mask[i] and followed:
-            end_here = True
-        elif (
+        if (ch == "." and not mask[i] and followed) or (
             ch in '\u201d"'
             and mask[i]
             and i > 0

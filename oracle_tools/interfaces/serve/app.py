@@ -28,6 +28,7 @@ scryfall_routes.py and rules_routes.py (the handlers); this one holds the middle
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 from collections.abc import AsyncIterator, Sequence
@@ -344,10 +345,8 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
-        try:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no SIGHUP
             loop.add_signal_handler(signal.SIGHUP, store.request_reload)
-        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no SIGHUP here
-            pass
         yield
         # Stopping: the answers in flight had the grace period; interrupt the queries still running, close the
         # database and remove the spill folder (SIGTERM ends the process by its signal: atexit does not run).
@@ -358,7 +357,7 @@ def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -
                 store.generation.interrupt()
             store.close()
             remove_spill_folder()
-        except Exception as exc:  # noqa: BLE001 — stopping goes on; nothing is left to answer
+        except Exception as exc:  # stopping goes on; nothing is left to answer
             log.warning("while stopping: %s", exc)
 
     routes: list[BaseRoute] = [*api_routes(), *extra_routes, *pages.routes, *web.routes]

@@ -14,6 +14,7 @@ name autocomplete to the name boxes (Scryfall's ``/cards/autocomplete``); every 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -384,11 +385,10 @@ def warm_pages(generation: Any) -> None:
             for rules in FORMATS.values():
                 if not rules.legality:  # a format judged without a legalities column
                     continue
-                try:
+                # a format this database has no legalities for: the check says so
+                with contextlib.suppress(OracleToolsError):
                     db.deck_checker.legality(rules.key)
-                except OracleToolsError:  # a format this database has no legalities for: the check says so
-                    pass
-        except Exception as exc:  # noqa: BLE001 — an optimisation: each page builds what it needs
+        except Exception as exc:  # an optimisation: each page builds what it needs
             log.debug("the pages' answers not read in the background: %s", exc)
 
     threading.Thread(target=build, name="web-warm", daemon=True).start()

@@ -310,7 +310,7 @@ class Generation:
             log.info(
                 "generation %d warm: %d card objects in %.1f s", self.number, len(self.card_json), self.warm_seconds
             )
-        except Exception as exc:  # noqa: BLE001 — warming is an optimisation; requests build what they need
+        except Exception as exc:  # warming is an optimisation; requests build what they need
             if not self.closed:
                 log.warning("warming the card cache stopped: %s", exc)
 
@@ -333,7 +333,7 @@ class Generation:
             for cur in [*self._cursors, *([] if self._owner_closed else [self.owner.con])]:
                 try:
                     cur.interrupt()
-                except Exception as exc:  # noqa: BLE001 — the others must be interrupted too
+                except Exception as exc:  # the others must be interrupted too
                     log.debug("interrupting a cursor: %s", exc)
 
     def close(self, *, warm_wait: float | None = None) -> None:
@@ -351,7 +351,7 @@ class Generation:
             for cur in self._cursors:
                 try:
                     cur.close()
-                except Exception as exc:  # noqa: BLE001 — closing must go on for the others
+                except Exception as exc:  # closing must go on for the others
                     log.debug("closing a cursor: %s", exc)
             self._cursors.clear()
             self._owner_closed = True
@@ -424,7 +424,7 @@ class Store:
                 self.generation = self._open()
                 self.open_error = None
                 log.info("database %s reopened (generation %d)", self.path, self._number)
-            except Exception as exc:  # noqa: BLE001 — a bad new file: answer 503 until it changes again
+            except Exception as exc:  # a bad new file: answer 503 until it changes again
                 self.generation = None
                 self.open_error = f"the database {self.path} could not be opened after it changed: {exc}"
                 log.error("%s", self.open_error)
