@@ -189,7 +189,7 @@ class OracleToolsGroup(click.Group):
             raise
         except BrokenPipeError:
             raise  # click closes quietly when the reader of the output went away (| head)
-        except BaseException as exc:  # noqa: B036 -- KeyboardInterrupt gets its line too
+        except BaseException as exc:  # KeyboardInterrupt gets its line too
             if isinstance(exc, GeneratorExit):
                 raise
             if isinstance(exc, KeyboardInterrupt):  # stopping: a second Ctrl-C must not print a traceback at exit
