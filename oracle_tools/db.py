@@ -15,7 +15,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from oracle_tools.errors import DatabaseMissingError, NameNotFoundError, NotFoundError, OracleToolsError
 from oracle_tools.store.lazy import LazyModule
@@ -394,7 +394,13 @@ class OracleDB:
 
         return catalogs.catalog(self.con, name)
 
-    def sets(self, code_or_id: str | None = None, *, base_url: str | None = None) -> Any:
+    @overload
+    def sets(self, code_or_id: None = None, *, base_url: str | None = None) -> list[dict[str, Any]]: ...
+    @overload
+    def sets(self, code_or_id: str, *, base_url: str | None = None) -> dict[str, Any]: ...
+    def sets(
+        self, code_or_id: str | None = None, *, base_url: str | None = None
+    ) -> list[dict[str, Any]] | dict[str, Any]:
         """Scryfall set objects (oracle_tools/scryfall/sets.py), newest first: Scryfall's own where the ingest kept its set
         list, else built from the printings; with ``code_or_id`` the one set with that code or Scryfall id
         (NotFoundError when there is none). ``base_url``: the objects' API links point there (the server's address)."""

@@ -158,11 +158,11 @@ def sets(db_path: Path | None, code_or_id: str | None, as_json: bool) -> None:
     """The sets of the database (Scryfall's set objects where the ingest kept its set list, else built from the
     printings), newest first; or one set by code or Scryfall id."""
     with open_db(db_path) as db:
-        found = db.sets(code_or_id)
+        listed = [db.sets(code_or_id)] if code_or_id is not None else db.sets()
     if as_json:
-        echo_json(found if code_or_id else {"object": "list", "has_more": False, "data": found})
+        echo_json(listed[0] if code_or_id is not None else {"object": "list", "has_more": False, "data": listed})
         return
-    for item in [found] if code_or_id else found:
+    for item in listed:
         click.echo(
             f"{item['code']:<6} {item.get('released_at', ''):<10} {item.get('set_type', ''):<16} "
             f"{item['card_count']:>5}  {item['name']}"

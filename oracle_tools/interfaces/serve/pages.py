@@ -21,7 +21,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
 from starlette.requests import Request
@@ -36,6 +36,10 @@ from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response,
 from oracle_tools.names.kinds import LISTED_AS
 from oracle_tools.scryfall.card_facts import CardFacts
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
+
+if TYPE_CHECKING:
+    from oracle_tools.db import OracleDB
+    from oracle_tools.interfaces.serve.store import Generation
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
 PAGE_SIZE = 60  # cards a results page shows
@@ -186,7 +190,7 @@ def _choice(request: Request, key: str, allowed: dict[str, str], default: str) -
     return value
 
 
-def search_page_context(db: Any, request: Request, context: dict[str, Any]) -> dict[str, Any]:
+def search_page_context(db: OracleDB, request: Request, context: dict[str, Any]) -> dict[str, Any]:
     """The search page's answers, written into ``context`` as they come (a query error keeps the form filled in).
     The search is the API's (:func:`searches.search_ids`): its results are kept in the same byte-bounded cache."""
     from oracle_tools.interfaces.serve.searches import search_ids
@@ -326,14 +330,17 @@ def card_view(card: dict[str, Any]) -> dict[str, Any]:
 
 
 def kept_card_objects(
-    db: Any, generation: Any, *, ids: list[str] | None = None, oracle_id: str | None = None
+    db: OracleDB, generation: Generation | None, *, ids: list[str] | None = None, oracle_id: str | None = None
 ) -> list[dict[str, Any]]:
     """:meth:`OracleDB.card_objects` (by printing ids, or an Oracle id's representative printing), read from the
     server's per-generation cache of those same objects where it has them (the API's ``/cards`` answers, built in the
     background for every card's representative printing): a card page then needs no object built again."""
+    if ids is None and oracle_id is None:
+        raise TypeError("kept_card_objects() takes ids= or oracle_id=")
     if generation is None:
-        return list(db.card_objects(ids=ids) if ids is not None else db.card_objects(oracle_ids=[oracle_id]))
+        return list(db.card_objects(ids=ids) if ids is not None else db.card_objects(oracle_ids=[str(oracle_id)]))
     if ids is None:
+        assert oracle_id is not None  # (the check above)
         found = generation.representative.get(oracle_id)
         if not found:
             return list(db.card_objects(oracle_ids=[oracle_id]))
@@ -352,7 +359,7 @@ def kept_card_objects(
 _FACTS_LOCK = threading.Lock()
 
 
-def card_facts(generation: Any) -> CardFacts | None:
+def card_facts(generation: Generation | None) -> CardFacts | None:
     """The generation's :class:`CardFacts`, built by the first page that needs it (one build at a time)."""
     if generation is None:
         return None
@@ -363,7 +370,7 @@ def card_facts(generation: Any) -> CardFacts | None:
     return found
 
 
-def warm_pages(generation: Any) -> None:
+def warm_pages(generation: Generation) -> None:
     """What the pages read once per generation, read in the background once the server's own warm-up is done, when
     the first page is asked: every card's facts (:class:`CardFacts`), each format's legalities (the deck checker
     reads a format's on its first check, 40-100 ms), which file's legalities judge decks, the token catalog and the
@@ -394,7 +401,9 @@ def warm_pages(generation: Any) -> None:
     threading.Thread(target=build, name="web-warm", daemon=True).start()
 
 
-def card_page_context(db: Any, oracle_id: str, printing_id: str | None, generation: Any = None) -> dict[str, Any]:
+def card_page_context(
+    db: OracleDB, oracle_id: str, printing_id: str | None, generation: Generation | None = None
+) -> dict[str, Any]:
     objects = (
         kept_card_objects(db, generation, ids=[printing_id])
         if printing_id
@@ -482,7 +491,7 @@ def mentions_once(mentions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def _card_history(db: Any, name: str) -> dict[str, Any] | None:
+def _card_history(db: OracleDB, name: str) -> dict[str, Any] | None:
     """The card's own changes (``changes --card``), each text change with its word diff; None: no history kept."""
     from oracle_tools.history.changes import word_diff
 
@@ -512,7 +521,7 @@ async def card_by_number(request: Request) -> Response:
     set_code, number = request.path_params["set"], request.path_params["number"]
     lang = request.path_params.get("lang")
 
-    def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+    def collect(db: OracleDB, ctx: dict[str, Any]) -> dict[str, Any]:
         found = db.printing_id(set_code, number, lang)  # as GET /cards/{set}/{number}/{lang} finds it
         if found is None:
             where = f"{set_code[:20].upper()} #{number[:20]}" + (f" in {lang[:10]}" if lang else "")
@@ -523,7 +532,7 @@ async def card_by_number(request: Request) -> Response:
 
 
 def _fail(message: str, status: int) -> Callable[[Any, Any], dict[str, Any]]:
-    def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+    def collect(db: OracleDB, ctx: dict[str, Any]) -> dict[str, Any]:
         raise PageError(message, status)
 
     return collect
@@ -551,7 +560,7 @@ async def card_named(request: Request) -> Response:
     if found.ok and found.oracle_id:
         return RedirectResponse(f"/card/{found.oracle_id}", status_code=303)
 
-    def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+    def collect(db: OracleDB, ctx: dict[str, Any]) -> dict[str, Any]:
         return {"miss": found}
 
     return await _page(request, "card.html", collect)
@@ -560,7 +569,7 @@ async def card_named(request: Request) -> Response:
 # -- /token/{name} ------------------------------------------------------------------------------------------
 
 
-def token_catalog(db: Any, generation: Any) -> dict[str, list[dict[str, Any]]]:
+def token_catalog(db: OracleDB, generation: Generation | None) -> dict[str, list[dict[str, Any]]]:
     """:meth:`OracleDB.token_list` (every token name and kind with its creators) by folded name, read once per database
     generation: the page then finds a name's rows as ``token_list(name)`` does, by the same folding."""
     from oracle_tools.text.matching import normalize
@@ -578,7 +587,7 @@ def token_catalog(db: Any, generation: Any) -> dict[str, list[dict[str, Any]]]:
     return generation.cached("web_token_catalog", build) if generation is not None else build()
 
 
-def token_names(db: Any, generation: Any) -> list[str]:
+def token_names(db: OracleDB, generation: Generation | None) -> list[str]:
     """Every token name of the catalog, sorted: the token box's suggestions (a ``<datalist>``: the browser offers
     them as the reader types, keyboard included, with no script; ``/cards/autocomplete`` knows card names only)."""
 
@@ -588,7 +597,7 @@ def token_names(db: Any, generation: Any) -> list[str]:
     return generation.cached("web_token_names", build) if generation is not None else build()
 
 
-def token_page_context(db: Any, name: str, generation: Any = None) -> dict[str, Any]:
+def token_page_context(db: OracleDB, name: str, generation: Generation | None = None) -> dict[str, Any]:
     from oracle_tools.text.matching import normalize
 
     answer = db.token(name)
@@ -608,7 +617,7 @@ async def token_named(request: Request) -> Response:
     if name and len(name) <= MAX_NAME:
         return RedirectResponse(f"/token/{quote(name, safe='')}", status_code=303)
 
-    def collect(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+    def collect(db: OracleDB, ctx: dict[str, Any]) -> dict[str, Any]:
         ctx["token_names"] = token_names(db, ctx["generation"])
         if name:
             raise PageError(f"A token name has at most {MAX_NAME:,} characters.")
@@ -627,7 +636,7 @@ async def token_page(request: Request) -> Response:
 # -- /deck --------------------------------------------------------------------------------------------------
 
 
-def deck_page_context(db: Any, params: Mapping[str, str], context: dict[str, Any]) -> dict[str, Any]:
+def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str, Any]) -> dict[str, Any]:
     """The deck page's answers for the form's ``params`` (the address's, or a posted form's), written into
     ``context`` as they come (an error keeps the form filled in)."""
     from oracle_tools.decks.checker import format_rules
@@ -704,7 +713,7 @@ async def deck_page(request: Request) -> Response:
     if isinstance(form, tuple):  # not a form, too big, not UTF-8: said on the empty form
         message, status = form
 
-        def unread(db: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+        def unread(db: OracleDB, ctx: dict[str, Any]) -> dict[str, Any]:
             deck_page_context(db, {}, ctx)
             raise PageError(message, status)
 

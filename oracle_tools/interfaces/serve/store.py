@@ -41,7 +41,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from itertools import accumulate
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from oracle_tools.db import OracleDB
 from oracle_tools.errors import OracleToolsError
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     import duckdb
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
+_Built = TypeVar("_Built")
 
 MB = 1024 * 1024
 #: Bytes of card objects kept as JSON per generation (every Oracle card's representative printing of the real
@@ -319,10 +320,12 @@ class Generation:
         with self._cursor_lock:
             return not self.closed
 
-    def cached(self, key: str, build: Callable[[], Any]) -> Any:
-        """A value computed once per generation (built again if two threads race: both answers are equal)."""
+    def cached(self, key: str, build: Callable[[], _Built]) -> _Built:
+        """A value computed once per generation (built again if two threads race: both answers are equal); the
+        caller's ``build`` says its type, so each key keeps the one type its one builder makes."""
         try:
-            return self.caches[key]
+            found: _Built = self.caches[key]
+            return found
         except KeyError:
             value = self.caches[key] = build()
             return value

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -27,6 +27,9 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
+
+if TYPE_CHECKING:
+    import duckdb
 
 from oracle_tools.db import OracleDB
 from oracle_tools.errors import OracleToolsError
@@ -114,7 +117,7 @@ def card_stats(row: dict[str, Any]) -> str:
     return ""
 
 
-def oracle_card(con: Any, oracle_id: str, same_name: list[str]) -> dict[str, Any] | None:
+def oracle_card(con: duckdb.DuckDBPyConnection, oracle_id: str, same_name: list[str]) -> dict[str, Any] | None:
     """The Oracle card with its faces, legalities and alternate names, for the page.
 
     The rows come from oracle_tools/scryfall/lookups.py (``oracle_card``); what the page shows is made here.
@@ -140,7 +143,7 @@ TOKEN_MEMO_SIZE = 10_000  # token answers kept per database generation for the p
 
 def look_up(
     db: OracleDB,
-    con: Any,
+    con: duckdb.DuckDBPyConnection,
     query: str,
     *,
     fuzzy: bool,
@@ -208,7 +211,7 @@ def check_pasted_deck(db: OracleDB, text: str, fmt: str, commander: str) -> Any:
 
 
 def render(
-    db: OracleDB, con: Any, params: dict[str, str], *, form_error: tuple[str, int] | None = None
+    db: OracleDB, con: duckdb.DuckDBPyConnection, params: dict[str, str], *, form_error: tuple[str, int] | None = None
 ) -> tuple[str, int]:
     """The page for the given form values: (HTML, HTTP status). Bad input is a message on the page (400);
     ``form_error`` is a posted form that could not be read (message, status)."""
@@ -218,7 +221,7 @@ def render(
 
 def page_context(
     db: OracleDB,
-    con: Any,
+    con: duckdb.DuckDBPyConnection,
     params: dict[str, str],
     *,
     form_error: tuple[str, int] | None = None,
