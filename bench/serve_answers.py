@@ -21,6 +21,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from realdata import require as require_realdata
+
+require_realdata(__file__)  # its requests are drawn from the real database (every bench says so in one line)
+
 HEADERS = ("content-type", "location", "x-scryfall-card", "x-scryfall-card-image", "content-disposition")
 
 
