@@ -593,6 +593,7 @@ class Ingest:
         try:
             kept.result()
         except duckdb.Error as exc:
+            _raise_if_disk_full(exc)
             raise IngestError(
                 f"the card files cannot be kept as Scryfall card objects: {_first_line(exc)}. Nothing was replaced."
             ) from None
@@ -674,6 +675,7 @@ class Ingest:
                     [order, source.is_oracle, str(source.path), str(source.path)],
                 )
             except duckdb.Error as exc:
+                _raise_if_disk_full(exc)
                 raise IngestError(
                     f"{source.path}: cannot be read as Scryfall card objects: {_first_line(exc)}. Nothing was replaced."
                 ) from None
@@ -731,6 +733,7 @@ class Ingest:
                     [str(source.path)],
                 ).fetchall()[0][0]
             except duckdb.Error as exc:
+                _raise_if_disk_full(exc)
                 raise IngestError(
                     f"{source.path}: cannot be read as Scryfall ruling objects: {_first_line(exc)}. "
                     f"Nothing was replaced."
@@ -755,6 +758,7 @@ class Ingest:
                     [str(source.path)],
                 ).fetchall()
             except duckdb.Error as exc:
+                _raise_if_disk_full(exc)
                 raise IngestError(
                     f"{source.path}: cannot be read as Scryfall set objects: {_first_line(exc)}. Nothing was replaced."
                 ) from None
@@ -902,6 +906,13 @@ class _SecondConnection:
         self._cursor.close()
         if exc_type is None:
             self.wait()
+
+
+def _raise_if_disk_full(exc: BaseException) -> None:
+    """A full disk is said as one (the CLI's "the disk is full" line, exit 1), never as a damaged input file: where
+    DuckDB runs out of room depends on the file and the disk, so any step that reads a file can meet it."""
+    if "No space left on device" in str(exc):
+        raise exc
 
 
 def _first_line(exc: BaseException) -> str:

@@ -62,3 +62,28 @@ def test_a_full_disk_during_ingest_says_so(full_disk: Path) -> None:
     assert "check that --db is an oracle-tools database" not in line
     assert not db.exists() and not any(p.name.endswith(".tmp") for p in full_disk.iterdir())
     assert os.statvfs(full_disk).f_bfree > 0  # the temp file went away with the failure
+
+
+def test_a_full_disk_met_while_keeping_the_card_objects_is_said_as_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where DuckDB runs out of room depends on the files and the disk: a full disk met while the card objects are
+    kept (or a file is read) is the same full disk — exit 1 and its one line — never "cannot be kept as Scryfall card
+    objects", which blames the input."""
+    import duckdb
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+    from oracle_tools.store import scryfall_objects
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise duckdb.IOException(
+            'IO Error: Could not write file "oracle.duckdb.ingest-1.tmp.wal": No space left on device'
+        )
+
+    monkeypatch.setattr(scryfall_objects, "keep", full)
+    db = tmp_path / "oracle.duckdb"
+    done = CliRunner().invoke(main, ["ingest", "--sample", "--no-progress", "--db", str(db)])
+    assert done.exit_code == 1, done.output
+    assert done.output.startswith("error: ingest: the disk is full (") and done.output.count("\n") == 1
+    assert "cannot be kept" not in done.output and not db.exists()
