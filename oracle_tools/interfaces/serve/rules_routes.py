@@ -5,7 +5,7 @@ and render ``OracleDB``'s answers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlencode
 
 from starlette.requests import Request
@@ -26,9 +26,6 @@ from oracle_tools.interfaces.serve.pools import LARGE_WORK
 from oracle_tools.interfaces.serve.responses import ApiError, answer_in_threadpool, answer_remembered, json_response
 from oracle_tools.interfaces.serve.scryfall_routes import PAGE_SIZE
 from oracle_tools.interfaces.serve.store import Generation
-
-if TYPE_CHECKING:
-    pass
 
 
 async def names_resolve(request: Request) -> Response:
