@@ -58,7 +58,9 @@ def timed(client: Any, paths: list[str]) -> dict[str, float]:
 def forget(generation: Any) -> None:
     """Drop the answers the server kept of the questions asked (searches, API answers, pages); the card objects the
     warm-up built stay, as in a server that has run a while."""
-    for cache in (generation.searches, generation.answers, generation.named, generation.caches.get("web_pages")):
+    from oracle_tools.interfaces.serve.pages import PAGES
+
+    for cache in (generation.searches, generation.answers, generation.named, generation.peek(PAGES)):
         if cache is not None:
             cache.clear()
 

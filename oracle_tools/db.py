@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from oracle_tools import ingest as _ingest
     from oracle_tools.choose import chooser as _choose
     from oracle_tools.decks import checker as _decks
+    from oracle_tools.history import changes as _changes
     from oracle_tools.names import index as _index
     from oracle_tools.names import point as _point
     from oracle_tools.names import resolver as _resolver
@@ -435,7 +436,7 @@ class OracleDB:
 
     def _change_selection(
         self, since: str | dt.date | None, run: int | None, format: str | None, card: str | None
-    ) -> Any:
+    ) -> _changes.Selection:
         from oracle_tools.history import changes as _changes
 
         oracle_id = None

@@ -735,6 +735,7 @@ def test_search_page_shares_the_apis_search_and_caches_in_bytes(client: Any) -> 
     """A search page keeps its ids in the server's search cache, the API's (one `unique=prints` search of the real
     data is tens of MB: a cache counted in entries could hold gigabytes), so the API then answers the same query
     from memory; rendered pages are kept in a cache bounded in bytes too."""
+    from oracle_tools.interfaces.serve.pages import PAGES
     from oracle_tools.interfaces.serve.store import ByteCache
 
     query = "t:goblin o:haste"
@@ -745,7 +746,7 @@ def test_search_page_shares_the_apis_search_and_caches_in_bytes(client: Any) -> 
     assert kept is not None and len(kept) > 0
     api = client.get("/cards/search", params={"q": query, "unique": "prints", "order": "cmc"})
     assert [card["id"] for card in api.json()["data"]] == kept.slice(0, len(kept))
-    pages = generation.caches["web_pages"]
+    pages = generation.peek(PAGES)
     assert isinstance(pages, ByteCache) and pages.bytes > len(page.content)
 
 

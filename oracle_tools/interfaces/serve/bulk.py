@@ -21,12 +21,13 @@ import os
 import threading
 import uuid
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from starlette.types import Receive, Scope, Send
 
-from oracle_tools.interfaces.serve.store import BASE_URL_BYTES
+from oracle_tools.interfaces.serve.store import BASE_URL_BYTES, Kept
 from oracle_tools.scryfall import lookups
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ MAX_DOWNLOADS = 4  # downloads at once; more are answered 503
 #: seconds a client may stop reading before its download is cut off (the environment variable sets it for tests)
 WRITE_TIMEOUT = float(os.environ.get("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "30"))
 CHUNK = 256 * 1024  # bytes sent per write
+BULK_FILES: Kept[BulkFile] = Kept("bulk files")  # per kind and base address
 _BUILD_LOCK = threading.Lock()  # one build at a time: a second request for the same file waits, then reuses it
 
 
@@ -69,13 +71,12 @@ class BulkFile:
 
 def bulk_file(gen: Generation, kind: str, base: str) -> BulkFile:
     """The ``kind`` file of this generation, built on first use (links pointing at ``base``)."""
-    key = f"bulk:{kind}:{base}"
-    found = gen.caches.get(key)
-    if isinstance(found, BulkFile):
+    key = BULK_FILES.of(f"{kind} {base}")
+    found = gen.peek(key)
+    if found is not None:
         return found
     with _BUILD_LOCK:
-        built: BulkFile = gen.cached(key, lambda: _build(gen, kind, base))
-        return built
+        return gen.cached(key, lambda: _build(gen, kind, base))
 
 
 def _updated_at(gen: Generation) -> str:
@@ -102,7 +103,7 @@ def _build(gen: Generation, kind: str, base: str) -> BulkFile:
     return BulkFile(out.getvalue(), size, _updated_at(gen))
 
 
-def _items(gen: Generation, kind: str, base: str) -> Any:
+def _items(gen: Generation, kind: str, base: str) -> Iterator[bytes]:
     """Each object of the file as JSON bytes, in a stable order."""
     cur = gen.cursor()
     if kind == "rulings":

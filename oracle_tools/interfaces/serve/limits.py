@@ -14,6 +14,7 @@ import json
 import sys
 from typing import Any
 
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 #: Seconds a client has to send a request's headers, from the connection's start or the previous answer.
@@ -125,14 +126,14 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
 
-def _quiet_once_answered(app: Any) -> Any:
+def _quiet_once_answered(app: ASGIApp) -> ASGIApp:
     """``app``, ending without a traceback when the stop's grace period cancels a request it has answered (the
     app answers 503 then re-raises the cancellation; uvicorn would log that as "Exception in ASGI application")."""
 
-    async def run(scope: Any, receive: Any, send: Any) -> None:
+    async def run(scope: Scope, receive: Receive, send: Send) -> None:
         started = False
 
-        async def watched_send(message: Any) -> None:
+        async def watched_send(message: Message) -> None:
             nonlocal started
             started = started or message["type"] == "http.response.start"
             await send(message)

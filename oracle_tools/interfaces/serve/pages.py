@@ -31,7 +31,7 @@ from starlette.routing import Route
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve.assets import favicon, static
 from oracle_tools.interfaces.serve.pools import PoolFull
-from oracle_tools.interfaces.serve.store import MB, ByteCache
+from oracle_tools.interfaces.serve.store import MB, ByteCache, Kept
 from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response, card_stats, run_pooled, templates
 from oracle_tools.names.kinds import LISTED_AS
 from oracle_tools.scryfall.card_facts import CardFacts
@@ -40,6 +40,7 @@ from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 if TYPE_CHECKING:
     from oracle_tools.db import OracleDB
     from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.names.resolver import Resolution
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
 PAGE_SIZE = 60  # cards a results page shows
@@ -145,7 +146,7 @@ async def _page(
     images = _images(request)
     generation = request.scope["oracle_tools.generation"]
     # A page depends only on its address, the images setting and the read-only database: kept per generation.
-    pages: ByteCache = generation.cached("web_pages", lambda: ByteCache(PAGE_CACHE_BYTES))
+    pages: ByteCache = generation.cached(PAGES, lambda: ByteCache(PAGE_CACHE_BYTES))
     key = (template, str(request.url.path) + "?" + request.url.query, images)
     warm_pages(generation)
     hit = pages.get(key) if request.method == "GET" else None
@@ -358,15 +359,22 @@ def kept_card_objects(
 
 _FACTS_LOCK = threading.Lock()
 
+# What the pages keep per database generation (``Generation.cached``)
+PAGES: Kept[ByteCache] = Kept("rendered pages")
+CARD_FACTS: Kept[CardFacts] = Kept("every card's facts")
+LEGALITIES_SOURCE: Kept[str] = Kept("which files' legalities judge decks")
+TOKEN_CATALOG: Kept[dict[str, list[dict[str, Any]]]] = Kept("the token catalog by normalized name")
+TOKEN_NAMES: Kept[list[str]] = Kept("every token name, sorted")
+
 
 def card_facts(generation: Generation | None) -> CardFacts | None:
     """The generation's :class:`CardFacts`, built by the first page that needs it (one build at a time)."""
     if generation is None:
         return None
-    found = generation.caches.get("web_card_facts")
+    found = generation.peek(CARD_FACTS)
     if found is None:
         with _FACTS_LOCK:
-            found = generation.cached("web_card_facts", lambda: CardFacts(generation.cursor()))
+            found = generation.cached(CARD_FACTS, lambda: CardFacts(generation.cursor()))
     return found
 
 
@@ -376,7 +384,7 @@ def warm_pages(generation: Generation) -> None:
     reads a format's on its first check, 40-100 ms), which file's legalities judge decks, the token catalog and the
     compiled templates. A reader who searches first finds the card, token and deck pages ready. A failure (the
     database closed under it) leaves each to the first page that needs it."""
-    if "web_card_facts" in generation.caches or generation.warm_seconds is None or _FACTS_LOCK.locked():
+    if generation.peek(CARD_FACTS) is not None or generation.warm_seconds is None or _FACTS_LOCK.locked():
         return
 
     def build() -> None:
@@ -387,7 +395,7 @@ def warm_pages(generation: Generation) -> None:
                 templates.get_template(template)  # compiled once (100-150 ms each), kept by the environment
             card_facts(generation)
             db = generation.db
-            generation.cached("web_legalities", db.legalities_source)
+            generation.cached(LEGALITIES_SOURCE, db.legalities_source)
             token_catalog(db, generation)
             for rules in FORMATS.values():
                 if not rules.legality:  # a format judged without a legalities column
@@ -550,7 +558,7 @@ async def card_named(request: Request) -> Response:
 
         return await bad()
 
-    def find() -> Any:
+    def find() -> Resolution:
         return generation.db.resolve(name, fuzzy=True)
 
     try:
@@ -584,7 +592,7 @@ def token_catalog(db: OracleDB, generation: Generation | None) -> dict[str, list
             by_name.setdefault(normalize(row["name"]), []).append(row)
         return by_name
 
-    return generation.cached("web_token_catalog", build) if generation is not None else build()
+    return generation.cached(TOKEN_CATALOG, build) if generation is not None else build()
 
 
 def token_names(db: OracleDB, generation: Generation | None) -> list[str]:
@@ -594,7 +602,7 @@ def token_names(db: OracleDB, generation: Generation | None) -> list[str]:
     def build() -> list[str]:
         return sorted({row["name"] for rows in token_catalog(db, generation).values() for row in rows}, key=str.lower)
 
-    return generation.cached("web_token_names", build) if generation is not None else build()
+    return generation.cached(TOKEN_NAMES, build) if generation is not None else build()
 
 
 def token_page_context(db: OracleDB, name: str, generation: Generation | None = None) -> dict[str, Any]:
@@ -690,7 +698,7 @@ def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str
     # which file's legalities judge the deck: one answer per database (a query over every printing), kept
     generation = context.get("generation")
     legalities = (
-        generation.cached("web_legalities", db.legalities_source) if generation is not None else db.legalities_source()
+        generation.cached(LEGALITIES_SOURCE, db.legalities_source) if generation is not None else db.legalities_source()
     )
     context.update(
         report=report,

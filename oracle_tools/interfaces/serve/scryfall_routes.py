@@ -35,13 +35,18 @@ from oracle_tools.interfaces.serve.responses import (
     raw_json_response,
     sentence,
 )
-from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList
+from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList, Kept
 from oracle_tools.names.resolver import Resolution
 from oracle_tools.scryfall import cardjson, lookups
 
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
 AUTOCOMPLETE_LIMIT = 20  # names per /cards/autocomplete answer, as on Scryfall
+# What these routes keep per database generation (``Generation.cached``)
+AUTOCOMPLETE_NAMES: Kept[list[tuple[str, str]]] = Kept("(normalized name, name) of every card name")
+CATALOGS: Kept[list[str]] = Kept("catalogs")  # per catalog name
+SETS: Kept[list[dict[str, Any]]] = Kept("set objects")
+SYMBOLOGY: Kept[bytes] = Kept("the symbology list as JSON")
 
 
 # -- card objects ----------------------------------------------------------------------------------
@@ -278,7 +283,7 @@ def _autocomplete_names(gen: Generation) -> list[tuple[str, str]]:
     def build() -> list[tuple[str, str]]:
         return [(normalize(name), name) for name in lookups.card_names(gen.cursor())]
 
-    return gen.cached("autocomplete", build)
+    return gen.cached(AUTOCOMPLETE_NAMES, build)
 
 
 async def cards_autocomplete(request: Request) -> Response:
@@ -489,7 +494,7 @@ async def catalog(request: Request) -> Response:
     base = base_url_of(request)
 
     def work(gen: Generation) -> Response:
-        data = gen.cached(f"catalog:{name}", lambda: gen.db.catalog(name))
+        data = gen.cached(CATALOGS.of(name), lambda: gen.db.catalog(name))
         uri = f"{base}/catalog/{name}"
         return json_response({"object": "catalog", "uri": uri, "total_values": len(data), "data": data})
 
@@ -505,7 +510,7 @@ async def migrations(request: Request) -> Response:
 
 def _sets(gen: Generation) -> list[dict[str, Any]]:
     """Every set object (links hold the BASE_URL placeholder), newest first; built once per generation."""
-    return gen.cached("sets", lambda: gen.db.sets(base_url=BASE_URL))
+    return gen.cached(SETS, lambda: gen.db.sets(base_url=BASE_URL))
 
 
 async def sets_list(request: Request) -> Response:
@@ -571,7 +576,7 @@ async def symbology(request: Request) -> Response:
         from oracle_tools.scryfall.symbology import symbols
 
         body = gen.cached(
-            "symbology", lambda: json_bytes({"object": "list", "has_more": False, "data": symbols(gen.cursor())})
+            SYMBOLOGY, lambda: json_bytes({"object": "list", "has_more": False, "data": symbols(gen.cursor())})
         )
         return raw_json_response(body)
 

@@ -39,9 +39,10 @@ import threading
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from oracle_tools.db import OracleDB
 from oracle_tools.errors import OracleToolsError
@@ -51,6 +52,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
 _Built = TypeVar("_Built")
+
+
+@dataclass(frozen=True)
+class Kept(Generic[_Built]):
+    """The key of a value a generation computes once (``Generation.cached``): its type parameter is the value's type,
+    so each kept value has one type and mypy checks every builder against it. ``part`` tells apart the values kept
+    per something (a catalog's name, a bulk file's kind and address)."""
+
+    name: str
+    part: str = ""
+
+    def of(self, part: str) -> Kept[_Built]:
+        """The key of this value for ``part``."""
+        return Kept(self.name, part)
+
 
 MB = 1024 * 1024
 #: Bytes of card objects kept as JSON per generation (every Oracle card's representative printing of the real
@@ -164,13 +180,13 @@ class _GenerationDB(OracleDB):
     closed = False
 
     @property
-    def con(self) -> Any:
+    def con(self) -> duckdb.DuckDBPyConnection:
         if self.closed:
             raise OracleToolsError("the database was closed (reopened after a re-ingest); retry")
         return super().con
 
     @property
-    def user_con(self) -> Any:
+    def user_con(self) -> duckdb.DuckDBPyConnection:
         if self.closed:
             raise OracleToolsError("the database was closed (reopened after a re-ingest); retry")
         return super().user_con
@@ -188,12 +204,12 @@ class Generation:
         _ = self.owner.con  # open now (raises DatabaseMissingError), not concurrently in the first requests
         self._cursor_lock = threading.Lock()
         self._local = threading.local()
-        self._cursors: list[Any] = []
+        self._cursors: list[duckdb.DuckDBPyConnection] = []
         #: card objects as JSON by printing id (b"": asked for, not in the database)
         self.card_json = ByteCache(CARD_CACHE_BYTES)
         #: Oracle id -> its representative printing's id (one per Oracle card: bounded by the database)
         self.representative: dict[str, str] = {}
-        self.caches: dict[str, Any] = {}
+        self._kept: dict[Kept[Any], Any] = {}
         #: /cards/named answers by (exact|fuzzy, name, set): a printing id or the ApiError to answer
         self.named = ByteCache(NAMED_CACHE_BYTES)
         #: 200 answers of the GET rules endpoints as JSON bytes, by (path, parameters)
@@ -320,15 +336,20 @@ class Generation:
         with self._cursor_lock:
             return not self.closed
 
-    def cached(self, key: str, build: Callable[[], _Built]) -> _Built:
-        """A value computed once per generation (built again if two threads race: both answers are equal); the
-        caller's ``build`` says its type, so each key keeps the one type its one builder makes."""
+    def cached(self, key: Kept[_Built], build: Callable[[], _Built]) -> _Built:
+        """The value kept under ``key``, computed once per generation (built again if two threads race: both answers
+        are equal)."""
         try:
-            found: _Built = self.caches[key]
+            found: _Built = self._kept[key]
             return found
         except KeyError:
-            value = self.caches[key] = build()
+            value = self._kept[key] = build()
             return value
+
+    def peek(self, key: Kept[_Built]) -> _Built | None:
+        """The value kept under ``key`` if it was built already, else None (nothing is built)."""
+        found: _Built | None = self._kept.get(key)
+        return found
 
     def interrupt(self) -> None:
         """Stop the queries running on this generation's cursors and the warm-up's (the server is stopping)."""

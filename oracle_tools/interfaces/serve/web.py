@@ -31,9 +31,14 @@ from starlette.routing import Route
 if TYPE_CHECKING:
     import duckdb
 
+    from oracle_tools.decks.report import DeckReport
+    from oracle_tools.names.resolver import Resolution
+    from oracle_tools.tokens.answers import TokenAnswer
+
 from oracle_tools.db import OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve.pools import LARGE_WORK, PoolFull
+from oracle_tools.interfaces.serve.store import Kept
 from oracle_tools.names.kinds import RESOLVED_AS
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 
@@ -90,10 +95,10 @@ templates.filters["oracle_text"] = oracle_text
 class Lookup:
     """The answer to the name box: the resolution, the Oracle card, a token, or suggestions."""
 
-    resolution: Any  # names.Resolution
+    resolution: Resolution
     via_text: str = ""
     card: dict[str, Any] | None = None
-    token: Any = None  # tokens.TokenAnswer of kind predefined/effect (a token by that name exists)
+    token: TokenAnswer | None = None  # of kind predefined/effect: a token by that name exists
     miss: bool = False
     suggestions: list[str] = field(default_factory=list)
 
@@ -139,6 +144,9 @@ def oracle_card(con: duckdb.DuckDBPyConnection, oracle_id: str, same_name: list[
 
 
 TOKEN_MEMO_SIZE = 10_000  # token answers kept per database generation for the page
+# What the old page keeps per database generation (``Generation.cached``)
+TOKEN_ANSWERS: Kept[dict[str, TokenAnswer]] = Kept("token answers by name")
+RECENT_CHANGES: Kept[dict[str, Any] | None] = Kept("what the last ingest changed")
 
 
 def look_up(
@@ -147,7 +155,7 @@ def look_up(
     query: str,
     *,
     fuzzy: bool,
-    token_memo: dict[str, Any] | None = None,
+    token_memo: dict[str, TokenAnswer] | None = None,
 ) -> Lookup:
     """Resolve ``query`` as a card name (CR 201) and as a token name (CR 111); the page's own SQL runs on ``con``.
     ``token_memo`` keeps token answers (the server's, per database generation): ``OracleDB.token`` runs
@@ -202,7 +210,7 @@ def format_choices() -> list[tuple[str, str]]:
     return [(key, rules.label or key) for key, rules in FORMATS.items()]
 
 
-def check_pasted_deck(db: OracleDB, text: str, fmt: str, commander: str) -> Any:
+def check_pasted_deck(db: OracleDB, text: str, fmt: str, commander: str) -> DeckReport:
     """Check pasted decklist text. Text is always parsed as text — never taken as a file path."""
     from oracle_tools.decks.decklist import parse_decklist
 
@@ -298,8 +306,8 @@ def _render_in_thread(request: Request, params: dict[str, str], form_error: tupl
         generation.cursor(),
         params,
         form_error=form_error,
-        token_memo=generation.cached("web_tokens", dict),
-        changes=generation.cached("web_changes", lambda: recent_changes(generation.db)),
+        token_memo=generation.cached(TOKEN_ANSWERS, dict),
+        changes=generation.cached(RECENT_CHANGES, lambda: recent_changes(generation.db)),
     )
     return templates.get_template("page.html").render(context), status
 
