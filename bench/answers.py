@@ -13,11 +13,12 @@ one changed), or a deck problem's text, and prints examples of each.
 
 from __future__ import annotations
 
-import argparse
 import json
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from realdata import record_or_compare
 from realdata import require as require_realdata
 
 require_realdata(__file__)  # before bench_names, whose import checks too: the one line names this script
@@ -55,7 +56,7 @@ def _load(path: Path) -> dict[str, dict[str, list]]:
     return found
 
 
-def compare(before_path: Path, after_path: Path, examples: int) -> None:
+def compare(before_path: Path, after_path: Path, examples: int) -> int:
     before, after = _load(before_path), _load(after_path)
     changes: dict[str, list[tuple[str, object, object]]] = defaultdict(list)
     counts: Counter[str] = Counter()
@@ -84,29 +85,17 @@ def compare(before_path: Path, after_path: Path, examples: int) -> None:
     print(", ".join(f"{v:,} {k}" for k, v in counts.items()))
     if not changes:
         print("no answer differs")
-        return
+        return 0
     for label, items in changes.items():
         print(f"\n{len(items):,} differ: {label}")
         for key, old, new in items[:examples]:
             print(f"  {key}\n    before: {old}\n    after:  {new}")
+    return 1
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-    rec = sub.add_parser("record")
-    rec.add_argument("--db", type=Path, required=True)
-    rec.add_argument("--out", type=Path, required=True)
-    cmp = sub.add_parser("compare")
-    cmp.add_argument("before", type=Path)
-    cmp.add_argument("after", type=Path)
-    cmp.add_argument("--examples", type=int, default=8)
-    args = parser.parse_args()
-    if args.command == "record":
-        record(args.db, args.out)
-    else:
-        compare(args.before, args.after, args.examples)
+def main() -> int:
+    return record_or_compare(__doc__, record, compare)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -3,8 +3,10 @@ and the one line each says when it is absent."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "realdata"
@@ -49,3 +51,24 @@ def build_all_real(db: Path = ALL_REAL_DB, rebuild: bool = False) -> Path:
     OracleDB.ingest_files(db, [folder / f for f in ALL_CARD_FILES if (folder / f).exists()]).close()
     print(f"  built in {time.perf_counter() - started:.1f} s", flush=True)
     return db
+
+
+def record_or_compare(
+    doc: str | None, record: Callable[[Path, Path], object], compare: Callable[[Path, Path, int], int]
+) -> int:
+    """The command line of a script that records answers on one tree and compares two records:
+    ``record --db DB --out FILE`` then ``compare BEFORE AFTER [--examples N]``; returns the exit status."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    rec = sub.add_parser("record")
+    rec.add_argument("--db", type=Path, required=True)
+    rec.add_argument("--out", type=Path, required=True)
+    cmp = sub.add_parser("compare")
+    cmp.add_argument("before", type=Path)
+    cmp.add_argument("after", type=Path)
+    cmp.add_argument("--examples", type=int, default=10, help="differing answers shown")
+    args = parser.parse_args()
+    if args.command == "record":
+        record(args.db, args.out)
+        return 0
+    return compare(args.before, args.after, args.examples)

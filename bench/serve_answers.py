@@ -14,13 +14,13 @@ query is random by design: only its status and object kind are kept.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from realdata import record_or_compare
 from realdata import require as require_realdata
 
 require_realdata(__file__)  # its requests are drawn from the real database (every bench says so in one line)
@@ -223,30 +223,18 @@ def record(db_path: Path, out: Path) -> None:
     print(f"recorded {count} answers in {out}")
 
 
-def compare(before: Path, after: Path) -> int:
+def compare(before: Path, after: Path, examples: int = 10) -> int:
     old = before.read_text(encoding="utf-8").splitlines()
     new = after.read_text(encoding="utf-8").splitlines()
     differ = [(a, b) for a, b in zip(old, new, strict=False) if a != b]
     print(f"{len(old)} answers before, {len(new)} after; {len(differ)} differ")
-    for a, b in differ[:10]:
+    for a, b in differ[:examples]:
         print(f"  before: {a[:400]}\n  after:  {b[:400]}")
     return 1 if differ or len(old) != len(new) else 0
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-    rec = sub.add_parser("record")
-    rec.add_argument("--db", type=Path, required=True)
-    rec.add_argument("--out", type=Path, required=True)
-    cmp = sub.add_parser("compare")
-    cmp.add_argument("before", type=Path)
-    cmp.add_argument("after", type=Path)
-    args = parser.parse_args()
-    if args.command == "record":
-        record(args.db, args.out)
-        return 0
-    return compare(args.before, args.after)
+    return record_or_compare(__doc__, record, compare)
 
 
 if __name__ == "__main__":

@@ -361,7 +361,7 @@ def test_a_deck_of_misspelt_names_holds_up_no_other_request(server: Server, samp
 def test_caches_are_bounded_in_bytes(sample_db_path: Path) -> None:
     """A search of every printing is one cache entry of its ids' bytes, not a slot among 512: distinct big searches
     stay within the byte limit (the oldest go), and the ids are kept compactly; card objects likewise."""
-    from oracle_tools.interfaces.serve.app import card_json, search_ids
+    from oracle_tools.interfaces.serve.app import search_ids
     from oracle_tools.interfaces.serve.store import Generation
 
     generation = Generation(sample_db_path, 1)
@@ -379,7 +379,7 @@ def test_caches_are_bounded_in_bytes(sample_db_path: Path) -> None:
         assert again.slice(0, len(again)) == first and again[len(first) - 1] == first[-1]
 
         generation.card_json.limit = 400_000
-        bodies = card_json(generation, first[:600])
+        bodies = generation.card_objects_json(first[:600])
         assert all(bodies) and generation.card_json.bytes <= 400_000 and len(generation.card_json) < 600
     finally:
         generation.close()

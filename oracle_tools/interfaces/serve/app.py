@@ -60,7 +60,7 @@ from oracle_tools.interfaces.serve.responses import (
     pool_full,
     server_error,
 )
-from oracle_tools.interfaces.serve.scryfall_routes import card_json, search_ids
+from oracle_tools.interfaces.serve.scryfall_routes import search_ids
 from oracle_tools.interfaces.serve.store import Store
 from oracle_tools.scryfall import cardjson, lookups
 
@@ -400,7 +400,6 @@ __all__ = [
     "AnswerServerErrors",
     "ApiError",
     "api_routes",
-    "card_json",
     "create_app",
     "error_body",
     "search_ids",

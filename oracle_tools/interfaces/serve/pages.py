@@ -334,27 +334,15 @@ def kept_card_objects(
     db: OracleDB, generation: Generation | None, *, ids: list[str] | None = None, oracle_id: str | None = None
 ) -> list[dict[str, Any]]:
     """:meth:`OracleDB.card_objects` (by printing ids, or an Oracle id's representative printing), read from the
-    server's per-generation cache of those same objects where it has them (the API's ``/cards`` answers, built in the
-    background for every card's representative printing): a card page then needs no object built again."""
+    server's per-generation cache of those same objects (the API's ``/cards`` answers, built in the background for
+    every card's representative printing; what a page builds is kept there too): no object is built twice."""
     if ids is None and oracle_id is None:
         raise TypeError("kept_card_objects() takes ids= or oracle_id=")
     if generation is None:
         return list(db.card_objects(ids=ids) if ids is not None else db.card_objects(oracle_ids=[str(oracle_id)]))
     if ids is None:
-        assert oracle_id is not None  # (the check above)
-        found = generation.representative.get(oracle_id)
-        if not found:
-            return list(db.card_objects(oracle_ids=[oracle_id]))
-        ids = [found]
-    objects: dict[str, dict[str, Any]] = {}
-    for pid in ids:
-        body = generation.card_json.get(pid)
-        if body:
-            objects[pid] = json.loads(body)
-    missing = [pid for pid in ids if pid not in objects]
-    for card in db.card_objects(ids=missing) if missing else []:
-        objects[card["id"]] = card
-    return [objects[pid] for pid in ids if pid in objects]
+        ids = list(generation.representative_of([str(oracle_id)]).values())
+    return [json.loads(body) for body in generation.card_objects_json(ids) if body is not None]
 
 
 _FACTS_LOCK = threading.Lock()

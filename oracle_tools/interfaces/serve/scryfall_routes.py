@@ -52,21 +52,6 @@ SYMBOLOGY: Kept[bytes] = Kept("the symbology list as JSON")
 # -- card objects ----------------------------------------------------------------------------------
 
 
-def card_json(generation: Generation, ids: Sequence[str]) -> list[bytes | None]:
-    """Card objects as JSON bytes for printing ids (None for an unknown id), cached per generation
-    (:meth:`Generation.card_objects_json`); :func:`_with_base` puts the request's base URL in."""
-    return generation.card_objects_json(ids)
-
-
-def representative(generation: Generation, oracle_ids: Sequence[str]) -> dict[str, str]:
-    """Printing id of each Oracle id's representative printing (cardjson's rule), cached."""
-    cache = generation.representative
-    missing = [oid for oid in dict.fromkeys(oracle_ids) if oid not in cache]
-    found = cardjson.representative_ids(generation.cursor(), missing) if missing else {}
-    cache.update(found)  # the ids of cards only: a client's made-up ids are not kept
-    return {oid: pid for oid in oracle_ids if (pid := cache.get(oid) or found.get(oid))}
-
-
 def list_body(items: Sequence[bytes], **fields: Any) -> bytes:
     """A Scryfall list object whose ``data`` are already-serialised card objects."""
     head = json_bytes({"object": "list", **fields})[:-1]
@@ -75,7 +60,7 @@ def list_body(items: Sequence[bytes], **fields: Any) -> bytes:
 
 def _card_answer(generation: Generation, printing_id: str | None, base_url: str, missing: str) -> Response:
     if printing_id:
-        body = card_json(generation, [printing_id])[0]
+        body = generation.card_objects_json([printing_id])[0]
         if body is not None:
             return raw_json_response(body.replace(BASE_URL_BYTES, base_url.encode()))
     raise ApiError(404, missing)
@@ -146,7 +131,7 @@ def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | Non
         if pid is None:
             raise ApiError(404, f"No cards found matching “{name}” in set “{set_code}”.")
         return pid
-    pid = representative(gen, [oracle_id]).get(oracle_id)
+    pid = gen.representative_of([oracle_id]).get(oracle_id)
     if not pid:
         raise ApiError(404, f"No printing of “{card_name}” in the database.")
     return pid
@@ -366,7 +351,7 @@ async def cards_search(request: Request) -> Response:
                 f"page {page} is past the last page ({(total + PAGE_SIZE - 1) // PAGE_SIZE}) of {total:,} cards.",
             )
         ids = ids_all.slice(start, start + PAGE_SIZE)
-        items = [b for b in card_json(gen, ids) if b is not None]
+        items = [b for b in gen.card_objects_json(ids) if b is not None]
         fields: dict[str, Any] = {"total_cards": total, "has_more": start + PAGE_SIZE < total}
         if fields["has_more"]:
             next_params = {k: v for k, v in params.items() if k != "page"}
@@ -423,7 +408,7 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
     """The printing id one collection identifier other than ``id`` names, or None."""
     cur = gen.cursor()
     if "oracle_id" in ident:  # (printing ids are looked up together, in cards_collection)
-        return representative(gen, [ident["oracle_id"].lower()]).get(ident["oracle_id"].lower())
+        return gen.representative_of([ident["oracle_id"].lower()]).get(ident["oracle_id"].lower())
     if "name" in ident:
         result = gen.db.resolve(ident["name"])
         oracle_id = result.oracle_id if result.ok else _one_of_same_name(gen, result, ident.get("set"))
@@ -431,7 +416,7 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
             return None
         if "set" in ident:
             return lookups.printing_in_set(cur, oracle_id, ident["set"])
-        return representative(gen, [oracle_id]).get(oracle_id)
+        return gen.representative_of([oracle_id]).get(oracle_id)
     if "collector_number" in ident:
         return gen.db.printing_id(ident["set"], ident["collector_number"], None)
     if "mtgo_id" in ident:
@@ -464,7 +449,7 @@ async def cards_collection(request: Request) -> Response:
         # Printing ids are looked up together: their card objects are built (or read from the cache) in one
         # step, and an id that builds no object names no printing.
         by_id = [ident["id"].lower() for ident in checked if "id" in ident]
-        printed = {pid for pid, body in zip(by_id, card_json(gen, by_id), strict=True) if body is not None}
+        printed = {pid for pid, body in zip(by_id, gen.card_objects_json(by_id), strict=True) if body is not None}
         for ident in checked:
             if "id" in ident:
                 pid = ident["id"].lower() if ident["id"].lower() in printed else None
@@ -474,7 +459,7 @@ async def cards_collection(request: Request) -> Response:
                 found_ids.append(pid)
             else:
                 not_found.append(ident)
-        items = card_json(gen, found_ids)
+        items = gen.card_objects_json(found_ids)
         body = list_body([b for b in items if b is not None], not_found=not_found)
         return raw_json_response(body.replace(BASE_URL_BYTES, base.encode()))
 

@@ -277,6 +277,17 @@ class Generation:
             found.update(self.store_cards(built, missing))
         return [found[pid] or None for pid in ids]
 
+    def representative_of(self, oracle_ids: Sequence[str]) -> dict[str, str]:
+        """Printing id of each Oracle id's representative printing (cardjson's rule), kept; unknown ids are left
+        out (and not kept: a client's made-up ids would fill the cache)."""
+        from oracle_tools.scryfall import cardjson
+
+        cache = self.representative
+        missing = [oid for oid in dict.fromkeys(oracle_ids) if oid not in cache]
+        found = cardjson.representative_ids(self.cursor(), missing) if missing else {}
+        cache.update(found)
+        return {oid: pid for oid in oracle_ids if (pid := cache.get(oid) or found.get(oid))}
+
     def remember_named(self, key: tuple[str, str, str], answer: Any) -> None:
         """Keep what /cards/named answered for ``key`` (see Generation.named)."""
         size = sum(len(part) for part in key) + (len(answer) if isinstance(answer, str) else 400)
