@@ -171,6 +171,11 @@ def read_card_facts(con: duckdb.DuckDBPyConnection, oracle_ids: list[str] | None
     return card_facts(cards, faces)
 
 
+def _face_order(face: tuple[Any, ...]) -> tuple[bool, int]:
+    """Faces by face_index, a face without one last (as ORDER BY puts NULLs)."""
+    return (face[1] is None, face[1] or 0)
+
+
 def card_facts(cards: Iterable[tuple[Any, ...]], faces: Iterable[tuple[Any, ...]]) -> list[dict[str, Any]]:
     """One row per Oracle card (``is_card``) with the facts :func:`card_rules` reads: oracle_id, name, oracle_text
     ('' when none), color_identity ([] when none), front_type (the type line of the lowest-indexed face that has one
@@ -187,10 +192,19 @@ def card_facts(cards: Iterable[tuple[Any, ...]], faces: Iterable[tuple[Any, ...]
     for oracle_id, name, is_card, oracle_text, color_identity, type_line, power in cards:
         if not is_card:
             continue
-        ordered = sorted(by_card.get(oracle_id, ()), key=lambda f: (f[1] is None, f[1] or 0))
-        indexed = [f for f in ordered if f[1] is not None]
-        front_type = next((f[3] for f in indexed if f[3] is not None), None)
-        front_power = next((f[4] for f in indexed if f[4] is not None), None)
+        front_type = front_power = None
+        basic = False
+        face_names: list[str | None] = [None]
+        card_faces = by_card.get(oracle_id)
+        if card_faces:  # most cards have one face
+            if len(card_faces) > 1:
+                card_faces.sort(key=_face_order)
+            face_names = [f[2] for f in card_faces]
+            for _, face_index, _, face_type, face_power, supertypes in card_faces:
+                if face_index is not None:
+                    front_type = face_type if front_type is None else front_type
+                    front_power = face_power if front_power is None else front_power
+                basic = basic or (supertypes is not None and "Basic" in supertypes)
         rows.append(
             {
                 "oracle_id": oracle_id,
@@ -199,8 +213,8 @@ def card_facts(cards: Iterable[tuple[Any, ...]], faces: Iterable[tuple[Any, ...]
                 "color_identity": color_identity if color_identity is not None else [],
                 "front_type": front_type if front_type is not None else (type_line if type_line is not None else ""),
                 "front_power": front_power if front_power is not None else power,
-                "basic": any(f[5] is not None and "Basic" in f[5] for f in ordered),
-                "face_names": [f[2] for f in ordered] or [None],
+                "basic": basic,
+                "face_names": face_names,
             }
         )
     return rows
