@@ -156,7 +156,7 @@ class CardRules:
 # The facts a card's deck rules are read from: its ``cards`` row and its ``faces`` rows. Plain reads, joined by
 # :func:`card_facts`: a fresh process checking one list reads its cards by primary key (DuckDB probes the index only
 # when the key is the whole filter, so ``is_card`` is read, not filtered), and a join with a GROUP BY cost that
-# process's peak ~10 MB of DuckDB's hash tables and scanned columns (bench/bench_startup.py).
+# process's peak ~8 MB of DuckDB's hash tables and scanned columns (bench/bench_startup.py).
 _CARD_COLUMNS = "SELECT oracle_id, name, is_card, oracle_text, color_identity, type_line, power FROM cards"
 _FACE_COLUMNS = "SELECT oracle_id, face_index, name, type_line, power, supertypes FROM faces"
 
