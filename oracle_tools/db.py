@@ -701,17 +701,27 @@ class OracleDB:
         lists."""
         # The files and their cards, stored at ingest (sql/legalities_files.sql): ranking every printing here cost a
         # fresh process ~45 MB and a fifth of a second. A database built before that table: ranked here, the same.
-        files = "SELECT file, cards, newest_printing FROM legalities_files"
+        # Plain reads of two small tables, joined here: a join with aggregates costs a fresh process's peak ~8 MB
+        # of DuckDB's hash tables and code (bench/bench_startup.py, the small deck check).
         try:
-            self.con.execute("SELECT file, cards, newest_printing FROM legalities_files LIMIT 0")
+            files = self.con.execute("SELECT file, cards, newest_printing FROM legalities_files").fetchall()
         except sqlfiles.engine().CatalogException:
-            files = sqlfiles.load("legalities_files.sql").partition("TABLE legalities_files AS")[2].strip(" \n;")
-        rows = self.con.execute(
-            f"""SELECT f.file, f.cards, f.newest_printing,
-                      (SELECT max(r.updated_at) FROM ingest_runs r WHERE r.file = f.file),
-                      (SELECT max(r.started_at) FROM ingest_runs r WHERE r.file = f.file)
-               FROM ({files}) f ORDER BY f.cards DESC, f.file"""
-        ).fetchall()
+            ranking = sqlfiles.load("legalities_files.sql").partition("TABLE legalities_files AS")[2].strip(" \n;")
+            files = self.con.execute(ranking).fetchall()
+        latest: dict[str, list[Any]] = {}  # file -> [newest updated_at, newest started_at], as max() ignores NULL
+        for file, updated, started in self.con.execute(
+            "SELECT file, updated_at, started_at FROM ingest_runs"
+        ).fetchall():
+            if file is not None:
+                seen = latest.setdefault(file, [None, None])
+                for at, value in enumerate((updated, started)):
+                    if value is not None and (seen[at] is None or value > seen[at]):
+                        seen[at] = value
+        # most cards first, then by file (NULL last, as ORDER BY puts it)
+        rows = [
+            (file, cards, newest, *latest.get(file, (None, None)))
+            for file, cards, newest in sorted(files, key=lambda f: (-f[1], f[0] is None, f[0] or ""))
+        ]
         if not rows:
             return "legalities: no card is in this database"
         total = sum(r[1] for r in rows)

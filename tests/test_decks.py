@@ -867,3 +867,47 @@ def test_a_decklist_name_is_a_card_hit_with_its_fields_named(sample_db: OracleDB
     assert isinstance(hit, CardHit)  # a name the sample has
     assert (hit.rules.name, hit.via) == ("Fire // Ice", "normalized")
     assert hit.class_key == hit.rules.oracle_id
+
+
+class _RecordingConnection:
+    """A DuckDB connection that keeps the text of every statement it runs (and runs it)."""
+
+    def __init__(self, con: Any) -> None:
+        self._con = con
+        self.queries: list[str] = []
+
+    def execute(self, query: str, *args: Any) -> _RecordingConnection:
+        self.queries.append(query)
+        self._con.execute(query, *args)
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._con, name)
+
+
+def test_a_small_deck_check_reads_plain_rows_without_joins_aggregates_or_sorts(sample_db_path: Path) -> None:
+    # A fresh process checking one list (`oracle-tools deck check`) pays for each join, aggregate and sort DuckDB
+    # runs — its hash tables, sort buffers and the code behind them — in its peak memory (a GROUP BY over two cards
+    # cost ~10 MB): the header, the name lookup and the cards' rules are plain reads, joined in Python.
+    with OracleDB(sample_db_path) as db:
+        recording = _RecordingConnection(db.con)
+        db._con = recording  # type: ignore[assignment]
+        header = db.legalities_source()
+        report = db.check_deck("4 Lightning Bolt\n4 Fire/Ice\n4 Fire\n1 Jace, Vryn's Prodigy\n", format="legacy")
+        db._con = recording._con
+    assert header.startswith("legalities: "), header
+    assert [p.kind for p in report.problems] == ["too_many_copies", "deck_size"], report.problems  # Fire is Fire // Ice
+    heavy = re.compile(r"\b(JOIN|GROUP\s+BY|ORDER\s+BY|DISTINCT|OVER|UNION)\b|\(\s*SELECT\b", re.I)
+    assert recording.queries, "the check ran no query"
+    assert [q for q in recording.queries if heavy.search(q)] == []
+
+
+def test_the_point_checker_reads_each_card_as_the_warm_checker_does(sample_db_path: Path) -> None:
+    # The two strategies of one deck check (the rules of a list's cards only, for a fresh process; every card's,
+    # warm) read the same facts: front face, basic supertype, colour identity, the deck limit of the card's text
+    with OracleDB(sample_db_path) as db:
+        warm = db.deck_checker.cards
+        point = db._point_checker(db.name_index)
+        point.load(sorted(warm))
+        assert point.cards == warm
+        assert len(warm) > 100

@@ -20,7 +20,15 @@ from oracle_tools.text.oracletext import MentionIndex, deck_limit_before, name_m
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["CardRules", "card_rules", "deck_limit_from_text", "identity_letters", "stored_deck_limits"]
+__all__ = [
+    "CardRules",
+    "card_facts",
+    "card_rules",
+    "deck_limit_from_text",
+    "identity_letters",
+    "read_card_facts",
+    "stored_deck_limits",
+]
 
 
 def deck_limit_from_text(oracle_text: str | None, names: Iterable[str] = ()) -> float | None:
@@ -143,6 +151,73 @@ class CardRules:
     background: bool  # legendary Background enchantment (702.124k)
     time_lord_doctor: bool  # legendary Time Lord Doctor creature, no other creature types (702.124m)
     partners: tuple[tuple[str, str], ...]
+
+
+# The facts a card's deck rules are read from: its ``cards`` row and its ``faces`` rows. Plain reads, joined by
+# :func:`card_facts`: a fresh process checking one list reads its cards by primary key (DuckDB probes the index only
+# when the key is the whole filter, so ``is_card`` is read, not filtered), and a join with a GROUP BY cost that
+# process's peak ~8 MB of DuckDB's hash tables and scanned columns (bench/bench_startup.py).
+_CARD_COLUMNS = "SELECT oracle_id, name, is_card, oracle_text, color_identity, type_line, power FROM cards"
+_FACE_COLUMNS = "SELECT oracle_id, face_index, name, type_line, power, supertypes FROM faces"
+
+
+def read_card_facts(con: duckdb.DuckDBPyConnection, oracle_ids: list[str] | None = None) -> list[dict[str, Any]]:
+    """:func:`card_facts` of these cards (None: of every card of the database), read in two queries."""
+    if oracle_ids is not None and not oracle_ids:
+        return []
+    where, params = ("", {}) if oracle_ids is None else (" WHERE oracle_id IN $oids", {"oids": oracle_ids})
+    cards = con.execute(_CARD_COLUMNS + where, params).fetchall()
+    faces = con.execute(_FACE_COLUMNS + where, params).fetchall()
+    return card_facts(cards, faces)
+
+
+def _face_order(face: tuple[Any, ...]) -> tuple[bool, int]:
+    """Faces by face_index, a face without one last (as ORDER BY puts NULLs)."""
+    return (face[1] is None, face[1] or 0)
+
+
+def card_facts(cards: Iterable[tuple[Any, ...]], faces: Iterable[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """One row per Oracle card (``is_card``) with the facts :func:`card_rules` reads: oracle_id, name, oracle_text
+    ('' when none), color_identity ([] when none), front_type (the type line of the lowest-indexed face that has one
+    (face 0: split first half, flip top, DFC front, adventurer, meld part), else the card's, else ''), front_power
+    (the same for power), basic (any face has the Basic supertype: basics, snow basics, Wastes) and face_names (in
+    face order; [None] for a card without faces, as a left join gives it).
+
+    ``cards``: rows of (oracle_id, name, is_card, oracle_text, color_identity, type_line, power); ``faces``: rows of
+    (oracle_id, face_index, name, type_line, power, supertypes) of those cards."""
+    by_card: dict[str, list[tuple[Any, ...]]] = {}
+    for face in faces:
+        by_card.setdefault(face[0], []).append(face)
+    rows = []
+    for oracle_id, name, is_card, oracle_text, color_identity, type_line, power in cards:
+        if not is_card:
+            continue
+        front_type = front_power = None
+        basic = False
+        face_names: list[str | None] = [None]
+        card_faces = by_card.get(oracle_id)
+        if card_faces:  # most cards have one face
+            if len(card_faces) > 1:
+                card_faces.sort(key=_face_order)
+            face_names = [f[2] for f in card_faces]
+            for _, face_index, _, face_type, face_power, supertypes in card_faces:
+                if face_index is not None:
+                    front_type = face_type if front_type is None else front_type
+                    front_power = face_power if front_power is None else front_power
+                basic = basic or (supertypes is not None and "Basic" in supertypes)
+        rows.append(
+            {
+                "oracle_id": oracle_id,
+                "name": name,
+                "oracle_text": oracle_text if oracle_text is not None else "",
+                "color_identity": color_identity if color_identity is not None else [],
+                "front_type": front_type if front_type is not None else (type_line if type_line is not None else ""),
+                "front_power": front_power if front_power is not None else power,
+                "basic": basic,
+                "face_names": face_names,
+            }
+        )
+    return rows
 
 
 def card_rules(row: dict[str, Any]) -> CardRules:

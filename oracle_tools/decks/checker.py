@@ -60,6 +60,7 @@ from oracle_tools.decks.cardrules import (
     card_rules,
     deck_limit_from_text,
     identity_letters,
+    read_card_facts,
     stored_deck_limits,
 )
 from oracle_tools.decks.decklist import (
@@ -75,7 +76,6 @@ from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rul
 from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
 from oracle_tools.errors import DecklistError, OracleToolsError
 from oracle_tools.names.kinds import DECK_RULES, Via
-from oracle_tools.store import sqlfiles
 
 if TYPE_CHECKING:
     import duckdb
@@ -207,8 +207,6 @@ class _Copies:
 class DeckChecker:
     """Per-database precomputed facts (built once, cached on :class:`OracleDB`) and the checks."""
 
-    _formats_in_db: set[str] | None  # the formats the legalities table has, read on first use
-
     def __init__(
         self, con: duckdb.DuckDBPyConnection, names: NameResolver, cards: dict[str, CardRules] | None = None
     ) -> None:
@@ -218,7 +216,6 @@ class DeckChecker:
         self._names = names
         self.cards: dict[str, CardRules] = self._all_card_rules(con) if cards is None else cards
         self._legal: dict[str, dict[str, str]] = {}
-        self._formats_in_db = None
         self._resolved: dict[str, CardHit | _Miss] = {}
         self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
         self._details: dict[tuple[str, str, str | None], str] = {}  # not_legal sentences, made once
@@ -234,11 +231,10 @@ class DeckChecker:
 
     @staticmethod
     def _all_card_rules(con: duckdb.DuckDBPyConnection) -> dict[str, CardRules]:
-        frame = sqlfiles.frame(con, sqlfiles.load("deck_rules.sql"))
         limits = stored_deck_limits(con)  # None: a database built before name_references (read the text instead)
         return {
             row["oracle_id"]: card_rules(row if limits is None else {**row, "deck_limit": limits.get(row["oracle_id"])})
-            for row in frame.iter_rows(named=True)
+            for row in read_card_facts(con)
         }
 
     # -- per-format legality, loaded on first use ---------------------------------------------
@@ -247,14 +243,13 @@ class DeckChecker:
         """oracle_id -> status (legal, not_legal, banned, restricted) in one format."""
         table = self._legal.get(fmt)
         if table is None:
-            if self._formats_in_db is None:
-                self._formats_in_db = {
-                    f for (f,) in self._con.execute("SELECT DISTINCT format FROM legalities").fetchall()
-                }
-            if fmt not in self._formats_in_db:
+            # one row of the format says it is there (reading every row's format cost a fresh process ~4 MB); the
+            # formats the table has are read for the error only
+            if not self._con.execute("SELECT 1 FROM legalities WHERE format = $fmt LIMIT 1", {"fmt": fmt}).fetchall():
+                known = sorted(f for (f,) in self._con.execute("SELECT DISTINCT format FROM legalities").fetchall())
                 raise OracleToolsError(
                     f"the database has no legalities for format {fmt!r}; it has: "
-                    f"{', '.join(sorted(self._formats_in_db)) or '(none)'}. Re-ingest newer Scryfall data."
+                    f"{', '.join(known) or '(none)'}. Re-ingest newer Scryfall data."
                 )
             table = self._legal[fmt] = dict(self._format_statuses(fmt))
         return table
@@ -948,12 +943,7 @@ class PointDeckChecker(DeckChecker):
         new = sorted({oid for oid in oids if oid not in self.cards})
         if not new:
             return
-        cursor = self._con.execute(
-            f"SELECT * FROM ({sqlfiles.load('deck_rules.sql')}\n) WHERE oracle_id IN $oids", {"oids": new}
-        )
-        columns = [d[0] for d in cursor.description]
-        for values in cursor.fetchall():
-            row = dict(zip(columns, values))
+        for row in read_card_facts(self._con, new):
             self.cards[row["oracle_id"]] = card_rules(row)
         for fmt, table in self._legal.items():
             table.update(self._statuses(fmt, new))

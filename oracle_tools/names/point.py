@@ -29,24 +29,29 @@ if TYPE_CHECKING:
 # -- point queries --------------------------------------------------------------------------------
 
 # Every ``names`` row with one of the keys (index ``names_key``): an exact name match has the key of the
-# name, so the rows of both lookups come in one probe. The row order is the table's (key, name, oracle_id,
-# face_index NULLS FIRST, via, lang), which is the order the full index breaks ties in.
-_MATCH_SQL = """
-SELECT name, key, oracle_id, face_index, via, lang FROM names WHERE key IN $keys
-ORDER BY key, name, oracle_id, face_index NULLS FIRST, via, lang
-"""
-# English card and face names of the matched cards (primary-key probes), as NameIndex.cards / face_names.
-_CARDS_SQL = "SELECT oracle_id, name FROM cards WHERE oracle_id IN $oids AND is_card"
+# name, so the rows of both lookups come in one probe. The rows are put in the table's order (key, name, oracle_id,
+# face_index NULLS FIRST, via, lang) here, which is the order the full index breaks ties in (:func:`_table_order`):
+# a sort in the query costs a fresh process's peak ~2 MB of DuckDB's sort code and buffers.
+_MATCH_SQL = "SELECT name, key, oracle_id, face_index, via, lang FROM names WHERE key IN $keys"
+# English card and face names of the matched cards, as NameIndex.cards / face_names. The cards by their primary key
+# alone (``is_card`` is read, not filtered: DuckDB probes the key's index only when the key is the whole filter).
+_CARDS_SQL = "SELECT oracle_id, name, is_card FROM cards WHERE oracle_id IN $oids"
 _FACES_SQL = "SELECT oracle_id, face_index, name FROM faces WHERE oracle_id IN $oids AND is_card"
 
-# The 201.3 class of each given name: every name of every class it belongs to (sorted), and the
-# first class_id (the key deck checks count copies by, 201.3b).
-_CLASS_SQL = """
-SELECT m.name, list(DISTINCT o.name ORDER BY o.name), min(m.class_id)
-FROM name_classes m JOIN name_classes o ON o.class_id = m.class_id AND o.name IS NOT NULL
-WHERE m.name IN $names
-GROUP BY m.name
-"""
+# The 201.3 classes: every (class_id, name) of the small ``name_classes`` table (a few hundred rows), read once and
+# grouped here; a self-join with a GROUP BY per lookup cost a fresh process's peak more than the table.
+_CLASSES_SQL = "SELECT class_id, name FROM name_classes WHERE name IS NOT NULL AND class_id IS NOT NULL"
+
+
+def _table_order(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The sort key of a ``names`` row in the table's order: key, name, oracle_id, via, lang (NULLs last, as DuckDB's
+    ORDER BY puts them), with face_index NULLS FIRST."""
+    name, key, oracle_id, face_index, via, lang = row
+    return (
+        *((v is None, v) for v in (key, name, oracle_id)),
+        (face_index is not None, face_index),
+        *((v is None, v) for v in (via, lang)),
+    )
 
 
 class NameRow(NamedTuple):
@@ -74,6 +79,8 @@ class PointNames(NameResolver):
         self.con = con
         self._answers: dict[str, tuple[str, Any]] = {}  # text -> ("exact" | "key", rows) or ("miss", None)
         self._classes: dict[str, tuple[tuple[str, ...], str | None]] = {}
+        self._class_ids: dict[str, set[str]] | None = None  # name -> the ids of the classes it belongs to
+        self._class_names: dict[str, set[str]] = {}  # class id -> its names
         self._matcher: NameMatcher | None = None
         self._token_matcher: NameMatcher | None = None
         self._token_objects: set[str] | None = None
@@ -86,12 +93,19 @@ class PointNames(NameResolver):
         if not wanted:
             return
         keys = {t: normalize(t) for t in wanted}
-        matched = self.con.execute(_MATCH_SQL, {"keys": sorted(set(keys.values()))}).fetchall()
+        matched = sorted(
+            self.con.execute(_MATCH_SQL, {"keys": sorted(set(keys.values()))}).fetchall(), key=_table_order
+        )
         oids = sorted({oid for _, _, oid, *_ in matched})
-        cards = dict(self.con.execute(_CARDS_SQL, {"oids": oids}).fetchall()) if oids else {}
-        faces = (
-            {(oid, idx): name for oid, idx, name in self.con.execute(_FACES_SQL, {"oids": oids}).fetchall()}
+        cards = (
+            {oid: name for oid, name, is_card in self.con.execute(_CARDS_SQL, {"oids": oids}).fetchall() if is_card}
             if oids
+            else {}
+        )
+        face_oids = sorted({oid for _, _, oid, idx, *_ in matched if idx is not None})  # most names are no face's
+        faces = (
+            {(oid, idx): name for oid, idx, name in self.con.execute(_FACES_SQL, {"oids": face_oids}).fetchall()}
+            if face_oids
             else {}
         )
         by_name: dict[str, list[NameRow]] = {}
@@ -160,9 +174,16 @@ class PointNames(NameResolver):
         wanted = [n for n in names if n and n not in self._classes]
         if not wanted:
             return
-        for name, members, class_id in self.con.execute(_CLASS_SQL, {"names": wanted}).fetchall():
-            self._classes[name] = (tuple(members), class_id)
+        if self._class_ids is None:
+            self._class_ids = {}
+            for class_id, name in self.con.execute(_CLASSES_SQL).fetchall():
+                self._class_ids.setdefault(name, set()).add(class_id)
+                self._class_names.setdefault(class_id, set()).add(name)
         for name in wanted:
+            ids = self._class_ids.get(name)
+            if ids:
+                members = sorted({member for class_id in ids for member in self._class_names[class_id]})
+                self._classes[name] = (tuple(members), min(ids))
             self._classes.setdefault(name, ((name,), None))
 
     def interchangeable(self, name: str) -> tuple[str, ...]:
