@@ -20,6 +20,8 @@ import pytest
 if TYPE_CHECKING:  # imported inside the fixtures: collecting the tests does not load the package
     from oracle_tools import OracleDB
 
+    from oracle_server import Server
+
 REPO = Path(__file__).resolve().parents[1]
 REALDATA = Path(os.environ.get("ORACLE_TOOLS_REALDATA", REPO.parent / "shared" / "realdata"))
 
@@ -192,3 +194,15 @@ def fixture_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
     db = OracleDB.ingest_files(path, files, interchangeable_file=FIXTURES / "interchangeable_names.csv")
     yield db
     db.close()
+
+
+@pytest.fixture(scope="session")
+def full_server(full_db: OracleDB) -> Iterator[Server]:
+    """One ``oracle-tools serve`` on ``full_db`` for the session (an ``oracle_server.Server``): its warm-up builds
+    every card object of the real files once, for every module that talks HTTP to the real data. A traceback in
+    its log at the end fails the session's last test."""
+    from oracle_server import Server as ServeProcess
+
+    srv = ServeProcess(full_db.path)
+    yield srv
+    assert "Traceback" not in srv.stop()

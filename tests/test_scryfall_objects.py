@@ -144,7 +144,7 @@ def test_an_ingest_of_rulings_alone_keeps_the_objects(sample_db_path: Path, tmp_
 
 
 @pytest.mark.realdata
-def test_every_layout_answers_every_field_scryfall_always_sends(full_db: OracleDB) -> None:
+def test_every_layout_answers_every_field_scryfall_always_sends(full_db: OracleDB, full_server: Server) -> None:
     """A sample of every layout of every real file (the foreign printings too), through the API: each holds every
     field Scryfall documents as always present — derived or defaulted where the file predates it (docs/serve.md);
     only card_back_id (no rule gives it) and a set_type no file or set table knows may be absent."""
@@ -155,32 +155,19 @@ def test_every_layout_answers_every_field_scryfall_always_sends(full_db: OracleD
     ).fetchall()
     layouts = {layout for layout, _, _ in rows}
     assert {"normal", "split", "flip", "transform", "modal_dfc", "meld", "adventure", "saga", "token"} <= layouts
-    srv = Server(full_db.path)
-    try:
-        for layout, pid, source in rows:
-            card = srv.client.get(f"/cards/{pid}").json()
-            missing = [k for k in DOCUMENTED_ALWAYS if k not in card]
-            unknown_set_type = not (shipped_set(card["set"]) or {}).get("set_type")
-            assert set(missing) <= {"card_back_id"} | ({"set_type"} if unknown_set_type else set()), (
-                layout,
-                card["name"],
-                missing,
-            )
-            assert all(card[k] is not None for k in DOCUMENTED_ALWAYS if k in card and k != "prices")
-            assert all(
-                f["object"] == "card_face" and isinstance(f["mana_cost"], str) for f in card.get("card_faces", [])
-            )
-            if source.endswith("2024-mh3-otj-fdn.json.gz"):
-                assert missing == [] or missing == ["card_back_id"], (layout, missing)  # reversible-style: per face
-    finally:
-        srv.stop()
-
-
-@pytest.fixture(scope="module")
-def full_server(full_db: OracleDB) -> Iterator[Server]:
-    srv = Server(full_db.path)
-    yield srv
-    srv.stop()
+    for layout, pid, source in rows:
+        card = full_server.client.get(f"/cards/{pid}").json()
+        missing = [k for k in DOCUMENTED_ALWAYS if k not in card]
+        unknown_set_type = not (shipped_set(card["set"]) or {}).get("set_type")
+        assert set(missing) <= {"card_back_id"} | ({"set_type"} if unknown_set_type else set()), (
+            layout,
+            card["name"],
+            missing,
+        )
+        assert all(card[k] is not None for k in DOCUMENTED_ALWAYS if k in card and k != "prices")
+        assert all(f["object"] == "card_face" and isinstance(f["mana_cost"], str) for f in card.get("card_faces", []))
+        if source.endswith("2024-mh3-otj-fdn.json.gz"):
+            assert missing == [] or missing == ["card_back_id"], (layout, missing)  # reversible-style: per face
 
 
 @pytest.mark.realdata
