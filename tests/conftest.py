@@ -206,3 +206,18 @@ def full_server(full_db: OracleDB) -> Iterator[Server]:
     srv = ServeProcess(full_db.path)
     yield srv
     assert "Traceback" not in srv.stop()
+
+
+@pytest.fixture(scope="session")
+def sample_server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One ``oracle-tools serve`` for the session on a copy of the sample database, alone in its folder (so a
+    test can tell the served file was only read), shared by the modules whose tests do not stop, signal or
+    stress it. A traceback in its log at the end fails the session's last test."""
+    from oracle_server import Server as ServeProcess
+
+    served = tmp_path_factory.mktemp("served") / "served.duckdb"
+    shutil.copy(sample_db_path, served)
+    srv = ServeProcess(served)
+    yield srv
+    err = srv.stop()
+    assert "Traceback" not in err, err  # malformed input never printed a traceback

@@ -26,10 +26,9 @@ JS = Path(__file__).resolve().parent / "clients" / "js"
 
 
 @pytest.fixture(scope="module")
-def server(sample_db_path: Path) -> Iterator[Server]:
-    srv = Server(sample_db_path)
-    yield srv
-    srv.stop()
+def server(sample_server: Server) -> Server:
+    """The session's server on a copy of the sample database (conftest)."""
+    return sample_server
 
 
 def _node_client() -> None:

@@ -196,32 +196,29 @@ def test_sets_from_the_printings(full_server: Server, full_db: OracleDB) -> None
     assert full_server.client.get("/sets/tcgplayer/999999").status_code == 404
 
 
-def test_symbology_and_parse_mana(sample_db_path: Path) -> None:
-    srv = Server(sample_db_path)
-    try:
-        listed = srv.client.get("/symbology").json()
-        symbols = {s["symbol"]: s for s in listed["data"]}
-        # CR 107.4: every mana symbol the rules list is there, with its mana value (CR 202.3)
-        for symbol, value in (("{W}", 1), ("{2/W}", 2), ("{W/U/P}", 1), ("{C/W}", 1), ("{X}", 0), ("{S}", 1)):
-            assert symbols[symbol]["mana_value"] == value and symbols[symbol]["appears_in_mana_costs"]
-        assert symbols["{T}"]["represents_mana"] is False  # CR 107.5
-        assert {"{E}", "{Q}", "{TK}", "{P}"} <= symbols.keys()  # CR 107.14, 107.6, 107.17, 107.18
-        parsed = srv.client.get("/symbology/parse-mana", params={"cost": "2{g}2"}).json()
-        assert parsed == {
-            "object": "mana_cost",
-            "cost": "{4}{G}",
-            "cmc": 5.0,
-            "colors": ["G"],
-            "colorless": False,
-            "monocolored": True,
-            "multicolored": False,
-        }
-        assert srv.client.get("/symbology/parse-mana", params={"cost": "wxu"}).json()["cost"] == "{X}{W}{U}"
-        bad = srv.client.get("/symbology/parse-mana", params={"cost": "2{T}"})
-        assert bad.status_code == 422 and "{T}" in bad.json()["details"]
-        assert srv.client.post("/symbology").status_code == 405
-    finally:
-        srv.stop()
+def test_symbology_and_parse_mana(sample_server: Server) -> None:
+    srv = sample_server
+    listed = srv.client.get("/symbology").json()
+    symbols = {s["symbol"]: s for s in listed["data"]}
+    # CR 107.4: every mana symbol the rules list is there, with its mana value (CR 202.3)
+    for symbol, value in (("{W}", 1), ("{2/W}", 2), ("{W/U/P}", 1), ("{C/W}", 1), ("{X}", 0), ("{S}", 1)):
+        assert symbols[symbol]["mana_value"] == value and symbols[symbol]["appears_in_mana_costs"]
+    assert symbols["{T}"]["represents_mana"] is False  # CR 107.5
+    assert {"{E}", "{Q}", "{TK}", "{P}"} <= symbols.keys()  # CR 107.14, 107.6, 107.17, 107.18
+    parsed = srv.client.get("/symbology/parse-mana", params={"cost": "2{g}2"}).json()
+    assert parsed == {
+        "object": "mana_cost",
+        "cost": "{4}{G}",
+        "cmc": 5.0,
+        "colors": ["G"],
+        "colorless": False,
+        "monocolored": True,
+        "multicolored": False,
+    }
+    assert srv.client.get("/symbology/parse-mana", params={"cost": "wxu"}).json()["cost"] == "{X}{W}{U}"
+    bad = srv.client.get("/symbology/parse-mana", params={"cost": "2{T}"})
+    assert bad.status_code == 422 and "{T}" in bad.json()["details"]
+    assert srv.client.post("/symbology").status_code == 405
 
 
 def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
