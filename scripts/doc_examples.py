@@ -18,7 +18,8 @@ are written once, in the block's generator, and the output below them is what th
 block differs from what the commands print now (``tests/test_doc_examples.py`` runs it, so the docs cannot
 drift). All blocks run in order in one fresh folder whose ``data/oracle.duckdb`` is built by ``ingest
 --sample`` (what a new user has after the README's first command), so a block may use files an earlier one
-wrote. ``python`` blocks run ``>>>`` lines in one interpreter, as the REPL shows them.
+wrote; ``--sample-db=PATH`` copies a database ``ingest --sample`` built already instead. A command that
+needs no shell (no pipe, redirection or variable but ``$SAMPLE``) runs in this process, as the CLI runs it. ``python`` blocks run ``>>>`` lines in one interpreter, as the REPL shows them.
 
 A command line may end with ``#| N``: show only the first N lines of its output, then ``…`` (``#| 0``: the
 command alone). Values that differ from run to run are shown as one fixed example: the folder (``~/oracle-
@@ -66,7 +67,11 @@ def _workdir() -> Path:
             "COLUMNS": "120",
             "SAMPLE": sample,
         }
-        _run("oracle-tools ingest --sample")
+        if _state.get("sample_db"):  # a database `ingest --sample` built already (--sample-db): copied, not rebuilt
+            (folder / "data").mkdir()
+            shutil.copy(_state["sample_db"], folder / "data" / "oracle.duckdb")
+        else:
+            _run("oracle-tools ingest --sample")
     return _state["dir"]
 
 
@@ -114,8 +119,8 @@ def _run(command: str) -> str:
     folder = _state["dir"]
     if f"127.0.0.1:{DOC_PORT}" in command:
         command = command.replace(f"127.0.0.1:{DOC_PORT}", f"127.0.0.1:{_server_port()}")
-    simple = not re.search(r"[|<>;&$`]", command)
-    if simple and command.startswith("oracle-tools "):
+    args = _in_process_args(command)
+    if args is not None:
         from click.testing import CliRunner
 
         from oracle_tools.interfaces.cli import main
@@ -123,7 +128,7 @@ def _run(command: str) -> str:
         cwd = os.getcwd()
         os.chdir(folder)
         try:
-            result = CliRunner(env={"COLUMNS": "120", "ORACLE_TOOLS_DB": None}).invoke(main, shlex.split(command)[1:])
+            result = CliRunner(env={"COLUMNS": "120", "ORACLE_TOOLS_DB": None}).invoke(main, args)
         finally:
             os.chdir(cwd)
         return result.stdout + result.stderr
@@ -137,6 +142,22 @@ def _run(command: str) -> str:
         timeout=300,
     )
     return done.stdout + done.stderr
+
+
+def _in_process_args(command: str) -> list[str] | None:
+    """The arguments of an ``oracle-tools`` command that needs no shell (run in this process, as the CLI would
+    run it), or None: a pipe, a redirection or any shell word but ``$SAMPLE`` (the sample's folder) needs bash."""
+    if not command.startswith("oracle-tools ") or "'" in command:
+        return None
+    expanded = command.replace("$SAMPLE", _state["env"]["SAMPLE"])
+    if "$" in expanded or "`" in expanded or "\\" in expanded:
+        return None
+    lexer = shlex.shlex(expanded, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    words = list(lexer)
+    if any(word and all(c in lexer.punctuation_chars for c in word) for word in words):
+        return None  # an operator outside quotes: |, <, >, ;, &, ( or )
+    return shlex.split(expanded)[1:]
 
 
 def _commands(text: str) -> list[str]:
@@ -206,8 +227,12 @@ def main(argv: list[str]) -> int:
     from cogapp import Cog
 
     check = "--check" in argv
+    sample_db = next((a.partition("=")[2] for a in argv if a.startswith("--sample-db=")), "")
+    if sample_db:
+        _state["sample_db"] = Path(sample_db)
     given = [Path(a) for a in argv if not a.startswith("-")]  # default: README.md and docs/*.md
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.modules.setdefault("doc_examples", sys.modules[__name__])  # cog's blocks import this module: its _state
     args = ["cog", "-I", str(Path(__file__).resolve().parent), "-p", "from doc_examples import shell, python"]
     args += ["--check", "--diff"] if check else ["-r"]
     files = [str(f) for f in given or FILES if "[[[cog" in f.read_text(encoding="utf-8")]

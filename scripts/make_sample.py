@@ -77,6 +77,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec  # a dev dependency (pyproject), as this script is a dev tool
+
 REPO = Path(__file__).resolve().parents[1]
 SEED = 20191004
 
@@ -678,6 +680,7 @@ def select_alternate(
 
 # --------------------------------------------------------------------------- foreign + rulings
 ORACLE_ID_FIELD = re.compile(r'"oracle_id":"([0-9a-f-]{36})"')
+LANG_FIELD = re.compile(r'"lang":"([^"]*)"')
 
 
 def random_lang(oracle_id: str) -> str:
@@ -693,6 +696,11 @@ def select_foreign(path: Path, oracle_ids: set[str], all_prints: set[str], one_l
     for line in iter_bulk_lines(path):
         match = ORACLE_ID_FIELD.search(line)
         if not match or match.group(1) not in oracle_ids:
+            continue
+        langs = LANG_FIELD.findall(line)  # most lines are a language not kept: no need to decode them
+        if len(langs) == 1 and (
+            langs[0] not in FOREIGN_LANGS or (match.group(1) in one_lang and langs[0] != random_lang(match.group(1)))
+        ):
             continue
         obj = json.loads(line)
         key = (obj["oracle_id"], obj["lang"])
@@ -710,27 +718,51 @@ def select_foreign(path: Path, oracle_ids: set[str], all_prints: set[str], one_l
 MTGJSON_SET_START = re.compile(rb'[{,]"([A-Z0-9_]+)":\{"baseSetSize"')
 
 
-def iter_mtgjson_sets(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(code, set object) of an AllPrintings file, one set decoded at a time: the whole file parsed at once takes
-    about 1.5 GB of memory, one set at a time a few MB beside the compressed-away bytes."""
+class MtgjsonRuling(msgspec.Struct):
+    date: str
+    text: str
+
+
+class MtgjsonIdentifiers(msgspec.Struct):
+    scryfallOracleId: str | None = None  # MTGJSON's own key
+
+
+class MtgjsonCard(msgspec.Struct):
+    """The two fields of an MTGJSON card the rulings are built from (msgspec skips the others unparsed)."""
+
+    identifiers: MtgjsonIdentifiers = msgspec.field(default_factory=MtgjsonIdentifiers)
+    rulings: list[MtgjsonRuling] | None = None
+
+
+class MtgjsonSet(msgspec.Struct):
+    cards: list[MtgjsonCard] = msgspec.field(default_factory=list)
+
+
+def iter_mtgjson_sets(path: Path) -> Iterator[tuple[str, list[tuple[str | None, list[tuple[str, str]]]]]]:
+    """(code, [(Scryfall oracle id, [(date, text) of each ruling]) of each card]) of an AllPrintings file, one set
+    decoded at a time: the whole file parsed at once takes about 1.5 GB of memory, one set at a time a few MB
+    beside the compressed-away bytes. Only those two fields of a card are decoded (msgspec skips the rest
+    unparsed): decoding every field of every set took most of this script's time."""
+    decoder = msgspec.json.Decoder(MtgjsonSet)
     with gzip.open(path, "rb") as fh:
         raw = fh.read()
     starts = list(MTGJSON_SET_START.finditer(raw))
-    decoder = json.JSONDecoder()
     for here, after in zip(starts, [*starts[1:], None], strict=True):
-        chunk = raw[here.end() - len(b'{"baseSetSize"') : after.start() if after else len(raw)]
-        yield here.group(1).decode(), decoder.raw_decode(chunk.decode("utf-8"))[0]
+        chunk = raw[here.end() - len(b'{"baseSetSize"') : after.start() if after else len(raw)].rstrip()
+        if after is None:  # the last set is followed by the ends of "data" and of the file's object
+            assert chunk.endswith(b"}}}"), chunk[-20:]
+            chunk = chunk[:-2]
+        cards = decoder.decode(chunk).cards
+        yield (
+            here.group(1).decode(),
+            [(c.identifiers.scryfallOracleId, [(r.date, r.text) for r in c.rulings or []]) for c in cards],
+        )
 
 
 def build_rulings(path: Path, oracle_ids: set[str]) -> list[dict[str, Any]]:
     per_set: dict[str, list[tuple[str, str, str]]] = {}
-    for code, mtgjson_set in iter_mtgjson_sets(path):
-        per_set[code] = [
-            (oid, ruling["date"], ruling["text"])
-            for card in mtgjson_set.get("cards", [])
-            if (oid := card.get("identifiers", {}).get("scryfallOracleId")) in oracle_ids
-            for ruling in card.get("rulings") or []
-        ]
+    for code, cards in iter_mtgjson_sets(path):
+        per_set[code] = [(oid, date, text) for oid, rulings in cards if oid in oracle_ids for date, text in rulings]
     seen: dict[tuple[str, str, str], int] = {}
     for code in sorted(per_set):
         for key in per_set[code]:

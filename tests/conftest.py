@@ -20,6 +20,8 @@ import pytest
 if TYPE_CHECKING:  # imported inside the fixtures: collecting the tests does not load the package
     from oracle_tools import OracleDB
 
+    from oracle_server import Server
+
 REPO = Path(__file__).resolve().parents[1]
 REALDATA = Path(os.environ.get("ORACLE_TOOLS_REALDATA", REPO.parent / "shared" / "realdata"))
 
@@ -192,3 +194,30 @@ def fixture_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
     db = OracleDB.ingest_files(path, files, interchangeable_file=FIXTURES / "interchangeable_names.csv")
     yield db
     db.close()
+
+
+@pytest.fixture(scope="session")
+def full_server(full_db: OracleDB) -> Iterator[Server]:
+    """One ``oracle-tools serve`` on ``full_db`` for the session (an ``oracle_server.Server``): its warm-up builds
+    every card object of the real files once, for every module that talks HTTP to the real data. A traceback in
+    its log at the end fails the session's last test."""
+    from oracle_server import Server as ServeProcess
+
+    srv = ServeProcess(full_db.path)
+    yield srv
+    assert "Traceback" not in srv.stop()
+
+
+@pytest.fixture(scope="session")
+def sample_server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One ``oracle-tools serve`` for the session on a copy of the sample database, alone in its folder (so a
+    test can tell the served file was only read), shared by the modules whose tests do not stop, signal or
+    stress it. A traceback in its log at the end fails the session's last test."""
+    from oracle_server import Server as ServeProcess
+
+    served = tmp_path_factory.mktemp("served") / "served.duckdb"
+    shutil.copy(sample_db_path, served)
+    srv = ServeProcess(served)
+    yield srv
+    err = srv.stop()
+    assert "Traceback" not in err, err  # malformed input never printed a traceback

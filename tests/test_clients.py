@@ -26,10 +26,9 @@ JS = Path(__file__).resolve().parent / "clients" / "js"
 
 
 @pytest.fixture(scope="module")
-def server(sample_db_path: Path) -> Iterator[Server]:
-    srv = Server(sample_db_path)
-    yield srv
-    srv.stop()
+def server(sample_server: Server) -> Server:
+    """The session's server on a copy of the sample database (conftest)."""
+    return sample_server
 
 
 def _node_client() -> None:
@@ -239,11 +238,11 @@ def test_scryfall_sdk_names_search_autocomplete_collection_sets_symbology(server
 
 
 class RealServer:
-    def __init__(self, name: str, path: Path) -> None:
+    def __init__(self, name: str, path: Path, server: Server) -> None:
         import duckdb
 
         self.name, self.path = name, path
-        self.server = Server(path)
+        self.server = server
         self.base = self.server.base
         self.con = duckdb.connect(str(path), read_only=True)
 
@@ -252,16 +251,17 @@ class RealServer:
         assert rows, sql
         return tuple(rows[0])
 
-    def stop(self) -> None:
+    def close(self) -> None:
         self.con.close()
-        self.server.stop()
 
 
 @pytest.fixture(scope="module", params=["old", "recent"])
 def real(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealServer]:
     realdata: Path = request.getfixturevalue("realdata")
-    if request.param == "old":
-        path = request.getfixturevalue("full_db").path
+    if request.param == "old":  # the session's server on full_db (its warm-up is paid once per session)
+        srv = RealServer(request.param, request.getfixturevalue("full_db").path, request.getfixturevalue("full_server"))
+        yield srv
+        srv.close()
     else:
         from oracle_tools.ingest import sample_dir
 
@@ -272,9 +272,10 @@ def real(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
             realdata / "scryfall-shaped-2025-alternate-names.json.gz",
         ]
         OracleDB.ingest_files(path, files).close()
-    srv = RealServer(request.param, Path(path))
-    yield srv
-    srv.stop()
+        srv = RealServer(request.param, path, Server(path))
+        yield srv
+        srv.close()
+        srv.server.stop()
 
 
 def _facts(real: RealServer) -> dict[str, Any]:

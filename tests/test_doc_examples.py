@@ -10,22 +10,27 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "doc_examples.py"
 
 
-def _check(*files: Path) -> subprocess.CompletedProcess[str]:
+def _check(sample_db: Path, *files: Path) -> subprocess.CompletedProcess[str]:
+    """The script's --check, starting from a copy of the session's sample database (what `ingest --sample`
+    builds: conftest's sample_db_path) rather than a second `ingest --sample`."""
     return subprocess.run(
-        [sys.executable, str(SCRIPT), "--check", *map(str, files)], capture_output=True, text=True, timeout=600
+        [sys.executable, str(SCRIPT), "--check", f"--sample-db={sample_db}", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
 
 
-def test_the_docs_show_what_the_commands_print() -> None:
+def test_the_docs_show_what_the_commands_print(sample_db_path: Path) -> None:
     """Every example block of README.md and docs/*.md, run again on a fresh sample database, prints exactly
     what the docs show; when this fails, `python scripts/doc_examples.py` rewrites them (then read the diff)."""
-    done = _check()
+    done = _check(sample_db_path)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     blocks = sum((ROOT / name).read_text(encoding="utf-8").count("[[[cog") for name in ("README.md", "docs/cli.md"))
     assert blocks >= 15
 
 
-def test_a_drifted_example_is_caught(tmp_path: Path) -> None:
+def test_a_drifted_example_is_caught(sample_db_path: Path, tmp_path: Path) -> None:
     """The check fails when a shown output is not what the command prints (here: one changed word). The drifted
     block is the README's own example, alone in a page: the check runs one command, not every example again."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -37,5 +42,5 @@ def test_a_drifted_example_is_caught(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text(block + output, encoding="utf-8")
     page.write_text(block + output.replace(shown, "Lightning Bolt  [via name]"), encoding="utf-8")
-    done = _check(page)
+    done = _check(sample_db_path, page)
     assert done.returncode != 0 and "[via name]" in done.stdout

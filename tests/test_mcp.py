@@ -73,11 +73,14 @@ def mcp_results(sample_db_path: Path) -> dict[str, Any]:
     return anyio.run(_session, sample_db_path)
 
 
-def _cli_json(db_path: Path, *args: str) -> str:
-    done = subprocess.run(
-        [*CLI, *args, "--db", str(db_path), "--json"], check=False, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode in (0, 1), done.stderr
+def _cli_json(db_path: Path, *args: str, stdin: str | None = None) -> str:
+    """The CLI's --json output, run in-process: what the tools are compared with is its answer, not the process."""
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    done = CliRunner().invoke(main, [*args, "--db", str(db_path), "--json"], input=stdin)
+    assert done.exit_code in (0, 1), done.stderr
     return done.stdout
 
 
@@ -142,16 +145,9 @@ def test_resolve_is_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Pa
 
 def test_resolve_batch_is_the_cli_json_and_keeps_fuzzy(mcp_results: dict[str, Any], sample_db_path: Path) -> None:
     """A batch never drops --fuzzy: the MCP tool answers as `resolve --batch - --fuzzy --json`."""
-    done = subprocess.run(
-        [*CLI, "resolve", "--batch", "-", "--fuzzy", "--db", str(sample_db_path), "--json"],
-        input="Tarmogoyff\nfire/ice\nqwzx\n",
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert _text(mcp_results["resolve_batch_fuzzy"]) == done.stdout.rstrip("\n")
-    rows = json.loads(done.stdout)
+    printed = _cli_json(sample_db_path, "resolve", "--batch", "-", "--fuzzy", stdin="Tarmogoyff\nfire/ice\nqwzx\n")
+    assert _text(mcp_results["resolve_batch_fuzzy"]) == printed.rstrip("\n")
+    rows = json.loads(printed)
     assert [(r["status"], r["name"], r["via"]) for r in rows] == [
         ("ok", "Tarmogoyf", "fuzzy"),
         ("ok", "Fire // Ice", "normalized"),

@@ -144,7 +144,7 @@ def test_an_ingest_of_rulings_alone_keeps_the_objects(sample_db_path: Path, tmp_
 
 
 @pytest.mark.realdata
-def test_every_layout_answers_every_field_scryfall_always_sends(full_db: OracleDB) -> None:
+def test_every_layout_answers_every_field_scryfall_always_sends(full_db: OracleDB, full_server: Server) -> None:
     """A sample of every layout of every real file (the foreign printings too), through the API: each holds every
     field Scryfall documents as always present — derived or defaulted where the file predates it (docs/serve.md);
     only card_back_id (no rule gives it) and a set_type no file or set table knows may be absent."""
@@ -155,32 +155,19 @@ def test_every_layout_answers_every_field_scryfall_always_sends(full_db: OracleD
     ).fetchall()
     layouts = {layout for layout, _, _ in rows}
     assert {"normal", "split", "flip", "transform", "modal_dfc", "meld", "adventure", "saga", "token"} <= layouts
-    srv = Server(full_db.path)
-    try:
-        for layout, pid, source in rows:
-            card = srv.client.get(f"/cards/{pid}").json()
-            missing = [k for k in DOCUMENTED_ALWAYS if k not in card]
-            unknown_set_type = not (shipped_set(card["set"]) or {}).get("set_type")
-            assert set(missing) <= {"card_back_id"} | ({"set_type"} if unknown_set_type else set()), (
-                layout,
-                card["name"],
-                missing,
-            )
-            assert all(card[k] is not None for k in DOCUMENTED_ALWAYS if k in card and k != "prices")
-            assert all(
-                f["object"] == "card_face" and isinstance(f["mana_cost"], str) for f in card.get("card_faces", [])
-            )
-            if source.endswith("2024-mh3-otj-fdn.json.gz"):
-                assert missing == [] or missing == ["card_back_id"], (layout, missing)  # reversible-style: per face
-    finally:
-        srv.stop()
-
-
-@pytest.fixture(scope="module")
-def full_server(full_db: OracleDB) -> Iterator[Server]:
-    srv = Server(full_db.path)
-    yield srv
-    srv.stop()
+    for layout, pid, source in rows:
+        card = full_server.client.get(f"/cards/{pid}").json()
+        missing = [k for k in DOCUMENTED_ALWAYS if k not in card]
+        unknown_set_type = not (shipped_set(card["set"]) or {}).get("set_type")
+        assert set(missing) <= {"card_back_id"} | ({"set_type"} if unknown_set_type else set()), (
+            layout,
+            card["name"],
+            missing,
+        )
+        assert all(card[k] is not None for k in DOCUMENTED_ALWAYS if k in card and k != "prices")
+        assert all(f["object"] == "card_face" and isinstance(f["mana_cost"], str) for f in card.get("card_faces", []))
+        if source.endswith("2024-mh3-otj-fdn.json.gz"):
+            assert missing == [] or missing == ["card_back_id"], (layout, missing)  # reversible-style: per face
 
 
 @pytest.mark.realdata
@@ -209,32 +196,29 @@ def test_sets_from_the_printings(full_server: Server, full_db: OracleDB) -> None
     assert full_server.client.get("/sets/tcgplayer/999999").status_code == 404
 
 
-def test_symbology_and_parse_mana(sample_db_path: Path) -> None:
-    srv = Server(sample_db_path)
-    try:
-        listed = srv.client.get("/symbology").json()
-        symbols = {s["symbol"]: s for s in listed["data"]}
-        # CR 107.4: every mana symbol the rules list is there, with its mana value (CR 202.3)
-        for symbol, value in (("{W}", 1), ("{2/W}", 2), ("{W/U/P}", 1), ("{C/W}", 1), ("{X}", 0), ("{S}", 1)):
-            assert symbols[symbol]["mana_value"] == value and symbols[symbol]["appears_in_mana_costs"]
-        assert symbols["{T}"]["represents_mana"] is False  # CR 107.5
-        assert {"{E}", "{Q}", "{TK}", "{P}"} <= symbols.keys()  # CR 107.14, 107.6, 107.17, 107.18
-        parsed = srv.client.get("/symbology/parse-mana", params={"cost": "2{g}2"}).json()
-        assert parsed == {
-            "object": "mana_cost",
-            "cost": "{4}{G}",
-            "cmc": 5.0,
-            "colors": ["G"],
-            "colorless": False,
-            "monocolored": True,
-            "multicolored": False,
-        }
-        assert srv.client.get("/symbology/parse-mana", params={"cost": "wxu"}).json()["cost"] == "{X}{W}{U}"
-        bad = srv.client.get("/symbology/parse-mana", params={"cost": "2{T}"})
-        assert bad.status_code == 422 and "{T}" in bad.json()["details"]
-        assert srv.client.post("/symbology").status_code == 405
-    finally:
-        srv.stop()
+def test_symbology_and_parse_mana(sample_server: Server) -> None:
+    srv = sample_server
+    listed = srv.client.get("/symbology").json()
+    symbols = {s["symbol"]: s for s in listed["data"]}
+    # CR 107.4: every mana symbol the rules list is there, with its mana value (CR 202.3)
+    for symbol, value in (("{W}", 1), ("{2/W}", 2), ("{W/U/P}", 1), ("{C/W}", 1), ("{X}", 0), ("{S}", 1)):
+        assert symbols[symbol]["mana_value"] == value and symbols[symbol]["appears_in_mana_costs"]
+    assert symbols["{T}"]["represents_mana"] is False  # CR 107.5
+    assert {"{E}", "{Q}", "{TK}", "{P}"} <= symbols.keys()  # CR 107.14, 107.6, 107.17, 107.18
+    parsed = srv.client.get("/symbology/parse-mana", params={"cost": "2{g}2"}).json()
+    assert parsed == {
+        "object": "mana_cost",
+        "cost": "{4}{G}",
+        "cmc": 5.0,
+        "colors": ["G"],
+        "colorless": False,
+        "monocolored": True,
+        "multicolored": False,
+    }
+    assert srv.client.get("/symbology/parse-mana", params={"cost": "wxu"}).json()["cost"] == "{X}{W}{U}"
+    bad = srv.client.get("/symbology/parse-mana", params={"cost": "2{T}"})
+    assert bad.status_code == 422 and "{T}" in bad.json()["details"]
+    assert srv.client.post("/symbology").status_code == 405
 
 
 def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

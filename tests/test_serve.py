@@ -11,7 +11,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +26,10 @@ DECKS = ROOT / "oracle_tools" / "data" / "sample" / "decks"
 
 
 @pytest.fixture(scope="module")
-def server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("serve") / "served.duckdb"
-    shutil.copy(sample_db_path, db)
-    srv = Server(db)
-    yield srv
-    err = srv.stop()
-    assert "Traceback" not in err, err  # malformed input never printed a traceback
+def server(sample_server: Server) -> Server:
+    """The session's server on a copy of the sample database (conftest), whose log holds no traceback when it
+    stops: malformed input never printed one."""
+    return sample_server
 
 
 @pytest.fixture(scope="module")
@@ -51,14 +47,14 @@ def is_error(r: httpx.Response, status: int, code: str | None = None) -> dict:
     return body
 
 
-def cli_json(db: Path, *args: str) -> Any:  # the CLI's --json answer: any JSON
-    out = subprocess.run(
-        [sys.executable, "-m", "oracle_tools.interfaces.cli", *args, "--db", str(db), "--json"],
-        check=False,
-        capture_output=True,
-        text=True,
-    )
-    return json.loads(out.stdout)
+def cli_json(db: Path, *args: str) -> Any:
+    """The CLI's --json answer (any JSON), run in-process: what is compared is the answer, not the process (the
+    tests below that are about the process run it as one)."""
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    return json.loads(CliRunner().invoke(main, [*args, "--db", str(db), "--json"]).stdout)
 
 
 # -- Scryfall endpoints ------------------------------------------------------------------------------

@@ -11,9 +11,7 @@ corrected only towards a clearly closest name, nonsense not found. The same tabl
 from __future__ import annotations
 
 import json
-import shutil
 import unicodedata
-from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -166,12 +164,9 @@ def _answer(status: str, name: str | None) -> tuple[str, str | None]:
 
 
 @pytest.fixture(scope="module")
-def served(full_db: OracleDB, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    copy = tmp_path_factory.mktemp("typed") / "full.duckdb"
-    shutil.copy(full_db.path, copy)
-    server = Server(copy)
-    yield server
-    assert "Traceback" not in server.stop()
+def served(full_server: Server) -> Server:
+    """The session's server on full_db (conftest): its log holds no traceback when it stops."""
+    return full_server
 
 
 def test_the_table_is_large_and_covers_every_kind_of_answer() -> None:

@@ -69,7 +69,7 @@ LATER = ("Mox Opal", "Ragavan, Nimble Pilferer")
 
 
 @pytest.fixture(scope="module")
-def reference_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def reference_db(realdata: Path, sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The embedded sample, then again with ``LATER``'s English printings left out and their 2022 foreign printings
     added: a change history with a ban and an errata, and a card known by foreign printings only."""
     from oracle_tools import OracleDB
@@ -77,7 +77,7 @@ def reference_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
     folder = tmp_path_factory.mktemp("reference")
     db = folder / "reference.duckdb"
-    OracleDB.ingest_sample(db)
+    shutil.copy(sample_db_path, db)  # the session's `ingest --sample` (conftest), not a second one
     files = []
     for path in sorted(sample_dir().glob("*.json*")):
         with gzip.open(path, "rt", encoding="utf-8") as handle:
