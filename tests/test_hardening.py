@@ -492,23 +492,39 @@ def _run_hostile(path: str, workdir: Path) -> list[dict[str, object]]:
     return results
 
 
+@pytest.fixture(scope="module")
+def hostile_results(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict]]:
+    """What every command printed for its hostile vectors, each command in its own folder (the working directory
+    while its vectors run) with its own copy of the sample database. Two children run them: one for `ingest`
+    (its sample made small), one for every other command — a child per command paid its start 17 times."""
+    folder = tmp_path_factory.mktemp("hostile")
+    env = {k: v for k, v in os.environ.items() if k not in ("ORACLE_TOOLS_DEBUG", "ORACLE_TOOLS_DB")}
+    commands = _commands()
+    results: dict[str, list[dict]] = {}
+    for group in ([c for c in commands if c == "ingest"], [c for c in commands if c != "ingest"]):
+        for command in group:
+            workdir = folder / command.replace(" ", "-")
+            workdir.mkdir()
+            shutil.copy(sample_db_path, workdir / "sample.duckdb")
+        child = subprocess.run(
+            [sys.executable, __file__, json.dumps(group), str(folder)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env=env,
+            cwd=folder,
+        )
+        assert child.returncode == 0, child.stderr[-3000:]
+        results.update(json.loads(child.stdout))
+    return results
+
+
 @pytest.mark.parametrize(
     "command",
     _commands(),
 )
-def test_no_command_prints_a_traceback(command: str, sample_db_path: Path, tmp_path: Path) -> None:
-    shutil.copy(sample_db_path, tmp_path / "sample.duckdb")
-    env = {k: v for k, v in os.environ.items() if k not in ("ORACLE_TOOLS_DEBUG", "ORACLE_TOOLS_DB")}
-    child = subprocess.run(
-        [sys.executable, __file__, command, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        env=env,
-        cwd=tmp_path,
-    )
-    assert child.returncode == 0, child.stderr[-3000:]
-    results = json.loads(child.stdout)
+def test_no_command_prints_a_traceback(command: str, hostile_results: dict[str, list[dict]]) -> None:
+    results = hostile_results[command]
     assert len(results) >= 3
     for r in results:
         where = f"{r['args']}: {r['output']!r}"
@@ -538,10 +554,15 @@ def _small_sample_for_ingest(workdir: Path) -> None:
     ingest.Ingest(workdir / "sample.duckdb", progress=False).run(small)
 
 
-if __name__ == "__main__":  # the child process of test_no_command_prints_a_traceback
-    if sys.argv[1] == "ingest":
-        _small_sample_for_ingest(Path(sys.argv[2]))
-    json.dump(_run_hostile(sys.argv[1], Path(sys.argv[2])), sys.stdout)
+if __name__ == "__main__":  # a child process of hostile_results: the commands named, each in its own folder
+    printed = {}
+    for command in json.loads(sys.argv[1]):
+        workdir = Path(sys.argv[2]) / command.replace(" ", "-")
+        os.chdir(workdir)
+        if command == "ingest":
+            _small_sample_for_ingest(workdir)
+        printed[command] = _run_hostile(command, workdir)
+    json.dump(printed, sys.stdout)
 
 
 # -- injectable backoff (a test would otherwise sleep 31 s through real backoff) ------------------------------
