@@ -180,8 +180,10 @@ def test_the_history_survives_later_ingests_a_failed_one_and_the_sample(steps: d
 
 
 def test_a_failure_while_recording_keeps_the_old_database(
-    steps: dict[str, Path], realdata: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    steps: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from oracle_tools.ingest import sample_dir
+
     db_path = tmp_path / "db.duckdb"
     shutil.copy(steps["second"], db_path)
     before = _history(db_path)
@@ -190,8 +192,8 @@ def test_a_failure_while_recording_keeps_the_old_database(
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(changes, "_add_former_names", broken)
-    with pytest.raises(RuntimeError, match="disk full"):  # the small 2024 file reaches the recording as well
-        OracleDB.ingest_files(db_path, [realdata / FILE_2024], replace_anyway=True)
+    with pytest.raises(RuntimeError, match="disk full"):  # the sample's share of the 2024 file reaches it as well
+        OracleDB.ingest_files(db_path, [sample_dir() / "cards-2024.json.gz"], replace_anyway=True)
     assert _history(db_path) == before
     assert not list(tmp_path.glob("*.tmp"))
 
