@@ -332,7 +332,7 @@ def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
     assert sorted(p.name for p in db.parent.iterdir()) == [db.name]  # no lock file left either
 
 
-def test_a_damaged_database_is_replaced_when_asked(whole_sample: Path) -> None:
+def test_a_damaged_database_is_replaced_when_asked(whole_sample: Path, small_files: list[Path]) -> None:
     """A truncated file at --db: every command said "rebuild it with oracle-tools ingest", and the ingest (even
     with --replace-anyway) failed the same way — advice that looped. The ingest now says what is wrong and what
     to do, and --replace-anyway builds a new database in its place."""
@@ -340,7 +340,7 @@ def test_a_damaged_database_is_replaced_when_asked(whole_sample: Path) -> None:
     with db.open("r+b") as f:
         f.truncate(1_000_000)
     damaged = db.read_bytes()
-    refused = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+    refused = _cli(*_ingest_small(small_files), "--db", str(db))  # refused whatever it reads
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
     assert refused.stderr.startswith(f"error: {db} is damaged (IO Error: ")
     assert refused.stderr.endswith(
