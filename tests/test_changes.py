@@ -180,8 +180,10 @@ def test_the_history_survives_later_ingests_a_failed_one_and_the_sample(steps: d
 
 
 def test_a_failure_while_recording_keeps_the_old_database(
-    steps: dict[str, Path], realdata: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    steps: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from oracle_tools.ingest import sample_dir
+
     db_path = tmp_path / "db.duckdb"
     shutil.copy(steps["second"], db_path)
     before = _history(db_path)
@@ -190,8 +192,8 @@ def test_a_failure_while_recording_keeps_the_old_database(
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(changes, "_add_former_names", broken)
-    with pytest.raises(RuntimeError, match="disk full"):  # the small 2024 file reaches the recording as well
-        OracleDB.ingest_files(db_path, [realdata / FILE_2024], replace_anyway=True)
+    with pytest.raises(RuntimeError, match="disk full"):  # the sample's share of the 2024 file reaches it as well
+        OracleDB.ingest_files(db_path, [sample_dir() / "cards-2024.json.gz"], replace_anyway=True)
     assert _history(db_path) == before
     assert not list(tmp_path.glob("*.tmp"))
 
@@ -401,6 +403,38 @@ def test_deck_check_changes_says_since_when_a_card_is_banned(steps: dict[str, Pa
 # -- the HTTP server, the web page, MCP ------------------------------------------------------------------------
 
 
+def test_mcp_changes_is_the_cli_json(renamed: Path) -> None:
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+    from test_mcp import CLI
+
+    async def call() -> Any:
+        params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "mcp", "--db", str(renamed)])
+        with anyio.fail_after(120):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                return await session.call_tool("changes", {"card": "Meltdown", "limit": 5})
+
+    result = anyio.run(call)
+    assert not result.is_error
+    _code, out, _ = _cli("changes", "--db", str(renamed), "--card", "Meltdown", "--limit", "5", "--json")
+    assert json.loads(result.content[0].text) == json.loads(out)
+    assert json.loads(out)["groups"][0]["changes"][0]["new_value"] == "Molten Collapse"
+
+
+def test_the_web_page_says_a_former_name_is_one(renamed: Path) -> None:
+    from oracle_tools.interfaces.serve import web
+
+    with OracleDB(renamed) as db:
+        html, status = web.render(db, db.con.cursor(), {"q": "Meltdown"})
+    assert status == 200
+    assert 'via <strong class="via">former</strong>' in html
+    assert "note: a former name: renamed from &#39;Meltdown&#39; to &#39;Molten Collapse&#39;" in html
+    assert '<details class="change-group" data-kind="rename" open>' in html
+
+
+# The server on the foreign step warms its card cache in the background while it lives: its tests come last, so
+# it is stopped as soon as they end.
 @pytest.fixture(scope="module")
 def served(steps: dict[str, Path]) -> Iterator[object]:
     from oracle_server import Server
@@ -435,33 +469,3 @@ def test_the_web_page_shows_what_the_last_ingest_changed(served: object) -> None
     assert "(run 4, compared with run 3)" in html
     assert '<details class="change-group" data-kind="ban" open>' in html
     assert "<del>converted </del>mana <del>cost</del><ins>value</ins>" in html  # an errata's word diff
-
-
-def test_mcp_changes_is_the_cli_json(renamed: Path) -> None:
-    import anyio
-    from mcp import ClientSession, StdioServerParameters, stdio_client
-    from test_mcp import CLI
-
-    async def call() -> Any:
-        params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "mcp", "--db", str(renamed)])
-        with anyio.fail_after(120):
-            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-                await session.initialize()
-                return await session.call_tool("changes", {"card": "Meltdown", "limit": 5})
-
-    result = anyio.run(call)
-    assert not result.is_error
-    _code, out, _ = _cli("changes", "--db", str(renamed), "--card", "Meltdown", "--limit", "5", "--json")
-    assert json.loads(result.content[0].text) == json.loads(out)
-    assert json.loads(out)["groups"][0]["changes"][0]["new_value"] == "Molten Collapse"
-
-
-def test_the_web_page_says_a_former_name_is_one(renamed: Path) -> None:
-    from oracle_tools.interfaces.serve import web
-
-    with OracleDB(renamed) as db:
-        html, status = web.render(db, db.con.cursor(), {"q": "Meltdown"})
-    assert status == 200
-    assert 'via <strong class="via">former</strong>' in html
-    assert "note: a former name: renamed from &#39;Meltdown&#39; to &#39;Molten Collapse&#39;" in html
-    assert '<details class="change-group" data-kind="rename" open>' in html

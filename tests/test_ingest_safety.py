@@ -51,21 +51,62 @@ def _foreign_wal(folder: Path) -> Path:
     return wal
 
 
+SAMPLE = Path(__file__).resolve().parents[1] / "oracle_tools/data/sample"
+
+
+@pytest.fixture(scope="module")
+def small_files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Real-shaped files of a few hundred cards — the sample's small ones and Lightning Bolt's foreign printings
+    (`Foudre`) — for the ingests these tests run in a child: what a lock, a log or a signal does to an ingest does
+    not depend on how many cards it reads, and each ingest of the whole sample cost its child twice the CPU."""
+    folder = tmp_path_factory.mktemp("small")
+    with gzip.open(SAMPLE / "foreign.json.gz", "rt", encoding="utf-8") as f:
+        bolt = [c for c in json.load(f) if c["name"] == "Lightning Bolt"]
+    assert "Foudre" in {c.get("printed_name") for c in bolt}
+    (folder / "foreign-bolt.json").write_text(json.dumps(bolt), encoding="utf-8")
+    return [SAMPLE / "cards-2024.json.gz", SAMPLE / "alternate-names.json.gz", folder / "foreign-bolt.json"]
+
+
+@pytest.fixture(scope="module")
+def small_db_path(small_files: list[Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from oracle_tools import ingest
+
+    path = tmp_path_factory.mktemp("small-db") / "oracle.duckdb"
+    ingest.Ingest(path, progress=False).run([ingest.sniff(f) for f in small_files])
+    return path
+
+
+def _ingest_small(small_files: list[Path]) -> list[str]:
+    """The arguments of an ingest of ``small_files`` (the same cards as ``db``: a re-ingest, as --sample was)."""
+    return ["ingest", *(a for f in small_files for a in ("--bulk-file", str(f))), "--no-progress"]
+
+
 @pytest.fixture
-def db(sample_db_path: Path, tmp_path: Path) -> Path:
+def db(small_db_path: Path, tmp_path: Path) -> Path:
+    """A copy of the database of ``small_files``."""
+    path = tmp_path / "oracle.duckdb"
+    shutil.copy(small_db_path, path)
+    return path
+
+
+@pytest.fixture
+def whole_sample(sample_db_path: Path, tmp_path: Path) -> Path:
+    """A copy of the whole sample's database, for the ingests of the whole sample."""
     path = tmp_path / "oracle.duckdb"
     shutil.copy(sample_db_path, path)
     return path
 
 
-def test_a_stale_wal_is_one_clear_line_and_the_next_ingest_leaves_a_consistent_pair(db: Path) -> None:
+def test_a_stale_wal_is_one_clear_line_and_the_next_ingest_leaves_a_consistent_pair(
+    db: Path, small_files: list[Path]
+) -> None:
     wal = Path(str(db) + ".wal")
     shutil.copy(_foreign_wal(db.parent), wal)
     done = _cli("resolve", "Foudre", "--db", str(db))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"error: {wal} does not belong to {db}") and "mv '" in done.stderr
-    ingested = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+    ingested = _cli(*_ingest_small(small_files), "--db", str(db))
     assert ingested.returncode == 0, ingested.stderr
     assert "removed" in ingested.stderr and ".wal" in ingested.stderr  # said, not silent
     assert not wal.exists()
@@ -80,15 +121,15 @@ def test_a_stale_wal_is_one_clear_line_and_the_next_ingest_leaves_a_consistent_p
     )
     subprocess.run([sys.executable, "-c", code], check=False)
     assert wal.exists()
-    assert _cli("ingest", "--sample", "--no-progress", "--db", str(db)).returncode == 0
+    assert _cli(*_ingest_small(small_files), "--db", str(db)).returncode == 0
     assert not wal.exists()
     assert _cli("resolve", "Foudre", "--db", str(db)).stdout == "Lightning Bolt  [via printed]\n"
 
 
-def test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost(db: Path) -> None:
+def test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost(db: Path, small_files: list[Path]) -> None:
     before = _runs(db)
     first = subprocess.Popen(
-        [*CLI, "ingest", "--sample", "--no-progress", "--db", str(db)],
+        [*CLI, *_ingest_small(small_files), "--db", str(db)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -99,9 +140,9 @@ def test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost(db: Path) -> 
         while not (lock.exists() and lock.read_text().strip()):  # the first ingest holds the lock
             assert time.monotonic() < deadline and first.poll() is None
             time.sleep(0.01)
-        at_once = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+        at_once = _cli(*_ingest_small(small_files), "--db", str(db))
         waited = subprocess.run(
-            [*CLI, "ingest", "--sample", "--no-progress", "--wait", "--db", str(db)],
+            [*CLI, *_ingest_small(small_files), "--wait", "--db", str(db)],
             capture_output=True,
             text=True,
             timeout=120,
@@ -120,12 +161,12 @@ def test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost(db: Path) -> 
     assert runs == [*before, before[-1] + 1, before[-1] + 2]  # both ingests' runs are kept
 
 
-def test_no_lock_file_stays_beside_the_database_and_a_stale_one_is_removed(db: Path) -> None:
+def test_no_lock_file_stays_beside_the_database_and_a_stale_one_is_removed(db: Path, small_files: list[Path]) -> None:
     """The lock file stayed, empty, beside every database after its first ingest. It now exists only while an
     ingest runs; one left by an older version (which kept it) or a killed ingest (its pid) goes at the next."""
     for stale in ("", str(2**22 + 12345)):  # above Linux's default pid_max: no such process
         lock_path(db).write_text(stale, encoding="utf-8")
-        done = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+        done = _cli(*_ingest_small(small_files), "--db", str(db))
         assert done.returncode == 0, done.stderr
         assert sorted(p.name for p in db.parent.iterdir()) == [db.name]
 
@@ -203,19 +244,21 @@ def test_a_name_of_megabytes_is_a_bad_input_not_a_card(db: Path, tmp_path: Path)
     assert db.stat().st_size == size
 
 
-def test_info_lists_what_killed_ingests_left_and_the_next_ingest_removes_it(db: Path) -> None:
+def test_info_lists_what_killed_ingests_left_and_the_next_ingest_removes_it(db: Path, small_files: list[Path]) -> None:
     left = db.with_name(f"{db.name}.ingest-{2**22 + 12345}.tmp")  # above Linux's default pid_max: no such process
     left.write_bytes(b"\0" * 4096)
     done = _cli("info", "--db", str(db))
     assert f"temp file {left} (0.0 MB): left by an ingest that was stopped; the next ingest removes it" in done.stdout
     listed = json.loads(_cli("info", "--json", "--db", str(db)).stdout)["temp_files"]
     assert listed == [{"file": str(left), "size_bytes": 4096, "ingest_running": False}]
-    assert _cli("ingest", "--sample", "--no-progress", "--db", str(db)).returncode == 0
+    assert _cli(*_ingest_small(small_files), "--db", str(db)).returncode == 0
     assert not left.exists()
     assert os.path.exists(db)
 
 
-def test_an_ingest_through_a_symlink_replaces_the_real_file_under_its_lock(db: Path, tmp_path: Path) -> None:
+def test_an_ingest_through_a_symlink_replaces_the_real_file_under_its_lock(
+    db: Path, tmp_path: Path, small_files: list[Path]
+) -> None:
     """The path is resolved once: the swap replaced the link with a regular file (the real database stayed stale)
     and the lock was taken per link name, so an ingest through another name ran at the same time."""
     import fcntl
@@ -226,9 +269,9 @@ def test_an_ingest_through_a_symlink_replaces_the_real_file_under_its_lock(db: P
     before = _runs(db)
     with open(lock_path(db), "a+") as held:  # an ingest through the real path holds the real file's lock
         fcntl.flock(held, fcntl.LOCK_EX)
-        refused = _cli("ingest", "--sample", "--no-progress", "--db", str(link))
+        refused = _cli(*_ingest_small(small_files), "--db", str(link))
     assert refused.returncode == 2 and refused.stderr.startswith("error: another ingest"), refused.stderr
-    done = _cli("ingest", "--sample", "--no-progress", "--db", str(link))
+    done = _cli(*_ingest_small(small_files), "--db", str(link))
     assert done.returncode == 0, done.stderr
     assert link.is_symlink() and link.resolve() == db.resolve()
     assert _runs(db) == [*before, before[-1] + 1]
@@ -251,7 +294,7 @@ def _ignore_sigint() -> None:
     ],
 )
 def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
-    db: Path, signame: str, inherit_ignored: bool, status: int, said: str, times: int
+    whole_sample: Path, signame: str, inherit_ignored: bool, status: int, said: str, times: int
 ) -> None:
     """The first Ctrl-C (also to a job started with `&`, which inherits SIGINT ignored) or SIGTERM stops the
     ingest: exit 128 + the signal, the old database as it was, no temp file, log or checkpoint marker left.
@@ -259,6 +302,8 @@ def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
     The ingest also removes what a killed one left (kill -9 skips every handler) — a log and its checkpoint
     marker without their database too — before it starts writing."""
     import signal
+
+    db = whole_sample
 
     for leftover in (".tmp.wal", ".tmp.wal.checkpoint"):  # a pid above Linux's default pid_max: no such process
         db.with_name(f"{db.name}.ingest-{2**22 + 12345}{leftover}").write_bytes(b"")
@@ -287,14 +332,15 @@ def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
     assert sorted(p.name for p in db.parent.iterdir()) == [db.name]  # no lock file left either
 
 
-def test_a_damaged_database_is_replaced_when_asked(db: Path) -> None:
+def test_a_damaged_database_is_replaced_when_asked(whole_sample: Path, small_files: list[Path]) -> None:
     """A truncated file at --db: every command said "rebuild it with oracle-tools ingest", and the ingest (even
     with --replace-anyway) failed the same way — advice that looped. The ingest now says what is wrong and what
     to do, and --replace-anyway builds a new database in its place."""
+    db = whole_sample
     with db.open("r+b") as f:
         f.truncate(1_000_000)
     damaged = db.read_bytes()
-    refused = _cli("ingest", "--sample", "--no-progress", "--db", str(db))
+    refused = _cli(*_ingest_small(small_files), "--db", str(db))  # refused whatever it reads
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
     assert refused.stderr.startswith(f"error: {db} is damaged (IO Error: ")
     assert refused.stderr.endswith(
