@@ -9,6 +9,7 @@ import ast
 import subprocess
 import sys
 import tomllib
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,10 @@ PACKAGE = ROOT / "oracle_tools"
 LAYERS = ("store", "text", "history", "names", "choose", "decks", "tokens", "scryfall", "search", "interfaces")
 
 
-def _modules() -> list[tuple[Path, ast.Module]]:
-    return [(p, ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(PACKAGE.rglob("*.py"))]
+@cache
+def _modules() -> tuple[tuple[Path, ast.Module], ...]:
+    """Every module of the package, parsed once for the tests of this file (they only read the trees)."""
+    return tuple((p, ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(PACKAGE.rglob("*.py")))
 
 
 def test_import_contracts_are_kept() -> None:

@@ -601,6 +601,13 @@ def _json_files(realdata: Path) -> list[Path]:
     return sorted((realdata / "decks").rglob("*.json"))
 
 
+@pytest.fixture(scope="module")
+def json_cache_decks(realdata: Path) -> list[tuple[Path, list[Decklist]]]:
+    """Every real JSON deck file's decks (but the Worlds results, which hold none), read once for the tests that
+    only read them: the reading itself is checked file by file in test_json_caches_all_files."""
+    return [(f, read_decklists_json_cache(f)) for f in _json_files(realdata) if f.name != "results.json"]
+
+
 def _expected_from_json(obj: Any) -> list[tuple[int, int]]:  # any JSON deck file
     """(main+commander+... total, sideboard total) per deck, straight from the JSON (count > 0 items)."""
 
@@ -701,12 +708,11 @@ def test_json_cache_entry_lines_point_at_the_name(realdata: Path) -> None:
     assert (first.line, first.name, first.raw) == (18, "Aether Vial", "4 Aether Vial")  # line 17 is its "count"
 
 
-def test_real_name_quirks_survive(realdata: Path) -> None:
+def test_real_name_quirks_survive(json_cache_decks: list[tuple[Path, list[Decklist]]]) -> None:
     names: Counter[str] = Counter()
-    for f in _json_files(realdata):
-        if f.name != "results.json":
-            for d in read_decklists_json_cache(f):
-                names.update(e.name for e in d.entries)
+    for _, decks in json_cache_decks:
+        for d in decks:
+            names.update(e.name for e in d.entries)
     for quirk in [
         "Lim-Dul's Vault",
         "Lim-Dûl's Vault",
@@ -749,13 +755,11 @@ def test_round_trip_hand_made() -> None:
     assert by_section(parse_decklist(render_dek(src)), FOLD) == by_section(src, FOLD)
 
 
-def test_round_trip_every_json_cache_deck(realdata: Path) -> None:
+def test_round_trip_every_json_cache_deck(json_cache_decks: list[tuple[Path, list[Decklist]]]) -> None:
     n = exact_mtgo_commander = 0
     not_exact: list[tuple[str, str | None]] = []
-    for f in _json_files(realdata):
-        if f.name == "results.json":
-            continue
-        for d in read_decklists_json_cache(f):
+    for f, decks in json_cache_decks:
+        for d in decks:
             want = by_section(d)
             arena = parse_decklist(render_arena(d.entries))
             assert arena.problems == () and by_section(arena) == want, (f.name, d.player)

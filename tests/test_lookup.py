@@ -173,6 +173,9 @@ def test_point_chooser_equals_full_chooser(sample_db: OracleDB) -> None:
         + ["Fire // Ice", "fire/ice", "Very Cryptic Command", "Treasure", "Tarmogoyff", "Nope Nope"]
     )
     point = PointNames(sample_db.con)
+    # the names from one query, as a decklist reads them (the one-query-per-name path is compared with the
+    # index by the resolve tests above): what is compared here is the chooser of each name's faces
+    point.prefetch(texts + faces)
     full = sample_db.name_chooser
     for text in texts:
         chooser = NameChooser.for_name(sample_db.con, point, text)
@@ -196,6 +199,7 @@ def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
     )
     texts += ["Treasure", "treasure token", "Tarmogoyf", "Marit Lage", "Fire // Ice", "Goblin", "Nope Nope"]
     point = PointNames(con)
+    point.prefetch(texts)  # one query for every name (the resolve tests compare the one-per-name path)
     kinds = set()
     for text in dict.fromkeys(texts):
         expected = tokens.lookup(con, sample_db.name_index, text).to_dict()

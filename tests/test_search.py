@@ -440,6 +440,7 @@ def test_bad_values_are_syntax_errors_with_positions(sample_db: OracleDB) -> Non
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command in a process of its own: its exit status and the bytes of its real stdout and stderr pipes."""
     return subprocess.run(
         [sys.executable, "-m", "oracle_tools.interfaces.cli", *args],
         capture_output=True,
@@ -449,24 +450,35 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _cli_in_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """The same command run by click's CliRunner in this process (exit code, stdout and stderr apart), for what
+    the words and options mean rather than what the process does: no interpreter started per call."""
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    result = CliRunner().invoke(main, list(args), prog_name="oracle-tools")
+    return subprocess.CompletedProcess(list(args), result.exit_code, result.stdout, result.stderr)
+
+
 def test_cli_table_json_exit_codes(sample_db_path: Path) -> None:
     db = str(sample_db_path)
-    table = _cli("search", "--db", db, "t:goblin c:r mv<=2")
+    table = _cli_in_process("search", "--db", db, "t:goblin c:r mv<=2")
     assert table.returncode == 0 and "Goblin Artisans" in table.stdout
-    listed = _cli("search", "--db", db, "bolt", "--json", "--limit", "2")
+    listed = _cli_in_process("search", "--db", db, "bolt", "--json", "--limit", "2")
     data = json.loads(listed.stdout)
     assert data["object"] == "list" and len(data["data"]) == 2 and data["total_cards"] > 2 and data["has_more"]
     assert {"name", "oracle_id", "mana_cost", "cmc", "type_line", "colors", "legalities"} <= set(data["data"][0])
-    fire = json.loads(_cli("search", "--db", db, "!fire", "--json").stdout)["data"][0]
+    fire = json.loads(_cli_in_process("search", "--db", db, "!fire", "--json").stdout)["data"][0]
     assert fire["name"] == "Fire // Ice" and len(fire["card_faces"]) == 2
-    none_json = _cli("search", "--db", db, "zzzqqq", "--json")
+    none_json = _cli_in_process("search", "--db", db, "zzzqqq", "--json")
     assert none_json.returncode == 0 and json.loads(none_json.stdout)["total_cards"] == 0
-    nothing = _cli("search", "--db", db, "zzzqqq")
+    nothing = _cli("search", "--db", db, "zzzqqq")  # a process of its own: its exit status and its two pipes
     assert nothing.returncode == 1 and nothing.stdout == "" and nothing.stderr == "0 cards\n"  # like grep
-    bad = _cli("search", "--db", db, 't:goblin "bolt')
+    bad = _cli_in_process("search", "--db", db, 't:goblin "bolt')
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.splitlines()[0].startswith("error: ") and bad.stderr.splitlines()[2].index("^") == 11
-    unsupported = _cli("search", "--db", db, "otag:ramp")
+    unsupported = _cli_in_process("search", "--db", db, "otag:ramp")
     assert unsupported.returncode == 2 and "otag: is not supported" in unsupported.stderr
 
 
@@ -478,28 +490,28 @@ def test_cli_query_words_and_negated_terms_are_the_query_not_options(sample_db_p
     """Scryfall's search box negates with a leading '-': `search t:goblin -c:r` is the query 't:goblin -c:r'
     on the command line too, without '--'; the words may come before, between or after the options."""
     db = str(sample_db_path)
-    quoted = _cli("search", "--db", db, "t:goblin -c:r -is:funny", "--csv")
+    quoted = _cli_in_process("search", "--db", db, "t:goblin -c:r -is:funny", "--csv")
     assert quoted.returncode == 0 and _rows(quoted.stdout)
     for words in (
         ["-c:r", "t:goblin", "--csv", "-is:funny"],
         ["--csv", "t:goblin", "-c:r", "-is:funny"],
         ["t:goblin", "-c:r", "--db", db, "-is:funny", "--csv"],
     ):
-        out = _cli("search", "--db", db, *words)
+        out = _cli_in_process("search", "--db", db, *words)
         assert out.returncode == 0 and _rows(out.stdout) == _rows(quoted.stdout), words
-    red = _rows(_cli("search", "--db", db, "t:goblin c:r", "--csv").stdout)
+    red = _rows(_cli_in_process("search", "--db", db, "t:goblin c:r", "--csv").stdout)
     assert red and not set(red) & set(_rows(quoted.stdout))  # the '-' negated: no red goblin is left
-    limited = _cli("search", "--db", db, "--limit", "2", "-t:land", "--csv", "c:r")
+    limited = _cli_in_process("search", "--db", db, "--limit", "2", "-t:land", "--csv", "c:r")
     assert len(_rows(limited.stdout)) == 2
     # after '--' every word is the query, as usual; a mistyped --option is still refused by its name
-    assert _rows(_cli("search", "--db", db, "--csv", "--", "t:goblin", "-c:r", "-is:funny").stdout) == _rows(
+    assert _rows(_cli_in_process("search", "--db", db, "--csv", "--", "t:goblin", "-c:r", "-is:funny").stdout) == _rows(
         quoted.stdout
     )
-    typo = _cli("search", "--db", db, "t:goblin", "--limt", "2")
+    typo = _cli_in_process("search", "--db", db, "t:goblin", "--limt", "2")
     assert typo.returncode == 2 and "No such option '--limt'" in typo.stderr
-    missing = _cli("search", "--db", db, "t:goblin", "--limit")
+    missing = _cli_in_process("search", "--db", db, "t:goblin", "--limit")
     assert missing.returncode == 2 and "'--limit' requires an argument" in missing.stderr
-    nothing = _cli("search", "--db", db)
+    nothing = _cli_in_process("search", "--db", db)
     assert nothing.returncode == 2 and "Missing argument 'QUERY...'" in nothing.stderr
 
 

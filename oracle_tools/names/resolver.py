@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from oracle_tools.names.kinds import SUGGESTED_VIAS, VIA_TIER, Status, Via
@@ -92,12 +92,18 @@ class Resolution:
         return f"{self.query!r} is not a card name.{close}{tokens}"
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        # the fields read directly: dataclasses.asdict deep-copies every value, which made a batch's answers
+        # (one dict per line of a decklist or of `resolve --batch`) cost more than resolving them
+        data = {name: getattr(self, name) for name in _RESOLUTION_FIELDS}
         data["names"] = list(self.names)
-        data["candidates"] = [asdict(c) for c in self.candidates]
+        data["candidates"] = [{name: getattr(c, name) for name in _CANDIDATE_FIELDS} for c in self.candidates]
         data["suggestions"] = list(self.suggestions)
         data["tokens"] = list(self.tokens)
         return data
+
+
+_RESOLUTION_FIELDS = tuple(f.name for f in fields(Resolution))
+_CANDIDATE_FIELDS = tuple(f.name for f in fields(Candidate))
 
 
 #: The longest string taken as a name (the longest real card name has 141 characters): longer is bad input

@@ -33,6 +33,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -67,6 +68,15 @@ _INVISIBLE = ("Mn", "Cf")
 
 
 def normalize(text: str) -> str:
+    # one resolve folds its text several times (the lookup, each matcher's words and spellings): the keys of
+    # the last few thousand short strings are kept
+    return _normalize_short(text) if len(text) <= _CACHED_CHARS else _normalize(text)
+
+
+_CACHED_CHARS = 200
+
+
+def _normalize(text: str) -> str:
     """The lookup key of a name: what Scryfall's exact lookup ignores is folded away — case, accents
     and ligatures, punctuation (a dash or hyphen is a space, every other mark is dropped), spacing and
     invisible format characters (bidi controls, zero-width spaces) — and half separators are written one way.
@@ -84,6 +94,10 @@ def normalize(text: str) -> str:
     # Punctuation is Unicode's general category P (what \p{P} matches in names.build.normalize_expr).
     unmarked = "".join(_unmark(ch) for ch in folded)
     return _SPACES.sub(" ", unmarked if unmarked.strip(" /") else folded).strip(" ")
+
+
+_normalize_short = lru_cache(maxsize=4096)(_normalize)
+normalize.__doc__ = _normalize.__doc__
 
 
 def _unmark(ch: str) -> str:

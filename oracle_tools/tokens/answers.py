@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from oracle_tools.errors import OracleToolsError
@@ -212,13 +213,21 @@ def _listed_token_object(con: duckdb.DuckDBPyConnection, keys: set[str]) -> bool
 
 def _creature_type_hint(text: str) -> str:
     """For a creature type ('goblin'): where the tokens of that type are listed (CR 205.3m lists the types)."""
+    kind = _creature_types_by_key().get(normalize(re.sub(r"\s+[Tt]okens?$", "", text.strip())))
+    if kind is None:
+        return ""
+    return f"; {kind} is a creature type (205.3m): `oracle-tools token --list {kind}` lists its tokens"
+
+
+@lru_cache(maxsize=1)
+def _creature_types_by_key() -> dict[str, str]:
+    """The shipped CR 205.3m creature types by lookup key, folded once: each miss used to fold all of them."""
     from oracle_tools.text.vocabulary import normalise_apostrophes, subtypes
 
-    typed = normalize(re.sub(r"\s+[Tt]okens?$", "", text.strip()))
+    by_key: dict[str, str] = {}
     for kind in subtypes("creature"):
-        if normalize(normalise_apostrophes(kind)) == typed:
-            return f"; {kind} is a creature type (205.3m): `oracle-tools token --list {kind}` lists its tokens"
-    return ""
+        by_key.setdefault(normalize(normalise_apostrophes(kind)), kind)  # the first, as the list's order
+    return by_key
 
 
 def _token_suggestions(r: Any) -> tuple[str, ...]:
