@@ -67,16 +67,12 @@ _SPACES = re.compile(rf"{_WS}+")
 _INVISIBLE = ("Mn", "Cf")
 
 
-def normalize(text: str) -> str:
-    # one resolve folds its text several times (the lookup, each matcher's words and spellings): the keys of
-    # the last few thousand short strings are kept
-    return _normalize_short(text) if len(text) <= _CACHED_CHARS else _normalize(text)
-
-
+#: Strings up to this long have their keys kept (the last few thousand): one resolve folds its text several
+#: times (the lookup, each matcher's words and spellings)
 _CACHED_CHARS = 200
 
 
-def _normalize(text: str) -> str:
+def normalize(text: str) -> str:
     """The lookup key of a name: what Scryfall's exact lookup ignores is folded away — case, accents
     and ligatures, punctuation (a dash or hyphen is a space, every other mark is dropped), spacing and
     invisible format characters (bidi controls, zero-width spaces) — and half separators are written one way.
@@ -86,6 +82,10 @@ def _normalize(text: str) -> str:
     punctuation ('_____') keeps its marks, so that it still has a key. Must agree with
     ``names.build.normalize_expr`` (tested on every real name).
     """
+    return _normalize_short(text) if len(text) <= _CACHED_CHARS else _normalize(text)
+
+
+def _normalize(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     # accents (Mn) go, and so do invisible format characters (Cf): a right-to-left override or a zero-width
     # space inside a name is not part of what the reader sees
@@ -97,7 +97,6 @@ def _normalize(text: str) -> str:
 
 
 _normalize_short = lru_cache(maxsize=4096)(_normalize)
-normalize.__doc__ = _normalize.__doc__
 
 
 def _unmark(ch: str) -> str:
