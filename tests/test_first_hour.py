@@ -13,6 +13,8 @@ from oracle_tools import OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.cli import main
 
+from processes import wait_until_idle
+
 
 def _run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> tuple[int, str, str]:
     result = CliRunner(env=env).invoke(main, list(args), input=stdin)
@@ -182,14 +184,13 @@ def test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for(sample_db_path
     import signal
     import subprocess
     import sys
-    import time
 
     command = [sys.executable, "-m", "oracle_tools.interfaces.cli", "mcp", "--db", str(sample_db_path)]
     for stdin_is_terminal in (False, True):
         leader, follower = pty.openpty() if stdin_is_terminal else (None, subprocess.PIPE)
         proc = subprocess.Popen(command, stdin=follower, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            time.sleep(3)  # started and waiting on stdin (it starts in well under a second)
+            wait_until_idle(proc)  # started and waiting on stdin
             proc.send_signal(signal.SIGINT)
             assert proc.wait(timeout=10) == 130  # the first Ctrl-C, no further input line needed
             err = proc.stderr.read().decode() if proc.stderr else ""

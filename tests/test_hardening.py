@@ -19,6 +19,8 @@ from oracle_tools import OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.cli import main
 
+from processes import wait_until_busy
+
 # -- `sql` is really read-only: user SQL must not write or read files ------------------------------------------------
 
 #: (statement, a word the refusal line must contain). Each ran (or tried the network) before the sandbox.
@@ -873,7 +875,11 @@ def test_ctrl_c_stops_a_runaway_query_at_once(sample_db_path: Path, flag: str) -
         *flag.split(),
     ]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2)  # started and scanning
+    try:
+        wait_until_busy(proc, 2)  # past the start (~0.5 s CPU) and scanning: a signal before is another test
+    except AssertionError:
+        proc.kill()
+        raise
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=30)
@@ -923,12 +929,6 @@ def test_a_db_that_is_a_device_is_refused_before_or_after_the_command_name() -> 
         assert result.exit_code == 2 and result.output.startswith("error: --db /dev/null: is a device, not a"), args
 
 
-def _cpu_seconds(pid: int) -> float:
-    """The CPU time a process has used (all its threads), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 #: A nested-loop join: DuckDB looks for pending signals only between its tasks, and this plan is one long task
 #: (on the sample, 15,000 x 45,000 names: half a minute of CPU).
 NESTED_LOOP = (
@@ -942,7 +942,6 @@ def test_ctrl_c_stops_a_nested_loop_join(sample_db_path: Path, flag: str) -> Non
     """Before, SIGINT waited for DuckDB to look for signals (two Ctrl-C did nothing, only kill -9 stopped it): the
     interrupt is now called from a thread the signal wakes at once. One line, exit 130."""
     import signal
-    import time
 
     proc = subprocess.Popen(
         [
@@ -962,10 +961,7 @@ def test_ctrl_c_stops_a_nested_loop_join(sample_db_path: Path, flag: str) -> Non
         text=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        while _cpu_seconds(proc.pid) < 2:  # past the start (~0.5 s) and joining
-            assert time.monotonic() < deadline and proc.poll() is None
-            time.sleep(0.05)
+        wait_until_busy(proc, 2)  # past the start (~0.5 s CPU) and joining
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=20)  # the whole query takes far longer
     finally:

@@ -1,0 +1,39 @@
+"""Waiting for a child process to reach a state, by what it does rather than by how long it usually takes: on a
+loaded machine a start that takes half a second can take five."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (all its threads), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_until_busy(proc: subprocess.Popen[str] | subprocess.Popen[bytes], seconds: float, timeout: float = 60) -> None:
+    """Until ``proc`` has used ``seconds`` of CPU (past its start, into the work); fails if it ends first."""
+    deadline = time.monotonic() + timeout
+    while cpu_seconds(proc.pid) < seconds:
+        assert proc.poll() is None, "the process ended before it got busy"
+        assert time.monotonic() < deadline, f"the process used under {seconds} s of CPU in {timeout} s"
+        time.sleep(0.05)
+
+
+def wait_until_idle(proc: subprocess.Popen[str] | subprocess.Popen[bytes], timeout: float = 60) -> None:
+    """Until ``proc`` has started and waits (its CPU time stands still for half a second): a server or a tool
+    reading its standard input."""
+    deadline = time.monotonic() + timeout
+    before = -1.0
+    while True:
+        assert proc.poll() is None, "the process ended before it waited"
+        assert time.monotonic() < deadline, f"the process was still busy after {timeout} s"
+        now = cpu_seconds(proc.pid)
+        if now == before and now > 0.1:
+            return
+        before = now
+        time.sleep(0.5)
