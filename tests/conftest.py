@@ -83,12 +83,9 @@ def realdata() -> Path:
 
 @pytest.fixture(scope="session")
 def sample_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database built once per test session from the embedded sample (oracle_tools/data/sample/)."""
-    from oracle_tools import OracleDB
-
-    path = tmp_path_factory.mktemp("sample") / "sample.duckdb"
-    OracleDB.ingest_sample(path)
-    return path
+    """A database built once per test session from the embedded sample (oracle_tools/data/sample/), in a child
+    process as the real-data ones are (an ingest's peak, ~300 MB, stays out of the test process)."""
+    return build_in_child(tmp_path_factory.mktemp("sample") / "sample.duckdb", sample=True)
 
 
 @pytest.fixture
