@@ -530,21 +530,20 @@ class Ingest:
             )
             second.submit(_warm_up)
             if card_files:
-                # Each printing's whole object, kept on the core the staging leaves idle: nothing in the ingest
-                # reads it, so it is waited for at the end. It also refuses a file with an object too large or too
-                # deep to keep and serve (store/limits.py), found while compressing: said once the staging is done.
+                con.execute(f"ATTACH ':memory:' AS {STAGE_CATALOG}")
+                self._stage_cards(con, card_files, bar)
+                bar.set_description("building cards, faces, printings")
+                self._build_core(con, second)
+                con.execute(f"DETACH {STAGE_CATALOG}")
+                # Each printing's whole object, kept while the names, references and tokens are read (Python,
+                # mostly one core): nothing in the ingest reads it, so it is waited for at the end. It also refuses
+                # a file with an object too large or too deep to keep and serve (store/limits.py), found while
+                # compressing.
                 objects_kept = keeper.submit(
                     lambda c: scryfall_objects.keep(
                         c, [scryfall_objects.CardFile(str(f.path), f.json_format) for f in card_files]
                     )
                 )
-                con.execute(f"ATTACH ':memory:' AS {STAGE_CATALOG}")
-                self._stage_cards(con, card_files, bar)
-                if objects_kept.done():  # a file refused while its objects were kept: no build to wait for
-                    self._objects_kept(objects_kept)
-                bar.set_description("building cards, faces, printings")
-                self._build_core(con, second)
-                con.execute(f"DETACH {STAGE_CATALOG}")
             else:
                 self._keep(con, CARD_TABLES)
                 self._keep(con, scryfall_objects.TABLES, missing_ok=True)
