@@ -7,10 +7,12 @@ dictionary trained on the run's own objects (table ``scryfall_object_dictionary`
 small and alike: the 2019 default-cards dump's 127 MB of JSON is kept in about 20 MB, and reading one object
 back costs a few microseconds more than reading a row.
 
-Keeping runs beside the staging of the typed columns, on a connection of its own (:func:`keep`): reading a
-bulk file is mostly one thread's work (the gzip stream), so the second core reads the file again and compresses
-its objects meanwhile (a vectorised DuckDB function); compressing inside the staging query instead put the
-compression on the staging's own thread and made the ingest a third slower (bench/bench_card_objects.py).
+Keeping runs on a connection of its own (:func:`keep`) while the ingest reads the names, references and tokens
+(Python, mostly one core): the second core reads the file again and compresses its objects meanwhile (a
+vectorised DuckDB function). Compressing inside the staging query instead put the compression on the staging's
+own thread and made the ingest a third slower (bench/bench_card_objects.py); one read of each file for both (the
+objects' text staged beside the typed columns) saved no CPU once a value of the wrong type is still refused, and
+held the text in memory (docs/performance.md, "Ingest").
 
 >>> from oracle_tools import OracleDB
 >>> db = OracleDB("data/oracle.duckdb")                                        # doctest: +SKIP
@@ -145,7 +147,7 @@ def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile]) -> None:
     """Every object of each card file, compressed, into ``scryfall_objects``; a printing
     id in two files keeps the later file's object (as the typed columns do). The dictionary is trained on the
     head of the first file and stored in ``scryfall_object_dictionary``. Runs on a cursor of its own, beside the
-    staging of the typed columns: nothing else in an ingest reads these tables.
+    layers the ingest builds from the core tables: nothing else in an ingest reads these tables.
 
     A file with an object larger than store/limits.py's ``OBJECT_BYTES`` or nested deeper than its ``MAX_DEPTH`` is
     refused (:class:`~oracle_tools.errors.IngestError`, the line of ``limits.check_objects``), found while its
