@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 from tqdm import tqdm
@@ -529,6 +529,8 @@ class Ingest:
                 lambda c: rules.store(c, rules_file, keep_previous=previous is not None and rules_file is None)
             )
             second.submit(_warm_up)
+            # the kept objects' compression dictionary, trained while the cards are staged (keep runs later)
+            trained = second.submit(lambda c: scryfall_objects.train(str(card_files[0].path))) if card_files else None
             if card_files:
                 con.execute(f"ATTACH ':memory:' AS {STAGE_CATALOG}")
                 self._stage_cards(con, card_files, bar)
@@ -539,9 +541,10 @@ class Ingest:
                 # mostly one core): nothing in the ingest reads it, so it is waited for at the end. It also refuses
                 # a file with an object too large or too deep to keep and serve (store/limits.py), found while
                 # compressing.
+                dictionary = trained.result() if trained is not None else None
                 objects_kept = keeper.submit(
                     lambda c: scryfall_objects.keep(
-                        c, [scryfall_objects.CardFile(str(f.path), f.json_format) for f in card_files]
+                        c, [scryfall_objects.CardFile(str(f.path), f.json_format) for f in card_files], dictionary
                     )
                 )
             else:
@@ -858,6 +861,9 @@ def _warm_up(cursor: duckdb.DuckDBPyConnection) -> None:
     cursor.unregister("warm_up_frame")
 
 
+_T = TypeVar("_T")
+
+
 class _SecondConnection:
     """SQL steps run, in the order submitted, on a second connection to the new database.
 
@@ -876,11 +882,11 @@ class _SecondConnection:
         with contextlib.suppress(duckdb.InvalidInputException):  # inside Jupyter without ipywidgets (Ingest._build)
             self._cursor.execute("SET enable_progress_bar = false")  # one bar: the first connection's
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-sql")
-        self._submitted: list[Future[None]] = []
+        self._submitted: list[Future[Any]] = []
 
-    def submit(self, step: Callable[[duckdb.DuckDBPyConnection], object]) -> Future[None]:
-        def run() -> None:
-            step(self._cursor)
+    def submit(self, step: Callable[[duckdb.DuckDBPyConnection], _T]) -> Future[_T]:
+        def run() -> _T:
+            return step(self._cursor)
 
         future = self._pool.submit(run)
         self._submitted.append(future)

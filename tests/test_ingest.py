@@ -383,9 +383,11 @@ def test_the_card_objects_are_kept_beside_the_layers_not_the_staging(
 
     real, seen = scryfall_objects.keep, []
 
-    def keep(cursor: duckdb.DuckDBPyConnection, files: list[scryfall_objects.CardFile]) -> None:
+    def keep(
+        cursor: duckdb.DuckDBPyConnection, files: list[scryfall_objects.CardFile], dictionary: bytes | None = None
+    ) -> None:
         seen.append(cursor.execute("SELECT count(*) FROM printings").fetchall()[0][0])
-        real(cursor, files)
+        real(cursor, files, dictionary)
 
     monkeypatch.setattr(scryfall_objects, "keep", keep)
     with OracleDB.ingest_files(tmp_path / "new.duckdb", [sample_dir() / "cards-2024.json.gz"]) as db:

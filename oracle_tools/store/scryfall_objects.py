@@ -143,10 +143,10 @@ def _read_file_sql(file: CardFile) -> str:
     )
 
 
-def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile]) -> None:
+def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile], dictionary: bytes | None = None) -> None:
     """Every object of each card file, compressed, into ``scryfall_objects``; a printing
-    id in two files keeps the later file's object (as the typed columns do). The dictionary is trained on the
-    head of the first file and stored in ``scryfall_object_dictionary``. Runs on a cursor of its own, beside the
+    id in two files keeps the later file's object (as the typed columns do). The ``dictionary`` (:func:`train`
+    of the first file; trained here when not given) is stored in ``scryfall_object_dictionary``. Runs on a cursor of its own, beside the
     layers the ingest builds from the core tables: nothing else in an ingest reads these tables.
 
     A file with an object larger than store/limits.py's ``OBJECT_BYTES`` or nested deeper than its ``MAX_DEPTH`` is
@@ -154,7 +154,7 @@ def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile]) -> None:
     objects are compressed."""
     if not files:
         return
-    compressor = _register(cursor, training_texts(files[0].path))
+    compressor = _register(cursor, train(files[0].path) if dictionary is None else dictionary)
 
     def insert(sql: str, params: list[object], file: CardFile) -> None:
         import duckdb
@@ -214,17 +214,24 @@ def training_texts(path: str) -> list[bytes]:
     return samples
 
 
-def _register(con: duckdb.DuckDBPyConnection, samples: Sequence[bytes]) -> _Compressor:
-    """Train the dictionary on ``samples`` (objects of this run), store it, and make
-    ``compress_scryfall_object(json)`` available on ``con`` (its compressor is returned)."""
+def train(path: str) -> bytes:
+    """The compression dictionary of a run, trained on the head of its first card file (:func:`training_texts`);
+    empty when there is too little to train on (plain zstandard then). About half a second: the ingest trains it
+    on its second connection while the cards are staged, and hands it to :func:`keep`."""
+    samples = training_texts(path)
+    if len(samples) < 8:  # zstandard needs a handful of samples; a tiny file goes without a dictionary
+        return b""
+    try:
+        return zstandard.train_dictionary(DICTIONARY_BYTES, list(samples), level=LEVEL).as_bytes()
+    except zstandard.ZstdError:
+        return b""  # too little text to train on: plain zstandard
+
+
+def _register(con: duckdb.DuckDBPyConnection, dictionary: bytes) -> _Compressor:
+    """Store the run's ``dictionary`` and make ``compress_scryfall_object(json)`` available on ``con`` (its
+    compressor is returned)."""
     import duckdb
 
-    dictionary = b""
-    if len(samples) >= 8:  # zstandard needs a handful of samples; a tiny file goes without a dictionary
-        try:
-            dictionary = zstandard.train_dictionary(DICTIONARY_BYTES, list(samples), level=LEVEL).as_bytes()
-        except zstandard.ZstdError:
-            dictionary = b""  # too little text to train on: plain zstandard
     digest = hashlib.blake2b(dictionary, digest_size=8).hexdigest()
     con.execute("INSERT INTO scryfall_object_dictionary VALUES (?, ?)", [digest, dictionary])
     compressor = _Compressor(dictionary)
