@@ -570,15 +570,16 @@ class Ingest:
             bar.update(1)
             bar.set_description("names, tokens")
             self._build_layers(con, second, rules_stored)
+            # The runs and the change history (which never read the kept objects) while the keep finishes.
+            self._record_runs(con, previous)
+            from oracle_tools.history import (
+                changes,  # what changed since the database this one replaces, written before the swap
+            )
+
+            changes.record(con, PREVIOUS_CATALOG if previous is not None else None)
             if card_files:
                 self._objects_kept(objects_kept)
             bar.update(1)
-        self._record_runs(con, previous)
-        from oracle_tools.history import (
-            changes,  # what changed since the database this one replaces, written before the swap
-        )
-
-        changes.record(con, PREVIOUS_CATALOG if previous is not None else None)
         if previous is not None:
             con.execute(f"DETACH {PREVIOUS_CATALOG}")
         self.report.tables = {
