@@ -42,7 +42,7 @@ def _ingest(source: Path, db: Path, *, keep: bool) -> float:
 
     real = scryfall_objects.keep
     if not keep:
-        scryfall_objects.keep = lambda cursor, files: None
+        scryfall_objects.keep = lambda cursor, files, dictionary=None: None
     try:
         db.unlink(missing_ok=True)
         started = time.perf_counter()

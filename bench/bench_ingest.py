@@ -177,7 +177,12 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
         workdir = Path(tmp)
-        print(f"file: {args.file.name} ({args.file.stat().st_size / 1e6:.1f} MB on disk); {os.cpu_count()} cores")
+        # the machine's load beside the figures: wall ratios on a shared machine move with it (read the CPU ratio)
+        load = "/".join(f"{x:.1f}" for x in os.getloadavg())
+        print(
+            f"file: {args.file.name} ({args.file.stat().st_size / 1e6:.1f} MB on disk); {os.cpu_count()} cores; "
+            f"load average {load}"
+        )
         compare("x1", args.file, workdir, args.runs, 500)
         previous = workdir / "previous-2019-2024.duckdb"
         if not args.no_history:

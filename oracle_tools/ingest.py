@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 from tqdm import tqdm
@@ -529,22 +529,24 @@ class Ingest:
                 lambda c: rules.store(c, rules_file, keep_previous=previous is not None and rules_file is None)
             )
             second.submit(_warm_up)
+            # the kept objects' compression dictionary, trained while the cards are staged (keep runs later)
+            trained = second.submit(lambda c: scryfall_objects.train(str(card_files[0].path))) if card_files else None
             if card_files:
-                # Each printing's whole object, kept on the core the staging leaves idle: nothing in the ingest
-                # reads it, so it is waited for at the end. It also refuses a file with an object too large or too
-                # deep to keep and serve (store/limits.py), found while compressing: said once the staging is done.
-                objects_kept = keeper.submit(
-                    lambda c: scryfall_objects.keep(
-                        c, [scryfall_objects.CardFile(str(f.path), f.json_format) for f in card_files]
-                    )
-                )
                 con.execute(f"ATTACH ':memory:' AS {STAGE_CATALOG}")
                 self._stage_cards(con, card_files, bar)
-                if objects_kept.done():  # a file refused while its objects were kept: no build to wait for
-                    self._objects_kept(objects_kept)
                 bar.set_description("building cards, faces, printings")
                 self._build_core(con, second)
                 con.execute(f"DETACH {STAGE_CATALOG}")
+                # Each printing's whole object, kept while the names, references and tokens are read (Python,
+                # mostly one core): nothing in the ingest reads it, so it is waited for at the end. It also refuses
+                # a file with an object too large or too deep to keep and serve (store/limits.py), found while
+                # compressing.
+                dictionary = trained.result() if trained is not None else None
+                objects_kept = keeper.submit(
+                    lambda c: scryfall_objects.keep(
+                        c, [scryfall_objects.CardFile(str(f.path), f.json_format) for f in card_files], dictionary
+                    )
+                )
             else:
                 self._keep(con, CARD_TABLES)
                 self._keep(con, scryfall_objects.TABLES, missing_ok=True)
@@ -568,15 +570,16 @@ class Ingest:
             bar.update(1)
             bar.set_description("names, tokens")
             self._build_layers(con, second, rules_stored)
+            # The runs and the change history (which never read the kept objects) while the keep finishes.
+            self._record_runs(con, previous)
+            from oracle_tools.history import (
+                changes,  # what changed since the database this one replaces, written before the swap
+            )
+
+            changes.record(con, PREVIOUS_CATALOG if previous is not None else None)
             if card_files:
                 self._objects_kept(objects_kept)
             bar.update(1)
-        self._record_runs(con, previous)
-        from oracle_tools.history import (
-            changes,  # what changed since the database this one replaces, written before the swap
-        )
-
-        changes.record(con, PREVIOUS_CATALOG if previous is not None else None)
         if previous is not None:
             con.execute(f"DETACH {PREVIOUS_CATALOG}")
         self.report.tables = {
@@ -859,6 +862,9 @@ def _warm_up(cursor: duckdb.DuckDBPyConnection) -> None:
     cursor.unregister("warm_up_frame")
 
 
+_T = TypeVar("_T")
+
+
 class _SecondConnection:
     """SQL steps run, in the order submitted, on a second connection to the new database.
 
@@ -877,11 +883,11 @@ class _SecondConnection:
         with contextlib.suppress(duckdb.InvalidInputException):  # inside Jupyter without ipywidgets (Ingest._build)
             self._cursor.execute("SET enable_progress_bar = false")  # one bar: the first connection's
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-sql")
-        self._submitted: list[Future[None]] = []
+        self._submitted: list[Future[Any]] = []
 
-    def submit(self, step: Callable[[duckdb.DuckDBPyConnection], object]) -> Future[None]:
-        def run() -> None:
-            step(self._cursor)
+    def submit(self, step: Callable[[duckdb.DuckDBPyConnection], _T]) -> Future[_T]:
+        def run() -> _T:
+            return step(self._cursor)
 
         future = self._pool.submit(run)
         self._submitted.append(future)

@@ -378,3 +378,27 @@ def test_back_face_mana_value_follows_202_3(sample_db: OracleDB) -> None:
     assert values["Insectile Aberration"] == values["Delver of Secrets"] == 1.0  # CR 202.3b (nonmodal DFC)
     assert values["Razorgrass Field"] == 0.0  # modal: its own (no) cost
     assert values["Brisela, Voice of Nightmares"] == 11.0  # CR 202.3c (meld: 7 + 4)
+
+
+def test_the_card_objects_are_kept_beside_the_layers_not_the_staging(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept objects' read and compression ran beside the staging and the core build, which then shared the two
+    cores with it, and the staging's table, the core build and the second read were in memory at once (the ingest's
+    peak RSS): it runs once the core tables are built, while the names, references and tokens are read."""
+    import duckdb
+
+    from oracle_tools.store import scryfall_objects
+
+    real, seen = scryfall_objects.keep, []
+
+    def keep(
+        cursor: duckdb.DuckDBPyConnection, files: list[scryfall_objects.CardFile], dictionary: bytes | None = None
+    ) -> None:
+        seen.append(cursor.execute("SELECT count(*) FROM printings").fetchall()[0][0])
+        real(cursor, files, dictionary)
+
+    monkeypatch.setattr(scryfall_objects, "keep", keep)
+    with OracleDB.ingest_files(tmp_path / "new.duckdb", [sample_dir() / "cards-2024.json.gz"]) as db:
+        assert db.con.execute("SELECT count(*) FROM scryfall_objects").fetchall()[0][0] == 187
+    assert seen == [187]  # the printings were built when the keeping started

@@ -214,12 +214,16 @@ _COLUMNS = (
 def build(con: duckdb.DuckDBPyConnection) -> None:
     """(Re)create the ``face_roles`` table from :data:`FACE_ROLES` and the ``layouts`` table from :data:`LAYOUTS`."""
     con.execute(f"CREATE OR REPLACE TABLE face_roles ({_COLUMNS})")
-    con.executemany(
-        "INSERT INTO face_roles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [list(r.values()) for r in rows()],
-    )
+    _insert_rows(con, "face_roles", [list(r.values()) for r in rows()])
     con.execute(
         "CREATE OR REPLACE TABLE layouts (layout VARCHAR PRIMARY KEY, object_kind VARCHAR, faces VARCHAR, "
         "description VARCHAR)"
     )
-    con.executemany("INSERT INTO layouts VALUES (?, ?, ?, ?)", [list(asdict(r).values()) for r in LAYOUTS])
+    _insert_rows(con, "layouts", [list(asdict(r).values()) for r in LAYOUTS])
+
+
+def _insert_rows(con: duckdb.DuckDBPyConnection, table: str, values: list[list[Any]]) -> None:
+    """``values`` into ``table`` (a constant name above) in one statement: ``executemany`` runs one statement per
+    row, which into an ingest's file database cost 0.15 s per call, on the ingest's critical path."""
+    row = "(" + ", ".join("?" * len(values[0])) + ")"
+    con.execute(f"INSERT INTO {table} VALUES " + ", ".join([row] * len(values)), [v for r in values for v in r])

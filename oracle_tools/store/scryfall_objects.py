@@ -7,10 +7,12 @@ dictionary trained on the run's own objects (table ``scryfall_object_dictionary`
 small and alike: the 2019 default-cards dump's 127 MB of JSON is kept in about 20 MB, and reading one object
 back costs a few microseconds more than reading a row.
 
-Keeping runs beside the staging of the typed columns, on a connection of its own (:func:`keep`): reading a
-bulk file is mostly one thread's work (the gzip stream), so the second core reads the file again and compresses
-its objects meanwhile (a vectorised DuckDB function); compressing inside the staging query instead put the
-compression on the staging's own thread and made the ingest a third slower (bench/bench_card_objects.py).
+Keeping runs on a connection of its own (:func:`keep`) while the ingest reads the names, references and tokens
+(Python, mostly one core): the second core reads the file again and compresses its objects meanwhile (a
+vectorised DuckDB function). Compressing inside the staging query instead put the compression on the staging's
+own thread and made the ingest a third slower (bench/bench_card_objects.py); one read of each file for both (the
+objects' text staged beside the typed columns) saved no CPU once a value of the wrong type is still refused, and
+held the text in memory (docs/performance.md, "Ingest").
 
 >>> from oracle_tools import OracleDB
 >>> db = OracleDB("data/oracle.duckdb")                                        # doctest: +SKIP
@@ -141,18 +143,18 @@ def _read_file_sql(file: CardFile) -> str:
     )
 
 
-def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile]) -> None:
+def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile], dictionary: bytes | None = None) -> None:
     """Every object of each card file, compressed, into ``scryfall_objects``; a printing
-    id in two files keeps the later file's object (as the typed columns do). The dictionary is trained on the
-    head of the first file and stored in ``scryfall_object_dictionary``. Runs on a cursor of its own, beside the
-    staging of the typed columns: nothing else in an ingest reads these tables.
+    id in two files keeps the later file's object (as the typed columns do). The ``dictionary`` (:func:`train`
+    of the first file; trained here when not given) is stored in ``scryfall_object_dictionary``. Runs on a cursor of its own, beside the
+    layers the ingest builds from the core tables: nothing else in an ingest reads these tables.
 
     A file with an object larger than store/limits.py's ``OBJECT_BYTES`` or nested deeper than its ``MAX_DEPTH`` is
     refused (:class:`~oracle_tools.errors.IngestError`, the line of ``limits.check_objects``), found while its
     objects are compressed."""
     if not files:
         return
-    compressor = _register(cursor, training_texts(files[0].path))
+    compressor = _register(cursor, train(files[0].path) if dictionary is None else dictionary)
 
     def insert(sql: str, params: list[object], file: CardFile) -> None:
         import duckdb
@@ -212,17 +214,24 @@ def training_texts(path: str) -> list[bytes]:
     return samples
 
 
-def _register(con: duckdb.DuckDBPyConnection, samples: Sequence[bytes]) -> _Compressor:
-    """Train the dictionary on ``samples`` (objects of this run), store it, and make
-    ``compress_scryfall_object(json)`` available on ``con`` (its compressor is returned)."""
+def train(path: str) -> bytes:
+    """The compression dictionary of a run, trained on the head of its first card file (:func:`training_texts`);
+    empty when there is too little to train on (plain zstandard then). About half a second: the ingest trains it
+    on its second connection while the cards are staged, and hands it to :func:`keep`."""
+    samples = training_texts(path)
+    if len(samples) < 8:  # zstandard needs a handful of samples; a tiny file goes without a dictionary
+        return b""
+    try:
+        return zstandard.train_dictionary(DICTIONARY_BYTES, list(samples), level=LEVEL).as_bytes()
+    except zstandard.ZstdError:
+        return b""  # too little text to train on: plain zstandard
+
+
+def _register(con: duckdb.DuckDBPyConnection, dictionary: bytes) -> _Compressor:
+    """Store the run's ``dictionary`` and make ``compress_scryfall_object(json)`` available on ``con`` (its
+    compressor is returned)."""
     import duckdb
 
-    dictionary = b""
-    if len(samples) >= 8:  # zstandard needs a handful of samples; a tiny file goes without a dictionary
-        try:
-            dictionary = zstandard.train_dictionary(DICTIONARY_BYTES, list(samples), level=LEVEL).as_bytes()
-        except zstandard.ZstdError:
-            dictionary = b""  # too little text to train on: plain zstandard
     digest = hashlib.blake2b(dictionary, digest_size=8).hexdigest()
     con.execute("INSERT INTO scryfall_object_dictionary VALUES (?, ?)", [digest, dictionary])
     compressor = _Compressor(dictionary)
