@@ -195,12 +195,12 @@ def fixture_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
 
 @pytest.fixture(scope="session")
 def full_server(full_db: OracleDB) -> Iterator[Server]:
-    """One ``oracle-tools serve`` on ``full_db`` for the session (an ``oracle_server.Server``): its warm-up builds
-    every card object of the real files once, for every module that talks HTTP to the real data. A traceback in
-    its log at the end fails the session's last test."""
+    """One ``oracle-tools serve --no-warm`` on ``full_db`` for the session (an ``oracle_server.Server``), for every
+    module that talks HTTP to the real data: it builds the card objects the tests ask for, not every one. A
+    traceback in its log at the end fails the session's last test."""
     from oracle_server import Server as ServeProcess
 
-    srv = ServeProcess(full_db.path)
+    srv = ServeProcess(full_db.path, "--no-warm")  # what the tests ask is built on first use (warm: test_serve)
     yield srv
     assert "Traceback" not in srv.stop()
 
@@ -214,7 +214,7 @@ def sample_server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory
 
     served = tmp_path_factory.mktemp("served") / "served.duckdb"
     shutil.copy(sample_db_path, served)
-    srv = ServeProcess(served)
+    srv = ServeProcess(served, "--no-warm")
     yield srv
     err = srv.stop()
     assert "Traceback" not in err, err  # malformed input never printed a traceback

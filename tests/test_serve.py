@@ -569,3 +569,30 @@ def test_unusable_address_is_one_line_before_serving(sample_db_path: Path, taken
         )
     assert out.returncode == 2 and "Traceback" not in out.stderr and "serving" not in out.stderr
     assert out.stderr.startswith(f"error: cannot serve on {'127.0.0.1:' if taken else 'host'}")
+
+
+def test_no_warm_builds_nothing_at_open_and_answers_on_first_use(sample_db_path: Path) -> None:
+    """`serve --no-warm`: no background build of every card object, name index and deck rules at open (a lighter
+    server for a few lookups); each answer builds what it needs, the same answer as a warm server's."""
+    from click.testing import CliRunner
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.cli import main
+    from oracle_tools.interfaces.serve import create_app
+
+    answers: dict[bool, Any] = {}
+    for warm in (False, True):
+        app = create_app(sample_db_path, warm=warm)
+        generation = app.state.store.generation
+        assert (generation.warm_thread is None) is not warm
+        with TestClient(app) as client:
+            if warm:
+                generation.warm_thread.join(timeout=60)
+            else:
+                assert len(generation.card_json) == 0 and generation.owner._name_index is None
+            named = client.get("/cards/named", params={"fuzzy": "fire ice"})
+            assert named.status_code == 200
+            answers[warm] = named.json()
+            assert client.get("/health").json()["warm"] is warm
+    assert answers[False] == answers[True]
+    assert "--no-warm" in CliRunner().invoke(main, ["serve", "--help"]).output

@@ -37,8 +37,16 @@ from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
 @seconds_option(
     "--query-timeout", SERVED_QUERY_TIMEOUT, 3_600, "Stop a search that runs longer than this (answered 422)."
 )
+@click.option(
+    "--warm/--no-warm",
+    default=True,
+    show_default=True,
+    help="Build every card's Scryfall object, the name index and the deck rules in the background at start, so "
+    "first answers are quick (on the full real data: about 10 s of CPU and 500 MB of memory). --no-warm builds "
+    "each when a request first needs it: a lighter server for a few lookups.",
+)
 @friendly_errors
-def serve_command(db_path: Path | None, host: str, port: int, workers: int, query_timeout: float) -> None:
+def serve_command(db_path: Path | None, host: str, port: int, workers: int, query_timeout: float, warm: bool) -> None:
     """Serve the Scryfall-compatible HTTP API, the rules endpoints and the web page (read-only).
 
     \b
@@ -57,7 +65,7 @@ def serve_command(db_path: Path | None, host: str, port: int, workers: int, quer
 
     os.environ[QUERY_TIMEOUT_ENV] = str(query_timeout)  # read per search, in every worker process
     click.echo(f"serving http://{host}:{port}/ from {path} (read-only); Ctrl-C stops", err=True)
-    _serve.run(path, host=host, port=port, workers=workers)
+    _serve.run(path, host=host, port=port, workers=workers, warm=warm)
 
 
 # -- MCP server (oracle_tools/interfaces/mcp_server.py) -----------------------------------------------------

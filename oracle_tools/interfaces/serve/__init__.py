@@ -22,13 +22,14 @@ if TYPE_CHECKING:
 __all__ = ["app_factory", "create_app", "run"]
 
 _DB_ENV = "ORACLE_TOOLS_SERVE_DB"
+_WARM_ENV = "ORACLE_TOOLS_SERVE_WARM"  # the worker processes' `--warm/--no-warm`, as the database path above
 #: Seconds a thread holds the GIL before another may take it, in the server process (Python's default: 0.005).
 SWITCH_INTERVAL = 0.001
 
 
 def app_factory() -> Starlette:
     """The app for uvicorn's worker processes (``--workers N``): the database path comes from the environment."""
-    return create_app(Path(os.environ[_DB_ENV]))
+    return create_app(Path(os.environ[_DB_ENV]), warm=os.environ.get(_WARM_ENV, "1") == "1")
 
 
 def check_address(host: str, port: int) -> None:
@@ -58,8 +59,11 @@ def run(
     port: int = 8765,
     workers: int = 1,
     log_level: str = "warning",
+    warm: bool = True,
 ) -> None:
-    """Serve until interrupted. Opens the database read-only first, so a missing file fails at once."""
+    """Serve until interrupted. Opens the database read-only first, so a missing file fails at once. ``warm``:
+    build every card object, the name index and the deck rules in the background at start (``--no-warm``: on first
+    use)."""
     import uvicorn
 
     check_address(host, port)
@@ -83,6 +87,7 @@ def run(
     }
     if workers > 1:
         os.environ[_DB_ENV] = str(path)
+        os.environ[_WARM_ENV] = "1" if warm else "0"
         uvicorn.run("oracle_tools.interfaces.serve:app_factory", factory=True, workers=workers, **options)
     else:
-        uvicorn.run(create_app(path), **options)
+        uvicorn.run(create_app(path, warm=warm), **options)

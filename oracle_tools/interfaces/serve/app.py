@@ -334,13 +334,14 @@ def api_routes() -> list[BaseRoute]:
     ]
 
 
-def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = ()) -> Starlette:
+def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = (), warm: bool = True) -> Starlette:
     """The ASGI app over the database at ``db_path`` (opened read-only now: a missing file raises
-    DatabaseMissingError). ``extra_routes`` are added after the API, before the web page's ``/``."""
+    DatabaseMissingError). ``extra_routes`` are added after the API, before the web page's ``/``. ``warm``: build
+    every card object, the name index and the deck rules in the background at open (see ``serve --no-warm``)."""
     # the pages use the request's generation too (this thread's view of it) and the same worker pools
     from oracle_tools.interfaces.serve import pages, web
 
-    store = Store(Path(db_path))
+    store = Store(Path(db_path), warm=warm)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

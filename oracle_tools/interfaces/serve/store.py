@@ -396,8 +396,11 @@ class Generation:
 class Store:
     """The current generation, the count of requests using it, and the swap to a new file."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, warm: bool = True) -> None:
         self.path = Path(path)
+        #: each generation builds every card object, the name index and the deck rules in the background at open
+        #: (False: each is built when a request first needs it)
+        self.warm = warm
         self._number = 1
         self.generation: Generation | None = self._open()
         self.open_error: str | None = None
@@ -409,8 +412,9 @@ class Store:
 
     def _open(self) -> Generation:
         generation = Generation(self.path, self._number)
-        generation.warm_thread = threading.Thread(target=generation.warm, name=f"warm-{self._number}", daemon=True)
-        generation.warm_thread.start()
+        if self.warm:
+            generation.warm_thread = threading.Thread(target=generation.warm, name=f"warm-{self._number}", daemon=True)
+            generation.warm_thread.start()
         return generation
 
     # -- called on the event loop only (no locking needed: one thread) ------------------------
