@@ -198,7 +198,10 @@ def app_routes(sample_db_path: Path) -> list[tuple[str, frozenset[str]]]:
 
     from oracle_tools.interfaces.serve.app import create_app
 
-    app = create_app(sample_db_path)
+    # no background warm-up: it would still be running DuckDB when the process ends (daemon threads stopped in
+    # DuckDB's C++ abort the interpreter: "FATAL: exception not rethrown")
+    app = create_app(sample_db_path, warm=False)
+    app.state.store.close()
     return [(r.path, frozenset(r.methods or ())) for r in app.routes if isinstance(r, Route)]
 
 
