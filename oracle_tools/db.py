@@ -708,15 +708,18 @@ class OracleDB:
         except sqlfiles.engine().CatalogException:
             ranking = sqlfiles.load("legalities_files.sql").partition("TABLE legalities_files AS")[2].strip(" \n;")
             files = self.con.execute(ranking).fetchall()
-        latest: dict[str, list[Any]] = {}  # file -> [newest updated_at, newest started_at], as max() ignores NULL
+        runs: dict[str, list[tuple[Any, Any]]] = {}
         for file, updated, started in self.con.execute(
             "SELECT file, updated_at, started_at FROM ingest_runs"
         ).fetchall():
             if file is not None:
-                seen = latest.setdefault(file, [None, None])
-                for at, value in enumerate((updated, started)):
-                    if value is not None and (seen[at] is None or value > seen[at]):
-                        seen[at] = value
+                runs.setdefault(file, []).append((updated, started))
+
+        def newest(values: Iterable[Any]) -> Any:  # as SQL's max(): NULLs ignored, NULL when there is nothing else
+            return max((v for v in values if v is not None), default=None)
+
+        # file -> (newest updated_at, newest started_at)
+        latest = {file: (newest(u for u, _ in pairs), newest(s for _, s in pairs)) for file, pairs in runs.items()}
         # most cards first, then by file (NULL last, as ORDER BY puts it)
         rows = [
             (file, cards, newest, *latest.get(file, (None, None)))

@@ -19,7 +19,8 @@ block differs from what the commands print now (``tests/test_doc_examples.py`` r
 drift). All blocks run in order in one fresh folder whose ``data/oracle.duckdb`` is built by ``ingest
 --sample`` (what a new user has after the README's first command), so a block may use files an earlier one
 wrote; ``--sample-db=PATH`` copies a database ``ingest --sample`` built already instead. A command that
-needs no shell (no pipe, redirection or variable but ``$SAMPLE``) runs in this process, as the CLI runs it. ``python`` blocks run ``>>>`` lines in one interpreter, as the REPL shows them.
+needs no shell (no pipe, redirection or variable but ``$SAMPLE``) runs in this process, as the CLI runs it.
+``python`` blocks run ``>>>`` lines in one interpreter, as the REPL shows them.
 
 A command line may end with ``#| N``: show only the first N lines of its output, then ``…`` (``#| 0``: the
 command alone). Values that differ from run to run are shown as one fixed example: the folder (``~/oracle-

@@ -144,10 +144,10 @@ def _read_file_sql(file: CardFile) -> str:
 
 
 def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile], dictionary: bytes | None = None) -> None:
-    """Every object of each card file, compressed, into ``scryfall_objects``; a printing
-    id in two files keeps the later file's object (as the typed columns do). The ``dictionary`` (:func:`train`
-    of the first file; trained here when not given) is stored in ``scryfall_object_dictionary``. Runs on a cursor of its own, beside the
-    layers the ingest builds from the core tables: nothing else in an ingest reads these tables.
+    """Every object of each card file, compressed, into ``scryfall_objects``; a printing id in two files keeps the
+    later file's object (as the typed columns do). The ``dictionary`` (:func:`train` of the first file; trained here
+    when not given) is stored in ``scryfall_object_dictionary``. Runs on a cursor of its own, beside the layers the
+    ingest builds from the core tables: nothing else in an ingest reads these tables.
 
     A file with an object larger than store/limits.py's ``OBJECT_BYTES`` or nested deeper than its ``MAX_DEPTH`` is
     refused (:class:`~oracle_tools.errors.IngestError`, the line of ``limits.check_objects``), found while its
