@@ -397,7 +397,8 @@ def test_every_reader_of_the_kinds_derives_from_the_table() -> None:
     assert resolver.VIA_TIER is index.VIA_TIER is point.VIA_TIER is kinds.VIA_TIER
     assert resolver.SUGGESTED_VIAS is kinds.SUGGESTED_VIAS
     assert web.VIA_TEXT is kinds.RESOLVED_AS
-    assert pages.NAME_KINDS is kinds.LISTED_AS
+    assert pages.listed_as is kinds.listed_as
+    assert kinds.listed_as("normal", has_faces=False) is kinds.LISTED_AS
     assert checker.DECK_RULES is kinds.DECK_RULES
     assert not hasattr(checker, "_NAME_RULE")
     # every kind a resolution can carry is worded on the page

@@ -12,6 +12,7 @@ embedded sample's database in-process: no browser, no server process.
 from __future__ import annotations
 
 import gzip
+import html as html_lib
 import json
 import os
 import re
@@ -857,6 +858,28 @@ def test_images_only_when_turned_on(imaged_client: Any) -> None:
         back = client.get("/images", params={"show": "0", "next": "//elsewhere.example"}, follow_redirects=False)
     assert back.headers["location"] == "/search"  # never a redirect to another site
     assert "<img" not in client.get("/search", params=query).text
+
+
+def test_a_multi_face_cards_combined_name_is_not_called_its_name_in_the_game(client: Any, sample_db_path: Path) -> None:
+    """Scryfall names a multi-face card "A // B" (and decklists write it so), but in the game it is never one name:
+    a split card has two names (CR 709.4a), a double-faced card the name of the face that is up (712.8a, 712.19),
+    a flip or adventurer card a normal and an alternative name (710.1, 715.2). The page says which, from the layout
+    table's one sentence per layout; a one-faced card's name is its Oracle name (201.2)."""
+    from oracle_tools.store import layouts
+
+    for name, layout in (
+        ("Fire // Ice", "split"),
+        ("Delver of Secrets // Insectile Aberration", "transform"),
+        ("Budoka Pupil // Ichiga, Who Topples Oaks", "flip"),
+    ):
+        html = client.get(f"/card/{_sample_oracle_id(sample_db_path, name)}").text
+        label = re.search(r'<dt>([^<]*)</dt>\s*<dd data-via="name">' + re.escape(name) + "</dd>", html)
+        assert label is not None, name
+        _, why = layouts.combined_name(layout)
+        said = html_lib.unescape(label.group(1))
+        assert "Oracle name (CR 201.2)" not in said and why in said, (name, said)
+    one_face = client.get(f"/card/{_sample_oracle_id(sample_db_path, 'Goblin Guide')}").text
+    assert re.search(r'<dt>Oracle name \(CR 201.2\)</dt>\s*<dd data-via="name">Goblin Guide</dd>', one_face)
 
 
 def test_card_page_has_every_name_printing_legality_ruling_and_verdict(client: Any, sample_db_path: Path) -> None:

@@ -159,3 +159,19 @@ RESOLVED_AS: dict[str, str] = {kind.via: kind.resolved_as for kind in KINDS}
 
 #: What each name of a card is, in words, by the ``names`` table's ``via`` (the card page), in display order.
 LISTED_AS: dict[str, str] = {kind.via: kind.listed_as for kind in KINDS if kind.listed_as}
+
+
+def listed_as(layout: str | None, *, has_faces: bool) -> dict[str, str]:
+    """:data:`LISTED_AS` for one card's page. A card with faces or halves (``has_faces``: it has ``face`` names) is
+    named "A // B" in Scryfall's data and in decklists, but in the game that is no name of it: a split card has two
+    names, a double-faced card the name of the face that is up, a flip or adventurer card a normal and an
+    alternative name — the layout table's sentence (CR 201.4b-d, 709.4a, 710.1, 712.19, 715.2) says which."""
+    if not has_faces:
+        return LISTED_AS
+    from oracle_tools.store.layouts import combined_name
+
+    _, why = combined_name(layout or "")
+    return {
+        **LISTED_AS,
+        "name": f"the whole card's name in Scryfall's data and decklists, not a name in the game: {why}",
+    }

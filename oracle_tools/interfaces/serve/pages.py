@@ -33,7 +33,7 @@ from oracle_tools.interfaces.serve.assets import favicon, static
 from oracle_tools.interfaces.serve.pools import PoolFull
 from oracle_tools.interfaces.serve.store import MB, ByteCache, Kept
 from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response, card_stats, run_pooled, templates
-from oracle_tools.names.kinds import LISTED_AS
+from oracle_tools.names.kinds import listed_as
 from oracle_tools.scryfall.card_facts import CardFacts
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
@@ -75,8 +75,6 @@ ORDER_LABELS = _labelled(ORDERS)
 UNIQUE_LABELS = _labelled(UNIQUE)
 DIR_LABELS = _labelled(DIRECTIONS)
 
-# What a name of the card is, in words (CR 201), by the `names` table's `via`: the table of kinds of names.
-NAME_KINDS = LISTED_AS
 LANGUAGES = {
     "en": "English",
     "es": "Spanish",
@@ -459,7 +457,7 @@ def card_page_context(
         "card": card,
         "oracle_id": oracle_id,
         "names": names,
-        "name_kinds": NAME_KINDS,
+        "name_kinds": listed_as(card["layout"], has_faces=bool(names.get("face"))),
         "languages": LANGUAGES,
         "printings": shown,
         "printing_count": len(printings),
