@@ -5,6 +5,7 @@ makes the calls each test asks for."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
@@ -107,6 +108,17 @@ def test_scryfall_sdk_finds_cards_and_rulings_by_every_id(server: Server, sample
     ).fetchall()[0]
     calls += [("Cards", "bySet", [set_code, number]), ("Rulings", "bySet", [set_code, number])]
     expected += [printing, f"rulings of {printing}"]
+    # Scryfall finds a card by its mtgo_foil_id as by its mtgo_id, and by its tcgplayer_etched_id as by its
+    # tcgplayer_id: the kept objects' own values (none of these is a column the SQL above reads)
+    from oracle_tools.ingest import sample_dir
+
+    sample_cards = [
+        c for f in sorted(sample_dir().glob("cards-*.json.gz")) for c in json.loads(gzip.decompress(f.read_bytes()))
+    ]
+    for kind, field in (("Mtgo", "mtgo_foil_id"), ("TcgPlayer", "tcgplayer_etched_id")):
+        card = next(c for c in sample_cards if c.get(field) and c["lang"] == "en")
+        calls.append(("Cards", f"by{kind}Id", [card[field]]))
+        expected.append(card["id"])
     answers = _sdk(server, calls)
     for (api, method, args), answer, want in zip(calls, answers, expected, strict=True):
         assert "ok" in answer, (method, args, answer)

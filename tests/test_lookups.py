@@ -77,10 +77,25 @@ def test_text_that_is_no_id_names_no_printing(cur: duckdb.DuckDBPyConnection, va
 
 
 def test_an_id_printed_in_two_languages_answers_english_first(two_languages: duckdb.DuckDBPyConnection) -> None:
+    # One answer for every door: /cards/mtgo/{id} and a collection's {"mtgo_id": …} name the same printing.
     for kind, value in (("mtgo", "60895"), ("arena", "7"), ("multiverse", "413585")):
         assert lookups.printing_by_id(two_languages, kind, value) == COUNTERSPELL_EMA
-        # a collection identifier takes the lowest printing id, as the server has always answered it
-        assert (lookups.printing_by_id(two_languages, kind, value, first_by_id=True) or "").startswith("00000000-")
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "printing"),
+    [
+        ("mtgo", 60896, COUNTERSPELL_EMA),  # its mtgo_foil_id (mtgo_id 60895)
+        ("tcgplayer", 548629, "72a86d7d-a7a4-4a26-b92a-0518af2d9646"),  # Herigast's tcgplayer_etched_id (no plain id)
+    ],
+)
+def test_an_mtgo_foil_or_tcgplayer_etched_id_finds_its_printing(
+    cur: duckdb.DuckDBPyConnection, kind: str, value: int, printing: str
+) -> None:
+    # Scryfall's /cards/mtgo/{id} and a collection's mtgo_id: "the card's mtgo_id or its mtgo_foil_id";
+    # /cards/tcgplayer/{id}: "the card's tcgplayer_id or its tcgplayer_etched_id".
+    assert lookups.printing_by_id(cur, kind, value) == printing
+    assert lookups.printing_by_id(cur, kind, str(value)) == printing
 
 
 def test_an_artwork_answers_its_english_printing_in_any_case(two_languages: duckdb.DuckDBPyConnection) -> None:

@@ -91,6 +91,7 @@ SELECT p.id, p.oracle_id, p.name AS printing_name, p.lang, p.set_code, p.set_nam
        p.printed_text, p.face_names, p.face_printed_names, p.face_flavor_names, p.games, p.digital, p.promo,
        p.border_color, p.security_stamp, p.multiverse_ids, p.mtgo_id, p.arena_id, p.artist, p.finishes, p.set_id,
        p.scryfall_set_uri, p.tcgplayer_id, p.cardmarket_id, p.illustration_id, p.watermark,
+       p.mtgo_foil_id, p.tcgplayer_etched_id,
        -- Scryfall's reprint: an earlier printing of the same Oracle card exists (unknown without dates)
        CASE WHEN p.released_at IS NOT NULL AND p.oracle_id IS NOT NULL
             THEN coalesce(s.first_released < p.released_at, false) END AS reprint,
@@ -487,6 +488,7 @@ def _card_object(
         )
     _put(card, "multiverse_ids", row["multiverse_ids"])
     _put(card, "mtgo_id", row["mtgo_id"])
+    _put(card, "mtgo_foil_id", row["mtgo_foil_id"])
     _put(card, "arena_id", row["arena_id"])
     card["layout"] = layout
     if not multipart or one_sided:
@@ -544,6 +546,7 @@ def _card_object(
         card["nonfoil"] = "nonfoil" in row["finishes"]
         card["foil"] = "foil" in row["finishes"]
     _put(card, "tcgplayer_id", row["tcgplayer_id"])
+    _put(card, "tcgplayer_etched_id", row["tcgplayer_etched_id"])
     _put(card, "cardmarket_id", row["cardmarket_id"])
     _put(card, "illustration_id", row["illustration_id"])
     _put(card, "watermark", row["watermark"])

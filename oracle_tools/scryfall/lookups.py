@@ -5,8 +5,8 @@ The server's handlers (oracle_tools/interfaces/serve/) and the web page call the
 in tests/test_lookups.py. Which printing answers when several match is decided here, once per lookup:
 
 * by a set (``printing_in_set``): English first, then non-promo, then collector number;
-* by a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id (``printing_by_id``): English first (a collection
-  identifier, ``first_by_id=True``, takes the lowest printing id, as Scryfall's collection answers it);
+* by a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id (``printing_by_id``): English first, then the lowest
+  printing id, for its route and a collection's identifier alike;
 * by an illustration (``printing_by_illustration``): the artwork's English printing, then the newest;
 * several Oracle cards printed under one name (``first_of_same_name``): English, newest, collector number.
 
@@ -25,14 +25,18 @@ if TYPE_CHECKING:
     Cursor = duckdb.DuckDBPyConnection
 
 #: The numeric ids Scryfall finds a printing by (``/cards/{kind}/{id}``): the condition on ``printings`` each
-#: kind is matched with. Adding a kind here adds its two routes (oracle_tools/interfaces/serve/scryfall_routes.py).
+#: kind is matched with (``$id``: the id asked). An MTGO id is the printing's ``mtgo_id`` or its ``mtgo_foil_id``, a
+#: TCGplayer id its ``tcgplayer_id`` or ``tcgplayer_etched_id`` (Scryfall's API docs, "Get a card by MTGO ID" and
+#: "by TCGplayer ID"). Adding a kind here adds its two routes (oracle_tools/interfaces/serve/scryfall_routes.py).
 ID_KINDS = {
-    "multiverse": "list_contains(multiverse_ids, ?)",
-    "mtgo": "mtgo_id = ?",
-    "arena": "arena_id = ?",
-    "tcgplayer": "tcgplayer_id = ?",
-    "cardmarket": "cardmarket_id = ?",
+    "multiverse": "list_contains(multiverse_ids, $id)",
+    "mtgo": "$id IN (mtgo_id, mtgo_foil_id)",
+    "arena": "arena_id = $id",
+    "tcgplayer": "$id IN (tcgplayer_id, tcgplayer_etched_id)",
+    "cardmarket": "cardmarket_id = $id",
 }
+#: A database built before the foil and etched ids were read has only the first of each pair.
+_OLDER_ID_KINDS = {**ID_KINDS, "mtgo": "mtgo_id = $id", "tcgplayer": "tcgplayer_id = $id"}
 
 
 def _first(cur: Cursor, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -64,16 +68,22 @@ def first_of_same_name(cur: Cursor, oracle_ids: Sequence[str], set_code: str | N
     )
 
 
-def printing_by_id(cur: Cursor, kind: str, value: int | str, *, first_by_id: bool = False) -> str | None:
+def printing_by_id(cur: Cursor, kind: str, value: int | str) -> str | None:
     """The printing a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id (``kind``, a key of ``ID_KINDS``) names,
-    English first (``first_by_id``: the lowest printing id), or None. Text that is not a number of at most 10
-    digits names no printing."""
+    English first, then the lowest printing id, or None. Text that is not a number of at most 10 digits names no
+    printing."""
+    import duckdb
+
     if isinstance(value, str):
         if not (value.isascii() and value.isdigit()) or len(value) > 10:
             return None  # ids are numbers: anything else names no card
         value = int(value)
-    order = "id" if first_by_id else "(lang = 'en') DESC, id"
-    return _first(cur, f"SELECT id FROM printings WHERE {ID_KINDS[kind]} ORDER BY {order} LIMIT 1", [value])
+    sql = "SELECT id FROM printings WHERE {} ORDER BY (lang = 'en') DESC, id LIMIT 1"
+    try:
+        rows = cur.execute(sql.format(ID_KINDS[kind]), {"id": value}).fetchall()
+    except duckdb.BinderException:  # built before mtgo_foil_id and tcgplayer_etched_id were read
+        rows = cur.execute(sql.format(_OLDER_ID_KINDS[kind]), {"id": value}).fetchall()
+    return str(rows[0][0]) if rows else None
 
 
 def printing_by_illustration(cur: Cursor, illustration_id: str) -> str | None:

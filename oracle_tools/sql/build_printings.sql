@@ -29,7 +29,7 @@ SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, 
                                                                                      ELSE coalesce(nonfoil, false) END) END)
            AS finishes,
        list_transform(card_faces, lambda f: f.oracle_id) AS face_oracle_ids,
-       tcgplayer_id, cardmarket_id,
+       tcgplayer_id, cardmarket_id, mtgo_foil_id, tcgplayer_etched_id,
        coalesce(set_id, regexp_extract(set_uri, '/sets/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$', 1))
            AS set_id,
        scryfall_set_uri, illustration_id,

@@ -88,6 +88,7 @@ CREATE TABLE printings (
     security_stamp     VARCHAR,
     multiverse_ids     INTEGER[],
     mtgo_id            INTEGER,
+    mtgo_foil_id       INTEGER,           -- /cards/mtgo/{id} finds a printing by either MTGO id (Scryfall's rule)
     arena_id           INTEGER,
     artist             VARCHAR,
     source_file        VARCHAR,
@@ -95,6 +96,7 @@ CREATE TABLE printings (
     face_oracle_ids    VARCHAR[],         -- each face's oracle_id, where Scryfall gives one (reversible cards)
     tcgplayer_id       INTEGER,           -- the printing's ids at TCGplayer and Cardmarket (Scryfall's fields;
     cardmarket_id      INTEGER,           --   /cards/tcgplayer/{id}, /cards/cardmarket/{id})
+    tcgplayer_etched_id INTEGER,          -- /cards/tcgplayer/{id} finds a printing by either TCGplayer id
     set_id             VARCHAR,           -- Scryfall's set id (set_id, or the id set_uri links to)
     scryfall_set_uri   VARCHAR,           -- the set's page on scryfall.com, as the object gave it
     illustration_id    VARCHAR,           -- the artwork's id (shared by printings of the same art)

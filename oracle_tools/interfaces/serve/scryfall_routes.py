@@ -420,10 +420,10 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
     if "collector_number" in ident:
         return gen.db.printing_id(ident["set"], ident["collector_number"], None)
     if "mtgo_id" in ident:
-        return lookups.printing_by_id(cur, "mtgo", ident["mtgo_id"], first_by_id=True)
+        return lookups.printing_by_id(cur, "mtgo", ident["mtgo_id"])
     if "illustration_id" in ident:
         return lookups.printing_by_illustration(cur, ident["illustration_id"])
-    return lookups.printing_by_id(cur, "multiverse", ident["multiverse_id"], first_by_id=True)
+    return lookups.printing_by_id(cur, "multiverse", ident["multiverse_id"])
 
 
 async def cards_collection(request: Request) -> Response:
