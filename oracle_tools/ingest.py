@@ -367,11 +367,14 @@ def read_side_files(rules_file: Path | None, interchangeable_file: Path | None) 
     ``--interchangeable-file``) before any card file is opened: a typo in one is one line at once, not after the
     minutes a card build takes. Returns the parsed rules (stored by the build, so the file is read once); the
     interchangeable-names file (about 1 kB) is read again where the names are built."""
-    from oracle_tools.names.build import read_interchangeable_file
-    from oracle_tools.text.comprules import load_rules
+    rules = None
+    if rules_file is not None:
+        from oracle_tools.text.comprules import load_rules
 
-    rules = load_rules(rules_file) if rules_file is not None else None
+        rules = load_rules(rules_file)
     if interchangeable_file is not None:
+        from oracle_tools.names.build import read_interchangeable_file
+
         try:
             read_interchangeable_file(interchangeable_file)
         except OSError as exc:  # missing, a directory, unreadable: the file a user named is never left out
