@@ -170,14 +170,17 @@ class OracleDB:
         """Build (or rebuild) the database at ``path`` from local Scryfall bulk files (``wait``: for another
         ingest writing it; ``replace_anyway``: even with fewer than half its cards, as ``ingest`` options)."""
         db = cls(path)
-        sources = [_ingest.sniff(Path(f)) for f in files]
-        _ingest.Ingest(
+        ingest = _ingest.Ingest(
             db.path,
             progress=progress,
             interchangeable_file=interchangeable_file,
             wait=wait,
             replace_anyway=replace_anyway,
-        ).run(sources, rules_file=Path(rules_file) if rules_file else None)
+        )
+        rules = Path(rules_file) if rules_file else None
+        ingest.check_side_files(rules)  # before sniffing opens a card file: a bad side file is said at once
+        sources = [_ingest.sniff(Path(f)) for f in files]
+        ingest.run(sources, rules_file=rules)
         return db
 
     @classmethod

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import duckdb
 from tqdm import tqdm
@@ -37,6 +37,9 @@ from oracle_tools.scryfall import sets as _sets
 from oracle_tools.store import limits, scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 from oracle_tools.store.stopping import StopOnSignals, Stopped
+
+if TYPE_CHECKING:
+    from oracle_tools.text.comprules import RulesDocument
 
 # The Scryfall card-object fields the schema uses. Unknown keys are ignored by the reader,
 # so new Scryfall fields never break an ingest.
@@ -361,6 +364,29 @@ def _remove_leftover(path: Path) -> None:
 INGEST_MEMORY_LIMIT = "512MB"
 
 
+def read_side_files(rules_file: Path | None, interchangeable_file: Path | None) -> RulesDocument | None:
+    """Read and check the small files a user names beside the card files (``--rules-file``,
+    ``--interchangeable-file``) before any card file is opened: a typo in one is one line at once, not after the
+    minutes a card build takes. Returns the parsed rules (stored by the build, so the file is read once); the
+    interchangeable-names file (about 1 kB) is read again where the names are built."""
+    rules = None
+    if rules_file is not None:
+        from oracle_tools.text.comprules import load_rules
+
+        rules = load_rules(rules_file)
+    if interchangeable_file is not None:
+        from oracle_tools.names.build import read_interchangeable_file
+
+        try:
+            read_interchangeable_file(interchangeable_file)
+        except OSError as exc:  # missing, a directory, unreadable: the file a user named is never left out
+            raise IngestError(
+                f"{interchangeable_file}: cannot read the interchangeable-names file ({exc.strerror or exc}); "
+                "check the path and its permissions."
+            ) from None
+    return rules
+
+
 class Ingest:
     """One ingest run into a temporary database, swapped in on success."""
 
@@ -388,10 +414,18 @@ class Ingest:
         self._started = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         self._stop = StopOnSignals()
         self._replacing_damaged = False
+        self._side_files: tuple[Path | None, RulesDocument | None] | None = None  # (rules_file, its parse)
+
+    def check_side_files(self, rules_file: Path | None) -> None:
+        """:func:`read_side_files` for ``rules_file`` and the interchangeable-names file, once: call it before
+        sniffing the card files (which opens them); :meth:`run` calls it when nobody did."""
+        if self._side_files is None or self._side_files[0] != rules_file:
+            self._side_files = (rules_file, read_side_files(rules_file, self.interchangeable_file))
 
     def run(self, sources: Sequence[SourceFile], *, rules_file: Path | None = None) -> IngestReport:
         """Build and swap in the new database. SIGINT (Ctrl-C) or SIGTERM stops the run at once, removes its files
         and keeps the old database as it was: :class:`~oracle_tools.store.stopping.Stopped` (a KeyboardInterrupt)."""
+        self.check_side_files(rules_file)
         userfiles.check_database_path(self.db_path)
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         with StopOnSignals() as self._stop:
@@ -407,6 +441,11 @@ class Ingest:
                 if self._stop.received is not None and not isinstance(exc, Stopped):
                     raise Stopped(self._stop.received) from None
                 raise
+
+    @property
+    def _rules_read(self) -> RulesDocument | None:
+        """The parse of ``--rules-file`` :meth:`check_side_files` made (None: no rules file was given)."""
+        return self._side_files[1] if self._side_files is not None else None
 
     def _temp_path(self) -> Path:
         """The new database this process builds beside the old one (see :func:`temp_files`)."""
@@ -528,7 +567,9 @@ class Ingest:
             )
 
             rules_stored = second.submit(
-                lambda c: rules.store(c, rules_file, keep_previous=previous is not None and rules_file is None)
+                lambda c: rules.store(
+                    c, rules_file, keep_previous=previous is not None and rules_file is None, document=self._rules_read
+                )
             )
             second.submit(_warm_up)
             # the kept objects' compression dictionary, trained while the cards are staged (keep runs later)
@@ -1014,6 +1055,14 @@ def build(
         if rules_file is not None:
             raise IngestError("give a rules file or a rules address to download, not both")
         rules_file = download.fetch_text(rules_url, cache / "rules" / "MagicCompRules-downloaded.txt")
+    ingest = Ingest(
+        db_path,
+        progress=progress,
+        interchangeable_file=interchangeable_file,
+        wait=wait,
+        replace_anyway=replace_anyway,
+    )
+    ingest.check_side_files(rules_file)  # before a card file is opened or downloaded: a bad one is said at once
     warnings: list[str] = []
     if sample:
         sources = sample_sources()
@@ -1028,12 +1077,6 @@ def build(
         sources = []
     else:
         sources, warnings = scryfall_sources(types, api_url=api_url, cache_dir=cache, progress=progress)
-    report = Ingest(
-        db_path,
-        progress=progress,
-        interchangeable_file=interchangeable_file,
-        wait=wait,
-        replace_anyway=replace_anyway,
-    ).run(sources, rules_file=rules_file)
+    report = ingest.run(sources, rules_file=rules_file)
     report.warnings.extend(warnings)
     return report

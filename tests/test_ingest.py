@@ -251,18 +251,25 @@ def test_a_printing_twice_in_one_file_is_refused_in_one_line(small_db: Path, tmp
     assert _fingerprint(small_db) == before
 
 
-def test_a_failing_step_on_the_second_connection_keeps_the_old_database(small_db: Path, tmp_path: Path) -> None:
-    # The rules are read on a second connection while the cards are staged (a faster ingest). Its failure (a rules
-    # file with no CR in it) fails the ingest as one would on the first, and the old database stays.
-    from oracle_tools.errors import RulesFileError
+def test_a_failing_step_on_the_second_connection_keeps_the_old_database(
+    small_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The rules are stored on a second connection while the cards are staged (a faster ingest). A failure there
+    # fails the ingest as one on the first would, and the old database stays. (A bad rules file no longer gets
+    # that far: it is refused before any card file is opened, test_ingest_safety.py.)
+    import duckdb
 
+    from oracle_tools.text import stored_rules
+
+    def failing_store(con: duckdb.DuckDBPyConnection, *_: object, **__: object) -> None:
+        con.execute("SELECT * FROM no_such_table")  # a real DuckDB error, on that connection
+
+    monkeypatch.setattr(stored_rules, "store", failing_store)
     before = _fingerprint(small_db)
-    not_rules = tmp_path / "rules.txt"
-    not_rules.write_text("These are not the Comprehensive Rules.\n", encoding="utf-8")
-    with pytest.raises(RulesFileError, match=r"rules.txt"):
-        OracleDB.ingest_files(small_db, [CARDS_2019], rules_file=not_rules)
+    with pytest.raises(duckdb.CatalogException, match="no_such_table"):
+        OracleDB.ingest_files(small_db, [CARDS_2019])
     assert _fingerprint(small_db) == before
-    assert not list(tmp_path.glob("*.tmp"))
+    assert not list(small_db.parent.glob("*.tmp"))
 
 
 def test_staging_is_not_kept(sample_db: OracleDB) -> None:

@@ -4,19 +4,25 @@ ingests."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import duckdb
 import pytest
 
 from oracle_tools.ingest import lock_path
+
+_T = TypeVar("_T")
 
 CLI = [sys.executable, "-m", "oracle_tools.interfaces.cli"]
 
@@ -242,6 +248,100 @@ def test_a_name_of_megabytes_is_a_bad_input_not_a_card(db: Path, tmp_path: Path)
         "(at most 2,820); the file is damaged or not Scryfall's. Nothing was replaced.\n"
     )
     assert db.stat().st_size == size
+
+
+# -- the side files a user names are checked before any card file is opened --------------------------------------
+
+#: A bad file of each kind and the words of the one line that refuses it (the lines of test_hardening.py and
+#: test_tokens.py, unchanged: only when they come changed).
+_BAD_SIDE_FILES = {
+    "rules-file": (b"These are not the Comprehensive Rules.\n", "not the Comprehensive Rules"),
+    "interchangeable-file": (b"class_id,name,source\n1\n", "data row 1 has 1 field(s)"),
+}
+
+
+def _blocks_if_read_first(call: Callable[[], _T], pipe: Path) -> _T:
+    """``call()``'s result, given that ``pipe`` (a named pipe nobody writes to) is the card file: opening it for
+    reading waits for a writer, so an ingest that opens a card file before the side files waits forever. Such a
+    call fails the test after a while (then the pipe is opened and closed to let it end on an empty file)."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["result"] = call()
+        except BaseException as exc:
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(20)
+    blocked = thread.is_alive()
+    while thread.is_alive():  # release the reader: a writer that opens and closes the pipe is an end of file
+        with contextlib.suppress(OSError):  # ENXIO: no reader has it open yet
+            os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(0.1)
+    assert not blocked, "the ingest opened the card file before it checked the side files"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
+
+@pytest.mark.parametrize("kind", sorted(_BAD_SIDE_FILES))
+def test_a_bad_side_file_is_refused_before_any_card_file_is_opened(tmp_path: Path, kind: str) -> None:
+    """`ingest --bulk-file BIG --rules-file BAD` (or --interchangeable-file BAD) refused the side file only after
+    the whole card build: minutes on all_cards, for a typo in a file of a few kB. The side files are small, so
+    they are read first; the card file (a pipe nobody writes to, which would block its reader) is never opened,
+    and nothing beside the database is created or changed."""
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    content, words = _BAD_SIDE_FILES[kind]
+    bad = tmp_path / "side.txt"
+    bad.write_bytes(content)
+    cards = tmp_path / "all-cards.json"
+    os.mkfifo(cards)
+    db = tmp_path / "oracle.duckdb"
+    db.write_bytes(b"the previous database")  # never opened either: the refusal comes before the lock
+    before = {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()}
+    args = ["ingest", "--bulk-file", str(cards), f"--{kind}", str(bad), "--no-progress", "--db", str(db)]
+    result = _blocks_if_read_first(lambda: CliRunner().invoke(main, args), cards)
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert result.output.startswith("error: ") and str(bad) in result.output and words in result.output
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()} == before  # no temp file, no lock
+    assert db.read_bytes() == b"the previous database"
+
+
+@pytest.mark.parametrize(
+    ("kind", "content", "words"),
+    [
+        *((kind, content, words) for kind, (content, words) in sorted(_BAD_SIDE_FILES.items())),
+        ("rules-file", None, "cannot read Comprehensive Rules file"),
+        # a missing override table was left out without a word (the CLI refuses it; the library did not)
+        ("interchangeable-file", None, "cannot read the interchangeable-names file (No such file or directory)"),
+    ],
+    ids=["bad-rules", "bad-interchangeable", "missing-rules", "missing-interchangeable"],
+)
+def test_ingest_files_refuses_a_bad_side_file_before_opening_a_card_file(
+    tmp_path: Path, kind: str, content: bytes | None, words: str
+) -> None:
+    from oracle_tools import OracleDB
+    from oracle_tools.errors import OracleToolsError
+
+    side = tmp_path / "side.txt"
+    if content is not None:
+        side.write_bytes(content)
+    cards = tmp_path / "all-cards.json"
+    os.mkfifo(cards)
+    db = tmp_path / "oracle.duckdb"
+    rules, interchangeable = (side, None) if kind == "rules-file" else (None, side)
+    with pytest.raises(OracleToolsError) as info:
+        _blocks_if_read_first(
+            lambda: OracleDB.ingest_files(db, [cards], rules_file=rules, interchangeable_file=interchangeable), cards
+        )
+    assert words in str(info.value) and str(side) in str(info.value) and "\n" not in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["all-cards.json", *(["side.txt"] * bool(content))])
 
 
 def test_info_lists_what_killed_ingests_left_and_the_next_ingest_removes_it(db: Path, small_files: list[Path]) -> None:

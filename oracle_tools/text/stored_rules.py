@@ -22,8 +22,15 @@ CREATE TABLE IF NOT EXISTS rules_meta (effective_date DATE NOT NULL, source VARC
 """
 
 
-def store(con: duckdb.DuckDBPyConnection, rules_file: Path | None, *, keep_previous: bool) -> None:
-    """Fill ``rules``: from ``rules_file``, else from the previous database, else the shipped CR."""
+def store(
+    con: duckdb.DuckDBPyConnection,
+    rules_file: Path | None,
+    *,
+    keep_previous: bool,
+    document: RulesDocument | None = None,
+) -> None:
+    """Fill ``rules``: from ``rules_file`` (``document``: its parse, made before the ingest opened a card file),
+    else from the previous database, else the shipped CR."""
     con.execute(_CREATE)
     if rules_file is None and keep_previous and _previous_has_rules(con):
         from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
@@ -31,7 +38,7 @@ def store(con: duckdb.DuckDBPyConnection, rules_file: Path | None, *, keep_previ
         con.execute(f"INSERT INTO rules SELECT * FROM {PREVIOUS_CATALOG}.main.rules")
         con.execute(f"INSERT INTO rules_meta SELECT * FROM {PREVIOUS_CATALOG}.main.rules_meta")
         return
-    doc = load_rules(rules_file)
+    doc = document if document is not None and rules_file is not None else load_rules(rules_file)
     frame = pl.DataFrame({"number": list(doc.rules), "text": list(doc.rules.values())})
     con.register("rules_frame", frame.to_arrow())
     con.execute("INSERT INTO rules SELECT number, text FROM rules_frame")
