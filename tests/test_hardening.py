@@ -353,6 +353,31 @@ def test_endless_input_files_are_one_line(
     assert "never ends" in line
 
 
+def test_a_small_file_costs_its_size_not_the_limit(tmp_path: Path) -> None:
+    """The limit bounds a read; it is no buffer to allocate: a 2-line decklist under the 128 MB decklist limit was
+    read with read(limit + 1), which asks Python for 128 MB at once."""
+    import io
+    import tracemalloc
+
+    from oracle_tools.store import userfiles
+
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Lightning Bolt\n4 Counterspell\n", encoding="utf-8")
+    limit = 128 * userfiles.MiB
+    tracemalloc.start()
+    try:
+        assert userfiles.read_bytes(deck, limit=limit, what="decklist") == deck.read_bytes()
+        with deck.open(encoding="utf-8") as text:
+            assert userfiles.read_text(text, limit=limit, what="decklist") == deck.read_text(encoding="utf-8")
+        assert userfiles.read_text(io.StringIO("x" * 3000), limit=2048 + 952, what="names list") == "x" * 3000
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * userfiles.MiB, peak
+    with pytest.raises(userfiles.InputTooLargeError):
+        userfiles.read_text(io.StringIO("x" * 3001), limit=3000, what="names list")
+
+
 def test_resolve_batch_of_bytes_is_one_line(sample_db_path: Path) -> None:
     result = CliRunner().invoke(
         main, ["resolve", "--batch", "-", "--db", str(sample_db_path)], input=b"\xff\xfe\x00x\n"

@@ -7,8 +7,9 @@ from __future__ import annotations
 import io
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from oracle_tools.errors import OracleToolsError
 
@@ -26,10 +27,21 @@ def _too_large(where: object, what: str, limit: int) -> InputTooLargeError:
     )
 
 
+_PIECE = 1 << 20
+
+
+def _pieces(handle: Any, most: int) -> Iterator[Any]:
+    """At most ``most`` bytes or characters of ``handle``, a megabyte at a time: ``read(most)`` would ask for the
+    whole limit at once (128 MB for a decklist), however small the file."""
+    while most > 0 and (piece := handle.read(min(_PIECE, most))):
+        most -= len(piece)
+        yield piece
+
+
 def read_bytes(path: Path, *, limit: int, what: str) -> bytes:
     """The bytes of ``path``; :class:`InputTooLargeError` past ``limit`` (OSError as ``open`` raises it)."""
     with open(path, "rb") as handle:
-        data = handle.read(limit + 1)
+        data = b"".join(_pieces(handle, limit + 1))
     if len(data) > limit:
         raise _too_large(path, what, limit)
     return data
@@ -38,7 +50,7 @@ def read_bytes(path: Path, *, limit: int, what: str) -> bytes:
 def read_text(handle: IO[str] | io.TextIOBase, *, limit: int, what: str) -> str:
     """The text of an open text file (``click.File``, stdin), at most ``limit`` characters."""
     try:
-        text = handle.read(limit + 1)
+        text = "".join(_pieces(handle, limit + 1))
     except UnicodeDecodeError as exc:
         raise OracleToolsError(
             f"{getattr(handle, 'name', 'input')}: is not UTF-8 text ({exc.reason} at byte {exc.start}); "
