@@ -121,6 +121,38 @@ def test_every_named_mention_of_a_real_card_resolves_to_it(real_db: OracleDB) ->
 
 
 @pytest.mark.realdata
+def test_partner_with_and_meld_texts_name_the_other_card(real_db: OracleDB) -> None:
+    # "Partner with X" means "... search their library for a card named X" (CR 702.124j); a meld card's reminder
+    # text "(Melds with X.)" and its "meld them into X" (CR 701.42a, 712.4a) name the other card and the melded
+    # result. Each is a `named` mention of that card, so `refs` lists both directions. Counted here by regex.
+    phrase = re.compile(r"(?:Partner with|[Mm]elds with|meld them into) (?P<rest>[^.(\n]+)")
+    faces = real_db.con.execute(
+        "SELECT f.oracle_id, f.face_index, f.oracle_text FROM faces f JOIN cards c USING (oracle_id) "
+        "WHERE c.is_card AND regexp_matches(f.oracle_text, '(Partner with|[Mm]elds with|meld them into) ')"
+    ).fetchall()
+    named = {
+        (o, i, s): t
+        for o, i, s, t in real_db.con.execute(
+            "SELECT oracle_id, face_index, start, target_name FROM name_references WHERE kind = 'named'"
+        ).fetchall()
+    }
+    card_names = {n for (n,) in real_db.con.execute("SELECT name FROM cards WHERE is_card").fetchall()}
+    checked = 0
+    for oracle_id, face_index, text in faces:
+        for m in phrase.finditer(text):
+            written = m.group("rest").strip()
+            if written not in card_names:  # "Partner with Amy Pond (When this creature enters, …)": up to the name
+                written = max((n for n in card_names if written.startswith(n)), key=len, default=written)
+            checked += 1
+            assert named.get((oracle_id, face_index, m.start("rest"))) == written, (text, written)
+    assert checked >= 25  # Battlebond's partners and the meld pairs of Eldritch Moon in the 2019 + 2024 data
+    bruna = real_db.references("Bruna, the Fading Light")
+    assert ("named", "Gisela, the Broken Blade") in [(r["kind"], r["target_name"]) for r in bruna["own_text"]]
+    brisela = real_db.references("Brisela, Voice of Nightmares")
+    assert [r["card_name"] for r in brisela["named_by"]] == ["Gisela, the Broken Blade"]
+
+
+@pytest.mark.realdata
 def test_relentless_rats_names_itself_but_is_not_a_self_reference(real_db: OracleDB) -> None:
     rats = real_db.references("Relentless Rats")
     assert [r["kind"] for r in rats["own_text"]] == ["self", "named", "named"]

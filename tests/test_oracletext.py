@@ -79,8 +79,8 @@ def test_named_reads_the_whole_known_name_with_commas() -> None:
     )
     assert ("named", "Bruna, the Fading Light") in _kinds(got)
     assert ("self", "Gisela, the Broken Blade") in _kinds(got)
-    # "Brisela, Voice of Nightmares" follows "meld them into", not "named": not a mention kind this layer reads.
-    assert all(m.text != "Brisela, Voice of Nightmares" for m in got)
+    # "meld them into Brisela, Voice of Nightmares" names the melded result (CR 712.4a): a known name, read whole
+    assert ("named", "Brisela, Voice of Nightmares") in _kinds(got)
     for m in got:
         assert GISELA[m.start : m.end] == m.text
 

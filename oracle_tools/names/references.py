@@ -40,7 +40,7 @@ WHERE ns.via IN ('name', 'face', 'interchangeable') AND ns.lang = 'en'
 
 
 # Each face with its text, and whether any trigger of :func:`oracletext.name_mentions` occurs in it: "named",
-# "create(s) X" (CR 111.9), one of its own names (201.5) or a legendary face's shortened name (201.5c). A face
+# "Partner with X" or a meld pair's "Melds with X" (CR 702.124j, 712.4a), "create(s) X" (CR 111.9), one of its own names (201.5) or a legendary face's shortened name (201.5c). A face
 # without any gets no mention, so most of the ~20k faces skip the Python reading; tests/test_name_references.py checks
 # on every real face that name_mentions finds nothing where this says none.
 _FACES = r"""
@@ -49,6 +49,7 @@ SELECT f.oracle_id, f.face_index, f.name, c.name, f.type_line, f.oracle_text,
        list_filter(m.names, lambda n: n IS NOT NULL AND n <> f.name) AS other_faces,
        (strpos(f.oracle_text, f.name) > 0 OR strpos(f.oracle_text, c.name) > 0
         OR strpos(f.oracle_text, 'named') > 0 OR regexp_matches(f.oracle_text, '[Cc]reates? [A-Z]')
+        OR regexp_matches(f.oracle_text, 'Partner with |[Mm]elds with |meld them into ')
         OR (f.type_line LIKE '%Legendary%' AND strpos(f.name, ', ') > 0
             AND strpos(f.oracle_text, trim(split_part(f.name, ', ', 1))) > 0)) AS may_mention
 FROM faces f JOIN cards c USING (oracle_id) LEFT JOIN multi m USING (oracle_id)

@@ -210,6 +210,9 @@ def _is_word(ch: str) -> bool:
 
 
 _NAMED = re.compile(r"\bnamed\s+")
+# Another card named without "named": "Partner with X" (CR 702.124j: "... search their library for a card named X"),
+# a meld card's "(Melds with X.)" and "meld them into X" (CR 701.42a, 712.4a). Only a known name is read here.
+_NAMES_ANOTHER = re.compile(r"(?:\bPartner with|\b[Mm]elds with|\bmeld them into) ")
 # An unknown name after "named": capitalised words, joined by spaces, "of"/"the"/"and"/"de", apostrophes.
 _CAPITALISED_NAME = re.compile(
     r"[\"\u201c]?(?P<name>[A-Z0-9][\w'\u2019-]*(?:,? (?:(?:of|the|and|de|du|a|an|in|to|from) )*[A-Z0-9][\w'\u2019-]*)*)"
@@ -294,6 +297,13 @@ def name_mentions(
         start = at + quoted
         mentions.append(Mention(start, start + len(found), found, "named", found))
         taken.append((start, start + len(found)))
+    # 1b. "Partner with X", "Melds with X", "meld them into X": that card, by one of its names.
+    for m in _NAMES_ANOTHER.finditer(text) if names is not None else ():
+        found = names.longest_at(text, m.end())
+        span = (m.end(), m.end() + len(found)) if found else None
+        if span is not None and not _overlaps(span, taken):
+            mentions.append(Mention(span[0], span[1], found, "named", found))
+            taken.append(span)
     # 2. CR 111.9: "create X, a [legendary] ... token" gives the token the name X.
     for m in _TOKEN_GIVEN_NAME.finditer(text):
         span = m.span("name")
