@@ -299,11 +299,10 @@ def name_mentions(
         taken.append((start, start + len(found)))
     # 1b. "Partner with X", "Melds with X", "meld them into X": that card, by one of its names.
     for m in _NAMES_ANOTHER.finditer(text) if names is not None else ():
-        found = names.longest_at(text, m.end())
-        span = (m.end(), m.end() + len(found)) if found else None
-        if span is not None and not _overlaps(span, taken):
-            mentions.append(Mention(span[0], span[1], found, "named", found))
-            taken.append(span)
+        other = names.longest_at(text, m.end()) if names is not None else None
+        if other is not None and not _overlaps((m.end(), m.end() + len(other)), taken):
+            mentions.append(Mention(m.end(), m.end() + len(other), other, "named", other))
+            taken.append((m.end(), m.end() + len(other)))
     # 2. CR 111.9: "create X, a [legendary] ... token" gives the token the name X.
     for m in _TOKEN_GIVEN_NAME.finditer(text):
         span = m.span("name")
