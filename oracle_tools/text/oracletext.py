@@ -90,8 +90,11 @@ def quote_mask(s: str, *, strict: bool = True) -> list[bool]:
     """
     n = len(s)
     mask = [False] * n
-    i = 0
-    while i < n:
+    after = 0  # the first character not yet inside a quote: an opening mark before it is inside one
+    for found in _OPENING_MARKS.finditer(s):  # only the quote marks are looked at, not every character
+        i = found.start()
+        if i < after:
+            continue
         ch = s[i]
         if ch in '"\u201c':
             closer = '"' if ch == '"' else "\u201d"
@@ -100,22 +103,21 @@ def quote_mask(s: str, *, strict: bool = True) -> list[bool]:
                 if strict:
                     raise ValueError(f"unbalanced quotation marks in token description {s!r}")
                 j = n - 1
-            for k in range(i, j + 1):
-                mask[k] = True
-            i = j + 1
-            continue
-        if ch == "\u2018" or (ch == "'" and (i == 0 or s[i - 1] in " (") and i + 1 < n and not s[i + 1].isspace()):
+        elif ch == "\u2018" or ((i == 0 or s[i - 1] in " (") and i + 1 < n and not s[i + 1].isspace()):
             closer = "\u2019" if ch == "\u2018" else "'"
             j = s.find(closer, i + 1)
             while j != -1 and j + 1 < n and s[j + 1].isalnum():
                 j = s.find(closer, j + 1)
-            if j != -1:
-                for k in range(i, j + 1):
-                    mask[k] = True
-                i = j + 1
+            if j == -1:
                 continue
-        i += 1
+        else:
+            continue  # an apostrophe
+        mask[i : j + 1] = [True] * (j + 1 - i)
+        after = j + 1
     return mask
+
+
+_OPENING_MARKS = re.compile("[\"\u201c\u2018']")
 
 
 #: Where a piece of Oracle text sits: rules text, reminder text (CR 207.2) or a quoted ability (CR 113.1).
@@ -136,6 +138,8 @@ def sources(text: str) -> list[str]:
     """The source of each character of ``text``: ``quoted`` inside a quoted ability (also within reminder
     text), else ``reminder`` inside parentheses, else ``text``. Never raises (see :func:`quote_mask`)."""
     quoted = quote_mask(text, strict=False)
+    if "(" not in text:  # no reminder text: each character is quoted or not
+        return ["quoted" if q else "text" for q in quoted]
     out: list[str] = []
     depth = 0
     for ch, q in zip(text, quoted, strict=True):
