@@ -7,7 +7,9 @@ use, one build at a time, and kept gzip-compressed in memory (the 2019 dump's Or
 about 70 MB of JSON); a download streams it — as it is to a client that accepts gzip (``Content-Encoding:
 gzip``), decompressed chunk by chunk to one that does not — so no request builds or holds a whole body. At most
 ``MAX_DOWNLOADS`` downloads run at once (more: 503, retry), and a client that stops reading for
-``WRITE_TIMEOUT`` seconds is cut off, so a stalled reader holds neither memory nor a download slot for long.
+``WRITE_TIMEOUT`` seconds is cut off — its connection reset by the server's protocol (limits.py), each write
+bounded here too — so a stalled reader holds neither memory, nor a socket, nor a download slot for long. A
+download whose client has left (or was cut off) stops at once.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import datetime as dt
 import gzip
 import io
 import json
-import os
 import threading
 import uuid
 import zlib
@@ -25,8 +26,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import anyio
 from starlette.types import Receive, Scope, Send
 
+from oracle_tools.interfaces.serve.limits import WRITE_TIMEOUT
 from oracle_tools.interfaces.serve.store import BASE_URL_BYTES, Kept
 from oracle_tools.scryfall import lookups
 
@@ -46,8 +49,6 @@ TYPES: dict[str, tuple[str, str]] = {
     ),
 }
 MAX_DOWNLOADS = 4  # downloads at once; more are answered 503
-#: seconds a client may stop reading before its download is cut off (the environment variable sets it for tests)
-WRITE_TIMEOUT = float(os.environ.get("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "30"))
 CHUNK = 256 * 1024  # bytes sent per write
 BULK_FILES: Kept[BulkFile] = Kept("bulk files")  # per kind and base address
 _BUILD_LOCK = threading.Lock()  # one build at a time: a second request for the same file waits, then reuses it
@@ -189,16 +190,36 @@ class BulkDownload:
         else:
             headers.append((b"content-length", str(self.built.size).encode()))
         try:
+            async with anyio.create_task_group() as answer:
+
+                async def stream() -> None:
+                    await self._stream(send, headers)
+                    answer.cancel_scope.cancel()
+
+                async def watch() -> None:
+                    # the server's send does not fail once the client has gone: its disconnect, read here, ends
+                    # the stream instead of every chunk left being sent (inflated) into nothing
+                    while (await receive())["type"] != "http.disconnect":
+                        pass
+                    answer.cancel_scope.cancel()
+
+                answer.start_soon(stream)
+                answer.start_soon(watch)
+        finally:
+            self.downloads.running -= 1
+
+    async def _stream(self, send: Send, headers: list[tuple[bytes, bytes]]) -> None:
+        try:
             await asyncio.wait_for(
                 send({"type": "http.response.start", "status": 200, "headers": headers}), WRITE_TIMEOUT
             )
             for chunk in self._chunks():
-                # a reader that stops reading stalls this write (the transport's flow control): cut it off
+                # a reader that stops reading stalls this write (the transport's flow control): the server's
+                # protocol resets its connection (limits.CutsOffStalledReaders), and the answer ends here at the
+                # latest, whatever server runs the app
                 await asyncio.wait_for(
                     send({"type": "http.response.body", "body": chunk, "more_body": True}), WRITE_TIMEOUT
                 )
             await asyncio.wait_for(send({"type": "http.response.body", "body": b""}), WRITE_TIMEOUT)
         except (TimeoutError, OSError):
-            return  # the server closes the connection of an answer left unfinished
-        finally:
-            self.downloads.running -= 1
+            return  # an answer left unfinished: the server ends its connection
