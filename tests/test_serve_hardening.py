@@ -262,7 +262,7 @@ def test_an_answer_its_client_leaves_unread_is_cut_off(http: str, loop: str, mon
     (its socket held open): once WRITE_TIMEOUT passes, the connection is reset. uvicorn would close it, which waits
     to send what is buffered, keeping the socket for as long as the client keeps its own. The server runs uvicorn's
     httptools protocol on uvloop; the same holds on h11 and asyncio's loop, uvicorn's pure-Python ones. A tiny app
-    stands for the answer: any large one would do."""
+    stands for the answer: any large one would do. A client that reads slowly gets the whole answer."""
     import psutil
     import uvicorn
     from starlette.responses import Response
@@ -313,6 +313,17 @@ def test_an_answer_its_client_leaves_unread_is_cut_off(http: str, loop: str, mon
                 while chunk := stalled.recv(1 << 20):
                     received += len(chunk)
             assert received < 8_000_000
+        # a client reading slowly is not one that stopped: each bit it reads gives it another WRITE_TIMEOUT
+        with socket.create_connection(("127.0.0.1", port)) as slow:
+            slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+            slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            head = slow.recv(1024)
+            body = len(head.partition(b"\r\n\r\n")[2])
+            while body < 8_000_000:  # about 5 s: much longer than WRITE_TIMEOUT
+                chunk = slow.recv(65536)
+                assert chunk, f"a slow reader was cut off after {body:,} bytes"
+                body += len(chunk)
+                time.sleep(0.01)
     finally:
         server.should_exit = True
         thread.join(15)
