@@ -319,6 +319,52 @@ def test_a_download_whose_reader_stops_reading_is_cut_off(
         srv.stop()
 
 
+def test_a_download_whose_client_has_gone_stops_at_once() -> None:
+    """uvicorn's send returns at once, sending nothing, once the client has gone (or was cut off): the download
+    reads the client's disconnect and stops there, rather than inflating and "sending" every chunk left, and its
+    slot frees."""
+    import asyncio
+    import random
+
+    from starlette.types import Message
+
+    from oracle_tools.interfaces.serve.bulk import CHUNK, BulkDownload, BulkFile, Downloads
+
+    data = b'["' + random.Random(1).randbytes(4 * CHUNK).hex().encode() + b'"]'  # sent decompressed: ~30 sends
+    built = BulkFile(gzip.compress(data, compresslevel=1), len(data), "2026-01-01T00:00:00+00:00")
+    downloads = Downloads()
+    downloads.running = 1  # the slot the route took
+    sent_after_gone = 0
+
+    async def run() -> None:
+        gone = asyncio.Event()
+        asked = sent = 0
+
+        async def receive() -> Message:
+            nonlocal asked
+            asked += 1
+            if asked == 1:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: Message) -> None:
+            nonlocal sent, sent_after_gone
+            if gone.is_set():
+                sent_after_gone += 1
+                return  # as uvicorn: nothing sent, nothing raised
+            sent += 1
+            if sent == 3:
+                gone.set()  # the client leaves (or its connection is reset) while this write waits
+                await asyncio.sleep(0)
+
+        download = BulkDownload(built, gzip_ok=False, downloads=downloads, filename="f.json")
+        await asyncio.wait_for(download({"type": "http"}, receive, send), 5)
+
+    asyncio.run(run())
+    assert sent_after_gone <= 1 and downloads.running == 0
+
+
 def test_downloads_asked_for_while_the_file_is_built_are_still_at_most_four(
     sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,15 +6,15 @@ Each file is built once per database generation (and per server address, which i
 use, one build at a time, and kept gzip-compressed in memory (the 2019 dump's Oracle cards: about 12 MB for
 about 70 MB of JSON); a download streams it — as it is to a client that accepts gzip (``Content-Encoding:
 gzip``), decompressed chunk by chunk to one that does not — so no request builds or holds a whole body. At most
-``MAX_DOWNLOADS`` downloads run at once (more: 503, retry), and a client that stops reading for
-``WRITE_TIMEOUT`` seconds is cut off — its connection reset by the server's protocol (limits.py), each write
-bounded here too — so a stalled reader holds neither memory, nor a socket, nor a download slot for long. A
-download whose client has left (or was cut off) stops at once.
+``MAX_DOWNLOADS`` downloads run at once (more: 503, retry). A client that reads nothing for ``WRITE_TIMEOUT``
+seconds has its connection reset by the server's protocol (limits.py, as for any answer), and a download whose
+client has left or was cut off stops at once, so a stalled reader holds neither memory, nor a socket, nor a
+download slot for long.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import datetime as dt
 import gzip
 import io
@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from starlette.types import Receive, Scope, Send
 
-from oracle_tools.interfaces.serve.limits import WRITE_TIMEOUT
 from oracle_tools.interfaces.serve.store import BASE_URL_BYTES, Kept
 from oracle_tools.scryfall import lookups
 
@@ -154,9 +153,9 @@ class Downloads:
 
 
 class BulkDownload:
-    """An ASGI answer streaming one built file, gzip as it is or decompressed, each write bounded by
-    WRITE_TIMEOUT; its slot in ``downloads`` was taken by the caller (before building the file) and is
-    released when the answer ends."""
+    """An ASGI answer streaming one built file, gzip as it is or decompressed, until it ends or its client leaves
+    (or is cut off: limits.CutsOffStalledReaders); its slot in ``downloads`` was taken by the caller (before
+    building the file) and is released when the answer ends."""
 
     def __init__(self, built: BulkFile, *, gzip_ok: bool, downloads: Downloads, filename: str) -> None:
         self.built, self.gzip_ok, self.downloads, self.filename = built, gzip_ok, downloads, filename
@@ -193,7 +192,8 @@ class BulkDownload:
             async with anyio.create_task_group() as answer:
 
                 async def stream() -> None:
-                    await self._stream(send, headers)
+                    with contextlib.suppress(OSError):  # a server on ASGI 2.4 says so when the client has gone
+                        await self._stream(send, headers)
                     answer.cancel_scope.cancel()
 
                 async def watch() -> None:
@@ -209,17 +209,9 @@ class BulkDownload:
             self.downloads.running -= 1
 
     async def _stream(self, send: Send, headers: list[tuple[bytes, bytes]]) -> None:
-        try:
-            await asyncio.wait_for(
-                send({"type": "http.response.start", "status": 200, "headers": headers}), WRITE_TIMEOUT
-            )
-            for chunk in self._chunks():
-                # a reader that stops reading stalls this write (the transport's flow control): the server's
-                # protocol resets its connection (limits.CutsOffStalledReaders), and the answer ends here at the
-                # latest, whatever server runs the app
-                await asyncio.wait_for(
-                    send({"type": "http.response.body", "body": chunk, "more_body": True}), WRITE_TIMEOUT
-                )
-            await asyncio.wait_for(send({"type": "http.response.body", "body": b""}), WRITE_TIMEOUT)
-        except (TimeoutError, OSError):
-            return  # an answer left unfinished: the server ends its connection
+        # A reader that stops reading stalls a send here (the transport's flow control) until the server's protocol
+        # resets its connection (limits.CutsOffStalledReaders); its disconnect then ends the answer (watch, above).
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        for chunk in self._chunks():
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b""})

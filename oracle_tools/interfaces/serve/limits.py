@@ -25,10 +25,6 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-if sys.platform == "linux":
-    import fcntl
-    import termios
-
 #: Seconds a client has to send a request's headers, from the connection's start or the previous answer.
 HEADER_TIMEOUT = 10.0
 #: At most this many headers, of at most this many bytes in all (names and values).
@@ -53,10 +49,11 @@ class _Refused(Exception):
 class CutsOffStalledReaders(asyncio.Protocol):
     """A mixin for uvicorn's HTTP protocols (httptools or h11): a connection whose client reads nothing of what
     is sent for WRITE_TIMEOUT seconds is reset. The transport pauses the protocol's writing while its buffer is
-    over its high-water mark; if, WRITE_TIMEOUT seconds into a pause, nothing more was sent (the bytes left in
-    the transport's buffer and the kernel's send queue did not go down), the transport is aborted with SO_LINGER
-    0, so the kernel drops what it still holds too: a reset, not a close that would wait to send it. A client
-    reading slowly gets another WRITE_TIMEOUT each time. uvicorn then ends the answer as for a client that left."""
+    over its high-water mark; if, WRITE_TIMEOUT seconds into a pause, the socket took nothing more from that
+    buffer (as nginx's send_timeout: the time between two writes), the transport is aborted with SO_LINGER 0,
+    so the kernel drops what it still holds too: a reset, not a close that would wait for ever to send it. A
+    client reading slowly gets another WRITE_TIMEOUT each time the socket takes more. uvicorn then ends the
+    answer as for a client that left (a download stops there: bulk.py)."""
 
     transport: asyncio.Transport
     loop: asyncio.AbstractEventLoop
@@ -65,7 +62,9 @@ class CutsOffStalledReaders(asyncio.Protocol):
     def pause_writing(self) -> None:
         super().pause_writing()
         if self._write_deadline is None:
-            self._write_deadline = self.loop.call_later(WRITE_TIMEOUT, self._unread, self._unsent())
+            self._write_deadline = self.loop.call_later(
+                WRITE_TIMEOUT, self._unread, self.transport.get_write_buffer_size()
+            )
 
     def resume_writing(self) -> None:
         self._stop_write_deadline()
@@ -80,19 +79,9 @@ class CutsOffStalledReaders(asyncio.Protocol):
             self._write_deadline.cancel()
             self._write_deadline = None
 
-    def _unsent(self) -> int:
-        """Bytes not yet taken by the client: the transport's buffer and, where the system tells (Linux's
-        TIOCOUTQ), the kernel's send queue."""
-        unsent = self.transport.get_write_buffer_size()
-        sock = self.transport.get_extra_info("socket")
-        if sys.platform == "linux" and sock is not None:
-            with contextlib.suppress(OSError, ValueError):
-                unsent += struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0" * 4))[0]
-        return unsent
-
     def _unread(self, unsent_then: int) -> None:
-        unsent = self._unsent()
-        if unsent < unsent_then:  # the client read some: it has another WRITE_TIMEOUT
+        unsent = self.transport.get_write_buffer_size()
+        if unsent < unsent_then:  # the client read some, so the socket took more: another WRITE_TIMEOUT
             self._write_deadline = self.loop.call_later(WRITE_TIMEOUT, self._unread, unsent)
             return
         self._write_deadline = None
