@@ -6,7 +6,7 @@ Each file is built once per database generation (and per server address, which i
 use, one build at a time, and kept gzip-compressed in memory (the 2019 dump's Oracle cards: about 12 MB for
 about 70 MB of JSON); a download streams it — as it is to a client that accepts gzip (``Content-Encoding:
 gzip``), decompressed chunk by chunk to one that does not — so no request builds or holds a whole body. At most
-``MAX_DOWNLOADS`` downloads run at once (more: 503, retry). A client that reads nothing for ``WRITE_TIMEOUT``
+``MAX_DOWNLOADS`` downloads run at once (more: 503, retry). A client that reads nothing for ``limits.WRITE_TIMEOUT``
 seconds has its connection reset by the server's protocol (limits.py, as for any answer), and a download whose
 client has left or was cut off stops at once, so a stalled reader holds neither memory, nor a socket, nor a
 download slot for long.
