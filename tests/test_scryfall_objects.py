@@ -3,6 +3,7 @@ oracle_tools/scryfall/cardjson.py), and the endpoints built beside it: /sets, /s
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import socket
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 
 from oracle_tools import OracleDB
@@ -265,23 +267,6 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
         assert len(srv.client.get(rulings["download_uri"], timeout=60).json()) == ruling_count
         assert srv.client.get("/bulk-data/nothing").status_code == 404
         assert srv.client.get("/bulk-data/default_cards/download").status_code == 404
-        # a reader that stops reading is cut off after the write timeout; the server answers others meanwhile
-        with socket.create_connection(("127.0.0.1", srv.port)) as stalled:
-            stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            stalled.sendall(b"GET /bulk-data/oracle-cards/download HTTP/1.1\r\nHost: x\r\n\r\n")
-            stalled.recv(1024)
-            assert srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
-            time.sleep(4)
-            received, chunk = 0, b"x"
-            stalled.settimeout(2)  # cut off: the server sends no more (what its socket buffers held arrives)
-            try:
-                while chunk:
-                    chunk = stalled.recv(1 << 20)
-                    received += len(chunk)
-            except TimeoutError:
-                pass
-        assert received < export["size"]  # the whole file was never sent
-        assert srv.client.get("/health").status_code == 200
         # at most four downloads at once: a fifth is told to retry (503), and a slot frees when a reader stalls out
         stalled_readers = []
         for _ in range(4):
@@ -298,6 +283,86 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
             reader.close()
     finally:
         srv.stop()
+
+
+def test_a_download_whose_reader_stops_reading_is_cut_off(
+    sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client asks for the file and never reads it (a small receive buffer, its socket held open): once the
+    write timeout passes its connection is reset — the server holds no socket for it (a close would wait for
+    ever to send what it buffered), the client's reads end, and it never got the whole file; the server answers
+    others meanwhile and after."""
+    monkeypatch.setenv("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "2")
+    srv = Server(sample_db_path)
+    server = psutil.Process(srv.proc.pid)
+    try:
+        size = srv.client.get("/bulk-data/oracle_cards").json()["size"]  # sent plain: more than the buffers hold
+        with socket.create_connection(("127.0.0.1", srv.port)) as stalled:
+            stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            stalled.sendall(b"GET /bulk-data/oracle-cards/download HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert stalled.recv(1024).startswith(b"HTTP/1.1 200 OK\r\n")
+            ours = stalled.getsockname()
+            assert srv.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
+            deadline = time.monotonic() + 15  # the timeout is 2 s: a generous bound on "cut off at all"
+            while any(tuple(c.raddr or ()) == ours for c in server.net_connections("tcp")):
+                assert time.monotonic() < deadline, "the server still holds the stalled reader's connection"
+                time.sleep(0.25)
+            # the client, its socket still open, reads what its buffers held, then the end (a reset, or EOF)
+            stalled.settimeout(15)
+            received = 0
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := stalled.recv(1 << 20):
+                    received += len(chunk)
+        assert received < size  # the whole file was never sent
+        assert srv.client.get("/health").status_code == 200
+    finally:
+        srv.stop()
+
+
+def test_a_download_whose_client_has_gone_stops_at_once() -> None:
+    """uvicorn's send returns at once, sending nothing, once the client has gone (or was cut off): the download
+    reads the client's disconnect and stops there, rather than inflating and "sending" every chunk left, and its
+    slot frees."""
+    import asyncio
+    import random
+
+    from starlette.types import Message
+
+    from oracle_tools.interfaces.serve.bulk import CHUNK, BulkDownload, BulkFile, Downloads
+
+    data = b'["' + random.Random(1).randbytes(4 * CHUNK).hex().encode() + b'"]'  # sent decompressed: ~30 sends
+    built = BulkFile(gzip.compress(data, compresslevel=1), len(data), "2026-01-01T00:00:00+00:00")
+    downloads = Downloads()
+    downloads.running = 1  # the slot the route took
+    sent_after_gone = 0
+
+    async def run() -> None:
+        gone = asyncio.Event()
+        asked = sent = 0
+
+        async def receive() -> Message:
+            nonlocal asked
+            asked += 1
+            if asked == 1:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: Message) -> None:
+            nonlocal sent, sent_after_gone
+            if gone.is_set():
+                sent_after_gone += 1
+                return  # as uvicorn: nothing sent, nothing raised
+            sent += 1
+            if sent == 3:
+                gone.set()  # the client leaves (or its connection is reset) while this write waits
+                await asyncio.sleep(0)
+
+        download = BulkDownload(built, gzip_ok=False, downloads=downloads, filename="f.json")
+        await asyncio.wait_for(download({"type": "http"}, receive, send), 5)
+
+    asyncio.run(run())
+    assert sent_after_gone <= 1 and downloads.running == 0
 
 
 def test_downloads_asked_for_while_the_file_is_built_are_still_at_most_four(

@@ -5,6 +5,7 @@ behind another's work, caches are bounded in bytes, and a stop is clean."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -230,6 +231,8 @@ def test_a_stalled_body_never_holds_up_a_reload_and_is_cut_off(server: Server) -
             assert other.get("/cards/named", params={"exact": "Lightning Bolt"}).json()["name"] == "Lightning Bolt"
         error = _error_object(_answer(stalled, BODY_TIMEOUT + 5), 408, "request_timeout")
         assert f"within {BODY_TIMEOUT:g} s" in error["details"]
+        stalled.settimeout(1)
+        assert stalled.recv(1) == b""  # and its connection is closed (EOF), not left open
     finally:
         stalled.close()
 
@@ -251,6 +254,79 @@ def test_stalled_bodies_use_their_senders_budget_not_everyones(server: Server) -
     finally:
         for sock in stalled:
             sock.close()
+
+
+@pytest.mark.parametrize(("http", "loop"), [("httptools", "uvloop"), ("h11", "asyncio")])
+def test_an_answer_its_client_leaves_unread_is_cut_off(http: str, loop: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer larger than the socket buffers, sent whole as every JSON answer is, to a client that never reads
+    (its socket held open): once WRITE_TIMEOUT passes, the connection is reset. uvicorn would close it, which waits
+    to send what is buffered, keeping the socket for as long as the client keeps its own. The server runs uvicorn's
+    httptools protocol on uvloop; the same holds on h11 and asyncio's loop, uvicorn's pure-Python ones. A tiny app
+    stands for the answer: any large one would do. A client that reads slowly gets the whole answer."""
+    import psutil
+    import uvicorn
+    from starlette.responses import Response
+    from starlette.types import Receive, Scope, Send
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    from oracle_server import free_port
+
+    monkeypatch.setattr(limits, "WRITE_TIMEOUT", 1.0)
+    protocol = (
+        limits.GuardedHttpToolsProtocol
+        if http == "httptools"
+        else type("H11CutsOffStalledReaders", (limits.CutsOffStalledReaders, H11Protocol), {})
+    )
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        await Response(b"x" * 8_000_000)(scope, receive, send)
+
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, http=protocol, loop=loop, lifespan="off", log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        with socket.create_connection(("127.0.0.1", port)) as stalled:
+            stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            stalled.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert stalled.recv(1024).startswith(b"HTTP/1.1 200 OK\r\n")
+            ours = stalled.getsockname()
+
+            def held() -> bool:  # the server's end of this connection (the server runs in this process)
+                connections = psutil.Process().net_connections("tcp")
+                return any(c.laddr[1] == port and tuple(c.raddr or ()) == ours for c in connections)
+
+            deadline = time.monotonic() + 15  # a generous bound on "cut off at all"
+            while held():
+                assert time.monotonic() < deadline, "the server still holds the stalled reader's connection"
+                time.sleep(0.25)
+            stalled.settimeout(15)
+            received = 0
+            with contextlib.suppress(ConnectionResetError):  # what its buffers held, then the end
+                while chunk := stalled.recv(1 << 20):
+                    received += len(chunk)
+            assert received < 8_000_000
+        # a client reading slowly is not one that stopped: each bit it reads gives it another WRITE_TIMEOUT
+        with socket.create_connection(("127.0.0.1", port)) as slow:
+            slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+            slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            head = slow.recv(1024)
+            body = len(head.partition(b"\r\n\r\n")[2])
+            while body < 8_000_000:  # about 5 s: much longer than WRITE_TIMEOUT
+                chunk = slow.recv(65536)
+                assert chunk, f"a slow reader was cut off after {body:,} bytes"
+                body += len(chunk)
+                time.sleep(0.01)
+    finally:
+        server.should_exit = True
+        thread.join(15)
 
 
 def test_pipelined_requests_each_have_their_own_header_limit(server: Server) -> None:

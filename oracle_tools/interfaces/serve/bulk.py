@@ -6,18 +6,19 @@ Each file is built once per database generation (and per server address, which i
 use, one build at a time, and kept gzip-compressed in memory (the 2019 dump's Oracle cards: about 12 MB for
 about 70 MB of JSON); a download streams it — as it is to a client that accepts gzip (``Content-Encoding:
 gzip``), decompressed chunk by chunk to one that does not — so no request builds or holds a whole body. At most
-``MAX_DOWNLOADS`` downloads run at once (more: 503, retry), and a client that stops reading for
-``WRITE_TIMEOUT`` seconds is cut off, so a stalled reader holds neither memory nor a download slot for long.
+``MAX_DOWNLOADS`` downloads run at once (more: 503, retry). A client that reads nothing for ``limits.WRITE_TIMEOUT``
+seconds has its connection reset by the server's protocol (limits.py, as for any answer), and a download whose
+client has left or was cut off stops at once, so a stalled reader holds neither memory, nor a socket, nor a
+download slot for long.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import datetime as dt
 import gzip
 import io
 import json
-import os
 import threading
 import uuid
 import zlib
@@ -25,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import anyio
 from starlette.types import Receive, Scope, Send
 
 from oracle_tools.interfaces.serve.store import BASE_URL_BYTES, Kept
@@ -46,8 +48,6 @@ TYPES: dict[str, tuple[str, str]] = {
     ),
 }
 MAX_DOWNLOADS = 4  # downloads at once; more are answered 503
-#: seconds a client may stop reading before its download is cut off (the environment variable sets it for tests)
-WRITE_TIMEOUT = float(os.environ.get("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "30"))
 CHUNK = 256 * 1024  # bytes sent per write
 BULK_FILES: Kept[BulkFile] = Kept("bulk files")  # per kind and base address
 _BUILD_LOCK = threading.Lock()  # one build at a time: a second request for the same file waits, then reuses it
@@ -153,9 +153,9 @@ class Downloads:
 
 
 class BulkDownload:
-    """An ASGI answer streaming one built file, gzip as it is or decompressed, each write bounded by
-    WRITE_TIMEOUT; its slot in ``downloads`` was taken by the caller (before building the file) and is
-    released when the answer ends."""
+    """An ASGI answer streaming one built file, gzip as it is or decompressed, until it ends or its client leaves
+    (or is cut off: limits.CutsOffStalledReaders); its slot in ``downloads`` was taken by the caller (before
+    building the file) and is released when the answer ends."""
 
     def __init__(self, built: BulkFile, *, gzip_ok: bool, downloads: Downloads, filename: str) -> None:
         self.built, self.gzip_ok, self.downloads, self.filename = built, gzip_ok, downloads, filename
@@ -189,16 +189,29 @@ class BulkDownload:
         else:
             headers.append((b"content-length", str(self.built.size).encode()))
         try:
-            await asyncio.wait_for(
-                send({"type": "http.response.start", "status": 200, "headers": headers}), WRITE_TIMEOUT
-            )
-            for chunk in self._chunks():
-                # a reader that stops reading stalls this write (the transport's flow control): cut it off
-                await asyncio.wait_for(
-                    send({"type": "http.response.body", "body": chunk, "more_body": True}), WRITE_TIMEOUT
-                )
-            await asyncio.wait_for(send({"type": "http.response.body", "body": b""}), WRITE_TIMEOUT)
-        except (TimeoutError, OSError):
-            return  # the server closes the connection of an answer left unfinished
+            async with anyio.create_task_group() as answer:
+
+                async def stream() -> None:
+                    with contextlib.suppress(OSError):  # a server on ASGI 2.4 says so when the client has gone
+                        await self._stream(send, headers)
+                    answer.cancel_scope.cancel()
+
+                async def watch() -> None:
+                    # the server's send does not fail once the client has gone: its disconnect, read here, ends
+                    # the stream instead of every chunk left being sent (inflated) into nothing
+                    while (await receive())["type"] != "http.disconnect":
+                        pass
+                    answer.cancel_scope.cancel()
+
+                answer.start_soon(stream)
+                answer.start_soon(watch)
         finally:
             self.downloads.running -= 1
+
+    async def _stream(self, send: Send, headers: list[tuple[bytes, bytes]]) -> None:
+        # A reader that stops reading stalls a send here (the transport's flow control) until the server's protocol
+        # resets its connection (limits.CutsOffStalledReaders); its disconnect then ends the answer (watch, above).
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        for chunk in self._chunks():
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b""})

@@ -3,6 +3,10 @@ slowloris: a connection trickling one byte at a time would hold its socket forev
 uvicorn's keep-alive timer), and with a bounded number and size of headers (431 otherwise). uvicorn's own
 ``limit_concurrency`` caps connections (503 beyond) and ``timeout_keep_alive`` closes idle ones.
 
+A client that stops reading is cut off: when what the server has to send it stays unsent for WRITE_TIMEOUT
+seconds, the connection is reset (``CutsOffStalledReaders``). uvicorn only ever ``close()``s a connection, which
+waits to send what is buffered first — for as long as a stalled client keeps its socket open.
+
 ``GuardedHttpToolsProtocol`` is uvicorn's httptools protocol (uvicorn[standard] installs httptools) with
 those checks; ``run`` passes it as uvicorn's ``http`` class.
 """
@@ -10,7 +14,11 @@ those checks; ``run`` passes it as uvicorn's ``http`` class.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import socket
+import struct
 import sys
 from typing import Any
 
@@ -29,14 +37,64 @@ KEEP_ALIVE = 5
 #: Seconds a stopping server (SIGINT, SIGTERM) gives the answers in flight: after it, those not begun are answered
 #: 503 (Scryfall's error object) and those being sent are cut off.
 GRACE_PERIOD = 5
+#: Seconds what the server sends a client may stay unread (the connection's send buffer full) before the connection
+#: is reset: a download, or any answer larger than the buffers (the environment variable sets it for tests).
+WRITE_TIMEOUT = float(os.environ.get("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "30"))
 
 
 class _Refused(Exception):
     """Raised from a parser callback to stop parsing a refused request."""
 
 
-class GuardedHttpToolsProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol, with a deadline for the headers and limits on their number and size."""
+class CutsOffStalledReaders(asyncio.Protocol):
+    """A mixin for uvicorn's HTTP protocols (httptools or h11): a connection whose client reads nothing of what
+    is sent for WRITE_TIMEOUT seconds is reset. The transport pauses the protocol's writing while its buffer is
+    over its high-water mark; if, WRITE_TIMEOUT seconds into a pause, the socket took nothing more from that
+    buffer (as nginx's send_timeout: the time between two writes), the transport is aborted with SO_LINGER 0,
+    so the kernel drops what it still holds too: a reset, not a close that would wait for ever to send it. A
+    client reading slowly gets another WRITE_TIMEOUT each time the socket takes more. uvicorn then ends the
+    answer as for a client that left (a download stops there: bulk.py)."""
+
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+    _write_deadline: asyncio.TimerHandle | None = None
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._write_deadline is None:
+            self._write_deadline = self.loop.call_later(
+                WRITE_TIMEOUT, self._unread, self.transport.get_write_buffer_size()
+            )
+
+    def resume_writing(self) -> None:
+        self._stop_write_deadline()
+        super().resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_write_deadline()
+        super().connection_lost(exc)
+
+    def _stop_write_deadline(self) -> None:
+        if self._write_deadline is not None:
+            self._write_deadline.cancel()
+            self._write_deadline = None
+
+    def _unread(self, unsent_then: int) -> None:
+        unsent = self.transport.get_write_buffer_size()
+        if unsent < unsent_then:  # the client read some, so the socket took more: another WRITE_TIMEOUT
+            self._write_deadline = self.loop.call_later(WRITE_TIMEOUT, self._unread, unsent)
+            return
+        self._write_deadline = None
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):  # the socket is gone already: the abort is all there is to do
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.transport.abort()
+
+
+class GuardedHttpToolsProtocol(CutsOffStalledReaders, HttpToolsProtocol):
+    """uvicorn's httptools protocol, with a deadline for the headers and limits on their number and size, and
+    stalled readers cut off."""
 
     _deadline: asyncio.TimerHandle | None = None
     _refused = False
