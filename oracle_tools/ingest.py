@@ -904,19 +904,22 @@ def _derive_keywords(con: duckdb.DuckDBPyConnection) -> None:
     derived: list[tuple[str, list[str]]] = []
     if patterns is not None:
         rows = con.execute(
-            f"""SELECT oid, texts, regexp_matches(low, $actions) FROM (
-                    SELECT oid, texts, lower(array_to_string(texts, chr(10))) AS low FROM (
+            f"""SELECT oid, texts, names, uses_actions FROM (
+                    SELECT oid, texts, names, regexp_matches(low, $lines) AS keyword_line,
+                           regexp_matches(replace(low, 'converted mana cost', ' '), $actions) AS uses_actions
+                    FROM (SELECT oid, texts, names, lower(array_to_string(texts, chr(10))) AS low FROM (
                         SELECT oid, list_filter(
                             list_concat([oracle_text], list_transform(card_faces, lambda f: f.oracle_text)),
-                            lambda t: t IS NOT NULL) AS texts
-                        FROM {STAGE_CATALOG}.main.rep WHERE keywords IS NULL AND oid IS NOT NULL))
-                WHERE regexp_matches(low, $lines) OR regexp_matches(low, $actions)""",
+                            lambda t: t IS NOT NULL) AS texts,
+                            list_concat([name], list_transform(card_faces, lambda f: f.name)) AS names
+                        FROM {STAGE_CATALOG}.main.rep WHERE keywords IS NULL AND oid IS NOT NULL)))
+                WHERE keyword_line OR uses_actions""",
             {"lines": patterns[0], "actions": patterns[1]},
         ).fetchall()
         derived = [
             (oid, keywords)
-            for oid, texts, actions in rows
-            if (keywords := derive_keywords(texts, vocabulary, actions=actions))
+            for oid, texts, names, uses_actions in rows
+            if (keywords := derive_keywords(texts, vocabulary, names=[n for n in names if n], actions=uses_actions))
         ]
     con.execute(
         f"CREATE TABLE {STAGE_CATALOG}.main.derived_keywords AS "

@@ -335,7 +335,8 @@ def complete(card: dict[str, Any], base_url: str | None, vocabulary: KeywordVoca
                 part.setdefault("uri", f"{base_url}/cards/{part['id']}")
     if "keywords" not in card:
         texts = [card.get("oracle_text")] + [face.get("oracle_text") for face in card.get("card_faces") or ()]
-        card["keywords"] = derive_keywords([t for t in texts if t], vocabulary) if vocabulary else []
+        names = [card.get("name", "")] + [face.get("name", "") for face in card.get("card_faces") or ()]
+        card["keywords"] = derive_keywords([t for t in texts if t], vocabulary, names=names) if vocabulary else []
 
 
 class KeywordVocabulary:
@@ -403,22 +404,30 @@ def keyword_vocabulary(con: duckdb.DuckDBPyConnection) -> KeywordVocabulary:
 _REMINDER = re.compile(r"\([^()]*\)")
 
 
-def derive_keywords(texts: Sequence[str], vocabulary: KeywordVocabulary, *, actions: bool = True) -> list[str]:
+def derive_keywords(
+    texts: Sequence[str], vocabulary: KeywordVocabulary, *, names: Sequence[str] = (), actions: bool = True
+) -> list[str]:
     """The keywords a card's Oracle text uses, as Scryfall lists them (first letter capital, in order of use):
     an ability word that starts a line before an em dash (CR 207.2c); keyword abilities that make up a whole
-    line, alone or listed with commas ("Flying, vigilance", "Equip {2}", "Ward—Pay 3 life.", CR 702); keyword
-    actions anywhere (CR 701: "Scry 2", "mill three cards"). Reminder text (parenthesised) is left out.
+    line, alone or listed with commas ("Flying, vigilance", "Equip {2}", "Ward—Pay 3 life.", "Enchant creature,
+    land, or planeswalker", CR 702); keyword actions anywhere (CR 701: "Scry 2", "mill three cards") except in
+    the card's own ``names`` (CR 201.5: "Blighted Bat" is no blight) and in "converted mana cost" (the term for
+    mana value until 2021, CR 202.3; not the action convert). Reminder text (parenthesised) is left out.
     ``actions=False``: the text is known to use no keyword action (the ingest's prefilter), the scan is skipped.
     The one implementation: the ingest fills ``cards.keywords`` by it, :func:`complete` the objects' lists."""
     found: dict[str, None] = {}
     action_re = vocabulary.actions if actions else None
+    own_names = [n.lower() for n in names if n]
     for text in texts:
         for raw_line in text.split("\n"):
             line = _REMINDER.sub("", raw_line).strip() if "(" in raw_line else raw_line.strip()
             head, dash, _ = line.partition(" — ")
             if dash and head.lower() in vocabulary.ability_words:
                 found[head[:1].upper() + head[1:].lower()] = None
-            items = [line] if "—" in line and not dash else [i.strip() for i in _ITEM_SEP.split(line)]
+            if ("—" in line and not dash) or line[:8].lower() == "enchant ":  # CR 702.5a: one list of objects
+                items = [line]
+            else:
+                items = [i.strip() for i in _ITEM_SEP.split(line)]
             named: list[str] = []
             for item in items:  # a keyword line is keywords only: the first item that is not one ends it
                 name = _keyword_ability(item, vocabulary)
@@ -429,7 +438,12 @@ def derive_keywords(texts: Sequence[str], vocabulary: KeywordVocabulary, *, acti
             for name in named:
                 found[name] = None
             if action_re is not None:
-                for key in action_re.findall(line.lower()):
+                lowered = line.lower()
+                for own in own_names:
+                    lowered = lowered.replace(own, " ")
+                if "converted mana cost" in lowered:
+                    lowered = lowered.replace("converted mana cost", " ")
+                for key in action_re.findall(lowered):
                     action = vocabulary.action_names[key]
                     found[action[:1].upper() + action[1:].lower()] = None
     return list(found)
