@@ -904,22 +904,24 @@ def _derive_keywords(con: duckdb.DuckDBPyConnection) -> None:
     derived: list[tuple[str, list[str]]] = []
     if patterns is not None:
         rows = con.execute(
-            f"""SELECT oid, texts, names, uses_actions FROM (
-                    SELECT oid, texts, names, regexp_matches(low, $lines) AS keyword_line,
+            f"""SELECT oid, text, names, uses_actions FROM (
+                    SELECT oid, text, names, regexp_matches(low, $lines) AS keyword_line,
                            regexp_matches(replace(low, 'converted mana cost', ' '), $actions) AS uses_actions
-                    FROM (SELECT oid, texts, names, lower(array_to_string(texts, chr(10))) AS low FROM (
-                        SELECT oid, list_filter(
-                            list_concat([oracle_text], list_transform(card_faces, lambda f: f.oracle_text)),
-                            lambda t: t IS NOT NULL) AS texts,
-                            list_concat([name], list_transform(card_faces, lambda f: f.name)) AS names
+                    FROM (SELECT oid, text, names, lower(text) AS low FROM (
+                        SELECT oid,
+                               array_to_string(list_concat([oracle_text], list_transform(card_faces,
+                                   lambda f: f.oracle_text)), chr(10)) AS text,
+                               array_to_string(list_concat([name], list_transform(card_faces, lambda f: f.name)),
+                                   chr(31)) AS names
                         FROM {STAGE_CATALOG}.main.rep WHERE keywords IS NULL AND oid IS NOT NULL)))
                 WHERE keyword_line OR uses_actions""",
             {"lines": patterns[0], "actions": patterns[1]},
         ).fetchall()
+        # the faces' texts as one (derive_keywords reads line by line), the names apart (a unit separator)
         derived = [
             (oid, keywords)
-            for oid, texts, names, uses_actions in rows
-            if (keywords := derive_keywords(texts, vocabulary, names=[n for n in names if n], actions=uses_actions))
+            for oid, text, names, uses_actions in rows
+            if (keywords := derive_keywords([text], vocabulary, names=names.split(chr(31)), actions=uses_actions))
         ]
     con.execute(
         f"CREATE TABLE {STAGE_CATALOG}.main.derived_keywords AS "

@@ -424,21 +424,25 @@ def derive_keywords(
             head, dash, _ = line.partition(" — ")
             if dash and head.lower() in vocabulary.ability_words:
                 found[head[:1].upper() + head[1:].lower()] = None
-            if ("—" in line and not dash) or line[:8].lower() == "enchant ":  # CR 702.5a: one list of objects
-                items = [line]
-            else:
-                items = [i.strip() for i in _ITEM_SEP.split(line)]
-            named: list[str] = []
-            for item in items:  # a keyword line is keywords only: the first item that is not one ends it
-                name = _keyword_ability(item, vocabulary)
-                if name is None:
-                    named = []
-                    break
-                named.append(name)
-            for name in named:
-                found[name] = None
+            lowered = line.lower()
+            # a keyword line starts with a keyword ability (the first word of its first item, as _keyword_ability
+            # reads it): any other line is passed over without being split
+            first = lowered.split("—", 1)[0].split(" ", 1)[0].split("{", 1)[0].rstrip(",;")
+            if first in vocabulary.abilities or (vocabulary.landwalk and first.endswith("walk")):
+                if ("—" in line and not dash) or lowered.startswith("enchant "):  # CR 702.5a: one list of objects
+                    items = [line]
+                else:
+                    items = [i.strip() for i in _ITEM_SEP.split(line)]
+                named: list[str] = []
+                for item in items:  # a keyword line is keywords only: the first item that is not one ends it
+                    name = _keyword_ability(item, vocabulary)
+                    if name is None:
+                        named = []
+                        break
+                    named.append(name)
+                for name in named:
+                    found[name] = None
             if action_re is not None:
-                lowered = line.lower()
                 for own in own_names:
                     lowered = lowered.replace(own, " ")
                 if "converted mana cost" in lowered:
