@@ -41,7 +41,9 @@ SELECT s.* REPLACE (
     CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].toughness ELSE s.toughness END AS toughness,
     CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].loyalty ELSE s.loyalty END AS loyalty,
     CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].defense ELSE s.defense END AS defense,
-    CASE WHEN s.layout = 'reversible_card' THEN NULL ELSE s.card_faces END AS card_faces)
+    CASE WHEN s.layout = 'reversible_card' THEN NULL ELSE s.card_faces END AS card_faces,
+    -- a side has no keywords field: the card's are derived from its text, as for a file older than the field
+    CASE WHEN s.layout = 'reversible_card' THEN NULL ELSE s.keywords END AS keywords)
 FROM ingest_stage.main.stage_dedup s SEMI JOIN chosen USING (id);
 
 CREATE TABLE ingest_stage.main.per_oracle AS
