@@ -276,3 +276,29 @@ def test_keywords_derived_at_ingest_are_scryfalls_for_the_same_cards(realdata: P
     assert len(agree) / len(derived) >= 0.95, len(agree)
     assert len(set(agree) & set(listed)) / len(listed) >= 0.88, len(set(agree) & set(listed))
     assert all(later[oid] > derived[oid] for oid in derived.keys() - set(agree))  # only ever one missing
+
+
+def test_derived_keywords_leave_out_old_terms_and_own_names(sample_db: OracleDB) -> None:
+    """Real 2019 Oracle texts: "converted mana cost" is mana value's name until 2021 (CR 202.3), not the keyword
+    action convert (CR 701.28); a card's own name is the card (CR 201.5), not a keyword action in it; "Enchant
+    creature, land, or planeswalker" is one Enchant ability with a list of what it can enchant (CR 702.5a)."""
+    from oracle_tools.scryfall.cardjson import derive_keywords, keyword_vocabulary
+
+    vocabulary = keyword_vocabulary(sample_db.con)
+    texts = {
+        "Meltdown": "Destroy each artifact with converted mana cost X or less.",
+        "Blighted Bat": "Flying\n{1}: Blighted Bat gains haste until end of turn.",
+        "Reckless Abandon": "As an additional cost to cast this spell, sacrifice a creature.\n"
+        "Reckless Abandon deals 4 damage to any target.",
+        "Imprisoned in the Moon": "Enchant creature, land, or planeswalker\nEnchanted permanent is a colorless "
+        'land with "{T}: Add {C}" and loses all other card types and abilities.',
+    }
+    derived = {name: derive_keywords([text], vocabulary, names=[name]) for name, text in texts.items()}
+    assert derived == {
+        "Meltdown": [],
+        "Blighted Bat": ["Flying"],
+        "Reckless Abandon": [],
+        "Imprisoned in the Moon": ["Enchant"],
+    }
+    # the action itself is still read, and a name is left out only where the card names itself
+    assert derive_keywords(["Convert Blighted Bat."], vocabulary, names=["Other"]) == ["Convert", "Blight"]
