@@ -138,6 +138,46 @@ def test_no_false_changes_whitespace_list_order_or_a_missing_keywords_field(tmp_
     assert rows[1][2:] == ("B, G", "B", None)
 
 
+def test_keywords_of_one_text_are_no_change_those_of_an_errata_are(tmp_path: Path) -> None:
+    """A file older than Scryfall's keywords field gets its keywords derived from the Oracle text (CR 702, 701,
+    207.2c); Scryfall's list for the same text also names the Food token (CR 111.10: a token name, no keyword).
+    Two readings of one text are no change of the card; the 2020 "mill" errata changes the text and the list."""
+    goose: dict[str, Any] = {
+        "object": "card",
+        "id": "30377bf0-d9b1-4c14-8dde-f74b1e02d604",
+        "oracle_id": "f2f09757-1931-47c0-a5f0-39280445489d",
+        "name": "Gilded Goose",
+        "lang": "en",
+        "released_at": "2019-10-04",
+        "layout": "normal",
+        "mana_cost": "{G}",
+        "cmc": 1.0,
+        "type_line": "Creature — Bird",
+        "oracle_text": "Flying\nWhen Gilded Goose enters the battlefield, create a Food token.\n"
+        "{1}{G}, {T}: Create a Food token.\n{T}, Sacrifice a Food: Add one mana of any color.",
+        "colors": ["G"],
+        "color_identity": ["G"],
+        "set": "eld",
+        "collector_number": "160",
+    }
+    older, newer = tmp_path / "a.json", tmp_path / "b.json"
+    older.write_text(json.dumps([goose]), encoding="utf-8")  # no keywords field, as the 2019 dump
+    newer.write_text(json.dumps([dict(goose, keywords=["Flying", "Food"])]), encoding="utf-8")
+    db_path = tmp_path / "db.duckdb"
+    OracleDB.ingest_files(db_path, [older])
+    with OracleDB(db_path) as db:
+        assert db.sql("SELECT keywords FROM cards").item().to_list() == ["Flying"]  # derived
+    OracleDB.ingest_files(db_path, [newer])
+    with OracleDB(db_path) as db:
+        assert db.changes().height == 0
+    milled = dict(goose, oracle_text=goose["oracle_text"] + "\nWhen Gilded Goose dies, mill two cards.")
+    older.write_text(json.dumps([milled]), encoding="utf-8")
+    OracleDB.ingest_files(db_path, [older])
+    with OracleDB(db_path) as db:
+        rows = db.changes().select("field", "old_value", "new_value").rows()
+    assert rows[0][0] == "oracle_text" and rows[1] == ("keywords", "Flying, Food", "Flying, Mill")
+
+
 def test_re_ingesting_the_same_files_records_nothing(steps: dict[str, Path]) -> None:
     second, again = _history(steps["second"]), _history(steps["again"])
     for table in ("card_changes", "legality_changes", "new_removed_cards"):

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +25,9 @@ from oracle_tools.search import SearchSyntaxError, UnsupportedKeywordError, comp
 from oracle_tools.search.keywords import KEYWORDS, UNSUPPORTED
 from oracle_tools.search.tree import And, Not, Or, Term
 from oracle_tools.text.matching import normalize
+
+if TYPE_CHECKING:
+    from oracle_server import Server
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "scryfall_syntax_examples.txt"
 
@@ -345,8 +349,36 @@ def test_is_leveler_saga_funny_token_and_keyword_abilities(sample_db: OracleDB) 
     assert "Assquatch" not in names(sample_db, "not:funny t:creature")
     # the Goblin token is not a card: only is:token (or include:extras) shows it
     assert names(sample_db, "is:token t:goblin") == ["Goblin", "Goblin Soldier"]
-    # Arbiter of Woe (2024 file, keywords ["Flying"]); Hexdrinker's 2019 record has no keywords list
+    # Arbiter of Woe (2024 file, keywords ["Flying"]); Abbey Griffin's 2019 record has no keywords list: derived
     assert "Arbiter of Woe" in names(sample_db, "kw:flying") and "Arbiter of Woe" in names(sample_db, "keyword:FLYING")
+    assert "Abbey Griffin" in names(sample_db, "kw:flying")  # "Flying, vigilance"
+
+
+def test_kw_finds_every_card_whose_object_lists_the_keyword(
+    sample_db: OracleDB, sample_db_path: Path, sample_server: Server
+) -> None:
+    """The sample's 2019 cards come from a file older than Scryfall's ``keywords`` field: the ingest derives
+    theirs by the rule their served card objects get theirs by (CR 702 keyword abilities, 701 actions, 207.2c
+    ability words), so ``kw:flying`` finds exactly the cards whose object lists Flying — through OracleDB.search,
+    the CLI and the HTTP /cards/search alike. (Before, it found only the 12 cards of the 2024 file.)"""
+    from oracle_tools.scryfall.cardjson import card_objects
+
+    every = [oid for (oid,) in sample_db.con.execute("SELECT oracle_id FROM cards").fetchall()]
+    flying = {c["oracle_id"] for c in card_objects(sample_db.con, oracle_ids=every) if "Flying" in c["keywords"]}
+    cards = {oid for (oid,) in sample_db.con.execute("SELECT oracle_id FROM cards WHERE is_card").fetchall()}
+    found = set(sample_db.search("kw:flying").get_column("oracle_id").to_list())
+    assert found == flying & cards and len(found) > 200
+    assert set(sample_db.search("kw:flying include:extras").get_column("oracle_id").to_list()) == flying
+    listed = json.loads(_cli_in_process("search", "--db", str(sample_db_path), "kw:flying", "--json").stdout)
+    assert {c["oracle_id"] for c in listed["data"]} == found
+    served: set[str] = set()
+    page = sample_server.client.get("/cards/search", params={"q": "kw:flying"}).json()
+    while True:
+        served |= {c["oracle_id"] for c in page["data"]}
+        if not page["has_more"]:
+            break
+        page = sample_server.client.get(page["next_page"]).json()
+    assert served == found
 
 
 def test_is_permanent_spell_historic_commander_reserved(sample_db: OracleDB) -> None:

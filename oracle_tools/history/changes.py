@@ -10,7 +10,7 @@ that it first copies from that database, so the history goes on from file to fil
 * ``change_runs``: which runs compared, with which earlier run; the view ``changes`` lists everything.
 
 No false changes (``sql/changes_compare.sql``): text is compared with whitespace folded, lists as sets, and
-a keyword list that is empty on one side is not compared (files older than Scryfall's ``keywords``).
+keywords only where the Oracle text changed and both lists have some (a list is a reading of the text).
 
 Readers: :func:`select` (``OracleDB.changes()``, a Polars frame), :func:`report` (``oracle-tools changes``,
 the HTTP ``/changes``, MCP ``changes``), :func:`legality_since` (``deck check --changes``) and
@@ -44,12 +44,14 @@ HISTORY_TABLES = ("change_runs", "card_changes", "legality_changes", "new_remove
 @dataclass(frozen=True)
 class Field:
     """One characteristic compared: its name in ``card_changes.field``, the ``cards`` columns it is made of,
-    its value as stored (SQL over the alias ``x``) and the macro that says two values are the same."""
+    its value as stored (SQL over the alias ``x``) and the macro that says two values are the same (given
+    ``context`` too, old and new, when there is one)."""
 
     name: str
     columns: tuple[str, ...]
     value: str
     same: str
+    context: str = ""
 
 
 FIELDS: tuple[Field, ...] = (
@@ -62,7 +64,7 @@ FIELDS: tuple[Field, ...] = (
     Field("defense", ("defense",), "x.defense", "same_text"),
     Field("colors", ("colors",), "x.colors", "same_set"),
     Field("color_identity", ("color_identity",), "x.color_identity", "same_set"),
-    Field("keywords", ("keywords",), "x.keywords", "same_keywords"),
+    Field("keywords", ("keywords", "oracle_text"), "x.keywords", "same_keywords", context="x.oracle_text"),
     Field("layout", ("layout",), "x.layout", "same_text"),
 )
 _LISTS = {"same_set", "same_keywords"}
@@ -148,10 +150,12 @@ def _card_changes_sql(con: duckdb.DuckDBPyConnection, previous: str) -> str:
         value = field.value.replace("x.", f"{alias}.")
         return f"change_list({value})" if field.same in _LISTS else value
 
+    def same(field: Field) -> str:
+        args = [expr.replace("x.", f"{alias}.") for expr in (field.value, field.context) if expr for alias in "on"]
+        return f"{field.same}({', '.join(args)})"
+
     structs = ",\n".join(
-        f"{{'field': '{f.name}', 'old': {shown(f, 'o')}, 'new': {shown(f, 'n')}, "
-        f"'same': {f.same}({f.value.replace('x.', 'o.')}, {f.value.replace('x.', 'n.')})}}"
-        for f in compared
+        f"{{'field': '{f.name}', 'old': {shown(f, 'o')}, 'new': {shown(f, 'n')}, 'same': {same(f)}}}" for f in compared
     )
     return f"""INSERT INTO card_changes
         WITH pairs AS (

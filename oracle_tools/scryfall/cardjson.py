@@ -335,7 +335,8 @@ def complete(card: dict[str, Any], base_url: str | None, vocabulary: KeywordVoca
                 part.setdefault("uri", f"{base_url}/cards/{part['id']}")
     if "keywords" not in card:
         texts = [card.get("oracle_text")] + [face.get("oracle_text") for face in card.get("card_faces") or ()]
-        card["keywords"] = derive_keywords([t for t in texts if t], vocabulary) if vocabulary else []
+        names = [card.get("name", "")] + [face.get("name", "") for face in card.get("card_faces") or ()]
+        card["keywords"] = derive_keywords([t for t in texts if t], vocabulary, names=names) if vocabulary else []
 
 
 class KeywordVocabulary:
@@ -364,6 +365,29 @@ class KeywordVocabulary:
         self.actions = re.compile(rf"\b({alternatives})(?:s|es|ed|d)?\b") if wanted else None
         self.ability_words = {w.lower() for w in ability_words}
 
+    def prefilters(self) -> tuple[str, str] | None:
+        """Two RE2 patterns (DuckDB's ``regexp_matches``) over a card's lowercased Oracle text, for the ingest
+        to skip in SQL the cards :func:`derive_keywords` would find nothing in (None: an empty vocabulary finds
+        nothing anywhere). The first matches a text with a line that can be a keyword or ability-word line:
+        one whose first word (after reminder text and spaces) starts a keyword ability or an ability word, or
+        ends in "walk"; the second a text that can use a keyword action. Each matches wherever
+        :func:`derive_keywords` finds one (a superset: no word boundaries, first words only) — except reminder
+        text inside a word, which no Oracle text has."""
+        firsts = set(self.abilities) | {w.split()[0] for w in self.ability_words}
+        if not firsts and not self.action_names:
+            return None
+        starts = "|".join(_re2_literal(w) for w in sorted(firsts, key=len, reverse=True))
+        if self.landwalk:
+            starts += r"|\S*walk"
+        line_start = rf"(?:^|\n)[\s\p{{Z}}]*(?:\([^()]*\)[\s\p{{Z}}]*)*(?:{starts or '$^'})"
+        actions = "|".join(_re2_literal(a) for a in self.action_names) or "$^"
+        return line_start, actions
+
+
+def _re2_literal(word: str) -> str:
+    """``word`` as an RE2 literal (Python's re.escape also escapes spaces, which RE2 refuses)."""
+    return re.sub(r"([\\.^$|?*+()\[\]{}])", r"\\\1", word)
+
 
 def keyword_vocabulary(con: duckdb.DuckDBPyConnection) -> KeywordVocabulary:
     """The keywords of the rules stored in this database (empty lists when it has none)."""
@@ -380,29 +404,56 @@ def keyword_vocabulary(con: duckdb.DuckDBPyConnection) -> KeywordVocabulary:
 _REMINDER = re.compile(r"\([^()]*\)")
 
 
-def derive_keywords(texts: Sequence[str], vocabulary: KeywordVocabulary) -> list[str]:
+def derive_keywords(
+    texts: Sequence[str], vocabulary: KeywordVocabulary, *, names: Sequence[str] = (), actions: bool = True
+) -> list[str]:
     """The keywords a card's Oracle text uses, as Scryfall lists them (first letter capital, in order of use):
     an ability word that starts a line before an em dash (CR 207.2c); keyword abilities that make up a whole
-    line, alone or listed with commas ("Flying, vigilance", "Equip {2}", "Ward—Pay 3 life.", CR 702); keyword
-    actions anywhere (CR 701: "Scry 2", "mill three cards"). Reminder text (parenthesised) is left out."""
+    line, alone or listed with commas ("Flying, vigilance", "Equip {2}", "Ward—Pay 3 life.", "Enchant creature,
+    land, or planeswalker", CR 702); keyword actions anywhere (CR 701: "Scry 2", "mill three cards") except in
+    the card's own ``names`` (CR 201.5: "Blighted Bat" is no blight) and in "converted mana cost" (the term for
+    mana value until 2021, CR 202.3; not the action convert). Reminder text (parenthesised) is left out.
+    ``actions=False``: the text is known to use no keyword action (the ingest's prefilter), the scan is skipped.
+    The one implementation: the ingest fills ``cards.keywords`` by it, :func:`complete` the objects' lists."""
     found: dict[str, None] = {}
+    action_re = vocabulary.actions if actions else None
+    own_names = [n.lower() for n in names if n]
     for text in texts:
         for raw_line in text.split("\n"):
-            line = _REMINDER.sub("", raw_line).strip()
+            line = _REMINDER.sub("", raw_line).strip() if "(" in raw_line else raw_line.strip()
             head, dash, _ = line.partition(" — ")
             if dash and head.lower() in vocabulary.ability_words:
                 found[head[:1].upper() + head[1:].lower()] = None
-            items = [line] if "—" in line and not dash else [i.strip() for i in re.split(r"[,;] ", line)]
-            named = [_keyword_ability(item, vocabulary) for item in items]
-            if named and all(named):
+            lowered = line.lower()
+            # a keyword line starts with a keyword ability (the first word of its first item, as _keyword_ability
+            # reads it): any other line is passed over without being split
+            first = lowered.split("—", 1)[0].split(" ", 1)[0].split("{", 1)[0].rstrip(",;")
+            if first in vocabulary.abilities or (vocabulary.landwalk and first.endswith("walk")):
+                if ("—" in line and not dash) or lowered.startswith("enchant "):  # CR 702.5a: one list of objects
+                    items = [line]
+                else:
+                    items = [i.strip() for i in _ITEM_SEP.split(line)]
+                named: list[str] = []
+                for item in items:  # a keyword line is keywords only: the first item that is not one ends it
+                    name = _keyword_ability(item, vocabulary)
+                    if name is None:
+                        named = []
+                        break
+                    named.append(name)
                 for name in named:
-                    assert name is not None
                     found[name] = None
-            if vocabulary.actions is not None:
-                for key in vocabulary.actions.findall(line.lower()):
+            if action_re is not None:
+                for own in own_names:
+                    lowered = lowered.replace(own, " ")
+                if "converted mana cost" in lowered:
+                    lowered = lowered.replace("converted mana cost", " ")
+                for key in action_re.findall(lowered):
                     action = vocabulary.action_names[key]
                     found[action[:1].upper() + action[1:].lower()] = None
     return list(found)
+
+
+_ITEM_SEP = re.compile(r"[,;] ")
 
 
 def _keyword_ability(item: str, vocabulary: KeywordVocabulary) -> str | None:

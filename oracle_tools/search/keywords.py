@@ -74,8 +74,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         EQUALITY_OPS,
         "kw:flying",
-        "has this keyword ability (Scryfall's keywords list; only cards whose source file has that list — the 2024 "
-        "file, not the 2019 dump — can match)",
+        "has this keyword (Scryfall's keywords list; for a card whose file predates that field, as the 2019 dump, "
+        "the list derived from its Oracle text by the CR's keywords, as its card object has it: docs/serve.md)",
     ),
     Keyword(
         "color",

@@ -1,8 +1,8 @@
 -- Build the core tables from the staging table `ingest_stage.main.stage_cards` (raw Scryfall card
 -- objects, one row per object read, with file_order and is_oracle_file), in four files run by
 -- oracle_tools/ingest.py (Ingest._build_core): build_stage.sql (the view all of them read), then this one
--- (cards, faces, legalities) while build_printings.sql runs on a second connection, then build_parts.sql
--- (it reads both).
+-- (the representatives; then, after "-- name: cards", cards, faces, legalities) while build_printings.sql runs
+-- on a second connection, then build_parts.sql (it reads both).
 -- The staging tables live in the in-memory database `ingest_stage` (each run's own name: ingest.STAGE_CATALOG),
 -- which both connections see.
 -- Runs inside the new database only; the previous database is never touched.
@@ -41,13 +41,19 @@ SELECT s.* REPLACE (
     CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].toughness ELSE s.toughness END AS toughness,
     CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].loyalty ELSE s.loyalty END AS loyalty,
     CASE WHEN s.layout = 'reversible_card' THEN s.card_faces[1].defense ELSE s.defense END AS defense,
-    CASE WHEN s.layout = 'reversible_card' THEN NULL ELSE s.card_faces END AS card_faces)
+    CASE WHEN s.layout = 'reversible_card' THEN NULL ELSE s.card_faces END AS card_faces,
+    -- a side has no keywords field: the card's are derived from its text, as for a file older than the field
+    CASE WHEN s.layout = 'reversible_card' THEN NULL ELSE s.keywords END AS keywords)
 FROM ingest_stage.main.stage_dedup s SEMI JOIN chosen USING (id);
 
 CREATE TABLE ingest_stage.main.per_oracle AS
 SELECT oid, bool_and(printing_funny) AS funny, min(released_at) AS first_released
 FROM ingest_stage.main.stage_dedup WHERE oid IS NOT NULL GROUP BY oid;
 
+-- name: cards
+-- The tables, run once the ingest has derived the keywords of the representatives that lack Scryfall's field
+-- (NULL: files older than it, the 2019 dump; a given [] is kept): oracle_tools/ingest.py (_derive_keywords)
+-- writes ingest_stage.main.derived_keywords between the two parts of this file, from the rules it stored.
 INSERT INTO cards BY NAME
 SELECT r.oid AS oracle_id, r.name, r.layout,
        coalesce(r.mana_cost, r.card_faces[1].mana_cost) AS mana_cost,
@@ -59,7 +65,7 @@ SELECT r.oid AS oracle_id, r.name, r.layout,
        wubrg(coalesce(r.color_indicator, r.card_faces[1].color_indicator)) AS color_indicator,
        coalesce(r.power, r.card_faces[1].power) AS power, coalesce(r.toughness, r.card_faces[1].toughness) AS toughness,
        coalesce(r.loyalty, r.card_faces[1].loyalty) AS loyalty, coalesce(r.defense, r.card_faces[1].defense) AS defense,
-       coalesce(r.keywords, []) AS keywords, r.produced_mana, coalesce(r.reserved, false) AS reserved,
+       coalesce(r.keywords, dk.keywords, []) AS keywords, r.produced_mana, coalesce(r.reserved, false) AS reserved,
        p.funny,
        kind.object_kind, kind.object_kind = 'card' AS is_card,
        r.edhrec_rank, p.first_released,
@@ -67,6 +73,7 @@ SELECT r.oid AS oracle_id, r.name, r.layout,
        r.game_changer, r.attraction_lights
 FROM ingest_stage.main.rep r
 JOIN ingest_stage.main.per_oracle p USING (oid)
+LEFT JOIN ingest_stage.main.derived_keywords dk USING (oid)
 -- What each layout is: the layouts table (oracle_tools/store/layouts.py LAYOUTS); a layout it does not know is a card.
 LEFT JOIN layouts lk ON lk.layout = r.layout
 CROSS JOIN LATERAL (SELECT CASE

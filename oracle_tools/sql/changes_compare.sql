@@ -5,17 +5,19 @@
 --
 -- No false changes: text is compared with its whitespace folded (runs of spaces, tabs, line breaks and other
 -- Unicode spaces are one space; leading and trailing space is dropped; NULL is the empty text), lists
--- (colours, colour identity, keywords) as sets (order and repeats do not count). A keyword list that is empty
--- on one side is not compared: files older than Scryfall's `keywords` field (the 2019 dump) have none, and a
--- real keyword errata changes the Oracle text, which is compared.
+-- (colours, colour identity, keywords) as sets (order and repeats do not count). Keywords are compared only
+-- where the Oracle text changed and both lists have some: a list is a reading of the text (Scryfall's, or the
+-- ingest's for a file older than the field, as the 2019 dump), so two lists of one text are two readings, not
+-- a change of the card (Scryfall lists the token name Food; the CR's keywords do not); a database built before
+-- keywords were derived has none for such a file.
 
 CREATE OR REPLACE TEMP MACRO change_text(v) AS trim(regexp_replace(coalesce(v, ''), '[\s\pZ]+', ' ', 'g'));
 CREATE OR REPLACE TEMP MACRO same_text(a, b) AS
     CASE WHEN a IS NOT DISTINCT FROM b THEN true ELSE change_text(a) = change_text(b) END;
 CREATE OR REPLACE TEMP MACRO same_set(a, b) AS
     list_sort(list_distinct(coalesce(a, []))) = list_sort(list_distinct(coalesce(b, [])));
-CREATE OR REPLACE TEMP MACRO same_keywords(a, b) AS
-    coalesce(len(a), 0) = 0 OR coalesce(len(b), 0) = 0 OR same_set(a, b);
+CREATE OR REPLACE TEMP MACRO same_keywords(a, b, text_a, text_b) AS
+    coalesce(len(a), 0) = 0 OR coalesce(len(b), 0) = 0 OR same_text(text_a, text_b) OR same_set(a, b);
 CREATE OR REPLACE TEMP MACRO change_list(v) AS array_to_string(coalesce(v, []), ', ');
 CREATE OR REPLACE TEMP MACRO change_stats(p, t) AS
     CASE WHEN p IS NULL AND t IS NULL THEN NULL ELSE coalesce(p, '') || '/' || coalesce(t, '') END;

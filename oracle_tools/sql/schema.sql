@@ -19,7 +19,7 @@ CREATE TABLE cards (
     toughness       VARCHAR,
     loyalty         VARCHAR,
     defense         VARCHAR,
-    keywords        VARCHAR[],
+    keywords        VARCHAR[],          -- Scryfall's; derived from the text (CR 702, 701, 207.2c) for a file without it
     produced_mana   VARCHAR[],
     reserved        BOOLEAN,
     funny           BOOLEAN,            -- un-set / acorn / playtest: not tournament Magic
