@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from oracle_tools import OracleDB
-from oracle_tools.scryfall.cardjson import card_objects, representative_ids
+from oracle_tools.scryfall.cardjson import card_objects, objects_from_tables, representative_ids
 
 
 def _oid(db: OracleDB, name: str) -> str:
@@ -302,3 +302,29 @@ def test_derived_keywords_leave_out_old_terms_and_own_names(sample_db: OracleDB)
     }
     # the action itself is still read, and a name is left out only where the card names itself
     assert derive_keywords(["Convert Blighted Bat."], vocabulary, names=["Other"]) == ["Convert", "Blight"]
+
+
+def test_a_database_built_before_the_foil_and_etched_ids_still_serves_its_cards(
+    sample_db_path: Path, tmp_path: Path
+) -> None:
+    """A database an earlier version built has no printings.mtgo_foil_id or tcgplayer_etched_id: its card objects
+    are built without them, and a card is found by its MTGO or TCGplayer id as before (not an error)."""
+    import shutil
+
+    import duckdb
+
+    from oracle_tools.scryfall import lookups
+
+    older = tmp_path / "older.duckdb"
+    shutil.copy(sample_db_path, older)
+    with duckdb.connect(str(older)) as con:
+        for column in ("mtgo_foil_id", "tcgplayer_etched_id"):
+            con.execute(f"ALTER TABLE printings DROP COLUMN {column}")
+    counterspell_ema = "0c9a7cb0-5bff-48ff-b620-2838816ac9b5"  # MTGO id 60895
+    with OracleDB(sample_db_path) as now, OracleDB(older) as before:
+        assert card_objects(before.con, ids=[counterspell_ema]) == card_objects(now.con, ids=[counterspell_ema])
+        rebuilt = objects_from_tables(now.con, [counterspell_ema], None)[counterspell_ema]
+        assert rebuilt.pop("mtgo_foil_id") == 60896
+        assert objects_from_tables(before.con, [counterspell_ema], None)[counterspell_ema] == rebuilt
+        assert lookups.printing_by_id(before.con, "mtgo", 60895) == counterspell_ema
+        assert lookups.printing_by_id(before.con, "mtgo", 60896) is None  # the foil id was never read there
