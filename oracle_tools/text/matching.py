@@ -82,7 +82,7 @@ def normalize(text: str) -> str:
     punctuation ('_____') keeps its marks, so that it still has a key. Must agree with
     ``names.build.normalize_expr`` (tested on every real name).
     """
-    return _normalize_short(text) if len(text) <= _CACHED_CHARS else _normalize(text)
+    return _normalize_short(text) if len(text) <= _CACHED_CHARS else _normalize_long(text)
 
 
 def _normalize(text: str) -> str:
@@ -97,6 +97,8 @@ def _normalize(text: str) -> str:
 
 
 _normalize_short = lru_cache(maxsize=4096)(_normalize)
+# a few long ones too: a pasted page of text was folded again by each step of one answer (a second each)
+_normalize_long = lru_cache(maxsize=4)(_normalize)
 
 
 def _unmark(ch: str) -> str:
@@ -509,7 +511,8 @@ class NameMatcher:
     def _corrected(self, typed: tuple[str, ...]) -> _Reading | None:
         """Names matched once the typed words are read as their near words (None: nothing to correct, or a
         word that is near no word at all)."""
-        spellings = [self._spellings(w) for w in typed]
+        read = {w: self._spellings(w) for w in dict.fromkeys(typed)}  # a word typed again is read once
+        spellings = [read[w] for w in typed]
         if not all(spellings) or all(s == [(w, 0)] for s, w in zip(spellings, typed)):
             return None
         options = [[spelled for spelled, _ in s] for s in spellings]
@@ -575,7 +578,7 @@ class NameMatcher:
             return range(len(self.keys))
         index = self.index
         found = set(reading.lines)
-        for word in reading.typed:
+        for word in dict.fromkeys(reading.typed):  # a word typed again brings the same names
             if len(word) >= SPELLING_PREFIX:
                 found |= index.lines_starting(word[:SPELLING_PREFIX])
                 found |= index.words_containing(word)
