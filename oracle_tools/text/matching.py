@@ -382,6 +382,15 @@ def _clearly_closest(hits: list[tuple[str, float]]) -> list[str]:
     return [w for w, score in hits if score >= hits[0][1] - NAME_MARGIN]
 
 
+def _may_reach(text: str, letters: frozenset[str], cutoff: float) -> bool:
+    """Whether ``text`` may score ``cutoff`` (rapidfuzz ratio, 0-100) against some string written with
+    ``letters``: the ratio is 200 x (longest common subsequence) / (both lengths), and the subsequence holds only
+    the characters of ``text`` found in ``letters`` (k of them), so no string scores over 200k / (len + k). A
+    typed word of characters no name has (most of a pasted or random text) is then never scanned for."""
+    shared = sum(ch in letters for ch in text)
+    return 200 * shared >= cutoff * (len(text) + shared) - 1e-9
+
+
 @dataclass(frozen=True)
 class _Reading:
     """What the typed words of one key match: the lines, and per typed word the spellings it was read as with
@@ -414,6 +423,7 @@ class NameMatcher:
         self.index = index if index is not None else WordIndex.build(self.keys)
         self._readings: dict[str, _Reading] = {}
         self._far: dict[str, list[str]] = {}  # a word's far words (_far_words), once found
+        self._letters: dict[str, frozenset[str]] = {}  # the characters of the vocabulary, of the keys (_may_reach)
 
     # -- reading the typed words ----------------------------------------------------------------------
 
@@ -465,12 +475,24 @@ class NameMatcher:
             return []
         return [(near, 1) for near in self.index.near_words(word)] or [(far, 2) for far in self._far_words(word)]
 
+    def _alphabet(self, of: str) -> frozenset[str]:
+        """The characters of the vocabulary (``of="words"``) or of the keys (``of="keys"``), once."""
+        letters = self._letters.get(of)
+        if letters is None:
+            strings = self.index.vocabulary if of == "words" else self.keys
+            letters = self._letters[of] = frozenset().union(*map(set, strings))
+        return letters
+
     def _far_words(self, word: str) -> list[str]:
         found = self._far.get(word)
         if found is None:
             from rapidfuzz import fuzz, process
 
-            hits = process.extract(word, self.index.vocabulary, scorer=fuzz.ratio, limit=3, score_cutoff=WORD_CUTOFF)
+            hits = (
+                process.extract(word, self.index.vocabulary, scorer=fuzz.ratio, limit=3, score_cutoff=WORD_CUTOFF)
+                if _may_reach(word, self._alphabet("words"), WORD_CUTOFF)
+                else []
+            )
             if len(self._far) >= REMEMBERED_READINGS:
                 self._far.clear()
             found = self._far[word] = _clearly_closest([(w, score) for w, score, _ in hits])
@@ -595,6 +617,8 @@ class NameMatcher:
         from rapidfuzz import fuzz, process
         from rapidfuzz.distance import OSA
 
+        if not _may_reach(key, self._alphabet("keys"), cutoff):
+            return []  # no name has enough of its characters to be spelt like it
         lines = list(self._candidates(reading))
         keys = self.keys
         hits = process.extract(key, [keys[i] for i in lines], scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
