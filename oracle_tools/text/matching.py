@@ -475,13 +475,17 @@ class NameMatcher:
             return []
         return [(near, 1) for near in self.index.near_words(word)] or [(far, 2) for far in self._far_words(word)]
 
-    def _alphabet(self, of: str) -> frozenset[str]:
-        """The characters of the vocabulary (``of="words"``) or of the keys (``of="keys"``), once."""
+    def _may_spell(self, text: str, of: str, cutoff: float) -> bool:
+        """Whether ``text`` may score ``cutoff`` against a word of the vocabulary (``of="words"``) or a key
+        (``of="keys"``) (:func:`_may_reach`). ASCII text is not asked (the names have nearly every ASCII letter):
+        the characters of the names are gathered, once, only for text that has others."""
+        if text.isascii():
+            return True
         letters = self._letters.get(of)
         if letters is None:
             strings = self.index.vocabulary if of == "words" else self.keys
-            letters = self._letters[of] = frozenset().union(*map(set, strings))
-        return letters
+            letters = self._letters[of] = frozenset("".join(strings))
+        return _may_reach(text, letters, cutoff)
 
     def _far_words(self, word: str) -> list[str]:
         found = self._far.get(word)
@@ -490,7 +494,7 @@ class NameMatcher:
 
             hits = (
                 process.extract(word, self.index.vocabulary, scorer=fuzz.ratio, limit=3, score_cutoff=WORD_CUTOFF)
-                if _may_reach(word, self._alphabet("words"), WORD_CUTOFF)
+                if self._may_spell(word, "words", WORD_CUTOFF)
                 else []
             )
             if len(self._far) >= REMEMBERED_READINGS:
@@ -617,7 +621,7 @@ class NameMatcher:
         from rapidfuzz import fuzz, process
         from rapidfuzz.distance import OSA
 
-        if not _may_reach(key, self._alphabet("keys"), cutoff):
+        if not self._may_spell(key, "keys", cutoff):
             return []  # no name has enough of its characters to be spelt like it
         lines = list(self._candidates(reading))
         keys = self.keys
