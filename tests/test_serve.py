@@ -447,11 +447,14 @@ def test_a_name_several_oracle_cards_print_alike_finds_one_card(tmp_path: Path) 
     ``resolve`` calls the name ambiguous (the rules answer); /cards/named and the collection's name
     identifier answer one card, as Scryfall's exact lookups do: the first by collector number (49a).
     Fixture: the real card objects from the 2019 Scryfall dump (tests/fixtures/same_name_unstable.json)."""
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.serve import create_app
+
     db = tmp_path / "unstable.duckdb"
     OracleDB.ingest_files(db, [ROOT / "tests" / "fixtures" / "same_name_unstable.json"]).close()
-    srv = Server(db)
-    try:
-        http = srv.client
+    # the app in this process (what is asked is its answers, not the process; an exception fails the test)
+    with TestClient(create_app(db, warm=False), base_url="http://127.0.0.1:8765") as http:
         assert http.get("/names/resolve", params={"q": "Very Cryptic Command"}).json()["status"] == "ambiguous"
         for params in ({"exact": "Very Cryptic Command"}, {"fuzzy": "very cryptic"}, {"exact": "very cryptic command"}):
             card = http.get("/cards/named", params=params).json()
@@ -463,9 +466,6 @@ def test_a_name_several_oracle_cards_print_alike_finds_one_card(tmp_path: Path) 
         is_error(http.get("/cards/named", params={"exact": "Very Cryptic Command", "set": "m11"}), 404)
         # "i" is inside both names but starts no word of either: Scryfall's word rule matches nothing
         assert "type" not in is_error(http.get("/cards/named", params={"fuzzy": "i"}), 404)
-    finally:
-        err = srv.stop()
-    assert "Traceback" not in err, err
 
 
 # -- re-ingest while serving -------------------------------------------------------------------------
