@@ -90,13 +90,14 @@ def _normalize(text: str) -> str:
 
 
 def _server_port() -> int:
-    """A real `oracle-tools serve` on the example database, started at the first curl of the docs."""
+    """A real `oracle-tools serve` on the example database, started at the first curl of the docs (--no-warm: the
+    docs ask it a few questions, and what it answers does not depend on what it built beforehand)."""
     if "port" not in _state:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         proc = subprocess.Popen(
-            [_exe(), "serve", "--port", str(port)],
+            [_exe(), "serve", "--port", str(port), "--no-warm"],
             cwd=_state["dir"],
             env=_state["env"],
             stdout=subprocess.DEVNULL,

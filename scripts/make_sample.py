@@ -308,18 +308,21 @@ TRIMMED_RELEASED = "2025-09-25"
 
 # --------------------------------------------------------------------------- I/O helpers
 def read_bulk(path: Path) -> list[dict[str, Any]]:
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        return json.load(fh)
+    """The objects of a bulk file, decoded by msgspec (the same values as json.load, in a third less time)."""
+    with gzip.open(path, "rb") as fh:
+        objects: list[dict[str, Any]] = msgspec.json.decode(fh.read())
+    return objects
 
 
-def iter_bulk_lines(path: Path) -> Iterator[str]:
-    """Yield the object lines of a one-object-per-line bulk file (without the trailing comma)."""
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
+def iter_bulk_lines(path: Path) -> Iterator[bytes]:
+    """Yield the object lines of a one-object-per-line bulk file (without the trailing comma), as the file's
+    UTF-8 bytes: most lines are skipped by a look at two fields, so none is decoded as a whole first."""
+    with gzip.open(path, "rb") as fh:
         for line in fh:
-            line = line.rstrip("\n")
-            if line in ("[", "]", ""):
+            line = line.rstrip(b"\n")
+            if line in (b"[", b"]", b""):
                 continue
-            yield line.removesuffix(",")
+            yield line.removesuffix(b",")
 
 
 def dump_bulk(objects: Iterable[dict[str, Any]]) -> bytes:
@@ -679,8 +682,8 @@ def select_alternate(
 
 
 # --------------------------------------------------------------------------- foreign + rulings
-ORACLE_ID_FIELD = re.compile(r'"oracle_id":"([0-9a-f-]{36})"')
-LANG_FIELD = re.compile(r'"lang":"([^"]*)"')
+ORACLE_ID_FIELD = re.compile(rb'"oracle_id":"([0-9a-f-]{36})"')
+LANG_FIELD = re.compile(rb'"lang":"([^"]*)"')
 
 
 def random_lang(oracle_id: str) -> str:
@@ -695,11 +698,12 @@ def select_foreign(path: Path, oracle_ids: set[str], all_prints: set[str], one_l
     seen: set[tuple[str, str]] = set()
     for line in iter_bulk_lines(path):
         match = ORACLE_ID_FIELD.search(line)
-        if not match or match.group(1) not in oracle_ids:
+        oracle_id = match.group(1).decode() if match else ""
+        if oracle_id not in oracle_ids:
             continue
-        langs = LANG_FIELD.findall(line)  # most lines are a language not kept: no need to decode them
+        langs = [lang.decode() for lang in LANG_FIELD.findall(line)]  # most lines are a language not kept
         if len(langs) == 1 and (
-            langs[0] not in FOREIGN_LANGS or (match.group(1) in one_lang and langs[0] != random_lang(match.group(1)))
+            langs[0] not in FOREIGN_LANGS or (oracle_id in one_lang and langs[0] != random_lang(oracle_id))
         ):
             continue
         obj = json.loads(line)

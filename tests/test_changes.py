@@ -333,7 +333,7 @@ def test_changes_defaults_to_the_last_ingest_that_changed_something(quiet_after_
     assert json.loads(out) == json.loads(json.dumps(report, default=str))
     from oracle_server import Server
 
-    server = Server(quiet_after_rename)
+    server = Server(quiet_after_rename, "--no-warm")  # two answers: no card object built before it is asked
     try:
         answer = server.client.get("/changes").json()
         page = server.client.get("/").text
@@ -473,13 +473,13 @@ def test_the_web_page_says_a_former_name_is_one(renamed: Path) -> None:
     assert '<details class="change-group" data-kind="rename" open>' in html
 
 
-# The server on the foreign step warms its card cache in the background while it lives: its tests come last, so
-# it is stopped as soon as they end.
+# The server on the foreign step answers the change history and the page: it builds no card object before one is
+# asked for (--no-warm); its tests come last, so it is stopped as soon as they end.
 @pytest.fixture(scope="module")
 def served(steps: dict[str, Path]) -> Iterator[object]:
     from oracle_server import Server
 
-    server = Server(steps["foreign"])
+    server = Server(steps["foreign"], "--no-warm")
     yield server
     server.stop()
 

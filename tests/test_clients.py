@@ -284,7 +284,7 @@ def real(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
             realdata / "scryfall-shaped-2025-alternate-names.json.gz",
         ]
         OracleDB.ingest_files(path, files).close()
-        srv = RealServer(request.param, path, Server(path))
+        srv = RealServer(request.param, path, Server(path, "--no-warm"))  # as the session's: built when asked
         yield srv
         srv.close()
         srv.server.stop()

@@ -858,21 +858,24 @@ def test_csv_and_json_stream_rows_instead_of_holding_them(sample_db_path: Path) 
     """`sql --csv` of 400,000 rows (`--json` of 140,000) writes them as DuckDB reads them: the process grows
     by little more than for 10 rows (the child's peak resident memory: 12 MB and 8 MB more); held at once (one
     fetch of every row) they took 90 MB and 48 MB more, over the bound."""
-    import resource
 
     def peak(rows: int, flag: str) -> tuple[int, int]:
-        code = (
-            "import resource, subprocess, sys\n"
-            f"p = subprocess.run([sys.executable, '-m', 'oracle_tools.interfaces.cli', 'sql', "
-            f"'SELECT range AS n, range * 2 AS m FROM range({rows})', '{flag}', '--db', {str(sample_db_path)!r}], "
-            "stdout=subprocess.PIPE)\n"
-            "print(p.stdout.count(b'\\n'), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        """The lines the child printed and its own peak resident memory (KB), from os.wait4 on that child alone:
+        this process's peak, and other children's, do not count."""
+        sql = f"SELECT range AS n, range * 2 AS m FROM range({rows})"
+        child = subprocess.Popen(
+            [sys.executable, "-m", "oracle_tools.interfaces.cli", "sql", sql, flag, "--db", str(sample_db_path)],
+            stdout=subprocess.PIPE,
         )
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300).stdout
-        lines, kb = map(int, out.split())
-        return lines, kb
+        out = child.stdout
+        assert out is not None
+        lines = sum(block.count(b"\n") for block in iter(lambda: out.read(1 << 16), b""))
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
+        out.close()
+        assert child.returncode == 0
+        return lines, usage.ru_maxrss
 
-    assert resource  # the measurement runs in a child of a child: this process's own peak does not count
     for flag, rows, lines_per_row in (("--csv", 400_000, 1), ("--json", 140_000, 4)):
         _small_lines, small_kb = peak(10, flag)
         big_lines, big_kb = peak(rows, flag)

@@ -243,22 +243,18 @@ def test_bad_input_is_one_line_tool_error_and_the_server_keeps_answering(mcp_res
 
 
 def test_missing_database_is_one_line_before_the_server_starts(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [*CLI, "mcp", "--db", str(tmp_path / "absent.duckdb")],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 2
+    # in this process (CliRunner): the check comes before any server, so no stdio is taken over
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    done = CliRunner().invoke(main, ["mcp", "--db", str(tmp_path / "absent.duckdb")], input="")
+    assert done.exit_code == 2 and done.stdout == ""
     assert done.stderr.startswith("error: no database at ") and done.stderr.count("\n") == 1
 
 
-def _raw_session(sample_db_path: Path, lines: list[str], wanted: int, *options: str) -> dict[Any, dict[str, Any]]:
-    """The answers, by id, of `oracle-tools mcp` to ``lines`` (stdin stays open, as a client keeps it)."""
-    import subprocess
-    import sys
+def _raw_session(sample_db_path: Path, lines: list[str], wanted: int, *options: str) -> list[dict[str, Any]]:
+    """The answers, as they came, of `oracle-tools mcp` to ``lines`` (stdin stays open, as a client keeps it)."""
     import threading
 
     proc = subprocess.Popen(
@@ -274,10 +270,9 @@ def _raw_session(sample_db_path: Path, lines: list[str], wanted: int, *options: 
     try:
         proc.stdin.write("\n".join(lines) + "\n")
         proc.stdin.flush()
-        answers: dict[Any, dict[str, Any]] = {}
+        answers: list[dict[str, Any]] = []
         while len(answers) < wanted:
-            answer = json.loads(proc.stdout.readline())
-            answers[answer.get("id")] = answer
+            answers.append(json.loads(proc.stdout.readline()))
         return answers
     finally:
         guard.cancel()
@@ -318,7 +313,7 @@ def test_a_runaway_search_is_a_tool_error(sample_db_path: Path) -> None:
         "params": {"name": "search", "arguments": {"query": "unique:prints -o:zzz or a:zzzz"}},
     }
     answers = _raw_session(sample_db_path, [_INIT, _INITIALIZED, json.dumps(call)], 2, "--query-timeout", "0.002")
-    result = answers[2]["result"]
+    result = next(a for a in answers if a.get("id") == 2)["result"]
     assert result["isError"] is True
     assert result["content"][0]["text"] == (
         "search: the search ran longer than 0.002 s and was stopped; narrow the query (or start the server with a "
@@ -326,10 +321,10 @@ def test_a_runaway_search_is_a_tool_error(sample_db_path: Path) -> None:
     )
 
 
-def test_every_message_gets_an_answer(sample_db_path: Path) -> None:
-    """Malformed JSON: -32700; JSON that is no JSON-RPC message: -32600 (with its id); a tool call holding a lone
-    surrogate: a tool error. Before, the SDK dropped each without a word and the client waited forever."""
-
+@pytest.fixture(scope="module")
+def raw_answers(sample_db_path: Path) -> list[dict[str, Any]]:
+    """What one `oracle-tools mcp` answered to messages a client should never send, each followed by a good one
+    (the server must answer every message and keep answering): one process for the tests below."""
     lines = [
         _INIT,
         _INITIALIZED,
@@ -337,11 +332,19 @@ def test_every_message_gets_an_answer(sample_db_path: Path) -> None:
         '{"jsonrpc": "2.0", "id": 7}',
         '{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "resolve", "arguments": {"name": "\\ud800"}}}',
         '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "resolve", "arguments": {"name": "Foudre"}}}',
+        '{"jsonrpc": "2.0", "id": {"x": 1}, "method": "tools/list"}',
+        '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "resolve", "arguments": {"name": "Foudre"}}}',
     ]
-    answers = _raw_session(sample_db_path, lines, 5)
-    done = json.dumps(answers)
-    assert set(answers) == {1, None, 7, 3, 4}, done
-    assert answers[None]["error"]["code"] == -32700
+    return _raw_session(sample_db_path, lines, 7)
+
+
+def test_every_message_gets_an_answer(raw_answers: list[dict[str, Any]]) -> None:
+    """Malformed JSON: -32700; JSON that is no JSON-RPC message: -32600 (with its id); a tool call holding a lone
+    surrogate: a tool error. Before, the SDK dropped each without a word and the client waited forever."""
+    answers = {a.get("id"): a for a in raw_answers if a.get("id") is not None}
+    done = json.dumps(raw_answers)
+    assert set(answers) == {1, 7, 3, 4, 5}, done
+    assert -32700 in [a["error"]["code"] for a in raw_answers if a.get("id") is None], done
     assert answers[7]["error"]["code"] == -32600
     assert answers[3]["result"]["isError"] is True
     assert answers[3]["result"]["content"][0]["text"].startswith("resolve: bad arguments: a string holds a lone")
@@ -359,13 +362,10 @@ def test_an_id_that_is_no_string_or_integer_is_an_invalid_request(bad_id: str) -
     assert reply["error"]["message"] == f"Invalid Request: the id must be a string or an integer, not {bad_id}"
 
 
-def test_a_request_with_an_object_id_is_answered_and_the_server_keeps_answering(sample_db_path: Path) -> None:
-    lines = [
-        _INIT,
-        _INITIALIZED,
-        '{"jsonrpc": "2.0", "id": {"x": 1}, "method": "tools/list"}',
-        '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "resolve", "arguments": {"name": "Foudre"}}}',
-    ]
-    answers = _raw_session(sample_db_path, lines, 3)
-    assert answers[None]["error"]["code"] == -32600
-    assert json.loads(answers[4]["result"]["content"][0]["text"])["name"] == "Lightning Bolt"
+def test_a_request_with_an_object_id_is_answered_and_the_server_keeps_answering(
+    raw_answers: list[dict[str, Any]],
+) -> None:
+    unnamed = [a["error"]["code"] for a in raw_answers if a.get("id") is None]
+    assert sorted(unnamed) == [-32700, -32600], raw_answers  # the malformed line's, and the object id's
+    after = next(a for a in raw_answers if a.get("id") == 5)  # the call sent after the object id
+    assert json.loads(after["result"]["content"][0]["text"])["name"] == "Lightning Bolt"

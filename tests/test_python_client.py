@@ -54,7 +54,7 @@ def raw_2024(realdata: Path) -> dict[str, dict[str, Any]]:
 def server(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     path = tmp_path_factory.mktemp("client2024") / "2024.duckdb"
     OracleDB.ingest_files(path, [realdata / FILE_2024, SET_LIST]).close()
-    srv = Server(path)
+    srv = Server(path, "--no-warm")  # each card object built when first asked for, not also in the background
     yield srv
     srv.stop()
 

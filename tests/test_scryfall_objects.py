@@ -236,7 +236,7 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
     with size and compressed_size; download_uri is this server over HTTP (no local path in any answer); the file
     streams gzip-encoded to a client that takes it and plain to one that does not, the same JSON both ways."""
     monkeypatch.setenv("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "2")
-    srv = Server(sample_db_path)
+    srv = Server(sample_db_path, "--no-warm")  # the file builds the card objects: not a second time in the background
     try:
         answer = srv.client.get("/bulk-data")
         assert str(sample_db_path.parent) not in answer.text and "file:" not in answer.text
@@ -373,7 +373,7 @@ def test_downloads_asked_for_while_the_file_is_built_are_still_at_most_four(
     from oracle_tools.interfaces.serve.bulk import MAX_DOWNLOADS
 
     monkeypatch.setenv("ORACLE_TOOLS_BULK_WRITE_TIMEOUT", "5")
-    srv = Server(sample_db_path)
+    srv = Server(sample_db_path, "--no-warm")  # the file builds the card objects: not a second time in the background
     readers = []
     try:
         for _ in range(MAX_DOWNLOADS + 2):

@@ -43,7 +43,7 @@ def _raw(server: Server, data: bytes, *, read_for: float = 5.0) -> bytes:
 
 def test_a_runaway_search_is_stopped_and_the_server_goes_on(sample_db_path: Path) -> None:
     """With --query-timeout, a search running longer is interrupted (DuckDB's interrupt()): 422, one line."""
-    srv = Server(sample_db_path, "--query-timeout", "0.002")
+    srv = Server(sample_db_path, "--query-timeout", "0.002", "--no-warm")  # a search and a lookup, nothing before
     try:
         answer = srv.client.get("/cards/search", params={"q": "unique:prints -o:zzz or a:zzzz"})
         assert answer.status_code == 422

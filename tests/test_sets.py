@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,17 +36,18 @@ def _run(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def with_set_list(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The embedded sample plus Scryfall's set list, ingested offline (``ingest --bulk-file`` of a saved list)."""
+def with_set_list(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The embedded sample (a copy of the session's), then Scryfall's set list ingested offline on its own
+    (``ingest --bulk-file`` of a saved list: the cards stay, the list is kept)."""
     path = tmp_path_factory.mktemp("sets") / "oracle.duckdb"
-    samples = sorted(p for p in sample_dir().glob("*.json.gz"))
-    OracleDB.ingest_files(path, [*samples, SET_LIST]).close()
+    shutil.copy(sample_db_path, path)
+    OracleDB.ingest_files(path, [SET_LIST]).close()
     return path
 
 
 @pytest.fixture(scope="module")
 def server(with_set_list: Path) -> Iterator[Server]:
-    srv = Server(with_set_list)
+    srv = Server(with_set_list, "--no-warm")  # a few sets and a search: no card object built before it is asked
     yield srv
     srv.stop()
 
@@ -72,8 +74,10 @@ def test_a_later_ingest_without_a_set_list_keeps_it(with_set_list: Path, tmp_pat
     db = tmp_path / "again.duckdb"
     db.write_bytes(with_set_list.read_bytes())
     OracleDB.ingest_files(db, [sample_dir() / "rulings.json.gz"]).close()  # rulings only
-    OracleDB.ingest_files(db, [sample_dir() / "cards-2019.json.gz"], replace_anyway=True).close()  # cards only
+    # cards only, and none of ELD's (the sample's small 2024 file): the set can come from the kept list only
+    OracleDB.ingest_files(db, [sample_dir() / "cards-2024.json.gz"], replace_anyway=True).close()
     with OracleDB(db) as opened:
+        assert opened.sql("SELECT count(*) FROM printings WHERE set_code = 'eld'").item() == 0
         assert opened.sets("eld")["icon_svg_uri"] == SCRYFALL_SETS["eld"]["icon_svg_uri"]
 
 

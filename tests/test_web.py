@@ -69,6 +69,29 @@ FOREIGN_2022 = "scryfall-foreign-printings-from-mtgjson-2022.json.gz"
 LATER = ("Mox Opal", "Ragavan, Nimble Pilferer")
 
 
+def _lines_naming(path: Path, names: tuple[str, ...]) -> list[bytes]:
+    """The object lines of a one-object-per-line bulk file (gzip) whose ``name`` is one of ``names``, in the
+    file's order: the names looked for in large blocks of the decompressed bytes, not line by line (a Python loop
+    over the foreign file's 272,550 lines cost four times its decompression)."""
+    marks = [f'"name":"{name}"'.encode() for name in names]
+    found: dict[int, bytes] = {}  # by where the line starts in the file
+    tail, offset = b"", 0  # the part line of the last block, and where it starts
+    with gzip.open(path, "rb") as handle:
+        while block := handle.read(1 << 24):
+            block = tail + block
+            end = block.rfind(b"\n") + 1  # whole lines only; the rest waits for the next block
+            for mark in marks:
+                at = block.find(mark, 0, end)
+                while at >= 0:
+                    start = block.rfind(b"\n", 0, at) + 1
+                    stop = block.find(b"\n", at)
+                    found[offset + start] = block[start:stop]
+                    at = block.find(mark, stop, end)
+            tail, offset = block[end:], offset + end
+    assert not any(mark in tail for mark in marks)  # the file ends with its closing line
+    return [found[at] for at in sorted(found)]
+
+
 @pytest.fixture(scope="module")
 def reference_db(realdata: Path, sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The embedded sample, then again with ``LATER``'s English printings left out and their 2022 foreign printings
@@ -83,16 +106,14 @@ def reference_db(realdata: Path, sample_db_path: Path, tmp_path_factory: pytest.
     for path in sorted(sample_dir().glob("*.json*")):
         with gzip.open(path, "rt", encoding="utf-8") as handle:
             objects = json.load(handle)
-        if isinstance(objects, list):
-            objects = [o for o in objects if not (isinstance(o, dict) and o.get("name") in LATER)]
+        kept = [o for o in objects if not (isinstance(o, dict) and o.get("name") in LATER)]
+        if len(kept) == len(objects):  # no printing of LATER's cards: the sample's file as it is
+            files.append(path)
+            continue
         out = folder / path.name.removesuffix(".gz")
-        out.write_text(json.dumps(objects), encoding="utf-8")
+        out.write_text(json.dumps(kept), encoding="utf-8")
         files.append(out)
-    later = []
-    with gzip.open(realdata / FOREIGN_2022, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            if any(f'"name":"{name}"' in line for name in LATER):
-                later.append(json.loads(line.strip().rstrip(",")))
+    later = [json.loads(line.strip().rstrip(b",")) for line in _lines_naming(realdata / FOREIGN_2022, LATER)]
     assert {o["name"] for o in later} == set(LATER)
     (folder / "foreign-2022.json").write_text(json.dumps(later), encoding="utf-8")
     OracleDB.ingest_files(db, [*files, folder / "foreign-2022.json"])

@@ -82,7 +82,7 @@ def normalize(text: str) -> str:
     punctuation ('_____') keeps its marks, so that it still has a key. Must agree with
     ``names.build.normalize_expr`` (tested on every real name).
     """
-    return _normalize_short(text) if len(text) <= _CACHED_CHARS else _normalize(text)
+    return _normalize_short(text) if len(text) <= _CACHED_CHARS else _normalize_long(text)
 
 
 def _normalize(text: str) -> str:
@@ -97,6 +97,8 @@ def _normalize(text: str) -> str:
 
 
 _normalize_short = lru_cache(maxsize=4096)(_normalize)
+# a few long ones too: a pasted page of text was folded again by each step of one answer (a second each)
+_normalize_long = lru_cache(maxsize=4)(_normalize)
 
 
 def _unmark(ch: str) -> str:
@@ -382,6 +384,15 @@ def _clearly_closest(hits: list[tuple[str, float]]) -> list[str]:
     return [w for w, score in hits if score >= hits[0][1] - NAME_MARGIN]
 
 
+def _may_reach(text: str, letters: frozenset[str], cutoff: float) -> bool:
+    """Whether ``text`` may score ``cutoff`` (rapidfuzz ratio, 0-100) against some string written with
+    ``letters``: the ratio is 200 x (longest common subsequence) / (both lengths), and the subsequence holds only
+    the characters of ``text`` found in ``letters`` (k of them), so no string scores over 200k / (len + k). A
+    typed word of characters no name has (most of a pasted or random text) is then never scanned for."""
+    shared = sum(ch in letters for ch in text)
+    return 200 * shared >= cutoff * (len(text) + shared) - 1e-9
+
+
 @dataclass(frozen=True)
 class _Reading:
     """What the typed words of one key match: the lines, and per typed word the spellings it was read as with
@@ -414,6 +425,7 @@ class NameMatcher:
         self.index = index if index is not None else WordIndex.build(self.keys)
         self._readings: dict[str, _Reading] = {}
         self._far: dict[str, list[str]] = {}  # a word's far words (_far_words), once found
+        self._letters: dict[str, frozenset[str]] = {}  # the characters of the vocabulary, of the keys (_may_reach)
 
     # -- reading the typed words ----------------------------------------------------------------------
 
@@ -465,12 +477,28 @@ class NameMatcher:
             return []
         return [(near, 1) for near in self.index.near_words(word)] or [(far, 2) for far in self._far_words(word)]
 
+    def _may_spell(self, text: str, of: str, cutoff: float) -> bool:
+        """Whether ``text`` may score ``cutoff`` against a word of the vocabulary (``of="words"``) or a key
+        (``of="keys"``) (:func:`_may_reach`). ASCII text is not asked (the names have nearly every ASCII letter):
+        the characters of the names are gathered, once, only for text that has others."""
+        if text.isascii():
+            return True
+        letters = self._letters.get(of)
+        if letters is None:
+            strings = self.index.vocabulary if of == "words" else self.keys
+            letters = self._letters[of] = frozenset("".join(strings))
+        return _may_reach(text, letters, cutoff)
+
     def _far_words(self, word: str) -> list[str]:
         found = self._far.get(word)
         if found is None:
             from rapidfuzz import fuzz, process
 
-            hits = process.extract(word, self.index.vocabulary, scorer=fuzz.ratio, limit=3, score_cutoff=WORD_CUTOFF)
+            hits = (
+                process.extract(word, self.index.vocabulary, scorer=fuzz.ratio, limit=3, score_cutoff=WORD_CUTOFF)
+                if self._may_spell(word, "words", WORD_CUTOFF)
+                else []
+            )
             if len(self._far) >= REMEMBERED_READINGS:
                 self._far.clear()
             found = self._far[word] = _clearly_closest([(w, score) for w, score, _ in hits])
@@ -511,7 +539,8 @@ class NameMatcher:
     def _corrected(self, typed: tuple[str, ...]) -> _Reading | None:
         """Names matched once the typed words are read as their near words (None: nothing to correct, or a
         word that is near no word at all)."""
-        spellings = [self._spellings(w) for w in typed]
+        read = {w: self._spellings(w) for w in dict.fromkeys(typed)}  # a word typed again is read once
+        spellings = [read[w] for w in typed]
         if not all(spellings) or all(s == [(w, 0)] for s, w in zip(spellings, typed)):
             return None
         options = [[spelled for spelled, _ in s] for s in spellings]
@@ -577,7 +606,7 @@ class NameMatcher:
             return range(len(self.keys))
         index = self.index
         found = set(reading.lines)
-        for word in reading.typed:
+        for word in dict.fromkeys(reading.typed):  # a word typed again brings the same names
             if len(word) >= SPELLING_PREFIX:
                 found |= index.lines_starting(word[:SPELLING_PREFIX])
                 found |= index.words_containing(word)
@@ -594,6 +623,8 @@ class NameMatcher:
         from rapidfuzz import fuzz, process
         from rapidfuzz.distance import OSA
 
+        if not self._may_spell(key, "keys", cutoff):
+            return []  # no name has enough of its characters to be spelt like it
         lines = list(self._candidates(reading))
         keys = self.keys
         hits = process.extract(key, [keys[i] for i in lines], scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
