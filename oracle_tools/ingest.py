@@ -1098,6 +1098,17 @@ def build(
     set list. ``rules_url`` downloads the Comprehensive Rules text (into ``cache_dir``) to use as ``rules_file``."""
     from oracle_tools.store import download
 
+    # Each source is built alone: a choice that another one overrides would be silently left out
+    if sample and bulk_files:
+        raise IngestError(
+            "give the embedded sample (--sample) or bulk files (--bulk-file), not both: the sample is built alone, "
+            "so the files would be left out"
+        )
+    if (sample or bulk_files) and (api_url is not None or list(types) != list(DEFAULT_BULK_TYPES)):
+        raise IngestError(
+            "--types and --api-url choose what is downloaded from Scryfall, and an ingest of "
+            f"{'the sample' if sample else 'local bulk files'} downloads nothing: leave them out"
+        )
     cache = cache_dir or default_cache_dir(db_path)
     if rules_url is not None:
         if rules_file is not None:

@@ -391,3 +391,25 @@ def test_a_rules_file_without_a_database_says_to_ingest_cards_first(tmp_path: Pa
         "--sample`, `--bulk-file FILE` or from Scryfall), then --rules-file"
     ], result.output
     assert not new.exists() and not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--sample", "--bulk-file", "BULK"], "not both: the sample is built alone"),
+        (["--sample", "--types", "rulings"], "an ingest of the sample downloads nothing"),
+        (["--bulk-file", "BULK", "--api-url", "http://127.0.0.1:9"], "an ingest of local bulk files downloads nothing"),
+        (["--bulk-file", "BULK", "--types", "oracle_cards"], "an ingest of local bulk files downloads nothing"),
+    ],
+    ids=["sample-and-bulk-file", "sample-and-types", "bulk-file-and-api-url", "bulk-file-and-types"],
+)
+def test_an_ingest_option_another_overrides_is_refused_not_ignored(tmp_path: Path, extra: list[str], said: str) -> None:
+    # --sample was built alone and --bulk-file, --types, --api-url silently left out: one line, nothing written
+    bulk = tmp_path / "cards.json"
+    bulk.write_text("[]", encoding="utf-8")
+    db = tmp_path / "new.duckdb"
+    args = ["ingest", "--db", str(db), "--no-progress", *(str(bulk) if a == "BULK" else a for a in extra)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and said in result.output, result.output
+    assert not db.exists()
