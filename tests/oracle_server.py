@@ -1,14 +1,20 @@
-"""``oracle-tools serve`` as a child process on a free loopback port, for the tests that talk HTTP to it."""
+"""``oracle-tools serve`` as a child process on a free loopback port, for the tests that talk HTTP to it; and
+uvicorn in a thread of the test process (:func:`serving`), for a test that watches the server's own sockets or
+logs."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -17,6 +23,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving(app: Any, port: int, **options: Any) -> Iterator[Any]:
+    """uvicorn serving ``app`` on ``port`` in a thread of this process (``options``: uvicorn.Config's), started
+    when the block begins and stopped when it ends; yields the ``uvicorn.Server``."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **options))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        yield server
+    finally:
+        server.should_exit = True
+        thread.join(15)
 
 
 class Server:

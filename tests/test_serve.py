@@ -13,14 +13,14 @@ import threading
 import time
 from http.client import HTTPConnection
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import pytest
 
 from oracle_tools import OracleDB
 
-from oracle_server import Server, free_port
+from oracle_server import Server, free_port, serving
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "oracle_tools" / "data" / "sample" / "decks"
@@ -38,7 +38,19 @@ def http(server: Server) -> httpx.Client:
     return server.client
 
 
-def is_error(r: httpx.Response, status: int, code: str | None = None) -> dict:
+class _Answer(Protocol):
+    """An HTTP answer as httpx and Starlette's TestClient both give it."""
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def text(self) -> str: ...
+
+    def json(self) -> Any: ...
+
+
+def is_error(r: _Answer, status: int, code: str | None = None) -> dict:
     """A Scryfall error object with this status."""
     assert r.status_code == status, r.text
     body = r.json()
@@ -343,7 +355,6 @@ def test_a_server_error_is_scryfall_shaped_with_cors_and_the_server_keeps_answer
     """An exception no endpoint answered is a Scryfall error object (status 500) that a browser client can
     read: it carries Access-Control-Allow-Origin like every answer. The app is served by uvicorn on a free
     loopback port with one extra route that fails, since no real endpoint should ever raise."""
-    import uvicorn
     from starlette.requests import Request
     from starlette.routing import Route
 
@@ -354,26 +365,15 @@ def test_a_server_error_is_scryfall_shaped_with_cors_and_the_server_keeps_answer
 
     app = create_app(sample_db_path, extra_routes=[Route("/test-only/fails", fails)])
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-            origin = {"origin": "https://deckbuilder.example"}
-            failed = client.get("/test-only/fails", headers=origin)
-            assert failed.status_code == 500 and failed.headers["access-control-allow-origin"] == "*"
-            body = failed.json()
-            assert body["object"] == "error" and body["status"] == 500 and body["code"] == "internal_server_error"
-            assert "RuntimeError" in body["details"] and "a failure no handler expected" not in body["details"]
-            after = client.get("/cards/named", params={"exact": "Lightning Bolt"}, headers=origin)
-            assert after.status_code == 200 and after.json()["name"] == "Lightning Bolt"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
+    with serving(app, port), httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        origin = {"origin": "https://deckbuilder.example"}
+        failed = client.get("/test-only/fails", headers=origin)
+        assert failed.status_code == 500 and failed.headers["access-control-allow-origin"] == "*"
+        body = failed.json()
+        assert body["object"] == "error" and body["status"] == 500 and body["code"] == "internal_server_error"
+        assert "RuntimeError" in body["details"] and "a failure no handler expected" not in body["details"]
+        after = client.get("/cards/named", params={"exact": "Lightning Bolt"}, headers=origin)
+        assert after.status_code == 200 and after.json()["name"] == "Lightning Bolt"
     # logged as one line naming the request and the exception (no traceback unless asked for)
     assert any("GET /test-only/fails: RuntimeError" in r.getMessage() for r in caplog.records)
 

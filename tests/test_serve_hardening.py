@@ -264,12 +264,11 @@ def test_an_answer_its_client_leaves_unread_is_cut_off(http: str, loop: str, mon
     httptools protocol on uvloop; the same holds on h11 and asyncio's loop, uvicorn's pure-Python ones. A tiny app
     stands for the answer: any large one would do. A client that reads slowly gets the whole answer."""
     import psutil
-    import uvicorn
     from starlette.responses import Response
     from starlette.types import Receive, Scope, Send
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    from oracle_server import free_port
+    from oracle_server import free_port, serving
 
     monkeypatch.setattr(limits, "WRITE_TIMEOUT", 1.0)
     protocol = (
@@ -282,17 +281,7 @@ def test_an_answer_its_client_leaves_unread_is_cut_off(http: str, loop: str, mon
         await Response(b"x" * 8_000_000)(scope, receive, send)
 
     port = free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, http=protocol, loop=loop, lifespan="off", log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
+    with serving(app, port, http=protocol, loop=loop, lifespan="off"):
         with socket.create_connection(("127.0.0.1", port)) as stalled:
             stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             stalled.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -324,9 +313,6 @@ def test_an_answer_its_client_leaves_unread_is_cut_off(http: str, loop: str, mon
                 assert chunk, f"a slow reader was cut off after {body:,} bytes"
                 body += len(chunk)
                 time.sleep(0.01)
-    finally:
-        server.should_exit = True
-        thread.join(15)
 
 
 def test_pipelined_requests_each_have_their_own_header_limit(server: Server) -> None:
