@@ -25,18 +25,18 @@ if TYPE_CHECKING:
     Cursor = duckdb.DuckDBPyConnection
 
 #: The numeric ids Scryfall finds a printing by (``/cards/{kind}/{id}``): the condition on ``printings`` each
-#: kind is matched with (``$id``: the id asked). An MTGO id is the printing's ``mtgo_id`` or its ``mtgo_foil_id``, a
+#: kind is matched with (``?``: the id asked, once). An MTGO id is the printing's ``mtgo_id`` or its ``mtgo_foil_id``, a
 #: TCGplayer id its ``tcgplayer_id`` or ``tcgplayer_etched_id`` (Scryfall's API docs, "Get a card by MTGO ID" and
 #: "by TCGplayer ID"). Adding a kind here adds its two routes (oracle_tools/interfaces/serve/scryfall_routes.py).
 ID_KINDS = {
-    "multiverse": "list_contains(multiverse_ids, $id)",
-    "mtgo": "$id IN (mtgo_id, mtgo_foil_id)",
-    "arena": "arena_id = $id",
-    "tcgplayer": "$id IN (tcgplayer_id, tcgplayer_etched_id)",
-    "cardmarket": "cardmarket_id = $id",
+    "multiverse": "list_contains(multiverse_ids, ?)",
+    "mtgo": "? IN (mtgo_id, mtgo_foil_id)",
+    "arena": "arena_id = ?",
+    "tcgplayer": "? IN (tcgplayer_id, tcgplayer_etched_id)",
+    "cardmarket": "cardmarket_id = ?",
 }
 #: A database built before the foil and etched ids were read has only the first of each pair.
-_OLDER_ID_KINDS = {**ID_KINDS, "mtgo": "mtgo_id = $id", "tcgplayer": "tcgplayer_id = $id"}
+_OLDER_ID_KINDS = {**ID_KINDS, "mtgo": "mtgo_id = ?", "tcgplayer": "tcgplayer_id = ?"}
 
 
 def _first(cur: Cursor, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -80,10 +80,9 @@ def printing_by_id(cur: Cursor, kind: str, value: int | str) -> str | None:
         value = int(value)
     sql = "SELECT id FROM printings WHERE {} ORDER BY (lang = 'en') DESC, id LIMIT 1"
     try:
-        rows = cur.execute(sql.format(ID_KINDS[kind]), {"id": value}).fetchall()
+        return _first(cur, sql.format(ID_KINDS[kind]), [value])
     except duckdb.BinderException:  # built before mtgo_foil_id and tcgplayer_etched_id were read
-        rows = cur.execute(sql.format(_OLDER_ID_KINDS[kind]), {"id": value}).fetchall()
-    return str(rows[0][0]) if rows else None
+        return _first(cur, sql.format(_OLDER_ID_KINDS[kind]), [value])
 
 
 def printing_by_illustration(cur: Cursor, illustration_id: str) -> str | None:
