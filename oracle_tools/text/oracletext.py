@@ -302,11 +302,15 @@ def name_mentions(
         mentions.append(Mention(start, start + len(found), found, "named", found))
         taken.append((start, start + len(found)))
     # 1b. "Partner with X", "Melds with X", "meld them into X": that card, by one of its names.
-    for m in _NAMES_ANOTHER.finditer(text) if names is not None else ():
-        other = names.longest_at(text, m.end()) if names is not None else None
-        if other is not None and not _overlaps((m.end(), m.end() + len(other)), taken):
-            mentions.append(Mention(m.end(), m.end() + len(other), other, "named", other))
-            taken.append((m.end(), m.end() + len(other)))
+    if names is not None:
+        for m in _NAMES_ANOTHER.finditer(text):
+            other = names.longest_at(text, m.end())
+            if other is None:
+                continue
+            span = (m.end(), m.end() + len(other))
+            if not _overlaps(span, taken):
+                mentions.append(Mention(span[0], span[1], other, "named", other))
+                taken.append(span)
     # 2. CR 111.9: "create X, a [legendary] ... token" gives the token the name X.
     for m in _TOKEN_GIVEN_NAME.finditer(text):
         span = m.span("name")
