@@ -123,8 +123,22 @@ def full_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
     path = tmp_path_factory.mktemp("full") / "full.duckdb"
     db = OracleDB(build_in_child(path, [realdata / DUMP_2019, realdata / FILE_2024, realdata / FOREIGN_2022]))
+    _CLOSED_AFTER_EACH_MODULE.append(db)
     yield db
     db.close()
+
+
+#: Session databases whose connection and answerers (name index, chooser, deck checker, …) are let go at the end of
+#: every test module: the next module that reads one opens it again and builds only what it asks for. Without
+#: this, everything any module built on the real data stayed in the test process for the rest of the session.
+_CLOSED_AFTER_EACH_MODULE: list[OracleDB] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_shared_databases_after_the_module() -> Iterator[None]:
+    yield
+    for db in _CLOSED_AFTER_EACH_MODULE:
+        db.close()  # OracleDB reopens on first use
 
 
 @pytest.fixture(scope="session")
