@@ -135,10 +135,18 @@ _CLOSED_AFTER_EACH_MODULE: list[OracleDB] = []
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _close_shared_databases_after_the_module() -> Iterator[None]:
+def _let_go_after_the_module(request: pytest.FixtureRequest) -> Iterator[None]:
+    """What a module kept for its own tests goes when it ends: the shared databases' answerers (above) and the
+    module's ``functools`` caches (parsed real files, source trees), which would otherwise last the session."""
     yield
     for db in _CLOSED_AFTER_EACH_MODULE:
         db.close()  # OracleDB reopens on first use
+    for value in vars(request.module).values():
+        if (
+            callable(getattr(value, "cache_clear", None))
+            and getattr(value, "__module__", None) == request.module.__name__
+        ):
+            value.cache_clear()
 
 
 @pytest.fixture(scope="session")
