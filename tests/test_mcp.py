@@ -19,9 +19,14 @@ import pytest
 from oracle_tools.db import MAX_BATCH_NAMES
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
+from oracle_server import Server
+
 CLI = [sys.executable, "-m", "oracle_tools.interfaces.cli"]
 
 DECK = "Deck\n8 Seven Dwarves\n52 Mountain\n"
+# names whose Oracle text names themselves or other cards (CR 201.5): a meld card (its text and another's name
+# it), a card another names twice, a token name, a shortened name (201.5c) holding "//"
+REFS_NAMES = ("Graf Rats", "Flame Burst", "Verix Bladewing", "SP//dr, Piloted by Peni")
 
 # (tool, arguments) called in one session; results are keyed by the label
 CALLS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -32,6 +37,8 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "resolve_batch_fuzzy": ("resolve_batch", {"names": ["Tarmogoyff", "fire/ice", "qwzx"], "fuzzy": True}),
     "token_treasure": ("token", {"name": "Treasure"}),
     "token_marit_lage": ("token", {"name": "Marit Lage"}),
+    **{f"references {name}": ("references", {"name": name}) for name in REFS_NAMES},
+    "references_miss": ("references", {"name": "Tarmogoyff"}),
     "choose_half": ("choose_name", {"name": "Fire // Ice", "constraint": "nonland"}),
     "choose_from_card": ("choose_name", {"name": "Lightning Bolt", "card": "Meddling Mage"}),
     "list_nameable": ("list_nameable", {"constraint": "nonartifact, nonland", "limit": 25}),
@@ -105,6 +112,7 @@ def test_server_lists_its_tools_with_input_schemas(mcp_results: dict[str, Any]) 
         "resolve",
         "resolve_batch",
         "token",
+        "references",
         "choose_name",
         "list_nameable",
         "check_deck",
@@ -120,6 +128,7 @@ def test_server_lists_its_tools_with_input_schemas(mcp_results: dict[str, Any]) 
     )
     assert tools["resolve"].input_schema["required"] == ["name"]
     assert tools["resolve"].input_schema["properties"]["name"]["maxLength"] == 1000
+    assert tools["references"].input_schema["required"] == ["name"]
     # the same batch limit as POST /names/resolve (both call OracleDB.resolve_many)
     assert tools["resolve_batch"].input_schema["properties"]["names"]["maxItems"] == MAX_BATCH_NAMES
     assert set(tools["check_deck"].input_schema["required"]) == {"decklist", "format"}
@@ -169,6 +178,34 @@ def test_token_is_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Path
     assert marit["kind"] == "effect" and (marit["power"], marit["toughness"]) == ("20", "20")
     assert "Dark Depths" in marit["created_by"]
     assert _text(mcp_results["token_marit_lage"]) == _cli_json(sample_db_path, "token", "Marit Lage").rstrip("\n")
+
+
+def test_references_is_the_cli_json_and_the_http_answer(
+    mcp_results: dict[str, Any], sample_db_path: Path, sample_server: Server
+) -> None:
+    """One implementation, three doors: the tool, `refs --json` and GET /names/references give the same JSON."""
+    for name in REFS_NAMES:
+        result = mcp_results[f"references {name}"]
+        assert _text(result) == _cli_json(sample_db_path, "refs", name).rstrip("\n")
+        assert result.structured_content == sample_server.client.get("/names/references", params={"name": name}).json()
+    rats = mcp_results["references Graf Rats"].structured_content
+    # CR 712.4a: Midnight Scavengers' meld text names Graf Rats
+    assert [r["card_name"] for r in rats["named_by"]] == ["Midnight Scavengers"]
+    verix = mcp_results["references Verix Bladewing"].structured_content
+    assert [r["text"] for r in verix["own_text"] if r["kind"] == "token_name"] == ["Karox Bladewing"]
+
+
+def test_references_to_no_card_is_the_cli_line_as_a_tool_error(
+    mcp_results: dict[str, Any], sample_db_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    refs = CliRunner().invoke(main, ["refs", "Tarmogoyff", "--db", str(sample_db_path), "--json"])
+    assert refs.exit_code == 1 and refs.stderr.startswith("error: ")
+    # as choose_name's unknown card: the tool's name, then the library's line
+    assert _error(mcp_results["references_miss"]) == "references: " + refs.stderr.removeprefix("error: ").rstrip("\n")
 
 
 def test_choose_name_and_list_nameable_are_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Path) -> None:

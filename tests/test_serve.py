@@ -232,6 +232,52 @@ def test_rules_endpoints_equal_cli_json(http: httpx.Client, server: Server, samp
     assert from_card == cli_json(db, "choose-name", "--list", "--card", "Meddling Mage") and from_card
 
 
+# names whose Oracle text names themselves or other cards (CR 201.5): a meld pair naming each other, a card another
+# names twice, a token name, a shortened name (201.5c) holding "//", a face of a two-face card
+REFS_NAMES = ("Graf Rats", "Flame Burst", "Verix Bladewing", "SP//dr, Piloted by Peni", "Stomp")
+
+
+def test_names_references_equal_cli_json(http: httpx.Client, sample_db_path: Path) -> None:
+    answers = {}
+    for name in REFS_NAMES:
+        answer = http.get("/names/references", params={"name": name})
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == cli_json(sample_db_path, "refs", name)
+        answers[name] = answer.json()
+    # CR 712.4a: each meld card's text names the other; the answer holds both directions
+    rats = answers["Graf Rats"]
+    assert [r["target_name"] for r in rats["own_text"] if r["kind"] == "named"] == [
+        "Midnight Scavengers",
+        "Chittering Host",
+    ]
+    assert [r["card_name"] for r in rats["named_by"]] == ["Midnight Scavengers"]
+    assert [r["card_name"] for r in answers["Flame Burst"]["named_by"]] == ["Pardic Firecat"] * 2
+    assert [r["text"] for r in answers["SP//dr, Piloted by Peni"]["own_text"] if r["kind"] == "self_short"] == [
+        "SP//dr"
+    ]
+    assert answers["Stomp"]["name"] == "Bonecrusher Giant // Stomp"
+
+
+def test_names_references_errors(http: httpx.Client, sample_db_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    for params in ({}, {"name": "  "}):
+        body = is_error(http.get("/names/references", params=params), 400, "bad_request")
+        assert body["details"] == "name is missing; give it as a non-empty value."
+    # a name that names no card: the 404 says what `refs` says when it exits 1
+    refs = CliRunner().invoke(main, ["refs", "Tarmogoyff", "--db", str(sample_db_path), "--json"])
+    assert refs.exit_code == 1 and refs.stdout == ""
+    miss = is_error(http.get("/names/references", params={"name": "Tarmogoyff"}), 404, "not_found")
+    assert f"error: {miss['details']}\n" == refs.stderr
+    assert "Did you mean: Tarmogoyf?" in miss["details"]
+    unknown = is_error(http.get("/names/references", params={"name": "Graf Rats", "q": "Graf Rats"}), 400)
+    assert unknown["details"] == "unknown parameter 'q' for /names/references; this endpoint takes: name."
+    is_error(http.get("/names/references", params={"name": "x" * 1001}), 400)
+    is_error(http.post("/names/references", params={"name": "Graf Rats"}), 405)
+
+
 def test_batch_resolve_equals_cli(http: httpx.Client, sample_db_path: Path, tmp_path: Path) -> None:
     names = ["Fire/Ice", "Foudre", "Tarmogoyff", "Stomp"]
     batch = tmp_path / "names.txt"

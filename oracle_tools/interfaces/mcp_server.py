@@ -11,6 +11,7 @@ tool                    same JSON as
 ``resolve``             ``oracle-tools resolve NAME [--fuzzy] --json``
 ``resolve_batch``       ``oracle-tools resolve --batch FILE [--fuzzy] --json`` (the names as a list)
 ``token``               ``oracle-tools token NAME --json``
+``references``          ``oracle-tools refs NAME --json``
 ``choose_name``         ``oracle-tools choose-name NAME [--constraint P | --card C] --json``
 ``list_nameable``       ``oracle-tools choose-name --list [--constraint P | --card C] --json`` (first ``limit``)
 ``check_deck``          ``oracle-tools deck check FILE --format F --json`` (the decklist as text)
@@ -248,6 +249,12 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         define (111.4, 111.9), the Oracle card of that name (111.11), or kind 'none' with suggestions.
         Same JSON as `oracle-tools token NAME --json`."""
         return cli_json(answer(lambda: db.token(name).to_dict()))
+
+    @server.tool(annotations=_READ_ONLY)
+    def references(name: Name) -> CallToolResult:
+        """How a card's Oracle text names itself (CR 201.5 full name, 201.5c shortened name), the cards and
+        tokens it names, and every card whose text names it. Same JSON as `oracle-tools refs NAME --json`."""
+        return cli_json(answer(lambda: db.references(name)))
 
     @server.tool(annotations=_READ_ONLY)
     def choose_name(name: Name, constraint: Phrase = None, card: CardWithConstraint = None) -> CallToolResult:

@@ -10,7 +10,8 @@ Scryfall's paths, parameters, JSON shapes and error objects (https://scryfall.co
 
 The rules endpoints answer exactly the JSON of the matching CLI command with ``--json``:
 ``GET /names/resolve?q=[&fuzzy=true]`` (``resolve --json``), ``POST /names/resolve`` (a JSON list of
-names: ``resolve --batch --json``), ``GET /tokens/{name}`` (``token --json``),
+names: ``resolve --batch --json``), ``GET /names/references?name=`` (``refs --json``),
+``GET /tokens/{name}`` (``token --json``),
 ``GET /choose-name?name=&constraint=|card=`` (``choose-name --json``),
 ``GET /choose-name/list?constraint=|card=`` (``choose-name --list --json``),
 ``POST /decks/check?format=[&commander=]`` with the decklist as the body (``deck check --json``),
@@ -326,6 +327,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/bulk-data/{which}/download", scryfall.bulk_download, methods=["GET"]),
         Route("/health", scryfall.health, methods=["GET"]),
         Route("/names/resolve", rules.names_resolve, methods=["GET", "POST"]),
+        Route("/names/references", rules.names_references, methods=["GET"]),
         Route("/tokens/{name:path}", rules.tokens, methods=["GET"]),
         Route("/choose-name", rules.choose_name, methods=["GET"]),
         Route("/choose-name/list", rules.choose_name_list, methods=["GET"]),

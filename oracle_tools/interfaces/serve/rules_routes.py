@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from oracle_tools.db import MAX_BATCH_NAMES
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import NameNotFoundError, OracleToolsError
 from oracle_tools.interfaces.serve.params import (
     MAX_NAME,
     base_url_of,
@@ -70,6 +70,22 @@ async def tokens(request: Request) -> Response:
     params = endpoint_params(request, frozenset(), scryfall=False)
     name = text_param(request.path_params["name"], "the token name")
     return await answer_remembered(request, params, lambda gen: json_response(gen.db.token(name).to_dict()))
+
+
+async def names_references(request: Request) -> Response:
+    """GET /names/references?name= (``refs NAME --json``): how the card's Oracle text names itself (CR 201.5 full
+    name, 201.5c shortened name) and every card whose text names it. A name that names no one card is a 404 with
+    the line ``refs`` prints when it exits 1."""
+    params = endpoint_params(request, frozenset({"name"}), scryfall=False)
+    name = text_param(params.get("name"), "name")
+
+    def work(gen: Generation) -> Response:
+        try:
+            return json_response(gen.db.references(name))
+        except NameNotFoundError as exc:
+            raise ApiError(404, str(exc)) from None
+
+    return await answer_remembered(request, params, work)
 
 
 def _constraint_params(params: dict[str, str]) -> tuple[str | None, str | None]:
