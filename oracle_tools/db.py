@@ -446,7 +446,7 @@ class OracleDB:
         if card is not None:
             found = self.resolve(card)  # a former name finds the renamed card too
             if not found.ok:
-                raise NameNotFoundError(found.miss_message())
+                raise NameNotFoundError(found.miss_message(), ambiguous=found.status == "ambiguous")
             oracle_id = found.oracle_id
         return _changes.selection(
             self.con, since=since, run=run, format=format, oracle_id=oracle_id, db_name=str(self.path)
@@ -601,7 +601,7 @@ class OracleDB:
             return frozenset()
         r = self.resolve(text)
         if not r.ok:
-            raise NameNotFoundError(r.miss_message())
+            raise NameNotFoundError(r.miss_message(), ambiguous=r.status == "ambiguous")
         if r.oracle_id in self.name_index.split_halves:
             return frozenset(self.name_index.split_halves[r.oracle_id])
         return frozenset(name for name in (r.english_name,) if name)  # set whenever r.ok
@@ -853,7 +853,7 @@ class OracleDB:
             )
         found = self.resolve(name)
         if not found.ok or found.oracle_id is None:
-            raise NameNotFoundError(found.miss_message())
+            raise NameNotFoundError(found.miss_message(), ambiguous=found.status == "ambiguous")
         return _references.references(self.con, found.oracle_id)
 
     # -- search: Scryfall's query language (oracle_tools/search/) ------------------------------

@@ -32,9 +32,14 @@ class ConstraintError(OracleToolsError):
 
 
 class NameNotFoundError(OracleToolsError):
-    """A name that names no card (or several): the answer "no", exit status 1 like ``resolve``'s miss."""
+    """A name that names no card (or several: ``ambiguous``): the answer "no", exit status 1 like ``resolve``'s
+    miss; over HTTP a 404, of Scryfall's type "ambiguous" when several cards have the name."""
 
     exit_status = 1
+
+    def __init__(self, message: str, *, ambiguous: bool = False) -> None:
+        super().__init__(message)
+        self.ambiguous = ambiguous
 
 
 class NotFoundError(OracleToolsError):

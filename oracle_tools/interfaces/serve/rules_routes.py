@@ -83,7 +83,7 @@ async def names_references(request: Request) -> Response:
         try:
             return json_response(gen.db.references(name))
         except NameNotFoundError as exc:
-            raise ApiError(404, str(exc)) from None
+            raise ApiError(404, str(exc), "ambiguous" if exc.ambiguous else None) from None
 
     return await answer_remembered(request, params, work)
 
