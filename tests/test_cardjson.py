@@ -304,6 +304,30 @@ def test_derived_keywords_leave_out_old_terms_and_own_names(sample_db: OracleDB)
     assert derive_keywords(["Convert Blighted Bat."], vocabulary, names=["Other"]) == ["Convert", "Blight"]
 
 
+def test_partner_with_a_name_is_partner_and_partner_with(sample_db: OracleDB) -> None:
+    """CR 702.124j: "Partner with [name]" is a variant of partner; Scryfall lists both Partner and Partner with
+    (MTGJSON's 2022 copy of Scryfall's keywords: Will Kenrith, Toothy and Krav have exactly those two). The name
+    after it may hold commas ("Pir, Imaginative Rascal"): still one ability, not a list of keywords that ends at
+    the first item that is none (which derived nothing for 30 of the 38 real cards). Real 2019 texts."""
+    from oracle_tools.scryfall.cardjson import derive_keywords, keyword_vocabulary
+
+    vocabulary = keyword_vocabulary(sample_db.con)
+    texts = {
+        "Will Kenrith": "+2: Until your next turn, up to two target creatures each have base power and toughness 0/3 "
+        "and lose all abilities.\nPartner with Rowan Kenrith\nWill Kenrith can be your commander.",
+        "Toothy, Imaginary Friend": "Partner with Pir, Imaginative Rascal (When this creature enters the battlefield, "
+        "target player may put Pir into their hand from their library, then shuffle.)\nWhenever you draw a card, put "
+        "a +1/+1 counter on Toothy, Imaginary Friend.",
+        "Krav, the Unredeemed": "Partner with Regna, the Redeemer (When this creature enters the battlefield, target "
+        "player may put Regna into their hand from their library, then shuffle.)\n{B}, Sacrifice X creatures: Target "
+        "player draws X cards and gains X life. Put X +1/+1 counters on Krav, the Unredeemed.",
+    }
+    for name, text in texts.items():
+        assert derive_keywords([text], vocabulary, names=[name]) == ["Partner", "Partner with"], name
+    # a plain "Partner" line (CR 702.124a) stays Partner alone
+    assert derive_keywords(["Partner"], vocabulary) == ["Partner"]
+
+
 def test_a_database_built_before_the_foil_and_etched_ids_still_serves_its_cards(
     sample_db_path: Path, tmp_path: Path
 ) -> None:

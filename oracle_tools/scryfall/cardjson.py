@@ -410,7 +410,8 @@ def derive_keywords(
     """The keywords a card's Oracle text uses, as Scryfall lists them (first letter capital, in order of use):
     an ability word that starts a line before an em dash (CR 207.2c); keyword abilities that make up a whole
     line, alone or listed with commas ("Flying, vigilance", "Equip {2}", "Ward—Pay 3 life.", "Enchant creature,
-    land, or planeswalker", CR 702); keyword actions anywhere (CR 701: "Scry 2", "mill three cards") except in
+    land, or planeswalker"; "Partner with Regna, the Redeemer" is Partner and Partner with, CR 702.124j, as
+    Scryfall lists it; CR 702); keyword actions anywhere (CR 701: "Scry 2", "mill three cards") except in
     the card's own ``names`` (CR 201.5: "Blighted Bat" is no blight) and in "converted mana cost" (the term for
     mana value until 2021, CR 202.3; not the action convert). Reminder text (parenthesised) is left out.
     ``actions=False``: the text is known to use no keyword action (the ingest's prefilter), the scan is skipped.
@@ -429,7 +430,7 @@ def derive_keywords(
             # reads it): any other line is passed over without being split
             first = lowered.split("—", 1)[0].split(" ", 1)[0].split("{", 1)[0].rstrip(",;")
             if first in vocabulary.abilities or (vocabulary.landwalk and first.endswith("walk")):
-                if ("—" in line and not dash) or lowered.startswith("enchant "):  # CR 702.5a: one list of objects
+                if ("—" in line and not dash) or lowered.startswith(_ONE_ITEM_LINES):  # a name or list follows
                     items = [line]
                 else:
                     items = [i.strip() for i in _ITEM_SEP.split(line)]
@@ -442,6 +443,8 @@ def derive_keywords(
                     named.append(name)
                 for name in named:
                     found[name] = None
+                    if name == "Partner" and lowered.startswith("partner with "):
+                        found["Partner with"] = None  # CR 702.124j: listed by Scryfall beside Partner
             if action_re is not None:
                 for own in own_names:
                     lowered = lowered.replace(own, " ")
@@ -454,6 +457,9 @@ def derive_keywords(
 
 
 _ITEM_SEP = re.compile(r"[,;] ")
+#: Keyword lines that are one ability whatever commas follow: "Enchant creature, land, or planeswalker" (one list of
+#: what it may enchant, CR 702.5a) and "Partner with Regna, the Redeemer" (a card's name, CR 702.124j).
+_ONE_ITEM_LINES = ("enchant ", "partner with ")
 
 
 def _keyword_ability(item: str, vocabulary: KeywordVocabulary) -> str | None:
