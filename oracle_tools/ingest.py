@@ -897,7 +897,7 @@ def _derive_keywords(con: duckdb.DuckDBPyConnection) -> None:
     cards with some) that build_core.sql's cards read. Only the texts the SQL prefilter
     (KeywordVocabulary.prefilters) finds a possible keyword line or keyword action in are read in Python: about
     0.2 s CPU on the 2019 dump (bench/bench_keywords.py)."""
-    from oracle_tools.scryfall.cardjson import derive_keywords, keyword_vocabulary
+    from oracle_tools.scryfall.cardjson import NOT_AN_ACTION, derive_keywords, keyword_vocabulary
 
     vocabulary = keyword_vocabulary(con)
     patterns = vocabulary.prefilters()
@@ -906,7 +906,7 @@ def _derive_keywords(con: duckdb.DuckDBPyConnection) -> None:
         rows = con.execute(
             f"""SELECT oid, text, names, uses_actions FROM (
                     SELECT oid, text, names, regexp_matches(low, $lines) AS keyword_line,
-                           regexp_matches(replace(low, 'converted mana cost', ' '), $actions) AS uses_actions
+                           regexp_matches(replace(low, $not_an_action, ' '), $actions) AS uses_actions
                     FROM (SELECT oid, text, names, lower(text) AS low FROM (
                         SELECT oid,
                                array_to_string(list_concat([oracle_text], list_transform(card_faces,
@@ -915,7 +915,7 @@ def _derive_keywords(con: duckdb.DuckDBPyConnection) -> None:
                                    chr(31)) AS names
                         FROM {STAGE_CATALOG}.main.rep WHERE keywords IS NULL AND oid IS NOT NULL)))
                 WHERE keyword_line OR uses_actions""",
-            {"lines": patterns[0], "actions": patterns[1]},
+            {"lines": patterns[0], "actions": patterns[1], "not_an_action": NOT_AN_ACTION},
         ).fetchall()
         # the faces' texts as one (derive_keywords reads line by line), the names apart (a unit separator)
         derived = [

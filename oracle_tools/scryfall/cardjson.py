@@ -402,6 +402,9 @@ def keyword_vocabulary(con: duckdb.DuckDBPyConnection) -> KeywordVocabulary:
 
 
 _REMINDER = re.compile(r"\([^()]*\)")
+#: Mana value's name until 2021 (CR 202.3): its "converted" is not the keyword action convert (CR 701.28). Left out
+#: of the texts scanned for actions here and by the ingest's SQL prefilter alike.
+NOT_AN_ACTION = "converted mana cost"
 
 
 def derive_keywords(
@@ -448,8 +451,8 @@ def derive_keywords(
             if action_re is not None:
                 for own in own_names:
                     lowered = lowered.replace(own, " ")
-                if "converted mana cost" in lowered:
-                    lowered = lowered.replace("converted mana cost", " ")
+                if NOT_AN_ACTION in lowered:
+                    lowered = lowered.replace(NOT_AN_ACTION, " ")
                 for key in action_re.findall(lowered):
                     action = vocabulary.action_names[key]
                     found[action[:1].upper() + action[1:].lower()] = None
