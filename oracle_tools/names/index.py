@@ -146,7 +146,7 @@ class NameIndex(NameResolver):
         except _Unsorted:
             self.exact, self.by_key, self._ambiguous = {}, {}, []
             self._read_lookups(_streamed(con, _SORTED_ROWS_SQL))
-        self._frames: tuple[pl.DataFrame, ...] | None = None
+        self._frames: tuple[pl.DataFrame, pl.DataFrame] | None = None
         # read now, on the connection the index is built on (the matchers answer from any thread later)
         self._matcher = suggestions.card_matcher(con)
         self._token_matcher = suggestions.token_matcher(con)
@@ -273,21 +273,12 @@ class NameIndex(NameResolver):
 
     # -- batch ------------------------------------------------------------------------------
 
-    def frames(self) -> tuple[pl.DataFrame, ...]:
-        """The frames :meth:`resolve_many` joins, made from the dicts on the first batch: exact name (``query``) and
-        folded ``key`` -> packed ``answer``; card number (``card``) -> ``oracle_id``, English ``name``;
-        (``oracle_id``, ``face_index``) -> ``face``."""
+    def frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """The frames :meth:`resolve_many` unpacks answers with, made on the first batch: card number (``card``) ->
+        ``oracle_id`` and English ``name``; (``oracle_id``, ``face_index``) -> ``face``."""
         if self._frames is None:
             oids = self._packing.oracle_ids
             self._frames = (
-                pl.DataFrame(
-                    {"query": list(self.exact), "answer": list(self.exact.values())},
-                    schema={"query": pl.String, "answer": pl.Int64},
-                ),
-                pl.DataFrame(
-                    {"key": list(self.by_key), "answer": list(self.by_key.values())},
-                    schema={"key": pl.String, "answer": pl.Int64},
-                ),
                 pl.DataFrame(
                     {"card": range(len(oids)), "oracle_id": oids, "name": [self.cards.get(oid) for oid in oids]},
                     schema={"card": pl.Int64, "oracle_id": pl.String, "name": pl.String},
@@ -304,22 +295,29 @@ class NameIndex(NameResolver):
         return self._frames
 
     def resolve_many(self, texts: Iterable[str] | pl.Series) -> pl.DataFrame:
-        """Resolve a whole column in two joins (exact, then normalized), keeping input order.
+        """Resolve a whole column (exact name, then the folded key), keeping input order.
 
         Returns columns query, status, oracle_id, name, face, face_index, via, lang (no fuzzy matching here:
-        misses are ``not_found``; call :meth:`resolve` on them for suggestions). The distinct strings are looked up,
-        and only their answers unpacked.
+        misses are ``not_found``; call :meth:`resolve` on them for suggestions). Each distinct string is looked up
+        in the dicts single lookups use (the misses' keys folded in one vectorised step), and only their answers
+        are unpacked, in columns: no 200k-row frame is kept or joined.
         """
-        exact, by_key, cards, faces = self.frames()
+        cards, faces = self.frames()
         series = texts if isinstance(texts, pl.Series) else pl.Series("query", list(texts), dtype=pl.String)
         frame = pl.DataFrame({"query": series.alias("query").cast(pl.String)})
-        unique = frame.unique("query")
-        # the lookup frames (200k strings each) are probed, never hashed: Polars hashes a join's right side, so the
-        # right side is the distinct queries (the other way round a batch of one name cost ~25 MB of RSS)
-        hit = exact.join(unique, on="query", how="inner").select("query", "answer", normalized=pl.lit(False))
-        missed = unique.join(hit, on="query", how="anti").with_columns(key=normalize_expr("query"))
-        by_norm = by_key.join(missed, on="key", how="inner").select("query", "answer", normalized=pl.lit(True))
-        found = pl.concat([hit, by_norm])
+        queries = frame.get_column("query").unique().to_list()
+        exact = [self.exact.get(q) for q in queries]
+        missed = [q for q, answer in zip(queries, exact) if answer is None]
+        keys = pl.DataFrame({"query": missed}, schema={"query": pl.String}).select(normalize_expr("query"))
+        found = pl.DataFrame(
+            {
+                "query": [q for q, answer in zip(queries, exact) if answer is not None] + missed,
+                "answer": [answer for answer in exact if answer is not None]
+                + [self.by_key.get(key) for key in keys.get_column("query").to_list()],
+                "normalized": [False] * (len(queries) - len(missed)) + [True] * len(missed),
+            },
+            schema={"query": pl.String, "answer": pl.Int64, "normalized": pl.Boolean},
+        )
         answer = pl.col("answer")
         ok = (
             found.filter(answer >= 0)
@@ -333,9 +331,9 @@ class NameIndex(NameResolver):
                 .otherwise(pl.col("via")),
             )
         )
-        ambiguous = found.filter(answer < 0).select("query", status=pl.lit("ambiguous"))
-        columns = ("query", "status", "oracle_id", "name", "face", "face_index", "via", "lang")
-        answers = pl.concat([ok.select(columns), ambiguous], how="diagonal_relaxed").select(columns)
-        return frame.join(answers, on="query", how="left", maintain_order="left").with_columns(
-            pl.col("status").fill_null("not_found")
+        others = found.filter(answer.is_null() | (answer < 0)).select(
+            "query", status=pl.when(answer.is_null()).then(pl.lit("not_found")).otherwise(pl.lit("ambiguous"))
         )
+        columns = ("query", "status", "oracle_id", "name", "face", "face_index", "via", "lang")
+        answers = pl.concat([ok.select(columns), others], how="diagonal_relaxed").select(columns)
+        return frame.join(answers, on="query", how="left", maintain_order="left")
