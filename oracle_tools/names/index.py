@@ -36,9 +36,9 @@ from oracle_tools.text.matching import NameMatcher, normalize
 # The rows of ``names`` in the order the ingest writes them (``names.build``): each key's rows together, and within
 # them each name's. Read in that order, without a sort, each lookup string's answer is decided from its own few rows
 # as they stream by, and DuckDB neither sorts nor holds the table for Python (a frame of it cost the index ~100 MB of
-# RSS that stayed). A database written in another order is read again with the sort.
+# RSS that stayed). A table in another order (written by other code) is read again and sorted here, in the order the
+# reading checks (Python's; DuckDB's ORDER BY under a collation could differ).
 _ROWS_SQL = "SELECT key, name, oracle_id, face_index, via, lang FROM names"
-_SORTED_ROWS_SQL = _ROWS_SQL + " ORDER BY key, name"
 _ROWS_PER_FETCH = 10_000
 
 Row = tuple[str, str, str, int | None, Via, str | None]  # key, name, oracle_id, face_index, via, lang
@@ -151,7 +151,7 @@ class NameIndex(NameResolver):
             self._read_lookups(_streamed(con, _ROWS_SQL))
         except _Unsorted:
             self.exact, self.by_key, self._ambiguous = {}, {}, []
-            self._read_lookups(_streamed(con, _SORTED_ROWS_SQL))
+            self._read_lookups(iter(sorted(_streamed(con, _ROWS_SQL), key=itemgetter(0, 1))))
         self._frames: tuple[pl.DataFrame, pl.DataFrame] | None = None
         # read now, on the connection the index is built on (the matchers answer from any thread later)
         self._matcher = suggestions.card_matcher(con)
