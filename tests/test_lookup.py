@@ -89,7 +89,9 @@ def test_point_resolve_equals_index_for_every_sample_name_and_variant(sample_db:
     assert_same_resolution(sample_db, PointNames(sample_db.con), random.Random(201).sample(texts, 400))
 
 
-def test_index_reads_names_in_any_order_alike(sample_db: OracleDB, sample_db_path: Path, tmp_path: Path) -> None:
+def test_index_reads_names_in_any_order_alike(
+    sample_db: OracleDB, sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The warm index decides each lookup from its rows as the names table streams by in the ingest's order (key,
     # name); a table in another order (written by other code) is read again sorted, with the same answers.
     import shutil
@@ -114,6 +116,10 @@ def test_index_reads_names_in_any_order_alike(sample_db: OracleDB, sample_db_pat
     assert [{f: row[f] for f in fields} for row in batch] == [
         {f: r.to_dict()[f] for f in fields} for r in map(ordered.resolve, texts)
     ]
+    # a batch of many distinct strings is joined with frames of every answer instead: the same frame
+    looked_up = ordered.resolve_many([*texts, None])
+    monkeypatch.setattr(index, "_JOINED_FROM", 0)
+    assert ordered.resolve_many([*texts, None]).equals(looked_up)
 
 
 def test_point_fuzzy_and_misses_equal_index(sample_db: OracleDB) -> None:

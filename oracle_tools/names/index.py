@@ -40,6 +40,10 @@ from oracle_tools.text.matching import NameMatcher, normalize
 # reading checks (Python's; DuckDB's ORDER BY under a collation could differ).
 _ROWS_SQL = "SELECT key, name, oracle_id, face_index, via, lang FROM names"
 _ROWS_PER_FETCH = 10_000
+# A batch of fewer distinct strings looks each up in the dicts (~1.5 us each); more are joined with frames of every
+# lookup string's packed answer, made from the dicts on the first such batch (~0.1 s), then vectorised.
+_JOINED_FROM = 50_000
+_COLUMNS = ("query", "status", "oracle_id", "name", "face", "face_index", "via", "lang")  # of resolve_many
 
 Row = tuple[str, str, str, int | None, Via, str | None]  # key, name, oracle_id, face_index, via, lang
 
@@ -153,6 +157,7 @@ class NameIndex(NameResolver):
             self.exact, self.by_key, self._ambiguous = {}, {}, []
             self._read_lookups(iter(sorted(_streamed(con, _ROWS_SQL), key=itemgetter(0, 1))))
         self._frames: tuple[pl.DataFrame, pl.DataFrame] | None = None
+        self._lookup_frames: tuple[pl.DataFrame, pl.DataFrame] | None = None  # for batches of many strings
         # read now, on the connection the index is built on (the matchers answer from any thread later)
         self._matcher = suggestions.card_matcher(con)
         self._token_matcher = suggestions.token_matcher(con)
@@ -301,30 +306,9 @@ class NameIndex(NameResolver):
             )
         return self._frames
 
-    def resolve_many(self, texts: Iterable[str] | pl.Series) -> pl.DataFrame:
-        """Resolve a whole column (exact name, then the folded key), keeping input order.
-
-        Returns columns query, status, oracle_id, name, face, face_index, via, lang (no fuzzy matching here:
-        misses are ``not_found``; call :meth:`resolve` on them for suggestions). Each distinct string is looked up
-        in the dicts single lookups use (the misses' keys folded in one vectorised step), and only their answers
-        are unpacked, in columns: no 200k-row frame is kept or joined.
-        """
+    def _unpacked(self, found: pl.DataFrame) -> pl.DataFrame:
+        """The answer columns (:data:`_COLUMNS`) of ``found``: query, packed answer (null: not found), normalized."""
         cards, faces = self.frames()
-        series = texts if isinstance(texts, pl.Series) else pl.Series("query", list(texts), dtype=pl.String)
-        frame = pl.DataFrame({"query": series.alias("query").cast(pl.String)})
-        queries = frame.get_column("query").unique().to_list()
-        exact = [self.exact.get(q) for q in queries]
-        missed = [q for q, answer in zip(queries, exact) if answer is None]
-        keys = pl.DataFrame({"query": missed}, schema={"query": pl.String}).select(normalize_expr("query"))
-        found = pl.DataFrame(
-            {
-                "query": [q for q, answer in zip(queries, exact) if answer is not None] + missed,
-                "answer": [answer for answer in exact if answer is not None]
-                + [self.by_key.get(key) for key in keys.get_column("query").to_list()],
-                "normalized": [False] * (len(queries) - len(missed)) + [True] * len(missed),
-            },
-            schema={"query": pl.String, "answer": pl.Int64, "normalized": pl.Boolean},
-        )
         answer = pl.col("answer")
         ok = (
             found.filter(answer >= 0)
@@ -341,6 +325,55 @@ class NameIndex(NameResolver):
         others = found.filter(answer.is_null() | (answer < 0)).select(
             "query", status=pl.when(answer.is_null()).then(pl.lit("not_found")).otherwise(pl.lit("ambiguous"))
         )
-        columns = ("query", "status", "oracle_id", "name", "face", "face_index", "via", "lang")
-        answers = pl.concat([ok.select(columns), others], how="diagonal_relaxed").select(columns)
+        return pl.concat([ok.select(_COLUMNS), others], how="diagonal_relaxed").select(_COLUMNS)
+
+    def _looked_up(self, unique: pl.Series) -> pl.DataFrame:
+        """The answers of the distinct strings ``unique``, each looked up in the dicts (the misses' keys folded in
+        one vectorised step); only their answers are unpacked."""
+        queries = unique.to_list()
+        exact = list(map(self.exact.get, queries))
+        missed = [q for q, answer in zip(queries, exact) if answer is None]
+        keys = pl.DataFrame({"query": missed}, schema={"query": pl.String}).select(normalize_expr("query"))
+        found = pl.DataFrame(
+            {
+                "query": [q for q, answer in zip(queries, exact) if answer is not None] + missed,
+                "answer": [answer for answer in exact if answer is not None]
+                + list(map(self.by_key.get, keys.get_column("query").to_list())),
+                "normalized": [False] * (len(queries) - len(missed)) + [True] * len(missed),
+            },
+            schema={"query": pl.String, "answer": pl.Int64, "normalized": pl.Boolean},
+        )
+        return self._unpacked(found)
+
+    def _joined(self, unique: pl.Series) -> pl.DataFrame:
+        """The same for many strings: two joins with frames of every lookup string's packed answer, made from the
+        dicts on the first such batch and kept (~30 MB: a process that resolves one such batch often resolves
+        more); only the batch's answers are unpacked."""
+        if self._lookup_frames is None:
+            exact_answers, key_answers = (
+                pl.DataFrame(
+                    {column: list(lookups), "answer": list(lookups.values())},
+                    schema={column: pl.String, "answer": pl.Int64},
+                )
+                for column, lookups in (("query", self.exact), ("key", self.by_key))
+            )
+            self._lookup_frames = (exact_answers, key_answers)
+        exact, by_key = self._lookup_frames
+        queries = unique.to_frame("query")
+        hit = queries.join(exact, on="query", how="inner").with_columns(normalized=pl.lit(False))
+        missed = queries.join(exact, on="query", how="anti").with_columns(key=normalize_expr("query"))
+        by_norm = missed.join(by_key, on="key", how="left").select("query", "answer", normalized=pl.lit(True))
+        return self._unpacked(pl.concat([hit, by_norm]))
+
+    def resolve_many(self, texts: Iterable[str] | pl.Series) -> pl.DataFrame:
+        """Resolve a whole column (exact name, then the folded key), keeping input order.
+
+        Returns columns query, status, oracle_id, name, face, face_index, via, lang (no fuzzy matching here:
+        misses are ``not_found``; call :meth:`resolve` on them for suggestions). A batch of fewer than
+        ``_JOINED_FROM`` distinct strings is looked up in the dicts single lookups use, no 200k-row frame made.
+        """
+        series = texts if isinstance(texts, pl.Series) else pl.Series("query", list(texts), dtype=pl.String)
+        frame = pl.DataFrame({"query": series.alias("query").cast(pl.String)})
+        unique = frame.get_column("query").unique()
+        answers = self._looked_up(unique) if len(unique) < _JOINED_FROM else self._joined(unique)
         return frame.join(answers, on="query", how="left", maintain_order="left")
