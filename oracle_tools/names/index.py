@@ -1,8 +1,9 @@
 """The warm strategy of the one ``resolve``: every name of the ``names`` table in memory.
 
-:class:`NameIndex` answers single names from dicts in microseconds and columns of names with two Polars joins
-(:meth:`NameIndex.resolve_many`); :class:`~oracle_tools.OracleDB` builds it once many lookups come (the point
-queries of :mod:`oracle_tools.names.point` answer the first few, with the same answers).
+:class:`NameIndex` answers single names from two dicts (exact name, folded key -> one packed int) in microseconds and
+columns of names from the same dicts (:meth:`NameIndex.resolve_many`); :class:`~oracle_tools.OracleDB` builds it
+once many lookups come (the point queries of :mod:`oracle_tools.names.point` answer the first few, with the same
+answers). On the database of every real file it adds ~130 MB to a process (``bench/bench_names.py``).
 
 >>> from oracle_tools import OracleDB
 >>> db = OracleDB("data/oracle.duckdb")                         # doctest: +SKIP
