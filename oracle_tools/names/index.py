@@ -97,6 +97,7 @@ class _Packing:
         self.faces = (last_face or 0) + 2  # 0: the whole card; i + 1: face i
         self._via_digit = {via: i for i, via in enumerate(self.vias)}
         self._lang_digit = {lang: i for i, lang in enumerate(self.langs)}
+        self._columns: tuple[pl.Series, ...] | None = None  # for unpack_column, made on the first batch
 
     def pack(self, oid: str, idx: int | None, via: Via, lang: str | None) -> int:
         card = self._cards.get(oid)
@@ -114,16 +115,35 @@ class _Packing:
         card, face = divmod(rest, self.faces)
         return self.oracle_ids[card], (face - 1 if face else None), self.vias[via], self.langs[lang]
 
-    def unpack_columns(self, code: pl.Expr) -> list[pl.Expr]:
-        """The same, vectorised over a column of packed answers: card (its number), face_index, via, lang."""
-        langs, vias = len(self.langs), len(self.vias)
-        face = code // (langs * vias) % self.faces
-        return [
-            (code // (langs * vias * self.faces)).alias("card"),
-            pl.when(face > 0).then(face - 1).cast(pl.Int32).alias("face_index"),
-            (code // langs % vias).replace_strict(dict(enumerate(self.vias)), return_dtype=pl.String).alias("via"),
-            (code % langs).replace_strict(dict(enumerate(self.langs)), return_dtype=pl.String).alias("lang"),
-        ]
+    def unpack_column(self, code: pl.Series, cards: dict[str, str], faces: dict[tuple[str, int], str]) -> pl.DataFrame:
+        """The same, vectorised over a column of packed answers (>= 0), with the English card and face names
+        (``cards``: oracle_id -> name, ``faces``: (oracle_id, face_index) -> name): oracle_id, name, face,
+        face_index, via, lang. Each is a gather by position from a short column, no join."""
+        if self._columns is None:
+            oids = pl.Series(self.oracle_ids, dtype=pl.String)
+            slots = [  # card number * faces + face digit -> the face's name
+                faces.get((oid, face - 1)) if face else None for oid in self.oracle_ids for face in range(self.faces)
+            ]
+            self._columns = (
+                oids,
+                pl.Series([cards.get(oid) for oid in self.oracle_ids], dtype=pl.String),
+                pl.Series(slots, dtype=pl.String),
+                pl.Series(self.vias, dtype=pl.String),
+                pl.Series(self.langs, dtype=pl.String),
+            )
+        oids, names, face_names, vias, langs = self._columns
+        slot = code // (len(self.langs) * len(self.vias))  # card number * faces + face digit
+        card, face = slot // self.faces, slot % self.faces
+        return pl.DataFrame(
+            {
+                "oracle_id": oids.gather(card),
+                "name": names.gather(card),
+                "face": face_names.gather(slot),
+                "face_index": face,
+                "via": vias.gather(code // len(self.langs) % len(self.vias)),
+                "lang": langs.gather(code % len(self.langs)),
+            }
+        ).with_columns(face_index=pl.when(pl.col("face_index") > 0).then(pl.col("face_index") - 1).cast(pl.Int32))
 
 
 class NameIndex(NameResolver):
@@ -157,7 +177,6 @@ class NameIndex(NameResolver):
         except _Unsorted:
             self.exact, self.by_key, self._ambiguous = {}, {}, []
             self._read_lookups(iter(sorted(_streamed(con, _ROWS_SQL), key=itemgetter(0, 1))))
-        self._frames: tuple[pl.DataFrame, pl.DataFrame] | None = None
         self._lookup_frames: tuple[pl.DataFrame, pl.DataFrame] | None = None  # for batches of many strings
         # read now, on the connection the index is built on (the matchers answer from any thread later)
         self._matcher = suggestions.card_matcher(con)
@@ -286,47 +305,23 @@ class NameIndex(NameResolver):
 
     # -- batch ------------------------------------------------------------------------------
 
-    def frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
-        """The frames :meth:`resolve_many` unpacks answers with, made on the first batch: card number (``card``) ->
-        ``oracle_id`` and English ``name``; (``oracle_id``, ``face_index``) -> ``face``."""
-        if self._frames is None:
-            oids = self._packing.oracle_ids
-            self._frames = (
-                pl.DataFrame(
-                    {"card": range(len(oids)), "oracle_id": oids, "name": [self.cards.get(oid) for oid in oids]},
-                    schema={"card": pl.Int64, "oracle_id": pl.String, "name": pl.String},
-                ),
-                pl.DataFrame(
-                    {
-                        "oracle_id": [k[0] for k in self.face_names],
-                        "face_index": [k[1] for k in self.face_names],
-                        "face": list(self.face_names.values()),
-                    },
-                    schema={"oracle_id": pl.String, "face_index": pl.Int32, "face": pl.String},
-                ),
-            )
-        return self._frames
-
     def _unpacked(self, found: pl.DataFrame) -> pl.DataFrame:
         """The answer columns (:data:`_COLUMNS`) of ``found``: query, packed answer (null: not found), normalized."""
-        cards, faces = self.frames()
         answer = pl.col("answer")
-        ok = (
-            found.filter(answer >= 0)
-            .with_columns(self._packing.unpack_columns(answer))
-            .join(cards, on="card", how="left")
-            .join(faces, on=["oracle_id", "face_index"], how="left")
-            .with_columns(
-                status=pl.lit("ok"),
-                via=pl.when(pl.col("normalized") & pl.col("via").is_in(sorted(OWN_NAME_VIAS)))
-                .then(pl.lit("normalized"))
-                .otherwise(pl.col("via")),
-            )
+        ok = found.filter(answer >= 0)
+        ok = pl.concat(
+            [ok, self._packing.unpack_column(ok.get_column("answer"), self.cards, self.face_names)], how="horizontal"
+        ).with_columns(
+            status=pl.lit("ok"),
+            via=pl.when(pl.col("normalized") & pl.col("via").is_in(sorted(OWN_NAME_VIAS)))
+            .then(pl.lit("normalized"))
+            .otherwise(pl.col("via")),
         )
         others = found.filter(answer.is_null() | (answer < 0)).select(
             "query", status=pl.when(answer.is_null()).then(pl.lit("not_found")).otherwise(pl.lit("ambiguous"))
         )
-        return pl.concat([ok.select(_COLUMNS), others], how="diagonal_relaxed").select(_COLUMNS)
+        # one chunk: the join of a batch's every row with two chunks of gathered strings took twice as long
+        return pl.concat([ok.select(_COLUMNS), others], how="diagonal_relaxed").select(_COLUMNS).rechunk()
 
     def _looked_up(self, unique: pl.Series) -> pl.DataFrame:
         """The answers of the distinct strings ``unique``, each looked up in the dicts (the misses' keys folded in
