@@ -97,6 +97,7 @@ class _Packing:
         self.faces = (last_face or 0) + 2  # 0: the whole card; i + 1: face i
         self._via_digit = {via: i for i, via in enumerate(self.vias)}
         self._lang_digit = {lang: i for i, lang in enumerate(self.langs)}
+        self._via_radix, self._lang_radix = len(self.vias), len(self.langs)
         self._columns: tuple[pl.Series, ...] | None = None  # for unpack_column, made on the first batch
 
     def pack(self, oid: str, idx: int | None, via: Via, lang: str | None) -> int:
@@ -109,9 +110,9 @@ class _Packing:
         return digits * len(self.langs) + self._lang_digit[lang]
 
     def unpack(self, code: int) -> tuple[str, int | None, Via, str | None]:
-        """(oracle_id, face_index, via, lang) of a packed answer."""
-        rest, lang = divmod(code, len(self.langs))
-        rest, via = divmod(rest, len(self.vias))
+        """(oracle_id, face_index, via, lang) of a packed answer (on every single lookup: kept to a few steps)."""
+        rest, lang = divmod(code, self._lang_radix)
+        rest, via = divmod(rest, self._via_radix)
         card, face = divmod(rest, self.faces)
         return self.oracle_ids[card], (face - 1 if face else None), self.vias[via], self.langs[lang]
 
