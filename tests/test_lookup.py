@@ -89,6 +89,39 @@ def test_point_resolve_equals_index_for_every_sample_name_and_variant(sample_db:
     assert_same_resolution(sample_db, PointNames(sample_db.con), random.Random(201).sample(texts, 400))
 
 
+def test_index_reads_names_in_any_order_alike(
+    sample_db: OracleDB, sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The warm index decides each lookup from its rows as the names table streams by in the ingest's order (key,
+    # name); a table in another order (written by other code) is read again sorted, with the same answers.
+    import shutil
+
+    import duckdb
+
+    shuffled = tmp_path / "shuffled.duckdb"
+    shutil.copy(sample_db_path, shuffled)
+    with duckdb.connect(str(shuffled)) as con:
+        con.execute("CREATE OR REPLACE TABLE names AS SELECT * FROM names ORDER BY hash(name, oracle_id, via, lang)")
+    every = sorted(n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names").fetchall())
+    texts = list(dict.fromkeys(v for n in every for v in variants(n)))
+    with duckdb.connect(str(shuffled), read_only=True) as con:
+        other = index.NameIndex(con)
+    ordered = sample_db.name_index
+    assert {ordered.resolve(t).status for t in texts} == {"ok", "ambiguous", "not_found"}  # every branch compared
+    assert [other.resolve(t).to_dict() for t in texts] == [ordered.resolve(t).to_dict() for t in texts]
+    assert other.resolve_many(texts).equals(ordered.resolve_many(texts))
+    # a batch answers each string as one resolve does, field for field
+    batch = ordered.resolve_many(texts).to_dicts()
+    fields = ("status", "oracle_id", "name", "face", "face_index", "via", "lang")
+    assert [{f: row[f] for f in fields} for row in batch] == [
+        {f: r.to_dict()[f] for f in fields} for r in map(ordered.resolve, texts)
+    ]
+    # a batch of many distinct strings is joined with frames of every answer instead: the same frame
+    looked_up = ordered.resolve_many([*texts, None])
+    monkeypatch.setattr(index, "_JOINED_FROM", 0)
+    assert ordered.resolve_many([*texts, None]).equals(looked_up)
+
+
 def test_point_fuzzy_and_misses_equal_index(sample_db: OracleDB) -> None:
     every = sorted(
         n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall()

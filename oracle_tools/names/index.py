@@ -1,8 +1,9 @@
 """The warm strategy of the one ``resolve``: every name of the ``names`` table in memory.
 
-:class:`NameIndex` answers single names from dicts in microseconds and columns of names with two Polars joins
-(:meth:`NameIndex.resolve_many`); :class:`~oracle_tools.OracleDB` builds it once many lookups come (the point
-queries of :mod:`oracle_tools.names.point` answer the first few, with the same answers).
+:class:`NameIndex` answers single names from two dicts (exact name, folded key -> one packed int) in microseconds and
+columns of names from the same dicts (:meth:`NameIndex.resolve_many`); :class:`~oracle_tools.OracleDB` builds it
+once many lookups come (the point queries of :mod:`oracle_tools.names.point` answer the first few, with the same
+answers). On the database of every real file it adds ~130 MB to a process (``bench/bench_names.py``).
 
 >>> from oracle_tools import OracleDB
 >>> db = OracleDB("data/oracle.duckdb")                         # doctest: +SKIP
@@ -13,9 +14,9 @@ queries of :mod:`oracle_tools.names.point` answer the first few, with the same a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from itertools import repeat
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+from operator import itemgetter
 
 import duckdb
 import polars as pl
@@ -23,47 +24,138 @@ import polars as pl
 from oracle_tools.history.changes import former_notes
 from oracle_tools.names import suggestions
 from oracle_tools.names.build import normalize_expr
-from oracle_tools.names.kinds import OWN_NAME_VIAS, VIA_TIER, Status, Via
+from oracle_tools.names.kinds import OWN_NAME_VIAS, VIA_TIER, Via
 from oracle_tools.names.resolver import (
     Candidate,
     NameResolver,
     Resolution,
 )
-from oracle_tools.store import sqlfiles
 from oracle_tools.text.matching import NameMatcher, normalize
 
 # -- resolving ---------------------------------------------------------------------------------
 
+# The rows of ``names`` in the order the ingest writes them (``names.build``): each key's rows together, and within
+# them each name's. Read in that order, without a sort, each lookup string's answer is decided from its own few rows
+# as they stream by, and DuckDB neither sorts nor holds the table for Python (a frame of it cost the index ~100 MB of
+# RSS that stayed). A table in another order (written by other code) is read again and sorted here, in the order the
+# reading checks (Python's; DuckDB's ORDER BY under a collation could differ).
+_ROWS_SQL = "SELECT key, name, oracle_id, face_index, via, lang FROM names"
+_ROWS_PER_FETCH = 10_000
+# A batch of fewer distinct strings looks each up in the dicts (~1.5 us each); more are joined with frames of every
+# lookup string's packed answer, made from the dicts on the first such batch (~0.1 s), then vectorised.
+_JOINED_FROM = 50_000
+_COLUMNS = ("query", "status", "oracle_id", "name", "face", "face_index", "via", "lang")  # of resolve_many
 
-class Target(NamedTuple):
-    """The precomputed answer for one lookup string (an exact name or a folded key). A few hundred thousand are
-    made per index, in bulk (``Target._make`` over zipped columns): a tuple with names, no per-object dict."""
-
-    status: Status  # ok | ambiguous
-    oracle_id: str | None
-    face_index: int | None
-    via: Via | None
-    lang: str | None
-    ambiguous_between: tuple[tuple[str, int | None, Via], ...]  # (oracle_id, face_index, via) of each card
+Row = tuple[str, str, str, int | None, Via, str | None]  # key, name, oracle_id, face_index, via, lang
 
 
-def _shared(values: list[Any]) -> list[Any]:
-    """``values`` with equal strings made one object (what ``sys.intern`` does, without immortal strings)."""
-    seen: dict[Any, Any] = {}
-    return [seen.setdefault(v, v) for v in values]
+class _Unsorted(Exception):
+    """The rows of ``names`` came in another order than key, name."""
+
+
+def _streamed(con: duckdb.DuckDBPyConnection, sql: str) -> Iterator[Row]:
+    """The rows of ``sql``, fetched a few thousand at a time. On a cursor of its own: the query stays open while
+    Python reads, and DuckDB's progress bar (printed to stdout once a query takes 2 s) is turned off there only."""
+    cursor = con.cursor()
+    try:
+        cursor.execute("SET enable_progress_bar = false")
+        cursor.execute(sql)
+        while rows := cursor.fetchmany(_ROWS_PER_FETCH):
+            yield from rows
+    finally:
+        cursor.close()
+
+
+def _best(rows: list[Row]) -> list[Row]:
+    """The lowest tier's rows (VIA_TIER; unknown kinds last) in a total order: whole card first, then by face, via,
+    card, language (no language first). point.py's queries break ties alike."""
+    if len(rows) == 1:
+        return rows
+    low = min(VIA_TIER.get(row[4], 9) for row in rows)
+    best = [row for row in rows if VIA_TIER.get(row[4], 9) == low]
+    best.sort(key=lambda r: (r[3] is not None, r[3] or 0, r[4], r[2], r[5] is not None, r[5] or ""))
+    return best
+
+
+class _Packing:
+    """An answer (card, face_index, via, lang) packed in one integer in mixed radix, and unpacked.
+
+    The two dicts of an index hold one value per lookup string (about 200k each on the real data): a small int,
+    one object shared by every lookup with that answer, costs a few bytes where a tuple of the five fields cost
+    about a hundred, and the answer is unpacked only for the lookup asked.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        vias, langs, last_face = con.execute(
+            "SELECT list(DISTINCT via ORDER BY via), list(DISTINCT lang ORDER BY lang) FILTER (lang IS NOT NULL), "
+            "max(face_index) FROM names"
+        ).fetchone() or ([], [], None)
+        self.oracle_ids: list[str] = []  # card number -> its oracle_id (numbered as met)
+        self._cards: dict[str, int] = {}
+        self.vias: tuple[Via, ...] = tuple(vias or ())
+        self.langs: tuple[str | None, ...] = (None, *(langs or ()))  # 0: no language
+        self.faces = (last_face or 0) + 2  # 0: the whole card; i + 1: face i
+        self._via_digit = {via: i for i, via in enumerate(self.vias)}
+        self._lang_digit = {lang: i for i, lang in enumerate(self.langs)}
+        self._via_radix, self._lang_radix = len(self.vias), len(self.langs)
+        self._columns: tuple[pl.Series, ...] | None = None  # for unpack_column, made on the first batch
+
+    def pack(self, oid: str, idx: int | None, via: Via, lang: str | None) -> int:
+        card = self._cards.get(oid)
+        if card is None:
+            card = self._cards[oid] = len(self.oracle_ids)
+            self.oracle_ids.append(oid)
+        face = 0 if idx is None else idx + 1
+        digits = (card * self.faces + face) * len(self.vias) + self._via_digit[via]
+        return digits * len(self.langs) + self._lang_digit[lang]
+
+    def unpack(self, code: int) -> tuple[str, int | None, Via, str | None]:
+        """(oracle_id, face_index, via, lang) of a packed answer (on every single lookup: kept to a few steps)."""
+        rest, lang = divmod(code, self._lang_radix)
+        rest, via = divmod(rest, self._via_radix)
+        card, face = divmod(rest, self.faces)
+        return self.oracle_ids[card], (face - 1 if face else None), self.vias[via], self.langs[lang]
+
+    def unpack_column(self, code: pl.Series, cards: dict[str, str], faces: dict[tuple[str, int], str]) -> pl.DataFrame:
+        """The same, vectorised over a column of packed answers (>= 0), with the English card and face names
+        (``cards``: oracle_id -> name, ``faces``: (oracle_id, face_index) -> name): oracle_id, name, face,
+        face_index, via, lang. Each is a gather by position from a short column, no join."""
+        if self._columns is None:
+            oids = pl.Series(self.oracle_ids, dtype=pl.String)
+            slots = [  # card number * faces + face digit -> the face's name
+                faces.get((oid, face - 1)) if face else None for oid in self.oracle_ids for face in range(self.faces)
+            ]
+            self._columns = (
+                oids,
+                pl.Series([cards.get(oid) for oid in self.oracle_ids], dtype=pl.String),
+                pl.Series(slots, dtype=pl.String),
+                pl.Series(self.vias, dtype=pl.String),
+                pl.Series(self.langs, dtype=pl.String),
+            )
+        oids, names, face_names, vias, langs = self._columns
+        slot = code // (len(self.langs) * len(self.vias))  # card number * faces + face digit
+        card, face = slot // self.faces, slot % self.faces
+        return pl.DataFrame(
+            {
+                "oracle_id": oids.gather(card),
+                "name": names.gather(card),
+                "face": face_names.gather(slot),
+                "face_index": face,
+                "via": vias.gather(code // len(self.langs) % len(self.vias)),
+                "lang": langs.gather(code % len(self.langs)),
+            }
+        ).with_columns(face_index=pl.when(pl.col("face_index") > 0).then(pl.col("face_index") - 1).cast(pl.Int32))
 
 
 class NameIndex(NameResolver):
     """In-memory index over the ``names`` table: dict lookups for single names, joins for batches."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        names = sqlfiles.frame(con, "SELECT name, key, oracle_id, face_index, via, lang FROM names")
         self.cards = dict(con.execute("SELECT oracle_id, name FROM cards WHERE is_card").fetchall())
         self.face_names = {
             (oid, idx): name
-            for oid, idx, name in con.execute(
-                "SELECT f.oracle_id, f.face_index, f.name FROM faces f JOIN cards c USING (oracle_id) WHERE c.is_card"
-            ).fetchall()
+            # faces.is_card is its card's (a join with cards cost ~4 MB of DuckDB's memory more)
+            for oid, idx, name in con.execute("SELECT oracle_id, face_index, name FROM faces WHERE is_card").fetchall()
         }
         self.split_halves: dict[str, tuple[str, ...]] = {}
         for oid, halves in con.execute(
@@ -76,14 +168,51 @@ class NameIndex(NameResolver):
         }
         self._classes = self._load_classes(con)
         self._former_notes = former_notes(con)  # renamed cards (the ingest's change history)
-        names = names.with_columns(tier=pl.col("via").replace_strict(VIA_TIER, default=9))
-        self.exact, exact_frame = self._targets(names, "name")
-        self.by_key, key_frame = self._targets(names, "key")
-        self._lookup_frames = (exact_frame.rename({"name": "query"}), key_frame)
-        self._frames: tuple[pl.DataFrame, pl.DataFrame] | None = None
+        self._packing = _Packing(con)
+        # answer -1 - i: ambiguous between row i's cards, each (oracle_id, face_index, via of its first row)
+        self._ambiguous: list[tuple[tuple[str, int | None, Via], ...]] = []
+        self.exact: dict[str, int] = {}  # exact name -> its answer
+        self.by_key: dict[str, int] = {}  # folded key (normalize) -> its answer
+        try:
+            self._read_lookups(_streamed(con, _ROWS_SQL))
+        except _Unsorted:
+            self.exact, self.by_key, self._ambiguous = {}, {}, []
+            self._read_lookups(iter(sorted(_streamed(con, _ROWS_SQL), key=itemgetter(0, 1))))
+        self._lookup_frames: tuple[pl.DataFrame, pl.DataFrame] | None = None  # for batches of many strings
         # read now, on the connection the index is built on (the matchers answer from any thread later)
         self._matcher = suggestions.card_matcher(con)
         self._token_matcher = suggestions.token_matcher(con)
+
+    def _read_lookups(self, rows: Iterator[Row]) -> None:
+        """Fill ``exact`` and ``by_key`` from the rows of ``names`` in key, name order."""
+        shared: dict[int, int] = {}  # one int object per answer, for both dicts
+        last_key: str | None = None
+        for key, key_group in groupby(rows, itemgetter(0)):
+            if last_key is not None and key <= last_key:
+                raise _Unsorted
+            last_key = key
+            key_rows = list(key_group)
+            self.by_key[key] = self._decided(key_rows, shared)
+            last_name: str | None = None
+            for name, name_rows in groupby(key_rows, itemgetter(1)):
+                if last_name is not None and name <= last_name:
+                    raise _Unsorted
+                last_name = name
+                # a name that is its own key (most names in Japanese, Chinese, Korean) is stored once for both
+                self.exact[key if name == key else name] = self._decided(list(name_rows), shared)
+
+    def _decided(self, rows: list[Row], shared: dict[int, int]) -> int:
+        """The answer of a lookup string whose rows are ``rows``: the first best row, packed; ambiguous when the best
+        rows are of several cards (-1 - its row in ``_ambiguous``: each card and face once, with its first via)."""
+        best = _best(rows)
+        if len({row[2] for row in best}) == 1:
+            code = self._packing.pack(*best[0][2:])
+            return shared.setdefault(code, code)
+        seen: dict[tuple[str, int | None], Via] = {}
+        for _, _, oid, idx, via, _ in best:
+            seen.setdefault((oid, idx), via)
+        self._ambiguous.append(tuple((oid, idx, via) for (oid, idx), via in seen.items()))
+        return -len(self._ambiguous)
 
     def known_classes(self) -> dict[str, tuple[str, ...]]:
         return self.classes
@@ -105,66 +234,21 @@ class NameIndex(NameResolver):
                 self.class_ids.setdefault(member, class_id)
         return classes
 
-    @staticmethod
-    def _targets(names: pl.DataFrame, column: str) -> tuple[dict[str, Target], pl.DataFrame]:
-        """Best answer per lookup string: the lowest tier wins; several cards there is ambiguity.
-
-        Vectorised: only the (few) ambiguous lookups are walked in Python.
-        """
-        best = names.filter(pl.col("tier") == pl.col("tier").min().over(column)).sort(
-            [column, pl.col("face_index").is_not_null(), pl.col("face_index").fill_null(0), "via", "oracle_id", "lang"]
-        )  # a total order: point.py's queries break ties alike
-        grouped = best.group_by(column, maintain_order=True).agg(
-            pl.col("oracle_id").first(),
-            pl.col("face_index").first(),
-            pl.col("via").first(),
-            pl.col("lang").first(),
-            pl.col("oracle_id").n_unique().alias("cards"),
-        )
-        ok = grouped.filter(pl.col("cards") == 1)
-        lookups, oids, idxs, vias, langs = (
-            ok.get_column(c).to_list() for c in (column, "oracle_id", "face_index", "via", "lang")
-        )
-        # Polars gives every row its own str object; sharing one per distinct value keeps the warm index of
-        # 200k names about 100 MB smaller (the warm library stays within 600 MB).
-        oids, vias, langs = _shared(oids), _shared(vias), _shared(langs)
-        targets: dict[str, Target] = dict(
-            zip(lookups, map(Target._make, zip(repeat("ok"), oids, idxs, vias, langs, repeat(()))))
-        )
-        ambiguous = best.join(grouped.filter(pl.col("cards") > 1).select(column), on=column, how="semi")
-        for (lookup,), rows in ambiguous.group_by(column, maintain_order=True):
-            seen: dict[tuple[str, int | None], Via] = {}
-            for oid, idx, via in rows.select("oracle_id", "face_index", "via").iter_rows():
-                seen.setdefault((oid, idx), via)
-            targets[lookup] = Target(
-                "ambiguous", None, None, None, None, tuple((oid, idx, via) for (oid, idx), via in seen.items())
-            )
-        frame = grouped.select(
-            column,
-            pl.when(pl.col("cards") == 1).then(pl.lit("ok")).otherwise(pl.lit("ambiguous")).alias("status"),
-            *(
-                pl.when(pl.col("cards") == 1).then(pl.col(c)).alias(c)
-                for c in ("oracle_id", "face_index", "via", "lang")
-            ),
-        )
-        return targets, frame
-
     # -- single -----------------------------------------------------------------------------
 
     def lookup(self, text: str) -> Resolution | None:
-        target = self.exact.get(text)
+        answer = self.exact.get(text)
         normalized = False
-        if target is None:
-            target = self.by_key.get(normalize(text))
+        if answer is None:
+            answer = self.by_key.get(normalize(text))
             normalized = True
-        return None if target is None else self._answer(text, target, normalized)
+        return None if answer is None else self._answer(text, answer, normalized)
 
-    def _answer(self, text: str, target: Target, normalized: bool) -> Resolution:
-        status, oid, idx, via, lang, ambiguous_between = target
-        if status == "ambiguous":
+    def _answer(self, text: str, answer: int, normalized: bool) -> Resolution:
+        if answer < 0:
             candidates = tuple(
                 Candidate(self.cards[c_oid], c_oid, self._face_name(c_oid, c_idx), c_via)
-                for c_oid, c_idx, c_via in ambiguous_between
+                for c_oid, c_idx, c_via in self._ambiguous[-1 - answer]
             )
             return Resolution(
                 query=text,
@@ -172,6 +256,7 @@ class NameIndex(NameResolver):
                 candidates=candidates,
                 suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
             )
+        oid, idx, via, lang = self._packing.unpack(answer)
         face = self._face_name(oid, idx)
         if normalized and via in OWN_NAME_VIAS:
             via = "normalized"
@@ -221,45 +306,71 @@ class NameIndex(NameResolver):
 
     # -- batch ------------------------------------------------------------------------------
 
-    def frames(self) -> tuple[pl.DataFrame, pl.DataFrame]:
-        """Lookup frames (exact name and normalized key -> answer) used by :meth:`resolve_many`."""
-        if self._frames is None:
-            cards = pl.DataFrame({"oracle_id": list(self.cards), "name": list(self.cards.values())})
-            faces = pl.DataFrame(
-                {
-                    "oracle_id": [k[0] for k in self.face_names],
-                    "face_index": [k[1] for k in self.face_names],
-                    "face": list(self.face_names.values()),
-                },
-                schema={"oracle_id": pl.String, "face_index": pl.Int64, "face": pl.String},
+    def _unpacked(self, found: pl.DataFrame) -> pl.DataFrame:
+        """The answer columns (:data:`_COLUMNS`) of ``found``: query, packed answer (null: not found), normalized."""
+        answer = pl.col("answer")
+        ok = found.filter(answer >= 0)
+        ok = pl.concat(
+            [ok, self._packing.unpack_column(ok.get_column("answer"), self.cards, self.face_names)], how="horizontal"
+        ).with_columns(
+            status=pl.lit("ok"),
+            via=pl.when(pl.col("normalized") & pl.col("via").is_in(sorted(OWN_NAME_VIAS)))
+            .then(pl.lit("normalized"))
+            .otherwise(pl.col("via")),
+        )
+        others = found.filter(answer.is_null() | (answer < 0)).select(
+            "query", status=pl.when(answer.is_null()).then(pl.lit("not_found")).otherwise(pl.lit("ambiguous"))
+        )
+        # one chunk: the join of a batch's every row with two chunks of gathered strings took twice as long
+        return pl.concat([ok.select(_COLUMNS), others], how="diagonal_relaxed").select(_COLUMNS).rechunk()
+
+    def _looked_up(self, unique: pl.Series) -> pl.DataFrame:
+        """The answers of the distinct strings ``unique``, each looked up in the dicts (the misses' keys folded in
+        one vectorised step); only their answers are unpacked."""
+        queries = unique.to_list()
+        exact = list(map(self.exact.get, queries))
+        missed = [q for q, answer in zip(queries, exact) if answer is None]
+        keys = pl.DataFrame({"query": missed}, schema={"query": pl.String}).select(normalize_expr("query"))
+        found = pl.DataFrame(
+            {
+                "query": [q for q, answer in zip(queries, exact) if answer is not None] + missed,
+                "answer": [answer for answer in exact if answer is not None]
+                + list(map(self.by_key.get, keys.get_column("query").to_list())),
+                "normalized": [False] * (len(queries) - len(missed)) + [True] * len(missed),
+            },
+            schema={"query": pl.String, "answer": pl.Int64, "normalized": pl.Boolean},
+        )
+        return self._unpacked(found)
+
+    def _joined(self, unique: pl.Series) -> pl.DataFrame:
+        """The same for many strings: two joins with frames of every lookup string's packed answer, made from the
+        dicts on the first such batch and kept (~30 MB: a process that resolves one such batch often resolves
+        more); only the batch's answers are unpacked."""
+        if self._lookup_frames is None:
+            exact_answers, key_answers = (
+                pl.DataFrame(
+                    {column: list(lookups), "answer": list(lookups.values())},
+                    schema={column: pl.String, "answer": pl.Int64},
+                )
+                for column, lookups in (("query", self.exact), ("key", self.by_key))
             )
-            self._frames = tuple(  # type: ignore[assignment]
-                f.join(cards, on="oracle_id", how="left")
-                .join(faces, on=["oracle_id", "face_index"], how="left")
-                .select(f.columns[0], "status", "oracle_id", "name", "face", "face_index", "via", "lang")
-                for f in self._lookup_frames
-            )
-        return self._frames  # type: ignore[return-value]
+            self._lookup_frames = (exact_answers, key_answers)
+        exact, by_key = self._lookup_frames
+        queries = unique.to_frame("query")
+        hit = queries.join(exact, on="query", how="inner").with_columns(normalized=pl.lit(False))
+        missed = queries.join(exact, on="query", how="anti").with_columns(key=normalize_expr("query"))
+        by_norm = missed.join(by_key, on="key", how="left").select("query", "answer", normalized=pl.lit(True))
+        return self._unpacked(pl.concat([hit, by_norm]))
 
     def resolve_many(self, texts: Iterable[str] | pl.Series) -> pl.DataFrame:
-        """Resolve a whole column in two joins (exact, then normalized), keeping input order.
+        """Resolve a whole column (exact name, then the folded key), keeping input order.
 
-        Returns columns query, status, name, face, oracle_id, via (no fuzzy matching here:
-        misses are ``not_found``; call :meth:`resolve` on them for suggestions).
+        Returns columns query, status, oracle_id, name, face, face_index, via, lang (no fuzzy matching here:
+        misses are ``not_found``; call :meth:`resolve` on them for suggestions). A batch of fewer than
+        ``_JOINED_FROM`` distinct strings is looked up in the dicts single lookups use, no 200k-row frame made.
         """
-        exact, by_key = self.frames()
         series = texts if isinstance(texts, pl.Series) else pl.Series("query", list(texts), dtype=pl.String)
         frame = pl.DataFrame({"query": series.alias("query").cast(pl.String)})
-        unique = frame.unique("query")
-        hit = unique.join(exact, on="query", how="inner")
-        missed = unique.join(exact, on="query", how="anti").with_columns(key=normalize_expr("query"))
-        by_norm = (
-            missed.join(by_key, on="key", how="left")
-            .drop("key")
-            .with_columns(
-                status=pl.col("status").fill_null("not_found"),
-                via=pl.when(pl.col("via").is_in(["name", "face"])).then(pl.lit("normalized")).otherwise(pl.col("via")),
-            )
-        )
-        answers = pl.concat([hit, by_norm], how="vertical_relaxed")
+        unique = frame.get_column("query").unique()
+        answers = self._looked_up(unique) if len(unique) < _JOINED_FROM else self._joined(unique)
         return frame.join(answers, on="query", how="left", maintain_order="left")
