@@ -107,14 +107,16 @@ def test_index_reads_names_in_any_order_alike(
     with duckdb.connect(str(shuffled), read_only=True) as con:
         other = index.NameIndex(con)
     ordered = sample_db.name_index
-    assert {ordered.resolve(t).status for t in texts} == {"ok", "ambiguous", "not_found"}  # every branch compared
-    assert [other.resolve(t).to_dict() for t in texts] == [ordered.resolve(t).to_dict() for t in texts]
+    # one at a time on a random share (a miss's suggestions cost ~1 ms each); every string in the batches
+    some = random.Random(92).sample(texts, min(len(texts), 3000))
+    assert {ordered.resolve(t).status for t in some} == {"ok", "ambiguous", "not_found"}  # every branch compared
+    assert [other.resolve(t).to_dict() for t in some] == [ordered.resolve(t).to_dict() for t in some]
     assert other.resolve_many(texts).equals(ordered.resolve_many(texts))
     # a batch answers each string as one resolve does, field for field
-    batch = ordered.resolve_many(texts).to_dicts()
+    batch = ordered.resolve_many(some).to_dicts()
     fields = ("status", "oracle_id", "name", "face", "face_index", "via", "lang")
     assert [{f: row[f] for f in fields} for row in batch] == [
-        {f: r.to_dict()[f] for f in fields} for r in map(ordered.resolve, texts)
+        {f: r.to_dict()[f] for f in fields} for r in map(ordered.resolve, some)
     ]
     # a batch of many distinct strings is joined with frames of every answer instead: the same frame
     looked_up = ordered.resolve_many([*texts, None])
