@@ -119,9 +119,10 @@ def test_index_reads_names_in_any_order_alike(
         {f: r.to_dict()[f] for f in fields} for r in map(ordered.resolve, some)
     ]
     # a batch of many distinct strings is joined with frames of every answer instead: the same frame
-    looked_up = ordered.resolve_many([*texts, None])
+    with_a_null = pl.Series("query", [*texts, None], dtype=pl.String)  # a column read from a file may hold one
+    looked_up = ordered.resolve_many(with_a_null)
     monkeypatch.setattr(index, "_JOINED_FROM", 0)
-    assert ordered.resolve_many([*texts, None]).equals(looked_up)
+    assert ordered.resolve_many(with_a_null).equals(looked_up)
 
 
 def test_point_fuzzy_and_misses_equal_index(sample_db: OracleDB) -> None:
