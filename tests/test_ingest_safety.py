@@ -582,15 +582,20 @@ def test_the_limits_are_checked_on_the_objects_kept_not_by_another_read(
         ([""], False),
     ],
 )
-def test_past_limits_counts_each_object_of_a_batch(texts: list[str], past: bool) -> None:
-    """limits.past_limits judges every object of an Arrow batch at once: the nesting (real objects nest 4, at most
-    limits.MAX_DEPTH) measured exactly where brackets are many, the size against limits.OBJECT_BYTES."""
-    import numpy as np
-    import pyarrow as pa  # type: ignore[import-untyped]
+def test_duckdb_flags_each_object_that_may_be_past_the_limits_and_those_are_measured(
+    texts: list[str], past: bool
+) -> None:
+    """DuckDB flags the texts that may be past the limits (larger than limits.OBJECT_BYTES, or more opening brackets
+    than limits.MAX_DEPTH: real objects nest 4), and only those are measured exactly: brackets inside a string are
+    no nesting."""
+    import duckdb
 
     from oracle_tools.store import limits
 
-    array = pa.array(texts, pa.string())
-    _, offsets, data = array.buffers()
-    offsets = np.frombuffer(offsets, dtype=np.int32)[: len(array) + 1].astype(np.uint64)
-    assert limits.past_limits(data if data is not None else b"", offsets) is past
+    flagged = (
+        duckdb.connect()
+        .execute(f"SELECT {limits.may_be_past_limits_sql('t')} FROM unnest(?::VARCHAR[]) AS u(t)", [texts])
+        .fetchall()
+    )
+    assert any(limits.past_limits(text) for text, (flag,) in zip(texts, flagged, strict=True) if flag) is past
+    assert all(flag or not limits.past_limits(text) for text, (flag,) in zip(texts, flagged, strict=True))

@@ -99,48 +99,31 @@ def field_error(path: object, card_id: str, field: str, chars: str | None) -> In
     )
 
 
-def past_limits(data: Any, offsets: Any) -> bool:
-    """Whether any of the JSON texts laid end to end in the buffer ``data`` (text ``i`` from byte ``offsets[i]`` to
-    ``offsets[i + 1]``, a numpy array: an Arrow string column's buffers) is larger than :data:`OBJECT_BYTES` or nested
-    deeper than :data:`MAX_DEPTH`. Opening brackets are counted for every text at once (numpy); only a text with more
-    than MAX_DEPTH of them (a few real ones) is measured exactly. The ingest asks it of each batch of objects it
-    compresses to keep (``store/scryfall_objects.py``), so the file is not read again to check it: a file that
-    fails is then read once more by :func:`check_objects`, which says which object and why."""
-    import numpy as np
+def may_be_past_limits_sql(column: str) -> str:
+    """SQL that is true for a JSON text in ``column`` that may be past the limits: larger than :data:`OBJECT_BYTES`,
+    or with more opening brackets than :data:`MAX_DEPTH` (brackets inside strings count too, so only those few texts
+    are measured exactly, by :func:`past_limits`). DuckDB counts them beside its read of the file, on its own
+    threads: the ingest's keep (``store/scryfall_objects.py``) judges in Python only the texts this flags, so the
+    compressing function holds Python's lock briefly while the layers read Oracle text in Python."""
+    brackets = f"strlen({column}) - strlen(replace(replace({column}, '{{', ''), '[', ''))"
+    return f"(strlen({column}) > {OBJECT_BYTES} OR {brackets} > {MAX_DEPTH})"
 
-    lengths = offsets[1:] - offsets[:-1]
-    if not len(lengths):
-        return False
-    if bool((lengths > OBJECT_BYTES).any()):
-        return True
-    raw = np.frombuffer(data, dtype=np.uint8, count=int(offsets[-1]))
-    filled = np.flatnonzero(lengths)  # empty texts have no bracket (and reduceat would read the next one's first)
-    # a few hundred objects at a time: the comparisons' temporary arrays stay small beside the ingest's peak
-    for group in np.array_split(filled, max(1, len(filled) // 256)):
-        if not len(group):
-            continue
-        start, end = int(offsets[group[0]]), int(offsets[group[-1] + 1])
-        opening = raw[start:end] == ord("{")
-        opening |= raw[start:end] == ord("[")
-        counts = np.add.reduceat(opening.view(np.uint8), (offsets[group] - start).astype(np.intp), dtype=np.int64)
-        for i in group[counts > MAX_DEPTH]:
-            text = bytes(raw[int(offsets[i]) : int(offsets[i + 1])]).decode("utf-8", errors="replace")
-            if json_depth(text, stop_after=MAX_DEPTH) > MAX_DEPTH:
-                return True
-    return False
+
+def past_limits(text: str) -> bool:
+    """Whether the JSON ``text`` is larger than :data:`OBJECT_BYTES` or nested deeper than :data:`MAX_DEPTH`."""
+    return len(text.encode()) > OBJECT_BYTES or json_depth(text, stop_after=MAX_DEPTH) > MAX_DEPTH
 
 
 def check_objects(path: str, json_format: str, *, max_object_bytes: int) -> None:
     """Refuse the card file at ``path`` when an object in it is larger than :data:`OBJECT_BYTES` or nested deeper
     than :data:`MAX_DEPTH`: one :class:`IngestError` line naming the file, the first such object (its place and
     id) and the limit. One pass of DuckDB's JSON reader over the file (about 0.8 s of CPU for the 127 MB 2019 dump):
-    the ingest runs it only for a file :func:`past_limits` found an object past a limit in, while keeping its
-    objects; only an object with more opening brackets than MAX_DEPTH (a few real ones) is measured exactly, here."""
+    the ingest runs it only for a file it found an object past a limit in, while keeping its objects; only an object
+    :func:`may_be_past_limits_sql` flags (a few real ones) is measured exactly, here."""
     import duckdb
 
     if json_format not in ("array", "newline_delimited"):  # what ingest.sniff says; never user text
         raise ValueError(f"not a JSON format of a bulk file: {json_format!r}")
-    brackets = "strlen(json) - strlen(replace(replace(json, '{', ''), '[', ''))"
     con = duckdb.connect(":memory:")
     try:
         suspects = con.execute(
@@ -148,7 +131,7 @@ def check_objects(path: str, json_format: str, *, max_object_bytes: int) -> None
                        CASE WHEN strlen(json) <= {OBJECT_BYTES} THEN json END
                 FROM (SELECT row_number() OVER () AS place, json
                       FROM read_json_objects(?, format = '{json_format}', maximum_object_size = {max_object_bytes}))
-                WHERE strlen(json) > {OBJECT_BYTES} OR {brackets} > {MAX_DEPTH}""",
+                WHERE {may_be_past_limits_sql("json")}""",
             [path],
         ).fetchall()
     except duckdb.Error as exc:

@@ -22,7 +22,9 @@ held the text in memory (docs/performance.md, "Ingest").
 
 from __future__ import annotations
 
+import array
 import hashlib
+import itertools
 import json
 import threading
 import zlib
@@ -36,7 +38,7 @@ from oracle_tools.store import limits
 if TYPE_CHECKING:
     import duckdb
 
-# numpy and pyarrow are imported where an ingest compresses: reading an object needs neither (the point path's
+# pyarrow is imported where an ingest compresses: reading an object does not need it (the point path's
 # start-up stays DuckDB alone, tests/test_lookup.py).
 
 #: The tables this module owns (an ingest of only rulings carries them over).
@@ -71,7 +73,7 @@ class PastLimits(ValueError):
 class _Compressor:
     """One dictionary, and a zstandard compressor per DuckDB worker thread (compressors are not shared).
 
-    It also checks every object it is given against store/limits.py's size and depth (``past_limits``: the
+    It also checks the objects DuckDB flags against store/limits.py's size and depth (``limits.past_limits``: the
     objects are at hand here, so the file is not read once more only to check them)."""
 
     def __init__(self, dictionary: bytes) -> None:
@@ -85,16 +87,23 @@ class _Compressor:
             comp = self._local.compressor = zstandard.ZstdCompressor(level=LEVEL, dict_data=self.dictionary)
         return comp
 
-    def compress(self, texts: Any) -> Any:  # pyarrow arrays; untyped: DuckDB reads this signature at registration
-        """Each JSON text of an Arrow string column, compressed (null stays null)."""
-        import numpy as np
+    def compress(self, texts: Any, may_be_past: Any) -> Any:  # pyarrow arrays; untyped: DuckDB reads this signature
+        """Each JSON text of an Arrow string column, compressed (null stays null); the texts ``may_be_past`` flags
+        (``limits.may_be_past_limits_sql``, counted by DuckDB beside its read) are first measured against the
+        limits. DuckDB calls this on its own thread while the ingest's layers read Oracle text in Python, and each
+        call here that lets go of Python's lock waits to get it back: a batch is a few such calls, and its values
+        are compressed in one of them."""
         import pyarrow as pa  # type: ignore[import-untyped]
 
         if isinstance(texts, pa.ChunkedArray):
             texts = texts.combine_chunks()
+        if isinstance(may_be_past, pa.ChunkedArray):
+            may_be_past = may_be_past.combine_chunks()
+        if may_be_past.true_count and any(
+            limits.past_limits(texts[i].as_py()) for i, flagged in enumerate(may_be_past.to_pylist()) if flagged
+        ):
+            self._stop()
         if texts.null_count:
-            if any(_past_limits(t) for t in texts.to_pylist() if t is not None):
-                self._stop()
             return pa.array(
                 [None if t is None else self._compressor().compress(t.encode()) for t in texts.to_pylist()],
                 pa.binary(),
@@ -102,14 +111,13 @@ class _Compressor:
         if texts.offset:
             texts = pa.concat_arrays([texts])  # a slice: its buffers start before its first value
         _, offsets_buffer, data = texts.buffers()
-        offset_type = np.int64 if pa.types.is_large_string(texts.type) else np.int32
-        offsets = np.frombuffer(offsets_buffer, dtype=offset_type)[: len(texts) + 1].astype(np.uint64)
         if data is None or not len(texts):
             return pa.array([self._compressor().compress(b"") for _ in range(len(texts))], pa.binary())
-        if limits.past_limits(data, offsets):
-            self._stop()
-        segments = np.stack([offsets[:-1], offsets[1:] - offsets[:-1]], axis=1)
-        # every value in one call: no Python object per value until the compressed bytes
+        offsets = memoryview(offsets_buffer).cast("q" if pa.types.is_large_string(texts.type) else "i")
+        segments = array.array("Q")  # (start, length) of each text in ``data``
+        for start, end in itertools.pairwise(offsets[: len(texts) + 1]):
+            segments.append(start)
+            segments.append(end - start)
         out = self._compressor().multi_compress_to_buffer(
             zstandard.BufferWithSegments(data, segments.tobytes()), threads=1
         )
@@ -118,12 +126,6 @@ class _Compressor:
     def _stop(self) -> None:
         self.past_limits = True
         raise PastLimits("a card object past the size or depth limits")
-
-
-def _past_limits(text: str) -> bool:
-    """One object's JSON text against store/limits.py's size and depth."""
-    size = len(text.encode())
-    return size > limits.OBJECT_BYTES or limits.json_depth(text, stop_after=limits.MAX_DEPTH) > limits.MAX_DEPTH
 
 
 class CardFile(NamedTuple):
@@ -138,7 +140,8 @@ def _read_file_sql(file: CardFile) -> str:
     if file.json_format not in ("array", "newline_delimited"):  # what ingest.sniff says; never user text
         raise ValueError(f"not a JSON format of a bulk file: {file.json_format!r}")
     return (
-        f"SELECT json_extract_string(json, '$.id') AS id, {COMPRESS_FUNCTION}(json) AS object "
+        f"SELECT json_extract_string(json, '$.id') AS id, "
+        f"{COMPRESS_FUNCTION}(json, {limits.may_be_past_limits_sql('json')}) AS object "
         f"FROM read_json_objects(?, format = '{file.json_format}', maximum_object_size = {MAX_OBJECT_BYTES})"
     )
 
@@ -239,7 +242,7 @@ def _register(con: duckdb.DuckDBPyConnection, dictionary: bytes) -> _Compressor:
     con.create_function(  # type: ignore[call-overload]
         COMPRESS_FUNCTION,
         compressor.compress,
-        [duckdb.sqltype("VARCHAR")],
+        [duckdb.sqltype("VARCHAR"), duckdb.sqltype("BOOLEAN")],
         duckdb.sqltype("BLOB"),
         type="arrow",
         side_effects=False,
