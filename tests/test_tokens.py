@@ -228,6 +228,25 @@ def test_cli_token(sample_db_path: Path) -> None:
     assert coll.exit_code == 0 and any(r["name"] == "Blood" for r in json.loads(coll.output))
 
 
+def test_collisions_in_a_fresh_process_are_the_librarys(sample_db_path: Path) -> None:
+    """`token --collisions` as a user runs it, in a fresh process (whose point path connects through DuckDB's
+    core, without the package's relations): the same table as OracleDB.token_collisions (CR 111.10, 201.4)."""
+    import subprocess
+    import sys
+
+    command = ["token", "--collisions", "--json", "--db", str(sample_db_path)]
+    done = subprocess.run(
+        [sys.executable, "-m", "oracle_tools.interfaces.cli", *command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    with OracleDB(sample_db_path) as db:
+        expected = db.token_collisions()
+    assert pl.DataFrame(json.loads(done.stdout)).equals(expected) and expected.height > 0
+
+
 def test_rules_file_that_is_not_the_rules_keeps_the_old_db(sample_db_path: Path, tmp_path: Path) -> None:
     db_path = tmp_path / "copy.duckdb"
     shutil.copy(sample_db_path, db_path)
