@@ -592,6 +592,30 @@ def test_real_queries(full_db: OracleDB) -> None:
     )
 
 
+@pytest.mark.realdata
+def test_a_format_the_files_predate_is_said_not_answered_with_no_card(ingest_steps: dict[str, Path]) -> None:
+    """The 2019 dump predates Historic and Pioneer: `f:historic` on its database says the database has no
+    legalities for it (as `deck check --format historic` does), where it answered "0 cards"; a format it has
+    still answers."""
+    from click.testing import CliRunner
+
+    from oracle_tools import OracleToolsError
+    from oracle_tools.interfaces.cli import main
+
+    with OracleDB(ingest_steps["first"]) as db:
+        for query in ("f:historic", "t:goblin banned:pioneer", "-f:historic"):
+            with pytest.raises(OracleToolsError, match=r"no legalities for format '(historic|pioneer)'; it has: brawl"):
+                db.search(query)
+        assert "Goblin Guide" in names(db, "t:goblin f:modern")
+        with pytest.raises(OracleToolsError) as from_decks:
+            db.deck_checker.legality("historic")
+    with pytest.raises(OracleToolsError) as from_search:
+        OracleDB(ingest_steps["first"]).search("f:historic")
+    assert str(from_search.value) == str(from_decks.value)  # one line, one implementation
+    result = CliRunner().invoke(main, ["search", "f:historic", "--db", str(ingest_steps["first"])])
+    assert result.exit_code != 0 and result.output.strip() == f"error: {from_decks.value}"
+
+
 # -- docs/search.md as a contract -----------------------------------------------------------------------
 
 DOCS = Path(__file__).parents[1] / "docs" / "search.md"

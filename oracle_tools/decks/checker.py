@@ -72,9 +72,9 @@ from oracle_tools.decks.decklist import (
     read_decklist,
     read_decklists_json_cache,
 )
-from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules
+from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules, no_legalities
 from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
-from oracle_tools.errors import DecklistError, OracleToolsError
+from oracle_tools.errors import DecklistError
 from oracle_tools.names.kinds import DECK_RULES, Via
 
 if TYPE_CHECKING:
@@ -247,10 +247,7 @@ class DeckChecker:
             # formats the table has are read for the error only
             if not self._con.execute("SELECT 1 FROM legalities WHERE format = $fmt LIMIT 1", {"fmt": fmt}).fetchall():
                 known = sorted(f for (f,) in self._con.execute("SELECT DISTINCT format FROM legalities").fetchall())
-                raise OracleToolsError(
-                    f"the database has no legalities for format {fmt!r}; it has: "
-                    f"{', '.join(known) or '(none)'}. Re-ingest newer Scryfall data."
-                )
+                raise no_legalities(fmt, known)
             table = self._legal[fmt] = dict(self._format_statuses(fmt))
         return table
 

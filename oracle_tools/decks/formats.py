@@ -157,3 +157,12 @@ def format_rules(name: str | FormatRules) -> FormatRules:
             f"unknown format {name!r}{hint}; known formats: {', '.join(FORMATS)} (also: {', '.join(ALIASES)})."
         )
     return rules
+
+
+def no_legalities(fmt: str, known: list[str]) -> OracleToolsError:
+    """The one line for a format this database holds no legalities of (its files predate the format, or hold none):
+    said by deck checks and by searches (``f:``, ``banned:``, ``restricted:``), never answered as "no card"."""
+    return OracleToolsError(
+        f"the database has no legalities for format {fmt!r}; it has: {', '.join(known) or '(none)'}. "
+        "Re-ingest newer Scryfall data."
+    )

@@ -109,6 +109,8 @@ def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled:
     """Run a compiled search with ``fetch`` (sqlfiles.frame or sqlfiles.rows); database errors become one line."""
     import duckdb as _duckdb
 
+    if compiled.formats:
+        _check_legalities(con, compiled.formats)
     try:
         return fetch(con, compiled.sql, list(compiled.params))
     except _duckdb.Error as exc:  # a regex RE2 refuses, say: still one line
@@ -121,3 +123,24 @@ def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled:
         raise SearchSyntaxError(
             f"the database could not run this search: {str(exc).splitlines()[0]}", query, 0
         ) from None
+
+
+def _check_legalities(con: duckdb.DuckDBPyConnection, wanted: tuple[str, ...]) -> None:
+    """A format the search reads legalities of and the database holds none of is said, as deck checks say it
+    (its files predate the format): "no card is legal there" would be a confident wrong answer."""
+    from oracle_tools.decks.formats import no_legalities
+
+    cursor = con.cursor()
+    try:
+        held = {
+            f
+            for (f,) in cursor.execute(
+                "SELECT DISTINCT format FROM legalities WHERE list_contains(?, format)", [list(wanted)]
+            ).fetchall()
+        }
+        for fmt in wanted:
+            if fmt not in held:
+                known = sorted(f for (f,) in cursor.execute("SELECT DISTINCT format FROM legalities").fetchall())
+                raise no_legalities(fmt, known)
+    finally:
+        cursor.close()

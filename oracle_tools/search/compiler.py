@@ -203,6 +203,7 @@ class Compiled:
     params: list[Any]
     options: Options
     printing_level: bool
+    formats: tuple[str, ...] = ()  # the formats whose legalities it reads: run() checks the database has them
 
 
 @dataclass
@@ -211,6 +212,7 @@ class _State:
     params: list[Any] = field(default_factory=list)
     nameable: Callable[[str], list[str]] | None = None
     printing: bool = False  # the SQL has the printings alias p
+    formats: list[str] = field(default_factory=list)  # the formats whose legalities the SQL reads
 
     def bind(self, value: Any) -> str:
         self.params.append(value)
@@ -566,6 +568,7 @@ def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
             state,
             term,
         )
+    state.formats.append(rules.key)
     wanted = ", ".join(f"'{s}'" for s in statuses)
     return (
         f"c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = {state.bind(rules.key)} "
@@ -1052,7 +1055,7 @@ WITH hits AS (SELECT c.* FROM cards c WHERE {visible} AND {where})
 SELECT {_OUTPUT}
 FROM hits c LEFT JOIN preferred_printings p ON p.oracle_id = c.oracle_id
 ORDER BY {order_sql}"""
-        return Compiled(sql, state.params, options, False)
+        return Compiled(sql, state.params, options, False, tuple(state.formats))
 
     state.printing = True
     domain = "true"
@@ -1077,4 +1080,4 @@ ORDER BY {order_sql}"""
 WITH m AS ({matched} QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {_PREFERENCE}) = 1)
 SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
 ORDER BY {order_sql}"""
-    return Compiled(sql, state.params, options, True)
+    return Compiled(sql, state.params, options, True, tuple(state.formats))
