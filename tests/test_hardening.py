@@ -886,9 +886,19 @@ def test_csv_and_json_stream_rows_instead_of_holding_them(sample_db_path: Path) 
 CROSS_JOIN = "SELECT count(*) FROM range(100000000) a, range(100000) b"  # hours of work
 
 
-@pytest.mark.parametrize("flag", ["", "--csv"])
-def test_ctrl_c_stops_a_runaway_query_at_once(sample_db_path: Path, flag: str) -> None:
-    """A real SIGINT during a cross join: DuckDB's interrupt() ends it; one line, exit 130, no 'bug'."""
+@pytest.mark.parametrize(
+    ("flag", "signame", "status", "said"),
+    [
+        ("", "SIGINT", 130, "interrupted"),
+        ("--csv", "SIGINT", 130, "interrupted"),
+        ("", "SIGTERM", 143, "stopped by SIGTERM"),
+    ],
+)
+def test_ctrl_c_stops_a_runaway_query_at_once(
+    sample_db_path: Path, flag: str, signame: str, status: int, said: str
+) -> None:
+    """A real SIGINT (or SIGTERM) during a cross join: DuckDB's interrupt() ends it; one line, exit 128 + the
+    signal's number (docs/cli.md), no 'bug'."""
     import signal
     import time
 
@@ -909,10 +919,34 @@ def test_ctrl_c_stops_a_runaway_query_at_once(sample_db_path: Path, flag: str) -
         proc.kill()
         raise
     sent = time.monotonic()
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(getattr(signal, signame))
     _out, err = proc.communicate(timeout=30)
     assert time.monotonic() - sent < 5
-    assert proc.returncode == 130 and err == "error: sql: interrupted\n", err
+    assert proc.returncode == status and err == f"error: sql: {said}\n", err
+
+
+def test_a_signal_is_the_stop_whichever_thread_stops_the_work_first() -> None:
+    """A signal calls the registered interrupts from a thread at once: the query then fails, and QueryStop makes
+    that a plain KeyboardInterrupt, possibly before the main thread's handler raises. It is still the signal's stop:
+    its exit status is 128 + the signal's number (docs/cli.md: 143 for SIGTERM), not Ctrl-C's 130."""
+    import os
+    import signal
+    import time
+
+    from oracle_tools.store.stopping import StopOnSignals, Stopped
+
+    def stopped_by_the_interrupt_alone() -> None:
+        with StopOnSignals() as signals:
+            signals.armed = False  # the handler only remembers the signal, as if the interrupt had won the race
+            os.kill(os.getpid(), signal.SIGTERM)
+            deadline = time.monotonic() + 5
+            while signals.received is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            raise KeyboardInterrupt  # what QueryStop.reason makes of the interrupted query
+
+    with pytest.raises(Stopped) as stopped:
+        stopped_by_the_interrupt_alone()
+    assert stopped.value.exit_status == 143
 
 
 def test_sql_timeout_stops_a_runaway_query(sample_db_path: Path) -> None:

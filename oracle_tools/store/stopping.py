@@ -98,7 +98,16 @@ class StopOnSignals:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if self._sockets is None:
+            return
+        self._restore()
+        if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, Stopped) and self.received is not None:
+            # The work stopped on the interrupt the watching thread called (a query's error made KeyboardInterrupt,
+            # sqlfiles.QueryStop) before the handler raised in the main thread: it is still the signal's stop.
+            raise Stopped(self.received) from None
+
+    def _restore(self) -> None:
         if self._sockets is None:
             return
         for signum, handler in self._previous.items():
