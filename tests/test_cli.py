@@ -217,6 +217,22 @@ def test_resolve_batch(sample_db_path: Path, tmp_path: Path) -> None:
     ]
 
 
+def test_resolve_batch_of_a_file_saved_with_a_byte_order_mark(sample_db_path: Path, tmp_path: Path) -> None:
+    """Windows Notepad starts a UTF-8 file with a byte-order mark: it is no part of the first name, from a file
+    or from stdin (as decklists read it)."""
+    names = tmp_path / "names.txt"
+    names.write_bytes("\ufeffFire/Ice\r\nFoudre\r\n".encode())
+    code, out, _ = _run("resolve", "--db", str(sample_db_path), "--batch", str(names), "--json")
+    assert code == 0 and [(r["query"], r["name"]) for r in json.loads(out)] == [
+        ("Fire/Ice", "Fire // Ice"),
+        ("Foudre", "Lightning Bolt"),
+    ]
+    piped = CliRunner().invoke(
+        main, ["resolve", "--db", str(sample_db_path), "--batch", "-"], input="\ufeffFire/Ice\n".encode()
+    )
+    assert piped.exit_code == 0 and piped.output.splitlines()[1].startswith("Fire/Ice,ok,")
+
+
 def test_rules_downloaded_over_http_refresh_the_rules_only(tmp_path: Path, sample_db_path: Path) -> None:
     # CR 111.10: the predefined tokens come from whatever rules text the database holds
     db = tmp_path / "rules.duckdb"

@@ -48,9 +48,10 @@ def read_bytes(path: Path, *, limit: int, what: str) -> bytes:
 
 
 def read_text(handle: IO[str] | io.TextIOBase, *, limit: int, what: str) -> str:
-    """The text of an open text file (``click.File``, stdin), at most ``limit`` characters."""
+    """The text of an open text file (``click.File``, stdin), at most ``limit`` characters; a byte-order mark
+    (Windows Notepad saves UTF-8 with one) is no part of the first line."""
     try:
-        text = "".join(_pieces(handle, limit + 1))
+        text = "".join(_pieces(handle, limit + 1)).removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise OracleToolsError(
             f"{getattr(handle, 'name', 'input')}: is not UTF-8 text ({exc.reason} at byte {exc.start}); "
