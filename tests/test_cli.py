@@ -233,6 +233,14 @@ def test_resolve_batch_of_a_file_saved_with_a_byte_order_mark(sample_db_path: Pa
     assert piped.exit_code == 0 and piped.output.splitlines()[1].startswith("Fire/Ice,ok,")
 
 
+@pytest.mark.parametrize("command", [["search", "t:goblin"], ["sql", "SELECT 1"]])
+def test_json_and_csv_together_is_a_usage_error(sample_db_path: Path, command: list[str]) -> None:
+    """Each prints one format: asked for both, the command says so instead of printing JSON as if --csv were not
+    there."""
+    result = CliRunner().invoke(main, [*command, "--json", "--csv", "--db", str(sample_db_path)])
+    assert result.exit_code == 2 and "give --json or --csv, not both" in result.output
+
+
 def test_rules_downloaded_over_http_refresh_the_rules_only(tmp_path: Path, sample_db_path: Path) -> None:
     # CR 111.10: the predefined tokens come from whatever rules text the database holds
     db = tmp_path / "rules.duckdb"

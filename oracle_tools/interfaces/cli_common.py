@@ -56,6 +56,12 @@ def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
 
 
+def one_output_format(as_json: bool, as_csv: bool) -> None:
+    """A command that prints JSON or CSV prints one of them: both asked for is a usage error, not one chosen."""
+    if as_json and as_csv:
+        raise click.UsageError("give --json or --csv, not both")
+
+
 def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 

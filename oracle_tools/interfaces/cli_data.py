@@ -18,6 +18,7 @@ from oracle_tools.interfaces.cli_common import (
     json_option,
     memory_size,
     one_line,
+    one_output_format,
     open_db,
     seconds_option,
     stream_csv,
@@ -246,6 +247,7 @@ def sql(
     from oracle_tools.store.sqlfiles import QueryStop
     from oracle_tools.store.stopping import StopOnSignals
 
+    one_output_format(as_json, as_csv)
     stop = QueryStop(timeout, what="the query")
     # Ctrl-C calls DuckDB's interrupt() from a thread at once: a Python handler would wait for DuckDB to look for
     # signals, which a nested-loop join does not do for minutes.

@@ -13,6 +13,7 @@ from oracle_tools.interfaces.cli_common import (
     echo_csv,
     echo_json,
     json_option,
+    one_output_format,
     open_db,
 )
 
@@ -130,6 +131,7 @@ def search_command(
     """
     from oracle_tools.search import SearchSyntaxError
 
+    one_output_format(as_json, as_csv)
     query = " ".join(query_words)
     try:
         with open_db(db_path) as db:
