@@ -227,6 +227,8 @@ def test_resolve_batch_of_a_file_saved_with_a_byte_order_mark(sample_db_path: Pa
         ("Fire/Ice", "Fire // Ice"),
         ("Foudre", "Lightning Bolt"),
     ]
+    both = CliRunner().invoke(main, ["resolve", "Shock", "--db", str(sample_db_path), "--batch", str(names)])
+    assert both.exit_code == 2 and "not both" in both.output  # NAME was silently left out
     piped = CliRunner().invoke(
         main, ["resolve", "--db", str(sample_db_path), "--batch", "-"], input="\ufeffFire/Ice\n".encode()
     )

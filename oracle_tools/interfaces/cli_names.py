@@ -45,6 +45,8 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
 
     Exit 0 when it resolves, 1 when it is ambiguous or not found.
     """
+    if batch is not None and name is not None:
+        raise click.UsageError("give a NAME, or --batch FILE, not both")
     with open_db(db_path) as db:
         if batch is not None:
             text = userfiles.read_text(batch, limit=MAX_BATCH_CHARS, what="list of names")
