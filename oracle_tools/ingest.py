@@ -759,6 +759,7 @@ class Ingest:
                     f"{source.path}: the printing {twice[0][0]} is in the file twice; a bulk file holds each printing "
                     "once, so the file is damaged or not Scryfall's. Nothing was replaced."
                 )
+            self._warn_without_oracle_id(con, source, order)
             rows = con.execute(
                 f"SELECT count(*) FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order = ?", [order]
             ).fetchall()[0][0]
@@ -771,6 +772,25 @@ class Ingest:
                 )
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
+
+    def _warn_without_oracle_id(self, con: duckdb.DuckDBPyConnection, source: SourceFile, order: int) -> None:
+        """Say so when card objects of ``source`` have no Oracle id: a card is one Oracle id, so they cannot be
+        loaded, and leaving them out silently loses cards. Scryfall gives every card object an ``oracle_id``, except
+        layout ``reversible_card``, whose faces carry it (build_stage.sql takes the first face's); such objects are
+        left out with a warning rather than refusing a whole bulk file for one odd object."""
+        count, first_id, first_name = con.execute(
+            f"""SELECT count(*), first(id ORDER BY rowid), first(name ORDER BY rowid)
+                FROM {STAGE_CATALOG}.main.stage_cards
+                WHERE file_order = ? AND coalesce(oracle_id, card_faces[1].oracle_id) IS NULL""",
+            [order],
+        ).fetchall()[0]
+        if count:
+            objects = "card object has" if count == 1 else "card objects have"
+            self.report.warnings.append(
+                f"{source.path}: {count:,} {objects} no oracle_id and {'was' if count == 1 else 'were'} left out "
+                f"(the first: id {first_id}, {first_name!r}); Scryfall gives every card object one (a reversible "
+                "card's faces carry it), so the file is damaged or not Scryfall's"
+            )
 
     def _load_rulings(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
         cols = _columns_literal(RULING_COLUMNS)
