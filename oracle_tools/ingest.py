@@ -1124,6 +1124,8 @@ def build(
             "give the embedded sample (--sample) or bulk files (--bulk-file), not both: the sample is built alone, "
             "so the files would be left out"
         )
+    if types or not (sample or bulk_files or rules_file or rules_url):  # CLI `--types ""` is no type at all
+        download.check_bulk_types(types)  # before the network or the database: an unknown one named at once
     if (sample or bulk_files) and (api_url is not None or list(types) != list(DEFAULT_BULK_TYPES)):
         raise IngestError(
             "--types and --api-url choose what is downloaded from Scryfall, and an ingest of "
