@@ -208,6 +208,12 @@ def sniff(
     if match is None:
         if re.fullmatch(r"\[\s*\]\s*", stripped):
             raise IngestError(f"{path}: the JSON array is empty; there are no card objects to ingest.")
+        if '"legal_in_commander"' in stripped[:4000]:  # the trimmed commander-legal list (name, type_line, ...)
+            raise IngestError(
+                f'{path}: is a trimmed card list (name, type_line, oracle_text, legal_in_commander; no "object" '
+                "field), not Scryfall card objects; convert it in the oracle-tools source tree with `python "
+                f"scripts/make_sample.py --trimmed-to-cards {path} cards-trimmed.json.gz` and ingest that file."
+            )
         raise IngestError(
             f'{path}: does not look like Scryfall card or ruling objects (no "object" field in the first '
             f"object: {stripped[:80]!r})."

@@ -445,3 +445,75 @@ def test_a_face_without_a_name_names_the_file_and_the_object(small_db: Path, tmp
     assert message.startswith(f"{bad}: the object with id {objects[5]['id']} has a face (in card_faces) without a name")
     assert "CR 201.2" in message and "Nothing was replaced" in message and "\n" not in message
     assert _fingerprint(small_db) == before
+
+
+# Two records of the real 2025 commander-legal trimmed list (scryfall-commander-legal-trimmed-20250925.json.gz)
+TRIMMED_RECORDS = [
+    {
+        "name": "Llanowar Elves",
+        "mana_cost": "{G}",
+        "type_line": "Creature — Elf Druid",
+        "oracle_text": "{T}: Add {G}.",
+        "color_identity": ["G"],
+        "power": "1",
+        "toughness": "1",
+        "legal_in_commander": "legal",
+    },
+    {
+        "name": "Obyra's Attendants // Desperate Parry",
+        "mana_cost": "{4}{U} // {1}{U}",
+        "type_line": "Creature — Faerie Wizard // Instant — Adventure",
+        "oracle_text": None,
+        "color_identity": ["U"],
+        "power": "3",
+        "toughness": "4",
+        "legal_in_commander": "legal",
+        "card_faces": [
+            {
+                "name": "Obyra's Attendants",
+                "mana_cost": "{4}{U}",
+                "type_line": "Creature — Faerie Wizard",
+                "oracle_text": "Flying",
+                "power": "3",
+                "toughness": "4",
+                "colors": None,
+            },
+            {
+                "name": "Desperate Parry",
+                "mana_cost": "{1}{U}",
+                "type_line": "Instant — Adventure",
+                "oracle_text": "Target creature gets -4/-0 until end of turn. (Then exile this card. You may cast the "
+                "creature later from exile.)",
+                "power": None,
+                "toughness": None,
+                "colors": None,
+            },
+        ],
+    },
+]
+
+
+def test_the_trimmed_commander_list_is_refused_with_the_command_that_converts_it(tmp_path: Path) -> None:
+    """The trimmed list has no "object" field; the refusal says what it is and the exact command that turns it into
+    card objects (scripts/make_sample.py --trimmed-to-cards), which then ingest."""
+    trimmed = tmp_path / "commander_legal_trimmed.json.gz"
+    trimmed.write_bytes(gzip.compress(json.dumps(TRIMMED_RECORDS, ensure_ascii=False).encode()))
+    with pytest.raises(IngestError) as info:
+        OracleDB.ingest_files(tmp_path / "refused.duckdb", [trimmed])
+    message = str(info.value)
+    command = f"python scripts/make_sample.py --trimmed-to-cards {trimmed} cards-trimmed.json.gz"
+    assert message.startswith(f"{trimmed}: is a trimmed card list") and f"`{command}`" in message
+    assert "\n" not in message and not (tmp_path / "refused.duckdb").exists()
+    converted = tmp_path / "cards-trimmed.json.gz"
+    script = Path(__file__).resolve().parents[1] / "scripts" / "make_sample.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--trimmed-to-cards", str(trimmed), str(converted)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    with OracleDB.ingest_files(tmp_path / "new.duckdb", [converted]) as db:
+        rows = db.sql("SELECT name, layout FROM cards ORDER BY name").rows()
+        assert rows == [("Llanowar Elves", "normal"), ("Obyra's Attendants // Desperate Parry", "adventure")]
+        assert db.sql("SELECT status FROM legalities WHERE format = 'commander'")["status"].to_list() == ["legal"] * 2
