@@ -780,10 +780,11 @@ class Ingest:
             bar.update(1)
 
     def _warn_without_oracle_id(self, con: duckdb.DuckDBPyConnection, source: SourceFile, order: int) -> None:
-        """Say so when card objects of ``source`` have no Oracle id: a card is one Oracle id, so they cannot be
-        loaded, and leaving them out silently loses cards. Scryfall gives every card object an ``oracle_id``, except
-        layout ``reversible_card``, whose faces carry it (build_stage.sql takes the first face's); such objects are
-        left out with a warning rather than refusing a whole bulk file for one odd object."""
+        """Say so when card objects of ``source`` have no Oracle id: a card is one Oracle id, so such an object
+        cannot be loaded as a card (its printing is kept), and leaving it out silently loses a card. Scryfall gives
+        every card object an ``oracle_id``, except layout ``reversible_card``, whose faces carry it (build_stage.sql
+        takes the first face's); such objects are left out of the cards with a warning rather than refusing a whole
+        bulk file for one odd object."""
         count, first_id, first_name = con.execute(
             f"""SELECT count(*), first(id ORDER BY rowid), first(name ORDER BY rowid)
                 FROM {STAGE_CATALOG}.main.stage_cards
@@ -793,8 +794,8 @@ class Ingest:
         if count:
             objects = "card object has" if count == 1 else "card objects have"
             self.report.warnings.append(
-                f"{source.path}: {count:,} {objects} no oracle_id and {'was' if count == 1 else 'were'} left out "
-                f"(the first: id {first_id}, {first_name!r}); Scryfall gives every card object one (a reversible "
+                f"{source.path}: {count:,} {objects} no oracle_id and {'was' if count == 1 else 'were'} left out of "
+                f"the cards, kept only as printings (the first: id {first_id}, {first_name!r}); Scryfall gives every card object one (a reversible "
                 "card's faces carry it), so the file is damaged or not Scryfall's"
             )
 

@@ -423,7 +423,8 @@ def test_card_objects_without_an_oracle_id_are_reported_not_dropped_silently(tmp
     report = OracleDB.ingest(tmp_path / "new.duckdb", bulk_files=[cards, reversible])
     [warning] = report.warnings
     assert warning == (
-        f"{cards}: 2 card objects have no oracle_id and were left out (the first: id {first['id']}, "
+        f"{cards}: 2 card objects have no oracle_id and were left out of the cards, kept only as printings (the "
+        f"first: id {first['id']}, "
         f"{first['name']!r}); Scryfall gives every card object one (a reversible card's faces carry it), so the "
         "file is damaged or not Scryfall's"
     )
