@@ -208,6 +208,12 @@ def sniff(
     if match is None:
         if re.fullmatch(r"\[\s*\]\s*", stripped):
             raise IngestError(f"{path}: the JSON array is empty; there are no card objects to ingest.")
+        if '"legal_in_commander"' in stripped[:4000]:  # the trimmed commander-legal list (name, type_line, ...)
+            raise IngestError(
+                f'{path}: is a trimmed card list (name, type_line, oracle_text, legal_in_commander; no "object" '
+                "field), not Scryfall card objects; convert it in the oracle-tools source tree with `python "
+                f"scripts/make_sample.py --trimmed-to-cards {path} cards-trimmed.json.gz` and ingest that file."
+            )
         raise IngestError(
             f'{path}: does not look like Scryfall card or ruling objects (no "object" field in the first '
             f"object: {stripped[:80]!r})."
@@ -759,6 +765,7 @@ class Ingest:
                     f"{source.path}: the printing {twice[0][0]} is in the file twice; a bulk file holds each printing "
                     "once, so the file is damaged or not Scryfall's. Nothing was replaced."
                 )
+            self._warn_without_oracle_id(con, source, order)
             rows = con.execute(
                 f"SELECT count(*) FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order = ?", [order]
             ).fetchall()[0][0]
@@ -771,6 +778,26 @@ class Ingest:
                 )
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
+
+    def _warn_without_oracle_id(self, con: duckdb.DuckDBPyConnection, source: SourceFile, order: int) -> None:
+        """Say so when card objects of ``source`` have no Oracle id: a card is one Oracle id, so such an object
+        cannot be loaded as a card (its printing is kept), and leaving it out silently loses a card. Scryfall gives
+        every card object an ``oracle_id``, except layout ``reversible_card``, whose faces carry it (build_stage.sql
+        takes the first face's); such objects are left out of the cards with a warning rather than refusing a whole
+        bulk file for one odd object."""
+        count, first_id, first_name = con.execute(
+            f"""SELECT count(*), first(id ORDER BY rowid), first(name ORDER BY rowid)
+                FROM {STAGE_CATALOG}.main.stage_cards
+                WHERE file_order = ? AND coalesce(oracle_id, card_faces[1].oracle_id) IS NULL""",
+            [order],
+        ).fetchall()[0]
+        if count:
+            objects = "card object has" if count == 1 else "card objects have"
+            self.report.warnings.append(
+                f"{source.path}: {count:,} {objects} no oracle_id and {'was' if count == 1 else 'were'} left out of "
+                f"the cards, kept only as printings (the first: id {first_id}, {first_name!r}); Scryfall gives every card object one (a reversible "
+                "card's faces carry it), so the file is damaged or not Scryfall's"
+            )
 
     def _load_rulings(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
         cols = _columns_literal(RULING_COLUMNS)
@@ -1104,6 +1131,8 @@ def build(
             "give the embedded sample (--sample) or bulk files (--bulk-file), not both: the sample is built alone, "
             "so the files would be left out"
         )
+    if types or not (sample or bulk_files or rules_file or rules_url):  # CLI `--types ""` is no type at all
+        download.check_bulk_types(types)  # before the network or the database: an unknown one named at once
     if (sample or bulk_files) and (api_url is not None or list(types) != list(DEFAULT_BULK_TYPES)):
         raise IngestError(
             "--types and --api-url choose what is downloaded from Scryfall, and an ingest of "

@@ -4,6 +4,7 @@
 Usage::
 
     python scripts/make_sample.py [--realdata ../shared/realdata] [--out oracle_tools/data/sample]
+    python scripts/make_sample.py --trimmed-to-cards TRIMMED.json.gz OUT.json.gz   # a whole trimmed list, converted
 
 Deterministic: no clocks, no unordered iteration, seeded randomness (seed 20191004) and gzip
 with ``mtime=0`` and no file name in the header, so re-running gives byte-identical files.
@@ -847,6 +848,21 @@ def build(realdata: Path, out: Path) -> dict[str, Any]:
     return report
 
 
+def convert_trimmed(src: Path, out: Path) -> int:
+    """Write every record of a trimmed commander-legal list (``src``, gzipped or not) to ``out`` as Scryfall-shaped
+    card objects (:func:`trimmed_to_card`: SYNTHETIC ids, set ``TRIMMED_SET``), ``.gz`` compressed when ``out``
+    ends so; the number written."""
+    raw = src.read_bytes()
+    records: list[dict[str, Any]] = msgspec.json.decode(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    chosen = sorted(records, key=lambda r: (fold(r["name"]), r["name"]))
+    data = dump_bulk(trimmed_to_card(record, i) for i, record in enumerate(chosen, 1))
+    if out.suffix == ".gz":
+        write_gz(out, data)
+    else:
+        out.write_bytes(data)
+    return len(chosen)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -862,7 +878,21 @@ def main(argv: list[str] | None = None) -> int:
         help="output folder (default: oracle_tools/data/sample)",
     )
     parser.add_argument("--quiet", action="store_true", help="do not print the selection report")
+    parser.add_argument(
+        "--trimmed-to-cards",
+        nargs=2,
+        type=Path,
+        metavar=("TRIMMED", "OUT"),
+        help="instead of the sample: convert a whole trimmed commander-legal list (such as "
+        "scryfall-commander-legal-trimmed-20250925.json.gz) into Scryfall-shaped card objects (synthetic ids) in OUT",
+    )
     args = parser.parse_args(argv)
+    if args.trimmed_to_cards:
+        src, out = args.trimmed_to_cards
+        count = convert_trimmed(src, out)
+        if not args.quiet:
+            print(f"wrote {count:,} card objects to {out}; ingest it with `oracle-tools ingest --bulk-file {out}`")
+        return 0
     report = build(args.realdata, args.out)
     if not args.quiet:
         json.dump(report, sys.stdout, ensure_ascii=False, indent=1)

@@ -420,6 +420,28 @@ def test_a_rules_file_without_a_database_says_to_ingest_cards_first(tmp_path: Pa
 
 
 @pytest.mark.parametrize(
+    ("types", "said"),
+    [
+        ("all_card", "error: unknown Scryfall bulk type 'all_card' (did you mean all_cards?); known bulk types: "),
+        ("bogus", "error: unknown Scryfall bulk type 'bogus'; known bulk types: "),
+        ("oracle_cards,rullings", "error: unknown Scryfall bulk type 'rullings' (did you mean rulings?)"),
+        ("", "error: no bulk type given to download; give one or more of "),
+    ],
+    ids=["close", "far", "second", "empty"],
+)
+def test_ingest_types_are_checked_before_the_network(tmp_path: Path, types: str, said: str) -> None:
+    """An unknown --types once reported "cannot reach api.scryfall.com", and `--types ""` wrote nothing with exit 0:
+    the bulk types are checked against the one table of them (store.download.BULK_TYPES) first."""
+    db = tmp_path / "new.duckdb"
+    args = ["ingest", "--db", str(db), "--types", types, "--api-url", "http://127.0.0.1:9", "--no-progress"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and result.output.startswith(said), result.output
+    assert "oracle_cards, unique_artwork, default_cards, all_cards, rulings" in result.output
+    assert not db.exists() and not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize(
     ("extra", "said"),
     [
         (["--sample", "--bulk-file", "BULK"], "not both: the sample is built alone"),

@@ -14,8 +14,10 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from oracle_tools.errors import RulesFileError
+from oracle_tools.interfaces.cli import main
 from oracle_tools.text.comprules import RulesDocument, default_rules_path, load_rules, parse_rules
 from oracle_tools.tokens.predefined import PredefinedToken, predefined_tokens
 
@@ -109,6 +111,48 @@ def test_cr_cut_before_111_10_is_rejected() -> None:
     cut = raw[: raw.index("\n111.10. ")]
     with pytest.raises(RulesFileError, match=r"<cut>.*111\.10.*missing"):
         parse_rules(cut, source="<cut>")
+
+
+@pytest.mark.parametrize(
+    ("cut_at", "stops_at", "lacks"),
+    [
+        (120_000, "120.10", "section 9, Glossary or Credits"),
+        (300_000, "601.3e", "section 9"),
+        (900_000, None, "Credits"),  # inside the Glossary
+    ],
+)
+def test_a_cr_cut_short_is_refused_by_its_structure(
+    tmp_path: Path, cut_at: int, stops_at: str | None, lacks: str
+) -> None:
+    """`head -c 120000 cr.txt` once replaced the whole rules with 440 of them: a whole CR runs through section 9
+    and ends with the Glossary and Credits (its table of contents), so a text that stops before that is refused."""
+    p = tmp_path / "MagicCompRules-cut.txt"
+    p.write_bytes(CR_FILE.read_bytes()[:cut_at])
+    with pytest.raises(RulesFileError) as info:
+        load_rules(p)
+    message = str(info.value)
+    assert message.startswith(f"{p} is cut short: its rules stop at ") and "\n" not in message
+    assert f"no {lacks}" in message
+    assert "runs through section 9 and ends with the Glossary and Credits" in message
+    if stops_at is not None:
+        assert re.search(rf"stop at {re.escape(stops_at)} ", message)
+
+
+def test_the_real_cr_is_whole(realdata: Path) -> None:
+    doc = load_rules(realdata / "MagicCompRules-20260116.txt")
+    assert doc.sections["9"] == "Casual Variants" and "Treasure Token" in doc.glossary and len(doc.rules) > 3000
+
+
+def test_ingest_of_a_cut_cr_keeps_the_database(sample_db_path: Path, tmp_path: Path) -> None:
+    db_path = tmp_path / "copy.duckdb"
+    db_path.write_bytes(sample_db_path.read_bytes())
+    before = db_path.read_bytes()
+    cut = tmp_path / "crt.txt"
+    cut.write_bytes(CR_FILE.read_bytes()[:120_000])
+    result = CliRunner().invoke(main, ["ingest", "--db", str(db_path), "--rules-file", str(cut), "--no-progress"])
+    assert result.exit_code == 2, result.output
+    assert "cut short" in result.output and "wrote" not in result.output
+    assert db_path.read_bytes() == before
 
 
 def test_missing_file_and_binary_file(tmp_path: Path) -> None:

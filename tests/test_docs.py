@@ -169,6 +169,8 @@ def test_a_card_list_not_in_scryfalls_shape_is_pointed_at_its_converter() -> Non
     docs = _docs()
     assert "scryfall-commander-legal-trimmed-20250925.json.gz" in docs
     assert "scripts/make_sample.py" in docs and "trimmed_to_card" in docs
+    # the command the docs give is the one the refusal gives (test_ingest.py) and the script runs
+    assert "python scripts/make_sample.py --trimmed-to-cards TRIMMED.json.gz cards-trimmed.json.gz" in docs
     assert (ROOT / "scripts" / "make_sample.py").read_text(encoding="utf-8").count("def trimmed_to_card(") == 1
 
 

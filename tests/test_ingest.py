@@ -409,3 +409,112 @@ def test_the_card_objects_are_kept_beside_the_layers_not_the_staging(
     with OracleDB.ingest_files(tmp_path / "new.duckdb", [sample_dir() / "cards-2024.json.gz"]) as db:
         assert db.con.execute("SELECT count(*) FROM scryfall_objects").fetchall()[0][0] == 187
     assert seen == [187]  # the printings were built when the keeping started
+
+
+def test_card_objects_without_an_oracle_id_are_reported_not_dropped_silently(tmp_path: Path) -> None:
+    """A card is one Oracle id, so an object without one cannot be loaded; leaving it out without a word lost
+    cards. Scryfall gives every card object an oracle_id except layout reversible_card, whose faces carry it: those
+    still load (tests/fixtures/reversible) without a warning."""
+    objects = _objects(CARDS_2024)[:40]
+    first = {k: v for k, v in objects[3].items() if k != "oracle_id"}
+    weird = {"object": "card", "id": "0000", "name": "Weird"}
+    cards = _write_ndjson(tmp_path / "cards.json", [*objects[:3], first, *objects[4:], weird])
+    reversible = Path(__file__).parent / "fixtures" / "reversible" / "default-cards-sld-reversible.json"
+    report = OracleDB.ingest(tmp_path / "new.duckdb", bulk_files=[cards, reversible])
+    [warning] = report.warnings
+    assert warning == (
+        f"{cards}: 2 card objects have no oracle_id and were left out of the cards, kept only as printings (the "
+        f"first: id {first['id']}, "
+        f"{first['name']!r}); Scryfall gives every card object one (a reversible card's faces carry it), so the "
+        "file is damaged or not Scryfall's"
+    )
+    with OracleDB(tmp_path / "new.duckdb") as db:
+        assert db.sql("SELECT count(*) FROM cards WHERE layout = 'reversible_card'").item() == 0
+        assert db.sql("SELECT count(*) FROM printings WHERE layout = 'reversible_card'").item() > 0
+
+
+def test_a_face_without_a_name_names_the_file_and_the_object(small_db: Path, tmp_path: Path) -> None:
+    """CR 201.2: every face has a name. `"card_faces": [{}]` once failed on the faces table's NOT NULL and blamed
+    the database; it is refused as the file's fault, naming the object, and the old database stays."""
+    before = _fingerprint(small_db)
+    objects = _objects(CARDS_2024)[:20]
+    objects[5] = {**objects[5], "card_faces": [{}]}
+    bad = _write_ndjson(tmp_path / "faceless.json", objects)
+    with pytest.raises(IngestError) as info:
+        OracleDB.ingest_files(small_db, [bad])
+    message = str(info.value)
+    assert message.startswith(f"{bad}: the object with id {objects[5]['id']} has a face (in card_faces) without a name")
+    assert "CR 201.2" in message and "Nothing was replaced" in message and "\n" not in message
+    assert _fingerprint(small_db) == before
+
+
+# Two records of the real 2025 commander-legal trimmed list (scryfall-commander-legal-trimmed-20250925.json.gz)
+TRIMMED_RECORDS = [
+    {
+        "name": "Llanowar Elves",
+        "mana_cost": "{G}",
+        "type_line": "Creature — Elf Druid",
+        "oracle_text": "{T}: Add {G}.",
+        "color_identity": ["G"],
+        "power": "1",
+        "toughness": "1",
+        "legal_in_commander": "legal",
+    },
+    {
+        "name": "Obyra's Attendants // Desperate Parry",
+        "mana_cost": "{4}{U} // {1}{U}",
+        "type_line": "Creature — Faerie Wizard // Instant — Adventure",
+        "oracle_text": None,
+        "color_identity": ["U"],
+        "power": "3",
+        "toughness": "4",
+        "legal_in_commander": "legal",
+        "card_faces": [
+            {
+                "name": "Obyra's Attendants",
+                "mana_cost": "{4}{U}",
+                "type_line": "Creature — Faerie Wizard",
+                "oracle_text": "Flying",
+                "power": "3",
+                "toughness": "4",
+                "colors": None,
+            },
+            {
+                "name": "Desperate Parry",
+                "mana_cost": "{1}{U}",
+                "type_line": "Instant — Adventure",
+                "oracle_text": "Target creature gets -4/-0 until end of turn. (Then exile this card. You may cast the "
+                "creature later from exile.)",
+                "power": None,
+                "toughness": None,
+                "colors": None,
+            },
+        ],
+    },
+]
+
+
+def test_the_trimmed_commander_list_is_refused_with_the_command_that_converts_it(tmp_path: Path) -> None:
+    """The trimmed list has no "object" field; the refusal says what it is and the exact command that turns it into
+    card objects (scripts/make_sample.py --trimmed-to-cards), which then ingest."""
+    trimmed = tmp_path / "commander_legal_trimmed.json.gz"
+    trimmed.write_bytes(gzip.compress(json.dumps(TRIMMED_RECORDS, ensure_ascii=False).encode()))
+    with pytest.raises(IngestError) as info:
+        OracleDB.ingest_files(tmp_path / "refused.duckdb", [trimmed])
+    message = str(info.value)
+    command = f"python scripts/make_sample.py --trimmed-to-cards {trimmed} cards-trimmed.json.gz"
+    assert message.startswith(f"{trimmed}: is a trimmed card list") and f"`{command}`" in message
+    assert "\n" not in message and not (tmp_path / "refused.duckdb").exists()
+    converted = tmp_path / "cards-trimmed.json.gz"
+    script = Path(__file__).resolve().parents[1] / "scripts" / "make_sample.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--trimmed-to-cards", str(trimmed), str(converted)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    with OracleDB.ingest_files(tmp_path / "new.duckdb", [converted]) as db:
+        rows = db.sql("SELECT name, layout FROM cards ORDER BY name").rows()
+        assert rows == [("Llanowar Elves", "normal"), ("Obyra's Attendants // Desperate Parry", "adventure")]
+        assert db.sql("SELECT status FROM legalities WHERE format = 'commander'")["status"].to_list() == ["legal"] * 2

@@ -44,7 +44,7 @@ import requests
 import urllib3.exceptions
 from tqdm import tqdm
 
-from oracle_tools.errors import DownloadError
+from oracle_tools.errors import DownloadError, IngestError
 from oracle_tools.store.resources import package_version
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "DEFAULT_API_URL",
     "USER_AGENT",
     "BulkFile",
+    "check_bulk_types",
     "fetch_bulk_files",
     "fetch_index",
     "fetch_set_list",
@@ -61,6 +62,21 @@ __all__ = [
 
 BULK_TYPES: tuple[str, ...] = ("oracle_cards", "unique_artwork", "default_cards", "all_cards", "rulings")
 DEFAULT_API_URL = "https://api.scryfall.com"
+
+
+def check_bulk_types(types: Sequence[str]) -> None:
+    """Refuse an unknown bulk type (with a "did you mean" from :data:`BULK_TYPES`) or no type at all, in one line,
+    before anything is downloaded: an unknown one would otherwise be found only after reaching Scryfall."""
+    import difflib
+
+    known = ", ".join(BULK_TYPES)
+    if not types:
+        raise IngestError(f"no bulk type given to download; give one or more of {known} (--types a,b)")
+    for kind in types:
+        if kind not in BULK_TYPES:
+            close = difflib.get_close_matches(kind, BULK_TYPES, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise IngestError(f"unknown Scryfall bulk type {kind!r}{hint}; known bulk types: {known}")
 
 
 #: Scryfall: "Your User-Agent header must be accurate to your usage context ...

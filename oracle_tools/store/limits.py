@@ -80,14 +80,26 @@ def first_oversized_field_sql(table: str) -> str:
         for field, limit in FIELD_CHARS.items()
     )
     blank = r"regexp_full_match(coalesce(name, ''), '[\s\p{Z}\p{Cc}\p{Cf}]*')"
+    # CR 201.2: each face of a multi-face card has its own name too; a face without one ("card_faces": [{}])
+    # would otherwise stop the build on the faces table's NOT NULL, blaming the database.
+    blank_face = (
+        r"coalesce(list_bool_or(list_transform(card_faces, lambda f: "
+        r"regexp_full_match(coalesce(f.name, ''), '[\s\p{Z}\p{Cc}\p{Cf}]*'))), false)"
+    )
     return (
-        f"SELECT id, problem FROM (SELECT id, CASE WHEN {blank} THEN ['name', NULL] {whens} END AS problem "
+        f"SELECT id, problem FROM (SELECT id, CASE WHEN {blank} THEN ['name', NULL] "
+        f"WHEN {blank_face} THEN ['face.name', NULL] {whens} END AS problem "
         f"FROM {table} WHERE file_order = ?) WHERE problem IS NOT NULL LIMIT 1"
     )
 
 
 def field_error(path: object, card_id: str, field: str, chars: str | None) -> IngestError:
     """The one line for the object ``card_id`` of the file ``path`` whose ``field`` is too long (or empty)."""
+    if chars is None and field == "face.name":
+        return IngestError(
+            f"{path}: the object with id {card_id} has a face (in card_faces) without a name, which no card has "
+            "(CR 201.2: every face has its own name); the file is damaged or not Scryfall's. Nothing was replaced."
+        )
     if chars is None:
         return IngestError(
             f"{path}: the object with id {card_id} has an empty name (or only spaces), which no card has; the "

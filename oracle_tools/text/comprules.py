@@ -163,6 +163,8 @@ def parse_rules(text: str, *, source: str = "<text>") -> RulesDocument:
             f"(found {len(rules)} numbered rules); it may be truncated; {_OFFICIAL}"
         )
 
+    _refuse_cut_short(lines, start, end, rules, sections, source)
+
     glossary: dict[str, str] = {}
     block: list[str] = []
     for ln in [*lines[end + 1 :], ""]:
@@ -183,6 +185,37 @@ def parse_rules(text: str, *, source: str = "<text>") -> RulesDocument:
         glossary=glossary,
         source=source,
     )
+
+
+def _refuse_cut_short(
+    lines: list[str], start: int, end: int, rules: dict[str, list[str]], sections: dict[str, str], source: str
+) -> None:
+    """Refuse a rules text that stops before its end, so a cut file never replaces the whole rules.
+
+    The CR's own table of contents gives its structure: nine numbered sections ("1. Game Concepts" ...
+    "9. Casual Variants", rules 100-905), then "Glossary", then "Credits" (which ends with the "These rules are
+    effective as of ..." line). A whole file therefore has a section 9 heading among its rules, a Glossary heading
+    after them and a Credits heading after the Glossary; a count of rules would be a guess that changes with every
+    release, the structure does not.
+    """
+    missing: list[str] = []
+    if "9" not in sections:
+        missing.append("section 9")
+    if end >= len(lines):
+        missing.append("Glossary")
+    if "Credits" not in lines[end + 1 :]:
+        missing.append("Credits")
+    if not missing:
+        return
+    last = next(reversed(rules))
+    raise RulesFileError(
+        f"{source} is cut short: its rules stop at {last} and it has no {_or(missing)}"
+        f" — a whole Comprehensive Rules text runs through section 9 and ends with the Glossary and Credits; {_OFFICIAL}"
+    )
+
+
+def _or(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
 def default_rules_path(directory: Path | None = None) -> Path:
