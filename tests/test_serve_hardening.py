@@ -138,7 +138,8 @@ def test_too_many_or_too_large_headers_are_a_431(server: Server) -> None:
 
 
 def test_connections_are_capped(server: Server) -> None:
-    """uvicorn's limit_concurrency is set: the (MAX_CONNECTIONS+1)th open connection is answered 503."""
+    """uvicorn's limit_concurrency is set: the (MAX_CONNECTIONS+1)th open connection is answered 503, Scryfall's
+    error object (uvicorn's own answer is plain text)."""
     socks = []
     try:
         for _ in range(limits.MAX_CONNECTIONS + 5):
@@ -148,7 +149,14 @@ def test_connections_are_capped(server: Server) -> None:
         last = socks[-1]
         last.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         last.settimeout(10)
-        assert last.recv(4096).startswith(b"HTTP/1.1 503 ")
+        answer = b""
+        while b"}" not in answer and (chunk := last.recv(4096)):
+            answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503 ") and b"content-type: application/json" in head.lower(), answer
+        error = json.loads(body)
+        assert (error["object"], error["code"], error["status"]) == ("error", "service_unavailable", 503)
+        assert str(limits.MAX_CONNECTIONS) in error["details"]
     finally:
         for s in socks:
             s.close()

@@ -23,6 +23,7 @@ import sys
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.flow_control import service_unavailable
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 #: Seconds a client has to send a request's headers, from the connection's start or the previous answer.
@@ -174,6 +175,11 @@ class GuardedHttpToolsProtocol(CutsOffStalledReaders, HttpToolsProtocol):
         if not self._refused:
             super().on_headers_complete()
 
+    def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+        # Past MAX_CONNECTIONS uvicorn answers with its own plain-text 503: Scryfall's error object instead.
+        answer: Any = _over_the_connection_limit if app is service_unavailable else app  # ASGI apps: typed alike
+        super()._start_asgi_task(cycle, answer)
+
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing():
@@ -182,6 +188,21 @@ class GuardedHttpToolsProtocol(CutsOffStalledReaders, HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+
+async def _over_the_connection_limit(scope: Scope, receive: Receive, send: Send) -> None:
+    """The answer to a request beyond MAX_CONNECTIONS (uvicorn's limit_concurrency), as Scryfall's error object."""
+    body = json.dumps(
+        {
+            "object": "error",
+            "code": "service_unavailable",
+            "status": 503,
+            "details": f"The server has {MAX_CONNECTIONS} connections and requests in progress; retry in a moment.",
+        }
+    ).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 503, "headers": [*headers, (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def _quiet_once_answered(app: ASGIApp) -> ASGIApp:
