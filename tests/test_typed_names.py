@@ -131,6 +131,8 @@ ROWS: list[tuple[str, bool, str, str | None]] = [
     ("Wrath of Gd", True, "ok", "Wrath of God"),
     ("Birds of Paradice", True, "ok", "Birds of Paradise"),
     ("Llanowar Elfs", True, "ok", "Llanowar Elves"),
+    ("Mox Oapl", True, "ok", "Mox Opal"),
+    ("Noble Heirarch", True, "ok", "Noble Hierarch"),
     # one edit (Damerau: a swap is one edit), and the name whose words the corrected words are whole
     ("Shcok", True, "ok", "Shock"),
     ("Socur", True, "ok", "Scour"),
@@ -150,6 +152,16 @@ ROWS: list[tuple[str, bool, str, str | None]] = [
     ("elf", True, "ambiguous", None),
     ("Very Cryptic", True, "ambiguous", None),
     ("aust", True, "ambiguous", None),
+    # a fragment too short to be a word of its own decides no name (CR 201.2: a name is the whole name): 'el' and
+    # 'zo' are whole words of one name each, 'ab' and 'ka' near ones, but each begins or is inside the words of
+    # hundreds; 'wast' is a near word of 'waste' and 'wastes' alike (Wastes, Waste Not, Lay Waste)
+    ("zz", True, "ambiguous", None),
+    ("ab", True, "ambiguous", None),
+    ("el", True, "ambiguous", None),
+    ("li", True, "ambiguous", None),
+    ("zo", True, "ambiguous", None),
+    ("ka", True, "ambiguous", None),
+    ("wast", True, "ambiguous", None),
     # nonsense: nothing close is not found
     ("asdf", True, "not_found", None),
     ("qwertyuiop", True, "not_found", None),
@@ -286,6 +298,50 @@ def test_names_that_differ_only_in_punctuation_are_ambiguous(full_db: OracleDB) 
     assert loose.status == "ambiguous" and {c.oracle_id for c in loose.candidates} == cards
     (hyphenated,) = {oid for name, oid in rows if name == "Corpo-a-corpo"}
     assert full_db.resolve("Corpo-a-corpo").oracle_id == hyphenated
+
+
+def test_a_short_fragment_that_fits_many_cards_is_ambiguous_not_one_of_them(full_db: OracleDB) -> None:
+    """A lone fragment is answered with a card only when every name it fits is that card's (CR 201.2: a name is
+    the whole name). 'zz' begins a word of Zzzyxas's Abyss alone but is inside a hundred others' (Blizzard); 'el',
+    'li', 'zo' are whole words of one name each, 'ab' and 'ka' nearly so ('abu', 'kal'), and each begins words of
+    hundreds; 'wast' is as near to 'waste' as to 'wastes'. Each is ambiguous, listing several cards, on both
+    strategies — and the fragments and typos that do fit one card still answer it."""
+    cards = {row[0]: row[1] for row in full_db.con.execute("SELECT name, oracle_id FROM cards").fetchall()}
+    listed = {
+        "zz": {"Zzzyxas's Abyss", "Blizzard"},
+        "ab": {"Abu Ja'far"},
+        "el": {"El-Hajjâj"},
+        "zo": {"Zo-Zu the Punisher"},
+        "wast": {"Wastes", "Waste Not", "Lay Waste"},
+    }
+    for resolver in (PointNames(full_db.con), full_db.name_index):
+        for text in ("zz", "ab", "el", "li", "zo", "ka", "wast"):
+            r = resolver.resolve(text, fuzzy=True)
+            assert r.status == "ambiguous" and r.oracle_id is None, (text, type(resolver).__name__, r)
+            assert len({c.oracle_id for c in r.candidates}) > 1, (text, r.candidates)
+            names = {c.name for c in r.candidates}
+            assert listed.get(text, set()) <= names, (text, sorted(names)[:10])
+            assert all(cards[c.name] == c.oracle_id for c in r.candidates if c.name in cards)
+        for text, name in (
+            ("tarmo", "Tarmogoyf"),
+            ("aust com", "Austere Command"),
+            ("wastelan", "Wasteland"),
+            ("Goyf", "Altar of the Goyf"),
+            ("Thoughtsieze", "Thoughtseize"),
+            ("Mox Oapl", "Mox Opal"),
+            ("Noble Heirarch", "Noble Hierarch"),
+        ):
+            r = resolver.resolve(text, fuzzy=True)
+            assert (r.status, r.name) == ("ok", name), (text, type(resolver).__name__, r)
+        assert resolver.resolve("aust", fuzzy=True).status == "ambiguous"  # Scryfall's recorded answer (2022)
+
+
+def test_a_short_whole_word_of_one_name_decides_nothing(sample_db: OracleDB) -> None:
+    """'SP' is a whole word of one name of the sample (SP//dr, Piloted by Peni) and begins words of a hundred
+    others (Spell Pierce, Sphinx …): ambiguous, as on the card names."""
+    r = sample_db.resolve("SP", fuzzy=True)
+    assert r.status == "ambiguous", r
+    assert "SP//dr, Piloted by Peni" in {c.name for c in r.candidates} and len(r.candidates) > 1
 
 
 # -- suggestions: word and prefix matches first, then close spellings --------------------------------------

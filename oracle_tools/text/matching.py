@@ -126,8 +126,13 @@ NAME_MARGIN = 5.0
 # short and few, only closer ones.
 SUGGEST_CUTOFF = 50.0
 TOKEN_SPELLING_CUTOFF = 70.0
-# A lone fragment of this many letters counts inside words too ('aust' is in Exhaust; 'in' says nothing).
+# A lone fragment that begins no word is read inside words from this many letters ('ounterspell' is in
+# Counterspell; 'bn', only inside Abnormal Endurance, says nothing).
 INSIDE_LETTERS = 3
+# A lone typed word of fewer letters is only ever a fragment, never a word of its own that decides a name ('el',
+# 'li', 'zo', 'sp' are whole words of one name each, and begin or are inside hundreds of others): it answers a card
+# only when every name it fits is that card's (CR 201.2: a name is the whole name; a fragment is not one).
+WORD_LETTERS = 3
 # Close spellings are sought among the names with a word that begins as a typed word does (its first letters,
 # this many) or that is one edit from one; a typed word of fewer letters brings the names it is a whole word of,
 # unless it is in more names than COMMON_WORD_NAMES ('the', 'of': no clue to which name was meant).
@@ -154,8 +159,9 @@ class Match:
     Lightning Bolt, not Boltwave), else a near word of one ('wastelan': Wasteland), else several words
     were typed ('aust com'); a lone fragment ('tarmo', 'aust') decides nothing by itself (the resolver answers
     it when every name it fits is one card's). ``complete`` are the decisive names with no word left untyped
-    ('wastelan' is Wasteland, of the Wasteland cards; none when a correction was unsure); ``corrected``: the words
-    had to be corrected first.
+    ('wastelan' is Wasteland, of the Wasteland cards; none when a correction was unsure, or when the typed words
+    meet different words of the decisive names: 'wast' of 'waste' and 'wastes'); ``corrected``: the words had to be
+    corrected first. A lone word of fewer than WORD_LETTERS letters decides nothing ('el', 'zz').
     """
 
     names: tuple[str, ...] = ()
@@ -184,19 +190,23 @@ _WHOLE, _NEAR, _PREFIX = 2, 1, 0
 
 def _near_prefix(typed: int, word: int) -> bool:
     """Whether a prefix of ``typed`` letters of a word of ``word`` letters is a near word: its rapidfuzz ratio,
-    200·typed / (typed + word) (the untyped letters are its whole Indel distance), reaches WORD_CUTOFF."""
-    return 200 * typed >= WORD_CUTOFF * (typed + word)
+    200·typed / (typed + word) (the untyped letters are its whole Indel distance), reaches WORD_CUTOFF. A word is
+    whole when typed whole; a shorter prefix is a near word (a letter or two left off, a one-edit slip) only from
+    CORRECTED_LETTERS on, as a slip is read: 'ka' is no slip for 'kal', nor 'ane' for 'anew'."""
+    return typed == word or (typed >= CORRECTED_LETTERS and 200 * typed >= WORD_CUTOFF * (typed + word))
 
 
-def _fit(typed: str, own: list[str]) -> int:
-    """How well ``typed`` meets its best word of a name (``own``), -1 when it starts none."""
-    best = -1
+def _fit(typed: str, own: list[str]) -> tuple[int, str | None]:
+    """How well ``typed`` meets its best word of a name (``own``), -1 when it starts none, and that word."""
+    best, met = -1, None
     for word in own:
         if word == typed:
-            return _WHOLE
+            return _WHOLE, word
         if word.startswith(typed):
-            best = max(best, _NEAR if _near_prefix(len(typed), len(word)) else _PREFIX)
-    return best
+            fit = _NEAR if _near_prefix(len(typed), len(word)) else _PREFIX
+            if fit > best:
+                best, met = fit, word
+    return best, met
 
 
 # -- the index ---------------------------------------------------------------------------------------
@@ -443,8 +453,10 @@ class NameMatcher:
         if not typed:
             return _Reading(typed, (), as_typed, False)
         if lines := self._covering(typed):
-            if len(typed) == 1 and not self._decides(typed[0]) and len(typed[0]) >= INSIDE_LETTERS:
-                # a lone fragment: the words it is found inside count too ('aust': Exhaust, Holocaust)
+            if len(typed) == 1 and not self._decides(typed[0]) and len(lines) <= COMMON_WORD_NAMES:
+                # a lone fragment: the words it is found inside count too ('aust': Exhaust, Holocaust; 'zz':
+                # Blizzard, Puzzle Box), so that it is one card only when no other name holds it (one that begins
+                # words of hundreds of names, 'e', is ambiguous without them: they would come after those)
                 lines = sorted(set(lines) | self.index.words_containing(typed[0]))
             return _Reading(typed, tuple(lines), as_typed, False)
         if corrected := self._corrected(typed):
@@ -454,7 +466,10 @@ class NameMatcher:
         return _Reading(typed, (), as_typed, False)
 
     def _decides(self, typed: str) -> bool:
-        """Whether a lone typed word is a whole or near word of some name (else it is a bare prefix)."""
+        """Whether a lone typed word is a whole or near word of some name (else it is a bare prefix); a word of
+        fewer than WORD_LETTERS letters never is."""
+        if len(typed) < WORD_LETTERS:
+            return False
         lo, hi = self.index.span(typed)
         return any(_near_prefix(len(typed), len(word)) for word in self.index.vocabulary[lo:hi])
 
@@ -559,17 +574,20 @@ class NameMatcher:
         popular, then by name."""
         count = len(reading.typed)
         rows = []
+        met: dict[int, tuple[str | None, ...]] = {}  # line -> the word of it each typed word met
         for line in reading.lines:
             own = words(self.keys[line])
-            fit, edits = _WHOLE, 0
+            fit, edits, words_met = _WHOLE, 0, []
             for spellings in reading.spellings:
-                best, cost = -1, 0
+                best, cost, best_word = -1, 0, None
                 for spelled, spelled_edits in spellings:
-                    f = _fit(spelled, own)
+                    f, word = _fit(spelled, own)
                     if f > best or (f == best and spelled_edits < cost):
-                        best, cost = f, spelled_edits
+                        best, cost, best_word = f, spelled_edits, word
                 fit, edits = min(fit, best), edits + cost
+                words_met.append(best_word)
             rows.append((line, fit, edits, len(own) - count))
+            met[line] = tuple(words_met)
         # A correction is sure when each misspelt word was one edit from exactly one word; a word two edits
         # away, or one edit from several ('exorcise': exorcist, exorcism), decides nothing beyond the names
         # it matched (several cards stay ambiguous, never a guess).
@@ -577,6 +595,8 @@ class NameMatcher:
         unsure = reading.corrected and (far or any(len(s) > 1 for s in reading.spellings))
         if reading.corrected and far:
             decisive = set(reading.lines)
+        elif count == 1 and len(reading.typed[0]) < WORD_LETTERS:
+            decisive = set()  # a fragment this short is no word of its own ('el'): the names it fits decide
         elif whole := {line for line, fit, _, _ in rows if fit == _WHOLE}:
             decisive = whole
         elif near := {line for line, fit, _, _ in rows if fit >= _NEAR}:
@@ -588,11 +608,18 @@ class NameMatcher:
             rows.sort(key=lambda r: (r[0] not in decisive, r[2], r[3], -popularity[r[0]], names[r[0]]))
         else:
             # a name the fragment is only inside comes after those it begins a word of
-            rows.sort(key=lambda r: (r[0] not in decisive, r[1] < 0, r[3], names[r[0]]))
+            # (a fragment too short to decide lists the names it is a whole word of first: 'an', An-Havva Inn)
+            rows.sort(key=lambda r: (r[0] not in decisive, r[1] < 0, r[1] != _WHOLE, r[3], names[r[0]]))
+        # The name that is nothing but the typed words is complete ('wastelan' is Wasteland, of the Wasteland
+        # cards) only when the decisive names all hold the same word for each typed word: 'wast' is a near word of
+        # both 'waste' and 'wastes', so Wastes is one of several cards it fits (Waste Not, Lay Waste), not the one.
+        one_word_each = all(len(set(column)) == 1 for column in zip(*(met[line] for line in decisive)))
         return Match(
             names=tuple(names[r[0]] for r in rows),
             decisive=tuple(names[r[0]] for r in rows if r[0] in decisive),
-            complete=() if unsure else tuple(names[r[0]] for r in rows if r[0] in decisive and r[3] == 0),
+            complete=()
+            if unsure or not one_word_each
+            else tuple(names[r[0]] for r in rows if r[0] in decisive and r[3] == 0),
             corrected=reading.corrected,
         )
 
