@@ -427,6 +427,7 @@ class Ingest:
         and keeps the old database as it was: :class:`~oracle_tools.store.stopping.Stopped` (a KeyboardInterrupt)."""
         self.check_side_files(rules_file)
         userfiles.check_database_path(self.db_path)
+        self._check_is_database()
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         with StopOnSignals() as self._stop:
             try:
@@ -442,6 +443,20 @@ class Ingest:
                     raise Stopped(self._stop.received) from None
                 raise
 
+    def _check_is_database(self) -> None:
+        """Refuse a --db that names a file of another kind (a Scryfall gzip, JSON) before anything is written:
+        it is no damaged database, so not even --replace-anyway writes over it. An empty file holds no one's
+        data: the new database is built in its place (as into a path that does not exist yet)."""
+        kind = sqlfiles.not_a_database(self.db_path)
+        if kind is None or kind == sqlfiles.EMPTY_FILE:
+            return
+        card_file = " (a card file goes after --bulk-file)" if kind in ("a gzip file", "JSON text") else ""
+        raise IngestError(
+            f"--db {self.db_path}: is {kind}, not a DuckDB database{card_file}, so the ingest does not write over "
+            "it, not even with --replace-anyway; nothing was written. Give --db a new path (such as "
+            "data/oracle.duckdb) or an oracle-tools database."
+        )
+
     @property
     def _rules_read(self) -> RulesDocument | None:
         """The parse of ``--rules-file`` :meth:`check_side_files` made (None: no rules file was given)."""
@@ -456,6 +471,8 @@ class Ingest:
         ruling_files = [s for s in sources if s.kind == "rulings"]
         set_files = [s for s in sources if s.kind == "sets"]
         previous = self.db_path if self.db_path.exists() and not self._replacing_damaged else None
+        if previous is not None and sqlfiles.not_a_database(previous) == sqlfiles.EMPTY_FILE:
+            previous = None  # an empty file: nothing to carry over, the new database takes its place
         if not card_files and previous is None:
             raise IngestError(
                 f"no card files to ingest and no database at {self.db_path} to add to; "

@@ -599,3 +599,43 @@ def test_duckdb_flags_each_object_that_may_be_past_the_limits_and_those_are_meas
     )
     assert any(limits.past_limits(text) for text, (flag,) in zip(texts, flagged, strict=True) if flag) is past
     assert all(flag or not limits.past_limits(text) for text, (flag,) in zip(texts, flagged, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "kind"),
+    [
+        ("cards.json.gz", (SAMPLE / "cards-2024.json.gz").read_bytes(), "a gzip file"),
+        ("cards.json", b'[{"object": "card", "name": "Shock"}]\n', "JSON text"),
+        ("notes.duckdb", b"name,count\nShock,4\n", "a text file"),
+    ],
+)
+@pytest.mark.parametrize("anyway", [False, True])
+def test_a_file_that_is_no_database_is_never_replaced(
+    tmp_path: Path, small_files: list[Path], name: str, content: bytes, kind: str, anyway: bool
+) -> None:
+    """A Scryfall gzip given as --db was called "damaged" (DuckDB's read-only open of it fails with "Cannot launch
+    in-memory database"), and following the advice, --replace-anyway, replaced the user's file with a database.
+    What a file is comes from its first bytes (DuckDB's magic at offset 8): a file of another kind is refused in
+    one line, whatever the options, and nothing is written beside it either."""
+    user_file = tmp_path / name
+    user_file.write_bytes(content)
+    args = [*_ingest_small(small_files), "--db", str(user_file), *(["--replace-anyway"] if anyway else [])]
+    refused = _cli_here(*args)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert refused.stderr.startswith(f"error: --db {user_file}: is {kind}, not a DuckDB database")
+    assert "not even with --replace-anyway; nothing was written. Give --db a new path" in refused.stderr
+    assert "damaged" not in refused.stderr
+    assert user_file.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_an_empty_file_at_db_becomes_the_new_database(tmp_path: Path, small_files: list[Path]) -> None:
+    """An empty file (`touch`, `mktemp`) holds no one's data: DuckDB 2.0 refuses it as "not a valid DuckDB database
+    file", and the ingest called it damaged. It is built into as a path that does not exist yet."""
+    empty = tmp_path / "oracle.duckdb"
+    empty.touch()
+    done = _cli_here(*_ingest_small(small_files), "--db", str(empty))
+    assert done.returncode == 0, done.stderr
+    assert "damaged" not in done.stderr
+    assert _runs(empty) == [1] and _cards(empty) > 100
+    assert sorted(p.name for p in tmp_path.iterdir()) == [empty.name]
