@@ -257,13 +257,22 @@ def temp_files(db_path: Path) -> list[tuple[Path, bool]]:
 
 
 def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs. A zombie (killed, not yet reaped by its parent) answers ``kill(pid,
+    0)`` as a live process would, but runs no more: on Linux its state in /proc/PID/stat is Z (or X)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
+        pass
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            state = stat.read().rpartition(b")")[2].split()[:1]  # after the name, which may hold ") "
+    except FileNotFoundError:  # ended meanwhile (Linux), or no /proc at all (macOS: kill's answer stands)
+        return not os.path.exists("/proc/self/stat")
+    except OSError:
         return True
-    return True
+    return state not in ([b"Z"], [b"X"])
 
 
 #: A new database with fewer than this share of the cards of the one it replaces is refused (a truncated or

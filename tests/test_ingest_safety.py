@@ -639,3 +639,37 @@ def test_an_empty_file_at_db_becomes_the_new_database(tmp_path: Path, small_file
     assert "damaged" not in done.stderr
     assert _runs(empty) == [1] and _cards(empty) > 100
     assert sorted(p.name for p in tmp_path.iterdir()) == [empty.name]
+
+
+def _state(pid: int) -> bytes:
+    """The state letter of a Linux process (R, S, Z …) from /proc/PID/stat."""
+    return Path(f"/proc/{pid}/stat").read_bytes().rpartition(b")")[2].split()[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="zombies are told apart through Linux's /proc")
+def test_a_killed_ingest_not_yet_reaped_is_not_running(db: Path) -> None:
+    """An ingest killed with SIGKILL whose parent has not reaped it yet is a zombie: `kill(pid, 0)` still succeeds,
+    so `info` said an ingest was building the database and the next ingest left the killed one's files. A real
+    zombie (a child killed and not waited for) counts as stopped; a running child as running."""
+    import signal
+
+    from oracle_tools.ingest import temp_files
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        left = db.with_name(f"{db.name}.ingest-{child.pid}.tmp")
+        left.write_bytes(b"\0" * 4096)
+        assert temp_files(db) == [(left, True)]
+        child.send_signal(signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while _state(child.pid) != b"Z":  # killed, not reaped: nobody has called wait()
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert temp_files(db) == [(left, False)]
+        done = _cli_here("info", "--db", str(db))
+        assert (
+            f"temp file {left} (0.0 MB): left by an ingest that was stopped; the next ingest removes it" in done.stdout
+        )
+    finally:
+        child.kill()
+        child.wait()
