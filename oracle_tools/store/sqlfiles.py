@@ -168,6 +168,16 @@ _LOOKS_LIKE = (
 )
 
 
+def is_duckdb_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a file that starts as every DuckDB database does (magic "DUCK" at offset 8)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_MAGIC_AT + len(DUCKDB_MAGIC))
+    except OSError:
+        return False
+    return head[_MAGIC_AT:] == DUCKDB_MAGIC
+
+
 def not_a_database(path: str | os.PathLike[str]) -> str | None:
     """What the file at ``path`` is when it is no DuckDB database, by its first bytes (DuckDB's magic "DUCK" at
     offset 8), never by an open error (DuckDB 2.0 answers a read-only open of JSON with "Cannot launch in-memory
