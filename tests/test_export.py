@@ -184,3 +184,20 @@ def test_a_duckdb_database_is_never_overwritten(sample_db_path: Path, tmp_path: 
     assert other.read_bytes() == before
     code, said = _export_csv(sample_db_path, sample_db_path, "--overwrite")
     assert code == 2 and "refusing to write over the database itself" in said
+
+
+def test_a_pipe_is_written_to_as_it_is(sample_db: OracleDB, tmp_path: Path) -> None:
+    """A named pipe (or /dev/stdout into a pipe) holds no file to lose: it is written to without --overwrite and
+    never read first (a read of a pipe waits for a writer) nor renamed over."""
+    import os
+    import threading
+
+    pipe = tmp_path / "rows.csv"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    result = sample_db.export(None, pipe, sql="SELECT 'Lightning Bolt' AS name")
+    reader.join(30)
+    assert result["rows"] == 1 and got == [b"name\nLightning Bolt\n"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.csv"]

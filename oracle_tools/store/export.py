@@ -23,6 +23,7 @@ is refused before anything runs).
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -95,8 +96,21 @@ def _check_path(path: Path, db_path: Path | None, overwrite: bool) -> None:
             f"{path} is a DuckDB database, which an export never writes over (not even with --overwrite); give "
             "another path, or remove it yourself first if it is not needed. Nothing was written."
         )
-    if os.path.lexists(path) and not overwrite:
-        raise ExportError(f"{path} exists; give another path, or --overwrite to replace it. Nothing was written.")
+    if os.path.lexists(path) and not overwrite and not _is_stream(path):
+        raise _exists(path)
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether ``path`` names a device or a pipe (``/dev/stdout``, ``>(gzip > x)``): written to as it is, never
+    moved over (as root, a rename over /dev/null would replace the device), and holding no file to lose."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _exists(path: Path) -> ExportError:
+    return ExportError(f"{path} exists; give another path, or --overwrite to replace it. Nothing was written.")
 
 
 def _move_into_place(written: Path, path: Path, overwrite: bool) -> None:
@@ -109,9 +123,7 @@ def _move_into_place(written: Path, path: Path, overwrite: bool) -> None:
     try:
         os.link(written, path)
     except FileExistsError:
-        raise ExportError(
-            f"{path} exists; give another path, or --overwrite to replace it. Nothing was written."
-        ) from None
+        raise _exists(path) from None
     except OSError:
         if os.path.lexists(path):
             raise
@@ -155,7 +167,7 @@ def export(
     # Written beside the file (through a symlink: beside the file it names), then moved into place; the name
     # ends as the file's does, as DuckDB picks the compression by it (--csv cards.csv.gz).
     final = Path(os.path.realpath(out)) if out.is_symlink() else out
-    partial = final.with_name(f".export-{os.getpid()}-{final.name}")
+    partial = out if _is_stream(out) else final.with_name(f".export-{os.getpid()}-{final.name}")
     query = source_sql(con, target, sql)
     if sql is not None:
         sqlfiles.check_read_only(query, command="export --sql")
@@ -174,12 +186,14 @@ def export(
             rows = writer.execute(f"COPY ({select}) TO ? ({options})", [str(partial)]).fetchall()[0][0]
         finally:
             writer.close()
-        _move_into_place(partial, final, overwrite)
+        if partial != out:
+            _move_into_place(partial, final, overwrite)
     except duckdb.Error as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ExportError(f"export failed: {first}") from None
     finally:
-        partial.unlink(missing_ok=True)
+        if partial != out:
+            partial.unlink(missing_ok=True)
     return {"rows": int(rows), "path": str(out), "format": fmt, "source": target if sql is None else "sql"}
 
 

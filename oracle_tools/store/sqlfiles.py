@@ -168,25 +168,33 @@ _LOOKS_LIKE = (
 )
 
 
+def _head(path: str | os.PathLike[str], size: int) -> bytes | None:
+    """The first ``size`` bytes of the regular file at ``path``; None for anything else (missing, unreadable, a
+    pipe or device: reading /dev/stdout or a FIFO would wait for a writer)."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(size)
+    except OSError:
+        return None
+
+
 def is_duckdb_file(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names a file that starts as every DuckDB database does (magic "DUCK" at offset 8)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(_MAGIC_AT + len(DUCKDB_MAGIC))
-    except OSError:
-        return False
-    return head[_MAGIC_AT:] == DUCKDB_MAGIC
+    head = _head(path, _MAGIC_AT + len(DUCKDB_MAGIC))
+    return head is not None and head[_MAGIC_AT:] == DUCKDB_MAGIC
 
 
 def not_a_database(path: str | os.PathLike[str]) -> str | None:
     """What the file at ``path`` is when it is no DuckDB database, by its first bytes (DuckDB's magic "DUCK" at
     offset 8), never by an open error (DuckDB 2.0 answers a read-only open of JSON with "Cannot launch in-memory
     database"): :data:`EMPTY_FILE`, "a gzip file", "JSON text", … or "a file of another kind". None when it is a
-    DuckDB file (damaged or not), does not exist or cannot be read (opening it then says why)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(512)
-    except OSError:
+    DuckDB file (damaged or not), does not exist, is no regular file or cannot be read (opening it says why)."""
+    head = _head(path, 512)
+    if head is None:
         return None
     if head[_MAGIC_AT : _MAGIC_AT + len(DUCKDB_MAGIC)] == DUCKDB_MAGIC:
         return None
