@@ -316,11 +316,15 @@ class OracleDB:
         sql: str | None = None,
         params: Sequence[Any] | dict[str, Any] | None = None,
         format: str | None = None,
+        overwrite: bool = False,
     ) -> dict[str, Any]:
-        """Write a table/view or a query to Parquet or CSV (format from the suffix unless given)."""
+        """Write a table/view or a query to Parquet or CSV (format from the suffix unless given). An existing file
+        at ``path`` is refused unless ``overwrite`` (a DuckDB database, the one read above all, always is)."""
         from oracle_tools.store import export as _export
 
-        return _export.export(self.user_con, table, path, sql=sql, params=params, format=format, db_path=self.path)
+        return _export.export(
+            self.user_con, table, path, sql=sql, params=params, format=format, db_path=self.path, overwrite=overwrite
+        )
 
     def info(self) -> dict[str, Any]:
         """Sources, snapshot dates, row counts per table and per layout."""

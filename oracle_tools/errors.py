@@ -19,6 +19,11 @@ class DatabaseMissingError(OracleToolsError):
     """The database file does not exist yet."""
 
 
+class NotADatabaseError(DatabaseMissingError):
+    """The database path names a file that is no DuckDB database (a gzip, JSON, an empty file): there is no
+    database there, and no command writes over it."""
+
+
 class RulesFileError(OracleToolsError):
     """A Comprehensive Rules file is not the rules text."""
 

@@ -263,13 +263,22 @@ def temp_files(db_path: Path) -> list[tuple[Path, bool]]:
 
 
 def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs. A zombie (killed, not yet reaped by its parent) answers ``kill(pid,
+    0)`` as a live process would, but runs no more: on Linux its state in /proc/PID/stat is Z (or X)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
+        pass
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            state = stat.read().rpartition(b")")[2].split()[:1]  # after the name, which may hold ") "
+    except FileNotFoundError:  # ended meanwhile (Linux), or no /proc at all (macOS: kill's answer stands)
+        return not os.path.exists("/proc/self/stat")
+    except OSError:
         return True
-    return True
+    return state not in ([b"Z"], [b"X"])
 
 
 #: A new database with fewer than this share of the cards of the one it replaces is refused (a truncated or
@@ -433,6 +442,7 @@ class Ingest:
         and keeps the old database as it was: :class:`~oracle_tools.store.stopping.Stopped` (a KeyboardInterrupt)."""
         self.check_side_files(rules_file)
         userfiles.check_database_path(self.db_path)
+        self._check_is_database()
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         with StopOnSignals() as self._stop:
             try:
@@ -448,6 +458,20 @@ class Ingest:
                     raise Stopped(self._stop.received) from None
                 raise
 
+    def _check_is_database(self) -> None:
+        """Refuse a --db that names a file of another kind (a Scryfall gzip, JSON) before anything is written:
+        it is no damaged database, so not even --replace-anyway writes over it. An empty file holds no one's
+        data: the new database is built in its place (as into a path that does not exist yet)."""
+        kind = sqlfiles.not_a_database(self.db_path)
+        if kind is None or kind == sqlfiles.EMPTY_FILE:
+            return
+        card_file = " (a card file goes after --bulk-file)" if kind in ("a gzip file", "JSON text") else ""
+        raise IngestError(
+            f"--db {self.db_path}: is {kind}, not a DuckDB database{card_file}, so the ingest does not write over "
+            "it, not even with --replace-anyway; nothing was written. Give --db a new path (such as "
+            "data/oracle.duckdb) or an oracle-tools database."
+        )
+
     @property
     def _rules_read(self) -> RulesDocument | None:
         """The parse of ``--rules-file`` :meth:`check_side_files` made (None: no rules file was given)."""
@@ -462,6 +486,8 @@ class Ingest:
         ruling_files = [s for s in sources if s.kind == "rulings"]
         set_files = [s for s in sources if s.kind == "sets"]
         previous = self.db_path if self.db_path.exists() and not self._replacing_damaged else None
+        if previous is not None and sqlfiles.not_a_database(previous) == sqlfiles.EMPTY_FILE:
+            previous = None  # an empty file: nothing to carry over, the new database takes its place
         if not card_files and previous is None:
             raise IngestError(
                 f"no card files to ingest and no database at {self.db_path} to add to; "

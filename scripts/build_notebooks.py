@@ -135,7 +135,7 @@ found.select("name", "mana_cost", "type_line", "set").head(5)'''),
         ),
         code("""\
 out = DB_PATH.parent / "card_analytics.parquet"   # beside the notebook's database
-print(db.export("card_analytics", out))
+print(db.export("card_analytics", out, overwrite=True))  # this notebook's own file, from an earlier run
 pl.scan_parquet(out).filter(pl.col("draws_cards")).select("name", "mana_value", "card_flow").head(5).collect()"""),
     ]
 

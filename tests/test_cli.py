@@ -461,3 +461,23 @@ def test_an_ingest_option_another_overrides_is_refused_not_ignored(tmp_path: Pat
     assert result.exit_code == 2, result.output
     assert result.output.count("\n") == 1 and said in result.output, result.output
     assert not db.exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "kind"),
+    [(b"[]\n", "JSON text"), (gzip.compress(b"[]\n"), "a gzip file"), (b"", "an empty file")],
+)
+@pytest.mark.parametrize("command", [["resolve", "Shock"], ["sql", "SELECT 1"], ["info"]])
+def test_a_db_that_is_no_duckdb_file_is_said_in_one_line(
+    tmp_path: Path, content: bytes, kind: str, command: list[str]
+) -> None:
+    """A JSON or gzip file given as --db printed DuckDB's "Catalog Error: Cannot launch in-memory database in
+    read-only mode!" (exit 1); the readers (plain and sandboxed connections) now say what the file is, by its
+    first bytes, and exit 2 as for a missing database."""
+    wrong = tmp_path / "cards.json"
+    wrong.write_bytes(content)
+    code, out, err = _run(*command, "--db", str(wrong))
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"error: --db {wrong}: is {kind}, not a DuckDB database; ")
+    assert "Catalog Error" not in err
+    assert wrong.read_bytes() == content

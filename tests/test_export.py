@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -133,3 +134,70 @@ def test_cli_export(sample_db_path: Path, tmp_path: Path) -> None:
     assert r.exit_code == 2 and "available:" in r.output
     r = runner.invoke(main, ["export", "--db", str(sample_db_path), "cards"])
     assert r.exit_code == 2 and "exactly one of --parquet" in r.output
+
+
+def _export_csv(db: Path, out: Path, *more: str) -> tuple[int, str]:
+    r = CliRunner().invoke(main, ["export", "--db", str(db), "cards", "--csv", str(out), *more])
+    return r.exit_code, r.output
+
+
+def test_an_existing_file_is_replaced_only_when_asked(sample_db_path: Path, tmp_path: Path) -> None:
+    """`export --csv FILE` replaced whatever FILE was (a user's Scryfall dump became a CSV): an existing file is
+    now refused in one line and kept byte for byte, unless --overwrite (overwrite=True) says to replace it."""
+    dump = tmp_path / "default-cards.json.gz"
+    kept = (Path(__file__).resolve().parents[1] / "oracle_tools/data/sample/cards-2024.json.gz").read_bytes()
+    dump.write_bytes(kept)
+    code, said = _export_csv(sample_db_path, dump)
+    assert (
+        code == 2
+        and said == f"error: {dump} exists; give another path, or --overwrite to replace it. Nothing was written.\n"
+    )
+    assert dump.read_bytes() == kept
+    with OracleDB(sample_db_path) as db, pytest.raises(OracleToolsError, match="exists; give another path"):
+        db.export("cards", dump, format="csv")
+    assert dump.read_bytes() == kept
+    code, said = _export_csv(sample_db_path, dump, "--overwrite")
+    assert code == 0 and said.startswith("wrote 2,8")
+    assert gzip.decompress(dump.read_bytes()).startswith(b"oracle_id,name,")  # DuckDB compresses a .gz name
+    assert sorted(p.name for p in tmp_path.iterdir()) == [dump.name]  # written beside it, then moved into place
+
+
+def test_a_failed_overwrite_keeps_the_old_file(sample_db: OracleDB, tmp_path: Path) -> None:
+    """The export is written beside the file and moved into place at the end: a query that fails while it runs
+    leaves the file it was to replace as it was, and no partial file."""
+    out = tmp_path / "bolt.csv"
+    out.write_text("name\nLightning Bolt\n")
+    with pytest.raises(OracleToolsError, match="export failed: Invalid Input Error: stop here"):
+        sample_db.export(None, out, sql="SELECT name, error('stop here') FROM cards", overwrite=True)
+    assert out.read_text() == "name\nLightning Bolt\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bolt.csv"]
+
+
+def test_a_duckdb_database_is_never_overwritten(sample_db_path: Path, tmp_path: Path) -> None:
+    """Another oracle-tools database given as the export's file was replaced by a CSV; only the database read was
+    protected. A DuckDB file (its magic bytes) is refused even with --overwrite: an export is never a database."""
+    other = tmp_path / "other.duckdb"
+    other.write_bytes(sample_db_path.read_bytes()[: 1 << 16])
+    before = other.read_bytes()
+    code, said = _export_csv(sample_db_path, other, "--overwrite")
+    assert code == 2 and said.startswith(f"error: {other} is a DuckDB database, which an export never writes over")
+    assert other.read_bytes() == before
+    code, said = _export_csv(sample_db_path, sample_db_path, "--overwrite")
+    assert code == 2 and "refusing to write over the database itself" in said
+
+
+def test_a_pipe_is_written_to_as_it_is(sample_db: OracleDB, tmp_path: Path) -> None:
+    """A named pipe (or /dev/stdout into a pipe) holds no file to lose: it is written to without --overwrite and
+    never read first (a read of a pipe waits for a writer) nor renamed over."""
+    import os
+    import threading
+
+    pipe = tmp_path / "rows.csv"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    result = sample_db.export(None, pipe, sql="SELECT 'Lightning Bolt' AS name")
+    reader.join(30)
+    assert result["rows"] == 1 and got == [b"name\nLightning Bolt\n"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.csv"]

@@ -599,3 +599,77 @@ def test_duckdb_flags_each_object_that_may_be_past_the_limits_and_those_are_meas
     )
     assert any(limits.past_limits(text) for text, (flag,) in zip(texts, flagged, strict=True) if flag) is past
     assert all(flag or not limits.past_limits(text) for text, (flag,) in zip(texts, flagged, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "kind"),
+    [
+        ("cards.json.gz", (SAMPLE / "cards-2024.json.gz").read_bytes(), "a gzip file"),
+        ("cards.json", b'[{"object": "card", "name": "Shock"}]\n', "JSON text"),
+        ("notes.duckdb", b"name,count\nShock,4\n", "a text file"),
+    ],
+)
+@pytest.mark.parametrize("anyway", [False, True])
+def test_a_file_that_is_no_database_is_never_replaced(
+    tmp_path: Path, small_files: list[Path], name: str, content: bytes, kind: str, anyway: bool
+) -> None:
+    """A Scryfall gzip given as --db was called "damaged" (DuckDB's read-only open of it fails with "Cannot launch
+    in-memory database"), and following the advice, --replace-anyway, replaced the user's file with a database.
+    What a file is comes from its first bytes (DuckDB's magic at offset 8): a file of another kind is refused in
+    one line, whatever the options, and nothing is written beside it either."""
+    user_file = tmp_path / name
+    user_file.write_bytes(content)
+    args = [*_ingest_small(small_files), "--db", str(user_file), *(["--replace-anyway"] if anyway else [])]
+    refused = _cli_here(*args)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert refused.stderr.startswith(f"error: --db {user_file}: is {kind}, not a DuckDB database")
+    assert "not even with --replace-anyway; nothing was written. Give --db a new path" in refused.stderr
+    assert "damaged" not in refused.stderr
+    assert user_file.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_an_empty_file_at_db_becomes_the_new_database(tmp_path: Path, small_files: list[Path]) -> None:
+    """An empty file (`touch`, `mktemp`) holds no one's data: DuckDB 2.0 refuses it as "not a valid DuckDB database
+    file", and the ingest called it damaged. It is built into as a path that does not exist yet."""
+    empty = tmp_path / "oracle.duckdb"
+    empty.touch()
+    done = _cli_here(*_ingest_small(small_files), "--db", str(empty))
+    assert done.returncode == 0, done.stderr
+    assert "damaged" not in done.stderr
+    assert _runs(empty) == [1] and _cards(empty) > 100
+    assert sorted(p.name for p in tmp_path.iterdir()) == [empty.name]
+
+
+def _state(pid: int) -> bytes:
+    """The state letter of a Linux process (R, S, Z …) from /proc/PID/stat."""
+    return Path(f"/proc/{pid}/stat").read_bytes().rpartition(b")")[2].split()[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="zombies are told apart through Linux's /proc")
+def test_a_killed_ingest_not_yet_reaped_is_not_running(db: Path) -> None:
+    """An ingest killed with SIGKILL whose parent has not reaped it yet is a zombie: `kill(pid, 0)` still succeeds,
+    so `info` said an ingest was building the database and the next ingest left the killed one's files. A real
+    zombie (a child killed and not waited for) counts as stopped; a running child as running."""
+    import signal
+
+    from oracle_tools.ingest import temp_files
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        left = db.with_name(f"{db.name}.ingest-{child.pid}.tmp")
+        left.write_bytes(b"\0" * 4096)
+        assert temp_files(db) == [(left, True)]
+        child.send_signal(signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while _state(child.pid) != b"Z":  # killed, not reaped: nobody has called wait()
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert temp_files(db) == [(left, False)]
+        done = _cli_here("info", "--db", str(db))
+        assert (
+            f"temp file {left} (0.0 MB): left by an ingest that was stopped; the next ingest removes it" in done.stdout
+        )
+    finally:
+        child.kill()
+        child.wait()

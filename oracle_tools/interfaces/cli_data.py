@@ -313,6 +313,11 @@ def sql(
     default=None,
     help="Write CSV (header row; lists joined with '|') to this file.",
 )
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace the file if it exists (refused without it; a DuckDB database is never replaced).",
+)
 @json_option
 @friendly_errors
 def export_command(
@@ -322,6 +327,7 @@ def export_command(
     params: tuple[str, ...],
     parquet_path: Path | None,
     csv_path: Path | None,
+    overwrite: bool,
     as_json: bool,
 ) -> None:
     """Export a table or view (TABLE) or a query (--sql) to --parquet PATH or --csv PATH.
@@ -343,7 +349,7 @@ def export_command(
         _export_to_stdout(db_path, table, query, params)
         return
     with open_db(db_path) as db:
-        result = db.export(table, path, sql=query, params=list(params) or None, format=fmt)
+        result = db.export(table, path, sql=query, params=list(params) or None, format=fmt, overwrite=overwrite)
     if as_json:
         echo_json({"rows": result["rows"], "path": result["path"], "format": result["format"]})
     else:

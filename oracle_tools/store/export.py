@@ -23,6 +23,7 @@ is refused before anything runs).
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -80,13 +81,55 @@ def infer_format(path: Path, format: str | None) -> str:
     return by_suffix
 
 
-def _check_path(path: Path, db_path: Path | None) -> None:
+def _check_path(path: Path, db_path: Path | None, overwrite: bool) -> None:
+    """Refuse a target that is a folder, the database read (always), a DuckDB database (even with ``overwrite``:
+    an export is never a database, and an oracle-tools database was replaced this way), or any existing file
+    unless ``overwrite`` (a user's Scryfall dump was replaced by a CSV): nothing is written then."""
     if path.is_dir():
         raise ExportError(f"{path} is a directory; give a file path to write.")
     if db_path is not None and path.resolve() in {db_path.resolve(), Path(str(db_path) + ".wal").resolve()}:
         raise ExportError(f"refusing to write over the database itself ({db_path}); exports are read-only.")
     if not path.parent.exists():
         raise ExportError(f"the folder {path.parent} does not exist; create it first.")
+    if sqlfiles.is_duckdb_file(path):
+        raise ExportError(
+            f"{path} is a DuckDB database, which an export never writes over (not even with --overwrite); give "
+            "another path, or remove it yourself first if it is not needed. Nothing was written."
+        )
+    if os.path.lexists(path) and not overwrite and not _is_stream(path):
+        raise _exists(path)
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether ``path`` names a device or a pipe (``/dev/stdout``, ``>(gzip > x)``): written to as it is, never
+    moved over (as root, a rename over /dev/null would replace the device), and holding no file to lose."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _exists(path: Path) -> ExportError:
+    return ExportError(f"{path} exists; give another path, or --overwrite to replace it. Nothing was written.")
+
+
+def _move_into_place(written: Path, path: Path, overwrite: bool) -> None:
+    """``written`` (finished, beside ``path``) becomes ``path``: only now is a file there replaced, so a failed
+    export leaves nothing half-written. Without ``overwrite`` a file made there meanwhile is kept (a hard link
+    fails on an existing name, where a rename would replace it; a file system without links gets the rename)."""
+    if overwrite:
+        os.replace(written, path)
+        return
+    try:
+        os.link(written, path)
+    except FileExistsError:
+        raise _exists(path) from None
+    except OSError:
+        if os.path.lexists(path):
+            raise
+        os.replace(written, path)
+        return
+    written.unlink()
 
 
 def _csv_select(con: duckdb.DuckDBPyConnection, source: str) -> str:
@@ -111,18 +154,24 @@ def export(
     params: Sequence[Any] | dict[str, Any] | None = None,
     format: str | None = None,
     db_path: Path | None = None,
+    overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Write a table, view or query to ``path``; return {"rows", "path", "format", "source"}.
+    """Write a table, view or query to ``path``; return {"rows", "path", "format", "source"}. An existing file
+    at ``path`` is replaced only with ``overwrite`` (and never a DuckDB database: :func:`_check_path`).
 
     ``con`` is the sandboxed connection (``OracleDB.user_con``): the user's query runs there, with no file or
     network access, and streams as Arrow batches into a separate in-memory connection that writes the file
     and never sees user text — so a query can neither read other files nor write anywhere but ``path``."""
     out = Path(path)
     fmt = infer_format(out, format)
-    _check_path(out, db_path)
+    # Written beside the file (through a symlink: beside the file it names), then moved into place; the name
+    # ends as the file's does, as DuckDB picks the compression by it (--csv cards.csv.gz).
+    final = Path(os.path.realpath(out)) if out.is_symlink() else out
+    partial = out if _is_stream(out) else final.with_name(f".export-{os.getpid()}-{final.name}")
     query = source_sql(con, target, sql)
     if sql is not None:
         sqlfiles.check_read_only(query, command="export --sql")
+    _check_path(out, db_path, overwrite)
     bound = list(params) if isinstance(params, (list, tuple)) else params
     try:
         result = con.cursor().sql(query, params=bound or None)
@@ -134,12 +183,17 @@ def export(
                 select, options = _csv_select(writer, "export_source"), "FORMAT csv, HEADER true"
             else:
                 select, options = "SELECT * FROM export_source", "FORMAT parquet, COMPRESSION zstd"
-            rows = writer.execute(f"COPY ({select}) TO ? ({options})", [str(out)]).fetchall()[0][0]
+            rows = writer.execute(f"COPY ({select}) TO ? ({options})", [str(partial)]).fetchall()[0][0]
         finally:
             writer.close()
+        if partial != out:
+            _move_into_place(partial, final, overwrite)
     except duckdb.Error as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ExportError(f"export failed: {first}") from None
+    finally:
+        if partial != out:
+            partial.unlink(missing_ok=True)
     return {"rows": int(rows), "path": str(out), "format": fmt, "source": target if sql is None else "sql"}
 
 

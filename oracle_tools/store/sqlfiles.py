@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import NotADatabaseError, OracleToolsError
 
 #: The catalog the previous database is attached as while an ingest builds the new one (the layers that carry
 #: tables over from it read it by this name). DuckDB names a file's own catalog after the file
@@ -152,8 +152,88 @@ def engine() -> Any:
     return duckdb
 
 
+#: What every DuckDB database file holds at :data:`_MAGIC_AT` (after its header's checksum).
+DUCKDB_MAGIC = b"DUCK"
+_MAGIC_AT = 8
+EMPTY_FILE = "an empty file"
+#: First bytes of the files a user is likely to give as the database by mistake, and what to call them.
+_LOOKS_LIKE = (
+    (b"\x1f\x8b", "a gzip file"),
+    (b"SQLite format 3\0", "a SQLite database"),
+    (b"PAR1", "a Parquet file"),
+    (b"PK\x03\x04", "a zip file"),
+    (b"\x28\xb5\x2f\xfd", "a zstd file"),
+    (b"BZh", "a bzip2 file"),
+    (b"\xfd7zXZ\0", "an xz file"),
+)
+
+
+def _head(path: str | os.PathLike[str], size: int) -> bytes | None:
+    """The first ``size`` bytes of the regular file at ``path``; None for anything else (missing, unreadable, a
+    pipe or device: reading /dev/stdout or a FIFO would wait for a writer)."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(size)
+    except OSError:
+        return None
+
+
+def is_duckdb_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a file that starts as every DuckDB database does (magic "DUCK" at offset 8)."""
+    head = _head(path, _MAGIC_AT + len(DUCKDB_MAGIC))
+    return head is not None and head[_MAGIC_AT:] == DUCKDB_MAGIC
+
+
+def not_a_database(path: str | os.PathLike[str]) -> str | None:
+    """What the file at ``path`` is when it is no DuckDB database, by its first bytes (DuckDB's magic "DUCK" at
+    offset 8), never by an open error (DuckDB 2.0 answers a read-only open of JSON with "Cannot launch in-memory
+    database"): :data:`EMPTY_FILE`, "a gzip file", "JSON text", … or "a file of another kind". None when it is a
+    DuckDB file (damaged or not), does not exist, is no regular file or cannot be read (opening it says why)."""
+    head = _head(path, 512)
+    if head is None:
+        return None
+    if head[_MAGIC_AT : _MAGIC_AT + len(DUCKDB_MAGIC)] == DUCKDB_MAGIC:
+        return None
+    if not head:
+        return EMPTY_FILE
+    for start, kind in _LOOKS_LIKE:
+        if head.startswith(start):
+            return kind
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if text[:1] in (b"{", b"["):
+        return "JSON text"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:  # not merely a character cut at the 512th byte
+            return "a file of another kind"
+    return "a text file"
+
+
+def check_database_file(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`NotADatabaseError` (one line: what the file is, what to do) when ``path`` names a file that
+    is no DuckDB database (:func:`not_a_database`); the readers' check before they open it."""
+    kind = not_a_database(path)
+    if kind is None:
+        return
+    if kind == EMPTY_FILE:
+        todo = (
+            "build one there with `oracle-tools ingest --sample` (offline), `oracle-tools ingest` (Scryfall) or "
+            "`oracle-tools ingest --bulk-file PATH`, or point --db at an existing one"
+        )
+    else:
+        todo = "give --db an oracle-tools database such as data/oracle.duckdb, or build one at a new path"
+    raise NotADatabaseError(f"--db {path}: is {kind}, not a DuckDB database; {todo}")
+
+
 def connect_read_only(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
-    """A plain read-only connection to the database at ``path`` (:func:`opening_error` on failure)."""
+    """A plain read-only connection to the database at ``path`` (:func:`opening_error` on failure, and
+    :class:`NotADatabaseError` for a file of another kind)."""
+    check_database_file(path)
     duckdb = engine()
     try:
         return duckdb.connect(str(path), read_only=True)
@@ -198,6 +278,7 @@ def sandboxed_connection(
     """
     import duckdb
 
+    check_database_file(path)
     stem = Path(path).stem
     catalog = stem if stem.lower() not in _RESERVED_CATALOGS else "oracle"
     quoted_catalog = '"' + catalog.replace('"', '""') + '"'
