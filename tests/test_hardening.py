@@ -294,13 +294,15 @@ def test_malformed_interchangeable_file(tmp_path: Path, content: bytes, expected
     assert not (tmp_path / "x.duckdb").exists()
 
 
-def test_unexpected_errors_are_one_line_and_debug_shows_the_traceback(tmp_path: Path) -> None:
+def test_unexpected_errors_are_one_line_and_debug_shows_the_traceback(sample_db_path: Path, tmp_path: Path) -> None:
+    """A DuckDB file damaged past its header (a file that is no database at all is said as such before DuckDB
+    opens it): DuckDB's error, one line; --debug shows the traceback."""
     garbage = tmp_path / "garbage.duckdb"
-    garbage.write_bytes(b"<html>not a database</html>\n" * 100)
+    garbage.write_bytes(sample_db_path.read_bytes()[:4096] + b"<html>not a database</html>\n" * 400)
     result = CliRunner().invoke(main, ["info", "--db", str(garbage)])
     assert result.exit_code == 1
     assert result.output.count("\n") == 1 and "Traceback" not in result.output
-    assert result.output.startswith("error: info: the database failed (IOException:")
+    assert result.output.startswith("error: info: the database failed (Error: Corrupt database file")
     assert "rebuild it with `oracle-tools ingest`" in result.output
     for args, env in ((["--debug", "info"], {}), (["info"], {"ORACLE_TOOLS_DEBUG": "1"})):
         result = CliRunner().invoke(main, [*args, "--db", str(garbage)], env=env)
@@ -405,8 +407,9 @@ def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path,
     # under `python -m oracle_tools.interfaces.cli` the program name is three words: the line still names only the command
     deck = tmp_path / "deck.txt"
     deck.write_text("4 Lightning Bolt\n", encoding="utf-8")
-    not_a_database = tmp_path / "garbage.duckdb"  # a regular file (--db /dev/null is refused before any command)
-    not_a_database.write_bytes(b"not a database" * 1000)
+    # a DuckDB file damaged past its header: DuckDB's own error (a file of another kind is refused before it opens)
+    not_a_database = tmp_path / "garbage.duckdb"
+    not_a_database.write_bytes(sample_db_path.read_bytes()[:4096] + b"not a database" * 1000)
     child = subprocess.run(
         [
             sys.executable,
