@@ -821,8 +821,8 @@ class Ingest:
             objects = "card object has" if count == 1 else "card objects have"
             self.report.warnings.append(
                 f"{source.path}: {count:,} {objects} no oracle_id and {'was' if count == 1 else 'were'} left out of "
-                f"the cards, kept only as printings (the first: id {first_id}, {first_name!r}); Scryfall gives every card object one (a reversible "
-                "card's faces carry it), so the file is damaged or not Scryfall's"
+                f"the cards, kept only as printings (the first: id {first_id}, {first_name!r}); Scryfall gives every "
+                "card object one (a reversible card's faces carry it), so the file is damaged or not Scryfall's"
             )
 
     def _load_rulings(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:

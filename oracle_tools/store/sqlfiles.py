@@ -333,7 +333,8 @@ def frame(
     con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] | dict[str, Any] | None = None
 ) -> pl.DataFrame:
     """Run a query with bound parameters and return a Polars frame (works on DuckDB 1.3 and 2.x)."""
-    import duckdb  # noqa: F401  # the package's Python layer gives connections .sql: one made by engine()'s core has none
+    # the package's Python layer gives connections .sql: one made through engine()'s core has none until then
+    import duckdb  # noqa: F401
 
     return con.sql(sql, params=params or None).pl()
 

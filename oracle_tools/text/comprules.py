@@ -209,8 +209,8 @@ def _refuse_cut_short(
         return
     last = next(reversed(rules))
     raise RulesFileError(
-        f"{source} is cut short: its rules stop at {last} and it has no {_or(missing)}"
-        f" — a whole Comprehensive Rules text runs through section 9 and ends with the Glossary and Credits; {_OFFICIAL}"
+        f"{source} is cut short: its rules stop at {last} and it has no {_or(missing)} — a whole Comprehensive "
+        f"Rules text runs through section 9 and ends with the Glossary and Credits; {_OFFICIAL}"
     )
 
 
