@@ -186,12 +186,18 @@ class NameIndex(NameResolver):
     def _read_lookups(self, rows: Iterator[Row]) -> None:
         """Fill ``exact`` and ``by_key`` from the rows of ``names`` in key, name order."""
         shared: dict[int, int] = {}  # one int object per answer, for both dicts
+        pack = self._packing.pack
         last_key: str | None = None
         for key, key_group in groupby(rows, itemgetter(0)):
             if last_key is not None and key <= last_key:
                 raise _Unsorted
             last_key = key
             key_rows = list(key_group)
+            if len(key_rows) == 1:  # most keys: one name of one card, its one answer under both lookups
+                _, name, oid, idx, via, lang = key_rows[0]
+                code = pack(oid, idx, via, lang)
+                self.by_key[key] = self.exact[key if name == key else name] = shared.setdefault(code, code)
+                continue
             self.by_key[key] = self._decided(key_rows, shared)
             last_name: str | None = None
             for name, name_rows in groupby(key_rows, itemgetter(1)):
