@@ -212,6 +212,8 @@ def _read_head(path: Path) -> tuple[str, bytes]:
     (decompressed), for sniffing; a file in a format DuckDB does not read is refused here, saying which."""
     import zstandard
 
+    if sqlfiles.is_duckdb_file(path):  # `ingest data/oracle.duckdb`, meaning the database to write
+        raise IngestError(f"{path}: is a DuckDB database, not a Scryfall bulk file; give the database with --db.")
     try:
         compression = userfiles.compression_of(path)
         if compression not in userfiles.READABLE_COMPRESSIONS:
@@ -219,7 +221,7 @@ def _read_head(path: Path) -> tuple[str, bytes]:
         # A short read of the head is enough to sniff; truncation later is DuckDB's to report.
         head = userfiles.read_head(path, _SNIFF_BYTES, compression)
     except FileNotFoundError:
-        raise IngestError(f"{path}: no such file. Check the path given to --bulk-file.") from None
+        raise IngestError(f"{path}: no such file; check the path of the bulk file.") from None
     except IsADirectoryError:
         raise IngestError(f"{path}: is a directory, not a Scryfall bulk file.") from None
     except zlib.error as exc:
