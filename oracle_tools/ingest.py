@@ -1229,6 +1229,7 @@ def scryfall_sources(
     from oracle_tools.store import download
 
     url = api_url or download.DEFAULT_API_URL
+    download.check_ours(cache_dir, "sets.json")  # a file of the user's there is said before anything is downloaded
     fetched = download.fetch_bulk_files(list(types), api_url=url, cache_dir=cache_dir, progress=progress)
     sources = [sniff(f.path, origin="scryfall-api", bulk_type=f.type, updated_at=f.updated_at) for f in fetched]
     set_list, warning = _set_list(url, cache_dir)
@@ -1247,6 +1248,7 @@ def _set_list(api_url: str, cache_dir: Path) -> tuple[Path | None, str | None]:
     except DownloadError as exc:
         cached = cache_dir / "sets.json"
         if cached.is_file():
+            download.check_ours(cache_dir, cached.name)  # only the cache's own copy stands in for the download
             return cached, f"could not download Scryfall's set list ({exc}); kept the one downloaded before"
         return None, (
             f"could not download Scryfall's set list ({exc}); /sets answers sets built from the printings "
@@ -1291,7 +1293,7 @@ def build(
     if rules_url is not None:
         if rules_file is not None:
             raise IngestError("give a rules file or a rules address to download, not both")
-        rules_file = download.fetch_text(rules_url, cache / "rules" / "MagicCompRules-downloaded.txt")
+        rules_file = download.fetch_rules_text(rules_url, cache_dir=cache)
     ingest = Ingest(
         db_path,
         progress=progress,

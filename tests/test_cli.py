@@ -525,3 +525,22 @@ def test_a_duckdb_database_given_as_a_bulk_file_is_named(sample_db_path: Path, t
         f"error: {sample_db_path}: is a DuckDB database, not a Scryfall bulk file; give the database with --db.\n"
     )
     assert not db.exists()
+
+
+def test_ingest_into_a_cache_folder_holding_the_users_own_sets_json_keeps_it(tmp_path: Path) -> None:
+    """`ingest --cache-dir ~/Downloads` replaced a sets.json of the user's with Scryfall's set list (the cache's
+    names are fixed): now one line, the file and any database kept, and nothing downloaded into the folder."""
+    folder = tmp_path / "Downloads"
+    folder.mkdir()
+    (folder / "sets.json").write_text('{"my": "own set list"}\n', encoding="utf-8")
+    cards = gzip.decompress((SAMPLE / "cards-2024.json.gz").read_bytes())
+    db = tmp_path / "api.duckdb"
+    with ScryfallServer(payload=cards, types=("default_cards",)) as server:
+        code, out, err = _run(
+            "ingest", "--db", str(db), "--types", "default_cards", "--api-url", server.url,
+            "--cache-dir", str(folder), "--no-progress",
+        )  # fmt: skip
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"error: {folder / 'sets.json'}: is not a file oracle-tools downloaded")
+    assert (folder / "sets.json").read_text(encoding="utf-8") == '{"my": "own set list"}\n'
+    assert not db.exists() and [p.name for p in folder.iterdir()] == ["sets.json"]
