@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import os
 import re
 import secrets
+import shlex
 import shutil
 import sys
 import time
@@ -37,6 +39,7 @@ from oracle_tools.scryfall import sets as _sets
 from oracle_tools.store import limits, scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 from oracle_tools.store.stopping import StopOnSignals, Stopped
+from oracle_tools.store.userfiles import printable
 
 if TYPE_CHECKING:
     from oracle_tools.text.comprules import RulesDocument
@@ -138,6 +141,7 @@ class SourceFile:
     path: Path
     kind: str  # "cards" | "rulings" | "sets"
     json_format: str  # "array" | "newline_delimited"
+    compression: str = "none"  # "none" | "gzip" | "zstd": by the file's first bytes, whatever its name
     bulk_type: str | None = None  # oracle_cards, default_cards, ... when known
     origin: str = "bulk-file"  # bulk-file | scryfall-api | sample
     updated_at: str | None = None
@@ -167,47 +171,160 @@ class IngestReport:
         }
 
 
-def _open_text_head(path: Path) -> str:
-    """The first bytes of a (possibly gzipped) file as text, for sniffing."""
+#: What a bulk file is, said after each refusal of a file that is not one.
+_EXPECTED = "expected a Scryfall bulk file (a JSON array of card or ruling objects, or one object per line)"
+#: The command that decompresses each compressed format DuckDB does not read (their magic bytes: store/userfiles.py).
+_DECOMPRESS = {"bzip2": "bunzip2 -k", "xz": "unxz -k", "7z": "7z x"}
+
+
+def _unreadable_compression(path: Path, compression: str) -> str:
+    """The line refusing a file in a compressed format DuckDB does not read (MTGJSON ships .zip, .bz2 and .xz):
+    which format, and the command that makes a file the ingest reads."""
+    quoted = shlex.quote(str(path))
+    give = "or give the .json, .json.gz or .json.zst file"
+    if compression != "zip":
+        return (
+            f"{path}: is {'an' if compression == 'xz' else 'a'} {compression}-compressed file, which oracle-tools does not read; decompress it first "
+            f"({_DECOMPRESS[compression]} {quoted}) and give the file that makes, {give}."
+        )
+    import zipfile
+
     try:
-        with path.open("rb") as raw:
-            magic = raw.read(2)
-            raw.seek(0)
-            if magic == b"\x1f\x8b":
-                # A short read of the head is enough to sniff; truncation later is DuckDB's to report.
-                head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw.read(_SNIFF_BYTES), _SNIFF_BYTES)
-            else:
-                head = raw.read(_SNIFF_BYTES)
+        with zipfile.ZipFile(path) as archive:
+            names = [printable(n) for n in archive.namelist() if not n.endswith("/")]
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        return f"{path}: is a zip archive that cannot be opened ({printable(str(exc))}); download it again, {give}."
+    if not names:
+        return f"{path}: is an empty zip archive; there are no card objects in it, {give}."
+    if len(names) == 1:
+        return (
+            f"{path}: is a zip archive holding {names[0]}; unzip it first (unzip {quoted}) and give {names[0]}, {give}."
+        )
+    shown = ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
+    return (
+        f"{path}: is a zip archive of {len(names)} files ({shown}); unzip it first (unzip {quoted}) and give the "
+        f"Scryfall bulk file among them."
+    )
+
+
+def _read_head(path: Path) -> tuple[str, bytes]:
+    """The compression of ``path`` (by its first bytes, whatever its name) and the first bytes of its content
+    (decompressed), for sniffing; a file in a format DuckDB does not read is refused here, saying which."""
+    import zstandard
+
+    if sqlfiles.is_duckdb_file(path):  # `ingest data/oracle.duckdb`, meaning the database to write
+        raise IngestError(f"{path}: is a DuckDB database, not a Scryfall bulk file; give the database with --db.")
+    try:
+        compression = userfiles.compression_of(path)
+        if compression not in userfiles.READABLE_COMPRESSIONS:
+            raise IngestError(_unreadable_compression(path, compression))
+        # A short read of the head is enough to sniff; truncation later is DuckDB's to report.
+        head = userfiles.read_head(path, _SNIFF_BYTES, compression)
     except FileNotFoundError:
-        raise IngestError(f"{path}: no such file. Check the path given to --bulk-file.") from None
+        raise IngestError(f"{path}: no such file; check the path of the bulk file.") from None
     except IsADirectoryError:
         raise IngestError(f"{path}: is a directory, not a Scryfall bulk file.") from None
     except zlib.error as exc:
         raise IngestError(f"{path}: is not a valid gzip file ({exc}). Download it again.") from None
-    return head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    except zstandard.ZstdError as exc:
+        raise IngestError(f"{path}: is not a valid zstd file ({exc}). Download it again.") from None
+    inner = userfiles.compression_in(head)
+    if compression != "none" and inner != "none":  # a server that compressed a .json.gz once more, say
+        raise IngestError(
+            f"{path}: is {compression}-compressed twice over (what the {compression} holds is {inner}-compressed "
+            f"again); decompress it once (e.g. {'gunzip' if compression == 'gzip' else 'unzstd'} -c "
+            f"{shlex.quote(str(path))} > cards.json.{'gz' if inner == 'gzip' else inner}) and give that file."
+        )
+    if head[257:262] == b"ustar":  # POSIX tar: its magic at offset 257 of the first header
+        inside = printable(head[:100].split(b"\0")[0].decode("utf-8", errors="replace"))
+        packed = "" if compression == "none" else f" ({compression}-compressed)"
+        raise IngestError(
+            f"{path}: is a tar archive{packed} whose first file is {inside}; extract it first "
+            f"(tar -xf {shlex.quote(str(path))}) and give the Scryfall bulk file inside."
+        )
+    return compression, head
+
+
+def _head_text(path: Path, head: bytes) -> str:
+    """The head of a bulk file as text; a file that is not UTF-8 text (binary data, UTF-16) is refused here,
+    describing its bytes rather than printing them."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise IngestError(
+            f"{path}: is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8 (a Scryfall bulk "
+            "file is JSON in UTF-8)."
+        )
+    if b"\0" in head:  # no JSON text holds a NUL byte
+        raise IngestError(
+            f"{path}: is binary data, not JSON text (a NUL byte at offset {head.index(0):,}; its first bytes are "
+            f"{head[:12].hex(' ')}); {_EXPECTED}."
+        )
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if len(head) == _SNIFF_BYTES and exc.start > len(head) - 4:  # the head ends inside a character
+            text = head[: exc.start].decode("utf-8")
+        else:
+            raise IngestError(
+                f"{path}: is not UTF-8 text (byte 0x{head[exc.start]:02x} at offset {exc.start:,} is not UTF-8); "
+                "save it as UTF-8 (a Scryfall bulk file is JSON in UTF-8)."
+            ) from None
+    return text.lstrip("\ufeff")
+
+
+def _describe_json(value: object) -> str:
+    """What a JSON value is, in words, for a line saying a file holds it instead of card objects."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}" + ("…" if len(value) > 40 else "")
+    if isinstance(value, dict):
+        return "an empty JSON object ({})" if not value else "a JSON object"
+    return "an empty JSON array" if not value else "a JSON array"
+
+
+def _whole_json(text: str) -> tuple[bool, object]:
+    """Whether ``text`` (the head of a file) is one whole JSON value, and that value."""
+    try:
+        value, end = json.JSONDecoder().raw_decode(text)
+    except (ValueError, RecursionError):
+        return False, None
+    return not text[end:].strip(), value
 
 
 def sniff(
     path: Path | str, *, origin: str = "bulk-file", bulk_type: str | None = None, updated_at: str | None = None
 ) -> SourceFile:
-    """Recognise a Scryfall bulk file by content: card or ruling objects, JSON array or one per line."""
+    """Recognise a Scryfall bulk file by content: card or ruling objects, JSON array or one per line; gzip or zstd
+    compressed or not, found by its first bytes whatever its name."""
     path = Path(path)
-    head = _open_text_head(path)
+    compression, raw_head = _read_head(path)
+    head = _head_text(path, raw_head)
     stripped = head.lstrip()
     if not stripped:
         raise IngestError(f"{path}: the file is empty; expected a Scryfall bulk file (a JSON array of card objects).")
     first = stripped[0]
+    whole, value = _whole_json(stripped)
     if first not in "[{":
-        raise IngestError(
-            f"{path}: is not JSON (it starts with {stripped[:30]!r}); expected a Scryfall bulk file "
-            "(a JSON array of card or ruling objects, or one object per line)."
-        )
+        if whole:  # null, a number, a string, true or false: JSON, but not a list of anything
+            raise IngestError(f"{path}: holds {_describe_json(value)}, not a list of card objects; {_EXPECTED}.")
+        raise IngestError(f"{path}: is not JSON (it starts with {stripped[:30]!r}); {_EXPECTED}.")
     if stripped.startswith("{") and re.match(r'\{\s*"meta"\s*:', stripped):
         raise IngestError(f"{path}: is an MTGJSON file; oracle-tools ingests Scryfall bulk files (card objects).")
     match = _OBJECT_KEY.search(stripped)
     if match is None:
         if re.fullmatch(r"\[\s*\]\s*", stripped):
             raise IngestError(f"{path}: the JSON array is empty; there are no card objects to ingest.")
+        if whole and value == {}:
+            raise IngestError(f"{path}: holds an empty JSON object ({{}}), not a list of card objects; {_EXPECTED}.")
+        if whole and isinstance(value, list) and value and not isinstance(value[0], dict):
+            raise IngestError(
+                f"{path}: holds a JSON array whose first item is {_describe_json(value[0])}, not a card object; "
+                f"{_EXPECTED}."
+            )
         if '"legal_in_commander"' in stripped[:4000]:  # the trimmed commander-legal list (name, type_line, ...)
             raise IngestError(
                 f'{path}: is a trimmed card list (name, type_line, oracle_text, legal_in_commander; no "object" '
@@ -237,6 +354,7 @@ def sniff(
     return SourceFile(
         path=path,
         kind=kind,
+        compression=compression,
         json_format="array" if first == "[" else "newline_delimited",
         bulk_type=bulk_type,
         origin=origin,
@@ -619,7 +737,9 @@ class Ingest:
                 dictionary = trained.result() if trained is not None else None
                 objects_kept = keeper.submit(
                     lambda c: scryfall_objects.keep(
-                        c, [scryfall_objects.CardFile(str(f.path), f.json_format) for f in card_files], dictionary
+                        c,
+                        [scryfall_objects.CardFile(str(f.path), f.json_format, f.compression) for f in card_files],
+                        dictionary,
                     )
                 )
             else:
@@ -756,7 +876,8 @@ class Ingest:
                     f"""INSERT INTO {STAGE_CATALOG}.main.stage_cards
                         SELECT *, ?, ?, ?
                         FROM read_json(?, format = '{source.json_format}', columns = {cols},
-                                       maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES})""",
+                                       maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES},
+                                       compression = '{limits.checked_compression(source.compression)}')""",
                     [order, source.is_oracle, str(source.path), str(source.path)],
                 )
             except duckdb.Error as exc:
@@ -834,7 +955,8 @@ class Ingest:
                 rows = con.execute(
                     f"""INSERT INTO rulings
                         SELECT DISTINCT oracle_id, source, published_at, comment
-                        FROM read_json(?, format = '{source.json_format}', columns = {cols})
+                        FROM read_json(?, format = '{source.json_format}', columns = {cols},
+                                       compression = '{limits.checked_compression(source.compression)}')
                         WHERE object = 'ruling' AND oracle_id IS NOT NULL AND comment IS NOT NULL""",
                     [str(source.path)],
                 ).fetchall()[0][0]
@@ -859,7 +981,8 @@ class Ingest:
                             SELECT unnest(CASE WHEN json_extract_string(json, '$.object') = 'list'
                                                THEN json_extract(json, '$.data[*]') ELSE [json] END) AS object
                             FROM read_json_objects(?, format = 'auto',
-                                                   maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES}))
+                                                   maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES},
+                                                   compression = '{limits.checked_compression(source.compression)}'))
                         WHERE json_extract_string(object, '$.object') = 'set'""",
                     [str(source.path)],
                 ).fetchall()
@@ -1106,6 +1229,7 @@ def scryfall_sources(
     from oracle_tools.store import download
 
     url = api_url or download.DEFAULT_API_URL
+    download.check_ours(cache_dir, "sets.json")  # a file of the user's there is said before anything is downloaded
     fetched = download.fetch_bulk_files(list(types), api_url=url, cache_dir=cache_dir, progress=progress)
     sources = [sniff(f.path, origin="scryfall-api", bulk_type=f.type, updated_at=f.updated_at) for f in fetched]
     set_list, warning = _set_list(url, cache_dir)
@@ -1124,6 +1248,7 @@ def _set_list(api_url: str, cache_dir: Path) -> tuple[Path | None, str | None]:
     except DownloadError as exc:
         cached = cache_dir / "sets.json"
         if cached.is_file():
+            download.check_ours(cache_dir, cached.name)  # only the cache's own copy stands in for the download
             return cached, f"could not download Scryfall's set list ({exc}); kept the one downloaded before"
         return None, (
             f"could not download Scryfall's set list ({exc}); /sets answers sets built from the printings "
@@ -1168,7 +1293,7 @@ def build(
     if rules_url is not None:
         if rules_file is not None:
             raise IngestError("give a rules file or a rules address to download, not both")
-        rules_file = download.fetch_text(rules_url, cache / "rules" / "MagicCompRules-downloaded.txt")
+        rules_file = download.fetch_rules_text(rules_url, cache_dir=cache)
     ingest = Ingest(
         db_path,
         progress=progress,

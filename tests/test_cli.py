@@ -481,3 +481,66 @@ def test_a_db_that_is_no_duckdb_file_is_said_in_one_line(
     assert err.startswith(f"error: --db {wrong}: is {kind}, not a DuckDB database; ")
     assert "Catalog Error" not in err
     assert wrong.read_bytes() == content
+
+
+def test_bulk_files_may_be_given_as_arguments(tmp_path: Path) -> None:
+    """`oracle-tools ingest cards.json` was click's "Got unexpected extra argument": the files are arguments too
+    (as check-deck's decklists are), the same bulk_files of OracleDB.ingest as --bulk-file's, in their order."""
+    cards, rulings = SAMPLE / "cards-2024.json.gz", SAMPLE / "rulings.json.gz"
+    by_argument, by_option = tmp_path / "arguments.duckdb", tmp_path / "option.duckdb"
+    code, out, err = _run("ingest", str(cards), str(rulings), "--db", str(by_argument), "--no-progress", "--json")
+    assert code == 0, err
+    _run("ingest", "--bulk-file", str(cards), "--bulk-file", str(rulings), "--db", str(by_option), "--no-progress")
+    files = [(f["file"], f["kind"], f["rows"]) for f in json.loads(out)["files"]]
+    assert files == [(str(cards), "cards", 187), (str(rulings), "rulings", files[1][2])]
+    with OracleDB(by_argument) as a, OracleDB(by_option) as b:
+        query = "SELECT count(*) FROM cards UNION ALL SELECT count(*) FROM rulings"
+        assert a.sql(query).to_series().to_list() == b.sql(query).to_series().to_list()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["DB.duckdb"],
+            "DB.duckdb looks like a database, not a bulk file: the arguments are the bulk files to read; "
+            "give the database to write with --db DB.duckdb",
+        ),
+        (["CARDS", "--bulk-file", "CARDS"], "give the bulk files as arguments or with --bulk-file, not both"),
+    ],
+    ids=["database-as-argument", "arguments-and-option"],
+)
+def test_an_argument_that_is_no_bulk_file_is_a_usage_error(tmp_path: Path, args: list[str], said: str) -> None:
+    cards = str(SAMPLE / "cards-2024.json.gz")
+    db = tmp_path / "new.duckdb"
+    code, out, err = _run("ingest", *(cards if a == "CARDS" else a for a in args), "--db", str(db), "--no-progress")
+    assert code == 2 and out == "" and err.splitlines()[-1].startswith(f"error: {said}"), err
+    assert not db.exists()
+
+
+def test_a_duckdb_database_given_as_a_bulk_file_is_named(sample_db_path: Path, tmp_path: Path) -> None:
+    db = tmp_path / "new.duckdb"
+    code, _, err = _run("ingest", "--bulk-file", str(sample_db_path), "--db", str(db), "--no-progress")
+    assert code == 2 and err == (
+        f"error: {sample_db_path}: is a DuckDB database, not a Scryfall bulk file; give the database with --db.\n"
+    )
+    assert not db.exists()
+
+
+def test_ingest_into_a_cache_folder_holding_the_users_own_sets_json_keeps_it(tmp_path: Path) -> None:
+    """`ingest --cache-dir ~/Downloads` replaced a sets.json of the user's with Scryfall's set list (the cache's
+    names are fixed): now one line, the file and any database kept, and nothing downloaded into the folder."""
+    folder = tmp_path / "Downloads"
+    folder.mkdir()
+    (folder / "sets.json").write_text('{"my": "own set list"}\n', encoding="utf-8")
+    cards = gzip.decompress((SAMPLE / "cards-2024.json.gz").read_bytes())
+    db = tmp_path / "api.duckdb"
+    with ScryfallServer(payload=cards, types=("default_cards",)) as server:
+        code, out, err = _run(
+            "ingest", "--db", str(db), "--types", "default_cards", "--api-url", server.url,
+            "--cache-dir", str(folder), "--no-progress",
+        )  # fmt: skip
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"error: {folder / 'sets.json'}: is not a file oracle-tools downloaded")
+    assert (folder / "sets.json").read_text(encoding="utf-8") == '{"my": "own set list"}\n'
+    assert not db.exists() and [p.name for p in folder.iterdir()] == ["sets.json"]

@@ -17,14 +17,17 @@ from typing import Any
 
 import pytest
 
-from oracle_tools.errors import DownloadError
+from oracle_tools.errors import DownloadError, IngestError
 from oracle_tools.store.download import (
     ACCEPT,
     BULK_TYPES,
+    MANIFEST,
     USER_AGENT,
     BulkFile,
     fetch_bulk_files,
     fetch_index,
+    fetch_rules_text,
+    fetch_set_list,
     parse_retry_after,
 )
 
@@ -439,3 +442,82 @@ def test_polite_delay_between_requests(server: ScryfallServer, tmp_path: Path) -
 def test_progress_bar_does_not_break(fetch: Fetch, payload: bytes, capsys: pytest.CaptureFixture[str]) -> None:
     [bf] = fetch(progress=True)
     assert bf.path.read_bytes() == payload
+
+
+# --------------------------------------------------------------------------- the user's own files in the cache
+
+MINE = b"my own notes, not a download\n"
+REFUSED = "is not a file oracle-tools downloaded, so the download cache neither replaces nor reads it"
+
+
+@pytest.mark.parametrize(
+    ("name", "file_requests"),
+    [("oracle_cards.json", 1), ("oracle_cards.meta.json", 0)],
+    ids=["the-file's-name", "the-sidecar's-name"],
+)
+def test_a_file_the_cache_did_not_write_is_never_replaced(
+    fetch: Fetch, server: ScryfallServer, tmp_path: Path, name: str, file_requests: int
+) -> None:
+    """--cache-dir may be any folder (~/Downloads), and the cache's names are fixed: a file of the user's at one
+    of them was replaced by the download. It is refused in one line, the file kept; a name known before the
+    download (the sidecar's) is refused before the file is requested, the file's own once its encoding is known
+    (before its body is read)."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / name).write_bytes(MINE)
+    with pytest.raises(IngestError) as refused:
+        fetch()
+    assert str(refused.value).startswith(f"{cache / name}: {REFUSED}; move it elsewhere, or give --cache-dir")
+    assert (cache / name).read_bytes() == MINE
+    assert server.count(OC_PATH) == file_requests
+    assert sorted(p.name for p in cache.iterdir()) == [name]  # nothing else written, no temp file left
+
+
+def test_a_downloaded_file_the_user_replaced_is_neither_read_nor_replaced(
+    fetch: Fetch, server: ScryfallServer, tmp_path: Path
+) -> None:
+    [first] = fetch()
+    first.path.write_bytes(MINE)  # the user's own file now has the name: the cache must not pass it off as Scryfall's
+    with pytest.raises(IngestError, match=REFUSED):
+        fetch()
+    server.set_bulk(OC, updated_at="2024-10-13T09:01:35.443+00:00")
+    with pytest.raises(IngestError, match=REFUSED):
+        fetch()
+    assert first.path.read_bytes() == MINE
+
+
+def test_the_cache_replaces_its_own_files_also_those_written_before_it_kept_a_record(
+    fetch: Fetch, server: ScryfallServer, tmp_path: Path, payload: bytes
+) -> None:
+    """The record (download.MANIFEST) is new: a cache written before it is known by its sidecars, and still
+    updated in place, as is any file the cache wrote."""
+    cache = tmp_path / "cache"
+    fetch()
+    assert json.loads((cache / MANIFEST).read_text())["files"] == {
+        "oracle_cards.json": len(payload),
+        "oracle_cards.meta.json": (cache / "oracle_cards.meta.json").stat().st_size,
+    }
+    (cache / MANIFEST).unlink()  # as an older version left it
+    server.add_bulk(OC, gzip=True, updated_at="2024-10-13T09:01:35.443+00:00")
+    [second] = fetch()
+    assert not second.from_cache and gzip.decompress(second.path.read_bytes()) == payload
+    assert not (cache / "oracle_cards.json").exists()  # the stale copy (the cache's own) removed
+    assert set(json.loads((cache / MANIFEST).read_text())["files"]) == {
+        "oracle_cards.json.gz",
+        "oracle_cards.meta.json",
+    }
+
+
+def test_the_set_list_and_the_rules_text_never_replace_a_users_file(server: ScryfallServer, tmp_path: Path) -> None:
+    server.add_route("/sets", json.dumps({"object": "list", "has_more": False, "data": []}).encode())
+    server.add_route("/rules.txt", b"1. Game Concepts\n", content_type="text/plain")
+    (tmp_path / "rules").mkdir()
+    for name in ("sets.json", "rules/MagicCompRules-downloaded.txt"):
+        (tmp_path / name).write_bytes(MINE)
+    with pytest.raises(IngestError, match=f"sets.json: {REFUSED}"):
+        fetch_set_list(server.url, cache_dir=tmp_path, sleep=lambda _: None)
+    with pytest.raises(IngestError, match=f"MagicCompRules-downloaded.txt: {REFUSED}"):
+        fetch_rules_text(server.url + "/rules.txt", cache_dir=tmp_path, sleep=lambda _: None)
+    assert server.count("/sets") == server.count("/rules.txt") == 0  # refused before the download
+    assert (tmp_path / "sets.json").read_bytes() == (tmp_path / "rules/MagicCompRules-downloaded.txt").read_bytes()
+    assert (tmp_path / "sets.json").read_bytes() == MINE

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -237,6 +238,104 @@ def test_bad_input_is_refused_and_the_old_database_kept(
     with pytest.raises(IngestError, match=message) as info:
         OracleDB.ingest_files(small_db, [bad])
     assert str(bad) in str(info.value)
+    assert _fingerprint(small_db) == before
+
+
+def _zstd(data: bytes) -> bytes:
+    import zstandard
+
+    return zstandard.ZstdCompressor().compress(data)
+
+
+@pytest.mark.parametrize(
+    ("name", "pack"),
+    [
+        ("cards.json", lambda plain: gzip.compress(plain)),  # a download renamed: gzip whatever the name says
+        ("cards.json.zst", _zstd),  # DuckDB reads zstd itself
+        ("cards.json", _zstd),
+        ("cards.json.gz", lambda plain: plain),  # named .gz, but plain JSON
+    ],
+    ids=["gzip-named-json", "zstd", "zstd-named-json", "plain-named-gz"],
+)
+def test_a_bulk_file_is_read_by_its_bytes_whatever_its_name(
+    db_2024: Path, tmp_path: Path, name: str, pack: Callable[[bytes], bytes]
+) -> None:
+    # Users rename downloads: the compression is found by the file's magic bytes (gzip 1f 8b, zstd 28 b5 2f fd),
+    # not its name, and every read of the file (the typed columns, the kept objects) goes by it.
+    renamed = tmp_path / name
+    renamed.write_bytes(pack(gzip.decompress(CARDS_2024.read_bytes())))
+    with OracleDB.ingest_files(tmp_path / "renamed.duckdb", [renamed]) as db:
+        assert _fingerprint(db.path) == _fingerprint(db_2024)
+        assert db.sql("SELECT count(*) FROM scryfall_objects").item() == _fingerprint(db_2024)[1]
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for member, data in members.items():
+            archive.writestr(member, data)
+    return buffer.getvalue()
+
+
+def _tar_gz(member: str, data: bytes) -> bytes:
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        info = tarfile.TarInfo(member)
+        info.size = len(data)
+        archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+_CARDS_JSON = b'[{"object": "card", "id": "x", "name": "Tarmogoyf"}]'
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        # MTGJSON ships .bz2, .xz and .zip: each format named by its magic bytes, with the command that opens it
+        (__import__("bz2").compress(_CARDS_JSON), r"is a bzip2-compressed file, .*\(bunzip2 -k .*bad.json\)"),
+        (__import__("lzma").compress(_CARDS_JSON), r"is an xz-compressed file, .*\(unxz -k .*bad.json\)"),
+        (_zip({"AllPrintings.json": _CARDS_JSON}), r"is a zip archive holding AllPrintings.json; unzip it first"),
+        (_zip({"a.json": b"[]", "b.json": b"[]"}), r"is a zip archive of 2 files \(a.json, b.json\)"),
+        (_zip({"evil\x1b[2J.json": _CARDS_JSON}), r"holding evil\\x1b\[2J.json"),  # a name cannot clear the screen
+        (b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(range(200)), r"is a 7z-compressed file, .*\(7z x "),
+        (_tar_gz("cards.json", _CARDS_JSON), r"is a tar archive \(gzip-compressed\) whose first file is cards.json"),
+        (gzip.compress(gzip.compress(_CARDS_JSON)), r"is gzip-compressed twice over"),
+        # what is not text is described, never printed
+        (b"\x00\x01binary\xff\xfe", r"is binary data, not JSON text \(a NUL byte at offset 0; .* 00 01 62 "),
+        ("[{}]".encode("utf-16"), r"is UTF-16 text .*; save it as UTF-8"),
+        ('[{"object": "card", "name": "Æther"}]'.encode("cp1252"), r"byte 0xc6 at offset 29 is not UTF-8\); save"),
+        # JSON, but not a list of card objects: said as what it holds
+        (b"null", r"holds null, not a list of card objects"),
+        (b" 42\n", r"holds the number 42, not a list"),
+        (b'"cards"', r"holds the string 'cards', not a list"),
+        (b"true", r"holds true, not a list"),
+        (b"{}", r"holds an empty JSON object \(\{\}\), not a list"),
+        (b"[1, 2]", r"holds a JSON array whose first item is the number 1, not a card object"),
+        (b"[null]", r"holds a JSON array whose first item is null, not a card object"),
+    ],
+    ids=[
+        *("bzip2", "xz", "zip", "zip-of-two", "zip-hostile-name", "7z", "tar.gz", "gzip-twice"),
+        *("binary", "utf-16", "cp1252", "null", "number", "string", "true", "empty-object", "numbers", "nulls"),
+    ],
+)
+def test_odd_and_hostile_files_get_one_true_printable_line(
+    small_db: Path, tmp_path: Path, content: bytes, message: str
+) -> None:
+    before = _fingerprint(small_db)
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    with pytest.raises(IngestError, match=message) as info:
+        OracleDB.ingest_files(small_db, [bad])
+    line = str(info.value)
+    assert line.startswith(f"{bad}: ") and line.isprintable(), line  # one line, no raw bytes, no U+FFFD
+    assert "\ufffd" not in line
     assert _fingerprint(small_db) == before
 
 

@@ -30,6 +30,7 @@ from oracle_tools.store.sqlfiles import SANDBOX_MEMORY_LIMIT
 
 
 @click.command()
+@click.argument("files", metavar="[FILE]...", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 @db_option
 @click.option(
     "--sample", is_flag=True, help="Build from the real sample inside the package (oracle_tools/data/sample/), offline."
@@ -39,7 +40,8 @@ from oracle_tools.store.sqlfiles import SANDBOX_MEMORY_LIMIT
     "bulk_files",
     multiple=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="A local Scryfall bulk file (.json/.json.gz, array or one object per line). Repeatable.",
+    help="A local Scryfall bulk file (.json, .json.gz or .json.zst; array or one object per line), as FILE is. "
+    "Repeatable.",
 )
 @click.option(
     "--types",
@@ -85,6 +87,7 @@ from oracle_tools.store.sqlfiles import SANDBOX_MEMORY_LIMIT
 @json_option
 @friendly_errors
 def ingest(
+    files: tuple[Path, ...],
     db_path: Path | None,
     sample: bool,
     bulk_files: tuple[Path, ...],
@@ -101,12 +104,22 @@ def ingest(
 ) -> None:
     """Build the database from Scryfall (API, local bulk files, or the embedded sample).
 
-    The new database replaces the old one only when everything succeeded, and not when it would hold fewer
-    than half the old one's cards (--replace-anyway). One ingest at a time writes a database (--wait).
-    Giving only a rulings file or --rules-file keeps the cards of the existing database.
+    Each FILE is a local Scryfall bulk file, as with --bulk-file (`oracle-tools ingest cards.json.gz`); the
+    database is --db. The new database replaces the old one only when everything succeeded, and not when it
+    would hold fewer than half the old one's cards (--replace-anyway). One ingest at a time writes a database
+    (--wait). Giving only a rulings file or --rules-file keeps the cards of the existing database.
     """
     if rules_url is not None and rules_file is not None:
         raise click.UsageError("give --rules-file or --rules-url, not both")
+    if files and bulk_files:  # the later file wins, and click cannot tell how the two kinds were interleaved
+        raise click.UsageError("give the bulk files as arguments or with --bulk-file, not both: their order matters")
+    for file in files:
+        if file.suffix.lower() in (".duckdb", ".db"):  # `ingest data/oracle.duckdb` meant the database
+            raise click.UsageError(
+                f"{file} looks like a database, not a bulk file: the arguments are the bulk files to read; give "
+                f"the database to write with --db {file}"
+            )
+    bulk_files = bulk_files or files
     report = OracleDB.ingest(
         db_path or default_db_path(),
         sample=sample,

@@ -23,6 +23,7 @@ Design points, each driven by how Scryfall (and networks) behave:
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import functools
 import json
@@ -55,8 +56,10 @@ __all__ = [
     "USER_AGENT",
     "BulkFile",
     "check_bulk_types",
+    "check_ours",
     "fetch_bulk_files",
     "fetch_index",
+    "fetch_rules_text",
     "fetch_set_list",
 ]
 
@@ -344,6 +347,99 @@ def _error_detail(resp: requests.Response) -> str:
     return ""
 
 
+# --------------------------------------------------------------------------- what the cache wrote
+
+#: The download cache's record of the files it wrote: their names (relative to the cache folder) and sizes. The
+#: cache's names are fixed (``oracle_cards.json.gz``, ``sets.json``, ...) and ``--cache-dir`` may be any folder, so a
+#: file at one of them that the record does not hold (a user's own ``sets.json`` in ~/Downloads) is never replaced,
+#: removed or read as a download: the download is refused in one line instead.
+MANIFEST = "oracle-tools-downloads.json"
+#: Where ``ingest --rules-url`` keeps the rules text it downloads, in the cache folder.
+RULES_NAME = "rules/MagicCompRules-downloaded.txt"
+_META_SUFFIX = ".meta.json"
+
+
+def _size(path: Path) -> int | None:
+    """The size of the regular file at ``path`` (a symlink is not followed), None when nothing is there."""
+    import stat
+
+    try:
+        status = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return status.st_size if stat.S_ISREG(status.st_mode) else -1  # -1: a link, folder, ... never ours
+
+
+def _earlier_cache(cache_dir: Path) -> dict[str, int]:
+    """The files a cache written before the record existed holds: each ``<type>.meta.json`` sidecar of ours, the
+    file it names, and beside them ``sets.json`` and the rules text (downloaded with them)."""
+    found: dict[str, int] = {}
+    for bulk_type in BULK_TYPES:
+        meta = _read_meta(cache_dir, bulk_type)
+        if meta is None or meta.get("type") != bulk_type or not {"updated_at", "download_uri", "path"} <= set(meta):
+            continue
+        for name in (bulk_type + _META_SUFFIX, Path(str(meta["path"])).name):
+            if (size := _size(cache_dir / name)) is not None and size >= 0:
+                found[name] = size
+    if found:
+        for name in ("sets.json", RULES_NAME):
+            if (size := _size(cache_dir / name)) is not None and size >= 0:
+                found[name] = size
+    return found
+
+
+def _written(cache_dir: Path) -> dict[str, int]:
+    """The record of what the cache at ``cache_dir`` wrote (a damaged record holds nothing)."""
+    try:
+        data = json.loads((cache_dir / MANIFEST).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return _earlier_cache(cache_dir)
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict):
+        return {}
+    return {name: size for name, size in files.items() if isinstance(name, str) and isinstance(size, int)}
+
+
+def check_ours(cache_dir: Path, name: str) -> None:
+    """Refuse (one :class:`IngestError` line) when a file is at ``cache_dir/name`` that this cache did not write,
+    or that changed since (another size): it is someone's own file, and the cache would replace or read it."""
+    size = _size(cache_dir / name)
+    if size is None or _written(cache_dir).get(name) == size:
+        return
+    raise IngestError(
+        f"{cache_dir / name}: is not a file oracle-tools downloaded, so the download cache neither replaces nor "
+        "reads it; move it elsewhere, or give --cache-dir a folder of its own (the default is cache/ beside the "
+        "database). Nothing was replaced."
+    )
+
+
+@contextlib.contextmanager
+def _locked(cache_dir: Path) -> Iterator[None]:
+    """The cache folder locked while its record is read and rewritten (two ingests may share a cache)."""
+    import fcntl
+
+    fd = os.open(cache_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing lets go of the lock
+
+
+def _record(cache_dir: Path, name: str) -> None:
+    """Note in the record that the cache wrote ``cache_dir/name`` (or, when it is gone, that it removed it)."""
+    with _locked(cache_dir):
+        files = _written(cache_dir)
+        size = _size(cache_dir / name)
+        if size is None or size < 0:
+            files.pop(name, None)
+        else:
+            files[name] = size
+        _atomic_write_text(cache_dir / MANIFEST, json.dumps({"files": files}, indent=2, sort_keys=True) + "\n")
+
+
 # --------------------------------------------------------------------------- index
 
 
@@ -424,6 +520,7 @@ def fetch_set_list(
         request_interval=request_interval,
         sleep=sleep,
     ) as client:
+        check_ours(Path(cache_dir), "sets.json")  # before the download: it would be refused after it
         url = api_url.rstrip("/") + "/sets"
         sets = _fetch_list(client, url, "set list")
     if not all(isinstance(item, dict) and item.get("object") == "set" for item in sets):
@@ -431,8 +528,10 @@ def fetch_set_list(
     if not sets:
         raise DownloadError(f"{url} listed no sets")
     path = Path(cache_dir) / "sets.json"
+    check_ours(path.parent, path.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     _atomic_write_text(path, json.dumps(sets, ensure_ascii=False) + "\n")
+    _record(path.parent, path.name)
     return path
 
 
@@ -480,6 +579,8 @@ def fetch_bulk_files(
     if not wanted:
         return []
     cache_dir = Path(cache_dir)  # created when the first file is written: a failed index leaves no empty folder
+    for bulk_type in wanted:  # the names known before the download (its file's depends on how it is served)
+        check_ours(cache_dir, bulk_type + _META_SUFFIX)
 
     with _Client(
         session,
@@ -500,22 +601,24 @@ def fetch_bulk_files(
         return [_fetch_one(client, index[t], cache_dir, progress) for t in wanted]
 
 
-def fetch_text(
+def fetch_rules_text(
     url: str,
-    dest: Path,
     *,
+    cache_dir: Path,
     max_retries: int = 5,
     backoff: float | None = None,
     timeout: float = 60.0,
     session: requests.Session | None = None,
     sleep: Sleep = time.sleep,
 ) -> Path:
-    """Download one text file (e.g. the Comprehensive Rules .txt) to ``dest``, atomically, with retries.
+    """Download the Comprehensive Rules .txt at ``url`` to :data:`RULES_NAME` in ``cache_dir``, atomically, with
+    retries; its path.
 
     The rules text is published at a new address with each release (linked from
     https://magic.wizards.com/en/rules), so the caller passes that address.
     """
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    check_ours(cache_dir, RULES_NAME)
+    dest = cache_dir / RULES_NAME
     with _Client(
         session, max_retries=max_retries, backoff=backoff, timeout=timeout, request_interval=0.0, sleep=sleep
     ) as client:
@@ -530,9 +633,17 @@ def fetch_text(
                 resp.close()
 
         body = client.run(url, attempt)
-    tmp = dest.with_name(dest.name + ".part")
-    tmp.write_bytes(body)
-    os.replace(tmp, dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")  # a name no one else has
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(body)
+        check_ours(cache_dir, RULES_NAME)  # still: the download took a while
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _record(cache_dir, RULES_NAME)
     return dest
 
 
@@ -564,6 +675,8 @@ def _fetch_one(client: _Client, entry: dict[str, Any], cache_dir: Path, progress
 
     meta = _read_meta(cache_dir, bulk_type)
     cached = _cached_file(cache_dir, meta)
+    if cached is not None:
+        check_ours(cache_dir, cached.name)  # never read (or later remove) a file put there under the cache's name
     if cached is not None and meta is not None and meta.get("updated_at") == updated_at and meta.get("size") == size:
         return BulkFile(bulk_type, cached, updated_at, size, str(meta.get("download_uri", download_uri)), True)
 
@@ -576,11 +689,14 @@ def _fetch_one(client: _Client, entry: dict[str, Any], cache_dir: Path, progress
         "download_uri": download_uri,
         "path": path.name,
     }
+    check_ours(cache_dir, bulk_type + _META_SUFFIX)
     _atomic_write_text(_meta_path(cache_dir, bulk_type), json.dumps(new_meta, indent=2) + "\n")
+    _record(cache_dir, bulk_type + _META_SUFFIX)
     # The encoding may have changed between runs (.json <-> .json.gz); drop the stale copy
     # only now that the new one and its sidecar are in place.
     if cached is not None and cached != path:
         cached.unlink(missing_ok=True)
+        _record(cache_dir, cached.name)
     return BulkFile(bulk_type, path, updated_at, size, download_uri, False)
 
 
@@ -644,6 +760,7 @@ def _download(
         # by urllib3 so what we store is plain JSON.
         decode = not is_gzip and encoding not in ("", "identity")
         final = cache_dir / f"{bulk_type}.json{'.gz' if is_gzip else ''}"
+        check_ours(cache_dir, final.name)  # before the body: a file of the user's at the name is refused at once
         expected = _content_length(resp)
         total = expected if expected is not None else index_size
 
@@ -682,8 +799,10 @@ def _download(
             fh.flush()
             # Make the bytes durable before the rename makes them visible under the final name.
             os.fsync(fh.fileno())
+        check_ours(cache_dir, final.name)  # still: the download took a while
         os.replace(tmp_path, final)
         tmp_path = None
+        _record(cache_dir, final.name)
         return final
     finally:
         resp.close()

@@ -27,13 +27,13 @@ import hashlib
 import itertools
 import json
 import threading
-import zlib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import zstandard
 
-from oracle_tools.store import limits
+from oracle_tools.store import limits, userfiles
 
 if TYPE_CHECKING:
     import duckdb
@@ -129,10 +129,12 @@ class _Compressor:
 
 
 class CardFile(NamedTuple):
-    """A card file to keep the objects of: its path and its JSON format (``array`` or ``newline_delimited``)."""
+    """A card file to keep the objects of: its path, its JSON format (``array`` or ``newline_delimited``) and its
+    compression (``none``, ``gzip`` or ``zstd``, found by its first bytes; ``auto_detect`` goes by its name)."""
 
     path: str
     json_format: str
+    compression: str = "auto_detect"
 
 
 def _read_file_sql(file: CardFile) -> str:
@@ -142,7 +144,8 @@ def _read_file_sql(file: CardFile) -> str:
     return (
         f"SELECT json_extract_string(json, '$.id') AS id, "
         f"{COMPRESS_FUNCTION}(json, {limits.may_be_past_limits_sql('json')}) AS object "
-        f"FROM read_json_objects(?, format = '{file.json_format}', maximum_object_size = {MAX_OBJECT_BYTES})"
+        f"FROM read_json_objects(?, format = '{file.json_format}', maximum_object_size = {MAX_OBJECT_BYTES}, "
+        f"compression = '{limits.checked_compression(file.compression)}')"
     )
 
 
@@ -166,7 +169,9 @@ def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile], dictionar
             cursor.execute(sql, params)
         except duckdb.Error:
             if compressor.past_limits:  # read once more, to say which object and why (raises)
-                limits.check_objects(file.path, file.json_format, max_object_bytes=MAX_OBJECT_BYTES)
+                limits.check_objects(
+                    file.path, file.json_format, max_object_bytes=MAX_OBJECT_BYTES, compression=file.compression
+                )
             raise
 
     try:
@@ -191,18 +196,10 @@ def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile], dictionar
 
 
 def training_texts(path: str) -> list[bytes]:
-    """The first objects of a card file (a JSON array or one object per line, gzipped or not) as JSON text, to
-    train the compression dictionary on: read from the file's head in Python, which is ten times quicker than
-    a DuckDB query that stops after them."""
-    with open(path, "rb") as raw:
-        if raw.read(2) == b"\x1f\x8b":
-            raw.seek(0)
-            inflate, head = zlib.decompressobj(16 + zlib.MAX_WBITS), bytearray()
-            while len(head) < TRAINING_BYTES and (chunk := raw.read(1 << 16)):
-                head += inflate.decompress(chunk)
-        else:
-            raw.seek(0)
-            head = bytearray(raw.read(TRAINING_BYTES))
+    """The first objects of a card file (a JSON array or one object per line; gzip, zstd or not compressed) as JSON
+    text, to train the compression dictionary on: read from the file's head in Python, which is ten times quicker
+    than a DuckDB query that stops after them."""
+    head = userfiles.read_head(Path(path), TRAINING_BYTES, userfiles.compression_of(Path(path)))
     text = head.decode("utf-8", errors="ignore")  # the head may end inside a character
     decoder, at = json.JSONDecoder(), 0
     samples: list[bytes] = []

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from oracle_tools.errors import NotADatabaseError, OracleToolsError
+from oracle_tools.store import userfiles
 
 #: The catalog the previous database is attached as while an ingest builds the new one (the layers that carry
 #: tables over from it read it by this name). DuckDB names a file's own catalog after the file
@@ -158,13 +159,9 @@ _MAGIC_AT = 8
 EMPTY_FILE = "an empty file"
 #: First bytes of the files a user is likely to give as the database by mistake, and what to call them.
 _LOOKS_LIKE = (
-    (b"\x1f\x8b", "a gzip file"),
+    *((magic, f"{'an' if name == 'xz' else 'a'} {name} file") for magic, name in userfiles.COMPRESSION_MAGIC),
     (b"SQLite format 3\0", "a SQLite database"),
     (b"PAR1", "a Parquet file"),
-    (b"PK\x03\x04", "a zip file"),
-    (b"\x28\xb5\x2f\xfd", "a zstd file"),
-    (b"BZh", "a bzip2 file"),
-    (b"\xfd7zXZ\0", "an xz file"),
 )
 
 

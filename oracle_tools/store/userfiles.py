@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import os
 import stat
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -88,3 +89,60 @@ def check_database_path(path: Path) -> None:
     raise OracleToolsError(
         f"--db {path}: is {kind}, not a database file; give the path of a DuckDB file such as data/oracle.duckdb"
     )
+
+
+#: Compressed formats by their magic bytes, in the order tried. DuckDB's JSON reader reads gzip and zstd itself
+#: (``read_json(..., compression = ...)``), whatever the file is named; the others must be decompressed first.
+COMPRESSION_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "gzip"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"PK\x03\x04", "zip"),
+    (b"PK\x05\x06", "zip"),  # an empty zip archive
+    (b"7z\xbc\xaf\x27\x1c", "7z"),
+)
+#: What DuckDB reads without help; "none" is a file that is not compressed.
+READABLE_COMPRESSIONS = ("none", "gzip", "zstd")
+
+
+def compression_of(path: Path) -> str:
+    """The compressed format ``path`` is in by its first bytes (its name says nothing: downloads get renamed),
+    one of :data:`COMPRESSION_MAGIC`'s names, or ``"none"``. OSError as ``open`` raises it."""
+    with open(path, "rb") as raw:
+        return compression_in(raw.read(8))
+
+
+def compression_in(head: bytes) -> str:
+    """The compressed format of data starting with ``head`` (:func:`compression_of`), or ``"none"``."""
+    return next((name for prefix, name in COMPRESSION_MAGIC if head.startswith(prefix)), "none")
+
+
+def read_head(path: Path, size: int, compression: str) -> bytes:
+    """About the first ``size`` bytes of the content of ``path`` (decompressed when ``compression`` is gzip or
+    zstd): enough to recognise a file or train on it. A file cut short gives what it holds (the full read says
+    so); ``zlib.error`` or ``zstandard.ZstdError`` when the compressed data is damaged from the start."""
+    if compression not in READABLE_COMPRESSIONS:
+        raise ValueError(f"not a compression the head can be read through: {compression!r}")
+    with open(path, "rb") as raw:
+        if compression == "none":
+            return raw.read(size)
+        head = bytearray()
+        if compression == "zstd":
+            import zstandard
+
+            with zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True) as reader:
+                while len(head) < size and (piece := reader.read(size - len(head))):  # bounded: no bomb
+                    head += piece
+            return bytes(head)
+        inflate, pending = zlib.decompressobj(16 + zlib.MAX_WBITS), b""
+        while len(head) < size and not inflate.eof and (pending or (pending := raw.read(1 << 16))):
+            head += inflate.decompress(pending, size - len(head))  # at most what is asked: no bomb
+            pending = inflate.unconsumed_tail
+        return bytes(head)
+
+
+def printable(text: str) -> str:
+    """``text`` with each character a terminal would not show as itself (control characters, the bidi overrides)
+    escaped as Python escapes it, so a hostile name or byte cannot rewrite the line an error is said in."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
