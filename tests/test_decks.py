@@ -109,6 +109,19 @@ def test_accent_free_spelling_resolves(sample_db: OracleDB) -> None:
     assert report.legal, report.problems
 
 
+def test_a_comma_glued_to_the_next_word_is_a_word_break(sample_db: OracleDB, tmp_path: Path) -> None:
+    # Cockatrice/MTGO exports and pasted lists write "Jace,the Mind Sculptor": the card (CR 201.2), not a miss
+    report = sample_db.check_deck("4 Jace,the Mind Sculptor\n56 Island\n", format="limited")
+    assert report.legal, report.problems
+    assert [(x["written"], x["card"]) for x in report.lines[:1]] == [
+        ("Jace,the Mind Sculptor", "Jace, the Mind Sculptor")
+    ]
+    deck = tmp_path / "glued.txt"
+    deck.write_text("4 Jace,the Mind Sculptor\n56 Island\n", encoding="utf-8")
+    out = _run(sample_db, str(deck), "--format", "limited", "--json")
+    assert out.exit_code == 0 and json.loads(out.output)["problems"] == [], out.output
+
+
 def test_201_3b_interchangeable_names_count_as_one_name(sample_db: OracleDB) -> None:
     # the sample's real pair: Scryfall records om1 #153 as a printing of the Oracle card Ultimate Green
     # Goblin with "Ruzic, Booed but Victorious" in printed_name; the two names are one card's (CR 201.3b)

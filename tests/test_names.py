@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -419,3 +420,74 @@ def test_a_lookup_strategy_must_implement_every_lookup() -> None:
     with pytest.raises(TypeError, match="abstract"):
         OnlyExactNames()  # type: ignore[abstract]
     assert not NameIndex.__abstractmethods__ and not PointNames.__abstractmethods__
+
+
+# -- names as pasted: a comma or period glued between two letters is a word break (CR 201.2) ---------------------
+
+GLUED = {
+    "Jace,the Mind Sculptor": "Jace, the Mind Sculptor",  # Cockatrice/MTGO exports, pasted decklists
+    "jace,the mind sculptor": "Jace, the Mind Sculptor",
+    "Thalia,Guardian of Thraben": "Thalia, Guardian of Thraben",
+}
+
+
+def _mcp(db: OracleDB, tool: str, arguments: dict[str, object]) -> Any:
+    """The JSON the MCP tool answers (the server built in process, as `oracle-tools mcp` builds it)."""
+    import asyncio
+
+    from mcp.types import CallToolResult, TextContent
+
+    from oracle_tools.interfaces.mcp_server import build_server
+
+    result = asyncio.run(build_server(db).call_tool(tool, arguments))
+    assert isinstance(result, CallToolResult)
+    (content,) = result.content
+    assert isinstance(content, TextContent)
+    return json.loads(content.text)
+
+
+def test_a_glued_comma_is_a_word_break_through_every_door(sample_db: OracleDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'Jace,the Mind Sculptor' folds to 'jacethe mind sculptor', no name's key; read with the comma as a space it is
+    Jace, the Mind Sculptor (CR 201.2), by both strategies, both batch paths, the CLI and MCP. The stored keys are
+    untouched: a database built before reads it too."""
+    from oracle_tools.names import index as index_module
+    from oracle_tools.names.point import PointNames
+
+    assert all(sample_db.resolve(name).name == name for name in set(GLUED.values()))
+    for resolver in (PointNames(sample_db.con), sample_db.name_index):
+        for typed, name in GLUED.items():
+            r = resolver.resolve(typed)
+            assert (r.status, r.name, r.via) == ("ok", name, "normalized"), (typed, type(resolver).__name__)
+    frame = sample_db.resolve_many([*GLUED, "Jace,the Mind Sculpto"])
+    assert frame.get_column("name").to_list() == [*GLUED.values(), None]
+    monkeypatch.setattr(index_module, "_JOINED_FROM", 1)  # the vectorised path of large batches
+    assert sample_db.resolve_many([*GLUED]).get_column("name").to_list() == list(GLUED.values())
+    monkeypatch.undo()
+    runner = CliRunner()
+    one = runner.invoke(main, ["resolve", "--db", str(sample_db.path), "--json", "--", "Jace,the Mind Sculptor"])
+    assert one.exit_code == 0 and json.loads(one.stdout)["name"] == "Jace, the Mind Sculptor"
+    batch = runner.invoke(
+        main, ["resolve", "--db", str(sample_db.path), "--batch", "-", "--json"], input="\n".join(GLUED)
+    )
+    assert [row["name"] for row in json.loads(batch.stdout)] == list(GLUED.values())
+    assert _mcp(sample_db, "resolve", {"name": "Jace,the Mind Sculptor"})["name"] == "Jace, the Mind Sculptor"
+    answers = _mcp(sample_db, "resolve_batch", {"names": list(GLUED)})
+    assert [row["name"] for row in answers] == list(GLUED.values())
+    # fuzzy reads the words the same way: 'jace,the mind' is Jace, the Mind Sculptor's words
+    assert sample_db.resolve("jace,the mind", fuzzy=True).name == "Jace, the Mind Sculptor"
+
+
+def test_marks_between_digits_or_of_the_name_itself_keep_their_answers(sample_db: OracleDB) -> None:
+    """The second reading is only for a text that as typed is no name: a comma between digits is part of a number,
+    and a name's own glued marks ('B.F.M.', 'Ph.D.') fold away as before; the comma alone or the periods alone are
+    read as breaks when both together are not ('Richard Garfield,Ph.D.'). The real names: test_typed_names."""
+    from oracle_tools.text.matching import spaced_keys
+
+    assert spaced_keys("Borrowing 100,000 Arrows") == ()
+    assert spaced_keys("Ach! Hans, Run!") == () and spaced_keys("Question Elemental?") == ()
+    assert spaced_keys("Jace,the Mind Sculptor") == ("jace the mind sculptor",)
+    assert "richard garfield phd" in spaced_keys("Richard Garfield,Ph.D.")
+    assert normalize("B.F.M. (Big Furry Monster)") == "bfm big furry monster"  # the stored key, unchanged
+    assert normalize("Jace,the Mind Sculptor") == "jacethe mind sculptor"
+    r = sample_db.resolve("Question Elemental?")
+    assert (r.status, r.name, r.via) == ("ok", "Question Elemental?", "name")

@@ -30,7 +30,7 @@ from oracle_tools.names.resolver import (
     NameResolver,
     Resolution,
 )
-from oracle_tools.text.matching import NameMatcher, normalize
+from oracle_tools.text.matching import NameMatcher, normalize, spaced_keys
 
 # -- resolving ---------------------------------------------------------------------------------
 
@@ -242,6 +242,8 @@ class NameIndex(NameResolver):
         if answer is None:
             answer = self.by_key.get(normalize(text))
             normalized = True
+            if answer is None:  # 'Jace,the Mind Sculptor'
+                answer = self._spaced_answer(text)
         return None if answer is None else self._answer(text, answer, normalized)
 
     def _answer(self, text: str, answer: int, normalized: bool) -> Resolution:
@@ -335,7 +337,7 @@ class NameIndex(NameResolver):
             {
                 "query": [q for q, answer in zip(queries, exact) if answer is not None] + missed,
                 "answer": [answer for answer in exact if answer is not None]
-                + list(map(self.by_key.get, keys.get_column("query").to_list())),
+                + self._spaced_retried(missed, list(map(self.by_key.get, keys.get_column("query").to_list()))),
                 "normalized": [False] * (len(queries) - len(missed)) + [True] * len(missed),
             },
             schema={"query": pl.String, "answer": pl.Int64, "normalized": pl.Boolean},
@@ -360,7 +362,26 @@ class NameIndex(NameResolver):
         hit = queries.join(exact, on="query", how="inner").with_columns(normalized=pl.lit(False))
         missed = queries.join(exact, on="query", how="anti").with_columns(key=normalize_expr("query"))
         by_norm = missed.join(by_key, on="key", how="left").select("query", "answer", normalized=pl.lit(True))
+        unanswered = by_norm.filter(pl.col("answer").is_null()).get_column("query").to_list()
+        retried = pl.DataFrame(
+            {"query": unanswered, "answer": self._spaced_retried(unanswered, [None] * len(unanswered))},
+            schema={"query": pl.String, "answer": pl.Int64},
+        )
+        by_norm = by_norm.update(retried, on="query", how="left")
         return self._unpacked(pl.concat([hit, by_norm]))
+
+    def _spaced_retried(self, queries: list[str], answers: list[int | None]) -> list[int | None]:
+        """``answers`` with each miss read again by :func:`spaced_key` (a comma or period glued between two letters is
+        a word break), as :meth:`lookup` reads it."""
+        return [self._spaced_answer(query) if answer is None else answer for query, answer in zip(queries, answers)]
+
+    def _spaced_answer(self, text: str) -> int | None:
+        """The answer of the first of ``text``'s :func:`spaced_keys` that is a name's key."""
+        for spaced in spaced_keys(text):
+            answer = self.by_key.get(spaced)
+            if answer is not None:
+                return answer
+        return None
 
     def resolve_many(self, texts: Iterable[str] | pl.Series) -> pl.DataFrame:
         """Resolve a whole column (exact name, then the folded key), keeping input order.

@@ -19,7 +19,7 @@ from oracle_tools.names.resolver import (
     NameResolver,
     Resolution,
 )
-from oracle_tools.text.matching import normalize
+from oracle_tools.text.matching import normalize, spaced_keys
 
 if TYPE_CHECKING:
     import duckdb
@@ -93,8 +93,12 @@ class PointNames(NameResolver):
         if not wanted:
             return
         keys = {t: normalize(t) for t in wanted}
+        # the key a miss is read with again ('Jace,the Mind Sculptor'), asked in the same query
+        spaced = {t: s for t in wanted if (s := spaced_keys(t))}
+        asked = {*keys.values(), *(k for ks in spaced.values() for k in ks)}
         matched = sorted(
-            self.con.execute(_MATCH_SQL, {"keys": sorted(set(keys.values()))}).fetchall(), key=_table_order
+            self.con.execute(_MATCH_SQL, {"keys": sorted(asked)}).fetchall(),
+            key=_table_order,
         )
         oids = sorted({oid for _, _, oid, *_ in matched})
         cards = (
@@ -124,6 +128,8 @@ class PointNames(NameResolver):
                 self._answers[text] = ("exact", exact)
             elif keys[text] in by_key:
                 self._answers[text] = ("key", by_key[keys[text]])
+            elif hit := next((k for k in spaced.get(text, ()) if k in by_key), None):
+                self._answers[text] = ("key", by_key[hit])
             else:
                 self._answers[text] = ("miss", None)
                 continue

@@ -65,6 +65,11 @@ _WS = r"[^\S\x1c-\x1f]"
 _SLASHES = re.compile(rf"{_WS}*/+{_WS}*")
 _SPACES = re.compile(rf"{_WS}+")
 _INVISIBLE = ("Mn", "Cf")
+# A comma or period glued between two letters is a word break the typist left out ("Jace,the Mind Sculptor" of pasted
+# decklists and Cockatrice/MTGO exports): read so only when the name as typed is no name (:func:`spaced_keys`), since
+# names' own marks fold away first ("B.F.M. (Big Furry Monster)", the Italian "Atalya,Maestra Samita"); between
+# digits it is part of a number ("Borrowing 100,000 Arrows").
+_GLUED_BREAK = {marks: re.compile(rf"(?<=[^\W\d_]){marks}(?=[^\W\d_])") for marks in ("[,.]", ",", r"\.")}
 
 
 #: Strings up to this long have their keys kept (the last few thousand): one resolve folds its text several
@@ -109,6 +114,22 @@ def _unmark(ch: str) -> str:
     if category == "Pd":
         return " "
     return "" if category[0] == "P" else ch
+
+
+def spaced_keys(text: str) -> tuple[str, ...]:
+    """The lookup keys of ``text`` read with the commas and periods glued between two letters as word breaks, each
+    differing from its key: all of them ('Jace,the Mind Sculptor' -> 'jace the mind sculptor'), else the commas alone
+    or the periods alone ('Richard Garfield,Ph.D.': its comma breaks words, its periods are the name's own).
+    Asked only when the key of the text as typed is no name's: a name's own glued marks keep their answers."""
+    if "," not in text and "." not in text:
+        return ()
+    key = normalize(text)
+    found: dict[str, None] = {}
+    for marks in ("[,.]", ",", r"\."):
+        spaced = _GLUED_BREAK[marks].sub(" ", text)
+        if spaced != text and (spaced_key := normalize(spaced)) != key:
+            found.setdefault(spaced_key)
+    return tuple(found)
 
 
 # A typed word is corrected towards a word of the names one edit away (Damerau: a letter dropped, added, replaced,
@@ -448,6 +469,18 @@ class NameMatcher:
             reading = self._readings[key] = self._reading(tuple(words(key)))
         return reading
 
+    def _typed(self, text: str) -> tuple[str, _Reading]:
+        """The key of ``text`` and what its words match; when they match nothing, read with each comma or period
+        glued between two letters as a word break (:func:`spaced_keys`: 'jace,the' is 'jace the') if that matches."""
+        key = normalize(text)
+        reading = self._read(key)
+        if not reading.lines:
+            for spaced in spaced_keys(text):
+                spaced_reading = self._read(spaced)
+                if spaced_reading.lines:
+                    return spaced, spaced_reading
+        return key, reading
+
     def _reading(self, typed: tuple[str, ...]) -> _Reading:
         as_typed = tuple(((w, 0),) for w in typed)
         if not typed:
@@ -665,8 +698,7 @@ class NameMatcher:
     def match(self, text: str) -> Match:
         """What ``text`` matches: its words as words or prefixes of names (a lone fragment inside words too);
         else with each word read as a near word; else one name it is clearly a misspelling of; else nothing."""
-        key = normalize(text)
-        reading = self._read(key)
+        key, reading = self._typed(text)
         if not reading.typed:
             return Match()
         if reading.lines:
@@ -690,9 +722,8 @@ class NameMatcher:
             return [[] for _ in texts]
         self.prepare(texts)
         offered: list[list[str]] = []
-        keys = [normalize(text) for text in texts]
-        for key in keys:
-            reading = self._read(key)
+        for text in texts:
+            key, reading = self._typed(text)
             names = list(self._ranked(reading).names[:limit]) if reading.lines else []
             if key and len(names) < limit:
                 for line, _, _ in self._spelling(key, reading, limit, self.spelling_cutoff):
