@@ -161,6 +161,17 @@ def test_token_is_not_a_card(sample_db: OracleDB) -> None:
     assert p.kind == "unknown_card" and p.line == 4 and "token" in p.detail and "111.1" in p.detail
 
 
+def test_a_blank_name_the_database_lacks_is_no_token(sample_db: OracleDB) -> None:
+    # Unfinity's "_____ Goblin" (real decklists write it) is not in the sample; its blank is a word of its name
+    # (CR 201.2), so it is not the Goblin token's name (CR 111.1): a card name the database does not know
+    assert sample_db.resolve("Goblin Token").status == "not_found" and sample_db.name_index.is_token_name("Goblin")
+    report = sample_db.check_deck("1 _____ Goblin\n1 ________ Goblin\n1 Goblin\n", format="limited")
+    first, second, token = kinds(report, "unknown_card")
+    for p in (first, second):
+        assert "is not a card name in the database" in p.detail and "token" not in p.detail, p.detail
+    assert "is a token, not a card" in token.detail
+
+
 def test_ambiguous_name_lists_the_candidates(sample_db: OracleDB) -> None:
     keys = sample_db.sql("SELECT key FROM names GROUP BY key HAVING count(DISTINCT oracle_id) > 1 ORDER BY key")
     amb = next((k for k in keys["key"].to_list() if sample_db.resolve(k).status == "ambiguous"), None)

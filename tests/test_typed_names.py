@@ -88,6 +88,10 @@ ROWS: list[tuple[str, bool, str, str | None]] = [
     ("Goblin S.W.A.T. Team", False, "ok", "Goblin S.W.A.T. Team"),
     ("R&D's Secret Lair", False, "ok", "R&D's Secret Lair"),
     (LONGEST, False, "ok", LONGEST),
+    # a blank is a word of a name (Unhinged's "_____"); Unfinity's "_____ Goblin" is no card of this data, and
+    # not the Goblin token's name either
+    ("_____", False, "ok", "_____"),
+    ("_____ Goblin", False, "not_found", None),
     ("  Tarmogoyf  ", False, "ok", "Tarmogoyf"),
     # partial words and misspellings: not names without --fuzzy
     ("Ragavan", False, "not_found", None),

@@ -30,7 +30,7 @@ from oracle_tools.names.resolver import (
     NameResolver,
     Resolution,
 )
-from oracle_tools.text.matching import NameMatcher, normalize, spaced_keys
+from oracle_tools.text.matching import NameMatcher, blankless_key, normalize, spaced_keys
 
 # -- resolving ---------------------------------------------------------------------------------
 
@@ -242,8 +242,8 @@ class NameIndex(NameResolver):
         if answer is None:
             answer = self.by_key.get(normalize(text))
             normalized = True
-            if answer is None:  # 'Jace,the Mind Sculptor'
-                answer = self._spaced_answer(text)
+            if answer is None:  # 'Jace,the Mind Sculptor'; a blank name in a database built before
+                answer = self._second_answer(text)
         return None if answer is None else self._answer(text, answer, normalized)
 
     def _answer(self, text: str, answer: int, normalized: bool) -> Resolution:
@@ -370,16 +370,27 @@ class NameIndex(NameResolver):
         by_norm = by_norm.update(retried, on="query", how="left")
         return self._unpacked(pl.concat([hit, by_norm]))
 
-    def _spaced_retried(self, queries: list[str], answers: list[int | None]) -> list[int | None]:
-        """``answers`` with each miss read again by :func:`spaced_key` (a comma or period glued between two letters is
-        a word break), as :meth:`lookup` reads it."""
-        return [self._spaced_answer(query) if answer is None else answer for query, answer in zip(queries, answers)]
+    def _spaced_retried(self, queries: list[str | None], answers: list[int | None]) -> list[int | None]:
+        """``answers`` with each miss read again as :meth:`lookup` reads it (:meth:`_second_answer`)."""
+        return [
+            self._second_answer(query) if answer is None and query is not None else answer  # a null stays one
+            for query, answer in zip(queries, answers)
+        ]
 
-    def _spaced_answer(self, text: str) -> int | None:
-        """The answer of the first of ``text``'s :func:`spaced_keys` that is a name's key."""
+    def _second_answer(self, text: str) -> int | None:
+        """The answer of a text whose key is no name's: that of the first of its :func:`spaced_keys` that is a name's
+        key; else, for a text with a blank, that of the key a database built before blanks were words holds for the
+        name (:func:`blankless_key`), when it is the one card whose name the text is ('________ goblin': _____ Goblin;
+        never 'Goblin')."""
         for spaced in spaced_keys(text):
             answer = self.by_key.get(spaced)
             if answer is not None:
+                return answer
+        older = blankless_key(text)
+        answer = None if older is None else self.by_key.get(older)
+        if answer is not None and answer >= 0:
+            oid, idx, _, _ = self._packing.unpack(answer)
+            if normalize(self._face_name(oid, idx) or self.cards[oid]) == normalize(text):
                 return answer
         return None
 
