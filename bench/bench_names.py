@@ -6,7 +6,8 @@ Builds (or reuses) a database of the real 2019 dump + 2024 objects + foreign pri
   * the warm index's memory: RSS of a fresh process after opening the database (the floor), and what building
     the index (and a first batch) adds to it, after and at the peak (target: half of the 332 MB, 367 MB with a
     first batch, it added before)
-  * single resolve, warm, exact and normalized (target <= 5 us), and by SQL point query (a fresh process)
+  * single resolve, warm, exact and normalized (target <= 5 us), and by SQL point query (a fresh process); the lookup
+    alone of exact names, of misses and of names pasted with a comma glued to the next word (read again as a space)
   * batch resolve of 1,000,000 real decklist names as typed (target >= 1M names/s), and of every
     name in the names table with realistic noise applied (case, accents, quotes, slashes)
   * the fuzzy answer for 500 real typos and partial names, warm (target <= 1 ms median), beside rapidfuzz's
@@ -209,6 +210,15 @@ def main() -> None:
         db.resolve(exact[0])
     print(f"single resolve, exact:      {per_call(db.resolve, exact) * 1e6:6.2f} us  (target <= 5 us)")
     print(f"single resolve, normalized: {per_call(db.resolve, normalized) * 1e6:6.2f} us  (target <= 5 us)")
+    # the lookup alone of strings that are no name's key: plain misses, and names pasted with the space after a comma
+    # left out ('Jace,the Mind Sculptor', read again with the comma as a space), beside the exact names' lookup
+    glued = [n.replace(", ", ",") for n in exact if ", " in n]
+    missed = [n + " qz" for n in exact]
+    print(
+        f"lookup alone: exact {per_call(index.lookup, exact) * 1e6:5.2f} us, a miss {per_call(index.lookup, missed) * 1e6:5.2f}"
+        f" us, a glued comma ({len(glued):,}) {per_call(index.lookup, glued) * 1e6:5.2f} us; "
+        f"found: {sum(index.lookup(n) is not None for n in glued):,} of the glued"
+    )
     from oracle_tools.names.point import PointNames
 
     some = exact[:300] + normalized[:300]  # a fresh resolver per call: nothing cached, as in a new process

@@ -109,6 +109,19 @@ def test_accent_free_spelling_resolves(sample_db: OracleDB) -> None:
     assert report.legal, report.problems
 
 
+def test_a_comma_glued_to_the_next_word_is_a_word_break(sample_db: OracleDB, tmp_path: Path) -> None:
+    # Cockatrice/MTGO exports and pasted lists write "Jace,the Mind Sculptor": the card (CR 201.2), not a miss
+    report = sample_db.check_deck("4 Jace,the Mind Sculptor\n56 Island\n", format="limited")
+    assert report.legal, report.problems
+    assert [(x["written"], x["card"]) for x in report.lines[:1]] == [
+        ("Jace,the Mind Sculptor", "Jace, the Mind Sculptor")
+    ]
+    deck = tmp_path / "glued.txt"
+    deck.write_text("4 Jace,the Mind Sculptor\n56 Island\n", encoding="utf-8")
+    out = _run(sample_db, str(deck), "--format", "limited", "--json")
+    assert out.exit_code == 0 and json.loads(out.output)["problems"] == [], out.output
+
+
 def test_201_3b_interchangeable_names_count_as_one_name(sample_db: OracleDB) -> None:
     # the sample's real pair: Scryfall records om1 #153 as a printing of the Oracle card Ultimate Green
     # Goblin with "Ruzic, Booed but Victorious" in printed_name; the two names are one card's (CR 201.3b)
@@ -146,6 +159,17 @@ def test_token_is_not_a_card(sample_db: OracleDB) -> None:
     report = sample_db.check_deck("4 Lightning Bolt\n56 Mountain\n\n1 Food Token\n", format="limited")
     [p] = kinds(report)
     assert p.kind == "unknown_card" and p.line == 4 and "token" in p.detail and "111.1" in p.detail
+
+
+def test_a_blank_name_the_database_lacks_is_no_token(sample_db: OracleDB) -> None:
+    # Unfinity's "_____ Goblin" (real decklists write it) is not in the sample; its blank is a word of its name
+    # (CR 201.2), so it is not the Goblin token's name (CR 111.1): a card name the database does not know
+    assert sample_db.resolve("Goblin Token").status == "not_found" and sample_db.name_index.is_token_name("Goblin")
+    report = sample_db.check_deck("1 _____ Goblin\n1 ________ Goblin\n1 Goblin\n", format="limited")
+    first, second, token = kinds(report, "unknown_card")
+    for p in (first, second):
+        assert "is not a card name in the database" in p.detail and "token" not in p.detail, p.detail
+    assert "is a token, not a card" in token.detail
 
 
 def test_ambiguous_name_lists_the_candidates(sample_db: OracleDB) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -419,3 +420,178 @@ def test_a_lookup_strategy_must_implement_every_lookup() -> None:
     with pytest.raises(TypeError, match="abstract"):
         OnlyExactNames()  # type: ignore[abstract]
     assert not NameIndex.__abstractmethods__ and not PointNames.__abstractmethods__
+
+
+# -- names as pasted: a comma or period glued between two letters is a word break (CR 201.2) ---------------------
+
+GLUED = {
+    "Jace,the Mind Sculptor": "Jace, the Mind Sculptor",  # Cockatrice/MTGO exports, pasted decklists
+    "jace,the mind sculptor": "Jace, the Mind Sculptor",
+    "Thalia,Guardian of Thraben": "Thalia, Guardian of Thraben",
+}
+
+
+def _mcp(db: OracleDB, tool: str, arguments: dict[str, object]) -> Any:
+    """The JSON the MCP tool answers (the server built in process, as `oracle-tools mcp` builds it)."""
+    import asyncio
+
+    from mcp.types import CallToolResult, TextContent
+
+    from oracle_tools.interfaces.mcp_server import build_server
+
+    result = asyncio.run(build_server(db).call_tool(tool, arguments))
+    assert isinstance(result, CallToolResult)
+    (content,) = result.content
+    assert isinstance(content, TextContent)
+    return json.loads(content.text)
+
+
+def test_a_glued_comma_is_a_word_break_through_every_door(sample_db: OracleDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'Jace,the Mind Sculptor' folds to 'jacethe mind sculptor', no name's key; read with the comma as a space it is
+    Jace, the Mind Sculptor (CR 201.2), by both strategies, both batch paths, the CLI and MCP. The stored keys are
+    untouched: a database built before reads it too."""
+    from oracle_tools.names import index as index_module
+    from oracle_tools.names.point import PointNames
+
+    assert all(sample_db.resolve(name).name == name for name in set(GLUED.values()))
+    for resolver in (PointNames(sample_db.con), sample_db.name_index):
+        for typed, name in GLUED.items():
+            r = resolver.resolve(typed)
+            assert (r.status, r.name, r.via) == ("ok", name, "normalized"), (typed, type(resolver).__name__)
+    frame = sample_db.resolve_many([*GLUED, "Jace,the Mind Sculpto"])
+    assert frame.get_column("name").to_list() == [*GLUED.values(), None]
+    monkeypatch.setattr(index_module, "_JOINED_FROM", 1)  # the vectorised path of large batches
+    assert sample_db.resolve_many([*GLUED]).get_column("name").to_list() == list(GLUED.values())
+    monkeypatch.undo()
+    runner = CliRunner()
+    one = runner.invoke(main, ["resolve", "--db", str(sample_db.path), "--json", "--", "Jace,the Mind Sculptor"])
+    assert one.exit_code == 0 and json.loads(one.stdout)["name"] == "Jace, the Mind Sculptor"
+    batch = runner.invoke(
+        main, ["resolve", "--db", str(sample_db.path), "--batch", "-", "--json"], input="\n".join(GLUED)
+    )
+    assert [row["name"] for row in json.loads(batch.stdout)] == list(GLUED.values())
+    assert _mcp(sample_db, "resolve", {"name": "Jace,the Mind Sculptor"})["name"] == "Jace, the Mind Sculptor"
+    answers = _mcp(sample_db, "resolve_batch", {"names": list(GLUED)})
+    assert [row["name"] for row in answers] == list(GLUED.values())
+    # fuzzy reads the words the same way: 'jace,the mind' is Jace, the Mind Sculptor's words
+    assert sample_db.resolve("jace,the mind", fuzzy=True).name == "Jace, the Mind Sculptor"
+
+
+def test_marks_between_digits_or_of_the_name_itself_keep_their_answers(sample_db: OracleDB) -> None:
+    """The second reading is only for a text that as typed is no name: a comma between digits is part of a number,
+    and a name's own glued marks ('B.F.M.', 'Ph.D.') fold away as before; the comma alone or the periods alone are
+    read as breaks when both together are not ('Richard Garfield,Ph.D.'). The real names: test_typed_names."""
+    from oracle_tools.text.matching import spaced_keys
+
+    assert spaced_keys("Borrowing 100,000 Arrows") == ()
+    assert spaced_keys("Ach! Hans, Run!") == () and spaced_keys("Question Elemental?") == ()
+    assert spaced_keys("Jace,the Mind Sculptor") == ("jace the mind sculptor",)
+    assert "richard garfield phd" in spaced_keys("Richard Garfield,Ph.D.")
+    assert normalize("B.F.M. (Big Furry Monster)") == "bfm big furry monster"  # the stored key, unchanged
+    assert normalize("Jace,the Mind Sculptor") == "jacethe mind sculptor"
+    r = sample_db.resolve("Question Elemental?")
+    assert (r.status, r.name, r.via) == ("ok", "Question Elemental?", "name")
+
+
+# -- a blank is a word of the name: "_____ Goblin" is no Goblin token (CR 201.2, 111.1) -------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures"
+# Unfinity's blank names, Scryfall-shaped from the real 2025 commander-legal list (scripts/make_sample.py's
+# trimmed_to_card: synthetic ids and set): a blank at the start, the end, twice, three times, before a dash
+BLANK_NAMES = [card["name"] for card in json.loads((FIXTURES / "blank_names.json").read_text(encoding="utf-8"))]
+
+
+@pytest.fixture(scope="module")
+def blank_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample's cards (the Goblin token and Unhinged's "_____" among them) and the blank-named cards."""
+    from oracle_tools.ingest import sample_dir
+
+    path = tmp_path_factory.mktemp("blanks") / "blanks.duckdb"
+    files = [*sorted(sample_dir().glob("cards-*.json.gz")), FIXTURES / "blank_names.json"]
+    OracleDB.ingest_files(path, files).close()
+    return path
+
+
+def _blank_typings() -> dict[str, str]:
+    typed = {name: name for name in BLANK_NAMES}
+    typed.update({name.upper(): name for name in BLANK_NAMES})
+    typed["________ Goblin"] = "_____ Goblin"  # as a real decklist writes it (realdata decks, test_decklist)
+    typed["___ goblin"] = "_____ Goblin"
+    typed["_____ - o - saurus"] = "_____-o-saurus"
+    return typed
+
+
+def test_a_blank_is_a_word_of_the_name_through_every_door(blank_db_path: Path) -> None:
+    """Every blank name is its card by both strategies, batches, deck check, the CLI, MCP and HTTP, however many
+    underscores make the blank; the words without the blank are no card's name: "Goblin" is the token's (not a
+    card, CR 111.1), never _____ Goblin's."""
+    from oracle_tools.names.point import PointNames
+
+    from oracle_server import Server
+
+    typed = _blank_typings()
+    with OracleDB(blank_db_path) as db:
+        assert db.sql("SELECT count(*) FROM token_names WHERE name = 'Goblin'").item() > 0
+        for resolver in (PointNames(db.con), db.name_index):
+            for text, name in typed.items():
+                r = resolver.resolve(text)
+                assert (r.status, r.name) == ("ok", name), (text, type(resolver).__name__, r)
+            for text in ("Goblin", "Rocketship", "Wizards of the", "o-saurus"):
+                assert resolver.resolve(text).status == "not_found", text
+            assert resolver.resolve("_____").name == "_____"  # Unhinged's, all blank: its own card
+            assert resolver.is_token_name("Goblin") and not resolver.is_token_name("_____ Goblin")
+        assert db.resolve_many(list(typed)).get_column("name").to_list() == list(typed.values())
+        deck = "".join(f"1 {text}\n" for text in ("_____ Goblin", "________ Goblin", *BLANK_NAMES[:5]))
+        report = db.check_deck(deck, format="limited")
+        assert not [p for p in report.problems if p.kind == "unknown_card"], report.problems
+        assert _mcp(db, "resolve", {"name": "________ Goblin"})["name"] == "_____ Goblin"
+    runner = CliRunner()
+    one = runner.invoke(main, ["resolve", "--db", str(blank_db_path), "--json", "--", "_____ goblin"])
+    assert one.exit_code == 0 and json.loads(one.stdout)["name"] == "_____ Goblin"
+    token = runner.invoke(main, ["resolve", "--db", str(blank_db_path), "--json", "--", "Goblin"])
+    assert token.exit_code == 1 and json.loads(token.stdout)["status"] == "not_found"
+    server = Server(blank_db_path, "--no-warm")
+    try:
+        named = server.client.get("/cards/named", params={"exact": "________ Goblin"})
+        assert named.status_code == 200 and named.json()["name"] == "_____ Goblin"
+        assert server.client.get("/cards/named", params={"exact": "Goblin"}).status_code == 404
+        answer = server.client.get("/names/resolve", params={"q": "_____ goblin"}).json()
+        assert answer["name"] == "_____ Goblin"
+    finally:
+        assert "Traceback" not in server.stop()
+
+
+def test_a_database_built_before_blanks_were_words_still_finds_them(blank_db_path: Path, tmp_path: Path) -> None:
+    """Such a database stores '_____ Goblin' under the key 'goblin' (its underscores dropped): a blank name typed
+    loosely is found there by that key when it is the card the text names, with no re-ingest."""
+    import shutil
+
+    import duckdb
+
+    from oracle_tools.names.point import PointNames
+    from oracle_tools.text.matching import blankless_key
+
+    older = tmp_path / "older.duckdb"
+    shutil.copy(blank_db_path, older)
+    with duckdb.connect(str(older)) as con:
+        rows = con.execute("SELECT DISTINCT name FROM names WHERE name LIKE '%\\_%' ESCAPE '\\'").fetchall()
+        for (name,) in rows:
+            if (key := blankless_key(name)) is not None:
+                con.execute("UPDATE names SET key = ? WHERE name = ?", [key, name])
+        assert con.execute("SELECT key FROM names WHERE name = '_____ Goblin'").fetchall() == [("goblin",)]
+    typed = _blank_typings()
+    with OracleDB(older) as db:
+        for resolver in (PointNames(db.con), db.name_index):
+            for text, name in typed.items():
+                r = resolver.resolve(text)
+                assert (r.status, r.name) == ("ok", name), (text, type(resolver).__name__, r)
+        assert db.resolve_many(list(typed)).get_column("name").to_list() == list(typed.values())
+
+
+def test_blank_keys_agree_in_python_and_polars() -> None:
+    texts = [*BLANK_NAMES, *_blank_typings(), "_____", "_", "Jace_the_Mind_Sculptor", "a_?", "__ __", "x_ _y"]
+    assert pl.Series(texts).to_frame("t").select(normalize_expr("t")).to_series().to_list() == [
+        normalize(t) for t in texts
+    ]
+    assert normalize("_____ Goblin") == normalize("________ Goblin") == "_____ goblin" != normalize("Goblin")
+    assert normalize("_____") == "_____" and normalize("Jace_the_Mind_Sculptor") == "jacethemindsculptor"

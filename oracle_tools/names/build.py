@@ -27,7 +27,7 @@ import polars as pl
 from oracle_tools.errors import IngestError
 from oracle_tools.names import suggestions
 from oracle_tools.store import sqlfiles, userfiles
-from oracle_tools.text.matching import FOLD, normalize
+from oracle_tools.text.matching import BLANK, FOLD, normalize
 
 
 def normalize_expr(column: str | pl.Expr) -> pl.Expr:
@@ -36,7 +36,13 @@ def normalize_expr(column: str | pl.Expr) -> pl.Expr:
     expr = expr.str.normalize("NFKD").str.replace_all(r"[\p{Mn}\p{Cf}]", "")
     expr = expr.str.replace_many([k for k, _ in _FOLD_PAIRS], [v for _, v in _FOLD_PAIRS])
     folded = expr.str.to_lowercase().str.replace_all(r"\s*/+\s*", " // ")
-    unmarked = folded.str.replace_all(r"\p{Pd}", " ").str.replace_all(r"[\p{P}&&[^/]]", "")
+    # a blank standing on its own is a word, one glued to a letter or digit goes (matching.BLANK)
+    blanked = (
+        folded.str.replace_all(r"([\p{L}\p{N}])_+", "${1}")
+        .str.replace_all(r"_+([\p{L}\p{N}])", "${1}")
+        .str.replace_all("_+", f" {BLANK} ", literal=False)
+    )
+    unmarked = blanked.str.replace_all(r"\p{Pd}", " ").str.replace_all(r"[\p{P}&&[^/_]]", "")
     kept = pl.when(unmarked.str.strip_chars(" /") == "").then(folded).otherwise(unmarked)
     return kept.str.replace_all(r"\s+", " ").str.strip_chars(" ")
 

@@ -30,7 +30,7 @@ from oracle_tools.names.resolver import (
     NameResolver,
     Resolution,
 )
-from oracle_tools.text.matching import NameMatcher, normalize
+from oracle_tools.text.matching import NameMatcher, blankless_key, normalize, spaced_keys
 
 # -- resolving ---------------------------------------------------------------------------------
 
@@ -248,6 +248,8 @@ class NameIndex(NameResolver):
         if answer is None:
             answer = self.by_key.get(normalize(text))
             normalized = True
+            if answer is None:  # 'Jace,the Mind Sculptor'; a blank name in a database built before
+                answer = self._second_answer(text)
         return None if answer is None else self._answer(text, answer, normalized)
 
     def _answer(self, text: str, answer: int, normalized: bool) -> Resolution:
@@ -341,7 +343,7 @@ class NameIndex(NameResolver):
             {
                 "query": [q for q, answer in zip(queries, exact) if answer is not None] + missed,
                 "answer": [answer for answer in exact if answer is not None]
-                + list(map(self.by_key.get, keys.get_column("query").to_list())),
+                + self._spaced_retried(missed, list(map(self.by_key.get, keys.get_column("query").to_list()))),
                 "normalized": [False] * (len(queries) - len(missed)) + [True] * len(missed),
             },
             schema={"query": pl.String, "answer": pl.Int64, "normalized": pl.Boolean},
@@ -366,7 +368,37 @@ class NameIndex(NameResolver):
         hit = queries.join(exact, on="query", how="inner").with_columns(normalized=pl.lit(False))
         missed = queries.join(exact, on="query", how="anti").with_columns(key=normalize_expr("query"))
         by_norm = missed.join(by_key, on="key", how="left").select("query", "answer", normalized=pl.lit(True))
+        unanswered = by_norm.filter(pl.col("answer").is_null()).get_column("query").to_list()
+        retried = pl.DataFrame(
+            {"query": unanswered, "answer": self._spaced_retried(unanswered, [None] * len(unanswered))},
+            schema={"query": pl.String, "answer": pl.Int64},
+        )
+        by_norm = by_norm.update(retried, on="query", how="left")
         return self._unpacked(pl.concat([hit, by_norm]))
+
+    def _spaced_retried(self, queries: list[str | None], answers: list[int | None]) -> list[int | None]:
+        """``answers`` with each miss read again as :meth:`lookup` reads it (:meth:`_second_answer`)."""
+        return [
+            self._second_answer(query) if answer is None and query is not None else answer  # a null stays one
+            for query, answer in zip(queries, answers)
+        ]
+
+    def _second_answer(self, text: str) -> int | None:
+        """The answer of a text whose key is no name's: that of the first of its :func:`spaced_keys` that is a name's
+        key; else, for a text with a blank, that of the key a database built before blanks were words holds for the
+        name (:func:`blankless_key`), when it is the one card whose name the text is ('________ goblin': _____ Goblin;
+        never 'Goblin')."""
+        for spaced in spaced_keys(text):
+            answer = self.by_key.get(spaced)
+            if answer is not None:
+                return answer
+        older = blankless_key(text)
+        answer = None if older is None else self.by_key.get(older)
+        if answer is not None and answer >= 0:
+            oid, idx, _, _ = self._packing.unpack(answer)
+            if normalize(self._face_name(oid, idx) or self.cards[oid]) == normalize(text):
+                return answer
+        return None
 
     def resolve_many(self, texts: Iterable[str] | pl.Series) -> pl.DataFrame:
         """Resolve a whole column (exact name, then the folded key), keeping input order.

@@ -134,7 +134,8 @@ class NameResolver(ABC):
 
     @abstractmethod
     def lookup(self, text: str) -> Resolution | None:
-        """The exact name, else the folded key (:func:`normalize`): ok or ambiguous; None when neither."""
+        """The exact name, else the folded key (:func:`normalize`), else a key of its :func:`spaced_keys` (a comma or
+        period glued between two letters read as a word break): ok or ambiguous; None when none is a name's."""
 
     @abstractmethod
     def matcher(self) -> NameMatcher:

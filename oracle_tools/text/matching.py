@@ -65,6 +65,19 @@ _WS = r"[^\S\x1c-\x1f]"
 _SLASHES = re.compile(rf"{_WS}*/+{_WS}*")
 _SPACES = re.compile(rf"{_WS}+")
 _INVISIBLE = ("Mn", "Cf")
+# A blank is a word of a card's name (CR 201.2: the name is what the card's name line shows): Unfinity's "_____ Goblin"
+# (a name sticker fills the blank in play) is not the Goblin token, and Unhinged's "_____" is all blank. A run of
+# underscores standing on its own is one blank, written "_____" however many were typed ("________ Goblin" of a real
+# decklist); one glued to a letter or digit ("Jace_the_Mind_Sculptor") goes as every other mark does.
+BLANK = "_____"
+_BLANK_GLUED_BEFORE = re.compile(r"([^\W_])_+")  # [^\W_]: a letter or digit (Polars: [\p{L}\p{N}])
+_BLANK_GLUED_AFTER = re.compile(r"_+([^\W_])")
+_BLANKS = re.compile(r"_+")
+# A comma or period glued between two letters is a word break the typist left out ("Jace,the Mind Sculptor" of pasted
+# decklists and Cockatrice/MTGO exports): read so only when the name as typed is no name (:func:`spaced_keys`), since
+# names' own marks fold away first ("B.F.M. (Big Furry Monster)", the Italian "Atalya,Maestra Samita"); between
+# digits it is part of a number ("Borrowing 100,000 Arrows").
+_GLUED_BREAK = {marks: re.compile(rf"(?<=[^\W\d_]){marks}(?=[^\W\d_])") for marks in ("[,.]", ",", r"\.")}
 
 
 #: Strings up to this long have their keys kept (the last few thousand): one resolve folds its text several
@@ -78,8 +91,9 @@ def normalize(text: str) -> str:
     invisible format characters (bidi controls, zero-width spaces) — and half separators are written one way.
 
     'Lim-Dûl’s Vault' and 'Lim Duls Vault' -> 'lim duls vault'; 'Jace, the Mind Sculptor' ->
-    'jace the mind sculptor'; 'Fire/Ice' and 'Fire  //  Ice' -> 'fire // ice'. A name that is all
-    punctuation ('_____') keeps its marks, so that it still has a key. Must agree with
+    'jace the mind sculptor'; 'Fire/Ice' and 'Fire  //  Ice' -> 'fire // ice'. A blank standing on its own is a word
+    ('________ Goblin' -> '_____ goblin', not the Goblin token's 'goblin'; '_____' -> '_____'), and a name that is
+    all punctuation ('?') keeps its marks, so that it still has a key. Must agree with
     ``names.build.normalize_expr`` (tested on every real name).
     """
     return _normalize_short(text) if len(text) <= _CACHED_CHARS else _normalize_long(text)
@@ -91,8 +105,12 @@ def _normalize(text: str) -> str:
     # space inside a name is not part of what the reader sees
     stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) not in _INVISIBLE)
     folded = _SLASHES.sub(" // ", stripped.translate(FOLD).lower())
+    blanked = folded
+    if "_" in folded:
+        blanked = _BLANK_GLUED_AFTER.sub(r"\1", _BLANK_GLUED_BEFORE.sub(r"\1", folded))
+        blanked = _BLANKS.sub(f" {BLANK} ", blanked)
     # Punctuation is Unicode's general category P (what \p{P} matches in names.build.normalize_expr).
-    unmarked = "".join(_unmark(ch) for ch in folded)
+    unmarked = "".join(_unmark(ch) for ch in blanked)
     return _SPACES.sub(" ", unmarked if unmarked.strip(" /") else folded).strip(" ")
 
 
@@ -102,13 +120,40 @@ _normalize_long = lru_cache(maxsize=4)(_normalize)
 
 
 def _unmark(ch: str) -> str:
-    """A dash separates words (a space); any other punctuation but the half separator '/' goes."""
-    if ch.isalnum() or ch == " " or ch == "/":
+    """A dash separates words (a space); any other punctuation but the half separator '/' and a blank's '_' goes."""
+    if ch.isalnum() or ch == " " or ch == "/" or ch == "_":
         return ch
     category = unicodedata.category(ch)
     if category == "Pd":
         return " "
     return "" if category[0] == "P" else ch
+
+
+def blankless_key(text: str) -> str | None:
+    """The key a database built before blanks were words holds for a name with a blank (every underscore dropped, as
+    other marks: '_____ Goblin' -> 'goblin'); None when ``text`` has no blank that changes its key. Its answer counts
+    only when it is the card whose name ``text`` is (the resolvers check): such a database still finds
+    '________ Goblin', and never calls 'Goblin' that card because of it."""
+    if "_" not in text:
+        return None
+    older = normalize(text.replace("_", ""))
+    return older if older and older != normalize(text) else None
+
+
+def spaced_keys(text: str) -> tuple[str, ...]:
+    """The lookup keys of ``text`` read with the commas and periods glued between two letters as word breaks, each
+    differing from its key: all of them ('Jace,the Mind Sculptor' -> 'jace the mind sculptor'), else the commas alone
+    or the periods alone ('Richard Garfield,Ph.D.': its comma breaks words, its periods are the name's own).
+    Asked only when the key of the text as typed is no name's: a name's own glued marks keep their answers."""
+    if "," not in text and "." not in text:
+        return ()
+    key = normalize(text)
+    found: dict[str, None] = {}
+    for marks in ("[,.]", ",", r"\."):
+        spaced = _GLUED_BREAK[marks].sub(" ", text)
+        if spaced != text and (spaced_key := normalize(spaced)) != key:
+            found.setdefault(spaced_key)
+    return tuple(found)
 
 
 # A typed word is corrected towards a word of the names one edit away (Damerau: a letter dropped, added, replaced,
@@ -448,6 +493,18 @@ class NameMatcher:
             reading = self._readings[key] = self._reading(tuple(words(key)))
         return reading
 
+    def _typed(self, text: str) -> tuple[str, _Reading]:
+        """The key of ``text`` and what its words match; when they match nothing, read with each comma or period
+        glued between two letters as a word break (:func:`spaced_keys`: 'jace,the' is 'jace the') if that matches."""
+        key = normalize(text)
+        reading = self._read(key)
+        if not reading.lines:
+            for spaced in spaced_keys(text):
+                spaced_reading = self._read(spaced)
+                if spaced_reading.lines:
+                    return spaced, spaced_reading
+        return key, reading
+
     def _reading(self, typed: tuple[str, ...]) -> _Reading:
         as_typed = tuple(((w, 0),) for w in typed)
         if not typed:
@@ -665,8 +722,7 @@ class NameMatcher:
     def match(self, text: str) -> Match:
         """What ``text`` matches: its words as words or prefixes of names (a lone fragment inside words too);
         else with each word read as a near word; else one name it is clearly a misspelling of; else nothing."""
-        key = normalize(text)
-        reading = self._read(key)
+        key, reading = self._typed(text)
         if not reading.typed:
             return Match()
         if reading.lines:
@@ -690,9 +746,8 @@ class NameMatcher:
             return [[] for _ in texts]
         self.prepare(texts)
         offered: list[list[str]] = []
-        keys = [normalize(text) for text in texts]
-        for key in keys:
-            reading = self._read(key)
+        for text in texts:
+            key, reading = self._typed(text)
             names = list(self._ranked(reading).names[:limit]) if reading.lines else []
             if key and len(names) < limit:
                 for line, _, _ in self._spelling(key, reading, limit, self.spelling_cutoff):
