@@ -10,6 +10,7 @@ import importlib.util
 import os
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,11 +61,15 @@ def run(
     workers: int = 1,
     log_level: str = "warning",
     warm: bool = True,
+    announce: Callable[[str], None] | None = None,
 ) -> None:
     """Serve until interrupted. Opens the database read-only first, so a missing file fails at once. ``warm``:
     build every card object, the name index and the deck rules in the background at start (``--no-warm``: on first
-    use)."""
+    use). ``announce`` is given the server's address once its socket is bound: the port bound, which ``port=0``
+    (any free port) leaves to the system."""
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
+    from uvicorn.supervisors import Multiprocess
 
     check_address(host, port)
     path = Path(db_path).resolve()
@@ -88,6 +93,24 @@ def run(
     if workers > 1:
         os.environ[_DB_ENV] = str(path)
         os.environ[_WARM_ENV] = "1" if warm else "0"
-        uvicorn.run("oracle_tools.interfaces.serve:app_factory", factory=True, workers=workers, **options)
+        config = uvicorn.Config("oracle_tools.interfaces.serve:app_factory", factory=True, workers=workers, **options)
     else:
-        uvicorn.run(create_app(path, warm=warm), **options)
+        config = uvicorn.Config(create_app(path, warm=warm), **options)
+    # The socket is bound here (uvicorn's own binding, as uvicorn.run does it) so the address announced is the one
+    # bound; the server, or each worker process, then serves on it.
+    sock = config.bind_socket()
+    if announce is not None:
+        bound_port = sock.getsockname()[1]
+        announce(f"http://[{host}]:{bound_port}/" if ":" in host else f"http://{host}:{bound_port}/")
+    server = uvicorn.Server(config)
+    try:
+        if workers > 1:
+            Multiprocess(config, sockets=[sock]).run()
+        else:
+            server.run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C: the server has shut down
+        pass
+    finally:
+        sock.close()
+    if workers == 1 and not server.started:
+        sys.exit(STARTUP_FAILURE)
