@@ -24,13 +24,19 @@ __all__ = ["app_factory", "create_app", "run"]
 
 _DB_ENV = "ORACLE_TOOLS_SERVE_DB"
 _WARM_ENV = "ORACLE_TOOLS_SERVE_WARM"  # the worker processes' `--warm/--no-warm`, as the database path above
+_ADDRESS_ENV = "ORACLE_TOOLS_SERVE_ADDRESS"  # the worker processes' bound "port host"
 #: Seconds a thread holds the GIL before another may take it, in the server process (Python's default: 0.005).
 SWITCH_INTERVAL = 0.001
 
 
 def app_factory() -> Starlette:
     """The app for uvicorn's worker processes (``--workers N``): the database path comes from the environment."""
-    return create_app(Path(os.environ[_DB_ENV]), warm=os.environ.get(_WARM_ENV, "1") == "1")
+    port, _, host = os.environ.get(_ADDRESS_ENV, "").partition(" ")
+    return create_app(
+        Path(os.environ[_DB_ENV]),
+        warm=os.environ.get(_WARM_ENV, "1") == "1",
+        address=(host, int(port)) if port.isdigit() else None,
+    )
 
 
 def check_address(host: str, port: int) -> None:
@@ -90,18 +96,20 @@ def run(
         "access_log": False,
         "server_header": False,
     }
+    # The socket is bound here, so the address announced is the one bound (--port 0: the port the system chose)
+    # and the app knows it (the bulk files its warm-up builds name it); the server, or each worker process, then
+    # serves on it.
+    sock = _bind(host, port)
+    bound = (str(sock.getsockname()[0]), int(sock.getsockname()[1]))  # the address, where the host was a name
+    if announce is not None:
+        announce(f"http://[{host}]:{bound[1]}/" if ":" in host else f"http://{host}:{bound[1]}/")
     if workers > 1:
         os.environ[_DB_ENV] = str(path)
         os.environ[_WARM_ENV] = "1" if warm else "0"
+        os.environ[_ADDRESS_ENV] = f"{bound[1]} {bound[0]}"
         config = uvicorn.Config("oracle_tools.interfaces.serve:app_factory", factory=True, workers=workers, **options)
     else:
-        config = uvicorn.Config(create_app(path, warm=warm), **options)
-    # The socket is bound here (uvicorn's own binding, as uvicorn.run does it) so the address announced is the one
-    # bound; the server, or each worker process, then serves on it.
-    sock = config.bind_socket()
-    if announce is not None:
-        bound_port = sock.getsockname()[1]
-        announce(f"http://[{host}]:{bound_port}/" if ":" in host else f"http://{host}:{bound_port}/")
+        config = uvicorn.Config(create_app(path, warm=warm, address=bound), **options)
     server = uvicorn.Server(config)
     try:
         if workers > 1:
@@ -114,3 +122,19 @@ def run(
         sock.close()
     if workers == 1 and not server.started:
         sys.exit(STARTUP_FAILURE)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port``, as uvicorn binds one (``Config.bind_socket``), inheritable by worker
+    processes."""
+    sock = socket.socket(family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:  # taken since check_address probed it
+        sock.close()
+        raise OracleToolsError(
+            f"cannot serve on {host}:{port}: {exc.strerror or exc}; stop what uses it or give another --port"
+        ) from None
+    sock.set_inheritable(True)
+    return sock
