@@ -17,7 +17,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
-from oracle_tools.errors import DatabaseMissingError, NameNotFoundError, NotFoundError, OracleToolsError
+from oracle_tools.errors import (
+    DatabaseMissingError,
+    DatabaseOutdatedError,
+    NameNotFoundError,
+    NotFoundError,
+    OracleToolsError,
+)
 from oracle_tools.store.lazy import LazyModule
 
 if TYPE_CHECKING:
@@ -824,10 +830,7 @@ class OracleDB:
         With ``name`` (any spelling: case, accents, punctuation as ``resolve`` normalizes them) only that
         name's rows, every kind of it (Gold: predefined 111.10c, Gild's effect-defined Gold, the object)."""
         if not sqlfiles.has_table(self.con, "token_catalog"):
-            raise OracleToolsError(
-                f"{self.path} has no token_catalog view (built before it existed); rebuild it "
-                "with `oracle-tools ingest`."
-            )
+            raise DatabaseOutdatedError(self.path.name, "token_catalog view")
         catalog = self.sql("SELECT * FROM token_catalog ORDER BY name, kind")
         if name is None:
             return catalog
@@ -851,10 +854,7 @@ class OracleDB:
         from oracle_tools.names import references as _references
 
         if not sqlfiles.has_table(self.con, "name_references"):
-            raise OracleToolsError(
-                f"{self.path} has no name_references table (built before it existed); rebuild "
-                "it with `oracle-tools ingest`."
-            )
+            raise DatabaseOutdatedError(self.path.name, "name_references table")
         found = self.resolve(name)
         if not found.ok or found.oracle_id is None:
             raise NameNotFoundError(found.miss_message(), ambiguous=found.status == "ambiguous")

@@ -36,6 +36,17 @@ class ConstraintError(OracleToolsError):
     """A 'choose a card name' constraint phrase is not understood."""
 
 
+class DatabaseOutdatedError(OracleToolsError):
+    """The database was built by an older version, before a table (or view) a question reads: rebuilding it with
+    ``oracle-tools ingest`` answers. Over HTTP a 503: the server's database lacks it, no mistake of the client's
+    (Scryfall's errors: 4XX for the request, 5XX for the server). The message names the database by its file name
+    only, as ``/health`` does: the same line through every door, no folder of the server's told to any origin."""
+
+    def __init__(self, db_name: str, what: str) -> None:
+        super().__init__(f"{db_name} has no {what} (built before it existed); rebuild it with `oracle-tools ingest`.")
+        self.what = what
+
+
 class NameNotFoundError(OracleToolsError):
     """A name that names no card (or several: ``ambiguous``): the answer "no", exit status 1 like ``resolve``'s
     miss; over HTTP a 404, of Scryfall's type "ambiguous" when several cards have the name."""

@@ -231,6 +231,38 @@ def test_symbology_and_parse_mana(sample_server: Server) -> None:
     assert srv.client.post("/symbology").status_code == 405
 
 
+def test_listing_the_bulk_files_reads_kept_facts_and_builds_nothing(
+    sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bulk_data object reports its file's size and compressed_size. The files for the address the server is bound
+    to are built in the warm-up (as Scryfall makes its files before listing them), so GET /bulk-data — a client
+    asking what is there — joins and compresses nothing; the sizes are those of the file a download sends."""
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.serve import bulk
+    from oracle_tools.interfaces.serve.app import create_app
+
+    app = create_app(sample_db_path, address=("127.0.0.1", 8765))
+    generation = app.state.store.generation
+    generation.warm_thread.join(timeout=120)
+    kept = {kind: generation.peek(bulk.BULK_FILES.of(f"{kind} http://127.0.0.1:8765")) for kind in bulk.TYPES}
+    assert all(kept.values()), kept.keys()
+
+    def no_build(*args: Any) -> None:
+        raise AssertionError("a metadata call built a bulk file")
+
+    monkeypatch.setattr(bulk, "_build", no_build)
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+        listed = {item["type"]: item for item in client.get("/bulk-data").json()["data"]}
+        assert client.get("/bulk-data/oracle-cards").json() == listed["oracle_cards"]
+        for kind, built in kept.items():
+            assert built is not None
+            assert (listed[kind]["size"], listed[kind]["compressed_size"]) == (built.size, len(built.compressed))
+        packed = client.get("/bulk-data/oracle-cards/download", headers={"accept-encoding": "gzip"})
+        assert int(packed.headers["content-length"]) == listed["oracle_cards"]["compressed_size"]
+        assert len(packed.content) == listed["oracle_cards"]["size"]  # as the client decoded it
+
+
 def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """One bulk_data object per Scryfall type exported (oracle_cards, rulings), under both spellings of the route,
     with size and compressed_size; download_uri is this server over HTTP (no local path in any answer); the file

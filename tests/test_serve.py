@@ -631,6 +631,37 @@ def test_unusable_address_is_one_line_before_serving(sample_db_path: Path, taken
     assert out.stderr.startswith(f"error: cannot serve on {'127.0.0.1:' if taken else 'host'}")
 
 
+def test_port_0_prints_the_port_bound_and_serves_there(sample_db_path: Path) -> None:
+    """`serve --port 0` lets the system choose a free port; the line a user reads names the port bound (never
+    ":0"), and the server answers there."""
+    import re
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "oracle_tools.interfaces.cli", "serve", "--db", str(sample_db_path), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()  # printed once the socket is bound
+        found = re.match(r"serving (http://127\.0\.0\.1:(\d+)/) from ", line)
+        assert found and int(found[2]) > 0, line
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                named = httpx.get(f"{found[1]}cards/named", params={"exact": "Lightning Bolt"}, timeout=30)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.1)
+        assert named.status_code == 200 and named.json()["name"] == "Lightning Bolt"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Traceback" not in err
+
+
 def test_no_warm_builds_nothing_at_open_and_answers_on_first_use(sample_db_path: Path) -> None:
     """`serve --no-warm`: no background build of every card object, name index and deck rules at open (a lighter
     server for a few lookups); each answer builds what it needs, the same answer as a warm server's."""

@@ -819,6 +819,30 @@ def test_a_search_that_finds_nothing_reads_the_words_as_a_card_name(client: Any,
         assert 'id="no-results"' in page and 'id="name-hint' not in page, query
 
 
+def test_the_name_boxes_take_a_search_as_scryfalls_box_does(client: Any, sample_db_path: Path) -> None:
+    """Scryfall's box takes a name or a search: a text that compiles as a search with a keyword written is answered
+    as the search page answers it (the one card it finds: that card), never "is not a card name"; a name (one with
+    a colon that is no search, a misspelling) keeps the name lookup."""
+    from urllib.parse import parse_qs, urlsplit
+
+    for box, key in (("/card", "name"), ("/", "q")):
+        for query in ("f:historic", "t:goblin c:r", 'o:"draw a card"'):
+            answer = client.get(box, params={key: query}, follow_redirects=False)
+            assert answer.status_code == 303, (box, query)
+            where = urlsplit(answer.headers["location"])
+            assert where.path == "/search" and parse_qs(where.query) == {"q": [query]}, (box, query)
+            assert 'id="results"' in client.get(answer.headers["location"]).text
+        one = client.get(box, params={key: "name:tarmogoyf"}, follow_redirects=False)
+        assert one.headers["location"] == f"/card/{_sample_oracle_id(sample_db_path, 'Tarmogoyf')}", box
+        cop = client.get(box, params={key: "Circle of Protection: Blue"}, follow_redirects=False)
+        if box == "/card":  # /card redirects to the card; the name page answers on its own page
+            assert cop.headers["location"] == f"/card/{_sample_oracle_id(sample_db_path, 'Circle of Protection: Blue')}"
+            typo = client.get(box, params={key: "lightnin bolt"}, follow_redirects=False)  # the fuzzy reading
+            assert typo.headers["location"] == f"/card/{_sample_oracle_id(sample_db_path, 'Lightning Bolt')}"
+        else:
+            assert cop.status_code == 200 and 'id="not-found"' not in cop.text
+
+
 def test_search_errors_are_sentences_never_tracebacks(client: Any) -> None:
     bad = client.get("/search", params={"q": "t:("})
     assert bad.status_code == 400

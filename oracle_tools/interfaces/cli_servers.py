@@ -64,8 +64,11 @@ def serve_command(db_path: Path | None, host: str, port: int, workers: int, quer
     from oracle_tools.interfaces.serve.searches import QUERY_TIMEOUT_ENV
 
     os.environ[QUERY_TIMEOUT_ENV] = str(query_timeout)  # read per search, in every worker process
-    click.echo(f"serving http://{host}:{port}/ from {path} (read-only); Ctrl-C stops", err=True)
-    _serve.run(path, host=host, port=port, workers=workers, warm=warm)
+
+    def announce(url: str) -> None:  # once the socket is bound: the port bound (--port 0: the one the system chose)
+        click.echo(f"serving {url} from {path} (read-only); Ctrl-C stops", err=True)
+
+    _serve.run(path, host=host, port=port, workers=workers, warm=warm, announce=announce)
 
 
 # -- MCP server (oracle_tools/interfaces/mcp_server.py) -----------------------------------------------------

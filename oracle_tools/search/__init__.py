@@ -45,6 +45,7 @@ __all__ = [
     "run",
     "run_rows",
     "time_limit",
+    "written_keywords",
 ]
 
 
@@ -71,6 +72,20 @@ def compile(
     if "nameable" not in query.lower():
         return _compile_cached(query, unique, order, direction)
     return compile_query(parse(query), query, unique=unique, order=order, direction=direction, nameable=nameable)
+
+
+def written_keywords(query: str, *, nameable: Callable[[str], list[str]] | None = None) -> list[str]:
+    """The keywords ``query`` writes (``t:goblin c:r`` -> ``["t", "c"]``) when it compiles as a search; ``[]`` when
+    it writes none (bare words and phrases: what a card name reads as) or does not compile ("Circle of Protection:
+    Red" writes no value after ``protection:``). A name box reads a text with keywords as a search, as Scryfall's
+    box does."""
+    from oracle_tools.search.tree import walk
+
+    try:
+        compile(query, nameable=nameable)
+    except SearchSyntaxError:
+        return []
+    return [term.keyword for term in walk(parse(query)) if term.written]
 
 
 @lru_cache(maxsize=1024)

@@ -107,7 +107,7 @@ class _ToTree(Transformer[Token, Node]):
                 start,
             )
         text, kind = _value(value)
-        return Term(key.value.lower(), op.value, text, kind, key.start_pos or 0)
+        return Term(key.value.lower(), op.value, text, kind, key.start_pos or 0, written=True)
 
     @v_args(inline=True)
     def value(self, token: Token) -> Token:

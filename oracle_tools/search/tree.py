@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 #: How a value was written: a bare word, a "quoted phrase" or a /regular expression/.
@@ -20,6 +20,8 @@ class Term:
     kind: ValueKind
     position: int
     exact: bool = False
+    #: the keyword was written (``t:goblin``, ``name:bolt``), not implied by a bare word or phrase of a name
+    written: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import importlib.util
 import os
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,13 +24,19 @@ __all__ = ["app_factory", "create_app", "run"]
 
 _DB_ENV = "ORACLE_TOOLS_SERVE_DB"
 _WARM_ENV = "ORACLE_TOOLS_SERVE_WARM"  # the worker processes' `--warm/--no-warm`, as the database path above
+_ADDRESS_ENV = "ORACLE_TOOLS_SERVE_ADDRESS"  # the worker processes' bound "port host"
 #: Seconds a thread holds the GIL before another may take it, in the server process (Python's default: 0.005).
 SWITCH_INTERVAL = 0.001
 
 
 def app_factory() -> Starlette:
     """The app for uvicorn's worker processes (``--workers N``): the database path comes from the environment."""
-    return create_app(Path(os.environ[_DB_ENV]), warm=os.environ.get(_WARM_ENV, "1") == "1")
+    port, _, host = os.environ.get(_ADDRESS_ENV, "").partition(" ")
+    return create_app(
+        Path(os.environ[_DB_ENV]),
+        warm=os.environ.get(_WARM_ENV, "1") == "1",
+        address=(host, int(port)) if port.isdigit() else None,
+    )
 
 
 def check_address(host: str, port: int) -> None:
@@ -60,11 +67,15 @@ def run(
     workers: int = 1,
     log_level: str = "warning",
     warm: bool = True,
+    announce: Callable[[str], None] | None = None,
 ) -> None:
     """Serve until interrupted. Opens the database read-only first, so a missing file fails at once. ``warm``:
     build every card object, the name index and the deck rules in the background at start (``--no-warm``: on first
-    use)."""
+    use). ``announce`` is given the server's address once its socket is bound: the port bound, which ``port=0``
+    (any free port) leaves to the system."""
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
+    from uvicorn.supervisors import Multiprocess
 
     check_address(host, port)
     path = Path(db_path).resolve()
@@ -85,9 +96,45 @@ def run(
         "access_log": False,
         "server_header": False,
     }
+    # The socket is bound here, so the address announced is the one bound (--port 0: the port the system chose)
+    # and the app knows it (the bulk files its warm-up builds name it); the server, or each worker process, then
+    # serves on it.
+    sock = _bind(host, port)
+    bound = (str(sock.getsockname()[0]), int(sock.getsockname()[1]))  # the address, where the host was a name
+    if announce is not None:
+        announce(f"http://[{host}]:{bound[1]}/" if ":" in host else f"http://{host}:{bound[1]}/")
     if workers > 1:
         os.environ[_DB_ENV] = str(path)
         os.environ[_WARM_ENV] = "1" if warm else "0"
-        uvicorn.run("oracle_tools.interfaces.serve:app_factory", factory=True, workers=workers, **options)
+        os.environ[_ADDRESS_ENV] = f"{bound[1]} {bound[0]}"
+        config = uvicorn.Config("oracle_tools.interfaces.serve:app_factory", factory=True, workers=workers, **options)
     else:
-        uvicorn.run(create_app(path, warm=warm), **options)
+        config = uvicorn.Config(create_app(path, warm=warm, address=bound), **options)
+    server = uvicorn.Server(config)
+    try:
+        if workers > 1:
+            Multiprocess(config, sockets=[sock]).run()
+        else:
+            server.run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C: the server has shut down
+        pass
+    finally:
+        sock.close()
+    if workers == 1 and not server.started:
+        sys.exit(STARTUP_FAILURE)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port``, as uvicorn binds one (``Config.bind_socket``), inheritable by worker
+    processes."""
+    sock = socket.socket(family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:  # taken since check_address probed it
+        sock.close()
+        raise OracleToolsError(
+            f"cannot serve on {host}:{port}: {exc.strerror or exc}; stop what uses it or give another --port"
+        ) from None
+    sock.set_inheritable(True)
+    return sock

@@ -336,14 +336,23 @@ def api_routes() -> list[BaseRoute]:
     ]
 
 
-def create_app(db_path: str | Path, *, extra_routes: Sequence[BaseRoute] = (), warm: bool = True) -> Starlette:
+def create_app(
+    db_path: str | Path,
+    *,
+    extra_routes: Sequence[BaseRoute] = (),
+    warm: bool = True,
+    address: tuple[str, int] | None = None,
+) -> Starlette:
     """The ASGI app over the database at ``db_path`` (opened read-only now: a missing file raises
     DatabaseMissingError). ``extra_routes`` are added after the API, before the web page's ``/``. ``warm``: build
-    every card object, the name index and the deck rules in the background at open (see ``serve --no-warm``)."""
+    every card object, the name index and the deck rules in the background at open (see ``serve --no-warm``), and
+    the bulk files for ``address`` (the host and port the server is bound to), which their links name."""
     # the pages use the request's generation too (this thread's view of it) and the same worker pools
-    from oracle_tools.interfaces.serve import pages, web
+    from oracle_tools.interfaces.serve import bulk, pages, web
+    from oracle_tools.interfaces.serve.params import address_base
 
-    store = Store(Path(db_path), warm=warm)
+    bases = [address_base(*address)] if address is not None else []
+    store = Store(Path(db_path), warm=warm, on_warm=(lambda gen: bulk.prebuild(gen, bases)) if bases else None)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

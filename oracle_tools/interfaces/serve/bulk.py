@@ -2,9 +2,10 @@
 ``bulk_data`` object per type this server exports — ``oracle_cards`` (one card object per Oracle card, its
 preferred printing) and ``rulings`` — and ``GET /bulk-data/{type}/download`` answers the file.
 
-Each file is built once per database generation (and per server address, which its links name), on first
-use, one build at a time, and kept gzip-compressed in memory (the 2019 dump's Oracle cards: about 12 MB for
-about 70 MB of JSON); a download streams it — as it is to a client that accepts gzip (``Content-Encoding:
+Each file is built once per database generation (and per server address, which its links name), one build at a
+time — for the address the server was started on, in the generation's warm-up (so listing the files reads kept
+facts); for another address, or without the warm-up (``--no-warm``), on first use — and kept gzip-compressed in
+memory (the 2019 dump's Oracle cards: about 9 MB for 63 MB of JSON); a download streams it — as it is to a client that accepts gzip (``Content-Encoding:
 gzip``), decompressed chunk by chunk to one that does not — so no request builds or holds a whole body. At most
 ``MAX_DOWNLOADS`` downloads run at once (more: 503, retry). A client that reads nothing for ``limits.WRITE_TIMEOUT``
 seconds has its connection reset by the server's protocol (limits.py, as for any answer), and a download whose
@@ -22,7 +23,7 @@ import json
 import threading
 import uuid
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +78,18 @@ def bulk_file(gen: Generation, kind: str, base: str) -> BulkFile:
         return found
     with _BUILD_LOCK:
         return gen.cached(key, lambda: _build(gen, kind, base))
+
+
+def prebuild(gen: Generation, bases: Sequence[str]) -> None:
+    """Build every exported file for each of ``bases`` (the generation's warm-up, once its card objects are built):
+    a client that asks ``GET /bulk-data`` what is there (each file's ``size`` and ``compressed_size``) reads kept
+    facts, as Scryfall's files are made before they are listed, instead of waiting for every object to be joined
+    and compressed."""
+    for base in bases:
+        for kind in TYPES:
+            if gen.closed:
+                return
+            bulk_file(gen, kind, base)
 
 
 def _updated_at(gen: Generation) -> str:

@@ -534,7 +534,8 @@ def _fail(message: str, status: int) -> Callable[[Any, Any], dict[str, Any]]:
 
 async def card_named(request: Request) -> Response:
     """GET /card?name=: the card a name names (any name: face, foreign, alternate; CR 201), as a redirect to its
-    page; a miss or an ambiguous name is a page saying so, with suggestions."""
+    page; a miss or an ambiguous name is a page saying so, with suggestions. Search syntax (``t:goblin c:r``) is
+    answered as a search: the one card it finds, else the search page (:func:`name_box_search`)."""
     generation = request.scope["oracle_tools.generation"]
     name = request.query_params.get("name", "").strip()
     if not name or len(name) > MAX_NAME:
@@ -544,13 +545,17 @@ async def card_named(request: Request) -> Response:
 
         return await bad()
 
-    def find() -> Resolution:
-        return generation.db.resolve(name, fuzzy=True)
+    def find() -> Resolution | str:
+        from oracle_tools.interfaces.serve.searches import name_box_search
+
+        return name_box_search(generation, name) or generation.db.resolve(name, fuzzy=True)
 
     try:
         found = await run_pooled(request, "lookups", find)
     except PoolFull as exc:
         return busy_response(str(exc), page_headers(_images(request)))
+    if isinstance(found, str):
+        return RedirectResponse(found, status_code=303)
     if found.ok and found.oracle_id:
         return RedirectResponse(f"/card/{found.oracle_id}", status_code=303)
 

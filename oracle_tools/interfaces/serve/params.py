@@ -148,13 +148,20 @@ def parse_json_body(raw: bytes) -> Any:
     return data
 
 
+def address_base(host: str, port: int) -> str:
+    """The links' base for a connection that came in on ``host``:``port`` (:func:`base_url_of` without a Host
+    header); a server bound to every address (``0.0.0.0``, ``::``) is reached on this machine by loopback."""
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def base_url_of(request: Request) -> str:
     """This server's address for the links in answers (``uri``, ``next_page`` …). The ``Host`` header is a
     client's word: it is used only when it names the address the connection came in on (or ``localhost`` at
     its port), else the links use that address itself, so no request can make answers point elsewhere."""
     server = request.scope.get("server") or ("127.0.0.1", 8765)
     host, port = str(server[0]), int(server[1])
-    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    address = address_base(host, port).removeprefix("http://")
     given = request.headers.get("host", "").strip().lower()
     allowed = {address.lower(), f"localhost:{port}"} | ({host.lower(), "localhost"} if port == 80 else set())
     return f"http://{given if given in allowed else address}"

@@ -17,7 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from oracle_tools.errors import DatabaseMissingError, OracleToolsError
+from oracle_tools.errors import DatabaseMissingError, DatabaseOutdatedError, OracleToolsError
 from oracle_tools.interfaces.serve.pools import Pool
 from oracle_tools.interfaces.serve.store import Generation
 
@@ -135,7 +135,7 @@ def answer_or_error_object(work: Callable[[Generation], Response], generation: G
         return work(generation)
     except ApiError as exc:
         return error_response(exc)
-    except DatabaseMissingError as exc:
+    except (DatabaseMissingError, DatabaseOutdatedError) as exc:  # the server's database lacks it: a 5XX
         return error_response(ApiError(503, str(exc)))
     except OracleToolsError as exc:
         return error_response(ApiError(400, str(exc)))

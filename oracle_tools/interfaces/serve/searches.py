@@ -8,7 +8,9 @@ share its results, so a page of a query the API just answered costs no search.
 
 from __future__ import annotations
 
+import json
 import os
+from urllib.parse import urlencode
 
 from oracle_tools.interfaces.serve.store import Generation, IdList
 
@@ -46,3 +48,27 @@ def search_ids(gen: Generation, query: str, unique: str, order: str, direction: 
     ids = IdList(frame.get_column("id").to_list())
     gen.searches.put(key, ids, ids.nbytes + len(query))
     return ids
+
+
+def name_box_search(gen: Generation, text: str) -> str | None:
+    """Where a name box (``/card?name=``, the name page's) sends ``text`` that is a search, as Scryfall's box takes
+    both: the page of the one card it finds, else the search page of it. None for a name: a text that writes no
+    keyword or does not compile (the search engine's own reading, never a second parser), or that names a card
+    exactly (CR 201) though it reads as a search. Runs on a worker thread."""
+    from oracle_tools import search as _search
+    from oracle_tools.errors import OracleToolsError
+
+    db = gen.db
+    if not _search.written_keywords(text, nameable=db.nameable_ids) or db.resolve(text).ok:
+        return None
+    try:
+        ids = search_ids(gen, text, "cards", "name", "auto")
+    except OracleToolsError:  # the search page says what went wrong
+        ids = None
+    if ids is not None and len(ids) == 1:
+        body = gen.card_objects_json([ids[0]])[0]
+        card = json.loads(body) if body is not None else {}
+        oracle_id = card.get("oracle_id") or next((f.get("oracle_id") for f in card.get("card_faces") or []), None)
+        if oracle_id:
+            return f"/card/{oracle_id}"
+    return "/search?" + urlencode({"q": text})

@@ -220,6 +220,8 @@ class Generation:
         self.warm_thread: threading.Thread | None = None
         self._owner_closed = False
         self.warm_seconds: float | None = None  # set when the background warm-up has finished
+        #: run at the end of the warm-up, once every card object is built (the app's: the bulk files' prebuild)
+        self.on_warm: Callable[[Generation], None] | None = None
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         """This thread's own DuckDB connection to the database (created on first use)."""
@@ -334,6 +336,8 @@ class Generation:
             if not self._open_still():
                 return
             _ = self.owner.deck_checker  # each card's deck rules, for deck checks
+            if self.on_warm is not None and self._open_still():
+                self.on_warm(self)
             self.warm_seconds = time.perf_counter() - started
             log.info(
                 "generation %d warm: %d card objects in %.1f s", self.number, len(self.card_json), self.warm_seconds
@@ -396,11 +400,12 @@ class Generation:
 class Store:
     """The current generation, the count of requests using it, and the swap to a new file."""
 
-    def __init__(self, path: Path, *, warm: bool = True) -> None:
+    def __init__(self, path: Path, *, warm: bool = True, on_warm: Callable[[Generation], None] | None = None) -> None:
         self.path = Path(path)
         #: each generation builds every card object, the name index and the deck rules in the background at open
-        #: (False: each is built when a request first needs it)
+        #: (False: each is built when a request first needs it), then runs ``on_warm``
         self.warm = warm
+        self.on_warm = on_warm
         self._number = 1
         self.generation: Generation | None = self._open()
         self.open_error: str | None = None
@@ -412,6 +417,7 @@ class Store:
 
     def _open(self) -> Generation:
         generation = Generation(self.path, self._number)
+        generation.on_warm = self.on_warm
         if self.warm:
             generation.warm_thread = threading.Thread(target=generation.warm, name=f"warm-{self._number}", daemon=True)
             generation.warm_thread.start()

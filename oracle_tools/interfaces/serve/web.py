@@ -25,7 +25,7 @@ from urllib.parse import parse_qs
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 if TYPE_CHECKING:
@@ -347,7 +347,7 @@ async def read_form(request: Request) -> dict[str, str] | tuple[str, int]:
     return {key: values[-1] for key, values in fields.items()}
 
 
-async def page(request: Request) -> HTMLResponse:
+async def page(request: Request) -> Response:
     """GET / (name box: ?q=, &fuzzy=1; deck: &deck=&format=) and POST / (the deck form)."""
     params: dict[str, str] = dict(request.query_params.items())
     form_error = None
@@ -358,6 +358,18 @@ async def page(request: Request) -> HTMLResponse:
         else:
             params.update(form)
             params.setdefault("deck", "")
+    q = params.get("q", "").strip()
+    if request.method == "GET" and "deck" not in params and q and len(q) <= MAX_NAME:
+        # the name box takes a search too, as Scryfall's does: the one card it finds, else the search page
+        from oracle_tools.interfaces.serve.searches import name_box_search
+
+        generation = request.scope["oracle_tools.generation"]
+        try:
+            target = await run_pooled(request, "lookups", name_box_search, generation, q)
+        except PoolFull as exc:
+            return busy_response(str(exc), PAGE_HEADERS)
+        if target is not None:
+            return RedirectResponse(target, status_code=303)
     pool = deck_pool(params["deck"]) if "deck" in params and form_error is None else "lookups"
     try:
         html, status = await run_pooled(request, pool, _render_in_thread, request, params, form_error)
