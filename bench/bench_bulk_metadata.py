@@ -29,6 +29,9 @@ import httpx
 import psutil
 
 from realdata import ALL_REAL_DB, build_all_real
+from realdata import require as require_realdata
+
+REAL = require_realdata(__file__)  # the database it builds when absent is the real files'
 
 
 def _port() -> int:

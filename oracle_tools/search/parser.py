@@ -1,7 +1,7 @@
 """Parse a Scryfall query (grammar.lark, LALR(1) with lark) into the tree of :mod:`.tree`.
 
 >>> parse("t:goblin -c:r")                                     # doctest: +ELLIPSIS
-And(children=(Term(keyword='t', op=':', value='goblin', kind='word', position=0, exact=False), Not(...)))
+And(children=(Term(keyword='t', op=':', value='goblin', kind='word', position=0, exact=False, written=True), Not(...)))
 """
 
 from __future__ import annotations
