@@ -539,6 +539,7 @@ class Ingest:
         self.wait = wait
         self.replace_anyway = replace_anyway
         self._previous_cards = 0
+        self._previous_rulings = 0
         self.interchangeable_file = Path(interchangeable_file) if interchangeable_file else None
         self.progress = progress
         self.memory_limit = memory_limit
@@ -632,6 +633,7 @@ class Ingest:
             try:
                 self._build(con, card_files, ruling_files, set_files, previous, rules_file)
                 self._check_not_shrunk(con, card_files)
+                self._check_rulings_not_shrunk(con, ruling_files)
                 con.execute("CHECKPOINT")
             finally:
                 con.close()
@@ -659,6 +661,7 @@ class Ingest:
             self.report = IngestReport(db_path=self.db_path)
             self.report.warnings.append(f"replaced {self.db_path}, which was damaged ({damage}); its history is gone")
             self._previous_cards = 0
+            self._previous_rulings = 0
             return self._run(sources, rules_file)
         self.report.seconds = time.perf_counter() - started
         return self.report
@@ -704,6 +707,12 @@ class Ingest:
                 )
             except duckdb.Error:
                 self._previous_cards = 0  # not a database of cards (an ingest will say so) or a very old one
+            try:  # how many rulings it holds (for _check_rulings_not_shrunk)
+                self._previous_rulings = (
+                    con.cursor().execute(f"SELECT count(*) FROM {PREVIOUS_CATALOG}.main.rulings").fetchall()[0][0]
+                )
+            except duckdb.Error:
+                self._previous_rulings = 0
         steps = len(card_files) + len(ruling_files) + len(set_files) + 3
         with (
             tqdm(total=steps, desc="ingest", unit="step", disable=not self.progress, leave=False) as bar,
@@ -754,6 +763,7 @@ class Ingest:
             bar.update(1)
             if ruling_files:
                 self._load_rulings(con, ruling_files, bar)
+                self._warn_rulings_without_card(con, ruling_files)
             elif previous is not None:
                 self._keep(con, ("rulings",))
             if set_files:
@@ -861,6 +871,35 @@ class Ingest:
                 f"{cards:,} card{'s' if cards != 1 else ''} built from {files}: that would lose "
                 f"{self._previous_cards - cards:,} cards. Check the source files, or rerun with --replace-anyway "
                 "if that is what you want. Nothing was replaced."
+            )
+
+    def _check_rulings_not_shrunk(self, con: duckdb.DuckDBPyConnection, ruling_files: list[SourceFile]) -> None:
+        """The same refusal for the rulings: a ruling file replaces every ruling the old database held, so a
+        small or wrong one (one ruling, another kind of file) would lose them all."""
+        if not ruling_files or self.replace_anyway or not self._previous_rulings:
+            return
+        rulings = con.execute("SELECT count(*) FROM rulings").fetchall()[0][0]
+        if rulings < self._previous_rulings * MIN_KEPT_SHARE:
+            files = ", ".join(f.path.name for f in ruling_files)
+            raise IngestError(
+                f"refusing to replace {self.db_path} ({self._previous_rulings:,} rulings) with a database of "
+                f"{rulings:,} ruling{'s' if rulings != 1 else ''} built from {files}: that would lose "
+                f"{self._previous_rulings - rulings:,} rulings. Check the source files, or rerun with "
+                "--replace-anyway if that is what you want. Nothing was replaced."
+            )
+
+    def _warn_rulings_without_card(self, con: duckdb.DuckDBPyConnection, ruling_files: list[SourceFile]) -> None:
+        """Say so when rulings name an Oracle id no card in the new database has: they are kept, but no card
+        shows them (a rulings file of another dump, or cards left out of the card files)."""
+        count, first = con.execute(
+            "SELECT count(*), min(oracle_id) FROM rulings WHERE oracle_id NOT IN (SELECT oracle_id FROM cards)"
+        ).fetchall()[0]
+        if count:
+            files = ", ".join(f.path.name for f in ruling_files)
+            self.report.warnings.append(
+                f"{files}: {count:,} ruling{'s name an Oracle id' if count != 1 else ' names an Oracle id'} that no "
+                f"card in the database has (the first: {first}); kept, but no card shows "
+                f"{'them' if count != 1 else 'it'}; ingest rulings with the card files of the same Scryfall dump"
             )
 
     def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:

@@ -246,6 +246,36 @@ def test_an_ingest_that_would_lose_most_cards_is_refused(db: Path, tmp_path: Pat
     assert _cards(db) == 1
 
 
+def _rulings(db: Path) -> int:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute("SELECT count(*) FROM rulings").fetchall()[0][0]
+
+
+def test_a_rulings_file_that_would_lose_most_rulings_is_refused(whole_sample: Path, tmp_path: Path) -> None:
+    """A rulings file replaces every ruling: one of a single ruling replaced the sample's thousands with no word
+    (exit 0). It is refused as a card file that would lose most cards is, and a ruling naming no card is said."""
+    db = whole_sample
+    one = tmp_path / "r.json"
+    one.write_text('[{"object":"ruling","oracle_id":"x","comment":"y"}]', encoding="utf-8")
+    rulings = _rulings(db)
+    assert rulings > 1_000
+    refused = _cli_here("ingest", "--bulk-file", str(one), "--no-progress", "--db", str(db))
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"error: refusing to replace {db} ({rulings:,} rulings) with a database of 1 ruling built from r.json: "
+        f"that would lose {rulings - 1:,} rulings. Check the source files, or rerun with --replace-anyway if that "
+        "is what you want. Nothing was replaced.\n"
+    )
+    assert _rulings(db) == rulings
+    replaced = _cli_here("ingest", "--bulk-file", str(one), "--replace-anyway", "--no-progress", "--db", str(db))
+    assert replaced.returncode == 0, replaced.stderr
+    assert replaced.stderr == (
+        "warning: r.json: 1 ruling names an Oracle id that no card in the database has (the first: x); kept, but "
+        "no card shows it; ingest rulings with the card files of the same Scryfall dump\n"
+    )
+    assert _rulings(db) == 1
+
+
 def test_a_name_of_megabytes_is_a_bad_input_not_a_card(db: Path, tmp_path: Path) -> None:
     with gzip.open(Path(__file__).resolve().parents[1] / "oracle_tools/data/sample/cards-2019.json.gz") as f:
         cards = json.load(f)

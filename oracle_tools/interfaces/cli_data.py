@@ -80,7 +80,8 @@ from oracle_tools.store.sqlfiles import SANDBOX_MEMORY_LIMIT
 @click.option(
     "--replace-anyway",
     is_flag=True,
-    help="Replace the database even when the new one holds fewer than half its cards, or when the old one is "
+    help="Replace the database even when the new one holds fewer than half its cards (or, from a rulings file, "
+    "half its rulings), or when the old one is "
     "damaged and cannot be read (both refused by default).",
 )
 @click.option("--progress/--no-progress", default=True, help="Show progress bars.")
@@ -106,7 +107,7 @@ def ingest(
 
     Each FILE is a local Scryfall bulk file, as with --bulk-file (`oracle-tools ingest cards.json.gz`); the
     database is --db. The new database replaces the old one only when everything succeeded, and not when it
-    would hold fewer than half the old one's cards (--replace-anyway). One ingest at a time writes a database
+    would hold fewer than half the old one's cards or rulings (--replace-anyway). One ingest at a time writes a database
     (--wait). Giving only a rulings file or --rules-file keeps the cards of the existing database.
     """
     if rules_url is not None and rules_file is not None:
