@@ -257,6 +257,10 @@ def _read_head(path: Path) -> tuple[str, bytes]:
     return compression, head
 
 
+#: The control characters JSON text never holds raw (RFC 8259: whitespace is tab, line feed, carriage return).
+_RAW_CONTROL = re.compile(rb"[\x01-\x08\x0b\x0c\x0e-\x1f]")
+
+
 def _head_text(path: Path, head: bytes) -> str:
     """The head of a bulk file as text; a file that is not UTF-8 text (binary data, UTF-16) is refused here,
     describing its bytes rather than printing them."""
@@ -268,6 +272,13 @@ def _head_text(path: Path, head: bytes) -> str:
     if b"\0" in head:  # no JSON text holds a NUL byte
         raise IngestError(
             f"{path}: is binary data, not JSON text (a NUL byte at offset {head.index(0):,}; its first bytes are "
+            f"{head[:12].hex(' ')}); {_EXPECTED}."
+        )
+    control = _RAW_CONTROL.search(head)
+    if control is not None:  # JSON allows no raw control character, even in a string: no encoding of it has one
+        raise IngestError(
+            f"{path}: is binary data, not JSON text (byte 0x{head[control.start()]:02x} at offset "
+            f"{control.start():,} is a control character, which JSON text never holds; its first bytes are "
             f"{head[:12].hex(' ')}); {_EXPECTED}."
         )
     try:

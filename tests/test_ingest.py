@@ -295,6 +295,9 @@ def _tar_gz(member: str, data: bytes) -> bytes:
 _CARDS_JSON = b'[{"object": "card", "id": "x", "name": "Tarmogoyf"}]'
 
 
+_RANDOM = __import__("random").Random(20261126).randbytes(100_000)
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -309,6 +312,10 @@ _CARDS_JSON = b'[{"object": "card", "id": "x", "name": "Tarmogoyf"}]'
         (gzip.compress(gzip.compress(_CARDS_JSON)), r"is gzip-compressed twice over"),
         # what is not text is described, never printed
         (b"\x00\x01binary\xff\xfe", r"is binary data, not JSON text \(a NUL byte at offset 0; .* 00 01 62 "),
+        # `head -c 100000 /dev/urandom`, and random bytes with no NUL in the first 64 KB: binary either way (a
+        # control character no JSON text holds raw), not text to save as UTF-8
+        (_RANDOM, r"is binary data, not JSON text \((a NUL byte|byte 0x[0-9a-f]{2}) at offset [0-9,]+"),
+        (_RANDOM.replace(b"\0", b"\1"), r"is binary data, not JSON text \(byte 0x[01][0-9a-f] at offset [0-9,]+ is a "),
         ("[{}]".encode("utf-16"), r"is UTF-16 text .*; save it as UTF-8"),
         ('[{"object": "card", "name": "Æther"}]'.encode("cp1252"), r"byte 0xc6 at offset 29 is not UTF-8\); save"),
         # JSON, but not a list of card objects: said as what it holds
@@ -322,7 +329,20 @@ _CARDS_JSON = b'[{"object": "card", "id": "x", "name": "Tarmogoyf"}]'
     ],
     ids=[
         *("bzip2", "xz", "zip", "zip-of-two", "zip-hostile-name", "7z", "tar.gz", "gzip-twice"),
-        *("binary", "utf-16", "cp1252", "null", "number", "string", "true", "empty-object", "numbers", "nulls"),
+        *(
+            "binary",
+            "random",
+            "random-no-nul",
+            "utf-16",
+            "cp1252",
+            "null",
+            "number",
+            "string",
+            "true",
+            "empty-object",
+            "numbers",
+            "nulls",
+        ),
     ],
 )
 def test_odd_and_hostile_files_get_one_true_printable_line(
