@@ -766,6 +766,8 @@ class Ingest:
             # A write-ahead log beside the old file belongs to it (no reader writes one; the lock keeps other
             # ingests out): applied to the new file it would make every reader fail, so it goes with the old
             # file, and goes first, so a reader never sees the new file beside it.
+            if self._stop.received is not None:  # its Stopped was swallowed (raised in a callback Python ignores)
+                raise Stopped(self._stop.received)
             self._stop.armed = False  # built and checked: a signal now no longer undoes the run
             Path(str(self.db_path) + ".wal").unlink(missing_ok=True)
             os.replace(tmp, self.db_path)
