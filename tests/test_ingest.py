@@ -668,7 +668,9 @@ def test_a_bulk_file_from_standard_input_or_a_pipe_is_ingested_under_the_name_gi
         timeout=120,
     )
     assert noise.returncode == 2
-    assert noise.stderr.decode().startswith("error: standard input: is not UTF-8 text (byte 0x80 at offset 127")
+    assert noise.stderr.decode().startswith(
+        "error: standard input: is binary data, not JSON text (byte 0x01 at offset 0 is a control character"
+    )
     assert noise.stderr.count(b"\n") == 1
 
 
