@@ -22,12 +22,13 @@ import re
 import secrets
 import shlex
 import shutil
+import stat
 import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -145,6 +146,17 @@ class SourceFile:
     bulk_type: str | None = None  # oracle_cards, default_cards, ... when known
     origin: str = "bulk-file"  # bulk-file | scryfall-api | sample
     updated_at: str | None = None
+    given_as: str | None = None  # what the user named when ``path`` is the copy of a stream (/dev/fd/63, -)
+
+    @property
+    def shown(self) -> str:
+        """The file as the user named it: in messages and in the records of the ingest."""
+        return self.given_as or str(self.path)
+
+    @property
+    def short(self) -> str:
+        """The file's name in a line that lists files (a stream's as given: /dev/fd/63's name is 63)."""
+        return self.given_as or self.path.name
 
     @property
     def is_oracle(self) -> bool:
@@ -245,6 +257,10 @@ def _read_head(path: Path) -> tuple[str, bytes]:
     return compression, head
 
 
+#: The control characters JSON text never holds raw (RFC 8259: whitespace is tab, line feed, carriage return).
+_RAW_CONTROL = re.compile(rb"[\x01-\x08\x0b\x0c\x0e-\x1f]")
+
+
 def _head_text(path: Path, head: bytes) -> str:
     """The head of a bulk file as text; a file that is not UTF-8 text (binary data, UTF-16) is refused here,
     describing its bytes rather than printing them."""
@@ -256,6 +272,13 @@ def _head_text(path: Path, head: bytes) -> str:
     if b"\0" in head:  # no JSON text holds a NUL byte
         raise IngestError(
             f"{path}: is binary data, not JSON text (a NUL byte at offset {head.index(0):,}; its first bytes are "
+            f"{head[:12].hex(' ')}); {_EXPECTED}."
+        )
+    control = _RAW_CONTROL.search(head)
+    if control is not None:  # JSON allows no raw control character, even in a string: no encoding of it has one
+        raise IngestError(
+            f"{path}: is binary data, not JSON text (byte 0x{head[control.start()]:02x} at offset "
+            f"{control.start():,} is a control character, which JSON text never holds; its first bytes are "
             f"{head[:12].hex(' ')}); {_EXPECTED}."
         )
     try:
@@ -360,6 +383,109 @@ def sniff(
         origin=origin,
         updated_at=updated_at,
     )
+
+
+#: How long an ingest waits for a program to open a named pipe (FIFO) it is given for writing, before it says so:
+#: a FIFO nothing writes to would otherwise be waited on forever.
+WRITER_WAIT_SECONDS = 5.0
+#: How much of a stream is copied before it is sniffed: a compressed head is enough of its content to recognise.
+_STREAM_HEAD = 1 << 20
+STDIN = "-"
+
+
+def is_stream(path: Path) -> bool:
+    """Whether ``path`` is a stream rather than a file (``-``, a pipe such as ``<(zcat …)``, a named pipe, a
+    device): it can be read once only, and the ingest reads a bulk file several times, so it is copied first."""
+    if str(path) == STDIN:
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False  # sniff says what is wrong with it
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+
+
+def _first_piece(fd: int, given: str) -> bytes | None:
+    """Wait, at most :data:`WRITER_WAIT_SECONDS`, for a writer of the pipe ``fd`` (opened non-blocking); then make
+    ``fd`` blocking. The first bytes when they came in the wait (b"" for a pipe closed empty), None when a writer
+    is there but has not written yet (``<(curl …)`` still connecting: read on, Ctrl-C stops it). A named pipe
+    nothing opened for writing is refused: reading it would wait forever."""
+    import select
+
+    if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+        os.set_blocking(fd, True)
+        return None
+    waiting = select.poll()
+    waiting.register(fd, select.POLLIN)
+    waiting.poll(int(WRITER_WAIT_SECONDS * 1000))  # Linux: no POLLHUP before a writer has come and gone
+    try:
+        piece: bytes | None = os.read(fd, _STREAM_HEAD)
+    except BlockingIOError:
+        piece = None  # a writer holds it open, silent so far
+    if piece == b"" and not waiting.poll(0):
+        raise IngestError(
+            f"{given}: is a named pipe (FIFO) that no program opened for writing in {WRITER_WAIT_SECONDS:g} s; "
+            "start the program that writes it first (or give a file). Nothing was replaced."
+        )
+    os.set_blocking(fd, True)
+    return piece
+
+
+def copy_stream(path: Path, folder: Path, number: int) -> SourceFile:
+    """The bulk file the stream ``path`` carries (``-``: standard input), copied into ``folder`` and sniffed
+    (:func:`sniff`, as soon as its first megabyte is in: a stream that is no bulk file is refused at once); at most
+    :data:`~oracle_tools.store.limits.STREAM_BYTES`. Its messages and records name ``path`` as given."""
+    given = "standard input" if str(path) == STDIN else str(path)
+    copy = folder / f"stream-{number}"
+    folder.mkdir(exist_ok=True)
+    try:
+        fd = 0 if str(path) == STDIN else os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait to open
+    except OSError as exc:
+        raise IngestError(f"{given}: cannot be read ({exc.strerror}); check the path and its permissions.") from None
+    sniffed: SourceFile | None = None
+    try:
+        if os.isatty(fd):
+            raise IngestError(
+                f"{given}: is a terminal, not a bulk file; pipe the file in (zcat cards.json.gz | oracle-tools "
+                "ingest --bulk-file -) or give its path."
+            )
+        piece = _first_piece(fd, given)
+        copied = 0
+        with open(copy, "wb") as out:
+            while True:
+                if piece is None:
+                    piece = os.read(fd, _STREAM_HEAD)  # blocking: Ctrl-C stops it
+                if piece:
+                    out.write(piece)
+                    copied += len(piece)
+                    if copied > limits.STREAM_BYTES:
+                        raise IngestError(
+                            f"{given}: is a stream longer than {limits.STREAM_BYTES >> 30} GB, which no Scryfall "
+                            "bulk file is (or it never ends); check what writes it. Nothing was replaced."
+                        )
+                if sniffed is None and (copied >= _STREAM_HEAD or not piece):
+                    out.flush()
+                    sniffed = _sniff_copy(copy, given)
+                if not piece:
+                    break
+                piece = None
+    except OSError as exc:
+        _raise_if_disk_full(exc)
+        raise IngestError(f"{given}: cannot be read ({exc.strerror or exc}). Nothing was replaced.") from None
+    finally:
+        if fd != 0:
+            os.close(fd)
+    assert sniffed is not None  # the loop ends only at the end of the stream, sniffed by then
+    return sniffed
+
+
+def _sniff_copy(copy: Path, given: str) -> SourceFile:
+    named = _BULK_NAME.search(given)
+    try:
+        found = sniff(copy, bulk_type=named.group(1).lower().replace("-", "_") if named else None)
+    except IngestError as exc:
+        raise IngestError(str(exc).replace(str(copy), given)) from None
+    return replace(found, given_as=given)
 
 
 def _columns_literal(columns: dict[str, str]) -> str:
@@ -539,6 +665,7 @@ class Ingest:
         self.wait = wait
         self.replace_anyway = replace_anyway
         self._previous_cards = 0
+        self._previous_rulings = 0
         self.interchangeable_file = Path(interchangeable_file) if interchangeable_file else None
         self.progress = progress
         self.memory_limit = memory_limit
@@ -632,12 +759,15 @@ class Ingest:
             try:
                 self._build(con, card_files, ruling_files, set_files, previous, rules_file)
                 self._check_not_shrunk(con, card_files)
+                self._check_rulings_not_shrunk(con, ruling_files)
                 con.execute("CHECKPOINT")
             finally:
                 con.close()
             # A write-ahead log beside the old file belongs to it (no reader writes one; the lock keeps other
             # ingests out): applied to the new file it would make every reader fail, so it goes with the old
             # file, and goes first, so a reader never sees the new file beside it.
+            if self._stop.received is not None:  # its Stopped was swallowed (raised in a callback Python ignores)
+                raise Stopped(self._stop.received)
             self._stop.armed = False  # built and checked: a signal now no longer undoes the run
             Path(str(self.db_path) + ".wal").unlink(missing_ok=True)
             os.replace(tmp, self.db_path)
@@ -659,6 +789,7 @@ class Ingest:
             self.report = IngestReport(db_path=self.db_path)
             self.report.warnings.append(f"replaced {self.db_path}, which was damaged ({damage}); its history is gone")
             self._previous_cards = 0
+            self._previous_rulings = 0
             return self._run(sources, rules_file)
         self.report.seconds = time.perf_counter() - started
         return self.report
@@ -704,6 +835,12 @@ class Ingest:
                 )
             except duckdb.Error:
                 self._previous_cards = 0  # not a database of cards (an ingest will say so) or a very old one
+            try:  # how many rulings it holds (for _check_rulings_not_shrunk)
+                self._previous_rulings = (
+                    con.cursor().execute(f"SELECT count(*) FROM {PREVIOUS_CATALOG}.main.rulings").fetchall()[0][0]
+                )
+            except duckdb.Error:
+                self._previous_rulings = 0
         steps = len(card_files) + len(ruling_files) + len(set_files) + 3
         with (
             tqdm(total=steps, desc="ingest", unit="step", disable=not self.progress, leave=False) as bar,
@@ -754,6 +891,7 @@ class Ingest:
             bar.update(1)
             if ruling_files:
                 self._load_rulings(con, ruling_files, bar)
+                self._warn_rulings_without_card(con, ruling_files)
             elif previous is not None:
                 self._keep(con, ("rulings",))
             if set_files:
@@ -855,12 +993,41 @@ class Ingest:
             return
         cards = con.execute("SELECT count(*) FILTER (WHERE is_card) FROM cards").fetchall()[0][0]
         if cards < self._previous_cards * MIN_KEPT_SHARE:
-            files = ", ".join(f.path.name for f in card_files)
+            files = ", ".join(f.short for f in card_files)
             raise IngestError(
                 f"refusing to replace {self.db_path} ({self._previous_cards:,} cards) with a database of "
                 f"{cards:,} card{'s' if cards != 1 else ''} built from {files}: that would lose "
                 f"{self._previous_cards - cards:,} cards. Check the source files, or rerun with --replace-anyway "
                 "if that is what you want. Nothing was replaced."
+            )
+
+    def _check_rulings_not_shrunk(self, con: duckdb.DuckDBPyConnection, ruling_files: list[SourceFile]) -> None:
+        """The same refusal for the rulings: a ruling file replaces every ruling the old database held, so a
+        small or wrong one (one ruling, another kind of file) would lose them all."""
+        if not ruling_files or self.replace_anyway or not self._previous_rulings:
+            return
+        rulings = con.execute("SELECT count(*) FROM rulings").fetchall()[0][0]
+        if rulings < self._previous_rulings * MIN_KEPT_SHARE:
+            files = ", ".join(f.short for f in ruling_files)
+            raise IngestError(
+                f"refusing to replace {self.db_path} ({self._previous_rulings:,} rulings) with a database of "
+                f"{rulings:,} ruling{'s' if rulings != 1 else ''} built from {files}: that would lose "
+                f"{self._previous_rulings - rulings:,} rulings. Check the source files, or rerun with "
+                "--replace-anyway if that is what you want. Nothing was replaced."
+            )
+
+    def _warn_rulings_without_card(self, con: duckdb.DuckDBPyConnection, ruling_files: list[SourceFile]) -> None:
+        """Say so when rulings name an Oracle id no card in the new database has: they are kept, but no card
+        shows them (a rulings file of another dump, or cards left out of the card files)."""
+        count, first = con.execute(
+            "SELECT count(*), min(oracle_id) FROM rulings WHERE oracle_id NOT IN (SELECT oracle_id FROM cards)"
+        ).fetchall()[0]
+        if count:
+            files = ", ".join(f.short for f in ruling_files)
+            self.report.warnings.append(
+                f"{files}: {count:,} ruling{'s name an Oracle id' if count != 1 else ' names an Oracle id'} that no "
+                f"card in the database has (the first: {first}); kept, but no card shows "
+                f"{'them' if count != 1 else 'it'}; ingest rulings with the card files of the same Scryfall dump"
             )
 
     def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
@@ -878,7 +1045,7 @@ class Ingest:
                         FROM read_json(?, format = '{source.json_format}', columns = {cols},
                                        maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES},
                                        compression = '{limits.checked_compression(source.compression)}')""",
-                    [order, source.is_oracle, str(source.path), str(source.path)],
+                    [order, source.is_oracle, source.shown, str(source.path)],
                 )
             except duckdb.Error as exc:
                 _raise_if_disk_full(exc)
@@ -1018,11 +1185,11 @@ class Ingest:
 
     def _note(self, source: SourceFile, rows: int, seconds: float) -> None:
         self._run_rows.append(
-            (source.origin, source.kind, str(source.path), source.bulk_type, source.updated_at, rows, seconds)
+            (source.origin, source.kind, source.shown, source.bulk_type, source.updated_at, rows, seconds)
         )
         self.report.files.append(
             {
-                "file": str(source.path),
+                "file": source.shown,
                 "kind": source.kind,
                 "bulk_type": source.bulk_type,
                 "rows": rows,
@@ -1303,19 +1470,42 @@ def build(
     )
     ingest.check_side_files(rules_file)  # before a card file is opened or downloaded: a bad one is said at once
     warnings: list[str] = []
-    if sample:
-        sources = sample_sources()
-    elif bulk_files:
-        sources = [sniff(p) for p in bulk_files]
-    elif rules_file is not None:
-        if not db_path.exists():  # a rules-only ingest keeps the cards of a database: without one, say so
-            raise IngestError(
-                f"no database at {db_path} to keep the cards of; ingest cards first (`oracle-tools ingest "
-                "--sample`, `--bulk-file FILE` or from Scryfall), then --rules-file"
-            )
-        sources = []
-    else:
-        sources, warnings = scryfall_sources(types, api_url=api_url, cache_dir=cache, progress=progress)
-    report = ingest.run(sources, rules_file=rules_file)
+    streams = Path(f"{ingest._temp_path()}.streams")  # copies of streams: a killed ingest's go as its temp files do
+    sources: list[SourceFile] = []
+    try:
+        if sample:
+            sources = sample_sources()
+        elif bulk_files:
+            for number, path in enumerate(bulk_files, 1):
+                if is_stream(path):
+                    with StopOnSignals():  # Ctrl-C (or SIGTERM) stops a stream's copy at once: Stopped
+                        sources.append(copy_stream(path, streams, number))
+                else:
+                    sources.append(sniff(path))
+        elif rules_file is not None:
+            if not db_path.exists():  # a rules-only ingest keeps the cards of a database: without one, say so
+                raise IngestError(
+                    f"no database at {db_path} to keep the cards of; ingest cards first (`oracle-tools ingest "
+                    "--sample`, `--bulk-file FILE` or from Scryfall), then --rules-file"
+                )
+        else:
+            sources, warnings = scryfall_sources(types, api_url=api_url, cache_dir=cache, progress=progress)
+        try:
+            report = ingest.run(sources, rules_file=rules_file)
+        except IngestError as exc:
+            if not any(s.given_as for s in sources):
+                raise
+            raise IngestError(_as_given(str(exc), sources)) from None
+    finally:
+        shutil.rmtree(streams, ignore_errors=True)
+    report.warnings[:] = [_as_given(w, sources) for w in report.warnings]
     report.warnings.extend(warnings)
     return report
+
+
+def _as_given(text: str, sources: Sequence[SourceFile]) -> str:
+    """``text`` naming each stream as the user gave it, not by the copy the ingest read."""
+    for source in sources:
+        if source.given_as is not None:
+            text = text.replace(str(source.path), source.given_as)
+    return text

@@ -320,3 +320,31 @@ def test_unparseable_subrule_raises_rules_file_error(doc: RulesDocument) -> None
     broken = RulesDocument(effective_date=doc.effective_date, rules=rules, source="<broken>")
     with pytest.raises(RulesFileError, match=r"<broken>: rule 111\.10a"):
         predefined_tokens(broken)
+
+
+def test_a_rules_address_that_fails_gets_advice_about_the_rules_address(tmp_path: Path, sample_db_path: Path) -> None:
+    """`ingest --rules-url` to an address nothing answers (or that has no such file) advised building a database
+    from the sample or bulk files: the rules text is what failed, so the line is about its address."""
+    from scryfall_server import ScryfallServer
+
+    db = tmp_path / "oracle.duckdb"
+    db.write_bytes(sample_db_path.read_bytes())
+    before = db.read_bytes()
+    advice = (
+        "Check the rules text's address (each release of the Comprehensive Rules has its own, linked from "
+        "https://magic.wizards.com/en/rules), or give a rules text you have with --rules-file FILE; nothing was "
+        "replaced.\n"
+    )
+    with ScryfallServer(types=()) as server:
+        for url, said in [
+            (
+                "http://127.0.0.1:1/x.txt",
+                "cannot reach 127.0.0.1:1: the connection was refused (nothing listens there)",
+            ),
+            (server.url + "/rules/x.txt", f"HTTP 404 Not Found for {server.url}/rules/x.txt: Scripted HTTP 404"),
+        ]:
+            args = ["ingest", "--rules-url", url, "--db", str(db), "--cache-dir", str(tmp_path / "c"), "--no-progress"]
+            done = CliRunner().invoke(main, args)
+            assert done.exit_code == 2
+            assert done.stderr == f"error: --rules-url: {said}. {advice}"
+    assert db.read_bytes() == before

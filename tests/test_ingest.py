@@ -295,6 +295,9 @@ def _tar_gz(member: str, data: bytes) -> bytes:
 _CARDS_JSON = b'[{"object": "card", "id": "x", "name": "Tarmogoyf"}]'
 
 
+_RANDOM = __import__("random").Random(20261126).randbytes(100_000)
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -309,6 +312,10 @@ _CARDS_JSON = b'[{"object": "card", "id": "x", "name": "Tarmogoyf"}]'
         (gzip.compress(gzip.compress(_CARDS_JSON)), r"is gzip-compressed twice over"),
         # what is not text is described, never printed
         (b"\x00\x01binary\xff\xfe", r"is binary data, not JSON text \(a NUL byte at offset 0; .* 00 01 62 "),
+        # `head -c 100000 /dev/urandom`, and random bytes with no NUL in the first 64 KB: binary either way (a
+        # control character no JSON text holds raw), not text to save as UTF-8
+        (_RANDOM, r"is binary data, not JSON text \((a NUL byte|byte 0x[0-9a-f]{2}) at offset [0-9,]+"),
+        (_RANDOM.replace(b"\0", b"\1"), r"is binary data, not JSON text \(byte 0x[01][0-9a-f] at offset [0-9,]+ is a "),
         ("[{}]".encode("utf-16"), r"is UTF-16 text .*; save it as UTF-8"),
         ('[{"object": "card", "name": "Æther"}]'.encode("cp1252"), r"byte 0xc6 at offset 29 is not UTF-8\); save"),
         # JSON, but not a list of card objects: said as what it holds
@@ -322,7 +329,20 @@ _CARDS_JSON = b'[{"object": "card", "id": "x", "name": "Tarmogoyf"}]'
     ],
     ids=[
         *("bzip2", "xz", "zip", "zip-of-two", "zip-hostile-name", "7z", "tar.gz", "gzip-twice"),
-        *("binary", "utf-16", "cp1252", "null", "number", "string", "true", "empty-object", "numbers", "nulls"),
+        *(
+            "binary",
+            "random",
+            "random-no-nul",
+            "utf-16",
+            "cp1252",
+            "null",
+            "number",
+            "string",
+            "true",
+            "empty-object",
+            "numbers",
+            "nulls",
+        ),
     ],
 )
 def test_odd_and_hostile_files_get_one_true_printable_line(
@@ -617,3 +637,70 @@ def test_the_trimmed_commander_list_is_refused_with_the_command_that_converts_it
         rows = db.sql("SELECT name, layout FROM cards ORDER BY name").rows()
         assert rows == [("Llanowar Elves", "normal"), ("Obyra's Attendants // Desperate Parry", "adventure")]
         assert db.sql("SELECT status FROM legalities WHERE format = 'commander'")["status"].to_list() == ["legal"] * 2
+
+
+CLI = [sys.executable, "-m", "oracle_tools.interfaces.cli"]
+
+
+def test_a_bulk_file_from_standard_input_or_a_pipe_is_ingested_under_the_name_given(tmp_path: Path) -> None:
+    """A bulk file is read several times (sniffed, staged, its objects kept), so `--bulk-file -` or
+    `<(zcat cards.json.gz)` failed ("File or stream is not seekable", or a head taken as the whole file). A stream
+    is copied beside the database first, read as a file, and named as given; the copy goes with the run."""
+    db = tmp_path / "piped.duckdb"
+    done = subprocess.run(
+        [*CLI, "ingest", "--bulk-file", "-", "--no-progress", "--json", "--db", str(db)],
+        input=gzip.decompress(CARDS_2024.read_bytes()),
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [(f["file"], f["kind"], f["rows"]) for f in report["files"]] == [("standard input", "cards", 187)]
+    with OracleDB(db) as opened:
+        assert opened.sql("SELECT file FROM ingest_runs").rows() == [("standard input",)]
+        assert opened.sql("SELECT DISTINCT source_file FROM printings").rows() == [("standard input",)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["piped.duckdb"]  # no copy left
+    # what is not a bulk file is refused by its first bytes, naming the stream as given
+    noise = subprocess.run(
+        [*CLI, "ingest", "--bulk-file", "-", "--no-progress", "--db", str(db)],
+        input=bytes(range(1, 256)) * 400,  # binary, and no NUL byte in its head
+        capture_output=True,
+        timeout=120,
+    )
+    assert noise.returncode == 2
+    assert noise.stderr.decode().startswith(
+        "error: standard input: is binary data, not JSON text (byte 0x01 at offset 0 is a control character"
+    )
+    assert noise.stderr.count(b"\n") == 1
+
+
+def test_a_named_pipe_is_read_when_written_and_refused_in_one_line_when_nothing_writes_it(tmp_path: Path) -> None:
+    """`mkfifo p.json; ingest --bulk-file p.json` with no writer waited forever. The ingest waits a few seconds
+    (here, a fraction: the wait is a setting) for a program to open the pipe for writing, then says so."""
+    fifo = tmp_path / "p.json"
+    os.mkfifo(fifo)
+    db = tmp_path / "oracle.duckdb"
+    quick = "import oracle_tools.ingest as i; i.WRITER_WAIT_SECONDS = 0.3; from oracle_tools.interfaces.cli import main; main()"
+    refused = subprocess.run(
+        [sys.executable, "-c", quick, "ingest", "--bulk-file", str(fifo), "--no-progress", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"error: {fifo}: is a named pipe (FIFO) that no program opened for writing in 0.3 s; start the program that "
+        "writes it first (or give a file). Nothing was replaced.\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.json"]
+    ingest = subprocess.Popen(
+        [*CLI, "ingest", "--bulk-file", str(fifo), "--no-progress", "--db", str(db)],
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    with open(fifo, "wb") as writer:  # opens once the ingest has opened the pipe to read
+        writer.write(gzip.decompress(CARDS_2024.read_bytes()))
+    out, err = ingest.communicate(timeout=120)
+    assert ingest.returncode == 0, err
+    assert out.startswith(f"read       187 cards    from {fifo} (")

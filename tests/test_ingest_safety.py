@@ -246,6 +246,36 @@ def test_an_ingest_that_would_lose_most_cards_is_refused(db: Path, tmp_path: Pat
     assert _cards(db) == 1
 
 
+def _rulings(db: Path) -> int:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute("SELECT count(*) FROM rulings").fetchall()[0][0]
+
+
+def test_a_rulings_file_that_would_lose_most_rulings_is_refused(whole_sample: Path, tmp_path: Path) -> None:
+    """A rulings file replaces every ruling: one of a single ruling replaced the sample's thousands with no word
+    (exit 0). It is refused as a card file that would lose most cards is, and a ruling naming no card is said."""
+    db = whole_sample
+    one = tmp_path / "r.json"
+    one.write_text('[{"object":"ruling","oracle_id":"x","comment":"y"}]', encoding="utf-8")
+    rulings = _rulings(db)
+    assert rulings > 1_000
+    refused = _cli_here("ingest", "--bulk-file", str(one), "--no-progress", "--db", str(db))
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"error: refusing to replace {db} ({rulings:,} rulings) with a database of 1 ruling built from r.json: "
+        f"that would lose {rulings - 1:,} rulings. Check the source files, or rerun with --replace-anyway if that "
+        "is what you want. Nothing was replaced.\n"
+    )
+    assert _rulings(db) == rulings
+    replaced = _cli_here("ingest", "--bulk-file", str(one), "--replace-anyway", "--no-progress", "--db", str(db))
+    assert replaced.returncode == 0, replaced.stderr
+    assert replaced.stderr == (
+        "warning: r.json: 1 ruling names an Oracle id that no card in the database has (the first: x); kept, but "
+        "no card shows it; ingest rulings with the card files of the same Scryfall dump\n"
+    )
+    assert _rulings(db) == 1
+
+
 def test_a_name_of_megabytes_is_a_bad_input_not_a_card(db: Path, tmp_path: Path) -> None:
     with gzip.open(Path(__file__).resolve().parents[1] / "oracle_tools/data/sample/cards-2019.json.gz") as f:
         cards = json.load(f)
@@ -442,6 +472,51 @@ def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
     assert out == ""
     assert db.read_bytes() == before
     assert sorted(p.name for p in db.parent.iterdir()) == [db.name]  # no lock file left either
+
+
+#: Child programs that send the ingest a signal at a set point of its run, not after a guessed sleep: right after the
+#: new database is swapped in (os.replace), and right after the report's "wrote" line (then the process frees the
+#: run's memory: half a second after the 2019 dump, when a SIGTERM ended it with 143 and no word).
+_SIGNAL_AT = {
+    "swap": (
+        "import os, signal\n"
+        "real = os.replace\n"
+        "def replace(src, dst):\n"
+        "    real(src, dst)\n"
+        "    os.kill(os.getpid(), signal.{sig})\n"
+        "os.replace = replace\n"
+    ),
+    "report": (
+        "import os, signal, click\n"
+        "real = click.echo\n"
+        "def echo(message=None, *args, **kwargs):\n"
+        "    real(message, *args, **kwargs)\n"
+        "    if str(message).startswith('wrote '):\n"
+        "        os.kill(os.getpid(), signal.{sig})\n"
+        "click.echo = echo\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(("point", "signame"), [("swap", "SIGTERM"), ("report", "SIGTERM"), ("report", "SIGINT")])
+def test_a_signal_once_the_new_database_is_in_place_lets_the_ingest_finish(
+    db: Path, small_files: list[Path], point: str, signame: str
+) -> None:
+    """Once the new database is swapped in the run has succeeded: a signal then no longer stops it. Before, a
+    SIGTERM after the report's line ended the process with 143 and nothing on stderr (docs/cli.md: 143 keeps the
+    old database, but the new one was in place), and a Ctrl-C said "nothing was replaced"."""
+    code = _SIGNAL_AT[point].format(sig=signame) + "from oracle_tools.interfaces.cli import main\nmain()\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code, *_ingest_small(small_files), "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert f"wrote {db} in " in done.stdout
+    assert _runs(db) == [1, 2]  # the new database, with the run that wrote it
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name]
 
 
 def test_a_damaged_database_is_replaced_when_asked(db: Path, small_db_path: Path, small_files: list[Path]) -> None:

@@ -318,6 +318,14 @@ OFFLINE_HINT = (
 )
 
 
+#: What the last line of a failed download of the rules text says instead: the cards are not what failed.
+RULES_HINT = (
+    "Check the rules text's address (each release of the Comprehensive Rules has its own, linked from "
+    "https://magic.wizards.com/en/rules), or give a rules text you have with --rules-file FILE; "
+    "nothing was replaced."
+)
+
+
 def _unreachable(exc: BaseException) -> str | None:
     """Why a host cannot be reached at all (its name does not resolve, the connection is refused), else None
     (a timeout or a reset may pass: those are retried)."""
@@ -632,7 +640,11 @@ def fetch_rules_text(
             finally:
                 resp.close()
 
-        body = client.run(url, attempt)
+        try:
+            body = client.run(url, attempt)
+        except DownloadError as exc:  # the advice is about the rules address, not about building from the sample
+            said = str(exc).replace(OFFLINE_HINT, "").rstrip(". ")
+            raise DownloadError(f"--rules-url: {said}. {RULES_HINT}") from None
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")  # a name no one else has
     try:

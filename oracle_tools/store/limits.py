@@ -60,6 +60,11 @@ FIELD_CHARS: dict[str, int] = {
 OBJECT_BYTES = 1 << 20
 #: The deepest nesting of objects and arrays in a card object (real ones: 4).
 MAX_DEPTH = 32
+#: The most bytes a bulk file given as a stream (a pipe, ``<(zcat …)``, ``-`` for standard input) is copied to
+#: disk before it is refused: a file on disk has its size already, a stream that never ends (``<(cat /dev/zero)``
+#: … whose head is JSON) would fill the disk. Scryfall's largest bulk file, all_cards, is about 2.3 GB of JSON
+#: (2024); 32 GB leaves it room to grow many times over. Each object of the copy is then checked as a file's are.
+STREAM_BYTES = 32 << 30
 
 
 def _field_sql(field: str) -> str:
