@@ -7,6 +7,11 @@ class OracleToolsError(Exception):
     """Base class: every error the CLI turns into a clear message and a non-zero exit."""
 
 
+class ArgumentError(OracleToolsError, ValueError):
+    """A library call's argument has the right type but a value no answer can come from (an empty name, text with
+    a lone surrogate): a ValueError to Python callers, bad input (exit 2, HTTP 400) through the doors."""
+
+
 class IngestError(OracleToolsError):
     """A source could not be ingested (corrupt, truncated, wrong shape). Nothing was replaced."""
 

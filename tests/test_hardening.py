@@ -1101,3 +1101,53 @@ def test_the_library_refuses_a_fifo_too(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(OracleToolsError, match="is a named pipe \\(FIFO\\), not a database file"):
         OracleDB(fifo).info()
+
+
+# -- the library refuses arguments of the wrong type or value, naming the argument ------------------------------
+
+
+def test_the_library_refuses_wrong_name_arguments_instead_of_answering(sample_db_path: Path) -> None:
+    """Each gave a wrong answer or a stranger's error: resolve_many("Tarmogoyf") resolved 9 letters, resolve(None)
+    said "object of type 'NoneType' has no len()", resolve("\\ud800") was DuckDB's InvalidInputException and
+    resolve("") not_found where the CLI calls an empty name bad input (as token("") does)."""
+    from oracle_tools.errors import ArgumentError
+
+    db = OracleDB(sample_db_path)  # fresh: its first lookups are the point queries, which met DuckDB's error
+    try:
+        with pytest.raises(TypeError, match=r"^texts must be a list or Series of names, not one str: give"):
+            db.resolve_many("Tarmogoyf")
+        with pytest.raises(TypeError, match=r"^text must be a str \(a card name\), not NoneType$"):
+            db.resolve(None)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"^name must be a str \(a card name\), not int$"):
+            db.same_name("Fire // Ice", 42)  # type: ignore[arg-type]
+        for call in (lambda: db.resolve("\ud800"), lambda: db.token("\ud800"), lambda: db.choose_name("\udcff")):
+            with pytest.raises(ArgumentError, match=r"is not valid Unicode text: a lone surrogate \(U\+D[8C][0F]{2}\)"):
+                call()
+        with pytest.raises(ValueError, match=r"^texts\['\\ud800x'\] is not valid Unicode text"):
+            db.resolve_many(["Fire // Ice", "\ud800x"])
+        for empty in ("", "   "):
+            with pytest.raises(ArgumentError, match=r"^text is empty; give a card name such as 'Lightning Bolt'"):
+                db.resolve(empty)
+        # CR 201.2a, 708.2: None or '' is an object with no name (a face-down card), documented: it shares no name
+        assert db.same_name("Fire // Ice", None) is False and db.object_names("") == frozenset()
+        assert db.resolve("fire // ice").ok and db.resolve_many(["Fire", ""]).get_column("status").to_list() == [
+            "ok",
+            "not_found",
+        ]
+    finally:
+        db.close()
+
+
+def test_check_deck_refuses_the_path_of_a_missing_file_given_as_text(sample_db: OracleDB, tmp_path: Path) -> None:
+    """check_deck reads a one-line str as a path when the file exists, else as decklist text (its docstring):
+    "decks/nope.txt" was checked as a deck of one card, "'decks/nope.txt' is not a card name"."""
+    from oracle_tools.errors import DecklistError
+
+    for missing in ("decks/nope.txt", str(tmp_path / "gone.dek"), "./deck"):
+        with pytest.raises(DecklistError, match=rf"^deck '{re.escape(missing)}': no such file \(relative paths"):
+            sample_db.check_deck(missing, format="modern")
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Lightning Bolt\n", encoding="utf-8")
+    assert sample_db.check_deck(str(deck), format="modern").source == str(deck)  # an existing file is read
+    one_line = sample_db.check_deck("4 Lightning Bolt", format="modern")  # decklist text of one line stays text
+    assert one_line.source == "<text>" and not any(p.kind == "unknown_card" for p in one_line.problems)
