@@ -29,6 +29,18 @@ class NotADatabaseError(DatabaseMissingError):
     database there, and no command writes over it."""
 
 
+class DatabaseDamagedError(DatabaseMissingError):
+    """The database file is damaged (cut short, a block that fails its checksum): DuckDB cannot read it, whatever
+    the question; rebuilding it answers. Every door says the same line (the CLI exit 2, HTTP 503 as a missing
+    database), naming the file by its name only, as :class:`DatabaseOutdatedError` does."""
+
+    def __init__(self, db_name: str, detail: str) -> None:
+        super().__init__(
+            f"{db_name} is damaged ({detail}), so it cannot be read; rebuild it with `oracle-tools ingest "
+            "--replace-anyway` (its change history goes with it), or put back a copy of it"
+        )
+
+
 class RulesFileError(OracleToolsError):
     """A Comprehensive Rules file is not the rules text."""
 

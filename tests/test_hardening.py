@@ -296,18 +296,19 @@ def test_malformed_interchangeable_file(tmp_path: Path, content: bytes, expected
 
 def test_unexpected_errors_are_one_line_and_debug_shows_the_traceback(sample_db_path: Path, tmp_path: Path) -> None:
     """A DuckDB file damaged past its header (a file that is no database at all is said as such before DuckDB
-    opens it): DuckDB's error, one line; --debug shows the traceback."""
+    opens it): the file named as damaged, one line, exit 2 (as every command says it); --debug shows the
+    traceback."""
     garbage = tmp_path / "garbage.duckdb"
     garbage.write_bytes(sample_db_path.read_bytes()[:4096] + b"<html>not a database</html>\n" * 400)
     result = CliRunner().invoke(main, ["info", "--db", str(garbage)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.count("\n") == 1 and "Traceback" not in result.output
-    assert result.output.startswith("error: info: the database failed (Error: Corrupt database file")
-    assert "rebuild it with `oracle-tools ingest`" in result.output
+    assert result.output.startswith("error: garbage.duckdb is damaged (Corrupt database file")
+    assert "rebuild it with `oracle-tools ingest --replace-anyway`" in result.output
     for args, env in ((["--debug", "info"], {}), (["info"], {"ORACLE_TOOLS_DEBUG": "1"})):
         result = CliRunner().invoke(main, [*args, "--db", str(garbage)], env=env)
-        assert result.exit_code == 1 and "Traceback (most recent call last)" in result.output
-        assert result.output.splitlines()[-1].startswith("error: info: the database failed")
+        assert result.exit_code == 2 and "Traceback (most recent call last)" in result.output
+        assert result.output.splitlines()[-1].startswith("error: garbage.duckdb is damaged")
 
 
 @pytest.mark.parametrize(
@@ -407,7 +408,7 @@ def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path,
     # under `python -m oracle_tools.interfaces.cli` the program name is three words: the line still names only the command
     deck = tmp_path / "deck.txt"
     deck.write_text("4 Lightning Bolt\n", encoding="utf-8")
-    # a DuckDB file damaged past its header: DuckDB's own error (a file of another kind is refused before it opens)
+    # a DuckDB file damaged past its header: named as damaged (a file of another kind is refused before it opens)
     not_a_database = tmp_path / "garbage.duckdb"
     not_a_database.write_bytes(sample_db_path.read_bytes()[:4096] + b"not a database" * 1000)
     child = subprocess.run(
@@ -427,7 +428,7 @@ def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    assert child.returncode == 1 and child.stderr.startswith("error: deck check: the database failed"), child.stderr
+    assert child.returncode == 2 and child.stderr.startswith("error: garbage.duckdb is damaged ("), child.stderr
 
 
 # Every command (walked from the click group, so commands added later are covered too) runs with hostile
@@ -1032,6 +1033,37 @@ def test_a_db_that_is_a_device_is_refused_before_or_after_the_command_name() -> 
     for args in (["--db", "/dev/null", "info"], ["info", "--db", "/dev/null"]):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 2 and result.output.startswith("error: --db /dev/null: is a device, not a"), args
+
+
+def test_a_damaged_database_is_named_as_damaged_by_every_command(sample_db_path: Path, tmp_path: Path) -> None:
+    """A database cut short (a copy that stopped) made `search` blame the query ("the database could not run this
+    search: IO Error…" with a caret under it, exit 2) and `resolve` say "the database failed" (exit 1). Every
+    command now says the same line: the file is damaged, and how to rebuild it (as ingest says it), exit 2."""
+    import duckdb
+
+    from oracle_tools.store.sqlfiles import damaged_database
+
+    damaged = tmp_path / "cut.duckdb"
+    whole = sample_db_path.read_bytes()
+    damaged.write_bytes(whole[: len(whole) // 5])
+    line = re.compile(
+        r'error: cut\.duckdb is damaged \(IO Error: Could not read enough bytes from file "cut\.duckdb": attempted '
+        r"to read \d+ bytes from location \d+\), so it cannot be read; rebuild it with `oracle-tools ingest "
+        r"--replace-anyway` \(its change history goes with it\), or put back a copy of it\n"
+    )
+    for command in (["search", "t:goblin"], ["resolve", "Tarmogoyf"], ["info"], ["same-name", "Fire", "Ice"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "oracle_tools.interfaces.cli", *command, "--db", str(damaged)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2 and line.fullmatch(done.stderr), (command, done.stderr)
+    checksum = duckdb.Error("Corrupt database file: computed checksum 1 does not match stored checksum 2 in block")
+    assert str(damaged_database(checksum, tmp_path / "oracle.duckdb")).startswith(
+        "oracle.duckdb is damaged (Corrupt database file: computed checksum 1 does not match"
+    )
+    assert damaged_database(duckdb.CatalogException("Table with name x does not exist!")) is None
 
 
 #: A nested-loop join: DuckDB looks for pending signals only between its tasks, and this plan is one long task

@@ -23,7 +23,7 @@ import click
 
 from oracle_tools.db import OracleDB, default_db_path
 from oracle_tools.errors import OracleToolsError
-from oracle_tools.store import userfiles
+from oracle_tools.store import sqlfiles, userfiles
 from oracle_tools.store.stopping import SignalsNoticed, Stopped
 
 
@@ -86,7 +86,13 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            try:
+                return func(*args, **kwargs)
+            except Exception as exc:  # a damaged --db says so whatever the command asked (exit 2)
+                damaged = sqlfiles.damaged_database(exc, kwargs.get("db_path") or default_db_path())
+                if damaged is None:
+                    raise
+                raise damaged from None
         except OracleToolsError as exc:
             _done_with_signals()  # the line is said whole
             if _signal_first(exc) is not exc:

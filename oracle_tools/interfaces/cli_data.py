@@ -284,7 +284,10 @@ def sql(
                 f"SQL failed: {one_line(exc)}; `sql` reads only the database — load other files with DuckDB itself"
             ) from None
         except duckdb.Error as exc:  # DuckDB's hints and the position kept, in one line
-            from oracle_tools.store.sqlfiles import error_line
+            from oracle_tools.store.sqlfiles import damaged_database, error_line
+
+            if (damaged := damaged_database(exc, db.path)) is not None:
+                raise damaged from None  # the file, not the query
 
             raise OracleToolsError(f"SQL failed: {one_line(error_line(exc))}") from None
     import shutil
