@@ -206,8 +206,12 @@ def symbology(db_path: Path | None, as_json: bool) -> None:
 def parse_mana(cost: str, as_json: bool) -> None:
     """A mana cost read as Scryfall reads it (2WW, {2}{W}{W}, 2{g}2): the normalized cost, mana value, colors."""
     from oracle_tools import OracleDB
+    from oracle_tools.scryfall.symbology import ManaCostError
 
-    parsed = OracleDB.parse_mana(cost)
+    try:
+        parsed = OracleDB.parse_mana(cost)
+    except ManaCostError as exc:  # the symbols as this door lists them
+        raise OracleToolsError(exc.worded("`oracle-tools symbology`")) from None
     if as_json:
         echo_json(parsed)
         return
