@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
 from oracle_tools.errors import (
+    ArgumentError,
     DatabaseMissingError,
     DatabaseOutdatedError,
+    DecklistError,
     NameNotFoundError,
     NotFoundError,
     OracleToolsError,
@@ -58,6 +60,45 @@ DEFAULT_DB = Path("data") / "oracle.duckdb"
 #: Names one batch resolve (:meth:`OracleDB.resolve_many`) takes from a client of the HTTP server or the MCP
 #: server, each the same number (a deck check takes 1,000: decks.MAX_DECK_NAMES; a decklist a few hundred).
 MAX_BATCH_NAMES = 5_000
+
+
+def _name_argument(value: object, argument: str, *, nameless: bool = False) -> str:
+    """The one check of a name a method is given: a ``str`` (TypeError naming the argument otherwise: a None or a
+    number is a caller's slip, not a name that names nothing), not blank (unless ``nameless``: an object with no
+    name), and Unicode text that can be written as UTF-8 (a lone surrogate, from bytes decoded with
+    ``surrogateescape`` or a JSON ``\\ud800``, reached DuckDB as its own conversion error): ArgumentError, a
+    ValueError."""
+    if not isinstance(value, str):
+        raise TypeError(f"{argument} must be a str (a card name), not {type(value).__name__}")
+    if not nameless and not value.strip():
+        raise ArgumentError(f"{argument} is empty; give a card name such as 'Lightning Bolt' or 'Fire // Ice'")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ArgumentError(
+            f"{argument} is not valid Unicode text: a lone surrogate (U+{ord(value[exc.start]):04X}) at position "
+            f"{exc.start}; give the name as text (bytes decoded as UTF-8)"
+        ) from None
+    return value
+
+
+#: What a decklist file is named, as ``check_deck``'s one-line ``str`` that names no file is told from a decklist.
+_DECK_FILE_SUFFIXES = (".txt", ".dek", ".dec", ".json", ".csv", ".mwdeck", ".cod", ".deck")
+
+
+def _missing_deck_file(deck: object) -> str | None:
+    """A one-line ``str`` that reads as the path of a decklist file which does not exist: text of one card line
+    is never written so (``decks/nope.txt``, ``./deck``, ``~/lists/x``); None otherwise."""
+    if not isinstance(deck, str) or "\n" in deck or len(deck) > 4096:
+        return None
+    line = deck.strip()
+    looks_like_path = line.lower().endswith(_DECK_FILE_SUFFIXES) or line.startswith(("/", "./", "../", "~"))
+    if not looks_like_path or " // " in line:
+        return None
+    try:
+        return None if Path(line).expanduser().exists() else line
+    except (OSError, ValueError):  # a name too long for the system, a NUL
+        return line
 
 
 def default_db_path() -> Path:
@@ -557,8 +598,10 @@ class OracleDB:
         return self._single_lookups <= self.POINT_LOOKUPS
 
     def resolve(self, text: str, *, fuzzy: bool = False) -> _resolver.Resolution:
-        """Resolve any card name (English, face, foreign, alternate; normalized) to its Oracle card."""
-        return self._names().resolve(text, fuzzy=fuzzy)
+        """Resolve any card name (English, face, foreign, alternate; normalized) to its Oracle card.
+
+        Raises TypeError when ``text`` is no str, ArgumentError (a ValueError) when it is empty or not valid text."""
+        return self._names().resolve(_name_argument(text, "text"), fuzzy=fuzzy)
 
     def resolve_many(self, texts: Iterable[str] | pl.Series, *, suggest: int = 0, fuzzy: bool = False) -> pl.DataFrame:
         """Resolve a column of names in one join, keeping input order (exact name, then the folded key).
@@ -567,9 +610,22 @@ class OracleDB:
         (``via`` fuzzy; several cards stay ``ambiguous``). With ``suggest=N`` a ``suggestions`` column lists up to
         N names for each miss, ranked as :meth:`resolve` ranks them (word and prefix matches first, then close
         spellings); an ambiguous fuzzy reading suggests the cards it may mean. The misses' misspelt words are
-        corrected in one vectorised pass."""
+        corrected in one vectorised pass.
+
+        ``texts`` is a collection of names: one ``str`` is refused (TypeError), not read letter by letter."""
+        if isinstance(texts, str | bytes):
+            raise TypeError(
+                f"texts must be a list or Series of names, not one {type(texts).__name__}: give [{texts!r:.60}] "
+                "or use resolve(text)"
+            )
         index = self.name_index
-        frame = index.resolve_many(texts)
+        try:
+            frame = index.resolve_many(texts)
+        except UnicodeEncodeError:  # where Polars met it: the name is found and named
+            for text in texts:
+                if isinstance(text, str):
+                    _name_argument(text, f"texts[{text!r:.60}]", nameless=True)
+            raise
         if suggest <= 0 and not fuzzy:
             return frame
         missed = frame.filter(pl.col("status") == "not_found").get_column("query").unique(maintain_order=True).to_list()
@@ -605,8 +661,10 @@ class OracleDB:
     def object_names(self, text: str | None) -> frozenset[str]:
         """The English names an object named by ``text`` has (CR 201.2a; split cards have two, 709.4a).
 
-        ``None`` or '' is an object with no name (a face-down card).
+        ``None`` or '' is an object with no name (a face-down card, CR 708.2).
         """
+        if text is not None:
+            _name_argument(text, "name", nameless=True)
         if not text:
             return frozenset()
         r = self.resolve(text)
@@ -651,6 +709,7 @@ class OracleDB:
         """
         from oracle_tools.choose import chooser as _choose
 
+        _name_argument(name, "name")
         names = self._names()
         if not self._has_name_chooser() and self._few_lookups():
             return _choose.NameChooser.for_name(self.con, names, name).choose(name, constraint)
@@ -761,9 +820,16 @@ class OracleDB:
         Returns a DeckReport (``legal``, ``problems`` of kind/card/line/detail, ``counts``, ``to_dict()``).
         Raises DecklistError for an unreadable file, DeckTooLargeError for a deck over the size limits
         (``decks.MAX_DECK_LINES`` lines, ``MAX_DECK_NAMES`` names; ``limits=False`` lifts them) and
-        OracleToolsError for an unknown format.
+        OracleToolsError for an unknown format. A one-line ``str`` that reads as the path of a decklist file
+        (``decks/x.txt``, ``./deck``) but names none is a DecklistError, not the text of a deck of one card.
         """
         from oracle_tools.decks import checker as _decks
+
+        if (missing := _missing_deck_file(deck)) is not None:
+            raise DecklistError(
+                f"deck {missing!r}: no such file (relative paths start from {Path.cwd()}); give the path of a "
+                "decklist file, or the decklist's text (lines such as '4 Lightning Bolt')"
+            )
 
         names = self._names()
         if not self._has_deck_checker() and self._few_lookups():
@@ -816,6 +882,8 @@ class OracleDB:
         """
         from oracle_tools.tokens import answers as _tokens
 
+        if name is not None:
+            _name_argument(name, "name", nameless=True)  # a blank name: the token lookup's own line
         return _tokens.lookup(self.con, self._names(), name)
 
     def token_specs(self) -> pl.DataFrame:
@@ -855,7 +923,7 @@ class OracleDB:
 
         if not sqlfiles.has_table(self.con, "name_references"):
             raise DatabaseOutdatedError(self.path.name, "name_references table")
-        found = self.resolve(name)
+        found = self.resolve(_name_argument(name, "name"))
         if not found.ok or found.oracle_id is None:
             raise NameNotFoundError(found.miss_message(), ambiguous=found.status == "ambiguous")
         return _references.references(self.con, found.oracle_id)

@@ -7,6 +7,11 @@ class OracleToolsError(Exception):
     """Base class: every error the CLI turns into a clear message and a non-zero exit."""
 
 
+class ArgumentError(OracleToolsError, ValueError):
+    """A library call's argument has the right type but a value no answer can come from (an empty name, text with
+    a lone surrogate): a ValueError to Python callers, bad input (exit 2, HTTP 400) through the doors."""
+
+
 class IngestError(OracleToolsError):
     """A source could not be ingested (corrupt, truncated, wrong shape). Nothing was replaced."""
 
@@ -22,6 +27,18 @@ class DatabaseMissingError(OracleToolsError):
 class NotADatabaseError(DatabaseMissingError):
     """The database path names a file that is no DuckDB database (a gzip, JSON, an empty file): there is no
     database there, and no command writes over it."""
+
+
+class DatabaseDamagedError(DatabaseMissingError):
+    """The database file is damaged (cut short, a block that fails its checksum): DuckDB cannot read it, whatever
+    the question; rebuilding it answers. Every door says the same line (the CLI exit 2, HTTP 503 as a missing
+    database), naming the file by its name only, as :class:`DatabaseOutdatedError` does."""
+
+    def __init__(self, db_name: str, detail: str) -> None:
+        super().__init__(
+            f"{db_name} is damaged ({detail}), so it cannot be read; rebuild it with `oracle-tools ingest "
+            "--replace-anyway` (its change history goes with it), or put back a copy of it"
+        )
 
 
 class RulesFileError(OracleToolsError):

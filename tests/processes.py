@@ -37,3 +37,30 @@ def wait_until_idle(proc: subprocess.Popen[str] | subprocess.Popen[bytes], timeo
             return
         before = now
         time.sleep(0.5)
+
+
+def wait_until_open(proc: subprocess.Popen[str] | subprocess.Popen[bytes], path: Path, timeout: float = 60) -> bool:
+    """Until ``proc`` holds ``path`` open (a command has started and opened its database); False if it ended
+    first."""
+    deadline = time.monotonic() + timeout
+    target = str(path.resolve())
+    while proc.poll() is None:
+        assert time.monotonic() < deadline, f"the process did not open {path} in {timeout} s"
+        try:
+            if any(os.readlink(fd) == target for fd in Path(f"/proc/{proc.pid}/fd").iterdir()):
+                return True
+        except OSError:  # a descriptor closed while read, or the process ended
+            pass
+        time.sleep(0.001)
+    return False
+
+
+def wait_for_cpu(proc: subprocess.Popen[str] | subprocess.Popen[bytes], seconds: float) -> bool:
+    """Until ``proc`` has used ``seconds`` more CPU from now; False if it ended first."""
+    try:
+        until = cpu_seconds(proc.pid) + seconds
+        while proc.poll() is None and cpu_seconds(proc.pid) < until:
+            time.sleep(0.001)
+    except OSError:  # ended while read
+        return False
+    return proc.poll() is None

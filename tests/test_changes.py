@@ -347,8 +347,8 @@ def test_changes_defaults_to_the_last_ingest_that_changed_something(quiet_after_
 
 def test_changes_refuses_bad_options_in_one_line(renamed: Path, built_before: Callable[..., Path]) -> None:
     with OracleDB(renamed) as db:
-        with pytest.raises(OracleToolsError, match="not a date"):
-            db.changes(since="last week")
+        with pytest.raises(ValueError, match=r"^since 'last week' is not a date; give it as YYYY-MM-DD"):
+            db.changes(since="last week")  # the library's own argument, no CLI flag (the CLI says --since)
         with pytest.raises(OracleToolsError, match="ingest run 7 recorded no comparison; runs that did: 2"):
             db.changes(run=7)
         with pytest.raises(OracleToolsError, match="unknown format 'modren'"):
@@ -453,13 +453,30 @@ def test_mcp_changes_is_the_cli_json(renamed: Path) -> None:
         with anyio.fail_after(120):
             async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
                 await session.initialize()
-                return await session.call_tool("changes", {"card": "Meltdown", "limit": 5})
+                bad = await session.call_tool("changes", {"since": "soon"})
+                return bad, await session.call_tool("changes", {"card": "Meltdown", "limit": 5})
 
-    result = anyio.run(call)
+    bad, result = anyio.run(call)
+    # the tool's own parameter, not the CLI's flag ("--since 'soon' is not a date")
+    assert bad.is_error and "since 'soon' is not a date; give it as YYYY-MM-DD" in bad.content[0].text
+    assert "--since" not in bad.content[0].text
     assert not result.is_error
     _code, out, _ = _cli("changes", "--db", str(renamed), "--card", "Meltdown", "--limit", "5", "--json")
     assert json.loads(result.content[0].text) == json.loads(out)
     assert json.loads(out)["groups"][0]["changes"][0]["new_value"] == "Molten Collapse"
+
+
+def test_http_changes_names_its_own_since_parameter(renamed: Path) -> None:
+    """/changes?since=x said "--since 'x' is not a date", the CLI's flag: the parameter is since."""
+    from oracle_server import Server
+
+    server = Server(renamed, "--no-warm")
+    try:
+        bad = server.client.get("/changes", params={"since": "soon"})
+    finally:
+        server.stop()
+    assert bad.status_code == 400 and bad.json()["object"] == "error"
+    assert bad.json()["details"] == "since 'soon' is not a date; give it as YYYY-MM-DD, such as 2026-03-31"
 
 
 def test_the_web_page_says_a_former_name_is_one(renamed: Path) -> None:

@@ -192,6 +192,13 @@ def test_bad_bulk_file_exit_code_and_message(tmp_path: Path) -> None:
     assert code == 2 and str(bad) in err and "is not JSON" in err
 
 
+def test_parse_mana_names_the_symbol_list_of_the_command_line() -> None:
+    """`parse-mana "{2}{Q}"` said "see /symbology", the HTTP server's path: the CLI's list is `symbology`."""
+    code, out, err = _run("parse-mana", "{2}{Q}")
+    assert (code, out) == (2, "")
+    assert err == "error: {Q} in '{2}{Q}' is not a mana symbol (see `oracle-tools symbology` for the symbols)\n"
+
+
 def test_env_var_names_the_database(sample_db_path: Path) -> None:
     result = CliRunner(env={"ORACLE_TOOLS_DB": str(sample_db_path)}).invoke(main, ["resolve", "Tarmogoyf"])
     assert result.exit_code == 0 and result.stdout.startswith("Tarmogoyf")

@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces import cli_data, cli_decks, cli_names, cli_search, cli_servers
 from oracle_tools.interfaces.cli_common import OracleToolsGroup
 from oracle_tools.interfaces.cli_common import check_name as _check_name
@@ -114,8 +115,13 @@ def changes(
     removed cards, with counts. Each ingest records what differs from the database it replaces."""
     if card is not None:
         _check_name(card)
+    from oracle_tools.history.changes import SinceDateError
+
     with _open(db_path) as db:
-        data = db.changes_report(since=since, run=run_id, format=fmt, card=card, limit=limit or None)
+        try:
+            data = db.changes_report(since=since, run=run_id, format=fmt, card=card, limit=limit or None)
+        except SinceDateError as exc:  # said with this command's option
+            raise OracleToolsError(exc.worded("--since")) from None
     if as_json:
         _echo_json(data)
         return

@@ -11,8 +11,10 @@ import io
 import json
 import math
 import os
+import signal
 import sys
 import textwrap
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,8 @@ import click
 
 from oracle_tools.db import OracleDB, default_db_path
 from oracle_tools.errors import OracleToolsError
-from oracle_tools.store import userfiles
+from oracle_tools.store import sqlfiles, userfiles
+from oracle_tools.store.stopping import SignalsNoticed, Stopped
 
 
 def db_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -83,8 +86,17 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            try:
+                return func(*args, **kwargs)
+            except Exception as exc:  # a damaged --db says so whatever the command asked (exit 2)
+                damaged = sqlfiles.damaged_database(exc, kwargs.get("db_path") or default_db_path())
+                if damaged is None:
+                    raise
+                raise damaged from None
         except OracleToolsError as exc:
+            _done_with_signals()  # the line is said whole
+            if _signal_first(exc) is not exc:
+                raise _signal_first(exc) from None  # the group says it, with the command's name
             if _debug():
                 raise  # the group prints the traceback, then the same line and exit status
             line, status = _error_line(exc, "")
@@ -92,6 +104,28 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(status)
 
     return wrapper
+
+
+#: SIGINT and SIGTERM noticed while the ``oracle-tools`` group runs a command (:meth:`OracleToolsGroup.main`).
+_signals = SignalsNoticed()
+
+
+def _signal_first(exc: BaseException) -> BaseException:
+    """What stopped the command: the signal, when one came, whatever exception it caused. DuckDB runs Python's
+    handler itself while it connects, loads an extension or plans a query, and makes the KeyboardInterrupt an error
+    of its own ("Query interrupted", "an error while initializing the extension"): Ctrl-C is never a bug."""
+    signum = _signals.received()
+    if signum is None or isinstance(exc, Stopped):
+        return exc
+    return Stopped(signum)
+
+
+def _done_with_signals() -> None:
+    """The command has ended (its answer written, or its error about to be): a Ctrl-C from here on stops nothing,
+    so it is ignored, rather than raising in the middle of the error line or killing the exiting interpreter after
+    a complete answer (exit status -2 and no line)."""
+    if _signals.active:  # in the main thread, inside OracleToolsGroup.main (which puts the handler back for a test)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _shorten(line: str, limit: int = 2000) -> str:
@@ -157,6 +191,19 @@ class OracleToolsGroup(click.Group):
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         """Click's own errors (an unknown option, a missing argument) in the one error style: the usage line,
         then ``error: …`` in lower case like every other error, with click's exit status (2)."""
+        given = args[0] if args else kwargs.get("args")
+        # Called with the process's own arguments (the installed command, `python -m`), it is the program: a Ctrl-C
+        # after the command ended stays ignored until the process exits; called with arguments (a test, a
+        # caller's own process), the handler in place before is put back.
+        previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+        try:
+            with _signals:
+                return self._main(*args, standalone_mode=standalone_mode, **kwargs)
+        finally:
+            if previous is not None and (given is not None or not standalone_mode):
+                signal.signal(signal.SIGINT, previous)
+
+    def _main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         arguments = args[0] if args and args[0] is not None else kwargs.get("args") or sys.argv[1:]
@@ -183,14 +230,21 @@ class OracleToolsGroup(click.Group):
                 click.echo(f"{exc.ctx.get_usage()}\n{hint}\n", err=True)
             click.echo(f"error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
-        except click.exceptions.Abort:
+        except click.exceptions.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C while click read the arguments
+                line, status = _error_line(_signal_first(exc.__cause__), "oracle-tools")
+                click.echo(line, err=True)
+                sys.exit(status)
             click.echo("error: aborted", err=True)
             sys.exit(1)
         sys.exit(0)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                _done_with_signals()  # the command has ended, its answer given (exit statuses too) or failed
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):
             raise
         except BrokenPipeError:
@@ -198,10 +252,8 @@ class OracleToolsGroup(click.Group):
         except BaseException as exc:  # KeyboardInterrupt gets its line too
             if isinstance(exc, GeneratorExit):
                 raise
-            if isinstance(exc, KeyboardInterrupt):  # stopping: a second Ctrl-C must not print a traceback at exit
-                import signal
-
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            _done_with_signals()  # again, if the signal's own handler cut the first short
+            exc = _signal_first(exc)
             # The subcommand path without the program's name, which is "python -m oracle_tools.interfaces.cli" under -m.
             names, parent = [ctx.invoked_subcommand or ""], ctx
             while parent.parent is not None:

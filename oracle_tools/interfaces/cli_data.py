@@ -221,8 +221,12 @@ def symbology(db_path: Path | None, as_json: bool) -> None:
 def parse_mana(cost: str, as_json: bool) -> None:
     """A mana cost read as Scryfall reads it (2WW, {2}{W}{W}, 2{g}2): the normalized cost, mana value, colors."""
     from oracle_tools import OracleDB
+    from oracle_tools.scryfall.symbology import ManaCostError
 
-    parsed = OracleDB.parse_mana(cost)
+    try:
+        parsed = OracleDB.parse_mana(cost)
+    except ManaCostError as exc:  # the symbols as this door lists them
+        raise OracleToolsError(exc.worded("`oracle-tools symbology`")) from None
     if as_json:
         echo_json(parsed)
         return
@@ -299,7 +303,10 @@ def sql(
                 f"SQL failed: {one_line(exc)}; `sql` reads only the database — load other files with DuckDB itself"
             ) from None
         except duckdb.Error as exc:  # DuckDB's hints and the position kept, in one line
-            from oracle_tools.store.sqlfiles import error_line
+            from oracle_tools.store.sqlfiles import damaged_database, error_line
+
+            if (damaged := damaged_database(exc, db.path)) is not None:
+                raise damaged from None  # the file, not the query
 
             raise OracleToolsError(f"SQL failed: {one_line(error_line(exc))}") from None
     import shutil

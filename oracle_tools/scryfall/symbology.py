@@ -33,7 +33,21 @@ _BRACED = re.compile(r"\{[^{}\s]{1,12}\}")
 
 
 class ManaCostError(OracleToolsError, ValueError):
-    """A mana cost that cannot be read (HTTP 422, as Scryfall answers an unreadable cost; CLI exit status 2)."""
+    """A mana cost that cannot be read (HTTP 422, as Scryfall answers an unreadable cost; CLI exit status 2).
+
+    A ``symbol`` that is no mana symbol carries the ``cost``; :meth:`worded` names where the symbols are listed
+    as the caller's door has them (HTTP: ``/symbology``; the CLI: ``oracle-tools symbology``), as
+    ConstraintCardError names its options."""
+
+    def __init__(self, message: str | None = None, *, cost: str = "", symbol: str | None = None) -> None:
+        self.cost = cost
+        self.symbol = symbol
+        super().__init__(message if message is not None else self.worded())
+
+    def worded(self, symbols: str = "OracleDB.symbology()") -> str:
+        if self.symbol is None:
+            return str(self)
+        return f"{self.symbol} in {self.cost!r} is not a mana symbol (see {symbols} for the symbols)"
 
 
 def _amount(n: int) -> str:
@@ -201,7 +215,7 @@ def parse_mana(cost: str) -> dict[str, Any]:
             continue
         sym = describe("{" + inner + "}")
         if sym is None or not sym["appears_in_mana_costs"]:
-            raise ManaCostError(f"{{{text}}} in {cost!r} is not a mana symbol (see /symbology for the symbols)")
+            raise ManaCostError(cost=cost, symbol=f"{{{text}}}")
         if inner in _MANA_VALUE_ORDER:
             variables.append(sym["symbol"])
         else:

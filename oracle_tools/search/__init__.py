@@ -129,6 +129,10 @@ def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled:
     try:
         return fetch(con, compiled.sql, list(compiled.params))
     except _duckdb.Error as exc:  # a regex RE2 refuses, say: still one line
+        from oracle_tools.store.sqlfiles import damaged_database
+
+        if (damaged := damaged_database(exc, _database_file(con))) is not None:
+            raise damaged from None  # the file, not the query: no caret under it
         missing = [t for t in _SEARCH_TABLES if t in str(exc)] if isinstance(exc, _duckdb.CatalogException) else []
         if missing:  # a database built before the table existed
             raise OracleToolsError(
@@ -138,6 +142,17 @@ def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled:
         raise SearchSyntaxError(
             f"the database could not run this search: {str(exc).splitlines()[0]}", query, 0
         ) from None
+
+
+def _database_file(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The file of ``con``'s database (None: in memory, or not known)."""
+    import duckdb as _duckdb
+
+    try:
+        row = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()
+    except _duckdb.Error:
+        return None
+    return row[0] if row and row[0] else None
 
 
 def _check_legalities(con: duckdb.DuckDBPyConnection, wanted: tuple[str, ...]) -> None:

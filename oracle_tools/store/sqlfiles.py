@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oracle_tools.errors import NotADatabaseError, OracleToolsError
+from oracle_tools.errors import DatabaseDamagedError, NotADatabaseError, OracleToolsError
 from oracle_tools.store import userfiles
 
 #: The catalog the previous database is attached as while an ingest builds the new one (the layers that carry
@@ -118,6 +118,27 @@ def opening_error(path: str | os.PathLike[str], exc: BaseException) -> Exception
         f"another database), so the database cannot be opened: move it away (mv '{wal}' '{wal}.bad') and open "
         "again, or rebuild the database with `oracle-tools ingest` (which removes it)"
     )
+
+
+#: What DuckDB says, whatever the statement, when the database file itself is damaged: cut short (a copy or a
+#: download that stopped), or a block whose checksum fails.
+_DAMAGE = ("Could not read enough bytes from file", "Corrupt database file")
+
+
+def damaged_database(exc: BaseException, path: str | os.PathLike[str] | None = None) -> DatabaseDamagedError | None:
+    """The :class:`DatabaseDamagedError` a DuckDB error means when it says the database file is damaged, else None.
+    The file is named by its name only: the one DuckDB's line quotes, else ``path``'s."""
+    import re
+
+    if type(exc).__module__.split(".")[0] not in ("duckdb", "_duckdb"):
+        return None
+    line = (str(exc).strip().splitlines() or [""])[0]
+    if not any(words in line for words in _DAMAGE):
+        return None
+    quoted = re.search(r'from file "([^"]+)"', line)
+    file = quoted.group(1) if quoted else os.fspath(path) if path is not None else None
+    name = Path(file).name if file else "the database"
+    return DatabaseDamagedError(name, line.replace(file, name) if file else line)
 
 
 def is_foreign_wal(exc: BaseException) -> bool:

@@ -102,9 +102,15 @@ class StopOnSignals:
         if self._sockets is None:
             return
         self._restore()
-        if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, Stopped) and self.received is not None:
+        if (
+            isinstance(exc, Exception | KeyboardInterrupt)
+            and not isinstance(exc, Stopped)
+            and self.received is not None
+        ):
             # The work stopped on the interrupt the watching thread called (a query's error made KeyboardInterrupt,
-            # sqlfiles.QueryStop) before the handler raised in the main thread: it is still the signal's stop.
+            # sqlfiles.QueryStop) before the handler raised in the main thread, or DuckDB caught the handler's
+            # Stopped and raised its own error ("Query interrupted", an extension that failed to load): it is still
+            # the signal's stop.
             raise Stopped(self.received) from None
 
     def _restore(self) -> None:
@@ -119,4 +125,55 @@ class StopOnSignals:
         if self._thread is not None:
             self._thread.join(timeout=1)
         reader.close()
+        self._sockets = None
+
+
+class SignalsNoticed:
+    """While entered (in the main thread; elsewhere it notices nothing): remembers whether SIGINT or SIGTERM came,
+    without handling them: the handlers in place stay (Ctrl-C still raises KeyboardInterrupt where it lands).
+
+    Python's C-level handler writes the signal's number to the wake-up file (:func:`signal.set_wakeup_fd`) the
+    moment the signal comes, before any Python code runs: when DuckDB runs the handler itself and makes its
+    KeyboardInterrupt an error of its own ("Query interrupted", an extension that "failed to initialize"),
+    :meth:`received` still says the signal came, with no race. A :class:`StopOnSignals` entered inside has its own
+    wake-up file meanwhile (and turns what its signal caused into :class:`Stopped` itself)."""
+
+    def __init__(self) -> None:
+        self._first: int | None = None
+        self._previous_fd = -1
+        self._sockets: tuple[socket.socket, socket.socket] | None = None
+
+    @property
+    def active(self) -> bool:
+        """Entered (in the main thread) and not yet left."""
+        return self._sockets is not None
+
+    def received(self) -> int | None:
+        """The first of :data:`SIGNALS` that came since entering, else None."""
+        if self._sockets is not None:
+            with contextlib.suppress(OSError):  # BlockingIOError: nothing (more) came
+                while data := self._sockets[0].recv(64):
+                    for byte in data:
+                        if byte in SIGNALS and self._first is None:
+                            self._first = byte
+        return self._first
+
+    def __enter__(self) -> SignalsNoticed:
+        self._first = None
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        reader, writer = socket.socketpair()
+        reader.setblocking(False)
+        writer.setblocking(False)
+        self._sockets = (reader, writer)
+        self._previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if self._sockets is None:
+            return
+        self.received()
+        signal.set_wakeup_fd(self._previous_fd)
+        for end in self._sockets:
+            end.close()
         self._sockets = None

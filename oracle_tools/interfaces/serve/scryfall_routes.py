@@ -577,8 +577,8 @@ async def parse_mana(request: Request) -> Response:
     cost = text_param(params.get("cost"), "cost")
     try:
         return json_response(parse(cost))
-    except ManaCostError as exc:
-        raise ApiError(422, sentence(exc)) from None
+    except ManaCostError as exc:  # the symbols as this door lists them
+        raise ApiError(422, sentence(ValueError(exc.worded("/symbology")))) from None
 
 
 async def bulk_download(request: Request) -> Response:
