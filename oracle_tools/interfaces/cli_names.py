@@ -226,7 +226,19 @@ def refs(db_path: Path | None, name: str, as_json: bool) -> None:
 # -- choosing a card name (CR 201.4) -----------------------------------------------------------
 
 
-@click.command("choose-name")
+class _ChooseNameCommand(click.Command):
+    """choose-name, whose --help ends with the constraint phrases and grammar (read only when help is asked)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from oracle_tools.text.constraints import help_text
+
+        super().format_epilog(ctx, formatter)
+        formatter.write_paragraph()
+        for line in help_text().splitlines():
+            formatter.write(f"  {line}\n" if line else "\n")
+
+
+@click.command("choose-name", cls=_ChooseNameCommand)
 @db_option
 @click.argument("name", required=False)
 @click.option(
