@@ -321,6 +321,8 @@ def test_batch_reads_every_encoding_a_decklist_is_read_in(sample_db_path: Path, 
     refused = CliRunner().invoke(main, ["resolve", *db, "--batch", str(binary)])
     assert refused.exit_code == 2 and refused.output.count("\n") == 1, refused.output
     assert "binary file" in refused.output and "one a line" in refused.output
+    nothing = CliRunner().invoke(main, ["resolve", *db, "--batch", "-"], input=b"\r\n")
+    assert (nothing.exit_code, json.loads(nothing.output)) == (0, [])  # a list of no names, as before
 
 
 # Characters this Python's unicodedata knows (Polars may know a newer Unicode: 'Cn' there differs).

@@ -78,6 +78,7 @@ class TextKind:
     binary: str
     save: str
     error: type[OracleToolsError] = OracleToolsError
+    empty_is_nothing: bool = False  # an empty file is read as no text (a list of no names), not refused
 
 
 DECKLIST = TextKind(
@@ -92,6 +93,7 @@ NAME_LIST = TextKind(
     "save the names again",
     "save the names as text, one a line",
     "save it as UTF-8 text, one name a line",
+    empty_is_nothing=True,
 )
 
 
@@ -100,6 +102,8 @@ def decode_text(data: bytes, source: str, kind: TextKind = NAME_LIST) -> str:
     with BOM (Notepad, PowerShell), else Windows-1252, else Latin-1; or ``kind.error`` saying in one line why it is
     no text (empty, binary, undecodable). Messages begin with ``source``. Decklists and lists of names alike."""
     if not data.strip(b" \t\r\n\x0b\x0c") or data.strip() == b"\xef\xbb\xbf":
+        if kind.empty_is_nothing:
+            return ""
         raise kind.error(f"{source}: the file is empty; {kind.again} or check you picked the right file.")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
@@ -125,7 +129,7 @@ def decode_text(data: bytes, source: str, kind: TextKind = NAME_LIST) -> str:
             f"{source}: does not decode as text ({ctrl} control characters; tried UTF-8, "
             f"Windows-1252 and Latin-1); {kind.save}."
         )
-    if not text.strip():
+    if not text.strip() and not kind.empty_is_nothing:
         raise kind.error(f"{source}: the file is empty; {kind.again} or check you picked the right file.")
     return text
 
