@@ -542,7 +542,8 @@ def test_cli_unknown_name(sample_db: OracleDB) -> None:
 def test_cli_bad_usage(sample_db: OracleDB) -> None:
     result = run(sample_db, "Forest", "--constraint", "nonlnad")
     assert result.exit_code == 2
-    assert "nonland" in result.output and "nonartifact, nonland" in result.output  # understood phrases
+    assert "did you mean nonland?" in result.output and result.output.count("\n") == 1  # one line
+    assert "nonartifact, nonland" in run(sample_db, "--help").output  # where it points: the understood phrases
     result = run(sample_db, "Forest", "--constraint", "nonland", "--card", "Meddling Mage")
     assert result.exit_code == 2 and "not both" in result.output
     result = run(sample_db, "Forest", "--card", "Lightning Bolt")
