@@ -31,6 +31,7 @@ from oracle_tools.errors import ConstraintError, OracleToolsError
 from oracle_tools.interfaces.cli import main
 from oracle_tools.text.constraints import (
     KNOWN_PHRASES,
+    WHERE_LISTED,
     AnyCard,
     CardType,
     Constraint,
@@ -38,6 +39,8 @@ from oracle_tools.text.constraints import (
     card_name_phrases,
     parse_constraint,
 )
+
+from oracle_server import Server
 
 TRIMMED_2025 = "scryfall-commander-legal-trimmed-20250925.json.gz"
 
@@ -539,7 +542,8 @@ def test_cli_unknown_name(sample_db: OracleDB) -> None:
 def test_cli_bad_usage(sample_db: OracleDB) -> None:
     result = run(sample_db, "Forest", "--constraint", "nonlnad")
     assert result.exit_code == 2
-    assert "nonland" in result.output and "nonartifact, nonland" in result.output  # understood phrases
+    assert "did you mean nonland?" in result.output and result.output.count("\n") == 1  # one line
+    assert "nonartifact, nonland" in run(sample_db, "--help").output  # where it points: the understood phrases
     result = run(sample_db, "Forest", "--constraint", "nonland", "--card", "Meddling Mage")
     assert result.exit_code == 2 and "not both" in result.output
     result = run(sample_db, "Forest", "--card", "Lightning Bolt")
@@ -601,3 +605,28 @@ def test_real_2025_phrases_all_parse_and_judge(realdata: Path, full_db: OracleDB
         name = listed["name"][0]
         assert full_db.choose_name(name, constraint).valid, (card, phrase, name)
     assert nonland_count > 15_000
+
+
+def test_an_unknown_constraint_word_is_one_line_through_every_door(sample_db: OracleDB, sample_server: Server) -> None:
+    """A phrase that is not understood is one line, alike on the CLI, in the HTTP error's details and in the MCP
+    tool's error: what was not understood, the closest word ("nonlnd": nonland, whose "non" negates land, so no
+    advice to write it as a subtype), and where the phrases understood are listed (choose-name --help lists them)."""
+    import asyncio
+
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from oracle_tools.interfaces.mcp_server import build_server
+
+    said = (
+        "Could not understand the card-name constraint 'nonlnd': unknown word \"nonlnd\" (did you mean nonland?); "
+        f"{WHERE_LISTED}."
+    )
+    result = run(sample_db, "Ice", "--constraint", "nonlnd")
+    assert (result.exit_code, result.stderr) == (2, f"error: {said}\n")
+    answer = sample_server.client.get("/choose-name", params={"name": "Ice", "constraint": "nonlnd"})
+    assert answer.status_code == 400 and answer.json()["details"] == said, answer.text
+    with pytest.raises(ToolError) as refused:
+        asyncio.run(build_server(sample_db).call_tool("choose_name", {"name": "Ice", "constraint": "nonlnd"}))
+    assert str(refused.value) == f"choose_name: {said}"
+    listed = run(sample_db, "--help").output
+    assert '"nonartifact, nonland"' in listed and "mana value N / N or less" in listed

@@ -33,6 +33,7 @@ from oracle_tools.errors import ConstraintError
 from oracle_tools.text.constraints import (
     GRAMMAR,
     KNOWN_PHRASES,
+    WHERE_LISTED,
     And,
     AnyCard,
     CardType,
@@ -48,6 +49,7 @@ from oracle_tools.text.constraints import (
     Supertype,
     card_name_phrases,
     constraint_from_oracle_text,
+    help_text,
     parse_constraint,
 )
 
@@ -628,20 +630,29 @@ def test_bad_atoms_are_constraint_errors() -> None:
         "()",
     ],
 )
-def test_unknown_phrase_error_lists_known_phrases(phrase: str) -> None:
+def test_unknown_phrase_error_is_one_line_pointing_at_the_known_phrases(phrase: str) -> None:
+    """The error names the phrase and what was not understood in one line (the CLI's stderr, HTTP details and MCP
+    errors carry it as it is); the phrases real Oracle text uses and the grammar are where it points."""
     with pytest.raises(ConstraintError) as info:
         parse_constraint(phrase)
     message = str(info.value)
-    assert repr(phrase) in message
+    assert repr(phrase) in message and "\n" not in message and len(message) < 300, message
+    assert message.endswith(f"; {WHERE_LISTED}.")
+    listed = help_text()
     for known in KNOWN_PHRASES:
         if known:
-            assert f'"{known}"' in message
-    assert GRAMMAR in message
+            assert f'"{known}"' in listed
+    assert GRAMMAR in listed
 
 
 def test_typo_hint() -> None:
     with pytest.raises(ConstraintError, match="did you mean nonland"):
         parse_constraint("nonlnad")
+    # the closest word only (not lander, island), and no advice to write "Nonlnd" as a subtype: "non" negates
+    with pytest.raises(ConstraintError) as info:
+        parse_constraint("nonlnd")
+    assert 'unknown word "nonlnd" (did you mean nonland?)' in str(info.value)
+    assert "subtype" not in str(info.value)
 
 
 # ---------------------------------------------------------------------------

@@ -387,7 +387,7 @@ def test_resolve_batch_of_bytes_is_one_line(sample_db_path: Path) -> None:
     )
     assert (result.exit_code, result.output) == (
         2,
-        "error: <stdin>: is not UTF-8 text (invalid start byte at byte 0); save it as UTF-8, one name a line.\n",
+        "error: standard input: has a UTF-16 mark but cannot be decoded (truncated data); save it again as UTF-8 text.\n",
     )
 
 

@@ -297,6 +297,34 @@ def test_batch_agrees_with_single_and_keeps_order(sample_db: OracleDB) -> None:
         assert (single.status, single.oracle_id) == (row["status"], row["oracle_id"])
 
 
+def test_batch_reads_every_encoding_a_decklist_is_read_in(sample_db_path: Path, tmp_path: Path) -> None:
+    """A list of names saved by Windows tools (Windows-1252 with CRLF, UTF-16 with BOM from Notepad or
+    PowerShell), from a file or standard input, is read as ``deck check`` reads a decklist: the same decoding,
+    the same answers as UTF-8; a file that is no text is one line, exit 2."""
+    db = ["--db", str(sample_db_path), "--json"]
+    listed = "Lim-Dûl’s Vault\r\nLightning Bolt\r\n"
+    expected = ["Lim-Dûl's Vault", "Lightning Bolt"]
+    for encoding in ("cp1252", "utf-16", "utf-8-sig", "utf-8"):
+        data = listed.encode(encoding)
+        names = tmp_path / f"names-{encoding}.txt"
+        names.write_bytes(data)
+        for args, stdin in ((["--batch", str(names)], None), (["--batch", "-"], data)):
+            result = CliRunner().invoke(main, ["resolve", *db, *args], input=stdin)
+            assert result.exit_code == 0, (encoding, args, result.output)
+            assert [row["name"] for row in json.loads(result.output)] == expected, encoding
+        decklist = "".join(f"4 {line}\r\n" for line in listed.splitlines()).encode(encoding)
+        deck = CliRunner().invoke(main, ["deck", "check", "-", "--format", "legacy", *db], input=decklist)
+        read = [line["card"] for line in json.loads(deck.output)["lines"]]
+        assert read == expected, (encoding, deck.output[-300:])
+    binary = tmp_path / "names.bin"
+    binary.write_bytes(b"Lightning Bolt\n\x00\x01\x02")
+    refused = CliRunner().invoke(main, ["resolve", *db, "--batch", str(binary)])
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1, refused.output
+    assert "binary file" in refused.output and "one a line" in refused.output
+    nothing = CliRunner().invoke(main, ["resolve", *db, "--batch", "-"], input=b"\r\n")
+    assert (nothing.exit_code, json.loads(nothing.output)) == (0, [])  # a list of no names, as before
+
+
 # Characters this Python's unicodedata knows (Polars may know a newer Unicode: 'Cn' there differs).
 @given(st.text(st.characters(exclude_categories=("Cn", "Cs")), max_size=40))
 @settings(max_examples=300, deadline=None)

@@ -180,6 +180,8 @@ ROWS: list[tuple[str, bool, str, str | None]] = [
     # 'zo' are whole words of one name each, 'ab' and 'ka' near ones, but each begins or is inside the words of
     # hundreds; 'wast' is a near word of 'waste' and 'wastes' alike (Wastes, Waste Not, Lay Waste)
     ("zz", True, "ambiguous", None),
+    # Lightning Bolt's words out of order and one edit of Ball Lightning's spelling: either may be meant
+    ("Bolt Lightning", True, "ambiguous", None),
     ("ab", True, "ambiguous", None),
     ("el", True, "ambiguous", None),
     ("li", True, "ambiguous", None),
@@ -358,6 +360,20 @@ def test_a_short_fragment_that_fits_many_cards_is_ambiguous_not_one_of_them(full
             r = resolver.resolve(text, fuzzy=True)
             assert (r.status, r.name) == ("ok", name), (text, type(resolver).__name__, r)
         assert resolver.resolve("aust", fuzzy=True).status == "ambiguous"  # Scryfall's recorded answer (2022)
+
+
+def test_words_out_of_order_that_spell_another_name_are_ambiguous(full_db: OracleDB) -> None:
+    """Scryfall's fuzzy rule matches the typed words in order, so 'Bolt Lightning' is no word match of Lightning
+    Bolt; but its spelling is one edit from Ball Lightning's, and the typist may as well have meant the name whose
+    words they wrote backwards: ambiguous between the two, listing both, never Ball Lightning as a sure answer.
+    A typo in order still answers its card, and so does a spelling no reordered name competes with."""
+    for resolver in (PointNames(full_db.con), full_db.name_index):
+        r = resolver.resolve("Bolt Lightning", fuzzy=True)
+        assert r.status == "ambiguous" and r.oracle_id is None, (type(resolver).__name__, r)
+        assert {"Lightning Bolt", "Ball Lightning"} <= {c.name for c in r.candidates}, r.candidates
+        for text, name in (("Lightnig Bolt", "Lightning Bolt"), ("Bal Lightning", "Ball Lightning")):
+            r = resolver.resolve(text, fuzzy=True)
+            assert (r.status, r.name) == ("ok", name), (text, type(resolver).__name__, r)
 
 
 def test_a_short_whole_word_of_one_name_decides_nothing(sample_db: OracleDB) -> None:

@@ -273,7 +273,6 @@ def _clean(line: str) -> str:
 
 # Unicode category Cc is exactly C0 + DEL + C1; a regex scans in C instead of a call per character.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_BINARY_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")  # Cc less tab, newlines, VT, FF
 
 
 def _has_control(s: str) -> bool:
@@ -1018,41 +1017,7 @@ def _read_text(path: Path) -> str:
 def decode_decklist(data: bytes, source: str) -> str:
     """A decklist's bytes as text (UTF-8 with or without BOM, UTF-16 with BOM, Windows-1252, Latin-1), or the
     DecklistError saying why they are none (empty, binary, undecodable); messages begin with ``source``."""
-    if not data.strip(b" \t\r\n\x0b\x0c") or data.strip() == b"\xef\xbb\xbf":
-        raise DecklistError(
-            f"{source}: the file is empty; export the decklist again or check you picked the right file."
-        )
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            text = data.decode("utf-16")
-        except UnicodeDecodeError as exc:
-            raise DecklistError(
-                f"{source}: has a UTF-16 mark but cannot be decoded ({exc.reason}); save it again as UTF-8 text."
-            ) from exc
-    elif b"\x00" in data:
-        raise DecklistError(
-            f"{source}: is a binary file, not a text decklist (it contains NUL bytes); "
-            "export the deck as text (.txt) or MTGO XML (.dek)."
-        )
-    else:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            try:
-                text = data.decode("cp1252")
-            except UnicodeDecodeError:
-                text = data.decode("latin-1")
-    text = text.lstrip("\ufeff")
-    ctrl = len(_BINARY_CONTROL.findall(text))
-    if ctrl > max(2, len(text) // 100):
-        raise DecklistError(
-            f"{source}: does not decode as text ({ctrl} control characters; tried UTF-8, "
-            "Windows-1252 and Latin-1); export the deck as UTF-8 text."
-        )
-    if not text.strip():
-        raise DecklistError(
-            f"{source}: the file is empty; export the decklist again or check you picked the right file."
-        )
+    text = userfiles.decode_text(data, source, userfiles.DECKLIST)
     _refuse_lone_surrogates(source, text)
     return text
 

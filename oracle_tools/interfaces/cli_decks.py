@@ -47,7 +47,9 @@ def _decklists(path: Path) -> list[Decklist]:
     from oracle_tools.decks.decklist import MAX_DECKLIST_BYTES, parse_decklist
 
     if str(path) == "-":
-        text = userfiles.read_text(sys.stdin, limit=MAX_DECKLIST_BYTES, what="decklist")
+        text = userfiles.read_user_text(
+            sys.stdin.buffer, limit=MAX_DECKLIST_BYTES, what="decklist", kind=userfiles.DECKLIST
+        )
         return [parse_decklist(text, source="standard input")]
     return to_decklists(path)
 

@@ -4,9 +4,9 @@ and choose-name (CR 201.4).
 
 from __future__ import annotations
 
-import io
 import sys
 from pathlib import Path
+from typing import IO
 
 import click
 
@@ -34,13 +34,13 @@ MAX_BATCH_CHARS = 256 * userfiles.MiB
 @click.option("--fuzzy", is_flag=True, help="Accept the closest name for a misspelling (via 'fuzzy').")
 @click.option(
     "--batch",
-    type=click.File("r", encoding="utf-8"),
+    type=click.File("rb"),
     default=None,
     help="Resolve every line of a file ('-' for stdin) in one batch (with --fuzzy: each miss by the fuzzy rule).",
 )
 @json_option
 @friendly_errors
-def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextIOBase | None, as_json: bool) -> None:
+def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: IO[bytes] | None, as_json: bool) -> None:
     """Resolve a card name (any spelling, face, language or alternate name) to its Oracle card.
 
     Exit 0 when it resolves, 1 when it is ambiguous or not found.
@@ -49,7 +49,8 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: io.TextI
         raise click.UsageError("give a NAME, or --batch FILE, not both")
     with open_db(db_path) as db:
         if batch is not None:
-            text = userfiles.read_text(batch, limit=MAX_BATCH_CHARS, what="list of names")
+            # decoded as decklists are: UTF-8, UTF-16 with BOM (Notepad, PowerShell), Windows-1252, Latin-1
+            text = userfiles.read_user_text(batch, limit=MAX_BATCH_CHARS, what="list of names")
             frame = db.resolve_many([line for line in text.splitlines() if line.strip()], suggest=5, fuzzy=fuzzy)
             if as_json:
                 echo_json(frame.to_dicts())
@@ -225,7 +226,19 @@ def refs(db_path: Path | None, name: str, as_json: bool) -> None:
 # -- choosing a card name (CR 201.4) -----------------------------------------------------------
 
 
-@click.command("choose-name")
+class _ChooseNameCommand(click.Command):
+    """choose-name, whose --help ends with the constraint phrases and grammar (read only when help is asked)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from oracle_tools.text.constraints import help_text
+
+        super().format_epilog(ctx, formatter)
+        formatter.write_paragraph()
+        for line in help_text().splitlines():
+            formatter.write(f"  {line}\n" if line else "\n")
+
+
+@click.command("choose-name", cls=_ChooseNameCommand)
 @db_option
 @click.argument("name", required=False)
 @click.option(

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import DecklistError, OracleToolsError
 
 MiB = 1024 * 1024
 
@@ -61,6 +63,86 @@ def read_text(handle: IO[str] | io.TextIOBase, *, limit: int, what: str) -> str:
     if len(text) > limit:
         raise _too_large(getattr(handle, "name", "input"), what, limit)
     return text
+
+
+_BINARY_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")  # Cc less tab, newlines, VT, FF
+
+
+@dataclass(frozen=True)
+class TextKind:
+    """What a user's text file is, for the one line that refuses it: ``again`` (of an empty file), ``binary`` (of
+    one with NUL bytes) and ``save`` (of one that decodes to no text) say what to do instead."""
+
+    what: str
+    again: str
+    binary: str
+    save: str
+    error: type[OracleToolsError] = OracleToolsError
+    empty_is_nothing: bool = False  # an empty file is read as no text (a list of no names), not refused
+
+
+DECKLIST = TextKind(
+    "text decklist",
+    "export the decklist again",
+    "export the deck as text (.txt) or MTGO XML (.dek)",
+    "export the deck as UTF-8 text",
+    DecklistError,
+)
+NAME_LIST = TextKind(
+    "list of names",
+    "save the names again",
+    "save the names as text, one a line",
+    "save it as UTF-8 text, one name a line",
+    empty_is_nothing=True,
+)
+
+
+def decode_text(data: bytes, source: str, kind: TextKind = NAME_LIST) -> str:
+    """A user's text file as text, as Windows, macOS and Linux tools save it: UTF-8 with or without BOM, UTF-16
+    with BOM (Notepad, PowerShell), else Windows-1252, else Latin-1; or ``kind.error`` saying in one line why it is
+    no text (empty, binary, undecodable). Messages begin with ``source``. Decklists and lists of names alike."""
+    if not data.strip(b" \t\r\n\x0b\x0c") or data.strip() == b"\xef\xbb\xbf":
+        if kind.empty_is_nothing:
+            return ""
+        raise kind.error(f"{source}: the file is empty; {kind.again} or check you picked the right file.")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise kind.error(
+                f"{source}: has a UTF-16 mark but cannot be decoded ({exc.reason}); save it again as UTF-8 text."
+            ) from exc
+    elif b"\x00" in data:
+        raise kind.error(f"{source}: is a binary file, not a {kind.what} (it contains NUL bytes); {kind.binary}.")
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            try:
+                text = data.decode("cp1252")
+            except UnicodeDecodeError:
+                text = data.decode("latin-1")
+    text = text.lstrip("\ufeff")
+    ctrl = len(_BINARY_CONTROL.findall(text))
+    if ctrl > max(2, len(text) // 100):
+        raise kind.error(
+            f"{source}: does not decode as text ({ctrl} control characters; tried UTF-8, "
+            f"Windows-1252 and Latin-1); {kind.save}."
+        )
+    if not text.strip() and not kind.empty_is_nothing:
+        raise kind.error(f"{source}: the file is empty; {kind.again} or check you picked the right file.")
+    return text
+
+
+def read_user_text(handle: IO[bytes], *, limit: int, what: str, kind: TextKind = NAME_LIST) -> str:
+    """The text of an open binary file (``click.File("rb")``, stdin's buffer) of at most ``limit`` bytes, decoded
+    as :func:`decode_text` decodes it."""
+    data = b"".join(_pieces(handle, limit + 1))
+    where = getattr(handle, "name", None)
+    source = str(where) if isinstance(where, str) and where not in ("<stdin>", "-") else "standard input"
+    if len(data) > limit:
+        raise _too_large(source, what, limit)
+    return decode_text(data, source, kind)
 
 
 def check_database_path(path: Path) -> None:

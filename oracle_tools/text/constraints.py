@@ -79,6 +79,7 @@ __all__ = [
     "GRAMMAR",
     "KNOWN_PHRASES",
     "PERMANENT_TYPES",
+    "WHERE_LISTED",
     "And",
     "AnyCard",
     "CardType",
@@ -94,6 +95,7 @@ __all__ = [
     "Supertype",
     "card_name_phrases",
     "constraint_from_oracle_text",
+    "help_text",
     "parse_constraint",
 ]
 
@@ -701,6 +703,16 @@ def _known_phrases_text() -> str:
     return "; ".join(f'"{p}"' if p else '"" (plain "choose a card name")' for p in KNOWN_PHRASES)
 
 
+#: Where a phrase that is not understood is sent: one line (CLI, HTTP details and MCP errors alike), the phrases and
+#: the grammar are printed by ``choose-name --help`` (:func:`help_text`).
+WHERE_LISTED = "the phrases understood are listed by `oracle-tools choose-name --help`"
+
+
+def help_text() -> str:
+    """The phrases real Oracle text uses and the grammar, as ``choose-name --help`` prints them."""
+    return f"Phrases real Oracle text uses: {_known_phrases_text()}.\n\n{GRAMMAR}"
+
+
 def parse_constraint(phrase: str) -> Constraint:
     """Parse a characteristics phrase ("nonland", "a nonbasic land card name", ...).
 
@@ -720,8 +732,7 @@ def parse_constraint(phrase: str) -> Constraint:
         ) from None
     except _ParseFailure as exc:
         raise ConstraintError(
-            f"Could not understand the card-name constraint {phrase!r}: {exc}.\n"
-            f"Phrases real Oracle text uses: {_known_phrases_text()}.\n{GRAMMAR}"
+            f"Could not understand the card-name constraint {phrase!r}: {exc}; {WHERE_LISTED}."
         ) from None
 
 
@@ -983,15 +994,28 @@ def _word(w: str) -> Constraint:
             return _not(vocab[w[len(prefix) :]])
     if _NUMBER.fullmatch(w):
         raise _fail(f'a number ({w}) must follow "mana value"')
-    hint: list[str] = []
-    if w.startswith("non"):
-        hint = ["non" + h for h in difflib.get_close_matches(w[3:].lstrip("-"), list(vocab), n=3)]
-    hint = hint or difflib.get_close_matches(w, list(vocab), n=3)
-    did_you_mean = f" (did you mean {', '.join(hint)}?)" if hint else ""
+    negated = w.startswith("non")
+    hint = ["non" + h for h in _closest(w[3:].lstrip("-"), vocab)] if negated else []
+    hint = hint or _closest(w, vocab)
+    if hint:
+        raise _fail(f'unknown word "{w}" (did you mean {" or ".join(hint)}?)')
+    if negated:  # "nonXyz" negates a word of the vocabulary; Xyz is none
+        raise _fail(f'unknown word "{w}": "{w[3:].lstrip("-")}" is no card type, supertype, color or subtype')
     raise _fail(
-        f'unknown word "{w}"{did_you_mean}; it is not a card type, supertype, color or a '
-        f'subtype listed in CR 205.3 (write subtype "{w.capitalize()}" for another subtype)'
+        f'unknown word "{w}": it is no card type, supertype, color or subtype listed in CR 205.3 '
+        f'(write subtype "{w.capitalize()}" for another subtype)'
     )
+
+
+def _closest(word: str, vocab: Mapping[str, Constraint]) -> list[str]:
+    """The words of the vocabulary closest to ``word``: the best, and any nearly as close (a tie is offered, never
+    the third-best: 'lnd' is land, not lander or island)."""
+    scored = sorted(
+        ((difflib.SequenceMatcher(None, word, known).ratio(), known) for known in vocab), key=lambda s: -s[0]
+    )
+    if not scored or scored[0][0] < 0.6:
+        return []
+    return [known for ratio, known in scored[:3] if ratio >= scored[0][0] - 0.05]
 
 
 # ---------------------------------------------------------------------------

@@ -5,8 +5,9 @@ word prefixes of card names ("aust com" is Austere Command, "Ragavan" is Ragavan
 card matched is the answer, several are ambiguous (Scryfall: "Too many cards match ambiguous name"). A lone
 fragment counts inside words too ("tarmo" is Tarmogoyf, the one name it fits; "aust" also fits Exhaust and
 Holocaust, so it is ambiguous). Spelling is corrected only after that: a word one edit away from a word of the
-names (Damerau: a letter dropped, added, replaced or two swapped), else a clearly closest name. A string that
-shares no word or near word with any name matches nothing.
+names (Damerau: a letter dropped, added, replaced or two swapped), else a clearly closest name — unless its words
+are another name's in another order and the spelling is more than one slip away ("bolt lightning": Lightning Bolt
+or Ball Lightning, ambiguous). A string that shares no word or near word with any name matches nothing.
 
 :class:`NameMatcher` answers from a :class:`WordIndex` built once (for the card names at ingest, kept in the
 database: ``names.suggestions``), never from a scan of every name:
@@ -730,8 +731,34 @@ class NameMatcher:
         close = sorted(self._spelling(key, reading, 1 << 30, NAME_CUTOFF), key=lambda s: -s[1])[:2]
         if close and (len(close) == 1 or close[0][1] - close[1][1] >= NAME_MARGIN):
             name = (self.names[close[0][0]],)
+            # the typed words out of order may be another name's words: 'bolt lightning' is Lightning Bolt's words
+            # swapped or Ball Lightning with two letters changed, either as likely (ambiguous, never a guess); a
+            # spelling one slip away stays the answer ('counter spell' is Counterspell, not Spell Counter)
+            if close[0][2] > 1 and (
+                reordered := [self.names[line] for line in self._reordered(reading.typed) if line != close[0][0]]
+            ):
+                return Match((*name, *reordered), (*name, *reordered), (), corrected=True)
             return Match(name, name, name, corrected=True)
         return Match()
+
+    def _reordered(self, typed: tuple[str, ...]) -> list[int]:
+        """Names whose words the typed words are words or word prefixes of in another order (each a word of its
+        own): asked only when the words in order match no name and a spelling would answer. Scryfall's fuzzy rule
+        matches words in order, so such a name is no answer by itself, but it is one the typist may have meant."""
+        if len(typed) < 2:
+            return []
+        scan = min(typed, key=self.index.postings_starting)
+        found = []
+        for line in sorted(self.index.lines_starting(scan)):
+            own = words(self.keys[line])
+            for word in typed:
+                at = next((i for i, w in enumerate(own) if w.startswith(word)), None)
+                if at is None:
+                    break
+                del own[at]
+            else:
+                found.append(line)
+        return found
 
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """Did you mean: the names the input's words are words or prefixes of first (a legendary card's

@@ -178,7 +178,8 @@ class GuardedHttpToolsProtocol(CutsOffStalledReaders, HttpToolsProtocol):
     def _start_asgi_task(self, cycle: Any, app: Any) -> None:
         # Past MAX_CONNECTIONS uvicorn answers with its own plain-text 503: Scryfall's error object instead.
         answer: Any = _over_the_connection_limit if app is service_unavailable else app  # ASGI apps: typed alike
-        super()._start_asgi_task(cycle, answer)
+        guarded: Any = _until_the_client_leaves(answer, cycle, self.transport)
+        super()._start_asgi_task(cycle, guarded)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -203,6 +204,30 @@ async def _over_the_connection_limit(scope: Scope, receive: Receive, send: Send)
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": 503, "headers": [*headers, (b"connection", b"close")]})
     await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def _until_the_client_leaves(app: ASGIApp, cycle: Any, transport: asyncio.Transport) -> ASGIApp:
+    """``app`` answering one request of a connection, its answer dropped once the client has gone. A client that
+    closes its connection with answers unread (pipelined requests, a small receive buffer) closes the transport
+    before uvicorn hears of it (``connection_lost`` comes on a later turn of the loop): a write then raised
+    RuntimeError ("unable to perform operation on <TCPTransport closed=True>"), logged with a traceback for every
+    request still answering. The request is marked disconnected instead, as uvicorn marks it when it hears: the rest
+    of the answer is dropped, quietly (a client leaving is no error of the app)."""
+
+    async def run(scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_while_connected(message: Message) -> None:
+            if transport.is_closing() and not cycle.response_complete:
+                cycle.disconnected = True  # uvicorn's send then drops the message
+            try:
+                await send(message)
+            except RuntimeError:
+                if not transport.is_closing():
+                    raise
+                cycle.disconnected = True
+
+        await app(scope, receive, send_while_connected)
+
+    return run
 
 
 def _quiet_once_answered(app: ASGIApp) -> ASGIApp:
