@@ -712,40 +712,17 @@ class OracleDB:
         with the date of its data (Scryfall's ``updated_at`` when the file came from the API, else its newest
         printing) and when it was ingested. Deck checks print it: a 2019 snapshot judges a deck by 2019's ban
         lists."""
-        # The files and their cards, stored at ingest (sql/legalities_files.sql): ranking every printing here cost a
-        # fresh process ~45 MB and a fifth of a second. A database built before that table: ranked here, the same.
-        # Plain reads of two small tables, joined here: a join with aggregates costs a fresh process's peak ~8 MB
-        # of DuckDB's hash tables and code (bench/bench_startup.py, the small deck check).
-        try:
-            files = self.con.execute("SELECT file, cards, newest_printing FROM legalities_files").fetchall()
-        except sqlfiles.engine().CatalogException:
-            ranking = sqlfiles.load("legalities_files.sql").partition("TABLE legalities_files AS")[2].strip(" \n;")
-            files = self.con.execute(ranking).fetchall()
-        runs: dict[str, list[tuple[Any, Any]]] = {}
-        for file, updated, started in self.con.execute(
-            "SELECT file, updated_at, started_at FROM ingest_runs"
-        ).fetchall():
-            if file is not None:
-                runs.setdefault(file, []).append((updated, started))
+        from oracle_tools.decks.sources import legality_files
 
-        def newest(values: Iterable[Any]) -> Any:  # as SQL's max(): NULLs ignored, NULL when there is nothing else
-            return max((v for v in values if v is not None), default=None)
-
-        # file -> (newest updated_at, newest started_at)
-        latest = {file: (newest(u for u, _ in pairs), newest(s for _, s in pairs)) for file, pairs in runs.items()}
-        # most cards first, then by file (NULL last, as ORDER BY puts it)
-        rows = [
-            (file, cards, newest, *latest.get(file, (None, None)))
-            for file, cards, newest in sorted(files, key=lambda f: (-f[1], f[0] is None, f[0] or ""))
-        ]
+        rows = legality_files(self.con)
         if not rows:
             return "legalities: no card is in this database"
-        total = sum(r[1] for r in rows)
+        total = sum(r.cards for r in rows)
         parts = []
-        for file, cards, newest, updated, ingested in rows:
-            as_of = f"{str(updated)[:10]} (Scryfall's update)" if updated else f"{newest} (its newest printing)"
-            when = f", ingested {str(ingested)[:10]}" if ingested else ""
-            parts.append(f"{cards:,} cards from {Path(file).name}, data of {as_of}{when}")
+        for r in rows:
+            as_of = f"{r.as_of} (Scryfall's update)" if r.scryfall_update else f"{r.as_of} (its newest printing)"
+            when = f", ingested {r.ingested}" if r.ingested else ""
+            parts.append(f"{r.cards:,} cards from {r.name}, data of {as_of}{when}")
         return f"legalities: {total:,} cards; " + "; ".join(parts)
 
     def check_deck(

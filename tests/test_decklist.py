@@ -299,11 +299,12 @@ def test_problems_carry_line_numbers_and_parsing_continues() -> None:
     )  # 10
     d = parse_decklist(text)
     assert rows(d) == [(4, "Lightning Bolt"), (20, "Mountain")]
-    assert [p.line for p in d.problems] == [2, 3, 4, 5, 6, 7, 8, 9]
-    assert [p.raw for p in d.problems][:2] == ["four Lightning Bolt", "0 Lightning Bolt"]
+    assert [p.line for p in d.problems] == [2, 4, 5, 6, 7, 8, 9]
+    assert [p.raw for p in d.problems][:1] == ["four Lightning Bolt"]
     by_line = {p.line: p.detail for p in d.problems}
     assert "word" in by_line[2] and "digits" in by_line[2]
-    assert "0" in by_line[3]
+    # a count of 0 is no card in the deck: a note, not a problem
+    assert [(n.line, n.detail) for n in d.notes] == [(3, "'0 Lightning Bolt': count 0: no card in the deck, left out")]
     assert "negative" in by_line[4].lower()
     assert "1000" in by_line[5]
     for p in d.problems:
@@ -459,7 +460,8 @@ def test_dek_bad_quantity_and_missing_name() -> None:
     )
     d = parse_decklist(text)
     assert rows(d) == [(1, "Opt")]
-    assert [p.line for p in d.problems] == [2, 3, 4]
+    assert [p.line for p in d.problems] == [2, 3]
+    assert [n.line for n in d.notes] == [4]  # Quantity="0": no card in the deck, a note
 
 
 def test_dek_entity_declarations_refused() -> None:
@@ -555,7 +557,8 @@ def test_json_cache_bad_items_are_problems(tmp_path: Path) -> None:
     )
     (d,) = read_decklists_json_cache(p)
     assert rows(d) == [(4, "Opt"), (3, "Duress")]
-    assert len(d.problems) == 2 and d.player == "a" and d.event == "T" and d.event_format == "Modern"
+    assert len(d.problems) == 1 and d.player == "a" and d.event == "T" and d.event_format == "Modern"
+    assert [n.raw for n in d.notes] == ["0 Shock"]  # count 0: no card in the deck, a note
     assert d.entries[0].line == 12 and '"name": "Opt"' in p.read_text().splitlines()[11]
     assert d.entries[1].raw == "3 Duress" and '"Duress"' in p.read_text().splitlines()[d.entries[1].line - 1]
 
@@ -656,10 +659,13 @@ def test_json_caches_all_files(realdata: Path) -> None:
     assert n_decks == 3042
     n_txt = len(list((realdata / "decks" / "rationelis-mtg-decks").glob("*/*.txt")))
     assert n_decks + n_txt == 3053
-    # The only invalid items: two "Count": 0 sideboard rows in one Melee file (skipped, reported).
-    assert [(name, p.raw) for name, p in problems] == [
-        ("weekly-legacy-mont-70412-2024-03-14.json", "0 Red Elemental Blast"),
-        ("weekly-legacy-mont-70412-2024-03-14.json", "0 The Stone Brain"),
+    # No invalid item. Two "Count": 0 sideboard rows in one Melee file are no cards in the deck: notes, not problems
+    assert problems == []
+    melee = next((realdata / "decks").rglob("weekly-legacy-mont-70412-2024-03-14.json"))
+    notes = [n.detail for d in read_decklists_json_cache(melee) for n in d.notes]
+    assert notes == [
+        "'Red Elemental Blast' in 'Sideboard': count 0: no card in the deck, left out",
+        "'The Stone Brain' in 'Sideboard': count 0: no card in the deck, left out",
     ]
 
 

@@ -20,6 +20,9 @@ one-sentence ``detail`` citing the rule):
   (candidates), or a token (tokens are not cards, CR 111.1).
 * ``not_legal`` / ``banned`` / ``restricted``: the ingested ``legalities`` table; a restricted
   card may appear once (main deck and sideboard together).
+* ``cannot_judge``: a card whose legalities have no row for the format: they come from a file written before
+  Scryfall had the format (its data predates it) or that leaves it out. The legality is unknown, not "not legal":
+  alone, these leave the deck "could not be fully judged" (``DeckReport.legal`` None, ``verdict`` cannot_judge).
 * ``too_many_copies``: 4 in constructed (CR 100.2a; the sideboard counts, 100.4a), 1 in singleton
   formats (903.5b). Basic lands (the Basic supertype: snow basics and Wastes included) are
   unlimited. A card's own Oracle text overrides the limit: "A deck can have any number of cards
@@ -219,6 +222,9 @@ class DeckChecker:
         self._resolved: dict[str, CardHit | _Miss] = {}
         self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
         self._details: dict[tuple[str, str, str | None], str] = {}  # not_legal sentences, made once
+        self._card_file: dict[str, str] = {}  # oracle_id -> the file its legalities come from (cards not judged)
+        self._files: dict[str, Any] = {}  # file -> its sources.LegalityFile (read when a card cannot be judged)
+        self._knowing: dict[str, str | None] = {}  # format -> the oldest date of the files that have its legalities
 
     def on_connection(self, con: duckdb.DuckDBPyConnection) -> DeckChecker:
         """This checker reading what it loads lazily (a format's legalities) on ``con``, one thread's cursor: the
@@ -342,6 +348,7 @@ class DeckChecker:
         add = problems.append
         for p in deck.problems:
             add(Problem("parse_error", p.raw[:200] if p.raw else None, p.line or None, p.detail))
+        notes.extend(f"line {n.line}: {n.detail}" if n.line else n.detail for n in deck.notes)
         counts, tally, found, used = self._tally(deck, add)
         # commander designation first: commander formats count the commander as part of the deck
         cmd_cards: list[tuple[DeckEntry | None, CardRules]] = []
@@ -399,11 +406,16 @@ class DeckChecker:
     ) -> None:
         """Legality and copies, per 201.3 name class (main + sideboard + commander + companion)."""
         legal = self.legality(rules.key) if rules.legality else None
+        unjudged: list[tuple[CardRules, int]] = []
         for copies in tally.values():
             card, total, line = copies.card, copies.total, copies.uses[0][0].line
             status = legal.get(card.oracle_id) if legal is not None else "legal"
             restricted = False
-            if status is None or status == "not_legal":
+            if status is None:
+                # no row for the format: the card's data was written before Scryfall had the format (or leaves it
+                # out); its legality there is unknown, not "not legal". Its copies are still counted.
+                unjudged.append((card, line))
+            elif status == "not_legal":
                 add(Problem("not_legal", card.name, line or None, self._not_legal_detail(card, rules, status)))
             elif status == "banned":
                 add(Problem("banned", card.name, line or None, f"{card.name} is banned in {rules.label}."))
@@ -442,6 +454,9 @@ class DeckChecker:
                         f"{self._limit_reason(card, rules)}.",
                     )
                 )
+        if unjudged:
+            for card, line in unjudged:
+                add(Problem("cannot_judge", card.name, line or None, self._unjudged_detail(card, rules, unjudged)))
 
     @staticmethod
     def _check_deck_size(
@@ -535,12 +550,36 @@ class DeckChecker:
         key = (card.oracle_id, rules.key, status)
         detail = self._details.get(key)
         if detail is None:
-            why = (
-                "the ingested legalities have no row for it"
-                if status is None
-                else "status not_legal in the ingested legalities"
+            detail = self._details[key] = (
+                f"{card.name} is not legal in {rules.label} (status not_legal in the ingested legalities)."
             )
-            detail = self._details[key] = f"{card.name} is not legal in {rules.label} ({why})."
+        return detail
+
+    def _unjudged_detail(self, card: CardRules, rules: FormatRules, deck_cards: Sequence[tuple[CardRules, int]]) -> str:
+        """Why ``card``'s legality in ``rules``' format is unknown: the file its legalities come from, with its data's
+        date, has no row of the format (it predates the format when every file that has one is newer)."""
+        key = (card.oracle_id, rules.key, "unjudged")
+        detail = self._details.get(key)
+        if detail is not None:
+            return detail
+        from oracle_tools.decks import sources
+
+        todo = [c.oracle_id for c, _ in deck_cards if c.oracle_id not in self._card_file]
+        self._card_file.update(sources.card_files(self._con, todo))  # the deck's unjudged cards in one query
+        if not self._files:
+            self._files.update({f.file: f for f in sources.legality_files(self._con)})
+        if rules.key not in self._knowing:
+            dates = [self._files[f].as_of for f in sources.format_files(self._con, rules.key) if f in self._files]
+            self._knowing[rules.key] = min(dates, default=None)
+        file = self._files.get(self._card_file.get(card.oracle_id, ""))
+        first_knowing = self._knowing[rules.key]
+        if file is None:
+            why = f"the ingested legalities have no {rules.label} row for it"
+        elif first_knowing is not None and file.as_of < first_knowing:
+            why = f"its data ({file.name}, {file.as_of}) predates {rules.label}"
+        else:
+            why = f"its data ({file.name}, {file.as_of}) holds no {rules.label} legality"
+        detail = self._details[key] = f"{card.name} cannot be judged: {why}; ingest newer Scryfall data to judge it."
         return detail
 
     @staticmethod

@@ -48,7 +48,8 @@ Design decisions
   1-based line number and a one-sentence explanation; :func:`parse_decklist` never raises for any
   ``str`` input. Only the file readers raise :class:`~oracle_tools.errors.DecklistError`, and only
   when the file cannot be read as text at all.
-* Counts must be whole numbers from 1 to 1000.
+* Counts must be whole numbers from 1 to 1000. A count of 0 (``0 Shock``, a cache's ``{"Count": 0}`` row) is no
+  card in the deck: a note (``Decklist.notes``, a deck check's ``notes``), not a problem.
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ MAX_DECKLIST_BYTES = 128 * userfiles.MiB
 _MAX_NAME_LEN = 200  # the longest real card name is 141 characters
 
 _EXAMPLE = "'4 Lightning Bolt'"
+#: What a count-0 entry is: no card in the deck (a note, not a problem).
+_ZERO_NOTE = "count 0: no card in the deck, left out"
 
 
 # --------------------------------------------------------------------------- data classes
@@ -122,6 +125,9 @@ class Decklist:
     player: str | None = None  # JSON caches only
     event: str | None = None  # JSON caches only: tournament name
     event_format: str | None = None  # JSON caches only: format label as the file gives it
+    #: lines that are no card and no error: an entry with count 0 ("0 Shock", a cache's {"Count": 0} row) is no
+    #: card in the deck, said as a note (warning) rather than a problem that would make the deck not legal
+    notes: tuple[ParseProblem, ...] = ()
 
     def section(self, section: str) -> list[DeckEntry]:
         if section not in SECTIONS:
@@ -425,8 +431,8 @@ def _card_tok(tok: _Tok, text: str) -> _Tok:
             return tok
     if count is not None:
         if count == 0:
-            tok.kind = "problem"
-            tok.detail = f"A count of 0 is not allowed; a valid line looks like {_EXAMPLE}."
+            tok.kind = "zero"
+            tok.detail = _ZERO_NOTE
             return tok
         if count > MAX_COUNT:
             tok.kind = "problem"
@@ -544,6 +550,7 @@ def _parse_text(text: str, source: str) -> Decklist:
 
     entries: list[DeckEntry] = []
     problems: list[ParseProblem] = []
+    notes: list[ParseProblem] = []
     deck_name: str | None = None
     section = "main"
     pending_blank = False
@@ -586,6 +593,9 @@ def _parse_text(text: str, source: str) -> Decklist:
         if t.kind == "problem":
             problems.append(ParseProblem(t.line, t.raw, t.detail))
             continue
+        if t.kind == "zero":
+            notes.append(ParseProblem(t.line, t.raw, f"'{t.raw.strip()}': {t.detail}"))
+            continue
         sec = forced.get(t.line) or ("sideboard" if t.sb else None) or t.section or section
         count = t.count
         if count is None:
@@ -599,7 +609,7 @@ def _parse_text(text: str, source: str) -> Decklist:
         entries.append(DeckEntry(count, t.name, sec, t.line, t.raw, t.set_code, t.cn))
 
     fmt = _detect_text_format(toks, used)
-    return Decklist(fmt, tuple(entries), tuple(problems), deck_name, source)
+    return Decklist(fmt, tuple(entries), tuple(problems), deck_name, source, notes=tuple(notes))
 
 
 def _detect_text_format(toks: list[_Tok], cards: list[_Tok]) -> str:
@@ -652,6 +662,7 @@ def _parse_dek(text: str, source: str) -> Decklist:
 
     entries: list[DeckEntry] = []
     problems: list[ParseProblem] = []
+    notes: list[ParseProblem] = []
     root: list[str] = []
     example = '<Deck><Cards Quantity="4" Sideboard="false" Name="Lightning Bolt" /></Deck>'
     parser = create_parser(forbid_dtd=True, forbid_entities=True, forbid_external=True)
@@ -674,6 +685,9 @@ def _parse_dek(text: str, source: str) -> Decklist:
         name = (attrs.get("Name") or "").strip()
         q = (attrs.get("Quantity") or "").strip()
         valid = '<Cards Quantity="4" Sideboard="false" Name="Lightning Bolt" />'
+        if q.isdigit() and int(q) == 0:
+            notes.append(ParseProblem(ln, raw, f"'{name or raw}': {_ZERO_NOTE}"))
+            return
         if not q.isdigit() or not 1 <= int(q) <= MAX_COUNT:
             problems.append(
                 ParseProblem(
@@ -730,7 +744,7 @@ def _parse_dek(text: str, source: str) -> Decklist:
         )
     except (ValueError, UnicodeError) as exc:  # e.g. lone surrogates that cannot be encoded
         problems.append(ParseProblem(1, raw_at(1), f"The XML text cannot be encoded ({exc}); save the file as UTF-8."))
-    return Decklist("mtgo_dek", tuple(entries), tuple(problems), None, source)
+    return Decklist("mtgo_dek", tuple(entries), tuple(problems), None, source, notes=tuple(notes))
 
 
 # --------------------------------------------------------------------------- JSON caches
@@ -801,6 +815,7 @@ def _deck_from_json(
 ) -> Decklist:
     entries: list[DeckEntry] = []
     problems: list[ParseProblem] = []
+    notes: list[ParseProblem] = []
     for key, value in deck.items():
         sec = _SECTION_KEYS.get(key)
         if sec is None:
@@ -842,6 +857,9 @@ def _deck_from_json(
                 continue
             if isinstance(count, str) and count.strip().isdigit():
                 count = int(count)
+            if count == 0 and not isinstance(count, bool):
+                notes.append(ParseProblem(line, raw, f"'{cname.strip()}' in '{key}': {_ZERO_NOTE}"))
+                continue
             if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
                 problems.append(
                     ParseProblem(
@@ -872,6 +890,7 @@ def _deck_from_json(
         player=player,
         event=event,
         event_format=event_format,
+        notes=tuple(notes),
     )
 
 
@@ -919,6 +938,7 @@ def _decks_from_obj(obj: Any, text: str, source: str, commander_in_sideboard: bo
                     inner.name,
                     source,
                     player=obj.get("name") if isinstance(obj.get("name"), str) else None,
+                    notes=inner.notes,
                 )
             ]
         if any(k in obj for k in _SECTION_KEYS) and any(isinstance(obj.get(k), list) for k in _SECTION_KEYS):
@@ -1100,8 +1120,8 @@ def read_decklists_json_cache(path: Path, *, commander_in_sideboard: bool | None
     holds 1 or 2 cards (so a 128-card "maybeboard" spilled into Sideboard, or Unfinity sticker sheets
     next to the commander, stay sideboard entries - pass True to force).
 
-    Entries carry the file line of the card's name and raw = "<count> <name>". Invalid items
-    (count 0, missing name) become ParseProblems. Raises DecklistError if the file is unreadable,
+    Entries carry the file line of the card's name and raw = "<count> <name>". Invalid items (a missing name,
+    a bad count) become ParseProblems; a count-0 item is no card in the deck: a note (``Decklist.notes``). Raises DecklistError if the file is unreadable,
     not JSON, or holds no decklists.
     """
     path = Path(path)

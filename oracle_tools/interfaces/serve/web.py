@@ -43,6 +43,8 @@ from oracle_tools.names.kinds import RESOLVED_AS
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 
 MAX_NAME = MAX_NAME_CHARS  # characters; longer names are refused, as by the JSON API
+#: A deck sent without a format (``/?deck=…&format=``): said, as ``POST /decks/check`` says it, never judged as Modern.
+FORMAT_MISSING = "The format is missing: choose the format to check the deck against, such as modern."
 MAX_BODY = 1024 * 1024  # bytes of a posted form (a decklist); the API refuses bigger bodies with 413
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -280,6 +282,8 @@ def page_context(
         context["deck_error"], status = form_error
     elif "deck" in params:
         try:
+            if not params.get("format", "").strip():  # as POST /decks/check answers: never judged as some format
+                raise OracleToolsError(FORMAT_MISSING)
             rules = format_rules(fmt)
             context["format"], context["format_label"] = rules.key, rules.label or rules.key
             if not deck.strip():
