@@ -21,6 +21,7 @@ from oracle_tools.decks.decklist import (
     parse_decklist,
     read_decklist,
     read_decklists_json_cache,
+    refuse_unreadable,
     render_arena,
     render_dek,
     render_mtgo_txt,
@@ -930,3 +931,44 @@ def test_deck_size_limit_says_how_to_lift_it_for_the_door() -> None:
         check_size(huge)
     with pytest.raises(DeckTooLargeError, match=r"^the request body: .* lift the limit \(on this machine\)$"):
         check_size(huge, how_to_lift="on this machine")
+
+
+# --------------------------------------------------------------------------- malformed JSON, huge lines
+
+
+def test_text_that_begins_as_json_and_does_not_parse_says_so(tmp_path: Path) -> None:
+    # a JSON deck cut short was read as a text decklist: "'{"main":…' contains characters no card name has"
+    text = '{"main":[{"name":"Lightning Bolt","count":4}'
+    (p,) = parse_decklist(text, source="j.json").problems
+    assert p.detail.startswith("j.json: is not valid JSON (Expecting ',' delimiter at line 1 column 45); ")
+    path = tmp_path / "j.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DecklistError, match=r"j\.json: is not valid JSON \(Expecting ',' delimiter at line 1"):
+        read_decklist(path)
+    # a Forge file's "[metadata]" and an MWS "[M11] Name" line are text, not JSON
+    assert rows(parse_decklist("[metadata]\nName=Burn\n[main]\n4 Lightning Bolt|M11\n")) == [(4, "Lightning Bolt")]
+
+
+def test_a_huge_line_is_never_echoed_whole() -> None:
+    # every echo of the decklist's own text (raw, names, counts) follows one rule: at most MAX_ECHO characters
+    for text in (
+        "4 Lightning Bolt\n" + "@" * 100_000,
+        "SB: " + "[" * 100_000,
+        "4 x" + "y" * 100_000,
+        "9" * 5_000 + " Bolt",
+    ):
+        deck = parse_decklist(text)  # never raises: 5,000 digits are more than Python reads as a number
+        assert deck.problems
+        for p in deck.problems:
+            assert len(p.raw) <= decklist_module.MAX_ECHO and len(p.detail) <= decklist_module.MAX_ECHO + 200, p
+    with pytest.raises(DecklistError, match=r"is not valid JSON \(nested too deeply to read\)"):
+        refuse_unreadable(parse_decklist("[" * 100_000))
+
+
+def test_a_trailing_hash_comment_is_no_part_of_the_name() -> None:
+    # "4 Lightning Bolt # main" was the unknown card 'Lightning Bolt # main'; Moxfield's "#tag" was already cut
+    for line in ("4 Lightning Bolt # main", "4 Lightning Bolt\t# burn", "4 Lightning Bolt #", "4 Lightning Bolt #main"):
+        assert rows(parse_decklist(line)) == [(4, "Lightning Bolt")], line
+    assert rows(parse_decklist("1 Fire // Ice # split")) == [(1, "Fire // Ice")]
+    d = parse_decklist("4 Lightning Bolt (M11) 149 # main")
+    assert rows(d) == [(4, "Lightning Bolt")] and d.entries[0].set_code == "M11"

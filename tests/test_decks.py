@@ -257,6 +257,14 @@ def test_a_card_whose_data_predates_the_format_cannot_be_judged(sample_db: Oracl
     assert frame["legal"].to_list() == [None]
 
 
+def test_no_card_name_has_a_hash_so_a_trailing_comment_is_cut(full_db: OracleDB) -> None:
+    # the parser ends a name at " #" (a trailing comment, Moxfield's #tags): true only while no name of any kind
+    # (Oracle, face, printed, flavor, alternate) in the real data has "#"
+    assert full_db.sql("SELECT count(*) AS n FROM names WHERE name LIKE '%#%'")["n"][0] == 0
+    report = full_db.check_deck("4 Lightning Bolt # main\n56 Mountain # lands\n", format="legacy")
+    assert not kinds(report, "unknown_card"), report.problems
+
+
 def test_opt_in_pioneer_on_the_real_data_of_several_dates_cannot_be_judged(full_db: OracleDB) -> None:
     # 2019 dump + 2024 objects + 2022 foreign printings: Opt's legalities come from the 2019 dump, written before
     # Scryfall had Pioneer, Historic or Timeless; the format exists in the database (the newer files have it).
@@ -530,6 +538,28 @@ def test_commander_deck_legal_with_partners(sample_db: OracleDB) -> None:
     assert report.commanders == ["Tymna the Weaver", "Thrasios, Triton Hero"]
 
 
+def test_two_commanders_without_partner_say_which_lack_it_in_grammar(sample_db: OracleDB) -> None:
+    # CR 702.124a: both need a partner ability; two lacking it "have none", one "has none"
+    both = sample_db.check_deck(commander_deck(["Kenrith, the Returned King", "Tarmogoyf"], ""), format="commander")
+    assert any(
+        p.detail.endswith("Kenrith, the Returned King and Tarmogoyf have none (CR 702.124a).") for p in both.problems
+    ), both.problems
+    one = sample_db.check_deck(
+        commander_deck(["Tymna the Weaver", "Kenrith, the Returned King"], ""), format="commander"
+    )
+    assert any(p.detail.endswith("Kenrith, the Returned King has none (CR 702.124a).") for p in one.problems)
+
+
+def test_a_commander_given_for_a_format_without_one_is_said_not_ignored(sample_db: OracleDB, tmp_path: Path) -> None:
+    deck = tmp_path / "ok.txt"
+    deck.write_text("4 Tarmogoyf\n56 Forest\n", encoding="utf-8")
+    out = _run(sample_db, str(deck), "--format", "modern", "--commander", "Tarmogoyf")
+    assert out.exit_code == 0, out.output  # the deck is judged as a Modern deck, and the option is not hidden
+    assert "note: a commander was given (--commander), but Modern has no commander" in out.output
+    report = sample_db.check_deck(deck, format="modern", commanders=["Tarmogoyf"])
+    assert report.legal and any("applies only to the commander formats (commander, duel" in n for n in report.notes)
+
+
 def test_commander_exactly_100(sample_db: OracleDB) -> None:
     for total in (99, 101):
         report = sample_db.check_deck(commander_deck(["Tymna the Weaver"], "", total=total), format="commander")
@@ -744,6 +774,30 @@ def test_every_real_deck_file_is_checked_without_crashing(full_db: OracleDB, rea
 
 def _run(db: OracleDB, *args: str) -> Result:
     return CliRunner().invoke(main, ["deck", "check", *args, "--db", str(db.path)])
+
+
+def test_cli_a_cut_short_json_deck_is_one_error_line(sample_db: OracleDB, tmp_path: Path) -> None:
+    # it was read as a text list: "'{"main":…' contains characters no card name has"
+    deck = tmp_path / "j.json"
+    deck.write_text('{"main":[{"name":"Lightning Bolt","count":4}', encoding="utf-8")
+    out = CliRunner().invoke(main, ["deck", "check", str(deck), "--format", "modern", "--db", str(sample_db.path)])
+    assert out.exit_code == 2, out.output
+    assert f"error: {deck}: is not valid JSON (Expecting ',' delimiter at line 1 column 45);" in out.stderr
+    huge = tmp_path / "x.json"
+    huge.write_text("[" * 100_000 + "\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["deck", "check", str(huge), "--format", "legacy", "--db", str(sample_db.path)])
+    assert out.exit_code == 2 and "is not valid JSON (nested too deeply to read)" in out.stderr
+    assert len(out.output) < 500
+
+
+def test_no_deck_problem_echoes_a_huge_line_whole(sample_db: OracleDB) -> None:
+    for text in ("4 Lightning Bolt\n" + "@" * 100_000 + "\n56 Mountain\n", "4 Lightning Bolt\nSB: " + "[" * 100_000):
+        report = sample_db.check_deck(text, format="legacy", limits=False)
+        assert kinds(report, "parse_error")
+        for p in report.problems:
+            assert len(p.card or "") <= 200 and len(p.detail) <= 400, p
+    given = sample_db.check_deck("1 Tymna the Weaver\n", format="commander", commanders=["Q" * 100_000])
+    assert all(len(p.card or "") <= 200 and len(p.detail) <= 400 for p in given.problems)
 
 
 def test_cli_json_contract_and_exit_codes(sample_db: OracleDB, tmp_path: Path) -> None:

@@ -71,9 +71,11 @@ from oracle_tools.decks.decklist import (
     Decklist,
     decklists_from_json,
     decode_decklist,
+    echo,
     parse_decklist,
     read_decklist,
     read_decklists_json_cache,
+    refuse_unreadable,
 )
 from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules, no_legalities
 from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
@@ -134,7 +136,7 @@ def decklists_from_bytes(data: bytes, source: str) -> list[Decklist]:
     any decklist format, and a JSON tournament cache gives all its decks. ``source`` names the bytes in the decks
     and in the DecklistError raised when they are no decklist (empty, binary, undecodable)."""
     text = decode_decklist(data, source)
-    deck = parse_decklist(text, source=source)
+    deck = refuse_unreadable(parse_decklist(text, source=source))
     return decklists_from_json(text, source) if _holds_several(deck) else [deck]
 
 
@@ -329,15 +331,15 @@ class DeckChecker:
                     return found
         stripped = name.strip()
         if stripped.casefold().endswith(" token") or index.is_token_name(stripped):
-            return _Miss(f"'{name}' is a token, not a card; tokens are not part of a deck (CR 111.1).")
+            return _Miss(f"'{echo(name)}' is a token, not a card; tokens are not part of a deck (CR 111.1).")
         if first.status == "ambiguous":
             cands = "; ".join(dict.fromkeys(c.name for c in first.candidates))
-            return _Miss(f"'{name}' could be several cards: {cands}; write the full English name.")
+            return _Miss(f"'{echo(name)}' could be several cards: {cands}; write the full English name.")
         if first.status == "ok":
-            return _Miss(f"'{name}' names {first.name}, which is not a card that can be in a deck.")
+            return _Miss(f"'{echo(name)}' names {first.name}, which is not a card that can be in a deck.")
         sugg = first.suggestions[:3]  # resolve's own closest names (the top 3 of its 5)
         hint = f"did you mean {', '.join(sugg)}?" if sugg else "no card name is close."
-        return _Miss(f"'{name}' is not a card name in the database; {hint}")
+        return _Miss(f"'{echo(name)}' is not a card name in the database; {hint}")
 
     # -- the checks ----------------------------------------------------------------------------
 
@@ -347,13 +349,15 @@ class DeckChecker:
         notes: list[str] = []
         add = problems.append
         for p in deck.problems:
-            add(Problem("parse_error", p.raw[:200] if p.raw else None, p.line or None, p.detail))
+            add(Problem("parse_error", p.raw or None, p.line or None, p.detail))  # raw: at most MAX_ECHO characters
         notes.extend(f"line {n.line}: {n.detail}" if n.line else n.detail for n in deck.notes)
         counts, tally, found, used = self._tally(deck, add)
         # commander designation first: commander formats count the commander as part of the deck
         cmd_cards: list[tuple[DeckEntry | None, CardRules]] = []
         if rules.commander:
             cmd_cards = self._commanders(deck, found, commanders, notes, add, rules)
+        elif commanders and any(c.strip() for c in commanders):
+            notes.append(_not_a_commander_format(rules))
         self._check_legality_and_copies(tally, rules, cmd_cards, add)
         self._check_deck_size(counts, rules, cmd_cards, add)
         self._check_sideboard(deck, counts, rules, add)
@@ -638,7 +642,7 @@ class DeckChecker:
             for name in given:
                 hit = self.card(name)
                 if isinstance(hit, _Miss):
-                    add(Problem("commander", name, None, hit.detail))
+                    add(Problem("commander", echo(name), None, hit.detail))
                     continue
                 entry = next((e for e, c in found if c.oracle_id == hit[0].oracle_id), None)
                 cmds.append((entry, hit[0]))
@@ -734,6 +738,15 @@ def _at(lines: list[int]) -> str:
     return f" (line{'s' if len(good) > 1 else ''} {shown}{more})"
 
 
+def _not_a_commander_format(rules: FormatRules) -> str:
+    """The note for a commander given (``--commander``) with a format that has none: said, never silently ignored."""
+    led = ", ".join(k for k, r in FORMATS.items() if r.commander)
+    return (
+        f"a commander was given (--commander), but {rules.label} has no commander: it applies only to the "
+        f"commander formats ({led}); ignored"
+    )
+
+
 def _can_lead(c: CardRules, rules: FormatRules) -> bool:
     """Whether ``c`` can be the format's commander (its oathbreaker in Oathbreaker)."""
     kind = rules.commander_kind
@@ -782,8 +795,9 @@ def _pair_problem(a: CardRules, b: CardRules) -> str | None:
         )
         return f"{a.name} and {b.name} are not a partner pair: {detail} (CR 702.124j)."
     if not pa or not pb:
-        lacking = " and ".join(c.name for c, p in ((a, pa), (b, pb)) if not p)
-        return f"Two commanders need a partner ability on both: {lacking} has none (CR 702.124a)."
+        lacking = [c.name for c, p in ((a, pa), (b, pb)) if not p]
+        verb = "has" if len(lacking) == 1 else "have"
+        return f"Two commanders need a partner ability on both: {' and '.join(lacking)} {verb} none (CR 702.124a)."
     return f"{a.name} and {b.name} have different partner abilities, which cannot be combined (CR 702.124f)."
 
 

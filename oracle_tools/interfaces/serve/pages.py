@@ -639,7 +639,7 @@ def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str
     """The deck page's answers for the form's ``params`` (the address's, or a posted form's), written into
     ``context`` as they come (an error keeps the form filled in)."""
     from oracle_tools.decks.checker import format_rules
-    from oracle_tools.decks.decklist import parse_decklist
+    from oracle_tools.decks.decklist import echo, parse_decklist
     from oracle_tools.interfaces.serve.web import FORMAT_MISSING, MAX_BODY, format_choices
 
     deck = params.get("deck", "").replace("\r\n", "\n")  # a form posts CRLF line ends
@@ -680,7 +680,7 @@ def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str
             "card": p.card,
             "line": p.line,
             "detail": p.detail,
-            "text": lines[p.line - 1] if p.line and p.line <= len(lines) else "",
+            "text": echo(lines[p.line - 1]) if p.line and p.line <= len(lines) else "",
         }
         for p in report.problems
     ]

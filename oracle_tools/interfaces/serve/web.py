@@ -241,6 +241,7 @@ def page_context(
     """What the page shows (plain data: the template needs no database) and its HTTP status. ``changes`` is
     :func:`recent_changes` (the server keeps it per database generation), else read here."""
     from oracle_tools.decks.checker import format_rules
+    from oracle_tools.decks.decklist import echo
 
     q = params.get("q", "").strip()
     deck = params.get("deck", "")
@@ -259,7 +260,7 @@ def page_context(
         "formats": format_choices(),
         "lookup": None,
         "report": None,
-        "deck_lines": deck.splitlines(),
+        "deck_lines": [echo(line) for line in deck.splitlines()],  # a problem's line, as every problem echoes it
         "name_error": None,
         "deck_error": None,
         "changes": changes if changes is not None else recent_changes(db),
