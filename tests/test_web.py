@@ -1074,6 +1074,10 @@ def test_deck_pages_say_a_card_whose_data_predates_the_format_cannot_be_judged(c
         assert re.findall(r'data-kind="(\w+)"', page.text) == ["cannot_judge", "cannot_judge"]
     api = client.post("/decks/check?format=historic", content=deck, headers={"content-type": "text/plain"})
     assert api.status_code == 200 and (api.json()["legal"], api.json()["verdict"]) == (None, "cannot_judge")
+    # a JSON deck cut short: one line saying so, as deck check's "error:" line
+    cut = client.post("/decks/check?format=modern", content='{"main":[{"name":"Lightning Bolt","count":4}')
+    assert cut.status_code == 400
+    assert "the request body: is not valid JSON (Expecting ',' delimiter at line 1 column 45)" in cut.json()["details"]
 
 
 def test_deck_pages_say_the_format_is_missing(client: Any) -> None:
