@@ -705,24 +705,40 @@ class OracleDB:
     def _has_deck_checker(self) -> bool:
         return self._deck_checker is not None
 
-    def legalities_source(self) -> str:
+    def legalities_source(self, format: str | None = None) -> str:
         """One line saying which data the legalities come from: every file whose printings give cards their
         facts (the printing an ingest keeps a card's legalities from: its newest English printing, else its
         newest in any language, so a card known only from foreign printings counts too), most cards first, each
         with the date of its data (Scryfall's ``updated_at`` when the file came from the API, else its newest
         printing) and when it was ingested. Deck checks print it: a 2019 snapshot judges a deck by 2019's ban
-        lists."""
+        lists. With ``format``, a file without that format's legalities says so ("no Pioneer legalities: its data
+        predates Pioneer"): its cards cannot be judged there."""
         from oracle_tools.decks.sources import legality_files
 
         rows = legality_files(self.con)
         if not rows:
             return "legalities: no card is in this database"
+        lacking: dict[str, str] = {}  # file -> what it is to the format, for the files without its legalities
+        if format is not None:
+            from oracle_tools.decks import sources
+            from oracle_tools.decks.formats import format_rules
+
+            rules = format_rules(format)
+            knowing = sources.format_files(self.con, rules.key) if rules.legality else {r.file for r in rows}
+            oldest = sources.first_knowing({r.file: r for r in rows}, knowing)
+            for r in rows:
+                if r.file not in knowing:
+                    why = sources.gap(r, rules.label, oldest)
+                    lacking[r.file] = f"no {rules.label} legalities" + (
+                        f": its data {why}" if why.startswith("predates") else ""
+                    )
         total = sum(r.cards for r in rows)
         parts = []
         for r in rows:
             as_of = f"{r.as_of} (Scryfall's update)" if r.scryfall_update else f"{r.as_of} (its newest printing)"
             when = f", ingested {r.ingested}" if r.ingested else ""
-            parts.append(f"{r.cards:,} cards from {r.name}, data of {as_of}{when}")
+            gap = f" ({lacking[r.file]})" if r.file in lacking else ""
+            parts.append(f"{r.cards:,} cards from {r.name}, data of {as_of}{when}{gap}")
         return f"legalities: {total:,} cards; " + "; ".join(parts)
 
     def check_deck(

@@ -251,6 +251,9 @@ def test_a_card_whose_data_predates_the_format_cannot_be_judged(sample_db: Oracl
     out = _run(sample_db, str(deck), "--format", "historic")
     assert out.exit_code == 3, out.output
     assert "jace.txt: could not be fully judged in historic (2 cards cannot be judged)" in out.output
+    # the header names the file that lacks the format's legalities
+    assert "cards-2019.json.gz, data of 2019-10-04 (its newest printing)" in out.output
+    assert "(no Historic legalities: its data predates Historic)" in out.output
     assert "not legal" not in out.output
     # a batch's summary: neither legal nor illegal
     frame = sample_db.check_decks([deck], format="historic", summary=True)

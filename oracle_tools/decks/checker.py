@@ -573,16 +573,12 @@ class DeckChecker:
         if not self._files:
             self._files.update({f.file: f for f in sources.legality_files(self._con)})
         if rules.key not in self._knowing:
-            dates = [self._files[f].as_of for f in sources.format_files(self._con, rules.key) if f in self._files]
-            self._knowing[rules.key] = min(dates, default=None)
+            self._knowing[rules.key] = sources.first_knowing(self._files, sources.format_files(self._con, rules.key))
         file = self._files.get(self._card_file.get(card.oracle_id, ""))
-        first_knowing = self._knowing[rules.key]
         if file is None:
             why = f"the ingested legalities have no {rules.label} row for it"
-        elif first_knowing is not None and file.as_of < first_knowing:
-            why = f"its data ({file.name}, {file.as_of}) predates {rules.label}"
         else:
-            why = f"its data ({file.name}, {file.as_of}) holds no {rules.label} legality"
+            why = f"its data ({file.name}, {file.as_of}) {sources.gap(file, rules.label, self._knowing[rules.key])}"
         detail = self._details[key] = f"{card.name} cannot be judged: {why}; ingest newer Scryfall data to judge it."
         return detail
 

@@ -19,7 +19,7 @@ from oracle_tools.store import sqlfiles
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["LegalityFile", "card_files", "legality_files"]
+__all__ = ["LegalityFile", "card_files", "first_knowing", "format_files", "gap", "legality_files"]
 
 
 class LegalityFile(NamedTuple):
@@ -89,3 +89,16 @@ def format_files(con: duckdb.DuckDBPyConnection, fmt: str) -> set[str]:
         {"fmt": fmt},
     ).fetchall()
     return {str(f) for (f,) in rows if f is not None}
+
+
+def first_knowing(files: dict[str, LegalityFile], knowing: set[str]) -> str | None:
+    """The oldest data date among the files that have a format's legalities (``knowing``: :func:`format_files`)."""
+    return min((files[f].as_of for f in knowing if f in files), default=None)
+
+
+def gap(file: LegalityFile, label: str, oldest_knowing: str | None) -> str:
+    """What a file without a format's legalities is: 'predates Pioneer' when every file that has them is newer (Scryfall
+    had no such key yet), else 'holds no Pioneer legality' (a file that leaves it out)."""
+    if oldest_knowing is not None and file.as_of < oldest_knowing:
+        return f"predates {label}"
+    return f"holds no {label} legality"

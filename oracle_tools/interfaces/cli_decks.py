@@ -124,6 +124,8 @@ def deck_check(
                 reports.append(checked.to_dict())
                 if with_changes:
                     reports[-1]["legality_changes"] = db.deck_changes(checked)
+        if judged_by and any(p["kind"] == "cannot_judge" for r in reports for p in r["problems"]):
+            judged_by = db.legalities_source(fmt)  # which files lack the format's legalities, said too
     if as_json:
         # one file holding one deck: the report object; several files or decks: a list of reports
         echo_json(reports[0] if len(files) == 1 and len(reports) == 1 else reports)
