@@ -764,47 +764,40 @@ class OracleDB:
     def _has_deck_checker(self) -> bool:
         return self._deck_checker is not None
 
-    def legalities_source(self) -> str:
+    def legalities_source(self, format: str | None = None) -> str:
         """One line saying which data the legalities come from: every file whose printings give cards their
         facts (the printing an ingest keeps a card's legalities from: its newest English printing, else its
         newest in any language, so a card known only from foreign printings counts too), most cards first, each
         with the date of its data (Scryfall's ``updated_at`` when the file came from the API, else its newest
         printing) and when it was ingested. Deck checks print it: a 2019 snapshot judges a deck by 2019's ban
-        lists."""
-        # The files and their cards, stored at ingest (sql/legalities_files.sql): ranking every printing here cost a
-        # fresh process ~45 MB and a fifth of a second. A database built before that table: ranked here, the same.
-        # Plain reads of two small tables, joined here: a join with aggregates costs a fresh process's peak ~8 MB
-        # of DuckDB's hash tables and code (bench/bench_startup.py, the small deck check).
-        try:
-            files = self.con.execute("SELECT file, cards, newest_printing FROM legalities_files").fetchall()
-        except sqlfiles.engine().CatalogException:
-            ranking = sqlfiles.load("legalities_files.sql").partition("TABLE legalities_files AS")[2].strip(" \n;")
-            files = self.con.execute(ranking).fetchall()
-        runs: dict[str, list[tuple[Any, Any]]] = {}
-        for file, updated, started in self.con.execute(
-            "SELECT file, updated_at, started_at FROM ingest_runs"
-        ).fetchall():
-            if file is not None:
-                runs.setdefault(file, []).append((updated, started))
+        lists. With ``format``, a file without that format's legalities says so ("no Pioneer legalities: its data
+        predates Pioneer"): its cards cannot be judged there."""
+        from oracle_tools.decks.sources import legality_files
 
-        def newest(values: Iterable[Any]) -> Any:  # as SQL's max(): NULLs ignored, NULL when there is nothing else
-            return max((v for v in values if v is not None), default=None)
-
-        # file -> (newest updated_at, newest started_at)
-        latest = {file: (newest(u for u, _ in pairs), newest(s for _, s in pairs)) for file, pairs in runs.items()}
-        # most cards first, then by file (NULL last, as ORDER BY puts it)
-        rows = [
-            (file, cards, newest, *latest.get(file, (None, None)))
-            for file, cards, newest in sorted(files, key=lambda f: (-f[1], f[0] is None, f[0] or ""))
-        ]
+        rows = legality_files(self.con)
         if not rows:
             return "legalities: no card is in this database"
-        total = sum(r[1] for r in rows)
+        lacking: dict[str, str] = {}  # file -> what it is to the format, for the files without its legalities
+        if format is not None:
+            from oracle_tools.decks import sources
+            from oracle_tools.decks.formats import format_rules
+
+            rules = format_rules(format)
+            knowing = sources.format_files(self.con, rules.key) if rules.legality else {r.file for r in rows}
+            oldest = sources.first_knowing({r.file: r for r in rows}, knowing)
+            for r in rows:
+                if r.file not in knowing:
+                    why = sources.gap(r, rules.label, oldest)
+                    lacking[r.file] = f"no {rules.label} legalities" + (
+                        f": its data {why}" if why.startswith("predates") else ""
+                    )
+        total = sum(r.cards for r in rows)
         parts = []
-        for file, cards, newest, updated, ingested in rows:
-            as_of = f"{str(updated)[:10]} (Scryfall's update)" if updated else f"{newest} (its newest printing)"
-            when = f", ingested {str(ingested)[:10]}" if ingested else ""
-            parts.append(f"{cards:,} cards from {Path(file).name}, data of {as_of}{when}")
+        for r in rows:
+            as_of = f"{r.as_of} (Scryfall's update)" if r.scryfall_update else f"{r.as_of} (its newest printing)"
+            when = f", ingested {r.ingested}" if r.ingested else ""
+            gap = f" ({lacking[r.file]})" if r.file in lacking else ""
+            parts.append(f"{r.cards:,} cards from {r.name}, data of {as_of}{when}{gap}")
         return f"legalities: {total:,} cards; " + "; ".join(parts)
 
     def check_deck(

@@ -185,8 +185,20 @@ def test_ambiguous_name_lists_the_candidates(sample_db: OracleDB) -> None:
 def test_parse_problems_are_parse_errors_with_lines(sample_db: OracleDB) -> None:
     report = sample_db.check_deck("4 Lightning Bolt\n-2 Mountain\n0 Island\n56 Mountain\n", format="limited")
     errors = kinds(report, "parse_error")
-    assert [p.line for p in errors] == [2, 3]
+    assert [p.line for p in errors] == [2]
     assert not report.legal
+    assert report.notes == ["line 3: '0 Island': count 0: no card in the deck, left out"]  # no card: a note
+
+
+def test_count_zero_rows_of_a_real_cache_are_notes_not_problems(sample_db: OracleDB, realdata: Path) -> None:
+    # a real Melee cache lists two sideboard cards with "Count": 0: no card in the deck, never a reason it is
+    # not legal
+    melee = next((realdata / "decks").rglob("weekly-legacy-mont-70412-2024-03-14.json"))
+    [deck] = [d for d in read_decklists_json_cache(melee) if any(n.line == 1151 for n in d.notes)]
+    report = sample_db.check_deck(deck, format="limited", limits=False)
+    assert not kinds(report, "parse_error")
+    assert "line 1151: 'Red Elemental Blast' in 'Sideboard': count 0: no card in the deck, left out" in report.notes
+    assert "line 1155: 'The Stone Brain' in 'Sideboard': count 0: no card in the deck, left out" in report.notes
 
 
 # --------------------------------------------------------------------------- legality
@@ -214,6 +226,58 @@ def test_restricted_vintage_card_one_copy_main_and_sideboard_together(sample_db:
     split = sample_db.check_deck(f"1 {card}\n59 Island\n\nSideboard\n1 {card}\n", format="vintage")
     [p] = split.problems
     assert p.kind == "restricted" and "lines 1, 5" in p.detail
+
+
+def test_a_card_whose_data_predates_the_format_cannot_be_judged(sample_db: OracleDB, tmp_path: Path) -> None:
+    # The sample's 2019 cards carry Scryfall's 2019 legalities, which have no historic key (Historic came after);
+    # only its 2024 cards have one. Jace and Island are legal in Historic: "not legal" would be a confident
+    # wrong answer, so their legality is unknown, said with the file and the date of their data.
+    assert status(sample_db, "Jace, the Mind Sculptor", "historic") is None
+    report = sample_db.check_deck("4 Jace, the Mind Sculptor\n56 Island\n", format="historic")
+    assert [(p.kind, p.card) for p in report.problems] == [
+        ("cannot_judge", "Jace, the Mind Sculptor"),
+        ("cannot_judge", "Island"),
+    ]
+    assert "its data (cards-2019.json.gz, 2019-10-04) predates Historic" in report.problems[0].detail
+    assert report.legal is None and report.verdict == "cannot_judge"  # no rule broken, not judged either
+    assert report.to_dict()["legal"] is None and report.to_dict()["verdict"] == "cannot_judge"
+    # a rule broken beside them: not legal, whatever the unknown cards are
+    over = sample_db.check_deck("5 Jace, the Mind Sculptor\n55 Island\n", format="historic")
+    assert over.legal is False and over.verdict == "not_legal"
+    assert {p.kind for p in over.problems} == {"cannot_judge", "too_many_copies"}
+    # the CLI: its own headline and exit code (3), distinct from "not legal" (1)
+    deck = tmp_path / "jace.txt"
+    deck.write_text("4 Jace, the Mind Sculptor\n56 Island\n", encoding="utf-8")
+    out = _run(sample_db, str(deck), "--format", "historic")
+    assert out.exit_code == 3, out.output
+    assert "jace.txt: could not be fully judged in historic (2 cards cannot be judged)" in out.output
+    # the header names the file that lacks the format's legalities
+    assert "cards-2019.json.gz, data of 2019-10-04 (its newest printing)" in out.output
+    assert "(no Historic legalities: its data predates Historic)" in out.output
+    assert "not legal" not in out.output
+    # a batch's summary: neither legal nor illegal
+    frame = sample_db.check_decks([deck], format="historic", summary=True)
+    assert frame["legal"].to_list() == [None]
+
+
+def test_no_card_name_has_a_hash_so_a_trailing_comment_is_cut(full_db: OracleDB) -> None:
+    # the parser ends a name at " #" (a trailing comment, Moxfield's #tags): true only while no name of any kind
+    # (Oracle, face, printed, flavor, alternate) in the real data has "#"
+    assert full_db.sql("SELECT count(*) AS n FROM names WHERE name LIKE '%#%'")["n"][0] == 0
+    report = full_db.check_deck("4 Lightning Bolt # main\n56 Mountain # lands\n", format="legacy")
+    assert not kinds(report, "unknown_card"), report.problems
+
+
+def test_opt_in_pioneer_on_the_real_data_of_several_dates_cannot_be_judged(full_db: OracleDB) -> None:
+    # 2019 dump + 2024 objects + 2022 foreign printings: Opt's legalities come from the 2019 dump, written before
+    # Scryfall had Pioneer, Historic or Timeless; the format exists in the database (the newer files have it).
+    for fmt, label in (("pioneer", "Pioneer"), ("historic", "Historic"), ("timeless", "Timeless")):
+        report = full_db.check_deck("4 Opt\n56 Island\n", format=fmt)
+        assert [(p.kind, p.card) for p in report.problems] == [("cannot_judge", "Opt")], fmt
+        assert f"(scryfall-default-cards-2019-10-per-set-dump.json.gz, 2019-10-04) predates {label}" in (
+            report.problems[0].detail
+        )
+        assert report.legal is None
 
 
 def test_limited_checks_no_legality(sample_db: OracleDB) -> None:
@@ -477,6 +541,28 @@ def test_commander_deck_legal_with_partners(sample_db: OracleDB) -> None:
     assert report.commanders == ["Tymna the Weaver", "Thrasios, Triton Hero"]
 
 
+def test_two_commanders_without_partner_say_which_lack_it_in_grammar(sample_db: OracleDB) -> None:
+    # CR 702.124a: both need a partner ability; two lacking it "have none", one "has none"
+    both = sample_db.check_deck(commander_deck(["Kenrith, the Returned King", "Tarmogoyf"], ""), format="commander")
+    assert any(
+        p.detail.endswith("Kenrith, the Returned King and Tarmogoyf have none (CR 702.124a).") for p in both.problems
+    ), both.problems
+    one = sample_db.check_deck(
+        commander_deck(["Tymna the Weaver", "Kenrith, the Returned King"], ""), format="commander"
+    )
+    assert any(p.detail.endswith("Kenrith, the Returned King has none (CR 702.124a).") for p in one.problems)
+
+
+def test_a_commander_given_for_a_format_without_one_is_said_not_ignored(sample_db: OracleDB, tmp_path: Path) -> None:
+    deck = tmp_path / "ok.txt"
+    deck.write_text("4 Tarmogoyf\n56 Forest\n", encoding="utf-8")
+    out = _run(sample_db, str(deck), "--format", "modern", "--commander", "Tarmogoyf")
+    assert out.exit_code == 0, out.output  # the deck is judged as a Modern deck, and the option is not hidden
+    assert "note: a commander was given (--commander), but Modern has no commander" in out.output
+    report = sample_db.check_deck(deck, format="modern", commanders=["Tarmogoyf"])
+    assert report.legal and any("applies only to the commander formats (commander, duel" in n for n in report.notes)
+
+
 def test_commander_exactly_100(sample_db: OracleDB) -> None:
     for total in (99, 101):
         report = sample_db.check_deck(commander_deck(["Tymna the Weaver"], "", total=total), format="commander")
@@ -691,6 +777,30 @@ def test_every_real_deck_file_is_checked_without_crashing(full_db: OracleDB, rea
 
 def _run(db: OracleDB, *args: str) -> Result:
     return CliRunner().invoke(main, ["deck", "check", *args, "--db", str(db.path)])
+
+
+def test_cli_a_cut_short_json_deck_is_one_error_line(sample_db: OracleDB, tmp_path: Path) -> None:
+    # it was read as a text list: "'{"main":…' contains characters no card name has"
+    deck = tmp_path / "j.json"
+    deck.write_text('{"main":[{"name":"Lightning Bolt","count":4}', encoding="utf-8")
+    out = CliRunner().invoke(main, ["deck", "check", str(deck), "--format", "modern", "--db", str(sample_db.path)])
+    assert out.exit_code == 2, out.output
+    assert f"error: {deck}: is not valid JSON (Expecting ',' delimiter at line 1 column 45);" in out.stderr
+    huge = tmp_path / "x.json"
+    huge.write_text("[" * 100_000 + "\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["deck", "check", str(huge), "--format", "legacy", "--db", str(sample_db.path)])
+    assert out.exit_code == 2 and "is not valid JSON (nested too deeply to read)" in out.stderr
+    assert len(out.output) < 500
+
+
+def test_no_deck_problem_echoes_a_huge_line_whole(sample_db: OracleDB) -> None:
+    for text in ("4 Lightning Bolt\n" + "@" * 100_000 + "\n56 Mountain\n", "4 Lightning Bolt\nSB: " + "[" * 100_000):
+        report = sample_db.check_deck(text, format="legacy", limits=False)
+        assert kinds(report, "parse_error")
+        for p in report.problems:
+            assert len(p.card or "") <= 200 and len(p.detail) <= 400, p
+    given = sample_db.check_deck("1 Tymna the Weaver\n", format="commander", commanders=["Q" * 100_000])
+    assert all(len(p.card or "") <= 200 and len(p.detail) <= 400 for p in given.problems)
 
 
 def test_cli_json_contract_and_exit_codes(sample_db: OracleDB, tmp_path: Path) -> None:

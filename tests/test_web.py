@@ -1061,6 +1061,41 @@ def test_deck_page_legalities_line_counts_links_and_share(client: Any) -> None:
     assert empty.status_code == 400 and "The decklist is empty" in empty.text
 
 
+def test_deck_pages_say_a_card_whose_data_predates_the_format_cannot_be_judged(client: Any) -> None:
+    # the sample's Jace and Island carry 2019 legalities, written before Scryfall had Historic: not "Not legal"
+    deck = "4 Jace, the Mind Sculptor\n56 Island\n"
+    for page in (
+        client.get("/deck", params={"format": "historic", "deck": deck}),
+        client.post("/", data={"format": "historic", "deck": deck}),
+    ):
+        assert page.status_code == 200
+        assert 'class="msg verdict unjudged" id="verdict">Could not be fully judged in' in page.text
+        assert "Not legal" not in page.text
+        assert re.findall(r'data-kind="(\w+)"', page.text) == ["cannot_judge", "cannot_judge"]
+    api = client.post("/decks/check?format=historic", content=deck, headers={"content-type": "text/plain"})
+    assert api.status_code == 200 and (api.json()["legal"], api.json()["verdict"]) == (None, "cannot_judge")
+    # a JSON deck cut short: one line saying so, as deck check's "error:" line
+    cut = client.post("/decks/check?format=modern", content='{"main":[{"name":"Lightning Bolt","count":4}')
+    assert cut.status_code == 400
+    assert "the request body: is not valid JSON (Expecting ',' delimiter at line 1 column 45)" in cut.json()["details"]
+
+
+def test_deck_pages_say_the_format_is_missing(client: Any) -> None:
+    # POST /decks/check without a format answers 400 "format is missing"; the pages say so too, never judging the
+    # deck as Modern behind the reader's back
+    api = client.post("/decks/check", content="4 Lightning Bolt", headers={"content-type": "text/plain"})
+    assert api.status_code == 400 and "format is missing" in api.json()["details"]
+    for page in (
+        client.get("/", params={"deck": "4 Lightning Bolt", "format": ""}),
+        client.get("/deck", params={"deck": "4 Lightning Bolt", "format": ""}),
+        client.get("/deck", params={"deck": "4 Lightning Bolt"}),
+        client.post("/", data={"deck": "4 Lightning Bolt"}),
+    ):
+        assert page.status_code == 400, page.text[:300]
+        assert "The format is missing" in page.text and 'id="verdict"' not in page.text
+    assert client.get("/deck").status_code == 200  # the empty form still opens (its select offers Modern first)
+
+
 def test_first_load_of_search_is_small(client: Any) -> None:
     """The first load of /search (page, stylesheet, script, icon) stays within 150 KB, no images: a reader on a slow
     link gets the page in about a second, and the text card needs nothing from another host."""

@@ -2,7 +2,7 @@
 
 ``decklist`` reads every common decklist format; ``formats`` is the one table of formats (construction rules,
 aliases, legality keys); ``cardrules`` each card's deck facts (limit, commander, partners, colour identity);
-``report`` the answers' types; ``checker`` the checks (``DeckChecker`` over the whole card pool, ``PointDeckChecker`` over the cards of
+``report`` the answers' types; ``sources`` which files give the cards their legalities (and their dates); ``checker`` the checks (``DeckChecker`` over the whole card pool, ``PointDeckChecker`` over the cards of
 the decks it checks).
 
 Imports ``names``, ``text`` and ``store``; independent of the other rules concepts.

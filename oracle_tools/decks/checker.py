@@ -20,6 +20,9 @@ one-sentence ``detail`` citing the rule):
   (candidates), or a token (tokens are not cards, CR 111.1).
 * ``not_legal`` / ``banned`` / ``restricted``: the ingested ``legalities`` table; a restricted
   card may appear once (main deck and sideboard together).
+* ``cannot_judge``: a card whose legalities have no row for the format: they come from a file written before
+  Scryfall had the format (its data predates it) or that leaves it out. The legality is unknown, not "not legal":
+  alone, these leave the deck "could not be fully judged" (``DeckReport.legal`` None, ``verdict`` cannot_judge).
 * ``too_many_copies``: 4 in constructed (CR 100.2a; the sideboard counts, 100.4a), 1 in singleton
   formats (903.5b). Basic lands (the Basic supertype: snow basics and Wastes included) are
   unlimited. A card's own Oracle text overrides the limit: "A deck can have any number of cards
@@ -68,9 +71,11 @@ from oracle_tools.decks.decklist import (
     Decklist,
     decklists_from_json,
     decode_decklist,
+    echo,
     parse_decklist,
     read_decklist,
     read_decklists_json_cache,
+    refuse_unreadable,
 )
 from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules, no_legalities
 from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
@@ -131,7 +136,7 @@ def decklists_from_bytes(data: bytes, source: str) -> list[Decklist]:
     any decklist format, and a JSON tournament cache gives all its decks. ``source`` names the bytes in the decks
     and in the DecklistError raised when they are no decklist (empty, binary, undecodable)."""
     text = decode_decklist(data, source)
-    deck = parse_decklist(text, source=source)
+    deck = refuse_unreadable(parse_decklist(text, source=source))
     return decklists_from_json(text, source) if _holds_several(deck) else [deck]
 
 
@@ -219,6 +224,9 @@ class DeckChecker:
         self._resolved: dict[str, CardHit | _Miss] = {}
         self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
         self._details: dict[tuple[str, str, str | None], str] = {}  # not_legal sentences, made once
+        self._card_file: dict[str, str] = {}  # oracle_id -> the file its legalities come from (cards not judged)
+        self._files: dict[str, Any] = {}  # file -> its sources.LegalityFile (read when a card cannot be judged)
+        self._knowing: dict[str, str | None] = {}  # format -> the oldest date of the files that have its legalities
 
     def on_connection(self, con: duckdb.DuckDBPyConnection) -> DeckChecker:
         """This checker reading what it loads lazily (a format's legalities) on ``con``, one thread's cursor: the
@@ -323,15 +331,15 @@ class DeckChecker:
                     return found
         stripped = name.strip()
         if stripped.casefold().endswith(" token") or index.is_token_name(stripped):
-            return _Miss(f"'{name}' is a token, not a card; tokens are not part of a deck (CR 111.1).")
+            return _Miss(f"'{echo(name)}' is a token, not a card; tokens are not part of a deck (CR 111.1).")
         if first.status == "ambiguous":
             cands = "; ".join(dict.fromkeys(c.name for c in first.candidates))
-            return _Miss(f"'{name}' could be several cards: {cands}; write the full English name.")
+            return _Miss(f"'{echo(name)}' could be several cards: {cands}; write the full English name.")
         if first.status == "ok":
-            return _Miss(f"'{name}' names {first.name}, which is not a card that can be in a deck.")
+            return _Miss(f"'{echo(name)}' names {first.name}, which is not a card that can be in a deck.")
         sugg = first.suggestions[:3]  # resolve's own closest names (the top 3 of its 5)
         hint = f"did you mean {', '.join(sugg)}?" if sugg else "no card name is close."
-        return _Miss(f"'{name}' is not a card name in the database; {hint}")
+        return _Miss(f"'{echo(name)}' is not a card name in the database; {hint}")
 
     # -- the checks ----------------------------------------------------------------------------
 
@@ -341,12 +349,15 @@ class DeckChecker:
         notes: list[str] = []
         add = problems.append
         for p in deck.problems:
-            add(Problem("parse_error", p.raw[:200] if p.raw else None, p.line or None, p.detail))
+            add(Problem("parse_error", p.raw or None, p.line or None, p.detail))  # raw: at most MAX_ECHO characters
+        notes.extend(f"line {n.line}: {n.detail}" if n.line else n.detail for n in deck.notes)
         counts, tally, found, used = self._tally(deck, add)
         # commander designation first: commander formats count the commander as part of the deck
         cmd_cards: list[tuple[DeckEntry | None, CardRules]] = []
         if rules.commander:
             cmd_cards = self._commanders(deck, found, commanders, notes, add, rules)
+        elif commanders and any(c.strip() for c in commanders):
+            notes.append(_not_a_commander_format(rules))
         self._check_legality_and_copies(tally, rules, cmd_cards, add)
         self._check_deck_size(counts, rules, cmd_cards, add)
         self._check_sideboard(deck, counts, rules, add)
@@ -399,11 +410,16 @@ class DeckChecker:
     ) -> None:
         """Legality and copies, per 201.3 name class (main + sideboard + commander + companion)."""
         legal = self.legality(rules.key) if rules.legality else None
+        unjudged: list[tuple[CardRules, int]] = []
         for copies in tally.values():
             card, total, line = copies.card, copies.total, copies.uses[0][0].line
             status = legal.get(card.oracle_id) if legal is not None else "legal"
             restricted = False
-            if status is None or status == "not_legal":
+            if status is None:
+                # no row for the format: the card's data was written before Scryfall had the format (or leaves it
+                # out); its legality there is unknown, not "not legal". Its copies are still counted.
+                unjudged.append((card, line))
+            elif status == "not_legal":
                 add(Problem("not_legal", card.name, line or None, self._not_legal_detail(card, rules, status)))
             elif status == "banned":
                 add(Problem("banned", card.name, line or None, f"{card.name} is banned in {rules.label}."))
@@ -442,6 +458,9 @@ class DeckChecker:
                         f"{self._limit_reason(card, rules)}.",
                     )
                 )
+        if unjudged:
+            for card, line in unjudged:
+                add(Problem("cannot_judge", card.name, line or None, self._unjudged_detail(card, rules, unjudged)))
 
     @staticmethod
     def _check_deck_size(
@@ -535,12 +554,32 @@ class DeckChecker:
         key = (card.oracle_id, rules.key, status)
         detail = self._details.get(key)
         if detail is None:
-            why = (
-                "the ingested legalities have no row for it"
-                if status is None
-                else "status not_legal in the ingested legalities"
+            detail = self._details[key] = (
+                f"{card.name} is not legal in {rules.label} (status not_legal in the ingested legalities)."
             )
-            detail = self._details[key] = f"{card.name} is not legal in {rules.label} ({why})."
+        return detail
+
+    def _unjudged_detail(self, card: CardRules, rules: FormatRules, deck_cards: Sequence[tuple[CardRules, int]]) -> str:
+        """Why ``card``'s legality in ``rules``' format is unknown: the file its legalities come from, with its data's
+        date, has no row of the format (it predates the format when every file that has one is newer)."""
+        key = (card.oracle_id, rules.key, "unjudged")
+        detail = self._details.get(key)
+        if detail is not None:
+            return detail
+        from oracle_tools.decks import sources
+
+        todo = [c.oracle_id for c, _ in deck_cards if c.oracle_id not in self._card_file]
+        self._card_file.update(sources.card_files(self._con, todo))  # the deck's unjudged cards in one query
+        if not self._files:
+            self._files.update({f.file: f for f in sources.legality_files(self._con)})
+        if rules.key not in self._knowing:
+            self._knowing[rules.key] = sources.first_knowing(self._files, sources.format_files(self._con, rules.key))
+        file = self._files.get(self._card_file.get(card.oracle_id, ""))
+        if file is None:
+            why = f"the ingested legalities have no {rules.label} row for it"
+        else:
+            why = f"its data ({file.name}, {file.as_of}) {sources.gap(file, rules.label, self._knowing[rules.key])}"
+        detail = self._details[key] = f"{card.name} cannot be judged: {why}; ingest newer Scryfall data to judge it."
         return detail
 
     @staticmethod
@@ -599,7 +638,7 @@ class DeckChecker:
             for name in given:
                 hit = self.card(name)
                 if isinstance(hit, _Miss):
-                    add(Problem("commander", name, None, hit.detail))
+                    add(Problem("commander", echo(name), None, hit.detail))
                     continue
                 entry = next((e for e, c in found if c.oracle_id == hit[0].oracle_id), None)
                 cmds.append((entry, hit[0]))
@@ -695,6 +734,15 @@ def _at(lines: list[int]) -> str:
     return f" (line{'s' if len(good) > 1 else ''} {shown}{more})"
 
 
+def _not_a_commander_format(rules: FormatRules) -> str:
+    """The note for a commander given (``--commander``) with a format that has none: said, never silently ignored."""
+    led = ", ".join(k for k, r in FORMATS.items() if r.commander)
+    return (
+        f"a commander was given (--commander), but {rules.label} has no commander: it applies only to the "
+        f"commander formats ({led}); ignored"
+    )
+
+
 def _can_lead(c: CardRules, rules: FormatRules) -> bool:
     """Whether ``c`` can be the format's commander (its oathbreaker in Oathbreaker)."""
     kind = rules.commander_kind
@@ -743,8 +791,9 @@ def _pair_problem(a: CardRules, b: CardRules) -> str | None:
         )
         return f"{a.name} and {b.name} are not a partner pair: {detail} (CR 702.124j)."
     if not pa or not pb:
-        lacking = " and ".join(c.name for c, p in ((a, pa), (b, pb)) if not p)
-        return f"Two commanders need a partner ability on both: {lacking} has none (CR 702.124a)."
+        lacking = [c.name for c, p in ((a, pa), (b, pb)) if not p]
+        verb = "has" if len(lacking) == 1 else "have"
+        return f"Two commanders need a partner ability on both: {' and '.join(lacking)} {verb} none (CR 702.124a)."
     return f"{a.name} and {b.name} have different partner abilities, which cannot be combined (CR 702.124f)."
 
 

@@ -29,7 +29,8 @@ Design decisions
   ``Fire // Ice``, ``Fire/Ice``, ``Fire / Ice``, ``Lim-Dul's Vault``, ``swamp`` stay exactly so;
   resolving them is the name resolver's job.
 * **Comments**: a line whose first non-blank characters are ``#`` or ``//`` is a comment (``// Name: X``
-  sets the deck name), unless the rest is a section header (``// Sideboard``, ``# Commander``).
+  sets the deck name), unless the rest is a section header (``// Sideboard``, ``# Commander``). A ``#`` after a
+  blank ends a card line's name (``4 Lightning Bolt # burn``, Moxfield's ``#tag``): no card name has ``#``.
   ``Fire // Ice`` is not a comment because ``//`` is not at the start.
 * **Bare names** (a line with no count): counted as 1 copy when (a) no line in the text has a count
   (a plain list of names), (b) the line is in a ``Commander`` / ``Companion`` section, or (c) the list is
@@ -48,7 +49,8 @@ Design decisions
   1-based line number and a one-sentence explanation; :func:`parse_decklist` never raises for any
   ``str`` input. Only the file readers raise :class:`~oracle_tools.errors.DecklistError`, and only
   when the file cannot be read as text at all.
-* Counts must be whole numbers from 1 to 1000.
+* Counts must be whole numbers from 1 to 1000. A count of 0 (``0 Shock``, a cache's ``{"Count": 0}`` row) is no
+  card in the deck: a note (``Decklist.notes``, a deck check's ``notes``), not a problem.
 """
 
 from __future__ import annotations
@@ -90,6 +92,19 @@ _MAX_NAME_LEN = 200  # the longest real card name is 141 characters
 
 _EXAMPLE = "'4 Lightning Bolt'"
 
+#: How much of a decklist's own text a problem echoes: a line (or a name, a count) is shown up to this many
+#: characters, then "…" — a 100,000-character line is never echoed whole.
+MAX_ECHO = 200  # the longest real card name is 141 characters: a name is never cut
+
+
+def echo(text: str) -> str:
+    """Input as a problem shows it: the one rule for every echo of a decklist's text (at most MAX_ECHO characters)."""
+    return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 1] + "…"
+
+
+#: What a count-0 entry is: no card in the deck (a note, not a problem).
+_ZERO_NOTE = "count 0: no card in the deck, left out"
+
 
 # --------------------------------------------------------------------------- data classes
 
@@ -108,8 +123,11 @@ class DeckEntry:
 @dataclass(frozen=True)
 class ParseProblem:
     line: int
-    raw: str
+    raw: str  # the line as written, at most MAX_ECHO characters (see echo)
     detail: str  # one sentence: what is wrong and what a valid line looks like
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "raw", echo(self.raw))
 
 
 @dataclass(frozen=True)
@@ -122,6 +140,9 @@ class Decklist:
     player: str | None = None  # JSON caches only
     event: str | None = None  # JSON caches only: tournament name
     event_format: str | None = None  # JSON caches only: format label as the file gives it
+    #: lines that are no card and no error: an entry with count 0 ("0 Shock", a cache's {"Count": 0} row) is no
+    #: card in the deck, said as a note (warning) rather than a problem that would make the deck not legal
+    notes: tuple[ParseProblem, ...] = ()
 
     def section(self, section: str) -> list[DeckEntry]:
         if section not in SECTIONS:
@@ -254,7 +275,9 @@ _TRAILING_COUNT = re.compile(r"^(?P<rest>.*\S)\s+[xX×]\s*(?P<count>\d+)$")
 _NEGATIVE = re.compile(r"^[-\u2212\u2013]\s*\d")
 _LEAD_DIGIT = re.compile(r"^[+]?\d")
 _MWS_SET = re.compile(r"^\[(?P<set>[A-Za-z0-9]{2,8})\]\s+(?P<rest>\S.*)$")
-_HASHTAG = re.compile(r"\s#\S")
+# A "#" after a blank ends the name: Moxfield's "#tag" / "#!Commander" tags and a trailing " # comment" alike.
+# No card name has "#" (the names table of the 2019 dump, the 2024 objects and the 2022 foreign printings: none).
+_HASHTAG = re.compile(r"\s#")
 _SUF_CARET = re.compile(r"\s*\^[^^]*\^$")
 _SUF_FOIL = re.compile(r"\s*\*[A-Za-z][A-Za-z\-]*\*$")
 _SUF_BRACKET = re.compile(r"\s*\[(?P<body>[^\[\]]*)\]$")
@@ -264,6 +287,13 @@ _SUF_PAREN_SET = re.compile(
 _SUF_PIPE = re.compile(r"\s*\|(?P<set>[A-Za-z0-9]{2,8})(?:\|[^|\s]*)?$")
 _BRACKET_SET = re.compile(r"^(?=[A-Z0-9]*[A-Z])[A-Z0-9]{2,6}$")
 _BAD_NAME_CHARS = frozenset("<>{}[]=\\|@")
+
+
+def _count(digits: str) -> int:
+    """A count's digits as a number; past 9 digits only "more than any deck" matters (Python refuses to read more than
+    4,300 digits at all)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 9 else 10**9
 
 
 def _clean(line: str) -> str:
@@ -370,7 +400,7 @@ def _name_problem(name: str) -> str | None:
     if not name:
         return f"A count with no card name; a valid line looks like {_EXAMPLE}."
     if not any(ch.isalnum() for ch in name):
-        return f"'{name}' is not a card name; a valid line looks like {_EXAMPLE}."
+        return f"'{echo(name)}' is not a card name; a valid line looks like {_EXAMPLE}."
     if len(name) > _MAX_NAME_LEN:
         return (
             f"The card name is {len(name)} characters long, longer than any real card name; "
@@ -378,7 +408,7 @@ def _name_problem(name: str) -> str | None:
         )
     if _has_control(name) or any(ch in _BAD_NAME_CHARS for ch in name):
         return (
-            f"'{name[:60]}' contains characters no card name has; "
+            f"'{echo(name)}' contains characters no card name has; "
             f"a valid line looks like {_EXAMPLE} or a header such as 'Sideboard'."
         )
     return None
@@ -402,7 +432,7 @@ def _card_tok(tok: _Tok, text: str) -> _Tok:
     else:
         m = _COUNT.match(text)
     if m:
-        count = int(m.group("count"))
+        count = _count(m.group("count"))
         rest = m.group("rest")
     elif _NEGATIVE.match(text):
         tok.kind = "problem"
@@ -415,7 +445,7 @@ def _card_tok(tok: _Tok, text: str) -> _Tok:
     else:
         mt = _TRAILING_COUNT.match(text)
         if mt:
-            count = int(mt.group("count"))
+            count = _count(mt.group("count"))
             rest = mt.group("rest")
             tok.x_style = True
         elif _LEAD_DIGIT.match(text):
@@ -424,14 +454,12 @@ def _card_tok(tok: _Tok, text: str) -> _Tok:
             return tok
     if count is not None:
         if count == 0:
-            tok.kind = "problem"
-            tok.detail = f"A count of 0 is not allowed; a valid line looks like {_EXAMPLE}."
+            tok.kind = "zero"
+            tok.detail = _ZERO_NOTE
             return tok
         if count > MAX_COUNT:
             tok.kind = "problem"
-            tok.detail = (
-                f"The count {count} is over {MAX_COUNT}, which no deck needs; a valid line looks like {_EXAMPLE}."
-            )
+            tok.detail = f"The count {count if count < 10**9 else 'of ten or more digits'} is over {MAX_COUNT}, which no deck needs; a valid line looks like {_EXAMPLE}."
             return tok
     else:
         first = rest.split(" ", 1)
@@ -492,7 +520,7 @@ def _bare_problem(tok: _Tok) -> str:
         return f"The count '{tok.name.split(' ', 1)[0]}' is written as a word; write it in digits, like {_EXAMPLE}."
     return (
         f"No count: the other lines of this list give counts, so write this one as "
-        f"'1 {tok.name[:60]}' (or '4 {tok.name[:60]}')."
+        f"'1 {echo(tok.name)}' (or '4 {echo(tok.name)}')."
     )
 
 
@@ -543,6 +571,7 @@ def _parse_text(text: str, source: str) -> Decklist:
 
     entries: list[DeckEntry] = []
     problems: list[ParseProblem] = []
+    notes: list[ParseProblem] = []
     deck_name: str | None = None
     section = "main"
     pending_blank = False
@@ -585,6 +614,9 @@ def _parse_text(text: str, source: str) -> Decklist:
         if t.kind == "problem":
             problems.append(ParseProblem(t.line, t.raw, t.detail))
             continue
+        if t.kind == "zero":
+            notes.append(ParseProblem(t.line, t.raw, f"'{echo(t.raw.strip())}': {t.detail}"))
+            continue
         sec = forced.get(t.line) or ("sideboard" if t.sb else None) or t.section or section
         count = t.count
         if count is None:
@@ -598,7 +630,7 @@ def _parse_text(text: str, source: str) -> Decklist:
         entries.append(DeckEntry(count, t.name, sec, t.line, t.raw, t.set_code, t.cn))
 
     fmt = _detect_text_format(toks, used)
-    return Decklist(fmt, tuple(entries), tuple(problems), deck_name, source)
+    return Decklist(fmt, tuple(entries), tuple(problems), deck_name, source, notes=tuple(notes))
 
 
 def _detect_text_format(toks: list[_Tok], cards: list[_Tok]) -> str:
@@ -651,6 +683,7 @@ def _parse_dek(text: str, source: str) -> Decklist:
 
     entries: list[DeckEntry] = []
     problems: list[ParseProblem] = []
+    notes: list[ParseProblem] = []
     root: list[str] = []
     example = '<Deck><Cards Quantity="4" Sideboard="false" Name="Lightning Bolt" /></Deck>'
     parser = create_parser(forbid_dtd=True, forbid_entities=True, forbid_external=True)
@@ -673,12 +706,15 @@ def _parse_dek(text: str, source: str) -> Decklist:
         name = (attrs.get("Name") or "").strip()
         q = (attrs.get("Quantity") or "").strip()
         valid = '<Cards Quantity="4" Sideboard="false" Name="Lightning Bolt" />'
-        if not q.isdigit() or not 1 <= int(q) <= MAX_COUNT:
+        if q.isdigit() and _count(q) == 0:
+            notes.append(ParseProblem(ln, raw, f"'{echo(name or raw)}': {_ZERO_NOTE}"))
+            return
+        if not q.isdigit() or not 1 <= _count(q) <= MAX_COUNT:
             problems.append(
                 ParseProblem(
                     ln,
                     raw,
-                    f"Quantity={q!r} is not a whole number from 1 to {MAX_COUNT}; a valid element looks like {valid}.",
+                    f"Quantity={echo(q)!r} is not a whole number from 1 to {MAX_COUNT}; a valid element looks like {valid}.",
                 )
             )
             return
@@ -729,7 +765,7 @@ def _parse_dek(text: str, source: str) -> Decklist:
         )
     except (ValueError, UnicodeError) as exc:  # e.g. lone surrogates that cannot be encoded
         problems.append(ParseProblem(1, raw_at(1), f"The XML text cannot be encoded ({exc}); save the file as UTF-8."))
-    return Decklist("mtgo_dek", tuple(entries), tuple(problems), None, source)
+    return Decklist("mtgo_dek", tuple(entries), tuple(problems), None, source, notes=tuple(notes))
 
 
 # --------------------------------------------------------------------------- JSON caches
@@ -800,6 +836,7 @@ def _deck_from_json(
 ) -> Decklist:
     entries: list[DeckEntry] = []
     problems: list[ParseProblem] = []
+    notes: list[ParseProblem] = []
     for key, value in deck.items():
         sec = _SECTION_KEYS.get(key)
         if sec is None:
@@ -810,7 +847,7 @@ def _deck_from_json(
             problems.append(
                 ParseProblem(
                     0,
-                    f"{key}: {str(value)[:80]}",
+                    f"{key}: {str(value)[:MAX_ECHO]}",
                     f'\'{key}\' is not a list of {{"count": 4, "name": "Lightning Bolt"}} objects.',
                 )
             )
@@ -820,7 +857,7 @@ def _deck_from_json(
                 problems.append(
                     ParseProblem(
                         0,
-                        str(item)[:80],
+                        str(item)[:MAX_ECHO],
                         f'An item of \'{key}\' is not an object like {{"count": 4, "name": "Lightning Bolt"}}.',
                     )
                 )
@@ -840,13 +877,16 @@ def _deck_from_json(
                 )
                 continue
             if isinstance(count, str) and count.strip().isdigit():
-                count = int(count)
+                count = _count(count.strip())
+            if count == 0 and not isinstance(count, bool):
+                notes.append(ParseProblem(line, raw, f"'{echo(cname.strip())}' in '{echo(key)}': {_ZERO_NOTE}"))
+                continue
             if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
                 problems.append(
                     ParseProblem(
                         line,
                         raw,
-                        f"'{cname}' in '{key}' has count {count!r}; a count "
+                        f"'{echo(cname)}' in '{echo(key)}' has count {echo(repr(count))}; a count "
                         f"must be a whole number from 1 to {MAX_COUNT}: entry skipped.",
                     )
                 )
@@ -871,6 +911,7 @@ def _deck_from_json(
         player=player,
         event=event,
         event_format=event_format,
+        notes=tuple(notes),
     )
 
 
@@ -918,6 +959,7 @@ def _decks_from_obj(obj: Any, text: str, source: str, commander_in_sideboard: bo
                     inner.name,
                     source,
                     player=obj.get("name") if isinstance(obj.get("name"), str) else None,
+                    notes=inner.notes,
                 )
             ]
         if any(k in obj for k in _SECTION_KEYS) and any(isinstance(obj.get(k), list) for k in _SECTION_KEYS):
@@ -971,12 +1013,18 @@ def parse_decklist(text: str, *, source: str = "<text>") -> Decklist:
         text = text[1:]
     if _looks_like_xml(text):
         return _parse_dek(text, source)
-    head = text.lstrip()[:1]
-    if head in ("{", "["):
+    if _starts_as_json(text):
         try:
             obj = json.loads(text)
-        except (ValueError, RecursionError):
-            obj = None
+        except (ValueError, RecursionError) as exc:
+            line, why = _json_error(text, exc)
+            return Decklist(
+                "json_cache",
+                (),
+                (ParseProblem(line, _line_at(text, line), f"{source}: {why}"),),
+                None,
+                source,
+            )
         if obj is not None:
             decks = _decks_from_obj(obj, text, source, None)
             if decks is not None:
@@ -997,6 +1045,37 @@ def parse_decklist(text: str, *, source: str = "<text>") -> Decklist:
                     source,
                 )
     return _parse_text(text, source)
+
+
+#: After "[": what begins a JSON value (a Forge "[metadata]" or MWS "[M11] Name" line is text, not JSON).
+_JSON_LIST_START = re.compile(r"\[\s*(?:[\[{\"\]\d-]|true|false|null|$)")
+
+
+def _starts_as_json(text: str) -> bool:
+    """Whether text begins as a JSON document: an object, or a list whose first value begins."""
+    head = text.lstrip()
+    return head.startswith("{") or _JSON_LIST_START.match(head[:64]) is not None
+
+
+def _json_error(text: str, exc: ValueError | RecursionError) -> tuple[int, str]:
+    """The line a JSON document fails at and the words saying why: 'is not valid JSON (…at line L column C); …'."""
+    fix = "fix the file, or export the deck as text (4 Lightning Bolt a line)"
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.lineno, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); {fix}."
+    if isinstance(exc, RecursionError):
+        return 1, f"is not valid JSON (nested too deeply to read); {fix}."
+    return 1, f"is not valid JSON ({exc}); {fix}."
+
+
+def _line_at(text: str, line: int) -> str:
+    """Line ``line`` (1-based) of ``text``, without reading past it."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start : end if end >= 0 else len(text)]
 
 
 def _read_text(path: Path) -> str:
@@ -1044,11 +1123,22 @@ def _refuse_lone_surrogates(source: str, text: str) -> None:
 def read_decklist(path: Path) -> Decklist:
     """Read one decklist file (any format; .dek XML and JSON detected by content).
 
-    Raises DecklistError when the file is missing, a folder, binary, undecodable or empty.
+    Raises DecklistError when the file is missing, a folder, binary, undecodable or empty, or begins as JSON and
+    does not parse.
     UTF-8 (with or without BOM), UTF-16 with BOM, CRLF and Windows-1252 / Latin-1 files are read.
     """
     text = _read_text(Path(path))
-    return parse_decklist(text, source=str(path))
+    return refuse_unreadable(parse_decklist(text, source=str(path)))
+
+
+def refuse_unreadable(deck: Decklist) -> Decklist:
+    """``deck``, or the DecklistError of a file that begins as JSON and does not parse (a file readers' error, as
+    for an empty or binary file: one line, never a deck of 0 cards judged)."""
+    if deck.format == "json_cache" and not deck.entries and len(deck.problems) == 1:
+        detail = deck.problems[0].detail
+        if detail.startswith(f"{deck.source}: is not valid JSON ("):
+            raise DecklistError(detail)
+    return deck
 
 
 def read_decklists_json_cache(path: Path, *, commander_in_sideboard: bool | None = None) -> list[Decklist]:
@@ -1065,8 +1155,8 @@ def read_decklists_json_cache(path: Path, *, commander_in_sideboard: bool | None
     holds 1 or 2 cards (so a 128-card "maybeboard" spilled into Sideboard, or Unfinity sticker sheets
     next to the commander, stay sideboard entries - pass True to force).
 
-    Entries carry the file line of the card's name and raw = "<count> <name>". Invalid items
-    (count 0, missing name) become ParseProblems. Raises DecklistError if the file is unreadable,
+    Entries carry the file line of the card's name and raw = "<count> <name>". Invalid items (a missing name,
+    a bad count) become ParseProblems; a count-0 item is no card in the deck: a note (``Decklist.notes``). Raises DecklistError if the file is unreadable,
     not JSON, or holds no decklists.
     """
     path = Path(path)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-__all__ = ["PROBLEM_KINDS", "DeckReport", "LineName", "Problem"]
+__all__ = ["PROBLEM_KINDS", "UNJUDGED_KINDS", "VERDICTS", "DeckReport", "LineName", "Problem"]
 
 PROBLEM_KINDS: tuple[str, ...] = (
     "unknown_card",
@@ -21,7 +21,15 @@ PROBLEM_KINDS: tuple[str, ...] = (
     "color_identity",
     "commander",
     "parse_error",
+    "cannot_judge",
 )
+
+#: The kinds that say a card's legality is unknown (its data predates the format), not that the deck breaks a rule:
+#: alone, they leave the deck neither legal nor illegal (``DeckReport.legal`` is None, the verdict "cannot_judge").
+UNJUDGED_KINDS: frozenset[str] = frozenset({"cannot_judge"})
+
+#: A deck's verdict: legal, not legal, or not fully judged (no rule broken, some card's legality unknown).
+VERDICTS: tuple[str, ...] = ("legal", "not_legal", "cannot_judge")
 
 
 class Problem(NamedTuple):
@@ -53,7 +61,8 @@ class LineName(NamedTuple):
 
 @dataclass
 class DeckReport:
-    """The result of checking one deck. ``legal`` is True iff there are no problems."""
+    """The result of checking one deck. ``legal`` is True when there are no problems, False when a rule is broken,
+    None when no rule is broken but some card could not be judged (``verdict`` says which in one word)."""
 
     format: str
     source: str
@@ -75,8 +84,20 @@ class DeckReport:
         return list(map(LineName._make, self.line_rows))
 
     @property
-    def legal(self) -> bool:
-        return not self.problems
+    def verdict(self) -> str:
+        """One of VERDICTS: ``legal``, ``not_legal`` (a rule is broken) or ``cannot_judge`` (no rule is broken, but
+        the legality of some card is unknown: its data predates the format)."""
+        if not self.problems:
+            return "legal"
+        if all(p.kind in UNJUDGED_KINDS for p in self.problems):
+            return "cannot_judge"
+        return "not_legal"
+
+    @property
+    def legal(self) -> bool | None:
+        """True: legal; False: not legal; None: could not be fully judged (see ``verdict``)."""
+        verdict = self.verdict
+        return None if verdict == "cannot_judge" else verdict == "legal"
 
     @property
     def lines(self) -> list[dict[str, Any]]:
@@ -90,6 +111,7 @@ class DeckReport:
             "player": self.player,
             "format": self.format,
             "legal": self.legal,
+            "verdict": self.verdict,
             "problems": [p.to_dict() for p in self.problems],
             "counts": dict(self.counts),
             "commanders": list(self.commanders),

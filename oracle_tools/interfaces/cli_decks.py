@@ -96,7 +96,8 @@ def deck_check(
 ) -> None:
     """Check decklist FILES (any format; a JSON tournament cache checks every deck in it; - reads standard input).
 
-    Exit 0 when every deck is legal, 1 when any is not, 2 when a file cannot be read.
+    Exit 0 when every deck is legal, 1 when any is not, 2 when a file cannot be read, 3 when no deck breaks a rule
+    but some card cannot be judged (its data predates the format: ingest newer data).
     """
     from oracle_tools.errors import DecklistError
 
@@ -125,6 +126,8 @@ def deck_check(
                 reports.append(checked.to_dict())
                 if with_changes:
                     reports[-1]["legality_changes"] = db.deck_changes(checked)
+        if judged_by and any(p["kind"] == "cannot_judge" for r in reports for p in r["problems"]):
+            judged_by = db.legalities_source(fmt)  # which files lack the format's legalities, said too
     if as_json:
         # one file holding one deck: the report object; several files or decks: a list of reports
         echo_json(reports[0] if len(files) == 1 and len(reports) == 1 else reports)
@@ -139,9 +142,12 @@ def deck_check(
             if r["legal"]:
                 click.echo(f"{head}: legal in {fmt}")
             else:
-                click.echo(
-                    f"{head}: not legal in {fmt} ({len(r['problems'])} problem{'s' if len(r['problems']) != 1 else ''})"
-                )
+                n = len(r["problems"])
+                if r["legal"] is None:  # no rule broken; some card's data predates the format
+                    verdict = f"could not be fully judged in {fmt} ({n} card{'s' if n != 1 else ''} cannot be judged)"
+                else:
+                    verdict = f"not legal in {fmt} ({n} problem{'s' if n != 1 else ''})"
+                click.echo(f"{head}: {verdict}")
                 since = {(c["card"], c["kind"]): c["detail"] for c in r.get("legality_changes", [])}
                 for p in r["problems"]:
                     where = f"line {p['line']}" if p["line"] else "deck"
@@ -152,4 +158,6 @@ def deck_check(
                 click.echo(f"  note: {note}")
     if any("error" in r for r in reports):
         sys.exit(2)
-    sys.exit(0 if all(r["legal"] for r in reports) else 1)
+    if any(r["legal"] is False for r in reports):
+        sys.exit(1)
+    sys.exit(3 if any(r["legal"] is None for r in reports) else 0)

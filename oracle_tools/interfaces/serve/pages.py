@@ -639,8 +639,8 @@ def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str
     """The deck page's answers for the form's ``params`` (the address's, or a posted form's), written into
     ``context`` as they come (an error keeps the form filled in)."""
     from oracle_tools.decks.checker import format_rules
-    from oracle_tools.decks.decklist import parse_decklist
-    from oracle_tools.interfaces.serve.web import MAX_BODY, format_choices
+    from oracle_tools.decks.decklist import echo, parse_decklist
+    from oracle_tools.interfaces.serve.web import FORMAT_MISSING, MAX_BODY, format_choices
 
     deck = params.get("deck", "").replace("\r\n", "\n")  # a form posts CRLF line ends
     fmt = params.get("format", "").strip() or "modern"
@@ -662,6 +662,8 @@ def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str
         return context
     if len(deck.encode()) > MAX_BODY:
         raise PageError(f"The decklist is larger than {MAX_BODY // 1024:,} KB; paste a smaller one.", 413)
+    if not params.get("format", "").strip():  # as POST /decks/check answers: never judged as some format
+        raise PageError(FORMAT_MISSING)
     rules = format_rules(fmt)
     context["format"], context["format_label"] = rules.key, rules.label or rules.key
     if not deck.strip():
@@ -678,7 +680,7 @@ def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str
             "card": p.card,
             "line": p.line,
             "detail": p.detail,
-            "text": lines[p.line - 1] if p.line and p.line <= len(lines) else "",
+            "text": echo(lines[p.line - 1]) if p.line and p.line <= len(lines) else "",
         }
         for p in report.problems
     ]

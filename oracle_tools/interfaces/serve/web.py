@@ -43,6 +43,8 @@ from oracle_tools.names.kinds import RESOLVED_AS
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 
 MAX_NAME = MAX_NAME_CHARS  # characters; longer names are refused, as by the JSON API
+#: A deck sent without a format (``/?deck=…&format=``): said, as ``POST /decks/check`` says it, never judged as Modern.
+FORMAT_MISSING = "The format is missing: choose the format to check the deck against, such as modern."
 MAX_BODY = 1024 * 1024  # bytes of a posted form (a decklist); the API refuses bigger bodies with 413
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -239,6 +241,7 @@ def page_context(
     """What the page shows (plain data: the template needs no database) and its HTTP status. ``changes`` is
     :func:`recent_changes` (the server keeps it per database generation), else read here."""
     from oracle_tools.decks.checker import format_rules
+    from oracle_tools.decks.decklist import echo
 
     q = params.get("q", "").strip()
     deck = params.get("deck", "")
@@ -257,7 +260,7 @@ def page_context(
         "formats": format_choices(),
         "lookup": None,
         "report": None,
-        "deck_lines": deck.splitlines(),
+        "deck_lines": [echo(line) for line in deck.splitlines()],  # a problem's line, as every problem echoes it
         "name_error": None,
         "deck_error": None,
         "changes": changes if changes is not None else recent_changes(db),
@@ -280,6 +283,8 @@ def page_context(
         context["deck_error"], status = form_error
     elif "deck" in params:
         try:
+            if not params.get("format", "").strip():  # as POST /decks/check answers: never judged as some format
+                raise OracleToolsError(FORMAT_MISSING)
             rules = format_rules(fmt)
             context["format"], context["format_label"] = rules.key, rules.label or rules.key
             if not deck.strip():
