@@ -989,32 +989,28 @@ class Ingest:
 
     def _check_not_shrunk(self, con: duckdb.DuckDBPyConnection, card_files: list[SourceFile]) -> None:
         """Refuse to replace a database with one holding far fewer cards (a bad source that still parses)."""
-        if not card_files or self.replace_anyway or not self._previous_cards:
-            return
-        cards = con.execute("SELECT count(*) FILTER (WHERE is_card) FROM cards").fetchall()[0][0]
-        if cards < self._previous_cards * MIN_KEPT_SHARE:
-            files = ", ".join(f.short for f in card_files)
-            raise IngestError(
-                f"refusing to replace {self.db_path} ({self._previous_cards:,} cards) with a database of "
-                f"{cards:,} card{'s' if cards != 1 else ''} built from {files}: that would lose "
-                f"{self._previous_cards - cards:,} cards. Check the source files, or rerun with --replace-anyway "
-                "if that is what you want. Nothing was replaced."
-            )
+        if card_files:
+            count = "SELECT count(*) FILTER (WHERE is_card) FROM cards"
+            self._refuse_shrinking("card", self._previous_cards, con.execute(count).fetchall()[0][0], card_files)
 
     def _check_rulings_not_shrunk(self, con: duckdb.DuckDBPyConnection, ruling_files: list[SourceFile]) -> None:
         """The same refusal for the rulings: a ruling file replaces every ruling the old database held, so a
         small or wrong one (one ruling, another kind of file) would lose them all."""
-        if not ruling_files or self.replace_anyway or not self._previous_rulings:
+        if ruling_files:
+            count = "SELECT count(*) FROM rulings"
+            self._refuse_shrinking("ruling", self._previous_rulings, con.execute(count).fetchall()[0][0], ruling_files)
+
+    def _refuse_shrinking(self, what: str, before: int, now: int, files: list[SourceFile]) -> None:
+        """Refuse (unless --replace-anyway) a new database holding fewer than MIN_KEPT_SHARE of the old one's
+        ``what``s, built from ``files``."""
+        if self.replace_anyway or not before or now >= before * MIN_KEPT_SHARE:
             return
-        rulings = con.execute("SELECT count(*) FROM rulings").fetchall()[0][0]
-        if rulings < self._previous_rulings * MIN_KEPT_SHARE:
-            files = ", ".join(f.short for f in ruling_files)
-            raise IngestError(
-                f"refusing to replace {self.db_path} ({self._previous_rulings:,} rulings) with a database of "
-                f"{rulings:,} ruling{'s' if rulings != 1 else ''} built from {files}: that would lose "
-                f"{self._previous_rulings - rulings:,} rulings. Check the source files, or rerun with "
-                "--replace-anyway if that is what you want. Nothing was replaced."
-            )
+        raise IngestError(
+            f"refusing to replace {self.db_path} ({before:,} {what}s) with a database of {now:,} "
+            f"{what}{'s' if now != 1 else ''} built from {', '.join(f.short for f in files)}: that would lose "
+            f"{before - now:,} {what}s. Check the source files, or rerun with --replace-anyway if that is what "
+            "you want. Nothing was replaced."
+        )
 
     def _warn_rulings_without_card(self, con: duckdb.DuckDBPyConnection, ruling_files: list[SourceFile]) -> None:
         """Say so when rulings name an Oracle id no card in the new database has: they are kept, but no card
