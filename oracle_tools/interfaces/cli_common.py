@@ -195,13 +195,17 @@ class OracleToolsGroup(click.Group):
         # Called with the process's own arguments (the installed command, `python -m`), it is the program: a Ctrl-C
         # after the command ended stays ignored until the process exits; called with arguments (a test, a
         # caller's own process), the handler in place before is put back.
-        previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+        in_main_thread = threading.current_thread() is threading.main_thread()
+        previous = (
+            {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)} if in_main_thread else {}
+        )
         try:
             with _signals:
                 return self._main(*args, standalone_mode=standalone_mode, **kwargs)
         finally:
-            if previous is not None and (given is not None or not standalone_mode):
-                signal.signal(signal.SIGINT, previous)
+            if given is not None or not standalone_mode:
+                for signum, handler in previous.items():
+                    signal.signal(signum, handler)
 
     def _main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         if not standalone_mode:

@@ -150,14 +150,12 @@ def ingest(
 def _finish_once_written() -> None:
     """The new database is in place, so the run has succeeded: from here Ctrl-C or SIGTERM no longer stops it.
     It prints its report and exits 0 (a stop would have said "nothing was replaced", or ended with 143 and no
-    word, while the process frees the run's memory: half a second after the 2019 dump). Run in-process (click's
-    test runner names the program after the group), the handlers come back when the command ends."""
+    word, while the process frees the run's memory: half a second after the 2019 dump). Run in-process (a test,
+    a caller's own process), the group puts the handlers back when the command ends (OracleToolsGroup.main)."""
     import signal
 
-    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in (signal.SIGINT, signal.SIGTERM)}
-    root = click.get_current_context().find_root()
-    if root.info_name == root.command.name:
-        root.call_on_close(lambda: [signal.signal(signum, handler) for signum, handler in previous.items()])
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)
 
 
 @click.command()
