@@ -295,7 +295,7 @@ class WordIndex:
     letter dropped, sorted, beside the word it came from), and the words a fragment is inside.
     """
 
-    __slots__ = ("_blob", "_set", "dropped", "dropped_from", "postings", "starts", "vocabulary")
+    __slots__ = ("_blob", "_longest", "_set", "dropped", "dropped_from", "postings", "starts", "vocabulary")
 
     def __init__(
         self,
@@ -311,6 +311,7 @@ class WordIndex:
         self.dropped = dropped  # a word with one letter dropped, sorted; dropped_from: the word's position
         self.dropped_from = dropped_from
         self._set = frozenset(vocabulary)
+        self._longest = max(map(len, vocabulary), default=0)
         #: the vocabulary as one text and where each word starts in it (built on the first inside-word search; one
         #: attribute, so a thread that finds it set finds both halves — the index is shared by the server's threads)
         self._blob: tuple[str, list[int]] | None = None
@@ -406,6 +407,8 @@ class WordIndex:
         a word with a letter dropped, or one is the other with a letter dropped: a few binary searches."""
         from rapidfuzz.distance import OSA
 
+        if len(word) > self._longest + 1:  # one edit from no word; and its probes would cost len(word) squared
+            return []
         probes = {word[:i] + word[i + 1 :] for i in range(len(word))}
         found = set(self._set.intersection(probes))  # a letter too many was typed
         dropped, dropped_from, vocabulary = self.dropped, self.dropped_from, self.vocabulary
