@@ -69,13 +69,17 @@ def legality_files(con: duckdb.DuckDBPyConnection) -> list[LegalityFile]:
     return out
 
 
+#: The file a card's legalities come from: that of its newest English printing, else of its newest in any language
+#: (the printing an ingest keeps them from, as ``sql/legalities_files.sql`` ranks it), per oracle_id of ``printings``.
+_LEGALITIES_FILE = "arg_max(source_file, ((lang = 'en'), released_at))"
+
+
 def card_files(con: duckdb.DuckDBPyConnection, oracle_ids: Sequence[str]) -> dict[str, str]:
     """oracle_id -> the file its legalities come from (as ``sql/legalities_files.sql`` picks it), for these cards."""
     if not oracle_ids:
         return {}
     rows = con.execute(
-        "SELECT oracle_id, arg_max(source_file, ((lang = 'en'), released_at)) FROM printings "
-        "WHERE oracle_id IN $oids GROUP BY oracle_id",
+        f"SELECT oracle_id, {_LEGALITIES_FILE} FROM printings WHERE oracle_id IN $oids GROUP BY oracle_id",
         {"oids": list(oracle_ids)},
     ).fetchall()
     return {oid: str(file) for oid, file in rows if file is not None}
@@ -84,7 +88,7 @@ def card_files(con: duckdb.DuckDBPyConnection, oracle_ids: Sequence[str]) -> dic
 def format_files(con: duckdb.DuckDBPyConnection, fmt: str) -> set[str]:
     """The files that give some card a legality in ``fmt`` (their data knows the format)."""
     rows = con.execute(
-        "SELECT DISTINCT file FROM (SELECT arg_max(source_file, ((lang = 'en'), released_at)) AS file FROM printings "
+        f"SELECT DISTINCT file FROM (SELECT {_LEGALITIES_FILE} AS file FROM printings "
         "WHERE oracle_id IN (SELECT oracle_id FROM legalities WHERE format = $fmt) GROUP BY oracle_id)",
         {"fmt": fmt},
     ).fetchall()
