@@ -535,11 +535,16 @@ BLANK_NAMES = [card["name"] for card in json.loads((FIXTURES / "blank_names.json
 
 @pytest.fixture(scope="module")
 def blank_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sample's cards (the Goblin token and Unhinged's "_____" among them) and the blank-named cards."""
+    """The sample's cards (the Goblin token and Unhinged's "_____" among them), the blank-named cards, and the
+    2025 list's "Name Sticker" Goblin and two sticker sheets (sticker_names.json)."""
     from oracle_tools.ingest import sample_dir
 
     path = tmp_path_factory.mktemp("blanks") / "blanks.duckdb"
-    files = [*sorted(sample_dir().glob("cards-*.json.gz")), FIXTURES / "blank_names.json"]
+    files = [
+        *sorted(sample_dir().glob("cards-*.json.gz")),
+        FIXTURES / "blank_names.json",
+        FIXTURES / "sticker_names.json",
+    ]
     OracleDB.ingest_files(path, files).close()
     return path
 
@@ -591,6 +596,53 @@ def test_a_blank_is_a_word_of_the_name_through_every_door(blank_db_path: Path) -
         assert answer["name"] == "_____ Goblin"
     finally:
         assert "Traceback" not in server.stop()
+
+
+def test_name_sticker_goblin_is_a_card_of_its_own_not_the_blank(blank_db_path: Path) -> None:
+    """'"Name Sticker" Goblin' (a real mtgtop8 Legacy list writes it) is no spelling of _____ Goblin: Scryfall's data
+    holds both (the 2025 list), different Oracle cards with different text (the first is Unfinity's MTGO card, its
+    d20 roll). CR 201.2: a card's name is its name: each resolves to itself, never to the other, through every
+    door, and the quotes of its name are folded away as any mark is."""
+    from oracle_tools.names.point import PointNames
+
+    from oracle_server import Server
+
+    sticker, blank = '"Name Sticker" Goblin', "_____ Goblin"
+    typed = {sticker: sticker, "“Name Sticker” Goblin": sticker, "name sticker goblin": sticker, blank: blank}
+    with OracleDB(blank_db_path) as db:
+        for resolver in (PointNames(db.con), db.name_index):
+            ids = set()
+            for text, name in typed.items():
+                r = resolver.resolve(text)
+                assert (r.status, r.name) == ("ok", name), (text, type(resolver).__name__, r)
+                ids.add(r.oracle_id)
+            assert len(ids) == 2  # two cards
+        assert db.resolve_many(list(typed)).get_column("name").to_list() == list(typed.values())
+        report = db.check_deck(f"4 {sticker}\n4 {blank}\n", format="limited")
+        assert not [p for p in report.problems if p.kind == "unknown_card"], report.problems
+        assert db.search('!"\\"Name Sticker\\" Goblin"').get_column("name").to_list() == [sticker]
+    server = Server(blank_db_path, "--no-warm")
+    try:
+        named = server.client.get("/cards/named", params={"exact": sticker})
+        assert named.status_code == 200 and named.json()["name"] == sticker
+        found = server.client.post("/cards/collection", json={"identifiers": [{"name": sticker}, {"name": blank}]})
+        assert [c["name"] for c in found.json()["data"]] == [sticker, blank]
+    finally:
+        assert "Traceback" not in server.stop()
+
+
+def test_a_sticker_sheet_in_a_decklist_is_no_card(blank_db_path: Path) -> None:
+    """Scryfall models Unfinity's sticker sheets as cards (layout normal, type line "Stickers", even a Commander
+    legality), and real decklists list them in sideboards, as mtgtop8 writes them ('Misunderstood/Trapeze/Elf') or
+    with spaces (Melee). CR 123.2: sticker sheets are not cards: the deck check says so, never counts one as a card
+    of the deck or sideboard, and never offers one as the card meant."""
+    with OracleDB(blank_db_path) as db:
+        deck = "1 _____ Goblin\nSideboard\n1 Misunderstood/Trapeze/Elf\n1 Phyrexian Midway Bamboozle\n"
+        report = db.check_deck(deck, format="commander", commanders=["_____ Goblin"])
+        sheets = [p for p in report.problems if "sticker sheet" in p.detail]
+        assert [p.line for p in sheets] == [3, 4], report.problems
+        assert all("CR 123.2" in p.detail and "not a card" in p.detail for p in sheets)
+        assert "Misunderstood Trapeze Elf" in sheets[0].detail
 
 
 def test_a_database_built_before_blanks_were_words_still_finds_them(blank_db_path: Path, tmp_path: Path) -> None:

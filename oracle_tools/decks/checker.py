@@ -319,8 +319,19 @@ class DeckChecker:
         index = self._names
         res = self._misses.get(name) or index.resolve(name)
         if res.status == "ok" and (found := self._found(res)):
-            return found
+            return _sticker_sheet(name, found.rules) or found
         first = res
+        # mtgtop8 writes an Unfinity sticker sheet's three words with slashes ("Misunderstood/Trapeze/Elf"): read so
+        # only to say it is a sheet, never to make a card of it
+        if res.status != "ok" and "/" in name:
+            sheet = index.lookup(re.sub(r"\s*/+\s*", " ", name.strip()))
+            if (
+                sheet is not None
+                and sheet.ok
+                and (found := self._found(sheet))
+                and (miss := _sticker_sheet(name, found.rules))
+            ):
+                return miss
         # Decks write "Scavenger Regent // Exude Toxin // Scavenger Regent" (omen) and
         # "Clarion Conqueror // Clarion Conqueror": try the part before the first " // ".
         if res.status != "ok" and "/" in name:
@@ -949,6 +960,22 @@ def check_decks(
 
     schema = {column: getattr(pl, dtype) for column, dtype in dtypes.items()}
     return pl.DataFrame(dict(zip(schema, columns)), schema=schema)
+
+
+# Scryfall's type line of an Unfinity sticker sheet (set sunf, layout normal; it even gives the sheets a Commander
+# legality): CR 123.2, sticker sheets are not cards and have no characteristics, so no deck or sideboard holds one
+# (a player who plays with stickers brings ten or more sheets beside the deck, CR 123.2a).
+STICKER_SHEET_TYPE = "Stickers"
+
+
+def _sticker_sheet(name: str, card: CardRules) -> _Miss | None:
+    """The miss of a decklist name that is a sticker sheet (CR 123.2: not a card), None for a card."""
+    if card.front_type != STICKER_SHEET_TYPE:
+        return None
+    return _Miss(
+        f"'{echo(name)}' is the sticker sheet {card.name}, not a card (CR 123.2); sticker sheets are not part of a "
+        "deck or sideboard: list them apart (CR 123.2a)."
+    )
 
 
 def _head(name: str) -> str:
