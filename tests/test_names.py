@@ -521,6 +521,12 @@ def test_marks_between_digits_or_of_the_name_itself_keep_their_answers(sample_db
     assert "richard garfield phd" in spaced_keys("Richard Garfield,Ph.D.")
     assert normalize("B.F.M. (Big Furry Monster)") == "bfm big furry monster"  # the stored key, unchanged
     assert normalize("Jace,the Mind Sculptor") == "jacethe mind sculptor"
+    # a quote mark between the word and the glued comma is no break of its own: the space left out is the same
+    assert spaced_keys('Kongming,"Sleeping Dragon"') == ("kongming sleeping dragon",)
+    assert spaced_keys("Kongming,“Sleeping Dragon”") == ("kongming sleeping dragon",)
+    assert spaced_keys('Henzie "Toolbox",Torre') == ("henzie toolbox torre",)
+    assert spaced_keys('"100",000') == ()  # digits: a number
+    assert sample_db.resolve('Jace,"the Mind Sculptor"').name == "Jace, the Mind Sculptor"
     r = sample_db.resolve("Question Elemental?")
     assert (r.status, r.name, r.via) == ("ok", "Question Elemental?", "name")
 

@@ -186,6 +186,17 @@ def test_exact_name_matches_a_whole_name_or_a_face(sample_db: OracleDB) -> None:
     assert names(sample_db, "!lightning") == []
 
 
+def test_exact_name_reads_a_glued_comma_as_every_name_lookup_does(sample_db: OracleDB) -> None:
+    """'!"Jace,the Mind Sculptor"' (a comma glued between two words, as pasted lists write it) is the card resolve
+    finds for the same text (CR 201.2: the name is the card's, not the typist's marks); a name's own marks keep
+    their answer and a near miss stays none."""
+    assert sample_db.resolve("Jace,the Mind Sculptor").name == "Jace, the Mind Sculptor"
+    assert names(sample_db, '!"Jace,the Mind Sculptor"') == ["Jace, the Mind Sculptor"]
+    assert names(sample_db, '!"jace,the mind sculptor" or !fire') == ["Fire // Ice", "Jace, the Mind Sculptor"]
+    assert names(sample_db, '!"Ach! Hans,Run!"') == ['"Ach! Hans, Run!"']
+    assert names(sample_db, '!"Jace,the Mind Sculpto"') == []
+
+
 def test_type_partial_words_and_extras_hidden(sample_db: OracleDB) -> None:
     found = sample_db.search("t:goblin c:r mv<=2")
     # Goblin Artisans: {R}, Creature — Goblin Artificer, 1/1 (ATQ) — red, Goblin, mana value 1

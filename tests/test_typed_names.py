@@ -79,6 +79,7 @@ ROWS: list[tuple[str, bool, str, str | None]] = [
     ("Jace,the Mind Sculptor", True, "ok", "Jace, the Mind Sculptor"),
     ("jace,the mind", True, "ok", "Jace, the Mind Sculptor"),
     ("Kongming,Sleeping Dragon", False, "ok", 'Kongming, "Sleeping Dragon"'),
+    ('Kongming,"Sleeping Dragon"', False, "ok", 'Kongming, "Sleeping Dragon"'),  # the comma glued to a quote
     ("Dr.Julius Jumblemorph", False, "ok", "Dr. Julius Jumblemorph"),
     ("Richard Garfield,Ph.D.", False, "ok", "Richard Garfield, Ph.D."),
     # ... while names whose own marks are no word break keep their answers

@@ -39,7 +39,7 @@ from oracle_tools.search.keywords import (
     supported_names,
 )
 from oracle_tools.search.tree import And, Empty, Node, Not, Or, Term, walk
-from oracle_tools.text.matching import normalize
+from oracle_tools.text.matching import exact_keys, normalize
 from oracle_tools.text.oracletext import REMINDER_WITH_SPACE_PATTERN
 
 # -- colours ------------------------------------------------------------------------------------------
@@ -273,12 +273,27 @@ def _regex(term: Term, state: _State) -> str:
 def _name(term: Term, state: _State) -> str:
     if term.kind == "regex":
         return f"regexp_matches(c.name, {state.bind(_regex(term, state))})"
-    key = normalize(term.value)
     if term.exact:
-        return f"c.oracle_id IN (SELECT oracle_id FROM names WHERE via IN ('name', 'face') AND key = {state.bind(key)})"
+        return _exact_name(term.value, state)
+    key = normalize(term.value)
     if not key:
         return "true"
     return f"c.oracle_id IN (SELECT oracle_id FROM names WHERE via = 'name' AND contains(key, {state.bind(key)}))"
+
+
+def _exact_name(value: str, state: _State) -> str:
+    """``!name``: the cards whose name or a face's is the name, read as every name lookup reads it
+    (:func:`~oracle_tools.text.matching.exact_keys`): its key, else the first of its re-readings with a glued comma
+    or period as a word break that is a name's ('!"Jace,the Mind Sculptor"'); a name's own marks keep their answer."""
+    own = "SELECT {column} FROM names WHERE via IN ('name', 'face') AND key"
+    keys = exact_keys(value)
+    if len(keys) == 1:
+        return f"c.oracle_id IN ({own.format(column='oracle_id')} = {state.bind(keys[0])})"
+    first = (
+        f"({own.format(column='key')} IN (SELECT unnest({state.bind(list(keys))})) "
+        f"ORDER BY list_position({state.bind(list(keys))}, key) LIMIT 1)"
+    )
+    return f"c.oracle_id IN ({own.format(column='oracle_id')} = {first})"
 
 
 def _type(term: Term, state: _State) -> str:

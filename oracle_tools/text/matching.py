@@ -77,8 +77,13 @@ _BLANKS = re.compile(r"_+")
 # A comma or period glued between two letters is a word break the typist left out ("Jace,the Mind Sculptor" of pasted
 # decklists and Cockatrice/MTGO exports): read so only when the name as typed is no name (:func:`spaced_keys`), since
 # names' own marks fold away first ("B.F.M. (Big Furry Monster)", the Italian "Atalya,Maestra Samita"); between
-# digits it is part of a number ("Borrowing 100,000 Arrows").
-_GLUED_BREAK = {marks: re.compile(rf"(?<=[^\W\d_]){marks}(?=[^\W\d_])") for marks in ("[,.]", ",", r"\.")}
+# digits it is part of a number ("Borrowing 100,000 Arrows"). A quote mark between the letter and the comma or period
+# is no word break of its own ('Kongming,"Sleeping Dragon"' is Kongming, "Sleeping Dragon" with its space left out).
+_QUOTES = "\"'“”‘’„«»"
+_GLUED_BREAK = {
+    marks: re.compile(rf"(?:(?<=[^\W\d_])|(?<=[^\W\d_][{_QUOTES}])){marks}(?=[{_QUOTES}]?[^\W\d_])")
+    for marks in ("[,.]", ",", r"\.")
+}
 
 
 #: Strings up to this long have their keys kept (the last few thousand): one resolve folds its text several
@@ -142,8 +147,8 @@ def blankless_key(text: str) -> str | None:
 
 
 def spaced_keys(text: str) -> tuple[str, ...]:
-    """The lookup keys of ``text`` read with the commas and periods glued between two letters as word breaks, each
-    differing from its key: all of them ('Jace,the Mind Sculptor' -> 'jace the mind sculptor'), else the commas alone
+    """The lookup keys of ``text`` read with the commas and periods glued between two letters (a quote mark between
+    may stand beside the mark: 'Kongming,"Sleeping Dragon"') as word breaks, each differing from its key: all of them ('Jace,the Mind Sculptor' -> 'jace the mind sculptor'), else the commas alone
     or the periods alone ('Richard Garfield,Ph.D.': its comma breaks words, its periods are the name's own).
     Asked only when the key of the text as typed is no name's: a name's own glued marks keep their answers."""
     if "," not in text and "." not in text:
@@ -155,6 +160,13 @@ def spaced_keys(text: str) -> tuple[str, ...]:
         if spaced != text and (spaced_key := normalize(spaced)) != key:
             found.setdefault(spaced_key)
     return tuple(found)
+
+
+def exact_keys(text: str) -> tuple[str, ...]:
+    """The keys an exact lookup of ``text`` tries, in order: its key, then its :func:`spaced_keys`; the first that is
+    a name's key is the answer (CR 201.2: a comma glued between two words is the typist's, the name is the card's).
+    The resolvers read them in this order, and so does search's exact-name form (``!"Jace,the Mind Sculptor"``)."""
+    return (normalize(text), *spaced_keys(text))
 
 
 # A typed word is corrected towards a word of the names one edit away (Damerau: a letter dropped, added, replaced,
