@@ -136,6 +136,10 @@ ROWS: list[tuple[str, bool, str, str | None]] = [
     ("Blightsteel", True, "ok", "Blightsteel Colossus"),
     ("Force of Will", True, "ok", "Force of Will"),
     ("force will", True, "ok", "Force of Will"),
+    # a name of the real decklists that this data lacks, spelt close to one other name but with a whole word of its
+    # own replaced: another card (CR 201.2), never answered as the close one
+    ("Kodama of the East Tree", True, "not_found", None),
+    ("Wheel of Misfortune", True, "not_found", None),
     # typos: corrected only towards a clearly closest name
     ("tarmogoyff", True, "ok", "Tarmogoyf"),
     ("tarmo goyf", True, "ok", "Tarmogoyf"),
@@ -383,6 +387,24 @@ def test_a_short_whole_word_of_one_name_decides_nothing(sample_db: OracleDB) -> 
     r = sample_db.resolve("SP", fuzzy=True)
     assert r.status == "ambiguous", r
     assert "SP//dr, Piloted by Peni" in {c.name for c in r.candidates} and len(r.candidates) > 1
+
+
+def test_a_name_with_a_word_replaced_is_another_card_not_a_misspelling(sample_db: OracleDB) -> None:
+    """The sample has Circle of Protection: Blue, not Red. 'Circle of Protection: Red' is spelt close to Blue's name,
+    but 'red' is a whole word of names and Blue's name has another word in its place (CR 201.2: a name is its
+    words): not found, with Blue offered, never answered as Blue. A misspelt word is still read ('Bleu'), and so are
+    words run together or apart ('tarmo goyf')."""
+    from oracle_tools.names.point import PointNames
+
+    for resolver in (PointNames(sample_db.con), sample_db.name_index):
+        red = resolver.resolve("Circle of Protection: Red", fuzzy=True)
+        assert red.status == "not_found" and red.suggestions[0] == "Circle of Protection: Blue", red
+        assert resolver.resolve("Circle of Protection: Bleu", fuzzy=True).name == "Circle of Protection: Blue"
+        assert resolver.resolve("tarmo goyf", fuzzy=True).name == "Tarmogoyf"
+    one = CliRunner().invoke(
+        main, ["resolve", "--db", str(sample_db.path), "--fuzzy", "--json", "--", "Circle of Protection: Red"]
+    )
+    assert one.exit_code == 1 and json.loads(one.stdout)["status"] == "not_found"
 
 
 # -- suggestions: word and prefix matches first, then close spellings --------------------------------------

@@ -7,7 +7,9 @@ fragment counts inside words too ("tarmo" is Tarmogoyf, the one name it fits; "a
 Holocaust, so it is ambiguous). Spelling is corrected only after that: a word one edit away from a word of the
 names (Damerau: a letter dropped, added, replaced or two swapped), else a clearly closest name — unless its words
 are another name's in another order and the spelling is more than one slip away ("bolt lightning": Lightning Bolt
-or Ball Lightning, ambiguous). A string that shares no word or near word with any name matches nothing.
+or Ball Lightning, ambiguous), and unless a whole word of the names typed has a different word in its place there
+("Circle of Protection: Red" is not Circle of Protection: Blue: another card, not a misspelling; CR 201.2). A string
+that shares no word or near word with any name matches nothing.
 
 :class:`NameMatcher` answers from a :class:`WordIndex` built once (for the card names at ingest, kept in the
 database: ``names.suggestions``), never from a scan of every name:
@@ -753,8 +755,27 @@ class NameMatcher:
                 reordered := [self.names[line] for line in self._reordered(reading.typed) if line != close[0][0]]
             ):
                 return Match((*name, *reordered), (*name, *reordered), (), corrected=True)
+            if self._replaces_a_word(reading.typed, self.keys[close[0][0]]):
+                return Match()  # another card's name, not a misspelling of it: not found, offered as "did you mean"
             return Match(name, name, name, corrected=True)
         return Match()
+
+    def _replaces_a_word(self, typed: tuple[str, ...], key: str) -> bool:
+        """Whether the name of ``key`` has a different word where a typed word is (CR 201.2: a name is its words; the
+        one close spelling of a string is still another card when a word was replaced or added): a typed word that is
+        a whole word of the names ('red' of Circle of Protection: Red), is nowhere in the name ('blue') and is not
+        one edit from one of its words ('gods' for 'god', from CORRECTED_LETTERS letters on, as a slip is read).
+        A word the name holds run together with another ('tarmo goyf', 'counter spell') is in it."""
+        from rapidfuzz.distance import OSA
+
+        own = words(key)
+        joined = "".join(own)
+        return any(
+            word not in joined
+            and self.index.lines_of(word)
+            and (len(word) < CORRECTED_LETTERS or not any(OSA.distance(word, w, score_cutoff=1) <= 1 for w in own))
+            for word in typed
+        )
 
     def _reordered(self, typed: tuple[str, ...]) -> list[int]:
         """Names whose words the typed words are words or word prefixes of in another order (each a word of its
