@@ -24,7 +24,7 @@ import click
 from oracle_tools.db import OracleDB, default_db_path
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.store import sqlfiles, userfiles
-from oracle_tools.store.stopping import SignalsNoticed, Stopped
+from oracle_tools.store.stopping import SignalsNoticed, Stopped, handle_signals_as_usual, stopped_how
 
 
 def db_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -150,9 +150,8 @@ def _error_line(exc: BaseException, command: str) -> tuple[str, int]:
         return f"error: {exc}", getattr(exc, "exit_status", 2)
     if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, or SIGTERM where a command stops on it (store.stopping)
         kept = "; nothing was replaced: the database is as it was" if command == "ingest" else ""
-        status = getattr(exc, "exit_status", 130)
-        how = "interrupted" if status == 130 else f"stopped by {exc}"
-        return f"error: {command}: {how}{kept}", status
+        signum = getattr(exc, "signum", signal.SIGINT)
+        return f"error: {command}: {stopped_how(signum)}{kept}", 128 + signum
     if isinstance(exc, MemoryError):
         return f"error: {command}: ran out of memory; close other programs or use a smaller input", 1
     if isinstance(exc, ValueError) and "null byte" in str(exc):  # a path or name with NUL in it
@@ -246,6 +245,7 @@ class OracleToolsGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             try:
+                handle_signals_as_usual()  # the program exited at once on a signal until now (interfaces/program.py)
                 return super().invoke(ctx)
             finally:
                 _done_with_signals()  # the command has ended, its answer given (exit statuses too) or failed
