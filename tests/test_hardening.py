@@ -391,6 +391,40 @@ def test_resolve_batch_of_bytes_is_one_line(sample_db_path: Path) -> None:
     )
 
 
+def test_a_path_or_text_with_control_characters_is_said_in_one_line(sample_db_path: Path, tmp_path: Path) -> None:
+    """A file named with a newline (or an escape sequence) split the error line in two, or let the name rewrite the
+    terminal: every line that quotes a path, a name or a query shows its control characters escaped."""
+    runner = CliRunner()
+    db = ["--db", str(sample_db_path)]
+
+    def said(args: list[str]) -> str:
+        result = runner.invoke(main, args)
+        assert result.exit_code in (1, 2), (args, result.output)
+        return result.stderr
+
+    missing = tmp_path / "deck\nname.txt"
+    assert said(["deck", "check", str(missing), "--format", "modern", *db]) == (
+        f"error: {tmp_path}/deck\\nname.txt: no such file; check the path (relative paths start from {Path.cwd()}).\n"
+    )
+    empty_object = tmp_path / "a\nb.json"
+    empty_object.write_text("{}", encoding="utf-8")
+    line = said(["ingest", str(empty_object), "--db", str(tmp_path / "new.duckdb"), "--no-progress"])
+    assert line.startswith(f"error: {tmp_path}/a\\nb.json: holds an empty JSON object") and line.count("\n") == 1
+    line = said(["info", "--db", str(tmp_path / "x\ny.duckdb")])
+    assert line.startswith(f"error: no database at {tmp_path}/x\\ny.duckdb. Build one") and line.count("\n") == 1
+    # click's own refusal of an option's value, after the usage lines
+    assert said(["resolve", "--batch", str(tmp_path / "no\x1b[2Jfile"), *db]).endswith(
+        f"error: Invalid value for '--batch': '{tmp_path}/no\\x1b[2Jfile': No such file or directory\n"
+    )
+    # the query under its caret stays one line, the caret under the word it points at
+    assert said(["search", "t:gob\nlin foo:bar", *db]).endswith("\n  t:gob\\nlin foo:bar\n             ^\n")
+    # the deck report names the file in one line too
+    deck = tmp_path / "red\x1b[31m.txt"
+    deck.write_text("4 Lightning Bolt\n", encoding="utf-8")
+    result = runner.invoke(main, ["deck", "check", str(deck), "--format", "modern", *db])
+    assert f"{tmp_path}/red\\x1b[31m.txt: not legal in modern (1 problem)\n" in result.stdout
+
+
 def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["same-name", "x" * 100_000, "Ice", "--db", str(sample_db_path)])
     assert result.exit_code == 2 and result.output.count("\n") == 1
