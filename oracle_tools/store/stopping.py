@@ -15,15 +15,11 @@ at once; DuckDB's ``interrupt()`` is then seen within milliseconds, and the main
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
-import sys
+import socket
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    import socket
+from typing import Any
 
 #: The signals :class:`StopOnSignals` stops on.
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -92,8 +88,6 @@ class StopOnSignals:
     def __enter__(self) -> StopOnSignals:
         if threading.current_thread() is not threading.main_thread():
             return self
-        import socket
-
         reader, writer = socket.socketpair()
         writer.setblocking(False)
         self._sockets = (reader, writer)
@@ -125,8 +119,6 @@ class StopOnSignals:
         for signum, handler in self._previous.items():
             signal.signal(signum, handler)
         signal.set_wakeup_fd(self._previous_fd)
-        import socket
-
         reader, writer = self._sockets
         writer.close()
         reader.shutdown(socket.SHUT_RDWR)
@@ -170,8 +162,6 @@ class SignalsNoticed:
         self._first = None
         if threading.current_thread() is not threading.main_thread():
             return self
-        import socket
-
         reader, writer = socket.socketpair()
         reader.setblocking(False)
         writer.setblocking(False)
@@ -195,39 +185,27 @@ def stopped_how(signum: int) -> str:
     return "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
 
 
-#: The handlers :func:`exit_at_once_on_signals` replaced, put back by :func:`handle_signals_as_usual`.
-_before_exit_at_once: dict[int, Any] = {}
+#: The program's handler of the moments before its command starts, and the handlers it replaced
+#: (:func:`until_the_command_starts`).
+_starting: tuple[Callable[[int, Any], object] | None, dict[signal.Signals, Any]] = (None, {})
 
 
-def _exit_at_once(signum: int, frame: object) -> None:
-    """Nothing has started yet (the program is importing its libraries): say the signal in one line and exit with
-    128 + its number, at once, wherever the import was (no traceback, no half-imported module to unwind)."""
-    for each in SIGNALS:
-        signal.signal(each, signal.SIG_IGN)  # a second Ctrl-C does not cut the line short
-    with contextlib.suppress(Exception):  # what --help or --version already wrote is kept
-        sys.stdout.flush()
-    os.write(2, f"error: oracle-tools: {stopped_how(signum)}\n".encode())
-    os._exit(128 + signum)
-
-
-def exit_at_once_on_signals() -> None:
-    """From the program's first line until its command starts (:func:`handle_signals_as_usual`): SIGINT and SIGTERM
-    print one line and exit 130 or 143. Importing the command line (click, DuckDB, Polars…) takes a few hundred
-    milliseconds, in which Ctrl-C printed Python's KeyboardInterrupt traceback. A signal the process inherited as
-    ignored (a job started with ``&`` by a script ignores SIGINT) stays ignored here."""
-    if threading.current_thread() is not threading.main_thread():
-        return
-    for signum in SIGNALS:
-        if signal.getsignal(signum) in (signal.default_int_handler, signal.SIG_DFL):
-            _before_exit_at_once[signum] = signal.signal(signum, _exit_at_once)
+def until_the_command_starts(handler: Callable[[int, Any], object], replaced: dict[signal.Signals, Any]) -> None:
+    """``handler`` is in place of each handler of ``replaced`` (by signal) while the program starts
+    (interfaces/program.py: it imports the command line, which takes a few hundred milliseconds, and exits with
+    one line on a signal); :func:`handle_signals_as_usual` puts them back when the command starts."""
+    global _starting
+    _starting = (handler, dict(replaced))
 
 
 def handle_signals_as_usual() -> None:
-    """The command starts: the handlers :func:`exit_at_once_on_signals` replaced are put back (Ctrl-C raises
+    """The command starts: the handlers the program replaced while it started are put back (Ctrl-C raises
     KeyboardInterrupt, which the command's group turns into its line; SIGTERM ends the process unless a command
-    stops on it, :class:`StopOnSignals`). Nothing happens when they were not replaced (a test, a caller's own
+    stops on it, :class:`StopOnSignals`). Nothing happens when none were replaced (a test, a caller's own
     process)."""
-    for signum, before in list(_before_exit_at_once.items()):
-        if signal.getsignal(signum) is _exit_at_once:
+    global _starting
+    handler, replaced = _starting
+    for signum, before in replaced.items():
+        if signal.getsignal(signum) is handler:
             signal.signal(signum, before)
-    _before_exit_at_once.clear()
+    _starting = (None, {})
