@@ -1,6 +1,6 @@
 """``python -m oracle_tools``: the ``oracle-tools`` command, for an environment whose scripts folder is not on PATH."""
 
-from oracle_tools.interfaces.cli import main
+from oracle_tools.interfaces.program import main
 
 if __name__ == "__main__":
-    main(prog_name="oracle-tools")
+    main()

@@ -15,7 +15,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, overload
 
 from oracle_tools.errors import (
     ArgumentError,
@@ -99,6 +99,13 @@ def _missing_deck_file(deck: object) -> str | None:
         return None if Path(line).expanduser().exists() else line
     except (OSError, ValueError):  # a name too long for the system, a NUL
         return line
+
+
+def _bulk_file(file: str | os.PathLike[str] | BinaryIO) -> Path | BinaryIO:
+    """A bulk file argument as the ingest takes it: an open binary file object as it is, else a path."""
+    if isinstance(file, str | os.PathLike):
+        return Path(file)
+    return file
 
 
 def default_db_path() -> Path:
@@ -206,7 +213,7 @@ class OracleDB:
     def ingest_files(
         cls,
         path: str | os.PathLike[str] | None,
-        files: Sequence[str | os.PathLike[str]],
+        files: Sequence[str | os.PathLike[str] | BinaryIO],
         *,
         rules_file: str | os.PathLike[str] | None = None,
         progress: bool = False,
@@ -215,7 +222,10 @@ class OracleDB:
         replace_anyway: bool = False,
     ) -> OracleDB:
         """Build (or rebuild) the database at ``path`` from local Scryfall bulk files (``wait``: for another
-        ingest writing it; ``replace_anyway``: even with fewer than half its cards, as ``ingest`` options)."""
+        ingest writing it; ``replace_anyway``: even with fewer than half its cards, as ``ingest`` options). A file
+        may be a stream, as ``oracle-tools ingest`` reads it: a named pipe, ``/dev/fd/N`` (a pipe such as
+        ``<(zcat …)``), ``-`` (standard input) or an open binary file object (read from where it stands, left
+        open); a stream is copied first, at most :data:`~oracle_tools.store.limits.STREAM_BYTES`."""
         db = cls(path)
         ingest = _ingest.Ingest(
             db.path,
@@ -226,8 +236,7 @@ class OracleDB:
         )
         rules = Path(rules_file) if rules_file else None
         ingest.check_side_files(rules)  # before sniffing opens a card file: a bad side file is said at once
-        sources = [_ingest.sniff(Path(f)) for f in files]
-        ingest.run(sources, rules_file=rules)
+        _ingest.ingest_bulk_files(ingest, [_bulk_file(f) for f in files], rules_file=rules)
         return db
 
     @classmethod
@@ -251,7 +260,7 @@ class OracleDB:
         path: str | os.PathLike[str] | None = None,
         *,
         sample: bool = False,
-        bulk_files: Sequence[str | os.PathLike[str]] = (),
+        bulk_files: Sequence[str | os.PathLike[str] | BinaryIO] = (),
         types: Sequence[str] = ("oracle_cards", "default_cards", "rulings"),
         api_url: str | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
@@ -265,11 +274,12 @@ class OracleDB:
         """Build (or rebuild) the database at ``path`` as ``oracle-tools ingest`` does, and say what was read and
         written: from the embedded ``sample``, local ``bulk_files``, only a rules file (the existing cards kept), or
         else the Scryfall API's bulk files of ``types`` and its set list, downloaded into ``cache_dir`` (default:
-        ``$ORACLE_TOOLS_CACHE``, else ``cache`` beside the database). ``rules_url`` downloads the rules text."""
+        ``$ORACLE_TOOLS_CACHE``, else ``cache`` beside the database). ``rules_url`` downloads the rules text. A bulk
+        file may be a stream (:meth:`ingest_files`)."""
         return _ingest.build(
             Path(path) if path is not None else default_db_path(),
             sample=sample,
-            bulk_files=[Path(f) for f in bulk_files],
+            bulk_files=[_bulk_file(f) for f in bulk_files],
             types=types,
             api_url=api_url,
             cache_dir=Path(cache_dir) if cache_dir is not None else None,

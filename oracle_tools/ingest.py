@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import json
 import os
 import re
@@ -30,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import duckdb
 from tqdm import tqdm
@@ -391,12 +392,18 @@ WRITER_WAIT_SECONDS = 5.0
 #: How much of a stream is copied before it is sniffed: a compressed head is enough of its content to recognise.
 _STREAM_HEAD = 1 << 20
 STDIN = "-"
+_NO_WAIT = os.O_RDONLY | os.O_NONBLOCK
 
 
-def is_stream(path: Path) -> bool:
+#: A bulk file to ingest: a path (``-``: standard input) or an open binary file object.
+BulkFile = Path | BinaryIO
+
+
+def is_stream(path: BulkFile) -> bool:
     """Whether ``path`` is a stream rather than a file (``-``, a pipe such as ``<(zcat …)``, a named pipe, a
-    device): it can be read once only, and the ingest reads a bulk file several times, so it is copied first."""
-    if str(path) == STDIN:
+    device, an open binary file object): it can be read once only, and the ingest reads a bulk file several times,
+    so it is copied first."""
+    if not isinstance(path, Path) or str(path) == STDIN:
         return True
     try:
         mode = os.stat(path).st_mode
@@ -431,30 +438,51 @@ def _first_piece(fd: int, given: str) -> bytes | None:
     return piece
 
 
-def copy_stream(path: Path, folder: Path, number: int) -> SourceFile:
-    """The bulk file the stream ``path`` carries (``-``: standard input), copied into ``folder`` and sniffed
-    (:func:`sniff`, as soon as its first megabyte is in: a stream that is no bulk file is refused at once); at most
-    :data:`~oracle_tools.store.limits.STREAM_BYTES`. Its messages and records name ``path`` as given."""
-    given = "standard input" if str(path) == STDIN else str(path)
+def _stream_name(stream: BulkFile) -> str:
+    """A stream as messages and records name it: ``-`` and standard input's file object are "standard input", a
+    file object its ``name`` (an open file's path) or "a binary file object"."""
+    if isinstance(stream, Path):
+        return "standard input" if str(stream) == STDIN else str(stream)
+    name = getattr(stream, "name", None)
+    if name in ("<stdin>", 0):
+        return "standard input"
+    return name if isinstance(name, str) else "a binary file object"
+
+
+def copy_stream(path: BulkFile, folder: Path, number: int) -> SourceFile:
+    """The bulk file the stream ``path`` carries (``-``: standard input; a binary file object, read from where
+    it stands and left open), copied into ``folder`` and sniffed (:func:`sniff`, as soon as its first megabyte is
+    in: a stream that is no bulk file is refused at once); at most :data:`~oracle_tools.store.limits.STREAM_BYTES`.
+    Its messages and records name ``path`` as given."""
+    given = _stream_name(path)
     copy = folder / f"stream-{number}"
     folder.mkdir(exist_ok=True)
-    try:
-        fd = 0 if str(path) == STDIN else os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO: no wait to open
+    try:  # a path opened non-blocking (a FIFO is not waited on to open); a file object is read by its own read
+        fd = None if not isinstance(path, Path) else 0 if str(path) == STDIN else os.open(path, _NO_WAIT)
     except OSError as exc:
         raise IngestError(f"{given}: cannot be read ({exc.strerror}); check the path and its permissions.") from None
     sniffed: SourceFile | None = None
     try:
-        if os.isatty(fd):
+        if os.isatty(fd) if fd is not None else path.isatty():  # type: ignore[union-attr]  # fd None: a file object
             raise IngestError(
                 f"{given}: is a terminal, not a bulk file; pipe the file in (zcat cards.json.gz | oracle-tools "
                 "ingest --bulk-file -) or give its path."
             )
-        piece = _first_piece(fd, given)
+        read: Callable[[int], bytes]
+        piece: bytes | None
+        if fd is None:  # from where the file object stands, what it holds read ahead too
+            piece, read = None, path.read  # type: ignore[union-attr]
+        else:
+            piece, read = _first_piece(fd, given), functools.partial(os.read, fd)
         copied = 0
         with open(copy, "wb") as out:
             while True:
                 if piece is None:
-                    piece = os.read(fd, _STREAM_HEAD)  # blocking: Ctrl-C stops it
+                    piece = read(_STREAM_HEAD)  # blocking: Ctrl-C stops it
+                    if not isinstance(piece, bytes | bytearray | memoryview):
+                        raise IngestError(
+                            f"{given}: is opened as text; open the bulk file in binary mode ('rb') or give its path."
+                        )
                 if piece:
                     out.write(piece)
                     copied += len(piece)
@@ -473,7 +501,7 @@ def copy_stream(path: Path, folder: Path, number: int) -> SourceFile:
         _raise_if_disk_full(exc)
         raise IngestError(f"{given}: cannot be read ({exc.strerror or exc}). Nothing was replaced.") from None
     finally:
-        if fd != 0:
+        if fd is not None and fd != 0:  # a file object stays its caller's, open
             os.close(fd)
     assert sniffed is not None  # the loop ends only at the end of the stream, sniffed by then
     return sniffed
@@ -1423,7 +1451,7 @@ def build(
     db_path: Path,
     *,
     sample: bool = False,
-    bulk_files: Sequence[Path] = (),
+    bulk_files: Sequence[BulkFile] = (),
     types: Sequence[str] = DEFAULT_BULK_TYPES,
     api_url: str | None = None,
     cache_dir: Path | None = None,
@@ -1465,27 +1493,39 @@ def build(
         replace_anyway=replace_anyway,
     )
     ingest.check_side_files(rules_file)  # before a card file is opened or downloaded: a bad one is said at once
+    if bulk_files:
+        return ingest_bulk_files(ingest, bulk_files, rules_file=rules_file)
     warnings: list[str] = []
+    sources: list[SourceFile] = []
+    if sample:
+        sources = sample_sources()
+    elif rules_file is not None:
+        if not db_path.exists():  # a rules-only ingest keeps the cards of a database: without one, say so
+            raise IngestError(
+                f"no database at {db_path} to keep the cards of; ingest cards first (`oracle-tools ingest "
+                "--sample`, `--bulk-file FILE` or from Scryfall), then --rules-file"
+            )
+    else:
+        sources, warnings = scryfall_sources(types, api_url=api_url, cache_dir=cache, progress=progress)
+    report = ingest.run(sources, rules_file=rules_file)
+    report.warnings.extend(warnings)
+    return report
+
+
+def ingest_bulk_files(ingest: Ingest, files: Sequence[BulkFile], *, rules_file: Path | None = None) -> IngestReport:
+    """Run ``ingest`` on local bulk files: each path sniffed where it is, and each stream (``-``: standard input, a
+    pipe such as ``<(zcat …)`` or ``/dev/fd/N``, a named pipe, an open binary file object) copied first
+    (:func:`copy_stream`), beside the new database, removed when the run ends. Messages and warnings name each
+    stream as given. ``OracleDB.ingest_files``, ``OracleDB.ingest`` and ``oracle-tools ingest FILE...`` alike."""
     streams = Path(f"{ingest._temp_path()}.streams")  # copies of streams: a killed ingest's go as its temp files do
     sources: list[SourceFile] = []
     try:
-        if sample:
-            sources = sample_sources()
-        elif bulk_files:
-            for number, path in enumerate(bulk_files, 1):
-                if is_stream(path):
-                    with StopOnSignals():  # Ctrl-C (or SIGTERM) stops a stream's copy at once: Stopped
-                        sources.append(copy_stream(path, streams, number))
-                else:
-                    sources.append(sniff(path))
-        elif rules_file is not None:
-            if not db_path.exists():  # a rules-only ingest keeps the cards of a database: without one, say so
-                raise IngestError(
-                    f"no database at {db_path} to keep the cards of; ingest cards first (`oracle-tools ingest "
-                    "--sample`, `--bulk-file FILE` or from Scryfall), then --rules-file"
-                )
-        else:
-            sources, warnings = scryfall_sources(types, api_url=api_url, cache_dir=cache, progress=progress)
+        for number, path in enumerate(files, 1):
+            if is_stream(path):
+                with StopOnSignals():  # Ctrl-C (or SIGTERM) stops a stream's copy at once: Stopped
+                    sources.append(copy_stream(path, streams, number))
+            else:
+                sources.append(sniff(path))  # type: ignore[arg-type]  # is_stream: a path
         try:
             report = ingest.run(sources, rules_file=rules_file)
         except IngestError as exc:
@@ -1495,7 +1535,6 @@ def build(
     finally:
         shutil.rmtree(streams, ignore_errors=True)
     report.warnings[:] = [_as_given(w, sources) for w in report.warnings]
-    report.warnings.extend(warnings)
     return report
 
 

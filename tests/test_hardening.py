@@ -391,6 +391,40 @@ def test_resolve_batch_of_bytes_is_one_line(sample_db_path: Path) -> None:
     )
 
 
+def test_a_path_or_text_with_control_characters_is_said_in_one_line(sample_db_path: Path, tmp_path: Path) -> None:
+    """A file named with a newline (or an escape sequence) split the error line in two, or let the name rewrite the
+    terminal: every line that quotes a path, a name or a query shows its control characters escaped."""
+    runner = CliRunner()
+    db = ["--db", str(sample_db_path)]
+
+    def said(args: list[str]) -> str:
+        result = runner.invoke(main, args)
+        assert result.exit_code in (1, 2), (args, result.output)
+        return result.stderr
+
+    missing = tmp_path / "deck\nname.txt"
+    assert said(["deck", "check", str(missing), "--format", "modern", *db]) == (
+        f"error: {tmp_path}/deck\\nname.txt: no such file; check the path (relative paths start from {Path.cwd()}).\n"
+    )
+    empty_object = tmp_path / "a\nb.json"
+    empty_object.write_text("{}", encoding="utf-8")
+    line = said(["ingest", str(empty_object), "--db", str(tmp_path / "new.duckdb"), "--no-progress"])
+    assert line.startswith(f"error: {tmp_path}/a\\nb.json: holds an empty JSON object") and line.count("\n") == 1
+    line = said(["info", "--db", str(tmp_path / "x\ny.duckdb")])
+    assert line.startswith(f"error: no database at {tmp_path}/x\\ny.duckdb. Build one") and line.count("\n") == 1
+    # click's own refusal of an option's value, after the usage lines
+    assert said(["resolve", "--batch", str(tmp_path / "no\x1b[2Jfile"), *db]).endswith(
+        f"error: Invalid value for '--batch': '{tmp_path}/no\\x1b[2Jfile': No such file or directory\n"
+    )
+    # the query under its caret stays one line, the caret under the word it points at
+    assert said(["search", "t:gob\nlin foo:bar", *db]).endswith("\n  t:gob\\nlin foo:bar\n             ^\n")
+    # the deck report names the file in one line too
+    deck = tmp_path / "red\x1b[31m.txt"
+    deck.write_text("4 Lightning Bolt\n", encoding="utf-8")
+    result = runner.invoke(main, ["deck", "check", str(deck), "--format", "modern", *db])
+    assert f"{tmp_path}/red\\x1b[31m.txt: not legal in modern (1 problem)\n" in result.stdout
+
+
 def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["same-name", "x" * 100_000, "Ice", "--db", str(sample_db_path)])
     assert result.exit_code == 2 and result.output.count("\n") == 1
@@ -991,6 +1025,60 @@ def test_ctrl_c_just_after_the_database_opens_is_an_interrupt_not_a_bug(
         else:
             assert outcome == (0, whole.stdout, whole.stderr), (cpu_after_opening, outcome)
     assert interrupted  # the signal came during the work at least once: not a test of finished processes only
+
+
+def _catches(pid: int, signum: int) -> bool:
+    """Whether the process ``pid`` has a handler of its own for ``signum`` (its SigCgt mask in /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return False
+
+
+@pytest.mark.parametrize("program", ["oracle-tools", "python -m oracle_tools"])
+@pytest.mark.parametrize(("signame", "said"), [("SIGINT", "interrupted"), ("SIGTERM", "stopped by SIGTERM")])
+def test_a_signal_while_the_program_starts_is_one_line(
+    sample_db_path: Path, tmp_path: Path, program: str, signame: str, said: str
+) -> None:
+    """Ctrl-C while the program still imported click, DuckDB and Polars (its first few hundred milliseconds)
+    printed Python's KeyboardInterrupt traceback. From the moment the program's own first line runs (it catches
+    SIGTERM from then on: the marker, read in /proc, so that no delay depends on the machine's speed), a signal at
+    any moment is one line and 128 + its number (docs/cli.md: 130, 143), the whole answer when it came after it,
+    or (SIGTERM once the command runs: its default) the process ended by the signal, without a word."""
+    import signal
+    import time
+
+    signum = getattr(signal, signame)
+    db = tmp_path / "copy.duckdb"
+    shutil.copy(sample_db_path, db)
+    script = shutil.which("oracle-tools", path=str(Path(sys.executable).parent))
+    assert script is not None
+    start = [script] if program == "oracle-tools" else [sys.executable, "-m", "oracle_tools"]
+    args = [*start, "search", "t:goblin", "--db", str(db)]
+    whole = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert whole.returncode == 0, whole.stderr
+    starting = 0
+    for cpu_after_the_first_line in (0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2):
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            while proc.poll() is None and not _catches(proc.pid, signal.SIGTERM):
+                time.sleep(0.0005)
+            wait_for_cpu(proc, cpu_after_the_first_line)
+            proc.send_signal(signum)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        outcome = (proc.returncode, out, err)
+        if err == f"error: oracle-tools: {said}\n":  # before the command started
+            starting += 1
+            assert outcome[:2] == (128 + signum, ""), (cpu_after_the_first_line, outcome)
+        elif proc.returncode == 128 + signum:
+            assert err == f"error: search: {said}\n", (cpu_after_the_first_line, outcome)
+        elif proc.returncode == -signal.SIGTERM:
+            assert signame == "SIGTERM" and (out, err) == ("", ""), (cpu_after_the_first_line, outcome)
+        else:
+            assert outcome == (0, whole.stdout, whole.stderr), (cpu_after_the_first_line, outcome)
+    assert starting  # the signal came while the program started at least once
 
 
 def test_sql_timeout_stops_a_runaway_query(sample_db_path: Path) -> None:

@@ -674,6 +674,68 @@ def test_a_bulk_file_from_standard_input_or_a_pipe_is_ingested_under_the_name_gi
     assert noise.stderr.count(b"\n") == 1
 
 
+def test_the_library_reads_the_streams_the_command_line_reads(tmp_path: Path) -> None:
+    """`oracle-tools ingest` copies a stream before it reads it; `OracleDB.ingest_files` sniffed a named pipe's
+    head, then read the rest as the whole file ("is not a valid gzip file"), and took no file object. The library
+    reads what the command line reads, by one implementation: a named pipe, /dev/fd/N (what `<(zcat …)` passes),
+    an open binary file object (read from where it stands, left open); each named as given, its copy removed."""
+    import io
+    import threading
+
+    cards = CARDS_2024.read_bytes()
+
+    def ingested(db: Path) -> list[tuple[str, int]]:
+        with OracleDB(db) as opened:
+            return opened.sql("SELECT file, rows FROM ingest_runs").rows()
+
+    with CARDS_2024.open("rb") as handle:
+        OracleDB.ingest_files(tmp_path / "handle.duckdb", [handle]).close()
+        assert not handle.closed  # the caller's to close
+    assert ingested(tmp_path / "handle.duckdb") == [(str(CARDS_2024), 187)]
+    # OracleDB.ingest (the command line's call) takes them too; a file object without a name is named as what it is
+    report = OracleDB.ingest(tmp_path / "bytes.duckdb", bulk_files=[io.BytesIO(gzip.decompress(cards))])
+    assert [(f["file"], f["rows"]) for f in report.files] == [("a binary file object", 187)]
+    with pytest.raises(IngestError, match=r"^a binary file object: is opened as text; open the bulk file in binary"):
+        OracleDB.ingest_files(tmp_path / "text.duckdb", [io.StringIO("[]")])  # type: ignore[list-item]
+    fifo = tmp_path / "cards.json.gz"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_bytes, args=(cards,))  # opens once the ingest opened the pipe
+    writer.start()
+    # a reader that opens the pipe again after its writer has gone would wait forever: an empty writer ends it
+    watchdog = threading.Timer(60, lambda: open(fifo, "wb").close())
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        OracleDB.ingest_files(tmp_path / "fifo.duckdb", [fifo]).close()
+    finally:
+        watchdog.cancel()
+        writer.join()
+    assert ingested(tmp_path / "fifo.duckdb") == [(str(fifo), 187)]
+
+    read_end, write_end = os.pipe()
+
+    def write_and_close() -> None:
+        os.write(write_end, cards)
+        os.close(write_end)
+
+    writer = threading.Thread(target=write_and_close)
+    writer.start()
+    try:
+        OracleDB.ingest_files(tmp_path / "pipe.duckdb", [f"/dev/fd/{read_end}"]).close()
+    finally:
+        writer.join()
+        os.close(read_end)
+    assert ingested(tmp_path / "pipe.duckdb") == [(f"/dev/fd/{read_end}", 187)]
+
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "bytes.duckdb",
+        "cards.json.gz",
+        "fifo.duckdb",
+        "handle.duckdb",
+        "pipe.duckdb",
+    ]  # no copy of a stream left
+
+
 def test_a_named_pipe_is_read_when_written_and_refused_in_one_line_when_nothing_writes_it(tmp_path: Path) -> None:
     """`mkfifo p.json; ingest --bulk-file p.json` with no writer waited forever. The ingest waits a few seconds
     (here, a fraction: the wait is a setting) for a program to open the pipe for writing, then says so."""

@@ -25,6 +25,7 @@ from oracle_tools.interfaces.cli_common import echo_json as _echo_json
 from oracle_tools.interfaces.cli_common import friendly_errors as _friendly_errors
 from oracle_tools.interfaces.cli_common import json_option as _json_option
 from oracle_tools.interfaces.cli_common import open_db as _open
+from oracle_tools.store.userfiles import printable
 
 
 @click.group(cls=OracleToolsGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -60,11 +61,11 @@ def info(db_path: Path | None, as_json: bool) -> None:
     if as_json:
         _echo_json(data)
         return
-    click.echo(f"database  {data['db']} ({data['size_bytes'] / 1e6:.1f} MB)")
+    click.echo(f"database  {printable(str(data['db']))} ({data['size_bytes'] / 1e6:.1f} MB)")
     for run in data["runs"]:
         click.echo(
             f"run {run['run_id']}    {run['started_at'][:19]} {run['source']:<12} {run['kind']:<7} "
-            f"{run['rows'] if run['rows'] is not None else '':>8} {run['file']}"
+            f"{run['rows'] if run['rows'] is not None else '':>8} {printable(str(run['file']))}"
         )
     click.echo(f"newest printing  {data['newest_printing']}")
     if data["rules"]:
@@ -83,7 +84,7 @@ def info(db_path: Path | None, as_json: bool) -> None:
             if tmp["ingest_running"]
             else "left by an ingest that was stopped; the next ingest removes it"
         )
-        click.echo(f"temp file {tmp['file']} ({tmp['size_bytes'] / 1e6:.1f} MB): {state}")
+        click.echo(f"temp file {printable(str(tmp['file']))} ({tmp['size_bytes'] / 1e6:.1f} MB): {state}")
 
 
 @main.command()

@@ -24,7 +24,8 @@ import click
 from oracle_tools.db import OracleDB, default_db_path
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.store import sqlfiles, userfiles
-from oracle_tools.store.stopping import SignalsNoticed, Stopped
+from oracle_tools.store.stopping import SignalsNoticed, Stopped, handle_signals_as_usual, stopped_how
+from oracle_tools.store.userfiles import printable
 
 
 def db_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -100,7 +101,7 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             if _debug():
                 raise  # the group prints the traceback, then the same line and exit status
             line, status = _error_line(exc, "")
-            click.echo(_shorten(line), err=True)
+            echo_error(line)
             sys.exit(status)
 
     return wrapper
@@ -128,6 +129,14 @@ def _done_with_signals() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def echo_error(line: str) -> None:
+    """An ``error:`` or ``warning:`` line on standard error, one line whatever it quotes: the newlines, escape
+    sequences and other control characters a path, a name or a file's text brought are shown escaped
+    (:func:`~oracle_tools.store.userfiles.printable`: ``deck\\nname.txt``), and a 100 kB argument's middle is left
+    out (:func:`_shorten`)."""
+    click.echo(_shorten(printable(line)), err=True)
+
+
 def _shorten(line: str, limit: int = 2000) -> str:
     """An error line that quotes a 100 kB argument stays readable: its middle is left out."""
     if len(line) <= limit:
@@ -150,9 +159,8 @@ def _error_line(exc: BaseException, command: str) -> tuple[str, int]:
         return f"error: {exc}", getattr(exc, "exit_status", 2)
     if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, or SIGTERM where a command stops on it (store.stopping)
         kept = "; nothing was replaced: the database is as it was" if command == "ingest" else ""
-        status = getattr(exc, "exit_status", 130)
-        how = "interrupted" if status == 130 else f"stopped by {exc}"
-        return f"error: {command}: {how}{kept}", status
+        signum = getattr(exc, "signum", signal.SIGINT)
+        return f"error: {command}: {stopped_how(signum)}{kept}", 128 + signum
     if isinstance(exc, MemoryError):
         return f"error: {command}: ran out of memory; close other programs or use a smaller input", 1
     if isinstance(exc, ValueError) and "null byte" in str(exc):  # a path or name with NUL in it
@@ -217,11 +225,10 @@ class OracleToolsGroup(click.Group):
             except UnicodeEncodeError as exc:  # bytes that are no UTF-8 (Python keeps them as surrogates)
                 shown = argument.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
                 byte = ord(argument[exc.start]) - 0xDC00  # surrogateescape keeps byte b as U+DC00 + b
-                click.echo(
+                echo_error(
                     f"error: argument {number} ({shown}) is not valid UTF-8 text (byte 0x{byte:02x} at "
                     f"position {exc.start}); give UTF-8 text, or check the encoding of the terminal or script "
-                    "that passed it",
-                    err=True,
+                    "that passed it"
                 )
                 sys.exit(2)
         try:
@@ -232,12 +239,12 @@ class OracleToolsGroup(click.Group):
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
                 hint = f"Try '{exc.ctx.command_path} {exc.ctx.help_option_names[0]}' for help."
                 click.echo(f"{exc.ctx.get_usage()}\n{hint}\n", err=True)
-            click.echo(f"error: {exc.format_message()}", err=True)
+            echo_error(f"error: {exc.format_message()}")
             sys.exit(exc.exit_code)
         except click.exceptions.Abort as exc:
             if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C while click read the arguments
                 line, status = _error_line(_signal_first(exc.__cause__), "oracle-tools")
-                click.echo(line, err=True)
+                echo_error(line)
                 sys.exit(status)
             click.echo("error: aborted", err=True)
             sys.exit(1)
@@ -246,6 +253,7 @@ class OracleToolsGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             try:
+                handle_signals_as_usual()  # the program exited at once on a signal until now (interfaces/program.py)
                 return super().invoke(ctx)
             finally:
                 _done_with_signals()  # the command has ended, its answer given (exit statuses too) or failed
@@ -269,7 +277,7 @@ class OracleToolsGroup(click.Group):
                 import traceback
 
                 traceback.print_exception(exc)
-            click.echo(_shorten(line), err=True)
+            echo_error(line)
             sys.exit(status)
 
 

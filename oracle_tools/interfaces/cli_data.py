@@ -13,6 +13,7 @@ from oracle_tools.db import OracleDB, default_db_path
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.cli_common import (
     db_option,
+    echo_error,
     echo_json,
     friendly_errors,
     json_option,
@@ -25,6 +26,7 @@ from oracle_tools.interfaces.cli_common import (
     stream_json,
 )
 from oracle_tools.store.sqlfiles import SANDBOX_MEMORY_LIMIT
+from oracle_tools.store.userfiles import printable
 
 # -- ingest and inspection ---------------------------------------------------------------------
 
@@ -139,12 +141,12 @@ def ingest(
     if as_json:
         echo_json(report.as_dict())
         return
-    for f in report.files:
-        click.echo(f"read {f['rows']:>9,} {f['kind']:<8} from {f['file']} ({f['seconds']:.2f}s)")
+    for f in report.files:  # the paths as one line each, whatever characters they hold
+        click.echo(f"read {f['rows']:>9,} {f['kind']:<8} from {printable(str(f['file']))} ({f['seconds']:.2f}s)")
     sizes = ", ".join(f"{t} {n:,}" for t, n in report.tables.items() if t in ("cards", "faces", "printings", "names"))
-    click.echo(f"wrote {report.db_path} in {report.seconds:.1f}s: {sizes}")
+    click.echo(f"wrote {printable(str(report.db_path))} in {report.seconds:.1f}s: {sizes}")
     for warning in report.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        echo_error(f"warning: {warning}")
 
 
 def _finish_once_written() -> None:

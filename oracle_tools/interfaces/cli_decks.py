@@ -14,6 +14,7 @@ from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.cli_common import (
     OracleToolsGroup,
     db_option,
+    echo_error,
     echo_json,
     friendly_errors,
     json_option,
@@ -23,6 +24,7 @@ from oracle_tools.interfaces.cli_common import (
 if TYPE_CHECKING:
     from oracle_tools.decks.decklist import Decklist
 from oracle_tools.store import userfiles
+from oracle_tools.store.userfiles import printable
 
 # -- decks (CR 100.2, 100.4, 201.3b, 903) ---------------------------------------------------------
 
@@ -105,7 +107,7 @@ def deck_check(
 
     def cannot_check(path: Path, exc: DecklistError) -> None:
         """A file that cannot be read, or a deck over the size limits: said, and the others are checked."""
-        click.echo(f"error: {exc}", err=True)
+        echo_error(f"error: {exc}")
         reports.append({"source": str(path), "legal": False, "error": str(exc), "problems": []})
 
     with open_db(db_path) as db:
@@ -138,7 +140,7 @@ def deck_check(
             if "error" in r:
                 continue
             who = " / ".join(x for x in (r.get("name"), r.get("player")) if x)
-            head = f"{r['source']}" + (f" [{who}]" if who else "")
+            head = printable(f"{r['source']}" + (f" [{who}]" if who else ""))  # a file named with a newline
             if r["legal"]:
                 click.echo(f"{head}: legal in {fmt}")
             else:
@@ -151,11 +153,11 @@ def deck_check(
                 since = {(c["card"], c["kind"]): c["detail"] for c in r.get("legality_changes", [])}
                 for p in r["problems"]:
                     where = f"line {p['line']}" if p["line"] else "deck"
-                    click.echo(f"  {where}: [{p['kind']}] {p['detail']}")
+                    click.echo(printable(f"  {where}: [{p['kind']}] {p['detail']}"))
                     if (p["card"], p["kind"]) in since:
                         click.echo(f"    {since[p['card'], p['kind']]}")
             for note in r.get("notes", []):
-                click.echo(f"  note: {note}")
+                click.echo(printable(f"  note: {note}"))
     if any("error" in r for r in reports):
         sys.exit(2)
     if any(r["legal"] is False for r in reports):

@@ -11,6 +11,7 @@ from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.cli_common import (
     db_option,
     echo_csv,
+    echo_error,
     echo_json,
     json_option,
     one_output_format,
@@ -141,12 +142,12 @@ def search_command(
             columns, rows, total = db.search_rows(query, unique=unique, order=order, direction=direction)
             shown = rows[:limit] if limit is not None else rows
     except SearchSyntaxError as exc:
-        click.echo(f"error: {exc}", err=True)
+        echo_error(f"error: {exc}")
         if exc.query:
             click.echo(exc.caret(), err=True)
         sys.exit(2)
     except OracleToolsError as exc:
-        click.echo(f"error: {exc}", err=True)
+        echo_error(f"error: {exc}")
         sys.exit(2)
     wanted = ["name", "mana_cost", "type_line"] + (
         ["set", "collector_number"]

@@ -18,8 +18,11 @@ class SearchSyntaxError(OracleToolsError):
         self.position = max(0, min(position, len(query)))
 
     def caret(self) -> str:
-        """The query and a caret under the position, two lines (for the CLI)."""
-        return f"  {self.query}\n  {' ' * self.position}^"
+        """The query and a caret under the position, two lines (for the CLI); a newline or other control character
+        of the query shown escaped, so the query stays one line and the caret under its place."""
+        from oracle_tools.store.userfiles import printable
+
+        return f"  {printable(self.query)}\n  {' ' * len(printable(self.query[: self.position]))}^"
 
 
 class UnsupportedKeywordError(SearchSyntaxError):

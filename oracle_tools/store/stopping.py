@@ -177,3 +177,35 @@ class SignalsNoticed:
         for end in self._sockets:
             end.close()
         self._sockets = None
+
+
+def stopped_how(signum: int) -> str:
+    """How an error line says the signal ``signum`` ended a command: "interrupted" (Ctrl-C), else "stopped by
+    SIGTERM" (docs/cli.md's exit table)."""
+    return "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+
+
+#: The program's handler of the moments before its command starts, and the handlers it replaced
+#: (:func:`until_the_command_starts`).
+_starting: tuple[Callable[[int, Any], object] | None, dict[signal.Signals, Any]] = (None, {})
+
+
+def until_the_command_starts(handler: Callable[[int, Any], object], replaced: dict[signal.Signals, Any]) -> None:
+    """``handler`` is in place of each handler of ``replaced`` (by signal) while the program starts
+    (interfaces/program.py: it imports the command line, which takes a few hundred milliseconds, and exits with
+    one line on a signal); :func:`handle_signals_as_usual` puts them back when the command starts."""
+    global _starting
+    _starting = (handler, dict(replaced))
+
+
+def handle_signals_as_usual() -> None:
+    """The command starts: the handlers the program replaced while it started are put back (Ctrl-C raises
+    KeyboardInterrupt, which the command's group turns into its line; SIGTERM ends the process unless a command
+    stops on it, :class:`StopOnSignals`). Nothing happens when none were replaced (a test, a caller's own
+    process)."""
+    global _starting
+    handler, replaced = _starting
+    for signum, before in replaced.items():
+        if signal.getsignal(signum) is handler:
+            signal.signal(signum, before)
+    _starting = (None, {})
