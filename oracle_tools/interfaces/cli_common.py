@@ -24,7 +24,7 @@ import click
 from oracle_tools.db import OracleDB, default_db_path
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.store import sqlfiles, userfiles
-from oracle_tools.store.stopping import SignalsNoticed, Stopped, handle_signals_as_usual, stopped_how
+from oracle_tools.store.stopping import SignalsNoticed, Stopped, handle_signals_as_usual, raise_stopped, stopped_how
 from oracle_tools.store.userfiles import printable
 
 
@@ -127,6 +127,8 @@ def _done_with_signals() -> None:
     a complete answer (exit status -2 and no line)."""
     if _signals.active:  # in the main thread, inside OracleToolsGroup.main (which puts the handler back for a test)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if signal.getsignal(signal.SIGTERM) is raise_stopped:  # the program's, not a caller's (store.stopping)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def echo_error(line: str) -> None:

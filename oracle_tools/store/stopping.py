@@ -200,12 +200,18 @@ def until_the_command_starts(handler: Callable[[int, Any], object], replaced: di
 
 def handle_signals_as_usual() -> None:
     """The command starts: the handlers the program replaced while it started are put back (Ctrl-C raises
-    KeyboardInterrupt, which the command's group turns into its line; SIGTERM ends the process unless a command
-    stops on it, :class:`StopOnSignals`). Nothing happens when none were replaced (a test, a caller's own
-    process)."""
+    KeyboardInterrupt, which the command's group turns into its line), and SIGTERM, where it would end the
+    process without a word, raises :class:`Stopped` as Ctrl-C does: every command ends on it with the same one
+    line and exit 143 (``ingest`` and ``sql`` stop their DuckDB work on it at once, :class:`StopOnSignals`).
+    Nothing happens when none were replaced (a test, a caller's own process)."""
     global _starting
     handler, replaced = _starting
     for signum, before in replaced.items():
         if signal.getsignal(signum) is handler:
-            signal.signal(signum, before)
+            signal.signal(signum, raise_stopped if signum == signal.SIGTERM and before == signal.SIG_DFL else before)
     _starting = (None, {})
+
+
+def raise_stopped(signum: int, frame: object) -> None:
+    """SIGTERM in a command that does not stop on it itself: raised as Ctrl-C's KeyboardInterrupt is."""
+    raise Stopped(signum)
