@@ -50,8 +50,8 @@ if TYPE_CHECKING:
 _FACE_STRUCT = (
     "STRUCT(object VARCHAR, name VARCHAR, printed_name VARCHAR, flavor_name VARCHAR, oracle_id VARCHAR, "
     "mana_cost VARCHAR, cmc DOUBLE, type_line VARCHAR, printed_type_line VARCHAR, oracle_text VARCHAR, "
-    "printed_text VARCHAR, colors VARCHAR[], color_indicator VARCHAR[], power VARCHAR, toughness VARCHAR, "
-    "loyalty VARCHAR, defense VARCHAR, layout VARCHAR)[]"
+    "printed_text VARCHAR, flavor_text VARCHAR, colors VARCHAR[], color_indicator VARCHAR[], power VARCHAR, "
+    "toughness VARCHAR, loyalty VARCHAR, defense VARCHAR, layout VARCHAR)[]"
 )
 CARD_COLUMNS: dict[str, str] = {
     "object": "VARCHAR",
@@ -108,6 +108,7 @@ CARD_COLUMNS: dict[str, str] = {
     "scryfall_set_uri": "VARCHAR",
     "illustration_id": "VARCHAR",
     "watermark": "VARCHAR",
+    "flavor_text": "VARCHAR",
     "prices": "STRUCT(usd VARCHAR, usd_foil VARCHAR, usd_etched VARCHAR, eur VARCHAR, eur_foil VARCHAR, tix VARCHAR)",
     "legalities": "MAP(VARCHAR, VARCHAR)",
     "card_faces": _FACE_STRUCT,

@@ -27,6 +27,8 @@ from oracle_tools.search.tree import And, Not, Or, Term
 from oracle_tools.text.matching import normalize
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from oracle_server import Server
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "scryfall_syntax_examples.txt"
@@ -404,6 +406,71 @@ def test_project_keywords(sample_db: OracleDB) -> None:
     # CR 201.4: "choose a nonland card name" — Razorgrass Ambush is nonland; Forest is a land
     nonland = names(sample_db, 'nameable:"nonland"')
     assert "Lightning Bolt" in nonland and "Forest" not in nonland
+
+
+def _sample_objects() -> list[dict[str, object]]:
+    import gzip
+
+    from oracle_tools.ingest import sample_dir
+
+    objects: list[dict[str, object]] = []
+    for path in sorted(sample_dir().glob("*.json.gz")):
+        data = json.loads(gzip.decompress(path.read_bytes()))
+        objects += data if isinstance(data, list) else data.get("data", [])
+    return [o for o in objects if isinstance(o, dict) and o.get("object") == "card"]
+
+
+def _flavor_texts(card: dict[str, object]) -> list[str]:
+    """A Scryfall card object's flavor text: its own, and each face's (a multi-face printing has them there)."""
+    faces = card.get("card_faces") or []
+    assert isinstance(faces, list)
+    return [str(t) for t in [card.get("flavor_text"), *(f.get("flavor_text") for f in faces)] if t]
+
+
+def test_flavor_text_is_searched_as_scryfall_does(sample_db: OracleDB) -> None:
+    """ft:/flavor: (Scryfall's syntax page, "Flavor Text"; ft:/regex/ on its regular-expressions page) match
+    words of a printing's flavor text, as the card objects the sample's files hold have it, faces' included."""
+    objects = _sample_objects()
+    found = sample_db.search("ft:fire include:extras unique:prints lang:any")
+    expected = {str(o["id"]) for o in objects if any("fire" in t.lower() for t in _flavor_texts(o))}
+    assert expected and set(found.get_column("id").to_list()) == expected
+    assert names(sample_db, "flavor:fire") == names(sample_db, "ft:fire")
+    # Mishra's Toy Workshop (HHO) and Staff of Zegon (ATQ): "Mishra" in their printed flavor text, not their rules
+    assert names(sample_db, "ft:mishra") == ["Mishra's Toy Workshop", "Staff of Zegon"]
+    assert names(sample_db, 'ft:"MISHRA"') == names(sample_db, "ft:mishra")  # case-insensitive
+    # a face's flavor text counts: every multi-face printing with one is found by a regex of its own first words
+    faced = next(o for o in objects if o.get("card_faces") and not o.get("flavor_text") and _flavor_texts(o))
+    first_words = re.escape(" ".join(_flavor_texts(faced)[0].split()[:3]))
+    assert (
+        str(faced["id"])
+        in sample_db.search(f"ft:/^{first_words}/ unique:prints lang:any include:extras").get_column("id").to_list()
+    )
+    # a printing keyword: evaluated on the same printing as s: (Lightning Bolt's flavor text differs by printing)
+    bolts = {
+        str(o["set"])
+        for o in objects
+        if o.get("name") == "Lightning Bolt" and any("spark" in t.lower() for t in _flavor_texts(o))
+    }
+    shown = sample_db.search('!"lightning bolt" ft:spark unique:prints').get_column("set").to_list()
+    assert bolts and set(shown) == bolts
+    assert names(sample_db, "-ft:/./ s:m19 r:mythic")  # printings without flavor text
+
+
+def test_flavor_text_on_a_database_built_before_it_was_kept(built_before: Callable[..., Path]) -> None:
+    import duckdb
+
+    from oracle_tools.errors import DatabaseOutdatedError
+
+    older = built_before()  # a copy of the sample database, less the columns an older version did not build
+    with duckdb.connect(str(older)) as con:
+        con.execute("ALTER TABLE printings DROP COLUMN face_flavor_texts")
+        con.execute("ALTER TABLE printings DROP COLUMN flavor_text")
+    with OracleDB(older) as db, pytest.raises(DatabaseOutdatedError) as outdated:
+        db.search("ft:fire")
+    assert str(outdated.value) == (
+        "older.duckdb has no flavor text (built before it existed); rebuild it with `oracle-tools ingest`."
+    )
+    assert "Lightning Bolt" in names(OracleDB(older), "bolt")  # every other search still answers
 
 
 def test_boolean_logic(sample_db: OracleDB) -> None:
