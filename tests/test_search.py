@@ -779,3 +779,95 @@ def test_is_lists_only_is_values_and_points_has_values_to_has() -> None:
     with pytest.raises(SearchSyntaxError, match="is:indicator is not supported; use has:indicator"):
         compile("is:indicator")
     assert compile("has:indicator").sql
+
+
+# -- imperfect input: every door says what was wrong ------------------------------------------------------
+
+
+def test_a_query_that_is_no_text_is_refused_as_a_name_is(sample_db: OracleDB) -> None:
+    """db.search takes the checks db.resolve takes (db.py's one argument check): None is a TypeError naming the
+    argument (it was an AttributeError from inside the compiler), a lone surrogate an ArgumentError saying so (it
+    was DuckDB's "Python Conversion Failure", and the connection then refused every later search)."""
+    from oracle_tools.errors import ArgumentError
+
+    with pytest.raises(TypeError, match=r"^query must be a str \(a Scryfall search such as 't:goblin c:r'\), not "):
+        sample_db.search(None)  # type: ignore[arg-type]
+    for call in (sample_db.search, sample_db.search_rows, sample_db.search_list):
+        with pytest.raises(ArgumentError) as bad:
+            call("t:goblin\ud800")
+        assert str(bad.value) == (
+            "query is not valid Unicode text: a lone surrogate (U+D800) at position 8; give it as text (bytes "
+            "decoded as UTF-8)"
+        )
+        with pytest.raises(ArgumentError, match="lone surrogate"):
+            sample_db.resolve("Bolt\ud800")  # the same kind of error as a name's
+    assert sample_db.search("t:goblin c:r mv<=2").height == 22  # the connection still answers
+
+
+@pytest.mark.parametrize(
+    ("query", "position", "word"),
+    [
+        ("or t:goblin", 0, "or"),  # read as a name word before: 3 cards with "or" in their names
+        ("t:goblin or", 9, "or"),
+        ("OR t:goblin", 0, "OR"),
+        ("and t:goblin", 0, "and"),
+        ("t:goblin and", 9, "and"),
+        ("t:goblin (or c:r)", 10, "or"),
+        ("t:goblin (c:r or)", 14, "or"),
+        ("t:goblin or or c:r", 12, "or"),
+        ("or", 0, "or"),
+    ],
+)
+def test_a_dangling_or_is_a_syntax_error_at_either_end(query: str, position: int, word: str) -> None:
+    """Scryfall's reference has `or` only between terms and says nothing of one at an end: both ends are the same
+    syntax error with a caret under the word (before, a leading `or` was a word of the name, a trailing one an
+    error). Quoted, "or" is still a word of a name."""
+    with pytest.raises(SearchSyntaxError) as dangling:
+        compile(query)
+    assert str(dangling.value).splitlines()[0] == (
+        f"'{word}' needs a term on both sides (to find the word in a name, quote it: \"{word}\")"
+    )
+    assert dangling.value.position == position
+
+
+def test_or_between_terms_and_quoted_or_still_work(sample_db: OracleDB) -> None:
+    assert set(names(sample_db, "t:goblin or t:elf")) >= {"Goblin Guide", "Llanowar Elves"}
+    assert "Fire // Ice" in names(sample_db, "fire or ice")
+    assert names(sample_db, '"or" t:goblin') == names(sample_db, "name:or t:goblin")
+
+
+@pytest.mark.parametrize(
+    ("query", "position", "message"),
+    [
+        ('a:""', 0, 'a:"" has an empty value: write what to search for between the quotes'),
+        ('t:goblin o:""', 9, 'o:"" has an empty value: write what to search for between the quotes'),
+        ('ft:" "', 0, 'ft:" " has an empty value: write what to search for between the quotes'),
+        ("o://", 0, "o:// has an empty value: write what to search for between the slashes"),
+        ('""', 0, '"" has an empty value: write what to search for between the quotes'),
+        ('t:goblin !""', 9, '!"" has an empty value: write what to search for between the quotes'),
+    ],
+)
+def test_an_empty_value_is_an_error_not_every_card(query: str, position: int, message: str) -> None:
+    """a:"" matched every card (every artist's name contains the empty text): an empty value is an error with a
+    caret under its term, for every keyword that takes a value."""
+    with pytest.raises(SearchSyntaxError) as empty:
+        compile(query)
+    assert str(empty.value).splitlines()[0] == message
+    assert empty.value.position == position
+    for kw in KEYWORDS:
+        with pytest.raises(SearchSyntaxError, match="has an empty value"):
+            compile(f'{kw.names[0]}:""', nameable=lambda phrase: [])
+
+
+def test_a_query_that_is_no_utf8_is_a_400_over_http(sample_server: Server) -> None:
+    """`q=t:goblin%ff` (a byte that is no UTF-8) reached the search as U+FFFD, a name nobody has: "didn't match
+    any cards" (404). It is a 400 in Scryfall's error shape saying what is wrong."""
+    answer = sample_server.client.get("/cards/search?q=t:goblin%ff")
+    assert answer.status_code == 400
+    error = answer.json()
+    assert error["object"] == "error" and error["code"] == "bad_request" and error["status"] == 400
+    assert error["details"] == (
+        "q= is not valid UTF-8 text (byte 0xFF at byte 8 of the query); percent-encode the query's UTF-8 bytes."
+    )
+    assert sample_server.client.get("/cards/search?q=t:goblin%20c:r").status_code == 200
+    assert sample_server.client.get("/cards/search?q=Lim-D%C3%BBl").status_code == 200  # real UTF-8: Lim-Dûl

@@ -242,8 +242,17 @@ def _keyword(term: Term, state: _State) -> Keyword:
         raise _error(f"{term.keyword} takes {' or '.join(kw.ops)}, not {term.op}", state, term)
     if term.kind == "regex" and kw.family not in ("name", "type", "oracle", "fulloracle", "flavor"):
         raise _error(f"{term.keyword}: does not take a /regular expression/ (name:, t:, o:, fo:, ft: do)", state, term)
-    if not term.value and term.kind != "phrase":
-        raise _error(f"{term.keyword}{term.op} needs a value", state, term)
+    # a:"" (or a:" ", o://) would match every card: a value left out, never a search for everything
+    if not (term.value.strip() if term.kind == "phrase" else term.value):
+        if term.kind == "word":
+            raise _error(f"{term.keyword}{term.op} needs a value", state, term)
+        marks, between = ('"', "quotes") if term.kind == "phrase" else ("/", "slashes")
+        written = f"{term.keyword}{term.op}" if term.written else "!" if term.exact else ""
+        raise _error(
+            f"{written}{marks}{term.value}{marks} has an empty value: write what to search for between the {between}",
+            state,
+            term,
+        )
     return kw
 
 
