@@ -77,9 +77,18 @@ def _name_argument(value: object, argument: str, *, nameless: bool = False) -> s
     except UnicodeEncodeError as exc:
         raise ArgumentError(
             f"{argument} is not valid Unicode text: a lone surrogate (U+{ord(value[exc.start]):04X}) at position "
-            f"{exc.start}; give the name as text (bytes decoded as UTF-8)"
+            f"{exc.start}; give it as text (bytes decoded as UTF-8)"
         ) from None
     return value
+
+
+def _query_argument(value: object) -> str:
+    """A search query's check: :func:`_name_argument`'s kinds (TypeError for no ``str``, ArgumentError for a lone
+    surrogate, which DuckDB refused as a "Python Conversion Failure" and which left the connection unusable for
+    the next search); an empty query is allowed (it finds every card, as Scryfall's empty search box)."""
+    if not isinstance(value, str):
+        raise TypeError(f"query must be a str (a Scryfall search such as 't:goblin c:r'), not {type(value).__name__}")
+    return _name_argument(value, "query", nameless=True)
 
 
 #: What a decklist file is named, as ``check_deck``'s one-line ``str`` that names no file is told from a decklist.
@@ -948,7 +957,12 @@ class OracleDB:
         from oracle_tools import search as _search
 
         return _search.run(
-            self.user_con, query, unique=unique, order=order, direction=direction, nameable=self.nameable_ids
+            self.user_con,
+            _query_argument(query),
+            unique=unique,
+            order=order,
+            direction=direction,
+            nameable=self.nameable_ids,
         )
 
     def search_rows(
@@ -959,7 +973,12 @@ class OracleDB:
         from oracle_tools import search as _search
 
         return _search.run_rows(
-            self.user_con, query, unique=unique, order=order, direction=direction, nameable=self.nameable_ids
+            self.user_con,
+            _query_argument(query),
+            unique=unique,
+            order=order,
+            direction=direction,
+            nameable=self.nameable_ids,
         )
 
     def search_list(
@@ -980,7 +999,7 @@ class OracleDB:
         stop = _search.time_limit(timeout) if timeout is not None else None
         columns, rows, total = _search.run_rows(
             self.user_con,
-            query,
+            _query_argument(query),
             unique=unique,
             order=order,
             direction=direction,

@@ -51,8 +51,8 @@ if TYPE_CHECKING:
 _FACE_STRUCT = (
     "STRUCT(object VARCHAR, name VARCHAR, printed_name VARCHAR, flavor_name VARCHAR, oracle_id VARCHAR, "
     "mana_cost VARCHAR, cmc DOUBLE, type_line VARCHAR, printed_type_line VARCHAR, oracle_text VARCHAR, "
-    "printed_text VARCHAR, colors VARCHAR[], color_indicator VARCHAR[], power VARCHAR, toughness VARCHAR, "
-    "loyalty VARCHAR, defense VARCHAR, layout VARCHAR)[]"
+    "printed_text VARCHAR, flavor_text VARCHAR, colors VARCHAR[], color_indicator VARCHAR[], power VARCHAR, "
+    "toughness VARCHAR, loyalty VARCHAR, defense VARCHAR, layout VARCHAR)[]"
 )
 CARD_COLUMNS: dict[str, str] = {
     "object": "VARCHAR",
@@ -109,6 +109,7 @@ CARD_COLUMNS: dict[str, str] = {
     "scryfall_set_uri": "VARCHAR",
     "illustration_id": "VARCHAR",
     "watermark": "VARCHAR",
+    "flavor_text": "VARCHAR",
     "prices": "STRUCT(usd VARCHAR, usd_foil VARCHAR, usd_etched VARCHAR, eur VARCHAR, eur_foil VARCHAR, tix VARCHAR)",
     "legalities": "MAP(VARCHAR, VARCHAR)",
     "card_faces": _FACE_STRUCT,
@@ -1073,9 +1074,7 @@ class Ingest:
                 )
             except duckdb.Error as exc:
                 _raise_if_disk_full(exc)
-                raise IngestError(
-                    f"{source.path}: cannot be read as Scryfall card objects: {_first_line(exc)}. Nothing was replaced."
-                ) from None
+                raise _unreadable(source.path, "card", exc) from None
             bad = con.execute(
                 f"SELECT count(*), any_value(coalesce(object, '(missing)')) FROM {STAGE_CATALOG}.main.stage_cards "
                 "WHERE file_order = ? AND (object IS DISTINCT FROM 'card' OR id IS NULL)",
@@ -1153,10 +1152,7 @@ class Ingest:
                 ).fetchall()[0][0]
             except duckdb.Error as exc:
                 _raise_if_disk_full(exc)
-                raise IngestError(
-                    f"{source.path}: cannot be read as Scryfall ruling objects: {_first_line(exc)}. "
-                    f"Nothing was replaced."
-                ) from None
+                raise _unreadable(source.path, "ruling", exc) from None
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
 
@@ -1179,9 +1175,7 @@ class Ingest:
                 ).fetchall()
             except duckdb.Error as exc:
                 _raise_if_disk_full(exc)
-                raise IngestError(
-                    f"{source.path}: cannot be read as Scryfall set objects: {_first_line(exc)}. Nothing was replaced."
-                ) from None
+                raise _unreadable(source.path, "set", exc) from None
             # each object checked as card objects are: a set list that breaks /sets later is refused now, in one line
             kept: dict[str, tuple[str, str | None, str]] = {}
             for number, (text,) in enumerate(texts, 1):
@@ -1377,6 +1371,22 @@ def _raise_if_disk_full(exc: BaseException) -> None:
     DuckDB runs out of room depends on the file and the disk, so any step that reads a file can meet it."""
     if "No space left on device" in str(exc):
         raise exc
+
+
+#: What DuckDB says of a file that stops early: JSON cut in the middle, or a gzip stream without its end.
+_ENDS_EARLY = ("unexpected end of data", "unexpected end of gzip stream")
+
+
+def _unreadable(path: Path, what: str, exc: BaseException) -> IngestError:
+    """The one line for a file DuckDB could not read as ``what`` objects: one that ends early (the common case: a
+    download cut short) is said in those words, anything else with DuckDB's first line (one full stop, not two)."""
+    line = _first_line(exc)
+    if any(early in line.lower() for early in _ENDS_EARLY):
+        return IngestError(
+            f"{path}: the file ends in the middle of its {what} objects: it is incomplete (an interrupted "
+            "download?); download it again. Nothing was replaced."
+        )
+    return IngestError(f"{path}: cannot be read as Scryfall {what} objects: {line.rstrip('.')}. Nothing was replaced.")
 
 
 def _first_line(exc: BaseException) -> str:

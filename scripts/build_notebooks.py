@@ -3,8 +3,9 @@
     python scripts/build_notebooks.py            # write notebooks/*.ipynb without outputs
     python scripts/build_notebooks.py --execute  # write and execute them (outputs + figures kept)
 
-Every notebook runs top to bottom on the embedded sample (oracle_tools/data/sample/, no network): it ingests
-the sample into a scratch database ($ORACLE_TOOLS_NOTEBOOK_DB, else a file in the temp folder).
+Every notebook runs top to bottom on the embedded sample (oracle_tools/data/sample/, no network), ingested into
+a scratch database in the temp folder, or reads the database $ORACLE_TOOLS_NOTEBOOK_DB points at as it is (any
+files: a cell whose example that database cannot show says so in its output, and the notebook goes on).
 Figures go to notebooks/figures/, which git ignores ($ORACLE_TOOLS_FIGURES overrides, as the tests do), and
 show inline: running a notebook changes no tracked file.
 tests/test_notebooks.py executes every notebook and fails on any error.
@@ -34,10 +35,13 @@ pl.Config.set_tbl_rows(12)
 pl.Config.set_fmt_str_lengths(60)
 pl.Config.set_tbl_width_chars(140)
 
-# A scratch database of this run's own (two runs at once never share one); nothing in the checkout is written.
-DB_PATH = Path(os.environ.get("ORACLE_TOOLS_NOTEBOOK_DB")
-               or Path(tempfile.mkdtemp(prefix="oracle-tools-notebook-")) / "sample.duckdb")
-db = OracleDB.ingest_sample(DB_PATH)   # the embedded real sample: about 2 s, no network
+# The database ORACLE_TOOLS_NOTEBOOK_DB points at is read as it is (your own, built from any files); pointed
+# nowhere, the embedded real sample is built into a scratch database of this run's own (about 2 s, no network;
+# two runs at once never share one), and nothing in the checkout is written.
+if os.environ.get("ORACLE_TOOLS_NOTEBOOK_DB"):
+    db = OracleDB(os.environ["ORACLE_TOOLS_NOTEBOOK_DB"])
+else:
+    db = OracleDB.ingest_sample(Path(tempfile.mkdtemp(prefix="oracle-tools-notebook-")) / "sample.duckdb")
 """
 
 
@@ -134,7 +138,7 @@ found.select("name", "mana_cost", "type_line", "set").head(5)'''),
             "the CLI equivalent is `oracle-tools export cards --parquet cards.parquet`."
         ),
         code("""\
-out = DB_PATH.parent / "card_analytics.parquet"   # beside the notebook's database
+out = Path(tempfile.mkdtemp(prefix="oracle-tools-notebook-")) / "card_analytics.parquet"   # a scratch folder
 print(db.export("card_analytics", out, overwrite=True))  # this notebook's own file, from an earlier run
 pl.scan_parquet(out).filter(pl.col("draws_cards")).select("name", "mana_value", "card_flow").head(5).collect()"""),
     ]
@@ -177,6 +181,8 @@ spellings = db.sql("""
     SELECT n.name, n.via, n.lang FROM names n JOIN cards c USING (oracle_id)
     WHERE c.name = 'Fire // Ice' ORDER BY n.via, n.lang, n.name
 """)
+if spellings.filter(pl.col("lang") != "en").is_empty():  # a database built from English files only
+    print("This database has no foreign printings of Fire // Ice: only its English spellings are shown.")
 spellings'''),
         code("""\
 db.resolve_many(spellings["name"].to_list() + ["fire/ice", "FIRE  //  ICE"]).select(
@@ -188,9 +194,17 @@ Two objects have the same name if one of the names of one is a name of the other
 two names (709.4a), so *Fire* and *Fire // Ice* share a name; foreign spellings are the same card.
 """),
         code("""\
+from oracle_tools.errors import NameNotFoundError
+
 pairs = [("Fire", "Fire // Ice"), ("Ice", "Fire"), ("Feu // Glace", "Fire // Ice"),
          ("Lightning Bolt", "Fire // Ice")]
-pl.DataFrame([{"a": a, "b": b, "same_name": db.same_name(a, b)} for a, b in pairs])"""),
+rows = []
+for a, b in pairs:
+    try:  # a database without the foreign printings does not know "Feu // Glace": it says so and goes on
+        rows.append({"a": a, "b": b, "same_name": db.same_name(a, b), "note": None})
+    except NameNotFoundError as miss:
+        rows.append({"a": a, "b": b, "same_name": None, "note": f"not in this database: {miss}"})
+pl.DataFrame(rows, schema={"a": pl.String, "b": pl.String, "same_name": pl.Boolean, "note": pl.String})"""),
         md("""
 ## Names a player may choose (CR 201.4)
 

@@ -6,6 +6,7 @@ import csv
 import gzip
 import io
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -167,6 +168,53 @@ def test_sql_is_read_only_and_parameterised(sample_db_path: Path) -> None:
         assert code == 2 and "read-only" in err.lower(), err
 
 
+def test_sql_json_writes_a_blob_as_duckdb_writes_it(sample_db_path: Path) -> None:
+    """`sql "SELECT 'a'::BLOB b" --json` printed "b'a'" (Python's repr). A BLOB is DuckDB's own text form of it
+    (what CAST(b AS VARCHAR) and DuckDB's CLI show, and CAST(... AS BLOB) reads back) in JSON, CSV and the table."""
+    import duckdb
+
+    every_byte = "SELECT ?::BLOB AS b"
+    code, out, _ = _run("sql", "--db", str(sample_db_path), every_byte, "--param", "x", "--json")
+    assert code == 0 and json.loads(out) == [{"b": "x"}]
+    query = "SELECT 'a'::BLOB AS a, '\\xFF\\x00\\x27\\x5C\\x22z'::BLOB AS b"
+    expected = duckdb.execute(f"SELECT a::VARCHAR, b::VARCHAR FROM ({query})").fetchone()
+    assert expected == ("a", "\\xFF\\x00\\x27\\x5C\\x22z")
+    code, out, _ = _run("sql", "--db", str(sample_db_path), query, "--json")
+    assert code == 0 and json.loads(out) == [{"a": "a", "b": expected[1]}]
+    code, out, _ = _run("sql", "--db", str(sample_db_path), query, "--csv")
+    assert code == 0 and out == f"a,b\na,{expected[1]}\n"
+    code, out, _ = _run("sql", "--db", str(sample_db_path), query, "--max-width", "80")
+    assert code == 0 and expected[1] in out and "b'" not in out
+    blob = duckdb.execute("SELECT ?::VARCHAR::BLOB", [expected[1]]).fetchone()
+    assert blob == (b"\xff\x00'\\\"z",)  # the text reads back as the same bytes
+
+
+def test_every_byte_of_a_blob_is_written_as_duckdb_writes_it() -> None:
+    import duckdb
+
+    from oracle_tools.interfaces.render import blob_text
+
+    every = bytes(range(256))
+    assert blob_text(every) == duckdb.execute("SELECT ?::BLOB::VARCHAR", [every]).fetchone()[0]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("query", "params", "said"),
+    [
+        ("SELECT ?", [], "the query has a ? placeholder with no value (0 --param values given); give one --param"),
+        ("SELECT ?, ?", ["1"], "the query has a ? placeholder with no value (1 --param value given); give one"),
+        ("SELECT ?", ["1", "2"], "2 --param values given, more than the query's ? placeholders; give one --param"),
+    ],
+)
+def test_sql_placeholders_without_values_point_at_param(
+    sample_db_path: Path, query: str, params: list[str], said: str
+) -> None:
+    """`sql "SELECT ?"` without --param said DuckDB's "Values were not provided for the following parameters: 1"."""
+    given = [a for p in params for a in ("--param", p)]
+    code, out, err = _run("sql", "--db", str(sample_db_path), query, *given)
+    assert code == 2 and out == "" and err.startswith(f"error: SQL failed: {said}") and err.count("\n") == 1
+
+
 def test_sql_csv(sample_db_path: Path) -> None:
     _code, out, _ = _run(
         "sql",
@@ -190,6 +238,29 @@ def test_bad_bulk_file_exit_code_and_message(tmp_path: Path) -> None:
     bad.write_text("<html>rate limited</html>")
     code, _, err = _run("ingest", "--db", str(tmp_path / "x.duckdb"), "--bulk-file", str(bad), "--no-progress")
     assert code == 2 and str(bad) in err and "is not JSON" in err
+
+
+@pytest.mark.parametrize("compressed", [False, True], ids=["json", "gzip"])
+@pytest.mark.parametrize("kind", ["cards", "rulings"])
+def test_a_bulk_file_that_ends_early_is_said_in_one_line(
+    sample_db_path: Path, tmp_path: Path, compressed: bool, kind: str
+) -> None:
+    """A download cut short said "… Malformed JSON … unexpected end of data.. Nothing was replaced." (DuckDB's
+    words, two full stops); a gzip cut short "Unexpected end of GZIP stream". Both are a file that ends early."""
+    whole = gzip.decompress((SAMPLE / ("cards-2024.json.gz" if kind == "cards" else "rulings.json.gz")).read_bytes())
+    name = "default-cards.json" if kind == "cards" else "rulings.json"
+    cut = tmp_path / (name + (".gz" if compressed else ""))
+    cut.write_bytes(gzip.compress(whole)[:-2000] if compressed else whole[: len(whole) // 2])
+    db = tmp_path / "x.duckdb"
+    if kind == "rulings":  # rulings are added to a database of cards
+        shutil.copy(sample_db_path, db)
+    code, out, err = _run("ingest", "--db", str(db), "--bulk-file", str(cut), "--no-progress")
+    what = "card" if kind == "cards" else "ruling"
+    assert code == 2 and out == ""
+    assert err == (
+        f"error: {cut}: the file ends in the middle of its {what} objects: it is incomplete (an interrupted "
+        "download?); download it again. Nothing was replaced.\n"
+    )
 
 
 def test_parse_mana_names_the_symbol_list_of_the_command_line() -> None:

@@ -38,6 +38,8 @@ NOT_IN_CARD_OBJECTS = {
         "usd": "prices are for search and ordering (usd>, order=usd); kept objects carry prices",
         "eur": "likewise",
         "tix": "likewise",
+        "flavor_text": "kept objects carry it (and card_faces[].flavor_text); the table serves search (ft:)",
+        "face_flavor_texts": "likewise",
     },
 }
 

@@ -128,7 +128,7 @@ def test_cli_export(sample_db_path: Path, tmp_path: Path) -> None:
         ],
     )
     assert r.exit_code == 0, r.output
-    assert "wrote 1 rows" in r.output
+    assert "wrote 1 row to " in r.output
     assert csv_out.read_text() == "name\nLightning Bolt\n"
     r = runner.invoke(main, ["export", "--db", str(sample_db_path), "nope", "--csv", str(csv_out)])
     assert r.exit_code == 2 and "available:" in r.output
@@ -201,3 +201,63 @@ def test_a_pipe_is_written_to_as_it_is(sample_db: OracleDB, tmp_path: Path) -> N
     reader.join(30)
     assert result["rows"] == 1 and got == [b"name\nLightning Bolt\n"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.csv"]
+
+
+def test_counts_are_worded_in_one_place(sample_db: OracleDB, sample_db_path: Path, tmp_path: Path) -> None:
+    """ "wrote 1 rows" (export) and "The main deck has 1 cards" (deck check, and the web page that shows it): every
+    count before a noun is worded by text/counts.py, singular for exactly one."""
+    from oracle_tools.text.counts import counted
+
+    assert [counted(1, "row"), counted(0, "row"), counted(2_822, "row")] == ["1 row", "0 rows", "2,822 rows"]
+    assert [counted(1, "copy", "copies"), counted(1.5, "copy", "copies")] == ["1 copy", "1.5 copies"]
+    said = CliRunner().invoke(
+        main, ["export", "--db", str(sample_db_path), "--sql", "SELECT 1 AS a", "--csv", str(tmp_path / "one.csv")]
+    )
+    assert said.exit_code == 0 and said.output == f"wrote 1 row to {tmp_path / 'one.csv'} (csv)\n"
+    report = sample_db.check_deck("1 Lightning Bolt", format="modern")
+    assert [p.detail for p in report.problems if p.kind == "deck_size"] == [
+        "The main deck has 1 card; Modern needs at least 60 (CR 100.2a)."
+    ]
+    report = sample_db.check_deck("Commander\n1 Krenko, Mob Boss", format="commander")
+    assert [p.detail for p in report.problems if p.kind == "deck_size"] == [
+        "The deck has 1 card including the commander(s); Commander decks have exactly 100 (CR 903.5a)."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("flag", "name", "said"),
+    [
+        ("--parquet", "x.csv", "'x.csv' is named as a CSV file, but this export writes Parquet: name it .parquet"),
+        ("--parquet", "x.csv.gz", "'x.csv.gz' is named as a CSV file, but this export writes Parquet"),
+        ("--csv", "x.parquet", "'x.parquet' is named as a Parquet file, but this export writes CSV: name it .csv"),
+    ],
+)
+def test_a_file_named_for_the_other_format_is_refused(
+    sample_db_path: Path, tmp_path: Path, flag: str, name: str, said: str
+) -> None:
+    """`export cards --parquet x.csv` wrote Parquet to a .csv name, which every reader then misreads by its name."""
+    r = CliRunner().invoke(main, ["export", "--db", str(sample_db_path), "cards", flag, str(tmp_path / name)])
+    assert r.exit_code == 2 and r.output.startswith(f"error: {said}") and r.output.count("\n") == 1
+    assert "Nothing was written." in r.output and not list(tmp_path.iterdir())
+    ok = CliRunner().invoke(main, ["export", "--db", str(sample_db_path), "faces", "--csv", str(tmp_path / "f.csv.gz")])
+    assert ok.exit_code == 0, ok.output  # a compressed CSV is named as CSV
+
+
+def test_a_named_pipe_nobody_reads_is_said_in_one_line(
+    sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`export card_analytics --csv FIFO` with no program reading the FIFO waited forever, silently: as ingest does
+    for a FIFO nobody writes, it waits a few seconds for a reader, then says so."""
+    import os
+
+    from oracle_tools.store import export
+
+    monkeypatch.setattr(export, "READER_WAIT_SECONDS", 0.3)
+    pipe = tmp_path / "rows.csv"
+    os.mkfifo(pipe)
+    r = CliRunner().invoke(main, ["export", "--db", str(sample_db_path), "card_analytics", "--csv", str(pipe)])
+    assert r.exit_code == 2
+    assert r.output == (
+        f"error: {pipe}: is a named pipe (FIFO) that no program opened for reading in 0.3 s; start the program "
+        "that reads it first (or give a file). Nothing was written.\n"
+    )

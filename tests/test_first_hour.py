@@ -58,7 +58,7 @@ def test_check_decks_without_a_format_says_so(sample_db: OracleDB, tmp_path: Pat
 def test_commander_size_problem_reads_cleanly(sample_db: OracleDB) -> None:
     report = sample_db.check_deck("1 Lightning Bolt\n", format="commander")
     sizes = [p.detail for p in report.problems if p.kind == "deck_size"]
-    assert sizes == ["The deck has 1 cards including the commander(s); Commander decks have exactly 100 (CR 903.5a)."]
+    assert sizes == ["The deck has 1 card including the commander(s); Commander decks have exactly 100 (CR 903.5a)."]
 
 
 def test_same_name_of_two_halves_says_they_name_one_card(sample_db_path: Path) -> None:

@@ -27,6 +27,8 @@ from oracle_tools.search.tree import And, Not, Or, Term
 from oracle_tools.text.matching import normalize
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from oracle_server import Server
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "scryfall_syntax_examples.txt"
@@ -417,6 +419,71 @@ def test_project_keywords(sample_db: OracleDB) -> None:
     assert "Lightning Bolt" in nonland and "Forest" not in nonland
 
 
+def _sample_objects() -> list[dict[str, object]]:
+    import gzip
+
+    from oracle_tools.ingest import sample_dir
+
+    objects: list[dict[str, object]] = []
+    for path in sorted(sample_dir().glob("*.json.gz")):
+        data = json.loads(gzip.decompress(path.read_bytes()))
+        objects += data if isinstance(data, list) else data.get("data", [])
+    return [o for o in objects if isinstance(o, dict) and o.get("object") == "card"]
+
+
+def _flavor_texts(card: dict[str, object]) -> list[str]:
+    """A Scryfall card object's flavor text: its own, and each face's (a multi-face printing has them there)."""
+    faces = card.get("card_faces") or []
+    assert isinstance(faces, list)
+    return [str(t) for t in [card.get("flavor_text"), *(f.get("flavor_text") for f in faces)] if t]
+
+
+def test_flavor_text_is_searched_as_scryfall_does(sample_db: OracleDB) -> None:
+    """ft:/flavor: (Scryfall's syntax page, "Flavor Text"; ft:/regex/ on its regular-expressions page) match
+    words of a printing's flavor text, as the card objects the sample's files hold have it, faces' included."""
+    objects = _sample_objects()
+    found = sample_db.search("ft:fire include:extras unique:prints lang:any")
+    expected = {str(o["id"]) for o in objects if any("fire" in t.lower() for t in _flavor_texts(o))}
+    assert expected and set(found.get_column("id").to_list()) == expected
+    assert names(sample_db, "flavor:fire") == names(sample_db, "ft:fire")
+    # Mishra's Toy Workshop (HHO) and Staff of Zegon (ATQ): "Mishra" in their printed flavor text, not their rules
+    assert names(sample_db, "ft:mishra") == ["Mishra's Toy Workshop", "Staff of Zegon"]
+    assert names(sample_db, 'ft:"MISHRA"') == names(sample_db, "ft:mishra")  # case-insensitive
+    # a face's flavor text counts: every multi-face printing with one is found by a regex of its own first words
+    faced = next(o for o in objects if o.get("card_faces") and not o.get("flavor_text") and _flavor_texts(o))
+    first_words = re.escape(" ".join(_flavor_texts(faced)[0].split()[:3]))
+    assert (
+        str(faced["id"])
+        in sample_db.search(f"ft:/^{first_words}/ unique:prints lang:any include:extras").get_column("id").to_list()
+    )
+    # a printing keyword: evaluated on the same printing as s: (Lightning Bolt's flavor text differs by printing)
+    bolts = {
+        str(o["set"])
+        for o in objects
+        if o.get("name") == "Lightning Bolt" and any("spark" in t.lower() for t in _flavor_texts(o))
+    }
+    shown = sample_db.search('!"lightning bolt" ft:spark unique:prints').get_column("set").to_list()
+    assert bolts and set(shown) == bolts
+    assert names(sample_db, "-ft:/./ s:m19 r:mythic")  # printings without flavor text
+
+
+def test_flavor_text_on_a_database_built_before_it_was_kept(built_before: Callable[..., Path]) -> None:
+    import duckdb
+
+    from oracle_tools.errors import DatabaseOutdatedError
+
+    older = built_before()  # a copy of the sample database, less the columns an older version did not build
+    with duckdb.connect(str(older)) as con:
+        con.execute("ALTER TABLE printings DROP COLUMN face_flavor_texts")
+        con.execute("ALTER TABLE printings DROP COLUMN flavor_text")
+    with OracleDB(older) as db, pytest.raises(DatabaseOutdatedError) as outdated:
+        db.search("ft:fire")
+    assert str(outdated.value) == (
+        "older.duckdb has no flavor text (built before it existed); rebuild it with `oracle-tools ingest`."
+    )
+    assert "Lightning Bolt" in names(OracleDB(older), "bolt")  # every other search still answers
+
+
 def test_boolean_logic(sample_db: OracleDB) -> None:
     either = set(names(sample_db, '!fire or !"lightning bolt"'))
     assert either == {"Fire // Ice", "Lightning Bolt"}
@@ -723,3 +790,95 @@ def test_is_lists_only_is_values_and_points_has_values_to_has() -> None:
     with pytest.raises(SearchSyntaxError, match="is:indicator is not supported; use has:indicator"):
         compile("is:indicator")
     assert compile("has:indicator").sql
+
+
+# -- imperfect input: every door says what was wrong ------------------------------------------------------
+
+
+def test_a_query_that_is_no_text_is_refused_as_a_name_is(sample_db: OracleDB) -> None:
+    """db.search takes the checks db.resolve takes (db.py's one argument check): None is a TypeError naming the
+    argument (it was an AttributeError from inside the compiler), a lone surrogate an ArgumentError saying so (it
+    was DuckDB's "Python Conversion Failure", and the connection then refused every later search)."""
+    from oracle_tools.errors import ArgumentError
+
+    with pytest.raises(TypeError, match=r"^query must be a str \(a Scryfall search such as 't:goblin c:r'\), not "):
+        sample_db.search(None)  # type: ignore[arg-type]
+    for call in (sample_db.search, sample_db.search_rows, sample_db.search_list):
+        with pytest.raises(ArgumentError) as bad:
+            call("t:goblin\ud800")
+        assert str(bad.value) == (
+            "query is not valid Unicode text: a lone surrogate (U+D800) at position 8; give it as text (bytes "
+            "decoded as UTF-8)"
+        )
+        with pytest.raises(ArgumentError, match="lone surrogate"):
+            sample_db.resolve("Bolt\ud800")  # the same kind of error as a name's
+    assert sample_db.search("t:goblin c:r mv<=2").height == 22  # the connection still answers
+
+
+@pytest.mark.parametrize(
+    ("query", "position", "word"),
+    [
+        ("or t:goblin", 0, "or"),  # read as a name word before: 3 cards with "or" in their names
+        ("t:goblin or", 9, "or"),
+        ("OR t:goblin", 0, "OR"),
+        ("and t:goblin", 0, "and"),
+        ("t:goblin and", 9, "and"),
+        ("t:goblin (or c:r)", 10, "or"),
+        ("t:goblin (c:r or)", 14, "or"),
+        ("t:goblin or or c:r", 12, "or"),
+        ("or", 0, "or"),
+    ],
+)
+def test_a_dangling_or_is_a_syntax_error_at_either_end(query: str, position: int, word: str) -> None:
+    """Scryfall's reference has `or` only between terms and says nothing of one at an end: both ends are the same
+    syntax error with a caret under the word (before, a leading `or` was a word of the name, a trailing one an
+    error). Quoted, "or" is still a word of a name."""
+    with pytest.raises(SearchSyntaxError) as dangling:
+        compile(query)
+    assert str(dangling.value).splitlines()[0] == (
+        f"'{word}' needs a term on both sides (to find the word in a name, quote it: \"{word}\")"
+    )
+    assert dangling.value.position == position
+
+
+def test_or_between_terms_and_quoted_or_still_work(sample_db: OracleDB) -> None:
+    assert set(names(sample_db, "t:goblin or t:elf")) >= {"Goblin Guide", "Llanowar Elves"}
+    assert "Fire // Ice" in names(sample_db, "fire or ice")
+    assert names(sample_db, '"or" t:goblin') == names(sample_db, "name:or t:goblin")
+
+
+@pytest.mark.parametrize(
+    ("query", "position", "message"),
+    [
+        ('a:""', 0, 'a:"" has an empty value: write what to search for between the quotes'),
+        ('t:goblin o:""', 9, 'o:"" has an empty value: write what to search for between the quotes'),
+        ('ft:" "', 0, 'ft:" " has an empty value: write what to search for between the quotes'),
+        ("o://", 0, "o:// has an empty value: write what to search for between the slashes"),
+        ('""', 0, '"" has an empty value: write what to search for between the quotes'),
+        ('t:goblin !""', 9, '!"" has an empty value: write what to search for between the quotes'),
+    ],
+)
+def test_an_empty_value_is_an_error_not_every_card(query: str, position: int, message: str) -> None:
+    """a:"" matched every card (every artist's name contains the empty text): an empty value is an error with a
+    caret under its term, for every keyword that takes a value."""
+    with pytest.raises(SearchSyntaxError) as empty:
+        compile(query)
+    assert str(empty.value).splitlines()[0] == message
+    assert empty.value.position == position
+    for kw in KEYWORDS:
+        with pytest.raises(SearchSyntaxError, match="has an empty value"):
+            compile(f'{kw.names[0]}:""', nameable=lambda phrase: [])
+
+
+def test_a_query_that_is_no_utf8_is_a_400_over_http(sample_server: Server) -> None:
+    """`q=t:goblin%ff` (a byte that is no UTF-8) reached the search as U+FFFD, a name nobody has: "didn't match
+    any cards" (404). It is a 400 in Scryfall's error shape saying what is wrong."""
+    answer = sample_server.client.get("/cards/search?q=t:goblin%ff")
+    assert answer.status_code == 400
+    error = answer.json()
+    assert error["object"] == "error" and error["code"] == "bad_request" and error["status"] == 400
+    assert error["details"] == (
+        "q= is not valid UTF-8 text (byte 0xFF at byte 8 of the query); percent-encode the query's UTF-8 bytes."
+    )
+    assert sample_server.client.get("/cards/search?q=t:goblin%20c:r").status_code == 200
+    assert sample_server.client.get("/cards/search?q=Lim-D%C3%BBl").status_code == 200  # real UTF-8: Lim-Dûl

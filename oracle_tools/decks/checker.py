@@ -81,6 +81,7 @@ from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rul
 from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
 from oracle_tools.errors import DecklistError
 from oracle_tools.names.kinds import DECK_RULES, Via
+from oracle_tools.text.counts import counted
 
 if TYPE_CHECKING:
     import duckdb
@@ -465,7 +466,7 @@ class DeckChecker:
                         "too_many_copies",
                         card.name,
                         line or None,
-                        f"{total} copies of {card.name}{_at(copies.lines)}{_names_used(copies.written)}; "
+                        f"{counted(total, 'copy', 'copies')} of {card.name}{_at(copies.lines)}{_names_used(copies.written)}; "
                         f"{self._limit_reason(card, rules)}.",
                     )
                 )
@@ -493,7 +494,7 @@ class DeckChecker:
                         "deck_size",
                         None,
                         None,
-                        f"The deck has {in_deck} cards{what}; {rules.label} decks "
+                        f"The deck has {counted(in_deck, 'card')}{what}; {rules.label} decks "
                         f"have exactly {rules.min_size} (CR {rule}).",
                     )
                 )
@@ -504,7 +505,8 @@ class DeckChecker:
                     "deck_size",
                     None,
                     None,
-                    f"The main deck has {main} cards; {rules.label} needs at least {rules.min_size} (CR {rule}).",
+                    f"The main deck has {counted(main, 'card')}; {rules.label} needs at least {rules.min_size} "
+                    f"(CR {rule}).",
                 )
             )
 
@@ -522,7 +524,8 @@ class DeckChecker:
                         "sideboard_size",
                         None,
                         first or None,
-                        f"The deck has {side_total} sideboard cards; {rules.label} uses no sideboard (CR 903.5e).",
+                        f"The deck has {counted(side_total, 'sideboard card')}; {rules.label} uses no sideboard "
+                        "(CR 903.5e).",
                     )
                 )
             else:
@@ -531,7 +534,7 @@ class DeckChecker:
                         "sideboard_size",
                         None,
                         first or None,
-                        f"The sideboard has {side_total} cards{' (companion included)' if comp else ''}; "
+                        f"The sideboard has {counted(side_total, 'card')}{' (companion included)' if comp else ''}; "
                         f"{rules.label} allows at most {rules.sideboard_max:g} (CR 100.4a).",
                     )
                 )

@@ -23,6 +23,7 @@ import click
 
 from oracle_tools.db import OracleDB, default_db_path
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.render import blob_text
 from oracle_tools.store import sqlfiles, userfiles
 from oracle_tools.store.stopping import SignalsNoticed, Stopped, handle_signals_as_usual, raise_stopped, stopped_how
 from oracle_tools.store.userfiles import printable
@@ -343,7 +344,12 @@ def stream_csv(columns: list[str], batches: Iterable[list[tuple[Any, ...]]]) -> 
     writer.writerow(columns)
     for rows in batches:
         for row in rows:
-            writer.writerow(["|".join(map(str, v)) if isinstance(v, list) else v for v in row])
+            writer.writerow(
+                [
+                    "|".join(map(str, v)) if isinstance(v, list) else blob_text(v) if isinstance(v, bytes) else v
+                    for v in row
+                ]
+            )
         click.echo(buffer.getvalue(), nl=False)
         buffer.seek(0)
         buffer.truncate()
@@ -351,9 +357,12 @@ def stream_csv(columns: list[str], batches: Iterable[list[tuple[Any, ...]]]) -> 
 
 
 def _json_value(value: Any) -> Any:
-    """A value JSON can hold: NaN and ±Infinity (no JSON numbers) become null, in lists and structs too."""
+    """A value JSON can hold: NaN and ±Infinity (no JSON numbers) become null, in lists and structs too; a BLOB is
+    DuckDB's own text form of it (render.blob_text; was Python's ``b'…'``)."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
+    if isinstance(value, bytes):
+        return blob_text(value)
     if isinstance(value, list):
         return [_json_value(v) for v in value]
     if isinstance(value, dict):

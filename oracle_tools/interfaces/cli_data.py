@@ -27,6 +27,7 @@ from oracle_tools.interfaces.cli_common import (
 )
 from oracle_tools.store.sqlfiles import SANDBOX_MEMORY_LIMIT
 from oracle_tools.store.userfiles import printable
+from oracle_tools.text.counts import counted
 
 # -- ingest and inspection ---------------------------------------------------------------------
 
@@ -307,7 +308,8 @@ def sql(
 
             if (damaged := damaged_database(exc, db.path)) is not None:
                 raise damaged from None  # the file, not the query
-
+            if (placeholders := _placeholders_unfilled(exc, params)) is not None:
+                raise OracleToolsError(placeholders) from None
             raise OracleToolsError(f"SQL failed: {one_line(error_line(exc))}") from None
     import shutil
 
@@ -323,7 +325,25 @@ def sql(
         if shown < len(columns)
         else ""
     )
-    click.echo(f"{total:,} row{'s' if total != 1 else ''}{left_out}", err=True)
+    click.echo(f"{counted(total, 'row')}{left_out}", err=True)
+
+
+def _placeholders_unfilled(exc: Exception, params: tuple[str, ...]) -> str | None:
+    """The line for a query whose ? placeholders and --param values do not pair up (DuckDB: "Values were not
+    provided for the following parameters: 1"), pointing at --param; None for any other error."""
+    text = str(exc)
+    if "Values were not provided for the following parameters" in text:
+        return (
+            f"SQL failed: the query has a ? placeholder with no value ({counted(len(params), '--param value')} given); "
+            'give one --param VALUE per ?, in order: oracle-tools sql "SELECT * FROM cards WHERE name = ?" '
+            '--param "Lightning Bolt"'
+        )
+    if "Parameter argument/count mismatch" in text:
+        return (
+            f"SQL failed: {counted(len(params), '--param value')} given, more than the query's ? placeholders; "
+            "give one --param VALUE per ?, in order"
+        )
+    return None
 
 
 # -- export (Parquet / CSV) ----------------------------------------------------------------------
@@ -388,7 +408,7 @@ def export_command(
     if as_json:
         echo_json({"rows": result["rows"], "path": result["path"], "format": result["format"]})
     else:
-        click.echo(f"wrote {result['rows']:,} rows to {result['path']} ({result['format']})")
+        click.echo(f"wrote {counted(result['rows'], 'row')} to {result['path']} ({result['format']})")
 
 
 def _export_to_stdout(db_path: Path | None, table: str | None, query: str | None, params: tuple[str, ...]) -> None:

@@ -17,6 +17,7 @@ from oracle_tools.interfaces.cli_common import (
     one_output_format,
     open_db,
 )
+from oracle_tools.text.counts import counted
 
 # -- search: Scryfall's query language (oracle_tools/search/, docs/search.md) -------------------
 
@@ -171,7 +172,7 @@ def search_command(
                 text = table(wanted, cells, max_chars=chars)
         click.echo(text)
         more = f" (showing {len(shown)})" if len(shown) < total else ""
-        click.echo(f"{total} card{'s' if total != 1 else ''}{more}", err=True)
+        click.echo(f"{counted(total, 'card')}{more}", err=True)
     if total == 0:
         if not as_csv:
             click.echo("0 cards", err=True)  # say so (stderr, like the count line), then exit 1 as grep does

@@ -15,6 +15,16 @@ from collections.abc import Sequence
 from typing import Any
 
 
+def blob_text(value: bytes) -> str:
+    """A BLOB as DuckDB writes it as text (``CAST(b AS VARCHAR)``, its own CLI's form): printable ASCII as it is,
+    every other byte and the backslash and quotes as ``\\xHH``; ``CAST(text AS BLOB)`` reads it back. What the
+    table, CSV and JSON show instead of Python's ``b'…'``."""
+    return "".join(chr(b) if 32 <= b <= 126 and b not in _BLOB_ESCAPED else f"\\x{b:02X}" for b in value)
+
+
+_BLOB_ESCAPED = frozenset(b"\\'\"")
+
+
 def cell(value: Any, max_chars: int) -> str:
     """A value as one table cell: None as null, lists and structs as JSON, control characters escaped (a
     query's text must not drive the terminal), long text cut with an ellipsis."""
@@ -24,6 +34,8 @@ def cell(value: Any, max_chars: int) -> str:
         text = "true" if value else "false"  # as SQL and JSON write them
     elif isinstance(value, list | dict | tuple):
         text = json.dumps(value, ensure_ascii=False, default=str)
+    elif isinstance(value, bytes):
+        text = blob_text(value)
     else:
         text = str(value)
     text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)

@@ -133,6 +133,13 @@ def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled:
 
         if (damaged := damaged_database(exc, _database_file(con))) is not None:
             raise damaged from None  # the file, not the query: no caret under it
+        if isinstance(exc, _duckdb.BinderException) and "flavor_text" in str(exc):
+            from pathlib import Path
+
+            from oracle_tools.errors import DatabaseOutdatedError
+
+            # ft:/flavor: read printings' flavor_text, which databases built before it was kept lack
+            raise DatabaseOutdatedError(Path(_database_file(con) or "this database").name, "flavor text") from None
         missing = [t for t in _SEARCH_TABLES if t in str(exc)] if isinstance(exc, _duckdb.CatalogException) else []
         if missing:  # a database built before the table existed
             raise OracleToolsError(

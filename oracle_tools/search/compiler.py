@@ -240,10 +240,19 @@ def _keyword(term: Term, state: _State) -> Keyword:
         )
     if term.op not in kw.ops:
         raise _error(f"{term.keyword} takes {' or '.join(kw.ops)}, not {term.op}", state, term)
-    if term.kind == "regex" and kw.family not in ("name", "type", "oracle", "fulloracle"):
-        raise _error(f"{term.keyword}: does not take a /regular expression/ (name:, t:, o:, fo: do)", state, term)
-    if not term.value and term.kind != "phrase":
-        raise _error(f"{term.keyword}{term.op} needs a value", state, term)
+    if term.kind == "regex" and kw.family not in ("name", "type", "oracle", "fulloracle", "flavor"):
+        raise _error(f"{term.keyword}: does not take a /regular expression/ (name:, t:, o:, fo:, ft: do)", state, term)
+    # a:"" (or a:" ", o://) would match every card: a value left out, never a search for everything
+    if not (term.value.strip() if term.kind == "phrase" else term.value):
+        if term.kind == "word":
+            raise _error(f"{term.keyword}{term.op} needs a value", state, term)
+        marks, between = ('"', "quotes") if term.kind == "phrase" else ("/", "slashes")
+        written = f"{term.keyword}{term.op}" if term.written else "!" if term.exact else ""
+        raise _error(
+            f"{written}{marks}{term.value}{marks} has an empty value: write what to search for between the {between}",
+            state,
+            term,
+        )
     return kw
 
 
@@ -803,6 +812,17 @@ def _artist(term: Term, state: _State) -> str:
     return f"contains(lower(coalesce(p.artist, '')), {state.bind(term.value.lower())})"
 
 
+#: A printing's flavor text: its own (one-faced printings) and each face's, one paragraph each (Scryfall's
+#: flavor text is per printing, so ft: is a printing keyword; a regex's ^ and $ match each paragraph).
+_FLAVOR_TEXT = "concat_ws(chr(10), p.flavor_text, array_to_string(coalesce(p.face_flavor_texts, []), chr(10)))"
+
+
+def _flavor(term: Term, state: _State) -> str:
+    if term.kind == "regex":
+        return f"regexp_matches({_FLAVOR_TEXT}, {state.bind(_regex(term, state))})"
+    return f"contains(lower({_FLAVOR_TEXT}), {state.bind(term.value.lower())})"
+
+
 def _game(term: Term, state: _State) -> str:
     return f"list_contains(coalesce(p.games, []), {state.bind(term.value.lower())})"
 
@@ -846,6 +866,7 @@ def _leaf(term: Term, state: _State) -> str:
         "year": lambda t, s: _date(t, s, year=True),
         "date": lambda t, s: _date(t, s, year=False),
         "artist": _artist,
+        "flavor": _flavor,
         "game": _game,
         "border": _simple_printing("border_color"),
         "stamp": _simple_printing("security_stamp"),

@@ -7,6 +7,7 @@ And(children=(Term(keyword='t', op=':', value='goblin', kind='word', position=0,
 from __future__ import annotations
 
 import os
+import re
 from functools import cache
 from pathlib import Path
 
@@ -124,6 +125,8 @@ class _ToTree(Transformer[Token, Node]):
 
     @v_args(inline=True)
     def word(self, token: Token) -> Term:
+        if token.value.lower() in _CONNECTIVES:  # lexed as a word only where no term is before it: "or t:goblin"
+            raise _dangling(token.value, self.query, token.start_pos or 0)
         return Term("name", ":", token.value, "word", token.start_pos or 0)
 
     @v_args(inline=True)
@@ -154,10 +157,24 @@ class _ToTree(Transformer[Token, Node]):
         return children[0] if children else Empty()
 
 
+#: The words that join terms. Scryfall's reference has them only between terms: one with no term on a side (at
+#: the start or end of the query or of a group, or after another) is a syntax error, never a word of a name.
+_CONNECTIVES = frozenset({"or", "and"})
+_TRAILING_CONNECTIVE = re.compile(r"(?:^|[\s(])((?i:or|and))\s*$")
+
+
+def _dangling(word: str, query: str, position: int) -> SearchSyntaxError:
+    return SearchSyntaxError(
+        f"'{word}' needs a term on both sides (to find the word in a name, quote it: \"{word}\")", query, position
+    )
+
+
 def _describe(exc: UnexpectedInput, query: str) -> SearchSyntaxError:
     pos = getattr(exc, "pos_in_stream", None)
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         pos = len(query)
+        if (connective := _TRAILING_CONNECTIVE.search(query)) is not None:  # "t:goblin or"
+            return _dangling(connective.group(1), query, connective.start(1))
         last = query.rstrip()[-1:]
         if last in ("-", "!"):
             what = "'-' (negation)" if last == "-" else "'!' (exact name)"
@@ -195,10 +212,12 @@ def _describe(exc: UnexpectedInput, query: str) -> SearchSyntaxError:
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         pos = tok.start_pos or 0
+        if tok.type == "RPAR" and (connective := _TRAILING_CONNECTIVE.search(query[:pos])) is not None:
+            return _dangling(connective.group(1), query, connective.start(1))  # "(c:r or)"
         if tok.type == "RPAR":
             return SearchSyntaxError("a ')' has no matching '(' (or the group before it is empty)", query, pos)
         if tok.type in ("OR", "AND"):
-            return SearchSyntaxError(f"'{tok.value}' needs a term on both sides", query, pos)
+            return _dangling(tok.value, query, pos)
         expected = sorted({_EXPECTED.get(t, t) for t in exc.expected if t != "$END"})
         return SearchSyntaxError(
             f"unexpected {tok.value!r}" + (f"; expected {', '.join(expected)}" if expected else ""), query, pos

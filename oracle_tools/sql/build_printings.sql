@@ -37,6 +37,7 @@ SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, 
              TRY_CAST(prices.usd_etched AS DECIMAL(12, 2))) AS usd,
        least(TRY_CAST(prices.eur AS DECIMAL(12, 2)), TRY_CAST(prices.eur_foil AS DECIMAL(12, 2))) AS eur,
        TRY_CAST(prices.tix AS DECIMAL(12, 2)) AS tix,
-       watermark
+       watermark, flavor_text,
+       list_transform(card_faces, lambda f: f.flavor_text) AS face_flavor_texts
 FROM ingest_stage.main.stage_dedup;
 

@@ -103,7 +103,9 @@ CREATE TABLE printings (
     usd                DECIMAL(12, 2),    -- the lowest of the printing's USD prices (nonfoil, foil, etched),
     eur                DECIMAL(12, 2),    --   likewise EUR, and MTGO tickets: what usd>/order=usd compare;
     tix                DECIMAL(12, 2),    --   NULL where the file has no price
-    watermark          VARCHAR            -- the printing's watermark (Scryfall's field; /catalog/watermarks, wm:)
+    watermark          VARCHAR,           -- the printing's watermark (Scryfall's field; /catalog/watermarks, wm:)
+    flavor_text        VARCHAR,           -- the printing's flavor text, and each face's (ft:/flavor: search them)
+    face_flavor_texts  VARCHAR[]
 );
 
 -- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/store/scryfall_objects.py):

@@ -74,6 +74,15 @@ def infer_format(path: Path, format: str | None) -> str:
         fmt = format.lower()
         if fmt not in EXPORT_FORMATS:
             raise ExportError(f"unknown export format {format!r}; use one of: {', '.join(EXPORT_FORMATS)}.")
+        # Parquet written to cards.csv (or CSV to cards.parquet) is a file every reader then misreads by its name
+        named = {_SUFFIX_FORMATS[s.lower()] for s in path.suffixes if s.lower() in _SUFFIX_FORMATS} - {fmt}
+        if named:
+            shown = {"csv": "CSV", "parquet": "Parquet"}
+            other = named.pop()
+            raise ExportError(
+                f"{path.name!r} is named as a {shown[other]} file, but this export writes {shown[fmt]}: name it "
+                f".{fmt}, or export {shown[other]}. Nothing was written."
+            )
         return fmt
     by_suffix = _SUFFIX_FORMATS.get(path.suffix.lower())
     if by_suffix is None:
@@ -107,6 +116,40 @@ def _is_stream(path: Path) -> bool:
         return not stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         return False
+
+
+#: How long an export waits for a program to open a named pipe (FIFO) it is given, for reading, before it says so
+#: (the ingest's wait for a FIFO's writer, the other way round): a FIFO nothing reads would block the export forever.
+READER_WAIT_SECONDS = 5.0
+
+
+def _hold_fifo(path: Path) -> int | None:
+    """For a named pipe: wait, at most :data:`READER_WAIT_SECONDS`, for a reader, and return a write end held open
+    until the export has written (closed earlier, it would end the reader's input before DuckDB's first byte);
+    None for anything else. A FIFO no program reads is refused in one line."""
+    import errno
+    import time
+
+    try:
+        if not stat.S_ISFIFO(os.stat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    deadline = time.monotonic() + READER_WAIT_SECONDS
+    while True:
+        try:
+            return os.open(path, os.O_WRONLY | os.O_NONBLOCK)  # ENXIO while no program has it open for reading
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:
+                raise ExportError(
+                    f"{path}: cannot be opened for writing: {exc.strerror}. Nothing was written."
+                ) from None
+        if time.monotonic() >= deadline:
+            raise ExportError(
+                f"{path}: is a named pipe (FIFO) that no program opened for reading in {READER_WAIT_SECONDS:g} s; "
+                "start the program that reads it first (or give a file). Nothing was written."
+            )
+        time.sleep(0.05)
 
 
 def _exists(path: Path) -> ExportError:
@@ -173,6 +216,7 @@ def export(
         sqlfiles.check_read_only(query, command="export --sql")
     _check_path(out, db_path, overwrite)
     bound = list(params) if isinstance(params, (list, tuple)) else params
+    held = _hold_fifo(out)
     try:
         result = con.cursor().sql(query, params=bound or None)
         batches = result.to_arrow_reader() if hasattr(result, "to_arrow_reader") else result.fetch_arrow_reader()
@@ -192,6 +236,8 @@ def export(
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ExportError(f"export failed: {first}") from None
     finally:
+        if held is not None:
+            os.close(held)
         if partial != out:
             partial.unlink(missing_ok=True)
     return {"rows": int(rows), "path": str(out), "format": fmt, "source": target if sql is None else "sql"}

@@ -10,7 +10,7 @@ names; ``bench/measure_card_fields.py`` measures them) times a margin for what n
 
 * the whole object: :data:`OBJECT_BYTES` (1 MB; the largest real one is 6,993 bytes — a token's ``all_parts``
   lists every card that makes it, so the margin is wide). This bounds every field, also those the typed
-  tables do not read (``flavor_text``, image links …);
+  tables do not read (image links …) and the flavor text, which only ``ft:`` reads;
 * nesting: :data:`MAX_DEPTH` levels (real objects nest 4: card, ``card_faces``, a face, its ``image_uris``);
 * each text field the typed tables read: :data:`FIELD_CHARS`, :data:`LONGEST` × :data:`MARGIN`, at least
   :data:`MIN_FIELD_CHARS` characters.
@@ -48,11 +48,12 @@ LONGEST: dict[str, int] = {
     "face.printed_text": 491,
     "part.name": 57,
     "part.type_line": 71,
-    "flavor_text": 448,  # not read by the tables: bounded by OBJECT_BYTES
+    "flavor_text": 448,  # printings keep it (ft:), bounded by OBJECT_BYTES as the whole object is
 }
 MARGIN = 20
 MIN_FIELD_CHARS = 1000
-#: The most characters each text field the typed tables read may hold (``flavor_text`` is not one of them).
+#: The most characters each text field the typed tables read may hold (``flavor_text``, which only ``ft:`` searches,
+#: has the object's limit).
 FIELD_CHARS: dict[str, int] = {
     field: max(MIN_FIELD_CHARS, longest * MARGIN) for field, longest in LONGEST.items() if field != "flavor_text"
 }

@@ -314,10 +314,29 @@ def search_ids(gen: Generation, query: str, unique: str, order: str, direction: 
         raise ApiError(400, str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError) else None) from None
 
 
+def _query_is_utf8(request: Request) -> None:
+    """A 400 when the raw ``q=`` is no UTF-8 (``q=t:goblin%ff``): Starlette decodes it with U+FFFD in place of the
+    bad bytes, a search for a name with that character, which answered "didn't match any cards" (a 404)."""
+    from urllib.parse import parse_qsl
+
+    raw = request.scope.get("query_string", b"").decode("latin-1")  # one character per byte: nothing lost
+    for key, value in parse_qsl(raw, keep_blank_values=True, encoding="latin-1"):
+        if key == "q":
+            try:
+                value.encode("latin-1").decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ApiError(
+                    400,
+                    f"q= is not valid UTF-8 text (byte 0x{exc.object[exc.start]:02X} at byte {exc.start} of the "
+                    "query); percent-encode the query's UTF-8 bytes.",
+                ) from None
+
+
 async def cards_search(request: Request) -> Response:
     """GET /cards/search?q=: Scryfall search syntax (``OracleDB.search``), 175 cards a page."""
     from oracle_tools.search import DIRECTIONS, UNIQUE  # the engine's own lists
 
+    _query_is_utf8(request)
     params = endpoint_params(request, _SEARCH)
     query = text_param(params.get("q"), "q")
     assert query is not None
