@@ -78,7 +78,6 @@ def test_values_words_phrases_regexes_and_exact_rows() -> None:
         ("t:goblin)", 8, "no matching"),
         ("o:/abc", 2, "regular expression is never closed"),
         ("t: goblin", 2, "right after"),
-        ("t:goblin or", 11, "ends too early"),
         ("t:goblin -", 9, "negation"),
     ],
 )
