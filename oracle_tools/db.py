@@ -668,6 +668,8 @@ class OracleDB:
         if not text:
             return frozenset()
         r = self.resolve(text)
+        if r.status == "ambiguous" and (shared := _same_name.shared_names(r.candidates, self.name_index.split_halves)):
+            return shared  # several cards print this one name: whichever is meant, its name is this (CR 201.2a)
         if not r.ok:
             raise NameNotFoundError(r.miss_message(), ambiguous=r.status == "ambiguous")
         if r.oracle_id in self.name_index.split_halves:

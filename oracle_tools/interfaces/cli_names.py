@@ -10,7 +10,7 @@ from typing import IO
 
 import click
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import NameNotFoundError, OracleToolsError
 from oracle_tools.interfaces.cli_common import (
     check_name,
     db_option,
@@ -88,16 +88,29 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
     check_name(first)
     check_name(second)
     with open_db(db_path) as db:
+        found = {text: db.resolve(text) for text in (first, second)}
         for text in (first, second):  # an unknown name: resolve's answer and exit status (1), not an error
-            if not (found := db.resolve(text)).ok:
-                click.echo(found.miss_message())
+            try:
+                db.object_names(text)  # several cards that print this one name have it whichever is meant (201.2a)
+            except NameNotFoundError:
+                click.echo(found[text].miss_message())
                 sys.exit(1)
         answer = db.same_name(first, second)
         names = {first: sorted(db.object_names(first)), second: sorted(db.object_names(second))}
-        cards = {db.resolve(text).name for text in (first, second)}
-    one_card = len(cards) == 1  # 'Fire' and 'Ice': the halves of one split card, which has both names (709.4a)
+        cards = {r.name for r in found.values()}
+    # 'Fire' and 'Ice': the halves of one split card, which has both names (709.4a); 'Sly Spy' twice: one of six
+    # cards each time, maybe not the same one (null: not known)
+    one_card = (len(cards) == 1) if None not in cards else None
     if as_json:
         echo_json({"same_name": answer, "same_card": one_card, "names": names, "rule": "201.2a"})
+    elif None in cards:
+        shared = "; ".join(
+            f"{len(r.candidates)} Oracle cards are named {r.candidates[0].name}" for r in found.values() if not r.ok
+        )
+        click.echo(
+            f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]} "
+            f"({shared}: whichever is meant, that is its name, CR 201.2a)"
+        )
     elif one_card:
         click.echo(
             f"same name: {first!r} and {second!r} both name the card {cards.pop()}, whose names are {names[first]}"
