@@ -182,6 +182,42 @@ def test_ambiguous_name_lists_the_candidates(sample_db: OracleDB) -> None:
     assert "could be several cards" in p.detail
 
 
+SAME_NAME_FIXTURE = Path(__file__).parent / "fixtures" / "same_name_unstable.json"
+
+
+def test_a_name_several_cards_print_is_judged_and_counted_as_one_name(same_name_db_path: Path) -> None:
+    """Unstable's six Very Cryptic Commands share one name: a list cannot say which it means, and need not when
+    they are alike in the format — judged (not legal in Legacy) and their copies counted together (CR 201.2a,
+    100.2a), never the advice to "write the full English name" the list already wrote. Both checkers: a fresh
+    process's point checker and the whole-database one."""
+    text = "3 Very Cryptic Command\n2 very cryptic command\n"
+    with OracleDB(same_name_db_path) as db:
+        point = db.check_deck(text, format="legacy")  # a fresh process: the point checker
+        assert db.deck_checker is not None  # built: the next check is the whole-database checker's
+        for report in (point, db.check_deck(text, format="legacy")):
+            assert not kinds(report, "unknown_card"), report.problems
+            [bad] = kinds(report, "not_legal")
+            assert bad.card == "Very Cryptic Command" and bad.line == 1
+            [copies] = kinds(report, "too_many_copies")
+            assert copies.detail.startswith("5 copies of Very Cryptic Command (lines 1, 2)"), copies.detail
+
+
+def test_cards_of_one_name_that_differ_in_legality_are_not_judged(tmp_path: Path) -> None:
+    """When the cards sharing a name differ in legality in the format, a list cannot tell them apart: the check
+    says so and which cards they are (cannot_judge), neither a guess nor impossible advice. Fixture: the real
+    Unstable objects, one of the six made legal in Vintage."""
+    cards = json.loads(SAME_NAME_FIXTURE.read_text(encoding="utf-8"))
+    changed = next(c for c in cards if c["name"] == "Very Cryptic Command")
+    changed["legalities"]["vintage"] = "legal"
+    (tmp_path / "cards.json").write_text(json.dumps(cards), encoding="utf-8")
+    with OracleDB.ingest_files(tmp_path / "db.duckdb", [tmp_path / "cards.json"]) as db:
+        report = db.check_deck("1 Very Cryptic Command\n", format="vintage")
+    assert not kinds(report, "unknown_card") and not kinds(report, "not_legal"), report.problems
+    [unknown] = kinds(report, "cannot_judge")
+    assert "6 Oracle cards are named Very Cryptic Command and differ in legality" in unknown.detail
+    assert f"oracle_id {changed['oracle_id']}: legal" in unknown.detail and "full English name" not in unknown.detail
+
+
 def test_parse_problems_are_parse_errors_with_lines(sample_db: OracleDB) -> None:
     report = sample_db.check_deck("4 Lightning Bolt\n-2 Mountain\n0 Island\n56 Mountain\n", format="limited")
     errors = kinds(report, "parse_error")

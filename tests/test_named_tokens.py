@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -269,3 +270,14 @@ def test_cli(full_db: OracleDB) -> None:
     assert missing.exit_code == 1 and "no token name" in missing.output
     resolved = json.loads(runner.invoke(main, ["resolve", "--db", db, "Ragavan", "--json"]).output)
     assert resolved["status"] == "not_found" and "Ragavan" in resolved["tokens"]
+
+
+def test_a_name_several_cards_share_is_never_suggested_back(same_name_db_path: Path) -> None:
+    """`token "Very Cryptic Command"`: six Oracle cards share the name (CR 201.2a), so which one a token of that name
+    would copy (111.11) is not known — said plainly, never "Did you mean" the very name that was typed."""
+    with OracleDB(same_name_db_path) as db:
+        answer = db.token("very cryptic command")
+    assert answer.kind == "none" and answer.suggestions == ()
+    assert "6 Oracle cards that share the name Very Cryptic Command (the same name, CR 201.2a)" in (answer.reason or "")
+    shown = CliRunner().invoke(main, ["token", "Very Cryptic Command", "--db", str(same_name_db_path)])
+    assert shown.exit_code == 1 and "Did you mean" not in shown.output, shown.output

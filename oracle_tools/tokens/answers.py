@@ -163,11 +163,20 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameResolver, query: str) -> T
     if r.ok:
         return _card_answer(con, query, r, effective)
     if r.status == "ambiguous":
+        shared = {c.face or c.name for c in r.candidates}
+        reason = (
+            f"{text!r} names {len(r.candidates)} Oracle cards that share the name {shared.pop()} (the same name, "
+            "CR 201.2a), each with characteristics of its own: which one a token of that name copies (111.11) "
+            "the name cannot tell; `oracle-tools resolve` tells them apart"
+            if len(shared) == 1
+            else f"{text!r} names more than one card: " + "; ".join(c.name for c in r.candidates)
+        )
         return TokenAnswer(
             query=query,
             kind="none",
-            reason=f"{text!r} names more than one card: " + "; ".join(c.name for c in r.candidates),
-            suggestions=r.suggestions,
+            reason=reason,
+            # never "did you mean" what was typed: only the other names it may mean
+            suggestions=tuple(n for n in r.suggestions if normalize(n) not in (key, stripped)),
             rules_effective=effective,
         )
     # Token names (predefined, named by effects, Scryfall's token objects) are suggestions too —
