@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.names.kinds import printed_name_note
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.text.matching import normalize
 
@@ -317,7 +318,7 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
     if r.via == "flavor":  # CR 201.6: an alternate (flavor) name is not the card's name
         notes.append(f"'{query}' is an alternate name of {r.name}, not its name (201.6); the token is named {r.name}")
     elif r.via == "printed":  # CR 201.2: a card's name is its English name, whatever the printed language
-        notes.append(f"'{query}' is a printed name of {r.name}; its name is the English one (201.2), {r.name}")
+        notes.append(printed_name_note(query, r.name))
     roles = {f["role"] for f in faces}
     face_dicts = tuple(
         {
