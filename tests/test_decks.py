@@ -1081,3 +1081,34 @@ def test_the_point_checker_reads_each_card_as_the_warm_checker_does(sample_db_pa
         point.load(sorted(warm))
         assert point.cards == warm
         assert len(warm) > 100
+
+
+def test_a_commander_option_beside_a_commander_section_is_said_not_ignored(sample_db: OracleDB, tmp_path: Path) -> None:
+    """A list with a Commander section (Kiki-Jiki) checked with --commander Tarmogoyf: the section's commander is
+    used (CR 903.3), and a note says the option was ignored — never silently. The same card given again: nothing
+    is contradicted, no note."""
+    deck = tmp_path / "kiki.txt"
+    deck.write_text("Commander\n1 Kiki-Jiki, Mirror Breaker\n\nDeck\n98 Mountain\n1 Lightning Bolt\n", encoding="utf-8")
+    out = _run(sample_db, str(deck), "--format", "commander", "--commander", "Tarmogoyf")
+    assert out.exit_code == 0, out.output
+    assert (
+        "note: --commander 'Tarmogoyf' ignored: the list's Commander section names Kiki-Jiki, Mirror Breaker, "
+        "which is used" in out.output
+    )
+    report = sample_db.check_deck(deck, format="commander", commanders=["Tarmogoyf"])
+    assert report.commanders == ["Kiki-Jiki, Mirror Breaker"] and any("ignored" in n for n in report.notes)
+    again = sample_db.check_deck(deck, format="commander", commanders=["Kiki-Jiki, Mirror Breaker"])
+    assert again.legal and again.notes == []
+    huge = sample_db.check_deck(deck, format="commander", commanders=["Q" * 100_000])
+    assert all(len(n) <= 400 for n in huge.notes), huge.notes
+
+
+def test_a_commander_option_that_names_no_card_is_not_told_to_pass_the_option(sample_db: OracleDB) -> None:
+    """--commander "Kiki Jiki" (no such card name): the line saying so, and not the advice to "pass it with
+    --commander", which was followed already (CR 903.3)."""
+    report = sample_db.check_deck("1 Lightning Bolt\n99 Mountain\n", format="commander", commanders=["Kiki Jiki"])
+    problems = kinds(report, "commander")
+    assert len(problems) == 1 and "'Kiki Jiki'" in problems[0].detail, problems
+    assert not any("--commander" in p.detail for p in report.problems), report.problems
+    alone = sample_db.check_deck("1 Lightning Bolt\n99 Mountain\n", format="commander")
+    assert any("pass it with --commander" in p.detail for p in kinds(alone, "commander"))  # not given: still said

@@ -680,6 +680,9 @@ class DeckChecker:
                         f"zone beside the oathbreaker; found {len(spells)} (Oathbreaker rules).",
                     )
                 )
+        given = [name for name in given or () if name.strip()]
+        if cmds and given:
+            _given_beside_the_section(self, given, cmds, notes)
         if not cmds and given:
             for name in given:
                 hit = self.card(name)
@@ -705,7 +708,8 @@ class DeckChecker:
                     + f" (first line) as the {rules.commander_word}"
                 )
         if not cmds:
-            if not any(e.section == "commander" for e in deck.entries):
+            # a --commander that names no card has said so: "pass it with --commander" would be advice already followed
+            if not given and not any(e.section == "commander" for e in deck.entries):
                 add(
                     Problem(
                         "commander",
@@ -754,6 +758,22 @@ class DeckChecker:
         if why:
             add(Problem("commander", f"{c1.name}, {c2.name}", (e2.line if e2 else None) or None, why))
         return cmds
+
+
+def _given_beside_the_section(
+    checker: DeckChecker, given: list[str], cmds: list[tuple[DeckEntry | None, CardRules]], notes: list[str]
+) -> None:
+    """A list with a Commander section and commanders given as an option too: the list's section is used; when
+    the option names other cards (or none), a note says it was ignored, never silently."""
+    hits = [checker.card(name) for name in given]
+    named = {hit.rules.oracle_id for hit in hits if isinstance(hit, CardHit)}
+    if named == {c.oracle_id for _, c in cmds} and len(named) == len(hits):
+        return  # the option names the section's commanders: nothing is contradicted
+    written = ", ".join(f"'{echo(name)}'" for name in given)
+    notes.append(
+        f"--commander {written} ignored: the list's Commander section names "
+        f"{' and '.join(c.name for _, c in cmds)}, which is used (remove the section to use the option)"
+    )
 
 
 def _names_used(written: Mapping[str, tuple[Via | None, list[int]]]) -> str:
