@@ -653,3 +653,13 @@ def test_a_foreign_printed_name_is_said_to_be_no_name_through_every_door(
     assert answer.status_code == 200 and note in answer.json()["reason"], answer.text
     tool = asyncio.run(build_server(sample_db).call_tool("choose_name", {"name": "Foudre", "constraint": "nonland"}))
     assert note in json.dumps(tool, default=str, ensure_ascii=False), tool
+
+
+def test_an_empty_constraint_is_said_to_be_empty(sample_db: OracleDB) -> None:
+    """`--constraint ""` is a phrase left empty, not "any card name": said in one line (exit 2), never answered as
+    if no constraint were given (CR 201.4a needs the constraint the effect states)."""
+    for phrase in ("", "   "):
+        for args in (("Lightning Bolt", "--constraint", phrase), ("--list", "--constraint", phrase)):
+            result = run(sample_db, *args)
+            assert result.exit_code == 2, result.output
+            assert "the --constraint phrase is empty" in result.output and "valid" not in result.output

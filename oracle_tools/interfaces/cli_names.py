@@ -126,7 +126,11 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
 @click.command()
 @db_option
 @click.argument("name", required=False)
-@click.option("--collisions", is_flag=True, help="List names that are both a card (or face) name and a token name.")
+@click.option(
+    "--collisions",
+    is_flag=True,
+    help="List names that are both a card (or face) name and a token name; with NAME, only that name's rows.",
+)
 @click.option(
     "--list",
     "list_all",
@@ -140,7 +144,8 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
     """What "create a NAME token" makes: predefined (CR 111.10), the token effects name and define
     (111.4, 111.9), the Oracle card (111.11), or nothing.
 
-    Exit 0 for a token, 1 when NAME is none of these (with --list: when no token has NAME), 2 for bad usage.
+    Exit 0 for a token, 1 when NAME is none of these (with --list: when no token has NAME; with --collisions:
+    when NAME is not both a card's and a token's name), 2 for bad usage.
     """
     with open_db(db_path) as db:
         if list_all:
@@ -165,12 +170,19 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
                 sys.exit(1)
             return
         if collisions:
-            frame = db.token_collisions()
+            frame = db.token_collisions(name)  # with NAME: only that name's rows, never every collision
             if as_json:
                 echo_json(frame.to_dicts())
+            elif frame.is_empty() and name is not None:
+                click.echo(
+                    f"{name!r} is not both a card name and a token name; `oracle-tools token {name!r}` says what "
+                    "it makes."
+                )
             else:
                 for row in frame.iter_rows(named=True):
                     click.echo(f"[{row['token_source']} {row['token_rule']}] {row['what']}")
+            if frame.is_empty() and name is not None:
+                sys.exit(1)
             return
         if name is None:
             raise click.UsageError("give a NAME, or --list, or --collisions")
@@ -283,6 +295,10 @@ def choose_name(
 
     if phrase is not None and card is not None:
         raise click.UsageError("give --constraint PHRASE or --card CARDNAME, not both")
+    if phrase is not None and not phrase.strip():  # never read silently as "any card name"
+        raise click.UsageError(
+            'the --constraint phrase is empty: give one such as "nonland", or leave the option out for any card name'
+        )
     if as_list and name is not None:
         raise click.UsageError("--list lists every valid name; give no NAME with it")
     if not as_list and name is None:
