@@ -687,6 +687,8 @@ class OracleDB:
         if not text:
             return frozenset()
         r = self.resolve(text)
+        if r.status == "ambiguous" and (shared := _same_name.shared_names(r.candidates, self.name_index.split_halves)):
+            return shared  # several cards print this one name: whichever is meant, its name is this (CR 201.2a)
         if not r.ok:
             raise NameNotFoundError(r.miss_message(), ambiguous=r.status == "ambiguous")
         if r.oracle_id in self.name_index.split_halves:
@@ -919,10 +921,17 @@ class OracleDB:
 
         return catalog.filter(normalize_expr("name") == normalize(name))
 
-    def token_collisions(self) -> pl.DataFrame:
+    def token_collisions(self, name: str | None = None) -> pl.DataFrame:
         """Names that are both a card/face name and a token name (Blood, Tarmogoyf, …), with what
-        each rule (111.10, 111.11, 111.4/111.9, 201.4) does with them (table ``token_collisions``)."""
-        return self.frame("token_collisions")  # type: ignore[return-value]
+        each rule (111.10, 111.11, 111.4/111.9, 201.4) does with them (table ``token_collisions``). With ``name``
+        (any spelling, normalized as in :meth:`token_list`) only that name's rows: none when it is no such name."""
+        frame: pl.DataFrame = self.frame("token_collisions")  # type: ignore[assignment]
+        if name is None:
+            return frame
+        from oracle_tools.names.build import normalize_expr
+        from oracle_tools.text.matching import normalize
+
+        return frame.filter(normalize_expr("name") == normalize(name))
 
     # -- name references in Oracle text (CR 201.5, 201.5c; oracle_tools/text/oracletext.py) ------------
 

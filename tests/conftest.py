@@ -216,6 +216,17 @@ def fixture_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
 
 
 @pytest.fixture(scope="session")
+def same_name_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Unstable's six Very Cryptic Commands (six Oracle cards printed under one name, CR 201.2a) and Lightning
+    Bolt: the real card objects of the 2019 Scryfall dump (tests/fixtures/same_name_unstable.json)."""
+    from oracle_tools import OracleDB
+
+    path = tmp_path_factory.mktemp("same_name") / "same_name.duckdb"
+    OracleDB.ingest_files(path, [FIXTURES / "same_name_unstable.json"]).close()
+    return path
+
+
+@pytest.fixture(scope="session")
 def full_server(full_db: OracleDB) -> Iterator[Server]:
     """One ``oracle-tools serve --no-warm`` on ``full_db`` for the session (an ``oracle_server.Server``), for every
     module that talks HTTP to the real data: it builds the card objects the tests ask for, not every one. A

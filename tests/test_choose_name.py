@@ -630,3 +630,36 @@ def test_an_unknown_constraint_word_is_one_line_through_every_door(sample_db: Or
     assert str(refused.value) == f"choose_name: {said}"
     listed = run(sample_db, "--help").output
     assert '"nonartifact, nonland"' in listed and "mana value N / N or less" in listed
+
+
+def test_a_foreign_printed_name_is_said_to_be_no_name_through_every_door(
+    sample_db: OracleDB, sample_server: Server
+) -> None:
+    """`choose-name Foudre --constraint nonland` finds Lightning Bolt by a French printed name: the verdict says
+    that Foudre is no name of the card, its English name is (CR 201.2), in the words `token Foudre` uses — alike in
+    the library, the CLI, HTTP and MCP."""
+    import asyncio
+
+    from oracle_tools.interfaces.mcp_server import build_server
+
+    note = "'Foudre' is a printed name of Lightning Bolt; its name is the English one (201.2), Lightning Bolt"
+    assert note in sample_db.token("Foudre").notes  # the wording's one source, as token says it
+    verdict = sample_db.choose_name("Foudre", "nonland")
+    assert verdict.valid and verdict.via == "printed" and note in verdict.reason and "201.2" in verdict.rules
+    assert note not in sample_db.choose_name("Lightning Bolt", "nonland").reason  # its own name: no note
+    shown = run(sample_db, "Foudre", "--constraint", "nonland")
+    assert shown.exit_code == 0 and note in shown.output, shown.output
+    answer = sample_server.client.get("/choose-name", params={"name": "Foudre", "constraint": "nonland"})
+    assert answer.status_code == 200 and note in answer.json()["reason"], answer.text
+    tool = asyncio.run(build_server(sample_db).call_tool("choose_name", {"name": "Foudre", "constraint": "nonland"}))
+    assert note in json.dumps(tool, default=str, ensure_ascii=False), tool
+
+
+def test_an_empty_constraint_is_said_to_be_empty(sample_db: OracleDB) -> None:
+    """`--constraint ""` is a phrase left empty, not "any card name": said in one line (exit 2), never answered as
+    if no constraint were given (CR 201.4a needs the constraint the effect states)."""
+    for phrase in ("", "   "):
+        for args in (("Lightning Bolt", "--constraint", phrase), ("--list", "--constraint", phrase)):
+            result = run(sample_db, *args)
+            assert result.exit_code == 2, result.output
+            assert "the --constraint phrase is empty" in result.output and "valid" not in result.output

@@ -182,6 +182,42 @@ def test_ambiguous_name_lists_the_candidates(sample_db: OracleDB) -> None:
     assert "could be several cards" in p.detail
 
 
+SAME_NAME_FIXTURE = Path(__file__).parent / "fixtures" / "same_name_unstable.json"
+
+
+def test_a_name_several_cards_print_is_judged_and_counted_as_one_name(same_name_db_path: Path) -> None:
+    """Unstable's six Very Cryptic Commands share one name: a list cannot say which it means, and need not when
+    they are alike in the format — judged (not legal in Legacy) and their copies counted together (CR 201.2a,
+    100.2a), never the advice to "write the full English name" the list already wrote. Both checkers: a fresh
+    process's point checker and the whole-database one."""
+    text = "3 Very Cryptic Command\n2 very cryptic command\n"
+    with OracleDB(same_name_db_path) as db:
+        point = db.check_deck(text, format="legacy")  # a fresh process: the point checker
+        assert db.deck_checker is not None  # built: the next check is the whole-database checker's
+        for report in (point, db.check_deck(text, format="legacy")):
+            assert not kinds(report, "unknown_card"), report.problems
+            [bad] = kinds(report, "not_legal")
+            assert bad.card == "Very Cryptic Command" and bad.line == 1
+            [copies] = kinds(report, "too_many_copies")
+            assert copies.detail.startswith("5 copies of Very Cryptic Command (lines 1, 2)"), copies.detail
+
+
+def test_cards_of_one_name_that_differ_in_legality_are_not_judged(tmp_path: Path) -> None:
+    """When the cards sharing a name differ in legality in the format, a list cannot tell them apart: the check
+    says so and which cards they are (cannot_judge), neither a guess nor impossible advice. Fixture: the real
+    Unstable objects, one of the six made legal in Vintage."""
+    cards = json.loads(SAME_NAME_FIXTURE.read_text(encoding="utf-8"))
+    changed = next(c for c in cards if c["name"] == "Very Cryptic Command")
+    changed["legalities"]["vintage"] = "legal"
+    (tmp_path / "cards.json").write_text(json.dumps(cards), encoding="utf-8")
+    with OracleDB.ingest_files(tmp_path / "db.duckdb", [tmp_path / "cards.json"]) as db:
+        report = db.check_deck("1 Very Cryptic Command\n", format="vintage")
+    assert not kinds(report, "unknown_card") and not kinds(report, "not_legal"), report.problems
+    [unknown] = kinds(report, "cannot_judge")
+    assert "6 Oracle cards are named Very Cryptic Command and differ in legality" in unknown.detail
+    assert f"oracle_id {changed['oracle_id']}: legal" in unknown.detail and "full English name" not in unknown.detail
+
+
 def test_parse_problems_are_parse_errors_with_lines(sample_db: OracleDB) -> None:
     report = sample_db.check_deck("4 Lightning Bolt\n-2 Mountain\n0 Island\n56 Mountain\n", format="limited")
     errors = kinds(report, "parse_error")
@@ -1045,3 +1081,34 @@ def test_the_point_checker_reads_each_card_as_the_warm_checker_does(sample_db_pa
         point.load(sorted(warm))
         assert point.cards == warm
         assert len(warm) > 100
+
+
+def test_a_commander_option_beside_a_commander_section_is_said_not_ignored(sample_db: OracleDB, tmp_path: Path) -> None:
+    """A list with a Commander section (Kiki-Jiki) checked with --commander Tarmogoyf: the section's commander is
+    used (CR 903.3), and a note says the option was ignored — never silently. The same card given again: nothing
+    is contradicted, no note."""
+    deck = tmp_path / "kiki.txt"
+    deck.write_text("Commander\n1 Kiki-Jiki, Mirror Breaker\n\nDeck\n98 Mountain\n1 Lightning Bolt\n", encoding="utf-8")
+    out = _run(sample_db, str(deck), "--format", "commander", "--commander", "Tarmogoyf")
+    assert out.exit_code == 0, out.output
+    assert (
+        "note: --commander 'Tarmogoyf' ignored: the list's Commander section names Kiki-Jiki, Mirror Breaker, "
+        "which is used" in out.output
+    )
+    report = sample_db.check_deck(deck, format="commander", commanders=["Tarmogoyf"])
+    assert report.commanders == ["Kiki-Jiki, Mirror Breaker"] and any("ignored" in n for n in report.notes)
+    again = sample_db.check_deck(deck, format="commander", commanders=["Kiki-Jiki, Mirror Breaker"])
+    assert again.legal and again.notes == []
+    huge = sample_db.check_deck(deck, format="commander", commanders=["Q" * 100_000])
+    assert all(len(n) <= 400 for n in huge.notes), huge.notes
+
+
+def test_a_commander_option_that_names_no_card_is_not_told_to_pass_the_option(sample_db: OracleDB) -> None:
+    """--commander "Kiki Jiki" (no such card name): the line saying so, and not the advice to "pass it with
+    --commander", which was followed already (CR 903.3)."""
+    report = sample_db.check_deck("1 Lightning Bolt\n99 Mountain\n", format="commander", commanders=["Kiki Jiki"])
+    problems = kinds(report, "commander")
+    assert len(problems) == 1 and "'Kiki Jiki'" in problems[0].detail, problems
+    assert not any("--commander" in p.detail for p in report.problems), report.problems
+    alone = sample_db.check_deck("1 Lightning Bolt\n99 Mountain\n", format="commander")
+    assert any("pass it with --commander" in p.detail for p in kinds(alone, "commander"))  # not given: still said

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -269,3 +270,28 @@ def test_cli(full_db: OracleDB) -> None:
     assert missing.exit_code == 1 and "no token name" in missing.output
     resolved = json.loads(runner.invoke(main, ["resolve", "--db", db, "Ragavan", "--json"]).output)
     assert resolved["status"] == "not_found" and "Ragavan" in resolved["tokens"]
+
+
+def test_a_name_several_cards_share_is_never_suggested_back(same_name_db_path: Path) -> None:
+    """`token "Very Cryptic Command"`: six Oracle cards share the name (CR 201.2a), so which one a token of that name
+    would copy (111.11) is not known — said plainly, never "Did you mean" the very name that was typed."""
+    with OracleDB(same_name_db_path) as db:
+        answer = db.token("very cryptic command")
+    assert answer.kind == "none" and answer.suggestions == ()
+    assert "6 Oracle cards that share the name Very Cryptic Command (the same name, CR 201.2a)" in (answer.reason or "")
+    shown = CliRunner().invoke(main, ["token", "Very Cryptic Command", "--db", str(same_name_db_path)])
+    assert shown.exit_code == 1 and "Did you mean" not in shown.output, shown.output
+
+
+def test_collisions_with_a_name_are_that_names_rows_only(sample_db: OracleDB) -> None:
+    """`token NAME --collisions`: only NAME's rows (Blood: the 111.10g predefined token and the face of Flesh //
+    Blood), and for a name that is not both a card's and a token's (Marit Lage: a token only, 111.4) a line saying
+    so with exit 1 — never the whole list, which ignored the name."""
+    runner = CliRunner()
+    blood = runner.invoke(main, ["token", "blood", "--collisions", "--json", "--db", str(sample_db.path)])
+    rows = json.loads(blood.output)
+    assert blood.exit_code == 0 and rows and {r["name"] for r in rows} == {"Blood"}, blood.output
+    assert sample_db.token_collisions().height > len(rows)  # the whole list is longer
+    marit = runner.invoke(main, ["token", "Marit Lage", "--collisions", "--db", str(sample_db.path)])
+    assert marit.exit_code == 1 and marit.output.startswith("'Marit Lage' is not both a card name and a token name")
+    assert marit.output.count("\n") == 1, marit.output

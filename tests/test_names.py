@@ -685,3 +685,47 @@ def test_blank_keys_agree_in_python_and_polars() -> None:
     ]
     assert normalize("_____ Goblin") == normalize("________ Goblin") == "_____ goblin" != normalize("Goblin")
     assert normalize("_____") == "_____" and normalize("Jace_the_Mind_Sculptor") == "jacethemindsculptor"
+
+
+# -- several Oracle cards printed under one English name (Unstable) ----------------------------------
+
+
+def test_201_2a_identical_names_are_the_same_name_when_several_cards_print_it(same_name_db_path: Path) -> None:
+    """Unstable prints six Oracle cards named Very Cryptic Command: whichever one an object is, its name is that
+    name, so two of them have the same name (CR 201.2a) — yes, never "ambiguous" and no."""
+    with OracleDB(same_name_db_path) as db:
+        assert db.resolve("Very Cryptic Command").status == "ambiguous"  # which card: not known
+        assert db.same_name("Very Cryptic Command", "Very Cryptic Command")  # its name: known (201.2a)
+        assert db.same_name("very cryptic command", "Very Cryptic Command")
+        assert not db.same_name("Very Cryptic Command", "Lightning Bolt")
+        assert not db.have_different_names(["Very Cryptic Command", "Very Cryptic Command"])  # 201.2b
+        assert db.has_different_name("Lightning Bolt", ["Very Cryptic Command"])  # 201.2c
+    runner = CliRunner()
+    same = runner.invoke(
+        main, ["same-name", "Very Cryptic Command", "very cryptic command", "--db", str(same_name_db_path)]
+    )
+    assert same.exit_code == 0 and same.output.startswith("same name:"), same.output
+    assert "6 Oracle cards are named Very Cryptic Command" in same.output
+    answer = runner.invoke(
+        main, ["same-name", "Very Cryptic Command", "Very Cryptic Command", "--json", "--db", str(same_name_db_path)]
+    )
+    assert json.loads(answer.output)["same_name"] is True and json.loads(answer.output)["same_card"] is None
+    other = runner.invoke(main, ["same-name", "Very Cryptic Command", "Lightning Bolt", "--db", str(same_name_db_path)])
+    assert other.exit_code == 1 and other.output.startswith("different names:"), other.output
+
+
+def test_several_cards_of_one_name_are_told_apart_in_the_ambiguous_answer(same_name_db_path: Path) -> None:
+    """`resolve` of a name six Oracle cards print stays ambiguous (which card is not known), but says plainly that
+    they share the name and tells them apart by oracle_id, never six identical entries."""
+    with OracleDB(same_name_db_path) as db:
+        oids = {
+            oid
+            for (oid,) in db.con.execute("SELECT oracle_id FROM cards WHERE name = 'Very Cryptic Command'").fetchall()
+        }
+        result = db.resolve("Very Cryptic Command")
+    assert result.status == "ambiguous" and {c.oracle_id for c in result.candidates} == oids and len(oids) == 6
+    message = result.miss_message()
+    assert "6 Oracle cards share the name Very Cryptic Command (the same name, CR 201.2a)" in message
+    assert all(f"oracle_id {oid}" in message for oid in oids), message
+    shown = CliRunner().invoke(main, ["resolve", "Very Cryptic Command", "--db", str(same_name_db_path)])
+    assert shown.exit_code == 1 and shown.output.strip() == message

@@ -228,6 +228,8 @@ class DeckChecker:
         self._card_file: dict[str, str] = {}  # oracle_id -> the file its legalities come from (cards not judged)
         self._files: dict[str, Any] = {}  # file -> its sources.LegalityFile (read when a card cannot be judged)
         self._knowing: dict[str, str | None] = {}  # format -> the oldest date of the files that have its legalities
+        # the card a name several Oracle cards print stands for (its lowest oracle_id) -> every one of them
+        self._same_named: dict[str, tuple[str, ...]] = {}
 
     def on_connection(self, con: duckdb.DuckDBPyConnection) -> DeckChecker:
         """This checker reading what it loads lazily (a format's legalities) on ``con``, one thread's cursor: the
@@ -344,6 +346,8 @@ class DeckChecker:
         stripped = name.strip()
         if stripped.casefold().endswith(" token") or index.is_token_name(stripped):
             return _Miss(f"'{echo(name)}' is a token, not a card; tokens are not part of a deck (CR 111.1).")
+        if first.status == "ambiguous" and (shared := self._one_of_same_name(first)):
+            return shared
         if first.status == "ambiguous":
             cands = "; ".join(dict.fromkeys(c.name for c in first.candidates))
             return _Miss(f"'{echo(name)}' could be several cards: {cands}; write the full English name.")
@@ -352,6 +356,43 @@ class DeckChecker:
         sugg = first.suggestions[:3]  # resolve's own closest names (the top 3 of its 5)
         hint = f"did you mean {', '.join(sugg)}?" if sugg else "no card name is close."
         return _Miss(f"'{echo(name)}' is not a card name in the database; {hint}")
+
+    def _one_of_same_name(self, res: Resolution) -> CardHit | None:
+        """A name several Oracle cards print alike (Unstable's six Sly Spies): a list cannot say which one it
+        means, but it names them all by one name, so their copies count together (CR 201.2a, 201.3b) under the
+        card of the lowest oracle_id; their legality is judged once all of them are looked at (see
+        :meth:`_same_name_status`). None when the cards' names differ (a foreign name two cards print)."""
+        from oracle_tools.names.resolver import Resolution
+
+        if len({(c.name, c.face) for c in res.candidates}) != 1:
+            return None
+        oids = tuple(sorted({c.oracle_id for c in res.candidates}))
+        self.load(oids)
+        first = next(c for c in res.candidates if c.oracle_id == oids[0])
+        hit = self._found(
+            Resolution(query=res.query, status="ok", name=first.name, face=first.face, oracle_id=first.oracle_id)
+        )
+        if hit is None or any(oid not in self.cards for oid in oids):
+            return None
+        self._same_named[first.oracle_id] = oids
+        return CardHit(hit.rules, hit.class_key, first.via)
+
+    def load(self, oids: Sequence[str]) -> None:
+        """Make sure these cards' rules are held: every card's already are (a point checker loads them)."""
+        return
+
+    def _same_name_status(self, card: CardRules, legal: Mapping[str, str]) -> tuple[str | None, str | None]:
+        """The legality of the card a name several Oracle cards print stands for: theirs when they all have the
+        same (judged), else no status and the sentence saying the list cannot tell them apart."""
+        oids = self._same_named.get(card.oracle_id, (card.oracle_id,))
+        statuses = {legal.get(oid) for oid in oids}
+        if len(statuses) == 1:
+            return statuses.pop(), None
+        each = "; ".join(f"oracle_id {oid}: {legal.get(oid) or 'no status'}" for oid in oids)
+        return None, (
+            f"{len(oids)} Oracle cards are named {card.name} and differ in legality here ({each}); a decklist "
+            "cannot tell them apart (the same name, CR 201.2a): check the one you play yourself."
+        )
 
     # -- the checks ----------------------------------------------------------------------------
 
@@ -426,8 +467,13 @@ class DeckChecker:
         for copies in tally.values():
             card, total, line = copies.card, copies.total, copies.uses[0][0].line
             status = legal.get(card.oracle_id) if legal is not None else "legal"
+            apart = None  # several Oracle cards of one name that differ in legality: not judged
+            if legal is not None and card.oracle_id in self._same_named:
+                status, apart = self._same_name_status(card, legal)
             restricted = False
-            if status is None:
+            if apart is not None:
+                add(Problem("cannot_judge", card.name, line or None, apart))
+            elif status is None:
                 # no row for the format: the card's data was written before Scryfall had the format (or leaves it
                 # out); its legality there is unknown, not "not legal". Its copies are still counted.
                 unjudged.append((card, line))
@@ -648,6 +694,9 @@ class DeckChecker:
                         f"zone beside the oathbreaker; found {len(spells)} (Oathbreaker rules).",
                     )
                 )
+        given = [name for name in given or () if name.strip()]
+        if cmds and given:
+            _given_beside_the_section(self, given, cmds, notes)
         if not cmds and given:
             for name in given:
                 hit = self.card(name)
@@ -673,7 +722,8 @@ class DeckChecker:
                     + f" (first line) as the {rules.commander_word}"
                 )
         if not cmds:
-            if not any(e.section == "commander" for e in deck.entries):
+            # a --commander that names no card has said so: "pass it with --commander" would be advice already followed
+            if not given and not any(e.section == "commander" for e in deck.entries):
                 add(
                     Problem(
                         "commander",
@@ -722,6 +772,22 @@ class DeckChecker:
         if why:
             add(Problem("commander", f"{c1.name}, {c2.name}", (e2.line if e2 else None) or None, why))
         return cmds
+
+
+def _given_beside_the_section(
+    checker: DeckChecker, given: list[str], cmds: list[tuple[DeckEntry | None, CardRules]], notes: list[str]
+) -> None:
+    """A list with a Commander section and commanders given as an option too: the list's section is used; when
+    the option names other cards (or none), a note says it was ignored, never silently."""
+    hits = [checker.card(name) for name in given]
+    named = {hit.rules.oracle_id for hit in hits if isinstance(hit, CardHit)}
+    if named == {c.oracle_id for _, c in cmds} and len(named) == len(hits):
+        return  # the option names the section's commanders: nothing is contradicted
+    written = ", ".join(f"'{echo(name)}'" for name in given)
+    notes.append(
+        f"--commander {written} ignored: the list's Commander section names "
+        f"{' and '.join(c.name for _, c in cmds)}, which is used (remove the section to use the option)"
+    )
 
 
 def _names_used(written: Mapping[str, tuple[Via | None, list[int]]]) -> str:

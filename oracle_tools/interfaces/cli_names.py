@@ -10,7 +10,7 @@ from typing import IO
 
 import click
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import NameNotFoundError, OracleToolsError
 from oracle_tools.interfaces.cli_common import (
     check_name,
     db_option,
@@ -88,16 +88,29 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
     check_name(first)
     check_name(second)
     with open_db(db_path) as db:
+        found = {text: db.resolve(text) for text in (first, second)}
         for text in (first, second):  # an unknown name: resolve's answer and exit status (1), not an error
-            if not (found := db.resolve(text)).ok:
-                click.echo(found.miss_message())
+            try:
+                db.object_names(text)  # several cards that print this one name have it whichever is meant (201.2a)
+            except NameNotFoundError:
+                click.echo(found[text].miss_message())
                 sys.exit(1)
         answer = db.same_name(first, second)
         names = {first: sorted(db.object_names(first)), second: sorted(db.object_names(second))}
-        cards = {db.resolve(text).name for text in (first, second)}
-    one_card = len(cards) == 1  # 'Fire' and 'Ice': the halves of one split card, which has both names (709.4a)
+        cards = {r.name for r in found.values()}
+    # 'Fire' and 'Ice': the halves of one split card, which has both names (709.4a); 'Sly Spy' twice: one of six
+    # cards each time, maybe not the same one (null: not known)
+    one_card = (len(cards) == 1) if None not in cards else None
     if as_json:
         echo_json({"same_name": answer, "same_card": one_card, "names": names, "rule": "201.2a"})
+    elif None in cards:
+        shared = "; ".join(
+            f"{len(r.candidates)} Oracle cards are named {r.candidates[0].name}" for r in found.values() if not r.ok
+        )
+        click.echo(
+            f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]} "
+            f"({shared}: whichever is meant, that is its name, CR 201.2a)"
+        )
     elif one_card:
         click.echo(
             f"same name: {first!r} and {second!r} both name the card {cards.pop()}, whose names are {names[first]}"
@@ -113,7 +126,11 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
 @click.command()
 @db_option
 @click.argument("name", required=False)
-@click.option("--collisions", is_flag=True, help="List names that are both a card (or face) name and a token name.")
+@click.option(
+    "--collisions",
+    is_flag=True,
+    help="List names that are both a card (or face) name and a token name; with NAME, only that name's rows.",
+)
 @click.option(
     "--list",
     "list_all",
@@ -127,7 +144,8 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
     """What "create a NAME token" makes: predefined (CR 111.10), the token effects name and define
     (111.4, 111.9), the Oracle card (111.11), or nothing.
 
-    Exit 0 for a token, 1 when NAME is none of these (with --list: when no token has NAME), 2 for bad usage.
+    Exit 0 for a token, 1 when NAME is none of these (with --list: when no token has NAME; with --collisions:
+    when NAME is not both a card's and a token's name), 2 for bad usage.
     """
     with open_db(db_path) as db:
         if list_all:
@@ -152,12 +170,19 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
                 sys.exit(1)
             return
         if collisions:
-            frame = db.token_collisions()
+            frame = db.token_collisions(name)  # with NAME: only that name's rows, never every collision
             if as_json:
                 echo_json(frame.to_dicts())
+            elif frame.is_empty() and name is not None:
+                click.echo(
+                    f"{name!r} is not both a card name and a token name; `oracle-tools token {name!r}` says what "
+                    "it makes."
+                )
             else:
                 for row in frame.iter_rows(named=True):
                     click.echo(f"[{row['token_source']} {row['token_rule']}] {row['what']}")
+            if frame.is_empty() and name is not None:
+                sys.exit(1)
             return
         if name is None:
             raise click.UsageError("give a NAME, or --list, or --collisions")
@@ -270,6 +295,10 @@ def choose_name(
 
     if phrase is not None and card is not None:
         raise click.UsageError("give --constraint PHRASE or --card CARDNAME, not both")
+    if phrase is not None and not phrase.strip():  # never read silently as "any card name"
+        raise click.UsageError(
+            'the --constraint phrase is empty: give one such as "nonland", or leave the option out for any card name'
+        )
     if as_list and name is not None:
         raise click.UsageError("--list lists every valid name; give no NAME with it")
     if not as_list and name is None:

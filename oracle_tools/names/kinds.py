@@ -175,3 +175,9 @@ def listed_as(layout: str | None, *, has_faces: bool) -> dict[str, str]:
         **LISTED_AS,
         "name": f"the whole card's name in Scryfall's data and decklists, not a name in the game: {why}",
     }
+
+
+def printed_name_note(printed: str, name: str) -> str:
+    """What every answer that found a card by a printed name in another language says (``token``, ``choose-name``):
+    that name is no name of the card; its English Oracle name is (CR 201.2)."""
+    return f"'{printed}' is a printed name of {name}; its name is the English one (201.2), {name}"

@@ -80,9 +80,19 @@ class Resolution:
     def miss_message(self) -> str:
         """One line for a string that names no one card: what it could be, or the names it is close to."""
         if self.status == "ambiguous":
-            return f"{self.query!r} is ambiguous: " + "; ".join(
-                c.name + (f" (face {c.face})" if c.face else "") + f" [{c.via}]" for c in self.candidates
+            labels = [c.name + (f" (face {c.face})" if c.face else "") for c in self.candidates]
+            repeated = {label for label in labels if labels.count(label) > 1}
+            listed = "; ".join(
+                # several Oracle cards printing one name (Unstable's Sly Spies) are told apart by their oracle_id
+                label + (f" [{c.via}, oracle_id {c.oracle_id}]" if label in repeated else f" [{c.via}]")
+                for label, c in zip(labels, self.candidates, strict=True)
             )
+            if len(set(labels)) == 1:
+                return (
+                    f"{self.query!r} is ambiguous: {len(labels)} Oracle cards share the name {labels[0]} (the same "
+                    f"name, CR 201.2a); `search oracleid:ID` shows each: {listed}"
+                )
+            return f"{self.query!r} is ambiguous: {listed}"
         close = (
             f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else " No card name is close to it."
         )

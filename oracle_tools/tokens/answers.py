@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.names.kinds import printed_name_note
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.text.matching import normalize
 
@@ -163,11 +164,20 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameResolver, query: str) -> T
     if r.ok:
         return _card_answer(con, query, r, effective)
     if r.status == "ambiguous":
+        shared = {c.face or c.name for c in r.candidates}
+        reason = (
+            f"{text!r} names {len(r.candidates)} Oracle cards that share the name {shared.pop()} (the same name, "
+            "CR 201.2a), each with characteristics of its own: which one a token of that name copies (111.11) "
+            "the name cannot tell; `oracle-tools resolve` tells them apart"
+            if len(shared) == 1
+            else f"{text!r} names more than one card: " + "; ".join(c.name for c in r.candidates)
+        )
         return TokenAnswer(
             query=query,
             kind="none",
-            reason=f"{text!r} names more than one card: " + "; ".join(c.name for c in r.candidates),
-            suggestions=r.suggestions,
+            reason=reason,
+            # never "did you mean" what was typed: only the other names it may mean
+            suggestions=tuple(n for n in r.suggestions if normalize(n) not in (key, stripped)),
             rules_effective=effective,
         )
     # Token names (predefined, named by effects, Scryfall's token objects) are suggestions too —
@@ -308,7 +318,7 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
     if r.via == "flavor":  # CR 201.6: an alternate (flavor) name is not the card's name
         notes.append(f"'{query}' is an alternate name of {r.name}, not its name (201.6); the token is named {r.name}")
     elif r.via == "printed":  # CR 201.2: a card's name is its English name, whatever the printed language
-        notes.append(f"'{query}' is a printed name of {r.name}; its name is the English one (201.2), {r.name}")
+        notes.append(printed_name_note(query, r.name))
     roles = {f["role"] for f in faces}
     face_dicts = tuple(
         {
