@@ -406,3 +406,47 @@ def test_a_request_with_an_object_id_is_answered_and_the_server_keeps_answering(
     assert sorted(unnamed) == [-32700, -32600], raw_answers  # the malformed line's, and the object id's
     after = next(a for a in raw_answers if a.get("id") == 5)  # the call sent after the object id
     assert json.loads(after["result"]["content"][0]["text"])["name"] == "Lightning Bolt"
+
+
+def test_a_damaged_database_is_the_clis_line_from_every_tool(sample_db_path: Path, tmp_path: Path) -> None:
+    """A database file cut short (a copy that stopped) answered "Error executing tool resolve" (the SDK's words for
+    a crash, its traceback on stderr); every tool that reads the damaged part now says the CLI's line: the file is
+    damaged, and how to rebuild it, after the tool's name."""
+    import re
+
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    damaged = tmp_path / "cut.duckdb"
+    whole = sample_db_path.read_bytes()
+    damaged.write_bytes(whole[: len(whole) // 2])
+    calls = {  # every tool, asked well
+        tool: CALLS[label][1]
+        for tool, label in [
+            ("resolve", "resolve_split"),
+            ("resolve_batch", "resolve_batch_fuzzy"),
+            ("token", "token_treasure"),
+            ("references", "references Graf Rats"),
+            ("choose_name", "choose_half"),
+            ("list_nameable", "list_nameable"),
+            ("check_deck", "check_deck"),
+            ("search", "search"),
+        ]
+    } | {"changes": {}}
+
+    async def session() -> dict[str, Any]:
+        params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "mcp", "--db", str(damaged)])
+        with anyio.fail_after(120):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+                await client.initialize()
+                return {tool: await client.call_tool(tool, arguments) for tool, arguments in calls.items()}
+
+    results = anyio.run(session)
+    line = (
+        r'cut\.duckdb is damaged \(IO Error: Could not read enough bytes from file "cut\.duckdb": attempted to read '
+        r"\d+ bytes from location \d+\), so it cannot be read; rebuild it with `oracle-tools ingest "
+        r"--replace-anyway` \(its change history goes with it\), or put back a copy of it"
+    )
+    said = {tool: _error(result) for tool, result in results.items() if result.is_error}
+    assert {"resolve", "token", "references", "choose_name", "check_deck", "search"} <= set(said)
+    for tool, text in said.items():
+        assert re.fullmatch(f"{tool}: {line}", text), text

@@ -41,7 +41,7 @@ from oracle_tools.errors import OracleToolsError
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 from oracle_tools.store.resources import package_version
-from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
+from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT, damaged_database
 
 MAX_NAME = MAX_NAME_CHARS  # characters of a name (the names layer's limit, as the HTTP API's)
 if TYPE_CHECKING:  # mypy reads plain strings; pydantic, at run time, the search engine's own lists as Literals
@@ -219,6 +219,11 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
                 return work()
             except OracleToolsError as exc:
                 raise ToolError(str(exc)) from None
+            except Exception as exc:  # a damaged database file: the line every door says, not "Error executing"
+                damaged = damaged_database(exc, db.path)
+                if damaged is None:
+                    raise
+                raise ToolError(str(damaged)) from None
 
     @server.tool(annotations=_READ_ONLY)
     def resolve(

@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
 from oracle_tools.interfaces.serve.assets import favicon, static
 from oracle_tools.interfaces.serve.pools import PoolFull
 from oracle_tools.interfaces.serve.store import MB, ByteCache, Kept
@@ -166,6 +166,8 @@ async def _page(
             context.update(collect(generation.db, context))
         except PageError as exc:
             context["error"], status = str(exc), exc.status
+        except DatabaseDamagedError:  # the server's file, not the reader's mistake: the one 503 (responses.py)
+            raise
         except OracleToolsError as exc:
             context["error"], status = str(exc), 400
         return templates.get_template(template).render(context), status
@@ -390,6 +392,7 @@ def warm_pages(generation: Generation) -> None:
                 with contextlib.suppress(OracleToolsError):
                     db.deck_checker.legality(rules.key)
         except Exception as exc:  # an optimisation: each page builds what it needs
+            generation.note_damage(exc)
             log.debug("the pages' answers not read in the background: %s", exc)
 
     threading.Thread(target=build, name="web-warm", daemon=True).start()

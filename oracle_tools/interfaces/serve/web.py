@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from oracle_tools.tokens.answers import TokenAnswer
 
 from oracle_tools.db import OracleDB
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
 from oracle_tools.interfaces.serve.pools import LARGE_WORK, PoolFull
 from oracle_tools.interfaces.serve.store import Kept
 from oracle_tools.names.kinds import RESOLVED_AS
@@ -276,6 +276,8 @@ def page_context(
         else:
             try:
                 context["lookup"] = look_up(db, con, q, fuzzy=context["fuzzy"], token_memo=token_memo)
+            except DatabaseDamagedError:  # the server's file: the one 503 (responses.py), no form error
+                raise
             except OracleToolsError as exc:
                 context["name_error"] = str(exc)
                 status = 400
@@ -292,6 +294,8 @@ def page_context(
             if len(commander) > MAX_NAME:
                 raise OracleToolsError(f"The commander name is longer than {MAX_NAME:,} characters.")
             context["report"] = check_pasted_deck(db, deck, rules.key, commander)
+        except DatabaseDamagedError:  # the server's file: the one 503 (responses.py), no form error
+            raise
         except OracleToolsError as exc:
             context["deck_error"] = str(exc)
             status = 400
