@@ -57,6 +57,8 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "bad_search_syntax": ("search", {"query": "t:goblin mv<="}),
     "bad_search_limit": ("search", {"query": "t:goblin", "limit": 176}),
     "bad_search_order": ("search", {"query": "t:goblin", "order": "price"}),
+    # a quoted value holding a line break: the library's message holds it, and its "did you mean" after it
+    "bad_search_value_lines": ("search", {"query": 'nameable:"x\ny"'}),
     "after_errors": ("resolve", {"name": "Lightning Bolt"}),
 }
 
@@ -450,3 +452,27 @@ def test_a_damaged_database_is_the_clis_line_from_every_tool(sample_db_path: Pat
     assert {"resolve", "token", "references", "choose_name", "check_deck", "search"} <= set(said)
     for tool, text in said.items():
         assert re.fullmatch(f"{tool}: {line}", text), text
+
+
+def test_a_library_message_of_several_lines_is_the_clis_and_the_https_whole(
+    mcp_results: dict[str, Any], sample_db_path: Path, sample_server: Server
+) -> None:
+    """A search whose quoted value holds a line break: the library's message holds it too, and its "did you mean"
+    comes after it. The tool kept only the first line ("search: nameable:x"), dropping what was wrong and the
+    names offered; it now says the whole message, as the CLI prints it and the HTTP API's details give it."""
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    query = 'nameable:"x\ny"'
+    result = mcp_results["bad_search_value_lines"]
+    assert result.is_error
+    said = str(result.content[0].text)
+    assert (
+        said.startswith("search: nameable:x\ny: Could not understand the card-name constraint")
+        and "did you mean" in said
+    )
+    http = sample_server.client.get("/cards/search", params={"q": query})
+    assert http.status_code == 400 and said == f"search: {http.json()['details']}"
+    cli = CliRunner().invoke(main, ["search", query, "--db", str(sample_db_path), "--json"])
+    assert cli.exit_code == 2 and cli.stderr.startswith(said.replace("search: ", "error: ", 1) + "\n")

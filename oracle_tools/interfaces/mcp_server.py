@@ -98,8 +98,9 @@ def _one_line(exc: ValidationError) -> str:
 
 
 class OracleMCPServer(MCPServer[Any]):
-    """An MCPServer whose tool errors are one line: the tool, then what was wrong with the arguments or
-    the library's message (its first line: longer help stays with the CLI)."""
+    """An MCPServer whose tool errors name the tool, then what was wrong with the arguments (one line) or the
+    library's message whole, as the CLI and the HTTP API say it (a "did you mean" after a line break the query
+    held stays in)."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
@@ -109,7 +110,7 @@ class OracleMCPServer(MCPServer[Any]):
             if isinstance(cause, ValidationError):
                 raise ToolError(f"{name}: bad arguments: {_one_line(cause)}") from None
             if type(cause) is ToolError:  # raised by answer(): the library's OracleToolsError text
-                raise ToolError(f"{name}: {str(cause).strip().splitlines()[0]}") from None
+                raise ToolError(f"{name}: {str(cause).strip()}") from None
             raise
 
     async def run_stdio_async(self) -> None:
