@@ -59,6 +59,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "bad_search_order": ("search", {"query": "t:goblin", "order": "price"}),
     # a quoted value holding a line break: the library's message holds it, and its "did you mean" after it
     "bad_search_value_lines": ("search", {"query": 'nameable:"x\ny"'}),
+    "bad_json_deck": ("check_deck", {"decklist": '{"main": [4 Lightning Bolt', "format": "modern"}),
     "after_errors": ("resolve", {"name": "Lightning Bolt"}),
 }
 
@@ -476,3 +477,19 @@ def test_a_library_message_of_several_lines_is_the_clis_and_the_https_whole(
     assert http.status_code == 400 and said == f"search: {http.json()['details']}"
     cli = CliRunner().invoke(main, ["search", query, "--db", str(sample_db_path), "--json"])
     assert cli.exit_code == 2 and cli.stderr.startswith(said.replace("search: ", "error: ", 1) + "\n")
+
+
+def test_a_decklist_that_begins_as_json_and_does_not_parse_is_the_clis_one_error(
+    mcp_results: dict[str, Any], sample_db_path: Path, tmp_path: Path
+) -> None:
+    """As `deck check` says of such a file: the JSON problem alone, never a report of a deck of 0 cards beside it."""
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    deck_file = tmp_path / "deck.json"
+    deck_file.write_text('{"main": [4 Lightning Bolt', encoding="utf-8")
+    cli = CliRunner().invoke(main, ["deck", "check", str(deck_file), "--format", "modern", "--db", str(sample_db_path)])
+    assert cli.exit_code == 2
+    said = _error(mcp_results["bad_json_deck"])
+    assert said == cli.stderr.strip().replace(f"error: {deck_file}", "check_deck: decklist")

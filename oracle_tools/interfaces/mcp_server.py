@@ -315,11 +315,12 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
 
         def work() -> dict[str, Any]:
             from oracle_tools.decks.checker import format_rules
-            from oracle_tools.decks.decklist import parse_decklist
+            from oracle_tools.decks.decklist import parse_decklist, refuse_unreadable
 
             rules = format_rules(format)
-            # always parsed as text: a decklist string is never taken for a file path
-            deck = parse_decklist(decklist, source="decklist")
+            # always parsed as text: a decklist string is never taken for a file path; text that begins as JSON
+            # and does not parse is its one error, as `deck check` says it (no deck of 0 cards judged)
+            deck = refuse_unreadable(parse_decklist(decklist, source="decklist"))
             return db.check_deck(deck, format=rules.key, commanders=commanders or None).to_dict()
 
         return cli_json(answer(work))

@@ -642,8 +642,8 @@ def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str
     """The deck page's answers for the form's ``params`` (the address's, or a posted form's), written into
     ``context`` as they come (an error keeps the form filled in)."""
     from oracle_tools.decks.checker import format_rules
-    from oracle_tools.decks.decklist import echo, parse_decklist
-    from oracle_tools.interfaces.serve.web import FORMAT_MISSING, MAX_BODY, format_choices
+    from oracle_tools.decks.decklist import echo
+    from oracle_tools.interfaces.serve.web import FORMAT_MISSING, MAX_BODY, check_pasted_deck, format_choices
 
     deck = params.get("deck", "").replace("\r\n", "\n")  # a form posts CRLF line ends
     fmt = params.get("format", "").strip() or "modern"
@@ -671,11 +671,7 @@ def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str
     context["format"], context["format_label"] = rules.key, rules.label or rules.key
     if not deck.strip():
         raise PageError("The decklist is empty: paste one card per line, such as '4 Lightning Bolt'.")
-    report = db.check_deck(
-        parse_decklist(deck, source="pasted decklist"),
-        format=rules.key,
-        commanders=[commander] if commander else None,
-    )
+    report = check_pasted_deck(db, deck, rules.key, commander)
     lines = deck.splitlines()
     problems = [
         {

@@ -213,10 +213,12 @@ def format_choices() -> list[tuple[str, str]]:
 
 
 def check_pasted_deck(db: OracleDB, text: str, fmt: str, commander: str) -> DeckReport:
-    """Check pasted decklist text. Text is always parsed as text — never taken as a file path."""
-    from oracle_tools.decks.decklist import parse_decklist
+    """Check pasted decklist text (both pages'). Text is always parsed as text — never taken as a file path. Text
+    that begins as JSON and does not parse raises its DecklistError, as ``deck check`` and POST /decks/check say
+    it: the JSON problem alone, never a deck of 0 cards judged too."""
+    from oracle_tools.decks.decklist import parse_decklist, refuse_unreadable
 
-    deck = parse_decklist(text, source="pasted decklist")
+    deck = refuse_unreadable(parse_decklist(text, source="pasted decklist"))
     return db.check_deck(deck, format=fmt, commanders=[commander] if commander else None)
 
 
