@@ -798,3 +798,61 @@ def test_a_damaged_database_is_one_503_on_every_route(
             answer = ask(method, path, body)
             assert line.fullmatch(is_error(answer, 503, "service_unavailable")["details"]), route
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], caplog.text
+
+
+# -- at rest -----------------------------------------------------------------------------------------------
+
+
+def test_at_rest_nothing_wakes_the_server_and_a_stop_still_does(sample_db_path: Path) -> None:
+    """uvicorn's Server woke ten times a second to look at its stop flag and put the second into the Date header:
+    0.17% of a core at rest (bench/bench_idle.py measures it). The server `serve` runs has no timer left once its
+    connections are gone; setting the stop flag from another thread (as the signal handler sets it) still stops it
+    at once, and each answer's Date is the second it was given in."""
+    import asyncio
+    from email.utils import parsedate_to_datetime
+
+    import uvicorn
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    from oracle_tools.interfaces.serve import create_app
+    from oracle_tools.interfaces.serve.limits import WakesOnlyWhenNeeded, uvicorn_options
+
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    async def note_loop(request: Request) -> PlainTextResponse:
+        loops.append(asyncio.get_running_loop())
+        return PlainTextResponse("noted")
+
+    app = create_app(sample_db_path, warm=False, extra_routes=[Route("/test-only/loop", note_loop)])
+    port = free_port()
+    options = {**uvicorn_options(), "loop": "asyncio", "log_level": "warning"}
+    server = WakesOnlyWhenNeeded(uvicorn.Config(app, host="127.0.0.1", port=port, **options))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        dates = []
+        for _ in range(2):
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                answer = client.get("/test-only/loop")
+                assert answer.status_code == 200
+                dates.append(parsedate_to_datetime(answer.headers["date"]))
+            time.sleep(1.1)
+        assert dates[0] < dates[1] and abs(dates[1].timestamp() - time.time()) < 5  # the clock's, not the start's
+        while server.server_state.connections:  # the client has closed: its keep-alive timer goes with it
+            assert time.monotonic() < deadline + 30
+            time.sleep(0.05)
+
+        async def timers() -> list[asyncio.TimerHandle]:
+            return [handle for handle in loops[0]._scheduled if not handle.cancelled()]  # type: ignore[attr-defined]
+
+        assert asyncio.run_coroutine_threadsafe(timers(), loops[0]).result(10) == []
+    finally:
+        server.should_exit = True
+        thread.join(15)
+    assert not thread.is_alive(), "setting should_exit did not stop the server"
