@@ -57,6 +57,9 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "bad_search_syntax": ("search", {"query": "t:goblin mv<="}),
     "bad_search_limit": ("search", {"query": "t:goblin", "limit": 176}),
     "bad_search_order": ("search", {"query": "t:goblin", "order": "price"}),
+    # a quoted value holding a line break: the library's message holds it, and its "did you mean" after it
+    "bad_search_value_lines": ("search", {"query": 'nameable:"x\ny"'}),
+    "bad_json_deck": ("check_deck", {"decklist": '{"main": [4 Lightning Bolt', "format": "modern"}),
     "after_errors": ("resolve", {"name": "Lightning Bolt"}),
 }
 
@@ -406,3 +409,87 @@ def test_a_request_with_an_object_id_is_answered_and_the_server_keeps_answering(
     assert sorted(unnamed) == [-32700, -32600], raw_answers  # the malformed line's, and the object id's
     after = next(a for a in raw_answers if a.get("id") == 5)  # the call sent after the object id
     assert json.loads(after["result"]["content"][0]["text"])["name"] == "Lightning Bolt"
+
+
+def test_a_damaged_database_is_the_clis_line_from_every_tool(sample_db_path: Path, tmp_path: Path) -> None:
+    """A database file cut short (a copy that stopped) answered "Error executing tool resolve" (the SDK's words for
+    a crash, its traceback on stderr); every tool that reads the damaged part now says the CLI's line: the file is
+    damaged, and how to rebuild it, after the tool's name."""
+    import re
+
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    damaged = tmp_path / "cut.duckdb"
+    whole = sample_db_path.read_bytes()
+    damaged.write_bytes(whole[: len(whole) // 2])
+    calls = {  # every tool, asked well
+        tool: CALLS[label][1]
+        for tool, label in [
+            ("resolve", "resolve_split"),
+            ("resolve_batch", "resolve_batch_fuzzy"),
+            ("token", "token_treasure"),
+            ("references", "references Graf Rats"),
+            ("choose_name", "choose_half"),
+            ("list_nameable", "list_nameable"),
+            ("check_deck", "check_deck"),
+            ("search", "search"),
+        ]
+    } | {"changes": {}}
+
+    async def session() -> dict[str, Any]:
+        params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "mcp", "--db", str(damaged)])
+        with anyio.fail_after(120):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+                await client.initialize()
+                return {tool: await client.call_tool(tool, arguments) for tool, arguments in calls.items()}
+
+    results = anyio.run(session)
+    line = (
+        r'cut\.duckdb is damaged \(IO Error: Could not read enough bytes from file "cut\.duckdb": attempted to read '
+        r"\d+ bytes from location \d+\), so it cannot be read; rebuild it with `oracle-tools ingest "
+        r"--replace-anyway` \(its change history goes with it\), or put back a copy of it"
+    )
+    said = {tool: _error(result) for tool, result in results.items() if result.is_error}
+    assert {"resolve", "token", "references", "choose_name", "check_deck", "search"} <= set(said)
+    for tool, text in said.items():
+        assert re.fullmatch(f"{tool}: {line}", text), text
+
+
+def test_a_library_message_of_several_lines_is_the_clis_and_the_https_whole(
+    mcp_results: dict[str, Any], sample_db_path: Path, sample_server: Server
+) -> None:
+    """A search whose quoted value holds a line break: the library's message holds it too, and its "did you mean"
+    comes after it. The tool kept only the first line ("search: nameable:x"), dropping what was wrong and the
+    names offered; it now says the whole message, as the CLI prints it and the HTTP API's details give it."""
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    query = 'nameable:"x\ny"'
+    result = mcp_results["bad_search_value_lines"]
+    assert result.is_error
+    said = str(result.content[0].text)
+    assert (
+        said.startswith("search: nameable:x\ny: Could not understand the card-name constraint")
+        and "did you mean" in said
+    )
+    http = sample_server.client.get("/cards/search", params={"q": query})
+    assert http.status_code == 400 and said == f"search: {http.json()['details']}"
+    cli = CliRunner().invoke(main, ["search", query, "--db", str(sample_db_path), "--json"])
+    assert cli.exit_code == 2 and cli.stderr.startswith(said.replace("search: ", "error: ", 1) + "\n")
+
+
+def test_a_decklist_that_begins_as_json_and_does_not_parse_is_the_clis_one_error(
+    mcp_results: dict[str, Any], sample_db_path: Path, tmp_path: Path
+) -> None:
+    """As `deck check` says of such a file: the JSON problem alone, never a report of a deck of 0 cards beside it."""
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    deck_file = tmp_path / "deck.json"
+    deck_file.write_text('{"main": [4 Lightning Bolt', encoding="utf-8")
+    cli = CliRunner().invoke(main, ["deck", "check", str(deck_file), "--format", "modern", "--db", str(sample_db_path)])
+    assert cli.exit_code == 2
+    said = _error(mcp_results["bad_json_deck"])
+    assert said == cli.stderr.strip().replace(f"error: {deck_file}", "check_deck: decklist")

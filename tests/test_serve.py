@@ -687,3 +687,172 @@ def test_no_warm_builds_nothing_at_open_and_answers_on_first_use(sample_db_path:
             assert client.get("/health").json()["warm"] is warm
     assert answers[False] == answers[True]
     assert "--no-warm" in CliRunner().invoke(main, ["serve", "--help"]).output
+
+
+# -- a damaged database file ------------------------------------------------------------------------------
+
+#: An address (method, path, body) for each route of the API, the pages and the web page, by the route's pattern:
+#: a route added without one here fails the test below.
+_DAMAGED_ASKS: dict[str, tuple[str, str, bytes | None]] = {
+    "/cards/named": ("GET", "/cards/named?exact=Lightning%20Bolt", None),
+    "/cards/search": ("GET", "/cards/search?q=t%3Agoblin", None),
+    "/cards/autocomplete": ("GET", "/cards/autocomplete?q=goblin", None),
+    "/cards/collection": ("POST", "/cards/collection", b'{"identifiers":[{"name":"Lightning Bolt"}]}'),
+    "/cards/random": ("GET", "/cards/random", None),
+    "/cards/multiverse/{value}/rulings": ("GET", "/cards/multiverse/452924/rulings", None),
+    "/cards/multiverse/{value}": ("GET", "/cards/multiverse/452924", None),
+    "/cards/mtgo/{value}/rulings": ("GET", "/cards/mtgo/69721/rulings", None),
+    "/cards/mtgo/{value}": ("GET", "/cards/mtgo/69721", None),
+    "/cards/arena/{value}/rulings": ("GET", "/cards/arena/68635/rulings", None),
+    "/cards/arena/{value}": ("GET", "/cards/arena/68635", None),
+    "/cards/tcgplayer/{value}/rulings": ("GET", "/cards/tcgplayer/175583/rulings", None),
+    "/cards/tcgplayer/{value}": ("GET", "/cards/tcgplayer/175583", None),
+    "/cards/cardmarket/{value}/rulings": ("GET", "/cards/cardmarket/1/rulings", None),
+    "/cards/cardmarket/{value}": ("GET", "/cards/cardmarket/1", None),
+    "/cards/{id}/rulings": ("GET", "/cards/0ae987da-e4b5-4b82-843c-6aaa87262fc8/rulings", None),
+    "/cards/{set}/{number}/rulings": ("GET", "/cards/grn/174/rulings", None),
+    "/cards/{set}/{number}/{lang}": ("GET", "/cards/grn/174/en", None),
+    "/cards/{set}/{number}": ("GET", "/cards/grn/174", None),
+    "/cards/{id}": ("GET", "/cards/0ae987da-e4b5-4b82-843c-6aaa87262fc8", None),
+    "/catalog/{name}": ("GET", "/catalog/card-names", None),
+    "/migrations": ("GET", "/migrations", None),
+    "/sets": ("GET", "/sets", None),
+    "/sets/tcgplayer/{id}": ("GET", "/sets/tcgplayer/1", None),
+    "/sets/{code}": ("GET", "/sets/grn", None),
+    "/symbology": ("GET", "/symbology", None),
+    "/symbology/parse-mana": ("GET", "/symbology/parse-mana?cost=RUG", None),
+    "/bulk-data": ("GET", "/bulk-data", None),
+    "/bulk-data/{which}": ("GET", "/bulk-data/oracle-cards", None),
+    "/bulk-data/{which}/download": ("GET", "/bulk-data/oracle-cards/download", None),
+    "/health": ("GET", "/health", None),
+    "/names/resolve": ("POST", "/names/resolve", b'["Lightning Bolt"]'),
+    "/names/references": ("GET", "/names/references?name=Lightning%20Bolt", None),
+    "/tokens/{name:path}": ("GET", "/tokens/Goblin", None),
+    "/choose-name": ("GET", "/choose-name?name=Lightning%20Bolt&constraint=nonland", None),
+    "/choose-name/list": ("GET", "/choose-name/list?constraint=nonland", None),
+    "/decks/check": ("POST", "/decks/check?format=modern", b"4 Lightning Bolt\n56 Mountain\n"),
+    "/changes": ("GET", "/changes", None),
+    "/favicon.ico": ("GET", "/favicon.ico", None),
+    "/static/{name}": ("GET", "/static/web.css", None),
+    "/search": ("GET", "/search?q=t%3Agoblin", None),
+    "/card": ("GET", "/card?name=Lightning%20Bolt", None),
+    "/card/{set}/{number}/{lang}": ("GET", "/card/grn/174/en", None),
+    "/card/{set}/{number}": ("GET", "/card/grn/174", None),
+    "/card/{oracle_id}": ("GET", "/card/81f06f84-1580-43c0-89d5-08d34541a519", None),
+    "/token": ("GET", "/token?name=Goblin", None),
+    "/token/{name:path}": ("GET", "/token/Goblin", None),
+    "/deck": ("POST", "/deck", b"deck=4+Lightning+Bolt%0A56+Mountain&format=modern"),
+    "/images": ("GET", "/images", None),
+    "/": ("POST", "/", b"q=Lightning+Bolt"),
+}
+
+
+def test_a_damaged_database_is_one_503_on_every_route(
+    sample_db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A database file cut short (a copy that stopped) was answered 500 "the server could not answer this request
+    (IOException)" on most routes, with a line logged for each. Every route now answers the one line the CLI says
+    (the file is damaged, how to rebuild it) as Scryfall's error object, 503 as a missing database: met by any read
+    (each route's own, below: the damage forgotten before each), then known, so every route answers it at once,
+    those that read nothing too. Nothing is logged as an error; the server keeps answering."""
+    import logging
+    import re
+
+    from oracle_tools.interfaces.serve import create_app
+    from oracle_tools.interfaces.serve.app import api_routes
+    from oracle_tools.interfaces.serve.pages import routes as page_routes
+    from oracle_tools.interfaces.serve.web import routes as web_routes
+
+    assert {getattr(r, "path", "") for r in [*api_routes(), *page_routes, *web_routes]} == set(_DAMAGED_ASKS)
+    damaged = tmp_path / "cut.duckdb"
+    whole = sample_db_path.read_bytes()
+    damaged.write_bytes(whole[: len(whole) // 2])
+    line = re.compile(
+        r'cut\.duckdb is damaged \(IO Error: Could not read enough bytes from file "cut\.duckdb": attempted to read '
+        r"\d+ bytes from location \d+\), so it cannot be read; rebuild it with `oracle-tools ingest "
+        r"--replace-anyway` \(its change history goes with it\), or put back a copy of it"
+    )
+    app = create_app(damaged, warm=False)
+    generation = app.state.store.generation
+    port = free_port()
+    caplog.set_level(logging.WARNING)
+    with serving(app, port), httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+
+        def ask(method: str, path: str, body: bytes | None) -> httpx.Response:
+            kind = "application/x-www-form-urlencoded" if path in ("/", "/deck") else "application/json"
+            return client.request(method, path, content=body, headers={"content-type": kind} if body else {})
+
+        met = []
+        for route, (method, path, body) in _DAMAGED_ASKS.items():
+            generation.damage = None  # each route's own read meets the damage
+            answer = ask(method, path, body)
+            assert answer.status_code in (200, 303, 404, 503), (route, answer.text[:300])  # no 500
+            if answer.status_code == 503:
+                assert line.fullmatch(is_error(answer, 503, "service_unavailable")["details"]), route
+                met.append(route)
+        assert {"/cards/named", "/cards/search", "/cards/collection", "/names/resolve", "/decks/check", "/card"} <= set(
+            met
+        )
+        assert generation.damage is not None
+        for route, (method, path, body) in _DAMAGED_ASKS.items():  # known now: the same line everywhere
+            answer = ask(method, path, body)
+            assert line.fullmatch(is_error(answer, 503, "service_unavailable")["details"]), route
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], caplog.text
+
+
+# -- at rest -----------------------------------------------------------------------------------------------
+
+
+def test_at_rest_nothing_wakes_the_server_and_a_stop_still_does(sample_db_path: Path) -> None:
+    """uvicorn's Server woke ten times a second to look at its stop flag and put the second into the Date header:
+    0.17% of a core at rest (bench/bench_idle.py measures it). The server `serve` runs has no timer left once its
+    connections are gone; setting the stop flag from another thread (as the signal handler sets it) still stops it
+    at once, and each answer's Date is the second it was given in."""
+    import asyncio
+    from email.utils import parsedate_to_datetime
+
+    import uvicorn
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    from oracle_tools.interfaces.serve import create_app
+    from oracle_tools.interfaces.serve.limits import WakesOnlyWhenNeeded, uvicorn_options
+
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    async def note_loop(request: Request) -> PlainTextResponse:
+        loops.append(asyncio.get_running_loop())
+        return PlainTextResponse("noted")
+
+    app = create_app(sample_db_path, warm=False, extra_routes=[Route("/test-only/loop", note_loop)])
+    port = free_port()
+    options = {**uvicorn_options(), "loop": "asyncio", "log_level": "warning"}
+    server = WakesOnlyWhenNeeded(uvicorn.Config(app, host="127.0.0.1", port=port, **options))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        dates = []
+        for _ in range(2):
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                answer = client.get("/test-only/loop")
+                assert answer.status_code == 200
+                dates.append(parsedate_to_datetime(answer.headers["date"]))
+            time.sleep(1.1)
+        assert dates[0] < dates[1] and abs(dates[1].timestamp() - time.time()) < 5  # the clock's, not the start's
+        while server.server_state.connections:  # the client has closed: its keep-alive timer goes with it
+            assert time.monotonic() < deadline + 30
+            time.sleep(0.05)
+
+        async def timers() -> list[asyncio.TimerHandle]:
+            return [handle for handle in loops[0]._scheduled if not handle.cancelled()]  # type: ignore[attr-defined]
+
+        assert asyncio.run_coroutine_threadsafe(timers(), loops[0]).result(10) == []
+    finally:
+        server.should_exit = True
+        thread.join(15)
+    assert not thread.is_alive(), "setting should_exit did not stop the server"

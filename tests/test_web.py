@@ -1096,6 +1096,38 @@ def test_deck_pages_say_the_format_is_missing(client: Any) -> None:
     assert client.get("/deck").status_code == 200  # the empty form still opens (its select offers Modern first)
 
 
+def test_pasted_text_that_begins_as_json_and_does_not_parse_is_its_one_problem(
+    client: Any, sample_db_path: Path, tmp_path: Path
+) -> None:
+    """Pasted text beginning with "{" that is no JSON got the JSON problem and a deck-size one ("The main deck has 0
+    cards") on both pages. It is now the JSON problem alone, the line `deck check` says of such a file (and POST
+    /decks/check of such a body), naming the pasted decklist; no verdict."""
+    import html
+
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    pasted = '{"main": [4 Lightning Bolt'
+    deck_file = tmp_path / "deck.json"
+    deck_file.write_text(pasted, encoding="utf-8")
+    cli = CliRunner().invoke(main, ["deck", "check", str(deck_file), "--format", "modern", "--db", str(sample_db_path)])
+    assert cli.exit_code == 2 and cli.stderr.startswith(f"error: {deck_file}: is not valid JSON (")
+    line = cli.stderr.strip().replace(f"error: {deck_file}", "pasted decklist")
+    api = client.post("/decks/check", params={"format": "modern"}, content=pasted)
+    assert api.status_code == 400 and api.json()["details"] == line.replace("pasted decklist", "the request body")
+    for page in (
+        client.post("/", data={"deck": pasted, "format": "modern"}),
+        client.get("/", params={"deck": pasted, "format": "modern"}),
+        client.post("/deck", data={"deck": pasted, "format": "modern"}),
+        client.get("/deck", params={"deck": pasted, "format": "modern"}),
+    ):
+        text = html.unescape(page.text)
+        assert page.status_code == 400 and line in text, text[:300]
+        assert "0 cards" not in text and "deck_size" not in text and 'id="verdict"' not in text
+        assert pasted in text  # the form keeps what was pasted
+
+
 def test_first_load_of_search_is_small(client: Any) -> None:
     """The first load of /search (page, stylesheet, script, icon) stays within 150 KB, no images: a reader on a slow
     link gets the page in about a second, and the text card needs nothing from another host."""

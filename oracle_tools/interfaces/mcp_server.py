@@ -41,7 +41,7 @@ from oracle_tools.errors import OracleToolsError
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 from oracle_tools.store.resources import package_version
-from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
+from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT, damaged_database
 
 MAX_NAME = MAX_NAME_CHARS  # characters of a name (the names layer's limit, as the HTTP API's)
 if TYPE_CHECKING:  # mypy reads plain strings; pydantic, at run time, the search engine's own lists as Literals
@@ -98,8 +98,9 @@ def _one_line(exc: ValidationError) -> str:
 
 
 class OracleMCPServer(MCPServer[Any]):
-    """An MCPServer whose tool errors are one line: the tool, then what was wrong with the arguments or
-    the library's message (its first line: longer help stays with the CLI)."""
+    """An MCPServer whose tool errors name the tool, then what was wrong with the arguments (one line) or the
+    library's message whole, as the CLI and the HTTP API say it (a "did you mean" after a line break the query
+    held stays in)."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
@@ -109,7 +110,7 @@ class OracleMCPServer(MCPServer[Any]):
             if isinstance(cause, ValidationError):
                 raise ToolError(f"{name}: bad arguments: {_one_line(cause)}") from None
             if type(cause) is ToolError:  # raised by answer(): the library's OracleToolsError text
-                raise ToolError(f"{name}: {str(cause).strip().splitlines()[0]}") from None
+                raise ToolError(f"{name}: {str(cause).strip()}") from None
             raise
 
     async def run_stdio_async(self) -> None:
@@ -219,6 +220,11 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
                 return work()
             except OracleToolsError as exc:
                 raise ToolError(str(exc)) from None
+            except Exception as exc:  # a damaged database file: the line every door says, not "Error executing"
+                damaged = damaged_database(exc, db.path)
+                if damaged is None:
+                    raise
+                raise ToolError(str(damaged)) from None
 
     @server.tool(annotations=_READ_ONLY)
     def resolve(
@@ -309,11 +315,12 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
 
         def work() -> dict[str, Any]:
             from oracle_tools.decks.checker import format_rules
-            from oracle_tools.decks.decklist import parse_decklist
+            from oracle_tools.decks.decklist import parse_decklist, refuse_unreadable
 
             rules = format_rules(format)
-            # always parsed as text: a decklist string is never taken for a file path
-            deck = parse_decklist(decklist, source="decklist")
+            # always parsed as text: a decklist string is never taken for a file path; text that begins as JSON
+            # and does not parse is its one error, as `deck check` says it (no deck of 0 cards judged)
+            deck = refuse_unreadable(parse_decklist(decklist, source="decklist"))
             return db.check_deck(deck, format=rules.key, commanders=commanders or None).to_dict()
 
         return cli_json(answer(work))

@@ -83,6 +83,7 @@ def run(
     # misspelt names) on other threads, a 1 ms turn instead of Python's 5 ms keeps the cheap answers quick.
     sys.setswitchinterval(SWITCH_INTERVAL)
     from oracle_tools.interfaces.serve.limits import (
+        WakesOnlyWhenNeeded,  # no tick ten times a second at rest
         uvicorn_options,  # httptools (uvicorn[standard]) with our header limits
     )
 
@@ -110,7 +111,7 @@ def run(
         config = uvicorn.Config("oracle_tools.interfaces.serve:app_factory", factory=True, workers=workers, **options)
     else:
         config = uvicorn.Config(create_app(path, warm=warm, address=bound), **options)
-    server = uvicorn.Server(config)
+    server = WakesOnlyWhenNeeded(config)
     try:
         if workers > 1:
             Multiprocess(config, sockets=[sock]).run()

@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
 from oracle_tools.interfaces.serve.assets import favicon, static
 from oracle_tools.interfaces.serve.pools import PoolFull
 from oracle_tools.interfaces.serve.store import MB, ByteCache, Kept
@@ -166,6 +166,8 @@ async def _page(
             context.update(collect(generation.db, context))
         except PageError as exc:
             context["error"], status = str(exc), exc.status
+        except DatabaseDamagedError:  # the server's file, not the reader's mistake: the one 503 (responses.py)
+            raise
         except OracleToolsError as exc:
             context["error"], status = str(exc), 400
         return templates.get_template(template).render(context), status
@@ -390,6 +392,7 @@ def warm_pages(generation: Generation) -> None:
                 with contextlib.suppress(OracleToolsError):
                     db.deck_checker.legality(rules.key)
         except Exception as exc:  # an optimisation: each page builds what it needs
+            generation.note_damage(exc)
             log.debug("the pages' answers not read in the background: %s", exc)
 
     threading.Thread(target=build, name="web-warm", daemon=True).start()
@@ -639,8 +642,8 @@ def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str
     """The deck page's answers for the form's ``params`` (the address's, or a posted form's), written into
     ``context`` as they come (an error keeps the form filled in)."""
     from oracle_tools.decks.checker import format_rules
-    from oracle_tools.decks.decklist import echo, parse_decklist
-    from oracle_tools.interfaces.serve.web import FORMAT_MISSING, MAX_BODY, format_choices
+    from oracle_tools.decks.decklist import echo
+    from oracle_tools.interfaces.serve.web import FORMAT_MISSING, MAX_BODY, check_pasted_deck, format_choices
 
     deck = params.get("deck", "").replace("\r\n", "\n")  # a form posts CRLF line ends
     fmt = params.get("format", "").strip() or "modern"
@@ -668,11 +671,7 @@ def deck_page_context(db: OracleDB, params: Mapping[str, str], context: dict[str
     context["format"], context["format_label"] = rules.key, rules.label or rules.key
     if not deck.strip():
         raise PageError("The decklist is empty: paste one card per line, such as '4 Lightning Bolt'.")
-    report = db.check_deck(
-        parse_decklist(deck, source="pasted decklist"),
-        format=rules.key,
-        commanders=[commander] if commander else None,
-    )
+    report = check_pasted_deck(db, deck, rules.key, commander)
     lines = deck.splitlines()
     problems = [
         {

@@ -130,15 +130,30 @@ async def answer_remembered(
 
 
 def answer_or_error_object(work: Callable[[Generation], Response], generation: Generation) -> Response:
-    """``work``'s answer, or the Scryfall error object its error means (a user's mistake is a 400, no 500)."""
+    """``work``'s answer, or the Scryfall error object its error means (a user's mistake is a 400, no 500; a
+    damaged database file the 503 :func:`damage_answer` gives)."""
     try:
         return work(generation)
     except ApiError as exc:
         return error_response(exc)
-    except (DatabaseMissingError, DatabaseOutdatedError) as exc:  # the server's database lacks it: a 5XX
-        return error_response(ApiError(503, str(exc)))
-    except OracleToolsError as exc:
-        return error_response(ApiError(400, str(exc)))
+    except Exception as exc:
+        damaged = damage_answer(exc, generation)
+        if damaged is not None:
+            return damaged
+        if isinstance(exc, (DatabaseMissingError, DatabaseOutdatedError)):  # the server's database lacks it: a 5XX
+            return error_response(ApiError(503, str(exc)))
+        if isinstance(exc, OracleToolsError):
+            return error_response(ApiError(400, str(exc)))
+        raise
+
+
+def damage_answer(exc: BaseException, generation: Generation | None) -> Response | None:
+    """The answer when ``exc`` says the database file is damaged (Generation.note_damage): 503, as a missing
+    database (the server's file, no mistake of the client's), the same line as every door; else None."""
+    if generation is None:
+        return None
+    damage = generation.note_damage(exc)
+    return None if damage is None else error_response(ApiError(503, str(damage)))
 
 
 # -- exception handlers (app.py registers them) -------------------------------------------------------
@@ -168,6 +183,9 @@ async def pool_full(request: Request, exc: Exception) -> Response:
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
+    damaged = damage_answer(exc, request.scope.get("oracle_tools.generation"))
+    if damaged is not None:  # the file, not the server: no error logged for each request (the first is warned of)
+        return damaged
     log.error("%s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
     return error_response(
         ApiError(

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import Response
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import DatabaseMissingError, OracleToolsError
 from oracle_tools.interfaces.serve import searches
 from oracle_tools.interfaces.serve.params import (
     CARD_FORMATS,
@@ -310,6 +310,8 @@ def search_ids(gen: Generation, query: str, unique: str, order: str, direction: 
         return searches.search_ids(gen, query, unique, order, direction)
     except QueryTimeoutError as exc:
         raise ApiError(422, str(exc)) from None
+    except DatabaseMissingError:  # the server's file (a damaged one): answered as such, not as the query's fault
+        raise
     except OracleToolsError as exc:
         raise ApiError(400, str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError) else None) from None
 

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from oracle_tools.db import OracleDB
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
 
 if TYPE_CHECKING:
     import duckdb
@@ -222,6 +222,22 @@ class Generation:
         self.warm_seconds: float | None = None  # set when the background warm-up has finished
         #: run at the end of the warm-up, once every card object is built (the app's: the bulk files' prebuild)
         self.on_warm: Callable[[Generation], None] | None = None
+        #: the damage the first read that met it found (:meth:`note_damage`): every request then answers it
+        self.damage: DatabaseDamagedError | None = None
+
+    def note_damage(self, exc: BaseException) -> DatabaseDamagedError | None:
+        """The :class:`DatabaseDamagedError` ``exc`` means (a DuckDB error saying the file is cut short or a block
+        fails its checksum, or that error already), else None. The first is kept: every later request of this
+        generation answers the same line at once (Store.acquire), whatever it asks, until the file changes."""
+        from oracle_tools.store.sqlfiles import damaged_database
+
+        found = exc if isinstance(exc, DatabaseDamagedError) else damaged_database(exc, self.path)
+        if found is None:
+            return None
+        if self.damage is None:
+            self.damage = found
+            log.warning("%s; every request is answered so until the file is replaced", found)
+        return self.damage
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         """This thread's own DuckDB connection to the database (created on first use)."""
@@ -343,7 +359,7 @@ class Generation:
                 "generation %d warm: %d card objects in %.1f s", self.number, len(self.card_json), self.warm_seconds
             )
         except Exception as exc:  # warming is an optimisation; requests build what they need
-            if not self.closed:
+            if not self.closed and self.note_damage(exc) is None:
                 log.warning("warming the card cache stopped: %s", exc)
 
     def _open_still(self) -> bool:
@@ -447,6 +463,8 @@ class Store:
             await asyncio.shield(self._swap_task)
         if self.generation is None:
             raise OracleToolsError(self.open_error or "the database could not be opened")
+        if self.generation.damage is not None:  # known damaged: the one line, not the query's own failure
+            raise self.generation.damage
         self.active += 1
         return self.generation
 

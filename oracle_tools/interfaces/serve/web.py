@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from oracle_tools.tokens.answers import TokenAnswer
 
 from oracle_tools.db import OracleDB
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
 from oracle_tools.interfaces.serve.pools import LARGE_WORK, PoolFull
 from oracle_tools.interfaces.serve.store import Kept
 from oracle_tools.names.kinds import RESOLVED_AS
@@ -213,10 +213,12 @@ def format_choices() -> list[tuple[str, str]]:
 
 
 def check_pasted_deck(db: OracleDB, text: str, fmt: str, commander: str) -> DeckReport:
-    """Check pasted decklist text. Text is always parsed as text — never taken as a file path."""
-    from oracle_tools.decks.decklist import parse_decklist
+    """Check pasted decklist text (both pages'). Text is always parsed as text — never taken as a file path. Text
+    that begins as JSON and does not parse raises its DecklistError, as ``deck check`` and POST /decks/check say
+    it: the JSON problem alone, never a deck of 0 cards judged too."""
+    from oracle_tools.decks.decklist import parse_decklist, refuse_unreadable
 
-    deck = parse_decklist(text, source="pasted decklist")
+    deck = refuse_unreadable(parse_decklist(text, source="pasted decklist"))
     return db.check_deck(deck, format=fmt, commanders=[commander] if commander else None)
 
 
@@ -276,6 +278,8 @@ def page_context(
         else:
             try:
                 context["lookup"] = look_up(db, con, q, fuzzy=context["fuzzy"], token_memo=token_memo)
+            except DatabaseDamagedError:  # the server's file: the one 503 (responses.py), no form error
+                raise
             except OracleToolsError as exc:
                 context["name_error"] = str(exc)
                 status = 400
@@ -292,6 +296,8 @@ def page_context(
             if len(commander) > MAX_NAME:
                 raise OracleToolsError(f"The commander name is longer than {MAX_NAME:,} characters.")
             context["report"] = check_pasted_deck(db, deck, rules.key, commander)
+        except DatabaseDamagedError:  # the server's file: the one 503 (responses.py), no form error
+            raise
         except OracleToolsError as exc:
             context["deck_error"] = str(exc)
             status = 400
