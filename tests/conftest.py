@@ -6,8 +6,14 @@ when that folder is absent (CI always has it beside the checkout).
 
 from __future__ import annotations
 
-import json
 import os
+
+# Polars' allocator (jemalloc) hands freed pages back to the system at once instead of keeping them for reuse: a test
+# module's frames are gone when it ends, and the suite's peak stays what one module needs, not what all of them kept.
+# Read when Polars loads, so set before anything imports it.
+os.environ.setdefault("_RJEM_MALLOC_CONF", "background_thread:true,dirty_decay_ms:0,muzzy_decay_ms:0")
+
+import json
 import shutil
 import subprocess
 import sys
