@@ -27,6 +27,7 @@ from oracle_tools.errors import (
     OracleToolsError,
 )
 from oracle_tools.store.lazy import LazyModule
+from oracle_tools.text.counts import counted
 
 if TYPE_CHECKING:
     import duckdb
@@ -818,7 +819,7 @@ class OracleDB:
             as_of = f"{r.as_of} (Scryfall's update)" if r.scryfall_update else f"{r.as_of} (its newest printing)"
             when = f", ingested {r.ingested}" if r.ingested else ""
             gap = f" ({lacking[r.file]})" if r.file in lacking else ""
-            parts.append(f"{r.cards:,} cards from {r.name}, data of {as_of}{when}{gap}")
+            parts.append(f"{counted(r.cards, 'card')} from {r.name}, data of {as_of}{when}{gap}")
         return f"legalities: {total:,} cards; " + "; ".join(parts)
 
     def check_deck(

@@ -28,10 +28,12 @@ def free_port() -> int:
 @contextlib.contextmanager
 def serving(app: Any, port: int, **options: Any) -> Iterator[Any]:
     """uvicorn serving ``app`` on ``port`` in a thread of this process (``options``: uvicorn.Config's), started
-    when the block begins and stopped when it ends; yields the ``uvicorn.Server``."""
+    when the block begins and stopped when it ends; yields the server, the class ``serve`` runs."""
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **options))
+    from oracle_tools.interfaces.serve.limits import WakesOnlyWhenNeeded
+
+    server = WakesOnlyWhenNeeded(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **options))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -43,6 +45,7 @@ def serving(app: Any, port: int, **options: Any) -> Iterator[Any]:
     finally:
         server.should_exit = True
         thread.join(15)
+    assert not thread.is_alive(), "setting should_exit did not stop the server"
 
 
 class Server:

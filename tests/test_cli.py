@@ -177,7 +177,8 @@ def test_sql_json_writes_a_blob_as_duckdb_writes_it(sample_db_path: Path) -> Non
     code, out, _ = _run("sql", "--db", str(sample_db_path), every_byte, "--param", "x", "--json")
     assert code == 0 and json.loads(out) == [{"b": "x"}]
     query = "SELECT 'a'::BLOB AS a, '\\xFF\\x00\\x27\\x5C\\x22z'::BLOB AS b"
-    expected = duckdb.execute(f"SELECT a::VARCHAR, b::VARCHAR FROM ({query})").fetchone()
+    con = duckdb.connect()  # its own: a result left unread on duckdb's default connection fails later tests' queries
+    expected = con.execute(f"SELECT a::VARCHAR, b::VARCHAR FROM ({query})").fetchone()
     assert expected == ("a", "\\xFF\\x00\\x27\\x5C\\x22z")
     code, out, _ = _run("sql", "--db", str(sample_db_path), query, "--json")
     assert code == 0 and json.loads(out) == [{"a": "a", "b": expected[1]}]
@@ -185,7 +186,7 @@ def test_sql_json_writes_a_blob_as_duckdb_writes_it(sample_db_path: Path) -> Non
     assert code == 0 and out == f"a,b\na,{expected[1]}\n"
     code, out, _ = _run("sql", "--db", str(sample_db_path), query, "--max-width", "80")
     assert code == 0 and expected[1] in out and "b'" not in out
-    blob = duckdb.execute("SELECT ?::VARCHAR::BLOB", [expected[1]]).fetchone()
+    blob = con.execute("SELECT ?::VARCHAR::BLOB", [expected[1]]).fetchone()
     assert blob == (b"\xff\x00'\\\"z",)  # the text reads back as the same bytes
 
 
@@ -195,7 +196,8 @@ def test_every_byte_of_a_blob_is_written_as_duckdb_writes_it() -> None:
     from oracle_tools.interfaces.render import blob_text
 
     every = bytes(range(256))
-    assert blob_text(every) == duckdb.execute("SELECT ?::BLOB::VARCHAR", [every]).fetchone()[0]  # type: ignore[index]
+    with duckdb.connect() as con:  # its own connection: nothing left unread on duckdb's default one
+        assert blob_text(every) == con.execute("SELECT ?::BLOB::VARCHAR", [every]).fetchone()[0]  # type: ignore[index]
 
 
 @pytest.mark.parametrize(
@@ -204,6 +206,7 @@ def test_every_byte_of_a_blob_is_written_as_duckdb_writes_it() -> None:
         ("SELECT ?", [], "the query has a ? placeholder with no value (0 --param values given); give one --param"),
         ("SELECT ?, ?", ["1"], "the query has a ? placeholder with no value (1 --param value given); give one"),
         ("SELECT ?", ["1", "2"], "2 --param values given, more than the query's ? placeholders; give one --param"),
+        ("SELECT 1", ["1"], "1 --param value given, more than the query's ? placeholders; give one --param"),
     ],
 )
 def test_sql_placeholders_without_values_point_at_param(

@@ -241,6 +241,8 @@ def test_a_file_named_for_the_other_format_is_refused(
     assert "Nothing was written." in r.output and not list(tmp_path.iterdir())
     ok = CliRunner().invoke(main, ["export", "--db", str(sample_db_path), "faces", "--csv", str(tmp_path / "f.csv.gz")])
     assert ok.exit_code == 0, ok.output  # a compressed CSV is named as CSV
+    kept = ["export", "--db", str(sample_db_path), "faces", "--csv", str(tmp_path / "old.parquet.bak.csv")]
+    assert CliRunner().invoke(main, kept).exit_code == 0  # its name's last suffix says CSV
 
 
 def test_a_named_pipe_nobody_reads_is_said_in_one_line(

@@ -423,6 +423,9 @@ def test_a_path_or_text_with_control_characters_is_said_in_one_line(sample_db_pa
     deck.write_text("4 Lightning Bolt\n", encoding="utf-8")
     result = runner.invoke(main, ["deck", "check", str(deck), "--format", "modern", *db])
     assert f"{tmp_path}/red\\x1b[31m.txt: not legal in modern (1 problem)\n" in result.stdout
+    # a space of another script (a Japanese name's ideographic space, a no-break space) is shown as itself
+    spaced = said(["deck", "check", str(tmp_path / "稲妻\u3000ボルト\u00a0デッキ.txt"), "--format", "modern", *db])
+    assert "/稲妻\u3000ボルト\u00a0デッキ.txt: no such file" in spaced and "\\u" not in spaced, spaced
 
 
 def test_error_lines_stay_short_and_name_the_whole_command(sample_db_path: Path, tmp_path: Path) -> None:
@@ -1112,6 +1115,41 @@ def test_sigterm_stops_a_long_command_with_one_line(
     )
 
 
+def test_serve_stops_gracefully_on_sigterm(sample_db_path: Path) -> None:
+    """`serve` is the one command that SIGTERM does not stop with an error once it serves (docs/cli.md): a service
+    manager's stop finishes the answers under way, and the server exits 0, without a line."""
+    import signal
+    import time
+
+    import httpx
+
+    script = shutil.which("oracle-tools", path=str(Path(sys.executable).parent))
+    assert script is not None
+    proc = subprocess.Popen(
+        [script, "serve", "--db", str(sample_db_path), "--port", "0", "--no-warm"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        served = re.match(r"serving (http://127\.0\.0\.1:\d+/)", proc.stderr.readline())
+        assert served, "serve did not say where it serves"
+        deadline = time.monotonic() + 60
+        while True:  # the socket is bound before uvicorn listens on it
+            try:
+                assert httpx.get(f"{served[1]}health", timeout=30).status_code == 200  # uvicorn's handlers in place
+                break
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline and proc.poll() is None, "serve never answered"
+                time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and "error:" not in err and "Traceback" not in err, (proc.returncode, err)
+
+
 def test_sql_timeout_stops_a_runaway_query(sample_db_path: Path) -> None:
     import time
 
@@ -1183,6 +1221,13 @@ def test_a_damaged_database_is_named_as_damaged_by_every_command(sample_db_path:
         "oracle.duckdb is damaged (Corrupt database file: computed checksum 1 does not match"
     )
     assert damaged_database(duckdb.CatalogException("Table with name x does not exist!")) is None
+    # a server keeps answering "damaged" until the file changes: only the database's own files are its damage,
+    # never a spill file that failed once
+    cut_short = 'IO Error: Could not read enough bytes from file "{}": attempted to read 4096 bytes from location 0'
+    spill = duckdb.IOException(cut_short.format(tmp_path / "duckdb_temp_storage-0.tmp"))
+    assert damaged_database(spill, damaged) is None
+    for own in (damaged, tmp_path / "cut.duckdb.wal"):
+        assert damaged_database(duckdb.IOException(cut_short.format(own)), damaged) is not None
 
 
 #: A nested-loop join: DuckDB looks for pending signals only between its tasks, and this plan is one long task

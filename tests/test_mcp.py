@@ -464,6 +464,7 @@ def test_a_library_message_of_several_lines_is_the_clis_and_the_https_whole(
     from click.testing import CliRunner
 
     from oracle_tools.interfaces.cli import main
+    from oracle_tools.store.userfiles import printable
 
     query = 'nameable:"x\ny"'
     result = mcp_results["bad_search_value_lines"]
@@ -476,7 +477,8 @@ def test_a_library_message_of_several_lines_is_the_clis_and_the_https_whole(
     http = sample_server.client.get("/cards/search", params={"q": query})
     assert http.status_code == 400 and said == f"search: {http.json()['details']}"
     cli = CliRunner().invoke(main, ["search", query, "--db", str(sample_db_path), "--json"])
-    assert cli.exit_code == 2 and cli.stderr.startswith(said.replace("search: ", "error: ", 1) + "\n")
+    # the CLI's error line shows the line break escaped (one line on a terminal), the same message
+    assert cli.exit_code == 2 and cli.stderr.startswith(printable(said.replace("search: ", "error: ", 1)) + "\n")
 
 
 def test_a_decklist_that_begins_as_json_and_does_not_parse_is_the_clis_one_error(

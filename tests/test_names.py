@@ -712,6 +712,11 @@ def test_201_2a_identical_names_are_the_same_name_when_several_cards_print_it(sa
     assert json.loads(answer.output)["same_name"] is True and json.loads(answer.output)["same_card"] is None
     other = runner.invoke(main, ["same-name", "Very Cryptic Command", "Lightning Bolt", "--db", str(same_name_db_path)])
     assert other.exit_code == 1 and other.output.startswith("different names:"), other.output
+    other_json = runner.invoke(
+        main, ["same-name", "Very Cryptic Command", "Lightning Bolt", "--json", "--db", str(same_name_db_path)]
+    )
+    # different names: different cards, whichever of the six is meant
+    assert json.loads(other_json.output)["same_card"] is False, other_json.output
 
 
 def test_several_cards_of_one_name_are_told_apart_in_the_ambiguous_answer(same_name_db_path: Path) -> None:

@@ -811,13 +811,12 @@ def test_at_rest_nothing_wakes_the_server_and_a_stop_still_does(sample_db_path: 
     import asyncio
     from email.utils import parsedate_to_datetime
 
-    import uvicorn
     from starlette.requests import Request
     from starlette.responses import PlainTextResponse
     from starlette.routing import Route
 
     from oracle_tools.interfaces.serve import create_app
-    from oracle_tools.interfaces.serve.limits import WakesOnlyWhenNeeded, uvicorn_options
+    from oracle_tools.interfaces.serve.limits import uvicorn_options
 
     loops: list[asyncio.AbstractEventLoop] = []
 
@@ -827,15 +826,8 @@ def test_at_rest_nothing_wakes_the_server_and_a_stop_still_does(sample_db_path: 
 
     app = create_app(sample_db_path, warm=False, extra_routes=[Route("/test-only/loop", note_loop)])
     port = free_port()
-    options = {**uvicorn_options(), "loop": "asyncio", "log_level": "warning"}
-    server = WakesOnlyWhenNeeded(uvicorn.Config(app, host="127.0.0.1", port=port, **options))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
+    with serving(app, port, **uvicorn_options(), loop="asyncio") as server:  # stopped by should_exit when it ends
         deadline = time.monotonic() + 30
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
         dates = []
         for _ in range(2):
             with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
@@ -852,7 +844,3 @@ def test_at_rest_nothing_wakes_the_server_and_a_stop_still_does(sample_db_path: 
             return [handle for handle in loops[0]._scheduled if not handle.cancelled()]  # type: ignore[attr-defined]
 
         assert asyncio.run_coroutine_threadsafe(timers(), loops[0]).result(10) == []
-    finally:
-        server.should_exit = True
-        thread.join(15)
-    assert not thread.is_alive(), "setting should_exit did not stop the server"

@@ -140,6 +140,12 @@ ROWS: list[tuple[str, bool, str, str | None]] = [
     # own replaced: another card (CR 201.2), never answered as the close one
     ("Kodama of the East Tree", True, "not_found", None),
     ("Wheel of Misfortune", True, "not_found", None),
+    # a small word added or swapped for another is a slip, not another card's word
+    ("path of exile", True, "ok", "Path to Exile"),
+    ("swords of plowshares", True, "ok", "Swords to Plowshares"),
+    ("jace of the mind sculptor", True, "ok", "Jace, the Mind Sculptor"),
+    ("thalia guardian to thraben", True, "ok", "Thalia, Guardian of Thraben"),
+    ("fires to yavimaya", True, "ok", "Fires of Yavimaya"),
     # typos: corrected only towards a clearly closest name
     ("tarmogoyff", True, "ok", "Tarmogoyf"),
     ("tarmo goyf", True, "ok", "Tarmogoyf"),

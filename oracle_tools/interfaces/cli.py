@@ -26,6 +26,7 @@ from oracle_tools.interfaces.cli_common import friendly_errors as _friendly_erro
 from oracle_tools.interfaces.cli_common import json_option as _json_option
 from oracle_tools.interfaces.cli_common import open_db as _open
 from oracle_tools.store.userfiles import printable
+from oracle_tools.text.counts import counted
 
 
 @click.group(cls=OracleToolsGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -138,7 +139,7 @@ def changes(
     else:
         (one,) = data["runs"]
         runs = f"the ingest of {one['ingested_at']} (run {one['run_id']}, compared with run {one['compared_with']})"
-    click.echo(f"{data['total']:,} change{'s' if data['total'] != 1 else ''} at {runs}")
+    click.echo(f"{counted(data['total'], 'change')} at {runs}")
     if later := data["unchanged_later_runs"]:  # skipped so that they do not hide the last change
         click.echo(
             f"  {data['selected']}; run{'s' if len(later) > 1 else ''} {', '.join(map(str, later))} after it changed nothing"

@@ -338,7 +338,7 @@ def _placeholders_unfilled(exc: Exception, params: tuple[str, ...]) -> str | Non
             'give one --param VALUE per ?, in order: oracle-tools sql "SELECT * FROM cards WHERE name = ?" '
             '--param "Lightning Bolt"'
         )
-    if "Parameter argument/count mismatch" in text:
+    if "Parameter argument/count mismatch" in text or "Parameter/argument count mismatch" in text:  # DuckDB: either
         return (
             f"SQL failed: {counted(len(params), '--param value')} given, more than the query's ? placeholders; "
             "give one --param VALUE per ?, in order"
@@ -408,7 +408,7 @@ def export_command(
     if as_json:
         echo_json({"rows": result["rows"], "path": result["path"], "format": result["format"]})
     else:
-        click.echo(f"wrote {counted(result['rows'], 'row')} to {result['path']} ({result['format']})")
+        click.echo(f"wrote {counted(result['rows'], 'row')} to {printable(result['path'])} ({result['format']})")
 
 
 def _export_to_stdout(db_path: Path | None, table: str | None, query: str | None, params: tuple[str, ...]) -> None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from oracle_tools.decks.decklist import Decklist
 from oracle_tools.store import userfiles
 from oracle_tools.store.userfiles import printable
+from oracle_tools.text.counts import counted
 
 # -- decks (CR 100.2, 100.4, 201.3b, 903) ---------------------------------------------------------
 
@@ -146,9 +147,9 @@ def deck_check(
             else:
                 n = len(r["problems"])
                 if r["legal"] is None:  # no rule broken; some card's data predates the format
-                    verdict = f"could not be fully judged in {fmt} ({n} card{'s' if n != 1 else ''} cannot be judged)"
+                    verdict = f"could not be fully judged in {fmt} ({counted(n, 'card')} cannot be judged)"
                 else:
-                    verdict = f"not legal in {fmt} ({n} problem{'s' if n != 1 else ''})"
+                    verdict = f"not legal in {fmt} ({counted(n, 'problem')})"
                 click.echo(f"{head}: {verdict}")
                 since = {(c["card"], c["kind"]): c["detail"] for c in r.get("legality_changes", [])}
                 for p in r["problems"]:

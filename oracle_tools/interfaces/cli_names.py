@@ -99,8 +99,9 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
         names = {first: sorted(db.object_names(first)), second: sorted(db.object_names(second))}
         cards = {r.name for r in found.values()}
     # 'Fire' and 'Ice': the halves of one split card, which has both names (709.4a); 'Sly Spy' twice: one of six
-    # cards each time, maybe not the same one (null: not known)
-    one_card = (len(cards) == 1) if None not in cards else None
+    # cards each time, maybe not the same one (null: not known); 'Sly Spy' and 'Lightning Bolt': different names,
+    # so different cards whichever Sly Spy is meant
+    one_card = (len(cards) == 1) if None not in cards else (None if answer else False)
     if as_json:
         echo_json({"same_name": answer, "same_card": one_card, "names": names, "rule": "201.2a"})
     elif None in cards:

@@ -75,10 +75,13 @@ def infer_format(path: Path, format: str | None) -> str:
         if fmt not in EXPORT_FORMATS:
             raise ExportError(f"unknown export format {format!r}; use one of: {', '.join(EXPORT_FORMATS)}.")
         # Parquet written to cards.csv (or CSV to cards.parquet) is a file every reader then misreads by its name
-        named = {_SUFFIX_FORMATS[s.lower()] for s in path.suffixes if s.lower() in _SUFFIX_FORMATS} - {fmt}
-        if named:
+        # the name's last suffix, or the one before a compression's ('x.csv.gz'); 'x.parquet.bak.csv' is CSV
+        suffixes = [suffix.lower() for suffix in path.suffixes]
+        while len(suffixes) > 1 and suffixes[-1] in (".gz", ".zst", ".bz2", ".xz"):
+            suffixes.pop()
+        other = _SUFFIX_FORMATS.get(suffixes[-1], fmt) if suffixes else fmt
+        if other != fmt:
             shown = {"csv": "CSV", "parquet": "Parquet"}
-            other = named.pop()
             raise ExportError(
                 f"{path.name!r} is named as a {shown[other]} file, but this export writes {shown[fmt]}: name it "
                 f".{fmt}, or export {shown[other]}. Nothing was written."

@@ -136,9 +136,17 @@ def damaged_database(exc: BaseException, path: str | os.PathLike[str] | None = N
     if not any(words in line for words in _DAMAGE):
         return None
     quoted = re.search(r'from file "([^"]+)"', line)
+    if quoted and path is not None and not _is_the_database(quoted.group(1), path):
+        return None  # a temporary or spill file failed: the database itself is whole
     file = quoted.group(1) if quoted else os.fspath(path) if path is not None else None
     name = Path(file).name if file else "the database"
     return DatabaseDamagedError(name, line.replace(file, name) if file else line)
+
+
+def _is_the_database(file: str, path: str | os.PathLike[str]) -> bool:
+    """Whether DuckDB's ``file`` is the database at ``path`` or its write-ahead log."""
+    database = Path(path).resolve()
+    return Path(file).resolve() in (database, database.with_name(database.name + ".wal"))
 
 
 def is_foreign_wal(exc: BaseException) -> bool:

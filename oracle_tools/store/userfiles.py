@@ -224,7 +224,15 @@ def read_head(path: Path, size: int, compression: str) -> bytes:
         return bytes(head)
 
 
+#: Unicode categories a terminal does not show as themselves: control and format characters (the bidi overrides),
+#: line and paragraph separators, surrogates, private and unassigned code points. Spaces of other scripts (the
+#: ideographic space of a Japanese name, a no-break space) are shown as they are.
+_UNSHOWN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
 def printable(text: str) -> str:
     """``text`` with each character a terminal would not show as itself (control characters, the bidi overrides)
     escaped as Python escapes it, so a hostile name or byte cannot rewrite the line an error is said in."""
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    import unicodedata
+
+    return "".join(repr(char)[1:-1] if unicodedata.category(char) in _UNSHOWN else char for char in text)

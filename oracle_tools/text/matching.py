@@ -765,15 +765,24 @@ class NameMatcher:
         one close spelling of a string is still another card when a word was replaced or added): a typed word that is
         a whole word of the names ('red' of Circle of Protection: Red), is nowhere in the name ('blue') and is not
         one edit from one of its words ('gods' for 'god', from CORRECTED_LETTERS letters on, as a slip is read).
-        A word the name holds run together with another ('tarmo goyf', 'counter spell') is in it."""
+        A word the name holds run together with another ('tarmo goyf', 'counter spell') is in it. A short word
+        (under CORRECTED_LETTERS letters) is another card's only where it stands for a long word of the name ('red'
+        for 'blue'): a small word added or swapped for another is a slip ('path of exile', 'jace of the mind
+        sculptor', 'fires to yavimaya')."""
         from rapidfuzz.distance import OSA
 
         own = words(key)
         joined = "".join(own)
+        left_out = [w for w in own if w not in typed]
+        long_words_left_out = bool(left_out) and all(len(w) >= CORRECTED_LETTERS for w in left_out)
         return any(
             word not in joined
             and self.index.lines_of(word)
-            and (len(word) < CORRECTED_LETTERS or not any(OSA.distance(word, w, score_cutoff=1) <= 1 for w in own))
+            and (
+                long_words_left_out
+                if len(word) < CORRECTED_LETTERS
+                else not any(OSA.distance(word, w, score_cutoff=1) <= 1 for w in own)
+            )
             for word in typed
         )
 

@@ -36,6 +36,7 @@ from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response,
 from oracle_tools.names.kinds import listed_as
 from oracle_tools.scryfall.card_facts import CardFacts
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
+from oracle_tools.text.counts import counted
 
 if TYPE_CHECKING:
     from oracle_tools.db import OracleDB
@@ -226,7 +227,7 @@ def search_page_context(db: OracleDB, request: Request, context: dict[str, Any])
     total = len(ids)
     pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
     if total and page > pages:
-        raise PageError(f"Page {page} is past the last page ({pages}) of {total:,} cards.", 404)
+        raise PageError(f"Page {page} is past the last page ({pages}) of {counted(total, 'card')}.", 404)
     start = (page - 1) * PAGE_SIZE
     if not total and not QUERY_SYNTAX.search(q) and len(q) <= MAX_NAME:
         # A bare word searches the English names (Scryfall's rule): a misspelt, foreign or alternate name finds no

@@ -38,6 +38,7 @@ from oracle_tools.interfaces.serve.responses import (
 from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList, Kept
 from oracle_tools.names.resolver import Resolution
 from oracle_tools.scryfall import cardjson, lookups
+from oracle_tools.text.counts import counted
 
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
@@ -369,7 +370,7 @@ async def cards_search(request: Request) -> Response:
         if start >= total:
             raise ApiError(
                 422,
-                f"page {page} is past the last page ({(total + PAGE_SIZE - 1) // PAGE_SIZE}) of {total:,} cards.",
+                f"page {page} is past the last page ({(total + PAGE_SIZE - 1) // PAGE_SIZE}) of {counted(total, 'card')}.",
             )
         ids = ids_all.slice(start, start + PAGE_SIZE)
         items = [b for b in gen.card_objects_json(ids) if b is not None]
