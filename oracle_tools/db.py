@@ -688,7 +688,7 @@ class OracleDB:
         if not text:
             return frozenset()
         r = self.resolve(text)
-        if r.status == "ambiguous" and (shared := _same_name.shared_names(r.candidates, self.name_index.split_halves)):
+        if shared := _same_name.shared_names(r, self.name_index.split_halves):
             return shared  # several cards print this one name: whichever is meant, its name is this (CR 201.2a)
         if not r.ok:
             raise NameNotFoundError(r.miss_message(), ambiguous=r.status == "ambiguous")

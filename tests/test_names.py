@@ -719,6 +719,23 @@ def test_201_2a_identical_names_are_the_same_name_when_several_cards_print_it(sa
     assert json.loads(other_json.output)["same_card"] is False, other_json.output
 
 
+def test_the_one_test_of_a_shared_name_every_door_asks() -> None:
+    """Resolution.shared_name: the same-name answer, the deck checker, `token` and the HTTP named lookup each
+    asked "do these candidates print one name?" their own way (by name, by name and face, by face or name); now all
+    ask it. One name and face for all: that name (CR 201.2a); different names or faces, or no ambiguity: None."""
+    from oracle_tools.names.resolver import Candidate, Resolution
+
+    spy = [Candidate("Sly Spy", f"oid-{i}", None, "name") for i in range(6)]
+    assert Resolution("sly spy", "ambiguous", candidates=tuple(spy)).shared_name == "Sly Spy"
+    faced = (Candidate("A // X", "a", "X", "face"), Candidate("A // X", "b", "X", "face"))
+    assert Resolution("x", "ambiguous", candidates=faced).shared_name == "X"
+    other_card = (Candidate("A // X", "a", "X", "face"), Candidate("B // X", "b", "X", "face"))
+    assert Resolution("x", "ambiguous", candidates=other_card).shared_name is None
+    foreign = (Candidate("Lightning Bolt", "a", None, "printed"), Candidate("Lightning Strike", "b", None, "printed"))
+    assert Resolution("rayo", "ambiguous", candidates=foreign).shared_name is None
+    assert Resolution("Sly Spy", "ok", name="Sly Spy", oracle_id="oid-0").shared_name is None
+
+
 def test_several_cards_of_one_name_are_told_apart_in_the_ambiguous_answer(same_name_db_path: Path) -> None:
     """`resolve` of a name six Oracle cards print stays ambiguous (which card is not known), but says plainly that
     they share the name and tells them apart by oracle_id, never six identical entries."""

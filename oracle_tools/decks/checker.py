@@ -364,7 +364,7 @@ class DeckChecker:
         :meth:`_same_name_status`). None when the cards' names differ (a foreign name two cards print)."""
         from oracle_tools.names.resolver import Resolution
 
-        if len({(c.name, c.face) for c in res.candidates}) != 1:
+        if res.shared_name is None:
             return None
         oids = tuple(sorted({c.oracle_id for c in res.candidates}))
         self.load(oids)

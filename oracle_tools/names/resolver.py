@@ -77,6 +77,16 @@ class Resolution:
         """The English name that matched: the face's name when a face matched, else the card's."""
         return self.face or self.name
 
+    @property
+    def shared_name(self) -> str | None:
+        """The one name every candidate of an ambiguous answer has, when they are all the same card name and face
+        (Unstable's six Sly Spies, the two B.F.M. halves): several Oracle cards print it, and whichever is meant,
+        this is its name (CR 201.2a: identical names are the same name). None when the candidates' names differ
+        (a foreign name two different cards print) or the answer is not ambiguous. Every door asks this one."""
+        if self.status != "ambiguous" or len({(c.name, c.face) for c in self.candidates}) != 1:
+            return None
+        return self.candidates[0].face or self.candidates[0].name
+
     def miss_message(self) -> str:
         """One line for a string that names no one card: what it could be, or the names it is close to."""
         if self.status == "ambiguous":
@@ -87,7 +97,7 @@ class Resolution:
                 label + (f" [{c.via}, oracle_id {c.oracle_id}]" if label in repeated else f" [{c.via}]")
                 for label, c in zip(labels, self.candidates, strict=True)
             )
-            if len(set(labels)) == 1:
+            if self.shared_name is not None:
                 return (
                     f"{self.query!r} is ambiguous: {len(labels)} Oracle cards share the name {labels[0]} (the same "
                     f"name, CR 201.2a); `search oracleid:ID` shows each: {listed}"

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from oracle_tools.names.resolver import Candidate
+    from oracle_tools.names.resolver import Resolution
 
 # -- same-name semantics (CR 201.2a–c, 201.3a) -----------------------------------------------------
 
@@ -59,13 +59,13 @@ def has_different_name(
     return all(not (mine & _expanded(o, classes)) for o in others)
 
 
-def shared_names(candidates: Iterable[Candidate], split_halves: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
-    """The names every one of several Oracle cards has, when they all have the same ones (Unstable's six Sly Spies,
-    the two halves of B.F.M.): whichever of them an object is, it has these names, so it has the same name as
-    anything named so (CR 201.2a: identical names are the same name). Empty when the cards' names differ (a
-    foreign name two different cards print): then which card is meant decides the answer."""
-    names = {
-        frozenset(split_halves.get(c.oracle_id) or (c.face or c.name,))  # a split card has both halves' (709.4a)
-        for c in candidates
-    }
-    return next(iter(names)) if len(names) == 1 else frozenset()
+def shared_names(result: Resolution, split_halves: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
+    """The names every one of several Oracle cards has, when an ambiguous answer's cards all print one name
+    (:attr:`Resolution.shared_name`: Unstable's six Sly Spies, the two halves of B.F.M.): whichever of them an
+    object is, it has these names, so it has the same name as anything named so (CR 201.2a: identical names are
+    the same name). Empty when the cards' names differ (a foreign name two different cards print): then which card
+    is meant decides the answer."""
+    if result.shared_name is None:
+        return frozenset()
+    # a split card has both halves' names (709.4a)
+    return frozenset(split_halves.get(result.candidates[0].oracle_id) or (result.shared_name,))

@@ -164,12 +164,11 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameResolver, query: str) -> T
     if r.ok:
         return _card_answer(con, query, r, effective)
     if r.status == "ambiguous":
-        shared = {c.face or c.name for c in r.candidates}
         reason = (
-            f"{text!r} names {len(r.candidates)} Oracle cards that share the name {shared.pop()} (the same name, "
+            f"{text!r} names {len(r.candidates)} Oracle cards that share the name {r.shared_name} (the same name, "
             "CR 201.2a), each with characteristics of its own: which one a token of that name copies (111.11) "
             "the name cannot tell; `oracle-tools resolve` tells them apart"
-            if len(shared) == 1
+            if r.shared_name is not None
             else f"{text!r} names more than one card: " + "; ".join(c.name for c in r.candidates)
         )
         return TokenAnswer(

@@ -143,10 +143,9 @@ def _one_of_same_name(gen: Generation, result: Resolution, set_code: str | None 
     Cryptic Commands: CR 201.2, the same name). ``resolve`` calls that ambiguous, rightly for the rules;
     Scryfall's exact lookups answer one card, so do these: the one whose printing comes first (in
     ``set_code`` when given) by English, newest, collector number. None when the candidates' names differ."""
-    candidates = result.candidates or ()
-    if result.status != "ambiguous" or len({c.name for c in candidates}) != 1:
+    if result.shared_name is None:
         return None
-    return lookups.first_of_same_name(gen.cursor(), [c.oracle_id for c in candidates if c.oracle_id], set_code)
+    return lookups.first_of_same_name(gen.cursor(), [c.oracle_id for c in result.candidates if c.oracle_id], set_code)
 
 
 _UUID_CHARS = frozenset("0123456789abcdef-")
