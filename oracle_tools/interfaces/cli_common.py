@@ -97,8 +97,8 @@ def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
                 raise damaged from None
         except OracleToolsError as exc:
             _done_with_signals()  # the line is said whole
-            if _signal_first(exc) is not exc:
-                raise _signal_first(exc) from None  # the group says it, with the command's name
+            if (first := _signal_first(exc)) is not exc:
+                raise first from None  # the group says it, with the command's name
             if _debug():
                 raise  # the group prints the traceback, then the same line and exit status
             line, status = _error_line(exc, "")

@@ -89,14 +89,15 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
     check_name(second)
     with open_db(db_path) as db:
         found = {text: db.resolve(text) for text in (first, second)}
+        names: dict[str, list[str]] = {}
         for text in (first, second):  # an unknown name: resolve's answer and exit status (1), not an error
             try:
-                db.object_names(text)  # several cards that print this one name have it whichever is meant (201.2a)
+                # several cards that print this one name have it whichever is meant (201.2a)
+                names[text] = sorted(db.object_names(text))
             except NameNotFoundError:
                 click.echo(found[text].miss_message())
                 sys.exit(1)
         answer = db.same_name(first, second)
-        names = {first: sorted(db.object_names(first)), second: sorted(db.object_names(second))}
         cards = {r.name for r in found.values()}
     # 'Fire' and 'Ice': the halves of one split card, which has both names (709.4a); 'Sly Spy' twice: one of six
     # cards each time, maybe not the same one (null: not known); 'Sly Spy' and 'Lightning Bolt': different names,

@@ -150,7 +150,8 @@ def blankless_key(text: str) -> str | None:
 
 def spaced_keys(text: str) -> tuple[str, ...]:
     """The lookup keys of ``text`` read with the commas and periods glued between two letters (a quote mark between
-    may stand beside the mark: 'Kongming,"Sleeping Dragon"') as word breaks, each differing from its key: all of them ('Jace,the Mind Sculptor' -> 'jace the mind sculptor'), else the commas alone
+    may stand beside the mark: 'Kongming,"Sleeping Dragon"') as word breaks, each differing from its key: all of
+    them ('Jace,the Mind Sculptor' -> 'jace the mind sculptor'), else the commas alone
     or the periods alone ('Richard Garfield,Ph.D.': its comma breaks words, its periods are the name's own).
     Asked only when the key of the text as typed is no name's: a name's own glued marks keep their answers."""
     if "," not in text and "." not in text:
