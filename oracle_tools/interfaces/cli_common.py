@@ -4,6 +4,7 @@ and their exit statuses (the group every command runs in), and the JSON and CSV 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import errno
 import functools
@@ -256,6 +257,11 @@ class OracleToolsGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             try:
+                with contextlib.suppress(ImportError):  # a DuckDB release without its compiled core
+                    # DuckDB's compiled core initialises while the program still exits at once on a signal: a Ctrl-C
+                    # inside that initialisation, raised as KeyboardInterrupt, aborted the process ("Critical
+                    # nanobind error", exit -6). --help and --version end before this and import nothing.
+                    import _duckdb  # noqa: F401
                 handle_signals_as_usual()  # the program exited at once on a signal until now (interfaces/program.py)
                 return super().invoke(ctx)
             finally:
