@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from oracle_tools.decks.companion import Condition, read_condition
 from oracle_tools.store import sqlfiles
 from oracle_tools.text import vocabulary
 from oracle_tools.text.oracletext import MentionIndex, deck_limit_before, name_mentions, strip_reminders
@@ -151,6 +152,7 @@ class CardRules:
     background: bool  # legendary Background enchantment (702.124k)
     time_lord_doctor: bool  # legendary Time Lord Doctor creature, no other creature types (702.124m)
     partners: tuple[tuple[str, str], ...]
+    companion: Condition | None = None  # its companion condition (CR 702.139a), None without companion
 
 
 # The facts a card's deck rules are read from: its ``cards`` row and its ``faces`` rows. Plain reads, joined by
@@ -246,4 +248,5 @@ def card_rules(row: dict[str, Any]) -> CardRules:
         background=legendary and "Enchantment" in supertypes_types and "Background" in subtypes_l,
         time_lord_doctor=legendary and creature and subtypes.strip() == "Time Lord Doctor",
         partners=_partner_abilities(text),
+        companion=read_condition(text),
     )

@@ -42,6 +42,13 @@ one-sentence ``detail`` citing the rule):
 * ``color_identity``: every card's color identity (all faces, as Scryfall computes it: 903.4d/e)
   within the commander's (both commanders' together, 702.124c) (903.5c).
 
+* ``companion``: the card of the list's Companion section (Arena's, Moxfield's, a plain ``Companion`` header) must
+  have companion and its condition must be fulfilled by the starting deck (CR 702.139a; the main deck, the
+  commander included in a commander format, 702.139b; the companion itself is outside the game); one at most
+  (103.2b). The condition is read from the card's Oracle text (:mod:`oracle_tools.decks.companion`); one no shape
+  reads is ``cannot_judge``. A card with companion in the sideboard of a list without a Companion section (MTGO's
+  lists) is not taken for the companion: a note says whether its condition would be fulfilled.
+
 Copies are counted over the main deck, sideboard, commander and companion together; the maybeboard
 is not part of the deck and is ignored.
 
@@ -58,6 +65,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from oracle_tools.decks import companion
 from oracle_tools.decks.cardrules import (
     CardRules,
     card_rules,
@@ -230,6 +238,8 @@ class DeckChecker:
         self._knowing: dict[str, str | None] = {}  # format -> the oldest date of the files that have its legalities
         # the card a name several Oracle cards print stands for (its lowest oracle_id) -> every one of them
         self._same_named: dict[str, tuple[str, ...]] = {}
+        # oracle_id -> its characteristics in a library, read for the decks that name a companion (CR 702.139)
+        self._library: dict[str, companion.LibraryFacts] = {}
 
     def on_connection(self, con: duckdb.DuckDBPyConnection) -> DeckChecker:
         """This checker reading what it loads lazily (a format's legalities) on ``con``, one thread's cursor: the
@@ -416,6 +426,8 @@ class DeckChecker:
         self._check_sideboard(deck, counts, rules, add)
         if rules.commander and cmd_cards:
             self._check_color_identity(found, cmd_cards, add)
+        if counts["companion"] or any(c.companion is not None for e, c in found if e.section == "sideboard"):
+            self._check_companion(found, cmd_cards, counts, rules, add, notes)
         problems.sort(key=lambda p: (p.line is None, p.line or 0))  # stable: same line keeps check order
         return DeckReport(
             format=rules.key,
@@ -608,6 +620,117 @@ class DeckChecker:
                         f"{identity_letters(allowed)} (CR 903.5c).",
                     )
                 )
+
+    def _check_companion(
+        self,
+        found: list[tuple[DeckEntry, CardRules]],
+        cmd_cards: list[tuple[DeckEntry | None, CardRules]],
+        counts: dict[str, int],
+        rules: FormatRules,
+        add: Callable[[Problem], None],
+        notes: list[str],
+    ) -> None:
+        """The companion (CR 702.139): the card named in the list's Companion section must have companion and its
+        condition must be fulfilled by the starting deck; one at most (103.2b). A card with companion in the
+        sideboard of a list without a Companion section (MTGO lists its companion there) is not taken for the
+        companion: a note says whether its condition would be fulfilled."""
+        named = [(e, c) for e, c in found if e.section == "companion"]
+        aside = [] if counts["companion"] else [(e, c) for e, c in found if e.section == "sideboard" and c.companion]
+        if not named and not aside:
+            return
+        total = sum(e.count for e, _ in named)
+        if total > 1:
+            line = (named[1][0] if len(named) > 1 else named[0][0]).line
+            add(
+                Problem(
+                    "companion",
+                    ", ".join(dict.fromkeys(c.name for _, c in named)),
+                    line or None,
+                    f"{counted(total, 'companion')} in the Companion section; a player may reveal no more than one "
+                    "card with companion (CR 103.2b).",
+                )
+            )
+        deck, size = self._starting_deck(found, cmd_cards, counts, rules)
+        whose = " (the commander included, CR 702.139b)" if rules.commander else ""
+        for e, c in named:
+            condition = c.companion
+            if condition is None:
+                add(
+                    Problem(
+                        "companion",
+                        c.name,
+                        e.line or None,
+                        f"{c.name} has no companion ability; only a card with companion can be revealed as your "
+                        "companion (CR 702.139a).",
+                    )
+                )
+                continue
+            verdict = companion.judge(condition, deck, size=size, minimum=rules.min_size)
+            if verdict.fulfilled is False:
+                add(
+                    Problem(
+                        "companion",
+                        c.name,
+                        e.line or None,
+                        f"{c.name} cannot be your companion: its condition “{condition.text}” is not fulfilled by "
+                        f"the starting deck{whose}; {verdict.why} (CR 702.139a).",
+                    )
+                )
+            elif verdict.fulfilled is None:
+                add(
+                    Problem(
+                        "cannot_judge",
+                        c.name,
+                        e.line or None,
+                        f"{c.name}'s companion condition “{condition.text}” cannot be judged: {verdict.why} "
+                        "(CR 702.139a); check it yourself.",
+                    )
+                )
+        for e, c in aside:
+            assert c.companion is not None
+            verdict = companion.judge(c.companion, deck, size=size, minimum=rules.min_size)
+            state = {
+                True: "fulfilled",
+                False: f"not fulfilled ({verdict.why})",
+                None: f"not judged ({verdict.why})",
+            }[verdict.fulfilled]
+            at = f"line {e.line}: " if e.line else ""
+            notes.append(
+                f"{at}{c.name} in the sideboard has companion, but the list has no Companion section, so it is not "
+                f"taken for your companion; if it is, its condition is {state} (CR 702.139a)"
+            )
+
+    def _starting_deck(
+        self,
+        found: list[tuple[DeckEntry, CardRules]],
+        cmd_cards: list[tuple[DeckEntry | None, CardRules]],
+        counts: dict[str, int],
+        rules: FormatRules,
+    ) -> tuple[list[companion.DeckCard], int]:
+        """The starting deck's cards and its size (CR 702.139b): the main deck without the sideboard, the commander
+        included in a commander format; the companion itself is outside the game (702.139a)."""
+        held: list[tuple[DeckEntry | None, CardRules]] = [
+            (e, c) for e, c in found if e.section == "main" or (rules.commander and e.section == "commander")
+        ]
+        size = counts["main"] + (counts["commander"] if rules.commander else 0)
+        for e, c in cmd_cards:
+            if e is None:  # given as an option and not in the list: the 100th card
+                held.append((None, c))
+                size += 1
+        facts = self._library_facts([c.oracle_id for _, c in held])
+        deck: list[companion.DeckCard] = []
+        for e, c in held:
+            hit = self.card(e.name) if e is not None else None
+            key = hit.class_key if isinstance(hit, CardHit) else c.oracle_id
+            deck.append((c.name, (e.line or None) if e else None, e.count if e else 1, facts[c.oracle_id], key))
+        return deck, size
+
+    def _library_facts(self, oids: Sequence[str]) -> dict[str, companion.LibraryFacts]:
+        """These cards' characteristics in a library (read once per card, in one query for those not read yet)."""
+        todo = [oid for oid in dict.fromkeys(oids) if oid not in self._library]
+        if todo:
+            self._library.update(companion.read_library_facts(self._con, todo))
+        return {oid: self._library[oid] for oid in oids}
 
     def _not_legal_detail(self, card: CardRules, rules: FormatRules, status: str | None) -> str:
         """Why ``card`` is not legal in ``rules``' format: the same sentence for every deck, made once."""

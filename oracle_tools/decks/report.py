@@ -20,6 +20,7 @@ PROBLEM_KINDS: tuple[str, ...] = (
     "sideboard_size",
     "color_identity",
     "commander",
+    "companion",
     "parse_error",
     "cannot_judge",
 )
