@@ -317,7 +317,11 @@ def test_opt_in_pioneer_on_the_real_data_of_several_dates_cannot_be_judged(full_
 
 
 def test_limited_checks_no_legality(sample_db: OracleDB) -> None:
-    card = with_status(sample_db, "vintage", "banned")
+    # a banned card of the deck (not a conspiracy: no card of a deck at all, CR 315.3, set apart)
+    card = sample_db.sql(
+        "SELECT c.name FROM legalities l JOIN cards c USING (oracle_id) WHERE l.format = 'vintage' AND "
+        "l.status = 'banned' AND c.is_card AND c.type_line NOT LIKE '%Conspiracy%' ORDER BY c.name LIMIT 1"
+    )["name"][0]
     report = sample_db.check_deck(f"7 {card}\n33 Swamp\n", format="limited")
     assert report.legal, report.problems
 

@@ -22,7 +22,9 @@ if TYPE_CHECKING:
     import duckdb
 
 __all__ = [
+    "NONTRADITIONAL",
     "CardRules",
+    "Nontraditional",
     "card_facts",
     "card_rules",
     "deck_limit_from_text",
@@ -153,6 +155,7 @@ class CardRules:
     time_lord_doctor: bool  # legendary Time Lord Doctor creature, no other creature types (702.124m)
     partners: tuple[tuple[str, str], ...]
     companion: Condition | None = None  # its companion condition (CR 702.139a), None without companion
+    nontraditional: str | None = None  # a key of NONTRADITIONAL: a card that is no card of a deck (CR 108.2a)
 
 
 # The facts a card's deck rules are read from: its ``cards`` row and its ``faces`` rows. Plain reads, joined by
@@ -249,4 +252,69 @@ def card_rules(row: dict[str, Any]) -> CardRules:
         time_lord_doctor=legendary and creature and subtypes.strip() == "Time Lord Doctor",
         partners=_partner_abilities(text),
         companion=read_condition(text),
+        nontraditional=_nontraditional(supertypes_types.split(), subtypes_l),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Nontraditional:
+    """A kind of card that is no card of a player's deck (CR 108.2a: "Nontraditional Magic cards are not included
+    in players' decks. They may be used in supplementary decks."), and where the rules put it."""
+
+    kind: str  # the type or subtype that makes it one, as on the type line
+    rules: str  # the rules that say so
+    where: str  # where the rules put it, one clause
+    variant: str = ""  # the casual variant (CR 900.1) that alone plays it
+
+
+#: Every kind, by the type (or artifact subtype) on its type line.
+NONTRADITIONAL: dict[str, Nontraditional] = {
+    n.kind: n
+    for n in (
+        Nontraditional(
+            "Attraction",
+            "CR 717.2",
+            "Attraction cards do not begin the game in a player's deck and do not count toward deck sizes: they form "
+            "a supplementary Attraction deck in the command zone",
+        ),
+        Nontraditional(
+            "Contraption",
+            "CR 701.45a",
+            "the Comprehensive Rules leave Unstable's Contraptions to the Unstable FAQ, which keeps them in a "
+            "Contraption deck of their own, apart from the deck",
+        ),
+        Nontraditional(
+            "Conspiracy",
+            "CR 315.3, 905.4",
+            "conspiracy cards can't be included in a deck: each starts in the sideboard and may be put into the "
+            "command zone, in Conspiracy Draft (limited) only",
+        ),
+        Nontraditional(
+            "Plane",
+            "CR 311.2, 901.3",
+            "plane cards stay in the command zone, in a planar deck of their own",
+            "Planechase",
+        ),
+        Nontraditional(
+            "Phenomenon",
+            "CR 312.2, 901.3",
+            "phenomenon cards stay in the command zone, in a planar deck of their own",
+            "Planechase",
+        ),
+        Nontraditional(
+            "Scheme", "CR 314.2, 904.3", "scheme cards stay in the command zone, in a scheme deck", "Archenemy"
+        ),
+        Nontraditional(
+            "Vanguard", "CR 313.2, 902.3", "a vanguard card stays in the command zone, beside the deck", "Vanguard"
+        ),
+        Nontraditional("Dungeon", "CR 309.2", "dungeon cards aren't part of a player's deck or sideboard"),
+    )
+}
+
+
+def _nontraditional(types: list[str], subtypes: list[str]) -> str | None:
+    """The :data:`NONTRADITIONAL` kind of a card's front type line words, None for a card of a deck."""
+    for word in (*subtypes, *types):
+        if word in NONTRADITIONAL:
+            return word
+    return None

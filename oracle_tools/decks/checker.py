@@ -49,6 +49,12 @@ one-sentence ``detail`` citing the rule):
   reads is ``cannot_judge``. A card with companion in the sideboard of a list without a Companion section (MTGO's
   lists) is not taken for the companion: a note says whether its condition would be fulfilled.
 
+* Nontraditional cards (CR 108.2a: "not included in players' decks"): an Attraction (717.2), a Contraption
+  (701.45a), a conspiracy outside the sideboard (315.3, 905.4) is set apart: not counted in its section, with a
+  note saying where the rules put it; an Attraction deck has at least ten cards of different English names in
+  constructed play (717.2a), three in limited (717.2b) (``deck_size``, ``too_many_copies``). A plane, phenomenon,
+  scheme or vanguard (the data's no-card objects) is ``not_legal``: its variant is casual (900.1).
+
 Copies are counted over the main deck, sideboard, commander and companion together; the maybeboard
 is not part of the deck and is ignored.
 
@@ -67,7 +73,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from oracle_tools.decks import companion
 from oracle_tools.decks.cardrules import (
+    NONTRADITIONAL,
     CardRules,
+    Nontraditional,
     card_rules,
     deck_limit_from_text,
     identity_letters,
@@ -172,6 +180,7 @@ def _is_file(text: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class _Miss:
     detail: str
+    apart: bool = False  # a nontraditional card the data holds as no card (a plane): set apart, not_legal
 
 
 class CardHit(NamedTuple):
@@ -355,6 +364,9 @@ class DeckChecker:
                     return found
         stripped = name.strip()
         if stripped.casefold().endswith(" token") or index.is_token_name(stripped):
+            # the data's planes, schemes and vanguards are no cards of the Oracle reference, named as tokens are
+            if apart := self._no_card_of_a_deck(stripped):
+                return apart
             return _Miss(f"'{echo(name)}' is a token, not a card; tokens are not part of a deck (CR 111.1).")
         if first.status == "ambiguous" and (shared := self._one_of_same_name(first)):
             return shared
@@ -387,6 +399,24 @@ class DeckChecker:
         self._same_named[first.oracle_id] = oids
         return CardHit(hit.rules, hit.class_key, first.via)
 
+    def _no_card_of_a_deck(self, name: str) -> _Miss | None:
+        """The note of a name of an object the data holds as no card that is a nontraditional card (a plane, a
+        scheme, a vanguard: CR 108.2a), None for anything else."""
+        row = self._con.execute(
+            "SELECT name, type_line FROM cards WHERE NOT is_card AND lower(name) = lower($name) ORDER BY name LIMIT 1",
+            {"name": name},
+        ).fetchone()
+        if row is None:
+            return None
+        name, type_line = row
+        words = (type_line or "").split(" // ")[0].replace("—", " ").split()
+        kind = next((w for w in words if w in NONTRADITIONAL), None)
+        if kind is None:
+            return None
+        what = NONTRADITIONAL[kind]
+        variant = f"; {what.variant} is a casual variant (CR 900.1), played in no format a deck is checked against"
+        return _Miss(_apart_sentence(name, what) + (variant if what.variant else "") + ".", apart=True)
+
     def load(self, oids: Sequence[str]) -> None:
         """Make sure these cards' rules are held: every card's already are (a point checker loads them)."""
         return
@@ -414,7 +444,7 @@ class DeckChecker:
         for p in deck.problems:
             add(Problem("parse_error", p.raw or None, p.line or None, p.detail))  # raw: at most MAX_ECHO characters
         notes.extend(f"line {n.line}: {n.detail}" if n.line else n.detail for n in deck.notes)
-        counts, tally, found, used = self._tally(deck, add)
+        counts, tally, found, used = self._tally(deck, add, notes)
         # commander designation first: commander formats count the commander as part of the deck
         cmd_cards: list[tuple[DeckEntry | None, CardRules]] = []
         if rules.commander:
@@ -424,6 +454,7 @@ class DeckChecker:
         self._check_legality_and_copies(tally, rules, cmd_cards, add)
         self._check_deck_size(counts, rules, cmd_cards, add)
         self._check_sideboard(deck, counts, rules, add)
+        self._check_attraction_deck(found, rules, add)
         if rules.commander and cmd_cards:
             self._check_color_identity(found, cmd_cards, add)
         if counts["companion"] or any(c.companion is not None for e, c in found if e.section == "sideboard"):
@@ -441,9 +472,11 @@ class DeckChecker:
             line_rows=used,
         )
 
-    def _tally(self, deck: Decklist, add: Callable[[Problem], None]) -> _Tally:
+    def _tally(self, deck: Decklist, add: Callable[[Problem], None], notes: list[str]) -> _Tally:
         """Each section's card count, the copies per 201.3 name class, the cards found and which line used which
-        name; a name that is no card is a problem."""
+        name; a name that is no card is a problem. A nontraditional card (CR 108.2a: an Attraction, a plane, ...) is
+        set apart: not counted in its section (no deck or sideboard holds it; a conspiracy starts in the sideboard,
+        905.4), and a note says where the rules put it."""
         counts = {"main": 0, "sideboard": 0, "commander": 0, "companion": 0, "maybeboard": 0}
         tally: dict[str, _Copies] = {}  # class key -> its copies
         found: list[tuple[DeckEntry, CardRules]] = []
@@ -454,9 +487,15 @@ class DeckChecker:
                 continue
             hit = self.card(e.name)
             if isinstance(hit, _Miss):
-                add(Problem("unknown_card", e.name, e.line or None, hit.detail))
+                if hit.apart:  # a plane, a scheme, a vanguard: no card of the deck, of a variant no format plays
+                    counts[e.section] -= e.count
+                add(Problem("not_legal" if hit.apart else "unknown_card", e.name, e.line or None, hit.detail))
                 continue
             card, key, via = hit
+            kind = card.nontraditional
+            if kind is not None and not (kind == "Conspiracy" and e.section == "sideboard"):
+                counts[e.section] -= e.count
+                notes.append(_set_apart(card, e))
             found.append((e, card))
             used.append((e.line or None, e.section, e.count, e.name, card.name, card.oracle_id, via))
             copies = tally.get(key)
@@ -598,6 +637,28 @@ class DeckChecker:
                 )
 
     @staticmethod
+    def _check_attraction_deck(
+        found: list[tuple[DeckEntry, CardRules]], rules: FormatRules, add: Callable[[Problem], None]
+    ) -> None:
+        """The Attraction deck of a list that names Attractions (CR 717.2): at least ten in constructed play
+        (717.2a), at least three in limited play (717.2b)."""
+        attractions = [(e, c) for e, c in found if c.nontraditional == "Attraction"]
+        if not attractions:
+            return
+        total = sum(e.count for e, _ in attractions)
+        play, need, rule = ("limited", 3, "717.2b") if rules.key == "limited" else ("constructed", 10, "717.2a")
+        if total < need:
+            add(
+                Problem(
+                    "deck_size",
+                    None,
+                    attractions[0][0].line or None,
+                    f"The Attraction deck has {counted(total, 'Attraction card')}; in {play} play an Attraction deck "
+                    f"has at least {need} (CR {rule}).",
+                )
+            )
+
+    @staticmethod
     def _check_color_identity(
         found: list[tuple[DeckEntry, CardRules]],
         cmd_cards: list[tuple[DeckEntry | None, CardRules]],
@@ -710,9 +771,11 @@ class DeckChecker:
         """The starting deck's cards and its size (CR 702.139b): the main deck without the sideboard, the commander
         included in a commander format; the companion itself is outside the game (702.139a)."""
         held: list[tuple[DeckEntry | None, CardRules]] = [
-            (e, c) for e, c in found if e.section == "main" or (rules.commander and e.section == "commander")
+            (e, c)
+            for e, c in found
+            if (e.section == "main" or (rules.commander and e.section == "commander")) and c.nontraditional is None
         ]
-        size = counts["main"] + (counts["commander"] if rules.commander else 0)
+        size = counts["main"] + (counts["commander"] if rules.commander else 0)  # nontraditional cards set apart
         for e, c in cmd_cards:
             if e is None:  # given as an option and not in the list: the 100th card
                 held.append((None, c))
@@ -770,6 +833,8 @@ class DeckChecker:
         """How many copies of ``card`` a deck of this format may have (its 201.3 class counted together)."""
         if card.basic:
             return math.inf
+        if card.nontraditional == "Attraction":  # CR 717.2a: different English names; 717.2b: limited may repeat
+            return math.inf if rules.key == "limited" else 1
         if card.limit is not None:  # read from its Oracle text ("A deck can have any number of cards named ~")
             return card.limit
         if rules.singleton:
@@ -779,6 +844,8 @@ class DeckChecker:
     @staticmethod
     def _limit_reason(card: CardRules, rules: FormatRules) -> str:
         """Why :meth:`_limit` is what it is, for a deck over it (a finite limit)."""
+        if card.nontraditional == "Attraction":
+            return "each card in an Attraction deck must have a different English name in constructed play (CR 717.2a)"
         if card.limit is not None:
             return f"its Oracle text allows at most {card.limit:g} in a deck"
         if rules.singleton:
@@ -1168,6 +1235,21 @@ def _sticker_sheet(name: str, card: CardRules) -> _Miss | None:
         f"'{echo(name)}' is the sticker sheet {card.name}, not a card (CR 123.2); sticker sheets are not part of a "
         "deck or sideboard: list them apart (CR 123.2a)."
     )
+
+
+def _apart_sentence(name: str, what: Nontraditional) -> str:
+    kind = what.kind if what.kind in ("Attraction", "Contraption") else what.kind.lower()  # subtypes as written
+    article = "an" if kind[0] in "AEIOUaeiou" else "a"
+    return (
+        f"{name} is {article} {kind}, a nontraditional card (CR 108.2a): {what.where} ({what.rules}); "
+        "set apart, not counted as a card of the deck"
+    )
+
+
+def _set_apart(card: CardRules, e: DeckEntry) -> str:
+    """The note of a nontraditional card a decklist names (CR 108.2a)."""
+    sentence = _apart_sentence(card.name, NONTRADITIONAL[card.nontraditional or ""])
+    return f"line {e.line}: {sentence}" if e.line else sentence
 
 
 def _head(name: str) -> str:
