@@ -3,9 +3,10 @@
     python bench/bench_companion.py [--db PATH] [--runs N]
 
 Runs ``oracle-tools deck check FILE --format legacy`` as a NEW process (as a user types it), alternately on a real
-60-card 2024 Legacy list with its companion (Yorion, Sky Nomad, in an Arena-style ``Companion`` section) and on the
-same list without the section, ``--runs`` times each, and prints the median wall and CPU time (user + system: the
-figure to read on a shared machine) of each and their ratio. Target: with the companion <= 1.2x without.
+80-card 2024 Legacy list with its companion (Yorion, Sky Nomad, in an Arena-style ``Companion`` section: its
+condition holds, so the whole judgement runs) and on the same list without the section, ``--runs`` times each, and
+prints the median wall and CPU time (user + system: the figure to read on a shared machine) of each and their
+ratio. Target: with the companion <= 1.2x without.
 
 The database is the real-data one (the 2019 dump + the 2024 objects + the foreign printings, where the Ikoria
 companions come from): ``--db`` (default /work/cache/full.duckdb), opened read-only.

@@ -273,3 +273,19 @@ def test_the_companion_rule_through_every_door(db: OracleDB, companion_db_path: 
         assert "CR 702.139a" in page.text
     finally:
         assert "Traceback" not in server.stop()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # MTG Arena's export (Moxfield's "Export for MTGA" too)
+        "Companion\n1 Yorion, Sky Nomad (IKO) 232\n\nDeck\n4 Counterspell (MP2) 8\n56 Island (AKH) 255\n",
+        # Moxfield's and Archidekt's text exports: "Companion (1)" / "1x" lines
+        "Companion (1)\n1x Yorion, Sky Nomad (iko) 232\n\nMainboard (60)\n4x Counterspell\n56x Island\n",
+        # a plain list with a comment header
+        "// Companion\n1 Yorion, Sky Nomad\n// Main deck\n4 Counterspell\n56 Island\n",
+    ],
+)
+def test_the_companion_section_of_each_decklist_format(db: OracleDB, text: str) -> None:
+    [p] = db.check_deck(text, format="legacy").problems
+    assert (p.kind, p.card) == ("companion", "Yorion, Sky Nomad") and "at least 80" in p.detail
