@@ -390,6 +390,11 @@ def test_scrython_every_call(real: RealServer, monkeypatch: pytest.MonkeyPatch) 
     assert [b["type"] for b in bulk] == ["oracle_cards", "rulings"]
     assert data(scrython.bulk_data.ById(id=bulk[0]["id"], **fast)) == bulk[0]
     assert data(scrython.bulk_data.ByType(type="oracle_cards", **fast)) == bulk[0]
+    # download() reads the gzip file of JSON Lines at jsonl_download_uri (scrython 3.1 requires the field)
+    rulings_file = scrython.bulk_data.ByType(type="rulings", **fast)
+    assert len(rulings_file.download()) == real.one("SELECT count(*) FROM rulings")[0]
+    oracle_ids = {c["oracle_id"] for c in scrython.bulk_data.ByType(type="oracle_cards", **fast).download()}
+    assert oracle_ids == {o for (o,) in real.con.execute("SELECT oracle_id FROM preferred_printings").fetchall()}
     assert data(scrython.migrations.All(**fast))["data"] == []
     with pytest.raises(ScryfallError) as missing:
         cards.Named(exact="No Such Card Anywhere", **fast)
@@ -502,7 +507,7 @@ def test_aioscryfall_every_call(real: RealServer) -> None:
     assert [b.type_ for b in got["bulk"]] == ["oracle_cards", "rulings"] and got["migrations"] == []
 
 
-def test_manalens_every_call(real: RealServer) -> None:
+def test_manalens_every_call(real: RealServer, tmp_path: Path) -> None:
     """manalens (pydantic-typed), each call it offers: cards by name, search, autocomplete, random, collection,
     every id, the text form; symbols, catalogs, rulings, bulk data, migrations."""
     manalens = pytest.importorskip("manalens")
@@ -528,8 +533,11 @@ def test_manalens_every_call(real: RealServer) -> None:
         parsed = client.symbols.parse_mana("2WW")
         rulings = client.rulings.by_id(scryfall_id=card["id"])
         migrations = client.migrations.get_all()
-        # not called: bulk_data (its model requires a jsonl_download_uri, a field Scryfall's bulk-data docs do not
-        # list) and manifest (no Scryfall endpoint documents it)
+        bulk_list = client.bulk_data.list_all()
+        bulk_by_id = client.bulk_data.by_id(bulk_list.data[0].id)
+        bulk_by_type = client.bulk_data.by_type("rulings")
+        rulings_file = client.bulk_data.download_by_type("rulings", download_path=tmp_path)  # format=file
+        # not called: manifest (no Scryfall endpoint documents it)
     assert str(forest.id) == facts["forest"] and str(fuzzy.oracle_id) == card["oracle_id"]
     assert search is not None and search.data and all(c.set == "fdn" for c in search.data)
     assert random.set == "fdn"
@@ -540,6 +548,12 @@ def test_manalens_every_call(real: RealServer) -> None:
     assert names.data == facts["card_names"]
     assert "{T}" in {sym.symbol for sym in symbols.data} and parsed.cost == "{2}{W}{W}"
     assert len(rulings.data) == facts["rulings"] and migrations.data == []
+    assert [b.item_type for b in bulk_list.data] == ["oracle_cards", "rulings"]
+    assert bulk_by_id.item_type == "oracle_cards" and bulk_by_type.item_type == "rulings"
+    assert rulings_file is not None
+    body = rulings_file.read_bytes()  # the body as sent (iter_raw): gzip when the client took it
+    body = gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body
+    assert len(json.loads(body)) == real.one("SELECT count(*) FROM rulings")[0]
 
 
 def test_scryfall_sdk_every_call_on_real_data(real: RealServer) -> None:

@@ -325,6 +325,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/bulk-data", scryfall.bulk_data, methods=["GET"]),
         Route("/bulk-data/{which}", scryfall.bulk_data, methods=["GET"]),
         Route("/bulk-data/{which}/download", scryfall.bulk_download, methods=["GET"]),
+        Route("/bulk-data/{which}/download.jsonl.gz", scryfall.bulk_download_jsonl, methods=["GET"]),
         Route("/health", scryfall.health, methods=["GET"]),
         Route("/names/resolve", rules.names_resolve, methods=["GET", "POST"]),
         Route("/names/references", rules.names_references, methods=["GET"]),

@@ -611,6 +611,25 @@ async def bulk_download(request: Request) -> Response:
     kind = bulk.type_name(request.path_params["which"])
     if kind is None:
         raise ApiError(404, f"No bulk data of type “{request.path_params['which'][:60]}”; GET /bulk-data lists them.")
+    return await _download(request, kind, jsonl=False)
+
+
+async def bulk_download_jsonl(request: Request) -> Response:
+    """GET /bulk-data/{type}/download.jsonl.gz (a bulk_data object's ``jsonl_download_uri``): the same objects as a
+    gzip file of JSON Lines, one object a line, as Scryfall hosts them (its bytes are the file: no
+    Content-Encoding), made from the kept file as it streams."""
+    from oracle_tools.interfaces.serve import bulk
+
+    endpoint_params(request, frozenset())
+    kind = bulk.type_name(request.path_params["which"])
+    if kind is None:
+        raise ApiError(404, f"No bulk data of type “{request.path_params['which'][:60]}”; GET /bulk-data lists them.")
+    return await _download(request, kind, jsonl=True)
+
+
+async def _download(request: Request, kind: str, *, jsonl: bool) -> Response:
+    from oracle_tools.interfaces.serve import bulk
+
     downloads: bulk.Downloads = request.app.state.downloads
     if downloads.running >= bulk.MAX_DOWNLOADS:
         raise ApiError(503, f"{bulk.MAX_DOWNLOADS} bulk downloads are running; retry in a minute.")
@@ -624,17 +643,27 @@ async def bulk_download(request: Request) -> Response:
         downloads.running -= 1  # no answer will stream: the slot is free again
         raise
     gzip_ok = "gzip" in request.headers.get("accept-encoding", "").lower()
-    answer = bulk.BulkDownload(built, gzip_ok=gzip_ok, downloads=downloads, filename=f"{kind.replace('_', '-')}.json")
+    name = kind.replace("_", "-") + (".jsonl.gz" if jsonl else ".json")
+    answer = bulk.BulkDownload(built, gzip_ok=gzip_ok, downloads=downloads, filename=name, jsonl=jsonl)
     return answer  # type: ignore[return-value]  # an ASGI answer Starlette sends as it is
 
 
 async def bulk_data(request: Request) -> Response:
-    """GET /bulk-data and /bulk-data/{id or type}: Scryfall's bulk_data objects of the types this server exports."""
+    """GET /bulk-data and /bulk-data/{id or type}: Scryfall's bulk_data objects of the types this server exports;
+    one object's route with ``format=file`` answers its file (Scryfall documents ``json`` and ``file`` there)."""
     from oracle_tools.interfaces.serve import bulk
 
-    endpoint_params(request, frozenset())
-    base = base_url_of(request)
     wanted = request.path_params.get("which")
+    endpoint_params(request, frozenset(), formats=frozenset({"json", "file"}) if wanted else frozenset({"json"}))
+    base = base_url_of(request)
+    if wanted is not None and request.scope["state"]["answer_form"][0] == "file":
+        kind = bulk.type_name(wanted)
+        if kind is None:  # an id: the type it names
+            gen: Generation = request.scope["oracle_tools.generation"]
+            kind = next((k for k in bulk.TYPES if bulk.bulk_id(gen, k) == wanted), None)
+        if kind is None:
+            raise ApiError(404, f"No bulk data found for “{wanted[:100]}”; GET /bulk-data lists them.")
+        return await _download(request, kind, jsonl=False)
 
     def work(gen: Generation) -> Response:
         items = [bulk.bulk_object(gen, kind, base) for kind in bulk.TYPES]
