@@ -16,8 +16,10 @@ from typing import Any
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
 from oracle_tools import OracleDB
+from oracle_tools.interfaces.cli import main
 from oracle_tools.scryfall.catalogs import CATALOGS
 from oracle_tools.scryfall.sets import shipped_set
 
@@ -33,10 +35,10 @@ def server(sample_server: Server) -> Server:
 
 
 def _node_client() -> None:
-    """scryfall-sdk installed from the npm registry (as pinned in package-lock.json) on first use."""
+    """scryfall-sdk and scryfall-client installed from the npm registry (as pinned in package-lock.json) on first use."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("Node.js and npm are not installed here: the npm client tests need them")
-    if not (JS / "node_modules" / "scryfall-sdk").is_dir():
+    if not all((JS / "node_modules" / name).is_dir() for name in ("scryfall-sdk", "scryfall-client")):
         done = subprocess.run(
             ["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=JS, capture_output=True, text=True, timeout=600
         )
@@ -598,3 +600,90 @@ def test_scryfall_sdk_every_call_on_real_data(real: RealServer) -> None:
     assert ok[16]["cost"] == "{2}{W}{W}" and ok[17] == facts["card_names"]
     assert [b["type"] for b in ok[18]] == ["oracle_cards", "rulings"] and ok[19]["type"] == "oracle_cards"
     assert ok[20] == []
+
+
+def test_scryfall_client_every_call_with_scryfall_links(real: RealServer) -> None:
+    """scryfall-client (npm) sends every request to https://api.scryfall.com/ and follows only links that begin so
+    (its get-url.ts): a server writing its own address in links made list.next(), getSet, getRulings, getPrints and
+    getTokens ask `/http://127.0.0.1:…` (404). With `serve --links scryfall` every link is Scryfall's, the client's
+    requests are sent here by wrapping fetch (docs/serve.md), and every call it offers answers what SQL says."""
+    _node_client()
+    facts = _facts(real)
+    card = facts["card"]
+    # a card whose token parts are all printings this database holds (getTokens follows all_parts[].uri): most
+    # token makers of the old files name a token printing the files lack (docs/serve.md lists it)
+    token_maker = real.one(
+        "SELECT c.name FROM cards c WHERE c.is_card AND EXISTS (SELECT 1 FROM parts p WHERE p.oracle_id = c.oracle_id "
+        "AND p.component = 'token') AND NOT EXISTS (SELECT 1 FROM parts p LEFT JOIN printings pr ON pr.id = p.part_id "
+        "WHERE p.oracle_id = c.oracle_id AND pr.id IS NULL) ORDER BY c.name LIMIT 1"
+    )[0]
+    listed = httpx.get(f"{real.base}/sets", timeout=60).json()["data"]
+    with_group = next(s for s in listed if "tcgplayer_id" in s)
+    set_count = real.one("SELECT count(*) FROM printings WHERE set_code = ? AND lang = 'en'", card["set"])[0]
+    srv = Server(real.path, "--no-warm", "--links", "scryfall")
+    try:
+        args = {**{k: card[k] for k in ("id", "name", "set", "number", "multiverse", "mtgo", "arena", "tcgplayer")},
+                "token_maker": token_maker, "set_tcgplayer": with_group["tcgplayer_id"]}  # fmt: skip
+        done = subprocess.run(
+            ["node", str(JS / "client_calls.js"), srv.base, json.dumps(args)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=JS,
+        )
+    finally:
+        srv.stop()
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    asked = out.pop("asked")
+    failed = {name: answer["error"] for name, answer in out.items() if "ok" not in answer}
+    assert not failed
+    assert all(url.startswith("https://api.scryfall.com/") for url in asked)  # every link it followed was Scryfall's
+    ok = {name: answer["ok"] for name, answer in out.items()}
+    assert ok["named_exact"]["id"] == facts["forest"] and ok["named_fuzzy"]["oracle_id"] == card["oracle_id"]
+    assert ok["named_set"]["set"] == card["set"] and ok["by_id"]["id"] == card["id"]
+    assert ok["by_name"]["oracle_id"] == card["oracle_id"]
+    for kind, name in (("multiverse", "by_multiverse"), ("mtgo", "by_mtgo"), ("arena", "by_arena"),
+                       ("tcgplayer", "by_tcg")):  # fmt: skip
+        assert ok[name]["id"] == facts[f"by_{kind}"], kind
+    assert ok["by_number"]["id"] == facts["by_number"]
+    assert card["name"] in ok["autocomplete"]["items"] or len(card["name"]) < 6
+    assert ok["random"]["name"] in facts["goblins"]
+    assert [c["id"] for c in ok["collection"]["items"]] == [facts["forest"], card["id"]]
+    assert facts["sets"] <= {s["code"] for s in ok["sets"]["items"]} and ok["set"]["code"] == card["set"]
+    assert ok["set_by_tcg"]["code"] == with_group["code"] and ok["catalog"]["items"] == facts["card_names"]
+    assert set(ok["search_pages"]) == facts["goblins"] and len(ok["search_pages"]) == len(facts["goblins"])
+    assert len(ok["card_rulings"]["items"]) == facts["rulings"] and ok["card_set"]["code"] == card["set"]
+    prints = real.one("SELECT count(*) FROM printings WHERE oracle_id = ? AND lang = 'en'", card["oracle_id"])[0]
+    assert {c["oracle_id"] for c in ok["card_prints"]["items"]} == {card["oracle_id"]}
+    assert len(ok["card_prints"]["items"]) == prints
+    assert ok["card_tokens"] and all("Token" in t["type_line"] for t in ok["card_tokens"]["items"])
+    assert ok["set_cards"]["total_cards"] <= set_count and all(
+        c["set"] == card["set"] for c in ok["set_cards"]["items"]
+    )
+
+
+def test_links_are_scryfalls_with_links_scryfall(sample_db_path: Path) -> None:
+    """`serve --links scryfall`: every link an answer writes (a card's uri, set_uri, rulings_uri, prints_search_uri;
+    a list's next_page; a set's search_uri; a bulk file's download URIs) begins with https://api.scryfall.com/, so a
+    client that follows only those (scryfall-client) follows them; the default writes the server's own address."""
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.serve.app import create_app
+
+    for links, base in (("scryfall", "https://api.scryfall.com"), ("server", "http://127.0.0.1:8765")):
+        app = create_app(sample_db_path, warm=False, links=links)
+        with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+            card = client.get("/cards/named", params={"exact": "Lightning Bolt"}).json()
+            page = client.get("/cards/search", params={"q": "t:creature"}).json()
+            one_set = client.get(f"/sets/{card['set']}").json()
+            bulk = client.get("/bulk-data").json()["data"][0]
+            written = [card[k] for k in ("uri", "set_uri", "rulings_uri", "prints_search_uri", "set_search_uri")]
+            written += [page["next_page"], one_set["uri"], one_set["search_uri"], bulk["uri"], bulk["download_uri"]]
+            written.append(bulk["jsonl_download_uri"])
+            assert all(link.startswith(base + "/") for link in written), (links, written)
+            # the links name paths this server answers
+            path = card["rulings_uri"].removeprefix(base)
+            assert client.get(path).json()["object"] == "list"
+    done = CliRunner().invoke(main, ["serve", "--db", str(sample_db_path), "--links", "elsewhere"])
+    assert done.exit_code == 2 and "'elsewhere' is not one of 'server', 'scryfall'" in done.output
