@@ -610,13 +610,21 @@ def test_scryfall_client_every_call_with_scryfall_links(real: RealServer) -> Non
     _node_client()
     facts = _facts(real)
     card = facts["card"]
-    # a card whose token parts are all printings this database holds (getTokens follows all_parts[].uri): most
-    # token makers of the old files name a token printing the files lack (docs/serve.md lists it)
-    token_maker = real.one(
-        "SELECT c.name FROM cards c WHERE c.is_card AND EXISTS (SELECT 1 FROM parts p WHERE p.oracle_id = c.oracle_id "
-        "AND p.component = 'token') AND NOT EXISTS (SELECT 1 FROM parts p LEFT JOIN printings pr ON pr.id = p.part_id "
-        "WHERE p.oracle_id = c.oracle_id AND pr.id IS NULL) ORDER BY c.name LIMIT 1"
-    )[0]
+    # a card whose token parts (all_parts[].uri of its object, which getTokens follows) are all printings this
+    # database holds: most token makers of the old files name a token printing the files lack (docs/serve.md)
+    token_maker = None
+    for (name,) in real.con.execute(
+        "SELECT DISTINCT c.name FROM cards c JOIN parts p USING (oracle_id) WHERE c.is_card AND p.component = 'token' "
+        "ORDER BY c.name"
+    ).fetchall():
+        parts = httpx.get(f"{real.base}/cards/named", params={"exact": name}, timeout=60).json().get("all_parts", [])
+        tokens = [part["id"] for part in parts if part["component"] == "token"]
+        held = real.con.execute("SELECT count(*) FROM printings WHERE list_contains(?, id)", [tokens]).fetchall()
+        if tokens and held[0][0] == len(tokens):
+            token_maker = name
+            break
+    # the recent database's files hold no token printing a card object names: getTokens is not asked there
+    assert token_maker is not None or real.name == "recent"
     listed = httpx.get(f"{real.base}/sets", timeout=60).json()["data"]
     with_group = next(s for s in listed if "tcgplayer_id" in s)
     set_count = real.one("SELECT count(*) FROM printings WHERE set_code = ? AND lang = 'en'", card["set"])[0]
@@ -652,12 +660,14 @@ def test_scryfall_client_every_call_with_scryfall_links(real: RealServer) -> Non
     assert [c["id"] for c in ok["collection"]["items"]] == [facts["forest"], card["id"]]
     assert facts["sets"] <= {s["code"] for s in ok["sets"]["items"]} and ok["set"]["code"] == card["set"]
     assert ok["set_by_tcg"]["code"] == with_group["code"] and ok["catalog"]["items"] == facts["card_names"]
-    assert set(ok["search_pages"]) == facts["goblins"] and len(ok["search_pages"]) == len(facts["goblins"])
+    goblins = ok["search_pages"]["items"]  # every page, through list.next()
+    assert set(goblins) == facts["goblins"] and len(goblins) == len(facts["goblins"])
     assert len(ok["card_rulings"]["items"]) == facts["rulings"] and ok["card_set"]["code"] == card["set"]
     prints = real.one("SELECT count(*) FROM printings WHERE oracle_id = ? AND lang = 'en'", card["oracle_id"])[0]
     assert {c["oracle_id"] for c in ok["card_prints"]["items"]} == {card["oracle_id"]}
     assert len(ok["card_prints"]["items"]) == prints
-    assert ok["card_tokens"] and all("Token" in t["type_line"] for t in ok["card_tokens"]["items"])
+    if token_maker is not None:
+        assert ok["card_tokens"]["items"] and all("Token" in t["type_line"] for t in ok["card_tokens"]["items"])
     assert ok["set_cards"]["total_cards"] <= set_count and all(
         c["set"] == card["set"] for c in ok["set_cards"]["items"]
     )

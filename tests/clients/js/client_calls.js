@@ -65,8 +65,10 @@ function plain(value) {
   await call("card_rulings", () => card.getRulings());
   await call("card_set", () => card.getSet());
   await call("card_prints", () => card.getPrints());
-  const withToken = await client.getCardNamed(facts.token_maker, { kind: "exact" });
-  await call("card_tokens", () => withToken.getTokens());
+  if (facts.token_maker) {
+    const withToken = await client.getCardNamed(facts.token_maker, { kind: "exact" });
+    await call("card_tokens", () => withToken.getTokens());
+  }
   const set = await client.getSet(facts.set);
   await call("set_cards", () => set.getCards());
   out.asked = asked;
