@@ -353,7 +353,6 @@ def create_app(
     # the pages use the request's generation too (this thread's view of it) and the same worker pools
     from oracle_tools.interfaces.serve import bulk, pages, web
     from oracle_tools.interfaces.serve.params import address_base
-
     from oracle_tools.scryfall.links import links_base
 
     bases = [links_base(address_base(*address), links)] if address is not None else []

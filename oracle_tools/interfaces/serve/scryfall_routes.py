@@ -300,14 +300,23 @@ _SEARCH = frozenset(
 )
 
 
-def search_ids(gen: Generation, query: str, unique: str, order: str, direction: str) -> IdList:
+def search_ids(
+    gen: Generation,
+    query: str,
+    unique: str,
+    order: str,
+    direction: str,
+    *,
+    extras: bool = False,
+    multilingual: bool = False,
+) -> IdList:
     """:func:`searches.search_ids <oracle_tools.interfaces.serve.searches.search_ids>` with its errors as the API
     answers them: a search stopped by the time limit 422, a query that is not valid syntax 400 (type ``syntax``)."""
     from oracle_tools import search as _search
     from oracle_tools.store.sqlfiles import QueryTimeoutError
 
     try:
-        return searches.search_ids(gen, query, unique, order, direction)
+        return searches.search_ids(gen, query, unique, order, direction, extras=extras, multilingual=multilingual)
     except QueryTimeoutError as exc:
         raise ApiError(422, str(exc)) from None
     except DatabaseMissingError:  # the server's file (a damaged one): answered as such, not as the query's fault
@@ -356,12 +365,15 @@ async def cards_search(request: Request) -> Response:
     if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= 100_000:
         raise ApiError(400, f"page={page_text[:20]!r} is not a page number (1, 2, …).")
     page = int(page_text)
-    for flag in ("include_extras", "include_multilingual", "include_variations"):
-        bool_param(params.get(flag), flag)
+    # Scryfall's include_extras and include_multilingual (as include:extras and lang:any in the query);
+    # include_variations is checked and changes nothing: the data mark no printing as a variation to leave out
+    extras, multilingual, _ = (
+        bool_param(params.get(flag), flag) for flag in ("include_extras", "include_multilingual", "include_variations")
+    )
     base = base_url_of(request)
 
     def work(gen: Generation) -> Response:
-        ids_all = search_ids(gen, query, unique, order, direction)
+        ids_all = search_ids(gen, query, unique, order, direction, extras=extras, multilingual=multilingual)
         total = len(ids_all)
         if total == 0:
             raise ApiError(404, f"Your query “{query}” didn’t match any cards.")
