@@ -5,6 +5,7 @@ makes the calls each test asks for."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import re
@@ -697,3 +698,224 @@ def test_links_are_scryfalls_with_links_scryfall(sample_db_path: Path) -> None:
             assert client.get(path).json()["object"] == "list"
     done = CliRunner().invoke(main, ["serve", "--db", str(sample_db_path), "--links", "elsewhere"])
     assert done.exit_code == 2 and "'elsewhere' is not one of 'server', 'scryfall'" in done.output
+
+
+def test_every_sets_search_finds_its_card_count(real: RealServer) -> None:
+    """A set's card_count, its search_uri and e:SET agree on the same database (mtgtools pages each set's search by
+    its card_count and stops at the first error): each printing is listed once — in English, or in a language it was
+    printed in where the data hold no English one (the foreign printings of sets after the 2019 dump: `e:neo
+    unique=prints` listed every language, 3,770 printings against a card_count of 443) — as Scryfall's default;
+    `include_multilingual=true` and `lang:any` list every language, `lang:ja` Japanese; `include_extras=true` (which
+    search_uri sends) counts as `include:extras`."""
+    from oracle_tools import search
+
+    listed = httpx.get(f"{real.base}/sets", timeout=60).json()["data"]
+    wrong = []
+    for item in listed:
+        found = len(search.run(real.con, f"e:{item['code']}", unique="prints", order="set", extras=True))
+        if found != item["card_count"]:
+            wrong.append((item["code"], item["card_count"], found))
+    assert wrong == []
+    # through the API, as a client asks: a set held only in other languages, and one held in English
+    foreign_only = real.con.execute(
+        "SELECT set_code, count(DISTINCT collector_number), count(*), count(*) FILTER (WHERE lang = 'ja') "
+        "FROM printings GROUP BY set_code HAVING bool_and(lang <> 'en') AND count(DISTINCT lang) > 1 "
+        "ORDER BY count(*) DESC LIMIT 1"
+    ).fetchall()
+    english = real.one("SELECT set_code FROM printings WHERE lang = 'en' GROUP BY set_code ORDER BY count(*) DESC")
+    for code, numbers, printings, japanese in foreign_only:
+        item = next(s for s in listed if s["code"] == code)
+        page = httpx.get(item["search_uri"], timeout=120).json()
+        assert item["card_count"] == numbers == page["total_cards"] < printings
+        assert len({(c["collector_number"]) for c in page["data"]}) == len(page["data"])  # each printing once
+        every = {"q": f"e:{code}", "unique": "prints", "include_extras": "true"}
+        many = httpx.get(f"{real.base}/cards/search", params=every | {"include_multilingual": "true"}, timeout=120)
+        assert many.json()["total_cards"] == printings
+        assert (
+            httpx.get(f"{real.base}/cards/search", params={**every, "q": f"e:{code} lang:any"}, timeout=120).json()[
+                "total_cards"
+            ]
+            == printings
+        )
+        if japanese:
+            ja = httpx.get(f"{real.base}/cards/search", params={**every, "q": f"e:{code} lang:ja"}, timeout=120)
+            assert ja.json()["total_cards"] == japanese and {c["lang"] for c in ja.json()["data"]} == {"ja"}
+    item = next(s for s in listed if s["code"] == english[0])
+    assert httpx.get(item["search_uri"], timeout=120).json()["total_cards"] == item["card_count"]
+
+
+# -- clients that need Python 3.12 or 3.13 (scryfall-py, pyscryfall, nyxfall) or packages the project does not
+# install (mtgtools: ZODB), run on Python 3.13 in a venv made once and kept in a cache ---------------------------
+
+#: The clients and the versions tested, installed from PyPI into the 3.13 venv (tests/clients/py/calls.py drives them).
+PY313_CLIENTS = ("scryfall-py==0.1.1", "pyscryfall==0.2.0", "nyxfall==1.0.0", "mtgtools==0.9.72")
+PY = Path(__file__).resolve().parent / "clients" / "py"
+
+
+def _python313() -> str | None:
+    """A Python 3.13 that runs here: pyenv's newest 3.13, else `python3.13` on the PATH (a pyenv shim that names no
+    selected version does not run, so each is tried), as .ci/run looks for interpreters."""
+    import os
+
+    root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    candidates = [str(p) for p in sorted(root.glob("versions/3.13.*/bin/python3.13"), reverse=True)]
+    candidates += [found] if (found := shutil.which("python3.13")) else []
+    for candidate in candidates:
+        probe = subprocess.run([candidate, "-c", "import sys, venv"], capture_output=True, timeout=60)
+        if probe.returncode == 0:
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def py313() -> Path:
+    """The interpreter of a Python 3.13 venv with PY313_CLIENTS, made once (in $ORACLE_TOOLS_CLIENT_VENVS, else
+    ~/.cache/oracle-tools/client-venvs; one folder per set of pinned versions) and reused by later sessions. Skipped,
+    with the reason, where there is no Python 3.13 or the package registry cannot be reached (CI has both)."""
+    import hashlib
+    import os
+    import tempfile
+
+    interpreter = _python313()
+    if interpreter is None:
+        pytest.skip("no Python 3.13 here (python3.13 or pyenv's 3.13): the clients that need it are not tested")
+    cache = Path(os.environ.get("ORACLE_TOOLS_CLIENT_VENVS", Path.home() / ".cache" / "oracle-tools" / "client-venvs"))
+    pins = "\n".join(PY313_CLIENTS)
+    venv = cache / f"py313-{hashlib.sha256((interpreter + pins).encode()).hexdigest()[:12]}"
+    python = venv / "bin" / "python"
+    if (venv / "ready").is_file():
+        return python
+    cache.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
+    try:
+        subprocess.run([interpreter, "-m", "venv", str(building)], check=True, capture_output=True, timeout=300)
+        done = subprocess.run(
+            [str(building / "bin" / "python"), "-m", "pip", "install", "--quiet", *PY313_CLIENTS],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["pip failed"])[-1]
+            pytest.skip(f"could not install {', '.join(PY313_CLIENTS)} from the package registry: {last}")
+        (building / "ready").write_text(pins + "\n")
+        # moved whole once ready (its python finds its packages from where it is; no console script is used), so a
+        # session stopped half-way leaves no venv that looks ready; another session that made it first wins
+        with contextlib.suppress(OSError):
+            building.rename(venv)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return python
+
+
+def _py313_calls(python: Path, client: str, real: RealServer, facts: dict[str, Any], work: Path) -> dict[str, Any]:
+    """``client``'s answers to every call it offers (tests/clients/py/calls.py on Python 3.13), each {"ok": …} or
+    {"error": …}."""
+    import os
+
+    env = os.environ | {"SCRYFALL_BASE_URL": real.base, "SCRYFALL_RATE_LIMIT_DELAY": "0"}  # pyscryfall's settings
+    wanted = {k: facts[k] for k in ("card", "set_id", "set_tcgplayer", "typed_goblins")}  # what calls.py reads
+    done = subprocess.run(
+        [str(python), str(PY / "calls.py"), client, real.base, json.dumps(wanted, default=str), str(work)],
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        env=env,
+        cwd=work,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    answers: dict[str, Any] = json.loads(done.stdout)
+    failed = {name: answer for name, answer in answers.items() if "ok" not in answer}
+    assert not failed, failed
+    return {name: answer["ok"] for name, answer in answers.items()}
+
+
+def _py313_facts(real: RealServer) -> dict[str, Any]:
+    facts = _facts(real)
+    listed = httpx.get(f"{real.base}/sets", timeout=60).json()["data"]
+    facts["set_tcgplayer"] = next(s for s in listed if "tcgplayer_id" in s)["tcgplayer_id"]
+    facts["set_tcgplayer_code"] = next(s for s in listed if "tcgplayer_id" in s)["code"]
+    facts["set_id"] = facts["card"]["set_id"]
+    # the goblins of sets a source gives a set_type for (scryfall-py's Card requires it: docs/serve.md), as aioscryfall
+    facts["typed_goblins"] = "t:goblin game:paper -e:om1"
+    facts["sets"] = sorted(facts["sets"])
+    facts["goblins"] = sorted(facts["goblins"])
+    return facts
+
+
+def test_scryfall_py_every_call(real: RealServer, py313: Path, tmp_path: Path) -> None:
+    """scryfall-py (PyPI `scryfall-py`, Python ≥ 3.13, pydantic-typed), each call it offers: cards by every id, by set
+    and number, named (exact, fuzzy, in a set), search across pages, autocomplete, random; rulings; sets by code, id
+    and TCGplayer group; a card's set and rulings, a set's cards — each against SQL on the database."""
+    facts = _py313_facts(real)
+    card = facts["card"]
+    ok = _py313_calls(py313, "scryfall-py", real, facts, tmp_path)
+    for kind in ("multiverse", "mtgo", "arena", "tcgplayer", "cardmarket"):
+        assert ok[f"by_{kind}"] == facts[f"by_{kind}"], kind
+    assert ok["by_id"] == card["id"] and ok["by_number"] == facts["by_number"]
+    assert ok["rulings"] == ok["card_rulings"] == facts["rulings"]
+    typed = httpx.get(f"{real.base}/cards/search", params={"q": facts["typed_goblins"]}, timeout=60).json()
+    goblin_typed = {  # tokens too: -e:om1 names a set, and naming a set shows extras (search/keywords.py)
+        n
+        for (n,) in real.con.execute(
+            "SELECT DISTINCT c.name FROM cards c JOIN faces f USING (oracle_id) "
+            "WHERE regexp_matches(f.type_line, '\\bGoblin\\b')"
+        ).fetchall()
+    }
+    assert len(ok["search"]) == typed["total_cards"] and set(ok["search"]) <= goblin_typed
+    assert len(ok["search"]) == len(set(ok["search"]))  # every page once
+    assert ok["named_exact"] == facts["forest"] and ok["named_fuzzy"] == card["oracle_id"]
+    assert ok["named_set"] == card["set"]
+    assert card["name"] in ok["autocomplete"] or len(card["name"]) < 6
+    assert ok["random"] and ok["random_query"] in facts["goblins"]
+    assert ok["set_by_code"] == ok["set_by_id"] == ok["card_set"] == card["set"]
+    assert ok["set_by_tcgplayer"] == facts["set_tcgplayer_code"]
+    count = httpx.get(f"{real.base}/sets/{card['set']}", timeout=60).json()["card_count"]
+    assert ok["set_cards"] == count  # the set's search_uri finds its card_count
+
+
+def test_pyscryfall_every_call(real: RealServer, py313: Path, tmp_path: Path) -> None:
+    """pyscryfall (Python ≥ 3.12; SCRYFALL_BASE_URL points it here), each call it offers."""
+    facts = _py313_facts(real)
+    card = facts["card"]
+    ok = _py313_calls(py313, "pyscryfall", real, facts, tmp_path)
+    named = real.con.execute(
+        "SELECT DISTINCT name FROM cards WHERE is_card AND contains(lower(name), lower(?))", [card["name"]]
+    ).fetchall()
+    assert ok["search_by_name"] == sorted(n for (n,) in named)
+    prints = {"q": f'name:"{card["name"]}"', "unique": "prints"}
+    assert (
+        ok["search_by_name_all"]
+        == httpx.get(f"{real.base}/cards/search", params=prints, timeout=60).json()["total_cards"]
+    )
+    assert ok["by_id"] == card["id"] and ok["named_exact"] == facts["forest"]
+    assert ok["named_fuzzy"] == card["oracle_id"] and ok["random"] and ok["random_query"] in facts["goblins"]
+    assert card["name"] in ok["autocomplete"] or len(card["name"]) < 6
+    assert ok["rulings"] == facts["rulings"]
+
+
+def test_nyxfall_every_call(real: RealServer, py313: Path, tmp_path: Path) -> None:
+    """nyxfall (Python ≥ 3.12; its one base URL pointed here), each call it offers: exact name (a miss is None),
+    random, a search across every page (it adds game:paper and follows next_page)."""
+    facts = _py313_facts(real)
+    ok = _py313_calls(py313, "nyxfall", real, facts, tmp_path)
+    assert ok["exact"] == "Forest" and ok["exact_missing"] is None and ok["random"]
+    paper = httpx.get(f"{real.base}/cards/search", params={"q": "t:goblin game:paper"}, timeout=60).json()
+    assert len(ok["query"]) == paper["total_cards"] and set(ok["query"]) <= set(facts["goblins"])
+
+
+def test_mtgtools_every_call(real: RealServer, py313: Path, tmp_path: Path) -> None:
+    """mtgtools (PyPI; ZODB), both of its Scryfall calls: `MtgDB.scryfall_update()` lists the sets and pages each
+    set's search by its card_count (`e:SET unique=prints include_extras=true order=set`; it stopped at the first
+    404 or 422 when the two disagreed), and `scryfall_bulk_update()` reads the oracle_cards file at its
+    `jsonl_download_uri` (gzip JSON Lines) — every set fetched whole, every card of the file kept."""
+    facts = _py313_facts(real)
+    ok = _py313_calls(py313, "mtgtools", real, facts, tmp_path)
+    listed = {s["code"]: s["card_count"] for s in httpx.get(f"{real.base}/sets", timeout=60).json()["data"]}
+    update = ok["scryfall_update"]
+    assert update["sets"] == len(listed) and update["cards"] == update["card_count"] == sum(listed.values())
+    assert {code: tuple(counts) for code, counts in update["per_set"].items()} == {
+        code: (count, count) for code, count in listed.items()
+    }  # each set holds exactly the card_count its pages found
+    oracle_cards = real.one("SELECT count(*) FROM preferred_printings")[0]
+    assert ok["scryfall_bulk_update"]["cards"] >= max(update["cards"], oracle_cards)
