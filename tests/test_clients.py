@@ -767,24 +767,24 @@ def _python313() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
-def py313() -> Path:
+def py313_venv() -> tuple[Path | None, str]:
     """The interpreter of a Python 3.13 venv with PY313_CLIENTS, made once (in $ORACLE_TOOLS_CLIENT_VENVS, else
-    ~/.cache/oracle-tools/client-venvs; one folder per set of pinned versions) and reused by later sessions. Skipped,
-    with the reason, where there is no Python 3.13 or the package registry cannot be reached (CI has both)."""
+    ~/.cache/oracle-tools/client-venvs; one folder per set of pinned versions) and reused by later sessions; or None
+    and the reason (no Python 3.13 here, or the package registry cannot be reached). .ci/run makes it before the
+    tests."""
     import hashlib
     import os
     import tempfile
 
     interpreter = _python313()
     if interpreter is None:
-        pytest.skip("no Python 3.13 here (python3.13 or pyenv's 3.13): the clients that need it are not tested")
+        return None, "no Python 3.13 here (python3.13 or pyenv's 3.13): the clients that need it are not tested"
     cache = Path(os.environ.get("ORACLE_TOOLS_CLIENT_VENVS", Path.home() / ".cache" / "oracle-tools" / "client-venvs"))
     pins = "\n".join(PY313_CLIENTS)
     venv = cache / f"py313-{hashlib.sha256((interpreter + pins).encode()).hexdigest()[:12]}"
     python = venv / "bin" / "python"
     if (venv / "ready").is_file():
-        return python
+        return python, ""
     cache.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
     try:
@@ -797,7 +797,7 @@ def py313() -> Path:
         )
         if done.returncode != 0:
             last = (done.stderr.strip().splitlines() or ["pip failed"])[-1]
-            pytest.skip(f"could not install {', '.join(PY313_CLIENTS)} from the package registry: {last}")
+            return None, f"could not install {', '.join(PY313_CLIENTS)} from the package registry: {last}"
         (building / "ready").write_text(pins + "\n")
         # moved whole once ready (its python finds its packages from where it is; no console script is used), so a
         # session stopped half-way leaves no venv that looks ready; another session that made it first wins
@@ -805,6 +805,15 @@ def py313() -> Path:
             building.rename(venv)
     finally:
         shutil.rmtree(building, ignore_errors=True)
+    return python, ""
+
+
+@pytest.fixture(scope="session")
+def py313() -> Path:
+    """py313_venv()'s interpreter, or the test skipped with its reason (CI has Python 3.13 and the registry)."""
+    python, reason = py313_venv()
+    if python is None:
+        pytest.skip(reason)
     return python
 
 
