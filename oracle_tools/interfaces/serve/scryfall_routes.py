@@ -670,9 +670,11 @@ async def bulk_data(request: Request) -> Response:
     base = base_url_of(request)
     if wanted is not None and request.scope["state"]["answer_form"][0] == "file":
         kind = bulk.type_name(wanted)
-        if kind is None:  # an id: the type it names
+        if kind is None:  # an id: the type it names (its date is read from the database, on a worker thread)
             gen: Generation = request.scope["oracle_tools.generation"]
-            kind = next((k for k in bulk.TYPES if bulk.bulk_id(gen, k) == wanted), None)
+            pools: dict[str, Pool] = request.app.state.pools
+            ids = {await pools["lookups"].run(bulk.bulk_id, gen, k): k for k in bulk.TYPES}
+            kind = ids.get(wanted)
         if kind is None:
             raise ApiError(404, f"No bulk data found for “{wanted[:100]}”; GET /bulk-data lists them.")
         return await _download(request, kind, jsonl=False)
