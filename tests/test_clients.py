@@ -5,6 +5,7 @@ makes the calls each test asks for."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import re
@@ -16,8 +17,10 @@ from typing import Any
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
 from oracle_tools import OracleDB
+from oracle_tools.interfaces.cli import main
 from oracle_tools.scryfall.catalogs import CATALOGS
 from oracle_tools.scryfall.sets import shipped_set
 
@@ -33,10 +36,10 @@ def server(sample_server: Server) -> Server:
 
 
 def _node_client() -> None:
-    """scryfall-sdk installed from the npm registry (as pinned in package-lock.json) on first use."""
+    """scryfall-sdk and scryfall-client installed from the npm registry (as pinned in package-lock.json) on first use."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("Node.js and npm are not installed here: the npm client tests need them")
-    if not (JS / "node_modules" / "scryfall-sdk").is_dir():
+    if not all((JS / "node_modules" / name).is_dir() for name in ("scryfall-sdk", "scryfall-client")):
         done = subprocess.run(
             ["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=JS, capture_output=True, text=True, timeout=600
         )
@@ -390,6 +393,11 @@ def test_scrython_every_call(real: RealServer, monkeypatch: pytest.MonkeyPatch) 
     assert [b["type"] for b in bulk] == ["oracle_cards", "rulings"]
     assert data(scrython.bulk_data.ById(id=bulk[0]["id"], **fast)) == bulk[0]
     assert data(scrython.bulk_data.ByType(type="oracle_cards", **fast)) == bulk[0]
+    # download() reads the gzip file of JSON Lines at jsonl_download_uri (scrython 3.1 requires the field)
+    rulings_file = scrython.bulk_data.ByType(type="rulings", **fast)
+    assert len(rulings_file.download()) == real.one("SELECT count(*) FROM rulings")[0]
+    oracle_ids = {c["oracle_id"] for c in scrython.bulk_data.ByType(type="oracle_cards", **fast).download()}
+    assert oracle_ids == {o for (o,) in real.con.execute("SELECT oracle_id FROM preferred_printings").fetchall()}
     assert data(scrython.migrations.All(**fast))["data"] == []
     with pytest.raises(ScryfallError) as missing:
         cards.Named(exact="No Such Card Anywhere", **fast)
@@ -502,7 +510,7 @@ def test_aioscryfall_every_call(real: RealServer) -> None:
     assert [b.type_ for b in got["bulk"]] == ["oracle_cards", "rulings"] and got["migrations"] == []
 
 
-def test_manalens_every_call(real: RealServer) -> None:
+def test_manalens_every_call(real: RealServer, tmp_path: Path) -> None:
     """manalens (pydantic-typed), each call it offers: cards by name, search, autocomplete, random, collection,
     every id, the text form; symbols, catalogs, rulings, bulk data, migrations."""
     manalens = pytest.importorskip("manalens")
@@ -528,8 +536,11 @@ def test_manalens_every_call(real: RealServer) -> None:
         parsed = client.symbols.parse_mana("2WW")
         rulings = client.rulings.by_id(scryfall_id=card["id"])
         migrations = client.migrations.get_all()
-        # not called: bulk_data (its model requires a jsonl_download_uri, a field Scryfall's bulk-data docs do not
-        # list) and manifest (no Scryfall endpoint documents it)
+        bulk_list = client.bulk_data.list_all()
+        bulk_by_id = client.bulk_data.by_id(bulk_list.data[0].id)
+        bulk_by_type = client.bulk_data.by_type("rulings")
+        rulings_file = client.bulk_data.download_by_type("rulings", download_path=tmp_path)  # format=file
+        # not called: manifest (no Scryfall endpoint documents it)
     assert str(forest.id) == facts["forest"] and str(fuzzy.oracle_id) == card["oracle_id"]
     assert search is not None and search.data and all(c.set == "fdn" for c in search.data)
     assert random.set == "fdn"
@@ -540,6 +551,12 @@ def test_manalens_every_call(real: RealServer) -> None:
     assert names.data == facts["card_names"]
     assert "{T}" in {sym.symbol for sym in symbols.data} and parsed.cost == "{2}{W}{W}"
     assert len(rulings.data) == facts["rulings"] and migrations.data == []
+    assert [b.item_type for b in bulk_list.data] == ["oracle_cards", "rulings"]
+    assert bulk_by_id.item_type == "oracle_cards" and bulk_by_type.item_type == "rulings"
+    assert rulings_file is not None
+    body = rulings_file.read_bytes()  # the body as sent (iter_raw): gzip when the client took it
+    body = gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body
+    assert len(json.loads(body)) == real.one("SELECT count(*) FROM rulings")[0]
 
 
 def test_scryfall_sdk_every_call_on_real_data(real: RealServer) -> None:
@@ -584,3 +601,330 @@ def test_scryfall_sdk_every_call_on_real_data(real: RealServer) -> None:
     assert ok[16]["cost"] == "{2}{W}{W}" and ok[17] == facts["card_names"]
     assert [b["type"] for b in ok[18]] == ["oracle_cards", "rulings"] and ok[19]["type"] == "oracle_cards"
     assert ok[20] == []
+
+
+def test_scryfall_client_every_call_with_scryfall_links(real: RealServer) -> None:
+    """scryfall-client (npm) sends every request to https://api.scryfall.com/ and follows only links that begin so
+    (its get-url.ts): a server writing its own address in links made list.next(), getSet, getRulings, getPrints and
+    getTokens ask `/http://127.0.0.1:…` (404). With `serve --links scryfall` every link is Scryfall's, the client's
+    requests are sent here by wrapping fetch (docs/serve.md), and every call it offers answers what SQL says."""
+    _node_client()
+    facts = _facts(real)
+    card = facts["card"]
+    # a card whose token parts (all_parts[].uri of its object, which getTokens follows) are all printings this
+    # database holds: most token makers of the old files name a token printing the files lack (docs/serve.md)
+    token_maker = None
+    for (name,) in real.con.execute(
+        "SELECT DISTINCT c.name FROM cards c JOIN parts p USING (oracle_id) WHERE c.is_card AND p.component = 'token' "
+        "ORDER BY c.name"
+    ).fetchall():
+        parts = httpx.get(f"{real.base}/cards/named", params={"exact": name}, timeout=60).json().get("all_parts", [])
+        tokens = [part["id"] for part in parts if part["component"] == "token"]
+        held = real.con.execute("SELECT count(*) FROM printings WHERE list_contains(?, id)", [tokens]).fetchall()
+        if tokens and held[0][0] == len(tokens):
+            token_maker = name
+            break
+    # the recent database's files hold no token printing a card object names: getTokens is not asked there
+    assert token_maker is not None or real.name == "recent"
+    listed = httpx.get(f"{real.base}/sets", timeout=60).json()["data"]
+    with_group = next(s for s in listed if "tcgplayer_id" in s)
+    set_count = real.one("SELECT count(*) FROM printings WHERE set_code = ? AND lang = 'en'", card["set"])[0]
+    srv = Server(real.path, "--no-warm", "--links", "scryfall")
+    try:
+        args = {**{k: card[k] for k in ("id", "name", "set", "number", "multiverse", "mtgo", "arena", "tcgplayer")},
+                "token_maker": token_maker, "set_tcgplayer": with_group["tcgplayer_id"]}  # fmt: skip
+        done = subprocess.run(
+            ["node", str(JS / "client_calls.js"), srv.base, json.dumps(args)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=JS,
+        )
+    finally:
+        srv.stop()
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    asked = out.pop("asked")
+    failed = {name: answer["error"] for name, answer in out.items() if "ok" not in answer}
+    assert not failed
+    assert all(url.startswith("https://api.scryfall.com/") for url in asked)  # every link it followed was Scryfall's
+    ok = {name: answer["ok"] for name, answer in out.items()}
+    assert ok["named_exact"]["id"] == facts["forest"] and ok["named_fuzzy"]["oracle_id"] == card["oracle_id"]
+    assert ok["named_set"]["set"] == card["set"] and ok["by_id"]["id"] == card["id"]
+    assert ok["by_name"]["oracle_id"] == card["oracle_id"]
+    for kind, name in (("multiverse", "by_multiverse"), ("mtgo", "by_mtgo"), ("arena", "by_arena"),
+                       ("tcgplayer", "by_tcg")):  # fmt: skip
+        assert ok[name]["id"] == facts[f"by_{kind}"], kind
+    assert ok["by_number"]["id"] == facts["by_number"]
+    assert card["name"] in ok["autocomplete"]["items"] or len(card["name"]) < 6
+    assert ok["random"]["name"] in facts["goblins"]
+    assert [c["id"] for c in ok["collection"]["items"]] == [facts["forest"], card["id"]]
+    assert facts["sets"] <= {s["code"] for s in ok["sets"]["items"]} and ok["set"]["code"] == card["set"]
+    assert ok["set_by_tcg"]["code"] == with_group["code"] and ok["catalog"]["items"] == facts["card_names"]
+    goblins = ok["search_pages"]["items"]  # every page, through list.next()
+    assert set(goblins) == facts["goblins"] and len(goblins) == len(facts["goblins"])
+    assert len(ok["card_rulings"]["items"]) == facts["rulings"] and ok["card_set"]["code"] == card["set"]
+    prints = real.one("SELECT count(*) FROM printings WHERE oracle_id = ? AND lang = 'en'", card["oracle_id"])[0]
+    assert {c["oracle_id"] for c in ok["card_prints"]["items"]} == {card["oracle_id"]}
+    assert len(ok["card_prints"]["items"]) == prints
+    if token_maker is not None:
+        assert ok["card_tokens"]["items"] and all("Token" in t["type_line"] for t in ok["card_tokens"]["items"])
+    assert ok["set_cards"]["total_cards"] <= set_count and all(
+        c["set"] == card["set"] for c in ok["set_cards"]["items"]
+    )
+
+
+def test_links_are_scryfalls_with_links_scryfall(sample_db_path: Path) -> None:
+    """`serve --links scryfall`: every link an answer writes (a card's uri, set_uri, rulings_uri, prints_search_uri;
+    a list's next_page; a set's search_uri; a bulk file's download URIs) begins with https://api.scryfall.com/, so a
+    client that follows only those (scryfall-client) follows them; the default writes the server's own address."""
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.serve.app import create_app
+
+    for links, base in (("scryfall", "https://api.scryfall.com"), ("server", "http://127.0.0.1:8765")):
+        app = create_app(sample_db_path, warm=False, links=links)
+        with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+            card = client.get("/cards/named", params={"exact": "Lightning Bolt"}).json()
+            page = client.get("/cards/search", params={"q": "t:creature"}).json()
+            one_set = client.get(f"/sets/{card['set']}").json()
+            bulk = client.get("/bulk-data").json()["data"][0]
+            written = [card[k] for k in ("uri", "set_uri", "rulings_uri", "prints_search_uri", "set_search_uri")]
+            written += [page["next_page"], one_set["uri"], one_set["search_uri"], bulk["uri"], bulk["download_uri"]]
+            written.append(bulk["jsonl_download_uri"])
+            assert all(link.startswith(base + "/") for link in written), (links, written)
+            # the links name paths this server answers
+            path = card["rulings_uri"].removeprefix(base)
+            assert client.get(path).json()["object"] == "list"
+    done = CliRunner().invoke(main, ["serve", "--db", str(sample_db_path), "--links", "elsewhere"])
+    assert done.exit_code == 2 and "'elsewhere' is not one of 'server', 'scryfall'" in done.output
+
+
+def test_every_sets_search_finds_its_card_count(real: RealServer) -> None:
+    """A set's card_count, its search_uri and e:SET agree on the same database (mtgtools pages each set's search by
+    its card_count and stops at the first error): each printing is listed once — in English, or in a language it was
+    printed in where the data hold no English one (the foreign printings of sets after the 2019 dump: `e:neo
+    unique=prints` listed every language, 3,770 printings against a card_count of 443) — as Scryfall's default;
+    `include_multilingual=true` and `lang:any` list every language, `lang:ja` Japanese; `include_extras=true` (which
+    search_uri sends) counts as `include:extras`."""
+    from oracle_tools import search
+
+    listed = httpx.get(f"{real.base}/sets", timeout=60).json()["data"]
+    wrong = []
+    for item in listed:
+        found = len(search.run(real.con, f"e:{item['code']}", unique="prints", order="set", extras=True))
+        if found != item["card_count"]:
+            wrong.append((item["code"], item["card_count"], found))
+    assert wrong == []
+    # through the API, as a client asks: a set held only in other languages, and one held in English
+    foreign_only = real.con.execute(
+        "SELECT set_code, count(DISTINCT collector_number), count(*), count(*) FILTER (WHERE lang = 'ja') "
+        "FROM printings GROUP BY set_code HAVING bool_and(lang <> 'en') AND count(DISTINCT lang) > 1 "
+        "ORDER BY count(*) DESC LIMIT 1"
+    ).fetchall()
+    english = real.one("SELECT set_code FROM printings WHERE lang = 'en' GROUP BY set_code ORDER BY count(*) DESC")
+    for code, numbers, printings, japanese in foreign_only:
+        item = next(s for s in listed if s["code"] == code)
+        page = httpx.get(item["search_uri"], timeout=120).json()
+        assert item["card_count"] == numbers == page["total_cards"] < printings
+        assert len({(c["collector_number"]) for c in page["data"]}) == len(page["data"])  # each printing once
+        every = {"q": f"e:{code}", "unique": "prints", "include_extras": "true"}
+        many = httpx.get(f"{real.base}/cards/search", params=every | {"include_multilingual": "true"}, timeout=120)
+        assert many.json()["total_cards"] == printings
+        assert (
+            httpx.get(f"{real.base}/cards/search", params={**every, "q": f"e:{code} lang:any"}, timeout=120).json()[
+                "total_cards"
+            ]
+            == printings
+        )
+        if japanese:
+            ja = httpx.get(f"{real.base}/cards/search", params={**every, "q": f"e:{code} lang:ja"}, timeout=120)
+            assert ja.json()["total_cards"] == japanese and {c["lang"] for c in ja.json()["data"]} == {"ja"}
+    item = next(s for s in listed if s["code"] == english[0])
+    assert httpx.get(item["search_uri"], timeout=120).json()["total_cards"] == item["card_count"]
+
+
+# -- clients that need Python 3.12 or 3.13 (scryfall-py, pyscryfall, nyxfall) or packages the project does not
+# install (mtgtools: ZODB), run on Python 3.13 in a venv made once and kept in a cache ---------------------------
+
+#: The clients and the versions tested, installed from PyPI into the 3.13 venv (tests/clients/py/calls.py drives them).
+PY313_CLIENTS = ("scryfall-py==0.1.1", "pyscryfall==0.2.0", "nyxfall==1.0.0", "mtgtools==0.9.72")
+PY = Path(__file__).resolve().parent / "clients" / "py"
+
+
+def _python313() -> str | None:
+    """A Python 3.13 that runs here: pyenv's newest 3.13, else `python3.13` on the PATH (a pyenv shim that names no
+    selected version does not run, so each is tried), as .ci/run looks for interpreters."""
+    import os
+
+    root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    candidates = [str(p) for p in sorted(root.glob("versions/3.13.*/bin/python3.13"), reverse=True)]
+    candidates += [found] if (found := shutil.which("python3.13")) else []
+    for candidate in candidates:
+        probe = subprocess.run([candidate, "-c", "import sys, venv"], capture_output=True, timeout=60)
+        if probe.returncode == 0:
+            return candidate
+    return None
+
+
+def py313_venv() -> tuple[Path | None, str]:
+    """The interpreter of a Python 3.13 venv with PY313_CLIENTS, made once (in $ORACLE_TOOLS_CLIENT_VENVS, else
+    ~/.cache/oracle-tools/client-venvs; one folder per set of pinned versions) and reused by later sessions; or None
+    and the reason (no Python 3.13 here, or the package registry cannot be reached). .ci/run makes it before the
+    tests."""
+    import hashlib
+    import os
+    import tempfile
+
+    interpreter = _python313()
+    if interpreter is None:
+        return None, "no Python 3.13 here (python3.13 or pyenv's 3.13): the clients that need it are not tested"
+    cache = Path(os.environ.get("ORACLE_TOOLS_CLIENT_VENVS", Path.home() / ".cache" / "oracle-tools" / "client-venvs"))
+    pins = "\n".join(PY313_CLIENTS)
+    venv = cache / f"py313-{hashlib.sha256((interpreter + pins).encode()).hexdigest()[:12]}"
+    python = venv / "bin" / "python"
+    if (venv / "ready").is_file():
+        return python, ""
+    cache.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix="building-", dir=cache))
+    try:
+        subprocess.run([interpreter, "-m", "venv", str(building)], check=True, capture_output=True, timeout=300)
+        done = subprocess.run(
+            [str(building / "bin" / "python"), "-m", "pip", "install", "--quiet", *PY313_CLIENTS],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["pip failed"])[-1]
+            return None, f"could not install {', '.join(PY313_CLIENTS)} from the package registry: {last}"
+        (building / "ready").write_text(pins + "\n")
+        # moved whole once ready (its python finds its packages from where it is; no console script is used), so a
+        # session stopped half-way leaves no venv that looks ready; another session that made it first wins
+        with contextlib.suppress(OSError):
+            building.rename(venv)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return python, ""
+
+
+@pytest.fixture(scope="session")
+def py313() -> Path:
+    """py313_venv()'s interpreter, or the test skipped with its reason (CI has Python 3.13 and the registry)."""
+    python, reason = py313_venv()
+    if python is None:
+        pytest.skip(reason)
+    return python
+
+
+def _py313_calls(python: Path, client: str, real: RealServer, facts: dict[str, Any], work: Path) -> dict[str, Any]:
+    """``client``'s answers to every call it offers (tests/clients/py/calls.py on Python 3.13), each {"ok": …} or
+    {"error": …}."""
+    import os
+
+    env = os.environ | {"SCRYFALL_BASE_URL": real.base, "SCRYFALL_RATE_LIMIT_DELAY": "0"}  # pyscryfall's settings
+    wanted = {k: facts[k] for k in ("card", "set_id", "set_tcgplayer", "typed_goblins")}  # what calls.py reads
+    done = subprocess.run(
+        [str(python), str(PY / "calls.py"), client, real.base, json.dumps(wanted, default=str), str(work)],
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        env=env,
+        cwd=work,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    answers: dict[str, Any] = json.loads(done.stdout)
+    failed = {name: answer for name, answer in answers.items() if "ok" not in answer}
+    assert not failed, failed
+    return {name: answer["ok"] for name, answer in answers.items()}
+
+
+def _py313_facts(real: RealServer) -> dict[str, Any]:
+    facts = _facts(real)
+    listed = httpx.get(f"{real.base}/sets", timeout=60).json()["data"]
+    facts["set_tcgplayer"] = next(s for s in listed if "tcgplayer_id" in s)["tcgplayer_id"]
+    facts["set_tcgplayer_code"] = next(s for s in listed if "tcgplayer_id" in s)["code"]
+    facts["set_id"] = facts["card"]["set_id"]
+    # the goblins of sets a source gives a set_type for (scryfall-py's Card requires it: docs/serve.md), as aioscryfall
+    facts["typed_goblins"] = "t:goblin game:paper -e:om1"
+    facts["sets"] = sorted(facts["sets"])
+    facts["goblins"] = sorted(facts["goblins"])
+    return facts
+
+
+def test_scryfall_py_every_call(real: RealServer, py313: Path, tmp_path: Path) -> None:
+    """scryfall-py (PyPI `scryfall-py`, Python ≥ 3.13, pydantic-typed), each call it offers: cards by every id, by set
+    and number, named (exact, fuzzy, in a set), search across pages, autocomplete, random; rulings; sets by code, id
+    and TCGplayer group; a card's set and rulings, a set's cards — each against SQL on the database."""
+    facts = _py313_facts(real)
+    card = facts["card"]
+    ok = _py313_calls(py313, "scryfall-py", real, facts, tmp_path)
+    for kind in ("multiverse", "mtgo", "arena", "tcgplayer", "cardmarket"):
+        assert ok[f"by_{kind}"] == facts[f"by_{kind}"], kind
+    assert ok["by_id"] == card["id"] and ok["by_number"] == facts["by_number"]
+    assert ok["rulings"] == ok["card_rulings"] == facts["rulings"]
+    typed = httpx.get(f"{real.base}/cards/search", params={"q": facts["typed_goblins"]}, timeout=60).json()
+    goblin_typed = {  # tokens too: -e:om1 names a set, and naming a set shows extras (search/keywords.py)
+        n
+        for (n,) in real.con.execute(
+            "SELECT DISTINCT c.name FROM cards c JOIN faces f USING (oracle_id) "
+            "WHERE regexp_matches(f.type_line, '\\bGoblin\\b')"
+        ).fetchall()
+    }
+    assert len(ok["search"]) == typed["total_cards"] and set(ok["search"]) <= goblin_typed
+    assert len(ok["search"]) == len(set(ok["search"]))  # every page once
+    assert ok["named_exact"] == facts["forest"] and ok["named_fuzzy"] == card["oracle_id"]
+    assert ok["named_set"] == card["set"]
+    assert card["name"] in ok["autocomplete"] or len(card["name"]) < 6
+    assert ok["random"] and ok["random_query"] in facts["goblins"]
+    assert ok["set_by_code"] == ok["set_by_id"] == ok["card_set"] == card["set"]
+    assert ok["set_by_tcgplayer"] == facts["set_tcgplayer_code"]
+    count = httpx.get(f"{real.base}/sets/{card['set']}", timeout=60).json()["card_count"]
+    assert ok["set_cards"] == count  # the set's search_uri finds its card_count
+
+
+def test_pyscryfall_every_call(real: RealServer, py313: Path, tmp_path: Path) -> None:
+    """pyscryfall (Python ≥ 3.12; SCRYFALL_BASE_URL points it here), each call it offers."""
+    facts = _py313_facts(real)
+    card = facts["card"]
+    ok = _py313_calls(py313, "pyscryfall", real, facts, tmp_path)
+    named = real.con.execute(
+        "SELECT DISTINCT name FROM cards WHERE is_card AND contains(lower(name), lower(?))", [card["name"]]
+    ).fetchall()
+    assert ok["search_by_name"] == sorted(n for (n,) in named)
+    prints = {"q": f'name:"{card["name"]}"', "unique": "prints"}
+    assert (
+        ok["search_by_name_all"]
+        == httpx.get(f"{real.base}/cards/search", params=prints, timeout=60).json()["total_cards"]
+    )
+    assert ok["by_id"] == card["id"] and ok["named_exact"] == facts["forest"]
+    assert ok["named_fuzzy"] == card["oracle_id"] and ok["random"] and ok["random_query"] in facts["goblins"]
+    assert card["name"] in ok["autocomplete"] or len(card["name"]) < 6
+    assert ok["rulings"] == facts["rulings"]
+
+
+def test_nyxfall_every_call(real: RealServer, py313: Path, tmp_path: Path) -> None:
+    """nyxfall (Python ≥ 3.12; its one base URL pointed here), each call it offers: exact name (a miss is None),
+    random, a search across every page (it adds game:paper and follows next_page)."""
+    facts = _py313_facts(real)
+    ok = _py313_calls(py313, "nyxfall", real, facts, tmp_path)
+    assert ok["exact"] == "Forest" and ok["exact_missing"] is None and ok["random"]
+    paper = httpx.get(f"{real.base}/cards/search", params={"q": "t:goblin game:paper"}, timeout=60).json()
+    assert len(ok["query"]) == paper["total_cards"] and set(ok["query"]) <= set(facts["goblins"])
+
+
+def test_mtgtools_every_call(real: RealServer, py313: Path, tmp_path: Path) -> None:
+    """mtgtools (PyPI; ZODB), both of its Scryfall calls: `MtgDB.scryfall_update()` lists the sets and pages each
+    set's search by its card_count (`e:SET unique=prints include_extras=true order=set`; it stopped at the first
+    404 or 422 when the two disagreed), and `scryfall_bulk_update()` reads the oracle_cards file at its
+    `jsonl_download_uri` (gzip JSON Lines) — every set fetched whole, every card of the file kept."""
+    facts = _py313_facts(real)
+    ok = _py313_calls(py313, "mtgtools", real, facts, tmp_path)
+    listed = {s["code"]: s["card_count"] for s in httpx.get(f"{real.base}/sets", timeout=60).json()["data"]}
+    update = ok["scryfall_update"]
+    assert update["sets"] == len(listed) and update["cards"] == update["card_count"] == sum(listed.values())
+    assert {code: tuple(counts) for code, counts in update["per_set"].items()} == {
+        code: (count, count) for code, count in listed.items()
+    }  # each set holds exactly the card_count its pages found
+    oracle_cards = real.one("SELECT count(*) FROM preferred_printings")[0]
+    assert ok["scryfall_bulk_update"]["cards"] >= max(update["cards"], oracle_cards)

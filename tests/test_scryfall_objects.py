@@ -319,6 +319,44 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
         srv.stop()
 
 
+def test_bulk_data_has_a_json_lines_download_and_format_file(sample_db_path: Path) -> None:
+    """Scryfall's bulk_data object carries ``jsonl_download_uri``: a gzip file of JSON Lines (scrython 3.1's
+    download() and mtgtools read the body as gzip whatever HTTP says, so the bytes are the file, not a
+    Content-Encoding) holding the objects of the JSON file, one a line, in its order. ``/bulk-data/{type}`` and
+    ``/bulk-data/{id}`` with ``format=file`` answer the file (Scryfall documents json and file there)."""
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.serve import bulk
+    from oracle_tools.interfaces.serve.app import create_app
+
+    with TestClient(create_app(sample_db_path, warm=False), base_url="http://127.0.0.1:8765") as client:
+        listed = client.get("/bulk-data").json()["data"]
+        for item in listed:
+            kind = item["type"].replace("_", "-")
+            assert item["jsonl_download_uri"] == f"http://127.0.0.1:8765/bulk-data/{kind}/download.jsonl.gz"
+            whole = client.get(item["download_uri"], headers={"accept-encoding": "identity"}).json()
+            for encoding in ("gzip", "identity"):
+                lines = client.get(item["jsonl_download_uri"], headers={"accept-encoding": encoding})
+                assert lines.status_code == 200 and "content-encoding" not in lines.headers
+                assert lines.headers["content-type"] == "application/gzip"
+                text = gzip.decompress(lines.content).decode()
+                assert text.endswith("\n") and [json.loads(line) for line in text.splitlines()] == whole
+            for which in (kind, item["id"]):
+                file = client.get(
+                    f"/bulk-data/{which}", params={"format": "file"}, headers={"accept-encoding": "identity"}
+                )
+                assert file.status_code == 200 and file.json() == whole, which
+        assert client.get("/bulk-data/oracle-cards", params={"format": "text"}).status_code == 422
+        assert client.get("/bulk-data", params={"format": "file"}).status_code == 422  # a list is JSON only
+        assert client.get("/bulk-data/nothing", params={"format": "file"}).status_code == 404
+        assert client.get("/bulk-data/nothing/download.jsonl.gz").status_code == 404
+    # the JSON Lines are made piece by piece from the kept file, whatever the pieces' edges: none, one, many objects
+    for objects in ([], [{"a": 1}], [{"a": "x,\ny"}, {"b": [1, 2]}, {"c": "]["}] * 5000):
+        array = b"[" + b",\n".join(json.dumps(o, separators=(",", ":")).encode() for o in objects) + b"]"
+        made = gzip.decompress(b"".join(bulk.jsonl_chunks(gzip.compress(array))))
+        assert [json.loads(line) for line in made.splitlines()] == objects
+
+
 def test_a_download_whose_reader_stops_reading_is_cut_off(
     sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -724,6 +724,7 @@ _DAMAGED_ASKS: dict[str, tuple[str, str, bytes | None]] = {
     "/bulk-data": ("GET", "/bulk-data", None),
     "/bulk-data/{which}": ("GET", "/bulk-data/oracle-cards", None),
     "/bulk-data/{which}/download": ("GET", "/bulk-data/oracle-cards/download", None),
+    "/bulk-data/{which}/download.jsonl.gz": ("GET", "/bulk-data/oracle-cards/download.jsonl.gz", None),
     "/health": ("GET", "/health", None),
     "/names/resolve": ("POST", "/names/resolve", b'["Lightning Bolt"]'),
     "/names/references": ("GET", "/names/references?name=Lightning%20Bolt", None),

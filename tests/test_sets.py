@@ -55,8 +55,11 @@ def server(with_set_list: Path) -> Iterator[Server]:
 def test_a_kept_set_is_scryfalls_object_and_the_others_are_built(with_set_list: Path) -> None:
     with OracleDB(with_set_list) as db:
         eld = db.sets("eld")
-        # Scryfall's object as the list gave it: the fields no card object carries are there
-        assert eld == SCRYFALL_SETS["eld"]
+        # Scryfall's object as the list gave it: the fields no card object carries are there; its card_count is
+        # what this database holds (one per collector number), which the set's search_uri finds
+        held = db.sql("SELECT count(DISTINCT collector_number) FROM printings WHERE set_code = 'eld'").rows()[0][0]
+        assert eld == SCRYFALL_SETS["eld"] | {"card_count": held} and 0 < held < SCRYFALL_SETS["eld"]["card_count"]
+        assert len(db.search("e:eld include:extras", unique="prints")) == held
         assert eld["icon_svg_uri"] == "https://svgs.scryfall.io/sets/eld.svg" and eld["tcgplayer_id"] == 2494
         listed = db.sets()
         codes = [s["code"] for s in listed]
@@ -84,10 +87,11 @@ def test_a_later_ingest_without_a_set_list_keeps_it(with_set_list: Path, tmp_pat
 def test_the_server_answers_the_kept_objects_with_its_own_links(server: Server) -> None:
     eld = server.client.get("/sets/eld").json()
     expected = json.loads(json.dumps(SCRYFALL_SETS["eld"]).replace("https://api.scryfall.com/", server.base + "/"))
-    assert eld == expected
+    assert eld == expected | {"card_count": eld["card_count"]}  # the count of what this database holds
     assert server.client.get(eld["uri"]).json() == eld  # /sets/{id}
-    search = server.client.get(eld["search_uri"]).json()  # the set's search_uri works here
+    search = server.client.get(eld["search_uri"]).json()  # the set's search_uri works here, and finds card_count
     assert search["object"] == "list" and all(c["set"] == "eld" for c in search["data"])
+    assert search["total_cards"] == eld["card_count"]
     assert server.client.get("/sets/tcgplayer/2494").json() == eld
     missing = server.client.get("/sets/tcgplayer/999999")
     # the list says TCGplayer groups, so an unknown group is plainly not found
@@ -100,7 +104,10 @@ def test_the_server_answers_the_kept_objects_with_its_own_links(server: Server) 
 
 def test_the_cli_shows_a_kept_set(with_set_list: Path) -> None:
     code, out, _ = _run("sets", "eld", "--db", str(with_set_list), "--json")
-    assert code == 0 and json.loads(out) == SCRYFALL_SETS["eld"]
+    shown = json.loads(out)
+    assert code == 0 and shown == SCRYFALL_SETS["eld"] | {"card_count": shown["card_count"]}
+    with OracleDB(with_set_list) as db:
+        assert shown["card_count"] == len(db.search("e:eld include:extras", unique="prints"))
 
 
 def test_fetch_set_list_follows_pages_and_writes_one_array(tmp_path: Path) -> None:
@@ -141,7 +148,8 @@ def test_an_online_ingest_downloads_and_keeps_the_set_list(tmp_path: Path) -> No
         report = _online_ingest(srv, db, cache)
         assert {f["kind"] for f in report["files"]} == {"cards", "sets"} and not report["warnings"]
         with OracleDB(db) as opened:
-            assert opened.sets("mh3") == SCRYFALL_SETS["mh3"]
+            held = opened.sql("SELECT count(DISTINCT collector_number) FROM printings WHERE set_code = 'mh3'").rows()
+            assert opened.sets("mh3") == SCRYFALL_SETS["mh3"] | {"card_count": held[0][0]}
         # Scryfall's /sets fails on the next run: the list downloaded before is used, and the ingest says so
         srv.script("/sets", Reply.error(404), repeat_last=True)
         report = _online_ingest(srv, db, cache)

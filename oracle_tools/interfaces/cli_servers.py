@@ -45,8 +45,19 @@ from oracle_tools.store.sqlfiles import SERVED_QUERY_TIMEOUT
     "first answers are quick (on the full real data: about 10 s of CPU and 500 MB of memory). --no-warm builds "
     "each when a request first needs it: a lighter server for a few lookups.",
 )
+@click.option(
+    "--links",
+    type=click.Choice(["server", "scryfall"]),
+    default="server",
+    show_default=True,
+    help="How answers write their links (uri, next_page, set_uri …): server, this server's address; scryfall, "
+    "Scryfall's (https://api.scryfall.com/…), for clients that follow only those and send them to the base URL "
+    "they were given, such as scryfall-client (npm).",
+)
 @friendly_errors
-def serve_command(db_path: Path | None, host: str, port: int, workers: int, query_timeout: float, warm: bool) -> None:
+def serve_command(
+    db_path: Path | None, host: str, port: int, workers: int, query_timeout: float, warm: bool, links: str
+) -> None:
     """Serve the Scryfall-compatible HTTP API, the rules endpoints and the web page (read-only).
 
     \b
@@ -68,7 +79,7 @@ def serve_command(db_path: Path | None, host: str, port: int, workers: int, quer
     def announce(url: str) -> None:  # once the socket is bound: the port bound (--port 0: the one the system chose)
         click.echo(f"serving {url} from {path} (read-only); Ctrl-C stops", err=True)
 
-    _serve.run(path, host=host, port=port, workers=workers, warm=warm, announce=announce)
+    _serve.run(path, host=host, port=port, workers=workers, warm=warm, announce=announce, links=links)
 
 
 # -- MCP server (oracle_tools/interfaces/mcp_server.py) -----------------------------------------------------

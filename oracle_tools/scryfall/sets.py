@@ -8,7 +8,8 @@ first of these that knows it:
 
 * the set facts its card objects carry, kept per set: ``id`` (the ``set_id``, or the id ``set_uri`` links to),
   ``name``, ``set_type``, ``released_at`` (the earliest printing's date), ``card_count`` (the distinct collector
-  numbers here: what the set's ``search_uri`` finds), ``digital``/``foil_only``/``nonfoil_only`` (what every
+  numbers here: what the set's ``search_uri`` finds, each printing once, in English or a printed language; a set of
+  Scryfall's list gets this count too), ``digital``/``foil_only``/``nonfoil_only`` (what every
   printing says);
 * the set table shipped in the package (``oracle_tools/data/sets.csv``, built by ``scripts/build_set_table.py``
   from MTGJSON AllPrintings 2022 and Scryfall's own card objects): what no card object carries — ``block``,
@@ -41,7 +42,7 @@ SELECT set_code,
        mode(set_name) AS set_name,
        mode(set_type) AS set_type,
        min(released_at) AS released_at,
-       count(DISTINCT collector_number) AS card_count,
+       count(DISTINCT coalesce(collector_number, id)) AS card_count,
        bool_and(digital) AS digital,
        bool_and(finishes = ['foil']) AS foil_only,
        bool_and(NOT list_contains(finishes, 'foil') AND NOT list_contains(finishes, 'etched')) AS nonfoil_only
@@ -69,7 +70,14 @@ def set_objects(con: duckdb.DuckDBPyConnection, base_url: str | None = None) -> 
             kept[code] = whole
     cur = con.execute(_SETS_SQL)
     columns = [d[0] for d in cur.description]
-    built = [_set_object(dict(zip(columns, row)), base_url) for row in cur.fetchall()]
+    rows = [dict(zip(columns, row)) for row in cur.fetchall()]
+    built = [_set_object(row, base_url) for row in rows]
+    # card_count is what the set's search_uri finds here (one per collector number, in English or a printed
+    # language: search/compiler.py ONE_LANGUAGE_PER_PRINTING), also for a set of Scryfall's list, whose own count
+    # names printings this database may not hold (a client pages a set's search by it)
+    counts = {row["set_code"]: row["card_count"] for row in rows}
+    for code, item in kept.items():
+        item["card_count"] = counts.get(code, 0)
     found = list(kept.values()) + [item for item in built if item["code"] not in kept]
     # newest first (ISO dates sort as text; a set without a date last), then by code
     found.sort(key=lambda item: item["code"])

@@ -66,12 +66,25 @@ def compile(
     order: str = "name",
     direction: str = "auto",
     nameable: Callable[[str], list[str]] | None = None,
+    extras: bool = False,
+    multilingual: bool = False,
 ) -> Compiled:
     """Parse and compile ``query`` (raises :class:`SearchSyntaxError`). Queries without ``nameable:`` (whose
-    answer depends on the database's choose-name rules) are compiled once and cached."""
+    answer depends on the database's choose-name rules) are compiled once and cached. ``extras`` and
+    ``multilingual``: Scryfall's ``include_extras`` and ``include_multilingual`` (as ``include:extras`` and
+    ``lang:any`` in the query)."""
     if "nameable" not in query.lower():
-        return _compile_cached(query, unique, order, direction)
-    return compile_query(parse(query), query, unique=unique, order=order, direction=direction, nameable=nameable)
+        return _compile_cached(query, unique, order, direction, extras, multilingual)
+    return compile_query(
+        parse(query),
+        query,
+        unique=unique,
+        order=order,
+        direction=direction,
+        nameable=nameable,
+        extras=extras,
+        multilingual=multilingual,
+    )
 
 
 def written_keywords(query: str, *, nameable: Callable[[str], list[str]] | None = None) -> list[str]:
@@ -89,8 +102,12 @@ def written_keywords(query: str, *, nameable: Callable[[str], list[str]] | None 
 
 
 @lru_cache(maxsize=1024)
-def _compile_cached(query: str, unique: str, order: str, direction: str) -> Compiled:
-    return compile_query(parse(query), query, unique=unique, order=order, direction=direction)
+def _compile_cached(
+    query: str, unique: str, order: str, direction: str, extras: bool = False, multilingual: bool = False
+) -> Compiled:
+    return compile_query(
+        parse(query), query, unique=unique, order=order, direction=direction, extras=extras, multilingual=multilingual
+    )
 
 
 def run(
@@ -101,11 +118,22 @@ def run(
     order: str = "name",
     direction: str = "auto",
     nameable: Callable[[str], list[str]] | None = None,
+    extras: bool = False,
+    multilingual: bool = False,
 ) -> pl.DataFrame:
-    """The cards (or printings) ``query`` finds, one row per match, in the query's order."""
+    """The cards (or printings) ``query`` finds, one row per match, in the query's order (``extras``,
+    ``multilingual``: as :func:`compile`)."""
     from oracle_tools.store.sqlfiles import frame
 
-    compiled = compile(query, unique=unique, order=order, direction=direction, nameable=nameable)
+    compiled = compile(
+        query,
+        unique=unique,
+        order=order,
+        direction=direction,
+        nameable=nameable,
+        extras=extras,
+        multilingual=multilingual,
+    )
     return _execute(frame, con, compiled, query)
 
 

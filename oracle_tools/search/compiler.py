@@ -1002,6 +1002,16 @@ def _is_printing(term: Term) -> bool:
     return kw.level == "printing"
 
 
+#: Without lang:, a search lists each printing once — one per set and collector number: the English one, else the
+#: first language by code (a printing the data hold only in other languages, such as the foreign printings of the
+#: sets after the 2019 dump) — as Scryfall lists "English or the printed language". A set's card_count counts the
+#: same (oracle_tools/scryfall/sets.py), so its search_uri finds card_count printings.
+ONE_LANGUAGE_PER_PRINTING = (
+    "QUALIFY row_number() OVER (PARTITION BY p.set_code, coalesce(p.collector_number, p.id) "
+    "ORDER BY (p.lang = 'en') DESC, p.lang, p.id) = 1"
+)
+
+
 def _mentions_lang(terms: list[Term]) -> bool:
     return any(BY_NAME.get(t.keyword) is not None and BY_NAME[t.keyword].family == "lang" for t in terms)
 
@@ -1048,9 +1058,12 @@ def compile_query(
     order: str = "name",
     direction: str = "auto",
     nameable: Callable[[str], list[str]] | None = None,
+    extras: bool = False,
+    multilingual: bool = False,
 ) -> Compiled:
     """The SQL and parameters for ``tree`` (from ``parse(query)``); keywords inside the query win over the
-    ``unique`` / ``order`` / ``direction`` arguments."""
+    ``unique`` / ``order`` / ``direction`` arguments. ``extras``: as ``include:extras`` (Scryfall's
+    ``include_extras``); ``multilingual``: every language, as ``lang:any`` (its ``include_multilingual``)."""
     state = _State(query, nameable=nameable)
     for name, value, allowed in (
         ("unique", unique, UNIQUE),
@@ -1063,7 +1076,7 @@ def compile_query(
     terms = walk(tree)
     _display(terms, options, state)
     if not options.extras:
-        options.extras = _reveals_extras(terms)
+        options.extras = extras or _reveals_extras(terms)
     where = _expr(tree, state) if not isinstance(tree, Empty) else "true"
     visible = "true" if options.extras else "c.is_card"
     printing_level = options.unique != "cards" or any(_is_printing(t) for t in terms)
@@ -1097,14 +1110,10 @@ ORDER BY {order_sql}"""
     domain = "true"
     if not options.extras:
         domain = "NOT coalesce(p.set_type = 'memorabilia', false)"
-    if options.unique != "cards" and not _mentions_lang(terms):
-        # Scryfall lists English printings unless lang: is given; a card printed only in other languages
-        # keeps those (the foreign-only printings in the data)
-        domain += (
-            " AND (p.lang = 'en' OR p.oracle_id NOT IN "
-            "(SELECT oracle_id FROM printings WHERE lang = 'en' AND oracle_id IS NOT NULL))"
-        )
     matched = f"SELECT p.* FROM cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {visible} AND {domain} AND {where}"
+    if options.unique != "cards" and not multilingual and not _mentions_lang(terms):
+        # each printing once, in English or a language it was printed in (lang: or include_multilingual: all)
+        matched = f"SELECT p.* FROM ({matched} {ONE_LANGUAGE_PER_PRINTING}) p"
     if options.unique == "prints":
         sql = f"""
 WITH m AS ({matched})

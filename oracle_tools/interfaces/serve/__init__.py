@@ -25,6 +25,7 @@ __all__ = ["app_factory", "create_app", "run"]
 _DB_ENV = "ORACLE_TOOLS_SERVE_DB"
 _WARM_ENV = "ORACLE_TOOLS_SERVE_WARM"  # the worker processes' `--warm/--no-warm`, as the database path above
 _ADDRESS_ENV = "ORACLE_TOOLS_SERVE_ADDRESS"  # the worker processes' bound "port host"
+_LINKS_ENV = "ORACLE_TOOLS_SERVE_LINKS"  # the worker processes' `--links`
 #: Seconds a thread holds the GIL before another may take it, in the server process (Python's default: 0.005).
 SWITCH_INTERVAL = 0.001
 
@@ -35,6 +36,7 @@ def app_factory() -> Starlette:
     return create_app(
         Path(os.environ[_DB_ENV]),
         warm=os.environ.get(_WARM_ENV, "1") == "1",
+        links=os.environ.get(_LINKS_ENV, "server"),
         address=(host, int(port)) if port.isdigit() else None,
     )
 
@@ -68,11 +70,13 @@ def run(
     log_level: str = "warning",
     warm: bool = True,
     announce: Callable[[str], None] | None = None,
+    links: str = "server",
 ) -> None:
     """Serve until interrupted. Opens the database read-only first, so a missing file fails at once. ``warm``:
     build every card object, the name index and the deck rules in the background at start (``--no-warm``: on first
     use). ``announce`` is given the server's address once its socket is bound: the port bound, which ``port=0``
-    (any free port) leaves to the system."""
+    (any free port) leaves to the system. ``links``: ``scryfall`` writes the links in answers as Scryfall's
+    (``https://api.scryfall.com/…``), for clients that follow only those (docs/serve.md)."""
     import uvicorn
     from uvicorn.config import STARTUP_FAILURE
     from uvicorn.supervisors import Multiprocess
@@ -108,9 +112,10 @@ def run(
         os.environ[_DB_ENV] = str(path)
         os.environ[_WARM_ENV] = "1" if warm else "0"
         os.environ[_ADDRESS_ENV] = f"{bound[1]} {bound[0]}"
+        os.environ[_LINKS_ENV] = links
         config = uvicorn.Config("oracle_tools.interfaces.serve:app_factory", factory=True, workers=workers, **options)
     else:
-        config = uvicorn.Config(create_app(path, warm=warm, address=bound), **options)
+        config = uvicorn.Config(create_app(path, warm=warm, address=bound, links=links), **options)
     server = WakesOnlyWhenNeeded(config)
     try:
         if workers > 1:

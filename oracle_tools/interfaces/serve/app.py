@@ -325,6 +325,7 @@ def api_routes() -> list[BaseRoute]:
         Route("/bulk-data", scryfall.bulk_data, methods=["GET"]),
         Route("/bulk-data/{which}", scryfall.bulk_data, methods=["GET"]),
         Route("/bulk-data/{which}/download", scryfall.bulk_download, methods=["GET"]),
+        Route("/bulk-data/{which}/download.jsonl.gz", scryfall.bulk_download_jsonl, methods=["GET"]),
         Route("/health", scryfall.health, methods=["GET"]),
         Route("/names/resolve", rules.names_resolve, methods=["GET", "POST"]),
         Route("/names/references", rules.names_references, methods=["GET"]),
@@ -342,16 +343,19 @@ def create_app(
     extra_routes: Sequence[BaseRoute] = (),
     warm: bool = True,
     address: tuple[str, int] | None = None,
+    links: str = "server",
 ) -> Starlette:
     """The ASGI app over the database at ``db_path`` (opened read-only now: a missing file raises
     DatabaseMissingError). ``extra_routes`` are added after the API, before the web page's ``/``. ``warm``: build
     every card object, the name index and the deck rules in the background at open (see ``serve --no-warm``), and
-    the bulk files for ``address`` (the host and port the server is bound to), which their links name."""
+    the bulk files for ``address`` (the host and port the server is bound to), which their links name. ``links``:
+    ``server`` writes links on the address a client used, ``scryfall`` Scryfall's (``serve --links``)."""
     # the pages use the request's generation too (this thread's view of it) and the same worker pools
     from oracle_tools.interfaces.serve import bulk, pages, web
     from oracle_tools.interfaces.serve.params import address_base
+    from oracle_tools.scryfall.links import links_base
 
-    bases = [address_base(*address)] if address is not None else []
+    bases = [links_base(address_base(*address), links)] if address is not None else []
     store = Store(Path(db_path), warm=warm, on_warm=(lambda gen: bulk.prebuild(gen, bases)) if bases else None)
 
     @asynccontextmanager
@@ -399,6 +403,7 @@ def create_app(
         },
     )
     app.state.store = store
+    app.state.links = links
     app.state.pools = {name: Pool(name, threads, queue) for name, (threads, queue) in POOLS.items()}
     from oracle_tools.interfaces.serve.bulk import Downloads
 

@@ -110,6 +110,8 @@ def _build(gen: Generation, kind: str, base: str) -> BulkFile:
         write(b"[")
         first = True
         for item in _items(gen, kind, base):
+            if b"\n" in item:  # one object a line (JSON escapes a newline in a string): JSON Lines are cut there
+                item = _json(json.loads(item))
             write(item if first else b",\n" + item)
             first = False
         write(b"]")
@@ -137,11 +139,20 @@ def _json(data: Any) -> bytes:
     return json.dumps(data, ensure_ascii=False, default=str, separators=(",", ":")).encode("utf-8")
 
 
+def _bulk_id(updated_at: str, kind: str) -> str:
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"oracle-tools-bulk:{updated_at}:{kind}"))
+
+
+def bulk_id(gen: Generation, kind: str) -> str:
+    """The id of the ``kind`` bulk_data object of this generation (without building its file)."""
+    return _bulk_id(_updated_at(gen), kind)
+
+
 def bulk_object(gen: Generation, kind: str, base: str) -> dict[str, Any]:
     """Scryfall's ``bulk_data`` object of ``kind`` (the file is built if it was not)."""
     built = bulk_file(gen, kind, base)
     name, description = TYPES[kind]
-    item_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"oracle-tools-bulk:{built.updated_at}:{kind}"))
+    item_id = _bulk_id(built.updated_at, kind)
     return {
         "object": "bulk_data",
         "id": item_id,
@@ -153,6 +164,7 @@ def bulk_object(gen: Generation, kind: str, base: str) -> dict[str, Any]:
         "size": built.size,
         "compressed_size": len(built.compressed),
         "download_uri": f"{base}/bulk-data/{kind.replace('_', '-')}/download",
+        "jsonl_download_uri": f"{base}/bulk-data/{kind.replace('_', '-')}/download.jsonl.gz",
         "content_type": "application/json",
         "content_encoding": "gzip",
     }
@@ -165,16 +177,46 @@ class Downloads:
         self.running = 0
 
 
-class BulkDownload:
-    """An ASGI answer streaming one built file, gzip as it is or decompressed, until it ends or its client leaves
-    (or is cut off: limits.CutsOffStalledReaders); its slot in ``downloads`` was taken by the caller (before
-    building the file) and is released when the answer ends."""
+def jsonl_chunks(compressed: bytes) -> Iterator[bytes]:
+    """The gzip file of JSON Lines made from a built file (``compressed``: the gzip of ``[``, the objects joined by
+    ``,\n``, ``]``, no object holding a newline), piece by piece: each line's ``[``, ``,`` or ``]`` taken off."""
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    deflate = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    rest = b""
+    first = True
+    for start in range(0, len(compressed), CHUNK // 8):
+        text = rest + inflate.decompress(compressed[start : start + CHUNK // 8])
+        *lines, rest = text.split(b"\n")
+        out = []
+        for line in lines:
+            if first:
+                line, first = line[1:], False  # the array's "["
+            out.append(line[:-1] + b"\n")  # the "," between two objects
+        piece = deflate.compress(b"".join(out))
+        if piece:
+            yield piece
+    rest += inflate.flush()
+    last = rest[1:] if first else rest
+    last = last[:-1]  # the array's "]"
+    yield deflate.compress(last + b"\n" if last else b"") + deflate.flush()
 
-    def __init__(self, built: BulkFile, *, gzip_ok: bool, downloads: Downloads, filename: str) -> None:
+
+class BulkDownload:
+    """An ASGI answer streaming one built file, gzip as it is or decompressed, or made into a gzip file of JSON Lines
+    (``jsonl``), until it ends or its client leaves (or is cut off: limits.CutsOffStalledReaders); its slot in
+    ``downloads`` was taken by the caller (before building the file) and is released when the answer ends."""
+
+    def __init__(
+        self, built: BulkFile, *, gzip_ok: bool, downloads: Downloads, filename: str, jsonl: bool = False
+    ) -> None:
         self.built, self.gzip_ok, self.downloads, self.filename = built, gzip_ok, downloads, filename
+        self.jsonl = jsonl
 
     def _chunks(self) -> Any:
         data = self.built.compressed
+        if self.jsonl:
+            yield from jsonl_chunks(data)
+            return
         if self.gzip_ok:
             for start in range(0, len(data), CHUNK):
                 yield data[start : start + CHUNK]
@@ -190,17 +232,19 @@ class BulkDownload:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = [
-            (b"content-type", b"application/json"),
+            (b"content-type", b"application/gzip" if self.jsonl else b"application/json"),
             (b"content-disposition", f'attachment; filename="{self.filename}"'.encode()),
-            (b"vary", b"Accept-Encoding"),
         ]
-        if self.gzip_ok:
+        if self.jsonl:  # a .jsonl.gz file, sent as its bytes whatever the client accepts (its length unknown)
+            pass
+        elif self.gzip_ok:
+            headers.append((b"vary", b"Accept-Encoding"))
             headers += [
                 (b"content-encoding", b"gzip"),
                 (b"content-length", str(len(self.built.compressed)).encode()),
             ]
         else:
-            headers.append((b"content-length", str(self.built.size).encode()))
+            headers += [(b"vary", b"Accept-Encoding"), (b"content-length", str(self.built.size).encode())]
         try:
             async with anyio.create_task_group() as answer:
 
@@ -225,6 +269,11 @@ class BulkDownload:
         # A reader that stops reading stalls a send here (the transport's flow control) until the server's protocol
         # resets its connection (limits.CutsOffStalledReaders); its disconnect then ends the answer (watch, above).
         await send({"type": "http.response.start", "status": 200, "headers": headers})
-        for chunk in self._chunks():
+        chunks = self._chunks()
+        while True:
+            # a JSON Lines piece is compressed again on a worker thread (about 20 ms of CPU a piece), not on the loop
+            chunk = await anyio.to_thread.run_sync(next, chunks, None) if self.jsonl else next(chunks, None)
+            if chunk is None:
+                break
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
         await send({"type": "http.response.body", "body": b""})

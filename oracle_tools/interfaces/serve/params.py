@@ -13,6 +13,7 @@ from starlette.requests import Request
 
 from oracle_tools.interfaces.serve.responses import ApiError
 from oracle_tools.names.resolver import MAX_NAME_CHARS
+from oracle_tools.scryfall.links import links_base
 from oracle_tools.text.surrogates import lone_surrogate
 
 MAX_BODY = 1024 * 1024  # bytes: a bigger request body is refused with 413
@@ -156,7 +157,8 @@ def address_base(host: str, port: int) -> str:
 
 
 def base_url_of(request: Request) -> str:
-    """This server's address for the links in answers (``uri``, ``next_page`` …). The ``Host`` header is a
+    """This server's address for the links in answers (``uri``, ``next_page`` …); Scryfall's with ``serve --links
+    scryfall`` (oracle_tools/scryfall/links.py). The ``Host`` header is a
     client's word: it is used only when it names the address the connection came in on (or ``localhost`` at
     its port), else the links use that address itself, so no request can make answers point elsewhere."""
     server = request.scope.get("server") or ("127.0.0.1", 8765)
@@ -164,4 +166,5 @@ def base_url_of(request: Request) -> str:
     address = address_base(host, port).removeprefix("http://")
     given = request.headers.get("host", "").strip().lower()
     allowed = {address.lower(), f"localhost:{port}"} | ({host.lower(), "localhost"} if port == 80 else set())
-    return f"http://{given if given in allowed else address}"
+    own = f"http://{given if given in allowed else address}"
+    return links_base(own, getattr(request.app.state, "links", "server"))  # serve --links

@@ -300,14 +300,23 @@ _SEARCH = frozenset(
 )
 
 
-def search_ids(gen: Generation, query: str, unique: str, order: str, direction: str) -> IdList:
+def search_ids(
+    gen: Generation,
+    query: str,
+    unique: str,
+    order: str,
+    direction: str,
+    *,
+    extras: bool = False,
+    multilingual: bool = False,
+) -> IdList:
     """:func:`searches.search_ids <oracle_tools.interfaces.serve.searches.search_ids>` with its errors as the API
     answers them: a search stopped by the time limit 422, a query that is not valid syntax 400 (type ``syntax``)."""
     from oracle_tools import search as _search
     from oracle_tools.store.sqlfiles import QueryTimeoutError
 
     try:
-        return searches.search_ids(gen, query, unique, order, direction)
+        return searches.search_ids(gen, query, unique, order, direction, extras=extras, multilingual=multilingual)
     except QueryTimeoutError as exc:
         raise ApiError(422, str(exc)) from None
     except DatabaseMissingError:  # the server's file (a damaged one): answered as such, not as the query's fault
@@ -356,12 +365,15 @@ async def cards_search(request: Request) -> Response:
     if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= 100_000:
         raise ApiError(400, f"page={page_text[:20]!r} is not a page number (1, 2, …).")
     page = int(page_text)
-    for flag in ("include_extras", "include_multilingual", "include_variations"):
-        bool_param(params.get(flag), flag)
+    # Scryfall's include_extras and include_multilingual (as include:extras and lang:any in the query);
+    # include_variations is checked and changes nothing: the data mark no printing as a variation to leave out
+    extras, multilingual, _ = (
+        bool_param(params.get(flag), flag) for flag in ("include_extras", "include_multilingual", "include_variations")
+    )
     base = base_url_of(request)
 
     def work(gen: Generation) -> Response:
-        ids_all = search_ids(gen, query, unique, order, direction)
+        ids_all = search_ids(gen, query, unique, order, direction, extras=extras, multilingual=multilingual)
         total = len(ids_all)
         if total == 0:
             raise ApiError(404, f"Your query “{query}” didn’t match any cards.")
@@ -611,6 +623,25 @@ async def bulk_download(request: Request) -> Response:
     kind = bulk.type_name(request.path_params["which"])
     if kind is None:
         raise ApiError(404, f"No bulk data of type “{request.path_params['which'][:60]}”; GET /bulk-data lists them.")
+    return await _download(request, kind, jsonl=False)
+
+
+async def bulk_download_jsonl(request: Request) -> Response:
+    """GET /bulk-data/{type}/download.jsonl.gz (a bulk_data object's ``jsonl_download_uri``): the same objects as a
+    gzip file of JSON Lines, one object a line, as Scryfall hosts them (its bytes are the file: no
+    Content-Encoding), made from the kept file as it streams."""
+    from oracle_tools.interfaces.serve import bulk
+
+    endpoint_params(request, frozenset())
+    kind = bulk.type_name(request.path_params["which"])
+    if kind is None:
+        raise ApiError(404, f"No bulk data of type “{request.path_params['which'][:60]}”; GET /bulk-data lists them.")
+    return await _download(request, kind, jsonl=True)
+
+
+async def _download(request: Request, kind: str, *, jsonl: bool) -> Response:
+    from oracle_tools.interfaces.serve import bulk
+
     downloads: bulk.Downloads = request.app.state.downloads
     if downloads.running >= bulk.MAX_DOWNLOADS:
         raise ApiError(503, f"{bulk.MAX_DOWNLOADS} bulk downloads are running; retry in a minute.")
@@ -624,17 +655,29 @@ async def bulk_download(request: Request) -> Response:
         downloads.running -= 1  # no answer will stream: the slot is free again
         raise
     gzip_ok = "gzip" in request.headers.get("accept-encoding", "").lower()
-    answer = bulk.BulkDownload(built, gzip_ok=gzip_ok, downloads=downloads, filename=f"{kind.replace('_', '-')}.json")
+    name = kind.replace("_", "-") + (".jsonl.gz" if jsonl else ".json")
+    answer = bulk.BulkDownload(built, gzip_ok=gzip_ok, downloads=downloads, filename=name, jsonl=jsonl)
     return answer  # type: ignore[return-value]  # an ASGI answer Starlette sends as it is
 
 
 async def bulk_data(request: Request) -> Response:
-    """GET /bulk-data and /bulk-data/{id or type}: Scryfall's bulk_data objects of the types this server exports."""
+    """GET /bulk-data and /bulk-data/{id or type}: Scryfall's bulk_data objects of the types this server exports;
+    one object's route with ``format=file`` answers its file (Scryfall documents ``json`` and ``file`` there)."""
     from oracle_tools.interfaces.serve import bulk
 
-    endpoint_params(request, frozenset())
-    base = base_url_of(request)
     wanted = request.path_params.get("which")
+    endpoint_params(request, frozenset(), formats=frozenset({"json", "file"}) if wanted else frozenset({"json"}))
+    base = base_url_of(request)
+    if wanted is not None and request.scope["state"]["answer_form"][0] == "file":
+        kind = bulk.type_name(wanted)
+        if kind is None:  # an id: the type it names (its date is read from the database, on a worker thread)
+            gen: Generation = request.scope["oracle_tools.generation"]
+            pools: dict[str, Pool] = request.app.state.pools
+            ids = {await pools["lookups"].run(bulk.bulk_id, gen, k): k for k in bulk.TYPES}
+            kind = ids.get(wanted)
+        if kind is None:
+            raise ApiError(404, f"No bulk data found for “{wanted[:100]}”; GET /bulk-data lists them.")
+        return await _download(request, kind, jsonl=False)
 
     def work(gen: Generation) -> Response:
         items = [bulk.bulk_object(gen, kind, base) for kind in bulk.TYPES]

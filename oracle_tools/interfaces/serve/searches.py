@@ -29,13 +29,25 @@ def query_timeout() -> float:
         return SERVED_QUERY_TIMEOUT
 
 
-def search_ids(gen: Generation, query: str, unique: str, order: str, direction: str) -> IdList:
-    """The printing ids a search finds, in order (the search on this thread's user cursor), cached (in bytes).
+def search_ids(
+    gen: Generation,
+    query: str,
+    unique: str,
+    order: str,
+    direction: str,
+    *,
+    extras: bool = False,
+    multilingual: bool = False,
+) -> IdList:
+    """The printing ids a search finds, in order (the search on this thread's user cursor), cached (in bytes);
+    ``extras``, ``multilingual``: the API's ``include_extras`` and ``include_multilingual``.
     Raises :class:`~oracle_tools.store.sqlfiles.QueryTimeoutError` past :func:`query_timeout`, and
     :class:`~oracle_tools.search.SearchSyntaxError` (an ``OracleToolsError``) for a query that is not valid syntax."""
     from oracle_tools import search as _search
 
-    key = (query, unique, order, direction)
+    key: tuple[str | bool, ...] = (query, unique, order, direction)
+    if extras or multilingual:  # the API's include_ flags: another answer of the same query
+        key += (extras, multilingual)
     hit: IdList | None = gen.searches.get(key)
     if hit is not None:
         return hit
@@ -43,7 +55,14 @@ def search_ids(gen: Generation, query: str, unique: str, order: str, direction: 
     cursor = gen.user_cursor()
     with _search.time_limit(query_timeout()).watching(cursor):  # a runaway query cannot hold a thread
         frame = _search.run(
-            cursor, query, unique=unique, order=order, direction=direction, nameable=gen.db.nameable_ids
+            cursor,
+            query,
+            unique=unique,
+            order=order,
+            direction=direction,
+            nameable=gen.db.nameable_ids,
+            extras=extras,
+            multilingual=multilingual,
         )
     ids = IdList(frame.get_column("id").to_list())
     gen.searches.put(key, ids, ids.nbytes + len(query))
