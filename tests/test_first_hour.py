@@ -74,6 +74,19 @@ def test_same_name_of_two_halves_says_they_name_one_card(sample_db_path: Path) -
     assert code == 1 and out.startswith("different names:")
 
 
+@pytest.mark.parametrize(
+    ("front", "back"), [("Delver of Secrets", "Insectile Aberration"), ("Brazen Borrower", "Petty Theft")]
+)
+def test_same_name_of_two_faces_of_one_card_says_different_names(sample_db_path: Path, front: str, back: str) -> None:
+    """CR 201.2a with 712.8a/712.8d–e (a transforming card) and 715.4 (an adventurer): an object has one face's
+    name at a time, so the two faces of one card have different names; the words agree with the exit status."""
+    code, out, _ = _run("same-name", front, back, "--db", str(sample_db_path))
+    assert code == 1 and out.startswith(f"different names: {front!r} and {back!r} are faces of the one card "), out
+    assert f"[{front!r}] / [{back!r}] (CR 201.2a)" in out and "same name" not in out
+    code, out, _ = _run("same-name", front, back, "--db", str(sample_db_path), "--json")
+    assert code == 1 and json.loads(out)["same_name"] is False
+
+
 def test_refs_lists_each_mention_once(sample_db: OracleDB) -> None:
     rats = sample_db.references("Relentless Rats")
     spans = [(r["oracle_id"], r["start"]) for r in rats["own_text"] + rats["named_by"]]

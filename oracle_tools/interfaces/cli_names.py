@@ -113,9 +113,16 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
             f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]} "
             f"({shared}: whichever is meant, that is its name, CR 201.2a)"
         )
-    elif one_card:
+    elif one_card and answer:
         click.echo(
             f"same name: {first!r} and {second!r} both name the card {cards.pop()}, whose names are {names[first]}"
+        )
+    elif one_card:
+        # Delver of Secrets / Insectile Aberration: two faces of one card, but an object has only the face it shows
+        # (CR 712.8a, 712.8d–e; an adventurer, 715.4), so the names differ (201.2a)
+        click.echo(
+            f"different names: {first!r} and {second!r} are faces of the one card {cards.pop()}, and an object "
+            f"has only one face's name at a time: {names[first]} / {names[second]} (CR 201.2a)"
         )
     else:
         click.echo(f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]}")
