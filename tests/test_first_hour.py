@@ -275,3 +275,14 @@ def test_sql_fits_the_terminal_and_keeps_duckdbs_hints(sample_db_path: Path) -> 
         code == 2
         and err == 'error: SQL failed: Catalog Error: Table with name cardz does not exist! Did you mean "cards"?\n'
     )
+
+
+def test_a_usage_error_is_one_line_with_the_way_to_the_help(sample_db_path: Path) -> None:
+    """click's usage errors were four lines (Usage:, Try …, a blank line, error: …): now one line, as every other
+    error is, keeping the hint to the command's help inside it and click's exit status 2."""
+    for args, said in (
+        (("resolve", "--fuzy", "x"), "No such option '--fuzy'. Did you mean '--fuzzy'? (try 'oracle-tools resolve -h'"),
+        (("deck", "check", "--format", "modern"), "Missing argument 'FILES...'. (try 'oracle-tools deck check -h'"),
+    ):
+        result = CliRunner().invoke(main, [*args, "--db", str(sample_db_path)], prog_name="oracle-tools")
+        assert (result.exit_code, result.stdout) == (2, "") and result.stderr == f"error: {said} for help)\n"
