@@ -465,14 +465,14 @@ def test_a_card_that_sets_no_constraint_is_said_in_the_librarys_words(sample_db:
     with pytest.raises(ConstraintCardError) as caught:
         sample_db.constraint_for(card="Medling Mage")
     assert (caught.value.problem, caught.value.suggestions[0]) == ("not_found", "Meddling Mage")
-    assert str(caught.value).startswith("the card 'Medling Mage': no card has that name; did you mean Meddling Mage")
+    assert str(caught.value).startswith("the card 'Medling Mage': no card has that name; did you mean 'Meddling Mage'")
     with pytest.raises(ConstraintCardError, match="give a constraint phrase instead"):
         sample_db.constraint_for(card="Lightning Bolt")
     with pytest.raises(ConstraintError, match="not both"):
         sample_db.constraint_for("nonland", "Meddling Mage")
     result = run(sample_db, "Fire", "--card", "Medling Mage")
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: --card 'Medling Mage': no card has that name; did you mean Meddling Mage")
+    assert result.stderr.startswith("error: --card 'Medling Mage': no card has that name; did you mean 'Meddling Mage'")
     result = run(sample_db, "Fire", "--card", "Lightning Bolt")
     assert result.stderr.endswith("so it sets no constraint; give --constraint PHRASE instead.\n")
 

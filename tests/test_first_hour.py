@@ -286,3 +286,29 @@ def test_a_usage_error_is_one_line_with_the_way_to_the_help(sample_db_path: Path
     ):
         result = CliRunner().invoke(main, [*args, "--db", str(sample_db_path)], prog_name="oracle-tools")
         assert (result.exit_code, result.stdout) == (2, "") and result.stderr == f"error: {said} for help)\n"
+
+
+def test_did_you_mean_quotes_each_name_since_names_hold_commas(sample_db: OracleDB, sample_db_path: Path) -> None:
+    """'Lord of' is offered Eladamri, Lord of Leaves and Sorin, Lord of Innistrad: joined with bare commas the list
+    read as six names. Each name is quoted, in the one wording (text.matching.did_you_mean) every door says."""
+    import asyncio
+
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.mcp_server import build_server
+    from oracle_tools.interfaces.serve import create_app
+
+    offered = "'Eladamri, Lord of Leaves', 'Sorin, Lord of Innistrad', "
+    resolution = sample_db.resolve("Lord of")
+    assert resolution.suggestions[:2] == ("Eladamri, Lord of Leaves", "Sorin, Lord of Innistrad")
+    assert f"Did you mean {offered}" in resolution.miss_message()
+    code, out, _ = _run("resolve", "Lord of", "--db", str(sample_db_path))
+    assert code == 1 and f"Did you mean {offered}" in out, out
+    assert f"did you mean {offered}" in sample_db.choose_name("Lord of").reason
+    report = sample_db.check_deck("1 Lord of\n", format="vintage")
+    assert any(f"did you mean {offered[:-2]}" in p.detail for p in report.problems), report.problems
+    tool = asyncio.run(build_server(sample_db).call_tool("choose_name", {"name": "Lord of"}))
+    assert f"did you mean {offered}" in json.dumps(tool, default=str, ensure_ascii=False).replace("\\'", "'")
+    with TestClient(create_app(sample_db_path, warm=False), base_url="http://127.0.0.1:8765") as http:
+        details = http.get("/cards/named", params={"exact": "Lord of"}).json()["details"]
+        assert f"Did you mean {offered}" in details, details

@@ -56,7 +56,7 @@ from oracle_tools.names.kinds import printed_name_note
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.store.lazy import LazyModule
 from oracle_tools.text.constraints import AnyCard, Constraint, card_name_phrases, parse_constraint
-from oracle_tools.text.matching import normalize
+from oracle_tools.text.matching import did_you_mean, names_listed, normalize
 
 if TYPE_CHECKING:
     import duckdb
@@ -541,7 +541,7 @@ class NameChooser:
         else:
             reason = f"You may not choose “{text}”: no card in the Oracle card reference has that name."
             if r.suggestions:
-                reason = reason[:-1] + f"; did you mean {', '.join(r.suggestions)}?"
+                reason = reason[:-1] + f"; {did_you_mean(r.suggestions)}"
         return Verdict(
             query=text,
             valid=False,
@@ -556,7 +556,7 @@ class NameChooser:
     def _ambiguous(self, text: str, c: Constraint, r: Resolution) -> Verdict:
         candidates = tuple(dict.fromkeys(cand.face or cand.name for cand in r.candidates))
         reason = (
-            f"You may not choose “{text}” as it stands: it could be any of {', '.join(candidates)}; "
+            f"You may not choose “{text}” as it stands: it could be any of {names_listed(candidates)}; "
             "choose one of them by its English name."
         )
         return Verdict(
@@ -623,10 +623,12 @@ class ConstraintCardError(ConstraintError):
         """The message, naming the card as ``card_option`` gave it (the CLI: "--card") and what to give instead
         (the CLI: "--constraint PHRASE")."""
         if self.problem == "not_found":
-            hint = f"; did you mean {', '.join(self.suggestions)}?" if self.suggestions else "."
+            hint = f"; {did_you_mean(self.suggestions)}" if self.suggestions else "."
             return f"{card_option} {self.card!r}: no card has that name{hint}"
         if self.problem == "ambiguous":
-            return f"{card_option} {self.card!r} could be any of {', '.join(self.suggestions)}; give the English name."
+            return (
+                f"{card_option} {self.card!r} could be any of {names_listed(self.suggestions)}; give the English name."
+            )
         return (
             f"{self.name}'s Oracle text has no 'choose a card name' instruction, so it sets no constraint; "
             f"give {phrase_option} instead."

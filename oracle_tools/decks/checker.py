@@ -82,6 +82,7 @@ from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
 from oracle_tools.errors import DecklistError
 from oracle_tools.names.kinds import DECK_RULES, Via
 from oracle_tools.text.counts import counted
+from oracle_tools.text.matching import did_you_mean, names_listed
 
 if TYPE_CHECKING:
     import duckdb
@@ -349,12 +350,12 @@ class DeckChecker:
         if first.status == "ambiguous" and (shared := self._one_of_same_name(first)):
             return shared
         if first.status == "ambiguous":
-            cands = "; ".join(dict.fromkeys(c.name for c in first.candidates))
+            cands = names_listed(dict.fromkeys(c.name for c in first.candidates))
             return _Miss(f"'{echo(name)}' could be several cards: {cands}; write the full English name.")
         if first.status == "ok":
             return _Miss(f"'{echo(name)}' names {first.name}, which is not a card that can be in a deck.")
         sugg = first.suggestions[:3]  # resolve's own closest names (the top 3 of its 5)
-        hint = f"did you mean {', '.join(sugg)}?" if sugg else "no card name is close."
+        hint = did_you_mean(sugg) if sugg else "no card name is close."
         return _Miss(f"'{echo(name)}' is not a card name in the database; {hint}")
 
     def _one_of_same_name(self, res: Resolution) -> CardHit | None:
