@@ -312,3 +312,46 @@ def test_did_you_mean_quotes_each_name_since_names_hold_commas(sample_db: Oracle
     with TestClient(create_app(sample_db_path, warm=False), base_url="http://127.0.0.1:8765") as http:
         details = http.get("/cards/named", params={"exact": "Lord of"}).json()["details"]
         assert f"Did you mean {offered}" in details, details
+
+
+def test_deck_check_reads_a_csv_export_and_refuses_a_file_that_is_no_decklist(
+    sample_db: OracleDB, sample_db_path: Path, tmp_path: Path
+) -> None:
+    """A Moxfield CSV export is a decklist (its cards are judged); /etc/passwd-like text is no decklist: one line,
+    exit 2 — alike in the CLI, HTTP and MCP (every door parses through decks.decklist)."""
+    import asyncio
+
+    from mcp.server.mcpserver.exceptions import ToolError
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.mcp_server import build_server
+    from oracle_tools.interfaces.serve import create_app
+
+    csv_export = (
+        "Count,Tradelist Count,Name,Edition,Condition,Language,Foil,Tags,Last Modified,Collector Number\n"
+        '"4","0","Lightning Bolt","m11","Near Mint","English","","","","149"\n'
+        '"56","0","Mountain","m11","Near Mint","English","","","","242"\n'
+    )
+    passwd = "root:x:0:0:root:/root:/bin/bash\nbin:x:2:2:bin:/bin:/usr/sbin/nologin\n"
+    said = "looks like lines of colon-separated fields (like /etc/passwd), not a decklist"
+    (tmp_path / "deck.csv").write_text(csv_export, encoding="utf-8")
+    (tmp_path / "passwd").write_text(passwd, encoding="utf-8")
+    code, out, err = _run(
+        "deck", "check", str(tmp_path / "deck.csv"), "--format", "modern", "--db", str(sample_db_path)
+    )
+    assert code == 0 and out.endswith(f"{tmp_path / 'deck.csv'}: legal in modern\n"), (out, err)
+    code, out, err = _run("deck", "check", str(tmp_path / "passwd"), "--format", "modern", "--db", str(sample_db_path))
+    assert (code, out) == (
+        2,
+        "",
+    ) and err == f"error: {tmp_path / 'passwd'}: {said}; a decklist has lines such as '4 Lightning Bolt'\n"
+    with TestClient(create_app(sample_db_path, warm=False), base_url="http://127.0.0.1:8765") as http:
+        legal = http.post("/decks/check", params={"format": "modern"}, content=csv_export.encode())
+        assert legal.status_code == 200 and legal.json()["legal"] is True, legal.text
+        refused = http.post("/decks/check", params={"format": "modern"}, content=passwd.encode())
+        assert refused.status_code == 400 and said in refused.json()["details"], refused.text
+    server = build_server(sample_db)
+    checked = asyncio.run(server.call_tool("check_deck", {"decklist": csv_export, "format": "modern"}))
+    assert '"legal": true' in json.dumps(checked, default=str).replace('\\"', '"'), checked
+    with pytest.raises(ToolError, match="colon-separated fields"):
+        asyncio.run(server.call_tool("check_deck", {"decklist": passwd, "format": "modern"}))
