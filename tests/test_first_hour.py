@@ -355,3 +355,20 @@ def test_deck_check_reads_a_csv_export_and_refuses_a_file_that_is_no_decklist(
     assert '"legal": true' in json.dumps(checked, default=str).replace('\\"', '"'), checked
     with pytest.raises(ToolError, match="colon-separated fields"):
         asyncio.run(server.call_tool("check_deck", {"decklist": passwd, "format": "modern"}))
+
+
+def test_the_rules_text_given_as_a_bulk_file_points_at_rules_file(tmp_path: Path) -> None:
+    """`ingest --bulk-file MagicCompRules-20260116.txt` said only "is not JSON": the file is the Comprehensive Rules
+    text, which `--rules-file` reads — said in the one line, nothing written."""
+    rules = tmp_path / "MagicCompRules-20260116.txt"
+    rules.write_bytes(
+        "\ufeffMagic: The Gathering Comprehensive Rules\r\rThese rules are effective as of January 16, 2026.\r".encode()
+    )
+    db = tmp_path / "new.duckdb"
+    for args in (("--bulk-file", str(rules)), (str(rules),)):
+        code, out, err = _run("ingest", *args, "--db", str(db), "--no-progress")
+        assert (code, out) == (2, "") and err == (
+            f"error: {rules}: is the Comprehensive Rules text, not a bulk file of cards; give it with "
+            f"`oracle-tools ingest --rules-file {rules}`.\n"
+        ), err
+    assert not db.exists()
