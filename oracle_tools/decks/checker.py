@@ -903,9 +903,9 @@ def check_size(deck: Decklist, *, how_to_lift: str = LIFT_LIMITS) -> None:
     names = len({e.name for e in deck.entries})
     if lines > MAX_DECK_LINES or names > MAX_DECK_NAMES:
         raise DeckTooLargeError(
-            f"{deck.source}: {lines:,} card lines with {names:,} different names; a deck check takes at most "
-            f"{MAX_DECK_LINES:,} lines and {MAX_DECK_NAMES:,} names. Check a smaller list, or lift the limit "
-            f"({how_to_lift})"
+            f"{deck.source}: {counted(lines, 'card line')} with {counted(names, 'different name')}; a deck check "
+            f"takes at most {MAX_DECK_LINES:,} lines and {MAX_DECK_NAMES:,} names. Check a smaller list, or lift the "
+            f"limit ({how_to_lift})."
         )
 
 
