@@ -372,3 +372,31 @@ def test_the_rules_text_given_as_a_bulk_file_points_at_rules_file(tmp_path: Path
             f"`oracle-tools ingest --rules-file {rules}`.\n"
         ), err
     assert not db.exists()
+
+
+def test_serve_says_so_when_it_binds_a_privileged_port_as_root_or_serves_other_machines(
+    sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serve --port 80` as root bound a privileged port without a word, and `--host 0.0.0.0` exposed the server
+    to other machines silently: each is one line on stderr before the server starts (the default says nothing)."""
+    from oracle_tools.interfaces import serve as _serve
+
+    assert _serve.address_notes("127.0.0.1", 8765, as_root=True) == []
+    assert _serve.address_notes("localhost", 8765, as_root=False) == []
+    assert _serve.address_notes("127.0.0.1", 80, as_root=False) == []  # not root: the bind fails, said as an error
+    (privileged,) = _serve.address_notes("127.0.0.1", 80, as_root=True)
+    assert privileged.startswith("note: port 80 is a privileged port (below 1024), bound only because this runs as")
+    (exposed,) = _serve.address_notes("0.0.0.0", 8765, as_root=False)
+    assert exposed.startswith("note: --host 0.0.0.0 serves every interface of this machine: other machines")
+    served: list[tuple[str, int]] = []
+    monkeypatch.setattr(_serve, "check_address", lambda host, port: None)  # port 80 may be taken on this machine
+    monkeypatch.setattr(_serve, "run", lambda path, host, port, **kw: served.append((host, port)))
+    monkeypatch.setattr(_serve.os, "geteuid", lambda: 0)
+    result = CliRunner().invoke(main, ["serve", "--db", str(sample_db_path), "--port", "80", "--host", "0.0.0.0"])
+    assert result.exit_code == 0 and served == [("0.0.0.0", 80)], result.output
+    assert result.stderr.splitlines() == [
+        _serve.address_notes("127.0.0.1", 80, as_root=True)[0],
+        _serve.address_notes("0.0.0.0", 80, as_root=False)[0],
+    ]
+    result = CliRunner().invoke(main, ["serve", "--db", str(sample_db_path)])
+    assert result.exit_code == 0 and result.stderr == ""
