@@ -75,7 +75,7 @@ def address_notes(host: str, port: int, *, as_root: bool | None = None) -> list[
             "needs no root: run it as an ordinary user with a port from 1024 up (the default is 8765)"
         )
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
     except (OSError, UnicodeError, ValueError):
         return notes  # check_address says so
     if any(not ipaddress.ip_address(a.split("%", 1)[0]).is_loopback for a in addresses):
