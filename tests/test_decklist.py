@@ -1043,8 +1043,9 @@ def test_a_bad_csv_row_is_a_problem_of_its_line() -> None:
         ),
         ('{"data": [1, 2]}', "is JSON but no decklist: an object with the keys data"),
         ("<html>\n<body>hello</body>\n</html>\n", "looks like markup (HTML or XML)"),
+        ("[core]\n# a comment\neditor = vim\n", "looks like key=value settings"),
     ],
-    ids=["passwd", "headerless-csv", "scryfall-card", "other-json", "html"],
+    ids=["passwd", "headerless-csv", "scryfall-card", "other-json", "html", "settings"],
 )
 def test_a_file_that_is_no_decklist_is_said_to_be_so_in_one_line(tmp_path: Path, text: str, said: str) -> None:
     """/etc/passwd was checked as 26 unknown cards, a CSV as unknown cards, a Scryfall card object as one name
@@ -1067,3 +1068,4 @@ def test_a_file_that_is_no_decklist_is_said_to_be_so_in_one_line(tmp_path: Path,
 def test_decklists_shaped_like_those_files_are_still_decklists(text: str) -> None:
     deck = parse_decklist(text)
     assert deck.not_a_decklist is None and deck.problems == () and deck.entries
+    assert parse_decklist("# only a comment\n").not_a_decklist is None  # an empty list, not settings

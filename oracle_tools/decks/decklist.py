@@ -1194,7 +1194,8 @@ def _text_looks_like(text: str) -> str | None:
         return "looks like lines of colon-separated fields (like /etc/passwd), not a decklist"
     if lines[0].startswith("<") and lines[-1].endswith(">"):
         return "looks like markup (HTML or XML), not a decklist or an MTGO .dek file"
-    if all(re.match(r"[\w.\-]+\s*=", line) or line.startswith(("#", ";", "[")) for line in lines):
+    settings = [bool(re.match(r"[\w.\-]+\s*=", line)) for line in lines]
+    if any(settings) and all(s or line.startswith(("#", ";", "[")) for s, line in zip(settings, lines, strict=True)):
         return "looks like key=value settings, not a decklist"
     return None
 
