@@ -336,6 +336,12 @@ def sniff(
     if first not in "[{":
         if whole:  # null, a number, a string, true or false: JSON, but not a list of anything
             raise IngestError(f"{path}: holds {_describe_json(value)}, not a list of card objects; {_EXPECTED}.")
+        if re.match(r"Magic(?::| -)? The Gathering Comprehensive Rules", stripped.lstrip("\ufeff")):
+            # the CR text (MagicCompRules-*.txt) given as a bulk file: it has its own option
+            raise IngestError(
+                f"{path}: is the Comprehensive Rules text, not a bulk file of cards; give it with "
+                f"`oracle-tools ingest --rules-file {path}`."
+            )
         raise IngestError(f"{path}: is not JSON (it starts with {stripped[:30]!r}); {_EXPECTED}.")
     if stripped.startswith("{") and re.match(r'\{\s*"meta"\s*:', stripped):
         raise IngestError(f"{path}: is an MTGJSON file; oracle-tools ingests Scryfall bulk files (card objects).")

@@ -38,10 +38,13 @@ pl.Config.set_tbl_width_chars(140)
 # The database ORACLE_TOOLS_NOTEBOOK_DB points at is read as it is (your own, built from any files); pointed
 # nowhere, the embedded real sample is built into a scratch database of this run's own (about 2 s, no network;
 # two runs at once never share one), and nothing in the checkout is written.
+# WHERE: what the figures say they show.
 if os.environ.get("ORACLE_TOOLS_NOTEBOOK_DB"):
     db = OracleDB(os.environ["ORACLE_TOOLS_NOTEBOOK_DB"])
+    WHERE = Path(os.environ["ORACLE_TOOLS_NOTEBOOK_DB"]).name
 else:
     db = OracleDB.ingest_sample(Path(tempfile.mkdtemp(prefix="oracle-tools-notebook-")) / "sample.duckdb")
+    WHERE = "the embedded sample"
 """
 
 
@@ -357,7 +360,7 @@ for col in curve.columns[1:]:
     label, colour = COLOURS[col]
     ax.plot(curve["mv"], curve[col], marker="o", label=label, color=colour, linewidth=2)
 ax.set_xticks(range(0, 8), [str(i) for i in range(7)] + ["7+"])
-ax.set_xlabel("mana value (CR 202.3)"); ax.set_ylabel("Modern-legal cards in the sample")
+ax.set_xlabel("mana value (CR 202.3)"); ax.set_ylabel(f"Modern-legal cards in {WHERE}")
 ax.set_title("Mana-value curve per colour")
 ax.legend(frameon=False, ncols=2)
 ax.grid(alpha=0.3)
@@ -367,9 +370,10 @@ axes[1].bar(share["mv"], share["permanent"] * 100, color="#5a7fa8")
 axes[1].set_xticks(range(0, 8), [str(i) for i in range(7)] + ["7+"])
 axes[1].set_ylim(0, 100); axes[1].set_ylabel("% permanent spells (CR 110.4b)")
 axes[1].set_xlabel("mana value"); axes[1].set_title("Permanent spells by mana value")
-fig.suptitle("Modern-legal nonland cards in the embedded sample", fontweight="bold")
+title = f"Modern-legal nonland cards in {WHERE}"
+fig.suptitle(title, fontweight="bold")
 fig.tight_layout()
-fig.savefig(FIGURES / "modern-mana-curves.png", dpi=110)
+fig.savefig(FIGURES / "modern-mana-curves.png", dpi=110, metadata={"Title": title})
 plt.close(fig)
 display(Image(filename=str(FIGURES / "modern-mana-curves.png")))"""),
         md("""
@@ -406,12 +410,13 @@ fig, ax = plt.subplots(figsize=(11, 4.5))
 ax.stackplot(tp["year"], *[tp[c] for c in tp.columns[1:]], labels=tp.columns[1:], alpha=0.9,
              colors=["#3b8a3e", "#2f6db5", "#c8412e", "#d8c98a", "#9a9a9a", "#8c6d46", "#7a4fa0"])
 ax.set_xlim(tp["year"].min(), tp["year"].max())
-ax.set_xlabel("year of first printing"); ax.set_ylabel("cards in the sample")
-ax.set_title("Card types of the sample's cards by first-release year")
+ax.set_xlabel("year of first printing"); ax.set_ylabel(f"cards in {WHERE}")
+title = f"Card types of the cards in {WHERE} by first-release year"
+ax.set_title(title)
 ax.legend(loc="upper left", frameon=False, ncols=4)
 ax.grid(alpha=0.3)
 fig.tight_layout()
-fig.savefig(FIGURES / "card-types-by-year.png", dpi=110)
+fig.savefig(FIGURES / "card-types-by-year.png", dpi=110, metadata={"Title": title})
 plt.close(fig)
 display(Image(filename=str(FIGURES / "card-types-by-year.png")))'''),
         code("tp.tail(8)"),

@@ -465,14 +465,14 @@ def test_a_card_that_sets_no_constraint_is_said_in_the_librarys_words(sample_db:
     with pytest.raises(ConstraintCardError) as caught:
         sample_db.constraint_for(card="Medling Mage")
     assert (caught.value.problem, caught.value.suggestions[0]) == ("not_found", "Meddling Mage")
-    assert str(caught.value).startswith("the card 'Medling Mage': no card has that name; did you mean Meddling Mage")
+    assert str(caught.value).startswith("the card 'Medling Mage': no card has that name; did you mean 'Meddling Mage'")
     with pytest.raises(ConstraintCardError, match="give a constraint phrase instead"):
         sample_db.constraint_for(card="Lightning Bolt")
     with pytest.raises(ConstraintError, match="not both"):
         sample_db.constraint_for("nonland", "Meddling Mage")
     result = run(sample_db, "Fire", "--card", "Medling Mage")
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: --card 'Medling Mage': no card has that name; did you mean Meddling Mage")
+    assert result.stderr.startswith("error: --card 'Medling Mage': no card has that name; did you mean 'Meddling Mage'")
     result = run(sample_db, "Fire", "--card", "Lightning Bolt")
     assert result.stderr.endswith("so it sets no constraint; give --constraint PHRASE instead.\n")
 
@@ -663,3 +663,35 @@ def test_an_empty_constraint_is_said_to_be_empty(sample_db: OracleDB) -> None:
             result = run(sample_db, *args)
             assert result.exit_code == 2, result.output
             assert "the --constraint phrase is empty" in result.output and "valid" not in result.output
+
+
+def test_a_name_several_oracle_cards_print_settles_on_no_card_through_every_door(same_name_db_path: Path) -> None:
+    """Unstable prints six Oracle cards named Very Cryptic Command: `resolve` (and /names/resolve) call the name
+    ambiguous, naming the six oracle_ids. choose-name answers the same way: the name may be chosen (CR 201.4: it is
+    a card's name; 201.4a: a constraint is met when any of the six meets it), said with "6 Oracle cards share the
+    name" (CR 201.2a) and the six oracle_ids — never one card's oracle_id or characteristics, in the library, the CLI,
+    HTTP and MCP alike."""
+    import asyncio
+
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.mcp_server import build_server
+    from oracle_tools.interfaces.serve import create_app
+
+    shared = "6 Oracle cards share the name Very Cryptic Command (the same name, CR 201.2a"
+    with OracleDB(same_name_db_path) as db:
+        oids = sorted(c.oracle_id for c in db.resolve("Very Cryptic Command").candidates if c.oracle_id)
+        assert shared in db.resolve("Very Cryptic Command").miss_message() and len(oids) == 6
+        for constraint, valid in ((None, True), ("instant", True), ("creature", False)):
+            verdict = db.choose_name("Very Cryptic Command", constraint)
+            assert verdict.valid is valid and shared in verdict.reason, verdict
+            assert (verdict.oracle_id, verdict.card, verdict.characteristics) == (None, None, None)
+            assert sorted(verdict.candidates) == oids and all(oid in verdict.reason for oid in oids)
+        tool = asyncio.run(build_server(db).call_tool("choose_name", {"name": "Very Cryptic Command"}))
+        assert shared in json.dumps(tool, default=str, ensure_ascii=False) and oids[0] in json.dumps(tool, default=str)
+    shown = CliRunner().invoke(main, ["choose-name", "Very Cryptic Command", "--db", str(same_name_db_path)])
+    assert shown.exit_code == 0 and shared in shown.output and "the name of a card in" not in shown.output
+    with TestClient(create_app(same_name_db_path, warm=False), base_url="http://127.0.0.1:8765") as http:
+        answer = http.get("/choose-name", params={"name": "Very Cryptic Command"}).json()
+        assert answer["valid"] and answer["oracle_id"] is None and sorted(answer["candidates"]) == oids, answer
+        assert shared in answer["reason"]

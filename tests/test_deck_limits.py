@@ -55,9 +55,9 @@ def test_the_cli_refuses_a_deck_over_the_limits_unless_told(sample_db_path: Path
     refused = _deck_check(sample_db_path, ONE_MB_DECK)
     assert refused.returncode == 2 and refused.stdout == ""
     assert refused.stderr == (
-        f"error: standard input: 61,000 card lines with 1 different names; a deck check takes at most {MAX_DECK_LINES:,} lines "
+        f"error: standard input: 61,000 card lines with 1 different name; a deck check takes at most {MAX_DECK_LINES:,} lines "
         f"and {MAX_DECK_NAMES:,} names. Check a smaller list, or lift the limit (deck check --no-limits, "
-        "check_deck(..., limits=False))\n"
+        "check_deck(..., limits=False)).\n"
     )
     # the refusal above is the process's own (exit status, stderr from a real pipe); these two are the answers
     lifted = _deck_check_in_process(sample_db_path, ONE_MB_DECK, "--no-limits")
@@ -72,7 +72,7 @@ def test_the_server_answers_413_at_once_and_goes_on(server: Server) -> None:
     big = server.client.post("/decks/check?format=modern", content=ONE_MB_DECK.encode())
     assert big.status_code == 413
     details = big.json()["details"]
-    assert details.startswith("the request body: 61,000 card lines with 1 different names; a deck check takes at most")
-    assert details.endswith("(oracle-tools deck check --no-limits on this machine)")
+    assert details.startswith("the request body: 61,000 card lines with 1 different name; a deck check takes at most")
+    assert details.endswith("(oracle-tools deck check --no-limits on this machine).")
     small = server.client.post("/decks/check?format=modern", content=b"4 Lightning Bolt\n56 Mountain\n")
     assert small.status_code == 200 and small.json()["legal"] is True

@@ -929,7 +929,10 @@ def test_deck_size_limit_says_how_to_lift_it_for_the_door() -> None:
     huge = parse_decklist("".join(f"1 Card {i}\n" for i in range(20_000)), source="the request body")
     with pytest.raises(DeckTooLargeError, match=r"lift the limit \(deck check --no-limits, check_deck"):
         check_size(huge)
-    with pytest.raises(DeckTooLargeError, match=r"^the request body: .* lift the limit \(on this machine\)$"):
+    with pytest.raises(
+        DeckTooLargeError,
+        match=r"^the request body: 20,000 card lines with 20,000 different names; .* lift the limit \(on this machine\)\.$",
+    ):
         check_size(huge, how_to_lift="on this machine")
 
 
@@ -972,3 +975,97 @@ def test_a_trailing_hash_comment_is_no_part_of_the_name() -> None:
     assert rows(parse_decklist("1 Fire // Ice # split")) == [(1, "Fire // Ice")]
     d = parse_decklist("4 Lightning Bolt (M11) 149 # main")
     assert rows(d) == [(4, "Lightning Bolt")] and d.entries[0].set_code == "M11"
+
+
+# -- CSV exports and files that are no decklist (issue 53, item 7) -------------------------------------------------
+
+#: The header lines of the four sites' CSV exports, as they write them (checked against their exporters).
+CSV_EXPORTS = {
+    "moxfield": (
+        "Count,Tradelist Count,Name,Edition,Condition,Language,Foil,Tags,Last Modified,Collector Number,Alter,Proxy,"
+        "Purchase Price",
+        lambda n, name, code, cn: (
+            f'"{n}","0","{name}","{code.lower()}","Near Mint","English","","","","{cn}","False","False",""'
+        ),
+    ),
+    "archidekt": (
+        "Quantity,Name,Finish,Condition,Date Added,Language,Purchase Price,Tags,Edition Name,Edition Code,"
+        "Multiverse Id,Scryfall ID,Collector Number",
+        lambda n, name, code, cn: f'{n},"{name}",Normal,NM,2024-01-01,EN,,,"Some Set",{code.lower()},,,{cn}',
+    ),
+    "deckbox": (
+        "Count,Tradelist Count,Name,Edition,Edition Code,Card Number,Condition,Language,Foil,Signed,Artist Proof,"
+        "Altered Art,Misprint,Promo,Textless,My Price",
+        lambda n, name, code, cn: f'{n},0,"{name}","Some Set Name",{code},{cn},Near Mint,English,,,,,,,,',
+    ),
+    "manabox": (
+        "Name,Set code,Set name,Collector number,Foil,Rarity,Quantity,ManaBox ID,Scryfall ID,Purchase price,"
+        "Misprint,Altered,Condition,Language,Purchase price currency",
+        lambda n, name, code, cn: (
+            f'"{name}",{code},"Some Set",{cn},normal,common,{n},1,,0,false,false,near_mint,en,USD'
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("site", sorted(CSV_EXPORTS))
+def test_the_csv_exports_of_deck_sites_are_read(site: str) -> None:
+    """Moxfield, Archidekt, Deckbox and ManaBox export CSV with a header (a count column, a Name column): each row
+    is a card, names with commas kept whole, the set code and collector number read where the export has them."""
+    header, row = CSV_EXPORTS[site]
+    text = "\n".join([header, row(4, "Lightning Bolt", "M11", "149"), row(1, "Ragavan, Nimble Pilferer", "MH2", "138")])
+    deck = parse_decklist(text + "\n", source=f"{site}.csv")
+    assert deck.format == "csv" and deck.problems == () and deck.not_a_decklist is None, deck
+    assert [(e.count, e.name, e.section, e.line, e.set_code, e.collector_number) for e in deck.entries] == [
+        (4, "Lightning Bolt", "main", 2, "M11", "149"),
+        (1, "Ragavan, Nimble Pilferer", "main", 3, "MH2", "138"),
+    ]
+
+
+def test_a_bad_csv_row_is_a_problem_of_its_line() -> None:
+    deck = parse_decklist("Quantity,Name\nfour,Lightning Bolt\n2,Counterspell\n0,Shock\n")
+    assert [(e.count, e.name) for e in deck.entries] == [(2, "Counterspell")]
+    assert [(p.line, p.detail) for p in deck.problems] == [(2, "The count 'four' is not a whole number; write e.g. 4.")]
+    assert [n.line for n in deck.notes] == [4]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n",
+            "looks like lines of colon-separated fields (like /etc/passwd), not a decklist",
+        ),
+        ("Lightning Bolt,4\nCounterspell,2\n", "looks like CSV with 2 columns and no header naming a Count"),
+        (
+            json.dumps({"object": "card", "name": "Lightning Bolt", "oracle_text": "x" * 375_000}),
+            "is JSON but no decklist: a Scryfall card object (Lightning Bolt)",
+        ),
+        ('{"data": [1, 2]}', "is JSON but no decklist: an object with the keys data"),
+        ("<html>\n<body>hello</body>\n</html>\n", "looks like markup (HTML or XML)"),
+        ("[core]\n# a comment\neditor = vim\n", "looks like key=value settings"),
+    ],
+    ids=["passwd", "headerless-csv", "scryfall-card", "other-json", "html", "settings"],
+)
+def test_a_file_that_is_no_decklist_is_said_to_be_so_in_one_line(tmp_path: Path, text: str, said: str) -> None:
+    """/etc/passwd was checked as 26 unknown cards, a CSV as unknown cards, a Scryfall card object as one name
+    375,830 characters long: each is said to be no decklist, in one line naming what it looks like."""
+    deck = parse_decklist(text, source="f")
+    assert deck.entries == () and len(deck.problems) == 1 and deck.not_a_decklist is not None
+    assert deck.not_a_decklist.startswith(f"f: {said}") and "\n" not in deck.not_a_decklist
+    assert deck.not_a_decklist.endswith("; a decklist has lines such as '4 Lightning Bolt'")
+    path = tmp_path / "file"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DecklistError) as refused:
+        read_decklist(path)
+    assert str(refused.value).startswith(f"{path}: {said}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["4\tLightning Bolt\n2\tCounterspell\n", "Ragavan, Nimble Pilferer\nKiki-Jiki, Mirror Breaker\n", "Fire // Ice\n"],
+)
+def test_decklists_shaped_like_those_files_are_still_decklists(text: str) -> None:
+    deck = parse_decklist(text)
+    assert deck.not_a_decklist is None and deck.problems == () and deck.entries
+    assert parse_decklist("# only a comment\n").not_a_decklist is None  # an empty list, not settings

@@ -151,7 +151,7 @@ def test_unknown_name_is_a_problem_with_suggestions(sample_db: OracleDB) -> None
     report = sample_db.check_deck("4 Lightnig Bolt\n56 Mountain\n", format="modern")
     [p] = kinds(report)
     assert (p.kind, p.card, p.line) == ("unknown_card", "Lightnig Bolt", 1)
-    assert "did you mean Lightning Bolt" in p.detail
+    assert "did you mean 'Lightning Bolt'" in p.detail
 
 
 def test_token_is_not_a_card(sample_db: OracleDB) -> None:

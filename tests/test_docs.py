@@ -261,3 +261,16 @@ def test_every_run_the_change_history_page_shows_is_made_by_commands_it_shows() 
                 assert inside, f"not generated: {line}"
                 assert database and int(run) <= ingests.get(database, 0), f"no ingests shown make: {line}"
     assert runs_shown >= 4
+
+
+def test_an_example_that_needs_setup_says_so_before_its_output() -> None:
+    """The README's `changes --limit 2` showed its output first and the two ingests it needs only after it: every
+    generated example with setup commands has them named in the prose just before the example."""
+    for path in (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))):
+        text = path.read_text(encoding="utf-8")
+        for block in re.finditer(r"<!-- \[\[\[cog\s*\nshell\(setup=\[(?P<setup>[^\]]*)\]", text):
+            before = text[: block.start()].rsplit("<!-- [[[end]]] -->", 1)[-1].rsplit("\n#", 1)[-1]
+            prose = " ".join(before.split())
+            for command in re.findall(r'"([^"]+)"', block.group("setup")):
+                shown = command.replace("$SAMPLE", "oracle_tools/data/sample")
+                assert f"`{shown}`" in prose, (path.name, command, prose[-300:])

@@ -20,9 +20,9 @@ def _cli(*args: str | bytes, cwd: Path | None = None) -> subprocess.CompletedPro
 def test_an_empty_db_is_bad_usage_not_a_bug(sample_db_path: Path) -> None:
     done = _cli("resolve", "Foudre", "--db", "")
     assert done.returncode == 2 and "bug" not in done.stderr
-    assert done.stderr.splitlines()[-1] == (
+    assert done.stderr == (
         "error: Invalid value for '--db' (env var: 'ORACLE_TOOLS_DB'): is empty (or the current folder); give a "
-        "database file such as data/oracle.duckdb"
+        "database file such as data/oracle.duckdb (try 'python -m oracle_tools.interfaces.cli resolve -h' for help)\n"
     )
     folder = _cli("resolve", "Foudre", "--db", str(sample_db_path.parent))
     assert folder.returncode == 2

@@ -74,6 +74,19 @@ def test_same_name_of_two_halves_says_they_name_one_card(sample_db_path: Path) -
     assert code == 1 and out.startswith("different names:")
 
 
+@pytest.mark.parametrize(
+    ("front", "back"), [("Delver of Secrets", "Insectile Aberration"), ("Brazen Borrower", "Petty Theft")]
+)
+def test_same_name_of_two_faces_of_one_card_says_different_names(sample_db_path: Path, front: str, back: str) -> None:
+    """CR 201.2a with 712.8a/712.8d–e (a transforming card) and 715.4 (an adventurer): an object has one face's
+    name at a time, so the two faces of one card have different names; the words agree with the exit status."""
+    code, out, _ = _run("same-name", front, back, "--db", str(sample_db_path))
+    assert code == 1 and out.startswith(f"different names: {front!r} and {back!r} are faces of the one card "), out
+    assert f"[{front!r}] / [{back!r}] (CR 201.2a)" in out and "same name" not in out
+    code, out, _ = _run("same-name", front, back, "--db", str(sample_db_path), "--json")
+    assert code == 1 and json.loads(out)["same_name"] is False
+
+
 def test_refs_lists_each_mention_once(sample_db: OracleDB) -> None:
     rats = sample_db.references("Relentless Rats")
     spans = [(r["oracle_id"], r["start"]) for r in rats["own_text"] + rats["named_by"]]
@@ -262,3 +275,128 @@ def test_sql_fits_the_terminal_and_keeps_duckdbs_hints(sample_db_path: Path) -> 
         code == 2
         and err == 'error: SQL failed: Catalog Error: Table with name cardz does not exist! Did you mean "cards"?\n'
     )
+
+
+def test_a_usage_error_is_one_line_with_the_way_to_the_help(sample_db_path: Path) -> None:
+    """click's usage errors were four lines (Usage:, Try …, a blank line, error: …): now one line, as every other
+    error is, keeping the hint to the command's help inside it and click's exit status 2."""
+    for args, said in (
+        (("resolve", "--fuzy", "x"), "No such option '--fuzy'. Did you mean '--fuzzy'? (try 'oracle-tools resolve -h'"),
+        (("deck", "check", "--format", "modern"), "Missing argument 'FILES...'. (try 'oracle-tools deck check -h'"),
+    ):
+        result = CliRunner().invoke(main, [*args, "--db", str(sample_db_path)], prog_name="oracle-tools")
+        assert (result.exit_code, result.stdout) == (2, "") and result.stderr == f"error: {said} for help)\n"
+
+
+def test_did_you_mean_quotes_each_name_since_names_hold_commas(sample_db: OracleDB, sample_db_path: Path) -> None:
+    """'Lord of' is offered Eladamri, Lord of Leaves and Sorin, Lord of Innistrad: joined with bare commas the list
+    read as six names. Each name is quoted, in the one wording (text.matching.did_you_mean) every door says."""
+    import asyncio
+
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.mcp_server import build_server
+    from oracle_tools.interfaces.serve import create_app
+
+    offered = "'Eladamri, Lord of Leaves', 'Sorin, Lord of Innistrad', "
+    resolution = sample_db.resolve("Lord of")
+    assert resolution.suggestions[:2] == ("Eladamri, Lord of Leaves", "Sorin, Lord of Innistrad")
+    assert f"Did you mean {offered}" in resolution.miss_message()
+    code, out, _ = _run("resolve", "Lord of", "--db", str(sample_db_path))
+    assert code == 1 and f"Did you mean {offered}" in out, out
+    assert f"did you mean {offered}" in sample_db.choose_name("Lord of").reason
+    report = sample_db.check_deck("1 Lord of\n", format="vintage")
+    assert any(f"did you mean {offered[:-2]}" in p.detail for p in report.problems), report.problems
+    tool = asyncio.run(build_server(sample_db).call_tool("choose_name", {"name": "Lord of"}))
+    assert f"did you mean {offered}" in json.dumps(tool, default=str, ensure_ascii=False).replace("\\'", "'")
+    with TestClient(create_app(sample_db_path, warm=False), base_url="http://127.0.0.1:8765") as http:
+        details = http.get("/cards/named", params={"exact": "Lord of"}).json()["details"]
+        assert f"Did you mean {offered}" in details, details
+
+
+def test_deck_check_reads_a_csv_export_and_refuses_a_file_that_is_no_decklist(
+    sample_db: OracleDB, sample_db_path: Path, tmp_path: Path
+) -> None:
+    """A Moxfield CSV export is a decklist (its cards are judged); /etc/passwd-like text is no decklist: one line,
+    exit 2 — alike in the CLI, HTTP and MCP (every door parses through decks.decklist)."""
+    import asyncio
+
+    from mcp.server.mcpserver.exceptions import ToolError
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.mcp_server import build_server
+    from oracle_tools.interfaces.serve import create_app
+
+    csv_export = (
+        "Count,Tradelist Count,Name,Edition,Condition,Language,Foil,Tags,Last Modified,Collector Number\n"
+        '"4","0","Lightning Bolt","m11","Near Mint","English","","","","149"\n'
+        '"56","0","Mountain","m11","Near Mint","English","","","","242"\n'
+    )
+    passwd = "root:x:0:0:root:/root:/bin/bash\nbin:x:2:2:bin:/bin:/usr/sbin/nologin\n"
+    said = "looks like lines of colon-separated fields (like /etc/passwd), not a decklist"
+    (tmp_path / "deck.csv").write_text(csv_export, encoding="utf-8")
+    (tmp_path / "passwd").write_text(passwd, encoding="utf-8")
+    code, out, err = _run(
+        "deck", "check", str(tmp_path / "deck.csv"), "--format", "modern", "--db", str(sample_db_path)
+    )
+    assert code == 0 and out.endswith(f"{tmp_path / 'deck.csv'}: legal in modern\n"), (out, err)
+    code, out, err = _run("deck", "check", str(tmp_path / "passwd"), "--format", "modern", "--db", str(sample_db_path))
+    assert (code, out) == (
+        2,
+        "",
+    ) and err == f"error: {tmp_path / 'passwd'}: {said}; a decklist has lines such as '4 Lightning Bolt'\n"
+    with TestClient(create_app(sample_db_path, warm=False), base_url="http://127.0.0.1:8765") as http:
+        legal = http.post("/decks/check", params={"format": "modern"}, content=csv_export.encode())
+        assert legal.status_code == 200 and legal.json()["legal"] is True, legal.text
+        refused = http.post("/decks/check", params={"format": "modern"}, content=passwd.encode())
+        assert refused.status_code == 400 and said in refused.json()["details"], refused.text
+    server = build_server(sample_db)
+    checked = asyncio.run(server.call_tool("check_deck", {"decklist": csv_export, "format": "modern"}))
+    assert '"legal": true' in json.dumps(checked, default=str).replace('\\"', '"'), checked
+    with pytest.raises(ToolError, match="colon-separated fields"):
+        asyncio.run(server.call_tool("check_deck", {"decklist": passwd, "format": "modern"}))
+
+
+def test_the_rules_text_given_as_a_bulk_file_points_at_rules_file(tmp_path: Path) -> None:
+    """`ingest --bulk-file MagicCompRules-20260116.txt` said only "is not JSON": the file is the Comprehensive Rules
+    text, which `--rules-file` reads — said in the one line, nothing written."""
+    rules = tmp_path / "MagicCompRules-20260116.txt"
+    rules.write_bytes(
+        "\ufeffMagic: The Gathering Comprehensive Rules\r\rThese rules are effective as of January 16, 2026.\r".encode()
+    )
+    db = tmp_path / "new.duckdb"
+    for args in (("--bulk-file", str(rules)), (str(rules),)):
+        code, out, err = _run("ingest", *args, "--db", str(db), "--no-progress")
+        assert (code, out) == (2, "") and err == (
+            f"error: {rules}: is the Comprehensive Rules text, not a bulk file of cards; give it with "
+            f"`oracle-tools ingest --rules-file {rules}`.\n"
+        ), err
+    assert not db.exists()
+
+
+def test_serve_says_so_when_it_binds_a_privileged_port_as_root_or_serves_other_machines(
+    sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serve --port 80` as root bound a privileged port without a word, and `--host 0.0.0.0` exposed the server
+    to other machines silently: each is one line on stderr before the server starts (the default says nothing)."""
+    from oracle_tools.interfaces import serve as _serve
+
+    assert _serve.address_notes("127.0.0.1", 8765, as_root=True) == []
+    assert _serve.address_notes("localhost", 8765, as_root=False) == []
+    assert _serve.address_notes("127.0.0.1", 80, as_root=False) == []  # not root: the bind fails, said as an error
+    (privileged,) = _serve.address_notes("127.0.0.1", 80, as_root=True)
+    assert privileged.startswith("note: port 80 is a privileged port (below 1024), bound only because this runs as")
+    (exposed,) = _serve.address_notes("0.0.0.0", 8765, as_root=False)
+    assert exposed.startswith("note: --host 0.0.0.0 serves every interface of this machine: other machines")
+    served: list[tuple[str, int]] = []
+    monkeypatch.setattr(_serve, "check_address", lambda host, port: None)  # port 80 may be taken on this machine
+    monkeypatch.setattr(_serve, "run", lambda path, host, port, **kw: served.append((host, port)))
+    monkeypatch.setattr(_serve.os, "geteuid", lambda: 0)
+    result = CliRunner().invoke(main, ["serve", "--db", str(sample_db_path), "--port", "80", "--host", "0.0.0.0"])
+    assert result.exit_code == 0 and served == [("0.0.0.0", 80)], result.output
+    assert result.stderr.splitlines() == [
+        _serve.address_notes("127.0.0.1", 80, as_root=True)[0],
+        _serve.address_notes("0.0.0.0", 80, as_root=False)[0],
+    ]
+    result = CliRunner().invoke(main, ["serve", "--db", str(sample_db_path)])
+    assert result.exit_code == 0 and result.stderr == ""

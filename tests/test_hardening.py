@@ -412,9 +412,10 @@ def test_a_path_or_text_with_control_characters_is_said_in_one_line(sample_db_pa
     assert line.startswith(f"error: {tmp_path}/a\\nb.json: holds an empty JSON object") and line.count("\n") == 1
     line = said(["info", "--db", str(tmp_path / "x\ny.duckdb")])
     assert line.startswith(f"error: no database at {tmp_path}/x\\ny.duckdb. Build one") and line.count("\n") == 1
-    # click's own refusal of an option's value, after the usage lines
-    assert said(["resolve", "--batch", str(tmp_path / "no\x1b[2Jfile"), *db]).endswith(
-        f"error: Invalid value for '--batch': '{tmp_path}/no\\x1b[2Jfile': No such file or directory\n"
+    # click's own refusal of an option's value, in one line too
+    assert said(["resolve", "--batch", str(tmp_path / "no\x1b[2Jfile"), *db]) == (
+        f"error: Invalid value for '--batch': '{tmp_path}/no\\x1b[2Jfile': No such file or directory "
+        "(try 'main resolve -h' for help)\n"
     )
     # the query under its caret stays one line, the caret under the word it points at
     assert said(["search", "t:gob\nlin foo:bar", *db]).endswith("\n  t:gob\\nlin foo:bar\n             ^\n")

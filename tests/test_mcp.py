@@ -341,7 +341,7 @@ def test_search_and_choose_name_are_oracledbs_answers(mcp_results: dict[str, Any
         report = db.choose_name_report("Lightning Bolt", card="Meddling Mage").to_dict()
         assert mcp_results["choose_from_card"].structured_content == report
     assert _error(mcp_results["bad_card"]).startswith(
-        "choose_name: the card 'Medling Mage': no card has that name; did you mean Meddling Mage"
+        "choose_name: the card 'Medling Mage': no card has that name; did you mean 'Meddling Mage'"
     )
 
 

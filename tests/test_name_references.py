@@ -177,7 +177,7 @@ def test_unknown_name_is_one_clear_error(sample_db: OracleDB) -> None:
     with pytest.raises(OracleToolsError) as raised:
         sample_db.references("Nonexistent Card Name Xyzzy")
     assert str(raised.value) == "'Nonexistent Card Name Xyzzy' is not a card name. No card name is close to it."
-    with pytest.raises(OracleToolsError, match=r"^'Tarmogoyff' is not a card name\. Did you mean: Tarmogoyf"):
+    with pytest.raises(OracleToolsError, match=r"^'Tarmogoyff' is not a card name\. Did you mean 'Tarmogoyf'"):
         sample_db.references("Tarmogoyff")
 
 

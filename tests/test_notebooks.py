@@ -35,6 +35,13 @@ def test_notebook_runs(path: Path, sample_db_path: Path, tmp_path: Path, monkeyp
             "modern-mana-curves.png",
             "card-types-by-year.png",
         }
+        # the figure names the database it was drawn from (here the copy run_pointed_at points it at), never
+        # "the embedded sample" on a user's own database; its title is kept in the PNG's Title text chunk
+        for figure, title in (
+            ("modern-mana-curves.png", "Modern-legal nonland cards in sample.duckdb"),
+            ("card-types-by-year.png", "Card types of the cards in sample.duckdb by first-release year"),
+        ):
+            assert b"Title\x00" + title.encode() in (tmp_path / "figures" / figure).read_bytes(), figure
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -271,7 +271,7 @@ def test_names_references_errors(http: httpx.Client, sample_db_path: Path) -> No
     assert refs.exit_code == 1 and refs.stdout == ""
     miss = is_error(http.get("/names/references", params={"name": "Tarmogoyff"}), 404, "not_found")
     assert f"error: {miss['details']}\n" == refs.stderr
-    assert "Did you mean: Tarmogoyf?" in miss["details"] and "type" not in miss
+    assert "Did you mean 'Tarmogoyf'?" in miss["details"] and "type" not in miss
     # a name several cards have (Spanish printed names of two cards, CR 201.2): never one of them, the 404 is
     # Scryfall's "ambiguous" one
     several = is_error(http.get("/names/references", params={"name": "vinculo vital"}), 404, "not_found")

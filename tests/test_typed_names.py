@@ -441,11 +441,11 @@ def test_refs_same_name_and_deck_lines_suggest_alike(full_db: OracleDB) -> None:
     for args in (["refs", "Relentles Rats"], ["same-name", "Relentles Rats", "Lightning Bolt"]):
         result = runner.invoke(main, [*args, "--db", str(full_db.path)])
         assert result.exit_code != 0
-        assert "Did you mean: Relentless Rats" in result.output, result.output  # refs: an error; same-name: an answer
+        assert "Did you mean 'Relentless Rats'" in result.output, result.output  # refs: an error; same-name: an answer
     chosen = runner.invoke(main, ["choose-name", "Ragavn", "--db", str(full_db.path)])  # CR 201.4
-    assert chosen.exit_code == 1 and "did you mean Ragavan, Nimble Pilferer" in chosen.stdout, chosen.output
+    assert chosen.exit_code == 1 and "did you mean 'Ragavan, Nimble Pilferer'" in chosen.stdout, chosen.output
     report = full_db.check_deck("4 Relentles Rats\n56 Swamp\n", format="legacy")
-    assert any("did you mean Relentless Rats" in p.detail for p in report.problems)
+    assert any("did you mean 'Relentless Rats'" in p.detail for p in report.problems)
 
 
 def test_a_tie_between_one_edit_spellings_goes_to_the_more_printed_card(full_db: OracleDB) -> None:

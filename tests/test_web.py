@@ -1180,3 +1180,18 @@ def test_a_card_with_many_printings_lists_the_first_and_links_every_one(
     assert rows == [p["id"] for p in every[:3]] + [oldest]
     assert f"Printings ({len(every)})" in html
     assert f'href="/search?q=oracleid%3A{oid}&amp;unique=prints&amp;order=released"' in html
+
+
+def test_every_page_has_the_one_header(client: Any) -> None:
+    """The home page had a header of its own (a title and two links) while /search, /card, /token and /deck had
+    another (the search box and four links): all now include templates/header.html, so the header reads the same
+    on every page but for the search box's text and where the images switch comes back to."""
+    oid = "4457ed35-7c10-48c8-9776-456485fdf070"  # Lightning Bolt
+    headers = {}
+    for path in ("/", "/?q=Foudre", "/search?q=bolt", f"/card/{oid}", "/token/Treasure", "/deck"):
+        page = client.get(path)
+        found = re.findall(r'<header class="top">.*?</header>', page.text, re.S)
+        assert page.status_code == 200 and len(found) == 1, path
+        headers[path] = re.sub(r'value="[^"]*"|next=[^"]*"', "", found[0])
+    assert len(set(headers.values())) == 1, headers
+    assert "style-src 'self'" in client.get("/").headers["Content-Security-Policy"]  # the header's stylesheet

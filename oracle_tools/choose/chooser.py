@@ -47,7 +47,7 @@ verdict always speaks of English Oracle names.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -56,7 +56,7 @@ from oracle_tools.names.kinds import printed_name_note
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.store.lazy import LazyModule
 from oracle_tools.text.constraints import AnyCard, Constraint, card_name_phrases, parse_constraint
-from oracle_tools.text.matching import normalize
+from oracle_tools.text.matching import did_you_mean, names_listed, normalize
 
 if TYPE_CHECKING:
     import duckdb
@@ -189,7 +189,9 @@ class Verdict:
 
     ``chosen`` is the chosen English name followed by its interchangeable names (CR 201.4g),
     empty when the choice is not valid. ``rule`` is the subrule that decided; ``rules`` every
-    rule applied. ``characteristics`` are those of the face the name was judged by.
+    rule applied. ``characteristics`` are those of the face the name was judged by. ``candidates``: the names an
+    ambiguous string could be; for a name several Oracle cards print, their oracle_ids (no one card is settled
+    on: ``oracle_id``, ``card`` and ``characteristics`` are None, as ``resolve`` calls the name ambiguous).
     """
 
     query: str
@@ -358,7 +360,7 @@ class NameChooser:
             if len(english) == 1 and name in self.by_name:
                 # several Oracle cards with one name (Un-cards such as Very Cryptic Command):
                 # it is still one name, and it may be chosen when any of those cards matches.
-                return self._judge(text, c, name, self.by_name[name][0], "name")
+                return self._shared(text, c, name, r)
             return self._ambiguous(text, c, r)
         faces = self.by_card.get(r.oracle_id or "", [])
         if r.face_index is None:
@@ -428,6 +430,39 @@ class NameChooser:
             via=via,
             rules=tuple(rules),
             characteristics={k: face[k] for k in _SHOWN},
+        )
+
+    def _shared(self, text: str, c: Constraint, name: str, r: Resolution) -> Verdict:
+        """The verdict on a name several Oracle cards print (the two B.F.M. halves, Unstable's six Sly Spies): one
+        name, which may be chosen when any of those cards matches (CR 201.4a); said as ``resolve`` says it — so
+        many cards share the name (CR 201.2a) —, with no one card's oracle_id settled on."""
+        judged = self._judge(text, c, name, self.by_name[name][0], "name")
+        oracle_ids = tuple(dict.fromkeys(cand.oracle_id for cand in r.candidates if cand.oracle_id))
+        shared = (
+            f"{len(oracle_ids)} Oracle cards share the name {name} (the same name, CR 201.2a; "
+            f"`search oracleid:ID` shows each: {', '.join(oracle_ids)})"
+        )
+        if isinstance(c, AnyCard):
+            reason = f"You may choose {name}: {shared}, and whichever is meant, it is a card's name."
+        elif judged.valid:
+            matching = _describe_face(judged.characteristics or {})
+            reason = f"You may choose {name}: {shared}, and one of them ({matching}) is {_quoted(c)}."
+        else:
+            reason = (
+                f"You may not choose {name}: {shared}, and none of them is {_quoted(c)} "
+                "(its Oracle characteristics count, not anything in a game)."
+            )
+        if len(judged.chosen) > 1:
+            reason = reason[:-1] + f"; choosing it also chooses {', '.join(judged.chosen[1:])} (CR 201.3)."
+        return replace(
+            judged,
+            reason=reason,
+            card=None,
+            oracle_id=None,
+            face_index=None,
+            role=None,
+            characteristics=None,
+            candidates=oracle_ids,
         )
 
     def _reason(self, name: str, face: Mapping[str, Any], c: Constraint, valid: bool, chosen: tuple[str, ...]) -> str:
@@ -506,7 +541,7 @@ class NameChooser:
         else:
             reason = f"You may not choose “{text}”: no card in the Oracle card reference has that name."
             if r.suggestions:
-                reason = reason[:-1] + f"; did you mean {', '.join(r.suggestions)}?"
+                reason = reason[:-1] + f"; {did_you_mean(r.suggestions)}"
         return Verdict(
             query=text,
             valid=False,
@@ -521,7 +556,7 @@ class NameChooser:
     def _ambiguous(self, text: str, c: Constraint, r: Resolution) -> Verdict:
         candidates = tuple(dict.fromkeys(cand.face or cand.name for cand in r.candidates))
         reason = (
-            f"You may not choose “{text}” as it stands: it could be any of {', '.join(candidates)}; "
+            f"You may not choose “{text}” as it stands: it could be any of {names_listed(candidates)}; "
             "choose one of them by its English name."
         )
         return Verdict(
@@ -588,10 +623,12 @@ class ConstraintCardError(ConstraintError):
         """The message, naming the card as ``card_option`` gave it (the CLI: "--card") and what to give instead
         (the CLI: "--constraint PHRASE")."""
         if self.problem == "not_found":
-            hint = f"; did you mean {', '.join(self.suggestions)}?" if self.suggestions else "."
+            hint = f"; {did_you_mean(self.suggestions)}" if self.suggestions else "."
             return f"{card_option} {self.card!r}: no card has that name{hint}"
         if self.problem == "ambiguous":
-            return f"{card_option} {self.card!r} could be any of {', '.join(self.suggestions)}; give the English name."
+            return (
+                f"{card_option} {self.card!r} could be any of {names_listed(self.suggestions)}; give the English name."
+            )
         return (
             f"{self.name}'s Oracle text has no 'choose a card name' instruction, so it sets no constraint; "
             f"give {phrase_option} instead."

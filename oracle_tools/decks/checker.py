@@ -98,6 +98,7 @@ from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
 from oracle_tools.errors import DecklistError
 from oracle_tools.names.kinds import DECK_RULES, Via
 from oracle_tools.text.counts import counted
+from oracle_tools.text.matching import did_you_mean, names_listed
 
 if TYPE_CHECKING:
     import duckdb
@@ -371,12 +372,12 @@ class DeckChecker:
         if first.status == "ambiguous" and (shared := self._one_of_same_name(first)):
             return shared
         if first.status == "ambiguous":
-            cands = "; ".join(dict.fromkeys(c.name for c in first.candidates))
+            cands = names_listed(dict.fromkeys(c.name for c in first.candidates))
             return _Miss(f"'{echo(name)}' could be several cards: {cands}; write the full English name.")
         if first.status == "ok":
             return _Miss(f"'{echo(name)}' names {first.name}, which is not a card that can be in a deck.")
         sugg = first.suggestions[:3]  # resolve's own closest names (the top 3 of its 5)
-        hint = f"did you mean {', '.join(sugg)}?" if sugg else "no card name is close."
+        hint = did_you_mean(sugg) if sugg else "no card name is close."
         return _Miss(f"'{echo(name)}' is not a card name in the database; {hint}")
 
     def _one_of_same_name(self, res: Resolution) -> CardHit | None:
@@ -1092,9 +1093,9 @@ def check_size(deck: Decklist, *, how_to_lift: str = LIFT_LIMITS) -> None:
     names = len({e.name for e in deck.entries})
     if lines > MAX_DECK_LINES or names > MAX_DECK_NAMES:
         raise DeckTooLargeError(
-            f"{deck.source}: {lines:,} card lines with {names:,} different names; a deck check takes at most "
-            f"{MAX_DECK_LINES:,} lines and {MAX_DECK_NAMES:,} names. Check a smaller list, or lift the limit "
-            f"({how_to_lift})"
+            f"{deck.source}: {counted(lines, 'card line')} with {counted(names, 'different name')}; a deck check "
+            f"takes at most {MAX_DECK_LINES:,} lines and {MAX_DECK_NAMES:,} names. Check a smaller list, or lift the "
+            f"limit ({how_to_lift})."
         )
 
 

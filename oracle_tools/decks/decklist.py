@@ -17,6 +17,13 @@ Formats, detected automatically by :func:`parse_decklist`:
     Forge ``4 Name|M11`` with ``[main]`` / ``[sideboard]`` headers, TopDeck ``~~Commanders~~`` headers,
     headers such as ``Sideboard:``, ``// Sideboard``, ``Sideboard (15)``, ``Main deck``, ``Companion``,
     and card-type group headers (``Creatures (20)``) which do not change the section.
+``csv``
+    the CSV exports of Moxfield (``Count,Tradelist Count,Name,Edition,Condition,Language,Foil,Tags,Last Modified,
+    Collector Number,…``), Archidekt (``Quantity,Name,Finish,Condition,Date Added,Language,Purchase Price,Tags,
+    Edition Name,Edition Code,Multiverse Id,Scryfall ID,Collector Number``), Deckbox (``Count,Tradelist Count,Name,
+    Edition,Edition Code,Card Number,…``) and ManaBox (``Name,Set code,Set name,Collector number,Foil,Rarity,Quantity,
+    ManaBox ID,Scryfall ID,…``): recognised by a header with a count column (Count, Quantity) and a Name column;
+    the other columns are read where they mean something (set code, collector number, a Board column's section).
 ``json_cache``
     tournament JSON caches (Spigushe / barrins ``{"tournament", "decks"}``, Badaro / fbettega
     ``{"Tournament", "Decks"}``, ``{url::player: {main_deck, sideboard}}`` objects and TopDeck player
@@ -49,12 +56,17 @@ Design decisions
   1-based line number and a one-sentence explanation; :func:`parse_decklist` never raises for any
   ``str`` input. Only the file readers raise :class:`~oracle_tools.errors.DecklistError`, and only
   when the file cannot be read as text at all.
+* **Files that are no decklist** (a Scryfall card object, other JSON, CSV without such a header, lines of
+  colon-separated fields such as ``/etc/passwd``, markup, ``key=value`` settings) are said to be so in one line
+  (``Decklist.not_a_decklist``; the file readers raise it as a DecklistError), never judged as a deck of unknown
+  cards.
 * Counts must be whole numbers from 1 to 1000. A count of 0 (``0 Shock``, a cache's ``{"Count": 0}`` row) is no
   card in the deck: a note (``Decklist.notes``, a deck check's ``notes``), not a problem.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from bisect import bisect_right
@@ -84,7 +96,7 @@ __all__ = [
 ]
 
 SECTIONS: tuple[str, ...] = ("main", "sideboard", "commander", "companion", "maybeboard")
-DECKLIST_FORMATS: tuple[str, ...] = ("arena", "mtgo_txt", "mtgo_dek", "plain", "json_cache")
+DECKLIST_FORMATS: tuple[str, ...] = ("arena", "mtgo_txt", "mtgo_dek", "plain", "csv", "json_cache")
 MAX_COUNT = 1000
 #: Far above any decklist or tournament JSON cache (the largest real cache is a few MB); bounds a wrong file.
 MAX_DECKLIST_BYTES = 128 * userfiles.MiB
@@ -143,6 +155,9 @@ class Decklist:
     #: lines that are no card and no error: an entry with count 0 ("0 Shock", a cache's {"Count": 0} row) is no
     #: card in the deck, said as a note (warning) rather than a problem that would make the deck not legal
     notes: tuple[ParseProblem, ...] = ()
+    #: set when the text is no decklist at all (JSON of another kind, CSV without a count and a name column, a
+    #: system file): what it looks like, in one line beginning with the source (also its one problem)
+    not_a_decklist: str | None = None
 
     def section(self, section: str) -> list[DeckEntry]:
         if section not in SECTIONS:
@@ -1027,6 +1042,8 @@ def parse_decklist(text: str, *, source: str = "<text>") -> Decklist:
             )
         if obj is not None:
             decks = _decks_from_obj(obj, text, source, None)
+            if decks is None:
+                return _not_a_decklist(text, source, f"is JSON but no decklist: {_json_looks_like(obj)}")
             if decks is not None:
                 if len(decks) == 1:
                     return decks[0]
@@ -1044,7 +1061,151 @@ def parse_decklist(text: str, *, source: str = "<text>") -> Decklist:
                     None,
                     source,
                 )
+    first = next((line for line in _LINE_SPLIT.split(text) if line.strip()), "")
+    header = _csv_header(first)
+    if header is not None:
+        return _parse_csv(text, source, *header)
+    looks = _text_looks_like(text)
+    if looks is not None:
+        return _not_a_decklist(text, source, looks)
     return _parse_text(text, source)
+
+
+# --------------------------------------------------------------------------- CSV exports and files that are no deck
+
+#: A CSV export's columns (casefolded), as the sites name them (see the module docstring): the count, the name,
+#: the set code (Moxfield's Edition is a code; Deckbox's is a set name, and its code is Edition Code), the
+#: collector number, and a board/section column (Moxfield's deck CSV).
+_CSV_COUNT = ("count", "quantity", "qty")
+_CSV_NAME = ("name", "card name")
+_CSV_SET = ("set code", "edition code", "edition", "set")
+_CSV_NUMBER = ("collector number", "card number")
+_CSV_BOARD = ("board", "section")
+_SET_CODE = re.compile(r"[A-Za-z0-9]{2,6}")
+
+
+def _csv_fields(line: str, delimiter: str) -> list[str]:
+    return next(csv.reader([line], delimiter=delimiter), [])
+
+
+def _csv_header(first_line: str) -> tuple[str, list[str]] | None:
+    """The delimiter and the (casefolded) columns of a first line that is a CSV export's header: one column of
+    :data:`_CSV_COUNT` and one of :data:`_CSV_NAME`; None for any other line."""
+    for delimiter in (",", "\t", ";"):
+        if delimiter in first_line:
+            columns = [c.strip().casefold() for c in _csv_fields(first_line, delimiter)]
+            if any(c in _CSV_COUNT for c in columns) and any(c in _CSV_NAME for c in columns):
+                return delimiter, columns
+    return None
+
+
+def _parse_csv(text: str, source: str, delimiter: str, columns: list[str]) -> Decklist:
+    """A Moxfield, Archidekt, Deckbox or ManaBox CSV export (any CSV with a count and a name column): one entry
+    a row, its line the row's line in the file; a bad row is a problem, as a bad text line is."""
+
+    def column(names: Sequence[str]) -> int | None:
+        return next((columns.index(n) for n in names if n in columns), None)
+
+    at_count, at_name = column(_CSV_COUNT), column(_CSV_NAME)
+    assert at_count is not None and at_name is not None  # _csv_header's test
+    at_number, at_board = column(_CSV_NUMBER), column(_CSV_BOARD)
+    set_columns = [columns.index(n) for n in _CSV_SET if n in columns]
+    entries: list[DeckEntry] = []
+    problems: list[ParseProblem] = []
+    notes: list[ParseProblem] = []
+    lines = _LINE_SPLIT.split(text)
+    header_line = next(i for i, line in enumerate(lines, 1) if line.strip())
+    for number, raw in enumerate(lines[header_line:], header_line + 1):
+        if not raw.strip():
+            continue
+        row = [field.strip() for field in _csv_fields(raw, delimiter)]
+        if len(row) <= max(at_count, at_name):
+            problems.append(
+                ParseProblem(number, raw, f"This row has {len(row)} columns; the header names {len(columns)}.")
+            )
+            continue
+        written, name = row[at_count], row[at_name]
+        if not re.fullmatch(r"\d{1,12}", written):
+            problems.append(
+                ParseProblem(number, raw, f"The count '{echo(written)}' is not a whole number; write e.g. 4.")
+            )
+            continue
+        count = int(written)
+        bad = _name_problem(name)
+        if bad:
+            problems.append(ParseProblem(number, raw, bad))
+            continue
+        if count == 0:
+            notes.append(ParseProblem(number, raw, f"'{echo(name)}': {_ZERO_NOTE}"))
+            continue
+        if count > MAX_COUNT:
+            problems.append(ParseProblem(number, raw, f"The count {count} is over {MAX_COUNT}, which no deck needs."))
+            continue
+        board = _header_section(row[at_board]) if at_board is not None and at_board < len(row) else None
+        section = board[0] if board and board[0] in SECTIONS else "main"
+        code = next(
+            (row[i].upper() for i in set_columns if i < len(row) and _SET_CODE.fullmatch(row[i])),
+            None,
+        )
+        collector = row[at_number] if at_number is not None and at_number < len(row) and row[at_number] else None
+        entries.append(DeckEntry(count, name, section, number, raw, code, collector))
+    return Decklist("csv", tuple(entries), tuple(problems), None, source, notes=tuple(notes))
+
+
+def _json_looks_like(obj: Any) -> str:
+    """What a JSON document that holds no deck is, in a few words (a Scryfall object says its kind)."""
+    if isinstance(obj, dict):
+        kind = obj.get("object")
+        if kind == "card" and isinstance(obj.get("name"), str):
+            return f"a Scryfall card object ({echo(obj['name'])})"
+        if isinstance(kind, str) and kind:
+            return f"a Scryfall {echo(kind)} object"
+        if not obj:
+            return "an empty object"
+        keys = ", ".join(echo(str(k)) for k in list(obj)[:4])
+        return f"an object with the keys {keys}" + (", …" if len(obj) > 4 else "")
+    if isinstance(obj, list):
+        first = obj[0] if obj else None
+        if isinstance(first, dict) and first.get("object") == "card":
+            return f"a list of {len(obj):,} Scryfall card objects (a bulk file: `oracle-tools ingest` reads it)"
+        return f"a list of {len(obj):,} values"
+    return f"a lone {type(obj).__name__} value"
+
+
+def _text_looks_like(text: str) -> str | None:
+    """What a text whose lines are no decklist's looks like, when it has a shape no decklist has: CSV rows with a
+    count but no header naming the columns, lines of colon-separated fields (/etc/passwd), key=value settings,
+    markup. None for anything else (a decklist, or text left to the line parser)."""
+    lines = [line.strip() for line in _LINE_SPLIT.split(text) if line.strip()][:200]
+    if not lines:
+        return None
+    for delimiter, what in ((",", "CSV"), ("\t", "tab-separated values"), (";", "semicolon-separated values")):
+        rows = [_csv_fields(line, delimiter) for line in lines]
+        widths = {len(row) for row in rows}
+        numbered = all(any(re.fullmatch(r"\d+", f.strip()) for f in row) for row in rows)
+        if delimiter == "\t" and all(re.fullmatch(r"\d+", row[0].strip()) for row in rows):
+            continue  # "4<TAB>Lightning Bolt": a count and a name, which the line parser reads
+        if len(widths) == 1 and min(widths) >= 2 and numbered:
+            return (
+                f"looks like {what} with {min(widths)} columns and no header naming a Count (or Quantity) column and "
+                "a Name column; the CSV exports of Moxfield, Archidekt, Deckbox and ManaBox begin with such a header"
+            )
+    if all(line.count(":") >= 2 and " " not in line.split(":", 1)[0] for line in lines):
+        return "looks like lines of colon-separated fields (like /etc/passwd), not a decklist"
+    if lines[0].startswith("<") and lines[-1].endswith(">"):
+        return "looks like markup (HTML or XML), not a decklist or an MTGO .dek file"
+    settings = [bool(re.match(r"[\w.\-]+\s*=", line)) for line in lines]
+    if any(settings) and all(s or line.startswith(("#", ";", "[")) for s, line in zip(settings, lines, strict=True)):
+        return "looks like key=value settings, not a decklist"
+    return None
+
+
+def _not_a_decklist(text: str, source: str, looks: str) -> Decklist:
+    """The answer for a text that is no decklist: no entries, one problem, and :attr:`Decklist.not_a_decklist`,
+    said in one line that begins with the source; what a decklist is, in the same line."""
+    said = f"{source}: {looks}; a decklist has lines such as {_EXAMPLE}"
+    first = next((line for line in _LINE_SPLIT.split(text) if line.strip()), "")
+    return Decklist("plain", (), (ParseProblem(1, first, said),), None, source, not_a_decklist=said)
 
 
 #: After "[": what begins a JSON value (a Forge "[metadata]" or MWS "[M11] Name" line is text, not JSON).
@@ -1134,6 +1295,8 @@ def read_decklist(path: Path) -> Decklist:
 def refuse_unreadable(deck: Decklist) -> Decklist:
     """``deck``, or the DecklistError of a file that begins as JSON and does not parse (a file readers' error, as
     for an empty or binary file: one line, never a deck of 0 cards judged)."""
+    if deck.not_a_decklist is not None:
+        raise DecklistError(deck.not_a_decklist)
     if deck.format == "json_cache" and not deck.entries and len(deck.problems) == 1:
         detail = deck.problems[0].detail
         if detail.startswith(f"{deck.source}: is not valid JSON ("):

@@ -201,8 +201,8 @@ class OracleToolsGroup(click.Group):
     group_class = type  # `@click.group(cls=OracleToolsGroup)` groups (deck) are one too: errors name the whole command, "deck check"
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
-        """Click's own errors (an unknown option, a missing argument) in the one error style: the usage line,
-        then ``error: …`` in lower case like every other error, with click's exit status (2)."""
+        """Click's own errors (an unknown option, a missing argument) in the one error style: one ``error: …``
+        line like every other error, ending with where the help is, with click's exit status (2)."""
         given = args[0] if args else kwargs.get("args")
         # Called with the process's own arguments (the installed command, `python -m`), it is the program: a Ctrl-C
         # after the command ended stays ignored until the process exits; called with arguments (a test, a
@@ -240,10 +240,14 @@ class OracleToolsGroup(click.Group):
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.ClickException as exc:
-            if isinstance(exc, click.UsageError) and exc.ctx is not None:
-                hint = f"Try '{exc.ctx.command_path} {exc.ctx.help_option_names[0]}' for help."
-                click.echo(f"{exc.ctx.get_usage()}\n{hint}\n", err=True)
-            echo_error(f"error: {exc.format_message()}")
+            line = f"error: {exc.format_message()}"
+            if (
+                isinstance(exc, click.UsageError)
+                and not isinstance(exc, click.exceptions.NoArgsIsHelpError)
+                and exc.ctx is not None
+            ):  # one line, as every error is: the way to the help inside it, not click's usage lines around it
+                line += f" (try '{exc.ctx.command_path} {exc.ctx.help_option_names[0]}' for help)"
+            echo_error(line)
             sys.exit(exc.exit_code)
         except click.exceptions.Abort as exc:
             if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C while click read the arguments

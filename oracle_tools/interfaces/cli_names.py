@@ -20,6 +20,7 @@ from oracle_tools.interfaces.cli_common import (
     open_db,
 )
 from oracle_tools.store import userfiles
+from oracle_tools.text.matching import did_you_mean, names_listed
 
 #: `resolve --batch`: far above any real list of names (a million names is ~20 MB); bounds /dev/zero.
 MAX_BATCH_CHARS = 256 * userfiles.MiB
@@ -69,7 +70,9 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: IO[bytes
     elif result.ok:
         face = f" (face: {result.face})" if result.face else ""
         same = [n for n in result.names if n != result.english_name]
-        click.echo(f"{result.name}{face}  [via {result.via}]" + (f"  same name as: {', '.join(same)}" if same else ""))
+        click.echo(
+            f"{result.name}{face}  [via {result.via}]" + (f"  same name as: {names_listed(same)}" if same else "")
+        )
         if result.note:
             click.echo(f"note: {result.note}")
     else:
@@ -113,9 +116,16 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
             f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]} "
             f"({shared}: whichever is meant, that is its name, CR 201.2a)"
         )
-    elif one_card:
+    elif one_card and answer:
         click.echo(
             f"same name: {first!r} and {second!r} both name the card {cards.pop()}, whose names are {names[first]}"
+        )
+    elif one_card:
+        # Delver of Secrets / Insectile Aberration: two faces of one card, but an object has only the face it shows
+        # (CR 712.8a, 712.8d–e; an adventurer, 715.4), so the names differ (201.2a)
+        click.echo(
+            f"different names: {first!r} and {second!r} are faces of the one card {cards.pop()}, and an object "
+            f"has only one face's name at a time: {names[first]} / {names[second]} (CR 201.2a)"
         )
     else:
         click.echo(f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]}")
@@ -214,7 +224,7 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
         click.echo(
             f"{name!r}: no token. {answer.reason}."
             + (
-                f" Did you mean: {', '.join(answer.suggestions)}?"
+                f" {did_you_mean(answer.suggestions, sentence=True)}"
                 if answer.suggestions
                 else " No token name is close to it."
             )

@@ -72,6 +72,8 @@ def serve_command(
     path = db_path or default_db_path()
     OracleDB(path).con.close()  # a missing database is one clear error line, before the server starts
     _serve.check_address(host, port)  # so is a host it cannot resolve or a port in use
+    for note in _serve.address_notes(host, port):  # a privileged port bound as root, a host others can reach
+        click.echo(note, err=True)
     from oracle_tools.interfaces.serve.searches import QUERY_TIMEOUT_ENV
 
     os.environ[QUERY_TIMEOUT_ENV] = str(query_timeout)  # read per search, in every worker process

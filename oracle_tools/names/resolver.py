@@ -89,6 +89,8 @@ class Resolution:
 
     def miss_message(self) -> str:
         """One line for a string that names no one card: what it could be, or the names it is close to."""
+        from oracle_tools.text.matching import did_you_mean, names_listed
+
         if self.status == "ambiguous":
             labels = [c.name + (f" (face {c.face})" if c.face else "") for c in self.candidates]
             repeated = {label for label in labels if labels.count(label) > 1}
@@ -104,10 +106,12 @@ class Resolution:
                 )
             return f"{self.query!r} is ambiguous: {listed}"
         close = (
-            f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else " No card name is close to it."
+            f" {did_you_mean(self.suggestions, sentence=True)}" if self.suggestions else " No card name is close to it."
         )
         tokens = (
-            f" Token names (not cards; see `oracle-tools token NAME`): {', '.join(self.tokens)}." if self.tokens else ""
+            f" Token names (not cards; see `oracle-tools token NAME`): {names_listed(self.tokens)}."
+            if self.tokens
+            else ""
         )
         return f"{self.query!r} is not a card name.{close}{tokens}"
 

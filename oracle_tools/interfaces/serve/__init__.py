@@ -61,6 +61,34 @@ def check_address(host: str, port: int) -> None:
             ) from None
 
 
+def address_notes(host: str, port: int, *, as_root: bool | None = None) -> list[str]:
+    """What serving on ``host``:``port`` does that a user may not mean, one line each (the CLI says them on stderr
+    before it serves): a privileged port (below 1024) bound because the process runs as root, and a host other
+    machines can reach (0.0.0.0, a LAN address) — the server has no authentication. ``as_root``: None asks the
+    process (its effective user id)."""
+    import ipaddress
+
+    if as_root is None:
+        as_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    notes = []
+    if 0 < port < 1024 and as_root:
+        notes.append(
+            f"note: port {port} is a privileged port (below 1024), bound only because this runs as root; the server "
+            "needs no root: run it as an ordinary user with a port from 1024 up (the default is 8765)"
+        )
+    try:
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
+    except (OSError, UnicodeError, ValueError):
+        return notes  # check_address says so
+    if any(not ipaddress.ip_address(a.split("%", 1)[0]).is_loopback for a in addresses):
+        shown = "every interface of this machine" if addresses <= {"0.0.0.0", "::"} else f"{host}"
+        notes.append(
+            f"note: --host {host} serves {shown}: other machines that can reach it can use this server (read-only, "
+            "with no authentication); the default, 127.0.0.1, serves this machine only"
+        )
+    return notes
+
+
 def run(
     db_path: str | os.PathLike[str],
     *,

@@ -32,7 +32,15 @@ from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
 from oracle_tools.interfaces.serve.assets import favicon, static
 from oracle_tools.interfaces.serve.pools import PoolFull
 from oracle_tools.interfaces.serve.store import MB, ByteCache, Kept
-from oracle_tools.interfaces.serve.web import MAX_NAME, VIA_TEXT, busy_response, card_stats, run_pooled, templates
+from oracle_tools.interfaces.serve.web import (
+    IMAGES_COOKIE,
+    MAX_NAME,
+    VIA_TEXT,
+    busy_response,
+    card_stats,
+    run_pooled,
+    templates,
+)
 from oracle_tools.names.kinds import listed_as
 from oracle_tools.scryfall.card_facts import CardFacts
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
@@ -45,7 +53,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
 PAGE_SIZE = 60  # cards a results page shows
-IMAGES_COOKIE = "oracle_tools_images"
 MAX_QUERY = 1000  # characters of a search query, as names
 PRINTINGS_SHOWN = 120  # printings a card page lists (English first, newest first); search finds every one
 PAGE_CACHE_BYTES = 32 * MB  # bytes of rendered pages kept per database generation (least recently used out)

@@ -39,6 +39,7 @@ from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Genera
 from oracle_tools.names.resolver import Resolution
 from oracle_tools.scryfall import cardjson, lookups
 from oracle_tools.text.counts import counted
+from oracle_tools.text.matching import did_you_mean, names_listed
 
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
@@ -119,12 +120,12 @@ def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | Non
         raise ApiError(
             404,
             f"Too many cards match ambiguous name “{name}”: "
-            f"{', '.join(c.name for c in result.candidates[:10])}. Add more words to refine "
+            f"{names_listed(c.name for c in result.candidates[:10])}. Add more words to refine "
             "your search.",
             "ambiguous",
         )
     elif not result.ok or not oracle_id:
-        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
+        hint = f" {did_you_mean(result.suggestions, sentence=True)}" if result.suggestions else ""
         raise ApiError(404, f"No cards found matching “{name}”.{hint}")
     assert oracle_id is not None
     if set_code:

@@ -251,6 +251,8 @@ def page_context(
     fmt = params.get("format", "").strip() or "modern"
     context: dict[str, Any] = {
         "page_url": "/",
+        "images": False,  # the header's images switch (_render_in_thread reads the request's cookie)
+        "here": "/",
         "db_name": db.path.name,
         "max_name": MAX_NAME,
         "q": q,
@@ -320,6 +322,7 @@ def _render_in_thread(request: Request, params: dict[str, str], form_error: tupl
         token_memo=generation.cached(TOKEN_ANSWERS, dict),
         changes=generation.cached(RECENT_CHANGES, lambda: recent_changes(generation.db)),
     )
+    context["images"] = request.cookies.get(IMAGES_COOKIE) == "1"
     return templates.get_template("page.html").render(context), status
 
 
@@ -389,12 +392,12 @@ async def page(request: Request) -> Response:
     return HTMLResponse(html, status_code=status, headers=PAGE_HEADERS)
 
 
-#: The page loads nothing from elsewhere: its policy allows its own inline style, the one script of the reference
-#: pages (``/static/web.js``: name autocomplete, asking ``/cards/autocomplete`` of this server) and forms posting
-#: back to it, nothing else — no inline script; no other site may frame it, and no answer is sniffed as another type.
+#: The page loads nothing from elsewhere: its policy allows its own inline style and the pages' stylesheet
+#: (``/static/web.css``: the header every page shares), the one script of the reference pages (``/static/web.js``:
+#: name autocomplete, asking ``/cards/autocomplete`` of this server) and forms posting back to it, nothing else — no inline script; no other site may frame it, and no answer is sniffed as another type.
 PAGE_HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; "
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; "
         "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
@@ -402,5 +405,8 @@ PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 
+
+#: The cookie of the pages' images switch (the header every page shares: templates/header.html).
+IMAGES_COOKIE = "oracle_tools_images"
 
 routes = [Route("/", page, methods=["GET", "POST"], name="web_page")]
