@@ -1,0 +1,122 @@
+"""Deck construction and names at the edges of the Comprehensive Rules (2026-01-16), asked through every door:
+meld results and back faces (CR 712.4b, 712.8a), sticker sheets (123.2), omens (720), token copies (707.2,
+111.10r). The cards are real objects of ../shared/realdata (tests/fixtures/layouts/real-objects.json,
+tests/fixtures/sticker_names.json) and Scryfall-shaped objects written from documented facts
+(tests/fixtures/omens.json)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from click.testing import CliRunner
+
+from oracle_tools import OracleDB
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FILES = [FIXTURES / "layouts" / "real-objects.json", FIXTURES / "sticker_names.json"]
+
+
+@pytest.fixture(scope="module")
+def edges_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("edges") / "edges.duckdb"
+    OracleDB.ingest_files(path, FILES).close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def edges(edges_path: Path) -> Iterator[OracleDB]:
+    with OracleDB(edges_path) as db:
+        yield db
+
+
+def cli(path: Path, *args: str, stdin: str | None = None) -> Any:
+    from oracle_tools.interfaces.cli import main
+
+    done = CliRunner().invoke(main, [*args, "--db", str(path), "--json"], input=stdin)
+    assert done.exit_code in (0, 1), (done.stdout, done.stderr)
+    return json.loads(done.stdout)
+
+
+def http(path: Path, method: str, url: str, **kwargs: Any) -> Any:
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.serve.app import create_app
+
+    with TestClient(create_app(path, warm=False)) as client:
+        return client.request(method, url, **kwargs)
+
+
+def mcp(path: Path, tool: str, arguments: dict[str, Any]) -> Any:
+    from oracle_tools.interfaces.mcp_server import build_server
+
+    async def call() -> Any:
+        with OracleDB(path) as db:
+            return await build_server(db).call_tool(tool, arguments)
+
+    result = anyio.run(call)
+    content = result.content if hasattr(result, "content") else result[0]
+    return json.loads(content[0].text)
+
+
+def one_deck(answer: Any) -> dict[str, Any]:
+    """The one deck of a deck check's JSON answer (a list, or an object with ``decks``, or the deck)."""
+    if isinstance(answer, list):
+        return one_deck(answer[0])
+    return one_deck(answer["decks"]) if "decks" in answer else dict(answer)
+
+
+# -- CR 712.4b / 712.8a: a meld result is no card; a back face names its card -----------------------
+
+MELD_DECK = "4 Delver of Secrets\n1 Brisela, Voice of Nightmares\n3 Insectile Aberration\n1 Bruna, the Fading Light\n"
+
+
+def test_712_4b_a_meld_result_is_no_card_of_a_deck(edges: OracleDB, edges_path: Path) -> None:
+    """CR 712.4b: "The back faces of a meld pair are used only to determine the characteristics of the melded
+    permanent": Brisela is printed on the backs of Bruna and Gisela and no deck holds it, as a card or as the
+    commander. CR 712.8a: a transforming card's back face written alone names the card (counted as it)."""
+    report = edges.check_deck(MELD_DECK, format="legacy")
+    meld = [p for p in report.problems if p.card == "Brisela, Voice of Nightmares"]
+    assert [(p.kind, p.line) for p in meld] == [("unknown_card", 2)], report.problems
+    assert "melded back face of Bruna, the Fading Light and Gisela, the Broken Blade" in meld[0].detail
+    assert "not a card (CR 712.4b)" in meld[0].detail
+    back = [n for n in report.notes if "Insectile Aberration" in n]
+    assert back == [
+        "line 3: 'Insectile Aberration' is the back face of Delver of Secrets: counted as Delver of Secrets (CR 712.8a)"
+    ]
+    delver = [p for p in report.problems if p.kind == "too_many_copies"]
+    assert delver and "7 copies" in delver[0].detail  # 4 + 3: one card
+    # as the commander (CR 903.3: a commander is a card)
+    cmd = edges.check_deck("1 Island\n", format="commander", commanders=["Brisela, Voice of Nightmares"])
+    assert any(p.kind == "commander" and "CR 712.4b" in p.detail for p in cmd.problems), cmd.problems
+    # the same answer through the CLI, HTTP and MCP
+    answers = [
+        cli(edges_path, "deck", "check", "-", "--format", "legacy", stdin=MELD_DECK),
+        http(edges_path, "POST", "/decks/check", params={"format": "legacy"}, content=MELD_DECK.encode()).json(),
+        mcp(edges_path, "check_deck", {"decklist": MELD_DECK, "format": "legacy"}),
+    ]
+    for answer in map(one_deck, answers):
+        assert [p["detail"] for p in answer["problems"] if p["card"] == "Brisela, Voice of Nightmares"] == [
+            meld[0].detail
+        ]
+        assert back[0] in answer["notes"]
+
+
+def test_712_resolve_says_what_a_meld_result_and_a_back_face_are(edges: OracleDB, edges_path: Path) -> None:
+    """resolve names the card and says what the name is: a meld result no card (CR 712.4b), a back face its
+    card's (712.8a); the CLI's and the HTTP API's answers carry the same note."""
+    meld = edges.resolve("Brisela, Voice of Nightmares")
+    assert meld.note == (
+        "the melded back face of Bruna, the Fading Light and Gisela, the Broken Blade; not a card (CR 712.4b): "
+        "only its meld cards can be in a deck"
+    )
+    back = edges.resolve("insectile aberration")
+    assert back.note == "the back face of Delver of Secrets: counted as Delver of Secrets (CR 712.8a)"
+    assert edges.resolve("Delver of Secrets").note is None and edges.resolve("Bruna, the Fading Light").note is None
+    assert cli(edges_path, "resolve", "Brisela, Voice of Nightmares")["note"] == meld.note
+    answer = http(edges_path, "GET", "/names/resolve", params={"q": "Insectile Aberration"}).json()
+    assert answer["note"] == back.note, answer
