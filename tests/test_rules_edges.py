@@ -120,3 +120,36 @@ def test_712_resolve_says_what_a_meld_result_and_a_back_face_are(edges: OracleDB
     assert cli(edges_path, "resolve", "Brisela, Voice of Nightmares")["note"] == meld.note
     answer = http(edges_path, "GET", "/names/resolve", params={"q": "Insectile Aberration"}).json()
     assert answer["note"] == back.note, answer
+
+
+# -- CR 123.2: a sticker sheet is no card, so its name is no card name to choose ---------------------
+
+SHEET = "Misunderstood Trapeze Elf"  # a real Unfinity sticker sheet (type line "Stickers")
+
+
+def test_123_2_a_sticker_sheet_is_no_name_to_choose(edges: OracleDB, edges_path: Path) -> None:
+    """CR 123.2: "Sticker sheets are not cards and have no characteristics": choose-name refuses a sheet's name
+    (the deck check's own test, layouts.is_sticker_sheet) and never lists one among the nameable names."""
+    verdict = edges.choose_name(SHEET)
+    assert (verdict.valid, verdict.rule) == (False, "123.2")
+    assert "sticker sheet" in verdict.reason and "CR 123.2" in verdict.reason
+    assert not edges.choose_name("misunderstood trapeze elf", "nonland").valid
+    assert SHEET not in edges.nameable().get_column("name").to_list()
+    assert '"Name Sticker" Goblin' in edges.nameable().get_column("name").to_list()  # a card, with "Sticker" in it
+    assert edges.choose_name("Lightning Bolt").valid
+    for answer in (
+        cli(edges_path, "choose-name", SHEET),
+        http(edges_path, "GET", "/choose-name", params={"name": SHEET}).json(),
+        mcp(edges_path, "choose_name", {"name": SHEET}),
+    ):
+        assert (answer["valid"], answer["rule"], answer["reason"]) == (False, "123.2", verdict.reason), answer
+
+
+def test_111_10r_a_predefined_tokens_given_name_is_said_to_be_one(edges: OracleDB, edges_path: Path) -> None:
+    """CR 111.10r: "A Young Hero Role token is ... named Young Hero": choose-name refuses the name and says why
+    (a token's name may be chosen only if it is also a card's, 201.4), as it says of "Treasure" (111.10a)."""
+    verdict = edges.choose_name("Young Hero")
+    assert not verdict.valid
+    assert "predefined token: the Young Hero Role token is named Young Hero (CR 111.10r)" in verdict.reason
+    assert "a predefined token (CR 111.10)" in edges.choose_name("Treasure").reason
+    assert cli(edges_path, "choose-name", "young hero")["reason"].endswith(verdict.reason.split("”", 1)[1])

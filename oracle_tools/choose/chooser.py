@@ -131,8 +131,12 @@ def token_kinds(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     ).fetchall():
         kinds.setdefault(normalize(name), kind)
     if sqlfiles.has_table(con, "predefined_tokens"):
-        for (name,) in con.execute("SELECT DISTINCT name FROM predefined_tokens").fetchall():
+        for name, given, rule in con.execute(
+            "SELECT DISTINCT name, given_name, rule FROM predefined_tokens ORDER BY rule, name"
+        ).fetchall():
             kinds.setdefault(normalize(name), "predefined token (CR 111.10)")
+            if given and given != name:  # CR 111.10r: "a Young Hero Role token ... named Young Hero" (111.4)
+                kinds.setdefault(normalize(given), f"predefined token: the {name} token is named {given} (CR {rule})")
     if sqlfiles.has_table(con, "token_collisions"):
         for (name,) in con.execute("SELECT DISTINCT name FROM token_collisions").fetchall():
             kinds.setdefault(normalize(name), "token")
@@ -330,7 +334,8 @@ class NameChooser:
         names ("Fire // Ice") never appear; a name shared by several cards appears once per card.
         """
         c = as_constraint(constraint)
-        frame = self.frame if isinstance(c, AnyCard) else self.frame.filter(c.to_polars())
+        frame = self.frame.filter(pl.col("type_line").fill_null("").str.strip_chars() != layouts.STICKER_SHEET_TYPE)
+        frame = frame if isinstance(c, AnyCard) else frame.filter(c.to_polars())  # CR 123.2: no sticker sheet
         return frame.join(self._class_frame(), on="name", how="left", maintain_order="left").with_columns(
             pl.col("interchangeable_names").fill_null(pl.lit([], dtype=pl.List(pl.String)))
         )
@@ -372,6 +377,8 @@ class NameChooser:
                 return self._not_found(text, c, r)
         else:
             resolved = next((f for f in faces if f["face_index"] == r.face_index), faces[0])
+        if layouts.is_sticker_sheet(resolved.get("type_line")):
+            return self._sticker_sheet(text, c, resolved, r.via)
         return self._judge(text, c, resolved["name"], resolved, r.via)
 
     # -- the verdicts ---------------------------------------------------------------------------
@@ -494,6 +501,28 @@ class NameChooser:
             via=r.via,
             rules=("201.4", rule),
             suggestions=names,
+        )
+
+    def _sticker_sheet(self, text: str, c: Constraint, row: Mapping[str, Any], via: str | None) -> Verdict:
+        """CR 123.2: "Sticker sheets are not cards and have no characteristics" -- Scryfall lists Unfinity's sheets
+        as cards, but a sheet's name is no card name to choose (201.4), whatever the constraint."""
+        return Verdict(
+            query=text,
+            valid=False,
+            chosen=(),
+            rule="123.2",
+            reason=(
+                f"You may not choose “{text}”: {row['name']} is a sticker sheet, and sticker sheets are not cards "
+                "and have no characteristics (CR 123.2); only the name of a card may be chosen (CR 201.4)."
+            ),
+            constraint=_describe(c),
+            name=row["name"],
+            card=row["card_name"],
+            oracle_id=row["oracle_id"],
+            face_index=row["face_index"],
+            role=row["role"],
+            via=via,
+            rules=("201.4", "123.2"),
         )
 
     def _not_found(self, text: str, c: Constraint, r: Resolution) -> Verdict:

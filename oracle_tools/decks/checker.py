@@ -82,6 +82,7 @@ from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
 from oracle_tools.errors import DecklistError
 from oracle_tools.names.face_notes import back_face_note, meld_result_note
 from oracle_tools.names.kinds import DECK_RULES, Via
+from oracle_tools.store import layouts
 from oracle_tools.text.counts import counted
 
 if TYPE_CHECKING:
@@ -1065,15 +1066,10 @@ def check_decks(
     return pl.DataFrame(dict(zip(schema, columns)), schema=schema)
 
 
-# Scryfall's type line of an Unfinity sticker sheet (set sunf, layout normal; it even gives the sheets a Commander
-# legality): CR 123.2, sticker sheets are not cards and have no characteristics, so no deck or sideboard holds one
-# (a player who plays with stickers brings ten or more sheets beside the deck, CR 123.2a).
-STICKER_SHEET_TYPE = "Stickers"
-
-
 def _sticker_sheet(name: str, card: CardRules) -> _Miss | None:
-    """The miss of a decklist name that is a sticker sheet (CR 123.2: not a card), None for a card."""
-    if card.front_type != STICKER_SHEET_TYPE:
+    """The miss of a decklist name that is a sticker sheet (CR 123.2: not a card; ``layouts.is_sticker_sheet``, the
+    chooser's test too), None for a card."""
+    if not layouts.is_sticker_sheet(card.front_type):
         return None
     return _Miss(
         f"'{echo(name)}' is the sticker sheet {card.name}, not a card (CR 123.2); sticker sheets are not part of a "

@@ -44,10 +44,12 @@ __all__ = [
     "FACE_ROLES",
     "LAYOUTS",
     "NORMAL_ROLES",
+    "STICKER_SHEET_TYPE",
     "FaceRole",
     "Layout",
     "build",
     "combined_name",
+    "is_sticker_sheet",
     "name_rule",
     "role",
     "rows",
@@ -168,6 +170,18 @@ COMBINED_NAME_DFC: tuple[str, str] = (
     "201.4d",
     "a double-faced card's name is the name of one face, never both (CR 712.19)",
 )
+
+
+# Scryfall's type line of an Unfinity sticker sheet (set sunf, layout normal; it even gives the sheets a Commander
+# legality). CR 123.2: "Sticker sheets are not cards and have no characteristics": no deck or sideboard holds one
+# (a player who plays with stickers brings ten or more sheets beside the deck, CR 123.2a) and no "choose a card
+# name" names one (201.4: the name of a card). The deck check and the chooser both ask :func:`is_sticker_sheet`.
+STICKER_SHEET_TYPE = "Stickers"
+
+
+def is_sticker_sheet(type_line: str | None) -> bool:
+    """Whether an object with this (front) type line is an Unfinity sticker sheet: no card (CR 123.2)."""
+    return (type_line or "").strip() == STICKER_SHEET_TYPE
 
 
 def role(name: str) -> FaceRole | None:
