@@ -581,7 +581,8 @@ def infer_layout(card: dict[str, Any]) -> str:
     faces = card.get("card_faces") or []
     if not faces:
         return "saga" if re.search(r"\bSaga\b", card.get("type_line") or "") else "normal"
-    if any("Adventure" in (f.get("type_line") or "") for f in faces):
+    # an Adventure (CR 715) or an Omen (CR 720): one frame with an inset spell, which Scryfall labels "adventure"
+    if any(re.search(r"—.*\b(?:Adventure|Omen)\b", f.get("type_line") or "") for f in faces[1:]):
         return "adventure"
     if card.get("mana_cost") is not None:  # one-sided card with several halves
         return "split"

@@ -18,7 +18,11 @@ from click.testing import CliRunner
 from oracle_tools import OracleDB
 
 FIXTURES = Path(__file__).parent / "fixtures"
-FILES = [FIXTURES / "layouts" / "real-objects.json", FIXTURES / "sticker_names.json"]
+# omens.json: Stormshriek Feral // Flush Out and Scavenger Regent // Exude Toxin (Tarkir: Dragonstorm, 2025) written in
+# Scryfall's shape for omen cards (layout "adventure", as Scryfall labels them) from the real 2025 trimmed list's
+# faces (../shared/realdata/scryfall-commander-legal-trimmed-20250925.json.gz); ids, oracle_ids (uuid5) and
+# collector numbers are made up.
+FILES = [FIXTURES / "layouts" / "real-objects.json", FIXTURES / "sticker_names.json", FIXTURES / "omens.json"]
 
 
 @pytest.fixture(scope="module")
@@ -153,3 +157,107 @@ def test_111_10r_a_predefined_tokens_given_name_is_said_to_be_one(edges: OracleD
     assert "predefined token: the Young Hero Role token is named Young Hero (CR 111.10r)" in verdict.reason
     assert "a predefined token (CR 111.10)" in edges.choose_name("Treasure").reason
     assert cli(edges_path, "choose-name", "young hero")["reason"].endswith(verdict.reason.split("”", 1)[1])
+
+
+# -- CR 720: omen cards ----------------------------------------------------------------------------
+
+
+def test_720_4_an_omen_cards_name_is_its_normal_name_only(edges: OracleDB, edges_path: Path) -> None:
+    """CR 720.4: "In every zone except the stack, and while on the stack not as an Omen, an omen card has only its
+    normal characteristics": Stormshriek Feral and Flush Out are different names (201.2a), as an adventurer's are
+    (715.4); the faces have the omen roles of store/layouts.py."""
+    assert not edges.same_name("Stormshriek Feral", "Flush Out")
+    assert edges.same_name("Flush Out", "flush out")
+    roles = edges.sql("SELECT name, role FROM faces WHERE layout = 'adventure' ORDER BY name").rows()
+    assert ("Flush Out", "omen") in roles and ("Stormshriek Feral", "omen_card") in roles
+    assert ("Stomp", "adventure") in roles and ("Bonecrusher Giant", "adventurer") in roles  # adventures stay
+    assert cli(edges_path, "same-name", "Stormshriek Feral", "Flush Out")["same_name"] is False
+
+
+def test_720_5_an_omen_name_may_be_chosen_by_the_omens_characteristics(edges: OracleDB, edges_path: Path) -> None:
+    """CR 720.5: "If an effect instructs a player to choose a card name and the player wants to choose an omen
+    card's alternative name, the player may do so" -- judged by the Omen's characteristics (a sorcery), as
+    201.4f judges an Adventure; the combined name is refused (720.4)."""
+    verdict = edges.choose_name("Exude Toxin", "noncreature")
+    assert (verdict.valid, verdict.rule, verdict.role) == (True, "720.5", "omen")
+    assert "720.5" in verdict.rules and "Omen name of Scavenger Regent // Exude Toxin" in verdict.reason
+    assert not edges.choose_name("Exude Toxin", "creature").valid
+    assert edges.choose_name("Scavenger Regent", "creature").valid
+    combined = edges.choose_name("Scavenger Regent // Exude Toxin")
+    assert (combined.valid, combined.rule) == (False, "720.4")
+    for answer in (
+        cli(edges_path, "choose-name", "Exude Toxin", "--constraint", "noncreature"),
+        http(edges_path, "GET", "/choose-name", params={"name": "Exude Toxin", "constraint": "noncreature"}).json(),
+        mcp(edges_path, "choose_name", {"name": "Exude Toxin", "constraint": "noncreature"}),
+    ):
+        assert (answer["valid"], answer["rule"], answer["reason"]) == (True, "720.5", verdict.reason), answer
+
+
+def test_720_2c_an_omen_card_is_one_card_in_a_deck(edges: OracleDB, edges_path: Path) -> None:
+    """CR 720.2c: "each omen card is only one card": its normal name, its Omen name and the "A // B // A" some
+    sites write count together as one card's copies (100.2a)."""
+    deck = "2 Scavenger Regent\n2 Exude Toxin\n1 Scavenger Regent // Exude Toxin // Scavenger Regent\n"
+    report = edges.check_deck(deck, format="legacy")
+    copies = [p for p in report.problems if p.kind == "too_many_copies"]
+    assert len(copies) == 1 and copies[0].detail.startswith("5 copies of Scavenger Regent // Exude Toxin")
+    answer = one_deck(
+        http(edges_path, "POST", "/decks/check", params={"format": "legacy"}, content=deck.encode()).json()
+    )
+    assert [p["detail"] for p in answer["problems"] if p["kind"] == "too_many_copies"] == [copies[0].detail]
+
+
+# the real 2025 trimmed list's record of an omen card (its fields as the file has them)
+TRIMMED_OMEN = {
+    "name": "Stormshriek Feral // Flush Out",
+    "mana_cost": "{4}{R} // {1}{R}",
+    "type_line": "Creature — Dragon // Sorcery — Omen",
+    "oracle_text": None,
+    "color_identity": ["R"],
+    "power": "3",
+    "toughness": "3",
+    "legal_in_commander": "legal",
+    "card_faces": [
+        {
+            "name": "Stormshriek Feral",
+            "mana_cost": "{4}{R}",
+            "type_line": "Creature — Dragon",
+            "oracle_text": "Flying, haste\n{1}{R}: This creature gets +1/+0 until end of turn.",
+            "power": "3",
+            "toughness": "3",
+            "colors": None,
+        },
+        {
+            "name": "Flush Out",
+            "mana_cost": "{1}{R}",
+            "type_line": "Sorcery — Omen",
+            "oracle_text": "Discard a card. If you do, draw two cards. (Then shuffle this card into its owner's library.)",
+            "power": None,
+            "toughness": None,
+            "colors": None,
+        },
+    ],
+}
+
+
+def test_720_the_trimmed_lists_converter_makes_an_omen_card_as_scryfall_does(tmp_path: Path) -> None:
+    """The 2025 trimmed list has no layout: its converter read an omen card (mana cost "{4}{R} // {1}{R}") as a split
+    card, whose halves are both its names (709.4a), so Stormshriek Feral and Flush Out had the same name. It makes
+    an omen card an "adventure" object, as Scryfall does, and the ingest gives its faces the omen roles (CR 720.4)."""
+    import subprocess
+    import sys
+
+    trimmed = tmp_path / "trimmed.json"
+    trimmed.write_text(json.dumps([TRIMMED_OMEN]), encoding="utf-8")
+    converted = tmp_path / "cards.json"
+    script = Path(__file__).resolve().parents[1] / "scripts" / "make_sample.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--trimmed-to-cards", str(trimmed), str(converted), "--quiet"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(converted.read_text(encoding="utf-8"))[0]["layout"] == "adventure"
+    with OracleDB.ingest_files(tmp_path / "omen.duckdb", [converted]) as db:
+        assert not db.same_name("Stormshriek Feral", "Flush Out")
+        assert db.choose_name("Flush Out").rule == "720.5"

@@ -24,6 +24,8 @@ The rules, and where each is applied:
 * CR 201.4e -- the combined back face of a meld pair: its own card and row (``meld_result``).
 * CR 201.4f / 715 -- an adventurer card's Adventure name, judged by the Adventure's
   characteristics (the ``adventure`` row).
+* CR 720.5 -- an omen card's Omen name, judged by the Omen's characteristics (the ``omen``
+  row); its normal name by its normal characteristics, its only ones outside the stack (720.4).
 * The *front* name of a double-faced, adventurer or flip card is judged by that face's
   characteristics, which are the card's normal characteristics (CR 710.2, 712.8a, 715.4).
 * CR 201.4g -- choosing a name that has interchangeable names (CR 201.3) chooses every name
@@ -455,6 +457,16 @@ class NameChooser:
             )
         elif role == "adventure":
             what = f"it is the Adventure of {card}, judged by the Adventure's characteristics ({described})"
+        elif role == "omen_card":
+            what = (
+                f"it is the normal name of the omen card {card}, judged by its normal characteristics, which are "
+                f"its only ones outside the stack (CR 720.4; {described})"
+            )
+        elif role == "omen":
+            what = (
+                f"it is the Omen name of {card}, which a player may choose (CR 720.5), judged by the Omen's "
+                f"characteristics ({described})"
+            )
         elif role == "front":
             what = f"it is the front face of the double-faced card {card}, judged by the front face ({described})"
         elif role == "back":
@@ -484,7 +496,7 @@ class NameChooser:
 
     def _combined(self, text: str, c: Constraint, r: Resolution, faces: list[dict[str, Any]]) -> Verdict:
         layout = faces[0]["layout"]
-        rule, why = layouts.combined_name(layout)  # CR 201.4b-d, by layout
+        rule, why = layouts.combined_name(layout, [f["role"] for f in faces])  # CR 201.4b-d by layout; 720.4
         names = tuple(f["name"] for f in faces)
         either = ", ".join(names[:-1]) + f" or {names[-1]}"
         reason = f"You may not choose “{r.name}”: {why}; choose {either}."

@@ -113,9 +113,16 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
             f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]} "
             f"({shared}: whichever is meant, that is its name, CR 201.2a)"
         )
-    elif one_card:
+    elif one_card and answer:
         click.echo(
             f"same name: {first!r} and {second!r} both name the card {cards.pop()}, whose names are {names[first]}"
+        )
+    elif one_card:
+        # an adventurer or omen card's two names (CR 715.4, 720.4), a double-faced card's two faces (712.8a): one
+        # card, but an object has one of the names at a time
+        click.echo(
+            f"different names: {names[first]} / {names[second]} (two names of the card {cards.pop()}, which an "
+            "object has one at a time)"
         )
     else:
         click.echo(f"{'same name' if answer else 'different names'}: {names[first]} / {names[second]}")

@@ -101,6 +101,9 @@ WITH multi AS (
                WHEN m.layout = 'split' AND m.face_index > 0 AND m.f.oracle_text LIKE 'Aftermath%' THEN 'aftermath_half'
                WHEN m.layout = 'split' THEN 'split_half'
                WHEN m.layout = 'flip' THEN (CASE WHEN m.face_index = 0 THEN 'flip_top' ELSE 'flip_bottom' END)
+               -- CR 720: an omen card (Scryfall's layout adventure; its inset spell has the subtype Omen)
+               WHEN m.layout = 'adventure' AND regexp_matches(coalesce(m.card_faces[2].type_line, ''), '—.*\bOmen\b')
+                   THEN (CASE WHEN m.face_index = 0 THEN 'omen_card' ELSE 'omen' END)
                WHEN m.layout = 'adventure' THEN (CASE WHEN m.face_index = 0 THEN 'adventurer' ELSE 'adventure' END)
                ELSE (CASE WHEN m.face_index = 0 THEN 'front' ELSE 'back' END)
            END AS role,

@@ -352,7 +352,10 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
         notes.append("split card: both halves' characteristics combined (709.4, 709.4b-c)")
     elif copied == "normal_face":
         first = faces[0]
-        notes.append("adventurer/flip card: only its normal (upright) characteristics (715.4, 710.1a)")
+        if "omen_card" in roles:
+            notes.append("omen card: only its normal characteristics (720.4)")
+        else:
+            notes.append("adventurer/flip card: only its normal (upright) characteristics (715.4, 710.1a)")
         name, type_line, mana_cost, text = first["name"], first["type_line"], first["mana_cost"], first["oracle_text"]
         colors, power, toughness = first["colors"] or [], first["power"], first["toughness"]
     types = (type_line or "").split(" — ")[0].split()
