@@ -21,8 +21,14 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # omens.json: Stormshriek Feral // Flush Out and Scavenger Regent // Exude Toxin (Tarkir: Dragonstorm, 2025) written in
 # Scryfall's shape for omen cards (layout "adventure", as Scryfall labels them) from the real 2025 trimmed list's
 # faces (../shared/realdata/scryfall-commander-legal-trimmed-20250925.json.gz); ids, oracle_ids (uuid5) and
-# collector numbers are made up.
-FILES = [FIXTURES / "layouts" / "real-objects.json", FIXTURES / "sticker_names.json", FIXTURES / "omens.json"]
+# collector numbers are made up. token_copies.json: the real 2019 objects of Tarmogoyf and of cards that make token
+# copies (Mirror March, Cackling Counterpart, Rite of Replication, Kiki-Jiki) or copy themselves (Adorned Pouncer).
+FILES = [
+    FIXTURES / "layouts" / "real-objects.json",
+    FIXTURES / "sticker_names.json",
+    FIXTURES / "omens.json",
+    FIXTURES / "token_copies.json",
+]
 
 
 @pytest.fixture(scope="module")
@@ -261,3 +267,31 @@ def test_720_the_trimmed_lists_converter_makes_an_omen_card_as_scryfall_does(tmp
     with OracleDB.ingest_files(tmp_path / "omen.duckdb", [converted]) as db:
         assert not db.same_name("Stormshriek Feral", "Flush Out")
         assert db.choose_name("Flush Out").rule == "720.5"
+
+
+# -- CR 111.11 and 707.2: a token named after a card, and token copies --------------------------------
+
+
+def test_707_2_token_copies_are_named_with_their_rule(edges: OracleDB, edges_path: Path) -> None:
+    """CR 111.11 answers "create a Tarmogoyf token" (a token created by name takes the Oracle card's characteristics);
+    it is no copy effect. A token named Tarmogoyf in a game is a copy of one (CR 707.2), made by the cards the
+    token tables record (token_specs.copy_of), each with what its effect adds (707.9a: Kiki-Jiki's "except it has
+    haste"; Mirror March's "Those tokens gain haste. Exile them at the beginning of the next end step."). A card
+    that copies only itself (Adorned Pouncer's eternalize) makes no copy of Tarmogoyf."""
+    answer = edges.token("Tarmogoyf")
+    assert (answer.kind, answer.rule) == ("card", "111.11")
+    makers = {m["creator"]: m for m in answer.copy_makers}
+    assert set(makers) == {"Cackling Counterpart", "Kiki-Jiki, Mirror Breaker", "Mirror March", "Rite of Replication"}
+    assert makers["Mirror March"]["rule"] == "707.2"
+    assert (
+        makers["Mirror March"]["adds"] == "Those tokens gain haste. Exile them at the beginning of the next end step."
+    )
+    assert makers["Kiki-Jiki, Mirror Breaker"]["rule"] == "707.2, 707.9a"
+    assert any("CR 707.2" in note for note in answer.notes)
+    assert cli(edges_path, "token", "Tarmogoyf")["copy_makers"] == [dict(m) for m in answer.copy_makers]
+    assert http(edges_path, "GET", "/tokens/Tarmogoyf").json()["copy_makers"] == [dict(m) for m in answer.copy_makers]
+    assert mcp(edges_path, "token", {"name": "Tarmogoyf"})["copy_makers"] == [dict(m) for m in answer.copy_makers]
+    page = http(edges_path, "GET", "/token/Tarmogoyf").text
+    assert "a copy of the card with that name" not in page
+    assert "a token created by name: the Oracle card with that name determines its characteristics (CR 111.11)" in page
+    assert "Token copies (CR 707.2)" in page and "Those tokens gain haste." in page

@@ -131,6 +131,8 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
 
 # -- tokens (CR 111) -----------------------------------------------------------------------------
 
+COPY_MAKERS_SHOWN = 8  # the cards making token copies (CR 707.2) a `token NAME` line shows; --json has them all
+
 
 @click.command()
 @db_option
@@ -214,6 +216,14 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
                 f"  variant [{variant['rule']}]: {variant['type_line']}{vpt} "
                 f"({''.join(variant['colors'] or []) or 'colorless'}) "
                 f"{(variant['oracle_text'] or '').replace(chr(10), '; ')} — {'; '.join(variant['created_by'])}"
+            )
+        if answer.copy_makers:  # CR 707.2: token copies, each with what its effect adds (707.9a)
+            makers = [
+                m["creator"] + (f" ({m['adds']})" if m["adds"] else "") for m in answer.copy_makers[:COPY_MAKERS_SHOWN]
+            ]
+            more = len(answer.copy_makers) - len(makers)
+            click.echo(
+                f"token copies (CR 707.2) made by: {'; '.join(makers)}" + (f"; and {more} more (--json)" if more else "")
             )
         for note in answer.notes:
             click.echo(f"note: {note}")
