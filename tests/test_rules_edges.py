@@ -295,3 +295,110 @@ def test_707_2_token_copies_are_named_with_their_rule(edges: OracleDB, edges_pat
     assert "a copy of the card with that name" not in page
     assert "a token created by name: the Oracle card with that name determines its characteristics (CR 111.11)" in page
     assert "Token copies (CR 707.2)" in page and "Those tokens gain haste." in page
+
+
+# -- one Oracle card per identity when sources are combined ------------------------------------------
+
+# records of the real 2025 trimmed commander-legal list (their fields as the file has them)
+TRIMMED_BOLT = {
+    "name": "Lightning Bolt",
+    "mana_cost": "{R}",
+    "type_line": "Instant",
+    "oracle_text": "Lightning Bolt deals 3 damage to any target.",
+    "color_identity": ["R"],
+    "power": None,
+    "toughness": None,
+    "legal_in_commander": "legal",
+}
+TRIMMED_SPDR = {
+    "name": "SP//dr, Piloted by Peni",
+    "mana_cost": "{3}{W}{U}",
+    "type_line": "Legendary Artifact Creature — Spider Hero",
+    "oracle_text": "Vigilance\nWhen SP//dr enters, put a +1/+1 counter on target creature.\nWhenever a modified "
+    "creature you control deals combat damage to a player, draw a card. (Equipment, Auras you control, and counters "
+    "are modifications.)",
+    "color_identity": ["U", "W"],
+    "power": "4",
+    "toughness": "4",
+    "legal_in_commander": "legal",
+}
+REAL_BOLT = "4457ed35-7c10-48c8-9776-456485fdf070"  # Lightning Bolt's Oracle id (the 2019 Scryfall dump)
+
+
+def convert(tmp_path: Path, records: list[dict[str, Any]], *ids_from: Path) -> Path:
+    """The trimmed records through the project's converter (scripts/make_sample.py --trimmed-to-cards)."""
+    import subprocess
+    import sys
+
+    trimmed = tmp_path / "trimmed.json"
+    trimmed.write_text(json.dumps(records), encoding="utf-8")
+    out = tmp_path / "converted.json"
+    script = Path(__file__).resolve().parents[1] / "scripts" / "make_sample.py"
+    extra = [arg for path in ids_from for arg in ("--ids-from", str(path))]
+    done = subprocess.run(
+        [sys.executable, str(script), "--trimmed-to-cards", str(trimmed), str(out), "--quiet", *extra],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_one_oracle_card_from_a_converted_list_and_a_real_file(tmp_path: Path) -> None:
+    """The converter makes up an Oracle id per name (store/synthetic_ids.py); ingested beside files with real ids,
+    the same card was two (resolve "Lightning Bolt": ambiguous). The ingest recognises the made-up id and keeps the
+    real one, with every format's legality (the converted object has only commander), and says what it merged;
+    SP//dr and its interchangeable OM1 name Kumonosu, the Watchful (CR 201.3) are one card too."""
+    converted = convert(tmp_path, [TRIMMED_BOLT, TRIMMED_SPDR])
+    assert {c["oracle_id"] for c in json.loads(converted.read_text(encoding="utf-8"))}.isdisjoint({REAL_BOLT})
+    files = [FIXTURES / "layouts" / "real-objects.json", FIXTURES / "spdr_om1.json", converted]
+    path = tmp_path / "combined.duckdb"
+    report = cli(path, "ingest", "--no-progress", *(arg for f in files for arg in ("--bulk-file", str(f))))
+    merged = [w for w in report["warnings"] if "merged into its real Oracle id" in w]
+    assert len(merged) == 1 and merged[0].startswith("2 cards with an Oracle id made up by the trimmed list's")
+    assert "Lightning Bolt, SP//dr, Piloted by Peni" in merged[0]
+    with OracleDB(path) as db:
+        bolt = db.resolve("Lightning Bolt")
+        assert (bolt.status, bolt.oracle_id) == ("ok", REAL_BOLT)
+        assert db.sql("SELECT count(*) AS n FROM cards WHERE name = 'Lightning Bolt'").rows() == [(1,)]
+        legal = dict(db.sql(f"SELECT format, status FROM legalities WHERE oracle_id = '{REAL_BOLT}'").rows())
+        assert legal["commander"] == "legal" and legal["legacy"] == "legal" and legal["modern"] == "legal"
+        spdr = db.resolve("SP//dr, Piloted by Peni")
+        assert spdr.ok and db.resolve("Kumonosu, the Watchful").oracle_id == spdr.oracle_id
+        assert db.sql("SELECT count(*) AS n FROM cards WHERE name = 'SP//dr, Piloted by Peni'").rows() == [(1,)]
+        deck = db.check_deck(
+            "Commander\n1 SP//dr, Piloted by Peni\nDeck\n1 Kumonosu, the Watchful\n", format="commander"
+        )
+        assert any(p.kind == "too_many_copies" for p in deck.problems)  # one card, written twice (201.3b)
+        assert cli(path, "resolve", "Lightning Bolt")["oracle_id"] == REAL_BOLT
+
+
+def test_two_real_cards_are_never_merged(tmp_path: Path) -> None:
+    """Unstable prints six Oracle cards named Very Cryptic Command (real ids): a converted record of that name merges
+    only into the one with its Oracle text, and the six stay six."""
+    unstable = json.loads((FIXTURES / "same_name_unstable.json").read_text(encoding="utf-8"))
+    one = next(c for c in unstable if c["name"] == "Very Cryptic Command")
+    record = {
+        "name": one["name"],
+        "mana_cost": one["mana_cost"],
+        "type_line": one["type_line"],
+        "oracle_text": one["oracle_text"],
+        "color_identity": one["color_identity"],
+        "power": None,
+        "toughness": None,
+        "legal_in_commander": "not_legal",
+    }
+    converted = convert(tmp_path, [record])
+    with OracleDB.ingest_files(tmp_path / "vcc.duckdb", [FIXTURES / "same_name_unstable.json", converted]) as db:
+        ids = {oid for (oid,) in db.sql("SELECT oracle_id FROM cards WHERE name = 'Very Cryptic Command'").rows()}
+        assert len(ids) == 6 and one["oracle_id"] in ids
+
+
+def test_the_converter_reuses_the_real_ids_other_files_have(tmp_path: Path) -> None:
+    """--ids-from: a converted card that a bulk file holds by its name keeps that file's Oracle id."""
+    converted = convert(tmp_path, [TRIMMED_BOLT, TRIMMED_SPDR], FIXTURES / "layouts" / "real-objects.json")
+    ids = {c["name"]: c["oracle_id"] for c in json.loads(converted.read_text(encoding="utf-8"))}
+    from oracle_tools.store.synthetic_ids import trimmed_oracle_id
+
+    assert ids == {"Lightning Bolt": REAL_BOLT, "SP//dr, Piloted by Peni": trimmed_oracle_id("SP//dr, Piloted by Peni")}

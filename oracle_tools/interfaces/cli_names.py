@@ -223,7 +223,8 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
             ]
             more = len(answer.copy_makers) - len(makers)
             click.echo(
-                f"token copies (CR 707.2) made by: {'; '.join(makers)}" + (f"; and {more} more (--json)" if more else "")
+                f"token copies (CR 707.2) made by: {'; '.join(makers)}"
+                + (f"; and {more} more (--json)" if more else "")
             )
         for note in answer.notes:
             click.echo(f"note: {note}")
