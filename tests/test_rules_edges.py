@@ -130,6 +130,11 @@ def test_712_resolve_says_what_a_meld_result_and_a_back_face_are(edges: OracleDB
     assert cli(edges_path, "resolve", "Brisela, Voice of Nightmares")["note"] == meld.note
     answer = http(edges_path, "GET", "/names/resolve", params={"q": "Insectile Aberration"}).json()
     assert answer["note"] == back.note, answer
+    page = http(edges_path, "GET", "/", params={"q": "Brisela, Voice of Nightmares"}).text  # the web page
+    assert f'<p class="muted" id="resolved-note">note: {meld.note}</p>' in page
+    deck_page = http(edges_path, "GET", "/", params={"deck": MELD_DECK, "format": "legacy"}).text
+    assert "melded back face of Bruna, the Fading Light and Gisela, the Broken Blade" in deck_page
+    assert "is the back face of Delver of Secrets: counted as Delver of Secrets (CR 712.8a)" in deck_page
 
 
 # -- CR 123.2: a sticker sheet is no card, so its name is no card name to choose ---------------------
