@@ -377,6 +377,13 @@ def test_one_oracle_card_from_a_converted_list_and_a_real_file(tmp_path: Path) -
         )
         assert any(p.kind == "too_many_copies" for p in deck.problems)  # one card, written twice (201.3b)
         assert cli(path, "resolve", "Lightning Bolt")["oracle_id"] == REAL_BOLT
+    # the Scryfall door: the converted printing's object is the merged card's (its Oracle id, every format)
+    named = http(path, "GET", "/cards/named", params={"exact": "Lightning Bolt"}).json()
+    assert (named["oracle_id"], named["legalities"]["legacy"], named["legalities"]["commander"]) == (
+        REAL_BOLT,
+        "legal",
+        "legal",
+    )
 
 
 def test_two_real_cards_are_never_merged(tmp_path: Path) -> None:
