@@ -866,6 +866,17 @@ def real_oracle_ids(files: Iterable[Path]) -> dict[str, str]:
     return {name: next(iter(ids)) for name, ids in seen.items() if len(ids) == 1}
 
 
+def repeats_a_card(record: dict[str, Any], records: list[dict[str, Any]]) -> bool:
+    """Whether ``record`` is named "A // B // A" beside the list's own "A // B" with the same faces: the 2025 list
+    writes three omen cards so twice (Scavenger Regent // Exude Toxin // Scavenger Regent), and converting both made
+    one card two, whose face names were each ambiguous. Such a repeat is left out (one Oracle card, CR 720.2c)."""
+    parts = record["name"].split(" // ")
+    if len(parts) != 3 or parts[0] != parts[2]:
+        return False
+    faces = [f.get("name") for f in record.get("card_faces") or ()]
+    return any(r["name"] == " // ".join(parts[:2]) and faces == parts[:2] for r in records)
+
+
 def convert_trimmed(src: Path, out: Path, ids_from: Iterable[Path] = ()) -> int:
     """Write every record of a trimmed commander-legal list (``src``, gzipped or not) to ``out`` as Scryfall-shaped
     card objects (:func:`trimmed_to_card`: SYNTHETIC ids, set ``TRIMMED_SET``), ``.gz`` compressed when ``out``
@@ -874,6 +885,7 @@ def convert_trimmed(src: Path, out: Path, ids_from: Iterable[Path] = ()) -> int:
     raw = src.read_bytes()
     records: list[dict[str, Any]] = msgspec.json.decode(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
     chosen = sorted(records, key=lambda r: (fold(r["name"]), r["name"]))
+    chosen = [r for r in chosen if not repeats_a_card(r, records)]
     known = real_oracle_ids(ids_from)
     data = dump_bulk(trimmed_to_card(record, i, known) for i, record in enumerate(chosen, 1))
     if out.suffix == ".gz":

@@ -257,8 +257,10 @@ def test_720_the_trimmed_lists_converter_makes_an_omen_card_as_scryfall_does(tmp
     import subprocess
     import sys
 
+    # the list also writes the card "A // B // A" (its faces: the same two), which made one omen card two
+    repeated = {**TRIMMED_OMEN, "name": "Stormshriek Feral // Flush Out // Stormshriek Feral"}
     trimmed = tmp_path / "trimmed.json"
-    trimmed.write_text(json.dumps([TRIMMED_OMEN]), encoding="utf-8")
+    trimmed.write_text(json.dumps([TRIMMED_OMEN, repeated]), encoding="utf-8")
     converted = tmp_path / "cards.json"
     script = Path(__file__).resolve().parents[1] / "scripts" / "make_sample.py"
     done = subprocess.run(
@@ -268,9 +270,11 @@ def test_720_the_trimmed_lists_converter_makes_an_omen_card_as_scryfall_does(tmp
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(converted.read_text(encoding="utf-8"))[0]["layout"] == "adventure"
+    cards = json.loads(converted.read_text(encoding="utf-8"))
+    assert [(c["name"], c["layout"]) for c in cards] == [("Stormshriek Feral // Flush Out", "adventure")]
     with OracleDB.ingest_files(tmp_path / "omen.duckdb", [converted]) as db:
         assert not db.same_name("Stormshriek Feral", "Flush Out")
+        assert db.resolve("Flush Out").ok  # one card, not two sharing the face names
         assert db.choose_name("Flush Out").rule == "720.5"
 
 
