@@ -183,6 +183,11 @@ def test_720_4_an_omen_cards_name_is_its_normal_name_only(edges: OracleDB, edges
     assert ("Flush Out", "omen") in roles and ("Stormshriek Feral", "omen_card") in roles
     assert ("Stomp", "adventure") in roles and ("Bonecrusher Giant", "adventurer") in roles  # adventures stay
     assert cli(edges_path, "same-name", "Stormshriek Feral", "Flush Out")["same_name"] is False
+    # the card page says what "A // B" is for an omen card (not an adventurer's sentence)
+    oracle_id = edges.resolve("Stormshriek Feral").oracle_id
+    page = http(edges_path, "GET", f"/card/{oracle_id}").text
+    assert "an omen card has its normal name, and its Omen name only as an Omen on the stack" in page
+    assert "adventurer card" not in page
 
 
 def test_720_5_an_omen_name_may_be_chosen_by_the_omens_characteristics(edges: OracleDB, edges_path: Path) -> None:

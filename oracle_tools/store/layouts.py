@@ -56,6 +56,7 @@ __all__ = [
     "Layout",
     "build",
     "combined_name",
+    "is_omen_card",
     "is_sticker_sheet",
     "name_rule",
     "role",
@@ -173,6 +174,14 @@ FACE_ROLES: tuple[FaceRole, ...] = (
 OMEN_SUBTYPE = "Omen"
 
 _BY_ROLE: dict[str, FaceRole] = {r.role: r for r in FACE_ROLES}
+
+
+def is_omen_card(layout: str | None, face_type_lines: Iterable[str | None]) -> bool:
+    """Whether a card of Scryfall ``layout`` with faces of these type lines is an omen card (CR 720.1: its inset
+    spell has the subtype Omen), as ``sql/build_core.sql`` assigns the omen roles."""
+    lines = list(face_type_lines)
+    return layout == "adventure" and len(lines) > 1 and OMEN_SUBTYPE in (lines[1] or "").partition("—")[2].split()
+
 
 #: Roles of a face that carries the card's normal characteristics and so its normal name (CR 201.4, 710.2,
 #: 712.8a, 715.4): a card with none of them (a split card) is known only by its combined name.
