@@ -150,7 +150,6 @@ class OracleDB:
         self._name_chooser: _choose.NameChooser | None = None
         self._deck_checker: _decks.DeckChecker | None = None
         self._point_deck_checker: _decks.PointDeckChecker | None = None
-        self._face_notes: Any = None  # names.face_notes.FaceNotes, read on the first resolve that needs it
 
     # -- connection ------------------------------------------------------------------------
 
@@ -624,21 +623,7 @@ class OracleDB:
         Raises TypeError when ``text`` is no str, ArgumentError (a ValueError) when it is empty or not valid text.
         A meld result (CR 712.4b) and a double-faced card's back face (712.8a) carry a ``note`` saying what they
         are."""
-        res = self._names().resolve(_name_argument(text, "text"), fuzzy=fuzzy)
-        if res.ok and res.note is None and (note := self._face_note(res)):
-            from dataclasses import replace
-
-            res = replace(res, note=note)
-        return res
-
-    def _face_note(self, res: _resolver.Resolution) -> str | None:
-        """What a meld result or a back face is (names/face_notes.py), None for any other name."""
-        if self._face_notes is None:
-            from oracle_tools.names.face_notes import FaceNotes
-
-            self._face_notes = FaceNotes(self.con)
-        note: str | None = self._face_notes.note(res)
-        return note
+        return self._names().resolve(_name_argument(text, "text"), fuzzy=fuzzy)
 
     def resolve_many(self, texts: Iterable[str] | pl.Series, *, suggest: int = 0, fuzzy: bool = False) -> pl.DataFrame:
         """Resolve a column of names in one join, keeping input order (exact name, then the folded key).

@@ -127,6 +127,11 @@ def test_712_resolve_says_what_a_meld_result_and_a_back_face_are(edges: OracleDB
     back = edges.resolve("insectile aberration")
     assert back.note == "the back face of Delver of Secrets: counted as Delver of Secrets (CR 712.8a)"
     assert edges.resolve("Delver of Secrets").note is None and edges.resolve("Bruna, the Fading Light").note is None
+    from oracle_tools.names.point import PointNames
+
+    for text, note in (("Brisela, Voice of Nightmares", meld.note), ("Insectile Aberration", back.note)):
+        # both strategies of the one resolve (point queries, the name index) say it
+        assert PointNames(edges.con).resolve(text).note == edges.name_index.resolve(text).note == note
     assert cli(edges_path, "resolve", "Brisela, Voice of Nightmares")["note"] == meld.note
     answer = http(edges_path, "GET", "/names/resolve", params={"q": "Insectile Aberration"}).json()
     assert answer["note"] == back.note, answer
