@@ -620,7 +620,9 @@ class OracleDB:
     def resolve(self, text: str, *, fuzzy: bool = False) -> _resolver.Resolution:
         """Resolve any card name (English, face, foreign, alternate; normalized) to its Oracle card.
 
-        Raises TypeError when ``text`` is no str, ArgumentError (a ValueError) when it is empty or not valid text."""
+        Raises TypeError when ``text`` is no str, ArgumentError (a ValueError) when it is empty or not valid text.
+        A meld result (CR 712.4b) and a double-faced card's back face (712.8a) carry a ``note`` saying what they
+        are."""
         return self._names().resolve(_name_argument(text, "text"), fuzzy=fuzzy)
 
     def resolve_many(self, texts: Iterable[str] | pl.Series, *, suggest: int = 0, fuzzy: bool = False) -> pl.DataFrame:

@@ -1121,6 +1121,64 @@ class Ingest:
                 )
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
+        self._merge_synthetic_ids(con)
+
+    def _merge_synthetic_ids(self, con: duckdb.DuckDBPyConnection) -> None:
+        """One Oracle card per identity when sources are combined: a card object whose Oracle id the trimmed list's
+        converter made up from its name (store/synthetic_ids.py) takes the real Oracle id of the card of that name
+        in another file, so the same card is never two. A name several real Oracle cards print (Unstable's Sly
+        Spies) is merged only into the one with the same Oracle text, else kept apart; two real ids are never
+        merged. The report says what was merged."""
+        from oracle_tools.store.synthetic_ids import is_trimmed_oracle_id
+
+        stage = f"{STAGE_CATALOG}.main.stage_cards"
+        signature = (
+            "coalesce(oracle_text, '') || '|' || "
+            "coalesce(array_to_string(list_transform(card_faces, lambda f: coalesce(f.oracle_text, '')), '|'), '')"
+        )
+        rows = con.execute(
+            f"SELECT DISTINCT name, oracle_id, {signature} FROM {stage} WHERE oracle_id IS NOT NULL AND name IS NOT NULL"
+        ).fetchall()
+        made_up = {(name, oid): text for name, oid, text in rows if is_trimmed_oracle_id(oid, name)}
+        if not made_up:
+            return
+        real: dict[str, dict[str, set[str]]] = {}  # name -> real oracle_id -> its texts
+        for name, oid, text in rows:
+            if (name, oid) not in made_up:
+                real.setdefault(name, {}).setdefault(oid, set()).add(text)
+        merges: dict[str, str] = {}
+        apart: list[str] = []
+        for (name, oid), text in made_up.items():
+            ids = real.get(name)
+            if not ids:
+                continue  # a card no other file has: its made-up id stays its only one
+            if len(ids) == 1:
+                merges[oid] = next(iter(ids))
+                continue
+            same_text = [real_id for real_id, texts in ids.items() if text in texts]
+            if len(same_text) == 1:
+                merges[oid] = same_text[0]
+            else:
+                apart.append(name)
+        if merges:
+            con.execute(
+                f"UPDATE {stage} SET oracle_id = m.real_id FROM (SELECT unnest($made) AS made_up, unnest($real) AS "
+                f"real_id) m WHERE {stage}.oracle_id = m.made_up",
+                {"made": list(merges), "real": list(merges.values())},
+            )
+            named = sorted(name for (name, oid) in made_up if oid in merges)
+            self.report.warnings.append(
+                f"{len(merges):,} card{'s' if len(merges) != 1 else ''} with an Oracle id made up by the trimmed list's "
+                "converter (scripts/make_sample.py --trimmed-to-cards) are the same Oracle card as another file's of "
+                f"that name and were merged into its real Oracle id (one card each): {', '.join(named[:5])}"
+                + (f" and {len(named) - 5:,} more" if len(named) > 5 else "")
+            )
+        if apart:
+            self.report.warnings.append(
+                f"{len(apart):,} card{'s' if len(apart) != 1 else ''} with a made-up Oracle id share a name with several "
+                "Oracle cards of another file and none with the same Oracle text, so they were kept apart: "
+                + ", ".join(sorted(apart)[:5])
+            )
 
     def _warn_without_oracle_id(self, con: duckdb.DuckDBPyConnection, source: SourceFile, order: int) -> None:
         """Say so when card objects of ``source`` have no Oracle id: a card is one Oracle id, so such an object

@@ -72,13 +72,14 @@ import re
 import shutil
 import sys
 import unicodedata
-import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec  # a dev dependency (pyproject), as this script is a dev tool
+
+from oracle_tools.store.synthetic_ids import trimmed_oracle_id, trimmed_printing_id
 
 REPO = Path(__file__).resolve().parents[1]
 SEED = 20191004
@@ -581,7 +582,8 @@ def infer_layout(card: dict[str, Any]) -> str:
     faces = card.get("card_faces") or []
     if not faces:
         return "saga" if re.search(r"\bSaga\b", card.get("type_line") or "") else "normal"
-    if any("Adventure" in (f.get("type_line") or "") for f in faces):
+    # an Adventure (CR 715) or an Omen (CR 720): one frame with an inset spell, which Scryfall labels "adventure"
+    if any(re.search(r"—.*\b(?:Adventure|Omen)\b", f.get("type_line") or "") for f in faces[1:]):
         return "adventure"
     if card.get("mana_cost") is not None:  # one-sided card with several halves
         return "split"
@@ -591,11 +593,13 @@ def infer_layout(card: dict[str, Any]) -> str:
     return "modal_dfc"
 
 
-def trimmed_to_card(src: dict[str, Any], number: int) -> dict[str, Any]:
-    """Build a Scryfall-shaped card object (SYNTHETIC ids) from a trimmed 2025 record."""
+def trimmed_to_card(src: dict[str, Any], number: int, known_ids: dict[str, str] | None = None) -> dict[str, Any]:
+    """Build a Scryfall-shaped card object (SYNTHETIC ids) from a trimmed 2025 record; ``known_ids`` (name -> real
+    Oracle id, :func:`real_oracle_ids`) gives the card its real Oracle id where another file has it."""
     name = src["name"]
-    oracle_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "oracle-tools-trimmed-2025:" + name))
-    card_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "oracle-tools-trimmed-2025:" + name + ":printing"))
+    # SYNTHETIC ids (oracle_tools/store/synthetic_ids.py), unless another file has the card's real Oracle id
+    oracle_id = (known_ids or {}).get(name) or trimmed_oracle_id(name)
+    card_id = trimmed_printing_id(name)
     layout = infer_layout(src)
     faces = src.get("card_faces") or []
     mana_cost = src.get("mana_cost")
@@ -848,14 +852,42 @@ def build(realdata: Path, out: Path) -> dict[str, Any]:
     return report
 
 
-def convert_trimmed(src: Path, out: Path) -> int:
+def real_oracle_ids(files: Iterable[Path]) -> dict[str, str]:
+    """Name -> Oracle id of the card objects of Scryfall bulk files (gzipped or not), for names that one Oracle id
+    carries (a name several Oracle cards print, Unstable's Sly Spies, is left out: which one is meant is not
+    known). Ids made up by this converter are never taken as real."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for path in files:
+        raw = path.read_bytes()
+        for card in msgspec.json.decode(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw):
+            name, oracle_id = card.get("name"), card.get("oracle_id")
+            if name and oracle_id and card.get("lang", "en") == "en" and oracle_id != trimmed_oracle_id(name):
+                seen[name].add(oracle_id)
+    return {name: next(iter(ids)) for name, ids in seen.items() if len(ids) == 1}
+
+
+def repeats_a_card(record: dict[str, Any], records: list[dict[str, Any]]) -> bool:
+    """Whether ``record`` is named "A // B // A" beside the list's own "A // B" with the same faces: the 2025 list
+    writes three omen cards so twice (Scavenger Regent // Exude Toxin // Scavenger Regent), and converting both made
+    one card two, whose face names were each ambiguous. Such a repeat is left out (one Oracle card, CR 720.2c)."""
+    parts = record["name"].split(" // ")
+    if len(parts) != 3 or parts[0] != parts[2]:
+        return False
+    faces = [f.get("name") for f in record.get("card_faces") or ()]
+    return any(r["name"] == " // ".join(parts[:2]) and faces == parts[:2] for r in records)
+
+
+def convert_trimmed(src: Path, out: Path, ids_from: Iterable[Path] = ()) -> int:
     """Write every record of a trimmed commander-legal list (``src``, gzipped or not) to ``out`` as Scryfall-shaped
     card objects (:func:`trimmed_to_card`: SYNTHETIC ids, set ``TRIMMED_SET``), ``.gz`` compressed when ``out``
-    ends so; the number written."""
+    ends so; the number written. A card the bulk files ``ids_from`` hold by its name keeps their real Oracle id, so
+    ingesting both makes one card of it."""
     raw = src.read_bytes()
     records: list[dict[str, Any]] = msgspec.json.decode(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
     chosen = sorted(records, key=lambda r: (fold(r["name"]), r["name"]))
-    data = dump_bulk(trimmed_to_card(record, i) for i, record in enumerate(chosen, 1))
+    chosen = [r for r in chosen if not repeats_a_card(r, records)]
+    known = real_oracle_ids(ids_from)
+    data = dump_bulk(trimmed_to_card(record, i, known) for i, record in enumerate(chosen, 1))
     if out.suffix == ".gz":
         write_gz(out, data)
     else:
@@ -886,10 +918,19 @@ def main(argv: list[str] | None = None) -> int:
         help="instead of the sample: convert a whole trimmed commander-legal list (such as "
         "scryfall-commander-legal-trimmed-20250925.json.gz) into Scryfall-shaped card objects (synthetic ids) in OUT",
     )
+    parser.add_argument(
+        "--ids-from",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="BULK",
+        help="with --trimmed-to-cards: a Scryfall bulk file whose real Oracle ids the converted cards of the same "
+        "name keep (repeatable; e.g. the 2019 dump, the 2024 objects, the alternate-names file)",
+    )
     args = parser.parse_args(argv)
     if args.trimmed_to_cards:
         src, out = args.trimmed_to_cards
-        count = convert_trimmed(src, out)
+        count = convert_trimmed(src, out, args.ids_from)
         if not args.quiet:
             print(f"wrote {count:,} card objects to {out}; ingest it with `oracle-tools ingest --bulk-file {out}`")
         return 0

@@ -8,6 +8,7 @@ token-copy answer all read their facts from it.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -22,8 +23,12 @@ def test_table_in_the_database_is_the_module(sample_db: OracleDB) -> None:
     assert [dict(zip(cols, row, strict=True)) for row in table] == sorted(layouts.rows(), key=lambda r: r["role"])
 
 
-def test_every_role_the_ingest_assigns_has_a_row(sample_db: OracleDB) -> None:
+def test_every_role_the_ingest_assigns_has_a_row(sample_db: OracleDB, tmp_path: Path) -> None:
     roles = {r for (r,) in sample_db.con.execute("SELECT DISTINCT role FROM faces").fetchall()}
+    # the sample has no omen card (2025): its roles (CR 720) are assigned on tests/fixtures/omens.json
+    fixture = Path(__file__).parent / "fixtures" / "omens.json"
+    with OracleDB.ingest_files(tmp_path / "omens.duckdb", [fixture]) as omens:
+        roles |= {r for (r,) in omens.con.execute("SELECT DISTINCT role FROM faces").fetchall()}
     assert roles == {r.role for r in layouts.FACE_ROLES}  # and no row for a role that never occurs
 
 
@@ -59,6 +64,7 @@ def test_name_rules_follow_cr_201_4() -> None:
         "back": "201.4d",
         "meld_result": "201.4e",
         "adventure": "201.4f",
+        "omen": "720.5",  # CR 720.5: an omen card's alternative name (201.4 has no subrule for it)
     }
     assert ROLE_RULE == {r.role: r.name_rule for r in layouts.FACE_ROLES}  # the chooser reads the module
     assert layouts.name_rule("no such role") == "201.4"
@@ -95,8 +101,15 @@ def test_alternative_and_normal_characteristics() -> None:
     # CR 710.1b: a flip card's bottom and CR 715.2: an Adventure are alternative characteristics;
     # CR 710.1a / 715.4 / 712.8a: the top, the adventurer and a DFC's front are the normal ones.
     by = {r.role: r for r in layouts.FACE_ROLES}
-    assert {role for role, r in by.items() if r.characteristics == "alternative"} == {"flip_bottom", "adventure"}
-    assert all(by[role].characteristics == "normal" for role in ("single", "front", "flip_top", "adventurer"))
+    # CR 720.2 / 720.4: an Omen is alternative characteristics, the omen card's creature the normal ones.
+    assert {role for role, r in by.items() if r.characteristics == "alternative"} == {
+        "flip_bottom",
+        "adventure",
+        "omen",
+    }
+    assert all(
+        by[role].characteristics == "normal" for role in ("single", "front", "flip_top", "adventurer", "omen_card")
+    )
     # CR 110.4a: only normal faces and split halves decide what the card is.
     assert {role for role, r in by.items() if r.characteristic_face} == {
         "single",
@@ -106,6 +119,7 @@ def test_alternative_and_normal_characteristics() -> None:
         "aftermath_half",
         "flip_top",
         "adventurer",
+        "omen_card",
     }
 
 

@@ -24,6 +24,8 @@ The rules, and where each is applied:
 * CR 201.4e -- the combined back face of a meld pair: its own card and row (``meld_result``).
 * CR 201.4f / 715 -- an adventurer card's Adventure name, judged by the Adventure's
   characteristics (the ``adventure`` row).
+* CR 720.5 -- an omen card's Omen name, judged by the Omen's characteristics (the ``omen``
+  row); its normal name by its normal characteristics, its only ones outside the stack (720.4).
 * The *front* name of a double-faced, adventurer or flip card is judged by that face's
   characteristics, which are the card's normal characteristics (CR 710.2, 712.8a, 715.4).
 * CR 201.4g -- choosing a name that has interchangeable names (CR 201.3) chooses every name
@@ -131,8 +133,12 @@ def token_kinds(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     ).fetchall():
         kinds.setdefault(normalize(name), kind)
     if sqlfiles.has_table(con, "predefined_tokens"):
-        for (name,) in con.execute("SELECT DISTINCT name FROM predefined_tokens").fetchall():
+        for name, given, rule in con.execute(
+            "SELECT DISTINCT name, given_name, rule FROM predefined_tokens ORDER BY rule, name"
+        ).fetchall():
             kinds.setdefault(normalize(name), "predefined token (CR 111.10)")
+            if given and given != name:  # CR 111.10r: "a Young Hero Role token ... named Young Hero" (111.4)
+                kinds.setdefault(normalize(given), f"predefined token: the {name} token is named {given} (CR {rule})")
     if sqlfiles.has_table(con, "token_collisions"):
         for (name,) in con.execute("SELECT DISTINCT name FROM token_collisions").fetchall():
             kinds.setdefault(normalize(name), "token")
@@ -332,7 +338,8 @@ class NameChooser:
         names ("Fire // Ice") never appear; a name shared by several cards appears once per card.
         """
         c = as_constraint(constraint)
-        frame = self.frame if isinstance(c, AnyCard) else self.frame.filter(c.to_polars())
+        frame = self.frame.filter(pl.col("type_line").fill_null("").str.strip_chars() != layouts.STICKER_SHEET_TYPE)
+        frame = frame if isinstance(c, AnyCard) else frame.filter(c.to_polars())  # CR 123.2: no sticker sheet
         return frame.join(self._class_frame(), on="name", how="left", maintain_order="left").with_columns(
             pl.col("interchangeable_names").fill_null(pl.lit([], dtype=pl.List(pl.String)))
         )
@@ -374,6 +381,8 @@ class NameChooser:
                 return self._not_found(text, c, r)
         else:
             resolved = next((f for f in faces if f["face_index"] == r.face_index), faces[0])
+        if layouts.is_sticker_sheet(resolved.get("type_line")):
+            return self._sticker_sheet(text, c, resolved, r.via)
         return self._judge(text, c, resolved["name"], resolved, r.via)
 
     # -- the verdicts ---------------------------------------------------------------------------
@@ -483,6 +492,16 @@ class NameChooser:
             )
         elif role == "adventure":
             what = f"it is the Adventure of {card}, judged by the Adventure's characteristics ({described})"
+        elif role == "omen_card":
+            what = (
+                f"it is the normal name of the omen card {card}, judged by its normal characteristics, which are "
+                f"its only ones outside the stack (CR 720.4; {described})"
+            )
+        elif role == "omen":
+            what = (
+                f"it is the Omen name of {card}, which a player may choose (CR 720.5), judged by the Omen's "
+                f"characteristics ({described})"
+            )
         elif role == "front":
             what = f"it is the front face of the double-faced card {card}, judged by the front face ({described})"
         elif role == "back":
@@ -512,7 +531,7 @@ class NameChooser:
 
     def _combined(self, text: str, c: Constraint, r: Resolution, faces: list[dict[str, Any]]) -> Verdict:
         layout = faces[0]["layout"]
-        rule, why = layouts.combined_name(layout)  # CR 201.4b-d, by layout
+        rule, why = layouts.combined_name(layout, [f["role"] for f in faces])  # CR 201.4b-d by layout; 720.4
         names = tuple(f["name"] for f in faces)
         either = ", ".join(names[:-1]) + f" or {names[-1]}"
         reason = f"You may not choose “{r.name}”: {why}; choose {either}."
@@ -529,6 +548,28 @@ class NameChooser:
             via=r.via,
             rules=("201.4", rule),
             suggestions=names,
+        )
+
+    def _sticker_sheet(self, text: str, c: Constraint, row: Mapping[str, Any], via: str | None) -> Verdict:
+        """CR 123.2: "Sticker sheets are not cards and have no characteristics" -- Scryfall lists Unfinity's sheets
+        as cards, but a sheet's name is no card name to choose (201.4), whatever the constraint."""
+        return Verdict(
+            query=text,
+            valid=False,
+            chosen=(),
+            rule="123.2",
+            reason=(
+                f"You may not choose “{text}”: {row['name']} is a sticker sheet, and sticker sheets are not cards "
+                "and have no characteristics (CR 123.2); only the name of a card may be chosen (CR 201.4)."
+            ),
+            constraint=_describe(c),
+            name=row["name"],
+            card=row["card_name"],
+            oracle_id=row["oracle_id"],
+            face_index=row["face_index"],
+            role=row["role"],
+            via=via,
+            rules=("201.4", "123.2"),
         )
 
     def _not_found(self, text: str, c: Constraint, r: Resolution) -> Verdict:

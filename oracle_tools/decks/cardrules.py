@@ -156,6 +156,10 @@ class CardRules:
     partners: tuple[tuple[str, str], ...]
     companion: Condition | None = None  # its companion condition (CR 702.139a), None without companion
     nontraditional: str | None = None  # a key of NONTRADITIONAL: a card that is no card of a deck (CR 108.2a)
+    # CR 712.4b: the combined back face of a meld pair is no card (only the melded permanent's characteristics)
+    meld_result: bool = False
+    # CR 712.8a: the names of a transforming or modal double-faced card's back face (a deck counts it as the card)
+    back_faces: tuple[str, ...] = ()
 
 
 # The facts a card's deck rules are read from: its ``cards`` row and its ``faces`` rows. Plain reads, joined by
@@ -163,7 +167,7 @@ class CardRules:
 # when the key is the whole filter, so ``is_card`` is read, not filtered), and a join with a GROUP BY cost that
 # process's peak ~8 MB of DuckDB's hash tables and scanned columns (bench/bench_startup.py).
 _CARD_COLUMNS = "SELECT oracle_id, name, is_card, oracle_text, color_identity, type_line, power FROM cards"
-_FACE_COLUMNS = "SELECT oracle_id, face_index, name, type_line, power, supertypes FROM faces"
+_FACE_COLUMNS = "SELECT oracle_id, face_index, name, type_line, power, supertypes, role FROM faces"
 
 
 def read_card_facts(con: duckdb.DuckDBPyConnection, oracle_ids: list[str] | None = None) -> list[dict[str, Any]]:
@@ -186,10 +190,11 @@ def card_facts(cards: Iterable[tuple[Any, ...]], faces: Iterable[tuple[Any, ...]
     ('' when none), color_identity ([] when none), front_type (the type line of the lowest-indexed face that has one
     (face 0: split first half, flip top, DFC front, adventurer, meld part), else the card's, else ''), front_power
     (the same for power), basic (any face has the Basic supertype: basics, snow basics, Wastes) and face_names (in
-    face order; [None] for a card without faces, as a left join gives it).
+    face order; [None] for a card without faces, as a left join gives it), meld_result (a face has the role
+    meld_result, CR 712.4b) and back_faces (the names of the faces with the role back, CR 712.8a).
 
     ``cards``: rows of (oracle_id, name, is_card, oracle_text, color_identity, type_line, power); ``faces``: rows of
-    (oracle_id, face_index, name, type_line, power, supertypes) of those cards."""
+    (oracle_id, face_index, name, type_line, power, supertypes, role) of those cards."""
     by_card: dict[str, list[tuple[Any, ...]]] = {}
     for face in faces:
         by_card.setdefault(face[0], []).append(face)
@@ -200,12 +205,14 @@ def card_facts(cards: Iterable[tuple[Any, ...]], faces: Iterable[tuple[Any, ...]
         front_type = front_power = None
         basic = False
         face_names: list[str | None] = [None]
+        roles: list[tuple[str | None, str | None]] = []
         card_faces = by_card.get(oracle_id)
         if card_faces:  # most cards have one face
             if len(card_faces) > 1:
                 card_faces.sort(key=_face_order)
             face_names = [f[2] for f in card_faces]
-            for _, face_index, _, face_type, face_power, supertypes in card_faces:
+            roles = [(f[6], f[2]) for f in card_faces]
+            for _, face_index, _, face_type, face_power, supertypes, _ in card_faces:
                 if face_index is not None:
                     front_type = face_type if front_type is None else front_type
                     front_power = face_power if front_power is None else front_power
@@ -220,6 +227,8 @@ def card_facts(cards: Iterable[tuple[Any, ...]], faces: Iterable[tuple[Any, ...]
                 "front_power": front_power if front_power is not None else power,
                 "basic": basic,
                 "face_names": face_names,
+                "meld_result": any(r == "meld_result" for r, _ in roles),
+                "back_faces": tuple(n for r, n in roles if r == "back" and n),
             }
         )
     return rows
@@ -253,6 +262,8 @@ def card_rules(row: dict[str, Any]) -> CardRules:
         partners=_partner_abilities(text),
         companion=read_condition(text),
         nontraditional=_nontraditional(supertypes_types.split(), subtypes_l),
+        meld_result=bool(row.get("meld_result")),
+        back_faces=tuple(row.get("back_faces") or ()),
     )
 
 

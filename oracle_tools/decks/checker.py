@@ -96,7 +96,9 @@ from oracle_tools.decks.decklist import (
 from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules, no_legalities
 from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
 from oracle_tools.errors import DecklistError
+from oracle_tools.names.face_notes import back_face_note, meld_result_note
 from oracle_tools.names.kinds import DECK_RULES, Via
+from oracle_tools.store import layouts
 from oracle_tools.text.counts import counted
 from oracle_tools.text.matching import did_you_mean, names_listed
 
@@ -250,6 +252,7 @@ class DeckChecker:
         self._same_named: dict[str, tuple[str, ...]] = {}
         # oracle_id -> its characteristics in a library, read for the decks that name a companion (CR 702.139)
         self._library: dict[str, companion.LibraryFacts] = {}
+        self._back_face: dict[str, str] = {}  # decklist name -> the DFC back face it named (CR 712.8a; a note says so)
 
     def on_connection(self, con: duckdb.DuckDBPyConnection) -> DeckChecker:
         """This checker reading what it loads lazily (a format's legalities) on ``con``, one thread's cursor: the
@@ -342,6 +345,10 @@ class DeckChecker:
         index = self._names
         res = self._misses.get(name) or index.resolve(name)
         if res.status == "ok" and (found := self._found(res)):
+            if found.rules.meld_result:
+                return self._meld_result(name, found.rules)
+            if res.face and res.face in found.rules.back_faces:
+                self._back_face[name] = res.face
             return _sticker_sheet(name, found.rules) or found
         first = res
         # mtgtop8 writes an Unfinity sticker sheet's three words with slashes ("Misunderstood/Trapeze/Elf"): read so
@@ -379,6 +386,32 @@ class DeckChecker:
         sugg = first.suggestions[:3]  # resolve's own closest names (the top 3 of its 5)
         hint = did_you_mean(sugg) if sugg else "no card name is close."
         return _Miss(f"'{echo(name)}' is not a card name in the database; {hint}")
+
+    def _meld_result(self, name: str, card: CardRules) -> _Miss:
+        """CR 712.4b: "The back faces of a meld pair are used only to determine the characteristics of the melded
+        permanent" -- a meld result is printed on the back of its two meld cards and is no card of its own, so no
+        deck holds it (712.8: a meld card's front face alone is the card in every zone but the battlefield)."""
+        parts = [
+            n
+            for (n,) in self._con.execute(
+                "SELECT DISTINCT part_name FROM parts WHERE oracle_id = ? AND component = 'meld_part' ORDER BY 1",
+                [card.oracle_id],
+            ).fetchall()
+        ]
+        which = "" if name.strip().casefold() == card.name.casefold() else f" ({card.name})"
+        return _Miss(f"'{echo(name)}'{which} is {meld_result_note(parts)}.")
+
+    def _back_face_notes(self, found: Iterable[tuple[DeckEntry, CardRules]]) -> list[str]:
+        """A note for each line that names a double-faced card by its back face: the card is counted (CR 712.8a:
+        outside the battlefield and stack a double-faced card has only its front face's characteristics)."""
+        notes = []
+        for e, card in found:
+            if card.back_faces and (face := self._back_face.get(e.name)):
+                front = card.name.split(" // ")[0]
+                at = f"line {e.line}: " if e.line else ""
+                which = "" if e.name.strip().casefold() == face.casefold() else f" ({face})"
+                notes.append(f"{at}'{echo(e.name)}'{which} is {back_face_note(front)}")
+        return notes
 
     def _one_of_same_name(self, res: Resolution) -> CardHit | None:
         """A name several Oracle cards print alike (Unstable's six Sly Spies): a list cannot say which one it
@@ -446,6 +479,8 @@ class DeckChecker:
             add(Problem("parse_error", p.raw or None, p.line or None, p.detail))  # raw: at most MAX_ECHO characters
         notes.extend(f"line {n.line}: {n.detail}" if n.line else n.detail for n in deck.notes)
         counts, tally, found, used = self._tally(deck, add, notes)
+        if self._back_face:
+            notes.extend(self._back_face_notes(found))
         # commander designation first: commander formats count the commander as part of the deck
         cmd_cards: list[tuple[DeckEntry | None, CardRules]] = []
         if rules.commander:
@@ -1222,15 +1257,10 @@ def check_decks(
     return pl.DataFrame(dict(zip(schema, columns)), schema=schema)
 
 
-# Scryfall's type line of an Unfinity sticker sheet (set sunf, layout normal; it even gives the sheets a Commander
-# legality): CR 123.2, sticker sheets are not cards and have no characteristics, so no deck or sideboard holds one
-# (a player who plays with stickers brings ten or more sheets beside the deck, CR 123.2a).
-STICKER_SHEET_TYPE = "Stickers"
-
-
 def _sticker_sheet(name: str, card: CardRules) -> _Miss | None:
-    """The miss of a decklist name that is a sticker sheet (CR 123.2: not a card), None for a card."""
-    if card.front_type != STICKER_SHEET_TYPE:
+    """The miss of a decklist name that is a sticker sheet (CR 123.2: not a card; ``layouts.is_sticker_sheet``, the
+    chooser's test too), None for a card."""
+    if not layouts.is_sticker_sheet(card.front_type):
         return None
     return _Miss(
         f"'{echo(name)}' is the sticker sheet {card.name}, not a card (CR 123.2); sticker sheets are not part of a "

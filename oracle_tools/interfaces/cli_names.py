@@ -122,7 +122,7 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
         )
     elif one_card:
         # Delver of Secrets / Insectile Aberration: two faces of one card, but an object has only the face it shows
-        # (CR 712.8a, 712.8d–e; an adventurer, 715.4), so the names differ (201.2a)
+        # (CR 712.8a, 712.8d–e; an adventurer, 715.4; an omen card, 720.4), so the names differ (201.2a)
         click.echo(
             f"different names: {first!r} and {second!r} are faces of the one card {cards.pop()}, and an object "
             f"has only one face's name at a time: {names[first]} / {names[second]} (CR 201.2a)"
@@ -133,6 +133,8 @@ def same_name(db_path: Path | None, first: str, second: str, as_json: bool) -> N
 
 
 # -- tokens (CR 111) -----------------------------------------------------------------------------
+
+COPY_MAKERS_SHOWN = 8  # the cards making token copies (CR 707.2) a `token NAME` line shows; --json has them all
 
 
 @click.command()
@@ -217,6 +219,15 @@ def token(db_path: Path | None, name: str | None, collisions: bool, list_all: bo
                 f"  variant [{variant['rule']}]: {variant['type_line']}{vpt} "
                 f"({''.join(variant['colors'] or []) or 'colorless'}) "
                 f"{(variant['oracle_text'] or '').replace(chr(10), '; ')} — {'; '.join(variant['created_by'])}"
+            )
+        if answer.copy_makers:  # CR 707.2: token copies, each with what its effect adds (707.9a)
+            makers = [
+                m["creator"] + (f" ({m['adds']})" if m["adds"] else "") for m in answer.copy_makers[:COPY_MAKERS_SHOWN]
+            ]
+            more = len(answer.copy_makers) - len(makers)
+            click.echo(
+                f"token copies (CR 707.2) made by: {'; '.join(makers)}"
+                + (f"; and {more} more (--json)" if more else "")
             )
         for note in answer.notes:
             click.echo(f"note: {note}")

@@ -24,6 +24,7 @@ import polars as pl
 from oracle_tools.history.changes import former_notes
 from oracle_tools.names import suggestions
 from oracle_tools.names.build import normalize_expr
+from oracle_tools.names.face_notes import FaceNotes
 from oracle_tools.names.kinds import OWN_NAME_VIAS, VIA_TIER, Via
 from oracle_tools.names.resolver import (
     Candidate,
@@ -168,6 +169,7 @@ class NameIndex(NameResolver):
         }
         self._classes = self._load_classes(con)
         self._former_notes = former_notes(con)  # renamed cards (the ingest's change history)
+        self._face_notes = FaceNotes(con)  # meld results and back faces (CR 712.4b, 712.8a)
         self._packing = _Packing(con)
         # answer -1 - i: ambiguous between row i's cards, each (oracle_id, face_index, via of its first row)
         self._ambiguous: list[tuple[tuple[str, int | None, Via], ...]] = []
@@ -283,6 +285,9 @@ class NameIndex(NameResolver):
 
     def former_note(self, oracle_id: str | None) -> str | None:
         return self._former_notes.get(oracle_id) if oracle_id else None
+
+    def face_note(self, found: Resolution) -> str | None:
+        return self._face_notes.note(found)
 
     def _face_name(self, oid: str | None, idx: int | None) -> str | None:
         if oid is None or idx is None:

@@ -161,7 +161,7 @@ RESOLVED_AS: dict[str, str] = {kind.via: kind.resolved_as for kind in KINDS}
 LISTED_AS: dict[str, str] = {kind.via: kind.listed_as for kind in KINDS if kind.listed_as}
 
 
-def listed_as(layout: str | None, *, has_faces: bool) -> dict[str, str]:
+def listed_as(layout: str | None, *, has_faces: bool, omen: bool = False) -> dict[str, str]:
     """:data:`LISTED_AS` for one card's page. A card with faces or halves (``has_faces``: it has ``face`` names) is
     named "A // B" in Scryfall's data and in decklists, but in the game that is no name of it: a split card has two
     names, a double-faced card the name of the face that is up, a flip or adventurer card a normal and an
@@ -170,7 +170,7 @@ def listed_as(layout: str | None, *, has_faces: bool) -> dict[str, str]:
         return LISTED_AS
     from oracle_tools.store.layouts import combined_name
 
-    _, why = combined_name(layout or "")
+    _, why = combined_name(layout or "", ("omen",) if omen else ())  # an omen card: CR 720.4
     return {
         **LISTED_AS,
         "name": f"the whole card's name in Scryfall's data and decklists, not a name in the game: {why}",

@@ -172,6 +172,11 @@ class PointNames(NameResolver):
             names=self.interchangeable(best.face_name or best.card_name),
         )
 
+    def face_note(self, found: Resolution) -> str | None:
+        from oracle_tools.names.face_notes import FaceNotes
+
+        return FaceNotes(self.con, found.oracle_id).note(found) if found.oracle_id else None
+
     def former_note(self, oracle_id: str | None) -> str | None:
         from oracle_tools.history.changes import former_notes
 

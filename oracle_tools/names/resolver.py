@@ -176,9 +176,11 @@ class NameResolver(ABC):
         found = self.lookup(text)
         if found is not None:
             # a former name answers the card, saying so: never silently as its current name
-            return replace(found, note=self.former_note(found.oracle_id)) if found.via == "former" else found
+            if found.via == "former":
+                return replace(found, note=self.former_note(found.oracle_id))
+            return self._noted(found)
         if fuzzy and (answer := self.fuzzy(text)) is not None:
-            return answer
+            return self._noted(answer)
         return Resolution(
             query=text,
             status="not_found",
@@ -223,6 +225,15 @@ class NameResolver(ABC):
             candidates=candidates,
             suggestions=tuple(dict.fromkeys(c.name for c in candidates)),
         )
+
+    def _noted(self, found: Resolution) -> Resolution:
+        """``found`` with the note saying what a meld result (CR 712.4b) or a back face (712.8a) is."""
+        note = self.face_note(found) if found.ok and found.note is None else None
+        return replace(found, note=note) if note else found
+
+    @abstractmethod
+    def face_note(self, found: Resolution) -> str | None:
+        """What a meld result or a double-faced card's back face is (names/face_notes.py), None for another name."""
 
     @abstractmethod
     def former_note(self, oracle_id: str | None) -> str | None:

@@ -15,8 +15,9 @@ ingest (oracle_tools/store/scryfall_objects.py), with these changes:
   before objects were kept;
 * then every field Scryfall's card-object docs mark as always present is given to every object (:func:`complete`:
   ``keywords`` from the Oracle text by the CR's keyword lists, URIs from ids, documented defaults, set facts from
-  the shipped set table; docs/serve.md lists each field's rule); a value the file gave is never changed, and a
-  ``null`` where Scryfall's type is a string is left out.
+  the shipped set table; docs/serve.md lists each field's rule); a value the file gave is never changed (but for
+  the Oracle id the trimmed list's converter made up, and its commander-only legalities: the merged card's, see
+  ``store/synthetic_ids.py``), and a ``null`` where Scryfall's type is a string is left out.
 
 The object built from the tables: the Oracle facts come from ``cards`` / ``faces`` / ``legalities`` /
 ``parts``, the printing facts from ``printings``; every optional field whose value is null is absent — as on
@@ -58,6 +59,7 @@ from urllib.parse import quote, quote_plus
 
 from oracle_tools.scryfall.links import point_api_links
 from oracle_tools.store import scryfall_objects
+from oracle_tools.store.synthetic_ids import is_trimmed_oracle_id
 
 if TYPE_CHECKING:
     import duckdb
@@ -169,6 +171,10 @@ def card_objects(
     incomplete = [
         pid for pid in unique_ids if pid not in built or any(built[pid].get(k) is None for k in ALWAYS_PRESENT)
     ]
+    # a converted trimmed-list object carries an Oracle id made up from its name (store/synthetic_ids.py): the ingest
+    # merged it into the real card of that name, whose Oracle id and legalities (every format) it is given
+    made_up = {pid for pid, card in built.items() if is_trimmed_oracle_id(card.get("oracle_id"), card.get("name"))}
+    incomplete = sorted({*incomplete, *made_up})
     if incomplete:
         for pid, card in objects_from_tables(con, incomplete, base_url).items():
             kept = built.get(pid)
@@ -177,6 +183,8 @@ def card_objects(
                     del card["keywords"]
                 built[pid] = card
             else:  # the kept fields first, as the file gave them; the tables fill in what it lacks
+                if pid in made_up:
+                    kept["oracle_id"], kept["legalities"] = card.get("oracle_id"), card.get("legalities")
                 for key, value in card.items():
                     if key == "keywords" and not value:
                         continue  # the tables' empty list may only mean no file had the field: not a fact

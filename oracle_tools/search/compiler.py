@@ -603,7 +603,9 @@ def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
 # -- is: / has: ----------------------------------------------------------------------------------------
 
 _FRONT = "f.face_index = (SELECT min(g.face_index) FROM faces g WHERE g.oracle_id = c.oracle_id)"
-_CHARACTERISTIC_ROLES = "('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer')"
+_CHARACTERISTIC_ROLES = (
+    "('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer', 'omen_card')"
+)
 
 
 def _any_face(test: str) -> str:
@@ -639,7 +641,7 @@ _IS_SQL: dict[str, str] = {
     "spell": "c.is_card AND "
     + _any_face(
         "(f.role IN ('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer', "
-        "'adventure') OR (f.role = 'back' AND f.layout = 'modal_dfc')) AND NOT list_contains(f.card_types, 'Land')"
+        "'adventure', 'omen_card', 'omen') OR (f.role = 'back' AND f.layout = 'modal_dfc')) AND NOT list_contains(f.card_types, 'Land')"
     ),
     # CR 700.6: legendary, artifact or Saga.
     "historic": _any_face(

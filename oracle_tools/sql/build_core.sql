@@ -101,6 +101,9 @@ WITH multi AS (
                WHEN m.layout = 'split' AND m.face_index > 0 AND m.f.oracle_text LIKE 'Aftermath%' THEN 'aftermath_half'
                WHEN m.layout = 'split' THEN 'split_half'
                WHEN m.layout = 'flip' THEN (CASE WHEN m.face_index = 0 THEN 'flip_top' ELSE 'flip_bottom' END)
+               -- CR 720: an omen card (Scryfall's layout adventure; its inset spell has the subtype Omen)
+               WHEN m.layout = 'adventure' AND regexp_matches(coalesce(m.card_faces[2].type_line, ''), '—.*\bOmen\b')
+                   THEN (CASE WHEN m.face_index = 0 THEN 'omen_card' ELSE 'omen' END)
                WHEN m.layout = 'adventure' THEN (CASE WHEN m.face_index = 0 THEN 'adventurer' ELSE 'adventure' END)
                ELSE (CASE WHEN m.face_index = 0 THEN 'front' ELSE 'back' END)
            END AS role,
@@ -141,3 +144,20 @@ WHERE coalesce(len(r.card_faces), 0) = 0;
 INSERT INTO legalities BY NAME
 SELECT oid AS oracle_id, unnest(map_keys(legalities)) AS format, unnest(map_values(legalities)) AS status
 FROM ingest_stage.main.rep WHERE legalities IS NOT NULL;
+
+-- A representative with only a few formats (a card of the 2025 trimmed list, converted with commander alone, merged
+-- into the card another file has: ingest.py _merge_synthetic_ids) keeps the formats it lacks from the card's other
+-- objects, the newest first: one Oracle card with one set of legalities, not a legacy-less card.
+INSERT INTO legalities BY NAME
+WITH thin AS (
+    SELECT oid, map_keys(legalities) AS have FROM ingest_stage.main.rep
+    WHERE legalities IS NOT NULL AND cardinality(legalities) < 5
+), other AS (
+    SELECT s.oid, unnest(map_keys(s.legalities)) AS format, unnest(map_values(s.legalities)) AS status,
+           s.released_at, s.id
+    FROM ingest_stage.main.stage_dedup s JOIN thin USING (oid) WHERE s.legalities IS NOT NULL
+)
+SELECT o.oid AS oracle_id, o.format, arg_max(o.status, (o.released_at, o.id)) AS status
+FROM other o JOIN thin t USING (oid)
+WHERE NOT list_contains(t.have, o.format)
+GROUP BY o.oid, o.format;

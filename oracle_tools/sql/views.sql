@@ -155,13 +155,14 @@ GROUP BY p.oracle_id, c.name;
 -- Oracle card reference (is_card; tokens excluded, 201.4), one row per split half (201.4b: a
 -- half, never the combined 'Fire // Ice' name), flip alternative names (201.4c), back faces
 -- (201.4d), meld results (201.4e), adventures (201.4f). `rule` says which subrule allows it.
+-- Unfinity's sticker sheets (type line 'Stickers') are no cards (CR 123.2): never a name to choose.
 CREATE OR REPLACE VIEW nameable_faces AS
 SELECT f.oracle_id, c.name AS card_name, f.face_index, f.name, f.role, c.layout,
        coalesce(r.name_rule, '201.4') AS rule,  -- the face_roles table (oracle_tools/store/layouts.py)
        f.type_line, f.card_types, f.subtypes, f.mana_cost, f.mana_value, f.colors,
        c.funny
 FROM faces f JOIN cards c USING (oracle_id) LEFT JOIN face_roles r ON r.role = f.role
-WHERE f.is_card AND c.is_card;
+WHERE f.is_card AND c.is_card AND coalesce(trim(f.type_line), '') <> 'Stickers';
 
 -- name: name_aliases
 -- requires: name_classes

@@ -12,19 +12,23 @@ A row of ``faces`` has a ``role`` (assigned from Scryfall's layout in ``sql/buil
 Comprehensive Rules say about a face of that role lives here and nowhere else:
 
 * ``cr_rule``          -- the rule for that kind of card (709 split, 710 flip, 712 double-faced and meld,
-  715 adventurer; 201.4 for an ordinary one-faced card);
+  715 adventurer, 720 omen; 201.4 for an ordinary one-faced card);
 * ``name_rule``        -- the CR 201.4 subrule that lets a player choose that face's name (read by
-  ``choose/chooser.py`` and the ``nameable_faces`` view);
+  ``choose/chooser.py`` and the ``nameable_faces`` view; an Omen's name is allowed by 720.5, which 201.4 lacks);
 * ``characteristics``  -- ``normal`` (the card's characteristics in every zone but the stack/battlefield
   special cases), ``alternative`` (used only in special cases: a flipped permanent, an Adventure spell) or
   ``own`` (a set of its own: a split half, a DFC back face, a meld result);
 * ``characteristic_face`` -- CR 110.4a: the face whose types decide what the *card* is outside the stack
   and battlefield (709.4c, 710.2, 712.8a, 715.4);
 * ``castable`` / ``castable_layouts`` -- CR 110.4b: the face can be cast by the card's own rules
-  (709.3, 712.11b for a modal DFC's back face, 715.3, 710.2);
+  (709.3, 712.11b for a modal DFC's back face, 715.3, 710.2, 720.3);
 * ``token_copy`` / ``token_copy_rule`` -- what a token copy of a card with such a face copies (CR 111.11,
   707.2): the whole card, the face that is up (front: 707.8a, 712.8d), both halves combined (709.4) or the
-  normal characteristics (710.2, 715.4).
+  normal characteristics (710.2, 715.4, 720.4).
+
+Omen cards (CR 720, Tarkir: Dragonstorm 2025) share the adventurer's frame, and Scryfall labels them with the
+``adventure`` layout; the rules are their own: ``sql/build_core.sql`` gives the faces of an ``adventure`` card whose
+second face has the subtype Omen the roles ``omen_card`` and ``omen`` (the rows below, with :data:`OMEN_SUBTYPE`).
 
 At ingest ``views.build`` writes :data:`FACE_ROLES` into the ``face_roles`` table (documented in
 docs/views.md) so SQL joins it; Python reads this module.
@@ -32,6 +36,7 @@ docs/views.md) so SQL joins it; Python reads this module.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,13 +46,18 @@ if TYPE_CHECKING:
 __all__ = [
     "COMBINED_NAME",
     "COMBINED_NAME_DFC",
+    "COMBINED_NAME_OMEN",
     "FACE_ROLES",
     "LAYOUTS",
     "NORMAL_ROLES",
+    "OMEN_SUBTYPE",
+    "STICKER_SHEET_TYPE",
     "FaceRole",
     "Layout",
     "build",
     "combined_name",
+    "is_omen_card",
+    "is_sticker_sheet",
     "name_rule",
     "role",
     "rows",
@@ -76,7 +86,12 @@ LAYOUTS: tuple[Layout, ...] = (
     Layout("class", "card", "none", "Class-type enchantment cards"),
     Layout("case", "card", "none", "Case-type enchantment cards"),
     Layout("saga", "card", "none", "Saga-type cards"),
-    Layout("adventure", "card", "card_faces", "Cards with an Adventure spell part (CR 715)"),
+    Layout(
+        "adventure",
+        "card",
+        "card_faces",
+        "Cards with an Adventure spell part (CR 715); Scryfall labels omen cards so too (CR 720: roles omen_card, omen)",
+    ),
     Layout("mutate", "card", "none", "Cards with Mutate"),
     Layout("prototype", "card", "none", "Cards with Prototype"),
     Layout("battle", "card", "card_faces", "Battle-type cards (a back face once defeated: CR 712)"),
@@ -146,9 +161,27 @@ FACE_ROLES: tuple[FaceRole, ...] = (
     FaceRole("adventurer", ("adventure",), "715.4", "201.4", "normal", True, True, (), "normal_face", "715.4"),
     # CR 715.2 / 715.3: the Adventure is alternative characteristics, cast as an Adventure.
     FaceRole("adventure", ("adventure",), "715.2", "201.4f", "alternative", False, True, (), "normal_face", "715.4"),
+    # CR 720.4: "In every zone except the stack, and while on the stack not as an Omen, an omen card has only its
+    # normal characteristics" -- its name outside the stack is the creature's, never the Omen's (201.2).
+    FaceRole("omen_card", ("adventure",), "720.4", "201.4", "normal", True, True, (), "normal_face", "720.4"),
+    # CR 720.2 / 720.3: the Omen is alternative characteristics, cast as an Omen (720.3a); 720.5 lets a player
+    # choose its name ("choose a card name"), judged by those characteristics.
+    FaceRole("omen", ("adventure",), "720.2", "720.5", "alternative", False, True, (), "normal_face", "720.4"),
 )
 
+#: The subtype of an omen card's inset spell (CR 720.1-720.2: "Sorcery — Omen", "Instant — Omen"): how an omen card
+#: is told from an adventurer card, which Scryfall gives the same layout.
+OMEN_SUBTYPE = "Omen"
+
 _BY_ROLE: dict[str, FaceRole] = {r.role: r for r in FACE_ROLES}
+
+
+def is_omen_card(layout: str | None, face_type_lines: Iterable[str | None]) -> bool:
+    """Whether a card of Scryfall ``layout`` with faces of these type lines is an omen card (CR 720.1: its inset
+    spell has the subtype Omen), as ``sql/build_core.sql`` assigns the omen roles."""
+    lines = list(face_type_lines)
+    return layout == "adventure" and len(lines) > 1 and OMEN_SUBTYPE in (lines[1] or "").partition("—")[2].split()
+
 
 #: Roles of a face that carries the card's normal characteristics and so its normal name (CR 201.4, 710.2,
 #: 712.8a, 715.4): a card with none of them (a split card) is known only by its combined name.
@@ -164,10 +197,27 @@ COMBINED_NAME: dict[str, tuple[str, str]] = {
         "an adventurer card has a normal name and an Adventure name, never both at once (CR 715.2)",
     ),
 }
+#: An omen card's combined name ("Stormshriek Feral // Flush Out"), by its roles rather than Scryfall's layout.
+COMBINED_NAME_OMEN: tuple[str, str] = (
+    "720.4",
+    "an omen card has its normal name, and its Omen name only as an Omen on the stack, never both (CR 720.4, 720.5)",
+)
 COMBINED_NAME_DFC: tuple[str, str] = (
     "201.4d",
     "a double-faced card's name is the name of one face, never both (CR 712.19)",
 )
+
+
+# Scryfall's type line of an Unfinity sticker sheet (set sunf, layout normal; it even gives the sheets a Commander
+# legality). CR 123.2: "Sticker sheets are not cards and have no characteristics": no deck or sideboard holds one
+# (a player who plays with stickers brings ten or more sheets beside the deck, CR 123.2a) and no "choose a card
+# name" names one (201.4: the name of a card). The deck check and the chooser both ask :func:`is_sticker_sheet`.
+STICKER_SHEET_TYPE = "Stickers"
+
+
+def is_sticker_sheet(type_line: str | None) -> bool:
+    """Whether an object with this (front) type line is an Unfinity sticker sheet: no card (CR 123.2)."""
+    return (type_line or "").strip() == STICKER_SHEET_TYPE
 
 
 def role(name: str) -> FaceRole | None:
@@ -181,8 +231,11 @@ def name_rule(role_name: str) -> str:
     return found.name_rule if found else "201.4"
 
 
-def combined_name(layout: str) -> tuple[str, str]:
-    """(rule, why) refusing a multi-face card's combined name for this layout (CR 201.4b-d)."""
+def combined_name(layout: str, roles: Iterable[str] = ()) -> tuple[str, str]:
+    """(rule, why) refusing a multi-face card's combined name for this layout (CR 201.4b-d), or for an omen card
+    (its faces' ``roles`` hold ``omen``: CR 720.4)."""
+    if "omen" in roles:
+        return COMBINED_NAME_OMEN
     return COMBINED_NAME.get(layout, COMBINED_NAME_DFC)
 
 

@@ -69,6 +69,9 @@ class TokenAnswer:
     rules_effective: str | None = None
     created_by: tuple[str, ...] = ()  # the cards whose effects create it (kinds effect and card)
     variants: tuple[dict[str, Any], ...] = ()  # kind effect: each differing definition with its creators
+    # kind card: the cards whose effects create a token that's a copy of another object (CR 707.2), each with its
+    # words and what it adds to the copy (707.9a: "except it has haste"; Mirror March: "Those tokens gain haste.")
+    copy_makers: tuple[dict[str, Any], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -80,6 +83,7 @@ class TokenAnswer:
             data[key] = list(data[key])
         data["faces"] = [dict(f) for f in self.faces]
         data["variants"] = [dict(v) for v in self.variants]
+        data["copy_makers"] = [dict(m) for m in self.copy_makers]
         return data
 
 
@@ -352,7 +356,10 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
         notes.append("split card: both halves' characteristics combined (709.4, 709.4b-c)")
     elif copied == "normal_face":
         first = faces[0]
-        notes.append("adventurer/flip card: only its normal (upright) characteristics (715.4, 710.1a)")
+        if "omen_card" in roles:
+            notes.append("omen card: only its normal characteristics (720.4)")
+        else:
+            notes.append("adventurer/flip card: only its normal (upright) characteristics (715.4, 710.1a)")
         name, type_line, mana_cost, text = first["name"], first["type_line"], first["mana_cost"], first["oracle_text"]
         colors, power, toughness = first["colors"] or [], first["power"], first["toughness"]
     types = (type_line or "").split(" — ")[0].split()
@@ -377,6 +384,13 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
         if sqlfiles.has_table(con, "token_specs")
         else ()
     )
+    makers = copy_makers(con)
+    if makers:
+        notes.append(
+            f'111.11 answers "create a {name} token" (a token created by name); a token named {name} in a game '
+            f"is most often a copy of a {name} (CR 707.2: its copiable values, with what the effect adds, 707.9a): "
+            "see the cards that make token copies"
+        )
     return TokenAnswer(
         query=query,
         kind="card",
@@ -394,4 +408,60 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
         notes=tuple(notes),
         rules_effective=effective,
         created_by=creators,
+        copy_makers=makers,
     )
+
+
+# What a copy effect's next sentences add to the token copy it makes (CR 707.9a, and the effects that follow it:
+# Mirror March "Those tokens gain haste. Exile them at the beginning of the next end step.").
+_ADDED = re.compile(
+    r"^(?:Th(?:ose|at|e) tokens?|It gains|They gain|Exile (?:them|it|that token|those tokens)|"
+    r"Sacrifice (?:them|it|that token|those tokens)|At the beginning of the next end step)",
+    re.I,
+)
+
+
+def copy_makers(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, Any], ...]:
+    """The cards whose effects create a token that's a copy of another object (``token_specs.copy_of``, CR 707.2),
+    one row per card and clause: ``creator``, ``clause`` (the words that create the copy, with any "except …",
+    707.9a), ``adds`` (the sentences after it that change those tokens: haste, exile at the next end step) and
+    ``rule``. A card copying only itself ("a copy of this creature", "of Giant Adephage", a keyword's reminder text:
+    embalm, eternalize, encore) is left out."""
+    if not sqlfiles.has_table(con, "token_specs"):
+        return ()
+    rows = con.execute(
+        "SELECT s.creator_name, s.clause, s.copy_of, c.oracle_text FROM token_specs s "
+        "JOIN cards c ON c.oracle_id = s.creator_oracle_id WHERE s.copy_of IS NOT NULL AND s.source <> 'reminder' "
+        "ORDER BY s.creator_name, s.face_index, s.clause_no"
+    ).fetchall()
+    out: list[dict[str, Any]] = []
+    for creator, clause, copy_of, text in rows:
+        target = (copy_of or "").casefold()
+        if target.startswith("this ") or creator.split(",")[0].casefold() in target:
+            continue
+        adds = _added_sentences(text or "", clause or "")
+        except_ = " except " in f" {clause} "
+        out.append(
+            {
+                "creator": creator,
+                "clause": clause,
+                "adds": adds,
+                "rule": "707.2, 707.9a" if except_ else "707.2",
+            }
+        )
+    return tuple(out)
+
+
+def _added_sentences(text: str, clause: str) -> str | None:
+    """The sentences right after ``clause`` in ``text`` that change the tokens it makes (None when none do)."""
+    at = text.find(clause) if clause else -1
+    if at < 0:
+        return None
+    end = text.find(".", at + len(clause))
+    rest = text[end + 1 :] if end >= 0 else ""
+    added = []
+    for sentence in re.split(r"(?<=\.)\s+", rest.strip()):
+        if not sentence or "\n" in sentence.split(".")[0] or not _ADDED.match(sentence):
+            break
+        added.append(sentence.split("\n")[0])
+    return " ".join(added) or None

@@ -44,6 +44,7 @@ from oracle_tools.interfaces.serve.web import (
 from oracle_tools.names.kinds import listed_as
 from oracle_tools.scryfall.card_facts import CardFacts
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
+from oracle_tools.store import layouts
 from oracle_tools.text.counts import counted
 
 if TYPE_CHECKING:
@@ -468,7 +469,11 @@ def card_page_context(
         "card": card,
         "oracle_id": oracle_id,
         "names": names,
-        "name_kinds": listed_as(card["layout"], has_faces=bool(names.get("face"))),
+        "name_kinds": listed_as(
+            card["layout"],
+            has_faces=bool(names.get("face")),
+            omen=layouts.is_omen_card(card["layout"], [f["type_line"] for f in card["faces"]]),
+        ),
         "languages": LANGUAGES,
         "printings": shown,
         "printing_count": len(printings),
