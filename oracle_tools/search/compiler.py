@@ -610,6 +610,76 @@ def _any_face(test: str) -> str:
     return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {test})"
 
 
+#: A land face's Oracle text with its own name (and "this land") written as '~', for the land cycles below.
+_LAND_TEXT = (
+    "regexp_replace(replace(replace(coalesce(f.oracle_text, ''), c.name, '~'), f.name, '~'), "
+    "'(?i)\\bthis land\\b', '~', 'g')"
+)
+_ETB_TAPPED = "~ enters (the battlefield )?tapped"
+_BASIC_TYPES = "['Plains', 'Island', 'Swamp', 'Mountain', 'Forest']"
+
+
+def _land(*patterns: str, extra: str = "") -> str:
+    """A face that is a land (CR 305) whose text (self-references as '~') matches every pattern."""
+    tests = " AND ".join(f"regexp_matches({_LAND_TEXT}, '{p}')" for p in patterns)
+    return _any_face(f"list_contains(f.card_types, 'Land') AND {tests}{extra}")
+
+
+def _basic_types(n: int) -> str:
+    return f" AND len(list_intersect(f.subtypes, {_BASIC_TYPES})) = {n}"
+
+
+#: Scryfall's land cycles (https://scryfall.com/docs/syntax, "Land cycles"), each by the rules text that
+#: defines it (not a list of names): a new member is found the day it is printed.
+_LAND_CYCLES: dict[str, str] = {
+    # The original duals: two basic land types (CR 305.7 gives the mana ability) and no other rules text.
+    "dual": _land("^(\\([^)]*\\))?$", extra=_basic_types(2) + " AND NOT list_contains(f.supertypes, 'Basic')"),
+    "shockland": _land(
+        "you may pay 2 life\\. If you don.t, it enters (the battlefield )?tapped", extra=_basic_types(2)
+    ),
+    "fetchland": _land("\\{T\\}, Pay 1 life, Sacrifice ~: Search your library for an? \\w+ or \\w+ card"),
+    "checkland": _land(
+        _ETB_TAPPED + " unless you control an? (Plains|Island|Swamp|Mountain|Forest) or an? "
+        "(Plains|Island|Swamp|Mountain|Forest)\\."
+    ),
+    "painland": _land("\\{T\\}: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\. ~ deals 1 damage to you\\."),
+    "fastland": _land(_ETB_TAPPED + " unless you control two or fewer other lands"),
+    "slowland": _land(_ETB_TAPPED + " unless you control two or more other lands"),
+    "tangoland": _land(_ETB_TAPPED + " unless you control two or more basic lands"),
+    "battleland": _land(_ETB_TAPPED + " unless you control two or more basic lands"),
+    "scryland": _land(
+        _ETB_TAPPED, "When ~ enters( the battlefield)?, scry 1\\.", "\\{T\\}: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}"
+    ),
+    "surveilland": _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, surveil 1\\."),
+    "gainland": _land(
+        _ETB_TAPPED, "When ~ enters( the battlefield)?, you gain 1 life\\.", "\\{T\\}: Add \\{[WUBRG]\\} or"
+    ),
+    "bounceland": _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, return a land you control to its owner.s hand"),
+    "filterland": _land(
+        "(\\{[WUBRG]/[WUBRG]\\}, \\{T\\}: Add \\{[WUBRG]\\}\\{[WUBRG]\\}, "
+        "|^\\{T\\}: Add \\{C\\}\\.\\n\\{1\\}, \\{T\\}: Add \\{[WUBRG]\\}\\{[WUBRG]\\}\\.$)"
+    ),
+    "canopyland": _land(
+        "\\{T\\}, Pay 1 life: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\.", "\\{1\\}, \\{T\\}, Sacrifice ~: Draw a card\\."
+    ),
+    "creatureland": _land("~ becomes an? [^.]*creature"),
+    "manland": _land("~ becomes an? [^.]*creature"),
+    "triland": _land(
+        _ETB_TAPPED, "\\{T\\}: Add \\{[WUBRG]\\}, \\{[WUBRG]\\}, or \\{[WUBRG]\\}\\.", extra=_basic_types(0)
+    ),
+    "storageland": _land("storage counter"),
+    "shadowland": _land(
+        "you may reveal an? (Plains|Island|Swamp|Mountain|Forest) or (Plains|Island|Swamp|Mountain|Forest) card from "
+        "your hand\\. If you don.t, ~ enters (the battlefield )?tapped"
+    ),
+    "bikeland": _land(_ETB_TAPPED, "(?m)^Cycling \\{2\\}", extra=_basic_types(2)),
+    "cycleland": _land(_ETB_TAPPED, "(?m)^Cycling \\{2\\}", extra=_basic_types(2)),
+    # A modal DFC whose faces are both lands, each tapping for one colour.
+    "pathway": "c.layout = 'modal_dfc' AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id "
+    "AND NOT list_contains(f.card_types, 'Land'))",
+}
+
+
 _IS_SQL: dict[str, str] = {
     "split": "c.layout = 'split'",
     "flip": "c.layout = 'flip'",
@@ -691,6 +761,7 @@ _IS_SQL: dict[str, str] = {
     # CR 201.6: a printing with an alternate (flavor) name
     "flavorname": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
     "flavor_name": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
+    **_LAND_CYCLES,
 }
 
 

@@ -254,6 +254,33 @@ KEYWORDS: tuple[Keyword, ...] = (
     ),
 )
 
+#: Scryfall's land cycles (is:shockland ...); the compiler defines each by its rules text.
+LAND_CYCLES = (
+    "dual",
+    "shockland",
+    "fetchland",
+    "checkland",
+    "painland",
+    "fastland",
+    "slowland",
+    "tangoland",
+    "battleland",
+    "scryland",
+    "surveilland",
+    "gainland",
+    "bounceland",
+    "filterland",
+    "canopyland",
+    "creatureland",
+    "manland",
+    "triland",
+    "storageland",
+    "shadowland",
+    "bikeland",
+    "cycleland",
+    "pathway",
+)
+
 #: is:/not:/has: values: value -> (level, family of the predicate). The compiler has the SQL for each.
 IS_VALUES: dict[str, Level] = {
     "split": "card",
@@ -299,6 +326,7 @@ IS_VALUES: dict[str, Level] = {
     "indicator": "card",
     "flavorname": "printing",
     "flavor_name": "printing",
+    **dict.fromkeys(LAND_CYCLES, "card"),
 }
 #: The values has: takes (the rest of IS_VALUES are is:/not: values only).
 HAS_VALUES = frozenset({"indicator", "flavorname", "flavor_name"})

@@ -1,0 +1,80 @@
+"""Scryfall's land cycles (is:checkland ...) by rules text: expected answers computed here from the sample's raw
+Scryfall JSON objects (plain Python string tests on each face's Oracle text), not through the search engine."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from oracle_tools.search.compiler import _IS_SQL
+from oracle_tools.search.keywords import IS_VALUES, LAND_CYCLES
+
+if TYPE_CHECKING:
+    from oracle_tools import OracleDB
+
+SAMPLE = Path(__file__).parent.parent / "oracle_tools" / "data" / "sample"
+BASICS = {"Plains", "Island", "Swamp", "Mountain", "Forest"}
+
+
+def _faces() -> list[tuple[str, str, str, str]]:
+    """(card name, face name, type line, Oracle text with the face's name as '~') of every land face."""
+    out = []
+    for path in sorted(SAMPLE.glob("cards-*.json.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            objects: list[dict[str, Any]] = json.load(fh)
+        for card in objects:
+            for face in card.get("card_faces") or [card]:
+                type_line = face.get("type_line") or card.get("type_line", "")
+                if "Land" not in type_line:
+                    continue
+                text = (face.get("oracle_text") or "").replace(face["name"], "~").replace("This land", "~")
+                out.append((card["name"], face["name"], type_line, text))
+    return out
+
+
+def _expected(test: Any) -> set[str]:
+    return {name for name, _, type_line, text in _faces() if test(type_line, text)}
+
+
+def _two_basic_types(type_line: str) -> bool:
+    return len(BASICS & set(type_line.split("—")[-1].split())) == 2 if "—" in type_line else False
+
+
+EXPECTED = {
+    # "enters tapped unless you control a Swamp or a Mountain"
+    "checkland": lambda tl, t: bool(re.search(r"tapped unless you control an? \w+ or an? \w+\.", t)),
+    # "{T}: Add {G} or {W}. ~ deals 1 damage to you."
+    "painland": lambda tl, t: "} or {" in t and "}. ~ deals 1 damage to you." in t,
+    # Temples: enter tapped, scry 1, tap for one of two colours
+    "scryland": lambda tl, t: "scry 1." in t and "enters the battlefield tapped" in t and "} or {" in t,
+    # Battle for Zendikar duals
+    "tangoland": lambda tl, t: "tapped unless you control two or more basic lands" in t,
+    # Amonkhet cycling duals
+    "cycleland": lambda tl, t: _two_basic_types(tl) and "\nCycling {2}" in t,
+}
+
+
+@pytest.mark.parametrize("cycle", sorted(EXPECTED))
+def test_land_cycle_matches_its_rules_text_in_the_raw_objects(sample_db: OracleDB, cycle: str) -> None:
+    expected = _expected(EXPECTED[cycle])
+    assert expected, f"the sample holds a {cycle}"
+    got = set(sample_db.search(f"is:{cycle}").get_column("name").to_list())
+    assert got == expected
+
+
+def test_every_is_value_has_its_sql_and_every_sql_its_keyword() -> None:
+    assert set(IS_VALUES) == set(_IS_SQL)
+    assert set(LAND_CYCLES) <= set(IS_VALUES)
+
+
+def test_docs_list_every_is_value() -> None:
+    from oracle_tools.search.keywords import HAS_VALUES
+
+    docs = (Path(__file__).parent.parent / "docs" / "search.md").read_text(encoding="utf-8")
+    line = next(line for line in docs.splitlines() if line.startswith("`is:` values: "))
+    assert re.findall(r"`([^`]+)`", line.removeprefix("`is:` values: ")) == sorted(set(IS_VALUES) - HAS_VALUES)
