@@ -78,3 +78,44 @@ def test_docs_list_every_is_value() -> None:
     docs = (Path(__file__).parent.parent / "docs" / "search.md").read_text(encoding="utf-8")
     line = next(line for line in docs.splitlines() if line.startswith("`is:` values: "))
     assert re.findall(r"`([^`]+)`", line.removeprefix("`is:` values: ")) == sorted(set(IS_VALUES) - HAS_VALUES)
+
+
+# -- is:frenchvanilla ------------------------------------------------------------------------------------
+
+COMP_RULES = Path("/work/shared/realdata/MagicCompRules-20260116.txt")
+
+
+def _cr_keyword_abilities() -> list[str]:
+    """The keyword abilities CR 702 names ("702.9. Flying"), lower-cased; 702.1's preamble is not one."""
+    found = re.findall(r"^702\.\d+\. (.+)$", COMP_RULES.read_text(encoding="utf-8-sig"), re.M)
+    return [k.lower() for k in found if len(k) < 40]
+
+
+def _french_vanilla(card: dict[str, Any], keywords: list[str]) -> bool:
+    if card.get("card_faces") or "Creature" not in card.get("type_line", ""):
+        return False
+    text = re.sub(r" ?\([^)]*\)", "", card.get("oracle_text") or "").strip()
+    if not text:
+        return False
+
+    def is_keyword(item: str) -> bool:
+        low = item.lower()
+        return "." not in item and "—" not in item and any(low == k or low.startswith(k + " ") for k in keywords)
+
+    return all(is_keyword(item) for item in re.split(r"\n|, |; ", text))
+
+
+@pytest.mark.skipif(not COMP_RULES.exists(), reason="needs the Comprehensive Rules text")
+def test_french_vanilla_is_a_creature_with_keyword_abilities_only(sample_db: OracleDB) -> None:
+    # CR 702.1: "the object lists only the name of the ability as a 'keyword'"; expected from the raw objects
+    # against CR 702's own list of keyword abilities (landwalk spelt out: "Swampwalk", CR 702.14).
+    keywords = [*_cr_keyword_abilities(), *(f"{t.lower()}walk" for t in BASICS)]
+    expected = set()
+    for path in sorted(SAMPLE.glob("cards-*.json.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for card in json.load(fh):
+                if card.get("layout") not in ("token", "emblem", "art_series") and _french_vanilla(card, keywords):
+                    expected.add(card["name"])
+    assert "Serra Angel" in expected or len(expected) > 20
+    got = set(sample_db.search("is:frenchvanilla").get_column("name").to_list())
+    assert got == expected

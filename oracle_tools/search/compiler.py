@@ -737,6 +737,15 @@ _IS_SQL: dict[str, str] = {
     "vanilla": "c.is_card AND "
     + _any_face("list_contains(f.card_types, 'Creature')")
     + " AND coalesce(c.oracle_text, '') = ''",
+    # A creature whose rules text is keyword abilities only (CR 702; Scryfall's "French vanilla"): every line,
+    # reminder text removed, is a list of the card's keywords, each alone or with its cost or number
+    # ("Bushido 1", "Protection from red"); an ability word's line ("Revolt — ...") is not a keyword ability.
+    "frenchvanilla": "c.is_card AND "
+    + _any_face("list_contains(f.card_types, 'Creature')")
+    + " AND coalesce(c.oracle_text, '') <> '' AND len(coalesce(c.keywords, [])) > 0 AND list_bool_and(list_transform(list_filter("
+    "string_split_regex(regexp_replace(c.oracle_text, ' ?\\([^)]*\\)', '', 'g'), '\\n|, |; '), lambda x: x <> ''), "
+    "lambda x: NOT contains(x, '.') AND NOT contains(x, '—') AND list_bool_or(list_transform(c.keywords, "
+    "lambda k: lower(x) = lower(k) OR starts_with(lower(x), lower(k) || ' ')))))",
     "bear": "c.cmc = 2 AND "
     + _any_face("list_contains(f.card_types, 'Creature') AND f.power = '2' AND f.toughness = '2'"),
     "hybrid": "regexp_matches(coalesce(c.mana_cost, ''), '\\{[WUBRGC2]/[WUBRG]\\}')",

@@ -311,6 +311,7 @@ IS_VALUES: dict[str, Level] = {
     "emblem": "card",
     "extra": "card",
     "vanilla": "card",
+    "frenchvanilla": "card",
     "bear": "card",
     "hybrid": "card",
     "phyrexian": "card",
