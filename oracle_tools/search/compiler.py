@@ -742,7 +742,8 @@ _IS_SQL: dict[str, str] = {
     # ("Bushido 1", "Protection from red"); an ability word's line ("Revolt — ...") is not a keyword ability.
     "frenchvanilla": "c.is_card AND "
     + _any_face("list_contains(f.card_types, 'Creature')")
-    + " AND coalesce(c.oracle_text, '') <> '' AND len(coalesce(c.keywords, [])) > 0 AND list_bool_and(list_transform(list_filter("
+    + " AND coalesce(c.oracle_text, '') <> '' AND len(coalesce(c.keywords, [])) > 0 AND NOT regexp_matches("
+    "regexp_replace(c.oracle_text, '\\([^)]*\\)', '', 'g'), '[.—:]') AND list_bool_and(list_transform(list_filter("
     "string_split_regex(regexp_replace(c.oracle_text, ' ?\\([^)]*\\)', '', 'g'), '\\n|, |; '), lambda x: x <> ''), "
     "lambda x: NOT contains(x, '.') AND NOT contains(x, '—') AND list_bool_or(list_transform(c.keywords, "
     "lambda k: lower(x) = lower(k) OR starts_with(lower(x), lower(k) || ' ')))))",
