@@ -119,3 +119,51 @@ def test_french_vanilla_is_a_creature_with_keyword_abilities_only(sample_db: Ora
     assert "Serra Angel" in expected or len(expected) > 20
     got = set(sample_db.search("is:frenchvanilla").get_column("name").to_list())
     assert got == expected
+
+
+# -- is:brawler / is:oathbreaker -------------------------------------------------------------------------
+
+NOT_CARDS = ("token", "double_faced_token", "emblem", "art_series", "vanguard", "planar", "scheme")
+
+
+def _cards() -> list[dict[str, Any]]:
+    out = []
+    for path in sorted(SAMPLE.glob("*.json.gz")):
+        if path.name == "rulings.json.gz":
+            continue
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            out += [c for c in json.load(fh) if c.get("layout") not in NOT_CARDS]
+    return out
+
+
+def _front_type(card: dict[str, Any]) -> str:
+    faces = card.get("card_faces") or [card]
+    return str(faces[0].get("type_line") or card.get("type_line", "").split(" // ")[0])
+
+
+def _all_text(card: dict[str, Any]) -> str:
+    return " ".join(f.get("oracle_text") or "" for f in card.get("card_faces") or [card])
+
+
+@pytest.mark.parametrize(
+    ("query", "test"),
+    [
+        # Brawl's commander: a legendary creature or planeswalker (or Vehicle; CR 903.3 as is:commander).
+        (
+            "is:brawler",
+            lambda c: (
+                (
+                    "Legendary" in _front_type(c)
+                    and any(w in _front_type(c) for w in ("Creature", "Planeswalker", "Vehicle"))
+                )
+                or "can be your commander" in _all_text(c)
+            ),
+        ),
+        # Oathbreaker's: a planeswalker card.
+        ("is:oathbreaker", lambda c: "Planeswalker" in _front_type(c)),
+    ],
+)
+def test_commander_of_brawl_and_oathbreaker_from_the_raw_objects(sample_db: OracleDB, query: str, test: Any) -> None:
+    expected = {c["name"] for c in _cards() if test(c)}
+    assert expected
+    assert set(sample_db.search(query).get_column("name").to_list()) == expected

@@ -729,6 +729,17 @@ _IS_SQL: dict[str, str] = {
         "OR list_contains(f.subtypes, 'Vehicle') OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
     )
     + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
+    # Brawl's commander: a legendary creature or planeswalker (Brawl's rules; the creature side as is:commander,
+    # CR 903.3), or a card that says it can be your commander.
+    "brawler": "c.is_card AND ("
+    + _any_face(
+        f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
+        "OR list_contains(f.card_types, 'Planeswalker') OR list_contains(f.subtypes, 'Vehicle') "
+        "OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
+    )
+    + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
+    # Oathbreaker's oathbreaker: a planeswalker card (its front face).
+    "oathbreaker": "c.is_card AND " + _any_face(f"{_FRONT} AND list_contains(f.card_types, 'Planeswalker')"),
     "reserved": "coalesce(c.reserved, false)",
     "funny": "coalesce(c.funny, false)",
     "token": "c.object_kind = 'token'",

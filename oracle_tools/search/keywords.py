@@ -305,6 +305,8 @@ IS_VALUES: dict[str, Level] = {
     "party": "card",
     "outlaw": "card",
     "commander": "card",
+    "brawler": "card",
+    "oathbreaker": "card",
     "reserved": "card",
     "funny": "card",
     "token": "card",
