@@ -167,3 +167,40 @@ def test_commander_of_brawl_and_oathbreaker_from_the_raw_objects(sample_db: Orac
     expected = {c["name"] for c in _cards() if test(c)}
     assert expected
     assert set(sample_db.search(query).get_column("name").to_list()) == expected
+
+
+# -- prints / sets --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["sets>12", "prints>=15", "papersets>20", "sets=1 t:dragon"])
+def test_print_and_set_counts_from_the_raw_objects(sample_db: OracleDB, query: str) -> None:
+    # Every printing object of the sample (any language: one print per set and collector number), by oracle id.
+    prints: dict[str, set[tuple[str, str]]] = {}
+    paper: dict[str, set[tuple[str, str]]] = {}
+    name_of: dict[str, str] = {}
+    for card in _cards():
+        oid = card.get("oracle_id") or (card.get("card_faces") or [{}])[0].get("oracle_id")
+        if not oid:
+            continue
+        name_of[oid] = card["name"]
+        key = (card["set"], card["collector_number"])
+        prints.setdefault(oid, set()).add(key)
+        if "paper" in card.get("games", []):
+            paper.setdefault(oid, set()).add(key)
+
+    def sets(keys: set[tuple[str, str]]) -> int:
+        return len({s for s, _ in keys})
+
+    tests = {
+        "sets>12": lambda oid: sets(prints[oid]) > 12,
+        "prints>=15": lambda oid: len(prints[oid]) >= 15,
+        "papersets>20": lambda oid: sets(paper.get(oid, set())) > 20,
+        "sets=1 t:dragon": lambda oid: sets(prints[oid]) == 1,
+    }
+    expected = {name_of[oid] for oid in prints if tests[query](oid)}
+    got = set(sample_db.search(query).get_column("name").to_list())
+    if query == "sets=1 t:dragon":
+        dragons = set(sample_db.search("t:dragon").get_column("name").to_list())
+        expected &= dragons
+    assert expected
+    assert got == expected

@@ -919,6 +919,24 @@ def _game(term: Term, state: _State) -> str:
     return f"list_contains(coalesce(p.games, []), {state.bind(term.value.lower())})"
 
 
+#: prints/sets count a card's printings (a set and collector number: its languages are one print) or its sets;
+#: the paper- spellings only those printed on paper (Scryfall's games field).
+_PRINT_COUNTS = {
+    "prints": "count(DISTINCT (x.set_code, x.collector_number))",
+    "sets": "count(DISTINCT x.set_code)",
+    "paperprints": "count(DISTINCT (x.set_code, x.collector_number)) FILTER (WHERE list_contains(x.games, 'paper'))",
+    "papersets": "count(DISTINCT x.set_code) FILTER (WHERE list_contains(x.games, 'paper'))",
+}
+
+
+def _prints(term: Term, state: _State) -> str:
+    count = _PRINT_COUNTS[term.keyword.lower()]
+    return (
+        f"c.oracle_id IN (SELECT x.oracle_id FROM printings x GROUP BY x.oracle_id "
+        f"HAVING {count} {_OPS_SQL[term.op]} {state.bind(_number(term, state))})"
+    )
+
+
 # -- the compiler ------------------------------------------------------------------------------------
 
 
@@ -965,6 +983,7 @@ def _leaf(term: Term, state: _State) -> str:
         "price": lambda t, s: f"{_PRICE_COLUMNS[t.keyword.lower()]} {_OPS_SQL[t.op]} {s.bind(_number(t, s))}",
         "oracleid": lambda t, s: f"c.oracle_id = {s.bind(t.value.lower())}",
         "watermark": _simple_printing("watermark"),
+        "prints": _prints,
     }
     sql = handlers[family](term, state)
     if _is_exists(sql):  # EXISTS is never NULL, and wrapped in coalesce DuckDB no longer plans it as a semi-join

@@ -219,6 +219,15 @@ KEYWORDS: tuple[Keyword, ...] = (
     ),
     Keyword("watermark", ("wm", "watermark"), "printing", EQUALITY_OPS, "wm:orzhov", "printing's watermark"),
     Keyword(
+        "prints",
+        ("prints", "sets", "paperprints", "papersets"),
+        "card",
+        NUMERIC_OPS,
+        "sets>12",
+        "how many printings (distinct set and collector number, any language) or sets the card has; paperprints/"
+        "papersets count those printed on paper",
+    ),
+    Keyword(
         "oracleid",
         ("oracleid",),
         "card",
@@ -360,10 +369,6 @@ UNSUPPORTED: dict[str, str] = {
     "group": "set groups are not in the bulk data",
     "illustrations": "illustration ids are not stored",
     "artists": "only one artist per printing is stored",
-    "prints": "print counts are not implemented",
-    "sets": "set counts are not implemented",
-    "paperprints": "print counts are not implemented",
-    "papersets": "set counts are not implemented",
     "lore": "lore search is not implemented",
     "spellpower": "not a Scryfall keyword we answer",
 }
