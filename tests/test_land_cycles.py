@@ -204,3 +204,22 @@ def test_print_and_set_counts_from_the_raw_objects(sample_db: OracleDB, query: s
         expected &= dragons
     assert expected
     assert got == expected
+
+
+def test_firstprint_is_a_printing_of_the_cards_first_release_day(sample_db: OracleDB) -> None:
+    # is:firstprint s:m19: the M19 printings of cards whose earliest printing (in the sample's raw objects, by
+    # released_at, any language) is that day; is:reprint is the rest.
+    first: dict[str, str] = {}
+    in_m19: set[tuple[str, str]] = set()
+    for card in _cards():
+        oid = card.get("oracle_id") or (card.get("card_faces") or [{}])[0].get("oracle_id")
+        if oid:
+            first[oid] = min(first.get(oid, card["released_at"]), card["released_at"])
+    for card in _cards():
+        oid = card.get("oracle_id") or (card.get("card_faces") or [{}])[0].get("oracle_id")
+        if card["set"] == "m19" and oid:
+            in_m19.add((card["name"], "first" if card["released_at"] <= first[oid] else "reprint"))
+    expected = {name for name, kind in in_m19 if kind == "first"}
+    assert expected and expected != {name for name, _ in in_m19}
+    got = set(sample_db.search("is:firstprint s:m19").get_column("name").to_list())
+    assert got == expected

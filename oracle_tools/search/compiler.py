@@ -777,6 +777,8 @@ _IS_SQL: dict[str, str] = {
     "indicator": "len(coalesce(c.color_indicator, [])) > 0 OR " + _any_face("len(coalesce(f.color_indicator, [])) > 0"),
     # printing facts
     "reprint": "p.released_at > c.first_released",
+    # the card's first printing(s): released on the day the card first was (its earliest printing's date)
+    "firstprint": "p.released_at <= c.first_released",
     "digital": "coalesce(p.digital, false)",
     "promo": "coalesce(p.promo, false)",
     # CR 201.6: a printing with an alternate (flavor) name

@@ -333,6 +333,7 @@ IS_VALUES: dict[str, Level] = {
     "token-maker": "card",
     "tokenmaker": "card",
     "reprint": "printing",
+    "firstprint": "printing",
     "digital": "printing",
     "promo": "printing",
     "indicator": "card",
