@@ -30,6 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from oracle_tools import OracleDB  # noqa: E402 -- after sys.path, so the checkout is what runs
+from oracle_tools.search.keywords import LAND_CYCLES  # noqa: E402
 
 REAL = require_realdata(__file__)
 OUT = REPO / "bench" / "out"
@@ -233,6 +234,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--db", type=Path, default=None, help="an existing database of the same files")
+    parser.add_argument("--keywords", action="store_true", help="only the is: keywords beside t:creature")
     args = parser.parse_args()
     path = args.db or DB
     if args.db is None:
@@ -241,6 +243,8 @@ def main() -> int:
         parser.error(f"--db {path}: no such file")
     db = OracleDB(path)
     con = db.user_con  # the sandboxed connection searches run on
+    if args.keywords:
+        return keywords_beside_creature(db, args.runs)
     print(
         f"{len(QUERIES)} queries on {path.name}: median of {args.runs} warm runs each, search and hand SQL alternating"
     )
@@ -271,6 +275,30 @@ def main() -> int:
         f"\nratio search / hand-written SQL: median {statistics.median(ratios):.2f}x, max {max(ratios):.2f}x; "
         f"answers differ for {misses} of {len(QUERIES)} queries"
     )
+    return 0
+
+
+#: is: keywords of issue 54, each timed beside t:creature (goal: within 2x of its cost).
+NEW_KEYWORDS = ("frenchvanilla", *LAND_CYCLES)
+
+
+def keywords_beside_creature(db: OracleDB, runs: int) -> int:
+    print(f"{'query':<22} {'rows':>6} {'ms':>8} {'t:creature ms':>14} {'ratio':>6}  goal <= 2x")
+    worst = 0.0
+    for value in NEW_KEYWORDS:
+        query = f"is:{value}"
+        rows = db.search(query).height
+        t_new, t_creature = paired_median_ms(
+            lambda: db.search(query),  # noqa: B023
+            lambda: db.search("t:creature"),
+            runs,
+        )
+        ratio = t_new / t_creature
+        worst = max(worst, ratio)
+        print(
+            f"{query:<22} {rows:>6} {t_new:>8.1f} {t_creature:>14.1f} {ratio:>6.2f}  {'ok' if ratio <= 2 else 'MISS'}"
+        )
+    print(f"\nworst ratio to t:creature: {worst:.2f}x")
     return 0
 
 

@@ -612,6 +612,76 @@ def _any_face(test: str) -> str:
     return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {test})"
 
 
+#: A land face's Oracle text with its own name (and "this land") written as '~', for the land cycles below.
+_LAND_TEXT = (
+    "regexp_replace(replace(replace(coalesce(f.oracle_text, ''), c.name, '~'), f.name, '~'), "
+    "'(?i)\\bthis land\\b', '~', 'g')"
+)
+_ETB_TAPPED = "~ enters (the battlefield )?tapped"
+_BASIC_TYPES = "['Plains', 'Island', 'Swamp', 'Mountain', 'Forest']"
+
+
+def _land(*patterns: str, extra: str = "") -> str:
+    """A face that is a land (CR 305) whose text (self-references as '~') matches every pattern."""
+    tests = " AND ".join(f"regexp_matches({_LAND_TEXT}, '{p}')" for p in patterns)
+    return _any_face(f"list_contains(f.card_types, 'Land') AND {tests}{extra}")
+
+
+def _basic_types(n: int) -> str:
+    return f" AND len(list_intersect(f.subtypes, {_BASIC_TYPES})) = {n}"
+
+
+#: Scryfall's land cycles (https://scryfall.com/docs/syntax, "Land cycles"), each by the rules text that
+#: defines it (not a list of names): a new member is found the day it is printed.
+_LAND_CYCLES: dict[str, str] = {
+    # The original duals: two basic land types (CR 305.7 gives the mana ability) and no other rules text.
+    "dual": _land("^(\\([^)]*\\))?$", extra=_basic_types(2) + " AND NOT list_contains(f.supertypes, 'Basic')"),
+    "shockland": _land(
+        "you may pay 2 life\\. If you don.t, it enters (the battlefield )?tapped", extra=_basic_types(2)
+    ),
+    "fetchland": _land("\\{T\\}, Pay 1 life, Sacrifice ~: Search your library for an? \\w+ or \\w+ card"),
+    "checkland": _land(
+        _ETB_TAPPED + " unless you control an? (Plains|Island|Swamp|Mountain|Forest) or an? "
+        "(Plains|Island|Swamp|Mountain|Forest)\\."
+    ),
+    "painland": _land("\\{T\\}: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\. ~ deals 1 damage to you\\."),
+    "fastland": _land(_ETB_TAPPED + " unless you control two or fewer other lands"),
+    "slowland": _land(_ETB_TAPPED + " unless you control two or more other lands"),
+    "tangoland": _land(_ETB_TAPPED + " unless you control two or more basic lands"),
+    "battleland": _land(_ETB_TAPPED + " unless you control two or more basic lands"),
+    "scryland": _land(
+        _ETB_TAPPED, "When ~ enters( the battlefield)?, scry 1\\.", "\\{T\\}: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}"
+    ),
+    "surveilland": _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, surveil 1\\."),
+    "gainland": _land(
+        _ETB_TAPPED, "When ~ enters( the battlefield)?, you gain 1 life\\.", "\\{T\\}: Add \\{[WUBRG]\\} or"
+    ),
+    "bounceland": _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, return a land you control to its owner.s hand"),
+    "filterland": _land(
+        "(\\{[WUBRG]/[WUBRG]\\}, \\{T\\}: Add \\{[WUBRG]\\}\\{[WUBRG]\\}, "
+        "|^\\{T\\}: Add \\{C\\}\\.\\n\\{1\\}, \\{T\\}: Add \\{[WUBRG]\\}\\{[WUBRG]\\}\\.$)"
+    ),
+    "canopyland": _land(
+        "\\{T\\}, Pay 1 life: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\.", "\\{1\\}, \\{T\\}, Sacrifice ~: Draw a card\\."
+    ),
+    "creatureland": _land("~ becomes an? [^.]*creature"),
+    "manland": _land("~ becomes an? [^.]*creature"),
+    "triland": _land(
+        _ETB_TAPPED, "\\{T\\}: Add \\{[WUBRG]\\}, \\{[WUBRG]\\}, or \\{[WUBRG]\\}\\.", extra=_basic_types(0)
+    ),
+    "storageland": _land("storage counter"),
+    "shadowland": _land(
+        "you may reveal an? (Plains|Island|Swamp|Mountain|Forest) or (Plains|Island|Swamp|Mountain|Forest) card from "
+        "your hand\\. If you don.t, ~ enters (the battlefield )?tapped"
+    ),
+    "bikeland": _land(_ETB_TAPPED, "(?m)^Cycling \\{2\\}", extra=_basic_types(2)),
+    "cycleland": _land(_ETB_TAPPED, "(?m)^Cycling \\{2\\}", extra=_basic_types(2)),
+    # A modal DFC whose faces are both lands, each tapping for one colour.
+    "pathway": "c.layout = 'modal_dfc' AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id "
+    "AND NOT list_contains(f.card_types, 'Land'))",
+}
+
+
 _IS_SQL: dict[str, str] = {
     "split": "c.layout = 'split'",
     "flip": "c.layout = 'flip'",
@@ -661,6 +731,17 @@ _IS_SQL: dict[str, str] = {
         "OR list_contains(f.subtypes, 'Vehicle') OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
     )
     + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
+    # Brawl's commander: a legendary creature or planeswalker (Brawl's rules; the creature side as is:commander,
+    # CR 903.3), or a card that says it can be your commander.
+    "brawler": "c.is_card AND ("
+    + _any_face(
+        f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
+        "OR list_contains(f.card_types, 'Planeswalker') OR list_contains(f.subtypes, 'Vehicle') "
+        "OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
+    )
+    + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
+    # Oathbreaker's oathbreaker: a planeswalker card (its front face).
+    "oathbreaker": "c.is_card AND " + _any_face(f"{_FRONT} AND list_contains(f.card_types, 'Planeswalker')"),
     "reserved": "coalesce(c.reserved, false)",
     "funny": "coalesce(c.funny, false)",
     "token": "c.object_kind = 'token'",
@@ -669,6 +750,16 @@ _IS_SQL: dict[str, str] = {
     "vanilla": "c.is_card AND "
     + _any_face("list_contains(f.card_types, 'Creature')")
     + " AND coalesce(c.oracle_text, '') = ''",
+    # A creature whose rules text is keyword abilities only (CR 702; Scryfall's "French vanilla"): every line,
+    # reminder text removed, is a list of the card's keywords, each alone or with its cost or number
+    # ("Bushido 1", "Protection from red"); an ability word's line ("Revolt — ...") is not a keyword ability.
+    "frenchvanilla": "c.is_card AND "
+    + _any_face("list_contains(f.card_types, 'Creature')")
+    + " AND coalesce(c.oracle_text, '') <> '' AND len(coalesce(c.keywords, [])) > 0 AND NOT regexp_matches("
+    "regexp_replace(c.oracle_text, '\\([^)]*\\)', '', 'g'), '[.—:]') AND list_bool_and(list_transform(list_filter("
+    "string_split_regex(regexp_replace(c.oracle_text, ' ?\\([^)]*\\)', '', 'g'), '\\n|, |; '), lambda x: x <> ''), "
+    "lambda x: NOT contains(x, '.') AND NOT contains(x, '—') AND list_bool_or(list_transform(c.keywords, "
+    "lambda k: lower(x) = lower(k) OR starts_with(lower(x), lower(k) || ' ')))))",
     "bear": "c.cmc = 2 AND "
     + _any_face("list_contains(f.card_types, 'Creature') AND f.power = '2' AND f.toughness = '2'"),
     "hybrid": "regexp_matches(coalesce(c.mana_cost, ''), '\\{[WUBRGC2]/[WUBRG]\\}')",
@@ -688,11 +779,14 @@ _IS_SQL: dict[str, str] = {
     "indicator": "len(coalesce(c.color_indicator, [])) > 0 OR " + _any_face("len(coalesce(f.color_indicator, [])) > 0"),
     # printing facts
     "reprint": "p.released_at > c.first_released",
+    # the card's first printing(s): released on the day the card first was (its earliest printing's date)
+    "firstprint": "p.released_at <= c.first_released",
     "digital": "coalesce(p.digital, false)",
     "promo": "coalesce(p.promo, false)",
     # CR 201.6: a printing with an alternate (flavor) name
     "flavorname": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
     "flavor_name": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
+    **_LAND_CYCLES,
 }
 
 
@@ -829,6 +923,24 @@ def _game(term: Term, state: _State) -> str:
     return f"list_contains(coalesce(p.games, []), {state.bind(term.value.lower())})"
 
 
+#: prints/sets count a card's printings (a set and collector number: its languages are one print) or its sets;
+#: the paper- spellings only those printed on paper (Scryfall's games field).
+_PRINT_COUNTS = {
+    "prints": "count(DISTINCT (x.set_code, x.collector_number))",
+    "sets": "count(DISTINCT x.set_code)",
+    "paperprints": "count(DISTINCT (x.set_code, x.collector_number)) FILTER (WHERE list_contains(x.games, 'paper'))",
+    "papersets": "count(DISTINCT x.set_code) FILTER (WHERE list_contains(x.games, 'paper'))",
+}
+
+
+def _prints(term: Term, state: _State) -> str:
+    count = _PRINT_COUNTS[term.keyword.lower()]
+    return (
+        f"c.oracle_id IN (SELECT x.oracle_id FROM printings x GROUP BY x.oracle_id "
+        f"HAVING {count} {_OPS_SQL[term.op]} {state.bind(_number(term, state))})"
+    )
+
+
 # -- the compiler ------------------------------------------------------------------------------------
 
 
@@ -875,6 +987,7 @@ def _leaf(term: Term, state: _State) -> str:
         "price": lambda t, s: f"{_PRICE_COLUMNS[t.keyword.lower()]} {_OPS_SQL[t.op]} {s.bind(_number(t, s))}",
         "oracleid": lambda t, s: f"c.oracle_id = {s.bind(t.value.lower())}",
         "watermark": _simple_printing("watermark"),
+        "prints": _prints,
     }
     sql = handlers[family](term, state)
     if _is_exists(sql):  # EXISTS is never NULL, and wrapped in coalesce DuckDB no longer plans it as a semi-join

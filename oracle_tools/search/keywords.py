@@ -219,6 +219,15 @@ KEYWORDS: tuple[Keyword, ...] = (
     ),
     Keyword("watermark", ("wm", "watermark"), "printing", EQUALITY_OPS, "wm:orzhov", "printing's watermark"),
     Keyword(
+        "prints",
+        ("prints", "sets", "paperprints", "papersets"),
+        "card",
+        NUMERIC_OPS,
+        "sets>12",
+        "how many printings (distinct set and collector number, any language) or sets the card has; paperprints/"
+        "papersets count those printed on paper",
+    ),
+    Keyword(
         "oracleid",
         ("oracleid",),
         "card",
@@ -254,6 +263,33 @@ KEYWORDS: tuple[Keyword, ...] = (
     ),
 )
 
+#: Scryfall's land cycles (is:shockland ...); the compiler defines each by its rules text.
+LAND_CYCLES = (
+    "dual",
+    "shockland",
+    "fetchland",
+    "checkland",
+    "painland",
+    "fastland",
+    "slowland",
+    "tangoland",
+    "battleland",
+    "scryland",
+    "surveilland",
+    "gainland",
+    "bounceland",
+    "filterland",
+    "canopyland",
+    "creatureland",
+    "manland",
+    "triland",
+    "storageland",
+    "shadowland",
+    "bikeland",
+    "cycleland",
+    "pathway",
+)
+
 #: is:/not:/has: values: value -> (level, family of the predicate). The compiler has the SQL for each.
 IS_VALUES: dict[str, Level] = {
     "split": "card",
@@ -278,12 +314,15 @@ IS_VALUES: dict[str, Level] = {
     "party": "card",
     "outlaw": "card",
     "commander": "card",
+    "brawler": "card",
+    "oathbreaker": "card",
     "reserved": "card",
     "funny": "card",
     "token": "card",
     "emblem": "card",
     "extra": "card",
     "vanilla": "card",
+    "frenchvanilla": "card",
     "bear": "card",
     "hybrid": "card",
     "phyrexian": "card",
@@ -294,11 +333,13 @@ IS_VALUES: dict[str, Level] = {
     "token-maker": "card",
     "tokenmaker": "card",
     "reprint": "printing",
+    "firstprint": "printing",
     "digital": "printing",
     "promo": "printing",
     "indicator": "card",
     "flavorname": "printing",
     "flavor_name": "printing",
+    **dict.fromkeys(LAND_CYCLES, "card"),
 }
 #: The values has: takes (the rest of IS_VALUES are is:/not: values only).
 HAS_VALUES = frozenset({"indicator", "flavorname", "flavor_name"})
@@ -329,10 +370,6 @@ UNSUPPORTED: dict[str, str] = {
     "group": "set groups are not in the bulk data",
     "illustrations": "illustration ids are not stored",
     "artists": "only one artist per printing is stored",
-    "prints": "print counts are not implemented",
-    "sets": "set counts are not implemented",
-    "paperprints": "print counts are not implemented",
-    "papersets": "set counts are not implemented",
     "lore": "lore search is not implemented",
     "spellpower": "not a Scryfall keyword we answer",
 }
