@@ -400,7 +400,7 @@ class OracleDB:
             "SELECT run_id, started_at, source, kind, file, bulk_type, updated_at, rows, round(seconds, 3) "
             "FROM ingest_runs ORDER BY run_id, file"
         ).fetchall()
-        rules = con.execute("SELECT effective_date, source, rule_count FROM rules_meta").fetchone()
+        rules = next(iter(con.execute("SELECT effective_date, source, rule_count FROM rules_meta").fetchall()), None)
         return {
             "db": str(self.path.absolute()),
             "size_bytes": self.path.stat().st_size,

@@ -361,6 +361,61 @@ def test_a_runaway_search_is_a_tool_error(sample_db_path: Path) -> None:
     )
 
 
+def test_calls_read_before_stdin_closes_are_answered_then_it_exits(sample_db_path: Path) -> None:
+    """`printf '%s\\n' INIT INITIALIZED CALL … | oracle-tools mcp`: the SDK cancelled the calls still running when
+    its input ended, and printed the initialize answer only. Every call read is answered, then it exits 0; a call
+    the client cancelled gets no answer (MCP: it must not) and does not hold the server open."""
+    calls = [
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "resolve", "arguments": {"name": n}}}
+        for n in ("Foudre", "fire/ice")
+    ] + [
+        {"jsonrpc": "2.0", "id": "deck", "method": "tools/call", "params": {"name": "check_deck", "arguments": {}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "method": "tools/call",
+            "params": {"name": "search", "arguments": {"query": "t:goblin", "limit": 1}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "method": "tools/call",
+            "params": {"name": "check_deck", "arguments": {"decklist": DECK, "format": "commander"}},
+        },
+        {"jsonrpc": "2.0", "id": 6, "method": "tools/list"},
+        {  # a search of seconds, cancelled by the next line at once
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {
+                "name": "search",
+                "arguments": {"query": "unique:prints ft:/(.{0,30}){30}aq/ or ft:/(.{0,30}){30}bq/"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}},
+    ]
+    lines = [_INIT, _INITIALIZED, *(json.dumps(call) for call in calls)]
+    done = subprocess.run(
+        [*CLI, "mcp", "--db", str(sample_db_path)],
+        input="\n".join(lines) + "\n",  # then stdin closes
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    by_id = {answer["id"]: answer for answer in answers}
+    assert 1 in by_id and 6 in by_id and 7 not in by_id, answers
+    assert sorted(map(str, by_id)) == sorted(map(str, [1, 2, "deck", 4, 5, 6])), answers  # id 2 twice: both
+    assert [a["id"] for a in answers].count(2) == 2
+    texts = [json.loads(a["result"]["content"][0]["text"])["name"] for a in answers if a["id"] == 2]
+    assert sorted(texts) == ["Fire // Ice", "Lightning Bolt"]
+    assert by_id["deck"]["result"]["isError"] is True  # bad arguments: a tool error, answered all the same
+    assert json.loads(by_id[4]["result"]["content"][0]["text"])["total_cards"] > 0
+    assert "legal" in json.loads(by_id[5]["result"]["content"][0]["text"])
+    assert {tool["name"] for tool in by_id[6]["result"]["tools"]} >= {"resolve", "search", "check_deck"}
+
+
 @pytest.fixture(scope="module")
 def raw_answers(sample_db_path: Path) -> list[dict[str, Any]]:
     """What one `oracle-tools mcp` answered to messages a client should never send, each followed by a good one

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import Counter
 from collections.abc import AsyncIterable, AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
@@ -124,9 +125,77 @@ class OracleMCPServer(MCPServer[Any]):
 
         stdin = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
         stdout = anyio.wrap_file(io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True))
-        async with stdio_server(stdin=CheckedLines(stdin, stdout), stdout=stdout) as (read, write):  # type: ignore[arg-type]
+        # The SDK cancels the requests still running when its input ends: a client that writes its calls and closes
+        # stdin (`printf … | oracle-tools mcp`) got no answer to them. The input ends only once they are answered.
+        in_flight = InFlight()
+        async with stdio_server(stdin=CheckedLines(stdin, stdout, in_flight), stdout=stdout) as (read, write):  # type: ignore[arg-type]
             server = self._lowlevel_server
-            await server.run(read, write, server.create_initialization_options())
+            await server.run(read, Answers(write, in_flight), server.create_initialization_options())
+
+
+class InFlight:
+    """The requests read from the client and not answered yet (by id; a request the client cancels needs no
+    answer): :class:`CheckedLines` counts them in, :class:`Answers` out, and the input ends after the last."""
+
+    def __init__(self) -> None:
+        self.waiting: Counter[str | int] = Counter()
+        self._none_left: anyio.Event | None = None
+
+    def read(self, message: Any) -> None:
+        """Count a message read from the client: a request waits for its answer; a cancellation is its answer."""
+        if not isinstance(message, dict) or not isinstance(message.get("method"), str):
+            return
+        if message["method"] == "notifications/cancelled" and isinstance(message.get("params"), dict):
+            self.answered(message["params"].get("requestId"))
+        elif _rpc_id(message.get("id")) is not None:
+            self.waiting[message["id"]] += 1
+
+    def answered(self, message_id: Any) -> None:
+        if _rpc_id(message_id) is None or not self.waiting[message_id]:
+            return
+        self.waiting[message_id] -= 1
+        if not self.waiting[message_id]:
+            del self.waiting[message_id]
+        if not self.waiting and self._none_left is not None:
+            self._none_left.set()
+
+    async def none_left(self) -> None:
+        """Return once every request read has been answered (at once when none is waiting)."""
+        import anyio
+
+        while self.waiting:
+            self._none_left = anyio.Event()
+            await self._none_left.wait()
+
+
+def _rpc_id(value: Any) -> str | int | None:
+    """``value`` when it is a JSON-RPC id (a string or an integer), else None."""
+    return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+
+
+class Answers:
+    """The SDK's stream of messages to the client, counting each answer out of :class:`InFlight`."""
+
+    def __init__(self, inner: Any, in_flight: InFlight) -> None:
+        self.inner = inner
+        self.in_flight = in_flight
+
+    async def send(self, item: Any, /) -> None:
+        from mcp import types
+
+        await self.inner.send(item)
+        message = getattr(item, "message", None)
+        if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)):
+            self.in_flight.answered(message.id)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def __aenter__(self) -> Answers:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
 
 class CheckedLines:
@@ -136,9 +205,10 @@ class CheckedLines:
     null — with id null); a message holding a lone surrogate (a "\\ud800" escape,
     which no text can hold): a tool error for a tool call, else -32602 (invalid params)."""
 
-    def __init__(self, lines: AsyncIterable[str], out: anyio.AsyncFile[str]) -> None:
+    def __init__(self, lines: AsyncIterable[str], out: anyio.AsyncFile[str], in_flight: InFlight | None = None) -> None:
         self.lines = lines
         self.out = out
+        self.in_flight = in_flight if in_flight is not None else InFlight()
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._checked()
@@ -149,10 +219,12 @@ class CheckedLines:
                 continue
             reply = bad_message_reply(line)
             if reply is None:
+                self.in_flight.read(json.loads(line))
                 yield line
             elif reply:
                 await self.out.write(json.dumps(reply) + "\n")
                 await self.out.flush()
+        await self.in_flight.none_left()  # stdin closed: the calls already read are answered, then the server ends
 
 
 def bad_message_reply(line: str) -> dict[str, Any] | None:

@@ -90,7 +90,7 @@ class _Packing:
         vias, langs, last_face = con.execute(
             "SELECT list(DISTINCT via ORDER BY via), list(DISTINCT lang ORDER BY lang) FILTER (lang IS NOT NULL), "
             "max(face_index) FROM names"
-        ).fetchone() or ([], [], None)
+        ).fetchall()[0]
         self.oracle_ids: list[str] = []  # card number -> its oracle_id (numbered as met)
         self._cards: dict[str, int] = {}
         self.vias: tuple[Via, ...] = tuple(vias or ())

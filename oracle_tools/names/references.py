@@ -101,7 +101,8 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
 def references(con: duckdb.DuckDBPyConnection, oracle_id: str) -> dict[str, Any]:
     """What card ``oracle_id``'s text calls itself, and every mention in any card's text that names it
     (``OracleDB.references`` resolves the name first, as every interface does)."""
-    (card_name,) = con.execute("SELECT name FROM cards WHERE oracle_id = ?", [oracle_id]).fetchone() or (None,)
+    found = con.execute("SELECT name FROM cards WHERE oracle_id = ?", [oracle_id]).fetchall()
+    card_name = found[0][0] if found else None
     cols = 'r.oracle_id, c.name AS card_name, r.face_index, r.start, r."end", r.text, r.kind, r.target_name'
     own = _dicts(
         con,

@@ -81,7 +81,7 @@ def card_matcher(con: duckdb.DuckDBPyConnection) -> NameMatcher:
         keys, names, printings = _read(con, _OLDER_SUGGESTIONS_SQL, {"vias": list(SUGGESTED_VIAS)})
     index = None
     if sqlfiles.has_table(con, "name_word_index"):
-        row = con.execute("SELECT * FROM name_word_index").fetchone()
+        row = next(iter(con.execute("SELECT * FROM name_word_index").fetchall()), None)  # read to its end
         if row is not None and len(row) == 6 and row[0] == len(keys):
             index = WordIndex.from_blobs(*row[1:], lines=len(keys))
     return NameMatcher(keys, names, printings, index=index)

@@ -158,10 +158,10 @@ def oracle_card(cur: Cursor, oracle_id: str) -> dict[str, Any] | None:
         [oracle_id],
     )
     columns = [d[0] for d in found.description]
-    row = found.fetchone()
-    if row is None:
+    rows = found.fetchall()  # every row read: an unread result would hold the cursor (sqlfiles.finish)
+    if not rows:
         return None
-    card = dict(zip(columns, row, strict=True))
+    card = dict(zip(columns, rows[0], strict=True))
     found = cur.execute(
         "SELECT face_index, name, role, mana_cost, type_line, oracle_text, power, toughness, loyalty, defense "
         "FROM faces WHERE oracle_id = ? ORDER BY face_index",

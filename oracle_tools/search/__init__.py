@@ -149,7 +149,16 @@ def run_rows(con: duckdb.DuckDBPyConnection, query: str, *, stop: QueryStop | No
 
 
 def _execute(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str) -> _T:
-    """Run a compiled search with ``fetch`` (sqlfiles.frame or sqlfiles.rows); database errors become one line."""
+    """Run a compiled search with ``fetch`` (sqlfiles.frame or sqlfiles.rows); database errors become one line.
+    Every statement it runs is finished whatever happens (:func:`~oracle_tools.store.sqlfiles.finished`): a
+    search the engine refuses, stopped by a time limit or by Ctrl-C leaves ``con`` ready for the next one."""
+    from oracle_tools.store.sqlfiles import finished
+
+    with finished(con):
+        return _run_compiled(fetch, con, compiled, query)
+
+
+def _run_compiled(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str) -> _T:
     import duckdb as _duckdb
 
     if compiled.formats:
@@ -183,11 +192,16 @@ def _database_file(con: duckdb.DuckDBPyConnection) -> str | None:
     """The file of ``con``'s database (None: in memory, or not known)."""
     import duckdb as _duckdb
 
+    cursor = con.cursor()  # its own: the statement that failed may still hold ``con``
     try:
-        row = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()
+        rows = cursor.execute(
+            "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
+        ).fetchall()  # every row read: a result left unread would hold the connection (sqlfiles.finish)
     except _duckdb.Error:
         return None
-    return row[0] if row and row[0] else None
+    finally:
+        cursor.close()
+    return rows[0][0] if rows and rows[0][0] else None
 
 
 def _check_legalities(con: duckdb.DuckDBPyConnection, wanted: tuple[str, ...]) -> None:

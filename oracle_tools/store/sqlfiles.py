@@ -362,7 +362,30 @@ def frame(
     # the package's Python layer gives connections .sql: one made through engine()'s core has none until then
     import duckdb  # noqa: F401
 
-    return con.sql(sql, params=params or None).pl()
+    with finished(con):
+        return con.sql(sql, params=params or None).pl()
+
+
+def finish(con: Any) -> None:
+    """Cancel whatever result of a statement is left unread on ``con``. DuckDB 2.x keeps an unread (or failed,
+    or interrupted) result of ``execute()`` open, and refuses every later query of the connection with "Resource
+    In Use Error: connection has an unfinished result from execute()": one search that failed would make every
+    later search of that connection (a server thread's, ``OracleDB.search``'s) fail the same way. DuckDB 1.x has
+    no such state (nor ``abort``): nothing to do there."""
+    abort = getattr(con, "abort", None)
+    if abort is not None:
+        with contextlib.suppress(Exception):  # a closed connection has nothing to finish
+            abort()
+
+
+@contextlib.contextmanager
+def finished(con: Any) -> Iterator[None]:
+    """Run the block's statements on ``con``; whatever happens in it (an error, a time limit, Ctrl-C), no result
+    is left unfinished on ``con`` after it (:func:`finish`)."""
+    try:
+        yield
+    finally:
+        finish(con)
 
 
 def write_frame(con: duckdb.DuckDBPyConnection, table: str, data: pl.DataFrame, *, order_by: str = "") -> None:
