@@ -64,3 +64,22 @@ def wait_for_cpu(proc: subprocess.Popen[str] | subprocess.Popen[bytes], seconds:
     except OSError:  # ended while read
         return False
     return proc.poll() is None
+
+
+def wait_until_read(proc: subprocess.Popen[str] | subprocess.Popen[bytes], timeout: float = 60) -> bool:
+    """Until ``proc`` has read everything written to its standard input so far (the pipe holds no byte: a command
+    reading its input has started its work); False if it ended first."""
+    import fcntl
+    import struct
+    import termios
+
+    assert proc.stdin is not None
+    proc.stdin.flush()
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None:
+        waiting = fcntl.ioctl(proc.stdin.fileno(), termios.FIONREAD, b"\0\0\0\0")
+        if struct.unpack("i", waiting)[0] == 0:
+            return True
+        assert time.monotonic() < deadline, f"the process did not read its input in {timeout} s"
+        time.sleep(0.001)
+    return False
