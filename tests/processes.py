@@ -83,3 +83,20 @@ def wait_until_read(proc: subprocess.Popen[str] | subprocess.Popen[bytes], timeo
         assert time.monotonic() < deadline, f"the process did not read its input in {timeout} s"
         time.sleep(0.001)
     return False
+
+
+def stop_with(proc: subprocess.Popen[str], signum: int, timeout: float = 600) -> tuple[int, str, str, float]:
+    """Send ``signum`` to the running ``proc`` and wait for it to end: its exit status, output, error output and
+    the CPU seconds it used after the signal (the kernel's account of the ended child, so a loaded machine, which
+    makes the wall time long, does not change it). ``timeout`` only keeps a process that never stops from hanging
+    the suite."""
+    import resource
+
+    def children_cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    before, accounted = cpu_seconds(proc.pid), children_cpu()
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=timeout)
+    return proc.returncode, out, err, children_cpu() - accounted - before

@@ -19,7 +19,7 @@ from oracle_tools import OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.cli import main
 
-from processes import wait_for_cpu, wait_until_busy, wait_until_open, wait_until_read
+from processes import stop_with, wait_for_cpu, wait_until_busy, wait_until_open, wait_until_read
 
 # -- `sql` is really read-only: user SQL must not write or read files ------------------------------------------------
 
@@ -941,7 +941,6 @@ def test_ctrl_c_stops_a_runaway_query_at_once(
     """A real SIGINT (or SIGTERM) during a cross join: DuckDB's interrupt() ends it; one line, exit 128 + the
     signal's number (docs/cli.md), no 'bug'."""
     import signal
-    import time
 
     args = [
         sys.executable,
@@ -959,11 +958,12 @@ def test_ctrl_c_stops_a_runaway_query_at_once(
     except AssertionError:
         proc.kill()
         raise
-    sent = time.monotonic()
-    proc.send_signal(getattr(signal, signame))
-    _out, err = proc.communicate(timeout=30)
-    assert time.monotonic() - sent < 5
-    assert proc.returncode == status and err == f"error: sql: {said}\n", err
+    try:
+        returncode, _out, err, cpu_after = stop_with(proc, getattr(signal, signame))
+    finally:
+        proc.kill()
+    assert cpu_after < 3, cpu_after  # at once: the query has hours of work left
+    assert returncode == status and err == f"error: sql: {said}\n", err
 
 
 @pytest.mark.parametrize(
@@ -1012,7 +1012,13 @@ def test_ctrl_c_just_after_the_database_opens_is_an_interrupt_not_a_bug(
     whole = subprocess.run(args, capture_output=True, text=True, timeout=60)
     assert whole.returncode == 0, whole.stderr
     interrupted = 0
-    for cpu_after_opening in (0, 0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.08):
+    # The moments are counted in the child's own CPU time from when this test saw the file open (a loaded machine
+    # slows both alike); seeing it late can still skip the work's first moments, so the sweep is run again (at
+    # most three times) until one signal came during the work.
+    moments = (0, 0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.08)
+    for cpu_after_opening in moments * 3:
+        if interrupted and cpu_after_opening == 0:
+            break
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             if wait_until_open(proc, db):
@@ -1061,7 +1067,11 @@ def test_a_signal_while_the_program_starts_is_one_line(
     whole = subprocess.run(args, capture_output=True, text=True, timeout=60)
     assert whole.returncode == 0, whole.stderr
     starting = 0
-    for cpu_after_the_first_line in (0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2):
+    # As above: the sweep runs again (at most three times) until one signal came while the program started.
+    moments = (0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2)
+    for cpu_after_the_first_line in moments * 3:
+        if starting and cpu_after_the_first_line == 0:
+            break
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             while proc.poll() is None and not _catches(proc.pid, signal.SIGTERM):
@@ -1269,11 +1279,11 @@ def test_ctrl_c_stops_a_nested_loop_join(sample_db_path: Path, flag: str) -> Non
     )
     try:
         wait_until_busy(proc, 2)  # past the start (~0.5 s CPU) and joining
-        proc.send_signal(signal.SIGINT)
-        _out, err = proc.communicate(timeout=20)  # the whole query takes far longer
+        returncode, _out, err, cpu_after = stop_with(proc, signal.SIGINT)
     finally:
         proc.kill()
-    assert proc.returncode == 130 and err == "error: sql: interrupted\n", err
+    assert cpu_after < 5, cpu_after  # the whole query takes half a minute of CPU
+    assert returncode == 130 and err == "error: sql: interrupted\n", err
 
 
 def test_sql_has_a_memory_and_spill_limit(sample_db_path: Path) -> None:
