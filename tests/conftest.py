@@ -14,6 +14,7 @@ import os
 os.environ.setdefault("_RJEM_MALLOC_CONF", "background_thread:true,dirty_decay_ms:0,muzzy_decay_ms:0")
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -257,3 +258,32 @@ def sample_server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory
     yield srv
     err = srv.stop()
     assert "Traceback" not in err, err  # malformed input never printed a traceback
+
+
+#: DuckDB's file headers: the main header and two database headers of 4 KiB each. A file cut just after them is a
+#: database DuckDB starts to open and cannot read (its first block is missing), whatever the layout of its blocks:
+#: damage that every read meets at once, in every door (cutting a file in half left it to the block layout which
+#: reads met it).
+DUCKDB_HEADER_BYTES = 3 * 4096
+
+
+@pytest.fixture
+def cut_short() -> Callable[..., re.Pattern[str]]:
+    """``cut_short(path)`` damages the database at ``path`` in place (a server that has it open sees its size and
+    mtime change); ``cut_short(path, source=db)`` writes such a damaged copy of ``db`` at ``path``. Returns the
+    line every door says for it (the CLI after "error: ", HTTP's details, MCP after the tool's name)."""
+
+    def cut(path: Path, source: Path | None = None) -> re.Pattern[str]:
+        if source is not None:
+            with source.open("rb") as whole:
+                path.write_bytes(whole.read(DUCKDB_HEADER_BYTES))
+        else:
+            os.truncate(path, DUCKDB_HEADER_BYTES)
+        name = re.escape(path.name)
+        return re.compile(
+            rf'{name} is damaged \(IO Error: Could not read enough bytes from file "{name}": attempted to read '
+            r"\d+ bytes from location \d+\), so it cannot be read; rebuild it with `oracle-tools ingest "
+            r"--replace-anyway` \(its change history goes with it\), or put back a copy of it"
+        )
+
+    return cut

@@ -1208,7 +1208,9 @@ def test_a_db_that_is_a_device_is_refused_before_or_after_the_command_name() -> 
         assert result.exit_code == 2 and result.output.startswith("error: --db /dev/null: is a device, not a"), args
 
 
-def test_a_damaged_database_is_named_as_damaged_by_every_command(sample_db_path: Path, tmp_path: Path) -> None:
+def test_a_damaged_database_is_named_as_damaged_by_every_command(
+    sample_db_path: Path, tmp_path: Path, cut_short: Callable[..., re.Pattern[str]]
+) -> None:
     """A database cut short (a copy that stopped) made `search` blame the query ("the database could not run this
     search: IO Error…" with a caret under it, exit 2) and `resolve` say "the database failed" (exit 1). Every
     command now says the same line: the file is damaged, and how to rebuild it (as ingest says it), exit 2."""
@@ -1217,13 +1219,7 @@ def test_a_damaged_database_is_named_as_damaged_by_every_command(sample_db_path:
     from oracle_tools.store.sqlfiles import damaged_database
 
     damaged = tmp_path / "cut.duckdb"
-    whole = sample_db_path.read_bytes()
-    damaged.write_bytes(whole[: len(whole) // 5])
-    line = re.compile(
-        r'error: cut\.duckdb is damaged \(IO Error: Could not read enough bytes from file "cut\.duckdb": attempted '
-        r"to read \d+ bytes from location \d+\), so it cannot be read; rebuild it with `oracle-tools ingest "
-        r"--replace-anyway` \(its change history goes with it\), or put back a copy of it\n"
-    )
+    line = cut_short(damaged, source=sample_db_path)
     for command in (["search", "t:goblin"], ["resolve", "Tarmogoyf"], ["info"], ["same-name", "Fire", "Ice"]):
         done = subprocess.run(
             [sys.executable, "-m", "oracle_tools.interfaces.cli", *command, "--db", str(damaged)],
@@ -1231,7 +1227,7 @@ def test_a_damaged_database_is_named_as_damaged_by_every_command(sample_db_path:
             text=True,
             timeout=60,
         )
-        assert done.returncode == 2 and line.fullmatch(done.stderr), (command, done.stderr)
+        assert done.returncode == 2 and re.fullmatch(f"error: {line.pattern}\n", done.stderr), (command, done.stderr)
     checksum = duckdb.Error("Corrupt database file: computed checksum 1 does not match stored checksum 2 in block")
     assert str(damaged_database(checksum, tmp_path / "oracle.duckdb")).startswith(
         "oracle.duckdb is damaged (Corrupt database file: computed checksum 1 does not match"
@@ -1239,11 +1235,11 @@ def test_a_damaged_database_is_named_as_damaged_by_every_command(sample_db_path:
     assert damaged_database(duckdb.CatalogException("Table with name x does not exist!")) is None
     # a server keeps answering "damaged" until the file changes: only the database's own files are its damage,
     # never a spill file that failed once
-    cut_short = 'IO Error: Could not read enough bytes from file "{}": attempted to read 4096 bytes from location 0'
-    spill = duckdb.IOException(cut_short.format(tmp_path / "duckdb_temp_storage-0.tmp"))
+    short_read = 'IO Error: Could not read enough bytes from file "{}": attempted to read 4096 bytes from location 0'
+    spill = duckdb.IOException(short_read.format(tmp_path / "duckdb_temp_storage-0.tmp"))
     assert damaged_database(spill, damaged) is None
     for own in (damaged, tmp_path / "cut.duckdb.wal"):
-        assert damaged_database(duckdb.IOException(cut_short.format(own)), damaged) is not None
+        assert damaged_database(duckdb.IOException(short_read.format(own)), damaged) is not None
 
 
 #: A nested-loop join: DuckDB looks for pending signals only between its tasks, and this plan is one long task
