@@ -18,7 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -88,11 +88,55 @@ def realdata() -> Path:
     return REALDATA
 
 
+#: The folder of the databases a run builds once (built_once), under the run's base temporary folder: shared by the
+#: pytest-xdist workers, removed at the end of the run (pytest_sessionfinish below), passed or failed.
+SHARED = "built-once"
+
+
+def _shared_folder(factory: pytest.TempPathFactory) -> Path:
+    base = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # a worker's base is <the run's base>/popen-gwN
+        base = base.parent
+    folder = base / SHARED
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]) -> Path:
+    """The folder ``name`` that ``build(folder)`` fills, built once for the whole run: by the first process (of the
+    pytest-xdist workers) that asks, under a file lock; the others wait for it, then read what it built (the
+    databases are opened read-only). Built under another name and renamed when whole, so a build that failed is
+    never taken for a built one."""
+    from filelock import FileLock
+
+    folder = _shared_folder(factory)
+    done = folder / name
+    with FileLock(folder / f"{name}.lock"):
+        if not done.is_dir():
+            building = folder / f"{name}.building"
+            shutil.rmtree(building, ignore_errors=True)
+            building.mkdir()
+            build(building)
+            building.rename(done)
+    return done
+
+
+def link_or_copy(source: Path, target: Path) -> Path:
+    """``target`` as a hard link to ``source`` (no second copy on disk; an ingest replaces a database by renaming a
+    new file over it, so the link keeps the old one), or a copy where links cannot be made."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy(source, target)
+    return target
+
+
 @pytest.fixture(scope="session")
 def sample_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database built once per test session from the embedded sample (oracle_tools/data/sample/), in a child
+    """A database built once per test run from the embedded sample (oracle_tools/data/sample/), in a child
     process as the real-data ones are (an ingest's peak, ~300 MB, stays out of the test process)."""
-    return build_in_child(tmp_path_factory.mktemp("sample") / "sample.duckdb", sample=True)
+    folder = built_once(tmp_path_factory, "sample", lambda into: build_in_child(into / "sample.duckdb", sample=True))
+    return folder / "sample.duckdb"
 
 
 @pytest.fixture
@@ -128,8 +172,9 @@ def full_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     """The real 2019 default-cards dump + the 2024 Scryfall objects + the foreign printings."""
     from oracle_tools import OracleDB
 
-    path = tmp_path_factory.mktemp("full") / "full.duckdb"
-    db = OracleDB(build_in_child(path, [realdata / DUMP_2019, realdata / FILE_2024, realdata / FOREIGN_2022]))
+    files = [realdata / DUMP_2019, realdata / FILE_2024, realdata / FOREIGN_2022]
+    folder = built_once(tmp_path_factory, "full", lambda into: build_in_child(into / "full.duckdb", files))
+    db = OracleDB(folder / "full.duckdb")
     _CLOSED_AFTER_EACH_MODULE.append(db)
     yield db
     db.close()
@@ -160,7 +205,10 @@ def _let_go_after_the_module(request: pytest.FixtureRequest) -> Iterator[None]:
 def db_2024_path(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The real 2024 Scryfall objects alone (MH3, OTJ, FDN), built once per session: the whole objects kept
     and the ones rebuilt from the tables are each compared with that file's own."""
-    return build_in_child(tmp_path_factory.mktemp("2024") / "2024.duckdb", [realdata / FILE_2024])
+    folder = built_once(
+        tmp_path_factory, "2024", lambda into: build_in_child(into / "2024.duckdb", [realdata / FILE_2024])
+    )
+    return folder / "2024.duckdb"
 
 
 @pytest.fixture(scope="session")
@@ -169,16 +217,19 @@ def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> di
     ``again`` (the same files), ``foreign`` (the 2022 foreign printings alone), ``failed`` (a broken file),
     ``sample`` (ingest --sample). The change history reads the sequence; ``second`` is also the 2019 + 2024
     database the tests of name mentions read."""
+    steps = ("first", "second", "again", "foreign", "failed", "sample")
+    folder = built_once(tmp_path_factory, "steps", lambda into: _ingest_steps(realdata, into))
+    return {step: folder / f"{step}.duckdb" for step in steps}
+
+
+def _ingest_steps(realdata: Path, folder: Path) -> None:
     from oracle_tools import OracleDB
     from oracle_tools.errors import IngestError
 
-    folder = tmp_path_factory.mktemp("steps")
     db = folder / "oracle.duckdb"
-    out: dict[str, Path] = {}
 
     def keep(step: str) -> None:
-        out[step] = folder / f"{step}.duckdb"
-        shutil.copy(db, out[step])
+        link_or_copy(db, folder / f"{step}.duckdb")  # the next ingest renames its new file over db
 
     build_in_child(db, [realdata / DUMP_2019])
     keep("first")
@@ -190,12 +241,14 @@ def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> di
     keep("foreign")
     broken = folder / "default-cards-broken.json"
     broken.write_text('[{"object": "card", "id": "x", "name": "Half', encoding="utf-8")
+    before = os.stat(db)
     with pytest.raises(IngestError):
         OracleDB.ingest_files(db, [broken])
+    after = os.stat(db)  # "failed" is a link to "foreign": it must be the very same file, untouched
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
     keep("failed")
     build_in_child(db, sample=True, replace_anyway=True)  # far fewer cards than the real files: said explicitly
     keep("sample")
-    return out
 
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -252,8 +305,7 @@ def sample_server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory
     stress it. A traceback in its log at the end fails the session's last test."""
     from oracle_server import Server as ServeProcess
 
-    served = tmp_path_factory.mktemp("served") / "served.duckdb"
-    shutil.copy(sample_db_path, served)
+    served = link_or_copy(sample_db_path, tmp_path_factory.mktemp("served") / "served.duckdb")
     srv = ServeProcess(served, "--no-warm")
     yield srv
     err = srv.stop()
@@ -287,3 +339,38 @@ def cut_short() -> Callable[..., re.Pattern[str]]:
         )
 
     return cut
+
+
+#: The ``tmp_path`` of each test that failed in this process: kept after the run for a look (pyproject.toml's
+#: tmp_path_retention_policy = "failed" removes the others' as each test ends).
+_FAILED_TMP_PATHS: set[Path] = set()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    tmp = getattr(item, "funcargs", {}).get("tmp_path")
+    if report.failed and isinstance(tmp, Path):
+        _FAILED_TMP_PATHS.add(tmp)
+    return report
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Nothing left behind in the temporary folder but the failed tests' own folders: the databases built once
+    (built_once) and every fixture's folder (tmp_path_factory.mktemp) are removed at the end of the run, passed or
+    failed (pytest keeps them on a failure: gigabytes of real-data databases). Under pytest-xdist each worker
+    cleans its own folder; the controller removes the shared one once the workers have ended."""
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    base = getattr(factory, "_basetemp", None)
+    if not isinstance(base, Path) or not base.is_dir():
+        return
+    if session.config.pluginmanager.has_plugin("dsession"):  # the xdist controller: its workers' folders stay
+        shutil.rmtree(base / SHARED, ignore_errors=True)
+        return
+    kept = {parent for tmp in _FAILED_TMP_PATHS for parent in (tmp, *tmp.parents)}
+    for entry in base.iterdir():
+        if entry not in kept:
+            shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
