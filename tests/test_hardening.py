@@ -683,6 +683,23 @@ def test_one_version_source() -> None:
     assert f"oracle-tools/{oracle_tools.__version__} " in download.USER_AGENT
 
 
+def test_every_runtime_dependency_has_the_lower_bound_that_was_tested() -> None:
+    """CI resolves the newest versions (and prints them, .ci/run): each runtime dependency names a lower bound, and
+    the version installed here (the one the suite runs against) meets it; no bound is below a major version that
+    was never tested (click 8.5's groups without a command raise their help, 8.1's printed it)."""
+    from importlib.metadata import version
+
+    for requirement in _pyproject()["project"]["dependencies"]:
+        found = re.fullmatch(r"([A-Za-z0-9_.-]+)(?:\[[a-z,]+\])?>=([0-9.]+)", requirement)
+        assert found, f"{requirement}: no lower bound"
+        name, bound = found.groups()
+        installed = tuple(int(part) for part in re.findall(r"\d+", version(name))[:2])
+        wanted = tuple(int(part) for part in bound.split(".")[:2])
+        assert installed >= wanted, (requirement, version(name))
+        assert installed[0] == wanted[0], f"{requirement}: tested with {version(name)}, another major version"
+    assert "pip freeze" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
 def test_readme_commands() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```bash\n(.*?)\n```", readme, flags=re.S)
