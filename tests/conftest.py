@@ -52,13 +52,107 @@ ingest.Ingest(
 """
 
 
+def _hypothesis_profiles() -> None:
+    """``quick`` (the default: 25 examples a test, see tests/fuzzing.py for the tests that name their count) and
+    ``full`` (Hypothesis's own 100; CI's, HYPOTHESIS_PROFILE=full in .ci/run)."""
+    from hypothesis import settings
+
+    from fuzzing import PROFILE
+
+    settings.register_profile("quick", max_examples=25)
+    settings.register_profile("full", max_examples=100)
+    settings.load_profile(PROFILE)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _hypothesis_profiles()
     # The ingests a test runs in this process build within the same limit as the shared databases below.
     from oracle_tools import ingest
 
     defaults = ingest.Ingest.__init__.__kwdefaults__
     assert defaults is not None and "memory_limit" in defaults
     defaults["memory_limit"] = TEST_INGEST_MEMORY
+
+
+#: Fixtures that make a test slow, by name: the real-data files and every database built from them (each takes
+#: minutes), the browser, the real Scryfall clients' servers. A test that uses one, directly or through another
+#: fixture, is marked ``slow`` at collection (pytest_collection_modifyitems): `make test-fast` runs the others.
+SLOW_FIXTURES = frozenset(
+    {"realdata", "full_db", "full_server", "ingest_steps", "db_2024_path", "browser", "hostile_results"}
+)
+
+#: Modules slow as a whole: third-party Scryfall clients against servers of their own, every README example run,
+#: every notebook executed.
+SLOW_MODULES = frozenset({"test_clients.py", "test_doc_examples.py", "test_notebooks.py"})
+
+#: Tests that no fixture tells slow, each over ~1 s of CPU on a 2-core machine (`--durations`): real ingests of
+#: the sample or of whole files, signals sent to child processes, servers of their own, whole-vocabulary sweeps.
+SLOW_TESTS = frozenset(
+    {
+        "test_architecture.py::test_no_private_name_crosses_a_module_boundary",
+        "test_cardjson.py::test_the_newest_files_oracle_wording_wins_reversible_printings_included",
+        "test_cli.py::test_ingest_from_the_scryfall_api_over_http",
+        "test_cli.py::test_rules_downloaded_over_http_refresh_the_rules_only",
+        "test_constraints.py::test_random_text_and_vocabulary_never_crash",
+        "test_deck_limits.py::test_the_cli_refuses_a_deck_over_the_limits_unless_told",
+        "test_first_hour.py::test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for",
+        "test_hardening.py::test_a_damaged_database_is_named_as_damaged_by_every_command",
+        "test_hardening.py::test_a_signal_while_the_program_starts_is_one_line",
+        "test_hardening.py::test_csv_and_json_stream_rows_instead_of_holding_them",
+        "test_hardening.py::test_ctrl_c_just_after_the_database_opens_is_an_interrupt_not_a_bug",
+        "test_hardening.py::test_ctrl_c_stops_a_nested_loop_join",
+        "test_hardening.py::test_ctrl_c_stops_a_runaway_query_at_once",
+        "test_hardening.py::test_ingest_twice_into_a_database_named_like_an_internal_one",
+        "test_hardening.py::test_sql_timeout_stops_a_runaway_query",
+        "test_ingest.py::test_a_bulk_file_is_read_by_its_bytes_whatever_its_name",
+        "test_ingest.py::test_a_named_pipe_is_read_when_written_and_refused_in_one_line_when_nothing_writes_it",
+        "test_ingest.py::test_ndjson_plain_and_gzip_arrays_give_the_same_tables",
+        "test_ingest.py::test_oracle_cards_file_is_authoritative",
+        "test_ingest.py::test_rulings_alone_are_added_to_the_existing_cards",
+        "test_ingest.py::test_rulings_file_is_recognised_by_content",
+        "test_ingest.py::test_the_library_reads_the_streams_the_command_line_reads",
+        "test_ingest_safety.py::test_a_compression_bomb_is_refused",
+        "test_ingest_safety.py::test_a_rulings_file_that_would_lose_most_rulings_is_refused",
+        "test_ingest_safety.py::test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost",
+        "test_ingest_safety.py::test_a_signal_once_the_new_database_is_in_place_lets_the_ingest_finish",
+        "test_ingest_safety.py::test_a_stale_wal_is_one_clear_line_and_the_next_ingest_leaves_a_consistent_pair",
+        "test_ingest_safety.py::test_no_lock_file_stays_beside_the_database_and_a_stale_one_is_removed",
+        "test_lookup.py::test_point_chooser_equals_full_chooser",
+        "test_lookup.py::test_point_deck_checker_equals_full_checker_on_sample_decks",
+        "test_lookup.py::test_point_resolve_equals_index_for_every_sample_name_and_variant",
+        "test_lookup.py::test_point_token_answers_equal_index",
+        "test_name_references.py::test_a_database_built_before_the_table_is_the_same_line_through_every_door",
+        "test_scryfall_objects.py::test_a_download_whose_reader_stops_reading_is_cut_off",
+        "test_scryfall_objects.py::test_an_ingest_of_rulings_alone_keeps_the_objects",
+        "test_scryfall_objects.py::test_bulk_data_as_scryfall_serves_it",
+        "test_scryfall_objects.py::test_listing_the_bulk_files_reads_kept_facts_and_builds_nothing",
+        "test_search.py::test_every_keyword_operator_and_odd_value_runs_or_says_why",
+        "test_search.py::test_every_order_runs_in_every_unique_mode",
+        "test_serve.py::test_a_damaged_database_is_one_503_on_every_route",
+        "test_serve.py::test_reingest_swap_is_picked_up_without_failing_requests",
+        "test_serve_hardening.py::test_a_client_that_leaves_with_answers_unread_logs_no_traceback",
+        "test_serve_hardening.py::test_an_answer_its_client_leaves_unread_is_cut_off",
+        "test_serve_hardening.py::test_changes_follow_each_clients_address_and_a_stop_is_clean",
+        "test_serve_hardening.py::test_pipelined_requests_each_have_their_own_header_limit",
+        "test_serve_hardening.py::test_the_next_pipelined_answer_after_its_client_left_ends_quietly",
+        "test_sets.py::test_a_later_ingest_without_a_set_list_keeps_it",
+        "test_sets.py::test_an_online_ingest_downloads_and_keeps_the_set_list",
+        "test_sets.py::test_an_online_ingest_without_a_set_list_builds_the_sets_and_says_so",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``realdata`` and ``slow`` marks read from each test's fixtures (its whole closure), so that no test using the
+    real data or a browser can be left out of the marks by hand; and the tests no fixture tells (their own server
+    processes, real ingests, whole-suite reproductions) by their module's ``slow`` mark or their own."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if "realdata" in used:
+            item.add_marker(pytest.mark.realdata)
+        module, name = item.path.name, getattr(item, "originalname", item.name)  # a doctest has no originalname
+        if used & SLOW_FIXTURES or module in SLOW_MODULES or f"{module}::{name}" in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 def build_in_child(
