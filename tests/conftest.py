@@ -12,12 +12,17 @@ import os
 # module's frames are gone when it ends, and the suite's peak stays what one module needs, not what all of them kept.
 # Read when Polars loads, so set before anything imports it.
 os.environ.setdefault("_RJEM_MALLOC_CONF", "background_thread:true,dirty_decay_ms:0,muzzy_decay_ms:0")
+# The servers' time limits for a request's headers and body (10 s each; serve/limits.py, serve/app.py): the tests of
+# them wait them out, so the servers of the suite (and this process, which reads them) take 3 s.
+os.environ.setdefault("ORACLE_TOOLS_SERVE_HEADER_TIMEOUT", "3")
+os.environ.setdefault("ORACLE_TOOLS_SERVE_BODY_TIMEOUT", "3")
 
 import json
+import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,13 +56,128 @@ ingest.Ingest(
 """
 
 
+def _hypothesis_profiles() -> None:
+    """``quick`` (the default: 25 examples a test, see tests/fuzzing.py for the tests that name their count) and
+    ``full`` (Hypothesis's own 100; CI's, HYPOTHESIS_PROFILE=full in .ci/run)."""
+    from hypothesis import settings
+
+    from fuzzing import PROFILE
+
+    settings.register_profile("quick", max_examples=25)
+    settings.register_profile("full", max_examples=100)
+    settings.load_profile(PROFILE)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _hypothesis_profiles()
     # The ingests a test runs in this process build within the same limit as the shared databases below.
     from oracle_tools import ingest
 
     defaults = ingest.Ingest.__init__.__kwdefaults__
     assert defaults is not None and "memory_limit" in defaults
     defaults["memory_limit"] = TEST_INGEST_MEMORY
+
+
+#: Fixtures that make a test slow, by name: the real-data files and every database built from them (each takes
+#: minutes), the browser, the real Scryfall clients' servers. A test that uses one, directly or through another
+#: fixture, is marked ``slow`` at collection (pytest_collection_modifyitems): `make test-fast` runs the others.
+SLOW_FIXTURES = frozenset(
+    {"realdata", "full_db", "full_server", "ingest_steps", "db_2024_path", "browser", "hostile_results"}
+)
+
+#: Modules slow as a whole: third-party Scryfall clients against servers of their own, every README example run,
+#: every notebook executed.
+SLOW_MODULES = frozenset({"test_clients.py", "test_doc_examples.py", "test_notebooks.py"})
+
+#: Tests that no fixture tells slow, each over ~1 s of CPU on a 2-core machine (`--durations`): real ingests of
+#: the sample or of whole files, signals sent to child processes, servers of their own, whole-vocabulary sweeps.
+SLOW_TESTS = frozenset(
+    {
+        "test_architecture.py::test_no_private_name_crosses_a_module_boundary",
+        "test_cardjson.py::test_the_newest_files_oracle_wording_wins_reversible_printings_included",
+        "test_changes.py::test_keywords_of_one_text_are_no_change_those_of_an_errata_are",
+        "test_changes.py::test_no_false_changes_whitespace_list_order_or_a_missing_keywords_field",
+        "test_choose_name.py::test_201_4_token_name_that_is_also_a_card_name_is_valid",
+        "test_cli.py::test_ingest_from_the_scryfall_api_over_http",
+        "test_cli.py::test_rules_downloaded_over_http_refresh_the_rules_only",
+        "test_constraints.py::test_random_text_and_vocabulary_never_crash",
+        "test_deck_limits.py::test_the_cli_refuses_a_deck_over_the_limits_unless_told",
+        "test_decks.py::test_201_3b_override_table_pair_of_two_oracle_cards_counts_together",
+        "test_error_blame.py::test_a_full_disk_during_ingest_says_so",
+        "test_error_blame.py::test_a_full_disk_met_while_keeping_the_card_objects_is_said_as_one",
+        "test_first_hour.py::test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for",
+        "test_hardening.py::test_a_damaged_database_is_named_as_damaged_by_every_command",
+        "test_hardening.py::test_a_signal_while_the_program_starts_is_one_line",
+        "test_hardening.py::test_csv_and_json_stream_rows_instead_of_holding_them",
+        "test_hardening.py::test_ctrl_c_just_after_the_database_opens_is_an_interrupt_not_a_bug",
+        "test_hardening.py::test_ctrl_c_stops_a_nested_loop_join",
+        "test_hardening.py::test_ctrl_c_stops_a_runaway_query_at_once",
+        "test_hardening.py::test_ingest_twice_into_a_database_named_like_an_internal_one",
+        "test_hardening.py::test_sql_timeout_stops_a_runaway_query",
+        "test_ingest.py::test_a_bulk_file_from_standard_input_or_a_pipe_is_ingested_under_the_name_given",
+        "test_ingest.py::test_a_bulk_file_is_read_by_its_bytes_whatever_its_name",
+        "test_ingest.py::test_a_named_pipe_is_read_when_written_and_refused_in_one_line_when_nothing_writes_it",
+        "test_ingest.py::test_ndjson_plain_and_gzip_arrays_give_the_same_tables",
+        "test_ingest.py::test_oracle_cards_file_is_authoritative",
+        "test_ingest.py::test_rulings_alone_are_added_to_the_existing_cards",
+        "test_ingest.py::test_rulings_file_is_recognised_by_content",
+        "test_ingest.py::test_the_library_reads_the_streams_the_command_line_reads",
+        "test_ingest_safety.py::test_a_compression_bomb_is_refused",
+        "test_ingest_safety.py::test_a_damaged_database_is_replaced_when_asked",
+        "test_ingest_safety.py::test_a_rulings_file_that_would_lose_most_rulings_is_refused",
+        "test_ingest_safety.py::test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost",
+        "test_ingest_safety.py::test_a_signal_once_the_new_database_is_in_place_lets_the_ingest_finish",
+        "test_ingest_safety.py::test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file",
+        "test_ingest_safety.py::test_a_stale_wal_is_one_clear_line_and_the_next_ingest_leaves_a_consistent_pair",
+        "test_ingest_safety.py::test_an_ingest_that_would_lose_most_cards_is_refused",
+        "test_ingest_safety.py::test_an_ingest_through_a_symlink_replaces_the_real_file_under_its_lock",
+        "test_ingest_safety.py::test_an_object_nested_deep_is_refused_naming_the_file_and_the_object",
+        "test_ingest_safety.py::test_no_lock_file_stays_beside_the_database_and_a_stale_one_is_removed",
+        "test_ingest_safety.py::test_the_limits_are_checked_on_the_objects_kept_not_by_another_read",
+        "test_lookup.py::test_point_chooser_equals_full_chooser",
+        "test_lookup.py::test_point_deck_checker_equals_full_checker_on_sample_decks",
+        "test_lookup.py::test_point_resolve_equals_index_for_every_sample_name_and_variant",
+        "test_lookup.py::test_point_token_answers_equal_index",
+        "test_name_references.py::test_a_database_built_before_the_table_is_the_same_line_through_every_door",
+        "test_reversible_cards.py::test_the_card_is_the_same_whichever_bulk_file_it_came_from",
+        "test_scryfall_objects.py::test_a_download_whose_reader_stops_reading_is_cut_off",
+        "test_scryfall_objects.py::test_an_ingest_of_rulings_alone_keeps_the_objects",
+        "test_scryfall_objects.py::test_bulk_data_as_scryfall_serves_it",
+        "test_scryfall_objects.py::test_downloads_asked_for_while_the_file_is_built_are_still_at_most_four",
+        "test_scryfall_objects.py::test_listing_the_bulk_files_reads_kept_facts_and_builds_nothing",
+        "test_search.py::test_every_keyword_operator_and_odd_value_runs_or_says_why",
+        "test_search.py::test_every_order_runs_in_every_unique_mode",
+        "test_serve.py::test_a_damaged_database_is_one_503_on_every_route",
+        "test_serve.py::test_reingest_swap_is_picked_up_without_failing_requests",
+        "test_serve.py::test_rules_endpoints_equal_cli_json",
+        "test_serve_hardening.py::test_a_client_that_leaves_with_answers_unread_logs_no_traceback",
+        "test_serve_hardening.py::test_a_deck_of_misspelt_names_holds_up_no_other_request",
+        "test_serve_hardening.py::test_a_stalled_body_never_holds_up_a_reload_and_is_cut_off",
+        "test_serve_hardening.py::test_an_answer_its_client_leaves_unread_is_cut_off",
+        "test_serve_hardening.py::test_changes_follow_each_clients_address_and_a_stop_is_clean",
+        "test_serve_hardening.py::test_pipelined_requests_each_have_their_own_header_limit",
+        "test_serve_hardening.py::test_slow_headers_are_cut_off",
+        "test_serve_hardening.py::test_the_next_pipelined_answer_after_its_client_left_ends_quietly",
+        "test_sets.py::test_a_later_ingest_without_a_set_list_keeps_it",
+        "test_sets.py::test_a_malformed_set_list_is_refused_at_ingest_in_one_line",
+        "test_sets.py::test_an_online_ingest_downloads_and_keeps_the_set_list",
+        "test_sets.py::test_an_online_ingest_without_a_set_list_builds_the_sets_and_says_so",
+        "test_tokens.py::test_every_name_token_list_shows_gets_one_answer",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``realdata`` and ``slow`` marks read from each test's fixtures (its whole closure), so that no test using the
+    real data or a browser can be left out of the marks by hand; and the tests no fixture tells (their own server
+    processes, real ingests, whole-suite reproductions) by their module's ``slow`` mark or their own."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if "realdata" in used:
+            item.add_marker(pytest.mark.realdata)
+        module, name = item.path.name, getattr(item, "originalname", item.name)  # a doctest has no originalname
+        if used & SLOW_FIXTURES or module in SLOW_MODULES or f"{module}::{name}" in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 def build_in_child(
@@ -87,11 +207,55 @@ def realdata() -> Path:
     return REALDATA
 
 
+#: The folder of the databases a run builds once (built_once), under the run's base temporary folder: shared by the
+#: pytest-xdist workers, removed at the end of the run (pytest_sessionfinish below), passed or failed.
+SHARED = "built-once"
+
+
+def _shared_folder(factory: pytest.TempPathFactory) -> Path:
+    base = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # a worker's base is <the run's base>/popen-gwN
+        base = base.parent
+    folder = base / SHARED
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]) -> Path:
+    """The folder ``name`` that ``build(folder)`` fills, built once for the whole run: by the first process (of the
+    pytest-xdist workers) that asks, under a file lock; the others wait for it, then read what it built (the
+    databases are opened read-only). Built under another name and renamed when whole, so a build that failed is
+    never taken for a built one."""
+    from filelock import FileLock
+
+    folder = _shared_folder(factory)
+    done = folder / name
+    with FileLock(folder / f"{name}.lock"):
+        if not done.is_dir():
+            building = folder / f"{name}.building"
+            shutil.rmtree(building, ignore_errors=True)
+            building.mkdir()
+            build(building)
+            building.rename(done)
+    return done
+
+
+def link_or_copy(source: Path, target: Path) -> Path:
+    """``target`` as a hard link to ``source`` (no second copy on disk; an ingest replaces a database by renaming a
+    new file over it, so the link keeps the old one), or a copy where links cannot be made."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy(source, target)
+    return target
+
+
 @pytest.fixture(scope="session")
 def sample_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database built once per test session from the embedded sample (oracle_tools/data/sample/), in a child
+    """A database built once per test run from the embedded sample (oracle_tools/data/sample/), in a child
     process as the real-data ones are (an ingest's peak, ~300 MB, stays out of the test process)."""
-    return build_in_child(tmp_path_factory.mktemp("sample") / "sample.duckdb", sample=True)
+    folder = built_once(tmp_path_factory, "sample", lambda into: build_in_child(into / "sample.duckdb", sample=True))
+    return folder / "sample.duckdb"
 
 
 @pytest.fixture
@@ -127,8 +291,9 @@ def full_db(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     """The real 2019 default-cards dump + the 2024 Scryfall objects + the foreign printings."""
     from oracle_tools import OracleDB
 
-    path = tmp_path_factory.mktemp("full") / "full.duckdb"
-    db = OracleDB(build_in_child(path, [realdata / DUMP_2019, realdata / FILE_2024, realdata / FOREIGN_2022]))
+    files = [realdata / DUMP_2019, realdata / FILE_2024, realdata / FOREIGN_2022]
+    folder = built_once(tmp_path_factory, "full", lambda into: build_in_child(into / "full.duckdb", files))
+    db = OracleDB(folder / "full.duckdb")
     _CLOSED_AFTER_EACH_MODULE.append(db)
     yield db
     db.close()
@@ -159,7 +324,10 @@ def _let_go_after_the_module(request: pytest.FixtureRequest) -> Iterator[None]:
 def db_2024_path(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The real 2024 Scryfall objects alone (MH3, OTJ, FDN), built once per session: the whole objects kept
     and the ones rebuilt from the tables are each compared with that file's own."""
-    return build_in_child(tmp_path_factory.mktemp("2024") / "2024.duckdb", [realdata / FILE_2024])
+    folder = built_once(
+        tmp_path_factory, "2024", lambda into: build_in_child(into / "2024.duckdb", [realdata / FILE_2024])
+    )
+    return folder / "2024.duckdb"
 
 
 @pytest.fixture(scope="session")
@@ -168,16 +336,19 @@ def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> di
     ``again`` (the same files), ``foreign`` (the 2022 foreign printings alone), ``failed`` (a broken file),
     ``sample`` (ingest --sample). The change history reads the sequence; ``second`` is also the 2019 + 2024
     database the tests of name mentions read."""
+    steps = ("first", "second", "again", "foreign", "failed", "sample")
+    folder = built_once(tmp_path_factory, "steps", lambda into: _ingest_steps(realdata, into))
+    return {step: folder / f"{step}.duckdb" for step in steps}
+
+
+def _ingest_steps(realdata: Path, folder: Path) -> None:
     from oracle_tools import OracleDB
     from oracle_tools.errors import IngestError
 
-    folder = tmp_path_factory.mktemp("steps")
     db = folder / "oracle.duckdb"
-    out: dict[str, Path] = {}
 
     def keep(step: str) -> None:
-        out[step] = folder / f"{step}.duckdb"
-        shutil.copy(db, out[step])
+        link_or_copy(db, folder / f"{step}.duckdb")  # the next ingest renames its new file over db
 
     build_in_child(db, [realdata / DUMP_2019])
     keep("first")
@@ -189,12 +360,14 @@ def ingest_steps(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> di
     keep("foreign")
     broken = folder / "default-cards-broken.json"
     broken.write_text('[{"object": "card", "id": "x", "name": "Half', encoding="utf-8")
+    before = os.stat(db)
     with pytest.raises(IngestError):
         OracleDB.ingest_files(db, [broken])
+    after = os.stat(db)  # "failed" is a link to "foreign": it must be the very same file, untouched
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
     keep("failed")
     build_in_child(db, sample=True, replace_anyway=True)  # far fewer cards than the real files: said explicitly
     keep("sample")
-    return out
 
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -251,9 +424,72 @@ def sample_server(sample_db_path: Path, tmp_path_factory: pytest.TempPathFactory
     stress it. A traceback in its log at the end fails the session's last test."""
     from oracle_server import Server as ServeProcess
 
-    served = tmp_path_factory.mktemp("served") / "served.duckdb"
-    shutil.copy(sample_db_path, served)
+    served = link_or_copy(sample_db_path, tmp_path_factory.mktemp("served") / "served.duckdb")
     srv = ServeProcess(served, "--no-warm")
     yield srv
     err = srv.stop()
     assert "Traceback" not in err, err  # malformed input never printed a traceback
+
+
+#: DuckDB's file headers: the main header and two database headers of 4 KiB each. A file cut just after them is a
+#: database DuckDB starts to open and cannot read (its first block is missing), whatever the layout of its blocks:
+#: damage that every read meets at once, in every door (cutting a file in half left it to the block layout which
+#: reads met it).
+DUCKDB_HEADER_BYTES = 3 * 4096
+
+
+@pytest.fixture
+def cut_short() -> Callable[..., re.Pattern[str]]:
+    """``cut_short(path)`` damages the database at ``path`` in place (a server that has it open sees its size and
+    mtime change); ``cut_short(path, source=db)`` writes such a damaged copy of ``db`` at ``path``. Returns the
+    line every door says for it (the CLI after "error: ", HTTP's details, MCP after the tool's name)."""
+
+    def cut(path: Path, source: Path | None = None) -> re.Pattern[str]:
+        if source is not None:
+            with source.open("rb") as whole:
+                path.write_bytes(whole.read(DUCKDB_HEADER_BYTES))
+        else:
+            os.truncate(path, DUCKDB_HEADER_BYTES)
+        name = re.escape(path.name)
+        return re.compile(
+            rf'{name} is damaged \(IO Error: Could not read enough bytes from file "{name}": attempted to read '
+            r"\d+ bytes from location \d+\), so it cannot be read; rebuild it with `oracle-tools ingest "
+            r"--replace-anyway` \(its change history goes with it\), or put back a copy of it"
+        )
+
+    return cut
+
+
+#: The ``tmp_path`` of each test that failed in this process: kept after the run for a look (pyproject.toml's
+#: tmp_path_retention_policy = "failed" removes the others' as each test ends).
+_FAILED_TMP_PATHS: set[Path] = set()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    tmp = getattr(item, "funcargs", {}).get("tmp_path")
+    if report.failed and isinstance(tmp, Path):
+        _FAILED_TMP_PATHS.add(tmp)
+    return report
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Nothing left behind in the temporary folder but the failed tests' own folders: the databases built once
+    (built_once) and every fixture's folder (tmp_path_factory.mktemp) are removed at the end of the run, passed or
+    failed (pytest keeps them on a failure: gigabytes of real-data databases). Under pytest-xdist each worker
+    cleans its own folder; the controller removes the shared one once the workers have ended."""
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    base = getattr(factory, "_basetemp", None)
+    if not isinstance(base, Path) or not base.is_dir():
+        return
+    if session.config.pluginmanager.has_plugin("dsession"):  # the xdist controller: its workers' folders stay
+        shutil.rmtree(base / SHARED, ignore_errors=True)
+        return
+    kept = {parent for tmp in _FAILED_TMP_PATHS for parent in (tmp, *tmp.parents)}
+    for entry in base.iterdir():
+        if entry not in kept:
+            shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)

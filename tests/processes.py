@@ -64,3 +64,39 @@ def wait_for_cpu(proc: subprocess.Popen[str] | subprocess.Popen[bytes], seconds:
     except OSError:  # ended while read
         return False
     return proc.poll() is None
+
+
+def wait_until_read(proc: subprocess.Popen[str] | subprocess.Popen[bytes], timeout: float = 60) -> bool:
+    """Until ``proc`` has read everything written to its standard input so far (the pipe holds no byte: a command
+    reading its input has started its work); False if it ended first."""
+    import fcntl
+    import struct
+    import termios
+
+    assert proc.stdin is not None
+    proc.stdin.flush()
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None:
+        waiting = fcntl.ioctl(proc.stdin.fileno(), termios.FIONREAD, b"\0\0\0\0")
+        if struct.unpack("i", waiting)[0] == 0:
+            return True
+        assert time.monotonic() < deadline, f"the process did not read its input in {timeout} s"
+        time.sleep(0.001)
+    return False
+
+
+def stop_with(proc: subprocess.Popen[str], signum: int, timeout: float = 600) -> tuple[int, str, str, float]:
+    """Send ``signum`` to the running ``proc`` and wait for it to end: its exit status, output, error output and
+    the CPU seconds it used after the signal (the kernel's account of the ended child, so a loaded machine, which
+    makes the wall time long, does not change it). ``timeout`` only keeps a process that never stops from hanging
+    the suite."""
+    import resource
+
+    def children_cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    before, accounted = cpu_seconds(proc.pid), children_cpu()
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=timeout)
+    return proc.returncode, out, err, children_cpu() - accounted - before

@@ -9,6 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -625,3 +626,33 @@ def test_ingest_into_a_cache_folder_holding_the_users_own_sets_json_keeps_it(tmp
     assert err.startswith(f"error: {folder / 'sets.json'}: is not a file oracle-tools downloaded")
     assert (folder / "sets.json").read_text(encoding="utf-8") == '{"my": "own set list"}\n'
     assert not db.exists() and [p.name for p in folder.iterdir()] == ["sets.json"]
+
+
+def _groups(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """``()`` (the program itself) and the path of every group under it (``("deck",)``)."""
+    found = [path]
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            found += _groups(command, (*path, name))
+    return found
+
+
+@pytest.mark.parametrize("path", _groups(main), ids=lambda path: " ".join(("oracle-tools", *path)))
+def test_a_group_without_a_command_prints_its_help_as_lines(path: tuple[str, ...]) -> None:
+    """`oracle-tools` alone (the first thing a newcomer types) and `oracle-tools deck` printed one escaped line
+    (`error: Usage: oracle-tools [OPTIONS] COMMAND [ARGS]...\\n\\n  The Magic: …`): click 8.2+ raises a group's
+    help as a usage error. The help is printed as `-h` prints it, with the exit status click documents for a group
+    given no command (2 and standard error since click 8.2, which has NoArgsIsHelpError; 0 and standard output
+    before)."""
+    import subprocess
+    import sys
+
+    script = shutil.which("oracle-tools", path=str(Path(sys.executable).parent))
+    assert script is not None
+    helped = subprocess.run([script, *path, "-h"], capture_output=True, text=True, timeout=60)
+    bare = subprocess.run([script, *path], capture_output=True, text=True, timeout=60)
+    assert helped.returncode == 0 and helped.stdout.startswith(f"Usage: {' '.join(('oracle-tools', *path))} ")
+    if hasattr(click.exceptions, "NoArgsIsHelpError"):
+        assert (bare.returncode, bare.stdout, bare.stderr) == (2, "", helped.stdout)
+    else:
+        assert (bare.returncode, bare.stdout, bare.stderr) == (0, helped.stdout, "")

@@ -53,6 +53,8 @@ from oracle_tools.text.constraints import (
     parse_constraint,
 )
 
+from fuzzing import examples
+
 TRIMMED_2025 = "scryfall-commander-legal-trimmed-20250925.json.gz"
 DUMP_2019 = "scryfall-default-cards-2019-10-per-set-dump.json.gz"
 SEARCH_2024 = "scryfall-search-2024-mh3-otj-fdn.json.gz"
@@ -752,7 +754,7 @@ VOCAB_WORDS = [
 ]
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(st.one_of(st.text(), st.lists(st.sampled_from(VOCAB_WORDS), max_size=12).map(" ".join)))
 def test_random_text_and_vocabulary_never_crash(text: str) -> None:
     try:
@@ -763,7 +765,7 @@ def test_random_text_and_vocabulary_never_crash(text: str) -> None:
     assert parse_constraint(result.describe()) == result
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.text())
 def test_random_oracle_text_never_crashes(text: str) -> None:
     try:
@@ -773,14 +775,14 @@ def test_random_oracle_text_never_crashes(text: str) -> None:
     assert result is None or isinstance(result, Constraint)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(constraints)
 def test_describe_round_trip(c: Constraint) -> None:
     assert parse_constraint(c.describe()) == c
 
 
 @pytest.mark.realdata
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(c=constraints)
 def test_random_constraints_agree_on_sample_faces(sample_faces: dict[str, dict[str, Any]], c: Constraint) -> None:
     rows = list(sample_faces.values())

@@ -29,6 +29,8 @@ from oracle_tools.decks.decklist import (
 from oracle_tools.errors import DecklistError
 from oracle_tools.text import vocabulary
 
+from fuzzing import examples
+
 
 def rows(deck: Decklist, section: str | None = None) -> list[tuple[int, str]]:
     return [(e.count, e.name) for e in deck.entries if section is None or e.section == section]
@@ -880,7 +882,7 @@ _texts = st.one_of(
 )
 
 
-@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_texts)
 def test_fuzz_parse_never_raises(text: str) -> None:
     d = parse_decklist(text)

@@ -41,6 +41,8 @@ from oracle_tools.errors import DecklistError, OracleToolsError
 from oracle_tools.interfaces.cli import main
 from oracle_tools.text.oracletext import deck_limit_before, name_mentions
 
+from fuzzing import examples
+
 SAMPLE_DECKS = Path(__file__).resolve().parents[1] / "oracle_tools" / "data" / "sample" / "decks"
 
 
@@ -934,7 +936,7 @@ _line = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(_line, max_size=30), fmt=st.sampled_from(["modern", "vintage", "commander", "limited", "duel"]))
 def test_fuzzed_decklists_never_crash(sample_db: OracleDB, lines: list[str], fmt: str) -> None:
     report = sample_db.check_deck("\n".join(lines) + "\n", format=fmt)
@@ -945,7 +947,7 @@ def test_fuzzed_decklists_never_crash(sample_db: OracleDB, lines: list[str], fmt
     json.dumps(report.to_dict())
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text(max_size=300))
 def test_fuzzed_text_never_crashes(sample_db: OracleDB, text: str) -> None:
     report = sample_db.check_deck(parse_decklist(text), format="commander")

@@ -19,7 +19,7 @@ from oracle_tools import OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.cli import main
 
-from processes import wait_for_cpu, wait_until_busy, wait_until_open
+from processes import stop_with, wait_for_cpu, wait_until_busy, wait_until_open, wait_until_read
 
 # -- `sql` is really read-only: user SQL must not write or read files ------------------------------------------------
 
@@ -684,6 +684,23 @@ def test_one_version_source() -> None:
     assert f"oracle-tools/{oracle_tools.__version__} " in download.USER_AGENT
 
 
+def test_every_runtime_dependency_has_the_lower_bound_that_was_tested() -> None:
+    """CI resolves the newest versions (and prints them, .ci/run): each runtime dependency names a lower bound, and
+    the version installed here (the one the suite runs against) meets it; no bound is below a major version that
+    was never tested (click 8.5's groups without a command raise their help, 8.1's printed it)."""
+    from importlib.metadata import version
+
+    for requirement in _pyproject()["project"]["dependencies"]:
+        found = re.fullmatch(r"([A-Za-z0-9_.-]+)(?:\[[a-z,]+\])?>=([0-9.]+)", requirement)
+        assert found, f"{requirement}: no lower bound"
+        name, bound = found.groups()
+        installed = tuple(int(part) for part in re.findall(r"\d+", version(name))[:2])
+        wanted = tuple(int(part) for part in bound.split(".")[:2])
+        assert installed >= wanted, (requirement, version(name))
+        assert installed[0] == wanted[0], f"{requirement}: tested with {version(name)}, another major version"
+    assert "pip freeze" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
 def test_readme_commands() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```bash\n(.*?)\n```", readme, flags=re.S)
@@ -942,7 +959,6 @@ def test_ctrl_c_stops_a_runaway_query_at_once(
     """A real SIGINT (or SIGTERM) during a cross join: DuckDB's interrupt() ends it; one line, exit 128 + the
     signal's number (docs/cli.md), no 'bug'."""
     import signal
-    import time
 
     args = [
         sys.executable,
@@ -960,11 +976,12 @@ def test_ctrl_c_stops_a_runaway_query_at_once(
     except AssertionError:
         proc.kill()
         raise
-    sent = time.monotonic()
-    proc.send_signal(getattr(signal, signame))
-    _out, err = proc.communicate(timeout=30)
-    assert time.monotonic() - sent < 5
-    assert proc.returncode == status and err == f"error: sql: {said}\n", err
+    try:
+        returncode, _out, err, cpu_after = stop_with(proc, getattr(signal, signame))
+    finally:
+        proc.kill()
+    assert cpu_after < 3, cpu_after  # at once: the query has hours of work left
+    assert returncode == status and err == f"error: sql: {said}\n", err
 
 
 @pytest.mark.parametrize(
@@ -1013,7 +1030,13 @@ def test_ctrl_c_just_after_the_database_opens_is_an_interrupt_not_a_bug(
     whole = subprocess.run(args, capture_output=True, text=True, timeout=60)
     assert whole.returncode == 0, whole.stderr
     interrupted = 0
-    for cpu_after_opening in (0, 0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.08):
+    # The moments are counted in the child's own CPU time from when this test saw the file open (a loaded machine
+    # slows both alike); seeing it late can still skip the work's first moments, so the sweep is run again (at
+    # most three times) until one signal came during the work.
+    moments = (0, 0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.08)
+    for cpu_after_opening in moments * 3:
+        if interrupted and cpu_after_opening == 0:
+            break
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             if wait_until_open(proc, db):
@@ -1062,7 +1085,11 @@ def test_a_signal_while_the_program_starts_is_one_line(
     whole = subprocess.run(args, capture_output=True, text=True, timeout=60)
     assert whole.returncode == 0, whole.stderr
     starting = 0
-    for cpu_after_the_first_line in (0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2):
+    # As above: the sweep runs again (at most three times) until one signal came while the program started.
+    moments = (0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2)
+    for cpu_after_the_first_line in moments * 3:
+        if starting and cpu_after_the_first_line == 0:
+            break
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             while proc.poll() is None and not _catches(proc.pid, signal.SIGTERM):
@@ -1084,30 +1111,36 @@ def test_a_signal_while_the_program_starts_is_one_line(
 
 
 @pytest.mark.parametrize(
-    ("command", "lines", "line"),
-    [(["resolve", "--batch"], 200_000, "lightnig bolt"), (["deck", "check", "--format", "legacy"], 100_000, "4 Opt")],
+    ("command", "line"),
+    [(["resolve", "--batch", "-"], "lightnig bolt"), (["deck", "check", "--format", "legacy", "-"], "4 Opt")],
 )
-def test_sigterm_stops_a_long_command_with_one_line(
-    sample_db_path: Path, tmp_path: Path, command: list[str], lines: int, line: str
-) -> None:
+def test_sigterm_stops_a_long_command_with_one_line(sample_db_path: Path, command: list[str], line: str) -> None:
     """SIGTERM (a service manager stopping a job, `timeout`) ended `deck check` and `resolve --batch` without a
-    word (the shell said 143), while `ingest` and `sql` said so. Every command says it, as Ctrl-C: one line, 143."""
+    word (the shell said 143), while `ingest` and `sql` said so. Every command says it, as Ctrl-C: one line, 143.
+
+    The command is one that cannot end before the signal: it reads its list from a pipe this test keeps open (a
+    file of 100,000 lines stopped being long when `deck check` got its 2,000-line limit). The signal is sent once
+    the command has read the lines written so far (the pipe is empty: it has started, whatever the machine's
+    load)."""
     import signal
 
-    listed = tmp_path / "names.txt"
-    listed.write_text("\n".join([line] * lines), encoding="utf-8")
     script = shutil.which("oracle-tools", path=str(Path(sys.executable).parent))
     assert script is not None
     proc = subprocess.Popen(
-        [script, *command, str(listed), "--db", str(sample_db_path)],
+        [script, *command, "--db", str(sample_db_path)],
+        stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
-        assert wait_for_cpu(proc, 1.2), "the command ended before the signal: give it more lines"
+        assert proc.stdin is not None
+        proc.stdin.write(f"{line}\n" * 1000)  # a list under way: the rest never comes
+        assert wait_until_read(proc), "the command ended before it read its list"
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        proc.wait(timeout=60)
     finally:
         proc.kill()
     assert (proc.returncode, err) == (
@@ -1193,7 +1226,9 @@ def test_a_db_that_is_a_device_is_refused_before_or_after_the_command_name() -> 
         assert result.exit_code == 2 and result.output.startswith("error: --db /dev/null: is a device, not a"), args
 
 
-def test_a_damaged_database_is_named_as_damaged_by_every_command(sample_db_path: Path, tmp_path: Path) -> None:
+def test_a_damaged_database_is_named_as_damaged_by_every_command(
+    sample_db_path: Path, tmp_path: Path, cut_short: Callable[..., re.Pattern[str]]
+) -> None:
     """A database cut short (a copy that stopped) made `search` blame the query ("the database could not run this
     search: IO Error…" with a caret under it, exit 2) and `resolve` say "the database failed" (exit 1). Every
     command now says the same line: the file is damaged, and how to rebuild it (as ingest says it), exit 2."""
@@ -1202,13 +1237,7 @@ def test_a_damaged_database_is_named_as_damaged_by_every_command(sample_db_path:
     from oracle_tools.store.sqlfiles import damaged_database
 
     damaged = tmp_path / "cut.duckdb"
-    whole = sample_db_path.read_bytes()
-    damaged.write_bytes(whole[: len(whole) // 5])
-    line = re.compile(
-        r'error: cut\.duckdb is damaged \(IO Error: Could not read enough bytes from file "cut\.duckdb": attempted '
-        r"to read \d+ bytes from location \d+\), so it cannot be read; rebuild it with `oracle-tools ingest "
-        r"--replace-anyway` \(its change history goes with it\), or put back a copy of it\n"
-    )
+    line = cut_short(damaged, source=sample_db_path)
     for command in (["search", "t:goblin"], ["resolve", "Tarmogoyf"], ["info"], ["same-name", "Fire", "Ice"]):
         done = subprocess.run(
             [sys.executable, "-m", "oracle_tools.interfaces.cli", *command, "--db", str(damaged)],
@@ -1216,7 +1245,7 @@ def test_a_damaged_database_is_named_as_damaged_by_every_command(sample_db_path:
             text=True,
             timeout=60,
         )
-        assert done.returncode == 2 and line.fullmatch(done.stderr), (command, done.stderr)
+        assert done.returncode == 2 and re.fullmatch(f"error: {line.pattern}\n", done.stderr), (command, done.stderr)
     checksum = duckdb.Error("Corrupt database file: computed checksum 1 does not match stored checksum 2 in block")
     assert str(damaged_database(checksum, tmp_path / "oracle.duckdb")).startswith(
         "oracle.duckdb is damaged (Corrupt database file: computed checksum 1 does not match"
@@ -1224,11 +1253,11 @@ def test_a_damaged_database_is_named_as_damaged_by_every_command(sample_db_path:
     assert damaged_database(duckdb.CatalogException("Table with name x does not exist!")) is None
     # a server keeps answering "damaged" until the file changes: only the database's own files are its damage,
     # never a spill file that failed once
-    cut_short = 'IO Error: Could not read enough bytes from file "{}": attempted to read 4096 bytes from location 0'
-    spill = duckdb.IOException(cut_short.format(tmp_path / "duckdb_temp_storage-0.tmp"))
+    short_read = 'IO Error: Could not read enough bytes from file "{}": attempted to read 4096 bytes from location 0'
+    spill = duckdb.IOException(short_read.format(tmp_path / "duckdb_temp_storage-0.tmp"))
     assert damaged_database(spill, damaged) is None
     for own in (damaged, tmp_path / "cut.duckdb.wal"):
-        assert damaged_database(duckdb.IOException(cut_short.format(own)), damaged) is not None
+        assert damaged_database(duckdb.IOException(short_read.format(own)), damaged) is not None
 
 
 #: A nested-loop join: DuckDB looks for pending signals only between its tasks, and this plan is one long task
@@ -1264,11 +1293,11 @@ def test_ctrl_c_stops_a_nested_loop_join(sample_db_path: Path, flag: str) -> Non
     )
     try:
         wait_until_busy(proc, 2)  # past the start (~0.5 s CPU) and joining
-        proc.send_signal(signal.SIGINT)
-        _out, err = proc.communicate(timeout=20)  # the whole query takes far longer
+        returncode, _out, err, cpu_after = stop_with(proc, signal.SIGINT)
     finally:
         proc.kill()
-    assert proc.returncode == 130 and err == "error: sql: interrupted\n", err
+    assert cpu_after < 5, cpu_after  # the whole query takes half a minute of CPU
+    assert returncode == 130 and err == "error: sql: interrupted\n", err
 
 
 def test_sql_has_a_memory_and_spill_limit(sample_db_path: Path) -> None:

@@ -21,6 +21,8 @@ from oracle_tools.errors import IngestError
 from oracle_tools.ingest import sample_dir, sniff
 from oracle_tools.store import sqlfiles
 
+from processes import wait_for_cpu
+
 SAMPLE = sample_dir()
 CARDS_2019 = SAMPLE / "cards-2019.json.gz"
 CARDS_2024 = SAMPLE / "cards-2024.json.gz"
@@ -450,7 +452,7 @@ def test_killed_ingest_leaves_the_previous_database_usable(small_db: Path, reald
         assert proc.poll() is None, "ingest finished before it could be killed"
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    time.sleep(0.5)  # well inside the read of a 346 MB file
+    wait_for_cpu(proc, 0.5)  # well inside the read of a 346 MB file (the child's own progress, not a sleep)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert proc.returncode == -signal.SIGKILL

@@ -22,6 +22,8 @@ import pytest
 
 from oracle_tools.ingest import lock_path
 
+from processes import wait_for_cpu
+
 _T = TypeVar("_T")
 
 CLI = [sys.executable, "-m", "oracle_tools.interfaces.cli"]
@@ -462,10 +464,10 @@ def test_a_signal_stops_an_ingest_keeps_the_old_database_and_removes_every_file(
     while not tmp.exists():  # writing the new database
         assert time.monotonic() < deadline and proc.poll() is None
         time.sleep(0.01)
-    time.sleep(0.3)
+    wait_for_cpu(proc, 0.3)  # into the writing, by the child's own progress (not a sleep a loaded machine outlasts)
     for _ in range(times):
         proc.send_signal(getattr(signal, signame))
-        time.sleep(0.05)
+        wait_for_cpu(proc, 0.01)  # the next Ctrl-C comes while it stops (False when it has already ended)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == status, err
     assert err == f"error: ingest: {said}; nothing was replaced: the database is as it was\n"

@@ -8,8 +8,11 @@ and against the CLI's ``--json`` output for the same question (the contract: the
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -466,17 +469,17 @@ def test_a_request_with_an_object_id_is_answered_and_the_server_keeps_answering(
     assert json.loads(after["result"]["content"][0]["text"])["name"] == "Lightning Bolt"
 
 
-def test_a_damaged_database_is_the_clis_line_from_every_tool(sample_db_path: Path, tmp_path: Path) -> None:
+def test_a_damaged_database_is_the_clis_line_from_every_tool(
+    sample_db_path: Path, tmp_path: Path, cut_short: Callable[..., re.Pattern[str]]
+) -> None:
     """A database file cut short (a copy that stopped) answered "Error executing tool resolve" (the SDK's words for
-    a crash, its traceback on stderr); every tool that reads the damaged part now says the CLI's line: the file is
-    damaged, and how to rebuild it, after the tool's name."""
-    import re
-
+    a crash, its traceback on stderr); every tool now says the CLI's line: the file is damaged, and how to rebuild
+    it, after the tool's name. The server has answered every tool from the whole file before it is damaged in
+    place: it notices the change (size, mtime) and reads the file again, instead of answering from what it kept."""
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
-    damaged = tmp_path / "cut.duckdb"
-    whole = sample_db_path.read_bytes()
-    damaged.write_bytes(whole[: len(whole) // 2])
+    served = tmp_path / "cut.duckdb"
+    shutil.copy(sample_db_path, served)
     calls = {  # every tool, asked well
         tool: CALLS[label][1]
         for tool, label in [
@@ -490,24 +493,23 @@ def test_a_damaged_database_is_the_clis_line_from_every_tool(sample_db_path: Pat
             ("search", "search"),
         ]
     } | {"changes": {}}
+    line: list[re.Pattern[str]] = []
 
-    async def session() -> dict[str, Any]:
-        params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "mcp", "--db", str(damaged)])
+    async def session() -> tuple[dict[str, Any], dict[str, Any]]:
+        params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "mcp", "--db", str(served)])
         with anyio.fail_after(120):
             async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
                 await client.initialize()
-                return {tool: await client.call_tool(tool, arguments) for tool, arguments in calls.items()}
+                before = {tool: await client.call_tool(tool, arguments) for tool, arguments in calls.items()}
+                line.append(cut_short(served))
+                return before, {tool: await client.call_tool(tool, arguments) for tool, arguments in calls.items()}
 
-    results = anyio.run(session)
-    line = (
-        r'cut\.duckdb is damaged \(IO Error: Could not read enough bytes from file "cut\.duckdb": attempted to read '
-        r"\d+ bytes from location \d+\), so it cannot be read; rebuild it with `oracle-tools ingest "
-        r"--replace-anyway` \(its change history goes with it\), or put back a copy of it"
-    )
-    said = {tool: _error(result) for tool, result in results.items() if result.is_error}
-    assert {"resolve", "token", "references", "choose_name", "check_deck", "search"} <= set(said)
+    before, after = anyio.run(session)
+    assert not [tool for tool, result in before.items() if result.is_error]  # answered from the whole file
+    said = {tool: _error(result) for tool, result in after.items() if result.is_error}
+    assert set(said) == set(calls)
     for tool, text in said.items():
-        assert re.fullmatch(f"{tool}: {line}", text), text
+        assert re.fullmatch(f"{tool}: {line[0].pattern}", text), text
 
 
 def test_a_library_message_of_several_lines_is_the_clis_and_the_https_whole(

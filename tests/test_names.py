@@ -16,6 +16,8 @@ from oracle_tools import OracleDB
 from oracle_tools.interfaces.cli import main
 from oracle_tools.names.index import normalize, normalize_expr
 
+from fuzzing import examples
+
 # -- CR 201.2: a card's name is its English name, whatever the printed language ------------------
 
 
@@ -327,13 +329,13 @@ def test_batch_reads_every_encoding_a_decklist_is_read_in(sample_db_path: Path, 
 
 # Characters this Python's unicodedata knows (Polars may know a newer Unicode: 'Cn' there differs).
 @given(st.text(st.characters(exclude_categories=("Cn", "Cs")), max_size=40))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_python_and_polars_normalization_agree(text: str) -> None:
     assert pl.Series([text]).to_frame("t").select(normalize_expr("t")).item() == normalize(text)
 
 
 @given(st.text(max_size=60))
-@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10_000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_strings_never_crash_the_resolver(sample_db: OracleDB, text: str) -> None:
     if not text.strip():  # an empty name is bad input, as the CLI's `resolve ""` (tests/test_hardening.py)
         with pytest.raises(ValueError, match=r"^text is empty"):

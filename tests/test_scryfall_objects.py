@@ -311,8 +311,11 @@ def test_bulk_data_as_scryfall_serves_it(sample_db_path: Path, monkeypatch: pyte
             stalled_readers.append(reader)
         busy = srv.client.get(export["download_uri"])
         assert busy.status_code == 503 and busy.json()["object"] == "error" and "retry" in busy.json()["details"]
-        time.sleep(4)
-        assert srv.client.get(rulings["download_uri"]).status_code == 200
+        deadline = time.monotonic() + 60  # the write timeout frees a slot: waited for, not slept through
+        while (freed := srv.client.get(rulings["download_uri"])).status_code == 503:
+            assert time.monotonic() < deadline, "no download slot freed after the stalled readers' write timeout"
+            time.sleep(0.1)
+        assert freed.status_code == 200
         for reader in stalled_readers:
             reader.close()
     finally:

@@ -26,6 +26,8 @@ from oracle_tools.search.keywords import KEYWORDS, UNSUPPORTED
 from oracle_tools.search.tree import And, Not, Or, Term
 from oracle_tools.text.matching import normalize
 
+from fuzzing import examples
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -90,7 +92,7 @@ def test_syntax_errors_say_what_and_where(query: str, position: int, words: str)
     assert info.value.caret().splitlines()[1].index("^") == position + 2
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.text(alphabet=st.sampled_from(list('abtco:!=<>-()"/\\ ~{}*+@0123456789ÿ\t')), max_size=40) | st.text(max_size=40)
 )
@@ -101,7 +103,7 @@ def test_random_strings_never_crash_the_parser(query: str) -> None:
         assert 0 <= exc.position <= len(query)  # noqa: PT017 -- raising is allowed here; a raised error must be well-formed
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet=st.sampled_from(list('tcoidmvpwrg:!=<>-()"/ 0123456789')), max_size=30))
 def test_random_strings_never_crash_the_compiler(query: str) -> None:
     """Parsing and compiling never raise anything but SearchSyntaxError (an unknown keyword, a bad value)."""

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from oracle_tools.text.comprules import RulesDocument, load_rules
 from oracle_tools.text.tokentext import default_token_name, parse_token_description
 
+from fuzzing import examples
+
 
 @pytest.fixture(scope="module")
 def doc() -> RulesDocument:
@@ -337,13 +339,13 @@ def _check(text: str) -> None:
     _ = result.name, result.bare_name
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.text(max_size=120))
 def test_random_text_only_value_error(text: str) -> None:
     _check(text)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.lists(st.sampled_from(_VOCAB), max_size=25))
 def test_random_vocabulary_only_value_error(words: list[str]) -> None:
     _check(" ".join(words))

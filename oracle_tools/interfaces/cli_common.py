@@ -240,12 +240,15 @@ class OracleToolsGroup(click.Group):
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.ClickException as exc:
+            # A group given no command (`oracle-tools`, `oracle-tools deck`): click 8.2+ raises the group's help as
+            # a usage error (exit 2, help on standard error); it is shown as the lines `-h` prints, not one escaped
+            # error line. (Click 8.1 printed it itself and exited 0.)
+            if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+                exc.show()
+                sys.exit(exc.exit_code)
             line = f"error: {exc.format_message()}"
-            if (
-                isinstance(exc, click.UsageError)
-                and not isinstance(exc, click.exceptions.NoArgsIsHelpError)
-                and exc.ctx is not None
-            ):  # one line, as every error is: the way to the help inside it, not click's usage lines around it
+            if isinstance(exc, click.UsageError) and exc.ctx is not None:
+                # one line, as every error is: the way to the help inside it, not click's usage lines around it
                 line += f" (try '{exc.ctx.command_path} {exc.ctx.help_option_names[0]}' for help)"
             echo_error(line)
             sys.exit(exc.exit_code)

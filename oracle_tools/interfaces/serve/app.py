@@ -49,6 +49,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve import rules_routes as rules
 from oracle_tools.interfaces.serve import scryfall_routes as scryfall
+from oracle_tools.interfaces.serve.limits import seconds_from_env
 from oracle_tools.interfaces.serve.params import MAX_BODY
 from oracle_tools.interfaces.serve.pools import POOLS, Pool, PoolFull
 from oracle_tools.interfaces.serve.responses import (
@@ -65,8 +66,9 @@ from oracle_tools.interfaces.serve.scryfall_routes import search_ids
 from oracle_tools.interfaces.serve.store import Store
 from oracle_tools.scryfall import cardjson, lookups
 
-#: Seconds a client has to send a request's whole body (408 after; stated in docs/serve.md).
-BODY_TIMEOUT = 10.0
+#: Seconds a client has to send a request's whole body (408 after; stated in docs/serve.md;
+#: ORACLE_TOOLS_SERVE_BODY_TIMEOUT changes it).
+BODY_TIMEOUT = seconds_from_env("ORACLE_TOOLS_SERVE_BODY_TIMEOUT", 10.0)
 #: Request bodies one client address may be sending at once; more are answered 429 at once. A stalled body
 #: then uses its sender's budget, not the connection cap every client shares (limits.MAX_CONNECTIONS).
 BODIES_PER_CLIENT = 16
