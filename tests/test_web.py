@@ -1180,3 +1180,14 @@ def test_a_card_with_many_printings_lists_the_first_and_links_every_one(
     assert rows == [p["id"] for p in every[:3]] + [oldest]
     assert f"Printings ({len(every)})" in html
     assert f'href="/search?q=oracleid%3A{oid}&amp;unique=prints&amp;order=released"' in html
+
+
+def test_a_later_page_of_a_search_that_finds_nothing_is_the_empty_page(client: Any) -> None:
+    """`/search?q=zzzzqqq&page=2`: no card found, any page number is the page saying so (it was a 500 IndexError,
+    with a JSON body on an HTML page)."""
+    for page in ("2", "100000"):
+        answer = client.get("/search", params={"q": "zzzzqqq", "page": page})
+        assert answer.status_code == 200, answer.text[:300]
+        assert answer.headers["content-type"].startswith("text/html")
+    past = client.get("/search", params={"q": "t:goblin", "page": "2"})
+    assert past.status_code == 404 and past.headers["content-type"].startswith("text/html")
