@@ -643,3 +643,44 @@ def test_changes_follow_each_clients_address_and_a_stop_is_clean(sample_db_path:
     assert head == b"HTTP/1.1 200 OK" or _error_object(answer, 503, "service_unavailable"), answer[:300]
     assert "stopping" in _error_object(cut, 503, "service_unavailable")["details"]
     assert list(temp.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status"),
+    [
+        ("GET", "/sets/tcgplayer/%C2%B2", None, 404),  # "²" is a digit to str.isdigit
+        ("GET", "/sets/tcgplayer/" + "9" * 5000, None, 404),
+        ("GET", "/symbology/parse-mana?cost=" + "9" * 400, None, 422),
+        ("GET", "/symbology/parse-mana?cost=%7B" + "9" * 400 + "%7D", None, 422),
+        ("GET", "/symbology/parse-mana?cost=%7B%C2%B2%7D", None, 422),
+        ("POST", "/cards/collection", {"identifiers": [{"multiverse_id": 10**40}]}, 422),
+        ("POST", "/cards/collection", {"identifiers": [{"mtgo_id": int("9" * 4000)}]}, 422),
+        ("POST", "/cards/collection", {"identifiers": [{"mtgo_id": -1}]}, 422),
+    ],
+)
+def test_numbers_no_id_or_cost_has_are_an_error_object(
+    server: Server, method: str, path: str, body: dict | None, status: int
+) -> None:
+    """Unicode digits, 5,000 digits, a 400-digit generic cost, a 40-digit id: each a 4xx error object (were 500s)."""
+    data = None if body is None else json.dumps(body)  # (json.dumps writes a 4,000-digit int; httpx's json= too)
+    answer = server.client.request(method, path, content=data, headers={"content-type": "application/json"})
+    assert answer.status_code == status, answer.text[:300]
+    error = answer.json()
+    assert error["object"] == "error" and error["status"] == status and len(error["details"]) < 400
+
+
+def test_a_server_errors_log_line_cuts_a_long_path(caplog: pytest.LogCaptureFixture) -> None:
+    """A 500 logs its path cut to responses.LOGGED_PATH characters, not a 5,000-character path whole."""
+    import asyncio
+
+    from starlette.requests import Request
+
+    from oracle_tools.interfaces.serve.responses import LOGGED_PATH, server_error
+
+    path = "/sets/tcgplayer/" + "9" * 5000
+    request = Request({"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b""})
+    with caplog.at_level("ERROR", logger="oracle_tools.interfaces.serve"):
+        answer = asyncio.run(server_error(request, ValueError("x" * 5000)))
+    assert answer.status_code == 500
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert len(line) < 3 * LOGGED_PATH and "(5,016 characters)" in line

@@ -403,6 +403,10 @@ def _check_identifier(item: Any, index: int) -> dict[str, Any]:
         expected = int if key in ("mtgo_id", "multiverse_id") else str
         if not isinstance(value, expected) or isinstance(value, bool):
             raise ApiError(422, f"{where}.{key} must be a {'number' if expected is int else 'string'}.")
+        if isinstance(value, int) and not 0 <= value < 10**lookups.MAX_ID_DIGITS:
+            raise ApiError(
+                422, f"{where}.{key} is not an id: give a whole number of at most {lookups.MAX_ID_DIGITS} digits."
+            )
         if isinstance(value, str) and (len(value) > MAX_NAME or not value.strip()):
             raise ApiError(422, f"{where}.{key} is empty or longer than {MAX_NAME:,} characters.")
     keys = frozenset(item)
@@ -560,7 +564,9 @@ async def set_by_tcgplayer(request: Request) -> Response:
         from oracle_tools.scryfall.sets import find_tcgplayer_set
 
         sets = _sets(gen)
-        found = find_tcgplayer_set(sets, int(wanted)) if wanted.isdigit() else None
+        # a group id is a number of ASCII digits ("²" is a digit to str.isdigit, and int() refuses it and 5,000 digits)
+        number = wanted.isascii() and wanted.isdigit() and len(wanted) <= lookups.MAX_ID_DIGITS
+        found = find_tcgplayer_set(sets, int(wanted)) if number else None
         if found is None:
             why = (
                 ""
