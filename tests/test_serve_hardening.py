@@ -684,3 +684,15 @@ def test_a_server_errors_log_line_cuts_a_long_path(caplog: pytest.LogCaptureFixt
     assert answer.status_code == 500
     (line,) = [r.getMessage() for r in caplog.records]
     assert len(line) < 3 * LOGGED_PATH and "(5,016 characters)" in line
+
+
+def test_a_trailing_slash_redirect_is_relative_whatever_the_host_header(server: Server) -> None:
+    """`/search/` with `Host: evil.example` was redirected to http://evil.example/search: now to /search."""
+    for path, to in (
+        ("/search/", "/search"),
+        ("/cards/search/?q=t%3Agoblin", "/cards/search?q=t%3Agoblin"),
+        ("/card/", "/card"),
+    ):
+        answer = server.client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+        assert answer.status_code == 307 and answer.headers["location"] == to, (path, answer.headers)
+    assert server.client.get("/cards/search/", params={"q": "t:goblin"}, follow_redirects=True).status_code == 200
