@@ -139,11 +139,13 @@ def test_too_many_or_too_large_headers_are_a_431(server: Server) -> None:
 
 def test_connections_are_capped(server: Server) -> None:
     """uvicorn's limit_concurrency is set: the (MAX_CONNECTIONS+1)th open connection is answered 503, Scryfall's
-    error object (uvicorn's own answer is plain text)."""
+    error object (uvicorn's own answer is plain text). The connections come from five addresses, each under its
+    own cap (CONNECTIONS_PER_CLIENT)."""
     socks = []
     try:
-        for _ in range(limits.MAX_CONNECTIONS + 5):
-            s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        for i in range(limits.MAX_CONNECTIONS + 5):
+            source = (f"127.0.0.{2 + i % 5}", 0)
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=source)
             socks.append(s)
         time.sleep(0.5)
         last = socks[-1]
@@ -696,3 +698,47 @@ def test_a_trailing_slash_redirect_is_relative_whatever_the_host_header(server: 
         answer = server.client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
         assert answer.status_code == 307 and answer.headers["location"] == to, (path, answer.headers)
     assert server.client.get("/cards/search/", params={"q": "t:goblin"}, follow_redirects=True).status_code == 200
+
+
+def test_a_request_line_that_never_ends_is_a_414_at_once(server: Server) -> None:
+    """`GET /search?q=aaaa…` streamed without end: answered 414 once MAX_REQUEST_LINE bytes have come, and its
+    connection closed; it was kept growing (the event loop joining the pieces) until the header timeout, stalling
+    every other client. A request beside it is answered."""
+    target = b"/search?q=" + b"a" * (limits.MAX_REQUEST_LINE + 1 - len(b"/search?q="))  # one byte too many
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(b"GET " + target[:4096])
+        assert server.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
+        for start in range(4096, len(target), 4096):  # the line's end never comes: the answer comes at the limit
+            sock.sendall(target[start : start + 4096])
+        answer = _answer(sock, 5)  # (the last byte sent is the one over: the server has read all and closes)
+    assert answer.startswith(b"HTTP/1.1 414 URI Too Long\r\n"), answer[:200]
+    error = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+    assert (error["object"], error["status"], error["code"]) == ("error", 414, "uri_too_long")
+    assert f"{limits.MAX_REQUEST_LINE:,} bytes" in error["details"]
+    # a line just under the limit is read as usual
+    near = b"GET /cards/named?exact=Lightning+Bolt&pretty=false" + b"&x=" + b"a" * (limits.MAX_REQUEST_LINE - 200)
+    answer = _raw(server, near + b" HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+
+
+def test_one_address_holds_at_most_its_share_of_connections(server: Server) -> None:
+    """512 idle sockets from one address took every connection (every other client answered 503): one address
+    holds at most CONNECTIONS_PER_CLIENT; its next connection is answered 429 and closed at once, and a client at
+    another address is served meanwhile."""
+    socks = []
+    try:
+        for _ in range(limits.CONNECTIONS_PER_CLIENT):
+            socks.append(
+                socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0))
+            )
+        assert server.client.get("/health").status_code == 200  # every connection above is counted by now
+        extra = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0))
+        try:
+            error = _error_object(_answer(extra, 5), 429, "too_many_requests")
+            assert f"{limits.CONNECTIONS_PER_CLIENT} connections" in error["details"]
+        finally:
+            extra.close()
+        assert server.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
+    finally:
+        for sock in socks:
+            sock.close()
