@@ -13,7 +13,6 @@ from oracle_tools.interfaces.cli_common import (
     echo_csv,
     echo_error,
     echo_json,
-    friendly_errors,
     json_option,
     one_output_format,
     open_db,
@@ -110,7 +109,6 @@ class _QueryWordsCommand(click.Command):
     show_default=True,
     help="Sort direction; auto: newest first for released, else ascending (as Scryfall).",
 )
-@friendly_errors  # a damaged --db is said as every command says it, wherever DuckDB meets the damage
 def search_command(
     db_path: Path | None,
     query_words: tuple[str, ...],

@@ -26,7 +26,6 @@ the server keeps running. The database is opened read-only; tools run one at a t
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import AsyncIterable, AsyncIterator, Callable
 from pathlib import Path
@@ -215,23 +214,8 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
     )
     lock = threading.Lock()  # one DuckDB connection: tools run on worker threads, one at a time
 
-    def identity() -> tuple[int, int, int, int] | None:
-        """What changes when the file is replaced (a re-ingest) or damaged in place (cut short): device, inode,
-        size, mtime, as the HTTP server compares them (serve/store.py); None while the file is absent."""
-        try:
-            st = os.stat(db.path)
-        except OSError:
-            return None
-        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-
-    opened = [identity()]
-
     def answer(work: Callable[[], T]) -> T:
         with lock:
-            now = identity()
-            if now is not None and now != opened[0]:  # the file changed: what this process read of it is stale
-                opened[0] = now
-                db.close()  # reopened by the work below: the new file's answers, or its damage said
             try:
                 return work()
             except OracleToolsError as exc:

@@ -488,16 +488,9 @@ class Store:
                 self.open_error = None
                 log.info("database %s reopened (generation %d)", self.path, self._number)
             except Exception as exc:  # a bad new file: answer 503 until it changes again
-                from oracle_tools.store.sqlfiles import damaged_database
-
                 self.generation = None
-                damaged = damaged_database(exc, self.path)
-                if damaged is not None:  # the file was damaged in place (cut short): every door's one line
-                    self.open_error = str(damaged)
-                    log.warning("%s; every request is answered so until the file is replaced", damaged)
-                else:
-                    self.open_error = f"the database {self.path} could not be opened after it changed: {exc}"
-                    log.error("%s", self.open_error)
+                self.open_error = f"the database {self.path} could not be opened after it changed: {exc}"
+                log.error("%s", self.open_error)
             for hook in self.on_swap:
                 hook(self.generation)
         finally:
