@@ -742,3 +742,32 @@ def test_one_address_holds_at_most_its_share_of_connections(server: Server) -> N
     finally:
         for sock in socks:
             sock.close()
+
+
+def test_the_server_bounds_its_allocators_arenas_and_answers_big_bodies_without_a_5xx(server: Server) -> None:
+    """glibc gave each of the server's threads its own malloc arena (64 MB of address space each, up to 8 a
+    core): under a 4 GB address-space limit the real server reached 3.9 GB and answered 500 MemoryError. `serve`
+    runs with MALLOC_ARENA_MAX set (it runs itself again when it is not: the limit holds only when set before the
+    first thread); four 1 MB deck bodies at once, beside lookups, are 413s and no request is a 5xx."""
+    from oracle_tools.interfaces.serve import MALLOC_ARENAS
+
+    pid = server.proc.pid
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    assert f"MALLOC_ARENA_MAX={MALLOC_ARENAS}".encode() in environ
+    big = b"4 Lightning Bolt\n" * 61_000
+    statuses: list[int] = []
+
+    def post() -> None:
+        with httpx.Client(base_url=server.base, timeout=60) as c:
+            statuses.append(c.post("/decks/check", params={"format": "modern"}, content=big).status_code)
+
+    threads = [threading.Thread(target=post) for _ in range(4)]
+    for t in threads:
+        t.start()
+    named = [server.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code for _ in range(20)]
+    for t in threads:
+        t.join()
+    assert statuses == [413] * 4 and named == [200] * 20
+    status = Path(f"/proc/{pid}/status").read_text()
+    vm_mb = int(next(line for line in status.splitlines() if line.startswith("VmSize:")).split()[1]) // 1024
+    assert vm_mb < 4096, status
