@@ -133,7 +133,9 @@ def requests(db: Path) -> tuple[list[Request], list[str]]:
 
     con = duckdb.connect(str(db), read_only=True)
     names = [n for (n,) in con.execute("SELECT name FROM cards WHERE is_card ORDER BY hash(name)").fetchall()]
-    oracle_ids = [i for (i,) in con.execute("SELECT oracle_id FROM cards WHERE is_card ORDER BY hash(name) LIMIT 300")]
+    oracle_ids = [
+        i for (i,) in con.execute("SELECT oracle_id FROM cards WHERE is_card ORDER BY hash(name) LIMIT 300").fetchall()
+    ]
     con.close()
     ok, found_or_not = (200,), (200, 404)
     exact = [("GET", f"/cards/named?exact={quote(n)}", b"", ok) for n in names[:2000]]
