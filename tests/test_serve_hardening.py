@@ -771,3 +771,32 @@ def test_the_server_bounds_its_allocators_arenas_and_answers_big_bodies_without_
     status = Path(f"/proc/{pid}/status").read_text()
     vm_mb = int(next(line for line in status.splitlines() if line.startswith("VmSize:")).split()[1]) // 1024
     assert vm_mb < 4096, status
+
+
+def test_a_refused_request_line_logs_nothing() -> None:
+    """uvicorn logged "Invalid HTTP request received." for each 414 and 431 of ours: an endless request line sent
+    again and again filled the log, and the server's event loop blocked writing to a full stderr pipe."""
+    import logging
+
+    from starlette.responses import Response
+    from starlette.types import Receive, Scope, Send
+
+    from oracle_server import free_port, serving
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        await Response(b"ok")(scope, receive, send)
+
+    lines: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(record.getMessage())  # type: ignore[method-assign]
+    logging.getLogger("uvicorn.error").addHandler(handler)
+    port = free_port()
+    try:
+        with serving(app, port, http=limits.GuardedHttpToolsProtocol, lifespan="off"):
+            for _ in range(3):
+                with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                    sock.sendall(b"GET /" + b"a" * limits.MAX_REQUEST_LINE)  # the last byte is the one over
+                    assert _answer(sock, 5).startswith(b"HTTP/1.1 414 ")
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
+    assert not [line for line in lines if "Invalid HTTP request" in line], lines

@@ -123,6 +123,7 @@ class GuardedHttpToolsProtocol(CutsOffStalledReaders, HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.app = _quiet_once_answered(self.app)
+        self.logger = _QuietOnceRefused(self, self.logger)  # type: ignore[assignment]  # a Logger to uvicorn
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -252,6 +253,23 @@ def _connections_by_client(state: ServerState) -> dict[str, int]:
         held = {}
         setattr(state, "oracle_tools_connections_by_client", held)  # noqa: B010 - no attribute of uvicorn's class
     return held
+
+
+class _QuietOnceRefused:
+    """uvicorn's logger for one connection, without the "Invalid HTTP request received." warning uvicorn logs when
+    a refusal of ours (414, 431) stops the parser: the client was answered, and a line for each would let an
+    attacker fill the log — and block the event loop on a full stderr pipe (the server stalled so under an endless
+    request line sent again and again)."""
+
+    def __init__(self, protocol: GuardedHttpToolsProtocol, logger: Any) -> None:
+        self._protocol, self._logger = protocol, logger
+
+    def warning(self, msg: str, *args: Any, **kwargs: Any) -> None:
+        if not self._protocol._refused:
+            self._logger.warning(msg, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._logger, name)
 
 
 async def _over_the_connection_limit(scope: Scope, receive: Receive, send: Send) -> None:
