@@ -789,10 +789,10 @@ def test_a_refused_request_line_logs_nothing() -> None:
     lines: list[str] = []
     handler = logging.Handler()
     handler.emit = lambda record: lines.append(record.getMessage())  # type: ignore[method-assign]
-    logging.getLogger("uvicorn.error").addHandler(handler)
     port = free_port()
     try:
         with serving(app, port, http=limits.GuardedHttpToolsProtocol, lifespan="off"):
+            logging.getLogger("uvicorn.error").addHandler(handler)  # (after uvicorn configured its logging)
             for _ in range(3):
                 with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
                     sock.sendall(b"GET /" + b"a" * limits.MAX_REQUEST_LINE)  # the last byte is the one over
