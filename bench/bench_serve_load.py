@@ -1,26 +1,26 @@
-"""The server under a mixed load with adversaries beside it, on the database of all the real files.
+"""The server under a mixed load, alone and with each attacker of issue 50's items 1-4 beside it, on a real database.
 
-    python bench/bench_serve_load.py [--db PATH] [--seconds 60] [--clients 16] [--procs 2] [--floor-seconds 20]
+    python bench/bench_serve_load.py [--db PATH] [--seconds 60] [--clients 16] [--procs 2] [--round-three]
 
 Starts the REAL server process (``oracle-tools serve``) on a free loopback port, waits for its warm-up, then runs
-``--clients`` keep-alive clients (asyncio, in ``--procs`` processes) for ``--seconds``: named exact 35 %, named
-fuzzy 15 %, search 15 %, a collection of 10 names 10 %, a 2-line deck check 10 %, ``/names/resolve`` 15 %.
-Beside them, the whole time:
+``--clients`` keep-alive clients (asyncio, in ``--procs`` processes) for ``--seconds`` in each scenario. The mix:
+``/cards/named`` exact 20 % and fuzzy 10 %, API search 10 %, a collection of 10 names 10 %, a 2-line deck check
+10 %, the web search page 10 %, a card page 10 %, a token page 5 %, the web deck page 5 %, autocomplete 10 %.
 
-  * a stalled body: headers and part of a body, then nothing (opened again when the server cuts it off);
-  * a garbage deck: 1,000 misspelt names, posted again as soon as it is answered;
-  * a 20,000-name batch to ``POST /names/resolve`` (over the count limit: 422), then the largest batch taken,
-    5,000 misspelt names, again and again;
-  * the bulk download ``/bulk-data/oracle_cards/download``, again and again.
+The scenarios, one after the other: the mix alone, then with one attacker beside it the whole time:
 
-First, alone: a 2-line deck check and a first-asked ``/cards/named`` 40 times each while a deck of 1,000 misspelt
-names is being checked again and again (goal: each <= 200 ms).
+  * poisoning search: ``/cards/search?q=o:/(.{0,1000}){1000}/`` (a regex RE2 refuses: 400), 4 at once, again and
+    again (it left its worker thread's connection unusable: every later search 400);
+  * endless request line: ``GET /search?q=aaaa…`` streamed in 64 KB pieces, never ending (414 at 8 KB now), and
+    again when the server closes it;
+  * 512 idle sockets, from another address (127.0.0.2), opened again as the server closes them;
+  * 1 MB deck bodies: ``4 Lightning Bolt`` lines to ``POST /decks/check``, 4 at once, again and again (413).
 
-Printed: requests a second, p50 and p99 of the clients' requests (all, and of ``/cards/named`` and the 2-line
-deck checks alone), every 5xx (clients and adversaries), the adversaries' answers by status, and the server's
-RSS at the start, its peak (VmHWM) and at the end. The floor beside it is the same mix without adversaries,
-measured in the same run (``--floor-seconds``, 0 to skip). Goals: no 5xx, p99 of the other requests <= 100 ms,
-server RSS <= 1 GB.
+``--round-three`` adds round three's adversaries together (a stalled body, a deck of 1,000 misspelt names, a
+20,000- and a 5,000-name batch, the bulk download). Printed for each: requests a second, p50 and p99 of the
+clients' requests, their unexpected answers and 5xx, the attacker's answers by status, and the server's peak
+resident memory during the scenario (sampled) and its virtual size. Goals: alone >= 1,000 req/s, p99 <= 100 ms,
+0 5xx, RSS <= 1 GB; beside each attacker >= 80 % of the alone throughput, p99 <= 200 ms, 0 5xx.
 """
 
 from __future__ import annotations
@@ -133,6 +133,9 @@ def requests(db: Path) -> tuple[list[Request], list[str]]:
 
     con = duckdb.connect(str(db), read_only=True)
     names = [n for (n,) in con.execute("SELECT name FROM cards WHERE is_card ORDER BY hash(name)").fetchall()]
+    oracle_ids = [
+        i for (i,) in con.execute("SELECT oracle_id FROM cards WHERE is_card ORDER BY hash(name) LIMIT 300").fetchall()
+    ]
     con.close()
     ok, found_or_not = (200,), (200, 404)
     exact = [("GET", f"/cards/named?exact={quote(n)}", b"", ok) for n in names[:2000]]
@@ -149,18 +152,27 @@ def requests(db: Path) -> tuple[list[Request], list[str]]:
         for i in range(0, 500, 10)
     ]
     deck = [("POST", "/decks/check?format=modern", SMALL_DECK, ok)]
-    resolve = [("GET", f"/names/resolve?q={quote(n)}", b"", ok) for n in names[:500]]
+    web_search = [("GET", f"/search?q={quote(q)}", b"", found_or_not) for q in searches]
+    card_page = [("GET", f"/card/{i}", b"", ok) for i in oracle_ids]
+    token_page = [("GET", f"/token/{quote(t)}", b"", found_or_not) for t in ("Treasure", "Goblin", "Zombie", "Food")]
+    web_deck = [("GET", "/deck?format=modern&deck=" + quote(SMALL_DECK.decode()), b"", ok)]
+    typed = sorted({n[:k].lower() for n in names[:400] for k in (2, 3, 4, 6)})
+    autocomplete = [("GET", f"/cards/autocomplete?q={quote(t)}", b"", ok) for t in typed]
 
     def weighted(items: Sequence[Request], weight: int) -> list[Request]:
         return [items[i % len(items)] for i in range(weight * 10)]
 
     mix = (
-        weighted(exact, 35)
-        + weighted(fuzzy, 15)
-        + weighted(search, 15)
+        weighted(exact, 20)
+        + weighted(fuzzy, 10)
+        + weighted(search, 10)
         + weighted(collection, 10)
         + weighted(deck, 10)
-        + weighted(resolve, 15)
+        + weighted(web_search, 10)
+        + weighted(card_page, 10)
+        + weighted(token_page, 5)
+        + weighted(web_deck, 5)
+        + weighted(autocomplete, 10)
     )
     return mix, names
 
@@ -235,6 +247,84 @@ def adversaries(port: int, names: list[str], stop_at: float, seen: dict[str, lis
     return threads
 
 
+POISON = "/cards/search?q=" + quote("o:/(.{0,1000}){1000}/")
+ONE_MB_DECK = b"4 Lightning Bolt\n" * 61_000  # just under the 1 MiB body limit
+ATTACKERS = ("poisoning search", "endless request line", "512 idle sockets", "1 MB deck bodies")
+
+
+def attacker(kind: str, port: int, stop_at: float, seen: list[int]) -> list[threading.Thread]:
+    """The threads of one attacker of issue 50 (items 1-4), each at work until ``stop_at``; ``seen`` gets the
+    statuses it is answered (0: cut off, or no answer)."""
+
+    def poison() -> None:
+        while time.perf_counter() < stop_at:
+            seen.append(_post(port, "GET", POISON, b"", timeout=30))
+
+    def endless_line() -> None:
+        piece = b"a" * 65536
+        while time.perf_counter() < stop_at:
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+                answer = b""
+                try:
+                    sock.sendall(b"GET /search?q=")
+                    while time.perf_counter() < stop_at:
+                        sock.sendall(piece)
+                except OSError:
+                    pass
+                try:
+                    sock.settimeout(2)
+                    answer = sock.recv(4096)
+                except OSError:
+                    pass
+                seen.append(int(answer[9:12]) if answer[:5] == b"HTTP/" else 0)
+
+    def idle_sockets() -> None:
+        import selectors
+
+        def opened() -> socket.socket | None:
+            try:
+                return socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0))
+            except OSError:
+                return None
+
+        held = [s for s in (opened() for _ in range(512)) if s is not None]
+        with selectors.DefaultSelector() as sel:
+            for s in held:
+                sel.register(s, selectors.EVENT_READ)
+            while time.perf_counter() < stop_at:
+                for key, _ in sel.select(timeout=0.5):
+                    sock = key.fileobj
+                    assert isinstance(sock, socket.socket)
+                    try:
+                        answer = sock.recv(4096)
+                    except OSError:
+                        answer = b""
+                    seen.append(int(answer[9:12]) if answer[:5] == b"HTTP/" else 0)
+                    sel.unregister(sock)
+                    sock.close()
+                    again = opened()
+                    if again is not None:
+                        sel.register(again, selectors.EVENT_READ)
+            for key in list(sel.get_map().values()):
+                assert isinstance(key.fileobj, socket.socket)
+                key.fileobj.close()
+
+    def big_decks() -> None:
+        while time.perf_counter() < stop_at:
+            seen.append(_post(port, "POST", "/decks/check?format=modern", ONE_MB_DECK, timeout=60))
+
+    target, count = {
+        "poisoning search": (poison, 4),
+        "endless request line": (endless_line, 1),
+        "512 idle sockets": (idle_sockets, 1),
+        "1 MB deck bodies": (big_decks, 4),
+    }[kind]
+    threads = [threading.Thread(target=target, daemon=True) for _ in range(count)]
+    for t in threads:
+        t.start()
+    return threads
+
+
 def beside_a_big_deck(port: int, names: list[str], rounds: int = 40) -> dict[str, list[float]]:
     """Seconds of a 2-line deck check and of a first-asked /cards/named while a 1,000-misspelt-name deck is checked."""
     rng = random.Random(35)
@@ -274,13 +364,17 @@ def rss_mb(pid: int, field: str = "VmRSS") -> float:
     return float("nan")
 
 
+def vm_mb(pid: int) -> float:
+    return rss_mb(pid, "VmSize")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, default=OUT / "all-real.duckdb")
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--floor-seconds", type=float, default=20.0)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--procs", type=int, default=2)
+    parser.add_argument("--round-three", action="store_true", help="round three's adversaries too, together")
     args = parser.parse_args()
     build_all_real(args.db)
     mix, names = requests(args.db)
@@ -292,46 +386,46 @@ def main() -> None:
     try:
         wait_for(port, "/health", server)
         warm = wait_warm(port)
-        print(f"warm-up {warm:.1f} s; server RSS {rss_mb(server.pid):.0f} MB")
-        beside = beside_a_big_deck(port, names)
-        print(
-            f"while a deck of 1,000 misspelt names is checked (alone: {beside['big deck alone'][0]:.1f} s): "
-            + "; ".join(
-                f"{what} median {statistics.median(xs) * 1000:.0f} ms, max {max(xs) * 1000:.0f} ms (goal <= 200)"
-                for what, xs in beside.items()
-                if what != "big deck alone"
-            )
-        )
-        if args.floor_seconds > 0:
-            floor = mixed_load(port, mix, clients=args.clients, procs=args.procs, seconds=args.floor_seconds)
+        print(f"warm-up {warm:.1f} s; server RSS {rss_mb(server.pid):.0f} MB, virtual {vm_mb(server.pid):.0f} MB")
+        scenarios: list[str] = ["alone", *ATTACKERS] + (["round three"] if args.round_three else [])
+        alone_rps = float("nan")
+        for scenario in scenarios:
+            seen: list[int] = []
+            by_kind: dict[str, list[int]] = {}
+            stop_at = time.perf_counter() + args.seconds + 1.0
+            threads: list[threading.Thread] = []
+            if scenario == "round three":
+                threads = adversaries(port, names, stop_at, by_kind)
+            elif scenario != "alone":
+                threads = attacker(scenario, port, stop_at, seen)
+            peak = {"rss": 0.0, "vm": 0.0}
+            sampling = threading.Event()
+
+            def sample(peak: dict[str, float] = peak, sampling: threading.Event = sampling) -> None:
+                while not sampling.wait(0.5):
+                    peak["rss"] = max(peak["rss"], rss_mb(server.pid))
+                    peak["vm"] = max(peak["vm"], vm_mb(server.pid))
+
+            sampler = threading.Thread(target=sample, daemon=True)
+            sampler.start()
+            time.sleep(1.0)  # the attacker is at work
+            got = mixed_load(port, mix, clients=args.clients, procs=args.procs, seconds=args.seconds)
+            sampling.set()
+            sampler.join()
+            for t in threads:
+                t.join(timeout=35)
+            if scenario == "alone":
+                alone_rps = got["rps"]
             print(
-                f"floor (the mix alone, {args.floor_seconds:g} s): {floor['rps']:,.0f} req/s, p50 {floor['p50_ms']:.1f} ms, "
-                f"p99 {floor['p99_ms']:.1f} ms (named {floor['named_p99_ms']:.1f}, 2-line deck "
-                f"{floor['deck_p99_ms']:.1f}), 5xx {floor['server_errors']}"
+                f"{scenario:>20}: {got['rps']:,.0f} req/s ({got['rps'] / alone_rps * 100:.0f} % of alone), "
+                f"p50 {got['p50_ms']:.1f} ms, p99 {got['p99_ms']:.1f} ms, 5xx {got['server_errors']}, unexpected "
+                f"{got['errors']}; server RSS peak {peak['rss']:.0f} MB, virtual peak {peak['vm']:.0f} MB",
+                flush=True,
             )
-        start_rss = rss_mb(server.pid)
-        seen: dict[str, list[int]] = {}
-        stop_at = time.perf_counter() + args.seconds
-        threads = adversaries(port, names, stop_at, seen)
-        time.sleep(1.0)  # the adversaries are at work
-        got = mixed_load(port, mix, clients=args.clients, procs=args.procs, seconds=args.seconds - 1.0)
-        end_rss, peak_rss = rss_mb(server.pid), rss_mb(server.pid, "VmHWM")
-        for t in threads:
-            t.join(timeout=0.1)
-        print(
-            f"with adversaries ({args.seconds:g} s, {args.clients} clients): {got['rps']:,.0f} req/s, "
-            f"p50 {got['p50_ms']:.1f} ms, p99 {got['p99_ms']:.1f} ms (goal <= {GOALS['p99_ms']:.0f}), "
-            f"named p99 {got['named_p99_ms']:.1f} ms, 2-line deck p99 {got['deck_p99_ms']:.1f} ms "
-            f"(max {got['deck_max_ms']:.0f}), unexpected answers {got['errors']}, 5xx {got['server_errors']}"
-        )
-        for what, statuses in sorted(seen.items()):
-            counts = {s: statuses.count(s) for s in sorted(set(statuses))}
-            print(f"  {what}: " + ", ".join(f"{n} x {s or 'cut off'}" for s, n in counts.items()))
-        adversary_5xx = sum(1 for s in (x for v in seen.values() for x in v) if 500 <= s < 600 and s != 503)
-        print(
-            f"server RSS: {start_rss:.0f} MB at the start, peak {peak_rss:.0f} MB (goal <= {GOALS['rss_mb']:.0f}), "
-            f"{end_rss:.0f} MB at the end; adversaries' 5xx other than 503: {adversary_5xx}"
-        )
+            for what, statuses in ([(scenario, seen)] if seen else []) + sorted(by_kind.items()):
+                counts = {st: statuses.count(st) for st in sorted(set(statuses))}
+                print(f"{'':>22}{what}: " + ", ".join(f"{n} x {st or 'cut off'}" for st, n in counts.items()))
+        print(f"server RSS at the end {rss_mb(server.pid):.0f} MB, peak (VmHWM) {rss_mb(server.pid, 'VmHWM'):.0f} MB")
     finally:
         stop(server)
 

@@ -139,11 +139,13 @@ def test_too_many_or_too_large_headers_are_a_431(server: Server) -> None:
 
 def test_connections_are_capped(server: Server) -> None:
     """uvicorn's limit_concurrency is set: the (MAX_CONNECTIONS+1)th open connection is answered 503, Scryfall's
-    error object (uvicorn's own answer is plain text)."""
+    error object (uvicorn's own answer is plain text). The connections come from five addresses, each under its
+    own cap (CONNECTIONS_PER_CLIENT)."""
     socks = []
     try:
-        for _ in range(limits.MAX_CONNECTIONS + 5):
-            s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        for i in range(limits.MAX_CONNECTIONS + 5):
+            source = (f"127.0.0.{2 + i % 5}", 0)
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=source)
             socks.append(s)
         time.sleep(0.5)
         last = socks[-1]
@@ -644,3 +646,158 @@ def test_changes_follow_each_clients_address_and_a_stop_is_clean(sample_db_path:
     assert head == b"HTTP/1.1 200 OK" or _error_object(answer, 503, "service_unavailable"), answer[:300]
     assert "stopping" in _error_object(cut, 503, "service_unavailable")["details"]
     assert list(temp.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status"),
+    [
+        ("GET", "/sets/tcgplayer/%C2%B2", None, 404),  # "²" is a digit to str.isdigit
+        ("GET", "/sets/tcgplayer/" + "9" * 5000, None, 404),
+        ("GET", "/symbology/parse-mana?cost=" + "9" * 400, None, 422),
+        ("GET", "/symbology/parse-mana?cost=%7B" + "9" * 400 + "%7D", None, 422),
+        ("GET", "/symbology/parse-mana?cost=%7B%C2%B2%7D", None, 422),
+        ("POST", "/cards/collection", {"identifiers": [{"multiverse_id": 10**40}]}, 422),
+        ("POST", "/cards/collection", {"identifiers": [{"mtgo_id": int("9" * 4000)}]}, 422),
+        ("POST", "/cards/collection", {"identifiers": [{"mtgo_id": -1}]}, 422),
+    ],
+)
+def test_numbers_no_id_or_cost_has_are_an_error_object(
+    server: Server, method: str, path: str, body: dict | None, status: int
+) -> None:
+    """Unicode digits, 5,000 digits, a 400-digit generic cost, a 40-digit id: each a 4xx error object (were 500s)."""
+    data = None if body is None else json.dumps(body)  # (json.dumps writes a 4,000-digit int; httpx's json= too)
+    answer = server.client.request(method, path, content=data, headers={"content-type": "application/json"})
+    assert answer.status_code == status, answer.text[:300]
+    error = answer.json()
+    assert error["object"] == "error" and error["status"] == status and len(error["details"]) < 400
+
+
+def test_a_server_errors_log_line_cuts_a_long_path(caplog: pytest.LogCaptureFixture) -> None:
+    """A 500 logs its path cut to responses.LOGGED_PATH characters, not a 5,000-character path whole."""
+    import asyncio
+
+    from starlette.requests import Request
+
+    from oracle_tools.interfaces.serve.responses import LOGGED_PATH, server_error
+
+    path = "/sets/tcgplayer/" + "9" * 5000
+    request = Request({"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b""})
+    with caplog.at_level("ERROR", logger="oracle_tools.interfaces.serve"):
+        answer = asyncio.run(server_error(request, ValueError("x" * 5000)))
+    assert answer.status_code == 500
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert len(line) < 3 * LOGGED_PATH and "(5,016 characters)" in line
+
+
+def test_a_trailing_slash_redirect_is_relative_whatever_the_host_header(server: Server) -> None:
+    """`/search/` with `Host: evil.example` was redirected to http://evil.example/search: now to /search."""
+    for path, to in (
+        ("/search/", "/search"),
+        ("/cards/search/?q=t%3Agoblin", "/cards/search?q=t%3Agoblin"),
+        ("/card/", "/card"),
+    ):
+        answer = server.client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+        assert answer.status_code == 307 and answer.headers["location"] == to, (path, answer.headers)
+    assert server.client.get("/cards/search/", params={"q": "t:goblin"}, follow_redirects=True).status_code == 200
+
+
+def test_a_request_line_that_never_ends_is_a_414_at_once(server: Server) -> None:
+    """`GET /search?q=aaaa…` streamed without end: answered 414 once MAX_REQUEST_LINE bytes have come, and its
+    connection closed; it was kept growing (the event loop joining the pieces) until the header timeout, stalling
+    every other client. A request beside it is answered."""
+    target = b"/search?q=" + b"a" * (limits.MAX_REQUEST_LINE + 1 - len(b"/search?q="))  # one byte too many
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(b"GET " + target[:4096])
+        assert server.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
+        for start in range(4096, len(target), 4096):  # the line's end never comes: the answer comes at the limit
+            sock.sendall(target[start : start + 4096])
+        answer = _answer(sock, 5)  # (the last byte sent is the one over: the server has read all and closes)
+    assert answer.startswith(b"HTTP/1.1 414 URI Too Long\r\n"), answer[:200]
+    error = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+    assert (error["object"], error["status"], error["code"]) == ("error", 414, "uri_too_long")
+    assert f"{limits.MAX_REQUEST_LINE:,} bytes" in error["details"]
+    # a line just under the limit is read as usual
+    near = b"GET /cards/named?exact=Lightning+Bolt&pretty=false" + b"&x=" + b"a" * (limits.MAX_REQUEST_LINE - 200)
+    answer = _raw(server, near + b" HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+
+
+def test_one_address_holds_at_most_its_share_of_connections(server: Server) -> None:
+    """512 idle sockets from one address took every connection (every other client answered 503): one address
+    holds at most CONNECTIONS_PER_CLIENT; its next connection is answered 429 and closed at once, and a client at
+    another address is served meanwhile."""
+    socks = []
+    try:
+        for _ in range(limits.CONNECTIONS_PER_CLIENT):
+            socks.append(
+                socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0))
+            )
+        assert server.client.get("/health").status_code == 200  # every connection above is counted by now
+        extra = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0))
+        try:
+            error = _error_object(_answer(extra, 5), 429, "too_many_requests")
+            assert f"{limits.CONNECTIONS_PER_CLIENT} connections" in error["details"]
+        finally:
+            extra.close()
+        assert server.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def test_the_server_bounds_its_allocators_arenas_and_answers_big_bodies_without_a_5xx(server: Server) -> None:
+    """glibc gave each of the server's threads its own malloc arena (64 MB of address space each, up to 8 a
+    core): under a 4 GB address-space limit the real server reached 3.9 GB and answered 500 MemoryError. `serve`
+    runs with MALLOC_ARENA_MAX set (it runs itself again when it is not: the limit holds only when set before the
+    first thread); four 1 MB deck bodies at once, beside lookups, are 413s and no request is a 5xx."""
+    from oracle_tools.interfaces.serve import MALLOC_ARENAS
+
+    pid = server.proc.pid
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    assert f"MALLOC_ARENA_MAX={MALLOC_ARENAS}".encode() in environ
+    big = b"4 Lightning Bolt\n" * 61_000
+    statuses: list[int] = []
+
+    def post() -> None:
+        with httpx.Client(base_url=server.base, timeout=60) as c:
+            statuses.append(c.post("/decks/check", params={"format": "modern"}, content=big).status_code)
+
+    threads = [threading.Thread(target=post) for _ in range(4)]
+    for t in threads:
+        t.start()
+    named = [server.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code for _ in range(20)]
+    for t in threads:
+        t.join()
+    assert statuses == [413] * 4 and named == [200] * 20
+    status = Path(f"/proc/{pid}/status").read_text()
+    vm_mb = int(next(line for line in status.splitlines() if line.startswith("VmSize:")).split()[1]) // 1024
+    assert vm_mb < 4096, status
+
+
+def test_a_refused_request_line_logs_nothing() -> None:
+    """uvicorn logged "Invalid HTTP request received." for each 414 and 431 of ours: an endless request line sent
+    again and again filled the log, and the server's event loop blocked writing to a full stderr pipe."""
+    import logging
+
+    from starlette.responses import Response
+    from starlette.types import Receive, Scope, Send
+
+    from oracle_server import free_port, serving
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        await Response(b"ok")(scope, receive, send)
+
+    lines: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(record.getMessage())  # type: ignore[method-assign]
+    port = free_port()
+    try:
+        with serving(app, port, http=limits.GuardedHttpToolsProtocol, lifespan="off"):
+            logging.getLogger("uvicorn.error").addHandler(handler)  # (after uvicorn configured its logging)
+            for _ in range(3):
+                with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                    sock.sendall(b"GET /" + b"a" * limits.MAX_REQUEST_LINE)  # the last byte is the one over
+                    assert _answer(sock, 5).startswith(b"HTTP/1.1 414 ")
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
+    assert not [line for line in lines if "Invalid HTTP request" in line], lines

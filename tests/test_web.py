@@ -1195,3 +1195,14 @@ def test_every_page_has_the_one_header(client: Any) -> None:
         headers[path] = re.sub(r'value="[^"]*"|next=[^"]*"', "", found[0])
     assert len(set(headers.values())) == 1, headers
     assert "style-src 'self'" in client.get("/").headers["Content-Security-Policy"]  # the header's stylesheet
+
+
+def test_a_later_page_of_a_search_that_finds_nothing_is_the_empty_page(client: Any) -> None:
+    """`/search?q=zzzzqqq&page=2`: no card found, any page number is the page saying so (it was a 500 IndexError,
+    with a JSON body on an HTML page)."""
+    for page in ("2", "100000"):
+        answer = client.get("/search", params={"q": "zzzzqqq", "page": page})
+        assert answer.status_code == 200, answer.text[:300]
+        assert answer.headers["content-type"].startswith("text/html")
+    past = client.get("/search", params={"q": "t:goblin", "page": "2"})
+    assert past.status_code == 404 and past.headers["content-type"].startswith("text/html")

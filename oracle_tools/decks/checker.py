@@ -64,6 +64,7 @@ types are :mod:`oracle_tools.decks.report`. This module is the checker.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -134,28 +135,42 @@ FORMAT_ALIASES = ALIASES
 # --------------------------------------------------------------------------- inputs
 
 
-def to_decklists(item: DeckInput) -> list[Decklist]:
+def to_decklists(item: DeckInput, *, limits: bool = False) -> list[Decklist]:
     """A Decklist, a file path (a JSON cache gives all its decks) or decklist text, as Decklists.
 
     A ``str`` is a path when it has no line break and names an existing file; otherwise it is text.
-    Raises DecklistError when a file cannot be read.
+    Raises DecklistError when a file cannot be read; with ``limits``, DeckTooLargeError for text or a file of more
+    than MAX_DECK_LINES card lines, before it is parsed (:func:`check_text_size`).
     """
     if isinstance(item, Decklist):
         return [item]
     if isinstance(item, Path) or (isinstance(item, str) and "\n" not in item and len(item) < 4096 and _is_file(item)):
         path = Path(item)
-        deck = read_decklist(path)
+        if limits:
+            from oracle_tools.decks.decklist import _read_text
+
+            text = _read_text(path)
+            check_text_size(text, str(path))
+            deck = refuse_unreadable(parse_decklist(text, source=str(path)))
+        else:
+            deck = read_decklist(path)
         return read_decklists_json_cache(path) if _holds_several(deck) else [deck]
     if isinstance(item, str):
+        if limits:
+            check_text_size(item, "decklist text")
         return [parse_decklist(item)]
     raise TypeError(f"expected a Decklist, a path or decklist text, got {type(item).__name__}")
 
 
-def decklists_from_bytes(data: bytes, source: str) -> list[Decklist]:
+def decklists_from_bytes(data: bytes, source: str, *, how_to_lift: str | None = None) -> list[Decklist]:
     """The decks of a decklist file's bytes (sent over HTTP, say), read as :func:`to_decklists` reads the file:
     any decklist format, and a JSON tournament cache gives all its decks. ``source`` names the bytes in the decks
-    and in the DecklistError raised when they are no decklist (empty, binary, undecodable)."""
+    and in the DecklistError raised when they are no decklist (empty, binary, undecodable). With ``how_to_lift``
+    (the door's way to lift the limits), text of more than MAX_DECK_LINES card lines raises DeckTooLargeError
+    before it is parsed."""
     text = decode_decklist(data, source)
+    if how_to_lift is not None:
+        check_text_size(text, source, how_to_lift=how_to_lift)
     deck = refuse_unreadable(parse_decklist(text, source=source))
     return decklists_from_json(text, source) if _holds_several(deck) else [deck]
 
@@ -1121,6 +1136,27 @@ class DeckTooLargeError(DecklistError):
 LIFT_LIMITS = "deck check --no-limits, check_deck(..., limits=False)"
 
 
+#: A line with something on it (blank lines are no card lines), found by the regex engine: blank stretches cost no
+#: Python work. Text that begins as JSON (a deck, or a cache of many decks) is measured deck by deck (check_size).
+_FILLED_LINE = re.compile(r"[^\S\n]*\S[^\n]*")
+_JSON_START = re.compile(r"\s*[\[{]")
+
+
+def check_text_size(text: str, source: str, *, how_to_lift: str = LIFT_LIMITS) -> None:
+    """Raise :class:`DeckTooLargeError` for decklist text of more than :data:`MAX_DECK_LINES` lines with something
+    on them, before any parse work: the lines are counted as the text is read and the count stops at the first one
+    over (a 100 MB file of one line repeated is refused in a moment; parsed, it took minutes). JSON text passes:
+    its decks are measured once read (:func:`check_size`)."""
+    if _JSON_START.match(text):
+        return
+    if next(itertools.islice(_FILLED_LINE.finditer(text), MAX_DECK_LINES, None), None) is not None:
+        raise DeckTooLargeError(
+            f"{source}: more than {MAX_DECK_LINES:,} card lines; a deck check takes at most "
+            f"{MAX_DECK_LINES:,} lines and {MAX_DECK_NAMES:,} names. Check a smaller list, or lift the limit "
+            f"({how_to_lift})."
+        )
+
+
 def check_size(deck: Decklist, *, how_to_lift: str = LIFT_LIMITS) -> None:
     """Raise :class:`DeckTooLargeError` for a deck over the limits; its message ends saying ``how_to_lift`` them
     (a door where the library's ways do not apply, such as the HTTP API, says its own)."""
@@ -1144,7 +1180,7 @@ def check_deck(
 ) -> DeckReport:
     """Check one deck (a Decklist, a path or decklist text). Raises DecklistError for an unreadable file and
     DeckTooLargeError past the size limits (unless ``limits`` is False)."""
-    decks = to_decklists(deck)
+    decks = to_decklists(deck, limits=limits)
     if len(decks) != 1:
         raise DecklistError(f"{decks[0].source}: holds {len(decks)} decklists; check them with check_decks().")
     if limits:

@@ -44,17 +44,20 @@ def _deck_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
         raise click.BadParameter(str(exc).removeprefix("unknown format ")) from None
 
 
-def _decklists(path: Path) -> list[Decklist]:
-    """The decks of a decklist file, or of standard input for ``-``."""
-    from oracle_tools.decks.checker import to_decklists
+def _decklists(path: Path, *, limits: bool = True) -> list[Decklist]:
+    """The decks of a decklist file, or of standard input for ``-``; with ``limits``, text of more than
+    MAX_DECK_LINES card lines is refused before it is parsed (DeckTooLargeError)."""
+    from oracle_tools.decks.checker import check_text_size, to_decklists
     from oracle_tools.decks.decklist import MAX_DECKLIST_BYTES, parse_decklist
 
     if str(path) == "-":
         text = userfiles.read_user_text(
             sys.stdin.buffer, limit=MAX_DECKLIST_BYTES, what="decklist", kind=userfiles.DECKLIST
         )
+        if limits:
+            check_text_size(text, "standard input")
         return [parse_decklist(text, source="standard input")]
-    return to_decklists(path)
+    return to_decklists(path, limits=limits)
 
 
 @deck.command("check")
@@ -116,7 +119,7 @@ def deck_check(
         judged_by = db.legalities_source() if not as_json and fmt != "limited" else None
         for path in files:
             try:
-                decks = _decklists(path)
+                decks = _decklists(path, limits=not no_limits)
             except DecklistError as exc:
                 cannot_check(path, exc)
                 continue

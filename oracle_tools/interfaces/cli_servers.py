@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -69,6 +70,10 @@ def serve_command(
     """
     from oracle_tools.interfaces import serve as _serve
 
+    if _serve.arenas_unbounded():  # glibc's arena limit holds only when set before the first thread: run again so
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execve(sys.executable, sys.orig_argv, {**os.environ, "MALLOC_ARENA_MAX": str(_serve.MALLOC_ARENAS)})
     path = db_path or default_db_path()
     OracleDB(path).con.close()  # a missing database is one clear error line, before the server starts
     _serve.check_address(host, port)  # so is a host it cannot resolve or a port in use

@@ -35,6 +35,8 @@ ID_KINDS = {
     "tcgplayer": "? IN (tcgplayer_id, tcgplayer_etched_id)",
     "cardmarket": "cardmarket_id = ?",
 }
+#: The most digits a numeric id may have (any such number fits DuckDB's BIGINT; a longer one names no printing).
+MAX_ID_DIGITS = 18
 #: A database built before the foil and etched ids were read has only the first of each pair.
 _OLDER_ID_KINDS = {**ID_KINDS, "mtgo": "mtgo_id = ?", "tcgplayer": "tcgplayer_id = ?"}
 
@@ -70,14 +72,16 @@ def first_of_same_name(cur: Cursor, oracle_ids: Sequence[str], set_code: str | N
 
 def printing_by_id(cur: Cursor, kind: str, value: int | str) -> str | None:
     """The printing a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id (``kind``, a key of ``ID_KINDS``) names,
-    English first, then the lowest printing id, or None. Text that is not a number of at most 10 digits names no
-    printing."""
+    English first, then the lowest printing id, or None. Text that is not a number of at most 10 digits, and a
+    number outside 0 … 10**MAX_ID_DIGITS, names no printing."""
     import duckdb
 
     if isinstance(value, str):
         if not (value.isascii() and value.isdigit()) or len(value) > 10:
             return None  # ids are numbers: anything else names no card
         value = int(value)
+    if not 0 <= value < 10**MAX_ID_DIGITS:
+        return None  # past BIGINT (a 40-digit number): DuckDB would refuse the parameter; no printing has it
     sql = "SELECT id FROM printings WHERE {} ORDER BY (lang = 'en') DESC, id LIMIT 1"
     try:
         return _first(cur, sql.format(ID_KINDS[kind]), [value])

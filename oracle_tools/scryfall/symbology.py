@@ -92,7 +92,7 @@ def describe(symbol: str) -> dict[str, Any] | None:
 
     if inner in _COLOR_WORDS:  # CR 107.4a
         return card_symbol(f"one {_COLOR_WORDS[inner]} mana", mana_value=1, colors=[inner])
-    if inner.isdigit():  # CR 107.4b, 107.4d
+    if inner.isascii() and inner.isdigit() and len(inner) <= len(str(MAX_GENERIC)):  # CR 107.4b, 107.4d
         n = int(inner)
         return card_symbol(f"{_amount(n)} generic mana", mana_value=n, colors=[], funny=n > 20)
     if inner in ("X", "Y", "Z"):  # CR 107.3, 107.4b: zero everywhere but on the stack
@@ -151,7 +151,7 @@ _MANA_VALUE_ORDER = {"X": 0, "Y": 1, "Z": 2}
 
 def _sort_key(sym: dict[str, Any]) -> tuple[int, float, str]:
     inner = sym["symbol"][1:-1]
-    if inner.isdigit():
+    if inner.isascii() and inner.isdigit() and len(inner) <= len(str(MAX_GENERIC)):
         return (1, int(inner), inner)
     if inner in _MANA_VALUE_ORDER:
         return (0, _MANA_VALUE_ORDER[inner], inner)
@@ -188,6 +188,10 @@ def symbols(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     return sorted(described, key=_sort_key)
 
 
+#: The most generic mana a cost may have: Gleemax's {1000000}, the largest printed. A larger number (400 digits) is no
+#: cost a card has, and its mana value would not fit a float.
+MAX_GENERIC = 1_000_000
+
 _TOKEN = re.compile(r"\{(?P<braced>[^{}]*)\}|(?P<digits>[0-9]+)|(?P<letter>[A-Za-z½])|(?P<space>\s+)|(?P<other>.)")
 
 
@@ -209,7 +213,12 @@ def parse_mana(cost: str) -> dict[str, Any]:
                 f"cannot read {text!r} in the mana cost {cost!r}: write symbols such as 2WW or {{2}}{{W}}"
             )
         inner = text.upper()
-        if inner.isdigit():
+        if inner.isascii() and inner.isdigit():  # ("²" is a digit to str.isdigit; int() refuses it)
+            if len(inner.lstrip("0")) > len(str(MAX_GENERIC)) or generic + int(inner) > MAX_GENERIC:
+                raise ManaCostError(
+                    f"the mana cost {cost[:60]!r} has more than {MAX_GENERIC:,} generic mana (Gleemax's, the most "
+                    "printed); give a smaller number"
+                )
             generic += int(inner)
             has_generic = True
             continue

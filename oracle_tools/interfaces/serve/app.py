@@ -42,8 +42,8 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import BaseRoute, Route
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Match, Route, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oracle_tools.errors import OracleToolsError
@@ -299,6 +299,32 @@ def _in_form(status: int, headers: dict[str, str], body: bytes, form: tuple[str,
     return Response(status_code=302, headers=keep | links | {"location": image})
 
 
+def relative_slash_redirects(router: Router) -> None:
+    """A path one slash away from a route's (``/search/``, ``/cards/search/``) is redirected (307) to that route's
+    path by a relative ``Location`` (the path and query as sent): Starlette's own redirect named the request's Host
+    header (``Host: evil.example`` → ``Location: http://evil.example/search``), and no request makes an answer point
+    elsewhere. Other misses are the 404 error object, as before."""
+    router.redirect_slashes = False
+    fallback = router.default
+
+    async def default(scope: Scope, receive: Receive, send: Send) -> None:
+        raw = scope.get("raw_path") or scope["path"].encode("utf-8")
+        path = scope["path"]
+        if scope["type"] == "http" and path != "/":
+            swapped = {**scope, "path": path.rstrip("/") if path.endswith("/") else path + "/"}
+            if any(route.matches(swapped)[0] is not Match.NONE for route in router.routes):
+                sent = raw.decode("latin-1")
+                target = sent.rstrip("/") if sent.endswith("/") else sent + "/"
+                query = scope.get("query_string", b"").decode("latin-1")
+                # one leading slash: "//host/…" would be a protocol-relative address, another host's
+                location = "/" + target.lstrip("/") + (f"?{query}" if query else "")
+                await RedirectResponse(location, status_code=307)(scope, receive, send)
+                return
+        await fallback(scope, receive, send)
+
+    router.default = default
+
+
 def api_routes() -> list[BaseRoute]:
     """Every API route, in the order Starlette matches them: the one list (a new endpoint is added here)."""
     return [
@@ -404,6 +430,7 @@ def create_app(
             Exception: server_error,
         },
     )
+    relative_slash_redirects(app.router)
     app.state.store = store
     app.state.links = links
     app.state.pools = {name: Pool(name, threads, queue) for name, (threads, queue) in POOLS.items()}

@@ -1,6 +1,8 @@
 """Connection limits uvicorn does not set itself: a client must send its request headers in time (no
 slowloris: a connection trickling one byte at a time would hold its socket forever, since every byte resets
-uvicorn's keep-alive timer), and with a bounded number and size of headers (431 otherwise). uvicorn's own
+uvicorn's keep-alive timer), with a request line of at most MAX_REQUEST_LINE bytes (414 at once otherwise) and a
+bounded number and size of headers (431 otherwise); one client address holds at most CONNECTIONS_PER_CLIENT
+connections (429 beyond). uvicorn's own
 ``limit_concurrency`` caps connections (503 beyond) and ``timeout_keep_alive`` closes idle ones.
 
 A client that stops reading is cut off: when what the server has to send it stays unsent for WRITE_TIMEOUT
@@ -53,6 +55,12 @@ MAX_HEADERS = 100
 MAX_HEADER_BYTES = 16 * 1024
 #: Connections and requests in progress at once; more are answered 503 (uvicorn's limit_concurrency).
 MAX_CONNECTIONS = 512
+#: Connections one client address may hold at once (a quarter of MAX_CONNECTIONS); its next one is answered 429 and
+#: closed at once, so one address holding idle sockets cannot take the connections every other client shares.
+CONNECTIONS_PER_CLIENT = MAX_CONNECTIONS // 4
+#: The longest request line (method, target, version) read: a longer one is answered 414 and the connection closed
+#: as soon as that many bytes have come (as common servers: nginx and Apache take 8 KB), never kept in memory whole.
+MAX_REQUEST_LINE = 8 * 1024
 #: Seconds an idle keep-alive connection stays open.
 KEEP_ALIVE = 5
 #: Seconds a stopping server (SIGINT, SIGTERM) gives the answers in flight: after it, those not begun are answered
@@ -121,14 +129,30 @@ class GuardedHttpToolsProtocol(CutsOffStalledReaders, HttpToolsProtocol):
     _refused = False
     _header_count = 0
     _header_bytes = 0
+    _url_bytes = 0
+    _counted_as: str | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.app = _quiet_once_answered(self.app)
+        self.logger = _QuietOnceRefused(self, self.logger)  # type: ignore[assignment]  # a Logger to uvicorn
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm()
+        peer = transport.get_extra_info("peername")
+        client = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        held = _connections_by_client(self.server_state)
+        if held.get(client, 0) >= CONNECTIONS_PER_CLIENT:
+            self._refuse(
+                429,
+                "Too Many Requests",
+                f"this client address holds {CONNECTIONS_PER_CLIENT} connections already; "
+                "send the next request on one of them",
+            )
+            return
+        held[client] = held.get(client, 0) + 1
+        self._counted_as = client
 
     def _arm(self) -> None:
         self._disarm()
@@ -165,8 +189,22 @@ class GuardedHttpToolsProtocol(CutsOffStalledReaders, HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         # Each request has its own header limits: pipelined requests arrive in one read, before any answer.
-        self._header_count = self._header_bytes = 0
+        self._header_count = self._header_bytes = self._url_bytes = 0
         super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        # The parser hands the target over in pieces as they arrive (each read's part of it): a line that never
+        # ends is refused at MAX_REQUEST_LINE bytes, not appended to without end (uvicorn joins the pieces).
+        self._url_bytes += len(url)
+        if self._url_bytes > MAX_REQUEST_LINE:
+            self._refuse(
+                414,
+                "URI Too Long",
+                f"the request line is longer than {MAX_REQUEST_LINE:,} bytes; send a shorter address "
+                "(a long list of names or a decklist goes in a POST body)",
+            )
+            raise _Refused
+        super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._header_count += 1
@@ -209,7 +247,41 @@ class GuardedHttpToolsProtocol(CutsOffStalledReaders, HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._counted_as is not None:
+            held = _connections_by_client(self.server_state)
+            left = held.get(self._counted_as, 1) - 1
+            if left > 0:
+                held[self._counted_as] = left
+            else:
+                held.pop(self._counted_as, None)
+            self._counted_as = None
         super().connection_lost(exc)
+
+
+def _connections_by_client(state: ServerState) -> dict[str, int]:
+    """The open connections of each client address, kept on the server's state (one count per server)."""
+    held: dict[str, int] | None = getattr(state, "oracle_tools_connections_by_client", None)
+    if held is None:
+        held = {}
+        setattr(state, "oracle_tools_connections_by_client", held)  # noqa: B010 - no attribute of uvicorn's class
+    return held
+
+
+class _QuietOnceRefused:
+    """uvicorn's logger for one connection, without the "Invalid HTTP request received." warning uvicorn logs when
+    a refusal of ours (414, 431) stops the parser: the client was answered, and a line for each would let an
+    attacker fill the log — and block the event loop on a full stderr pipe (the server stalled so under an endless
+    request line sent again and again)."""
+
+    def __init__(self, protocol: GuardedHttpToolsProtocol, logger: Any) -> None:
+        self._protocol, self._logger = protocol, logger
+
+    def warning(self, msg: str, *args: Any, **kwargs: Any) -> None:
+        if not self._protocol._refused:
+            self._logger.warning(msg, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._logger, name)
 
 
 async def _over_the_connection_limit(scope: Scope, receive: Receive, send: Send) -> None:

@@ -236,12 +236,13 @@ def search_page_context(db: OracleDB, request: Request, context: dict[str, Any])
     pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
     if total and page > pages:
         raise PageError(f"Page {page} is past the last page ({pages}) of {counted(total, 'card')}.", 404)
-    start = (page - 1) * PAGE_SIZE
+    start = (page - 1) * PAGE_SIZE if total else 0
     if not total and not QUERY_SYNTAX.search(q) and len(q) <= MAX_NAME:
         # A bare word searches the English names (Scryfall's rule): a misspelt, foreign or alternate name finds no
         # card. Read as a name (CR 201, Scryfall's fuzzy rule), it may: the page says which card it names.
         context["name_hint"] = db.resolve(q, fuzzy=True)
-    cards = kept_card_objects(db, context.get("generation"), ids=ids.slice(start, start + PAGE_SIZE))
+    # No card found: any page is the empty first page (a slice past the end of no ids is an error, not a page).
+    cards = kept_card_objects(db, context.get("generation"), ids=ids.slice(start, start + PAGE_SIZE)) if total else []
     base = {"q": q, "order": context["order"], "dir": context["dir"], "unique": context["unique"]}
     defaults = {"order": "name", "dir": "auto", "unique": "cards"}
     kept = {k: v for k, v in base.items() if defaults.get(k) != v}

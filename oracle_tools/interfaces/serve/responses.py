@@ -22,6 +22,8 @@ from oracle_tools.interfaces.serve.pools import Pool
 from oracle_tools.interfaces.serve.store import Generation
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
+#: Characters of a path (and of an error's text) a log line shows: a 5,000-character path is not repeated whole.
+LOGGED_PATH = 200
 
 
 class ApiError(Exception):
@@ -186,7 +188,9 @@ async def server_error(request: Request, exc: Exception) -> Response:
     damaged = damage_answer(exc, request.scope.get("oracle_tools.generation"))
     if damaged is not None:  # the file, not the server: no error logged for each request (the first is warned of)
         return damaged
-    log.error("%s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
+    path = request.url.path
+    shown = path if len(path) <= LOGGED_PATH else f"{path[:LOGGED_PATH]}… ({len(path):,} characters)"
+    log.error("%s %s: %s: %s", request.method, shown, type(exc).__name__, str(exc)[:LOGGED_PATH])
     return error_response(
         ApiError(
             500,

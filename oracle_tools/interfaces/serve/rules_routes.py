@@ -119,13 +119,17 @@ async def choose_name_list(request: Request) -> Response:
     return await answer_remembered(request, params, work, "large")
 
 
+#: How the deck size limits are lifted, as the HTTP doors say it (the library's argument does not apply there).
+HTTP_LIFT = "oracle-tools deck check --no-limits on this machine"
+
+
 async def decks_check(request: Request) -> Response:
     """POST /decks/check?format=[&commander=…] with a decklist body (``deck check FILE --format F --json``).
 
     The body is read exactly as the CLI reads a file (any decklist format; a JSON tournament cache
     gives a list of reports); the reports say ``source`` "request body".
     """
-    from oracle_tools.decks.checker import check_size, decklists_from_bytes, format_rules
+    from oracle_tools.decks.checker import DeckTooLargeError, check_size, decklists_from_bytes, format_rules
     from oracle_tools.errors import DecklistError
 
     params = endpoint_params(request, frozenset({"format", "commander"}), scryfall=False)
@@ -142,13 +146,15 @@ async def decks_check(request: Request) -> Response:
     def work(gen: Generation) -> Response:
         import dataclasses
 
-        try:
-            decks = decklists_from_bytes(body, "the request body")
+        try:  # more than MAX_DECK_LINES card lines is refused as the text is read, before it is parsed
+            decks = decklists_from_bytes(body, "the request body", how_to_lift=HTTP_LIFT)
+        except DeckTooLargeError as exc:
+            raise ApiError(413, str(exc)) from None
         except DecklistError as exc:
             raise ApiError(400, str(exc)) from None
         for deck in decks:  # before any work: a deck over the limits is refused at once
             try:
-                check_size(deck, how_to_lift="oracle-tools deck check --no-limits on this machine")
+                check_size(deck, how_to_lift=HTTP_LIFT)
             except DecklistError as exc:
                 raise ApiError(413, str(exc)) from None
         reports = []

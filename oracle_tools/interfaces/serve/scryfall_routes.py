@@ -6,8 +6,9 @@ oracle_tools/scryfall/lookups.py, the answers' objects the library's (card objec
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 from starlette.requests import Request
@@ -35,7 +36,7 @@ from oracle_tools.interfaces.serve.responses import (
     raw_json_response,
     sentence,
 )
-from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, Generation, IdList, Kept
+from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, ByteCache, Generation, IdList, Kept
 from oracle_tools.names.resolver import Resolution
 from oracle_tools.scryfall import cardjson, lookups
 from oracle_tools.text.counts import counted
@@ -45,7 +46,9 @@ MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
 AUTOCOMPLETE_LIMIT = 20  # names per /cards/autocomplete answer, as on Scryfall
 # What these routes keep per database generation (``Generation.cached``)
-AUTOCOMPLETE_NAMES: Kept[list[tuple[str, str]]] = Kept("(normalized name, name) of every card name")
+AUTOCOMPLETE_NAMES: Kept[NameText] = Kept("every card name, normalized, in one text")
+AUTOCOMPLETE_ANSWERS: Kept[ByteCache] = Kept("autocomplete answers by normalized query")
+AUTOCOMPLETE_CACHE_BYTES = 4 * 1024 * 1024  # bytes of autocomplete answers kept per generation
 CATALOGS: Kept[list[str]] = Kept("catalogs")  # per catalog name
 SETS: Kept[list[dict[str, Any]]] = Kept("set objects")
 SYMBOLOGY: Kept[bytes] = Kept("the symbology list as JSON")
@@ -262,18 +265,66 @@ async def card_random(request: Request) -> Response:
     return await answer_in_threadpool(request, work)
 
 
-def _autocomplete_names(gen: Generation) -> list[tuple[str, str]]:
-    """(normalized name, name) of every Oracle card name in the reference, sorted by name."""
+class NameText(NamedTuple):
+    """Every Oracle card name sorted by name, and their normalized forms in one text (each after a line break), so
+    the names starting with or containing a query are found by ``str.find`` (the C loop), in name order, stopping
+    at the 20th: no Python loop over every name on each keystroke."""
+
+    text: str
+    starts: list[int]  # where each normalized name begins in ``text``
+    names: list[str]
+
+    def find(self, needle: str, limit: int, *, prefix: bool, skip: frozenset[str] = frozenset()) -> list[str]:
+        """Up to ``limit`` names (in name order, none of ``skip``) whose normalized form starts with ``needle``
+        (``prefix``) or contains it."""
+        if not needle or "\n" in needle:
+            return []
+        wanted = "\n" + needle if prefix else needle
+        found: list[str] = []
+        pos = 0
+        while len(found) < limit:
+            at = self.text.find(wanted, pos)
+            if at < 0:
+                break
+            i = bisect.bisect_right(self.starts, at + 1 if prefix else at) - 1
+            if self.names[i] not in skip:
+                found.append(self.names[i])
+            pos = self.starts[i + 1] - 1 if i + 1 < len(self.starts) else len(self.text)  # the next name on
+        return found
+
+
+def _autocomplete_names(gen: Generation) -> NameText:
+    """Every Oracle card name in the reference, sorted by name, as a :class:`NameText`."""
     from oracle_tools.text.matching import normalize
 
-    def build() -> list[tuple[str, str]]:
-        return [(normalize(name), name) for name in lookups.card_names(gen.cursor())]
+    def build() -> NameText:
+        names = list(lookups.card_names(gen.cursor()))
+        starts: list[int] = []
+        pos = 1
+        for name in names:
+            starts.append(pos)
+            pos += len(normalize(name)) + 1
+        text = "\n" + "\n".join(normalize(name) for name in names)
+        return NameText(text, starts, names)
 
     return gen.cached(AUTOCOMPLETE_NAMES, build)
 
 
+def autocomplete(gen: Generation, key: str) -> list[str]:
+    """Up to 20 card names whose normalized form starts with ``key``, then more that contain it (Scryfall's
+    autocomplete); fewer than 2 characters give none, as on Scryfall."""
+    if len(key) < 2:
+        return []
+    index = _autocomplete_names(gen)
+    names = index.find(key, AUTOCOMPLETE_LIMIT, prefix=True)
+    if len(names) < AUTOCOMPLETE_LIMIT:
+        names += index.find(key, AUTOCOMPLETE_LIMIT - len(names), prefix=False, skip=frozenset(names))
+    return names
+
+
 async def cards_autocomplete(request: Request) -> Response:
-    """GET /cards/autocomplete?q=: a catalog of up to 20 card names starting with (then containing) q."""
+    """GET /cards/autocomplete?q=: a catalog of up to 20 card names starting with (then containing) q. Each answer
+    is kept per database generation (every keystroke of every reader asks again)."""
     from oracle_tools.text.matching import normalize
 
     params = endpoint_params(request, frozenset({"q", "include_extras"}))
@@ -282,16 +333,13 @@ async def cards_autocomplete(request: Request) -> Response:
     key = normalize(query)
 
     def work(gen: Generation) -> Response:
-        names: list[str] = []
-        if len(key) >= 2:  # Scryfall: fewer than 2 characters give an empty catalog
-            entries = _autocomplete_names(gen)
-            names = [name for norm, name in entries if norm.startswith(key)][:AUTOCOMPLETE_LIMIT]
-            if len(names) < AUTOCOMPLETE_LIMIT:
-                seen = set(names)
-                names += [name for norm, name in entries if key in norm and name not in seen][
-                    : AUTOCOMPLETE_LIMIT - len(names)
-                ]
-        return json_response({"object": "catalog", "total_values": len(names), "data": names})
+        answers = gen.cached(AUTOCOMPLETE_ANSWERS, lambda: ByteCache(AUTOCOMPLETE_CACHE_BYTES))
+        body: bytes | None = answers.get(key)
+        if body is None:
+            names = autocomplete(gen, key)
+            body = json_bytes({"object": "catalog", "total_values": len(names), "data": names})
+            answers.put(key, body, len(body) + len(key))
+        return raw_json_response(body)
 
     return await answer_in_threadpool(request, work)
 
@@ -416,6 +464,10 @@ def _check_identifier(item: Any, index: int) -> dict[str, Any]:
         expected = int if key in ("mtgo_id", "multiverse_id") else str
         if not isinstance(value, expected) or isinstance(value, bool):
             raise ApiError(422, f"{where}.{key} must be a {'number' if expected is int else 'string'}.")
+        if isinstance(value, int) and not 0 <= value < 10**lookups.MAX_ID_DIGITS:
+            raise ApiError(
+                422, f"{where}.{key} is not an id: give a whole number of at most {lookups.MAX_ID_DIGITS} digits."
+            )
         if isinstance(value, str) and (len(value) > MAX_NAME or not value.strip()):
             raise ApiError(422, f"{where}.{key} is empty or longer than {MAX_NAME:,} characters.")
     keys = frozenset(item)
@@ -573,7 +625,9 @@ async def set_by_tcgplayer(request: Request) -> Response:
         from oracle_tools.scryfall.sets import find_tcgplayer_set
 
         sets = _sets(gen)
-        found = find_tcgplayer_set(sets, int(wanted)) if wanted.isdigit() else None
+        # a group id is a number of ASCII digits ("²" is a digit to str.isdigit, and int() refuses it and 5,000 digits)
+        number = wanted.isascii() and wanted.isdigit() and len(wanted) <= lookups.MAX_ID_DIGITS
+        found = find_tcgplayer_set(sets, int(wanted)) if number else None
         if found is None:
             why = (
                 ""
