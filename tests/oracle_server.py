@@ -10,11 +10,12 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 
@@ -55,6 +56,9 @@ class Server:
         self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        # The child's output goes to files, not pipes: a pipe nobody reads fills at 64 KB and then blocks the
+        # server's event loop on its next log line (a flood of refused requests did exactly that).
+        self._err = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 -- closed by stop(), after the child
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -67,28 +71,37 @@ class Server:
                 str(self.port),
                 *options,
             ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+            stdout=subprocess.DEVNULL,
+            stderr=self._err,
             env={**os.environ, **env} if env else None,
         )
         self.client = httpx.Client(base_url=self.base, timeout=30)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a deadline, not a wait: a loaded machine may take long to start it
         while True:
             try:
                 self.client.get("/cards/autocomplete?q=li")
                 break
             except httpx.TransportError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"server did not start: {self.proc.communicate()[1][-2000:]}") from None
+                    self.proc.kill()
+                    self.proc.wait()
+                    raise RuntimeError(f"server did not start: {self._read(self._err)[-2000:]}") from None
                 time.sleep(0.1)
 
     def stop(self) -> str:
         self.client.close()
         self.proc.send_signal(signal.SIGINT)
         try:
-            _, err = self.proc.communicate(timeout=15)
+            self.proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            _, err = self.proc.communicate()
+            self.proc.wait()
+        err = self._read(self._err)
+        self._err.close()
         return err
+
+    @staticmethod
+    def _read(file: IO[str]) -> str:
+        file.flush()
+        file.seek(0)
+        return file.read()

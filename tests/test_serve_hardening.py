@@ -632,7 +632,8 @@ def test_changes_follow_each_clients_address_and_a_stop_is_clean(sample_db_path:
         stalled = _stalled_body(srv)
         time.sleep(0.3)  # the deck is being checked, the stalled body read
         srv.proc.send_signal(signal.SIGTERM)
-        _, err = srv.proc.communicate(timeout=limits.GRACE_PERIOD + 60)  # a guard against a hang, not a measure
+        srv.proc.wait(timeout=limits.GRACE_PERIOD + 60)  # a guard against a hang, not a measure
+        err = srv.stop()  # the process has ended: this reads what it wrote
         stopped = True
         answer = _answer(checking, 5)
         checking.close()
