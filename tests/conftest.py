@@ -68,6 +68,14 @@ def _hypothesis_profiles() -> None:
     settings.load_profile(PROFILE)
 
 
+def pytest_make_parametrize_id(config: pytest.Config, val: object, argname: str) -> str | None:
+    """Binary parameters (a gzip, zip or tar file made at import) are named by their length: their bytes hold the
+    time they were made, and xdist's workers, which each collect the tests, must see the same names."""
+    if isinstance(val, bytes) and not (len(val) <= 40 and all(32 <= b < 127 or b in b"\t\n" for b in val)):
+        return f"{len(val)}-bytes"
+    return None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     _hypothesis_profiles()
     # The ingests a test runs in this process build within the same limit as the shared databases below.

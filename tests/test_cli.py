@@ -547,7 +547,7 @@ def test_an_ingest_option_another_overrides_is_refused_not_ignored(tmp_path: Pat
 
 @pytest.mark.parametrize(
     ("content", "kind"),
-    [(b"[]\n", "JSON text"), (gzip.compress(b"[]\n"), "a gzip file"), (b"", "an empty file")],
+    [(b"[]\n", "JSON text"), (gzip.compress(b"[]\n", mtime=0), "a gzip file"), (b"", "an empty file")],
 )
 @pytest.mark.parametrize("command", [["resolve", "Shock"], ["sql", "SELECT 1"], ["info"]])
 def test_a_db_that_is_no_duckdb_file_is_said_in_one_line(
