@@ -3,6 +3,7 @@ loaded machine a start that takes half a second can take five."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import time
@@ -15,10 +16,31 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def child_pids(pid: int) -> list[int]:
+    """The live children of process ``pid`` (of all its threads), from /proc; none once it ended."""
+    found: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(child) for child in (task / "children").read_text().split()]
+    except OSError:  # ended while read
+        pass
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """:func:`cpu_seconds` of ``pid`` and its live children (``sql`` runs the query in a child)."""
+    total = 0.0
+    for each in (pid, *child_pids(pid)):
+        with contextlib.suppress(OSError):  # ended while read
+            total += cpu_seconds(each)
+    return total
+
+
 def wait_until_busy(proc: subprocess.Popen[str] | subprocess.Popen[bytes], seconds: float, timeout: float = 60) -> None:
-    """Until ``proc`` has used ``seconds`` of CPU (past its start, into the work); fails if it ends first."""
+    """Until ``proc`` and its children have used ``seconds`` of CPU (past its start, into the work); fails if it
+    ends first."""
     deadline = time.monotonic() + timeout
-    while cpu_seconds(proc.pid) < seconds:
+    while tree_cpu_seconds(proc.pid) < seconds:
         assert proc.poll() is None, "the process ended before it got busy"
         assert time.monotonic() < deadline, f"the process used under {seconds} s of CPU in {timeout} s"
         time.sleep(0.05)

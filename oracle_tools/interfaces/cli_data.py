@@ -277,23 +277,26 @@ def sql(
     """
     import duckdb
 
-    from oracle_tools.store.sqlfiles import QueryStop
+    from oracle_tools.store.boundedsql import BoundedQuery
+    from oracle_tools.store.sqlfiles import check_read_only
     from oracle_tools.store.stopping import StopOnSignals
 
     one_output_format(as_json, as_csv)
-    stop = QueryStop(timeout, what="the query")
-    # Ctrl-C calls DuckDB's interrupt() from a thread at once: a Python handler would wait for DuckDB to look for
-    # signals, which a nested-loop join does not do for minutes.
+    # The query runs in a child process the operating system bounds (store.boundedsql): its address space is
+    # limited by --memory-limit and it is killed at --timeout, whatever DuckDB's own limits miss. Ctrl-C and
+    # SIGTERM kill it at once.
     with StopOnSignals() as signals, open_db(db_path) as db:
-        signals.add(stop.interrupt)
-        db.sql_memory_limit = memory_limit
+        check_read_only(query)
+        db._check_exists()  # the same clear line as every command's for a missing or foreign file
+        bounded = BoundedQuery(db.path, memory_limit=memory_limit, timeout=timeout)
+        signals.add(bounded.interrupt)
         try:
             if as_json or as_csv:  # every row, written batch by batch as DuckDB reads them
-                columns, batches = db.sql_stream(query, list(params), stop=stop)
+                columns, batches = bounded.stream(query, list(params))
                 (stream_json if as_json else stream_csv)(columns, batches)
                 return
             # the table shows 50 rows: only those become Python values
-            columns, rows, total = db.sql_rows(query, list(params), limit=50, stop=stop)
+            columns, rows, total = bounded.rows(query, list(params), limit=50)
         except duckdb.OutOfMemoryException:
             raise OracleToolsError(
                 f"the query needs more than --memory-limit {memory_limit} of memory and was stopped; narrow it "
@@ -311,6 +314,8 @@ def sql(
             if (placeholders := _placeholders_unfilled(exc, params)) is not None:
                 raise OracleToolsError(placeholders) from None
             raise OracleToolsError(f"SQL failed: {one_line(error_line(exc))}") from None
+        finally:
+            bounded.close()  # no child is left behind, whatever ended the command
     import shutil
 
     from oracle_tools.interfaces.render import fitted_table
