@@ -147,9 +147,9 @@ def to_decklists(item: DeckInput, *, limits: bool = False) -> list[Decklist]:
     if isinstance(item, Path) or (isinstance(item, str) and "\n" not in item and len(item) < 4096 and _is_file(item)):
         path = Path(item)
         if limits:
-            from oracle_tools.decks.decklist import _read_text
+            from oracle_tools.decks.decklist import read_decklist_text
 
-            text = _read_text(path)
+            text = read_decklist_text(path)
             check_text_size(text, str(path))
             deck = refuse_unreadable(parse_decklist(text, source=str(path)))
         else:

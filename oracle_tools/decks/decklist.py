@@ -1239,7 +1239,9 @@ def _line_at(text: str, line: int) -> str:
     return text[start : end if end >= 0 else len(text)]
 
 
-def _read_text(path: Path) -> str:
+def read_decklist_text(path: Path) -> str:
+    """The text of the decklist file at ``path``, size-checked and decoded; a missing, unreadable or binary file is
+    one :class:`DecklistError` line."""
     path = Path(path)
     if not path.exists():
         raise DecklistError(f"{path}: no such file; check the path (relative paths start from {Path.cwd()}).")
@@ -1288,7 +1290,7 @@ def read_decklist(path: Path) -> Decklist:
     does not parse.
     UTF-8 (with or without BOM), UTF-16 with BOM, CRLF and Windows-1252 / Latin-1 files are read.
     """
-    text = _read_text(Path(path))
+    text = read_decklist_text(Path(path))
     return refuse_unreadable(parse_decklist(text, source=str(path)))
 
 
@@ -1323,7 +1325,7 @@ def read_decklists_json_cache(path: Path, *, commander_in_sideboard: bool | None
     not JSON, or holds no decklists.
     """
     path = Path(path)
-    return decklists_from_json(_read_text(path), str(path), commander_in_sideboard=commander_in_sideboard)
+    return decklists_from_json(read_decklist_text(path), str(path), commander_in_sideboard=commander_in_sideboard)
 
 
 def decklists_from_json(text: str, source: str, *, commander_in_sideboard: bool | None = None) -> list[Decklist]:

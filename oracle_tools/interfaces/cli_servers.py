@@ -70,7 +70,8 @@ def serve_command(
     """
     from oracle_tools.interfaces import serve as _serve
 
-    if _serve.arenas_unbounded():  # glibc's arena limit holds only when set before the first thread: run again so
+    if _serve.arenas_unbounded() and _this_process_is_the_command():
+        # glibc's arena limit holds only when set before the first thread: run again so
         sys.stdout.flush()
         sys.stderr.flush()
         os.execve(sys.executable, sys.orig_argv, {**os.environ, "MALLOC_ARENA_MAX": str(_serve.MALLOC_ARENAS)})
@@ -106,3 +107,15 @@ def mcp_command(db_path: Path | None, query_timeout: float) -> None:
     from oracle_tools.interfaces import mcp_server
 
     mcp_server.run(db_path or default_db_path(), query_timeout=query_timeout)
+
+
+def _this_process_is_the_command() -> bool:
+    """Whether this process was started as ``oracle-tools serve`` (the console script, ``python -m oracle_tools`` or
+    ``python -m oracle_tools.interfaces.cli``), so that running its own arguments again runs the server again. The
+    command called inside another program (click's CliRunner in a test, a notebook) must not replace that
+    program's process."""
+    program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
+    ours = program.name == "oracle-tools" or (
+        program.name in ("cli.py", "__main__.py") and program.parent.name in ("oracle_tools", "interfaces")
+    )
+    return ours and "serve" in sys.argv[1:]
