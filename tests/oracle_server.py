@@ -71,6 +71,7 @@ class Server:
                 str(self.port),
                 *options,
             ],
+            stdin=subprocess.DEVNULL,  # not the test process's: under xdist that is the worker's pipe to pytest
             stdout=subprocess.DEVNULL,
             stderr=self._err,
             env={**os.environ, **env} if env else None,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle_tools.store.boundedsql import BoundedQuery, size_bytes
+from oracle_tools.store.boundedsql import ALLOWANCE, BoundedQuery, size_bytes
 from oracle_tools.store.sqlfiles import QueryTimeoutError
 
 from processes import child_pids, wait_until_busy
@@ -74,7 +74,9 @@ def test_memory_blow_up_peak_stays_under_the_limit(sample_db_path: Path) -> None
     proc.stdout.close()
     proc.stderr.close()
     assert proc.returncode == 2 and err == MEMORY_LINE, err
-    assert usage.ru_maxrss * 1024 < size_bytes("300MB") + 512 * 1024**2, usage.ru_maxrss
+    # the child's cap: what it maps once connected (about 250 MB; 350 MB allowed here), --memory-limit, ALLOWANCE;
+    # unbounded, the same query peaked at 1.3 GB and answered
+    assert usage.ru_maxrss * 1024 < size_bytes("300MB") + ALLOWANCE + 350 * 1024**2, usage.ru_maxrss
     assert all(_gone(pid) for pid in children)
 
 
