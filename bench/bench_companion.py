@@ -1,4 +1,4 @@
-"""``deck check`` of a deck with a Companion section beside the same deck without it (CR 702.139, issue 52).
+"""``deck check`` of a deck with a Companion section beside the same deck without it (CR 702.139).
 
     python bench/bench_companion.py [--db PATH] [--runs N]
 

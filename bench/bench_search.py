@@ -278,7 +278,7 @@ def main() -> int:
     return 0
 
 
-#: is: keywords of issue 54, each timed beside t:creature (goal: within 2x of its cost).
+#: the land-cycle and card-property is: keywords, each timed beside t:creature (goal: within 2x of its cost).
 NEW_KEYWORDS = ("frenchvanilla", *LAND_CYCLES)
 
 

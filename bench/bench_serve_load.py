@@ -1,4 +1,5 @@
-"""The server under a mixed load, alone and with each attacker of issue 50's items 1-4 beside it, on a real database.
+"""The server under a mixed load, alone and with each attacker beside it (a poisoning search, an endless request
+line, idle sockets, 1 MB decks), on a real database.
 
     python bench/bench_serve_load.py [--db PATH] [--seconds 60] [--clients 16] [--procs 2] [--round-three]
 

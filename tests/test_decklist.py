@@ -979,7 +979,7 @@ def test_a_trailing_hash_comment_is_no_part_of_the_name() -> None:
     assert rows(d) == [(4, "Lightning Bolt")] and d.entries[0].set_code == "M11"
 
 
-# -- CSV exports and files that are no decklist (issue 53, item 7) -------------------------------------------------
+# -- CSV exports and files that are no decklist ---------------------------------------------------------------
 
 #: The header lines of the four sites' CSV exports, as they write them (checked against their exporters).
 CSV_EXPORTS = {

@@ -1,4 +1,4 @@
-"""`sql` runs the user's query in a child process the operating system bounds (issue 50, item 5): an address-space
+"""`sql` runs the user's query in a child process the operating system bounds: an address-space
 limit from --memory-limit and a kill at --timeout, whatever DuckDB's own limits miss."""
 
 from __future__ import annotations

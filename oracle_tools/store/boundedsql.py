@@ -1,4 +1,4 @@
-"""A user's ``sql`` query run in a child process the operating system bounds (issue 50, item 5).
+"""A user's ``sql`` query run in a child process the operating system bounds.
 
 DuckDB's ``memory_limit`` covers its buffer pool, not every allocation (a ``repeat(name, 20000)`` over a cross join
 took 8 GB under a 2 GB limit), and its ``interrupt()`` is seen only between tasks (such a query ran 16-44 s past a
