@@ -823,7 +823,7 @@ def _py313_calls(python: Path, client: str, real: RealServer, facts: dict[str, A
     import os
 
     env = os.environ | {"SCRYFALL_BASE_URL": real.base, "SCRYFALL_RATE_LIMIT_DELAY": "0"}  # pyscryfall's settings
-    wanted = {k: facts[k] for k in ("card", "set_id", "set_tcgplayer", "typed_goblins")}  # what calls.py reads
+    wanted = {k: facts[k] for k in ("card", "set_id", "set_tcgplayer", "typed_goblins", "numbered")}  # calls.py reads
     done = subprocess.run(
         [str(python), str(PY / "calls.py"), client, real.base, json.dumps(wanted, default=str), str(work)],
         capture_output=True,
@@ -847,6 +847,16 @@ def _py313_facts(real: RealServer) -> dict[str, Any]:
     facts["set_id"] = facts["card"]["set_id"]
     # the goblins of sets a source gives a set_type for (scryfall-py's Card requires it: docs/serve.md), as aioscryfall
     facts["typed_goblins"] = "t:goblin game:paper -e:om1"
+    # a random card of the sets whose printings all have a collector number: scryfall-py's Card requires
+    # scryfall_uri, a permapage built from the number, and the 2025 alternate-names file gives OM1 printings none
+    # (docs/serve.md); None where every printing has one
+    unnumbered = [
+        s
+        for (s,) in real.con.execute(
+            "SELECT DISTINCT set_code FROM printings WHERE collector_number IS NULL ORDER BY 1"
+        ).fetchall()
+    ]
+    facts["numbered"] = " ".join(f"-e:{s}" for s in unnumbered) or None
     facts["sets"] = sorted(facts["sets"])
     facts["goblins"] = sorted(facts["goblins"])
     return facts

@@ -66,7 +66,9 @@ def scryfall_py(base: str, facts: dict[str, Any], workdir: str) -> dict[str, Any
         "named_fuzzy": lambda: str(wait(client.search_cards_named(fuzzy=card["name"].lower())).oracle_id),
         "named_set": lambda: wait(client.search_cards_named(exact=card["name"], set=card["set"])).set,
         "autocomplete": lambda: list(wait(client.cards_autocomplete(card["name"][:6])).data),
-        "random": lambda: wait(client.get_random_card()).name,
+        "random": lambda: (
+            wait(client.get_random_card(q=facts["numbered"]) if facts["numbered"] else client.get_random_card()).name
+        ),
         "random_query": lambda: wait(client.get_random_card(q=facts["typed_goblins"])).name,
         # not called: get_all_sets (its Set model requires set_type, which no source gives for some sets here:
         # docs/serve.md)
