@@ -106,3 +106,20 @@ class Server:
         file.flush()
         file.seek(0)
         return file.read()
+
+
+def mcp_tool_json(db: Any, tool: str, arguments: dict[str, object]) -> Any:
+    """The JSON the MCP tool ``tool`` answers on ``db`` (an ``OracleDB``), the server built in process as
+    ``oracle-tools mcp`` builds it."""
+    import asyncio
+    import json
+
+    from mcp.types import CallToolResult, TextContent
+
+    from oracle_tools.interfaces.mcp_server import build_server
+
+    result = asyncio.run(build_server(db).call_tool(tool, arguments))
+    assert isinstance(result, CallToolResult)
+    (content,) = result.content
+    assert isinstance(content, TextContent)
+    return json.loads(content.text)

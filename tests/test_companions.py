@@ -235,24 +235,9 @@ def _the_problem(problems: list[dict[str, Any]]) -> dict[str, Any]:
     return p
 
 
-def _mcp(db: OracleDB, tool: str, arguments: dict[str, object]) -> Any:
-    """The JSON the MCP tool answers (the server built in process, as `oracle-tools mcp` builds it)."""
-    import asyncio
-
-    from mcp.types import CallToolResult, TextContent
-
-    from oracle_tools.interfaces.mcp_server import build_server
-
-    result = asyncio.run(build_server(db).call_tool(tool, arguments))
-    assert isinstance(result, CallToolResult)
-    (content,) = result.content
-    assert isinstance(content, TextContent)
-    return json.loads(content.text)
-
-
 def test_the_companion_rule_through_every_door(db: OracleDB, companion_db_path: Path, tmp_path: Path) -> None:
     """Library, CLI, MCP, HTTP and the web page give the same companion problem (all ask OracleDB.check_deck)."""
-    from oracle_server import Server
+    from oracle_server import Server, mcp_tool_json
 
     library = db.check_deck(LURRUS_EDH, format="commander").to_dict()
     detail = _the_problem(library["problems"])["detail"]
@@ -263,7 +248,7 @@ def test_the_companion_rule_through_every_door(db: OracleDB, companion_db_path: 
     )
     assert cli.exit_code == 1, cli.output
     assert _the_problem(json.loads(cli.stdout)["problems"])["detail"] == detail
-    assert _the_problem(_mcp(db, "check_deck", {"decklist": LURRUS_EDH, "format": "commander"})["problems"])
+    assert _the_problem(mcp_tool_json(db, "check_deck", {"decklist": LURRUS_EDH, "format": "commander"})["problems"])
     server = Server(companion_db_path, "--no-warm")
     try:
         api = server.client.post("/decks/check", params={"format": "commander"}, content=LURRUS_EDH.encode())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 import pytest
@@ -465,27 +464,14 @@ GLUED = {
 }
 
 
-def _mcp(db: OracleDB, tool: str, arguments: dict[str, object]) -> Any:
-    """The JSON the MCP tool answers (the server built in process, as `oracle-tools mcp` builds it)."""
-    import asyncio
-
-    from mcp.types import CallToolResult, TextContent
-
-    from oracle_tools.interfaces.mcp_server import build_server
-
-    result = asyncio.run(build_server(db).call_tool(tool, arguments))
-    assert isinstance(result, CallToolResult)
-    (content,) = result.content
-    assert isinstance(content, TextContent)
-    return json.loads(content.text)
-
-
 def test_a_glued_comma_is_a_word_break_through_every_door(sample_db: OracleDB, monkeypatch: pytest.MonkeyPatch) -> None:
     """'Jace,the Mind Sculptor' folds to 'jacethe mind sculptor', no name's key; read with the comma as a space it is
     Jace, the Mind Sculptor (CR 201.2), by both strategies, both batch paths, the CLI and MCP. The stored keys are
     untouched: a database built before reads it too."""
     from oracle_tools.names import index as index_module
     from oracle_tools.names.point import PointNames
+
+    from oracle_server import mcp_tool_json
 
     assert all(sample_db.resolve(name).name == name for name in set(GLUED.values()))
     for resolver in (PointNames(sample_db.con), sample_db.name_index):
@@ -504,8 +490,8 @@ def test_a_glued_comma_is_a_word_break_through_every_door(sample_db: OracleDB, m
         main, ["resolve", "--db", str(sample_db.path), "--batch", "-", "--json"], input="\n".join(GLUED)
     )
     assert [row["name"] for row in json.loads(batch.stdout)] == list(GLUED.values())
-    assert _mcp(sample_db, "resolve", {"name": "Jace,the Mind Sculptor"})["name"] == "Jace, the Mind Sculptor"
-    answers = _mcp(sample_db, "resolve_batch", {"names": list(GLUED)})
+    assert mcp_tool_json(sample_db, "resolve", {"name": "Jace,the Mind Sculptor"})["name"] == "Jace, the Mind Sculptor"
+    answers = mcp_tool_json(sample_db, "resolve_batch", {"names": list(GLUED)})
     assert [row["name"] for row in answers] == list(GLUED.values())
     # fuzzy reads the words the same way: 'jace,the mind' is Jace, the Mind Sculptor's words
     assert sample_db.resolve("jace,the mind", fuzzy=True).name == "Jace, the Mind Sculptor"
@@ -572,7 +558,7 @@ def test_a_blank_is_a_word_of_the_name_through_every_door(blank_db_path: Path) -
     card, CR 111.1), never _____ Goblin's."""
     from oracle_tools.names.point import PointNames
 
-    from oracle_server import Server
+    from oracle_server import Server, mcp_tool_json
 
     typed = _blank_typings()
     with OracleDB(blank_db_path) as db:
@@ -589,7 +575,7 @@ def test_a_blank_is_a_word_of_the_name_through_every_door(blank_db_path: Path) -
         deck = "".join(f"1 {text}\n" for text in ("_____ Goblin", "________ Goblin", *BLANK_NAMES[:5]))
         report = db.check_deck(deck, format="limited")
         assert not [p for p in report.problems if p.kind == "unknown_card"], report.problems
-        assert _mcp(db, "resolve", {"name": "________ Goblin"})["name"] == "_____ Goblin"
+        assert mcp_tool_json(db, "resolve", {"name": "________ Goblin"})["name"] == "_____ Goblin"
     runner = CliRunner()
     one = runner.invoke(main, ["resolve", "--db", str(blank_db_path), "--json", "--", "_____ goblin"])
     assert one.exit_code == 0 and json.loads(one.stdout)["name"] == "_____ Goblin"

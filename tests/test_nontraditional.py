@@ -88,9 +88,7 @@ def test_a_plane_or_a_scheme_is_no_card_of_any_deck_checked(db: OracleDB) -> Non
 
 def test_the_attraction_rule_through_every_door(db: OracleDB, db_path: Path, tmp_path: Path) -> None:
     """Library, CLI, HTTP, the web page and MCP say the same (all ask OracleDB.check_deck)."""
-    from test_companions import _mcp
-
-    from oracle_server import Server
+    from oracle_server import Server, mcp_tool_json
 
     library = db.check_deck(BOOTH_EDH, format="commander").to_dict()
     deck = tmp_path / "booth.txt"
@@ -101,7 +99,7 @@ def test_the_attraction_rule_through_every_door(db: OracleDB, db_path: Path, tmp
     assert cli.exit_code == 1, cli.output
     answer = json.loads(cli.stdout)
     assert (answer["problems"], answer["notes"]) == (library["problems"], library["notes"])
-    mcp = _mcp(db, "check_deck", {"decklist": BOOTH_EDH, "format": "commander"})
+    mcp = mcp_tool_json(db, "check_deck", {"decklist": BOOTH_EDH, "format": "commander"})
     assert (mcp["problems"], mcp["notes"]) == (library["problems"], library["notes"])
     server = Server(db_path, "--no-warm")
     try:
