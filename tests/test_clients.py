@@ -847,13 +847,13 @@ def _py313_facts(real: RealServer) -> dict[str, Any]:
     facts["set_id"] = facts["card"]["set_id"]
     # the goblins of sets a source gives a set_type for (scryfall-py's Card requires it: docs/serve.md), as aioscryfall
     facts["typed_goblins"] = "t:goblin game:paper -e:om1"
-    # a random card of the sets whose printings all have a collector number: scryfall-py's Card requires
-    # scryfall_uri, a permapage built from the number, and the 2025 alternate-names file gives OM1 printings none
-    # (docs/serve.md); None where every printing has one
+    # a random card of the sets whose printings all have a collector number and a rarity: scryfall-py's Card
+    # requires scryfall_uri (a permapage built from the number; the 2025 alternate-names file gives OM1 printings
+    # none) and rarity (absent from the synthetic sample objects): docs/serve.md; None where every printing has both
     unnumbered = [
         s
         for (s,) in real.con.execute(
-            "SELECT DISTINCT set_code FROM printings WHERE collector_number IS NULL ORDER BY 1"
+            "SELECT DISTINCT set_code FROM printings WHERE collector_number IS NULL OR rarity IS NULL ORDER BY 1"
         ).fetchall()
     ]
     facts["numbered"] = " ".join(f"-e:{s}" for s in unnumbered) or None
