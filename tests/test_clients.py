@@ -847,14 +847,20 @@ def _py313_facts(real: RealServer) -> dict[str, Any]:
     facts["set_id"] = facts["card"]["set_id"]
     # the goblins of sets a source gives a set_type for (scryfall-py's Card requires it: docs/serve.md), as aioscryfall
     facts["typed_goblins"] = "t:goblin game:paper -e:om1"
-    # a random card of the sets whose printings all have a collector number and a rarity: scryfall-py's Card
-    # requires scryfall_uri (a permapage built from the number; the 2025 alternate-names file gives OM1 printings
-    # none) and rarity (absent from the synthetic sample objects): docs/serve.md; None where every printing has both
+    # a random card of the sets whose printings all have a collector number, a rarity and a set_type: scryfall-py's
+    # Card requires scryfall_uri (a permapage built from the number; the 2025 alternate-names file gives OM1 printings
+    # none), rarity (absent from the synthetic sample objects) and set_type (absent from the 2019 dump and from the
+    # trimmed list, and added from the shipped set table only for the sets it knows): docs/serve.md; None where every
+    # printing has all three
+    from oracle_tools.scryfall.sets import shipped_set
+
     unnumbered = [
-        s
-        for (s,) in real.con.execute(
-            "SELECT DISTINCT set_code FROM printings WHERE collector_number IS NULL OR rarity IS NULL ORDER BY 1"
+        code
+        for code, complete, typed in real.con.execute(
+            "SELECT set_code, bool_and(collector_number IS NOT NULL AND rarity IS NOT NULL), "
+            "bool_and(set_type IS NOT NULL) FROM printings GROUP BY set_code ORDER BY 1"
         ).fetchall()
+        if not complete or not (typed or (shipped_set(code) or {}).get("set_type"))
     ]
     facts["numbered"] = " ".join(f"-e:{s}" for s in unnumbered) or None
     facts["sets"] = sorted(facts["sets"])
