@@ -274,3 +274,29 @@ def test_an_example_that_needs_setup_says_so_before_its_output() -> None:
             for command in re.findall(r'"([^"]+)"', block.group("setup")):
                 shown = command.replace("$SAMPLE", "oracle_tools/data/sample")
                 assert f"`{shown}`" in prose, (path.name, command, prose[-300:])
+
+
+def _architecture_rows() -> dict[str, str]:
+    """docs/architecture.md's table of packages: the package (``store``, ``interfaces``, ``db.py`` …) -> its row."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    return {m[1].rstrip("/"): m[0] for m in re.finditer(r"^\| `([^`]+)` \|.*$", text, flags=re.M)}
+
+
+def test_the_architecture_names_every_module_in_its_packages_row() -> None:
+    """A newcomer finds each module where its layer is described: every module of the package is named, in
+    backticks, in the row of the top-level package that holds it (interfaces/serve/ in interfaces' row)."""
+    rows = _architecture_rows()
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    package = ROOT / "oracle_tools"
+    unnamed = []
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).parts
+        if path.name == "__init__.py":
+            continue
+        if len(parts) == 1:  # a top-level module has its own row, or is named in the text (errors.py, `__main__`)
+            if path.name not in rows and path.name not in text and f"`{path.stem}`" not in text:
+                unnamed.append(path.name)
+            continue
+        if f"`{path.stem}`" not in rows.get(parts[0], ""):
+            unnamed.append("/".join(parts))
+    assert rows and not unnamed, f"not named in docs/architecture.md's row of its package: {unnamed}"
