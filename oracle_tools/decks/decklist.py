@@ -176,9 +176,6 @@ class Decklist:
     def companions(self) -> list[DeckEntry]:
         return self.section("companion")
 
-    def maybeboard(self) -> list[DeckEntry]:
-        return self.section("maybeboard")
-
     def total(self, section: str | None = None) -> int:
         """Number of cards (sum of counts), in one section or in all of them."""
         return sum(e.count for e in self.entries if section is None or e.section == section)

@@ -6,7 +6,7 @@ name (:class:`LineName`), and the :class:`DeckReport` of one deck. Plain types, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 __all__ = ["PROBLEM_KINDS", "UNJUDGED_KINDS", "VERDICTS", "DeckReport", "LineName", "Problem"]
 
@@ -77,8 +77,6 @@ class DeckReport:
     # them and never reads them, so the named form is made on demand (line_names, lines)
     line_rows: list[tuple[Any, ...]] = field(default_factory=list)
 
-    LINE_FIELDS: ClassVar[tuple[str, ...]] = LineName._fields
-
     @property
     def line_names(self) -> list[LineName]:
         """Which decklist line used which name, one per line naming a card."""
@@ -102,7 +100,7 @@ class DeckReport:
 
     @property
     def lines(self) -> list[dict[str, Any]]:
-        """Which decklist line used which name, one dict per line naming a card (``LINE_FIELDS``)."""
+        """Which decklist line used which name, one dict per line naming a card (``LineName``'s fields)."""
         return [x._asdict() for x in self.line_names]
 
     def to_dict(self) -> dict[str, Any]:
