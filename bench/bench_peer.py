@@ -76,7 +76,11 @@ def run(argv: list[str], env: dict[str, str]) -> Run:
     with tempfile.NamedTemporaryFile("r", suffix=".time") as record:
         started = time.perf_counter()
         proc = subprocess.run(
-            [TIME, "-q", "-f", "%M %U %S", "-o", record.name, *argv], env=env, capture_output=True, text=True
+            [TIME, "-q", "-f", "%M %U %S", "-o", record.name, *argv],
+            env=env,
+            capture_output=True,
+            text=True,
+            cwd=tempfile.gettempdir(),  # not a checkout: `python -c` puts its folder first on sys.path
         )
         wall = time.perf_counter() - started
         if proc.returncode != 0:

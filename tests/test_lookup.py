@@ -380,6 +380,50 @@ def test_point_queries_import_only_duckdbs_engine(sample_db_path: Path, tmp_path
     assert _imports_after(["deck", "check", str(deck), "--format", "modern"], sample_db_path) == {"_duckdb"}
 
 
+def _package_after(args: list[str], db: Path) -> tuple[set[str], bool]:
+    """The oracle_tools modules a fresh process imported for the command ``args``, and whether it read the shipped
+    Comprehensive Rules text (the vocabulary's rules: ``text.vocabulary._shipped``)."""
+    code = (
+        "import sys\nfrom oracle_tools.interfaces.cli import main\n"
+        f"try:\n    main({args!r}, standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+        "vocabulary = sys.modules.get('oracle_tools.text.vocabulary')\n"
+        "read = vocabulary is not None and vocabulary._shipped.cache_info().currsize > 0\n"
+        "print('MODULES:', *sorted(m for m in sys.modules if m.startswith('oracle_tools')), 'RULES-READ:', read)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"ORACLE_TOOLS_DB": str(db), "PATH": "/usr/bin:/bin"},
+    ).stdout
+    modules, read = out.rsplit("MODULES:", 1)[1].split("RULES-READ:")
+    return set(modules.split()), read.strip() == "True"
+
+
+#: The packages a command about one name never needs unless it is its own job (issue 55: a fresh process imports
+#: what its command uses).
+_OTHER_JOBS = ("ingest", "history", "search", "choose", "scryfall", "interfaces.serve", "interfaces.mcp_server")
+
+
+def test_a_fresh_resolve_token_or_deck_check_imports_only_their_own_job(sample_db_path: Path, tmp_path: Path) -> None:
+    def others(modules: set[str], *jobs: str) -> set[str]:
+        return {m for m in modules if any(m == f"oracle_tools.{j}" or m.startswith(f"oracle_tools.{j}.") for j in jobs)}
+
+    resolved, rules_read = _package_after(["resolve", "Lightning Bolt"], sample_db_path)
+    assert others(resolved, *_OTHER_JOBS, "decks", "tokens", "text.comprules") == set()
+    assert not rules_read  # the name rules need no word list of the Comprehensive Rules
+    token, _ = _package_after(["token", "Lightning Bolt"], sample_db_path)
+    assert others(token, *_OTHER_JOBS, "decks", "text.comprules") == set()
+    deck = tmp_path / "two-lines.txt"
+    deck.write_text("4 Lightning Bolt\n4 Counterspell\n", encoding="utf-8")
+    checked, rules_read = _package_after(["deck", "check", str(deck), "--format", "modern"], sample_db_path)
+    assert others(checked, *_OTHER_JOBS, "tokens", "text.comprules") == set()
+    # CR 702.139a: a companion's condition may ask for permanent cards (CR 110.4's list, read from the rules);
+    # a deck without a companion never asks, so its check reads no rules text
+    assert not rules_read
+
+
 def test_sql_and_search_print_without_polars_or_arrow(sample_db_path: Path) -> None:
     # the table, --json and --csv of `sql` and `search` are drawn from DuckDB rows (oracle_tools/interfaces/render.py)
     duckdb = {"duckdb", "_duckdb"}

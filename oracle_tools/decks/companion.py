@@ -170,13 +170,19 @@ class LibraryFacts:
         if scope == "nonland":
             return "Land" not in self.card_types
         if scope == "permanent":
-            return bool(self.card_types & _PERMANENT)
+            return bool(self.card_types & _permanent_types())
         if scope in ("creature", "land"):
             return scope.capitalize() in self.card_types
         return True
 
 
-_PERMANENT = frozenset(vocabulary.permanent_types())
+@functools.cache
+def _permanent_types() -> frozenset[str]:
+    """CR 110.4's permanent types, read from the shipped rules when a condition first asks (a deck check without a
+    companion never does: a fresh process does not read the rules text for it)."""
+    return frozenset(vocabulary.permanent_types())
+
+
 _CHARACTERISTIC_ROLES = frozenset(r.role for r in layouts.FACE_ROLES if r.characteristic_face)
 _SYMBOLS = re.compile(r"\{[^{}]+\}")
 # "[Cost]: [Effect]" (CR 602.1a): a colon after something, a space after the colon (not "1:1" ratios)
