@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oracle_tools import OracleDB
-from oracle_tools.decks.cardrules import CardRules, _partner_abilities
+from oracle_tools.decks.cardrules import CardRules, CardRulesTable, _partner_abilities
 from oracle_tools.decks.checker import (
     FORMATS,
     PROBLEM_KINDS,
@@ -1076,6 +1076,46 @@ def test_a_small_deck_check_reads_plain_rows_without_joins_aggregates_or_sorts(s
     heavy = re.compile(r"\b(JOIN|GROUP\s+BY|ORDER\s+BY|DISTINCT|OVER|UNION)\b|\(\s*SELECT\b", re.I)
     assert recording.queries, "the check ran no query"
     assert [q for q in recording.queries if heavy.search(q)] == []
+
+
+def _queries_of_decks(db_path: Path, count: int) -> list[str]:
+    """The statements ``count`` small decks (ten sample cards each, legacy and modern in turn), checked one at a time
+    in one OracleDB (the point checker: fewer than OracleDB.POINT_LOOKUPS checks), ran."""
+    with OracleDB(db_path) as db:
+        names = [n for (n,) in db.con.execute("SELECT name FROM cards WHERE is_card ORDER BY name").fetchall()]
+        assert len(names) >= 10 * count
+        recording = _RecordingConnection(db.con)
+        db._con = recording  # type: ignore[assignment]
+        for deck in range(count):
+            text = "".join(f"1 {name}\n" for name in names[10 * deck : 10 * deck + 10])
+            db.check_deck(text, format=("legacy", "modern")[deck % 2])
+        db._con = recording._con
+    return recording.queries
+
+
+def test_one_deck_at_a_time_costs_what_its_names_cost(sample_db_path: Path) -> None:
+    # Issue 55: each deck checked one at a time reads its own cards, not again what a batch reads once: a format's
+    # legalities are read whole from the second deck on (not per deck for each format met so far), and the meld
+    # results and back faces a resolved name may be (CR 712.4b, 712.8a) come from one read of the faces' roles, not
+    # one query per name.
+    four, eight = _queries_of_decks(sample_db_path, 4), _queries_of_decks(sample_db_path, 8)
+    legalities = [q for q in eight if re.search(r"FROM legalities\b", q)]
+    assert len(legalities) == len([q for q in four if re.search(r"FROM legalities\b", q)]) <= 6, legalities
+    notes = [q for q in eight if "FROM faces WHERE oracle_id = $oid" in q or "role IN" in q]
+    assert len(notes) <= 1 + 3 * 2, notes  # the roles once; three queries for a card that has such a face
+    assert (len(eight) - len(four)) / 4 <= 6  # a deck: its names (names, cards, faces) and its cards' rules (2)
+
+
+def test_the_warm_checker_makes_the_rules_of_the_cards_it_meets(sample_db: OracleDB) -> None:
+    # The warm checker reads every card's facts at once but makes a card's rules when a deck first names it (making
+    # them for every card first was most of its start); each is the rules the facts give (the point checker's,
+    # test_the_point_checker_reads_each_card_as_the_warm_checker_does)
+    checker = sample_db.deck_checker
+    assert isinstance(checker.cards, CardRulesTable)
+    report = checker.check(parse_decklist("4 Lightning Bolt\n4 Counterspell\n"), "legacy")
+    assert [p.kind for p in report.problems] == ["deck_size"]
+    made = len(checker.cards._made)
+    assert 2 <= made < len(checker.cards) / 10, made
 
 
 def test_the_point_checker_reads_each_card_as_the_warm_checker_does(sample_db_path: Path) -> None:

@@ -76,6 +76,7 @@ from oracle_tools.decks import companion
 from oracle_tools.decks.cardrules import (
     NONTRADITIONAL,
     CardRules,
+    CardRulesTable,
     Nontraditional,
     card_rules,
     deck_limit_from_text,
@@ -255,7 +256,7 @@ class DeckChecker:
         :class:`PointDeckChecker` starts from none and loads the cards of the decks it checks)."""
         self._con = con
         self._names = names
-        self.cards: dict[str, CardRules] = self._all_card_rules(con) if cards is None else cards
+        self.cards: Mapping[str, CardRules] = CardRulesTable(con) if cards is None else cards
         self._legal: dict[str, dict[str, str]] = {}
         self._resolved: dict[str, CardHit | _Miss] = {}
         self._misses: dict[str, Any] = {}  # names prefetch() found unknown, as not_found Resolutions
@@ -277,14 +278,6 @@ class DeckChecker:
         view = copy.copy(self)
         view._con = con
         return view
-
-    @staticmethod
-    def _all_card_rules(con: duckdb.DuckDBPyConnection) -> dict[str, CardRules]:
-        limits = stored_deck_limits(con)  # None: a database built before name_references (read the text instead)
-        return {
-            row["oracle_id"]: card_rules(row if limits is None else {**row, "deck_limit": limits.get(row["oracle_id"])})
-            for row in read_card_facts(con)
-        }
 
     # -- per-format legality, loaded on first use ---------------------------------------------
 
@@ -1329,10 +1322,19 @@ class PointDeckChecker(DeckChecker):
     query each per deck), not those of the whole card pool: a fresh process checking one list."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, names: NameResolver) -> None:
-        super().__init__(con, names, cards={})
+        self._cards: dict[str, CardRules] = {}  # the cards loaded so far (self.cards)
+        super().__init__(con, names, cards=self._cards)
         self._looked_up: set[str] = set()  # the names whose cards are loaded (or that name none)
+        self._checked = 0  # decks checked so far
+        self._whole: set[str] = set()  # the formats whose legalities are read for every card
 
     def check(self, deck: Decklist, fmt: str | FormatRules, *, commanders: Iterable[str] | None = None) -> DeckReport:
+        self._checked += 1
+        if self._checked == 2:
+            # A second deck: each format's legalities are read whole (one scan, ~15 ms), not again for the cards of
+            # every later deck (a scan of the whole table each time: the legalities have no index by card)
+            for key in list(self._legal):
+                self._legal[key] = dict(self._format_statuses(key))
         texts = [e.name for e in deck.entries if e.section != "maybeboard"] + list(commanders or ())
         self._load_names(self._unseen(texts))  # one query for the whole list
         return super().check(deck, fmt, commanders=commanders)
@@ -1358,18 +1360,24 @@ class PointDeckChecker(DeckChecker):
         if not new:
             return
         for row in read_card_facts(self._con, new):
-            self.cards[row["oracle_id"]] = card_rules(row)
-        for fmt, table in self._legal.items():
-            table.update(self._statuses(fmt, new))
-
-    def _statuses(self, fmt: str, oids: Sequence[str]) -> list[tuple[str, str]]:
-        return self._con.execute(
-            "SELECT oracle_id, status FROM legalities WHERE format = $fmt AND oracle_id IN $oids",
-            {"fmt": fmt, "oids": list(oids)},
-        ).fetchall()
+            self._cards[row["oracle_id"]] = card_rules(row)
+        partial = [fmt for fmt in self._legal if fmt not in self._whole]
+        if partial:  # the formats read for the cards loaded so far, in one scan
+            for fmt, oracle_id, status in self._con.execute(
+                "SELECT format, oracle_id, status FROM legalities WHERE format IN $fmts AND oracle_id IN $oids",
+                {"fmts": partial, "oids": new},
+            ).fetchall():
+                self._legal[fmt][oracle_id] = status
 
     def _format_statuses(self, fmt: str) -> list[tuple[str, str]]:
-        return self._statuses(fmt, list(self.cards))  # the cards loaded so far; load() adds the later ones
+        if self._checked > 1:  # every card's (see check)
+            self._whole.add(fmt)
+            return super()._format_statuses(fmt)
+        # the first deck: the cards loaded so far; load() adds the later ones
+        return self._con.execute(
+            "SELECT oracle_id, status FROM legalities WHERE format = $fmt AND oracle_id IN $oids",
+            {"fmt": fmt, "oids": list(self.cards)},
+        ).fetchall()
 
     def _found(self, res: Any) -> Any:
         if res.oracle_id and res.oracle_id not in self.cards:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from oracle_tools.names.resolver import Resolution
 
-__all__ = ["FaceNotes", "back_face_note", "meld_result_note"]
+__all__ = ["FaceNotes", "back_face_note", "meld_result_note", "noted_cards"]
 
 _QUERY = """
 SELECT f.oracle_id, f.name, f.role, c.name AS card,
@@ -27,6 +27,18 @@ SELECT f.oracle_id, f.name, f.role, c.name AS card,
 FROM faces f JOIN cards c USING (oracle_id)
 WHERE f.role IN ('meld_result', 'back')
 """
+
+
+#: The faces a note is about (CR 712.4b, 712.8a).
+_NOTED_ROLES = ("meld_result", "back")
+
+
+def noted_cards(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The cards that have a face a note is about (a meld result or a back face), by a plain read of the faces'
+    roles: the only cards whose :class:`FaceNotes` can say anything."""
+    return {
+        oid for (oid,) in con.execute("SELECT oracle_id FROM faces WHERE role IN ('meld_result', 'back')").fetchall()
+    }
 
 
 def _one_card(con: duckdb.DuckDBPyConnection, oracle_id: str) -> list[tuple[Any, ...]]:
@@ -38,7 +50,7 @@ def _one_card(con: duckdb.DuckDBPyConnection, oracle_id: str) -> list[tuple[Any,
         for name, role in con.execute(
             "SELECT name, role FROM faces WHERE oracle_id = $oid", {"oid": oracle_id}
         ).fetchall()
-        if role in ("meld_result", "back")
+        if role in _NOTED_ROLES
     ]
     if not faces:
         return []

@@ -84,6 +84,8 @@ class PointNames(NameResolver):
         self._matcher: NameMatcher | None = None
         self._token_matcher: NameMatcher | None = None
         self._token_objects: set[str] | None = None
+        self._noted_cards: set[str] | None = None  # the cards that have a meld result or a back face
+        self._notes: dict[str, Any] = {}  # oracle_id -> its FaceNotes
 
     # -- resolving --------------------------------------------------------------------------
 
@@ -173,9 +175,20 @@ class PointNames(NameResolver):
         )
 
     def face_note(self, found: Resolution) -> str | None:
-        from oracle_tools.names.face_notes import FaceNotes
+        from oracle_tools.names.face_notes import FaceNotes, noted_cards
 
-        return FaceNotes(self.con, found.oracle_id).note(found) if found.oracle_id else None
+        oid = found.oracle_id
+        if not oid:
+            return None
+        if self._noted_cards is None:
+            # one scan of the faces' roles, not one query per name (a deck's names each asked about their faces
+            # cost it ~2 ms a name): most cards have no face a note is about
+            self._noted_cards = noted_cards(self.con)
+        if oid not in self._noted_cards:
+            return None
+        if oid not in self._notes:
+            self._notes[oid] = FaceNotes(self.con, oid)
+        return self._notes[oid].note(found)
 
     def former_note(self, oracle_id: str | None) -> str | None:
         from oracle_tools.history.changes import former_notes
