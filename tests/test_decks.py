@@ -1106,16 +1106,17 @@ def test_one_deck_at_a_time_costs_what_its_names_cost(sample_db_path: Path) -> N
     assert (len(eight) - len(four)) / 4 <= 6  # a deck: its names (names, cards, faces) and its cards' rules (2)
 
 
-def test_the_warm_checker_makes_the_rules_of_the_cards_it_meets(sample_db: OracleDB) -> None:
+def test_the_warm_checker_makes_the_rules_of_the_cards_it_meets(sample_db_path: Path) -> None:
     # The warm checker reads every card's facts at once but makes a card's rules when a deck first names it (making
     # them for every card first was most of its start); each is the rules the facts give (the point checker's,
     # test_the_point_checker_reads_each_card_as_the_warm_checker_does)
-    checker = sample_db.deck_checker
-    assert isinstance(checker.cards, CardRulesTable)
-    report = checker.check(parse_decklist("4 Lightning Bolt\n4 Counterspell\n"), "legacy")
-    assert [p.kind for p in report.problems] == ["deck_size"]
-    made = len(checker.cards._made)
-    assert 2 <= made < len(checker.cards) / 10, made
+    with OracleDB(sample_db_path) as db:
+        checker = db.deck_checker
+        assert isinstance(checker.cards, CardRulesTable)
+        report = checker.check(parse_decklist("4 Lightning Bolt\n4 Counterspell\n"), "legacy")
+        assert [p.kind for p in report.problems] == ["deck_size"]
+        made = len(checker.cards._made)
+        assert 2 <= made < len(checker.cards) / 10, made
 
 
 def test_the_point_checker_reads_each_card_as_the_warm_checker_does(sample_db_path: Path) -> None:

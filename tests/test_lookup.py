@@ -424,6 +424,23 @@ def test_a_fresh_resolve_token_or_deck_check_imports_only_their_own_job(sample_d
     assert not rules_read
 
 
+def test_many_single_lookups_build_the_name_index_without_polars(sample_db_path: Path) -> None:
+    # Issue 55: a process resolving names one at a time past the point queries builds the in-memory index (dicts);
+    # Polars (and DuckDB's Python layer) load with the first batch (resolve_many), not with the index
+    code = (
+        "import sys\nfrom oracle_tools import OracleDB\n"
+        f"db = OracleDB({str(sample_db_path)!r})\n"
+        "names = [n for (n,) in db.con.execute('SELECT name FROM cards WHERE is_card ORDER BY name').fetchall()]\n"
+        "answers = [db.resolve(n).ok for n in names[: db.POINT_LOOKUPS + 8]]\n"
+        "print(all(answers), db._built_name_index() is not None, *sorted(m for m in ('polars', 'duckdb') "
+        "if m in sys.modules))\n"
+        "db.resolve_many(names[:3])\n"
+        "print('polars' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[:2] == ["True True", "True"], out
+
+
 def test_sql_and_search_print_without_polars_or_arrow(sample_db_path: Path) -> None:
     # the table, --json and --csv of `sql` and `search` are drawn from DuckDB rows (oracle_tools/interfaces/render.py)
     duckdb = {"duckdb", "_duckdb"}

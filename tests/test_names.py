@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from oracle_tools import OracleDB
 from oracle_tools.interfaces.cli import main
-from oracle_tools.names.index import normalize, normalize_expr
+from oracle_tools.names.build import normalize_expr
+from oracle_tools.names.index import normalize
 
 from fuzzing import examples
 

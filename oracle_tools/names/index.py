@@ -17,13 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import groupby
 from operator import itemgetter
-
-import duckdb
-import polars as pl
+from typing import TYPE_CHECKING
 
 from oracle_tools.history.changes import former_notes
 from oracle_tools.names import suggestions
-from oracle_tools.names.build import normalize_expr
 from oracle_tools.names.face_notes import FaceNotes
 from oracle_tools.names.kinds import OWN_NAME_VIAS, VIA_TIER, Via
 from oracle_tools.names.resolver import (
@@ -31,7 +28,18 @@ from oracle_tools.names.resolver import (
     NameResolver,
     Resolution,
 )
+from oracle_tools.store.lazy import LazyModule
 from oracle_tools.text.matching import NameMatcher, blankless_key, normalize, spaced_keys
+
+if TYPE_CHECKING:
+    import duckdb
+    import polars as pl
+
+    from oracle_tools.names import build as _build
+else:
+    # Single lookups (dicts) need neither: Polars (~0.2 s of a fresh process's CPU) loads with the first batch
+    # (resolve_many), and names.build (which imports DuckDB's Python layer and Polars) with its key expression
+    pl, _build = LazyModule("polars"), LazyModule("oracle_tools.names.build")
 
 # -- resolving ---------------------------------------------------------------------------------
 
@@ -343,7 +351,7 @@ class NameIndex(NameResolver):
         queries = unique.to_list()
         exact = list(map(self.exact.get, queries))
         missed = [q for q, answer in zip(queries, exact) if answer is None]
-        keys = pl.DataFrame({"query": missed}, schema={"query": pl.String}).select(normalize_expr("query"))
+        keys = pl.DataFrame({"query": missed}, schema={"query": pl.String}).select(_build.normalize_expr("query"))
         found = pl.DataFrame(
             {
                 "query": [q for q, answer in zip(queries, exact) if answer is not None] + missed,
@@ -371,7 +379,7 @@ class NameIndex(NameResolver):
         exact, by_key = self._lookup_frames
         queries = unique.to_frame("query")
         hit = queries.join(exact, on="query", how="inner").with_columns(normalized=pl.lit(False))
-        missed = queries.join(exact, on="query", how="anti").with_columns(key=normalize_expr("query"))
+        missed = queries.join(exact, on="query", how="anti").with_columns(key=_build.normalize_expr("query"))
         by_norm = missed.join(by_key, on="key", how="left").select("query", "answer", normalized=pl.lit(True))
         unanswered = by_norm.filter(pl.col("answer").is_null()).get_column("query").to_list()
         retried = pl.DataFrame(
