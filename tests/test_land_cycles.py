@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from oracle_tools.search.compiler import _IS_SQL
-from oracle_tools.search.keywords import IS_VALUES, LAND_CYCLES
+from oracle_tools.search.keywords import IS_TABLE, IS_VALUES, LAND_CYCLES
 
 if TYPE_CHECKING:
     from oracle_tools import OracleDB
@@ -67,17 +66,11 @@ def test_land_cycle_matches_its_rules_text_in_the_raw_objects(sample_db: OracleD
     assert got == expected
 
 
-def test_every_is_value_has_its_sql_and_every_sql_its_keyword() -> None:
-    assert set(IS_VALUES) == set(_IS_SQL)
+def test_every_is_value_is_one_row_of_the_table_with_its_sql() -> None:
+    spellings = [name for v in IS_TABLE for name in v.names]
+    assert len(spellings) == len(set(spellings))  # no value in two rows
+    assert all(v.sql or v.refused for v in IS_TABLE)
     assert set(LAND_CYCLES) <= set(IS_VALUES)
-
-
-def test_docs_list_every_is_value() -> None:
-    from oracle_tools.search.keywords import HAS_VALUES
-
-    docs = (Path(__file__).parent.parent / "docs" / "search.md").read_text(encoding="utf-8")
-    line = next(line for line in docs.splitlines() if line.startswith("`is:` values: "))
-    assert re.findall(r"`([^`]+)`", line.removeprefix("`is:` values: ")) == sorted(set(IS_VALUES) - HAS_VALUES)
 
 
 # -- is:frenchvanilla ------------------------------------------------------------------------------------

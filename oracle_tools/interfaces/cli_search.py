@@ -76,6 +76,15 @@ class _QueryWordsCommand(click.Command):
                 options.append(value)
         return super().parse_args(ctx, [*options, "--", *words])
 
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The keyword list, from the search engine's one table of keywords (oracle_tools/search/keywords.py), read
+        only when the help is shown."""
+        from oracle_tools.search.keywords import help_rows
+
+        with formatter.section("Keywords (docs/search.md)"):
+            formatter.write_dl(help_rows())
+        super().format_epilog(ctx, formatter)
+
 
 @click.command("search", cls=_QueryWordsCommand)
 @db_option

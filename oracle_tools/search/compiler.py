@@ -32,10 +32,12 @@ from oracle_tools.search.keywords import (
     BY_NAME,
     EXTRA_TYPES,
     HAS_VALUES,
+    IS_BY_NAME,
     IS_REVEALS,
     IS_VALUES,
     UNSUPPORTED,
     Keyword,
+    any_face,
     supported_names,
 )
 from oracle_tools.search.tree import And, Empty, Node, Not, Or, Term, walk
@@ -332,7 +334,7 @@ def _oracle(term: Term, state: _State, *, reminder: bool) -> str:
         f"'(?i)\\bthis (?:{'|'.join(_SELF_REFERENCES)})\\b', '~', 'g') ELSE {named} END)"
     )
     if term.kind == "regex":
-        return _any_face(f"regexp_matches({own}, {state.bind(_regex(term, state))})")
+        return any_face(f"regexp_matches({own}, {state.bind(_regex(term, state))})")
     value = term.value.lower()
     # cheap necessary condition first: every literal piece is somewhere in the card's whole text (which
     # includes reminder text, so it is a superset of what o: reads)
@@ -341,7 +343,7 @@ def _oracle(term: Term, state: _State, *, reminder: bool) -> str:
         for piece in value.split("~")
         if piece.strip()
     ]
-    return "(" + " AND ".join([*prefilter, _any_face(f"contains(lower({own}), {state.bind(value)})")]) + ")"
+    return "(" + " AND ".join([*prefilter, any_face(f"contains(lower({own}), {state.bind(value)})")]) + ")"
 
 
 #: What Oracle text calls the object it is on ("this creature", "this Equipment"): what '~' also stands for.
@@ -602,208 +604,26 @@ def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
 
 # -- is: / has: ----------------------------------------------------------------------------------------
 
-_FRONT = "f.face_index = (SELECT min(g.face_index) FROM faces g WHERE g.oracle_id = c.oracle_id)"
-_CHARACTERISTIC_ROLES = (
-    "('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer', 'omen_card')"
-)
-
-
-def _any_face(test: str) -> str:
-    return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {test})"
-
-
-#: A land face's Oracle text with its own name (and "this land") written as '~', for the land cycles below.
-_LAND_TEXT = (
-    "regexp_replace(replace(replace(coalesce(f.oracle_text, ''), c.name, '~'), f.name, '~'), "
-    "'(?i)\\bthis land\\b', '~', 'g')"
-)
-_ETB_TAPPED = "~ enters (the battlefield )?tapped"
-_BASIC_TYPES = "['Plains', 'Island', 'Swamp', 'Mountain', 'Forest']"
-
-
-def _land(*patterns: str, extra: str = "") -> str:
-    """A face that is a land (CR 305) whose text (self-references as '~') matches every pattern."""
-    tests = " AND ".join(f"regexp_matches({_LAND_TEXT}, '{p}')" for p in patterns)
-    return _any_face(f"list_contains(f.card_types, 'Land') AND {tests}{extra}")
-
-
-def _basic_types(n: int) -> str:
-    return f" AND len(list_intersect(f.subtypes, {_BASIC_TYPES})) = {n}"
-
-
-#: Scryfall's land cycles (https://scryfall.com/docs/syntax, "Land cycles"), each by the rules text that
-#: defines it (not a list of names): a new member is found the day it is printed.
-_LAND_CYCLES: dict[str, str] = {
-    # The original duals: two basic land types (CR 305.7 gives the mana ability) and no other rules text.
-    "dual": _land("^(\\([^)]*\\))?$", extra=_basic_types(2) + " AND NOT list_contains(f.supertypes, 'Basic')"),
-    "shockland": _land(
-        "you may pay 2 life\\. If you don.t, it enters (the battlefield )?tapped", extra=_basic_types(2)
-    ),
-    "fetchland": _land("\\{T\\}, Pay 1 life, Sacrifice ~: Search your library for an? \\w+ or \\w+ card"),
-    "checkland": _land(
-        _ETB_TAPPED + " unless you control an? (Plains|Island|Swamp|Mountain|Forest) or an? "
-        "(Plains|Island|Swamp|Mountain|Forest)\\."
-    ),
-    "painland": _land("\\{T\\}: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\. ~ deals 1 damage to you\\."),
-    "fastland": _land(_ETB_TAPPED + " unless you control two or fewer other lands"),
-    "slowland": _land(_ETB_TAPPED + " unless you control two or more other lands"),
-    "tangoland": _land(_ETB_TAPPED + " unless you control two or more basic lands"),
-    "battleland": _land(_ETB_TAPPED + " unless you control two or more basic lands"),
-    "scryland": _land(
-        _ETB_TAPPED, "When ~ enters( the battlefield)?, scry 1\\.", "\\{T\\}: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}"
-    ),
-    "surveilland": _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, surveil 1\\."),
-    "gainland": _land(
-        _ETB_TAPPED, "When ~ enters( the battlefield)?, you gain 1 life\\.", "\\{T\\}: Add \\{[WUBRG]\\} or"
-    ),
-    "bounceland": _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, return a land you control to its owner.s hand"),
-    "filterland": _land(
-        "(\\{[WUBRG]/[WUBRG]\\}, \\{T\\}: Add \\{[WUBRG]\\}\\{[WUBRG]\\}, "
-        "|^\\{T\\}: Add \\{C\\}\\.\\n\\{1\\}, \\{T\\}: Add \\{[WUBRG]\\}\\{[WUBRG]\\}\\.$)"
-    ),
-    "canopyland": _land(
-        "\\{T\\}, Pay 1 life: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\.", "\\{1\\}, \\{T\\}, Sacrifice ~: Draw a card\\."
-    ),
-    "creatureland": _land("~ becomes an? [^.]*creature"),
-    "manland": _land("~ becomes an? [^.]*creature"),
-    "triland": _land(
-        _ETB_TAPPED, "\\{T\\}: Add \\{[WUBRG]\\}, \\{[WUBRG]\\}, or \\{[WUBRG]\\}\\.", extra=_basic_types(0)
-    ),
-    "storageland": _land("storage counter"),
-    "shadowland": _land(
-        "you may reveal an? (Plains|Island|Swamp|Mountain|Forest) or (Plains|Island|Swamp|Mountain|Forest) card from "
-        "your hand\\. If you don.t, ~ enters (the battlefield )?tapped"
-    ),
-    "bikeland": _land(_ETB_TAPPED, "(?m)^Cycling \\{2\\}", extra=_basic_types(2)),
-    "cycleland": _land(_ETB_TAPPED, "(?m)^Cycling \\{2\\}", extra=_basic_types(2)),
-    # A modal DFC whose faces are both lands, each tapping for one colour.
-    "pathway": "c.layout = 'modal_dfc' AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id "
-    "AND NOT list_contains(f.card_types, 'Land'))",
-}
-
-
-_IS_SQL: dict[str, str] = {
-    "split": "c.layout = 'split'",
-    "flip": "c.layout = 'flip'",
-    "transform": "c.layout = 'transform'",
-    "tdfc": "c.layout = 'transform'",
-    "meld": "c.layout = 'meld'",
-    "mdfc": "c.layout = 'modal_dfc'",
-    "dfc": "c.layout IN ('transform', 'modal_dfc', 'meld', 'double_faced_token', 'reversible_card')",
-    "adventure": "c.layout = 'adventure'",
-    "leveler": "c.layout = 'leveler'",
-    "class": "c.layout = 'class'",
-    "case": "c.layout = 'case'",
-    "prototype": "c.layout = 'prototype'",
-    "mutate": "c.layout = 'mutate' OR list_contains(coalesce(c.keywords, []), 'Mutate')",
-    "saga": "c.layout = 'saga' OR " + _any_face("list_contains(f.subtypes, 'Saga')"),
-    "meldpart": _any_face("f.role = 'meld_part'"),
-    "meldresult": _any_face("f.role = 'meld_result'"),
-    # CR 110.4a: a permanent card is judged by the characteristics it has outside the battlefield (the
-    # front face / top half / the creature part of an adventurer; both halves of a split card).
-    "permanent": "c.is_card AND "
-    + _any_face(
-        f"f.role IN {_CHARACTERISTIC_ROLES} AND list_has_any(f.card_types, "
-        "['Artifact', 'Battle', 'Creature', 'Enchantment', 'Land', 'Planeswalker'])"
-    ),
-    # Cast as a spell: a castable face (front, split half, adventure, either face of a modal DFC) that is
-    # not a land (CR 305.9: a land can't be cast).
-    "spell": "c.is_card AND "
-    + _any_face(
-        "(f.role IN ('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer', "
-        "'adventure', 'omen_card', 'omen') OR (f.role = 'back' AND f.layout = 'modal_dfc')) AND NOT list_contains(f.card_types, 'Land')"
-    ),
-    # CR 700.6: legendary, artifact or Saga.
-    "historic": _any_face(
-        "(list_contains(f.supertypes, 'Legendary') OR list_contains(f.card_types, 'Artifact') "
-        "OR list_contains(f.subtypes, 'Saga'))"
-    ),
-    # CR 700.8: party = Cleric, Rogue, Warrior, Wizard creatures; CR 700.12: outlaws.
-    "party": _any_face(
-        "list_contains(f.card_types, 'Creature') AND list_has_any(f.subtypes, ['Cleric', 'Rogue', 'Warrior', 'Wizard'])"
-    ),
-    "outlaw": _any_face("list_has_any(f.subtypes, ['Assassin', 'Mercenary', 'Pirate', 'Rogue', 'Warlock'])"),
-    # CR 903.3 / 903.3a (the rule oracle_tools/decks/checker.py applies): a legendary creature, Vehicle or
-    # Spacecraft with power/toughness on the front face, or text saying it can be your commander.
-    "commander": "c.is_card AND ("
-    + _any_face(
-        f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
-        "OR list_contains(f.subtypes, 'Vehicle') OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
-    )
-    + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
-    # Brawl's commander: a legendary creature or planeswalker (Brawl's rules; the creature side as is:commander,
-    # CR 903.3), or a card that says it can be your commander.
-    "brawler": "c.is_card AND ("
-    + _any_face(
-        f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
-        "OR list_contains(f.card_types, 'Planeswalker') OR list_contains(f.subtypes, 'Vehicle') "
-        "OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
-    )
-    + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
-    # Oathbreaker's oathbreaker: a planeswalker card (its front face).
-    "oathbreaker": "c.is_card AND " + _any_face(f"{_FRONT} AND list_contains(f.card_types, 'Planeswalker')"),
-    "reserved": "coalesce(c.reserved, false)",
-    "funny": "coalesce(c.funny, false)",
-    "token": "c.object_kind = 'token'",
-    "emblem": "c.object_kind = 'emblem'",
-    "extra": "NOT c.is_card",
-    "vanilla": "c.is_card AND "
-    + _any_face("list_contains(f.card_types, 'Creature')")
-    + " AND coalesce(c.oracle_text, '') = ''",
-    # A creature whose rules text is keyword abilities only (CR 702; Scryfall's "French vanilla"): every line,
-    # reminder text removed, is a list of the card's keywords, each alone or with its cost or number
-    # ("Bushido 1", "Protection from red"); an ability word's line ("Revolt — ...") is not a keyword ability.
-    "frenchvanilla": "c.is_card AND "
-    + _any_face("list_contains(f.card_types, 'Creature')")
-    + " AND coalesce(c.oracle_text, '') <> '' AND len(coalesce(c.keywords, [])) > 0 AND NOT regexp_matches("
-    "regexp_replace(c.oracle_text, '\\([^)]*\\)', '', 'g'), '[.—:]') AND list_bool_and(list_transform(list_filter("
-    "string_split_regex(regexp_replace(c.oracle_text, ' ?\\([^)]*\\)', '', 'g'), '\\n|, |; '), lambda x: x <> ''), "
-    "lambda x: NOT contains(x, '.') AND NOT contains(x, '—') AND list_bool_or(list_transform(c.keywords, "
-    "lambda k: lower(x) = lower(k) OR starts_with(lower(x), lower(k) || ' ')))))",
-    "bear": "c.cmc = 2 AND "
-    + _any_face("list_contains(f.card_types, 'Creature') AND f.power = '2' AND f.toughness = '2'"),
-    "hybrid": "regexp_matches(coalesce(c.mana_cost, ''), '\\{[WUBRGC2]/[WUBRG]\\}')",
-    "phyrexian": "regexp_matches(coalesce(c.mana_cost, ''), '/P\\}')",
-    "partner": "list_contains(coalesce(c.keywords, []), 'Partner') OR "
-    "regexp_matches(coalesce(c.oracle_text, ''), '(?m)^Partner( with|—|\\b)')",
-    "companion": "list_contains(coalesce(c.keywords, []), 'Companion')",
-    "modal": "regexp_matches(coalesce(c.oracle_text, ''), '(?i)choose (one|two|three|four|any number|one or more)"
-    " (or (more|both))? ?—')",
-    # CR 201.3: the card's name is in a class of interchangeable names (the name_classes table, derived from
-    # the English printed names of its printings).
-    "interchangeable": "c.oracle_id IN (SELECT k.oracle_id FROM name_classes k WHERE k.class_id IN "
-    "(SELECT class_id FROM name_classes GROUP BY class_id HAVING count(DISTINCT name) > 1))",
-    # Its Oracle text creates tokens (the tokens layer's parsed "create … token" clauses, CR 111.1).
-    "token-maker": "c.oracle_id IN (SELECT creator_oracle_id FROM token_specs)",
-    "tokenmaker": "c.oracle_id IN (SELECT creator_oracle_id FROM token_specs)",
-    "indicator": "len(coalesce(c.color_indicator, [])) > 0 OR " + _any_face("len(coalesce(f.color_indicator, [])) > 0"),
-    # printing facts
-    "reprint": "p.released_at > c.first_released",
-    # the card's first printing(s): released on the day the card first was (its earliest printing's date)
-    "firstprint": "p.released_at <= c.first_released",
-    "digital": "coalesce(p.digital, false)",
-    "promo": "coalesce(p.promo, false)",
-    # CR 201.6: a printing with an alternate (flavor) name
-    "flavorname": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
-    "flavor_name": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
-    **_LAND_CYCLES,
-}
-
 
 def _is(term: Term, state: _State) -> str:
     value = term.value.lower()
+    row = IS_BY_NAME.get(value)
     if term.keyword == "has" and value not in HAS_VALUES:
         raise _error(f"has:{term.value} is not supported; supported: {', '.join(sorted(HAS_VALUES))}", state, term)
     if term.keyword != "has" and value in HAS_VALUES:  # Scryfall spells these has:, not is:
         raise _error(f"{term.keyword}:{term.value} is not supported; use has:{term.value}", state, term)
-    if value not in _IS_SQL:
+    if row is not None and row.refused:
+        raise UnsupportedKeywordError(
+            f"{term.keyword}:{term.value} is not supported ({row.refused})", state.query, term.position
+        )
+    if row is None:
         supported = sorted(set(IS_VALUES) - HAS_VALUES)
         raise UnsupportedKeywordError(
             f"{term.keyword}:{term.value} is not supported; supported: {', '.join(supported)}",
             state.query,
             term.position,
         )
-    return f"({_IS_SQL[value]})"
+    return f"({row.sql})"
 
 
 def _in(term: Term, state: _State) -> str:
