@@ -153,6 +153,8 @@ def search_command(
                 return
             columns, rows, total = db.search_rows(query, unique=unique, order=order, direction=direction)
             shown = rows[:limit] if limit is not None else rows
+            for warning in db.search_warnings(query):  # printings whose files lack a field a term reads
+                echo_error(f"warning: {warning}")
     except SearchSyntaxError as exc:
         echo_error(f"error: {exc}")
         if exc.query:

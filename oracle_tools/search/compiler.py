@@ -206,6 +206,10 @@ class Compiled:
     options: Options
     printing_level: bool
     formats: tuple[str, ...] = ()  # the formats whose legalities it reads: run() checks the database has them
+    #: (term as written, SQL over printings p true where the data cannot say, the missing field, the term's position
+    #: in the query): run() refuses a
+    #: term no printing can be judged for and :func:`oracle_tools.search.cannot_judge` counts the others
+    unknowns: tuple[tuple[str, str, str, int], ...] = ()
 
 
 @dataclass
@@ -215,6 +219,12 @@ class _State:
     nameable: Callable[[str], list[str]] | None = None
     printing: bool = False  # the SQL has the printings alias p
     formats: list[str] = field(default_factory=list)  # the formats whose legalities the SQL reads
+    unknowns: list[tuple[str, str, str, int]] = field(default_factory=list)  # Compiled.unknowns
+
+    def unknown(self, term: Term, sql: str, data: str) -> None:
+        written = f"{term.keyword}{term.op}{term.value}"
+        if all(entry[0] != written for entry in self.unknowns):
+            self.unknowns.append((written, sql, data, term.position))
 
     def bind(self, value: Any) -> str:
         self.params.append(value)
@@ -623,6 +633,8 @@ def _is(term: Term, state: _State) -> str:
             state.query,
             term.position,
         )
+    if row.unknown:
+        state.unknown(term, row.unknown, row.data)
     return f"({row.sql})"
 
 
@@ -761,6 +773,32 @@ def _prints(term: Term, state: _State) -> str:
     )
 
 
+#: Scryfall's frame editions and frame effects (https://scryfall.com/docs/api/frames): what frame: takes.
+FRAME_EDITIONS = ("1993", "1997", "2003", "2015", "future")
+FRAME_EFFECTS = (
+    "legendary", "miracle", "enchantment", "nyxtouched", "draft", "devoid", "tombstone", "colorshifted", "inverted",
+    "sunmoondfc", "compasslanddfc", "originpwdfc", "mooneldrazidfc", "waxingandwaningmoondfc", "showcase",
+    "extendedart", "companion", "etched", "snow", "lesson", "shatteredglass", "convertdfc", "fandfc",
+    "upsidedowndfc", "spree",
+)  # fmt: skip
+
+
+def _frame(term: Term, state: _State) -> str:
+    value = term.value.lower()
+    if value in FRAME_EDITIONS:
+        state.unknown(term, "p.frame IS NULL", "frame")
+        return f"p.frame = {state.bind(value)}"
+    if value in FRAME_EFFECTS:
+        state.unknown(term, "p.frame_effects IS NULL", "frame_effects")
+        return f"list_contains(p.frame_effects, {state.bind(value)})"
+    raise _error(
+        f"frame:{term.value}: not a frame; use an edition ({', '.join(FRAME_EDITIONS)}) or a frame effect "
+        f"({', '.join(FRAME_EFFECTS)})",
+        state,
+        term,
+    )
+
+
 # -- the compiler ------------------------------------------------------------------------------------
 
 
@@ -807,6 +845,7 @@ def _leaf(term: Term, state: _State) -> str:
         "price": lambda t, s: f"{_PRICE_COLUMNS[t.keyword.lower()]} {_OPS_SQL[t.op]} {s.bind(_number(t, s))}",
         "oracleid": lambda t, s: f"c.oracle_id = {s.bind(t.value.lower())}",
         "watermark": _simple_printing("watermark"),
+        "frame": _frame,
         "prints": _prints,
     }
     sql = handlers[family](term, state)
@@ -1039,7 +1078,7 @@ WITH hits AS (SELECT c.* FROM cards c WHERE {visible} AND {where})
 SELECT {_OUTPUT}
 FROM hits c LEFT JOIN preferred_printings p ON p.oracle_id = c.oracle_id
 ORDER BY {order_sql}"""
-        return Compiled(sql, state.params, options, False, tuple(state.formats))
+        return Compiled(sql, state.params, options, False, tuple(state.formats), tuple(state.unknowns))
 
     state.printing = True
     domain = "true"
@@ -1060,4 +1099,4 @@ ORDER BY {order_sql}"""
 WITH m AS ({matched} QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {_PREFERENCE}) = 1)
 SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
 ORDER BY {order_sql}"""
-    return Compiled(sql, state.params, options, True, tuple(state.formats))
+    return Compiled(sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns))

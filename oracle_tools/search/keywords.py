@@ -222,6 +222,17 @@ KEYWORDS: tuple[Keyword, ...] = (
     ),
     Keyword("watermark", ("wm", "watermark"), "printing", EQUALITY_OPS, "wm:orzhov", "printing's watermark"),
     Keyword(
+        "frame",
+        ("frame",),
+        "printing",
+        EQUALITY_OPS,
+        "frame:1997",
+        "the printing's frame edition (1993, 1997, 2003, 2015, future) or a frame effect it has (legendary, "
+        "colorshifted, showcase, extendedart, etched, …: Scryfall's frame_effects); a printing whose file has no "
+        "frame is counted as not judged",
+        reference="scryfall.com/docs/api/frames",
+    ),
+    Keyword(
         "prints",
         ("prints", "sets", "paperprints", "papersets"),
         "card",
@@ -671,6 +682,135 @@ IS_TABLE: tuple[IsValue, ...] = (
     ),
 )
 
+#: Printing facts of the kept Scryfall objects (the printings table's columns; NULL where a file lacks the field).
+_SCRYFALL_SHAPE = "p.frame IS NULL"  # not a full Scryfall object (the foreign printings file): no frame, art or mark
+_FINISHES_DATA = "finishes (or foil/nonfoil)"
+_PRINTING_FACTS: tuple[IsValue, ...] = (
+    *(
+        IsValue(
+            (finish,),
+            "printing",
+            f"list_contains(p.finishes, '{finish}')",
+            reference=f"Scryfall's finishes: available in {finish}",
+            unknown="p.finishes IS NULL",
+            data=_FINISHES_DATA,
+        )
+        for finish in ("foil", "nonfoil", "etched", "glossy")
+    ),
+    IsValue(
+        ("full", "fullart"),
+        "printing",
+        "p.full_art",
+        reference="Scryfall's full_art: the artwork covers the frame",
+        unknown=_SCRYFALL_SHAPE,
+        data="full_art",
+    ),
+    IsValue(
+        ("textless",),
+        "printing",
+        "p.textless",
+        reference="Scryfall's textless",
+        unknown="p.textless IS NULL",
+        data="textless",
+    ),
+    IsValue(
+        ("booster",),
+        "printing",
+        "p.booster",
+        reference="Scryfall's booster: found in the set's boosters",
+        unknown="p.booster IS NULL",
+        data="booster",
+    ),
+    IsValue(
+        ("spotlight",),
+        "printing",
+        "p.story_spotlight",
+        reference="Scryfall's story_spotlight",
+        unknown=_SCRYFALL_SHAPE,
+        data="story_spotlight",
+    ),
+    IsValue(
+        ("hires",),
+        "printing",
+        "p.highres_image",
+        reference="Scryfall's highres_image",
+        unknown="p.highres_image IS NULL",
+        data="highres_image",
+    ),
+    IsValue(
+        ("colorshifted",),
+        "printing",
+        "list_contains(p.frame_effects, 'colorshifted')",
+        reference="the colorshifted frame effect (Scryfall's frame_effects)",
+        unknown="p.frame_effects IS NULL",
+        data="frame_effects",
+    ),
+    IsValue(
+        ("new",),
+        "printing",
+        "p.frame = '2015'",
+        reference="the 2015 holofoil-stamp frame (Scryfall: is:new)",
+        example="is:new r:mythic",
+        unknown=_SCRYFALL_SHAPE,
+        data="frame",
+    ),
+    IsValue(
+        ("old",),
+        "printing",
+        "p.frame IN ('1993', '1997')",
+        reference="the 1993 or 1997 classic frame (Scryfall: is:old)",
+        example="is:old t:artifact",
+        unknown=_SCRYFALL_SHAPE,
+        data="frame",
+    ),
+    IsValue(
+        ("watermark",),
+        "printing",
+        "p.watermark IS NOT NULL",
+        reference="Scryfall's watermark (left out of an object without one)",
+        keyword="has",
+        unknown=_SCRYFALL_SHAPE,
+        data="watermark",
+    ),
+    IsValue(("masterpiece",), "printing", "p.set_type = 'masterpiece'", reference="a printing of a masterpiece set"),
+    *(
+        IsValue(
+            (promo, *((spelled,) if spelled != promo else ())),
+            "printing",
+            f"list_contains(p.promo_types, '{promo}')",
+            reference="Scryfall's promo_types",
+            unknown="p.promo_types IS NULL",
+            data="promo_types",
+        )
+        for promo, spelled in (
+            ("prerelease", "prerelease"),
+            ("datestamped", "datestamped"),
+            ("release", "release"),
+            ("buyabox", "buyabox"),
+            ("giftbox", "giftbox"),
+            ("intropack", "intro_pack"),
+            ("gameday", "gameday"),
+            ("fnm", "fnm"),
+            ("judgegift", "judge_gift"),
+            ("arenaleague", "arena_league"),
+            ("playerrewards", "player_rewards"),
+            ("mediainsert", "media_insert"),
+            ("instore", "instore"),
+            ("convention", "convention"),
+            ("setpromo", "set_promo"),
+            ("planeswalkerdeck", "planeswalker_deck"),
+            ("league", "league"),
+            ("bundle", "bundle"),
+            ("promopack", "promopack"),
+            ("boosterfun", "boosterfun"),
+            ("serialized", "serialized"),
+            ("stamped", "stamped"),
+            ("textured", "textured"),
+        )
+    ),
+)
+IS_TABLE = IS_TABLE + _PRINTING_FACTS
+
 #: Scryfall's land cycles (is:shockland ...), from the table.
 LAND_CYCLES = tuple(name for v in IS_TABLE if v.reference.startswith(_CYCLES_REF) for name in v.names)
 #: Every spelling of an is:/has: value -> its row.
@@ -716,15 +856,6 @@ REFUSED: tuple[Keyword, ...] = (
         "cube:vintage",
         "in a cube list",
         refused="cube lists are not in the database",
-    ),
-    Keyword(
-        "frame",
-        ("frame",),
-        "printing",
-        EQUALITY_OPS,
-        "frame:2003",
-        "the printing's frame",
-        refused="frames and frame effects are not stored",
     ),
     Keyword(
         "new",
