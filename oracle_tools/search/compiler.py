@@ -197,6 +197,7 @@ class Options:
     order: str = "name"
     direction: str = "auto"
     extras: bool = False
+    prefer: str = ""  # prefer: — which printing stands for a card ("": the usual preference)
 
 
 @dataclass
@@ -799,6 +800,104 @@ def _frame(term: Term, state: _State) -> str:
     )
 
 
+def _block(term: Term, state: _State) -> str:
+    """b:/block: — the printing's block, named by any of its sets' codes or by its name: the printing's own block
+    fields where its file has them, else the shipped set table's blocks (oracle_tools/data/sets.csv)."""
+    from oracle_tools.scryfall.sets import shipped_sets
+
+    value = term.value.lower()
+    table = shipped_sets()
+    block = (table.get(value) or {}).get("block") or next(
+        (row["block"] for row in table.values() if row["block"] and row["block"].lower() == value), ""
+    )
+    tests = [
+        f"lower(p.block_code) = {state.bind(value)}",
+        f"lower(p.block) = {state.bind(value)}",
+        f"p.block_code IN (SELECT x.block_code FROM printings x WHERE x.set_code = {state.bind(value)} "
+        "AND x.block_code IS NOT NULL)",
+    ]
+    if block:
+        codes = sorted(code for code, row in table.items() if row["block"] == block)
+        tests.append(f"list_contains({state.bind(codes)}::VARCHAR[], p.set_code)")
+    else:  # the table does not know it: only the printings' own block fields can answer
+        data = f"block (and {term.value} is no set code or block name of the shipped set table)" if table else "block"
+        state.unknown(term, "p.block IS NULL AND p.block_code IS NULL", data)
+    return "(" + " OR ".join(tests) + ")"
+
+
+def _illustrations(term: Term, state: _State) -> str:
+    state.unknown(term, "p.illustration_id IS NULL", "illustration_id")
+    return (
+        "c.oracle_id IN (SELECT x.oracle_id FROM printings x GROUP BY x.oracle_id "
+        f"HAVING count(DISTINCT x.illustration_id) {_OPS_SQL[term.op]} {state.bind(_number(term, state))})"
+    )
+
+
+#: new:X — the printings column compared with the card's earlier printings, and what else must be the same.
+_NEW_FIELDS = {
+    "art": ("illustration_id", ""),
+    "artist": ("artist", ""),
+    "rarity": ("rarity", ""),
+    "frame": ("frame", ""),
+    "flavor": ("flavor_text", ", x.lang"),  # flavor text is compared within its language
+    "language": ("lang", ""),
+}
+
+
+def _new(term: Term, state: _State) -> str:
+    """A printing whose value no earlier printing of the card had: it was released on the first day the card
+    had that value (Scryfall: "cards being printed with new illustrations using new:art" …)."""
+    value = term.value.lower()
+    if value not in _NEW_FIELDS:
+        raise _error(f"new:{term.value}: use {', '.join(_NEW_FIELDS)}", state, term)
+    column, within = _NEW_FIELDS[value]
+    if column not in ("rarity", "lang"):
+        state.unknown(term, f"p.{column} IS NULL", column)
+    return (
+        f"p.id IN (SELECT x.id FROM printings x WHERE x.{column} IS NOT NULL QUALIFY x.released_at = "
+        f"min(x.released_at) OVER (PARTITION BY x.oracle_id, x.{column}{within}))"
+    )
+
+
+_DEVOTION_SYMBOL = re.compile(r"\{([wubrg])(?:/([wubrg]))?\}|([wubrg])")
+
+
+def _devotion(term: Term, state: _State) -> str:
+    """devotion:{u}{u}{u} — a permanent card whose mana cost has at least (``:``, ``>=``) / exactly (``=``) … that
+    many mana symbols of the colour, or of either colour of a hybrid ({u/b}). CR 700.5: "A player's devotion to
+    [color 1] and [color 2] is equal to the number of mana symbols among the mana costs of permanents that player
+    controls that are [color 1], [color 2], or both colors." """
+    text = term.value.lower().replace(" ", "")
+    symbols, at = [], 0
+    for m in _DEVOTION_SYMBOL.finditer(text):
+        if m.start() != at:
+            break
+        at = m.end()
+        symbols.append(frozenset(x for x in m.groups() if x))
+    if at != len(text) or not symbols or len(set(symbols)) != 1:
+        raise _error(
+            f"devotion{term.op}{term.value}: write one colour's symbols ({{u}}{{u}}{{u}}, or uuu) or one hybrid pair's "
+            "({u/b}{u/b}{u/b})",
+            state,
+            term,
+        )
+    colours = "".join(sorted(symbols[0])).upper()
+    op = ">=" if term.op == ":" else _OPS_SQL[term.op]
+    # the front face's cost for a card without one of its own (a transforming card); each {…} symbol with a colour
+    # of the query in it counts once (a hybrid {U/B} is one symbol of devotion to blue and black)
+    # the permanent's cost: a split card's halves together (CR 709.4), else the front face's (an adventurer's
+    # creature part, CR 715.4; a transforming card's front, CR 712.8)
+    cost = (
+        "coalesce(CASE WHEN c.layout = 'split' THEN c.mana_cost ELSE (SELECT f.mana_cost FROM faces f "
+        "WHERE f.oracle_id = c.oracle_id ORDER BY f.face_index LIMIT 1) END, '')"
+    )
+    count = (
+        f"len(list_filter(regexp_extract_all({cost}, '\\{{[^}}]+\\}}'), lambda s: regexp_matches(s, '[{colours}]')))"
+    )
+    permanent = IS_BY_NAME["permanent"].sql
+    return f"({permanent}) AND {count} {op} {state.bind(len(symbols))}"
+
+
 # -- the compiler ------------------------------------------------------------------------------------
 
 
@@ -846,6 +945,10 @@ def _leaf(term: Term, state: _State) -> str:
         "oracleid": lambda t, s: f"c.oracle_id = {s.bind(t.value.lower())}",
         "watermark": _simple_printing("watermark"),
         "frame": _frame,
+        "block": _block,
+        "illustrations": _illustrations,
+        "new": _new,
+        "devotion": _devotion,
         "prints": _prints,
     }
     sql = handlers[family](term, state)
@@ -904,6 +1007,20 @@ def _expr(node: Node, state: _State) -> str:
 
 
 UNIQUE = ("cards", "prints", "art")
+#: prefer:X — the order that comes first when choosing the printing that stands for a card (English first still).
+_PREFER_SQL = {
+    "oldest": "p.released_at ASC NULLS LAST",
+    "newest": "p.released_at DESC NULLS LAST",
+    **{f"{money}-low": f"p.{money} ASC NULLS LAST" for money in ("usd", "eur", "tix")},
+    **{f"{money}-high": f"p.{money} DESC NULLS LAST" for money in ("usd", "eur", "tix")},
+    "promo": "coalesce(p.promo, false) DESC",
+    # Universes Beyond printings carry the triangle security stamp (Scryfall's stamp:triangle)
+    "ub": "coalesce(p.security_stamp = 'triangle', false) DESC",
+    "universesbeyond": "coalesce(p.security_stamp = 'triangle', false) DESC",
+    "notub": "coalesce(p.security_stamp = 'triangle', false) ASC",
+    "notuniversesbeyond": "coalesce(p.security_stamp = 'triangle', false) ASC",
+}
+PREFER = tuple(_PREFER_SQL)
 ORDERS = (
     "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist", "usd", "eur", "tix",
 )  # fmt: skip
@@ -944,6 +1061,10 @@ def _display(terms: list[Term], options: Options, state: _State) -> None:
             if value not in ("asc", "desc"):
                 raise _error(f"direction:{term.value}: use asc or desc", state, term)
             options.direction = value
+        elif kw.family == "prefer":
+            if value not in PREFER:
+                raise _error(f"prefer:{term.value}: use {', '.join(PREFER)}", state, term)
+            options.prefer = value
         elif kw.family == "include":
             if value != "extras":
                 raise _error(f"include:{term.value}: only include:extras exists", state, term)
@@ -1053,7 +1174,7 @@ def compile_query(
         options.extras = extras or _reveals_extras(terms)
     where = _expr(tree, state) if not isinstance(tree, Empty) else "true"
     visible = "true" if options.extras else "c.is_card"
-    printing_level = options.unique != "cards" or any(_is_printing(t) for t in terms)
+    printing_level = options.unique != "cards" or bool(options.prefer) or any(_is_printing(t) for t in terms)
 
     descending = options.direction == "desc" or (options.direction == "auto" and options.order in _AUTO_DESC)
     direction_sql = "DESC" if descending else "ASC"
@@ -1095,8 +1216,11 @@ SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
 ORDER BY {order_sql}"""
     else:
         partition = "p.oracle_id" if options.unique == "cards" else "p.oracle_id, coalesce(p.artist, '')"
+        preference = _PREFERENCE
+        if options.prefer:  # Scryfall's prefer: (English first still: a card is shown in English where it can be)
+            preference = f"(p.lang = 'en') DESC NULLS LAST, {_PREFER_SQL[options.prefer]}, {_PREFERENCE}"
         sql = f"""
-WITH m AS ({matched} QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {_PREFERENCE}) = 1)
+WITH m AS ({matched} QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {preference}) = 1)
 SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
 ORDER BY {order_sql}"""
     return Compiled(sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns))

@@ -250,6 +250,56 @@ KEYWORDS: tuple[Keyword, ...] = (
         "the card with this Oracle id (what every card object's prints_search_uri asks for)",
     ),
     Keyword(
+        "block",
+        ("b", "block"),
+        "printing",
+        EQUALITY_OPS,
+        "b:wwk",
+        "printing's block, named by the code of any set in it (b:wwk is the Zendikar block) or by its name: the "
+        "printing's own block where its file has one, else the shipped set table's",
+        reference="scryfall.com/docs/syntax, Sets and Blocks",
+    ),
+    Keyword(
+        "illustrations",
+        ("illustrations",),
+        "card",
+        NUMERIC_OPS,
+        "illustrations>4",
+        "how many distinct illustrations (illustration_id) the card's printings have; printings whose file has no "
+        "illustration id are counted as not judged",
+    ),
+    Keyword(
+        "new",
+        ("new",),
+        "printing",
+        EQUALITY_OPS,
+        "new:art s:m19",
+        "new:art, new:artist, new:rarity, new:frame, new:flavor, new:language: a printing whose illustration, artist, "
+        "rarity, frame, flavor text or language no earlier printing of the card had (printings of the first day with "
+        "it all count)",
+    ),
+    Keyword(
+        "devotion",
+        ("devotion",),
+        "card",
+        NUMERIC_OPS,
+        "devotion:{g}{g}{g}",
+        "permanent cards whose mana cost gives at least (devotion: or >=) / exactly (=) … this devotion: "
+        "devotion:{u}{u}{u} three blue symbols, devotion:{u/b}{u/b}{u/b} three symbols that are blue, black or both; "
+        "hybrid symbols count for each of their colours",
+        reference="CR 700.5",
+    ),
+    Keyword(
+        "prefer",
+        ("prefer",),
+        "display",
+        EQUALITY_OPS,
+        "prefer:oldest",
+        "which printing stands for a card (unique=cards): oldest, newest, usd-low, usd-high, eur-low, eur-high, "
+        "tix-low, tix-high, promo, ub/universesbeyond (the triangle security stamp), notub/notuniversesbeyond; "
+        "then the usual preference",
+    ),
+    Keyword(
         "unique",
         ("unique",),
         "display",
@@ -773,6 +823,13 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
         data="watermark",
     ),
     IsValue(("masterpiece",), "printing", "p.set_type = 'masterpiece'", reference="a printing of a masterpiece set"),
+    IsValue(
+        ("unique",),
+        "card",
+        "c.oracle_id IN (SELECT x.oracle_id FROM printings x GROUP BY x.oracle_id HAVING count(DISTINCT x.set_code) = 1)",
+        reference="Scryfall: cards that have only been in a single set (sets=1)",
+        example="is:unique s:m19",
+    ),
     *(
         IsValue(
             (promo, *((spelled,) if spelled != promo else ())),
@@ -858,33 +915,6 @@ REFUSED: tuple[Keyword, ...] = (
         refused="cube lists are not in the database",
     ),
     Keyword(
-        "new",
-        ("new",),
-        "printing",
-        EQUALITY_OPS,
-        "new:art",
-        "new in this printing",
-        refused="needs per-printing history Scryfall computes",
-    ),
-    Keyword(
-        "devotion",
-        ("devotion",),
-        "card",
-        NUMERIC_OPS,
-        "devotion:{u}{u}{u}",
-        "devotion in the mana cost",
-        refused="devotion search is not implemented",
-    ),
-    Keyword(
-        "prefer",
-        ("prefer",),
-        "display",
-        EQUALITY_OPS,
-        "prefer:oldest",
-        "which printing stands for a card",
-        refused="preferred-printing choice is fixed (English, paper, non-promo, newest)",
-    ),
-    Keyword(
         "display",
         ("display",),
         "display",
@@ -894,15 +924,6 @@ REFUSED: tuple[Keyword, ...] = (
         refused="display options belong to Scryfall's web page",
     ),
     Keyword(
-        "block",
-        ("b", "block"),
-        "printing",
-        EQUALITY_OPS,
-        "b:ice",
-        "the printing's block",
-        refused="blocks are not in the bulk data",
-    ),
-    Keyword(
         "group",
         ("g", "group"),
         "printing",
@@ -910,15 +931,6 @@ REFUSED: tuple[Keyword, ...] = (
         "g:ice",
         "the printing's set group",
         refused="set groups are not in the bulk data",
-    ),
-    Keyword(
-        "illustrations",
-        ("illustrations",),
-        "card",
-        NUMERIC_OPS,
-        "illustrations>4",
-        "how many illustrations",
-        refused="illustration ids are not stored",
     ),
     Keyword(
         "artists",
