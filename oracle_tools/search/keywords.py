@@ -677,7 +677,10 @@ IS_TABLE: tuple[IsValue, ...] = (
         reference=_CYCLES_REF,
     ),
     IsValue(
-        ("bounceland",),
+        (
+            "bounceland",
+            "karoo",
+        ),
         "card",
         _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, return a land you control to its owner.s hand"),
         reference=_CYCLES_REF,
@@ -692,7 +695,10 @@ IS_TABLE: tuple[IsValue, ...] = (
         reference=_CYCLES_REF,
     ),
     IsValue(
-        ("canopyland",),
+        (
+            "canopyland",
+            "canland",
+        ),
         "card",
         _land(
             "\\{T\\}, Pay 1 life: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\.",
@@ -709,7 +715,10 @@ IS_TABLE: tuple[IsValue, ...] = (
     ),
     IsValue(("storageland",), "card", _land("storage counter"), reference=_CYCLES_REF),
     IsValue(
-        ("shadowland",),
+        (
+            "shadowland",
+            "snarl",
+        ),
         "card",
         _land(
             "you may reveal an? (Plains|Island|Swamp|Mountain|Forest) or (Plains|Island|Swamp|Mountain|Forest) card from "
@@ -718,9 +727,21 @@ IS_TABLE: tuple[IsValue, ...] = (
         reference=_CYCLES_REF,
     ),
     IsValue(
-        ("bikeland", "cycleland"),
+        ("bikeland", "cycleland", "bicycleland"),
         "card",
         _land(_ETB_TAPPED, "(?m)^Cycling \\{2\\}", extra=_basic_types(2)),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("bondland", "crowdland", "bbdland", "battlebondland"),
+        "card",
+        _land(_ETB_TAPPED + " unless you have two or more opponents"),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("tricycleland", "trikeland", "triome"),
+        "card",
+        _land(_ETB_TAPPED, "(?m)^Cycling \\{3\\}", extra=_basic_types(3)),
         reference=_CYCLES_REF,
     ),
     IsValue(
