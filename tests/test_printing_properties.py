@@ -142,3 +142,21 @@ def test_printing_properties_on_a_database_built_before_they_were_kept(built_bef
         con.execute("ALTER TABLE printings DROP COLUMN frame")
     with OracleDB(older) as db, pytest.raises(DatabaseOutdatedError, match=r"older\.duckdb has no frames"):
         db.search("frame:2003")
+
+
+def test_card_facts_a_file_lacks_are_counted_per_card(sample_db: OracleDB) -> None:
+    """is:gamechanger reads the card's game_changer (Scryfall's Commander Game Changers): none of the sample's files
+    has it, so the search refuses it naming the field; is:ub reads the security stamp, which objects older than the
+    promo_types field cannot say anything about (Scryfall leaves an absent stamp out)."""
+    assert not any("game_changer" in o for o in _objects())
+    with pytest.raises(
+        UnsupportedKeywordError, match=r"^is:gamechanger: no card in this database has Scryfall's game_"
+    ):
+        sample_db.search("is:gamechanger")
+    objects = _objects()
+    older = sum(1 for o in objects if "finishes" not in o)
+    assert sample_db.search_warnings("is:ub") == [
+        f"is:ub: {older:,} of {len(objects):,} printings could not be judged (their card files have no security_stamp)"
+    ]
+    expected = {o["id"] for o in objects if o.get("security_stamp") == "triangle"}
+    assert _printing_ids(sample_db, "is:ub") == expected

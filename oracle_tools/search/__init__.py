@@ -211,24 +211,31 @@ _KEPT_LATER = (
 )
 
 
-def _unjudged_counts(con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str) -> list[tuple[str, str, int, int]]:
-    """Per term whose data some printings lack: (term, missing field, printings that cannot be judged, printings).
-    A term no printing has the data for is refused, naming the field: "no card matches" would be a confident
+#: What a term's not-judged SQL is over, by its alias: (what one row is, the table).
+_JUDGED = {"p": ("printing", "printings p"), "c": ("card", "cards c WHERE c.is_card")}
+
+
+def _unjudged_counts(
+    con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str
+) -> list[tuple[str, str, str, int, int]]:
+    """Per term whose data some rows lack: (term, "printings" or "cards", missing field, rows that cannot be judged,
+    rows). A term no row has the data for is refused, naming the field: "no card matches" would be a confident
     wrong answer."""
     cursor = con.cursor()
     try:
         out = []
         for term, unknown, data, position in compiled.unknowns:
-            row = cursor.execute(f"SELECT count(*) FILTER (WHERE {unknown}), count(*) FROM printings p").fetchone()
+            things = _JUDGED[unknown.split(".", 1)[0]]
+            row = cursor.execute(f"SELECT count(*) FILTER (WHERE {unknown}), count(*) FROM {things[1]}").fetchone()
             missing, total = (int(row[0]), int(row[1])) if row else (0, 0)
             if total and missing == total:
                 raise UnsupportedKeywordError(
-                    f"{term}: no printing in this database has Scryfall's {data} (its card files predate the field "
+                    f"{term}: no {things[0]} in this database has Scryfall's {data} (its card files predate the field "
                     "or leave it out); ingest files that have it",
                     query,
                     position,
                 )
-            out.append((term, data, missing, total))
+            out.append((term, f"{things[0]}s", data, missing, total))
         return out
     finally:
         cursor.close()
@@ -242,8 +249,8 @@ def cannot_judge(con: duckdb.DuckDBPyConnection, query: str, **options: Any) -> 
     if not compiled.unknowns:
         return []
     return [
-        f"{term}: {missing:,} of {total:,} printings could not be judged (their card files have no {data})"
-        for term, data, missing, total in _unjudged_counts(con, compiled, query)
+        f"{term}: {missing:,} of {total:,} {things} could not be judged (their card files have no {data})"
+        for term, things, data, missing, total in _unjudged_counts(con, compiled, query)
         if missing
     ]
 

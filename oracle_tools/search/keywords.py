@@ -845,6 +845,37 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
     ),
     IsValue(("masterpiece",), "printing", "p.set_type = 'masterpiece'", reference="a printing of a masterpiece set"),
     IsValue(
+        ("gamechanger",),
+        "card",
+        "coalesce(c.game_changer, false)",
+        reference="Scryfall's game_changer: the Commander Game Changers list",
+        unknown="c.game_changer IS NULL",
+        data="game_changer",
+    ),
+    IsValue(
+        ("universesbeyond", "ub"),
+        "printing",
+        "coalesce(p.security_stamp = 'triangle', false)",
+        reference="a Universes Beyond printing: the triangle security stamp (Scryfall's stamp:triangle)",
+        # Scryfall leaves security_stamp out when there is none; objects of the API before it (no promo_types) cannot say
+        unknown="p.promo_types IS NULL",
+        data="security_stamp",
+    ),
+    IsValue(
+        ("alchemy",), "printing", "p.set_type = 'alchemy'", reference="an Arena Alchemy printing (set type alchemy)"
+    ),
+    *(
+        IsValue((name,), "printing", "", reference="Scryfall's syntax page", refused=why)
+        for name, why in (
+            ("default", "Scryfall's own classification of default and atypical frames is not in the bulk data"),
+            ("atypical", "Scryfall's own classification of default and atypical frames is not in the bulk data"),
+            ("rebalanced", "Arena's rebalanced cards are not marked in the ingested files"),
+            ("scryfallpreview", "previews are not kept in the printings table"),
+            ("newinpauper", "needs the history of Pauper legality, which the bulk data does not keep"),
+            ("duelcommander", "Duel Commander's commander list is not in the bulk data"),
+        )
+    ),
+    IsValue(
         ("unique",),
         "card",
         "c.oracle_id IN (SELECT x.oracle_id FROM printings x GROUP BY x.oracle_id HAVING count(DISTINCT x.set_code) = 1)",
