@@ -15,12 +15,15 @@ import json
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from oracle_tools import OracleDB
 from oracle_tools.search import UnsupportedKeywordError
+
+if TYPE_CHECKING:
+    from oracle_server import Server
 
 SAMPLE = Path(__file__).parent.parent / "oracle_tools" / "data" / "sample"
 CARD_FILES = ("alternate-names.json.gz", "cards-2019.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz",
@@ -160,3 +163,15 @@ def test_card_facts_a_file_lacks_are_counted_per_card(sample_db: OracleDB) -> No
     ]
     expected = {o["id"] for o in objects if o.get("security_stamp") == "triangle"}
     assert _printing_ids(sample_db, "is:ub") == expected
+
+
+def test_the_api_list_carries_the_not_judged_count_in_warnings(sample_server: Server, sample_db: OracleDB) -> None:
+    """GET /cards/search answers the same line in the list object's warnings (Scryfall's field), and in the error
+    object of a search that matched nothing."""
+    line = sample_db.search_warnings("is:booster t:creature")
+    assert line
+    answer = sample_server.client.get("/cards/search", params={"q": "is:booster t:creature"})
+    assert answer.status_code == 200 and answer.json()["warnings"] == line
+    none = sample_server.client.get("/cards/search", params={"q": "is:booster t:creature t:zzzz"})
+    assert none.status_code == 404 and none.json()["warnings"] == sample_db.search_warnings("is:booster t:zzzz")
+    assert "warnings" not in sample_server.client.get("/cards/search", params={"q": "t:goblin"}).json()
