@@ -833,14 +833,15 @@ def _illustrations(term: Term, state: _State) -> str:
     )
 
 
-#: new:X — the printings column compared with the card's earlier printings, and what else must be the same.
+#: new:X — the printings column compared with the card's earlier printings (flavor text within its language): table
+#: printing_firsts has one flag new_X per value, computed at ingest (sql/search_faces.sql).
 _NEW_FIELDS = {
-    "art": ("illustration_id", ""),
-    "artist": ("artist", ""),
-    "rarity": ("rarity", ""),
-    "frame": ("frame", ""),
-    "flavor": ("flavor_text", ", x.lang"),  # flavor text is compared within its language
-    "language": ("lang", ""),
+    "art": "illustration_id",
+    "artist": "artist",
+    "rarity": "rarity",
+    "frame": "frame",
+    "flavor": "flavor_text",
+    "language": "lang",
 }
 
 
@@ -850,13 +851,11 @@ def _new(term: Term, state: _State) -> str:
     value = term.value.lower()
     if value not in _NEW_FIELDS:
         raise _error(f"new:{term.value}: use {', '.join(_NEW_FIELDS)}", state, term)
-    column, within = _NEW_FIELDS[value]
+    column = _NEW_FIELDS[value]
     if column not in ("rarity", "lang"):
         state.unknown(term, f"p.{column} IS NULL", column)
-    return (
-        f"p.id IN (SELECT x.id FROM printings x WHERE x.{column} IS NOT NULL QUALIFY x.released_at = "
-        f"min(x.released_at) OVER (PARTITION BY x.oracle_id, x.{column}{within}))"
-    )
+    # the first printings with each value, computed at ingest (sql/search_faces.sql) by the same rule as _NEW_FIELDS
+    return f"p.id IN (SELECT x.id FROM printing_firsts x WHERE x.new_{value})"
 
 
 _DEVOTION_SYMBOL = re.compile(r"\{([wubrg])(?:/([wubrg]))?\}|([wubrg])")
