@@ -241,3 +241,27 @@ def test_devotion_counts_the_mana_symbols_of_a_permanent(sample_db: OracleDB, qu
             expected.add(_oracle_id(o))
     assert expected
     assert _oracle_ids(sample_db, query) == expected
+
+
+@pytest.mark.parametrize(
+    "query", ["t:goblin", "s:m19", "a:proce", "lang:ja", "is:foil", "new:rarity", "r>=r year<=2003"]
+)
+def test_the_printing_chosen_by_the_preference_key_is_the_first_in_the_preference_order(
+    sample_db: OracleDB, query: str
+) -> None:
+    """A printing-level search picks each card's printing by arg_min of one key (_PREFERENCE_KEY), a card-level one reads
+    preferred_printings; the rule is the order
+    _PREFERENCE writes (English, paper, not a promo, not memorabilia, newest, lowest collector number, id): ranked here
+    by that order with a window, every card gets the same printing."""
+    from oracle_tools.search.compiler import _PREFERENCE
+
+    ids = sample_db.search(f"({query}) lang:any", unique="prints").get_column("id").to_list()
+    chosen = sample_db.con.execute(
+        "SELECT p.oracle_id, p.id FROM printings p WHERE list_contains(?, p.id) "
+        f"QUALIFY row_number() OVER (PARTITION BY p.oracle_id ORDER BY {_PREFERENCE}) = 1",
+        [ids],
+    ).fetchall()
+    by_order = dict(chosen)
+    assert by_order
+    shown = dict(sample_db.search(query).select("oracle_id", "id").iter_rows())
+    assert shown == by_order

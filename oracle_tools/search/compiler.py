@@ -1006,18 +1006,20 @@ def _expr(node: Node, state: _State) -> str:
 
 
 UNIQUE = ("cards", "prints", "art")
-#: prefer:X — the order that comes first when choosing the printing that stands for a card (English first still).
+#: prefer:X — the key that comes first when choosing the printing that stands for a card (after English), smallest
+#: first and never NULL (see _PREFERENCE_KEY).
+_DAYS = "datediff('day', DATE '1900-01-01', p.released_at)"
 _PREFER_SQL = {
-    "oldest": "p.released_at ASC NULLS LAST",
-    "newest": "p.released_at DESC NULLS LAST",
-    **{f"{money}-low": f"p.{money} ASC NULLS LAST" for money in ("usd", "eur", "tix")},
-    **{f"{money}-high": f"p.{money} DESC NULLS LAST" for money in ("usd", "eur", "tix")},
-    "promo": "coalesce(p.promo, false) DESC",
+    "oldest": f"coalesce({_DAYS}, 2147483647)",
+    "newest": f"coalesce(-{_DAYS}, 2147483647)",
+    **{f"{money}-low": f"coalesce(p.{money}::DOUBLE, 1e300)" for money in ("usd", "eur", "tix")},
+    **{f"{money}-high": f"coalesce(-p.{money}::DOUBLE, 1e300)" for money in ("usd", "eur", "tix")},
+    "promo": "NOT coalesce(p.promo, false)",
     # Universes Beyond printings carry the triangle security stamp (Scryfall's stamp:triangle)
-    "ub": "coalesce(p.security_stamp = 'triangle', false) DESC",
-    "universesbeyond": "coalesce(p.security_stamp = 'triangle', false) DESC",
-    "notub": "coalesce(p.security_stamp = 'triangle', false) ASC",
-    "notuniversesbeyond": "coalesce(p.security_stamp = 'triangle', false) ASC",
+    "ub": "NOT coalesce(p.security_stamp = 'triangle', false)",
+    "universesbeyond": "NOT coalesce(p.security_stamp = 'triangle', false)",
+    "notub": "coalesce(p.security_stamp = 'triangle', false)",
+    "notuniversesbeyond": "coalesce(p.security_stamp = 'triangle', false)",
 }
 PREFER = tuple(_PREFER_SQL)
 ORDERS = (
@@ -1118,6 +1120,23 @@ _PREFERENCE = (
     "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id"
 )
 
+_PAPER = "(list_contains(p.games, 'paper') OR (p.games IS NULL AND NOT coalesce(p.digital, false)))"
+#: _PREFERENCE as one key, smallest first and never NULL (a DESC column negated, a NULL mapped past every value), for
+#: arg_min: choosing each card's printing by arg_min over the matched printings costs a third of ranking them with a
+#: window (tests/test_card_history.py checks both choose the same printings).
+_EN_FIRST = "CASE WHEN p.lang = 'en' THEN 0 WHEN p.lang IS NULL THEN 2 ELSE 1 END"
+_PREFERENCE_KEY = [
+    _EN_FIRST,
+    f"CASE WHEN {_PAPER} THEN 0 WHEN {_PAPER} IS NULL THEN 2 ELSE 1 END",
+    "coalesce(p.promo, false)",
+    "coalesce(p.set_type = 'memorabilia', false)",
+    f"coalesce(-{_DAYS}, 2147483647)",
+    "coalesce(TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER)::BIGINT, 9223372036854775807)",
+    "p.collector_number IS NULL",
+    "coalesce(p.collector_number, '')",
+    "p.id",
+]
+
 _COLOR_ORDER = (
     "CASE WHEN len(coalesce(c.colors, [])) = 0 THEN 7 WHEN len(c.colors) > 1 THEN 6 "
     "WHEN c.colors[1] = 'W' THEN 1 WHEN c.colors[1] = 'U' THEN 2 WHEN c.colors[1] = 'B' THEN 3 "
@@ -1215,11 +1234,13 @@ SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
 ORDER BY {order_sql}"""
     else:
         partition = "p.oracle_id" if options.unique == "cards" else "p.oracle_id, coalesce(p.artist, '')"
-        preference = _PREFERENCE
+        key = _PREFERENCE_KEY
         if options.prefer:  # Scryfall's prefer: (English first still: a card is shown in English where it can be)
-            preference = f"(p.lang = 'en') DESC NULLS LAST, {_PREFER_SQL[options.prefer]}, {_PREFERENCE}"
+            key = [_EN_FIRST, _PREFER_SQL[options.prefer], *_PREFERENCE_KEY]
+        # each card's (or card and artist's) printing chosen by arg_min of the preference key, then read whole
+        smallest = ", ".join(key)
         sql = f"""
-WITH m AS ({matched} QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {preference}) = 1)
-SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
+WITH m AS (SELECT arg_min(p.id, ({smallest})) AS id FROM ({matched}) p GROUP BY {partition})
+SELECT {_OUTPUT} FROM m JOIN printings p USING (id) JOIN cards c ON c.oracle_id = p.oracle_id
 ORDER BY {order_sql}"""
     return Compiled(sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns))
