@@ -958,7 +958,7 @@ class OracleDB:
         self, query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto"
     ) -> pl.DataFrame:
         """Cards matching a Scryfall search query (``t:goblin c:r mv<=2 f:modern``), one row per card
-        (``unique="prints"``: per printing; ``"art"``: per card and artist), in ``order``.
+        (``unique="prints"``: per printing; ``"art"``: per illustration), in ``order``.
 
         Columns: oracle_id, id (the printing shown), name, lang, set, collector_number, rarity,
         released_at, mana_cost, cmc, type_line, colors, color_identity, power, toughness, loyalty, layout,

@@ -265,3 +265,17 @@ def test_the_printing_chosen_by_the_preference_key_is_the_first_in_the_preferenc
     assert by_order
     shown = dict(sample_db.search(query).select("oracle_id", "id").iter_rows())
     assert shown == by_order
+
+
+def test_unique_art_is_one_printing_per_illustration(db_2024: OracleDB, objects_2024: tuple[dict, ...]) -> None:
+    """Scryfall: "t:forest a:avon unique:art — Every unique Forest illustration by John Avon": one row per
+    illustration (two printings of one card by one artist with different art are two rows)."""
+    lands = {
+        (_oracle_id(o), o.get("illustration_id") or f"artist: {o.get('artist')}")
+        for o in objects_2024
+        if "Land" in o.get("type_line", "")
+    }
+    found = db_2024.search("t:land include:extras", unique="art")
+    assert found.height == len(lands)
+    by_artist = {(_oracle_id(o), o.get("artist")) for o in objects_2024 if "Land" in o.get("type_line", "")}
+    assert len(lands) > len(by_artist)  # the file has cards with two illustrations by the same artist

@@ -102,7 +102,7 @@ class _QueryWordsCommand(click.Command):
     type=_SearchChoice("UNIQUE"),
     default="cards",
     show_default=True,
-    help="One row per card, per printing, or per card and artist (unique: in the query wins).",
+    help="One row per card, per printing, or per illustration (unique: in the query wins).",
 )
 @click.option(
     "--order",

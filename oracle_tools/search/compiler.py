@@ -1233,7 +1233,13 @@ WITH m AS ({matched})
 SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
 ORDER BY {order_sql}"""
     else:
-        partition = "p.oracle_id" if options.unique == "cards" else "p.oracle_id, coalesce(p.artist, '')"
+        # unique:art is one printing per illustration (Scryfall: "every unique Forest illustration"); a printing whose
+        # file has no illustration id stands for its artist's art
+        partition = (
+            "p.oracle_id"
+            if options.unique == "cards"
+            else "p.oracle_id, coalesce(p.illustration_id, 'artist: ' || coalesce(p.artist, ''))"
+        )
         key = _PREFERENCE_KEY
         if options.prefer:  # Scryfall's prefer: (English first still: a card is shown in English where it can be)
             key = [_EN_FIRST, _PREFER_SQL[options.prefer], *_PREFERENCE_KEY]

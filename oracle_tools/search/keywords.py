@@ -305,7 +305,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         "display",
         EQUALITY_OPS,
         "unique:prints",
-        "cards (one row per card), prints (every printing), art (one per card and artist)",
+        "cards (one row per card), prints (every printing), art (one per illustration: illustration_id, else the artist where the file has no illustration id)",
     ),
     Keyword(
         "order",
