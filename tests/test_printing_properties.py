@@ -175,3 +175,13 @@ def test_the_api_list_carries_the_not_judged_count_in_warnings(sample_server: Se
     none = sample_server.client.get("/cards/search", params={"q": "is:booster t:creature t:zzzz"})
     assert none.status_code == 404 and none.json()["warnings"] == sample_db.search_warnings("is:booster t:zzzz")
     assert "warnings" not in sample_server.client.get("/cards/search", params={"q": "t:goblin"}).json()
+
+
+def test_in_booster_is_a_card_with_a_booster_printing(sample_db: OracleDB) -> None:
+    """Scryfall: "t:legendary -in:booster — Legendary cards that have never been printed in a booster set"; a card
+    printing's booster flag, where its file has one (the others counted as not judged)."""
+    boosted = {o["oracle_id"] for o in _objects() if o.get("booster") is True and o.get("oracle_id")}
+    assert boosted
+    found = set(sample_db.search("in:booster include:extras").get_column("oracle_id").to_list())
+    assert found == boosted
+    assert sample_db.search_warnings("-in:booster")[0].startswith("in:booster: ")

@@ -646,6 +646,9 @@ def _in(term: Term, state: _State) -> str:
         test = f"q.rarity = {state.bind(rarity)}"
     elif value in _GAMES:
         test = f"list_contains(q.games, {state.bind(value)})"
+    elif value == "booster":  # Scryfall: "t:legendary -in:booster — … never been printed in a booster set"
+        state.unknown(term, "p.booster IS NULL", "booster")
+        test = "q.booster"
     elif value in _LANG_CODES or value in LANGUAGES:
         test = f"q.lang = {state.bind(LANGUAGES.get(value, value))}"
     else:

@@ -160,7 +160,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         EQUALITY_OPS,
         "in:lea",
-        "has ever been printed in this set, rarity, language or game (not the printing shown)",
+        "has ever been printed in this set (or set type), rarity, language or game, or in a booster (in:booster) — "
+        "not the printing shown",
     ),
     Keyword(
         "set",
