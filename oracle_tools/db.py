@@ -958,7 +958,7 @@ class OracleDB:
         self, query: str, *, unique: str = "cards", order: str = "name", direction: str = "auto"
     ) -> pl.DataFrame:
         """Cards matching a Scryfall search query (``t:goblin c:r mv<=2 f:modern``), one row per card
-        (``unique="prints"``: per printing; ``"art"``: per card and artist), in ``order``.
+        (``unique="prints"``: per printing; ``"art"``: per illustration), in ``order``.
 
         Columns: oracle_id, id (the printing shown), name, lang, set, collector_number, rarity,
         released_at, mana_cost, cmc, type_line, colors, color_identity, power, toughness, loyalty, layout,
@@ -1021,7 +1021,19 @@ class OracleDB:
         id_at = columns.index("id")
         shown = rows[:limit] if limit is not None else rows
         cards = self.card_objects(ids=[row[id_at] for row in shown if row[id_at] is not None])
-        return {"object": "list", "total_cards": total, "has_more": len(cards) < total, "data": cards}
+        answer: dict[str, Any] = {"object": "list", "total_cards": total, "has_more": len(cards) < total, "data": cards}
+        warnings = self.search_warnings(query)
+        if warnings:  # Scryfall's list object carries its warnings in "warnings"
+            answer["warnings"] = warnings
+        return answer
+
+    def search_warnings(self, query: str) -> list[str]:
+        """One line per term of ``query`` whose data some printings lack (``is:booster`` on the 2019 dump's
+        objects, which have no booster field): how many printings it could not judge, as ``deck check`` says
+        cannot_judge. ``[]`` when every printing could be judged."""
+        from oracle_tools import search as _search
+
+        return _search.cannot_judge(self.user_con, _query_argument(query), nameable=self.nameable_ids)
 
     def nameable_ids(self, phrase: str) -> list[str]:
         """``nameable:"nonland"``: the oracle_ids with a name that may be chosen (CR 201.4, choose-name rules)."""

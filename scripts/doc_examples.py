@@ -225,6 +225,37 @@ def python(source: str) -> None:
     cog.outl("\n".join(out))
 
 
+def search_rows(rows: list[tuple[str, str]]) -> None:
+    """Rows of docs/search.md's example table, ``(keyword, query)`` each, with what the query answers on the sample:
+    the first three cards (with set and collector number when the query is evaluated per printing) and the count."""
+    import cog
+
+    from oracle_tools import OracleDB
+    from oracle_tools.search import SearchSyntaxError
+    from oracle_tools.search import compile as compile_query
+
+    db = OracleDB(_workdir() / "data" / "oracle.duckdb")
+    try:
+        for keyword, query in rows:
+            try:
+                found = db.search(query)
+            except SearchSyntaxError as exc:  # a keyword whose data the sample lacks says so: its row shows the line
+                cog.outl(f"| `{keyword}` | `{query}` | refused: {str(exc).replace('|', '/')} (0 cards) |")
+                continue
+            first = found.head(3)
+            if compile_query(query).printing_level:
+                shown = [f"{n} {s} {cn}" for n, s, cn in first.select("name", "set", "collector_number").iter_rows()]
+            else:
+                shown = first.get_column("name").to_list()
+            more = " …" if found.height > 3 else ""
+            count = f"{found.height} card" + ("" if found.height == 1 else "s")
+            cells = "; ".join(shown).replace("|", "\\|")
+            written = query.replace("|", "\\|")
+            cog.outl(f"| `{keyword}` | `{written}` | {cells}{more} ({count}) |")
+    finally:
+        db.close()
+
+
 def main(argv: list[str]) -> int:
     from cogapp import Cog
 
@@ -235,7 +266,13 @@ def main(argv: list[str]) -> int:
     given = [Path(a) for a in argv if not a.startswith("-")]  # default: README.md and docs/*.md
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     sys.modules.setdefault("doc_examples", sys.modules[__name__])  # cog's blocks import this module: its _state
-    args = ["cog", "-I", str(Path(__file__).resolve().parent), "-p", "from doc_examples import shell, python"]
+    args = [
+        "cog",
+        "-I",
+        str(Path(__file__).resolve().parent),
+        "-p",
+        "from doc_examples import shell, python, search_rows",
+    ]
     args += ["--check", "--diff"] if check else ["-r"]
     files = [str(f) for f in given or FILES if "[[[cog" in f.read_text(encoding="utf-8")]
     status = Cog().main([*args, *files])

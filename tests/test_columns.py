@@ -40,6 +40,16 @@ NOT_IN_CARD_OBJECTS = {
         "tix": "likewise",
         "flavor_text": "kept objects carry it (and card_faces[].flavor_text); the table serves search (ft:)",
         "face_flavor_texts": "likewise",
+        "frame": "for search (frame:, is:new, is:old); kept objects carry it",
+        "frame_effects": "for search (frame:legendary, is:colorshifted); kept objects carry it",
+        "full_art": "for search (is:fullart); kept objects carry it",
+        "textless": "for search (is:textless); kept objects carry it",
+        "booster": "for search (is:booster); kept objects carry it",
+        "story_spotlight": "for search (is:spotlight); kept objects carry it",
+        "highres_image": "for search (is:hires); kept objects carry it",
+        "promo_types": "for search (is:prerelease, is:boosterfun …); kept objects carry it",
+        "block": "for search (b:); kept objects carry it where the file has it",
+        "block_code": "likewise",
     },
 }
 

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from oracle_tools.search.compiler import _IS_SQL
-from oracle_tools.search.keywords import IS_VALUES, LAND_CYCLES
+from oracle_tools.search.keywords import IS_TABLE, IS_VALUES, LAND_CYCLES
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from oracle_tools import OracleDB
 
 SAMPLE = Path(__file__).parent.parent / "oracle_tools" / "data" / "sample"
@@ -67,17 +68,11 @@ def test_land_cycle_matches_its_rules_text_in_the_raw_objects(sample_db: OracleD
     assert got == expected
 
 
-def test_every_is_value_has_its_sql_and_every_sql_its_keyword() -> None:
-    assert set(IS_VALUES) == set(_IS_SQL)
+def test_every_is_value_is_one_row_of_the_table_with_its_sql() -> None:
+    spellings = [name for v in IS_TABLE for name in v.names]
+    assert len(spellings) == len(set(spellings))  # no value in two rows
+    assert all(v.sql or v.refused for v in IS_TABLE)
     assert set(LAND_CYCLES) <= set(IS_VALUES)
-
-
-def test_docs_list_every_is_value() -> None:
-    from oracle_tools.search.keywords import HAS_VALUES
-
-    docs = (Path(__file__).parent.parent / "docs" / "search.md").read_text(encoding="utf-8")
-    line = next(line for line in docs.splitlines() if line.startswith("`is:` values: "))
-    assert re.findall(r"`([^`]+)`", line.removeprefix("`is:` values: ")) == sorted(set(IS_VALUES) - HAS_VALUES)
 
 
 # -- is:frenchvanilla ------------------------------------------------------------------------------------
@@ -223,3 +218,56 @@ def test_firstprint_is_a_printing_of_the_cards_first_release_day(sample_db: Orac
     assert expected and expected != {name for name, _ in in_m19}
     got = set(sample_db.search("is:firstprint s:m19").get_column("name").to_list())
     assert got == expected
+
+
+# -- the land cycles the sample has no member of, on the real lands ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real_lands(realdata: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """Every land object of the real 2019 dump and the English-text foreign printings of 2022 (which hold the 2020
+    Ikoria triomes), one per Oracle id."""
+    seen: dict[str, dict[str, Any]] = {}
+    for name in (
+        "scryfall-default-cards-2019-10-per-set-dump.json.gz",
+        "scryfall-foreign-printings-from-mtgjson-2022.json.gz",
+    ):
+        with gzip.open(realdata / name, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                line = line.strip().rstrip(",")
+                if line in ("[", "]") or '"Land' not in line:
+                    continue
+                card = json.loads(line)
+                if "Land" in card.get("type_line", "") and not card.get("card_faces"):
+                    seen.setdefault(card["oracle_id"], card)
+    return list(seen.values())
+
+
+@pytest.fixture(scope="module")
+def real_lands_db(real_lands: list[dict[str, Any]], tmp_path_factory: pytest.TempPathFactory) -> Iterator[OracleDB]:
+    from conftest import build_in_child
+
+    from oracle_tools import OracleDB
+
+    folder = tmp_path_factory.mktemp("lands")
+    (folder / "lands.json").write_text(json.dumps(real_lands), encoding="utf-8")
+    db = OracleDB(build_in_child(folder / "lands.duckdb", [folder / "lands.json"]))
+    yield db
+    db.close()
+
+
+@pytest.mark.parametrize(
+    ("cycle", "test"),
+    [
+        # Battlebond: "This land enters tapped unless you have two or more opponents."
+        ("bondland", lambda tl, t: "tapped unless you have two or more opponents" in t),
+        # Ikoria's triomes: three basic land types, enter tapped, cycling {3}
+        ("triome", lambda tl, t: len(BASICS & set(tl.split("—")[-1].split())) == 3 and "\nCycling {3}" in t),
+    ],
+)
+def test_land_cycle_on_the_real_lands(
+    real_lands: list[dict[str, Any]], real_lands_db: OracleDB, cycle: str, test: Any
+) -> None:
+    expected = {c["name"] for c in real_lands if test(c["type_line"], c.get("oracle_text") or "")}
+    assert len(expected) == 5, expected  # the five of Battlebond, the five of Ikoria
+    assert set(real_lands_db.search(f"is:{cycle}").get_column("name").to_list()) == expected

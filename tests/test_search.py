@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from oracle_tools import OracleDB
 from oracle_tools.search import SearchSyntaxError, UnsupportedKeywordError, compile, parse
-from oracle_tools.search.keywords import KEYWORDS, UNSUPPORTED
+from oracle_tools.search.keywords import IS_TABLE, KEYWORDS, REFUSED, UNSUPPORTED, docs_markdown, help_rows
 from oracle_tools.search.tree import And, Not, Or, Term
 from oracle_tools.text.matching import normalize
 
@@ -736,6 +736,58 @@ def test_docs_list_every_keyword_with_an_example() -> None:
 
 #: Keywords the sample (and the real 2019/2024 data) has nothing for: docs/search.md says why.
 NO_DATA_IN_SAMPLE = {"def", "usd"}  # no battles; the sample's objects keep no prices (tests/test_python_client.py)
+#: is: values the sample has no card of (no Class, Case, mutate card, companion, slowland, surveilland, gainland or
+#: pathway among its cards): their rows show 0, and the land cycles' own tests judge them on the real data.
+NO_IS_DATA_IN_SAMPLE = {
+    "is:class", "is:case", "is:mutate", "is:companion", "is:slowland", "is:surveilland", "is:gainland", "is:pathway",
+    "is:glossy", "is:textless", "is:masterpiece",  # nor a glossy, textless or masterpiece printing
+    "is:bondland", "is:tricycleland",  # nor a Battlebond land or an Ikoria triome (test_land_cycles: the real lands)
+    "is:universesbeyond", "is:alchemy",  # nor a Universes Beyond (triangle stamp) or Alchemy printing
+    # the sample's few 2024 objects with promo types are boosterfun, bundle, promopack, … (test_printing_properties)
+    *(f"is:{v.names[0]}" for v in IS_TABLE if v.data == "promo_types"),
+}  # fmt: skip
+
+
+def test_every_spelling_of_the_table_is_a_keyword_the_parser_reads() -> None:
+    """The parser's keywords, the compiler's, the refusals, --help and docs/search.md all come from one table
+    (oracle_tools/search/keywords.py): every spelling parses as its own keyword term, compiles or is refused with
+    its reason, and is listed by --help and the docs."""
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+
+    help_text = CliRunner().invoke(main, ["search", "--help"], terminal_width=200).output
+    docs = DOCS.read_text(encoding="utf-8")
+    for kw in (*KEYWORDS, *REFUSED):
+        for name in kw.names:
+            term = parse(f"{name}:x")
+            assert isinstance(term, Term) and term.keyword == name and term.written
+            assert f"{name}:" in help_text, name
+            assert f"`{name}:`" in docs, name
+        if kw.refused:
+            with pytest.raises(UnsupportedKeywordError, match=re.escape(kw.refused)):
+                compile(kw.example)
+    for value in IS_TABLE:
+        for name in value.names:
+            assert name in help_text, name
+            assert f"`{value.keyword}:{name}`" in docs, name
+            if value.refused:
+                with pytest.raises(UnsupportedKeywordError, match=re.escape(value.refused)):
+                    compile(f"{value.keyword}:{name}")
+            else:
+                compile(f"{value.keyword}:{name}")
+    assert len(help_rows()) > len(KEYWORDS)
+
+
+def test_docs_keyword_lists_are_the_tables_rendering() -> None:
+    """docs/search.md's keyword, value and refusal lists are cog blocks rendering the table (scripts/doc_examples.py
+    rewrites them); a keyword added to the table and not to the page fails here, without running the examples."""
+    docs = DOCS.read_text(encoding="utf-8")
+    for part in ("keywords", "values", "refused"):  # the parts docs_markdown renders
+        block = f'cog.outl(docs_markdown("{part}"))\n]]] -->\n'
+        assert block in docs, part
+        shown = docs.split(block, 1)[1].split("\n<!-- [[[end]]] -->", 1)[0]
+        assert shown == docs_markdown(part), part
 
 
 def test_docs_examples_show_the_real_output_on_the_sample(sample_db: OracleDB) -> None:
@@ -744,8 +796,13 @@ def test_docs_examples_show_the_real_output_on_the_sample(sample_db: OracleDB) -
     rows = _doc_examples()
     assert len(rows) > 60
     for keyword, query, shown, count in rows:
+        if shown and shown[0].startswith("refused: "):  # a keyword whose data the sample lacks: the line it says
+            with pytest.raises(SearchSyntaxError) as refused:
+                sample_db.search(query)
+            assert "; ".join(shown) == f"refused: {refused.value}" and count == 0, query
+            continue
         # an example that finds nothing could not show a broken keyword; def: and usd: have no data on the sample
-        assert count > 0 or keyword in NO_DATA_IN_SAMPLE, (query, "finds no card on the sample")
+        assert count > 0 or keyword in NO_DATA_IN_SAMPLE or query in NO_IS_DATA_IN_SAMPLE, (query, "finds no card")
         found = sample_db.search(query)
         assert found.height == count, (query, found.height, count)
         first = found.head(len(shown))

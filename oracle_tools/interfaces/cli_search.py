@@ -76,6 +76,15 @@ class _QueryWordsCommand(click.Command):
                 options.append(value)
         return super().parse_args(ctx, [*options, "--", *words])
 
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The keyword list, from the search engine's one table of keywords (oracle_tools/search/keywords.py), read
+        only when the help is shown."""
+        from oracle_tools.search.keywords import help_rows
+
+        with formatter.section("Keywords (docs/search.md)"):
+            formatter.write_dl(help_rows())
+        super().format_epilog(ctx, formatter)
+
 
 @click.command("search", cls=_QueryWordsCommand)
 @db_option
@@ -93,7 +102,7 @@ class _QueryWordsCommand(click.Command):
     type=_SearchChoice("UNIQUE"),
     default="cards",
     show_default=True,
-    help="One row per card, per printing, or per card and artist (unique: in the query wins).",
+    help="One row per card, per printing, or per illustration (unique: in the query wins).",
 )
 @click.option(
     "--order",
@@ -144,6 +153,8 @@ def search_command(
                 return
             columns, rows, total = db.search_rows(query, unique=unique, order=order, direction=direction)
             shown = rows[:limit] if limit is not None else rows
+            for warning in db.search_warnings(query):  # printings whose files lack a field a term reads
+                echo_error(f"warning: {warning}")
     except SearchSyntaxError as exc:
         echo_error(f"error: {exc}")
         if exc.query:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 #: Tables ingest builds for searches (sql/preferred_printings.sql, sql/search_faces.sql).
-_SEARCH_TABLES = ("preferred_printings", "face_values", "dfc_face_colors")
+_SEARCH_TABLES = ("preferred_printings", "face_values", "dfc_face_colors", "printing_firsts")
 
 __all__ = [
     "DIRECTIONS",
@@ -40,6 +40,7 @@ __all__ = [
     "Compiled",
     "SearchSyntaxError",
     "UnsupportedKeywordError",
+    "cannot_judge",
     "compile",
     "parse",
     "run",
@@ -164,19 +165,26 @@ def _run_compiled(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, comp
     if compiled.formats:
         _check_legalities(con, compiled.formats)
     try:
+        if compiled.unknowns:
+            _unjudged_counts(con, compiled, query)  # refuses a term no printing of the database can be judged for
         return fetch(con, compiled.sql, list(compiled.params))
     except _duckdb.Error as exc:  # a regex RE2 refuses, say: still one line
         from oracle_tools.store.sqlfiles import damaged_database
 
         if (damaged := damaged_database(exc, _database_file(con))) is not None:
             raise damaged from None  # the file, not the query: no caret under it
-        if isinstance(exc, _duckdb.BinderException) and "flavor_text" in str(exc):
+        import re
+
+        # DuckDB: 'Referenced column "frame" not found', 'Table "p" does not have a column named "frame"'
+        missing_column = re.search(r'column (?:named )?"([^"]+)"', str(exc))
+        kept_later = dict(_KEPT_LATER).get(missing_column.group(1)) if missing_column else None
+        if isinstance(exc, _duckdb.BinderException) and kept_later is not None:
             from pathlib import Path
 
             from oracle_tools.errors import DatabaseOutdatedError
 
-            # ft:/flavor: read printings' flavor_text, which databases built before it was kept lack
-            raise DatabaseOutdatedError(Path(_database_file(con) or "this database").name, "flavor text") from None
+            # a printing column databases built before it was kept lack (ft: reads flavor_text, frame: frame …)
+            raise DatabaseOutdatedError(Path(_database_file(con) or "this database").name, kept_later) from None
         missing = [t for t in _SEARCH_TABLES if t in str(exc)] if isinstance(exc, _duckdb.CatalogException) else []
         if missing:  # a database built before the table existed
             raise OracleToolsError(
@@ -186,6 +194,65 @@ def _run_compiled(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, comp
         raise SearchSyntaxError(
             f"the database could not run this search: {str(exc).splitlines()[0]}", query, 0
         ) from None
+
+
+#: Printing columns a database built by an older version lacks, and what a search reading them says is missing.
+_KEPT_LATER = (
+    ("flavor_text", "flavor text"),
+    ("frame_effects", "frame effects"),
+    ("frame", "frames"),
+    ("full_art", "full-art flags"),
+    ("textless", "textless flags"),
+    ("booster", "booster flags"),
+    ("story_spotlight", "story spotlights"),
+    ("highres_image", "image resolutions"),
+    ("promo_types", "promo types"),
+    ("block", "blocks"),
+)
+
+
+#: What a term's not-judged SQL is over, by its alias: (what one row is, the table).
+_JUDGED = {"p": ("printing", "printings p"), "c": ("card", "cards c WHERE c.is_card")}
+
+
+def _unjudged_counts(
+    con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str
+) -> list[tuple[str, str, str, int, int]]:
+    """Per term whose data some rows lack: (term, "printings" or "cards", missing field, rows that cannot be judged,
+    rows). A term no row has the data for is refused, naming the field: "no card matches" would be a confident
+    wrong answer."""
+    cursor = con.cursor()
+    try:
+        out = []
+        for term, unknown, data, position in compiled.unknowns:
+            things = _JUDGED[unknown.split(".", 1)[0]]
+            row = cursor.execute(f"SELECT count(*) FILTER (WHERE {unknown}), count(*) FROM {things[1]}").fetchone()
+            missing, total = (int(row[0]), int(row[1])) if row else (0, 0)
+            if total and missing == total:
+                raise UnsupportedKeywordError(
+                    f"{term}: no {things[0]} in this database has Scryfall's {data} (its card files predate the field "
+                    "or leave it out); ingest files that have it",
+                    query,
+                    position,
+                )
+            out.append((term, f"{things[0]}s", data, missing, total))
+        return out
+    finally:
+        cursor.close()
+
+
+def cannot_judge(con: duckdb.DuckDBPyConnection, query: str, **options: Any) -> list[str]:
+    """One line per term of ``query`` whose data some printings of the database lack (``is:booster``: the 2019 dump
+    has no booster field on most objects), saying how many printings it could not judge, as ``deck check`` says
+    cannot_judge; ``[]`` when every term could judge every printing. Same options as :func:`compile`."""
+    compiled = compile(query, **options)
+    if not compiled.unknowns:
+        return []
+    return [
+        f"{term}: {missing:,} of {total:,} {things} could not be judged (their card files have no {data})"
+        for term, things, data, missing, total in _unjudged_counts(con, compiled, query)
+        if missing
+    ]
 
 
 def _database_file(con: duckdb.DuckDBPyConnection) -> str | None:

@@ -32,10 +32,12 @@ from oracle_tools.search.keywords import (
     BY_NAME,
     EXTRA_TYPES,
     HAS_VALUES,
+    IS_BY_NAME,
     IS_REVEALS,
     IS_VALUES,
     UNSUPPORTED,
     Keyword,
+    any_face,
     supported_names,
 )
 from oracle_tools.search.tree import And, Empty, Node, Not, Or, Term, walk
@@ -195,6 +197,7 @@ class Options:
     order: str = "name"
     direction: str = "auto"
     extras: bool = False
+    prefer: str = ""  # prefer: — which printing stands for a card ("": the usual preference)
 
 
 @dataclass
@@ -204,6 +207,10 @@ class Compiled:
     options: Options
     printing_level: bool
     formats: tuple[str, ...] = ()  # the formats whose legalities it reads: run() checks the database has them
+    #: (term as written, SQL over printings p true where the data cannot say, the missing field, the term's position
+    #: in the query): run() refuses a
+    #: term no printing can be judged for and :func:`oracle_tools.search.cannot_judge` counts the others
+    unknowns: tuple[tuple[str, str, str, int], ...] = ()
 
 
 @dataclass
@@ -213,6 +220,12 @@ class _State:
     nameable: Callable[[str], list[str]] | None = None
     printing: bool = False  # the SQL has the printings alias p
     formats: list[str] = field(default_factory=list)  # the formats whose legalities the SQL reads
+    unknowns: list[tuple[str, str, str, int]] = field(default_factory=list)  # Compiled.unknowns
+
+    def unknown(self, term: Term, sql: str, data: str) -> None:
+        written = f"{term.keyword}{term.op}{term.value}"
+        if all(entry[0] != written for entry in self.unknowns):
+            self.unknowns.append((written, sql, data, term.position))
 
     def bind(self, value: Any) -> str:
         self.params.append(value)
@@ -332,7 +345,7 @@ def _oracle(term: Term, state: _State, *, reminder: bool) -> str:
         f"'(?i)\\bthis (?:{'|'.join(_SELF_REFERENCES)})\\b', '~', 'g') ELSE {named} END)"
     )
     if term.kind == "regex":
-        return _any_face(f"regexp_matches({own}, {state.bind(_regex(term, state))})")
+        return any_face(f"regexp_matches({own}, {state.bind(_regex(term, state))})")
     value = term.value.lower()
     # cheap necessary condition first: every literal piece is somewhere in the card's whole text (which
     # includes reminder text, so it is a superset of what o: reads)
@@ -341,7 +354,7 @@ def _oracle(term: Term, state: _State, *, reminder: bool) -> str:
         for piece in value.split("~")
         if piece.strip()
     ]
-    return "(" + " AND ".join([*prefilter, _any_face(f"contains(lower({own}), {state.bind(value)})")]) + ")"
+    return "(" + " AND ".join([*prefilter, any_face(f"contains(lower({own}), {state.bind(value)})")]) + ")"
 
 
 #: What Oracle text calls the object it is on ("this creature", "this Equipment"): what '~' also stands for.
@@ -602,208 +615,28 @@ def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
 
 # -- is: / has: ----------------------------------------------------------------------------------------
 
-_FRONT = "f.face_index = (SELECT min(g.face_index) FROM faces g WHERE g.oracle_id = c.oracle_id)"
-_CHARACTERISTIC_ROLES = (
-    "('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer', 'omen_card')"
-)
-
-
-def _any_face(test: str) -> str:
-    return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {test})"
-
-
-#: A land face's Oracle text with its own name (and "this land") written as '~', for the land cycles below.
-_LAND_TEXT = (
-    "regexp_replace(replace(replace(coalesce(f.oracle_text, ''), c.name, '~'), f.name, '~'), "
-    "'(?i)\\bthis land\\b', '~', 'g')"
-)
-_ETB_TAPPED = "~ enters (the battlefield )?tapped"
-_BASIC_TYPES = "['Plains', 'Island', 'Swamp', 'Mountain', 'Forest']"
-
-
-def _land(*patterns: str, extra: str = "") -> str:
-    """A face that is a land (CR 305) whose text (self-references as '~') matches every pattern."""
-    tests = " AND ".join(f"regexp_matches({_LAND_TEXT}, '{p}')" for p in patterns)
-    return _any_face(f"list_contains(f.card_types, 'Land') AND {tests}{extra}")
-
-
-def _basic_types(n: int) -> str:
-    return f" AND len(list_intersect(f.subtypes, {_BASIC_TYPES})) = {n}"
-
-
-#: Scryfall's land cycles (https://scryfall.com/docs/syntax, "Land cycles"), each by the rules text that
-#: defines it (not a list of names): a new member is found the day it is printed.
-_LAND_CYCLES: dict[str, str] = {
-    # The original duals: two basic land types (CR 305.7 gives the mana ability) and no other rules text.
-    "dual": _land("^(\\([^)]*\\))?$", extra=_basic_types(2) + " AND NOT list_contains(f.supertypes, 'Basic')"),
-    "shockland": _land(
-        "you may pay 2 life\\. If you don.t, it enters (the battlefield )?tapped", extra=_basic_types(2)
-    ),
-    "fetchland": _land("\\{T\\}, Pay 1 life, Sacrifice ~: Search your library for an? \\w+ or \\w+ card"),
-    "checkland": _land(
-        _ETB_TAPPED + " unless you control an? (Plains|Island|Swamp|Mountain|Forest) or an? "
-        "(Plains|Island|Swamp|Mountain|Forest)\\."
-    ),
-    "painland": _land("\\{T\\}: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\. ~ deals 1 damage to you\\."),
-    "fastland": _land(_ETB_TAPPED + " unless you control two or fewer other lands"),
-    "slowland": _land(_ETB_TAPPED + " unless you control two or more other lands"),
-    "tangoland": _land(_ETB_TAPPED + " unless you control two or more basic lands"),
-    "battleland": _land(_ETB_TAPPED + " unless you control two or more basic lands"),
-    "scryland": _land(
-        _ETB_TAPPED, "When ~ enters( the battlefield)?, scry 1\\.", "\\{T\\}: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}"
-    ),
-    "surveilland": _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, surveil 1\\."),
-    "gainland": _land(
-        _ETB_TAPPED, "When ~ enters( the battlefield)?, you gain 1 life\\.", "\\{T\\}: Add \\{[WUBRG]\\} or"
-    ),
-    "bounceland": _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, return a land you control to its owner.s hand"),
-    "filterland": _land(
-        "(\\{[WUBRG]/[WUBRG]\\}, \\{T\\}: Add \\{[WUBRG]\\}\\{[WUBRG]\\}, "
-        "|^\\{T\\}: Add \\{C\\}\\.\\n\\{1\\}, \\{T\\}: Add \\{[WUBRG]\\}\\{[WUBRG]\\}\\.$)"
-    ),
-    "canopyland": _land(
-        "\\{T\\}, Pay 1 life: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\.", "\\{1\\}, \\{T\\}, Sacrifice ~: Draw a card\\."
-    ),
-    "creatureland": _land("~ becomes an? [^.]*creature"),
-    "manland": _land("~ becomes an? [^.]*creature"),
-    "triland": _land(
-        _ETB_TAPPED, "\\{T\\}: Add \\{[WUBRG]\\}, \\{[WUBRG]\\}, or \\{[WUBRG]\\}\\.", extra=_basic_types(0)
-    ),
-    "storageland": _land("storage counter"),
-    "shadowland": _land(
-        "you may reveal an? (Plains|Island|Swamp|Mountain|Forest) or (Plains|Island|Swamp|Mountain|Forest) card from "
-        "your hand\\. If you don.t, ~ enters (the battlefield )?tapped"
-    ),
-    "bikeland": _land(_ETB_TAPPED, "(?m)^Cycling \\{2\\}", extra=_basic_types(2)),
-    "cycleland": _land(_ETB_TAPPED, "(?m)^Cycling \\{2\\}", extra=_basic_types(2)),
-    # A modal DFC whose faces are both lands, each tapping for one colour.
-    "pathway": "c.layout = 'modal_dfc' AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id "
-    "AND NOT list_contains(f.card_types, 'Land'))",
-}
-
-
-_IS_SQL: dict[str, str] = {
-    "split": "c.layout = 'split'",
-    "flip": "c.layout = 'flip'",
-    "transform": "c.layout = 'transform'",
-    "tdfc": "c.layout = 'transform'",
-    "meld": "c.layout = 'meld'",
-    "mdfc": "c.layout = 'modal_dfc'",
-    "dfc": "c.layout IN ('transform', 'modal_dfc', 'meld', 'double_faced_token', 'reversible_card')",
-    "adventure": "c.layout = 'adventure'",
-    "leveler": "c.layout = 'leveler'",
-    "class": "c.layout = 'class'",
-    "case": "c.layout = 'case'",
-    "prototype": "c.layout = 'prototype'",
-    "mutate": "c.layout = 'mutate' OR list_contains(coalesce(c.keywords, []), 'Mutate')",
-    "saga": "c.layout = 'saga' OR " + _any_face("list_contains(f.subtypes, 'Saga')"),
-    "meldpart": _any_face("f.role = 'meld_part'"),
-    "meldresult": _any_face("f.role = 'meld_result'"),
-    # CR 110.4a: a permanent card is judged by the characteristics it has outside the battlefield (the
-    # front face / top half / the creature part of an adventurer; both halves of a split card).
-    "permanent": "c.is_card AND "
-    + _any_face(
-        f"f.role IN {_CHARACTERISTIC_ROLES} AND list_has_any(f.card_types, "
-        "['Artifact', 'Battle', 'Creature', 'Enchantment', 'Land', 'Planeswalker'])"
-    ),
-    # Cast as a spell: a castable face (front, split half, adventure, either face of a modal DFC) that is
-    # not a land (CR 305.9: a land can't be cast).
-    "spell": "c.is_card AND "
-    + _any_face(
-        "(f.role IN ('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer', "
-        "'adventure', 'omen_card', 'omen') OR (f.role = 'back' AND f.layout = 'modal_dfc')) AND NOT list_contains(f.card_types, 'Land')"
-    ),
-    # CR 700.6: legendary, artifact or Saga.
-    "historic": _any_face(
-        "(list_contains(f.supertypes, 'Legendary') OR list_contains(f.card_types, 'Artifact') "
-        "OR list_contains(f.subtypes, 'Saga'))"
-    ),
-    # CR 700.8: party = Cleric, Rogue, Warrior, Wizard creatures; CR 700.12: outlaws.
-    "party": _any_face(
-        "list_contains(f.card_types, 'Creature') AND list_has_any(f.subtypes, ['Cleric', 'Rogue', 'Warrior', 'Wizard'])"
-    ),
-    "outlaw": _any_face("list_has_any(f.subtypes, ['Assassin', 'Mercenary', 'Pirate', 'Rogue', 'Warlock'])"),
-    # CR 903.3 / 903.3a (the rule oracle_tools/decks/checker.py applies): a legendary creature, Vehicle or
-    # Spacecraft with power/toughness on the front face, or text saying it can be your commander.
-    "commander": "c.is_card AND ("
-    + _any_face(
-        f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
-        "OR list_contains(f.subtypes, 'Vehicle') OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
-    )
-    + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
-    # Brawl's commander: a legendary creature or planeswalker (Brawl's rules; the creature side as is:commander,
-    # CR 903.3), or a card that says it can be your commander.
-    "brawler": "c.is_card AND ("
-    + _any_face(
-        f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
-        "OR list_contains(f.card_types, 'Planeswalker') OR list_contains(f.subtypes, 'Vehicle') "
-        "OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
-    )
-    + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
-    # Oathbreaker's oathbreaker: a planeswalker card (its front face).
-    "oathbreaker": "c.is_card AND " + _any_face(f"{_FRONT} AND list_contains(f.card_types, 'Planeswalker')"),
-    "reserved": "coalesce(c.reserved, false)",
-    "funny": "coalesce(c.funny, false)",
-    "token": "c.object_kind = 'token'",
-    "emblem": "c.object_kind = 'emblem'",
-    "extra": "NOT c.is_card",
-    "vanilla": "c.is_card AND "
-    + _any_face("list_contains(f.card_types, 'Creature')")
-    + " AND coalesce(c.oracle_text, '') = ''",
-    # A creature whose rules text is keyword abilities only (CR 702; Scryfall's "French vanilla"): every line,
-    # reminder text removed, is a list of the card's keywords, each alone or with its cost or number
-    # ("Bushido 1", "Protection from red"); an ability word's line ("Revolt — ...") is not a keyword ability.
-    "frenchvanilla": "c.is_card AND "
-    + _any_face("list_contains(f.card_types, 'Creature')")
-    + " AND coalesce(c.oracle_text, '') <> '' AND len(coalesce(c.keywords, [])) > 0 AND NOT regexp_matches("
-    "regexp_replace(c.oracle_text, '\\([^)]*\\)', '', 'g'), '[.—:]') AND list_bool_and(list_transform(list_filter("
-    "string_split_regex(regexp_replace(c.oracle_text, ' ?\\([^)]*\\)', '', 'g'), '\\n|, |; '), lambda x: x <> ''), "
-    "lambda x: NOT contains(x, '.') AND NOT contains(x, '—') AND list_bool_or(list_transform(c.keywords, "
-    "lambda k: lower(x) = lower(k) OR starts_with(lower(x), lower(k) || ' ')))))",
-    "bear": "c.cmc = 2 AND "
-    + _any_face("list_contains(f.card_types, 'Creature') AND f.power = '2' AND f.toughness = '2'"),
-    "hybrid": "regexp_matches(coalesce(c.mana_cost, ''), '\\{[WUBRGC2]/[WUBRG]\\}')",
-    "phyrexian": "regexp_matches(coalesce(c.mana_cost, ''), '/P\\}')",
-    "partner": "list_contains(coalesce(c.keywords, []), 'Partner') OR "
-    "regexp_matches(coalesce(c.oracle_text, ''), '(?m)^Partner( with|—|\\b)')",
-    "companion": "list_contains(coalesce(c.keywords, []), 'Companion')",
-    "modal": "regexp_matches(coalesce(c.oracle_text, ''), '(?i)choose (one|two|three|four|any number|one or more)"
-    " (or (more|both))? ?—')",
-    # CR 201.3: the card's name is in a class of interchangeable names (the name_classes table, derived from
-    # the English printed names of its printings).
-    "interchangeable": "c.oracle_id IN (SELECT k.oracle_id FROM name_classes k WHERE k.class_id IN "
-    "(SELECT class_id FROM name_classes GROUP BY class_id HAVING count(DISTINCT name) > 1))",
-    # Its Oracle text creates tokens (the tokens layer's parsed "create … token" clauses, CR 111.1).
-    "token-maker": "c.oracle_id IN (SELECT creator_oracle_id FROM token_specs)",
-    "tokenmaker": "c.oracle_id IN (SELECT creator_oracle_id FROM token_specs)",
-    "indicator": "len(coalesce(c.color_indicator, [])) > 0 OR " + _any_face("len(coalesce(f.color_indicator, [])) > 0"),
-    # printing facts
-    "reprint": "p.released_at > c.first_released",
-    # the card's first printing(s): released on the day the card first was (its earliest printing's date)
-    "firstprint": "p.released_at <= c.first_released",
-    "digital": "coalesce(p.digital, false)",
-    "promo": "coalesce(p.promo, false)",
-    # CR 201.6: a printing with an alternate (flavor) name
-    "flavorname": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
-    "flavor_name": "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
-    **_LAND_CYCLES,
-}
-
 
 def _is(term: Term, state: _State) -> str:
     value = term.value.lower()
+    row = IS_BY_NAME.get(value)
     if term.keyword == "has" and value not in HAS_VALUES:
         raise _error(f"has:{term.value} is not supported; supported: {', '.join(sorted(HAS_VALUES))}", state, term)
     if term.keyword != "has" and value in HAS_VALUES:  # Scryfall spells these has:, not is:
         raise _error(f"{term.keyword}:{term.value} is not supported; use has:{term.value}", state, term)
-    if value not in _IS_SQL:
+    if row is not None and row.refused:
+        raise UnsupportedKeywordError(
+            f"{term.keyword}:{term.value} is not supported ({row.refused})", state.query, term.position
+        )
+    if row is None:
         supported = sorted(set(IS_VALUES) - HAS_VALUES)
         raise UnsupportedKeywordError(
             f"{term.keyword}:{term.value} is not supported; supported: {', '.join(supported)}",
             state.query,
             term.position,
         )
-    return f"({_IS_SQL[value]})"
+    if row.unknown:
+        state.unknown(term, row.unknown, row.data)
+    return f"({row.sql})"
 
 
 def _in(term: Term, state: _State) -> str:
@@ -813,6 +646,9 @@ def _in(term: Term, state: _State) -> str:
         test = f"q.rarity = {state.bind(rarity)}"
     elif value in _GAMES:
         test = f"list_contains(q.games, {state.bind(value)})"
+    elif value == "booster":  # Scryfall: "t:legendary -in:booster — … never been printed in a booster set"
+        state.unknown(term, "p.booster IS NULL", "booster")
+        test = "q.booster"
     elif value in _LANG_CODES or value in LANGUAGES:
         test = f"q.lang = {state.bind(LANGUAGES.get(value, value))}"
     else:
@@ -941,6 +777,129 @@ def _prints(term: Term, state: _State) -> str:
     )
 
 
+#: Scryfall's frame editions and frame effects (https://scryfall.com/docs/api/frames): what frame: takes.
+FRAME_EDITIONS = ("1993", "1997", "2003", "2015", "future")
+FRAME_EFFECTS = (
+    "legendary", "miracle", "enchantment", "nyxtouched", "draft", "devoid", "tombstone", "colorshifted", "inverted",
+    "sunmoondfc", "compasslanddfc", "originpwdfc", "mooneldrazidfc", "waxingandwaningmoondfc", "showcase",
+    "extendedart", "companion", "etched", "snow", "lesson", "shatteredglass", "convertdfc", "fandfc",
+    "upsidedowndfc", "spree",
+)  # fmt: skip
+
+
+def _frame(term: Term, state: _State) -> str:
+    value = term.value.lower()
+    if value in FRAME_EDITIONS:
+        state.unknown(term, "p.frame IS NULL", "frame")
+        return f"p.frame = {state.bind(value)}"
+    if value in FRAME_EFFECTS:
+        state.unknown(term, "p.frame_effects IS NULL", "frame_effects")
+        return f"list_contains(p.frame_effects, {state.bind(value)})"
+    raise _error(
+        f"frame:{term.value}: not a frame; use an edition ({', '.join(FRAME_EDITIONS)}) or a frame effect "
+        f"({', '.join(FRAME_EFFECTS)})",
+        state,
+        term,
+    )
+
+
+def _block(term: Term, state: _State) -> str:
+    """b:/block: — the printing's block, named by any of its sets' codes or by its name: the printing's own block
+    fields where its file has them, else the shipped set table's blocks (oracle_tools/data/sets.csv)."""
+    from oracle_tools.scryfall.sets import shipped_sets
+
+    value = term.value.lower()
+    table = shipped_sets()
+    block = (table.get(value) or {}).get("block") or next(
+        (row["block"] for row in table.values() if row["block"] and row["block"].lower() == value), ""
+    )
+    tests = [
+        f"lower(p.block_code) = {state.bind(value)}",
+        f"lower(p.block) = {state.bind(value)}",
+        f"p.block_code IN (SELECT x.block_code FROM printings x WHERE x.set_code = {state.bind(value)} "
+        "AND x.block_code IS NOT NULL)",
+    ]
+    if block:
+        codes = sorted(code for code, row in table.items() if row["block"] == block)
+        tests.append(f"list_contains({state.bind(codes)}::VARCHAR[], p.set_code)")
+    else:  # the table does not know it: only the printings' own block fields can answer
+        data = f"block (and {term.value} is no set code or block name of the shipped set table)" if table else "block"
+        state.unknown(term, "p.block IS NULL AND p.block_code IS NULL", data)
+    return "(" + " OR ".join(tests) + ")"
+
+
+def _illustrations(term: Term, state: _State) -> str:
+    state.unknown(term, "p.illustration_id IS NULL", "illustration_id")
+    return (
+        "c.oracle_id IN (SELECT x.oracle_id FROM printings x GROUP BY x.oracle_id "
+        f"HAVING count(DISTINCT x.illustration_id) {_OPS_SQL[term.op]} {state.bind(_number(term, state))})"
+    )
+
+
+#: new:X — the printings column compared with the card's earlier printings (flavor text within its language): table
+#: printing_firsts has one flag new_X per value, computed at ingest (sql/search_faces.sql).
+_NEW_FIELDS = {
+    "art": "illustration_id",
+    "artist": "artist",
+    "rarity": "rarity",
+    "frame": "frame",
+    "flavor": "flavor_text",
+    "language": "lang",
+}
+
+
+def _new(term: Term, state: _State) -> str:
+    """A printing whose value no earlier printing of the card had: it was released on the first day the card
+    had that value (Scryfall: "cards being printed with new illustrations using new:art" …)."""
+    value = term.value.lower()
+    if value not in _NEW_FIELDS:
+        raise _error(f"new:{term.value}: use {', '.join(_NEW_FIELDS)}", state, term)
+    column = _NEW_FIELDS[value]
+    if column not in ("rarity", "lang"):
+        state.unknown(term, f"p.{column} IS NULL", column)
+    # the first printings with each value, computed at ingest (sql/search_faces.sql) by the same rule as _NEW_FIELDS
+    return f"p.id IN (SELECT x.id FROM printing_firsts x WHERE x.new_{value})"
+
+
+_DEVOTION_SYMBOL = re.compile(r"\{([wubrg])(?:/([wubrg]))?\}|([wubrg])")
+
+
+def _devotion(term: Term, state: _State) -> str:
+    """devotion:{u}{u}{u} — a permanent card whose mana cost has at least (``:``, ``>=``) / exactly (``=``) … that
+    many mana symbols of the colour, or of either colour of a hybrid ({u/b}). CR 700.5: "A player's devotion to
+    [color 1] and [color 2] is equal to the number of mana symbols among the mana costs of permanents that player
+    controls that are [color 1], [color 2], or both colors." """
+    text = term.value.lower().replace(" ", "")
+    symbols, at = [], 0
+    for m in _DEVOTION_SYMBOL.finditer(text):
+        if m.start() != at:
+            break
+        at = m.end()
+        symbols.append(frozenset(x for x in m.groups() if x))
+    if at != len(text) or not symbols or len(set(symbols)) != 1:
+        raise _error(
+            f"devotion{term.op}{term.value}: write one colour's symbols ({{u}}{{u}}{{u}}, or uuu) or one hybrid pair's "
+            "({u/b}{u/b}{u/b})",
+            state,
+            term,
+        )
+    colours = "".join(sorted(symbols[0])).upper()
+    op = ">=" if term.op == ":" else _OPS_SQL[term.op]
+    # the front face's cost for a card without one of its own (a transforming card); each {…} symbol with a colour
+    # of the query in it counts once (a hybrid {U/B} is one symbol of devotion to blue and black)
+    # the permanent's cost: a split card's halves together (CR 709.4), else the front face's (an adventurer's
+    # creature part, CR 715.4; a transforming card's front, CR 712.8)
+    cost = (
+        "coalesce(CASE WHEN c.layout = 'split' THEN c.mana_cost ELSE (SELECT f.mana_cost FROM faces f "
+        "WHERE f.oracle_id = c.oracle_id ORDER BY f.face_index LIMIT 1) END, '')"
+    )
+    count = (
+        f"len(list_filter(regexp_extract_all({cost}, '\\{{[^}}]+\\}}'), lambda s: regexp_matches(s, '[{colours}]')))"
+    )
+    permanent = IS_BY_NAME["permanent"].sql
+    return f"({permanent}) AND {count} {op} {state.bind(len(symbols))}"
+
+
 # -- the compiler ------------------------------------------------------------------------------------
 
 
@@ -987,6 +946,11 @@ def _leaf(term: Term, state: _State) -> str:
         "price": lambda t, s: f"{_PRICE_COLUMNS[t.keyword.lower()]} {_OPS_SQL[t.op]} {s.bind(_number(t, s))}",
         "oracleid": lambda t, s: f"c.oracle_id = {s.bind(t.value.lower())}",
         "watermark": _simple_printing("watermark"),
+        "frame": _frame,
+        "block": _block,
+        "illustrations": _illustrations,
+        "new": _new,
+        "devotion": _devotion,
         "prints": _prints,
     }
     sql = handlers[family](term, state)
@@ -1045,6 +1009,22 @@ def _expr(node: Node, state: _State) -> str:
 
 
 UNIQUE = ("cards", "prints", "art")
+#: prefer:X — the key that comes first when choosing the printing that stands for a card (after English), smallest
+#: first and never NULL (see _PREFERENCE_KEY).
+_DAYS = "datediff('day', DATE '1900-01-01', p.released_at)"
+_PREFER_SQL = {
+    "oldest": f"coalesce({_DAYS}, 2147483647)",
+    "newest": f"coalesce(-{_DAYS}, 2147483647)",
+    **{f"{money}-low": f"coalesce(p.{money}::DOUBLE, 1e300)" for money in ("usd", "eur", "tix")},
+    **{f"{money}-high": f"coalesce(-p.{money}::DOUBLE, 1e300)" for money in ("usd", "eur", "tix")},
+    "promo": "NOT coalesce(p.promo, false)",
+    # Universes Beyond printings carry the triangle security stamp (Scryfall's stamp:triangle)
+    "ub": "NOT coalesce(p.security_stamp = 'triangle', false)",
+    "universesbeyond": "NOT coalesce(p.security_stamp = 'triangle', false)",
+    "notub": "coalesce(p.security_stamp = 'triangle', false)",
+    "notuniversesbeyond": "coalesce(p.security_stamp = 'triangle', false)",
+}
+PREFER = tuple(_PREFER_SQL)
 ORDERS = (
     "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist", "usd", "eur", "tix",
 )  # fmt: skip
@@ -1085,6 +1065,10 @@ def _display(terms: list[Term], options: Options, state: _State) -> None:
             if value not in ("asc", "desc"):
                 raise _error(f"direction:{term.value}: use asc or desc", state, term)
             options.direction = value
+        elif kw.family == "prefer":
+            if value not in PREFER:
+                raise _error(f"prefer:{term.value}: use {', '.join(PREFER)}", state, term)
+            options.prefer = value
         elif kw.family == "include":
             if value != "extras":
                 raise _error(f"include:{term.value}: only include:extras exists", state, term)
@@ -1138,6 +1122,23 @@ _PREFERENCE = (
     "coalesce(p.promo, false), coalesce(p.set_type = 'memorabilia', false), p.released_at DESC NULLS LAST, "
     "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id"
 )
+
+_PAPER = "(list_contains(p.games, 'paper') OR (p.games IS NULL AND NOT coalesce(p.digital, false)))"
+#: _PREFERENCE as one key, smallest first and never NULL (a DESC column negated, a NULL mapped past every value), for
+#: arg_min: choosing each card's printing by arg_min over the matched printings costs a third of ranking them with a
+#: window (tests/test_card_history.py checks both choose the same printings).
+_EN_FIRST = "CASE WHEN p.lang = 'en' THEN 0 WHEN p.lang IS NULL THEN 2 ELSE 1 END"
+_PREFERENCE_KEY = [
+    _EN_FIRST,
+    f"CASE WHEN {_PAPER} THEN 0 WHEN {_PAPER} IS NULL THEN 2 ELSE 1 END",
+    "coalesce(p.promo, false)",
+    "coalesce(p.set_type = 'memorabilia', false)",
+    f"coalesce(-{_DAYS}, 2147483647)",
+    "coalesce(TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER)::BIGINT, 9223372036854775807)",
+    "p.collector_number IS NULL",
+    "coalesce(p.collector_number, '')",
+    "p.id",
+]
 
 _COLOR_ORDER = (
     "CASE WHEN len(coalesce(c.colors, [])) = 0 THEN 7 WHEN len(c.colors) > 1 THEN 6 "
@@ -1194,7 +1195,7 @@ def compile_query(
         options.extras = extras or _reveals_extras(terms)
     where = _expr(tree, state) if not isinstance(tree, Empty) else "true"
     visible = "true" if options.extras else "c.is_card"
-    printing_level = options.unique != "cards" or any(_is_printing(t) for t in terms)
+    printing_level = options.unique != "cards" or bool(options.prefer) or any(_is_printing(t) for t in terms)
 
     descending = options.direction == "desc" or (options.direction == "auto" and options.order in _AUTO_DESC)
     direction_sql = "DESC" if descending else "ASC"
@@ -1219,7 +1220,7 @@ WITH hits AS (SELECT c.* FROM cards c WHERE {visible} AND {where})
 SELECT {_OUTPUT}
 FROM hits c LEFT JOIN preferred_printings p ON p.oracle_id = c.oracle_id
 ORDER BY {order_sql}"""
-        return Compiled(sql, state.params, options, False, tuple(state.formats))
+        return Compiled(sql, state.params, options, False, tuple(state.formats), tuple(state.unknowns))
 
     state.printing = True
     domain = "true"
@@ -1235,9 +1236,20 @@ WITH m AS ({matched})
 SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
 ORDER BY {order_sql}"""
     else:
-        partition = "p.oracle_id" if options.unique == "cards" else "p.oracle_id, coalesce(p.artist, '')"
+        # unique:art is one printing per illustration (Scryfall: "every unique Forest illustration"); a printing whose
+        # file has no illustration id stands for its artist's art
+        partition = (
+            "p.oracle_id"
+            if options.unique == "cards"
+            else "p.oracle_id, coalesce(p.illustration_id, 'artist: ' || coalesce(p.artist, ''))"
+        )
+        key = _PREFERENCE_KEY
+        if options.prefer:  # Scryfall's prefer: (English first still: a card is shown in English where it can be)
+            key = [_EN_FIRST, _PREFER_SQL[options.prefer], *_PREFERENCE_KEY]
+        # each card's (or card and artist's) printing chosen by arg_min of the preference key, then read whole
+        smallest = ", ".join(key)
         sql = f"""
-WITH m AS ({matched} QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {_PREFERENCE}) = 1)
-SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)
+WITH m AS (SELECT arg_min(p.id, ({smallest})) AS id FROM ({matched}) p GROUP BY {partition})
+SELECT {_OUTPUT} FROM m JOIN printings p USING (id) JOIN cards c ON c.oracle_id = p.oracle_id
 ORDER BY {order_sql}"""
-    return Compiled(sql, state.params, options, True, tuple(state.formats))
+    return Compiled(sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns))

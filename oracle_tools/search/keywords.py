@@ -31,6 +31,8 @@ class Keyword:
     example: str  # used in docs/search.md and tests/test_search.py
     meaning: str
     reveals_extras: bool = False  # mentioning it shows tokens, planes, … (Scryfall: "search for their type or set")
+    reference: str = ""  # the Comprehensive Rules rule or Scryfall page it follows
+    refused: str = ""  # why this database cannot answer it: the one line a search naming it says
 
 
 KEYWORDS: tuple[Keyword, ...] = (
@@ -158,7 +160,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         EQUALITY_OPS,
         "in:lea",
-        "has ever been printed in this set, rarity, language or game (not the printing shown)",
+        "has ever been printed in this set (or set type), rarity, language or game, or in a booster (in:booster) — "
+        "not the printing shown",
     ),
     Keyword(
         "set",
@@ -215,9 +218,21 @@ KEYWORDS: tuple[Keyword, ...] = (
         NUMERIC_OPS,
         "usd<0.50",
         "printing's lowest price in that currency (nonfoil, foil, etched) as the source file gave it; a printing "
-        "without a price never matches (the 2019 dump has prices on 996 printings, the 2024 file on all)",
+        "without a price never matches (the 2019 dump has prices on 996 printings, the 2024 file on all; the sample keeps "
+        "none)",
     ),
     Keyword("watermark", ("wm", "watermark"), "printing", EQUALITY_OPS, "wm:orzhov", "printing's watermark"),
+    Keyword(
+        "frame",
+        ("frame",),
+        "printing",
+        EQUALITY_OPS,
+        "frame:1997",
+        "the printing's frame edition (1993, 1997, 2003, 2015, future) or a frame effect it has (legendary, "
+        "colorshifted, showcase, extendedart, etched, …: Scryfall's frame_effects); a printing whose file has no "
+        "frame is counted as not judged",
+        reference="scryfall.com/docs/api/frames",
+    ),
     Keyword(
         "prints",
         ("prints", "sets", "paperprints", "papersets"),
@@ -236,12 +251,62 @@ KEYWORDS: tuple[Keyword, ...] = (
         "the card with this Oracle id (what every card object's prints_search_uri asks for)",
     ),
     Keyword(
+        "block",
+        ("b", "block"),
+        "printing",
+        EQUALITY_OPS,
+        "b:wwk",
+        "printing's block, named by the code of any set in it (b:wwk is the Zendikar block) or by its name: the "
+        "printing's own block where its file has one, else the shipped set table's",
+        reference="scryfall.com/docs/syntax, Sets and Blocks",
+    ),
+    Keyword(
+        "illustrations",
+        ("illustrations",),
+        "card",
+        NUMERIC_OPS,
+        "illustrations>4",
+        "how many distinct illustrations (illustration_id) the card's printings have; printings whose file has no "
+        "illustration id are counted as not judged",
+    ),
+    Keyword(
+        "new",
+        ("new",),
+        "printing",
+        EQUALITY_OPS,
+        "new:art s:m19",
+        "new:art, new:artist, new:rarity, new:frame, new:flavor, new:language: a printing whose illustration, artist, "
+        "rarity, frame, flavor text or language no earlier printing of the card had (printings of the first day with "
+        "it all count)",
+    ),
+    Keyword(
+        "devotion",
+        ("devotion",),
+        "card",
+        NUMERIC_OPS,
+        "devotion:{g}{g}{g}",
+        "permanent cards whose mana cost gives at least (devotion: or >=) / exactly (=) … this devotion: "
+        "devotion:{u}{u}{u} three blue symbols, devotion:{u/b}{u/b}{u/b} three symbols that are blue, black or both; "
+        "hybrid symbols count for each of their colours",
+        reference="CR 700.5",
+    ),
+    Keyword(
+        "prefer",
+        ("prefer",),
+        "display",
+        EQUALITY_OPS,
+        "prefer:oldest",
+        "which printing stands for a card (unique=cards): oldest, newest, usd-low, usd-high, eur-low, eur-high, "
+        "tix-low, tix-high, promo, ub/universesbeyond (the triangle security stamp), notub/notuniversesbeyond; "
+        "then the usual preference",
+    ),
+    Keyword(
         "unique",
         ("unique",),
         "display",
         EQUALITY_OPS,
         "unique:prints",
-        "cards (one row per card), prints (every printing), art (one per card and artist)",
+        "cards (one row per card), prints (every printing), art (one per illustration: illustration_id, else the artist where the file has no illustration id)",
     ),
     Keyword(
         "order",
@@ -249,7 +314,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "display",
         EQUALITY_OPS,
         "order:cmc",
-        "name, cmc, power, toughness, set, released, rarity, color, edhrec, artist",
+        "name, cmc, power, toughness, set, released, rarity, color, edhrec, artist, usd, eur, tix (lowest known "
+        "price, no price last)",
     ),
     Keyword("direction", ("direction", "dir"), "display", EQUALITY_OPS, "direction:desc", "asc or desc"),
     Keyword(
@@ -263,116 +329,687 @@ KEYWORDS: tuple[Keyword, ...] = (
     ),
 )
 
-#: Scryfall's land cycles (is:shockland ...); the compiler defines each by its rules text.
-LAND_CYCLES = (
-    "dual",
-    "shockland",
-    "fetchland",
-    "checkland",
-    "painland",
-    "fastland",
-    "slowland",
-    "tangoland",
-    "battleland",
-    "scryland",
-    "surveilland",
-    "gainland",
-    "bounceland",
-    "filterland",
-    "canopyland",
-    "creatureland",
-    "manland",
-    "triland",
-    "storageland",
-    "shadowland",
-    "bikeland",
-    "cycleland",
-    "pathway",
+# -- is:/not:/has: values ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IsValue:
+    """One ``is:``/``not:`` (or ``has:``) value: its spellings (the first canonical), the level it is evaluated at,
+    its SQL over ``c`` (cards; ``f`` a face inside ``any_face``) and ``p`` (printings, printing level only), the rule
+    or page it follows and an example (default ``is:NAME``). ``refused``: why this database cannot answer it (the
+    one line the search says). ``unknown``: SQL over ``p`` true where the printing's data cannot say (a file that
+    predates the field): the search counts those printings as not judged (:func:`oracle_tools.search.cannot_judge`)."""
+
+    names: tuple[str, ...]
+    level: Level
+    sql: str
+    reference: str = ""
+    keyword: Literal["is", "has"] = "is"
+    reveals_extras: bool = False
+    example: str = ""
+    refused: str = ""
+    unknown: str = ""
+    data: str = ""  # the data ``unknown`` lacks, named in the line a database without any of it says
+
+    @property
+    def query(self) -> str:
+        return self.example or f"{self.keyword}:{self.names[0]}"
+
+
+_FRONT = "f.face_index = (SELECT min(g.face_index) FROM faces g WHERE g.oracle_id = c.oracle_id)"
+_CHARACTERISTIC_ROLES = (
+    "('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer', 'omen_card')"
 )
 
-#: is:/not:/has: values: value -> (level, family of the predicate). The compiler has the SQL for each.
-IS_VALUES: dict[str, Level] = {
-    "split": "card",
-    "flip": "card",
-    "transform": "card",
-    "tdfc": "card",
-    "meld": "card",
-    "mdfc": "card",
-    "dfc": "card",
-    "adventure": "card",
-    "leveler": "card",
-    "saga": "card",
-    "meldpart": "card",
-    "meldresult": "card",
-    "class": "card",
-    "case": "card",
-    "prototype": "card",
-    "mutate": "card",
-    "permanent": "card",
-    "spell": "card",
-    "historic": "card",
-    "party": "card",
-    "outlaw": "card",
-    "commander": "card",
-    "brawler": "card",
-    "oathbreaker": "card",
-    "reserved": "card",
-    "funny": "card",
-    "token": "card",
-    "emblem": "card",
-    "extra": "card",
-    "vanilla": "card",
-    "frenchvanilla": "card",
-    "bear": "card",
-    "hybrid": "card",
-    "phyrexian": "card",
-    "partner": "card",
-    "companion": "card",
-    "modal": "card",
-    "interchangeable": "card",
-    "token-maker": "card",
-    "tokenmaker": "card",
-    "reprint": "printing",
-    "firstprint": "printing",
-    "digital": "printing",
-    "promo": "printing",
-    "indicator": "card",
-    "flavorname": "printing",
-    "flavor_name": "printing",
-    **dict.fromkeys(LAND_CYCLES, "card"),
-}
-#: The values has: takes (the rest of IS_VALUES are is:/not: values only).
-HAS_VALUES = frozenset({"indicator", "flavorname", "flavor_name"})
+
+def any_face(test: str) -> str:
+    return f"EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id AND {test})"
+
+
+#: A land face's Oracle text with its own name (and "this land") written as '~', for the land cycles below.
+_LAND_TEXT = (
+    "regexp_replace(replace(replace(coalesce(f.oracle_text, ''), c.name, '~'), f.name, '~'), "
+    "'(?i)\\bthis land\\b', '~', 'g')"
+)
+_ETB_TAPPED = "~ enters (the battlefield )?tapped"
+_BASIC_TYPES = "['Plains', 'Island', 'Swamp', 'Mountain', 'Forest']"
+
+
+def _land(*patterns: str, extra: str = "") -> str:
+    """A face that is a land (CR 305) whose text (self-references as '~') matches every pattern."""
+    tests = " AND ".join(f"regexp_matches({_LAND_TEXT}, '{p}')" for p in patterns)
+    return any_face(f"list_contains(f.card_types, 'Land') AND {tests}{extra}")
+
+
+def _basic_types(n: int) -> str:
+    return f" AND len(list_intersect(f.subtypes, {_BASIC_TYPES})) = {n}"
+
+
+_CYCLES_REF = "Scryfall's land cycles (scryfall.com/docs/syntax), by the rules text and types that define each"
+
+
+#: Every is:/not:/has: value, one row each.
+IS_TABLE: tuple[IsValue, ...] = (
+    IsValue(("split",), "card", "c.layout = 'split'", reference="layout split (CR 709)"),
+    IsValue(("flip",), "card", "c.layout = 'flip'", reference="layout flip (CR 710)"),
+    IsValue(("transform", "tdfc"), "card", "c.layout = 'transform'", reference="layout transform (CR 712)"),
+    IsValue(("meld",), "card", "c.layout = 'meld'", reference="layout meld (CR 712.4, 701.42)"),
+    IsValue(("mdfc",), "card", "c.layout = 'modal_dfc'", reference="layout modal_dfc (CR 712)"),
+    IsValue(
+        ("dfc",),
+        "card",
+        "c.layout IN ('transform', 'modal_dfc', 'meld', 'double_faced_token', 'reversible_card')",
+        reference="a double-faced layout (CR 712)",
+    ),
+    IsValue(("adventure",), "card", "c.layout = 'adventure'", reference="layout adventure (CR 715)"),
+    IsValue(("leveler",), "card", "c.layout = 'leveler'", reference="layout leveler (CR 711)"),
+    IsValue(("class",), "card", "c.layout = 'class'", reference="layout class (CR 716)"),
+    IsValue(("case",), "card", "c.layout = 'case'", reference="layout case (CR 719)"),
+    IsValue(("prototype",), "card", "c.layout = 'prototype'", reference="layout prototype (CR 718)"),
+    IsValue(
+        ("mutate",),
+        "card",
+        "c.layout = 'mutate' OR list_contains(coalesce(c.keywords, []), 'Mutate')",
+        reference="mutate (CR 702.140)",
+    ),
+    IsValue(
+        ("saga",),
+        "card",
+        "c.layout = 'saga' OR " + any_face("list_contains(f.subtypes, 'Saga')"),
+        reference="a Saga (CR 714)",
+    ),
+    IsValue(("meldpart",), "card", any_face("f.role = 'meld_part'"), reference="a meld pair's half (CR 712.4)"),
+    IsValue(
+        ("meldresult",), "card", any_face("f.role = 'meld_result'"), reference="a melded permanent's back (CR 712.4)"
+    ),
+    IsValue(
+        ("permanent",),
+        "card",
+        "c.is_card AND "
+        + any_face(
+            f"f.role IN {_CHARACTERISTIC_ROLES} AND list_has_any(f.card_types, "
+            "['Artifact', 'Battle', 'Creature', 'Enchantment', 'Land', 'Planeswalker'])"
+        ),
+        reference="CR 110.4a: a permanent card is judged by the characteristics it has outside the battlefield (the front face / top half / the creature part of an adventurer; both halves of a split card).",
+    ),
+    IsValue(
+        ("spell",),
+        "card",
+        "c.is_card AND "
+        + any_face(
+            "(f.role IN ('single', 'split_half', 'aftermath_half', 'flip_top', 'front', 'meld_part', 'adventurer', "
+            "'adventure', 'omen_card', 'omen') OR (f.role = 'back' AND f.layout = 'modal_dfc')) AND NOT list_contains(f.card_types, 'Land')"
+        ),
+        reference="Cast as a spell: a castable face (front, split half, adventure, either face of a modal DFC) that is not a land (CR 305.9: a land can't be cast).",
+    ),
+    IsValue(
+        ("historic",),
+        "card",
+        any_face(
+            "(list_contains(f.supertypes, 'Legendary') OR list_contains(f.card_types, 'Artifact') "
+            "OR list_contains(f.subtypes, 'Saga'))"
+        ),
+        reference="CR 700.6: legendary, artifact or Saga.",
+    ),
+    IsValue(
+        ("party",),
+        "card",
+        any_face(
+            "list_contains(f.card_types, 'Creature') AND list_has_any(f.subtypes, ['Cleric', 'Rogue', 'Warrior', 'Wizard'])"
+        ),
+        reference="CR 700.8: party = Cleric, Rogue, Warrior, Wizard creatures",
+    ),
+    IsValue(
+        ("outlaw",),
+        "card",
+        any_face("list_has_any(f.subtypes, ['Assassin', 'Mercenary', 'Pirate', 'Rogue', 'Warlock'])"),
+        reference="CR 700.12: Assassin, Mercenary, Pirate, Rogue, Warlock",
+    ),
+    IsValue(
+        ("commander",),
+        "card",
+        "c.is_card AND ("
+        + any_face(
+            f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
+            "OR list_contains(f.subtypes, 'Vehicle') OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
+        )
+        + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
+        reference="CR 903.3 / 903.3a (the rule oracle_tools/decks/checker.py applies): a legendary creature, Vehicle or Spacecraft with power/toughness on the front face, or text saying it can be your commander.",
+    ),
+    IsValue(
+        ("brawler",),
+        "card",
+        "c.is_card AND ("
+        + any_face(
+            f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
+            "OR list_contains(f.card_types, 'Planeswalker') OR list_contains(f.subtypes, 'Vehicle') "
+            "OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
+        )
+        + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
+        reference="Brawl's commander: a legendary creature or planeswalker (Brawl's rules; the creature side as is:commander, CR 903.3), or a card that says it can be your commander.",
+    ),
+    IsValue(
+        ("oathbreaker",),
+        "card",
+        "c.is_card AND " + any_face(f"{_FRONT} AND list_contains(f.card_types, 'Planeswalker')"),
+        reference="Oathbreaker's oathbreaker: a planeswalker card (its front face).",
+    ),
+    IsValue(
+        ("reserved",), "card", "coalesce(c.reserved, false)", reference="the card's reserved flag (Scryfall's reserved)"
+    ),
+    IsValue(
+        ("funny",),
+        "card",
+        "coalesce(c.funny, false)",
+        reference="Un-cards, holiday cards (Scryfall's funny: set type funny, silver border, acorn stamp)",
+    ),
+    IsValue(("token",), "card", "c.object_kind = 'token'", reveals_extras=True, reference="a token (CR 111)"),
+    IsValue(("emblem",), "card", "c.object_kind = 'emblem'", reveals_extras=True, reference="an emblem (CR 114)"),
+    IsValue(
+        ("extra",),
+        "card",
+        "NOT c.is_card",
+        reveals_extras=True,
+        reference="not a card of the Oracle reference (CR 108.2): tokens, emblems, planes, schemes …",
+    ),
+    IsValue(
+        ("vanilla",),
+        "card",
+        "c.is_card AND "
+        + any_face("list_contains(f.card_types, 'Creature')")
+        + " AND coalesce(c.oracle_text, '') = ''",
+        reference="a creature with no rules text",
+    ),
+    IsValue(
+        ("frenchvanilla",),
+        "card",
+        "c.is_card AND "
+        + any_face("list_contains(f.card_types, 'Creature')")
+        + " AND coalesce(c.oracle_text, '') <> '' AND len(coalesce(c.keywords, [])) > 0 AND NOT regexp_matches("
+        "regexp_replace(c.oracle_text, '\\([^)]*\\)', '', 'g'), '[.—:]') AND list_bool_and(list_transform(list_filter("
+        "string_split_regex(regexp_replace(c.oracle_text, ' ?\\([^)]*\\)', '', 'g'), '\\n|, |; '), lambda x: x <> ''), "
+        "lambda x: NOT contains(x, '.') AND NOT contains(x, '—') AND list_bool_or(list_transform(c.keywords, "
+        "lambda k: lower(x) = lower(k) OR starts_with(lower(x), lower(k) || ' ')))))",
+        reference='A creature whose rules text is keyword abilities only (CR 702; Scryfall\'s "French vanilla"): every line, reminder text removed, is a list of the card\'s keywords, each alone or with its cost or number ("Bushido 1", "Protection from red"); an ability word\'s line ("Revolt — ...") is not a keyword ability.',
+    ),
+    IsValue(
+        ("bear",),
+        "card",
+        "c.cmc = 2 AND " + any_face("list_contains(f.card_types, 'Creature') AND f.power = '2' AND f.toughness = '2'"),
+        reference="a 2/2 creature with mana value 2",
+    ),
+    IsValue(
+        ("hybrid",),
+        "card",
+        "regexp_matches(coalesce(c.mana_cost, ''), '\\{[WUBRGC2]/[WUBRG]\\}')",
+        reference="a hybrid mana symbol in its cost (CR 107.4e)",
+    ),
+    IsValue(
+        ("phyrexian",),
+        "card",
+        "regexp_matches(coalesce(c.mana_cost, ''), '/P\\}')",
+        reference="a Phyrexian mana symbol in its cost (CR 107.4f)",
+    ),
+    IsValue(
+        ("partner",),
+        "card",
+        "list_contains(coalesce(c.keywords, []), 'Partner') OR "
+        "regexp_matches(coalesce(c.oracle_text, ''), '(?m)^Partner( with|—|\\b)')",
+        reference="partner or partner with (CR 702.124)",
+    ),
+    IsValue(
+        ("companion",),
+        "card",
+        "list_contains(coalesce(c.keywords, []), 'Companion')",
+        reference="companion (CR 702.139)",
+    ),
+    IsValue(
+        ("modal",),
+        "card",
+        "regexp_matches(coalesce(c.oracle_text, ''), '(?i)choose (one|two|three|four|any number|one or more)"
+        " (or (more|both))? ?—')",
+        reference='"choose one —" and the like (CR 700.2)',
+    ),
+    IsValue(
+        ("interchangeable",),
+        "card",
+        "c.oracle_id IN (SELECT k.oracle_id FROM name_classes k WHERE k.class_id IN "
+        "(SELECT class_id FROM name_classes GROUP BY class_id HAVING count(DISTINCT name) > 1))",
+        reference="CR 201.3: the card's name is in a class of interchangeable names (the name_classes table, derived from the English printed names of its printings).",
+    ),
+    IsValue(
+        ("token-maker", "tokenmaker"),
+        "card",
+        "c.oracle_id IN (SELECT creator_oracle_id FROM token_specs)",
+        reference='Its Oracle text creates tokens (the tokens layer\'s parsed "create … token" clauses, CR 111.1).',
+    ),
+    IsValue(
+        ("indicator",),
+        "card",
+        "len(coalesce(c.color_indicator, [])) > 0 OR " + any_face("len(coalesce(f.color_indicator, [])) > 0"),
+        keyword="has",
+        reference="a colour indicator (CR 204)",
+    ),
+    IsValue(("reprint",), "printing", "p.released_at > c.first_released", reference="printing facts"),
+    IsValue(
+        ("firstprint",),
+        "printing",
+        "p.released_at <= c.first_released",
+        reference="the card's first printing(s): released on the day the card first was (its earliest printing's date)",
+    ),
+    IsValue(
+        ("digital",), "printing", "coalesce(p.digital, false)", reference="a digital-only printing (Scryfall's digital)"
+    ),
+    IsValue(("promo",), "printing", "coalesce(p.promo, false)", reference="a promotional printing (Scryfall's promo)"),
+    IsValue(
+        ("flavorname", "flavor_name"),
+        "printing",
+        "(p.flavor_name IS NOT NULL OR len(list_filter(coalesce(p.face_flavor_names, []), lambda x: x IS NOT NULL)) > 0)",
+        reference="CR 201.6: a printing with an alternate (flavor) name",
+        keyword="has",
+    ),
+    IsValue(
+        ("dual",),
+        "card",
+        _land("^(\\([^)]*\\))?$", extra=_basic_types(2) + " AND NOT list_contains(f.supertypes, 'Basic')"),
+        reference=_CYCLES_REF
+        + "; the original duals: two basic land types (CR 305.7 gives the mana ability) and no other rules text.",
+    ),
+    IsValue(
+        ("shockland",),
+        "card",
+        _land("you may pay 2 life\\. If you don.t, it enters (the battlefield )?tapped", extra=_basic_types(2)),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("fetchland",),
+        "card",
+        _land("\\{T\\}, Pay 1 life, Sacrifice ~: Search your library for an? \\w+ or \\w+ card"),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("checkland",),
+        "card",
+        _land(
+            _ETB_TAPPED + " unless you control an? (Plains|Island|Swamp|Mountain|Forest) or an? "
+            "(Plains|Island|Swamp|Mountain|Forest)\\."
+        ),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("painland",),
+        "card",
+        _land("\\{T\\}: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\. ~ deals 1 damage to you\\."),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("fastland",),
+        "card",
+        _land(_ETB_TAPPED + " unless you control two or fewer other lands"),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("slowland",), "card", _land(_ETB_TAPPED + " unless you control two or more other lands"), reference=_CYCLES_REF
+    ),
+    IsValue(
+        ("tangoland", "battleland"),
+        "card",
+        _land(_ETB_TAPPED + " unless you control two or more basic lands"),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("scryland",),
+        "card",
+        _land(
+            _ETB_TAPPED, "When ~ enters( the battlefield)?, scry 1\\.", "\\{T\\}: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}"
+        ),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("surveilland",),
+        "card",
+        _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, surveil 1\\."),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("gainland",),
+        "card",
+        _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, you gain 1 life\\.", "\\{T\\}: Add \\{[WUBRG]\\} or"),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        (
+            "bounceland",
+            "karoo",
+        ),
+        "card",
+        _land(_ETB_TAPPED, "When ~ enters( the battlefield)?, return a land you control to its owner.s hand"),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("filterland",),
+        "card",
+        _land(
+            "(\\{[WUBRG]/[WUBRG]\\}, \\{T\\}: Add \\{[WUBRG]\\}\\{[WUBRG]\\}, "
+            "|^\\{T\\}: Add \\{C\\}\\.\\n\\{1\\}, \\{T\\}: Add \\{[WUBRG]\\}\\{[WUBRG]\\}\\.$)"
+        ),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        (
+            "canopyland",
+            "canland",
+        ),
+        "card",
+        _land(
+            "\\{T\\}, Pay 1 life: Add \\{[WUBRG]\\} or \\{[WUBRG]\\}\\.",
+            "\\{1\\}, \\{T\\}, Sacrifice ~: Draw a card\\.",
+        ),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(("creatureland", "manland"), "card", _land("~ becomes an? [^.]*creature"), reference=_CYCLES_REF),
+    IsValue(
+        ("triland",),
+        "card",
+        _land(_ETB_TAPPED, "\\{T\\}: Add \\{[WUBRG]\\}, \\{[WUBRG]\\}, or \\{[WUBRG]\\}\\.", extra=_basic_types(0)),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(("storageland",), "card", _land("storage counter"), reference=_CYCLES_REF),
+    IsValue(
+        (
+            "shadowland",
+            "snarl",
+        ),
+        "card",
+        _land(
+            "you may reveal an? (Plains|Island|Swamp|Mountain|Forest) or (Plains|Island|Swamp|Mountain|Forest) card from "
+            "your hand\\. If you don.t, ~ enters (the battlefield )?tapped"
+        ),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("bikeland", "cycleland", "bicycleland"),
+        "card",
+        _land(_ETB_TAPPED, "(?m)^Cycling \\{2\\}", extra=_basic_types(2)),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("bondland", "crowdland", "bbdland", "battlebondland"),
+        "card",
+        _land(_ETB_TAPPED + " unless you have two or more opponents"),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("tricycleland", "trikeland", "triome"),
+        "card",
+        _land(_ETB_TAPPED, "(?m)^Cycling \\{3\\}", extra=_basic_types(3)),
+        reference=_CYCLES_REF,
+    ),
+    IsValue(
+        ("pathway",),
+        "card",
+        "c.layout = 'modal_dfc' AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.oracle_id = c.oracle_id "
+        "AND NOT list_contains(f.card_types, 'Land'))",
+        reference=_CYCLES_REF + "; a modal DFC whose faces are both lands, each tapping for one colour.",
+    ),
+)
+
+#: Printing facts of the kept Scryfall objects (the printings table's columns; NULL where a file lacks the field).
+_SCRYFALL_SHAPE = "p.frame IS NULL"  # not a full Scryfall object (the foreign printings file): no frame, art or mark
+_FINISHES_DATA = "finishes (or foil/nonfoil)"
+_PRINTING_FACTS: tuple[IsValue, ...] = (
+    *(
+        IsValue(
+            (finish,),
+            "printing",
+            f"list_contains(p.finishes, '{finish}')",
+            reference=f"Scryfall's finishes: available in {finish}",
+            unknown="p.finishes IS NULL",
+            data=_FINISHES_DATA,
+        )
+        for finish in ("foil", "nonfoil", "etched", "glossy")
+    ),
+    IsValue(
+        ("full", "fullart"),
+        "printing",
+        "p.full_art",
+        reference="Scryfall's full_art: the artwork covers the frame",
+        unknown=_SCRYFALL_SHAPE,
+        data="full_art",
+    ),
+    IsValue(
+        ("textless",),
+        "printing",
+        "p.textless",
+        reference="Scryfall's textless",
+        unknown="p.textless IS NULL",
+        data="textless",
+    ),
+    IsValue(
+        ("booster",),
+        "printing",
+        "p.booster",
+        reference="Scryfall's booster: found in the set's boosters",
+        unknown="p.booster IS NULL",
+        data="booster",
+    ),
+    IsValue(
+        ("spotlight",),
+        "printing",
+        "p.story_spotlight",
+        reference="Scryfall's story_spotlight",
+        unknown=_SCRYFALL_SHAPE,
+        data="story_spotlight",
+    ),
+    IsValue(
+        ("hires",),
+        "printing",
+        "p.highres_image",
+        reference="Scryfall's highres_image",
+        unknown="p.highres_image IS NULL",
+        data="highres_image",
+    ),
+    IsValue(
+        ("colorshifted",),
+        "printing",
+        "list_contains(p.frame_effects, 'colorshifted')",
+        reference="the colorshifted frame effect (Scryfall's frame_effects)",
+        unknown="p.frame_effects IS NULL",
+        data="frame_effects",
+    ),
+    IsValue(
+        ("new",),
+        "printing",
+        "p.frame = '2015'",
+        reference="the 2015 holofoil-stamp frame (Scryfall: is:new)",
+        example="is:new r:mythic",
+        unknown=_SCRYFALL_SHAPE,
+        data="frame",
+    ),
+    IsValue(
+        ("old",),
+        "printing",
+        "p.frame IN ('1993', '1997')",
+        reference="the 1993 or 1997 classic frame (Scryfall: is:old)",
+        example="is:old t:artifact",
+        unknown=_SCRYFALL_SHAPE,
+        data="frame",
+    ),
+    IsValue(
+        ("watermark",),
+        "printing",
+        "p.watermark IS NOT NULL",
+        reference="Scryfall's watermark (left out of an object without one)",
+        keyword="has",
+        unknown=_SCRYFALL_SHAPE,
+        data="watermark",
+    ),
+    IsValue(("masterpiece",), "printing", "p.set_type = 'masterpiece'", reference="a printing of a masterpiece set"),
+    IsValue(
+        ("gamechanger",),
+        "card",
+        "coalesce(c.game_changer, false)",
+        reference="Scryfall's game_changer: the Commander Game Changers list",
+        unknown="c.game_changer IS NULL",
+        data="game_changer",
+    ),
+    IsValue(
+        ("universesbeyond", "ub"),
+        "printing",
+        "coalesce(p.security_stamp = 'triangle', false)",
+        reference="a Universes Beyond printing: the triangle security stamp (Scryfall's stamp:triangle)",
+        # Scryfall leaves security_stamp out when there is none; objects of the API before it (no promo_types) cannot say
+        unknown="p.promo_types IS NULL",
+        data="security_stamp",
+    ),
+    IsValue(
+        ("alchemy",), "printing", "p.set_type = 'alchemy'", reference="an Arena Alchemy printing (set type alchemy)"
+    ),
+    *(
+        IsValue((name,), "printing", "", reference="Scryfall's syntax page", refused=why)
+        for name, why in (
+            ("default", "Scryfall's own classification of default and atypical frames is not in the bulk data"),
+            ("atypical", "Scryfall's own classification of default and atypical frames is not in the bulk data"),
+            ("rebalanced", "Arena's rebalanced cards are not marked in the ingested files"),
+            ("scryfallpreview", "previews are not kept in the printings table"),
+            ("newinpauper", "needs the history of Pauper legality, which the bulk data does not keep"),
+            ("duelcommander", "Duel Commander's commander list is not in the bulk data"),
+        )
+    ),
+    IsValue(
+        ("unique",),
+        "card",
+        "c.oracle_id IN (SELECT x.oracle_id FROM printings x GROUP BY x.oracle_id HAVING count(DISTINCT x.set_code) = 1)",
+        reference="Scryfall: cards that have only been in a single set (sets=1)",
+        example="is:unique s:m19",
+    ),
+    *(
+        IsValue(
+            (promo, *((spelled,) if spelled != promo else ())),
+            "printing",
+            f"list_contains(p.promo_types, '{promo}')",
+            reference="Scryfall's promo_types",
+            unknown="p.promo_types IS NULL",
+            data="promo_types",
+        )
+        for promo, spelled in (
+            ("prerelease", "prerelease"),
+            ("datestamped", "datestamped"),
+            ("release", "release"),
+            ("buyabox", "buyabox"),
+            ("giftbox", "giftbox"),
+            ("intropack", "intro_pack"),
+            ("gameday", "gameday"),
+            ("fnm", "fnm"),
+            ("judgegift", "judge_gift"),
+            ("arenaleague", "arena_league"),
+            ("playerrewards", "player_rewards"),
+            ("mediainsert", "media_insert"),
+            ("instore", "instore"),
+            ("convention", "convention"),
+            ("setpromo", "set_promo"),
+            ("planeswalkerdeck", "planeswalker_deck"),
+            ("league", "league"),
+            ("bundle", "bundle"),
+            ("promopack", "promopack"),
+            ("boosterfun", "boosterfun"),
+            ("serialized", "serialized"),
+            ("stamped", "stamped"),
+            ("textured", "textured"),
+        )
+    ),
+)
+IS_TABLE = IS_TABLE + _PRINTING_FACTS
+
+#: Scryfall's land cycles (is:shockland ...), from the table.
+LAND_CYCLES = tuple(name for v in IS_TABLE if v.reference.startswith(_CYCLES_REF) for name in v.names)
+#: Every spelling of an is:/has: value -> its row.
+IS_BY_NAME: dict[str, IsValue] = {name: v for v in IS_TABLE for name in v.names}
+#: is:/not:/has: values this database answers: value -> level.
+IS_VALUES: dict[str, Level] = {name: v.level for name, v in IS_BY_NAME.items() if not v.refused}
+#: The values has: takes (the rest are is:/not: values only).
+HAS_VALUES = frozenset(name for name, v in IS_BY_NAME.items() if v.keyword == "has")
 #: is: values that show what is hidden by default.
-IS_REVEALS = frozenset({"token", "emblem", "extra"})
+IS_REVEALS = frozenset(name for name, v in IS_BY_NAME.items() if v.reveals_extras)
+
 
 #: Type-line words of what Scryfall hides by default: t:<one of these> shows them (CR 108.2: not cards).
 EXTRA_TYPES = ("token", "emblem", "plane", "phenomenon", "scheme", "vanguard", "dungeon", "card", "conspiracy")
 
-#: Scryfall keywords this database cannot answer, with why (docs/search.md lists them).
-UNSUPPORTED: dict[str, str] = {
-    "cheapest": "needs every printing's price in every currency at once; use usd/eur/tix",
-    "art": "tagger tags (Scryfall's Tagger project) are not in the bulk data",
-    "atag": "tagger tags are not in the bulk data",
-    "arttag": "tagger tags are not in the bulk data",
-    "function": "tagger tags are not in the bulk data",
-    "otag": "tagger tags are not in the bulk data",
-    "oracletag": "tagger tags are not in the bulk data",
-    "cube": "cube lists are not in the database",
-    "frame": "frames and frame effects are not stored",
-    "new": "needs per-printing history Scryfall computes",
-    "devotion": "devotion search is not implemented",
-    "prefer": "preferred-printing choice is fixed (English, paper, non-promo, newest)",
-    "display": "display options belong to Scryfall's web page",
-    "b": "blocks are not in the bulk data",
-    "block": "blocks are not in the bulk data",
-    "g": "set groups are not in the bulk data",
-    "group": "set groups are not in the bulk data",
-    "illustrations": "illustration ids are not stored",
-    "artists": "only one artist per printing is stored",
-    "lore": "lore search is not implemented",
-    "spellpower": "not a Scryfall keyword we answer",
-}
+#: Scryfall keywords this database cannot answer, each with why: rows of the same table (``refused``), so that a
+#: keyword is answered or refused, never unknown.
+REFUSED: tuple[Keyword, ...] = (
+    Keyword(
+        "cheapest",
+        ("cheapest",),
+        "display",
+        EQUALITY_OPS,
+        "cheapest:usd",
+        "the cheapest printing in a currency",
+        refused="needs every printing's price in every currency at once; use usd/eur/tix",
+    ),
+    Keyword(
+        "tagger",
+        ("art", "atag", "arttag", "function", "otag", "oracletag"),
+        "card",
+        EQUALITY_OPS,
+        "otag:ramp",
+        "Scryfall Tagger's art and Oracle tags",
+        reference="scryfall.com/docs/syntax, Tagger Tags",
+        refused="tagger tags (Scryfall's Tagger project) are not in the bulk data",
+    ),
+    Keyword(
+        "cube",
+        ("cube",),
+        "card",
+        EQUALITY_OPS,
+        "cube:vintage",
+        "in a cube list",
+        refused="cube lists are not in the database",
+    ),
+    Keyword(
+        "display",
+        ("display",),
+        "display",
+        EQUALITY_OPS,
+        "display:text",
+        "how the web page shows cards",
+        refused="display options belong to Scryfall's web page",
+    ),
+    Keyword(
+        "group",
+        ("g", "group"),
+        "printing",
+        EQUALITY_OPS,
+        "g:ice",
+        "the printing's set group",
+        refused="set groups are not in the bulk data",
+    ),
+    Keyword(
+        "artists",
+        ("artists",),
+        "printing",
+        NUMERIC_OPS,
+        "artists>1",
+        "how many artists a printing has",
+        refused="only one artist per printing is stored",
+    ),
+    Keyword(
+        "lore", ("lore",), "card", EQUALITY_OPS, "lore:jace", "lore search", refused="lore search is not implemented"
+    ),
+    Keyword(
+        "spellpower",
+        ("spellpower",),
+        "card",
+        NUMERIC_OPS,
+        "spellpower>2",
+        "spell power",
+        refused="not a Scryfall keyword we answer",
+    ),
+)
+
+#: Each refused keyword spelling -> why (docs/search.md lists them).
+UNSUPPORTED: dict[str, str] = {name: kw.refused for kw in REFUSED for name in kw.names}
 
 BY_NAME: dict[str, Keyword] = {name: kw for kw in KEYWORDS for name in kw.names}
 
@@ -380,3 +1017,51 @@ BY_NAME: dict[str, Keyword] = {name: kw for kw in KEYWORDS for name in kw.names}
 def supported_names() -> list[str]:
     """Every supported keyword spelling, for error messages."""
     return sorted(BY_NAME)
+
+
+def _spellings(kw: Keyword) -> str:
+    return ", ".join(f"{name}:" for name in kw.names)
+
+
+def help_rows() -> list[tuple[str, str]]:
+    """``oracle-tools search --help``'s keyword list: (spellings, meaning) per keyword, then the is:/has: values and
+    the refused keywords, all from the table."""
+    rows = [(_spellings(kw), kw.meaning) for kw in KEYWORDS]
+    values = sorted(name for name, v in IS_BY_NAME.items() if not v.refused and v.keyword == "is")
+    rows.append(("is:, not: values", ", ".join(values)))
+    rows.append(("has: values", ", ".join(sorted(HAS_VALUES))))
+    rows += [(_spellings(kw), f"refused: {kw.refused}") for kw in REFUSED]
+    refused_values = sorted(name for name, v in IS_BY_NAME.items() if v.refused)
+    if refused_values:
+        rows.append(("is: refused", ", ".join(refused_values)))
+    return rows
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def docs_markdown(part: Literal["keywords", "values", "refused"]) -> str:
+    """A part of docs/search.md's keyword list: its cog blocks render it (scripts/doc_examples.py), and
+    tests/test_search.py checks the page holds what the table says."""
+    if part == "keywords":
+        lines = ["| keyword | level | operators | meaning |", "|---|---|---|---|"]
+        for kw in KEYWORDS:
+            spellings = ", ".join(f"`{name}:`" for name in kw.names)
+            ops = " ".join(f"`{op}`" for op in kw.ops)
+            lines.append(f"| {spellings} | {kw.level} | {ops} | {_cell(kw.meaning)} |")
+    elif part == "values":
+        lines = ["| value | level | rule |", "|---|---|---|"]
+        for v in IS_TABLE:
+            if not v.refused:
+                spellings = ", ".join(f"`{v.keyword}:{name}`" for name in v.names)
+                lines.append(f"| {spellings} | {v.level} | {_cell(v.reference)} |")
+    else:
+        lines = ["| keyword | why |", "|---|---|"]
+        lines += [f"| {', '.join(f'`{name}:`' for name in kw.names)} | {_cell(kw.refused)} |" for kw in REFUSED]
+        lines += [
+            f"| {', '.join(f'`{v.keyword}:{name}`' for name in v.names)} | {_cell(v.refused)} |"
+            for v in IS_TABLE
+            if v.refused
+        ]
+    return "\n".join(lines)

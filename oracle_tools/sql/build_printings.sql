@@ -38,6 +38,16 @@ SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, 
        least(TRY_CAST(prices.eur AS DECIMAL(12, 2)), TRY_CAST(prices.eur_foil AS DECIMAL(12, 2))) AS eur,
        TRY_CAST(prices.tix AS DECIMAL(12, 2)) AS tix,
        watermark, flavor_text,
-       list_transform(card_faces, lambda f: f.flavor_text) AS face_flavor_texts
+       list_transform(card_faces, lambda f: f.flavor_text) AS face_flavor_texts,
+       frame,
+       -- Scryfall leaves frame_effects out when there is none; objects older than the list have frame_effect
+       coalesce(frame_effects, CASE WHEN frame_effect IS NOT NULL THEN [frame_effect]
+                                    WHEN frame IS NOT NULL THEN []::VARCHAR[] END) AS frame_effects,
+       CASE WHEN frame IS NOT NULL THEN coalesce(full_art, false) END AS full_art,
+       textless, booster,
+       CASE WHEN frame IS NOT NULL THEN coalesce(story_spotlight, false) END AS story_spotlight,
+       highres_image,
+       coalesce(promo_types, CASE WHEN finishes IS NOT NULL THEN []::VARCHAR[] END) AS promo_types,
+       block, block_code
 FROM ingest_stage.main.stage_dedup;
 

@@ -105,7 +105,19 @@ CREATE TABLE printings (
     tix                DECIMAL(12, 2),    --   NULL where the file has no price
     watermark          VARCHAR,           -- the printing's watermark (Scryfall's field; /catalog/watermarks, wm:)
     flavor_text        VARCHAR,           -- the printing's flavor text, and each face's (ft:/flavor: search them)
-    face_flavor_texts  VARCHAR[]
+    face_flavor_texts  VARCHAR[],
+    -- Printing facts search reads (frame:, is:foil, is:booster …); NULL where the printing's file lacks the field
+    -- (the foreign printings file has none of them; the 2019 dump has no booster or textless on most objects).
+    frame              VARCHAR,           -- 1993, 1997, 2003, 2015, future
+    frame_effects      VARCHAR[],         -- [] when the object has a frame and no effect (Scryfall omits it then)
+    full_art           BOOLEAN,
+    textless           BOOLEAN,
+    booster            BOOLEAN,
+    story_spotlight    BOOLEAN,
+    highres_image      BOOLEAN,
+    promo_types        VARCHAR[],         -- [] when the object has finishes (the API of promo_types) and none
+    block              VARCHAR,           -- the set's block (the object's, else the shipped set table's)
+    block_code         VARCHAR
 );
 
 -- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/store/scryfall_objects.py):

@@ -422,10 +422,14 @@ async def cards_search(request: Request) -> Response:
     base = base_url_of(request)
 
     def work(gen: Generation) -> Response:
+        from oracle_tools import search as _search
+
         ids_all = search_ids(gen, query, unique, order, direction, extras=extras, multilingual=multilingual)
         total = len(ids_all)
+        # printings whose files lack a field a term reads (is:booster on the 2019 objects): Scryfall's "warnings"
+        warnings = _search.cannot_judge(gen.user_cursor(), query, nameable=gen.db.nameable_ids)
         if total == 0:
-            raise ApiError(404, f"Your query “{query}” didn’t match any cards.")
+            raise ApiError(404, f"Your query “{query}” didn’t match any cards.", warnings=warnings or None)
         start = (page - 1) * PAGE_SIZE
         if start >= total:
             raise ApiError(
@@ -435,6 +439,8 @@ async def cards_search(request: Request) -> Response:
         ids = ids_all.slice(start, start + PAGE_SIZE)
         items = [b for b in gen.card_objects_json(ids) if b is not None]
         fields: dict[str, Any] = {"total_cards": total, "has_more": start + PAGE_SIZE < total}
+        if warnings:
+            fields["warnings"] = warnings
         if fields["has_more"]:
             next_params = {k: v for k, v in params.items() if k != "page"}
             next_params["page"] = str(page + 1)

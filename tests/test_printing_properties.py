@@ -1,0 +1,187 @@
+"""Printing properties of the kept Scryfall objects as search keywords: frame:, is:foil/nonfoil/etched, is:fullart,
+is:textless, is:booster, is:spotlight, is:new/is:old, has:watermark, promo types (is:boosterfun …), is:masterpiece.
+
+Scryfall's meanings: https://scryfall.com/docs/syntax ("Border, Frame, Foil & Resolution", "Games, Promos, &
+Spotlights", "Sets and Blocks") and https://scryfall.com/docs/api/frames. Every expected answer is computed from the
+raw JSON objects of the embedded sample (oracle_tools/data/sample/), not through the engine: the set of printing ids
+whose object says so. A printing whose file lacks the field never matches, and the search says how many it could not
+judge (as deck check's cannot_judge); a database where no printing has the field refuses the keyword, naming it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from oracle_tools import OracleDB
+from oracle_tools.search import UnsupportedKeywordError
+
+if TYPE_CHECKING:
+    from oracle_server import Server
+
+SAMPLE = Path(__file__).parent.parent / "oracle_tools" / "data" / "sample"
+CARD_FILES = ("alternate-names.json.gz", "cards-2019.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz",
+              "foreign.json.gz")  # fmt: skip
+
+
+@cache
+def _objects() -> tuple[dict[str, Any], ...]:
+    out: list[dict[str, Any]] = []
+    for name in CARD_FILES:
+        with gzip.open(SAMPLE / name, "rt", encoding="utf-8") as fh:
+            out.extend(json.load(fh))
+    return tuple(out)
+
+
+def _finishes(o: dict[str, Any]) -> list[str]:
+    """Scryfall's finishes; an object older than the field has the foil and nonfoil booleans instead."""
+    if "finishes" in o:
+        return list(o["finishes"])
+    return [f for f in ("nonfoil", "foil") if o.get(f)]
+
+
+def _effects(o: dict[str, Any]) -> list[str]:
+    """Scryfall's frame_effects; the 2019 objects carry one frame_effect instead."""
+    return list(o.get("frame_effects") or ([o["frame_effect"]] if o.get("frame_effect") else []))
+
+
+EXPECTED: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "is:foil": lambda o: "foil" in _finishes(o),
+    "is:nonfoil": lambda o: "nonfoil" in _finishes(o),
+    "is:etched": lambda o: "etched" in _finishes(o),
+    "frame:1993": lambda o: o.get("frame") == "1993",
+    "frame:1997": lambda o: o.get("frame") == "1997",
+    "frame:2015": lambda o: o.get("frame") == "2015",
+    "frame:future": lambda o: o.get("frame") == "future",
+    "frame:legendary": lambda o: "legendary" in _effects(o),
+    "frame:showcase": lambda o: "showcase" in _effects(o),
+    "frame:extendedart": lambda o: "extendedart" in _effects(o),
+    "frame:colorshifted": lambda o: "colorshifted" in _effects(o),
+    "is:colorshifted": lambda o: "colorshifted" in _effects(o),
+    "is:fullart": lambda o: o.get("full_art") is True,
+    "is:full": lambda o: o.get("full_art") is True,
+    "is:booster": lambda o: o.get("booster") is True,
+    "is:spotlight": lambda o: o.get("story_spotlight") is True,
+    "has:watermark": lambda o: bool(o.get("watermark")),
+    "is:new": lambda o: o.get("frame") == "2015",  # Scryfall: "is:new r:mythic — … the 2015 holofoil-stamp frame"
+    "is:old": lambda o: o.get("frame") in ("1993", "1997"),  # "either the 1993 or 1997 variant of the classic frame"
+    "is:boosterfun": lambda o: "boosterfun" in (o.get("promo_types") or []),
+    "is:bundle": lambda o: "bundle" in (o.get("promo_types") or []),
+    "is:masterpiece": lambda o: o.get("set_type") == "masterpiece",
+}
+
+
+def _printing_ids(db: OracleDB, query: str) -> set[str]:
+    """Every printing the query finds: every language, extras and memorabilia included."""
+    found = db.search(f"({query}) lang:any include:extras", unique="prints")
+    return set(found.get_column("id").to_list())
+
+
+@pytest.mark.parametrize("query", sorted(EXPECTED))
+def test_printing_property_matches_the_raw_objects(sample_db: OracleDB, query: str) -> None:
+    expected = {o["id"] for o in _objects() if EXPECTED[query](o)}
+    assert expected or query in ("frame:future", "is:masterpiece"), f"the sample has a printing for {query}"
+    assert _printing_ids(sample_db, query) == expected
+
+
+def test_printing_properties_are_judged_on_the_same_printing(sample_db: OracleDB) -> None:
+    """Printing keywords of one query hold for one printing (as s:m19 r:mythic): frame:1997 s:tmp is a Tempest
+    printing in the 1997 frame."""
+    expected = {o["id"] for o in _objects() if o.get("frame") == "2015" and o.get("set") == "m19"}
+    assert expected
+    assert _printing_ids(sample_db, "frame:2015 s:m19") == expected
+    assert _printing_ids(sample_db, "frame:1993 s:m19") == set()
+
+
+def test_a_printing_without_the_field_is_counted_as_not_judged(sample_db: OracleDB) -> None:
+    """The sample's 2019 objects (most of them) have no booster field: they never match is:booster, and the
+    search says how many printings it could not judge; the JSON list object carries the same line in warnings."""
+    objects = _objects()
+    missing = sum(1 for o in objects if "booster" not in o)
+    assert 0 < missing < len(objects)
+    line = (
+        f"is:booster: {missing:,} of {len(objects):,} printings could not be judged (their card files have no booster)"
+    )
+    assert sample_db.search_warnings("is:booster t:creature") == [line]
+    assert sample_db.search_list("is:booster t:creature", limit=1)["warnings"] == [line]
+    no_finishes = sum(1 for o in objects if "finishes" not in o and "foil" not in o and "nonfoil" not in o)
+    assert sample_db.search_warnings("-is:foil") == [
+        f"is:foil: {no_finishes:,} of {len(objects):,} printings could not be judged (their card files have no "
+        "finishes (or foil/nonfoil))"
+    ]
+    assert sample_db.search_warnings("t:goblin") == []
+    assert "warnings" not in sample_db.search_list("t:goblin", limit=1)
+
+
+def test_a_field_no_printing_has_is_refused_naming_it(sample_db: OracleDB) -> None:
+    """The sample keeps no highres_image: is:hires cannot be judged on any printing, and says so (never 0 cards)."""
+    assert not any("highres_image" in o for o in _objects())
+    with pytest.raises(UnsupportedKeywordError) as refused:
+        sample_db.search("t:goblin is:hires")
+    assert str(refused.value).startswith("is:hires: no printing in this database has Scryfall's highres_image")
+    assert refused.value.position == 9
+
+
+def test_frame_names_its_editions_and_effects() -> None:
+    from oracle_tools.search import SearchSyntaxError, compile
+
+    with pytest.raises(SearchSyntaxError, match=r"frame:2020: not a frame; use an edition \(1993, 1997, 2003"):
+        compile("frame:2020")
+
+
+def test_printing_properties_on_a_database_built_before_they_were_kept(built_before: Callable[..., Path]) -> None:
+    import duckdb
+
+    from oracle_tools.errors import DatabaseOutdatedError
+
+    older = built_before()
+    with duckdb.connect(str(older)) as con:
+        con.execute("ALTER TABLE printings DROP COLUMN frame")
+    with OracleDB(older) as db, pytest.raises(DatabaseOutdatedError, match=r"older\.duckdb has no frames"):
+        db.search("frame:2003")
+
+
+def test_card_facts_a_file_lacks_are_counted_per_card(sample_db: OracleDB) -> None:
+    """is:gamechanger reads the card's game_changer (Scryfall's Commander Game Changers): none of the sample's files
+    has it, so the search refuses it naming the field; is:ub reads the security stamp, which objects older than the
+    promo_types field cannot say anything about (Scryfall leaves an absent stamp out)."""
+    assert not any("game_changer" in o for o in _objects())
+    with pytest.raises(
+        UnsupportedKeywordError, match=r"^is:gamechanger: no card in this database has Scryfall's game_"
+    ):
+        sample_db.search("is:gamechanger")
+    objects = _objects()
+    older = sum(1 for o in objects if "finishes" not in o)
+    assert sample_db.search_warnings("is:ub") == [
+        f"is:ub: {older:,} of {len(objects):,} printings could not be judged (their card files have no security_stamp)"
+    ]
+    expected = {o["id"] for o in objects if o.get("security_stamp") == "triangle"}
+    assert _printing_ids(sample_db, "is:ub") == expected
+
+
+def test_the_api_list_carries_the_not_judged_count_in_warnings(sample_server: Server, sample_db: OracleDB) -> None:
+    """GET /cards/search answers the same line in the list object's warnings (Scryfall's field), and in the error
+    object of a search that matched nothing."""
+    line = sample_db.search_warnings("is:booster t:creature")
+    assert line
+    answer = sample_server.client.get("/cards/search", params={"q": "is:booster t:creature"})
+    assert answer.status_code == 200 and answer.json()["warnings"] == line
+    none = sample_server.client.get("/cards/search", params={"q": "is:booster t:creature t:zzzz"})
+    assert none.status_code == 404 and none.json()["warnings"] == sample_db.search_warnings("is:booster t:zzzz")
+    assert "warnings" not in sample_server.client.get("/cards/search", params={"q": "t:goblin"}).json()
+
+
+def test_in_booster_is_a_card_with_a_booster_printing(sample_db: OracleDB) -> None:
+    """Scryfall: "t:legendary -in:booster — Legendary cards that have never been printed in a booster set"; a card
+    printing's booster flag, where its file has one (the others counted as not judged)."""
+    boosted = {o["oracle_id"] for o in _objects() if o.get("booster") is True and o.get("oracle_id")}
+    assert boosted
+    found = set(sample_db.search("in:booster include:extras").get_column("oracle_id").to_list())
+    assert found == boosted
+    assert sample_db.search_warnings("-in:booster")[0].startswith("in:booster: ")
