@@ -198,7 +198,7 @@ def test_image_uris_that_are_no_object_are_dropped_with_one_warning_and_the_page
             card["image_uris"] = "https://cards.scryfall.io/normal/front/x.jpg"
         for face in card.get("card_faces") or ():
             if "image_uris" in face:
-                face["image_uris"] = {"normal": 5}
+                face["image_uris"] = [face["image_uris"]["normal"]]
 
     bulk = _write(tmp_path / "cards.json", _changed(real_cards, break_images))
     db = tmp_path / "db.duckdb"
@@ -207,10 +207,10 @@ def test_image_uris_that_are_no_object_are_dropped_with_one_warning_and_the_page
     assert code == 0, err
     assert [line for line in err.splitlines() if line.startswith("warning:")] == [
         f"warning: {bulk}: dropped image_uris from {len(with_images)} cards (among them "
-        f"{min(c['name'] for c in with_images)}): not an object of image URLs; those cards load without it",
+        f"{min(c['name'] for c in with_images)}): not an object (image URLs by size); those cards load without it",
         f"warning: {bulk}: dropped card_faces[].image_uris from {faces} cards (among them "
         f"{min(c['name'] for c in real_cards if c.get('card_faces') and 'image_uris' in c['card_faces'][0])}): not "
-        "an object of image URLs; those cards load without it",
+        "an object (image URLs by size); those cards load without it",
     ]
     card = next(c for c in with_images if "Creature" in c["type_line"])
     kept = _kept_object(db, card["id"])
@@ -240,13 +240,26 @@ def test_a_release_date_out_of_range_is_dropped_with_one_warning_and_the_set_pag
     _served_routes_answer(db, card)
 
 
-@pytest.mark.parametrize("value", ["2024-13-45", "June 2024", 20240607, "1850-01-01"])
-def test_a_release_date_that_is_no_date_is_dropped(
-    real_cards: list[dict[str, Any]], tmp_path: Path, value: object
+@pytest.mark.parametrize("value", ["1850-01-01", "2150-06-01"])
+def test_a_release_date_out_of_range_on_one_card_is_dropped_from_it(
+    real_cards: list[dict[str, Any]], tmp_path: Path, value: str
 ) -> None:
     bulk = _write(tmp_path / "cards.json", _changed(real_cards, lambda c: c.__setitem__("released_at", value), only=0))
     code, err = _ingest(tmp_path / "db.duckdb", bulk)
     assert code == 0 and f"dropped released_at from 1 card (among them {real_cards[0]['name']})" in err, err
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"), [("2024-13-45", '"2024-13-45"'), ("June 2024", '"June 2024"'), (20240607, "20240607")]
+)
+def test_a_release_date_that_is_no_date_is_refused_naming_the_card(
+    real_cards: list[dict[str, Any]], good_db: Path, tmp_path: Path, value: object, shown: str
+) -> None:
+    # DuckDB's reader stopped at it ("date field value out of range", "Unable to cast '20240607' to DATE")
+    cards = _changed(real_cards, lambda c: c.__setitem__("released_at", value), only=40)
+    name = json.dumps(real_cards[40]["name"], ensure_ascii=False)
+    expect = "not an ISO date (YYYY-MM-DD) from 1993 to 2100"
+    _refused(tmp_path, good_db, cards, f'card {name} (object 41): field "released_at" is {shown}, {expect}')
 
 
 def test_the_rules_table_is_the_documented_one_and_covers_every_typed_column() -> None:

@@ -16,12 +16,15 @@ they read is checked here, once, while the ingest stages the file:
 
 How each rule is checked (``by``): ``reader`` — DuckDB's JSON reader stages the field with a type (a list, a
 number, an object) and stops at a value it cannot take; the ingest then finds the first card object breaking a
-rule of this table (:func:`first_broken`, Python, only on that error) to say which. ``stage`` — an SQL test over
-the staged value (:func:`problems_sql`), in the same statement that stages the file (the staged value is kept
-as is, or made null for a dropped field); those fields are read with the type given in :data:`RAW_TYPES` (JSON,
-to see a string from a number) and turned into the staged type there.
+rule of this table (:func:`first_broken`: the file's objects decoded in Python, only after that error) to say
+which. ``stage`` — an SQL test of the staged value, in the statement that stages the file (:func:`staged_select`:
+a dropped field is staged as null there; :func:`problems_sql` reads what it found). ``image_uris``, which the typed
+tables do not keep, is read as JSON for it (:data:`RAW_TYPES`). A text field DuckDB's reader writes a number or an
+object into as its JSON text, so the stage only suspects those (:data:`SUSPECTED`, cheap tests no real value meets)
+and the file's objects decide. The stage's tests cost about 2 % of an ingest's CPU (docs/performance.md).
 
-``docs/architecture.md`` ("Field rules at ingest") is generated from :data:`RULES` (``scripts/doc_examples.py``).
+README.md ("Ingest from Scryfall") shows :data:`RULES` as :func:`markdown_table` writes it (tests/test_ingest_fields.py
+checks that it does).
 """
 
 from __future__ import annotations
@@ -89,7 +92,14 @@ def _is_date(value: Any) -> bool:
 
 def _is_date_text(value: Any) -> bool:
     """What DuckDB's reader takes as a date (any year): a ``released_at`` that is not refuses the file."""
-    return isinstance(value, str) and re.fullmatch(r"\d{4,}-\d{2}-\d{2}", value) is not None
+    found = re.fullmatch(r"(\d{4,})-(\d{2})-(\d{2})", value) if isinstance(value, str) else None
+    if found is None:
+        return False
+    try:
+        dt.date(2000, int(found[2]), int(found[3]))  # a leap year: any month's days
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -150,11 +160,11 @@ def _rules() -> tuple[FieldRule, ...]:
             readable=_is_date_text,
         ),
         FieldRule(
-            "image_uris", "an object of image URLs", DROP, "stage", "the pages' images, format=image", _is_object
+            "image_uris", "an object (image URLs by size)", DROP, "stage", "the pages' images, format=image", _is_object
         ),
         FieldRule(
             "card_faces[].image_uris",
-            "an object of image URLs",
+            "an object (image URLs by size)",
             DROP,
             "stage",
             "the pages' face images, format=image&face=back",
@@ -184,20 +194,27 @@ def _rules() -> tuple[FieldRule, ...]:
         ("keywords", "keyword searches"),
         ("produced_mana", "produces: searches"),
         ("games", "game: searches, deck checks"),
-        ("finishes", "is:foil searches"),
+        ("finishes", "the objects (foil, nonfoil), the printings"),
     ):
         rules.append(FieldRule(key, _LIST_OF_STRINGS, REFUSE, "reader", reads, strings))
     rules.append(
-        FieldRule("multiverse_ids", "a list of integers", REFUSE, "reader", "multiverse: lookups", _list_of(_is_int32))
+        FieldRule(
+            "multiverse_ids",
+            "a list of integers",
+            REFUSE,
+            "reader",
+            "/cards/multiverse/{id}, Gatherer links",
+            _list_of(_is_int32),
+        )
     )
     rules.append(
-        FieldRule("attraction_lights", "a list of integers", REFUSE, "reader", "printings", _list_of(_is_int32))
+        FieldRule("attraction_lights", "a list of integers", REFUSE, "reader", "the printings", _list_of(_is_int32))
     )
     for key in ("mtgo_id", "mtgo_foil_id", "arena_id", "tcgplayer_id", "cardmarket_id", "tcgplayer_etched_id"):
-        rules.append(FieldRule(key, _INT, REFUSE, "reader", "/cards/{service}/{id} lookups", _is_int32))
-    rules.append(FieldRule("edhrec_rank", _INT, REFUSE, "reader", "order=edhrec", _is_int32))
+        rules.append(FieldRule(key, _INT, REFUSE, "reader", "/cards/mtgo/{id} and the like, the printings", _is_int32))
+    rules.append(FieldRule("edhrec_rank", _INT, REFUSE, "reader", "order=edhrec, edhrec: searches", _is_int32))
     for key in ("reserved", "digital", "promo", "foil", "nonfoil", "game_changer"):
-        rules.append(FieldRule(key, _TRUE_FALSE, REFUSE, "reader", "is: searches, the objects", _is_bool))
+        rules.append(FieldRule(key, _TRUE_FALSE, REFUSE, "reader", "the printings, the objects", _is_bool))
     return tuple(rules)
 
 
@@ -319,11 +336,14 @@ def broken_rules(card: Any, actions: tuple[str, ...] = (REFUSE, DROP)) -> Iterat
     if not isinstance(card, dict):
         return
     for rule in RULES:
-        if rule.action in actions or rule.readable is not None:
-            for value in _values(card, rule):
-                if not (rule.ok if rule.action in actions else rule.readable)(value):  # type: ignore[operator]
-                    yield rule, value
-                    break
+        # a rule of another action still refuses a value DuckDB's reader does not take (``readable``)
+        check = rule.ok if rule.action in actions else rule.readable
+        if check is None:
+            continue
+        for value in _values(card, rule):
+            if not check(value):
+                yield rule, value
+                break
 
 
 def shown(value: Any) -> str:
@@ -400,6 +420,8 @@ def markdown_table() -> str:
     lines = ["| Field | Must be | Else | Checked by | Read by |", "| --- | --- | --- | --- | --- |"]
     for rule in RULES:
         action = "refuse the file" if rule.action == REFUSE else "drop the field (warning)"
+        if rule.readable is not None:
+            action += "; no date at all: refuse the file"
         by = "DuckDB's typed read" if rule.by == "reader" else "SQL on the stage"
         lines.append(f"| `{rule.field}` | {rule.expect} | {action} | {by} | {rule.reads} |")
     return "\n".join(lines)
