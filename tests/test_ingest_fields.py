@@ -277,3 +277,21 @@ def test_the_rules_table_is_the_documented_one_and_covers_every_typed_column() -
         assert rule.by in ("reader", "stage") and rule.action in (card_fields.REFUSE, card_fields.DROP)
         assert rule.by == "stage" or rule.field.removeprefix("card_faces[].") in CARD_COLUMNS or rule.in_faces
     assert set(card_fields.RAW_TYPES) <= {r.field for r in card_fields.RULES if r.by == "stage"}
+
+
+def test_real_files_are_not_read_again_for_their_text_fields(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The stage only suspects a text field that may be no string (store/card_fields.py: ``_suspect_string``); a
+    suspicion reads the whole file again in Python. No real value may raise one: the foreign printings' Oracle text
+    of planeswalkers starts "[+1]: …" and "[0]: …" (MTGJSON's wording), which once did, for every ingest of them."""
+    from oracle_tools.ingest import sample_dir
+    from oracle_tools.store import card_fields
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a real file was read again for a suspected field")
+
+    monkeypatch.setattr(card_fields, "first_broken", never)
+    files = [sample_dir() / name for name in ("foreign.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz")]
+    report = OracleDB.ingest(tmp_path / "db.duckdb", bulk_files=files)
+    assert not [w for w in report.warnings if "dropped" in w]
+    with duckdb.connect(str(tmp_path / "db.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM cards WHERE oracle_text LIKE '[+1]%'").fetchall()[0][0] > 0

@@ -232,10 +232,13 @@ def _suspect_string(column: str) -> str:
     have been no string in the file: a number, true or false, or the JSON text of an object or list. Cheap tests of
     the staged text (its first character first), true for no real card's value; the file's objects then decide
     (:func:`first_broken`)."""
-    # compared as strings (bytes): [-./0-9] starts a number, [ a list, {" or {} an object; a number is parsed only then
+    # compared as strings (bytes): [-./0-9] starts a number (parsed only then); [ and what a JSON value starts with a
+    # list (a loyalty ability's "[+1]: …" or "[0]: …" is none); {" or {} an object
     return (
         f"(CASE WHEN {column} >= '-' AND {column} < ':' THEN try_cast({column} AS DOUBLE) IS NOT NULL "
-        f"ELSE ({column} >= '[' AND {column} < '\\') OR ({column} >= '{{\"' AND {column} < '{{#') "
+        f"ELSE ({column} >= '[' AND {column} < '\\' AND ({column}[2] IN ('\"', '[', '{{', ']', 't', 'f', 'n') "
+        f"OR ({column}[-1] = ']' AND {column}[2] >= '-' AND {column}[2] < ':'))) "
+        f"OR ({column} >= '{{\"' AND {column} < '{{#') "
         f"OR {column} IN ('{{}}', 'true', 'false') END)"
     )
 
