@@ -38,7 +38,7 @@ from tqdm import tqdm
 
 from oracle_tools.errors import IngestError
 from oracle_tools.scryfall import sets as _sets
-from oracle_tools.store import limits, scryfall_objects, sqlfiles, userfiles
+from oracle_tools.store import card_fields, limits, scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 from oracle_tools.store.stopping import StopOnSignals, Stopped
 from oracle_tools.store.userfiles import printable
@@ -52,7 +52,7 @@ _FACE_STRUCT = (
     "STRUCT(object VARCHAR, name VARCHAR, printed_name VARCHAR, flavor_name VARCHAR, oracle_id VARCHAR, "
     "mana_cost VARCHAR, cmc DOUBLE, type_line VARCHAR, printed_type_line VARCHAR, oracle_text VARCHAR, "
     "printed_text VARCHAR, flavor_text VARCHAR, colors VARCHAR[], color_indicator VARCHAR[], power VARCHAR, "
-    "toughness VARCHAR, loyalty VARCHAR, defense VARCHAR, layout VARCHAR)[]"
+    "toughness VARCHAR, loyalty VARCHAR, defense VARCHAR, layout VARCHAR, image_uris JSON)[]"
 )
 CARD_COLUMNS: dict[str, str] = {
     "object": "VARCHAR",
@@ -721,6 +721,7 @@ class Ingest:
         self._stop = StopOnSignals()
         self._replacing_damaged = False
         self._side_files: tuple[Path | None, RulesDocument | None] | None = None  # (rules_file, its parse)
+        self._dropped: set[str] = set()  # printings a field was dropped from (store/card_fields.py)
 
     def check_side_files(self, rules_file: Path | None) -> None:
         """:func:`read_side_files` for ``rules_file`` and the interchangeable-names file, once: call it before
@@ -958,6 +959,8 @@ class Ingest:
             changes.record(con, PREVIOUS_CATALOG if previous is not None else None)
             if card_files:
                 self._objects_kept(objects_kept)
+                if self._dropped:  # the kept objects lose the fields the stage dropped
+                    scryfall_objects.rewrite(con, sorted(self._dropped), card_fields.without_dropped)
             bar.update(1)
         if previous is not None:
             con.execute(f"DETACH {PREVIOUS_CATALOG}")
@@ -1073,24 +1076,28 @@ class Ingest:
             )
 
     def _stage_cards(self, con: duckdb.DuckDBPyConnection, files: list[SourceFile], bar: tqdm) -> None:
-        cols = _columns_literal(CARD_COLUMNS)
+        # read with the raw types the field rules test (store/card_fields.py), staged with the columns' types
+        raw = _columns_literal({**CARD_COLUMNS, **card_fields.RAW_TYPES})
         con.execute(f"""CREATE TABLE {STAGE_CATALOG}.main.stage_cards AS
-            SELECT *, 0 AS file_order, false AS is_oracle_file, ''::VARCHAR AS source_file
-            FROM read_json('/dev/null', format = 'array', columns = {cols}) LIMIT 0""")
+            SELECT *, 0 AS file_order, false AS is_oracle_file, ''::VARCHAR AS source_file,
+                   0 AS field_problems
+            FROM read_json('/dev/null', format = 'array', columns = {_columns_literal(CARD_COLUMNS)}) LIMIT 0""")
         for order, source in enumerate(files):
             bar.set_description(f"reading {source.path.name}")
             started = time.perf_counter()
             try:
                 con.execute(
-                    f"""INSERT INTO {STAGE_CATALOG}.main.stage_cards
-                        SELECT *, ?, ?, ?
-                        FROM read_json(?, format = '{source.json_format}', columns = {cols},
+                    f"""INSERT INTO {STAGE_CATALOG}.main.stage_cards BY NAME
+                        SELECT {card_fields.staged_select()}, ? AS file_order, ? AS is_oracle_file, ? AS source_file
+                        FROM read_json(?, format = '{source.json_format}', columns = {raw},
                                        maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES},
                                        compression = '{limits.checked_compression(source.compression)}')""",
                     [order, source.is_oracle, source.shown, str(source.path)],
                 )
             except duckdb.Error as exc:
                 _raise_if_disk_full(exc)
+                if "JSON transform error" in str(exc):  # a value of a type the reader does not take: which one
+                    self._refuse_broken_field(source)
                 raise _unreadable(source.path, "card", exc) from None
             bad = con.execute(
                 f"SELECT count(*), any_value(coalesce(object, '(missing)')) FROM {STAGE_CATALOG}.main.stage_cards "
@@ -1102,6 +1109,7 @@ class Ingest:
                     f"{source.path}: {bad[0]} object(s) are not Scryfall card objects (object = {bad[1]!r} "
                     "or no id); a bulk file must hold only card objects. Nothing was replaced."
                 )
+            self._check_fields(con, source, order)
             # CR 201.2: every card has a name; each text field at most limits.FIELD_CHARS
             oversized = con.execute(
                 limits.first_oversized_field_sql(f"{STAGE_CATALOG}.main.stage_cards"), [order]
@@ -1133,6 +1141,46 @@ class Ingest:
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
         self._merge_synthetic_ids(con)
+
+    def _refuse_broken_field(self, source: SourceFile) -> None:
+        """Raise the one line naming the first card object of ``source`` that breaks a ``refuse`` rule of the field
+        rules (store/card_fields.py); return when none does (another fault: the caller says DuckDB's)."""
+        found = card_fields.first_broken(str(source.path), source.json_format, source.compression)
+        if found is not None:
+            place, card, rule, value = found
+            raise card_fields.refusal(source.path, card, place, rule, value) from None
+
+    def _check_fields(self, con: duckdb.DuckDBPyConnection, source: SourceFile, order: int) -> None:
+        """The field rules the stage tested (store/card_fields.py): a broken ``refuse`` rule refuses the file in one
+        line; a broken ``drop`` rule was staged as null, is said in one warning per field, and its cards' kept
+        objects lose the field once they are kept (``scryfall_objects.rewrite``)."""
+        stage = f"{STAGE_CATALOG}.main.stage_cards"
+        found = con.execute(card_fields.problems_sql(stage), [order]).fetchall()
+        if not found:
+            return
+        problems = {field: (count, first) for field, count, first in found}
+        refused = [r for r in card_fields.RULES if r.field in problems and r.action == card_fields.REFUSE]
+        if refused:
+            self._refuse_broken_field(source)  # the first object breaking a rule, read from the file
+            exact = [r for r in refused if r.field not in card_fields.SUSPECTED]  # (a suspected string was one)
+            if exact:  # the objects read in Python found none: said from the stage
+                count, first = problems[exact[0].field]
+                raise IngestError(
+                    f'{source.path}: card {card_fields.shown(first)}: field "{exact[0].field}" is not '
+                    f"{exact[0].expect} ({count:,} card{'s' if count != 1 else ''}); the file is damaged or not "
+                    "Scryfall's. Nothing was replaced."
+                )
+        dropped = [r for r in card_fields.RULES if r.field in problems and r.action == card_fields.DROP]
+        for rule in dropped:
+            count, first = problems[rule.field]
+            self.report.warnings.append(card_fields.drop_warning(source.path, rule, count, first))
+        if dropped:
+            self._dropped.update(
+                card_id
+                for (card_id,) in con.execute(
+                    card_fields.rows_breaking_sql(stage, [r.field for r in dropped]), [order]
+                ).fetchall()
+            )
 
     def _merge_synthetic_ids(self, con: duckdb.DuckDBPyConnection) -> None:
         """One Oracle card per identity when sources are combined: a card object whose Oracle id the trimmed list's

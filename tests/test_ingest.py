@@ -538,7 +538,7 @@ def test_card_objects_without_an_oracle_id_are_reported_not_dropped_silently(tmp
     still load (tests/fixtures/reversible) without a warning."""
     objects = _objects(CARDS_2024)[:40]
     first = {k: v for k, v in objects[3].items() if k != "oracle_id"}
-    weird = {"object": "card", "id": "0000", "name": "Weird"}
+    weird = {"object": "card", "id": "00000000-0000-4000-8000-000000000000", "name": "Weird"}
     cards = _write_ndjson(tmp_path / "cards.json", [*objects[:3], first, *objects[4:], weird])
     reversible = Path(__file__).parent / "fixtures" / "reversible" / "default-cards-sld-reversible.json"
     report = OracleDB.ingest(tmp_path / "new.duckdb", bulk_files=[cards, reversible])

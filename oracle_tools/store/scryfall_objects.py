@@ -27,7 +27,7 @@ import hashlib
 import itertools
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -193,6 +193,39 @@ def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile], dictionar
         cursor.execute("DROP TABLE staged_objects")
     finally:
         cursor.remove_function(COMPRESS_FUNCTION)
+
+
+def rewrite(
+    con: duckdb.DuckDBPyConnection, ids: Sequence[str], change: Callable[[dict[str, Any]], dict[str, Any]]
+) -> None:
+    """Replace the kept object of each printing of ``ids`` with ``change`` of it (decoded, changed, encoded again as
+    compact JSON and compressed with the run's dictionary): the ingest drops a field that breaks a rule of
+    store/card_fields.py this way, from the few objects that have one."""
+    rows = con.execute(_READ_SQL, {"ids": list(ids)}).fetchall()
+    if not rows:
+        return
+    digest = rows[0][2]
+    dictionary = con.execute(_DICTIONARY_SQL, [digest]).fetchall()[0][0]
+    compressor = zstandard.ZstdCompressor(
+        level=LEVEL, dict_data=zstandard.ZstdCompressionDict(dictionary) if dictionary else None
+    )
+    decompressor = _decompressor(con, digest)
+    changed = [
+        (
+            pid,
+            compressor.compress(
+                json.dumps(
+                    change(json.loads(decompressor.decompress(blob))), ensure_ascii=False, separators=(",", ":")
+                ).encode()
+            ),
+        )
+        for pid, blob, _ in rows
+    ]
+    con.execute(
+        "UPDATE scryfall_objects SET object = c.object FROM (SELECT unnest($ids) AS id, unnest($objects) AS object) c "
+        "WHERE scryfall_objects.id = c.id",
+        {"ids": [pid for pid, _ in changed], "objects": [blob for _, blob in changed]},
+    )
 
 
 def training_texts(path: str) -> list[bytes]:
