@@ -194,7 +194,9 @@ def _rules() -> tuple[FieldRule, ...]:
         ("keywords", "keyword searches"),
         ("produced_mana", "produces: searches"),
         ("games", "game: searches, deck checks"),
-        ("finishes", "the objects (foil, nonfoil), the printings"),
+        ("finishes", "the objects (foil, nonfoil), the printings, is:foil searches"),
+        ("frame_effects", "frame: searches"),
+        ("promo_types", "is:prerelease and the other promo-type searches"),
     ):
         rules.append(FieldRule(key, _LIST_OF_STRINGS, REFUSE, "reader", reads, strings))
     rules.append(
@@ -215,6 +217,14 @@ def _rules() -> tuple[FieldRule, ...]:
     rules.append(FieldRule("edhrec_rank", _INT, REFUSE, "reader", "order=edhrec, edhrec: searches", _is_int32))
     for key in ("reserved", "digital", "promo", "foil", "nonfoil", "game_changer"):
         rules.append(FieldRule(key, _TRUE_FALSE, REFUSE, "reader", "the printings, the objects", _is_bool))
+    for key, reads in (
+        ("full_art", "is:fullart searches"),
+        ("textless", "is:textless searches"),
+        ("booster", "is:booster searches"),
+        ("story_spotlight", "is:spotlight searches"),
+        ("highres_image", "is:hires searches"),
+    ):
+        rules.append(FieldRule(key, _TRUE_FALSE, REFUSE, "reader", reads, _is_bool))
     return tuple(rules)
 
 
