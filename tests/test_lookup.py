@@ -349,12 +349,12 @@ def test_point_deck_checker_equals_full_checker_on_real_decks(full_db: OracleDB,
 # -- what a fresh process imports (no timing: the modules themselves) -------------------------------------
 
 
-def _imports_after(args: list[str], db: Path) -> set[str]:
+def _after_command(args: list[str], db: Path, report: str) -> str:
+    """What the Python expression ``report`` prints in a fresh process after the CLI ran ``args`` on ``db``."""
     code = (
         "import sys\nfrom oracle_tools.interfaces.cli import main\n"
         f"try:\n    main({args!r}, standalone_mode=False)\nexcept SystemExit:\n    pass\n"
-        "print('IMPORTED:', *sorted(m for m in ('duckdb', '_duckdb', 'polars', 'rapidfuzz', 'tqdm', 'pyarrow') "
-        "if m in sys.modules))"
+        f"print('REPORT:', {report})"
     )
     out = subprocess.run(
         [sys.executable, "-c", code],
@@ -363,7 +363,12 @@ def _imports_after(args: list[str], db: Path) -> set[str]:
         check=True,
         env={"ORACLE_TOOLS_DB": str(db), "PATH": "/usr/bin:/bin"},
     ).stdout
-    return set(out.rsplit("IMPORTED:", 1)[1].split())
+    return out.rsplit("REPORT:", 1)[1]
+
+
+def _imports_after(args: list[str], db: Path) -> set[str]:
+    heavy = "('duckdb', '_duckdb', 'polars', 'rapidfuzz', 'tqdm', 'pyarrow')"
+    return set(_after_command(args, db, f"*sorted(m for m in {heavy} if m in sys.modules)").split())
 
 
 def test_help_imports_neither_duckdb_nor_polars(sample_db_path: Path) -> None:
@@ -383,26 +388,19 @@ def test_point_queries_import_only_duckdbs_engine(sample_db_path: Path, tmp_path
 def _package_after(args: list[str], db: Path) -> tuple[set[str], bool]:
     """The oracle_tools modules a fresh process imported for the command ``args``, and whether it read the shipped
     Comprehensive Rules text (the vocabulary's rules: ``text.vocabulary._shipped``)."""
-    code = (
-        "import sys\nfrom oracle_tools.interfaces.cli import main\n"
-        f"try:\n    main({args!r}, standalone_mode=False)\nexcept SystemExit:\n    pass\n"
-        "vocabulary = sys.modules.get('oracle_tools.text.vocabulary')\n"
-        "read = vocabulary is not None and vocabulary._shipped.cache_info().currsize > 0\n"
-        "print('MODULES:', *sorted(m for m in sys.modules if m.startswith('oracle_tools')), 'RULES-READ:', read)"
+    out = _after_command(
+        args,
+        db,
+        "*sorted(m for m in sys.modules if m.startswith('oracle_tools')), 'RULES-READ:', "
+        "(lambda v: v is not None and v._shipped.cache_info().currsize > 0)"
+        "(sys.modules.get('oracle_tools.text.vocabulary'))",
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"ORACLE_TOOLS_DB": str(db), "PATH": "/usr/bin:/bin"},
-    ).stdout
-    modules, read = out.rsplit("MODULES:", 1)[1].split("RULES-READ:")
+    modules, read = out.split("RULES-READ:")
     return set(modules.split()), read.strip() == "True"
 
 
-#: The packages a command about one name never needs unless it is its own job (issue 55: a fresh process imports
-#: what its command uses).
+#: The packages a command about one name never needs unless it is its own job (a fresh process imports what its
+#: command uses).
 _OTHER_JOBS = ("ingest", "history", "search", "choose", "scryfall", "interfaces.serve", "interfaces.mcp_server")
 
 
