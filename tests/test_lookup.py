@@ -60,11 +60,11 @@ def face_rows_read_once() -> Iterator[None]:
     thousands of variants of a few thousand cards, and the queries themselves are checked one text at a time with
     a fresh ``PointNames`` outside it."""
     one_card = face_notes._one_card
-    face_notes._one_card = functools.cache(one_card)  # type: ignore[assignment]
+    face_notes._one_card = functools.cache(one_card)
     try:
         yield
     finally:
-        face_notes._one_card = one_card  # type: ignore[assignment]
+        face_notes._one_card = one_card
 
 
 def assert_same_resolution(db: OracleDB, point: PointNames, texts: list[str], *, fuzzy: bool = False) -> int:
