@@ -971,7 +971,7 @@ def test_mtgtools_every_call(real: RealServer, py313: Path, tmp_path: Path) -> N
     """mtgtools (PyPI; ZODB), both of its Scryfall calls: `MtgDB.scryfall_update()` lists the sets and pages each
     set's search by its card_count (`e:SET unique=prints include_extras=true order=set`; it stopped at the first
     404 or 422 when the two disagreed), and `scryfall_bulk_update()` reads the oracle_cards file at its
-    `jsonl_download_uri` (gzip JSON Lines) — each set of every kind (_sets_by_property: 30-odd of the old data's 471)
+    `jsonl_download_uri` (gzip JSON Lines) — each set of every kind (_sets_by_property: 29 of the old data's 471)
     fetched whole, every card of the file kept."""
     facts = _py313_facts(real)
     listed = httpx.get(f"{real.base}/sets", timeout=60).json()["data"]
