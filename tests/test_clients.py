@@ -823,7 +823,8 @@ def _py313_calls(python: Path, client: str, real: RealServer, facts: dict[str, A
     import os
 
     env = os.environ | {"SCRYFALL_BASE_URL": real.base, "SCRYFALL_RATE_LIMIT_DELAY": "0"}  # pyscryfall's settings
-    wanted = {k: facts[k] for k in ("card", "set_id", "set_tcgplayer", "typed_goblins", "numbered")}  # calls.py reads
+    keys = ("card", "set_id", "set_tcgplayer", "typed_goblins", "numbered", "paged_sets")
+    wanted = {k: facts[k] for k in keys if k in facts}  # what calls.py reads
     done = subprocess.run(
         [str(python), str(PY / "calls.py"), client, real.base, json.dumps(wanted, default=str), str(work)],
         capture_output=True,
@@ -929,18 +930,59 @@ def test_nyxfall_every_call(real: RealServer, py313: Path, tmp_path: Path) -> No
     assert len(ok["query"]) == paper["total_cards"] and set(ok["query"]) <= set(facts["goblins"])
 
 
+#: A search page's size: Scryfall's 175 cards, by which mtgtools counts the pages of a set's search.
+PAGE = 175
+
+
+def _sets_by_property(real: RealServer, listed: list[dict[str, Any]]) -> list[str]:
+    """The sets a client pages through in place of all of them: for each value of each property a set's search
+    pages can differ by, the smallest set that has it (ties by code) — its set_type, digital, foil_only and
+    nonfoil_only; its printings all in other languages (one language listed: Scryfall's default) or in several
+    languages; an object that is no card among them (listed by include_extras); two printings sharing a collector
+    number; the file it came from; one page or several — and the edges of paging: the largest set (the most pages),
+    the smallest that fills its last page exactly, the one whose last page holds the fewest cards. Every set's
+    card_count is checked against its search by test_every_sets_search_finds_its_card_count."""
+    count = {s["code"]: s["card_count"] for s in listed}
+    facts: dict[str, dict[str, object]] = {
+        s["code"]: {f: s.get(f) for f in ("set_type", "digital", "foil_only", "nonfoil_only")} for s in listed
+    }
+    for code, foreign_only, languages, extras, shared_number, source in real.con.execute(
+        "SELECT p.set_code, bool_and(p.lang <> 'en'), count(DISTINCT p.lang) > 1, bool_or(NOT c.is_card), "
+        "count(*) > count(DISTINCT p.lang || '/' || p.collector_number), min(p.source_file) "
+        "FROM printings p JOIN cards c USING (oracle_id) GROUP BY p.set_code"
+    ).fetchall():
+        if code in facts:
+            pages = -(-count[code] // PAGE)
+            facts[code] |= {"foreign_only": foreign_only, "languages": languages, "extras": extras}
+            facts[code] |= {"shared_number": shared_number, "source": source, "pages": min(pages, 2)}
+    smallest: dict[tuple[str, object], str] = {}
+    for code in sorted(facts, key=lambda c: (count[c], c)):
+        for key, value in facts[code].items():
+            smallest.setdefault((key, value), code)
+    by_size = sorted(count, key=lambda c: (count[c], c))
+    chosen = {*smallest.values(), by_size[-1]}
+    full = [c for c in by_size if count[c] and count[c] % PAGE == 0]
+    over = sorted((c for c in by_size if count[c] > PAGE and count[c] % PAGE), key=lambda c: (count[c] % PAGE, c))
+    chosen |= {*full[:1], *over[:1]}
+    return sorted(chosen)
+
+
 def test_mtgtools_every_call(real: RealServer, py313: Path, tmp_path: Path) -> None:
     """mtgtools (PyPI; ZODB), both of its Scryfall calls: `MtgDB.scryfall_update()` lists the sets and pages each
     set's search by its card_count (`e:SET unique=prints include_extras=true order=set`; it stopped at the first
     404 or 422 when the two disagreed), and `scryfall_bulk_update()` reads the oracle_cards file at its
-    `jsonl_download_uri` (gzip JSON Lines) — every set fetched whole, every card of the file kept."""
+    `jsonl_download_uri` (gzip JSON Lines) — each set of every kind (_sets_by_property: 29 of the old data's 471)
+    fetched whole, every card of the file kept."""
     facts = _py313_facts(real)
+    listed = httpx.get(f"{real.base}/sets", timeout=60).json()["data"]
+    facts["paged_sets"] = paged = _sets_by_property(real, listed)
     ok = _py313_calls(py313, "mtgtools", real, facts, tmp_path)
-    listed = {s["code"]: s["card_count"] for s in httpx.get(f"{real.base}/sets", timeout=60).json()["data"]}
+    counts = {s["code"]: s["card_count"] for s in listed if s["code"] in paged}
+    assert len(counts) == len(paged) and max(counts.values()) > PAGE  # several pages read, each in full
     update = ok["scryfall_update"]
-    assert update["sets"] == len(listed) and update["cards"] == update["card_count"] == sum(listed.values())
-    assert {code: tuple(counts) for code, counts in update["per_set"].items()} == {
-        code: (count, count) for code, count in listed.items()
+    assert update["sets"] == len(paged) and update["cards"] == update["card_count"] == sum(counts.values())
+    assert {code: tuple(n) for code, n in update["per_set"].items()} == {
+        code: (n, n) for code, n in counts.items()
     }  # each set holds exactly the card_count its pages found
     oracle_cards = real.one("SELECT count(*) FROM preferred_printings")[0]
     assert ok["scryfall_bulk_update"]["cards"] >= max(update["cards"], oracle_cards)
