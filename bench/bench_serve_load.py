@@ -19,8 +19,9 @@ The scenarios, one after the other: the mix alone, then with one attacker beside
 
 ``--round-three`` adds round three's adversaries together (a stalled body, a deck of 1,000 misspelt names, a
 20,000- and a 5,000-name batch, the bulk download). Printed for each: requests a second, p50 and p99 of the
-clients' requests, their unexpected answers and 5xx, the attacker's answers by status, and the server's peak
-resident memory during the scenario (sampled) and its virtual size. Goals: alone >= 1,000 req/s, p99 <= 100 ms,
+clients' requests, their unexpected answers and 5xx, the attacker's answers by status, the server's peak
+resident memory during the scenario (sampled) and its virtual size, the server's CPU time over the scenario and the
+machine's load average at its end (the machine may be shared). Goals: alone >= 1,000 req/s, p99 <= 100 ms,
 0 5xx, RSS <= 1 GB; beside each attacker >= 80 % of the alone throughput, p99 <= 200 ms, 0 5xx.
 """
 
@@ -369,6 +370,12 @@ def vm_mb(pid: int) -> float:
     return rss_mb(pid, "VmSize")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user and system), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, default=OUT / "all-real.duckdb")
@@ -410,7 +417,10 @@ def main() -> None:
             sampler = threading.Thread(target=sample, daemon=True)
             sampler.start()
             time.sleep(1.0)  # the attacker is at work
+            cpu_before = cpu_seconds(server.pid)
             got = mixed_load(port, mix, clients=args.clients, procs=args.procs, seconds=args.seconds)
+            cpu = cpu_seconds(server.pid) - cpu_before
+            load = os.getloadavg()[0]
             sampling.set()
             sampler.join()
             for t in threads:
@@ -420,7 +430,8 @@ def main() -> None:
             print(
                 f"{scenario:>20}: {got['rps']:,.0f} req/s ({got['rps'] / alone_rps * 100:.0f} % of alone), "
                 f"p50 {got['p50_ms']:.1f} ms, p99 {got['p99_ms']:.1f} ms, 5xx {got['server_errors']}, unexpected "
-                f"{got['errors']}; server RSS peak {peak['rss']:.0f} MB, virtual peak {peak['vm']:.0f} MB",
+                f"{got['errors']}; server RSS peak {peak['rss']:.0f} MB, virtual peak {peak['vm']:.0f} MB; server CPU "
+                f"{cpu:.0f} s ({cpu / args.seconds * 100:.0f} % of a core); load average {load:.1f}",
                 flush=True,
             )
             for what, statuses in ([(scenario, seen)] if seen else []) + sorted(by_kind.items()):

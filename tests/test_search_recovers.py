@@ -56,6 +56,21 @@ def test_a_search_the_engine_refuses_then_good_searches(db: OracleDB, query: str
         _good(db, n + 10)
 
 
+def test_a_search_the_engine_refuses_costs_one_statement(db: OracleDB, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's refusal is read as such at once: the database file's name (a statement of its own) is looked up
+    only for an error that says a file is damaged."""
+    from oracle_tools import search as _search
+
+    looked_up: list[object] = []
+    monkeypatch.setattr(_search, "_database_file", lambda con: looked_up.append(con))
+    for query in (RE2_REFUSES_SIZE, ENGINE_REFUSES_SYNTAX):
+        with pytest.raises(SearchSyntaxError, match="Invalid Input Error") as caught:
+            db.search(query)
+        assert caught.value.lasting  # the same query is refused the same way again: a caller may remember it
+    assert looked_up == []
+    _good(db, 0)
+
+
 def test_a_search_stopped_by_its_time_limit_then_good_searches(db: OracleDB) -> None:
     """The time limit of ``search_list``, and one watching the connection ``search`` runs on (as the server's)."""
     for n in range(3):
@@ -89,6 +104,7 @@ def test_an_interrupted_search_then_good_searches(db: OracleDB) -> None:
             con.interrupt()
             thread.join(0.02)
         assert len(failed) == 1 and "INTERRUPT" in str(failed[0]).upper(), failed
+        assert not getattr(failed[0], "lasting", False)  # not the query's fault: never remembered as its refusal
         _good(db, n)
 
 
@@ -135,3 +151,71 @@ def test_a_bad_search_leaves_the_servers_threads_answering(server: Server, query
         bad = list(pool.map(lambda _: _search(client, query).status_code, range(48)))
         good = list(pool.map(lambda i: _search(client, f"t:goblin -o:zzzv{i}{status}").status_code, range(48)))
     assert set(bad) == {status} and set(good) == {200}, (bad, good)
+
+
+# -- a refused search is remembered: sent again and again, it costs the server a lookup --------------------------
+
+
+def test_a_refused_search_is_refused_again_without_reaching_the_engine(
+    sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's search (every door's: the API, the page, /cards/random) keeps a refusal that comes again on the
+    same database (bad syntax, a keyword it cannot answer, a regex RE2 refuses) beside the results: the same query
+    is answered the same error without being parsed or run again, until the database changes (a new generation).
+    A time limit is never kept: the same query may finish when the server is less busy."""
+    from oracle_tools import search as _search
+    from oracle_tools.interfaces.serve import searches
+    from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.search import UnsupportedKeywordError
+
+    compiled: list[str] = []
+    ran: list[str] = []
+    compile_query, execute = _search.compile, _search._execute
+
+    def counting_compile(query: str, **options: object) -> object:
+        compiled.append(query)
+        return compile_query(query, **options)  # type: ignore[arg-type]
+
+    def counting_execute(fetch: object, con: object, compiled: object, query: str) -> object:
+        ran.append(query)
+        return execute(fetch, con, compiled, query)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_search, "compile", counting_compile)
+    monkeypatch.setattr(_search, "_execute", counting_execute)
+    refused: list[tuple[str, type[SearchSyntaxError], str | None]] = [
+        (RE2_REFUSES_SIZE, SearchSyntaxError, "the database could not run this search: Invalid Input Error"),
+        (ENGINE_REFUSES_SYNTAX, SearchSyntaxError, "bad repetition operator"),
+        ("t:goblin (c:r", SearchSyntaxError, None),
+        ("otag:ramp", UnsupportedKeywordError, "tagger tags"),
+    ]
+    for number in (1, 2):  # the second generation: the database changed, every query is tried again
+        compiled.clear()
+        ran.clear()
+        generation = Generation(sample_db_path, number)
+        try:
+            for query, kind, said in refused:
+                errors = []
+                for _ in range(3):
+                    with pytest.raises(kind, match=said) as caught:
+                        searches.search_ids(generation, query, "cards", "name", "auto")
+                    errors.append((type(caught.value), caught.value.message, caught.value.position))
+                    assert caught.value.query == query
+                assert errors[0] == errors[1] == errors[2]
+            assert compiled == [query for query, _, _ in refused]
+            assert ran == [RE2_REFUSES_SIZE, ENGINE_REFUSES_SYNTAX]
+            with pytest.raises(SearchSyntaxError, match="Invalid Input Error"):  # other options: another search
+                searches.search_ids(generation, RE2_REFUSES_SIZE, "prints", "name", "auto")
+            assert ran == [RE2_REFUSES_SIZE, ENGINE_REFUSES_SYNTAX, RE2_REFUSES_SIZE]
+        finally:
+            generation.close()
+
+    ran.clear()
+    monkeypatch.setenv(searches.QUERY_TIMEOUT_ENV, "0.2")
+    generation = Generation(sample_db_path, 3)
+    try:
+        for _ in range(2):
+            with pytest.raises(QueryTimeoutError):
+                searches.search_ids(generation, SLOW, "cards", "name", "auto")
+    finally:
+        generation.close()
+    assert ran == [SLOW, SLOW]

@@ -171,7 +171,8 @@ def _run_compiled(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, comp
     except _duckdb.Error as exc:  # a regex RE2 refuses, say: still one line
         from oracle_tools.store.sqlfiles import damaged_database
 
-        if (damaged := damaged_database(exc, _database_file(con))) is not None:
+        # the file's name is looked up (a statement of its own) only for an error that says a file is damaged
+        if damaged_database(exc) is not None and (damaged := damaged_database(exc, _database_file(con))) is not None:
             raise damaged from None  # the file, not the query: no caret under it
         import re
 
@@ -192,7 +193,10 @@ def _run_compiled(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, comp
                 "run `oracle-tools ingest` again to rebuild it"
             ) from None
         raise SearchSyntaxError(
-            f"the database could not run this search: {str(exc).splitlines()[0]}", query, 0
+            f"the database could not run this search: {str(exc).splitlines()[0]}",
+            query,
+            0,
+            lasting=isinstance(exc, _lasting_refusals()),
         ) from None
 
 
@@ -253,6 +257,20 @@ def cannot_judge(con: duckdb.DuckDBPyConnection, query: str, **options: Any) -> 
         for term, things, data, missing, total in _unjudged_counts(con, compiled, query)
         if missing
     ]
+
+
+def _lasting_refusals() -> tuple[type[Exception], ...]:
+    """The engine's errors that refuse the query itself (its regex, a value it cannot convert or bind): the same
+    query on the same database fails the same way again. An interrupt, memory or I/O error may not come again."""
+    import duckdb as _duckdb
+
+    return (
+        _duckdb.InvalidInputException,
+        _duckdb.ParserException,
+        _duckdb.BinderException,
+        _duckdb.ConversionException,
+        _duckdb.OutOfRangeException,
+    )
 
 
 def _database_file(con: duckdb.DuckDBPyConnection) -> str | None:

@@ -8,14 +8,17 @@ from oracle_tools.errors import OracleToolsError
 class SearchSyntaxError(OracleToolsError):
     """The query is not valid search syntax, or names a keyword or value this database cannot answer.
 
-    ``position`` is the 0-based offset in ``query`` where the problem is; :meth:`caret` draws it.
+    ``position`` is the 0-based offset in ``query`` where the problem is; :meth:`caret` draws it. ``lasting``: the
+    same query on the same database is refused the same way every time (its syntax, a regex the engine refuses),
+    so a caller may remember the refusal; False when the engine's refusal may not come again (an interrupt, memory).
     """
 
-    def __init__(self, message: str, query: str = "", position: int = 0) -> None:
+    def __init__(self, message: str, query: str = "", position: int = 0, *, lasting: bool = True) -> None:
         super().__init__(message)
         self.message = message
         self.query = query
         self.position = max(0, min(position, len(query)))
+        self.lasting = lasting
 
     def caret(self) -> str:
         """The query and a caret under the position, two lines (for the CLI); a newline or other control character

@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 import json
 import signal
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -74,15 +74,26 @@ BODY_TIMEOUT = seconds_from_env("ORACLE_TOOLS_SERVE_BODY_TIMEOUT", 10.0)
 BODIES_PER_CLIENT = 16
 
 
+#: The first body size at which a route's ``refused_by_head`` is asked (then at each doubling of what has come).
+FIRST_HEAD_CHECK = 16 * 1024
+
+
 class ReadBodyFirst:
     """ASGI middleware outside GenerationLease: a request's body is read whole (up to MAX_BODY + 1 bytes) before
     the request takes its database generation, so a swap after a re-ingest never waits on a client still
     sending. The body has BODY_TIMEOUT seconds (408 after, and the connection is closed), and one client
-    address sends at most BODIES_PER_CLIENT at once (429 beyond)."""
+    address sends at most BODIES_PER_CLIENT at once (429 beyond).
 
-    def __init__(self, app: ASGIApp) -> None:
+    ``refused_by_head`` maps a path to what says whether the first bytes of a body are enough for the route to
+    refuse it whatever follows (``POST /decks/check``: its card lines past the limit). Such a body is read no
+    further: the route gets those bytes, refuses them as it would the whole, and uvicorn passes over the rest
+    unread after the answer (the connection goes on). A 1 MB deck is not received, copied and decoded whole to
+    be refused at its 2,001st line."""
+
+    def __init__(self, app: ASGIApp, refused_by_head: Mapping[str, Callable[[bytes], bool]] | None = None) -> None:
         self.app = app
         self.sending: dict[str, int] = {}
+        self.refused_by_head = dict(refused_by_head or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not _has_body(scope):
@@ -103,6 +114,8 @@ class ReadBodyFirst:
         self.sending[client] = self.sending.get(client, 0) + 1
         chunks: list[bytes] = []
         size = 0
+        refused_by_head = self.refused_by_head.get(scope["path"])
+        check_at = FIRST_HEAD_CHECK
         try:
             with anyio.fail_after(BODY_TIMEOUT):
                 more = True
@@ -113,6 +126,11 @@ class ReadBodyFirst:
                     chunks.append(message.get("body", b""))
                     size += len(chunks[-1])
                     more = message.get("more_body", False)
+                    if more and refused_by_head is not None and size >= check_at:
+                        chunks = [b"".join(chunks)]
+                        if refused_by_head(chunks[0]):
+                            break  # the route refuses these bytes as it would the whole body
+                        check_at = 2 * size
         except TimeoutError:
             await _refuse(
                 scope,
@@ -420,7 +438,7 @@ def create_app(
             ),
             Middleware(AnswerServerErrors),
             Middleware(AnswerForms),
-            Middleware(ReadBodyFirst),
+            Middleware(ReadBodyFirst, refused_by_head={"/decks/check": rules.deck_refused_by_head}),
             Middleware(GenerationLease, store=store),
         ],
         exception_handlers={

@@ -123,13 +123,32 @@ async def choose_name_list(request: Request) -> Response:
 HTTP_LIFT = "oracle-tools deck check --no-limits on this machine"
 
 
+def deck_refused_by_head(head: bytes) -> bool:
+    """Whether a deck check's body is refused by its first bytes ``head`` whatever follows: they hold more card
+    lines than a check takes (:func:`~oracle_tools.decks.checker.check_bytes_size`, which :func:`decks_check`
+    applies to the body it gets). The server then reads no more of it (app.ReadBodyFirst)."""
+    from oracle_tools.decks.checker import DeckTooLargeError, check_bytes_size
+
+    try:
+        check_bytes_size(head, "the request body")
+    except DeckTooLargeError:
+        return True
+    return False
+
+
 async def decks_check(request: Request) -> Response:
     """POST /decks/check?format=[&commander=…] with a decklist body (``deck check FILE --format F --json``).
 
     The body is read exactly as the CLI reads a file (any decklist format; a JSON tournament cache
     gives a list of reports); the reports say ``source`` "request body".
     """
-    from oracle_tools.decks.checker import DeckTooLargeError, check_size, decklists_from_bytes, format_rules
+    from oracle_tools.decks.checker import (
+        DeckTooLargeError,
+        check_bytes_size,
+        check_size,
+        decklists_from_bytes,
+        format_rules,
+    )
     from oracle_tools.errors import DecklistError
 
     params = endpoint_params(request, frozenset({"format", "commander"}), scryfall=False)
@@ -142,11 +161,15 @@ async def decks_check(request: Request) -> Response:
     except OracleToolsError as exc:
         raise ApiError(400, str(exc)) from None
     body = await read_body(request)
+    try:  # past the line limit by its bytes (a body cut there, ReadBodyFirst): 413 at once, no worker thread
+        check_bytes_size(body, "the request body", how_to_lift=HTTP_LIFT)
+    except DeckTooLargeError as exc:
+        raise ApiError(413, str(exc)) from None
 
     def work(gen: Generation) -> Response:
         import dataclasses
 
-        try:  # more than MAX_DECK_LINES card lines is refused as the text is read, before it is parsed
+        try:  # more than MAX_DECK_LINES card lines (the text's count) is refused before it is parsed
             decks = decklists_from_bytes(body, "the request body", how_to_lift=HTTP_LIFT)
         except DeckTooLargeError as exc:
             raise ApiError(413, str(exc)) from None

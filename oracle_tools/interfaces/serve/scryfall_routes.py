@@ -420,6 +420,10 @@ async def cards_search(request: Request) -> Response:
         bool_param(params.get(flag), flag) for flag in ("include_extras", "include_multilingual", "include_variations")
     )
     base = base_url_of(request)
+    generation: Generation = request.scope["oracle_tools.generation"]
+    refused = searches.refusal(generation, query, unique, order, direction, extras=extras, multilingual=multilingual)
+    if refused is not None:  # refused before on this database: the same 400 at once, no worker thread
+        raise ApiError(400, str(refused), "syntax")
 
     def work(gen: Generation) -> Response:
         from oracle_tools import search as _search

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from oracle_tools.interfaces.serve.store import Generation, IdList
+
+if TYPE_CHECKING:
+    from oracle_tools.search.errors import SearchSyntaxError
 
 #: How long one search may run before it is stopped (``serve --query-timeout``; the environment carries it
 #: to worker processes).
@@ -27,6 +32,21 @@ def query_timeout() -> float:
         return float(os.environ.get(QUERY_TIMEOUT_ENV) or SERVED_QUERY_TIMEOUT)
     except ValueError:
         return SERVED_QUERY_TIMEOUT
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A search the generation refused (its syntax, a regex the engine refuses), kept in ``Generation.searches``
+    beside the results: the same query is refused again with the same error without being parsed or run (a client
+    sending one bad query again and again costs a lookup). Errors that may not come again (a time limit, an
+    interrupt) are never kept."""
+
+    kind: type[SearchSyntaxError]
+    message: str
+    position: int
+
+    def error(self, query: str) -> SearchSyntaxError:
+        return self.kind(self.message, query, self.position)
 
 
 def search_ids(
@@ -45,28 +65,59 @@ def search_ids(
     :class:`~oracle_tools.search.SearchSyntaxError` (an ``OracleToolsError``) for a query that is not valid syntax."""
     from oracle_tools import search as _search
 
-    key: tuple[str | bool, ...] = (query, unique, order, direction)
-    if extras or multilingual:  # the API's include_ flags: another answer of the same query
-        key += (extras, multilingual)
-    hit: IdList | None = gen.searches.get(key)
+    key = _key(query, unique, order, direction, extras, multilingual)
+    hit: IdList | Refused | None = gen.searches.get(key)
+    if isinstance(hit, Refused):  # refused before: refused again at once, never parsed or planned again
+        raise hit.error(query)
     if hit is not None:
         return hit
 
     cursor = gen.user_cursor()
-    with _search.time_limit(query_timeout()).watching(cursor):  # a runaway query cannot hold a thread
-        frame = _search.run(
-            cursor,
-            query,
-            unique=unique,
-            order=order,
-            direction=direction,
-            nameable=gen.db.nameable_ids,
-            extras=extras,
-            multilingual=multilingual,
-        )
+    try:
+        with _search.time_limit(query_timeout()).watching(cursor):  # a runaway query cannot hold a thread
+            frame = _search.run(
+                cursor,
+                query,
+                unique=unique,
+                order=order,
+                direction=direction,
+                nameable=gen.db.nameable_ids,
+                extras=extras,
+                multilingual=multilingual,
+            )
+    except _search.SearchSyntaxError as exc:
+        if exc.lasting:  # its syntax, or a regex the engine refuses: the same every time on this database
+            gen.searches.put(key, Refused(type(exc), exc.message, exc.position), len(query) + len(exc.message))
+        raise
     ids = IdList(frame.get_column("id").to_list())
     gen.searches.put(key, ids, ids.nbytes + len(query))
     return ids
+
+
+def _key(
+    query: str, unique: str, order: str, direction: str, extras: bool, multilingual: bool
+) -> tuple[str | bool, ...]:
+    key: tuple[str | bool, ...] = (query, unique, order, direction)
+    if extras or multilingual:  # the API's include_ flags: another answer of the same query
+        key += (extras, multilingual)
+    return key
+
+
+def refusal(
+    gen: Generation,
+    query: str,
+    unique: str,
+    order: str,
+    direction: str,
+    *,
+    extras: bool = False,
+    multilingual: bool = False,
+) -> SearchSyntaxError | None:
+    """The error :func:`search_ids` gives again at once for a search this generation refused (:class:`Refused`),
+    else None (not refused, or not tried yet): a lookup, which the event loop may ask before sending the request
+    to a worker thread."""
+    hit = gen.searches.get(_key(query, unique, order, direction, extras, multilingual))
+    return hit.error(query) if isinstance(hit, Refused) else None
 
 
 def name_box_search(gen: Generation, text: str) -> str | None:
