@@ -116,7 +116,11 @@ def _first_name_by(sample_db: OracleDB, via: str) -> tuple[str, str]:
     ("via", "rule", "note"),
     [
         ("printed", "201.2", "'{name}' is a printed name of {card}; its name is the English one (201.2), {card}"),
-        ("flavor", "201.6", "'{name}' is an alternate name of {card}, not its name (201.6); the token is named {card}"),
+        (
+            "flavor",
+            "201.6",
+            "'{name}' is an alternate name printed on some versions of {card}, not its name (201.6); its name is {card}",
+        ),
     ],
 )
 def test_a_foreign_or_alternate_name_gives_the_cards_token_and_says_it_is_no_name(

@@ -181,3 +181,9 @@ def printed_name_note(printed: str, name: str) -> str:
     """What every answer that found a card by a printed name in another language says (``token``, ``choose-name``):
     that name is no name of the card; its English Oracle name is (CR 201.2)."""
     return f"'{printed}' is a printed name of {name}; its name is the English one (201.2), {name}"
+
+
+def alternate_name_note(alternate: str, name: str) -> str:
+    """What every answer that found a card by an alternate (flavor) name says (``token``, ``choose-name``): that
+    name is printed on some versions of the card but is no name of it; the card has only its Oracle name (CR 201.6)."""
+    return f"'{alternate}' is an alternate name printed on some versions of {name}, not its name (201.6); its name is {name}"

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from oracle_tools.errors import OracleToolsError
-from oracle_tools.names.kinds import printed_name_note
+from oracle_tools.names.kinds import alternate_name_note, printed_name_note
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.text.matching import normalize
 
@@ -319,7 +319,7 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
     ):
         notes.append(f"'{r.face}' is a face of {r.name}; 111.11 uses the card with that name, {r.name}")
     if r.via == "flavor":  # CR 201.6: an alternate (flavor) name is not the card's name
-        notes.append(f"'{query}' is an alternate name of {r.name}, not its name (201.6); the token is named {r.name}")
+        notes.append(alternate_name_note(query, r.name))
     elif r.via == "printed":  # CR 201.2: a card's name is its English name, whatever the printed language
         notes.append(printed_name_note(query, r.name))
     roles = {f["role"] for f in faces}
