@@ -2,7 +2,7 @@
 cursor of the reference database, returning ids or rows (never answers' shapes, never HTTP).
 
 The server's handlers (oracle_tools/interfaces/serve/) and the web page call these; each is tested on its own
-in tests/test_lookups.py. Which printing answers when several match is decided here, once per lookup:
+in tests/test_scryfall_lookups.py. Which printing answers when several match is decided here, once per lookup:
 
 * by a set (``printing_in_set``): English first, then non-promo, then collector number;
 * by a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id (``printing_by_id``): English first, then the lowest
