@@ -17,6 +17,15 @@ os.environ.setdefault("_RJEM_MALLOC_CONF", "background_thread:true,dirty_decay_m
 os.environ.setdefault("ORACLE_TOOLS_SERVE_HEADER_TIMEOUT", "3")
 os.environ.setdefault("ORACLE_TOOLS_SERVE_BODY_TIMEOUT", "3")
 
+# The tests of Ctrl-C send SIGINT to the commands they start, as a terminal would. A suite started in the background
+# by a script (`pytest … &`) inherits SIGINT ignored, and an ignored signal stays ignored across exec: every command
+# it starts would ignore Ctrl-C (as the program rightly keeps an inherited SIG_IGN), and those tests would see no
+# interrupt. Python's own handler in this process makes its children start with the default, as a terminal's do.
+import signal
+
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 import json
 import re
 import shutil
