@@ -786,6 +786,7 @@ def test_searches_run_in_the_sandbox(sample_db_path: Path, monkeypatch: pytest.M
     from oracle_tools.interfaces.mcp_server import build_server
     from oracle_tools.interfaces.serve.app import search_ids
     from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.search import SearchRequest
 
     seen = _record_search_connections(monkeypatch)
     result = CliRunner().invoke(main, ["search", "t:goblin c:r", "--db", str(sample_db_path), "--json"])
@@ -794,7 +795,7 @@ def test_searches_run_in_the_sandbox(sample_db_path: Path, monkeypatch: pytest.M
 
     generation = Generation(sample_db_path, 1)
     try:
-        assert search_ids(generation, "t:goblin c:r", "cards", "name", "auto")
+        assert search_ids(generation, SearchRequest("t:goblin c:r"))
     finally:
         generation.db.close()
     assert seen == [SANDBOXED] * 2

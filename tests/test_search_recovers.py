@@ -16,7 +16,7 @@ import pytest
 
 from oracle_tools import OracleDB
 from oracle_tools.errors import OracleToolsError
-from oracle_tools.search import SearchSyntaxError, time_limit
+from oracle_tools.search import SearchRequest, SearchSyntaxError, time_limit
 from oracle_tools.store.sqlfiles import QueryTimeoutError
 
 from oracle_server import Server
@@ -197,14 +197,14 @@ def test_a_refused_search_is_refused_again_without_reaching_the_engine(
                 errors = []
                 for _ in range(3):
                     with pytest.raises(kind, match=said) as caught:
-                        searches.search_ids(generation, query, "cards", "name", "auto")
+                        searches.search_ids(generation, SearchRequest(query))
                     errors.append((type(caught.value), caught.value.message, caught.value.position))
                     assert caught.value.query == query
                 assert errors[0] == errors[1] == errors[2]
             assert compiled == [query for query, _, _ in refused]
             assert ran == [RE2_REFUSES_SIZE, ENGINE_REFUSES_SYNTAX]
             with pytest.raises(SearchSyntaxError, match="Invalid Input Error"):  # other options: another search
-                searches.search_ids(generation, RE2_REFUSES_SIZE, "prints", "name", "auto")
+                searches.search_ids(generation, SearchRequest(RE2_REFUSES_SIZE, "prints"))
             assert ran == [RE2_REFUSES_SIZE, ENGINE_REFUSES_SYNTAX, RE2_REFUSES_SIZE]
         finally:
             generation.close()
@@ -215,7 +215,7 @@ def test_a_refused_search_is_refused_again_without_reaching_the_engine(
     try:
         for _ in range(2):
             with pytest.raises(QueryTimeoutError):
-                searches.search_ids(generation, SLOW, "cards", "name", "auto")
+                searches.search_ids(generation, SearchRequest(SLOW))
     finally:
         generation.close()
     assert ran == [SLOW, SLOW]

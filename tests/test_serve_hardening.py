@@ -493,19 +493,20 @@ def test_caches_are_bounded_in_bytes(sample_db_path: Path) -> None:
     stay within the byte limit (the oldest go), and the ids are kept compactly; card objects likewise."""
     from oracle_tools.interfaces.serve.app import search_ids
     from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.search import SearchRequest
 
     generation = Generation(sample_db_path, 1)
     try:
         generation.searches.limit = 2_000_000
-        first = list(search_ids(generation, "unique:prints -o:zz0", "prints", "name", "auto").slice(0, 10**9))
+        first = list(search_ids(generation, SearchRequest("unique:prints -o:zz0", "prints")).slice(0, 10**9))
         assert len(first) > 1_000
         for i in range(1, 12):
-            search_ids(generation, f"unique:prints -o:zz{i}", "prints", "name", "auto")
+            search_ids(generation, SearchRequest(f"unique:prints -o:zz{i}", "prints"))
             assert generation.searches.bytes <= generation.searches.limit
         assert 0 < len(generation.searches) < 12
-        kept = generation.searches.get(("unique:prints -o:zz11", "prints", "name", "auto"))
+        kept = generation.searches.get(SearchRequest("unique:prints -o:zz11", "prints"))
         assert kept is not None and kept.nbytes < 48 * len(kept)  # a list of str takes about 90 bytes an id
-        again = search_ids(generation, "unique:prints -o:zz0", "prints", "name", "auto")  # run again: the same ids
+        again = search_ids(generation, SearchRequest("unique:prints -o:zz0", "prints"))  # run again: the same ids
         assert again.slice(0, len(again)) == first and again[len(first) - 1] == first[-1]
 
         generation.card_json.limit = 400_000

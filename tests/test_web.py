@@ -759,12 +759,13 @@ def test_search_page_shares_the_apis_search_and_caches_in_bytes(client: Any) -> 
     from memory; rendered pages are kept in a cache bounded in bytes too."""
     from oracle_tools.interfaces.serve.pages import PAGES
     from oracle_tools.interfaces.serve.store import ByteCache
+    from oracle_tools.search import SearchRequest
 
     query = "t:goblin o:haste"
     page = client.get("/search", params={"q": query, "unique": "prints", "order": "cmc"})
     assert page.status_code == 200
     generation = client.app.state.store.generation
-    kept = generation.searches.get((query, "prints", "cmc", "auto"))
+    kept = generation.searches.get(SearchRequest(query, "prints", "cmc"))
     assert kept is not None and len(kept) > 0
     api = client.get("/cards/search", params={"q": query, "unique": "prints", "order": "cmc"})
     assert [card["id"] for card in api.json()["data"]] == kept.slice(0, len(kept))

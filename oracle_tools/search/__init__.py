@@ -19,6 +19,7 @@ from oracle_tools.search.compiler import DIRECTIONS, ORDERS, UNIQUE, Compiled, c
 from oracle_tools.search.errors import SearchSyntaxError, UnsupportedKeywordError
 from oracle_tools.search.keywords import KEYWORDS, UNSUPPORTED
 from oracle_tools.search.parser import parse
+from oracle_tools.search.request import SearchRequest
 
 if TYPE_CHECKING:
     import duckdb
@@ -38,6 +39,7 @@ __all__ = [
     "UNIQUE",
     "UNSUPPORTED",
     "Compiled",
+    "SearchRequest",
     "SearchSyntaxError",
     "UnsupportedKeywordError",
     "cannot_judge",

@@ -204,6 +204,7 @@ def search_page_context(db: OracleDB, request: Request, context: dict[str, Any])
     """The search page's answers, written into ``context`` as they come (a query error keeps the form filled in).
     The search is the API's (:func:`searches.search_ids`): its results are kept in the same byte-bounded cache."""
     from oracle_tools.interfaces.serve.searches import search_ids
+    from oracle_tools.search.request import SearchRequest
 
     context.update(
         {
@@ -231,7 +232,7 @@ def search_page_context(db: OracleDB, request: Request, context: dict[str, Any])
     page = int(page_text)
     if not q:
         return context
-    ids = search_ids(context["generation"], q, context["unique"], context["order"], context["dir"])
+    ids = search_ids(context["generation"], SearchRequest(q, context["unique"], context["order"], context["dir"]))
     total = len(ids)
     pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
     if total and page > pages:

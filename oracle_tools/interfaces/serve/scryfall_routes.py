@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlencode
 
 from starlette.requests import Request
@@ -41,6 +41,9 @@ from oracle_tools.names.resolver import Resolution
 from oracle_tools.scryfall import cardjson, lookups
 from oracle_tools.text.counts import counted
 from oracle_tools.text.matching import did_you_mean, names_listed
+
+if TYPE_CHECKING:
+    from oracle_tools.search.request import SearchRequest
 
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
@@ -255,8 +258,10 @@ async def card_random(request: Request) -> Response:
     base = base_url_of(request)
 
     def work(gen: Generation) -> Response:
+        from oracle_tools.search.request import SearchRequest
+
         if query:
-            ids = search_ids(gen, query, "cards", "name", "auto")
+            ids = search_ids(gen, SearchRequest(query))
             if not ids:
                 raise ApiError(404, "Your query didn’t match any cards. Adjust your search terms.")
             return _card_answer(gen, ids[random.randrange(len(ids))], base, "No random card found.")
@@ -349,23 +354,14 @@ _SEARCH = frozenset(
 )
 
 
-def search_ids(
-    gen: Generation,
-    query: str,
-    unique: str,
-    order: str,
-    direction: str,
-    *,
-    extras: bool = False,
-    multilingual: bool = False,
-) -> IdList:
+def search_ids(gen: Generation, request: SearchRequest) -> IdList:
     """:func:`searches.search_ids <oracle_tools.interfaces.serve.searches.search_ids>` with its errors as the API
     answers them: a search stopped by the time limit 422, a query that is not valid syntax 400 (type ``syntax``)."""
     from oracle_tools import search as _search
     from oracle_tools.store.sqlfiles import QueryTimeoutError
 
     try:
-        return searches.search_ids(gen, query, unique, order, direction, extras=extras, multilingual=multilingual)
+        return searches.search_ids(gen, request)
     except QueryTimeoutError as exc:
         raise ApiError(422, str(exc)) from None
     except DatabaseMissingError:  # the server's file (a damaged one): answered as such, not as the query's fault
@@ -394,7 +390,7 @@ def _query_is_utf8(request: Request) -> None:
 
 async def cards_search(request: Request) -> Response:
     """GET /cards/search?q=: Scryfall search syntax (``OracleDB.search``), 175 cards a page."""
-    from oracle_tools.search import DIRECTIONS, UNIQUE  # the engine's own lists
+    from oracle_tools.search import DIRECTIONS, UNIQUE, SearchRequest  # the engine's own lists
 
     _query_is_utf8(request)
     params = endpoint_params(request, _SEARCH)
@@ -421,14 +417,15 @@ async def cards_search(request: Request) -> Response:
     )
     base = base_url_of(request)
     generation: Generation = request.scope["oracle_tools.generation"]
-    refused = searches.refusal(generation, query, unique, order, direction, extras=extras, multilingual=multilingual)
+    search = SearchRequest(query, unique, order, direction, extras=extras, multilingual=multilingual)
+    refused = searches.refusal(generation, search)
     if refused is not None:  # refused before on this database: the same 400 at once, no worker thread
         raise ApiError(400, str(refused), "syntax")
 
     def work(gen: Generation) -> Response:
         from oracle_tools import search as _search
 
-        ids_all = search_ids(gen, query, unique, order, direction, extras=extras, multilingual=multilingual)
+        ids_all = search_ids(gen, search)
         total = len(ids_all)
         # printings whose files lack a field a term reads (is:booster on the 2019 objects): Scryfall's "warnings"
         warnings = _search.cannot_judge(gen.user_cursor(), query, nameable=gen.db.nameable_ids)

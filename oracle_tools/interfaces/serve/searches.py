@@ -18,6 +18,7 @@ from oracle_tools.interfaces.serve.store import Generation, IdList
 
 if TYPE_CHECKING:
     from oracle_tools.search.errors import SearchSyntaxError
+    from oracle_tools.search.request import SearchRequest
 
 #: How long one search may run before it is stopped (``serve --query-timeout``; the environment carries it
 #: to worker processes).
@@ -49,75 +50,40 @@ class Refused:
         return self.kind(self.message, query, self.position)
 
 
-def search_ids(
-    gen: Generation,
-    query: str,
-    unique: str,
-    order: str,
-    direction: str,
-    *,
-    extras: bool = False,
-    multilingual: bool = False,
-) -> IdList:
-    """The printing ids a search finds, in order (the search on this thread's user cursor), cached (in bytes);
-    ``extras``, ``multilingual``: the API's ``include_extras`` and ``include_multilingual``.
-    Raises :class:`~oracle_tools.store.sqlfiles.QueryTimeoutError` past :func:`query_timeout`, and
-    :class:`~oracle_tools.search.SearchSyntaxError` (an ``OracleToolsError``) for a query that is not valid syntax."""
+def search_ids(gen: Generation, request: SearchRequest) -> IdList:
+    """The printing ids a search finds, in order (the search on this thread's user cursor), cached (in bytes) under
+    the whole request. Raises :class:`~oracle_tools.store.sqlfiles.QueryTimeoutError` past :func:`query_timeout`,
+    and :class:`~oracle_tools.search.SearchSyntaxError` (an ``OracleToolsError``) for a query that is not valid
+    syntax."""
     from oracle_tools import search as _search
 
-    key = _key(query, unique, order, direction, extras, multilingual)
-    hit: IdList | Refused | None = gen.searches.get(key)
+    hit: IdList | Refused | None = gen.searches.get(request)
     if isinstance(hit, Refused):  # refused before: refused again at once, never parsed or planned again
-        raise hit.error(query)
+        raise hit.error(request.query)
     if hit is not None:
         return hit
 
     cursor = gen.user_cursor()
     try:
         with _search.time_limit(query_timeout()).watching(cursor):  # a runaway query cannot hold a thread
-            frame = _search.run(
-                cursor,
-                query,
-                unique=unique,
-                order=order,
-                direction=direction,
-                nameable=gen.db.nameable_ids,
-                extras=extras,
-                multilingual=multilingual,
-            )
+            frame = request.run(cursor, nameable=gen.db.nameable_ids)
     except _search.SearchSyntaxError as exc:
         if exc.lasting:  # its syntax, or a regex the engine refuses: the same every time on this database
-            gen.searches.put(key, Refused(type(exc), exc.message, exc.position), len(query) + len(exc.message))
+            gen.searches.put(
+                request, Refused(type(exc), exc.message, exc.position), len(request.query) + len(exc.message)
+            )
         raise
     ids = IdList(frame.get_column("id").to_list())
-    gen.searches.put(key, ids, ids.nbytes + len(query))
+    gen.searches.put(request, ids, ids.nbytes + len(request.query))
     return ids
 
 
-def _key(
-    query: str, unique: str, order: str, direction: str, extras: bool, multilingual: bool
-) -> tuple[str | bool, ...]:
-    key: tuple[str | bool, ...] = (query, unique, order, direction)
-    if extras or multilingual:  # the API's include_ flags: another answer of the same query
-        key += (extras, multilingual)
-    return key
-
-
-def refusal(
-    gen: Generation,
-    query: str,
-    unique: str,
-    order: str,
-    direction: str,
-    *,
-    extras: bool = False,
-    multilingual: bool = False,
-) -> SearchSyntaxError | None:
+def refusal(gen: Generation, request: SearchRequest) -> SearchSyntaxError | None:
     """The error :func:`search_ids` gives again at once for a search this generation refused (:class:`Refused`),
     else None (not refused, or not tried yet): a lookup, which the event loop may ask before sending the request
     to a worker thread."""
-    hit = gen.searches.get(_key(query, unique, order, direction, extras, multilingual))
-    return hit.error(query) if isinstance(hit, Refused) else None
+    hit = gen.searches.get(request)
+    return hit.error(request.query) if isinstance(hit, Refused) else None
 
 
 def name_box_search(gen: Generation, text: str) -> str | None:
@@ -132,7 +98,7 @@ def name_box_search(gen: Generation, text: str) -> str | None:
     if not _search.written_keywords(text, nameable=db.nameable_ids) or db.resolve(text).ok:
         return None
     try:
-        ids = search_ids(gen, text, "cards", "name", "auto")
+        ids = search_ids(gen, _search.SearchRequest(text))
     except OracleToolsError:  # the search page says what went wrong
         ids = None
     if ids is not None and len(ids) == 1:
