@@ -19,7 +19,7 @@ from __future__ import annotations
 import csv
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import duckdb
 import polars as pl
@@ -54,7 +54,7 @@ _FOLD_PAIRS = [(chr(k), v) for k, v in FOLD.items()]
 
 #: What a ``name_classes`` row is: the card's own (Oracle or face) name, an English printed name found
 #: in the data (CR 201.3), or a name only the override table gives (a pair the data source lacks).
-CLASS_KINDS = ("oracle", "printed", "override")
+ClassKind = Literal["oracle", "printed", "override"]
 
 _PRINTINGS_TYPE = pl.List(pl.Struct({"id": pl.String, "set_code": pl.String, "collector_number": pl.String}))
 
@@ -178,7 +178,7 @@ class _ClassBuilder:
         }
         self.union = _Union()
         self.refers: dict[str, set[tuple[str, int | None]]] = {}  # name -> {(oracle_id, face_index)}
-        self.kinds: dict[str, str] = {}  # name -> one of CLASS_KINDS
+        self.kinds: dict[str, ClassKind] = {}
         self.printings: dict[str, dict[str, tuple[str, str | None, str | None]]] = {}  # name -> id -> (id, set, #)
         self.override_ids: dict[str, set[str]] = {}
         self.override_sources: dict[str, list[str]] = {}
