@@ -1,10 +1,25 @@
-"""Errors raised by oracle-tools. Each message says what was wrong and what to do."""
+"""Errors raised by oracle-tools. Each message says what was wrong and what to do.
+
+Each class carries how every door answers it: ``exit_status`` (the CLI's exit: 2 for bad input or a refusal, 1
+for the answer "no") and ``http_status`` (the server's: 4XX for the request's fault, 5XX for the server's, as
+Scryfall's errors do), so the doors translate an error in one place each (cli_common._error_line,
+serve.responses.ApiError.of) instead of choosing by its class.
+"""
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 
 class OracleToolsError(Exception):
     """Base class: every error the CLI turns into a clear message and a non-zero exit."""
+
+    #: The CLI's exit status: bad input or a refusal.
+    exit_status: ClassVar[int] = 2
+    #: The HTTP status the server answers: the request's fault.
+    http_status: ClassVar[int] = 400
+    #: Scryfall's error ``type`` (``"ambiguous"``, ``"syntax"``), when the error has one.
+    api_type: str | None = None
 
 
 class ArgumentError(OracleToolsError, ValueError):
@@ -21,7 +36,9 @@ class DownloadError(IngestError):
 
 
 class DatabaseMissingError(OracleToolsError):
-    """The database file does not exist yet."""
+    """The database file does not exist yet. Over HTTP a 503: the server's file, no mistake of the client's."""
+
+    http_status = 503
 
 
 class NotADatabaseError(DatabaseMissingError):
@@ -59,6 +76,8 @@ class DatabaseOutdatedError(OracleToolsError):
     (Scryfall's errors: 4XX for the request, 5XX for the server). The message names the database by its file name
     only, as ``/health`` does: the same line through every door, no folder of the server's told to any origin."""
 
+    http_status = 503
+
     def __init__(self, db_name: str, what: str) -> None:
         super().__init__(f"{db_name} has no {what} (built before it existed); rebuild it with `oracle-tools ingest`.")
         self.what = what
@@ -69,13 +88,16 @@ class NameNotFoundError(OracleToolsError):
     miss; over HTTP a 404, of Scryfall's type "ambiguous" when several cards have the name."""
 
     exit_status = 1
+    http_status = 404
 
     def __init__(self, message: str, *, ambiguous: bool = False) -> None:
         super().__init__(message)
         self.ambiguous = ambiguous
+        self.api_type = "ambiguous" if ambiguous else None
 
 
 class NotFoundError(OracleToolsError):
     """Something asked for by code or id (a set …) that the database does not have: exit status 1, HTTP 404."""
 
     exit_status = 1
+    http_status = 404

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from oracle_tools.errors import OracleToolsError
+
 CLI = [sys.executable, "-m", "oracle_tools.interfaces.cli"]
 
 
@@ -87,3 +89,40 @@ def test_a_full_disk_met_while_keeping_the_card_objects_is_said_as_one(
     assert done.exit_code == 1, done.output
     assert done.output.startswith("error: ingest: the disk is full (") and done.output.count("\n") == 1
     assert "cannot be kept" not in done.output and not db.exists()
+
+
+def _library_errors() -> list[type[OracleToolsError]]:
+    """Every error class the package defines: its modules imported (the doors' too), the classes walked."""
+    import importlib
+    import pkgutil
+
+    import oracle_tools
+
+    for module in pkgutil.walk_packages(oracle_tools.__path__, "oracle_tools."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+    found: list[type[OracleToolsError]] = []
+    todo: list[type[OracleToolsError]] = [OracleToolsError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+def test_every_library_error_carries_its_status_for_each_door() -> None:
+    """One hierarchy says how every door answers an error: a miss is the answer "no" (exit 1, HTTP 404), the
+    server's database missing or older than the program is the server's fault (HTTP 503), anything else is the
+    request's (exit 2, a 4XX): no door chooses a status by the error's class."""
+    from oracle_tools.errors import DatabaseMissingError, DatabaseOutdatedError, NameNotFoundError, NotFoundError
+
+    errors = _library_errors()
+    assert len(errors) > 15  # the walk found the errors the layers define, not only errors.py's
+    for cls in errors:
+        server_side = issubclass(cls, (DatabaseMissingError, DatabaseOutdatedError))
+        miss = issubclass(cls, (NameNotFoundError, NotFoundError))
+        assert (cls.http_status >= 500) == server_side, cls
+        assert 400 <= cls.http_status < 600, cls
+        assert cls.exit_status == (1 if miss else 2), cls
+        assert (cls.http_status == 404) == miss, cls
+    assert NameNotFoundError("x", ambiguous=True).api_type == "ambiguous" and NameNotFoundError("x").api_type is None

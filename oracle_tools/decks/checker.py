@@ -1124,7 +1124,9 @@ MAX_DECK_NAMES = 1_000
 
 
 class DeckTooLargeError(DecklistError):
-    """A decklist over :data:`MAX_DECK_LINES` lines or :data:`MAX_DECK_NAMES` different names."""
+    """A decklist over :data:`MAX_DECK_LINES` lines or :data:`MAX_DECK_NAMES` different names (HTTP 413)."""
+
+    http_status = 413
 
 
 #: How the size limits are lifted, in :func:`check_size`'s message: the CLI's flag and the library's argument.

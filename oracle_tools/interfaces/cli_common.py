@@ -160,7 +160,7 @@ def _error_line(exc: BaseException, command: str) -> tuple[str, int]:
     """The one line (what failed, what to do) and the exit status for an exception a command raised."""
     again = "rerun with --debug (or ORACLE_TOOLS_DEBUG=1) for the traceback"
     if isinstance(exc, OracleToolsError):
-        return f"error: {exc}", getattr(exc, "exit_status", 2)
+        return f"error: {exc}", exc.exit_status
     if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, or SIGTERM where a command stops on it (store.stopping)
         kept = "; nothing was replaced: the database is as it was" if command == "ingest" else ""
         signum = getattr(exc, "signum", signal.SIGINT)

@@ -13,6 +13,8 @@ class SearchSyntaxError(OracleToolsError):
     so a caller may remember the refusal; False when the engine's refusal may not come again (an interrupt, memory).
     """
 
+    api_type = "syntax"
+
     def __init__(self, message: str, query: str = "", position: int = 0, *, lasting: bool = True) -> None:
         super().__init__(message)
         self.message = message

@@ -483,7 +483,10 @@ SERVED_QUERY_TIMEOUT = 10.0
 
 
 class QueryTimeoutError(OracleToolsError):
-    """A query ran longer than its time limit and was stopped."""
+    """A query ran longer than its time limit and was stopped: over HTTP a 422, the request understood and too
+    costly to answer (a narrower one is)."""
+
+    http_status = 422
 
 
 class QueryStop:

@@ -20,7 +20,9 @@ MiB = 1024 * 1024
 
 
 class InputTooLargeError(OracleToolsError):
-    """A file the user named is larger than any file of its kind."""
+    """A file the user named is larger than any file of its kind (HTTP 413)."""
+
+    http_status = 413
 
 
 def _too_large(where: object, what: str, limit: int) -> InputTooLargeError:

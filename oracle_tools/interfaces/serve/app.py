@@ -62,7 +62,7 @@ from oracle_tools.interfaces.serve.responses import (
     pool_full,
     server_error,
 )
-from oracle_tools.interfaces.serve.scryfall_routes import search_ids
+from oracle_tools.interfaces.serve.searches import search_ids
 from oracle_tools.interfaces.serve.store import Store
 from oracle_tools.scryfall import cardjson, lookups
 

@@ -178,7 +178,7 @@ async def _page(
         except DatabaseDamagedError:  # the server's file, not the reader's mistake: the one 503 (responses.py)
             raise
         except OracleToolsError as exc:
-            context["error"], status = str(exc), 400
+            context["error"], status = str(exc), exc.http_status
         return templates.get_template(template).render(context), status
 
     try:

@@ -17,7 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from oracle_tools.errors import DatabaseMissingError, DatabaseOutdatedError, OracleToolsError
+from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve.pools import Pool
 from oracle_tools.interfaces.serve.store import Generation
 
@@ -42,6 +42,11 @@ class ApiError(Exception):
         super().__init__(details)
         self.status, self.details, self.type, self.warnings = status, details, type_, warnings
         self.code = code or CODES.get(status, "error")
+
+    @classmethod
+    def of(cls, exc: OracleToolsError) -> ApiError:
+        """The answer to a library error: its own HTTP status and Scryfall type (errors.py)."""
+        return cls(exc.http_status, str(exc), exc.api_type)
 
 
 CODES = {
@@ -142,10 +147,8 @@ def answer_or_error_object(work: Callable[[Generation], Response], generation: G
         damaged = damage_answer(exc, generation)
         if damaged is not None:
             return damaged
-        if isinstance(exc, (DatabaseMissingError, DatabaseOutdatedError)):  # the server's database lacks it: a 5XX
-            return error_response(ApiError(503, str(exc)))
-        if isinstance(exc, OracleToolsError):
-            return error_response(ApiError(400, str(exc)))
+        if isinstance(exc, OracleToolsError):  # the request's fault (4XX) or the server's database (5XX)
+            return error_response(ApiError.of(exc))
         raise
 
 
@@ -188,6 +191,8 @@ async def server_error(request: Request, exc: Exception) -> Response:
     damaged = damage_answer(exc, request.scope.get("oracle_tools.generation"))
     if damaged is not None:  # the file, not the server: no error logged for each request (the first is warned of)
         return damaged
+    if isinstance(exc, OracleToolsError):  # a library error a route raised before its work: its own status
+        return error_response(ApiError.of(exc))
     path = request.url.path
     shown = path if len(path) <= LOGGED_PATH else f"{path[:LOGGED_PATH]}… ({len(path):,} characters)"
     log.error("%s %s: %s: %s", request.method, shown, type(exc).__name__, str(exc)[:LOGGED_PATH])

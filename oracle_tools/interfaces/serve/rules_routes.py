@@ -12,7 +12,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from oracle_tools.db import MAX_BATCH_NAMES
-from oracle_tools.errors import NameNotFoundError, OracleToolsError
 from oracle_tools.interfaces.serve.params import (
     MAX_NAME,
     base_url_of,
@@ -80,10 +79,7 @@ async def names_references(request: Request) -> Response:
     name = text_param(params.get("name"), "name")
 
     def work(gen: Generation) -> Response:
-        try:
-            return json_response(gen.db.references(name))
-        except NameNotFoundError as exc:
-            raise ApiError(404, str(exc), "ambiguous" if exc.ambiguous else None) from None
+        return json_response(gen.db.references(name))
 
     return await answer_remembered(request, params, work)
 
@@ -143,43 +139,29 @@ async def decks_check(request: Request) -> Response:
     gives a list of reports); the reports say ``source`` "request body".
     """
     from oracle_tools.decks.checker import (
-        DeckTooLargeError,
         check_bytes_size,
         check_size,
         decklists_from_bytes,
         format_rules,
     )
-    from oracle_tools.errors import DecklistError
 
     params = endpoint_params(request, frozenset({"format", "commander"}), scryfall=False)
     fmt_text = text_param(params.get("format"), "format")
     commanders = [c for c in request.query_params.getlist("commander") if c.strip()]
     for c in commanders:
         text_param(c, "commander")
-    try:
-        fmt = format_rules(fmt_text).key
-    except OracleToolsError as exc:
-        raise ApiError(400, str(exc)) from None
+    fmt = format_rules(fmt_text).key
     body = await read_body(request)
-    try:  # past the line limit by its bytes (a body cut there, ReadBodyFirst): 413 at once, no worker thread
-        check_bytes_size(body, "the request body", how_to_lift=HTTP_LIFT)
-    except DeckTooLargeError as exc:
-        raise ApiError(413, str(exc)) from None
+    # past the line limit by its bytes (a body cut there, ReadBodyFirst): 413 at once, no worker thread
+    check_bytes_size(body, "the request body", how_to_lift=HTTP_LIFT)
 
     def work(gen: Generation) -> Response:
         import dataclasses
 
-        try:  # more than MAX_DECK_LINES card lines (the text's count) is refused before it is parsed
-            decks = decklists_from_bytes(body, "the request body", how_to_lift=HTTP_LIFT)
-        except DeckTooLargeError as exc:
-            raise ApiError(413, str(exc)) from None
-        except DecklistError as exc:
-            raise ApiError(400, str(exc)) from None
+        # more than MAX_DECK_LINES card lines (the text's count) is refused before it is parsed (413; unreadable 400)
+        decks = decklists_from_bytes(body, "the request body", how_to_lift=HTTP_LIFT)
         for deck in decks:  # before any work: a deck over the limits is refused at once
-            try:
-                check_size(deck, how_to_lift=HTTP_LIFT)
-            except DecklistError as exc:
-                raise ApiError(413, str(exc)) from None
+            check_size(deck, how_to_lift=HTTP_LIFT)
         reports = []
         for deck in decks:
             one = dataclasses.replace(deck, source="request body")

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import Response
 
-from oracle_tools.errors import DatabaseMissingError, OracleToolsError
+from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.serve import searches
 from oracle_tools.interfaces.serve.params import (
     CARD_FORMATS,
@@ -36,14 +36,14 @@ from oracle_tools.interfaces.serve.responses import (
     raw_json_response,
     sentence,
 )
-from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, ByteCache, Generation, IdList, Kept
+from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, ByteCache, Generation, Kept
 from oracle_tools.names.resolver import Resolution
 from oracle_tools.scryfall import cardjson, lookups
 from oracle_tools.text.counts import counted
 from oracle_tools.text.matching import did_you_mean, names_listed
 
 if TYPE_CHECKING:
-    from oracle_tools.search.request import SearchRequest
+    pass
 
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
@@ -261,7 +261,7 @@ async def card_random(request: Request) -> Response:
         from oracle_tools.search.request import SearchRequest
 
         if query:
-            ids = search_ids(gen, SearchRequest(query))
+            ids = searches.search_ids(gen, SearchRequest(query))
             if not ids:
                 raise ApiError(404, "Your query didn’t match any cards. Adjust your search terms.")
             return _card_answer(gen, ids[random.randrange(len(ids))], base, "No random card found.")
@@ -354,22 +354,6 @@ _SEARCH = frozenset(
 )
 
 
-def search_ids(gen: Generation, request: SearchRequest) -> IdList:
-    """:func:`searches.search_ids <oracle_tools.interfaces.serve.searches.search_ids>` with its errors as the API
-    answers them: a search stopped by the time limit 422, a query that is not valid syntax 400 (type ``syntax``)."""
-    from oracle_tools import search as _search
-    from oracle_tools.store.sqlfiles import QueryTimeoutError
-
-    try:
-        return searches.search_ids(gen, request)
-    except QueryTimeoutError as exc:
-        raise ApiError(422, str(exc)) from None
-    except DatabaseMissingError:  # the server's file (a damaged one): answered as such, not as the query's fault
-        raise
-    except OracleToolsError as exc:
-        raise ApiError(400, str(exc), "syntax" if isinstance(exc, _search.SearchSyntaxError) else None) from None
-
-
 def _query_is_utf8(request: Request) -> None:
     """A 400 when the raw ``q=`` is no UTF-8 (``q=t:goblin%ff``): Starlette decodes it with U+FFFD in place of the
     bad bytes, a search for a name with that character, which answered "didn't match any cards" (a 404)."""
@@ -425,7 +409,7 @@ async def cards_search(request: Request) -> Response:
     def work(gen: Generation) -> Response:
         from oracle_tools import search as _search
 
-        ids_all = search_ids(gen, search)
+        ids_all = searches.search_ids(gen, search)
         total = len(ids_all)
         # printings whose files lack a field a term reads (is:booster on the 2019 objects): Scryfall's "warnings"
         warnings = _search.cannot_judge(gen.user_cursor(), query, nameable=gen.db.nameable_ids)
