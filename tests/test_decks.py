@@ -897,6 +897,28 @@ def test_cli_commander_option_and_json_cache(sample_db: OracleDB) -> None:
     assert isinstance(json.loads(out.output), list) and len(json.loads(out.output)) == 2
 
 
+def test_standard_input_is_read_as_a_file_is(sample_db: OracleDB) -> None:
+    """Every door reads decklist text through one function (checker.decklists_from_text): a tournament cache piped
+    to ``deck check -`` gives all its decks, as the file does, and JSON that does not parse is one line, not a deck
+    of 0 cards judged."""
+    cache = SAMPLE_DECKS / "22901_modern_aml.json"
+    from_file = json.loads(_run(sample_db, str(cache), "--format", "modern", "--json").output)
+    piped = CliRunner().invoke(
+        main,
+        ["deck", "check", "-", "--format", "modern", "--json", "--db", str(sample_db.path)],
+        input=cache.read_bytes(),
+    )
+    from_stdin = json.loads(piped.output)
+    assert len(from_stdin) == len(from_file) == 2
+    assert [{**r, "source": None} for r in from_stdin] == [{**r, "source": None} for r in from_file]
+    broken = CliRunner().invoke(
+        main, ["deck", "check", "-", "--format", "modern", "--db", str(sample_db.path)], input='{"decks": [1, '
+    )
+    assert broken.exit_code == 2 and broken.output.startswith("error: standard input: is not valid JSON ("), (
+        broken.output
+    )
+
+
 def test_format_table() -> None:
     assert format_rules("Duel Commander").key == "duel" and format_rules("EDH").key == "commander"
     assert FORMATS["commander"].min_size == FORMATS["commander"].max_size == 100

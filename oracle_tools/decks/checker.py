@@ -91,8 +91,6 @@ from oracle_tools.decks.decklist import (
     decode_decklist,
     echo,
     parse_decklist,
-    read_decklist,
-    read_decklists_json_cache,
     refuse_unreadable,
 )
 from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules, no_legalities
@@ -146,16 +144,10 @@ def to_decklists(item: DeckInput, *, limits: bool = False) -> list[Decklist]:
     if isinstance(item, Decklist):
         return [item]
     if isinstance(item, Path) or (isinstance(item, str) and "\n" not in item and len(item) < 4096 and _is_file(item)):
-        path = Path(item)
-        if limits:
-            from oracle_tools.decks.decklist import read_decklist_text
+        from oracle_tools.decks.decklist import read_decklist_text
 
-            text = read_decklist_text(path)
-            check_text_size(text, str(path))
-            deck = refuse_unreadable(parse_decklist(text, source=str(path)))
-        else:
-            deck = read_decklist(path)
-        return read_decklists_json_cache(path) if _holds_several(deck) else [deck]
+        path = Path(item)
+        return decklists_from_text(read_decklist_text(path), str(path), how_to_lift=LIFT_LIMITS if limits else None)
     if isinstance(item, str):
         if limits:
             check_text_size(item, "decklist text")
@@ -163,19 +155,31 @@ def to_decklists(item: DeckInput, *, limits: bool = False) -> list[Decklist]:
     raise TypeError(f"expected a Decklist, a path or decklist text, got {type(item).__name__}")
 
 
-def decklists_from_bytes(data: bytes, source: str, *, how_to_lift: str | None = None) -> list[Decklist]:
-    """The decks of a decklist file's bytes (sent over HTTP, say), read as :func:`to_decklists` reads the file:
-    any decklist format, and a JSON tournament cache gives all its decks. ``source`` names the bytes in the decks
-    and in the DecklistError raised when they are no decklist (empty, binary, undecodable). With ``how_to_lift``
-    (the door's way to lift the limits), text of more than MAX_DECK_LINES card lines raises DeckTooLargeError
-    before it is parsed."""
-    if how_to_lift is not None:
-        check_bytes_size(data, source, how_to_lift=how_to_lift)
-    text = decode_decklist(data, source)
+def decklist_from_text(text: str, source: str, *, how_to_lift: str | None = None) -> Decklist:
+    """One deck's text as every door reads it (a file, standard input, a request body, a pasted list, an MCP
+    argument): any decklist format, parsed as text, never taken for a path. ``source`` names the text in the deck
+    and in the DecklistError of text that begins as JSON and does not parse (one line, never a deck of 0 cards
+    judged). With ``how_to_lift`` (the door's way to lift the limits), text of more than MAX_DECK_LINES card lines
+    raises DeckTooLargeError before it is parsed."""
     if how_to_lift is not None:
         check_text_size(text, source, how_to_lift=how_to_lift)
-    deck = refuse_unreadable(parse_decklist(text, source=source))
+    return refuse_unreadable(parse_decklist(text, source=source))
+
+
+def decklists_from_text(text: str, source: str, *, how_to_lift: str | None = None) -> list[Decklist]:
+    """:func:`decklist_from_text` for the doors that check many decks: a JSON tournament cache gives all its
+    decks."""
+    deck = decklist_from_text(text, source, how_to_lift=how_to_lift)
     return decklists_from_json(text, source) if _holds_several(deck) else [deck]
+
+
+def decklists_from_bytes(data: bytes, source: str, *, how_to_lift: str | None = None) -> list[Decklist]:
+    """:func:`decklists_from_text` of a decklist's bytes (a request body), decoded as a file is (UTF-8, UTF-16 with
+    a BOM, Windows-1252; DecklistError when they are no decklist: empty, binary, undecodable). With
+    ``how_to_lift``, bytes of more than MAX_DECK_LINES card lines are refused before they are decoded."""
+    if how_to_lift is not None:
+        check_bytes_size(data, source, how_to_lift=how_to_lift)
+    return decklists_from_text(decode_decklist(data, source), source, how_to_lift=how_to_lift)
 
 
 def _holds_several(deck: Decklist) -> bool:

@@ -47,16 +47,14 @@ def _deck_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
 def _decklists(path: Path, *, limits: bool = True) -> list[Decklist]:
     """The decks of a decklist file, or of standard input for ``-``; with ``limits``, text of more than
     MAX_DECK_LINES card lines is refused before it is parsed (DeckTooLargeError)."""
-    from oracle_tools.decks.checker import check_text_size, to_decklists
-    from oracle_tools.decks.decklist import MAX_DECKLIST_BYTES, parse_decklist
+    from oracle_tools.decks.checker import LIFT_LIMITS, decklists_from_text, to_decklists
+    from oracle_tools.decks.decklist import MAX_DECKLIST_BYTES
 
     if str(path) == "-":
         text = userfiles.read_user_text(
             sys.stdin.buffer, limit=MAX_DECKLIST_BYTES, what="decklist", kind=userfiles.DECKLIST
         )
-        if limits:
-            check_text_size(text, "standard input")
-        return [parse_decklist(text, source="standard input")]
+        return decklists_from_text(text, "standard input", how_to_lift=LIFT_LIMITS if limits else None)
     return to_decklists(path, limits=limits)
 
 

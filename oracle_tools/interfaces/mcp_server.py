@@ -402,14 +402,10 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         Same JSON as `oracle-tools deck check FILE --format F --json`."""
 
         def work() -> dict[str, Any]:
-            from oracle_tools.decks.checker import check_text_size, format_rules
-            from oracle_tools.decks.decklist import parse_decklist, refuse_unreadable
+            from oracle_tools.decks.checker import decklist_from_text, format_rules
 
             rules = format_rules(format)
-            check_text_size(decklist, "decklist", how_to_lift="oracle-tools deck check --no-limits")
-            # always parsed as text: a decklist string is never taken for a file path; text that begins as JSON
-            # and does not parse is its one error, as `deck check` says it (no deck of 0 cards judged)
-            deck = refuse_unreadable(parse_decklist(decklist, source="decklist"))
+            deck = decklist_from_text(decklist, "decklist", how_to_lift="oracle-tools deck check --no-limits")
             return db.check_deck(deck, format=rules.key, commanders=commanders or None).to_dict()
 
         return cli_json(answer(work))

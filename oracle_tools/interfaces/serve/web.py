@@ -216,11 +216,10 @@ def check_pasted_deck(db: OracleDB, text: str, fmt: str, commander: str) -> Deck
     """Check pasted decklist text (both pages'). Text is always parsed as text — never taken as a file path. Text
     that begins as JSON and does not parse raises its DecklistError, as ``deck check`` and POST /decks/check say
     it: the JSON problem alone, never a deck of 0 cards judged too."""
-    from oracle_tools.decks.checker import check_text_size
-    from oracle_tools.decks.decklist import parse_decklist, refuse_unreadable
+    from oracle_tools.decks.checker import decklist_from_text
+    from oracle_tools.interfaces.serve.rules_routes import HTTP_LIFT
 
-    check_text_size(text, "pasted decklist", how_to_lift="oracle-tools deck check --no-limits on this machine")
-    deck = refuse_unreadable(parse_decklist(text, source="pasted decklist"))
+    deck = decklist_from_text(text, "pasted decklist", how_to_lift=HTTP_LIFT)
     return db.check_deck(deck, format=fmt, commanders=[commander] if commander else None)
 
 
