@@ -164,6 +164,8 @@ def _run_compiled(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, comp
 
     if compiled.formats:
         _check_legalities(con, compiled.formats)
+    if compiled.sets:
+        _check_sets(con, compiled, query)
     try:
         if compiled.unknowns:
             _unjudged_counts(con, compiled, query)  # refuses a term no printing of the database can be judged for
@@ -287,6 +289,42 @@ def _database_file(con: duckdb.DuckDBPyConnection) -> str | None:
     finally:
         cursor.close()
     return rows[0][0] if rows and rows[0][0] else None
+
+
+def _check_sets(con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str) -> None:
+    """A set code (``e:``/``s:``, ``in:``, ``date>=SET``) that no printing of the database has and that Scryfall's set
+    list kept at ingest does not name is said in one line, as an unknown format is: "no card" would be a confident
+    wrong answer to a typo. ``in:`` also takes a set type (``in:core``)."""
+    import duckdb as _duckdb
+
+    codes = sorted({code for _, code, _, _ in compiled.sets})
+    cursor = con.cursor()
+    try:
+        sql = "SELECT DISTINCT {0} FROM printings WHERE list_contains(?, {0})"
+        known = {v for (v,) in cursor.execute(sql.format("set_code"), [codes]).fetchall()}
+        types = {v for (v,) in cursor.execute(sql.format("set_type"), [codes]).fetchall()}
+        from contextlib import suppress
+
+        with suppress(_duckdb.CatalogException):  # a database built before set lists were kept has no scryfall_sets
+            listed = "SELECT code FROM scryfall_sets WHERE list_contains(?, code)"
+            known |= {v for (v,) in cursor.execute(listed, [codes]).fetchall()}
+    finally:
+        cursor.close()
+    for written, code, position, or_type in compiled.sets:
+        if code in known or (or_type and code in types):
+            continue
+        from oracle_tools.scryfall.sets import shipped_set
+
+        shipped = shipped_set(code)
+        if shipped is not None:  # a real set this database holds no printing of: "no card" would be wrong too
+            message = (
+                f"{written}: this database holds no printing of {shipped.get('name') or code} ({code}); ingest a card "
+                "file that has it (`oracle-tools sets` lists the sets it holds)"
+            )
+        else:
+            what = "set code or set type" if or_type else "set code"
+            message = f"{written}: unknown {what} {code!r} (`oracle-tools sets` lists the sets this database holds)"
+        raise SearchSyntaxError(message, query, position)
 
 
 def _check_legalities(con: duckdb.DuckDBPyConnection, wanted: tuple[str, ...]) -> None:

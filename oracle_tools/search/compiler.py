@@ -211,6 +211,9 @@ class Compiled:
     #: in the query): run() refuses a
     #: term no printing can be judged for and :func:`oracle_tools.search.cannot_judge` counts the others
     unknowns: tuple[tuple[str, str, str, int], ...] = ()
+    #: (term as written, set code, position, whether a set type also answers it): run() checks the database knows each
+    #: code (:func:`oracle_tools.search.check_sets`), so that a typo is said, not answered with no card
+    sets: tuple[tuple[str, str, int, bool], ...] = ()
 
 
 @dataclass
@@ -221,6 +224,10 @@ class _State:
     printing: bool = False  # the SQL has the printings alias p
     formats: list[str] = field(default_factory=list)  # the formats whose legalities the SQL reads
     unknowns: list[tuple[str, str, str, int]] = field(default_factory=list)  # Compiled.unknowns
+    sets: list[tuple[str, str, int, bool]] = field(default_factory=list)  # Compiled.sets
+
+    def set_code(self, term: Term, code: str, *, or_type: bool = False) -> None:
+        self.sets.append((f"{term.keyword}{term.op}{term.value}", code, term.position, or_type))
 
     def unknown(self, term: Term, sql: str, data: str) -> None:
         written = f"{term.keyword}{term.op}{term.value}"
@@ -652,6 +659,7 @@ def _in(term: Term, state: _State) -> str:
     elif value in _LANG_CODES or value in LANGUAGES:
         test = f"q.lang = {state.bind(LANGUAGES.get(value, value))}"
     else:
+        state.set_code(term, value, or_type=True)  # a set code or a set type the database must know
         test = f"(q.set_code = {state.bind(value)} OR q.set_type = {state.bind(value)})"
     return f"c.oracle_id IN (SELECT q.oracle_id FROM printings q WHERE {test})"
 
@@ -725,7 +733,14 @@ def _date(term: Term, state: _State, *, year: bool) -> str:
             raise _error(f"date{term.op}{term.value}: not a date (yyyy-mm-dd)", state, term) from None
         return f"p.released_at {op} {state.bind(day)}"
     # a set code stands for that set's release date
+    state.set_code(term, value)
     return f"p.released_at {op} (SELECT min(released_at) FROM printings WHERE set_code = {state.bind(value)})"
+
+
+def _set(term: Term, state: _State) -> str:
+    value = term.value.lower()
+    state.set_code(term, value)
+    return f"p.set_code = {state.bind(value)}"
 
 
 def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State], str]:
@@ -931,7 +946,7 @@ def _leaf(term: Term, state: _State) -> str:
         "not": lambda t, s: f"NOT {_is(t, s)}",
         "nameable": _nameable,
         "in": _in,
-        "set": _simple_printing("set_code"),
+        "set": _set,
         "settype": _simple_printing("set_type"),
         "number": _collector_number,
         "rarity": _rarity,
@@ -1220,7 +1235,9 @@ WITH hits AS (SELECT c.* FROM cards c WHERE {visible} AND {where})
 SELECT {_OUTPUT}
 FROM hits c LEFT JOIN preferred_printings p ON p.oracle_id = c.oracle_id
 ORDER BY {order_sql}"""
-        return Compiled(sql, state.params, options, False, tuple(state.formats), tuple(state.unknowns))
+        return Compiled(
+            sql, state.params, options, False, tuple(state.formats), tuple(state.unknowns), tuple(state.sets)
+        )
 
     state.printing = True
     domain = "true"
@@ -1252,4 +1269,4 @@ ORDER BY {order_sql}"""
 WITH m AS (SELECT arg_min(p.id, ({smallest})) AS id FROM ({matched}) p GROUP BY {partition})
 SELECT {_OUTPUT} FROM m JOIN printings p USING (id) JOIN cards c ON c.oracle_id = p.oracle_id
 ORDER BY {order_sql}"""
-    return Compiled(sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns))
+    return Compiled(sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns), tuple(state.sets))

@@ -161,7 +161,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         EQUALITY_OPS,
         "in:lea",
         "has ever been printed in this set (or set type), rarity, language or game, or in a booster (in:booster) — "
-        "not the printing shown",
+        "not the printing shown; a set code or type the database does not know is said in one line, not answered "
+        "with no card",
     ),
     Keyword(
         "set",
@@ -169,7 +170,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "printing",
         EQUALITY_OPS,
         "s:m19",
-        "printing's set code",
+        "printing's set code (a code the database holds no printing of is said in one line, naming the set where "
+        "the shipped set table knows it)",
         reveals_extras=True,
     ),
     Keyword("settype", ("st", "settype"), "printing", EQUALITY_OPS, "st:core", "printing's set type"),

@@ -1,0 +1,99 @@
+"""Search terms whose answer depends on what the database holds: a set code it does not know is said, never answered
+with no card; a term whose data some printings lack says how many of the printings the query could have matched it
+could not judge; the web page shows those lines; lore: and artists> read the kept fields.
+
+Scryfall's meanings: https://scryfall.com/docs/syntax and its list object's ``warnings``
+(https://scryfall.com/docs/api/lists). Every expected answer is computed from the raw JSON objects of the embedded
+sample (oracle_tools/data/sample/), not through the engine.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from oracle_tools import OracleDB
+from oracle_tools.search import SearchSyntaxError
+
+if TYPE_CHECKING:
+    from oracle_server import Server
+
+SAMPLE = Path(__file__).parent.parent / "oracle_tools" / "data" / "sample"
+CARD_FILES = ("alternate-names.json.gz", "cards-2019.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz",
+              "foreign.json.gz")  # fmt: skip
+
+
+@cache
+def _objects() -> tuple[dict[str, Any], ...]:
+    out: list[dict[str, Any]] = []
+    for name in CARD_FILES:
+        with gzip.open(SAMPLE / name, "rt", encoding="utf-8") as fh:
+            out.extend(json.load(fh))
+    return tuple(out)
+
+
+def _printing_ids(db: OracleDB, query: str) -> set[str]:
+    """Every printing the query finds: every language, extras and memorabilia included."""
+    found = db.search(f"({query}) lang:any include:extras", unique="prints")
+    return set(found.get_column("id").to_list())
+
+
+# -- set codes ---------------------------------------------------------------------------------------------------
+
+
+def test_a_set_code_the_data_hold_answers_its_printings(sample_db: OracleDB) -> None:
+    """e:/s: and in: with a set code of the sample: the printings (cards) of that set, as the objects say."""
+    objects = [o for o in _objects() if o.get("set") and o.get("oracle_id")]
+    codes = sorted({o["set"] for o in objects})
+    assert len(codes) > 3
+    for code in codes[:3] + codes[-2:]:
+        assert _printing_ids(sample_db, f"e:{code}") == {o["id"] for o in objects if o["set"] == code}, code
+        in_set = {o["oracle_id"] for o in objects if o["set"] == code}
+        found = sample_db.search(f"in:{code} include:extras").get_column("oracle_id").to_list()
+        assert set(found) == in_set, code
+    set_type = sorted({o["set_type"] for o in objects if o.get("set_type")})[0]
+    typed = {o["oracle_id"] for o in objects if o.get("set_type") == set_type}
+    assert set(sample_db.search(f"in:{set_type} include:extras").get_column("oracle_id").to_list()) == typed
+
+
+@pytest.mark.parametrize(
+    ("query", "written", "position"),
+    [
+        ("in:zzz", "in:zzz", 0),
+        ("t:goblin -in:zzz", "in:zzz", 10),
+        ("e:zzz", "e:zzz", 0),
+        ("t:goblin set:zzz", "set:zzz", 9),
+        ("date>=zzz", "date>=zzz", 0),
+    ],
+)
+def test_an_unknown_set_code_is_said_in_one_line(sample_db: OracleDB, query: str, written: str, position: int) -> None:
+    """A code no printing of the database has (and no set of Scryfall's list kept at ingest) is a typo or a set the
+    data lack: one line naming the term, with its position, never "0 cards" (as an unknown format: f:zzz)."""
+    assert "zzz" not in {o.get("set") for o in _objects()} | {o.get("set_type") for o in _objects()}
+    with pytest.raises(SearchSyntaxError) as refused:
+        sample_db.search(query)
+    message = str(refused.value)
+    assert message.startswith(f"{written}: unknown set code") and "\n" not in message
+    assert refused.value.position == position
+
+
+def test_a_real_set_the_database_lacks_is_named(sample_db: OracleDB) -> None:
+    """A set of the shipped set table (a real set) that no printing of the sample is from: said by its name, so the
+    answer is not mistaken for "no card of that set matches"."""
+    from oracle_tools.scryfall.sets import shipped_sets
+
+    held = {o.get("set") for o in _objects()}
+    code = next(code for code in sorted(shipped_sets()) if code not in held)
+    with pytest.raises(SearchSyntaxError, match=rf"^e:{code}: this database holds no printing of .+ \({code}\)"):
+        sample_db.search(f"e:{code}")
+
+
+def test_an_unknown_set_code_over_http_is_a_400_with_the_line(sample_server: Server) -> None:
+    answer = sample_server.client.get("/cards/search", params={"q": "in:zzz"})
+    assert answer.status_code == 400
+    assert answer.json()["details"].startswith("in:zzz: unknown set code or set type 'zzz'")
