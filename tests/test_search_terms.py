@@ -97,3 +97,56 @@ def test_an_unknown_set_code_over_http_is_a_400_with_the_line(sample_server: Ser
     answer = sample_server.client.get("/cards/search", params={"q": "in:zzz"})
     assert answer.status_code == 400
     assert answer.json()["details"].startswith("in:zzz: unknown set code or set type 'zzz'")
+
+
+# -- how many printings a term could not judge ----------------------------------------------------------------------
+
+#: Layouts of what is not a card of the Oracle reference (hidden unless asked for, CR 108.2).
+_EXTRA_LAYOUTS = {"token", "double_faced_token", "emblem", "vanguard", "planar", "scheme", "art_series"}
+
+
+def _is_card(o: dict[str, Any]) -> bool:
+    type_line = o.get("type_line") or ""
+    return (
+        o.get("layout") not in _EXTRA_LAYOUTS and not type_line.startswith(("Token", "Emblem")) and type_line != "Card"
+    )
+
+
+def _read(*, every_language: bool = False) -> list[dict[str, Any]]:
+    """The printings a search reads: cards of the reference, no memorabilia, and without lang: each printing (set
+    and collector number) once — in English, else the first of its languages by code."""
+    kept = [
+        o
+        for o in _objects()
+        if o.get("set") and o.get("oracle_id") and _is_card(o) and o.get("set_type") != "memorabilia"
+    ]
+    if every_language:
+        return kept
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for o in kept:
+        groups.setdefault((o["set"], o.get("collector_number") or o["id"]), []).append(o)
+    return [min(g, key=lambda o: (o.get("lang") != "en", o.get("lang") or "", o["id"])) for g in groups.values()]
+
+
+def test_not_judged_counts_only_printings_the_query_could_have_matched(sample_db: OracleDB) -> None:
+    """is:fullart reads full_art, which the foreign printings file lacks: without lang: a search reads a foreign
+    printing only where the data hold that printing in no English (Scryfall's default), so only those are counted;
+    lang:any reads every language and counts them all; and the rest of the query narrows the count (e:SET: that
+    set's printings)."""
+    every = _read(every_language=True)
+    read = _read()
+    missing = sum(1 for o in read if "frame" not in o)  # no full Scryfall object: no frame, full_art, watermark …
+    missing_any = sum(1 for o in every if "frame" not in o)
+    assert 0 < missing < missing_any < len(_objects())
+    line = "is:fullart: {:,} of {:,} printings could not be judged (their card files have no full_art)"
+    assert sample_db.search_warnings("is:fullart") == [line.format(missing, len(read))]
+    assert sample_db.search_warnings("is:fullart lang:any") == [line.format(missing_any, len(every))]
+    # one set with printings that lack the field: only its printings are ones the query could have matched
+    code = next(o["set"] for o in read if "frame" not in o)
+    in_set = [o for o in read if o["set"] == code]
+    assert len(in_set) < len(read)
+    expected = line.format(sum(1 for o in in_set if "frame" not in o), len(in_set))
+    assert sample_db.search_warnings(f"is:fullart e:{code}") == [expected]
+    # a set every printing of which has the field: nothing it could have matched went unjudged
+    judged = next(o["set"] for o in read if all("frame" in p for p in read if p["set"] == o["set"]))
+    assert sample_db.search_warnings(f"is:fullart e:{judged}") == []

@@ -248,17 +248,30 @@ def _unjudged_counts(
 
 
 def cannot_judge(con: duckdb.DuckDBPyConnection, query: str, **options: Any) -> list[str]:
-    """One line per term of ``query`` whose data some printings of the database lack (``is:booster``: the 2019 dump
-    has no booster field on most objects), saying how many printings it could not judge, as ``deck check`` says
-    cannot_judge; ``[]`` when every term could judge every printing. Same options as :func:`compile`."""
+    """One line per term of ``query`` whose data some printings lack (``is:booster``: the 2019 dump has no booster
+    field on most objects), saying how many printings it could not judge, as ``deck check`` says cannot_judge —
+    counted among the printings the query could have matched: those whose answer the term decides, within what the
+    search reads (no foreign printing of an English one without ``lang:`` or ``multilingual``; no memorabilia or
+    extras unless asked), so ``is:booster s:m19`` counts M19's printings only. ``[]`` when every term could judge
+    every one of them. Same options as :func:`compile`."""
     compiled = compile(query, **options)
     if not compiled.unknowns:
         return []
-    return [
-        f"{term}: {missing:,} of {total:,} {things} could not be judged (their card files have no {data})"
-        for term, things, data, missing, total in _unjudged_counts(con, compiled, query)
-        if missing
-    ]
+    _unjudged_counts(con, compiled, query)  # a term no row of the database has the data for is refused
+    lines = []
+    cursor = con.cursor()
+    try:
+        for (term, unknown, data, _), (sql, params) in zip(compiled.unknowns, compiled.judged, strict=True):
+            row = cursor.execute(sql, list(params)).fetchone()
+            missing, total = (int(row[0]), int(row[1])) if row else (0, 0)
+            things = _JUDGED[unknown.split(".", 1)[0]][0]
+            if missing:
+                lines.append(
+                    f"{term}: {missing:,} of {total:,} {things}s could not be judged (their card files have no {data})"
+                )
+    finally:
+        cursor.close()
+    return lines
 
 
 def _lasting_refusals() -> tuple[type[Exception], ...]:

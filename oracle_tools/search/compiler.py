@@ -214,6 +214,9 @@ class Compiled:
     #: (term as written, set code, position, whether a set type also answers it): run() checks the database knows each
     #: code (:func:`oracle_tools.search.check_sets`), so that a typo is said, not answered with no card
     sets: tuple[tuple[str, str, int, bool], ...] = ()
+    #: per entry of ``unknowns``, the SQL and parameters that count (rows the term could not judge among those whose
+    #: answer it decides, those rows): :func:`oracle_tools.search.cannot_judge` runs it
+    judged: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
 
 @dataclass
@@ -225,6 +228,8 @@ class _State:
     formats: list[str] = field(default_factory=list)  # the formats whose legalities the SQL reads
     unknowns: list[tuple[str, str, str, int]] = field(default_factory=list)  # Compiled.unknowns
     sets: list[tuple[str, str, int, bool]] = field(default_factory=list)  # Compiled.sets
+    #: terms (as written) compiled as a constant instead: how the query answers with a term true, then false
+    fixed: dict[str, str] = field(default_factory=dict)
 
     def set_code(self, term: Term, code: str, *, or_type: bool = False) -> None:
         self.sets.append((f"{term.keyword}{term.op}{term.value}", code, term.position, or_type))
@@ -1004,6 +1009,8 @@ def _expr(node: Node, state: _State) -> str:
     if isinstance(node, Term):
         if BY_NAME.get(node.keyword) is not None and BY_NAME[node.keyword].level == "display":
             return "true"
+        if state.fixed and f"{node.keyword}{node.op}{node.value}" in state.fixed:
+            return state.fixed[f"{node.keyword}{node.op}{node.value}"]
         return _leaf(node, state)
     if isinstance(node, Not):
         if isinstance(node.child, Term) and node.child.keyword in (
@@ -1181,6 +1188,41 @@ _OUTPUT = (
 )
 
 
+def _judged(
+    tree: Node, query: str, state: _State, options: Options, printing_level: bool, every_language: bool
+) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """For each term whose data some rows lack (``state.unknowns``), the count of the rows it could not judge among
+    the rows the query could have matched: those whose answer the term decides (the query compiled with the term
+    true differs from it compiled with the term false: ``is:booster t:creature`` the creature printings,
+    ``-is:foil`` every printing), within what the search looks at — cards of the reference (extras when asked),
+    no memorabilia unless asked, and, without lang: or include_multilingual, each printing once, in English or its
+    printed language (ONE_LANGUAGE_PER_PRINTING): a foreign printing of an English one is not one the search reads."""
+    out = []
+    for written, unknown, _data, _position in state.unknowns:
+        params: list[Any] = []
+        decides = []
+        for constant in ("true", "false"):
+            variant = _State(query, nameable=state.nameable, fixed={written: constant})
+            decides.append(_expr(tree, variant))
+            params += variant.params
+        per_card = unknown.split(".", 1)[0] == "c"
+        if per_card and not printing_level:
+            rows = f"cards c WHERE {'true' if options.extras else 'c.is_card'}"
+            counted = "count(*)"
+        else:
+            domain = "true" if options.extras else "c.is_card AND NOT coalesce(p.set_type = 'memorabilia', false)"
+            language = "" if every_language else ONE_LANGUAGE_PER_PRINTING
+            rows = f"cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {domain} {language}"
+            counted = "count(DISTINCT oracle_id)" if per_card else "count(*)"
+        sql = (
+            f"SELECT {counted} FILTER (WHERE unjudged AND decided), {counted} FILTER (WHERE decided) FROM ("
+            f"SELECT c.oracle_id, ({decides[0]}) IS DISTINCT FROM ({decides[1]}) AS decided, coalesce({unknown}, false) "
+            f"AS unjudged FROM {rows})"
+        )
+        out.append((sql, tuple(params)))
+    return tuple(out)
+
+
 def compile_query(
     tree: Node,
     query: str,
@@ -1227,6 +1269,7 @@ def compile_query(
         "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id"
     )
 
+    judged = _judged(tree, query, state, options, printing_level, multilingual or _mentions_lang(terms))
     if not printing_level:
         # each card's preferred printing is precomputed at ingest (sql/preferred_printings.sql, same rule as
         # _PREFERENCE, with the printing columns shown): one join per card instead of ranking all printings
@@ -1236,7 +1279,7 @@ SELECT {_OUTPUT}
 FROM hits c LEFT JOIN preferred_printings p ON p.oracle_id = c.oracle_id
 ORDER BY {order_sql}"""
         return Compiled(
-            sql, state.params, options, False, tuple(state.formats), tuple(state.unknowns), tuple(state.sets)
+            sql, state.params, options, False, tuple(state.formats), tuple(state.unknowns), tuple(state.sets), judged
         )
 
     state.printing = True
@@ -1269,4 +1312,6 @@ ORDER BY {order_sql}"""
 WITH m AS (SELECT arg_min(p.id, ({smallest})) AS id FROM ({matched}) p GROUP BY {partition})
 SELECT {_OUTPUT} FROM m JOIN printings p USING (id) JOIN cards c ON c.oracle_id = p.oracle_id
 ORDER BY {order_sql}"""
-    return Compiled(sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns), tuple(state.sets))
+    return Compiled(
+        sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns), tuple(state.sets), judged
+    )
