@@ -150,3 +150,25 @@ def test_not_judged_counts_only_printings_the_query_could_have_matched(sample_db
     # a set every printing of which has the field: nothing it could have matched went unjudged
     judged = next(o["set"] for o in read if all("frame" in p for p in read if p["set"] == o["set"]))
     assert sample_db.search_warnings(f"is:fullart e:{judged}") == []
+
+
+def test_the_search_page_shows_the_not_judged_lines(sample_server: Server, sample_db: OracleDB) -> None:
+    """The web page says what the API list's warnings say, above its list (escaped as every text of the page), and
+    on a search that matched nothing; a search every printing of which could be judged shows none."""
+    import html
+
+    read = _read()
+    creatures = [o for o in read if "creature" in (o.get("type_line") or "").lower()]
+    line = (
+        f"is:booster: {sum(1 for o in creatures if 'booster' not in o):,} of {len(creatures):,} printings could not "
+        "be judged (their card files have no booster)"
+    )
+    assert sample_db.search_warnings("is:booster t:creature") == [line]
+    page = sample_server.client.get("/search", params={"q": "is:booster t:creature"})
+    assert page.status_code == 200
+    assert f'<ul class="msg unjudged" id="search-warnings"><li>{html.escape(line)}</li></ul>' in page.text
+    code = next(o["set"] for o in read if all("booster" not in p for p in read if p["set"] == o["set"]))
+    none = sample_server.client.get("/search", params={"q": f"is:booster e:{code}"})
+    assert 'id="no-results"' in none.text and 'id="search-warnings"' in none.text
+    assert html.escape(sample_db.search_warnings(f"is:booster e:{code}")[0]) in none.text
+    assert 'id="search-warnings"' not in sample_server.client.get("/search", params={"q": "t:goblin"}).text
