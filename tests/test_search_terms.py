@@ -172,3 +172,69 @@ def test_the_search_page_shows_the_not_judged_lines(sample_server: Server, sampl
     assert 'id="no-results"' in none.text and 'id="search-warnings"' in none.text
     assert html.escape(sample_db.search_warnings(f"is:booster e:{code}")[0]) in none.text
     assert 'id="search-warnings"' not in sample_server.client.get("/search", params={"q": "t:goblin"}).text
+
+
+# -- lore: and artists ---------------------------------------------------------------------------------------------
+
+
+def _flavor(o: dict[str, Any]) -> str:
+    return "\n".join([o.get("flavor_text") or "", *((f.get("flavor_text") or "") for f in o.get("card_faces") or [])])
+
+
+def _printings() -> list[dict[str, Any]]:
+    return [o for o in _objects() if o.get("set") and o.get("oracle_id")]
+
+
+@pytest.mark.parametrize("word", ["mishra", "urza's", "goblin", "dragon"])
+def test_lore_is_name_type_line_or_flavor_text(sample_db: OracleDB, word: str) -> None:
+    """Scryfall's lore: (not on its syntax page; github.com/scryfall/feedback/issues/800, taw/magic-search-engine#139)
+    reads the card's name — folded, so lore:urzas and lore:"urza's" both find Urza's Tome — its type line and the
+    printing's flavor text: the printings whose object says so."""
+    from oracle_tools.text.matching import normalize
+
+    key = normalize(word)
+    expected = {
+        o["id"]
+        for o in _printings()
+        if key in normalize(o["name"]) or word in (o.get("type_line") or "").lower() or word in _flavor(o).lower()
+    }
+    assert expected
+    assert _printing_ids(sample_db, f'lore:"{word}"') == expected
+
+
+def test_lore_finds_what_name_alone_does_not(sample_db: OracleDB) -> None:
+    """Some printing tells of Mishra in its flavor text only: lore: finds it, name: does not."""
+    by_flavor = {o["id"] for o in _printings() if "mishra" in _flavor(o).lower() and "mishra" not in o["name"].lower()}
+    assert by_flavor
+    assert by_flavor <= _printing_ids(sample_db, "lore:mishra")
+    assert not by_flavor & _printing_ids(sample_db, "name:mishra")
+
+
+def _artist_count(o: dict[str, Any]) -> int | None:
+    """Scryfall's artist_ids where the object has them, else the names its artist field joins with " & "."""
+    if o.get("artist_ids") is not None:
+        return len(o["artist_ids"])
+    if o.get("artist") is None:
+        return None
+    return len(o["artist"].split(" & ")) if o["artist"].strip() else 0  # the bio and decklist cards credit none
+
+
+def test_artists_counts_the_printing_s_artists(sample_db: OracleDB) -> None:
+    """artists>1: a printing credited to more than one artist (Order // Chaos: a half each); artists=1 one. The
+    count is artist_ids' length where the object has it, which is the number of names its artist field joins."""
+    printings = _printings()
+    for o in printings:
+        if o.get("artist_ids") is not None and o.get("artist"):
+            assert len(o["artist_ids"]) == len(o["artist"].split(" & ")), o["name"]
+    many = {o["id"] for o in printings if (_artist_count(o) or 0) > 1}
+    one = {o["id"] for o in printings if _artist_count(o) == 1}
+    assert many and one
+    assert _printing_ids(sample_db, "artists>1") == many
+    assert _printing_ids(sample_db, "artists=1") == one
+    assert _printing_ids(sample_db, "artists>=1") == many | one
+    # a printing whose file names no artist (the foreign printings file) is not judged, and counted so
+    read = _read()
+    line = "artists>1: {:,} of {:,} printings could not be judged (their card files have no artist)"
+    missing = sum(1 for o in read if o.get("artist") is None)
+    assert sample_db.search_warnings("artists>1") == [line.format(missing, len(read))]
+    assert _printing_ids(sample_db, "artists=0") == {o["id"] for o in printings if _artist_count(o) == 0}

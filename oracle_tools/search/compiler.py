@@ -775,6 +775,29 @@ def _flavor(term: Term, state: _State) -> str:
     return f"contains(lower({_FLAVOR_TEXT}), {state.bind(term.value.lower())})"
 
 
+def _lore(term: Term, state: _State) -> str:
+    """lore: — the card's name (folded as name: folds it, so lore:urzas finds Urza's Tome), its type line or the
+    printing's flavor text has the words (Scryfall's lore: reads name, type line and flavor text)."""
+    tests = []  # each bound in the order it is written: the parameters follow the SQL's order
+    key = normalize(term.value)
+    if key:
+        names = f"SELECT oracle_id FROM names WHERE via = 'name' AND contains(key, {state.bind(key)})"
+        tests.append(f"c.oracle_id IN ({names})")
+    tests.append(_type(term, state))
+    tests.append(f"contains(lower({_FLAVOR_TEXT}), {state.bind(term.value.lower())})")
+    return "(" + " OR ".join(tests) + ")"
+
+
+#: How many artists a printing credits: Scryfall's artist field joins them with " & " (as artist_ids lists them); an
+#: empty one (the World Championship decks' bio and decklist cards) credits none.
+ARTIST_COUNT = "(CASE WHEN trim(p.artist) = '' THEN 0 ELSE len(string_split(p.artist, ' & ')) END)"
+
+
+def _artists(term: Term, state: _State) -> str:
+    state.unknown(term, "p.artist IS NULL", "artist")
+    return f"{ARTIST_COUNT} {_OPS_SQL[term.op]} {state.bind(_number(term, state))}"
+
+
 def _game(term: Term, state: _State) -> str:
     return f"list_contains(coalesce(p.games, []), {state.bind(term.value.lower())})"
 
@@ -960,6 +983,8 @@ def _leaf(term: Term, state: _State) -> str:
         "date": lambda t, s: _date(t, s, year=False),
         "artist": _artist,
         "flavor": _flavor,
+        "lore": _lore,
+        "artists": _artists,
         "game": _game,
         "border": _simple_printing("border_color"),
         "stamp": _simple_printing("security_stamp"),

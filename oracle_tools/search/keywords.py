@@ -203,6 +203,27 @@ KEYWORDS: tuple[Keyword, ...] = (
     ),
     Keyword("artist", ("a", "artist"), "printing", EQUALITY_OPS, 'a:"proce"', "part of the artist's name"),
     Keyword(
+        "artists",
+        ("artists",),
+        "printing",
+        NUMERIC_OPS,
+        "artists>1",
+        'how many artists the printing credits (Scryfall\'s artist field names them joined by " & ", as its '
+        "artist_ids lists them; a card whose faces have different artists counts them all); a printing whose file "
+        "names no artist is counted as not judged",
+        reference="scryfall.com/docs/syntax, Artist, Flavor Text and Watermark",
+    ),
+    Keyword(
+        "lore",
+        ("lore",),
+        "printing",
+        EQUALITY_OPS,
+        "lore:mishra",
+        "the story a printing tells: its card's name (accent-, case- and punctuation-insensitive, as name:), type line "
+        "or the printing's flavor text (Scryfall's lore: reads name, type line and flavor text)",
+        reference="Scryfall's lore: (its syntax page does not list it)",
+    ),
+    Keyword(
         "flavor",
         ("ft", "flavor"),
         "printing",
@@ -986,18 +1007,6 @@ REFUSED: tuple[Keyword, ...] = (
         "g:ice",
         "the printing's set group",
         refused="set groups are not in the bulk data",
-    ),
-    Keyword(
-        "artists",
-        ("artists",),
-        "printing",
-        NUMERIC_OPS,
-        "artists>1",
-        "how many artists a printing has",
-        refused="only one artist per printing is stored",
-    ),
-    Keyword(
-        "lore", ("lore",), "card", EQUALITY_OPS, "lore:jace", "lore search", refused="lore search is not implemented"
     ),
     Keyword(
         "spellpower",
