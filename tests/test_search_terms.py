@@ -238,3 +238,48 @@ def test_artists_counts_the_printing_s_artists(sample_db: OracleDB) -> None:
     missing = sum(1 for o in read if o.get("artist") is None)
     assert sample_db.search_warnings("artists>1") == [line.format(missing, len(read))]
     assert _printing_ids(sample_db, "artists=0") == {o["id"] for o in printings if _artist_count(o) == 0}
+
+
+# -- cheapest: ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("money", ["usd", "eur", "tix"])
+def test_cheapest_is_the_card_s_lowest_priced_printing(realdata: Path, db_2024_path: Path, money: str) -> None:
+    """Scryfall's cheapest:usd (eur, tix): each card's printing whose lowest price in the currency (nonfoil, foil,
+    etched, as the file gives them) is the lowest of the card's printings'; the real 2024 objects all carry prices."""
+    from decimal import Decimal
+
+    with gzip.open(realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz", "rt", encoding="utf-8") as fh:
+        objects = json.load(fh)
+    keys = {"usd": ("usd", "usd_foil", "usd_etched"), "eur": ("eur", "eur_foil"), "tix": ("tix",)}[money]
+
+    def lowest(o: dict[str, Any]) -> Decimal | None:
+        prices = [Decimal(str(o["prices"][k])) for k in keys if (o.get("prices") or {}).get(k) is not None]
+        return min(prices) if prices else None
+
+    best: dict[str, Decimal] = {}
+    for o in objects:
+        price = lowest(o)
+        if price is not None and (o["oracle_id"] not in best or price < best[o["oracle_id"]]):
+            best[o["oracle_id"]] = price
+    expected = {o["id"] for o in objects if lowest(o) is not None and lowest(o) == best[o["oracle_id"]]}
+    assert expected and len(expected) < len(objects)
+    with OracleDB(db_2024_path) as db:
+        found = db.search(f"cheapest:{money} lang:any include:extras", unique="prints")
+        assert set(found.get_column("id").to_list()) == expected
+        unpriced = sum(1 for o in objects if lowest(o) is None)
+        warnings = db.search_warnings(f"cheapest:{money} lang:any include:extras")
+        assert warnings == (
+            [
+                f"cheapest:{money}: {unpriced:,} of {len(objects):,} printings could not be judged (their card files have no prices ({money}))"
+            ]
+            if unpriced
+            else []
+        )
+
+
+def test_cheapest_takes_a_currency() -> None:
+    from oracle_tools.search import compile
+
+    with pytest.raises(SearchSyntaxError, match=r"^cheapest:gbp: use usd, eur, tix"):
+        compile("cheapest:gbp")

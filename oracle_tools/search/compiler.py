@@ -760,6 +760,18 @@ def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State]
 _PRICE_COLUMNS = {"usd": "p.usd", "eur": "p.eur", "tix": "p.tix"}
 
 
+def _cheapest(term: Term, state: _State) -> str:
+    """cheapest:usd — a printing whose lowest price in the currency is the lowest of its card's printings'."""
+    money = term.value.lower()
+    if money not in _PRICE_COLUMNS:
+        raise _error(f"cheapest:{term.value}: use {', '.join(_PRICE_COLUMNS)}", state, term)
+    state.unknown(term, f"p.{money} IS NULL", f"prices ({money})")
+    return (
+        f"p.id IN (SELECT x.id FROM printings x WHERE x.{money} IS NOT NULL "
+        f"QUALIFY x.{money} = min(x.{money}) OVER (PARTITION BY x.oracle_id))"
+    )
+
+
 def _artist(term: Term, state: _State) -> str:
     return f"contains(lower(coalesce(p.artist, '')), {state.bind(term.value.lower())})"
 
@@ -985,6 +997,7 @@ def _leaf(term: Term, state: _State) -> str:
         "flavor": _flavor,
         "lore": _lore,
         "artists": _artists,
+        "cheapest": _cheapest,
         "game": _game,
         "border": _simple_printing("border_color"),
         "stamp": _simple_printing("security_stamp"),

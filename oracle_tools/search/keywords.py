@@ -244,6 +244,17 @@ KEYWORDS: tuple[Keyword, ...] = (
         "without a price never matches (the 2019 dump has prices on 996 printings, the 2024 file on all; the sample keeps "
         "none)",
     ),
+    Keyword(
+        "cheapest",
+        ("cheapest",),
+        "printing",
+        EQUALITY_OPS,
+        "cheapest:usd",
+        "the card's cheapest printing in that currency (usd, eur, tix): its lowest price as the source file gave it "
+        "is the lowest of the card's printings' (ties all match); a printing without a price in it never matches and "
+        "is counted as not judged",
+        reference="scryfall.com/docs/syntax, USD/EUR/TIX prices",
+    ),
     Keyword("watermark", ("wm", "watermark"), "printing", EQUALITY_OPS, "wm:orzhov", "printing's watermark"),
     Keyword(
         "frame",
@@ -962,15 +973,6 @@ EXTRA_TYPES = ("token", "emblem", "plane", "phenomenon", "scheme", "vanguard", "
 #: Scryfall keywords this database cannot answer, each with why: rows of the same table (``refused``), so that a
 #: keyword is answered or refused, never unknown.
 REFUSED: tuple[Keyword, ...] = (
-    Keyword(
-        "cheapest",
-        ("cheapest",),
-        "display",
-        EQUALITY_OPS,
-        "cheapest:usd",
-        "the cheapest printing in a currency",
-        refused="needs every printing's price in every currency at once; use usd/eur/tix",
-    ),
     Keyword(
         "tagger",
         ("art", "atag", "arttag", "function", "otag", "oracletag"),
