@@ -166,6 +166,8 @@ def _run_compiled(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, comp
 
     if compiled.formats:
         _check_legalities(con, compiled.formats)
+    if compiled.sets:
+        _check_sets(con, compiled, query)
     try:
         if compiled.unknowns:
             _unjudged_counts(con, compiled, query)  # refuses a term no printing of the database can be judged for
@@ -248,17 +250,30 @@ def _unjudged_counts(
 
 
 def cannot_judge(con: duckdb.DuckDBPyConnection, query: str, **options: Any) -> list[str]:
-    """One line per term of ``query`` whose data some printings of the database lack (``is:booster``: the 2019 dump
-    has no booster field on most objects), saying how many printings it could not judge, as ``deck check`` says
-    cannot_judge; ``[]`` when every term could judge every printing. Same options as :func:`compile`."""
+    """One line per term of ``query`` whose data some printings lack (``is:booster``: the 2019 dump has no booster
+    field on most objects), saying how many printings it could not judge, as ``deck check`` says cannot_judge —
+    counted among the printings the query could have matched: those whose answer the term decides, within what the
+    search reads (no foreign printing of an English one without ``lang:`` or ``multilingual``; no memorabilia or
+    extras unless asked), so ``is:booster s:m19`` counts M19's printings only. ``[]`` when every term could judge
+    every one of them. Same options as :func:`compile`."""
     compiled = compile(query, **options)
     if not compiled.unknowns:
         return []
-    return [
-        f"{term}: {missing:,} of {total:,} {things} could not be judged (their card files have no {data})"
-        for term, things, data, missing, total in _unjudged_counts(con, compiled, query)
-        if missing
-    ]
+    _unjudged_counts(con, compiled, query)  # a term no row of the database has the data for is refused
+    lines = []
+    cursor = con.cursor()
+    try:
+        for (term, unknown, data, _), (sql, params) in zip(compiled.unknowns, compiled.judged, strict=True):
+            row = cursor.execute(sql, list(params)).fetchone()
+            missing, total = (int(row[0]), int(row[1])) if row else (0, 0)
+            things = _JUDGED[unknown.split(".", 1)[0]][0]
+            if missing:
+                lines.append(
+                    f"{term}: {missing:,} of {total:,} {things}s could not be judged (their card files have no {data})"
+                )
+    finally:
+        cursor.close()
+    return lines
 
 
 def _lasting_refusals() -> tuple[type[Exception], ...]:
@@ -289,6 +304,42 @@ def _database_file(con: duckdb.DuckDBPyConnection) -> str | None:
     finally:
         cursor.close()
     return rows[0][0] if rows and rows[0][0] else None
+
+
+def _check_sets(con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str) -> None:
+    """A set code (``e:``/``s:``, ``in:``, ``date>=SET``) that no printing of the database has and that Scryfall's set
+    list kept at ingest does not name is said in one line, as an unknown format is: "no card" would be a confident
+    wrong answer to a typo. ``in:`` also takes a set type (``in:core``)."""
+    import duckdb as _duckdb
+
+    codes = sorted({code for _, code, _, _ in compiled.sets})
+    cursor = con.cursor()
+    try:
+        sql = "SELECT DISTINCT {0} FROM printings WHERE list_contains(?, {0})"
+        known = {v for (v,) in cursor.execute(sql.format("set_code"), [codes]).fetchall()}
+        types = {v for (v,) in cursor.execute(sql.format("set_type"), [codes]).fetchall()}
+        from contextlib import suppress
+
+        with suppress(_duckdb.CatalogException):  # a database built before set lists were kept has no scryfall_sets
+            listed = "SELECT code FROM scryfall_sets WHERE list_contains(?, code)"
+            known |= {v for (v,) in cursor.execute(listed, [codes]).fetchall()}
+    finally:
+        cursor.close()
+    for written, code, position, or_type in compiled.sets:
+        if code in known or (or_type and code in types):
+            continue
+        from oracle_tools.scryfall.sets import shipped_set
+
+        shipped = shipped_set(code)
+        if shipped is not None:  # a real set this database holds no printing of: "no card" would be wrong too
+            message = (
+                f"{written}: this database holds no printing of {shipped.get('name') or code} ({code}); ingest a card "
+                "file that has it (`oracle-tools sets` lists the sets it holds)"
+            )
+        else:
+            what = "set code or set type" if or_type else "set code"
+            message = f"{written}: unknown {what} {code!r} (`oracle-tools sets` lists the sets this database holds)"
+        raise SearchSyntaxError(message, query, position)
 
 
 def _check_legalities(con: duckdb.DuckDBPyConnection, wanted: tuple[str, ...]) -> None:

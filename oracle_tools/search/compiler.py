@@ -211,6 +211,12 @@ class Compiled:
     #: in the query): run() refuses a
     #: term no printing can be judged for and :func:`oracle_tools.search.cannot_judge` counts the others
     unknowns: tuple[tuple[str, str, str, int], ...] = ()
+    #: (term as written, set code, position, whether a set type also answers it): run() checks the database knows each
+    #: code (:func:`oracle_tools.search.check_sets`), so that a typo is said, not answered with no card
+    sets: tuple[tuple[str, str, int, bool], ...] = ()
+    #: per entry of ``unknowns``, the SQL and parameters that count (rows the term could not judge among those whose
+    #: answer it decides, those rows): :func:`oracle_tools.search.cannot_judge` runs it
+    judged: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
 
 @dataclass
@@ -221,6 +227,12 @@ class _State:
     printing: bool = False  # the SQL has the printings alias p
     formats: list[str] = field(default_factory=list)  # the formats whose legalities the SQL reads
     unknowns: list[tuple[str, str, str, int]] = field(default_factory=list)  # Compiled.unknowns
+    sets: list[tuple[str, str, int, bool]] = field(default_factory=list)  # Compiled.sets
+    #: terms (as written) compiled as a constant instead: how the query answers with a term true, then false
+    fixed: dict[str, str] = field(default_factory=dict)
+
+    def set_code(self, term: Term, code: str, *, or_type: bool = False) -> None:
+        self.sets.append((f"{term.keyword}{term.op}{term.value}", code, term.position, or_type))
 
     def unknown(self, term: Term, sql: str, data: str) -> None:
         written = f"{term.keyword}{term.op}{term.value}"
@@ -652,6 +664,7 @@ def _in(term: Term, state: _State) -> str:
     elif value in _LANG_CODES or value in LANGUAGES:
         test = f"q.lang = {state.bind(LANGUAGES.get(value, value))}"
     else:
+        state.set_code(term, value, or_type=True)  # a set code or a set type the database must know
         test = f"(q.set_code = {state.bind(value)} OR q.set_type = {state.bind(value)})"
     return f"c.oracle_id IN (SELECT q.oracle_id FROM printings q WHERE {test})"
 
@@ -725,7 +738,14 @@ def _date(term: Term, state: _State, *, year: bool) -> str:
             raise _error(f"date{term.op}{term.value}: not a date (yyyy-mm-dd)", state, term) from None
         return f"p.released_at {op} {state.bind(day)}"
     # a set code stands for that set's release date
+    state.set_code(term, value)
     return f"p.released_at {op} (SELECT min(released_at) FROM printings WHERE set_code = {state.bind(value)})"
+
+
+def _set(term: Term, state: _State) -> str:
+    value = term.value.lower()
+    state.set_code(term, value)
+    return f"p.set_code = {state.bind(value)}"
 
 
 def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State], str]:
@@ -738,6 +758,18 @@ def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State]
 
 #: Each currency's price column (the printing's lowest price in it): what usd/eur/tix compare and order by.
 _PRICE_COLUMNS = {"usd": "p.usd", "eur": "p.eur", "tix": "p.tix"}
+
+
+def _cheapest(term: Term, state: _State) -> str:
+    """cheapest:usd — a printing whose lowest price in the currency is the lowest of its card's printings'."""
+    money = term.value.lower()
+    if money not in _PRICE_COLUMNS:
+        raise _error(f"cheapest:{term.value}: use {', '.join(_PRICE_COLUMNS)}", state, term)
+    state.unknown(term, f"p.{money} IS NULL", f"prices ({money})")
+    return (
+        f"p.id IN (SELECT x.id FROM printings x WHERE x.{money} IS NOT NULL "
+        f"QUALIFY x.{money} = min(x.{money}) OVER (PARTITION BY x.oracle_id))"
+    )
 
 
 def _artist(term: Term, state: _State) -> str:
@@ -753,6 +785,29 @@ def _flavor(term: Term, state: _State) -> str:
     if term.kind == "regex":
         return f"regexp_matches({_FLAVOR_TEXT}, {state.bind(_regex(term, state))})"
     return f"contains(lower({_FLAVOR_TEXT}), {state.bind(term.value.lower())})"
+
+
+def _lore(term: Term, state: _State) -> str:
+    """lore: — the card's name (folded as name: folds it, so lore:urzas finds Urza's Tome), its type line or the
+    printing's flavor text has the words (Scryfall's lore: reads name, type line and flavor text)."""
+    tests = []  # each bound in the order it is written: the parameters follow the SQL's order
+    key = normalize(term.value)
+    if key:
+        names = f"SELECT oracle_id FROM names WHERE via = 'name' AND contains(key, {state.bind(key)})"
+        tests.append(f"c.oracle_id IN ({names})")
+    tests.append(_type(term, state))
+    tests.append(f"contains(lower({_FLAVOR_TEXT}), {state.bind(term.value.lower())})")
+    return "(" + " OR ".join(tests) + ")"
+
+
+#: How many artists a printing credits: Scryfall's artist field joins them with " & " (as artist_ids lists them); an
+#: empty one (the World Championship decks' bio and decklist cards) credits none.
+ARTIST_COUNT = "(CASE WHEN trim(p.artist) = '' THEN 0 ELSE len(string_split(p.artist, ' & ')) END)"
+
+
+def _artists(term: Term, state: _State) -> str:
+    state.unknown(term, "p.artist IS NULL", "artist")
+    return f"{ARTIST_COUNT} {_OPS_SQL[term.op]} {state.bind(_number(term, state))}"
 
 
 def _game(term: Term, state: _State) -> str:
@@ -931,7 +986,7 @@ def _leaf(term: Term, state: _State) -> str:
         "not": lambda t, s: f"NOT {_is(t, s)}",
         "nameable": _nameable,
         "in": _in,
-        "set": _simple_printing("set_code"),
+        "set": _set,
         "settype": _simple_printing("set_type"),
         "number": _collector_number,
         "rarity": _rarity,
@@ -940,6 +995,9 @@ def _leaf(term: Term, state: _State) -> str:
         "date": lambda t, s: _date(t, s, year=False),
         "artist": _artist,
         "flavor": _flavor,
+        "lore": _lore,
+        "artists": _artists,
+        "cheapest": _cheapest,
         "game": _game,
         "border": _simple_printing("border_color"),
         "stamp": _simple_printing("security_stamp"),
@@ -989,6 +1047,8 @@ def _expr(node: Node, state: _State) -> str:
     if isinstance(node, Term):
         if BY_NAME.get(node.keyword) is not None and BY_NAME[node.keyword].level == "display":
             return "true"
+        if state.fixed and f"{node.keyword}{node.op}{node.value}" in state.fixed:
+            return state.fixed[f"{node.keyword}{node.op}{node.value}"]
         return _leaf(node, state)
     if isinstance(node, Not):
         if isinstance(node.child, Term) and node.child.keyword in (
@@ -1166,6 +1226,41 @@ _OUTPUT = (
 )
 
 
+def _judged(
+    tree: Node, query: str, state: _State, options: Options, printing_level: bool, every_language: bool
+) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """For each term whose data some rows lack (``state.unknowns``), the count of the rows it could not judge among
+    the rows the query could have matched: those whose answer the term decides (the query compiled with the term
+    true differs from it compiled with the term false: ``is:booster t:creature`` the creature printings,
+    ``-is:foil`` every printing), within what the search looks at — cards of the reference (extras when asked),
+    no memorabilia unless asked, and, without lang: or include_multilingual, each printing once, in English or its
+    printed language (ONE_LANGUAGE_PER_PRINTING): a foreign printing of an English one is not one the search reads."""
+    out = []
+    for written, unknown, _data, _position in state.unknowns:
+        params: list[Any] = []
+        decides = []
+        for constant in ("true", "false"):
+            variant = _State(query, nameable=state.nameable, fixed={written: constant})
+            decides.append(_expr(tree, variant))
+            params += variant.params
+        per_card = unknown.split(".", 1)[0] == "c"
+        if per_card and not printing_level:
+            rows = f"cards c WHERE {'true' if options.extras else 'c.is_card'}"
+            counted = "count(*)"
+        else:
+            domain = "true" if options.extras else "c.is_card AND NOT coalesce(p.set_type = 'memorabilia', false)"
+            language = "" if every_language else ONE_LANGUAGE_PER_PRINTING
+            rows = f"cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {domain} {language}"
+            counted = "count(DISTINCT oracle_id)" if per_card else "count(*)"
+        sql = (
+            f"SELECT {counted} FILTER (WHERE unjudged AND decided), {counted} FILTER (WHERE decided) FROM ("
+            f"SELECT c.oracle_id, ({decides[0]}) IS DISTINCT FROM ({decides[1]}) AS decided, coalesce({unknown}, false) "
+            f"AS unjudged FROM {rows})"
+        )
+        out.append((sql, tuple(params)))
+    return tuple(out)
+
+
 def compile_query(
     tree: Node,
     query: str,
@@ -1212,6 +1307,7 @@ def compile_query(
         "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id"
     )
 
+    judged = _judged(tree, query, state, options, printing_level, multilingual or _mentions_lang(terms))
     if not printing_level:
         # each card's preferred printing is precomputed at ingest (sql/preferred_printings.sql, same rule as
         # _PREFERENCE, with the printing columns shown): one join per card instead of ranking all printings
@@ -1220,7 +1316,9 @@ WITH hits AS (SELECT c.* FROM cards c WHERE {visible} AND {where})
 SELECT {_OUTPUT}
 FROM hits c LEFT JOIN preferred_printings p ON p.oracle_id = c.oracle_id
 ORDER BY {order_sql}"""
-        return Compiled(sql, state.params, options, False, tuple(state.formats), tuple(state.unknowns))
+        return Compiled(
+            sql, state.params, options, False, tuple(state.formats), tuple(state.unknowns), tuple(state.sets), judged
+        )
 
     state.printing = True
     domain = "true"
@@ -1252,4 +1350,6 @@ ORDER BY {order_sql}"""
 WITH m AS (SELECT arg_min(p.id, ({smallest})) AS id FROM ({matched}) p GROUP BY {partition})
 SELECT {_OUTPUT} FROM m JOIN printings p USING (id) JOIN cards c ON c.oracle_id = p.oracle_id
 ORDER BY {order_sql}"""
-    return Compiled(sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns))
+    return Compiled(
+        sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns), tuple(state.sets), judged
+    )

@@ -161,7 +161,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         EQUALITY_OPS,
         "in:lea",
         "has ever been printed in this set (or set type), rarity, language or game, or in a booster (in:booster) — "
-        "not the printing shown",
+        "not the printing shown; a set code or type the database does not know is said in one line, not answered "
+        "with no card",
     ),
     Keyword(
         "set",
@@ -169,7 +170,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "printing",
         EQUALITY_OPS,
         "s:m19",
-        "printing's set code",
+        "printing's set code (a code the database holds no printing of is said in one line, naming the set where "
+        "the shipped set table knows it)",
         reveals_extras=True,
     ),
     Keyword("settype", ("st", "settype"), "printing", EQUALITY_OPS, "st:core", "printing's set type"),
@@ -201,6 +203,27 @@ KEYWORDS: tuple[Keyword, ...] = (
     ),
     Keyword("artist", ("a", "artist"), "printing", EQUALITY_OPS, 'a:"proce"', "part of the artist's name"),
     Keyword(
+        "artists",
+        ("artists",),
+        "printing",
+        NUMERIC_OPS,
+        "artists>1",
+        'how many artists the printing credits (Scryfall\'s artist field names them joined by " & ", as its '
+        "artist_ids lists them; a card whose faces have different artists counts them all); a printing whose file "
+        "names no artist is counted as not judged",
+        reference="scryfall.com/docs/syntax, Artist, Flavor Text and Watermark",
+    ),
+    Keyword(
+        "lore",
+        ("lore",),
+        "printing",
+        EQUALITY_OPS,
+        "lore:mishra",
+        "the story a printing tells: its card's name (accent-, case- and punctuation-insensitive, as name:), type line "
+        "or the printing's flavor text (Scryfall's lore: reads name, type line and flavor text)",
+        reference="Scryfall's lore: (its syntax page does not list it)",
+    ),
+    Keyword(
         "flavor",
         ("ft", "flavor"),
         "printing",
@@ -220,6 +243,17 @@ KEYWORDS: tuple[Keyword, ...] = (
         "printing's lowest price in that currency (nonfoil, foil, etched) as the source file gave it; a printing "
         "without a price never matches (the 2019 dump has prices on 996 printings, the 2024 file on all; the sample keeps "
         "none)",
+    ),
+    Keyword(
+        "cheapest",
+        ("cheapest",),
+        "printing",
+        EQUALITY_OPS,
+        "cheapest:usd",
+        "the card's cheapest printing in that currency (usd, eur, tix): its lowest price as the source file gave it "
+        "is the lowest of the card's printings' (ties all match); a printing without a price in it never matches and "
+        "is counted as not judged",
+        reference="scryfall.com/docs/syntax, USD/EUR/TIX prices",
     ),
     Keyword("watermark", ("wm", "watermark"), "printing", EQUALITY_OPS, "wm:orzhov", "printing's watermark"),
     Keyword(
@@ -940,15 +974,6 @@ EXTRA_TYPES = ("token", "emblem", "plane", "phenomenon", "scheme", "vanguard", "
 #: keyword is answered or refused, never unknown.
 REFUSED: tuple[Keyword, ...] = (
     Keyword(
-        "cheapest",
-        ("cheapest",),
-        "display",
-        EQUALITY_OPS,
-        "cheapest:usd",
-        "the cheapest printing in a currency",
-        refused="needs every printing's price in every currency at once; use usd/eur/tix",
-    ),
-    Keyword(
         "tagger",
         ("art", "atag", "arttag", "function", "otag", "oracletag"),
         "card",
@@ -984,18 +1009,6 @@ REFUSED: tuple[Keyword, ...] = (
         "g:ice",
         "the printing's set group",
         refused="set groups are not in the bulk data",
-    ),
-    Keyword(
-        "artists",
-        ("artists",),
-        "printing",
-        NUMERIC_OPS,
-        "artists>1",
-        "how many artists a printing has",
-        refused="only one artist per printing is stored",
-    ),
-    Keyword(
-        "lore", ("lore",), "card", EQUALITY_OPS, "lore:jace", "lore search", refused="lore search is not implemented"
     ),
     Keyword(
         "spellpower",

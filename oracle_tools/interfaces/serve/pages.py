@@ -203,6 +203,7 @@ def _choice(request: Request, key: str, allowed: dict[str, str], default: str) -
 def search_page_context(db: OracleDB, request: Request, context: dict[str, Any]) -> dict[str, Any]:
     """The search page's answers, written into ``context`` as they come (a query error keeps the form filled in).
     The search is the API's (:func:`searches.search_ids`): its results are kept in the same byte-bounded cache."""
+    from oracle_tools import search as _search
     from oracle_tools.interfaces.serve.searches import search_ids
     from oracle_tools.search.request import SearchRequest
 
@@ -217,6 +218,7 @@ def search_page_context(db: OracleDB, request: Request, context: dict[str, Any])
             "uniques": UNIQUE_LABELS,
             "results": None,
             "name_hint": None,
+            "warnings": [],
         }
     )
     q = request.query_params.get("q", "").strip()
@@ -234,6 +236,8 @@ def search_page_context(db: OracleDB, request: Request, context: dict[str, Any])
         return context
     ids = search_ids(context["generation"], SearchRequest(q, context["unique"], context["order"], context["dir"]))
     total = len(ids)
+    # the printings it could not judge (a term whose data some files lack): the API list's "warnings", shown above it
+    context["warnings"] = _search.cannot_judge(context["generation"].user_cursor(), q, nameable=db.nameable_ids)
     pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
     if total and page > pages:
         raise PageError(f"Page {page} is past the last page ({pages}) of {counted(total, 'card')}.", 404)

@@ -412,7 +412,9 @@ async def cards_search(request: Request) -> Response:
         ids_all = searches.search_ids(gen, search)
         total = len(ids_all)
         # printings whose files lack a field a term reads (is:booster on the 2019 objects): Scryfall's "warnings"
-        warnings = _search.cannot_judge(gen.user_cursor(), query, nameable=gen.db.nameable_ids)
+        warnings = _search.cannot_judge(
+            gen.user_cursor(), query, nameable=gen.db.nameable_ids, extras=extras, multilingual=multilingual
+        )
         if total == 0:
             raise ApiError(404, f"Your query “{query}” didn’t match any cards.", warnings=warnings or None)
         start = (page - 1) * PAGE_SIZE

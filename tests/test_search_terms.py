@@ -1,0 +1,285 @@
+"""Search terms whose answer depends on what the database holds: a set code it does not know is said, never answered
+with no card; a term whose data some printings lack says how many of the printings the query could have matched it
+could not judge; the web page shows those lines; lore: and artists> read the kept fields.
+
+Scryfall's meanings: https://scryfall.com/docs/syntax and its list object's ``warnings``
+(https://scryfall.com/docs/api/lists). Every expected answer is computed from the raw JSON objects of the embedded
+sample (oracle_tools/data/sample/), not through the engine.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from oracle_tools import OracleDB
+from oracle_tools.search import SearchSyntaxError
+
+if TYPE_CHECKING:
+    from oracle_server import Server
+
+SAMPLE = Path(__file__).parent.parent / "oracle_tools" / "data" / "sample"
+CARD_FILES = ("alternate-names.json.gz", "cards-2019.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz",
+              "foreign.json.gz")  # fmt: skip
+
+
+@cache
+def _objects() -> tuple[dict[str, Any], ...]:
+    out: list[dict[str, Any]] = []
+    for name in CARD_FILES:
+        with gzip.open(SAMPLE / name, "rt", encoding="utf-8") as fh:
+            out.extend(json.load(fh))
+    return tuple(out)
+
+
+def _printing_ids(db: OracleDB, query: str) -> set[str]:
+    """Every printing the query finds: every language, extras and memorabilia included."""
+    found = db.search(f"({query}) lang:any include:extras", unique="prints")
+    return set(found.get_column("id").to_list())
+
+
+# -- set codes ---------------------------------------------------------------------------------------------------
+
+
+def test_a_set_code_the_data_hold_answers_its_printings(sample_db: OracleDB) -> None:
+    """e:/s: and in: with a set code of the sample: the printings (cards) of that set, as the objects say."""
+    objects = [o for o in _objects() if o.get("set") and o.get("oracle_id")]
+    codes = sorted({o["set"] for o in objects})
+    assert len(codes) > 3
+    for code in codes[:3] + codes[-2:]:
+        assert _printing_ids(sample_db, f"e:{code}") == {o["id"] for o in objects if o["set"] == code}, code
+        in_set = {o["oracle_id"] for o in objects if o["set"] == code}
+        found = sample_db.search(f"in:{code} include:extras").get_column("oracle_id").to_list()
+        assert set(found) == in_set, code
+    set_type = sorted({o["set_type"] for o in objects if o.get("set_type")})[0]
+    typed = {o["oracle_id"] for o in objects if o.get("set_type") == set_type}
+    assert set(sample_db.search(f"in:{set_type} include:extras").get_column("oracle_id").to_list()) == typed
+
+
+@pytest.mark.parametrize(
+    ("query", "written", "position"),
+    [
+        ("in:zzz", "in:zzz", 0),
+        ("t:goblin -in:zzz", "in:zzz", 10),
+        ("e:zzz", "e:zzz", 0),
+        ("t:goblin set:zzz", "set:zzz", 9),
+        ("date>=zzz", "date>=zzz", 0),
+    ],
+)
+def test_an_unknown_set_code_is_said_in_one_line(sample_db: OracleDB, query: str, written: str, position: int) -> None:
+    """A code no printing of the database has (and no set of Scryfall's list kept at ingest) is a typo or a set the
+    data lack: one line naming the term, with its position, never "0 cards" (as an unknown format: f:zzz)."""
+    assert "zzz" not in {o.get("set") for o in _objects()} | {o.get("set_type") for o in _objects()}
+    with pytest.raises(SearchSyntaxError) as refused:
+        sample_db.search(query)
+    message = str(refused.value)
+    assert message.startswith(f"{written}: unknown set code") and "\n" not in message
+    assert refused.value.position == position
+
+
+def test_a_real_set_the_database_lacks_is_named(sample_db: OracleDB) -> None:
+    """A set of the shipped set table (a real set) that no printing of the sample is from: said by its name, so the
+    answer is not mistaken for "no card of that set matches"."""
+    from oracle_tools.scryfall.sets import shipped_sets
+
+    held = {o.get("set") for o in _objects()}
+    code = next(code for code in sorted(shipped_sets()) if code not in held)
+    with pytest.raises(SearchSyntaxError, match=rf"^e:{code}: this database holds no printing of .+ \({code}\)"):
+        sample_db.search(f"e:{code}")
+
+
+def test_an_unknown_set_code_over_http_is_a_400_with_the_line(sample_server: Server) -> None:
+    answer = sample_server.client.get("/cards/search", params={"q": "in:zzz"})
+    assert answer.status_code == 400
+    assert answer.json()["details"].startswith("in:zzz: unknown set code or set type 'zzz'")
+
+
+# -- how many printings a term could not judge ----------------------------------------------------------------------
+
+#: Layouts of what is not a card of the Oracle reference (hidden unless asked for, CR 108.2).
+_EXTRA_LAYOUTS = {"token", "double_faced_token", "emblem", "vanguard", "planar", "scheme", "art_series"}
+
+
+def _is_card(o: dict[str, Any]) -> bool:
+    type_line = o.get("type_line") or ""
+    return (
+        o.get("layout") not in _EXTRA_LAYOUTS and not type_line.startswith(("Token", "Emblem")) and type_line != "Card"
+    )
+
+
+def _read(*, every_language: bool = False) -> list[dict[str, Any]]:
+    """The printings a search reads: cards of the reference, no memorabilia, and without lang: each printing (set
+    and collector number) once — in English, else the first of its languages by code."""
+    kept = [
+        o
+        for o in _objects()
+        if o.get("set") and o.get("oracle_id") and _is_card(o) and o.get("set_type") != "memorabilia"
+    ]
+    if every_language:
+        return kept
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for o in kept:
+        groups.setdefault((o["set"], o.get("collector_number") or o["id"]), []).append(o)
+    return [min(g, key=lambda o: (o.get("lang") != "en", o.get("lang") or "", o["id"])) for g in groups.values()]
+
+
+def test_not_judged_counts_only_printings_the_query_could_have_matched(sample_db: OracleDB) -> None:
+    """is:fullart reads full_art, which the foreign printings file lacks: without lang: a search reads a foreign
+    printing only where the data hold that printing in no English (Scryfall's default), so only those are counted;
+    lang:any reads every language and counts them all; and the rest of the query narrows the count (e:SET: that
+    set's printings)."""
+    every = _read(every_language=True)
+    read = _read()
+    missing = sum(1 for o in read if "frame" not in o)  # no full Scryfall object: no frame, full_art, watermark …
+    missing_any = sum(1 for o in every if "frame" not in o)
+    assert 0 < missing < missing_any < len(_objects())
+    line = "is:fullart: {:,} of {:,} printings could not be judged (their card files have no full_art)"
+    assert sample_db.search_warnings("is:fullart") == [line.format(missing, len(read))]
+    assert sample_db.search_warnings("is:fullart lang:any") == [line.format(missing_any, len(every))]
+    # one set with printings that lack the field: only its printings are ones the query could have matched
+    code = next(o["set"] for o in read if "frame" not in o)
+    in_set = [o for o in read if o["set"] == code]
+    assert len(in_set) < len(read)
+    expected = line.format(sum(1 for o in in_set if "frame" not in o), len(in_set))
+    assert sample_db.search_warnings(f"is:fullart e:{code}") == [expected]
+    # a set every printing of which has the field: nothing it could have matched went unjudged
+    judged = next(o["set"] for o in read if all("frame" in p for p in read if p["set"] == o["set"]))
+    assert sample_db.search_warnings(f"is:fullart e:{judged}") == []
+
+
+def test_the_search_page_shows_the_not_judged_lines(sample_server: Server, sample_db: OracleDB) -> None:
+    """The web page says what the API list's warnings say, above its list (escaped as every text of the page), and
+    on a search that matched nothing; a search every printing of which could be judged shows none."""
+    import html
+
+    read = _read()
+    creatures = [o for o in read if "creature" in (o.get("type_line") or "").lower()]
+    line = (
+        f"is:booster: {sum(1 for o in creatures if 'booster' not in o):,} of {len(creatures):,} printings could not "
+        "be judged (their card files have no booster)"
+    )
+    assert sample_db.search_warnings("is:booster t:creature") == [line]
+    page = sample_server.client.get("/search", params={"q": "is:booster t:creature"})
+    assert page.status_code == 200
+    assert f'<ul class="msg unjudged" id="search-warnings"><li>{html.escape(line)}</li></ul>' in page.text
+    code = next(o["set"] for o in read if all("booster" not in p for p in read if p["set"] == o["set"]))
+    none = sample_server.client.get("/search", params={"q": f"is:booster e:{code}"})
+    assert 'id="no-results"' in none.text and 'id="search-warnings"' in none.text
+    assert html.escape(sample_db.search_warnings(f"is:booster e:{code}")[0]) in none.text
+    assert 'id="search-warnings"' not in sample_server.client.get("/search", params={"q": "t:goblin"}).text
+
+
+# -- lore: and artists ---------------------------------------------------------------------------------------------
+
+
+def _flavor(o: dict[str, Any]) -> str:
+    return "\n".join([o.get("flavor_text") or "", *((f.get("flavor_text") or "") for f in o.get("card_faces") or [])])
+
+
+def _printings() -> list[dict[str, Any]]:
+    return [o for o in _objects() if o.get("set") and o.get("oracle_id")]
+
+
+@pytest.mark.parametrize("word", ["mishra", "urza's", "goblin", "dragon"])
+def test_lore_is_name_type_line_or_flavor_text(sample_db: OracleDB, word: str) -> None:
+    """Scryfall's lore: (not on its syntax page; github.com/scryfall/feedback/issues/800, taw/magic-search-engine#139)
+    reads the card's name — folded, so lore:urzas and lore:"urza's" both find Urza's Tome — its type line and the
+    printing's flavor text: the printings whose object says so."""
+    from oracle_tools.text.matching import normalize
+
+    key = normalize(word)
+    expected = {
+        o["id"]
+        for o in _printings()
+        if key in normalize(o["name"]) or word in (o.get("type_line") or "").lower() or word in _flavor(o).lower()
+    }
+    assert expected
+    assert _printing_ids(sample_db, f'lore:"{word}"') == expected
+
+
+def test_lore_finds_what_name_alone_does_not(sample_db: OracleDB) -> None:
+    """Some printing tells of Mishra in its flavor text only: lore: finds it, name: does not."""
+    by_flavor = {o["id"] for o in _printings() if "mishra" in _flavor(o).lower() and "mishra" not in o["name"].lower()}
+    assert by_flavor
+    assert by_flavor <= _printing_ids(sample_db, "lore:mishra")
+    assert not by_flavor & _printing_ids(sample_db, "name:mishra")
+
+
+def _artist_count(o: dict[str, Any]) -> int | None:
+    """Scryfall's artist_ids where the object has them, else the names its artist field joins with " & "."""
+    if o.get("artist_ids") is not None:
+        return len(o["artist_ids"])
+    if o.get("artist") is None:
+        return None
+    return len(o["artist"].split(" & ")) if o["artist"].strip() else 0  # the bio and decklist cards credit none
+
+
+def test_artists_counts_the_printing_s_artists(sample_db: OracleDB) -> None:
+    """artists>1: a printing credited to more than one artist (Order // Chaos: a half each); artists=1 one. The
+    count is artist_ids' length where the object has it, which is the number of names its artist field joins."""
+    printings = _printings()
+    for o in printings:
+        if o.get("artist_ids") is not None and o.get("artist"):
+            assert len(o["artist_ids"]) == len(o["artist"].split(" & ")), o["name"]
+    many = {o["id"] for o in printings if (_artist_count(o) or 0) > 1}
+    one = {o["id"] for o in printings if _artist_count(o) == 1}
+    assert many and one
+    assert _printing_ids(sample_db, "artists>1") == many
+    assert _printing_ids(sample_db, "artists=1") == one
+    assert _printing_ids(sample_db, "artists>=1") == many | one
+    # a printing whose file names no artist (the foreign printings file) is not judged, and counted so
+    read = _read()
+    line = "artists>1: {:,} of {:,} printings could not be judged (their card files have no artist)"
+    missing = sum(1 for o in read if o.get("artist") is None)
+    assert sample_db.search_warnings("artists>1") == [line.format(missing, len(read))]
+    assert _printing_ids(sample_db, "artists=0") == {o["id"] for o in printings if _artist_count(o) == 0}
+
+
+# -- cheapest: ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("money", ["usd", "eur", "tix"])
+def test_cheapest_is_the_card_s_lowest_priced_printing(realdata: Path, db_2024_path: Path, money: str) -> None:
+    """Scryfall's cheapest:usd (eur, tix): each card's printing whose lowest price in the currency (nonfoil, foil,
+    etched, as the file gives them) is the lowest of the card's printings'; the real 2024 objects all carry prices."""
+    from decimal import Decimal
+
+    with gzip.open(realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz", "rt", encoding="utf-8") as fh:
+        objects = json.load(fh)
+    keys = {"usd": ("usd", "usd_foil", "usd_etched"), "eur": ("eur", "eur_foil"), "tix": ("tix",)}[money]
+
+    def lowest(o: dict[str, Any]) -> Decimal | None:
+        prices = [Decimal(str(o["prices"][k])) for k in keys if (o.get("prices") or {}).get(k) is not None]
+        return min(prices) if prices else None
+
+    best: dict[str, Decimal] = {}
+    for o in objects:
+        price = lowest(o)
+        if price is not None and (o["oracle_id"] not in best or price < best[o["oracle_id"]]):
+            best[o["oracle_id"]] = price
+    expected = {o["id"] for o in objects if lowest(o) is not None and lowest(o) == best[o["oracle_id"]]}
+    assert expected and len(expected) < len(objects)
+    with OracleDB(db_2024_path) as db:
+        found = db.search(f"cheapest:{money} lang:any include:extras", unique="prints")
+        assert set(found.get_column("id").to_list()) == expected
+        unpriced = sum(1 for o in objects if lowest(o) is None)
+        warnings = db.search_warnings(f"cheapest:{money} lang:any include:extras")
+        assert warnings == (
+            [
+                f"cheapest:{money}: {unpriced:,} of {len(objects):,} printings could not be judged (their card files have no prices ({money}))"
+            ]
+            if unpriced
+            else []
+        )
+
+
+def test_cheapest_takes_a_currency() -> None:
+    from oracle_tools.search import compile
+
+    with pytest.raises(SearchSyntaxError, match=r"^cheapest:gbp: use usd, eur, tix"):
+        compile("cheapest:gbp")
