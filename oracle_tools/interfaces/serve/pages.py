@@ -35,7 +35,6 @@ from oracle_tools.interfaces.serve.store import MB, ByteCache, Kept
 from oracle_tools.interfaces.serve.web import (
     IMAGES_COOKIE,
     MAX_NAME,
-    VIA_TEXT,
     busy_response,
     card_stats,
     run_pooled,
@@ -757,13 +756,6 @@ async def images_setting(request: Request) -> Response:
         response.delete_cookie(IMAGES_COOKIE)
     return response
 
-
-def url_quote(text: str) -> str:
-    return quote(text, safe="")
-
-
-templates.filters["path"] = url_quote
-templates.globals["via_text"] = VIA_TEXT
 
 routes = [
     Route("/favicon.ico", favicon, methods=["GET"]),

@@ -72,6 +72,13 @@ def mana(text: str | None) -> Markup:
     return Markup("".join(out))
 
 
+def url_quote(text: str) -> str:
+    """``text`` as one segment of a URL's path (a card name with a slash stays one segment)."""
+    from urllib.parse import quote
+
+    return quote(text, safe="")
+
+
 def oracle_text(text: str | None) -> Markup:
     """Oracle text as one paragraph per line, mana symbols drawn (see :func:`mana`)."""
     if not text:
@@ -88,6 +95,8 @@ templates = Environment(
 )
 templates.filters["mana"] = mana
 templates.filters["oracle_text"] = oracle_text
+templates.filters["path"] = url_quote
+templates.globals["via_text"] = VIA_TEXT
 
 
 # -- what the page shows ---------------------------------------------------------------------------
