@@ -9,6 +9,7 @@ named …" (CR 111.11) answer for each name.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -186,6 +187,16 @@ def test_an_alchemy_card_is_its_own_card_and_never_shadows_the_paper_one(db: Ora
     assert db.resolve("gemrazer").name == "Gemrazer" and db.resolve("a gemrazer").name == "A-Gemrazer"
     assert db.resolve("Gemrazer", fuzzy=True).name == "Gemrazer"
     assert alchemy.names == ("A-Gemrazer",)  # no 201.3 class with the paper card
+
+
+def test_is_rebalanced_finds_the_printings_scryfall_marks_rebalanced(db: OracleDB) -> None:
+    """Scryfall's ``is:rebalanced``: the printings whose promo_types hold "rebalanced" (Arena's Alchemy
+    rebalancing), read from the objects here rather than through the engine."""
+    objects = [o for f in FILES for o in json.loads(f.read_text(encoding="utf-8"))]
+    expected = sorted({o["name"] for o in objects if "rebalanced" in (o.get("promo_types") or [])})
+    assert expected == ["A-Gemrazer"]
+    assert db.search("is:rebalanced")["name"].to_list() == expected
+    assert "A-Gemrazer" not in db.search("-is:rebalanced t:beast")["name"].to_list()
 
 
 def test_newer_fields_are_kept(db: OracleDB) -> None:

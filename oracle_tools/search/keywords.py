@@ -904,7 +904,6 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
         for name, why in (
             ("default", "Scryfall's own classification of default and atypical frames is not in the bulk data"),
             ("atypical", "Scryfall's own classification of default and atypical frames is not in the bulk data"),
-            ("rebalanced", "Arena's rebalanced cards are not marked in the ingested files"),
             ("scryfallpreview", "previews are not kept in the printings table"),
             ("newinpauper", "needs the history of Pauper legality, which the bulk data does not keep"),
             ("duelcommander", "Duel Commander's commander list is not in the bulk data"),
@@ -950,6 +949,7 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
             ("serialized", "serialized"),
             ("stamped", "stamped"),
             ("textured", "textured"),
+            ("rebalanced", "rebalanced"),  # an Alchemy card rebalanced on Arena ("A-" before its name)
         )
     ),
 )
