@@ -43,7 +43,8 @@ if os.environ.get("ORACLE_TOOLS_NOTEBOOK_DB"):
     db = OracleDB(os.environ["ORACLE_TOOLS_NOTEBOOK_DB"])
     WHERE = Path(os.environ["ORACLE_TOOLS_NOTEBOOK_DB"]).name
 else:
-    db = OracleDB.ingest_sample(Path(tempfile.mkdtemp(prefix="oracle-tools-notebook-")) / "sample.duckdb")
+    SCRATCH = tempfile.TemporaryDirectory(prefix="oracle-tools-notebook-")  # removed when the kernel stops
+    db = OracleDB.ingest_sample(Path(SCRATCH.name) / "sample.duckdb")
     WHERE = "the embedded sample"
 """
 
@@ -141,7 +142,8 @@ found.select("name", "mana_cost", "type_line", "set").head(5)'''),
             "the CLI equivalent is `oracle-tools export cards --parquet cards.parquet`."
         ),
         code("""\
-out = Path(tempfile.mkdtemp(prefix="oracle-tools-notebook-")) / "card_analytics.parquet"   # a scratch folder
+scratch = tempfile.TemporaryDirectory(prefix="oracle-tools-notebook-")  # removed when the kernel stops
+out = Path(scratch.name) / "card_analytics.parquet"
 print(db.export("card_analytics", out, overwrite=True))  # this notebook's own file, from an earlier run
 pl.scan_parquet(out).filter(pl.col("draws_cards")).select("name", "mana_value", "card_flow").head(5).collect()"""),
     ]

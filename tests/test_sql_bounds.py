@@ -146,3 +146,22 @@ def test_small_queries_come_back_whole(sample_db_path: Path) -> None:
 def test_sizes_are_read_as_duckdb_reads_them() -> None:
     assert size_bytes("2GB") == 2 * 1000**3 and size_bytes("1.5GiB") == int(1.5 * 1024**3)
     assert size_bytes(" 500 mb ") == 500 * 1000**2
+
+
+def test_no_spill_folder_is_left_whether_the_query_answers_times_out_or_outgrows_its_memory(
+    sample_db_path: Path, tmp_path: Path
+) -> None:
+    """The child's spill folder is made and removed by the parent, which outlives it: a child killed at its
+    deadline (or at its memory bound, or after its last batch) never runs its own exit to remove it."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    for args, status in (
+        (["SELECT 1 AS n"], 0),
+        ([CROSS_JOIN, "--timeout", "1"], 2),
+        ([REPEATED, "--memory-limit", "300MB"], 2),
+    ):
+        command = [sys.executable, "-m", "oracle_tools.interfaces.cli", "sql", *args, "--db", str(sample_db_path)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+        assert done.returncode == status, done.stderr
+        assert list(temp.iterdir()) == [], (args, done.stderr)

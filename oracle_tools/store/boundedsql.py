@@ -62,6 +62,7 @@ class BoundedQuery:
         self._timer: Any = None
         self.pid: int | None = None  # the child's, once started
         self._stderr: Any = None
+        self._spill: str | None = None  # the child's spill folder: the parent's to remove, the child may be killed
 
     def child_timeout(self) -> float | None:
         """The timeout the child itself keeps (DuckDB's interrupt): the parent's kill is the bound behind it."""
@@ -99,7 +100,8 @@ class BoundedQuery:
         import threading
 
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close() or _said()
-        request.update(path=self.path, memory_limit=self.memory_limit, timeout=self.child_timeout())
+        self._spill = tempfile.mkdtemp(prefix="oracle-tools-spill-")
+        request.update(path=self.path, memory_limit=self.memory_limit, timeout=self.child_timeout(), spill=self._spill)
         env = {**os.environ, "MALLOC_ARENA_MAX": "2"}  # glibc reserves 64 MB of address space per arena
         self._proc = subprocess.Popen(
             # -P: the current folder is not on the path (a folder named oracle_tools there is not imported)
@@ -187,6 +189,11 @@ class BoundedQuery:
             return None
         self.kill()
         status = proc.wait()
+        if self._spill is not None:  # the child is gone: nothing writes there now
+            import shutil
+
+            shutil.rmtree(self._spill, ignore_errors=True)
+            self._spill = None
         if proc.stdout is not None:
             proc.stdout.close()
         if self._stderr is not None and not keep_stderr:
@@ -270,7 +277,9 @@ def child() -> None:
 def _answer(request: dict[str, Any], send: Any) -> None:
     from oracle_tools.store import sqlfiles
 
-    con = sqlfiles.sandboxed_connection(request["path"], memory_limit=request["memory_limit"])
+    con = sqlfiles.sandboxed_connection(
+        request["path"], memory_limit=request["memory_limit"], spill_folder=request["spill"]
+    )
     _bound_address_space(request["memory_limit"])
     stop = sqlfiles.QueryStop(request["timeout"], what="the query")
     params = request["params"] or None

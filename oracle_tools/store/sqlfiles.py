@@ -290,7 +290,11 @@ def remove_spill_folder() -> None:
 
 
 def sandboxed_connection(
-    path: str | os.PathLike[str], *, memory_limit: str = SANDBOX_MEMORY_LIMIT, temp_limit: str = SANDBOX_TEMP_LIMIT
+    path: str | os.PathLike[str],
+    *,
+    memory_limit: str = SANDBOX_MEMORY_LIMIT,
+    temp_limit: str = SANDBOX_TEMP_LIMIT,
+    spill_folder: str | None = None,
 ) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the database at ``path`` for SQL that comes from users: no file, network or
     extension access, configuration locked, DuckDB's memory at most ``memory_limit`` and its spills at most
@@ -301,6 +305,8 @@ def sandboxed_connection(
     different configuration, so the sandbox is its own in-memory instance that attaches the file read-only
     (catalog named after the file, as a plain ``duckdb.connect`` names it) and makes it the default for every
     cursor (the in-memory catalog is detached): ``OracleDB.con`` and ``user_con`` live side by side.
+    ``spill_folder``: a private empty folder its owner removes (a process that may be killed before its own exit
+    runs: ``sql``'s child); by default this process's own, removed at exit.
     """
     import duckdb
 
@@ -313,7 +319,7 @@ def sandboxed_connection(
     # anyone may have filled: spills go to a private, empty folder of this process instead.
     config = {
         **SANDBOX_CONFIG,
-        "temp_directory": _private_spill_folder(),
+        "temp_directory": spill_folder or _private_spill_folder(),
         "memory_limit": memory_limit,
         "max_temp_directory_size": temp_limit,
     }
