@@ -15,6 +15,7 @@ from oracle_tools.db import MAX_BATCH_NAMES
 from oracle_tools.errors import NameNotFoundError, OracleToolsError
 from oracle_tools.interfaces.serve.params import (
     MAX_NAME,
+    REFUSED_BY_HEAD,
     base_url_of,
     bool_param,
     endpoint_params,
@@ -148,6 +149,7 @@ async def decks_check(request: Request) -> Response:
         check_size,
         decklists_from_bytes,
         format_rules,
+        too_many_lines,
     )
     from oracle_tools.errors import DecklistError
 
@@ -161,7 +163,9 @@ async def decks_check(request: Request) -> Response:
     except OracleToolsError as exc:
         raise ApiError(400, str(exc)) from None
     body = await read_body(request)
-    try:  # past the line limit by its bytes (a body cut there, ReadBodyFirst): 413 at once, no worker thread
+    if request.scope.get(REFUSED_BY_HEAD):  # ReadBodyFirst counted its lines: past the limit
+        raise ApiError(413, str(too_many_lines("the request body", HTTP_LIFT)))
+    try:  # past the line limit by its bytes: 413 at once, no worker thread
         check_bytes_size(body, "the request body", how_to_lift=HTTP_LIFT)
     except DeckTooLargeError as exc:
         raise ApiError(413, str(exc)) from None
