@@ -2,6 +2,7 @@
 line, idle sockets, 1 MB decks), on a real database.
 
     python bench/bench_serve_load.py [--db PATH] [--seconds 60] [--clients 16] [--procs 2] [--round-three]
+                                     [--only ATTACKER]
 
 Starts the REAL server process (``oracle-tools serve``) on a free loopback port, waits for its warm-up, then runs
 ``--clients`` keep-alive clients (asyncio, in ``--procs`` processes) for ``--seconds`` in each scenario. The mix:
@@ -17,6 +18,7 @@ The scenarios, one after the other: the mix alone, then with one attacker beside
   * 512 idle sockets, from another address (127.0.0.2), opened again as the server closes them;
   * 1 MB deck bodies: ``4 Lightning Bolt`` lines to ``POST /decks/check``, 4 at once, again and again (413).
 
+``--only ATTACKER`` (repeatable: ``--only "1 MB deck bodies"``) runs the mix alone and beside those attackers only.
 ``--round-three`` adds round three's adversaries together (a stalled body, a deck of 1,000 misspelt names, a
 20,000- and a 5,000-name batch, the bulk download). Printed for each: requests a second, p50 and p99 of the
 clients' requests, their unexpected answers and 5xx, the attacker's answers by status, the server's peak
@@ -383,6 +385,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--round-three", action="store_true", help="round three's adversaries too, together")
+    parser.add_argument(
+        "--only", action="append", choices=ATTACKERS, default=[], help="the mix alone and beside this attacker only"
+    )
     args = parser.parse_args()
     build_all_real(args.db)
     mix, names = requests(args.db)
@@ -395,7 +400,7 @@ def main() -> None:
         wait_for(port, "/health", server)
         warm = wait_warm(port)
         print(f"warm-up {warm:.1f} s; server RSS {rss_mb(server.pid):.0f} MB, virtual {vm_mb(server.pid):.0f} MB")
-        scenarios: list[str] = ["alone", *ATTACKERS] + (["round three"] if args.round_three else [])
+        scenarios: list[str] = ["alone", *(args.only or ATTACKERS)] + (["round three"] if args.round_three else [])
         alone_rps = float("nan")
         for scenario in scenarios:
             seen: list[int] = []

@@ -803,3 +803,118 @@ def test_a_refused_request_line_logs_nothing() -> None:
     finally:
         logging.getLogger("uvicorn.error").removeHandler(handler)
     assert not [line for line in lines if "Invalid HTTP request" in line], lines
+
+
+def _one_answer(sock: socket.socket) -> tuple[bytes, bytes]:
+    """The head and body of the next answer on a kept-alive connection (its Content-Length)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, f"the connection closed before an answer: {data[:200]!r}"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(next(h for h in head.lower().split(b"\r\n") if h.startswith(b"content-length:")).split(b":")[1])
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head, body
+
+
+def _deck_post(body: bytes) -> bytes:
+    return (
+        b"POST /decks/check?format=modern HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    ) + body
+
+
+def test_a_drain_budget_has_its_burst_then_its_rate_and_says_how_long_to_wait() -> None:
+    now = [0.0]
+    budget = limits.DrainBudget(rate=1000, burst=2000, longest=3, clock=lambda: now[0])
+    assert budget.wait("a", 1500) == 0  # within the burst
+    assert budget.wait("a", 1500) == 1.0  # 1,000 bytes short: a second of its rate
+    assert budget.wait("b", 2000) == 0  # another address has its own
+    assert budget.wait("a", 3000) is None  # four seconds away: longer than the longest wait, and nothing taken
+    now[0] = 1.0  # the debt is paid
+    assert budget.wait("a", 500) == 0.5
+    now[0] = 100.0
+    assert budget.wait("a", 2000) == 0  # whole again, never more than the burst
+    assert budget.wait("a", 1) == 0.001
+
+
+def test_refused_bodies_are_answered_within_their_addresses_budget(
+    sample_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deck body is refused at its 2,001st card line, and the rest, which the route does not read, was read and
+    dropped whatever came: four clients sending 1 MB decks again and again were answered as fast as they sent, 215
+    times a second, and took a third of a 16-client mix's throughput. One address has the rest of its refused
+    bodies read for limits.DRAIN_BURST bytes and DRAIN_RATE more a second: within that the answer comes at once;
+    past it, the answer waits for the budget (the connection goes on); far past it (more than DRAIN_WAIT seconds),
+    the same 413 comes after DRAIN_WAIT saying ``Connection: close``, and the connection is closed unread. Another
+    address has its own budget; a legitimate 1 MB deck from an address past its budget is read whole and checked;
+    and a body whose Content-Length is over the limit is refused at once, unread (it was waited for until the body
+    timeout)."""
+    from oracle_tools.interfaces.serve.app import create_app
+    from oracle_tools.interfaces.serve.params import MAX_BODY
+
+    from oracle_server import free_port, serving
+
+    big = b"4 Lightning Bolt\n" * 61_000  # just under MAX_BODY, refused at line 2,001
+
+    def refused(sock: socket.socket) -> bytes:
+        sock.sendall(_deck_post(big))
+        head, body = _one_answer(sock)
+        assert head.startswith(b"HTTP/1.1 413 "), head
+        assert "more than 2,000 card lines" in json.loads(body)["details"]
+        return head.lower()
+
+    # the rest of one such body (not of two: each was read up to at least its line 2,001) at once, then 8 MB a second
+    monkeypatch.setattr(limits, "DRAIN_BURST", len(big))
+    monkeypatch.setattr(limits, "DRAIN_RATE", 8e6)
+    monkeypatch.setattr(limits, "DRAIN_WAIT", 60.0)
+    port = free_port()
+    with (
+        serving(create_app(sample_db_path, warm=False), port, **limits.uvicorn_options()),
+        socket.create_connection(("127.0.0.1", port), timeout=30) as sock,
+    ):
+        for _ in range(3):  # at once, then each after its wait for the budget: the connection goes on
+            assert b"connection: close" not in refused(sock)
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert _one_answer(sock)[0].startswith(b"HTTP/1.1 200 ")
+
+    monkeypatch.setattr(limits, "DRAIN_RATE", 1.0)  # a byte a second: next to nothing more
+    monkeypatch.setattr(limits, "DRAIN_WAIT", 0.0)  # so that past the budget is far past it
+    port = free_port()
+    with serving(create_app(sample_db_path, warm=False), port, **limits.uvicorn_options()):
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            assert b"connection: close" not in refused(sock)
+
+            def send_on(sock: socket.socket = sock) -> None:
+                with contextlib.suppress(OSError):  # cut off once answered
+                    sock.sendall(_deck_post(big))
+
+            sender = threading.Thread(target=send_on)
+            sender.start()
+            sock.settimeout(30)
+            answer = b""
+            with contextlib.suppress(ConnectionResetError):  # the end: what was not read of the body is dropped
+                while chunk := sock.recv(65536):
+                    answer += chunk
+            sender.join()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 413 ") and b"connection: close" in head.lower(), head
+        assert "more than 2,000 card lines" in json.loads(body)["details"]
+        # another address's budget is its own
+        with socket.create_connection(("127.0.0.1", port), timeout=30, source_address=("127.0.0.2", 0)) as other:
+            assert b"connection: close" not in refused(other)
+        # a legitimate deck of 1 MB (1,500 lines) from the address past its budget: read whole and checked
+        legit = (b"1 Lightning Bolt" + b" " * 680 + b"\n") * 1_500
+        assert MAX_BODY // 2 < len(legit) <= MAX_BODY
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+            report = client.post("/decks/check", params={"format": "modern"}, content=legit)
+            assert report.status_code == 200, report.text
+            assert report.json()["format"] == "modern"
+        # a body said by its Content-Length to be over the limit: 413 at once, without waiting for it
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(_deck_post(b"")[: -len(b"Content-Length: 0\r\n\r\n")] + b"Content-Length: 5000000\r\n\r\n")
+            answer = _answer(sock, 30)
+        error = _error_object(answer, 413, "payload_too_large")
+        assert "5,000,000 bytes" in error["details"]

@@ -47,16 +47,18 @@ from starlette.routing import BaseRoute, Match, Route, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve import limits
 from oracle_tools.interfaces.serve import rules_routes as rules
 from oracle_tools.interfaces.serve import scryfall_routes as scryfall
 from oracle_tools.interfaces.serve.limits import seconds_from_env
-from oracle_tools.interfaces.serve.params import MAX_BODY
+from oracle_tools.interfaces.serve.params import MAX_BODY, REFUSED_BY_HEAD
 from oracle_tools.interfaces.serve.pools import POOLS, Pool, PoolFull
 from oracle_tools.interfaces.serve.responses import (
     ApiError,
     api_error,
     error_body,
     error_response,
+    library_error,
     log,
     not_found,
     pool_full,
@@ -79,21 +81,27 @@ FIRST_HEAD_CHECK = 16 * 1024
 
 
 class ReadBodyFirst:
-    """ASGI middleware outside GenerationLease: a request's body is read whole (up to MAX_BODY + 1 bytes) before
+    """ASGI middleware outside GenerationLease: a request's body is read whole (up to MAX_BODY + 1 bytes; none of it
+    when its Content-Length says more, which its route refuses by that) before
     the request takes its database generation, so a swap after a re-ingest never waits on a client still
     sending. The body has BODY_TIMEOUT seconds (408 after, and the connection is closed), and one client
     address sends at most BODIES_PER_CLIENT at once (429 beyond).
 
     ``refused_by_head`` maps a path to what says whether the first bytes of a body are enough for the route to
     refuse it whatever follows (``POST /decks/check``: its card lines past the limit). Such a body is read no
-    further: the route gets those bytes, refuses them as it would the whole, and uvicorn passes over the rest
-    unread after the answer (the connection goes on). A 1 MB deck is not received, copied and decoded whole to
-    be refused at its 2,001st line."""
+    further: the route gets those bytes and refuses them as it would the whole. A 1 MB deck is not received, copied
+    and decoded whole to be refused at its 2,001st line.
+
+    The rest of a body answered unread is read and dropped after the answer (the connection goes on) within the
+    client address's limits.DrainBudget: past it, the answer waits until the budget has the rest. A client that
+    sends refused bodies again and again is answered no faster than its budget, and costs the server next to
+    nothing meanwhile."""
 
     def __init__(self, app: ASGIApp, refused_by_head: Mapping[str, Callable[[bytes], bool]] | None = None) -> None:
         self.app = app
         self.sending: dict[str, int] = {}
         self.refused_by_head = dict(refused_by_head or {})
+        self.drains = limits.DrainBudget(limits.DRAIN_RATE, limits.DRAIN_BURST, limits.DRAIN_WAIT)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not _has_body(scope):
@@ -116,10 +124,12 @@ class ReadBodyFirst:
         size = 0
         refused_by_head = self.refused_by_head.get(scope["path"])
         check_at = FIRST_HEAD_CHECK
+        declared = _declared_length(scope)
+        over = declared is not None and declared > MAX_BODY  # its route refuses it by its Content-Length: not read
+        more = True
         try:
             with anyio.fail_after(BODY_TIMEOUT):
-                more = True
-                while more and size <= MAX_BODY:
+                while more and not over and size <= MAX_BODY:
                     message = await receive()
                     if message["type"] == "http.disconnect":
                         return  # the client left: nothing to answer
@@ -129,6 +139,7 @@ class ReadBodyFirst:
                     if more and refused_by_head is not None and size >= check_at:
                         chunks = [b"".join(chunks)]
                         if refused_by_head(chunks[0]):
+                            scope[REFUSED_BY_HEAD] = True  # the route need not count them again
                             break  # the route refuses these bytes as it would the whole body
                         check_at = 2 * size
         except TimeoutError:
@@ -147,6 +158,13 @@ class ReadBodyFirst:
                 self.sending[client] = left
             else:
                 del self.sending[client]
+        unread = MAX_BODY if declared is None else declared - size  # (sent in chunks: MAX_BODY, as a guess)
+        if more and unread > 0:  # answered unread: the rest is read and dropped within the address's budget
+            wait = self.drains.wait(client, unread)
+            if wait is None:  # far past it: the answer comes in DRAIN_WAIT seconds and the rest is not read
+                wait, send = limits.DRAIN_WAIT, _closing(send)
+            if wait:
+                await anyio.sleep(wait)  # no work meanwhile: the client, which waits for its answer, sends no more
         replayed = False
 
         async def replay() -> Message:
@@ -165,6 +183,26 @@ def _has_body(scope: Scope) -> bool:
         if name == b"transfer-encoding" or (name == b"content-length" and value.strip() not in (b"", b"0")):
             return True
     return False
+
+
+def _declared_length(scope: Scope) -> int | None:
+    """The request's Content-Length (None: none, or not a number)."""
+    for name, value in scope["headers"]:
+        digits = value.strip()
+        if name == b"content-length" and digits.isdigit() and len(digits) < 19:
+            return int(digits)
+    return None
+
+
+def _closing(send: Send) -> Send:
+    """``send``, its answer saying ``Connection: close`` (uvicorn then closes the connection after it)."""
+
+    async def closing_send(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), (b"connection", b"close")]}
+        await send(message)
+
+    return closing_send
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, details: str, code: str) -> None:
@@ -444,6 +482,7 @@ def create_app(
         exception_handlers={
             HTTPException: not_found,
             ApiError: api_error,
+            OracleToolsError: library_error,
             PoolFull: pool_full,
             Exception: server_error,
         },

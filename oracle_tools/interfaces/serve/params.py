@@ -109,6 +109,11 @@ def bool_param(value: str | None, what: str) -> bool:
     raise ApiError(400, f"{what}={value!r} is not a boolean; give true or false.")
 
 
+#: The request scope's key by which app.ReadBodyFirst says the body's first bytes (all the route gets) are refused by
+#: the route's ``refused_by_head``: the route refuses them without looking at them again.
+REFUSED_BY_HEAD = "oracle_tools.refused_by_head"
+
+
 async def read_body(request: Request) -> bytes:
     """The request body, refused with 413 past MAX_BODY (by Content-Length, or while reading)."""
     length = request.headers.get("content-length")

@@ -182,6 +182,14 @@ async def api_error(request: Request, exc: Exception) -> Response:
     return error_response(exc)
 
 
+async def library_error(request: Request, exc: Exception) -> Response:
+    """A library error a route raised before its work (a format, a body's size): its own status (errors.py);
+    a damaged database file as every door says it."""
+    assert isinstance(exc, OracleToolsError)
+    damaged = damage_answer(exc, request.scope.get("oracle_tools.generation"))
+    return damaged if damaged is not None else error_response(ApiError.of(exc))
+
+
 async def pool_full(request: Request, exc: Exception) -> Response:
     """A full worker pool (pools.PoolFull): Scryfall's error object, 503."""
     return error_response(ApiError(503, str(exc)))
@@ -191,8 +199,6 @@ async def server_error(request: Request, exc: Exception) -> Response:
     damaged = damage_answer(exc, request.scope.get("oracle_tools.generation"))
     if damaged is not None:  # the file, not the server: no error logged for each request (the first is warned of)
         return damaged
-    if isinstance(exc, OracleToolsError):  # a library error a route raised before its work: its own status
-        return error_response(ApiError.of(exc))
     path = request.url.path
     shown = path if len(path) <= LOGGED_PATH else f"{path[:LOGGED_PATH]}… ({len(path):,} characters)"
     log.error("%s %s: %s: %s", request.method, shown, type(exc).__name__, str(exc)[:LOGGED_PATH])

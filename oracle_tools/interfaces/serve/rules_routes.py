@@ -14,6 +14,7 @@ from starlette.responses import Response
 from oracle_tools.db import MAX_BATCH_NAMES
 from oracle_tools.interfaces.serve.params import (
     MAX_NAME,
+    REFUSED_BY_HEAD,
     base_url_of,
     bool_param,
     endpoint_params,
@@ -143,6 +144,7 @@ async def decks_check(request: Request) -> Response:
         check_size,
         decklists_from_bytes,
         format_rules,
+        too_many_lines,
     )
 
     params = endpoint_params(request, frozenset({"format", "commander"}), scryfall=False)
@@ -152,7 +154,9 @@ async def decks_check(request: Request) -> Response:
         text_param(c, "commander")
     fmt = format_rules(fmt_text).key
     body = await read_body(request)
-    # past the line limit by its bytes (a body cut there, ReadBodyFirst): 413 at once, no worker thread
+    if request.scope.get(REFUSED_BY_HEAD):  # ReadBodyFirst counted its lines: past the limit
+        raise too_many_lines("the request body", HTTP_LIFT)
+    # past the line limit by its bytes: 413 at once, no worker thread
     check_bytes_size(body, "the request body", how_to_lift=HTTP_LIFT)
 
     def work(gen: Generation) -> Response:
