@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 #: Tables ingest builds for searches (sql/preferred_printings.sql, sql/search_faces.sql).
-_SEARCH_TABLES = ("preferred_printings", "face_values", "dfc_face_colors")
+_SEARCH_TABLES = ("preferred_printings", "face_values", "dfc_face_colors", "card_set_counts")
 
 __all__ = [
     "DIRECTIONS",

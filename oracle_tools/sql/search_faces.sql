@@ -26,3 +26,12 @@ SELECT oracle_id, face_index, coalesce(colors, []) AS colors
 FROM faces
 WHERE layout IN ('transform', 'modal_dfc', 'double_faced_token', 'reversible_card', 'art_series')
 ORDER BY oracle_id, face_index;
+
+-- card_set_counts: how many sets each card has been printed in (is:unique: one), counted once here instead of
+-- grouping every printing per query.
+CREATE OR REPLACE TABLE card_set_counts AS
+SELECT oracle_id, count(DISTINCT set_code) AS sets
+FROM printings
+WHERE oracle_id IS NOT NULL
+GROUP BY oracle_id
+ORDER BY oracle_id;
