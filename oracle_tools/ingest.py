@@ -1425,7 +1425,9 @@ def _rank_kept_printings(con: duckdb.DuckDBPyConnection) -> None:
     ranked = ranked.replace("PARTITION BY oid", "PARTITION BY oracle_id")
     columns = re.findall(r"\bAS (\w+)\s*(?:,|$)", ranked)
     assignments = ", ".join(f"{column} = r.{column}" for column in columns)
-    con.execute(f"UPDATE printings SET {assignments} FROM (SELECT id, {ranked} FROM printings) r WHERE printings.id = r.id")
+    con.execute(
+        f"UPDATE printings SET {assignments} FROM (SELECT id, {ranked} FROM printings) r WHERE printings.id = r.id"
+    )
 
 
 def _staged_sql(name: str) -> str:
