@@ -49,9 +49,12 @@ SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, 
        highres_image,
        coalesce(promo_types, CASE WHEN finishes IS NOT NULL THEN []::VARCHAR[] END) AS promo_types,
        block, block_code,
-       -- What search reads of the card's other printings, computed once here instead of in every query
-       -- (oracle_tools/search/compiler.py): preference_rank, the printing's place in the order that chooses which
-       -- printing stands for its card (1 = the card's preferred printing, sql/preferred_printings.sql): English
+       preference_rank, new_art, new_artist, new_rarity, new_frame, new_flavor, new_language
+FROM ingest_stage.main.stage_dedup
+-- What search reads of the card's other printings (oracle_tools/search/compiler.py), computed once here instead of
+-- in every query, over the few columns it needs (windows over the whole staged rows would sort all of them):
+JOIN (SELECT id,
+       -- preference_rank, the printing's place in the order that chooses which printing stands for its card (1 = the card's preferred printing, sql/preferred_printings.sql): English
        -- first, then available in paper, then not a promo, then not from a memorabilia set, then newest
        -- released_at, then lowest collector number, then id so the choice is stable.
        row_number() OVER (
@@ -74,5 +77,5 @@ SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, 
        coalesce(flavor_text IS NOT NULL
                 AND released_at = min(released_at) OVER (PARTITION BY oid, lang, flavor_text), false) AS new_flavor,
        coalesce(lang IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, lang), false) AS new_language
-FROM ingest_stage.main.stage_dedup;
+      FROM ingest_stage.main.stage_dedup) ranked USING (id);
 
