@@ -322,3 +322,15 @@ def test_printings_kept_from_an_older_database_are_ranked_by_the_same_rule(
         assert kept.execute(f"SELECT {columns} FROM printings ORDER BY id").fetchall() == expected
         preferred = "SELECT * FROM preferred_printings ORDER BY oracle_id"
         assert kept.execute(preferred).fetchall() == built.execute(preferred).fetchall()
+
+
+def test_is_unique_on_a_database_built_before_card_set_counts_says_so_in_one_line(
+    built_before: Callable[..., Path],
+) -> None:
+    """is:unique reads each card's number of sets, counted at ingest (table card_set_counts): a database built before
+    the table is told to rebuild."""
+    from oracle_tools.errors import OracleToolsError
+
+    older = r"^this database has no card_set_counts table \(built by an older"
+    with OracleDB(built_before("TABLE card_set_counts")) as db, pytest.raises(OracleToolsError, match=older):
+        db.search("is:unique")
