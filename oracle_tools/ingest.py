@@ -928,6 +928,7 @@ class Ingest:
                 )
             else:
                 self._keep(con, CARD_TABLES)
+                _rank_kept_printings(con)
                 self._keep(con, scryfall_objects.TABLES, missing_ok=True)
             # Each card's preferred printing and the per-face values searches compare: read by search and
             # cardjson only, so built while the names are read.
@@ -1411,6 +1412,21 @@ def _derive_keywords(con: duckdb.DuckDBPyConnection) -> None:
         f"CREATE TABLE {STAGE_CATALOG}.main.derived_keywords AS "
         "SELECT unnest($oids::VARCHAR[]) AS oid, unnest($keywords::VARCHAR[][]) AS keywords",
         {"oids": [oid for oid, _ in derived], "keywords": [keywords for _, keywords in derived]},
+    )
+
+
+def _rank_kept_printings(con: duckdb.DuckDBPyConnection) -> None:
+    """Printings kept from a database built before build_printings.sql ranked them (preference_rank, new_art …: what
+    search reads of a card's other printings) get those columns by the same rule: its own text, over the kept rows."""
+    if not con.execute("SELECT count(*) FROM printings WHERE preference_rank IS NULL").fetchall()[0][0]:
+        return
+    text = re.sub(r"--[^\n]*", "", sqlfiles.load("build_printings.sql"))
+    ranked = text[text.index("row_number() OVER (") : text.index("AS new_language") + len("AS new_language")]
+    ranked = ranked.replace("PARTITION BY oid", "PARTITION BY oracle_id")
+    columns = re.findall(r"\bAS (\w+)\s*(?:,|$)", ranked)
+    assignments = ", ".join(f"{column} = r.{column}" for column in columns)
+    con.execute(
+        f"UPDATE printings SET {assignments} FROM (SELECT id, {ranked} FROM printings) r WHERE printings.id = r.id"
     )
 
 

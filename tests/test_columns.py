@@ -50,6 +50,13 @@ NOT_IN_CARD_OBJECTS = {
         "promo_types": "for search (is:prerelease, is:boosterfun …); kept objects carry it",
         "block": "for search (b:); kept objects carry it where the file has it",
         "block_code": "likewise",
+        "preference_rank": "for search: which printing stands for its card (computed from the card's printings)",
+        "new_art": "for search (new:art): computed from the card's earlier printings, not a Scryfall field",
+        "new_artist": "likewise (new:artist)",
+        "new_rarity": "likewise (new:rarity)",
+        "new_frame": "likewise (new:frame)",
+        "new_flavor": "likewise (new:flavor)",
+        "new_language": "likewise (new:language)",
     },
 }
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 #: Tables ingest builds for searches (sql/preferred_printings.sql, sql/search_faces.sql).
-_SEARCH_TABLES = ("preferred_printings", "face_values", "dfc_face_colors", "printing_firsts")
+_SEARCH_TABLES = ("preferred_printings", "face_values", "dfc_face_colors", "card_set_counts")
 
 __all__ = [
     "DIRECTIONS",
@@ -216,6 +216,8 @@ _KEPT_LATER = (
     ("highres_image", "image resolutions"),
     ("promo_types", "promo types"),
     ("block", "blocks"),
+    ("preference_rank", "printing preference ranks"),
+    *((f"new_{value}", "first-printing flags") for value in ("art", "artist", "rarity", "frame", "flavor", "language")),
 )
 
 

@@ -14,8 +14,10 @@ Shape of the generated SQL (aliases: ``c`` = cards, ``p`` = printings):
 
 Printing preference (which printing stands for a card): English first, then available in paper, not a
 promo, not from a memorabilia set, newest, lowest collector number, id — the rule of
-``oracle_tools/sql/preferred_printings.sql`` (``_PREFERENCE`` below applies it among the printings a query
-matches), which ``oracle_tools/scryfall/cardjson.py`` reads too, so the CLI's JSON and the table agree.
+``oracle_tools/sql/build_printings.sql``, which ranks every card's printings by it once at ingest
+(``printings.preference_rank``; ``_PREFERENCE`` below writes the same order): a search keeps the matching printing
+of smallest rank, ``preferred_printings`` holds those of rank 1, which ``oracle_tools/scryfall/cardjson.py`` reads
+too, so the CLI's JSON and the table agree.
 """
 
 from __future__ import annotations
@@ -892,7 +894,7 @@ def _illustrations(term: Term, state: _State) -> str:
 
 
 #: new:X — the printings column compared with the card's earlier printings (flavor text within its language): table
-#: printing_firsts has one flag new_X per value, computed at ingest (sql/search_faces.sql).
+#: printings has one flag new_X per value, computed at ingest (sql/build_printings.sql).
 _NEW_FIELDS = {
     "art": "illustration_id",
     "artist": "artist",
@@ -912,8 +914,8 @@ def _new(term: Term, state: _State) -> str:
     column = _NEW_FIELDS[value]
     if column not in ("rarity", "lang"):
         state.unknown(term, f"p.{column} IS NULL", column)
-    # the first printings with each value, computed at ingest (sql/search_faces.sql) by the same rule as _NEW_FIELDS
-    return f"p.id IN (SELECT x.id FROM printing_firsts x WHERE x.new_{value})"
+    # the first printings with each value, computed at ingest (sql/build_printings.sql) by the same rule as _NEW_FIELDS
+    return f"p.new_{value}"
 
 
 _DEVOTION_SYMBOL = re.compile(r"\{([wubrg])(?:/([wubrg]))?\}|([wubrg])")
@@ -1070,7 +1072,7 @@ def _expr(node: Node, state: _State) -> str:
 
 UNIQUE = ("cards", "prints", "art")
 #: prefer:X — the key that comes first when choosing the printing that stands for a card (after English), smallest
-#: first and never NULL (see _PREFERENCE_KEY).
+#: first and never NULL (see _EN_FIRST).
 _DAYS = "datediff('day', DATE '1900-01-01', p.released_at)"
 _PREFER_SQL = {
     "oldest": f"coalesce({_DAYS}, 2147483647)",
@@ -1183,22 +1185,10 @@ _PREFERENCE = (
     "TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER) NULLS LAST, p.collector_number, p.id"
 )
 
-_PAPER = "(list_contains(p.games, 'paper') OR (p.games IS NULL AND NOT coalesce(p.digital, false)))"
-#: _PREFERENCE as one key, smallest first and never NULL (a DESC column negated, a NULL mapped past every value), for
-#: arg_min: choosing each card's printing by arg_min over the matched printings costs a third of ranking them with a
-#: window (tests/test_card_history.py checks both choose the same printings).
+#: The key of the printing that stands for a card: its rank in _PREFERENCE among its card's printings, computed at
+#: ingest (printings.preference_rank, sql/build_printings.sql; tests/test_card_history.py checks that arg_min of it
+#: chooses the printing ranked first by _PREFERENCE); prefer: puts English, then its own key, before it.
 _EN_FIRST = "CASE WHEN p.lang = 'en' THEN 0 WHEN p.lang IS NULL THEN 2 ELSE 1 END"
-_PREFERENCE_KEY = [
-    _EN_FIRST,
-    f"CASE WHEN {_PAPER} THEN 0 WHEN {_PAPER} IS NULL THEN 2 ELSE 1 END",
-    "coalesce(p.promo, false)",
-    "coalesce(p.set_type = 'memorabilia', false)",
-    f"coalesce(-{_DAYS}, 2147483647)",
-    "coalesce(TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS INTEGER)::BIGINT, 9223372036854775807)",
-    "p.collector_number IS NULL",
-    "coalesce(p.collector_number, '')",
-    "p.id",
-]
 
 _COLOR_ORDER = (
     "CASE WHEN len(coalesce(c.colors, [])) = 0 THEN 7 WHEN len(c.colors) > 1 THEN 6 "
@@ -1219,6 +1209,9 @@ _ORDER_SQL = {
     # Scryfall: "lowest known price: 0.01 → highest, null last"
     **_PRICE_COLUMNS,
 }
+#: The printing columns _OUTPUT shows and _ORDER_SQL sorts by (a printing-level search carries them from the printing
+#: it chooses; order=usd, eur, tix add their price).
+_SHOWN_PRINTING_COLUMNS = ("id", "lang", "set_code", "collector_number", "rarity", "released_at", "artist")
 _OUTPUT = (
     "c.oracle_id, p.id, c.name, p.lang, p.set_code AS set, p.collector_number, p.rarity, p.released_at, "
     "c.mana_cost, c.cmc, c.type_line, c.colors, c.color_identity, c.power, c.toughness, c.loyalty, "
@@ -1341,14 +1334,23 @@ ORDER BY {order_sql}"""
             if options.unique == "cards"
             else "p.oracle_id, coalesce(p.illustration_id, 'artist: ' || coalesce(p.artist, ''))"
         )
-        key = _PREFERENCE_KEY
+        # the printing's rank in _PREFERENCE among its card's printings, computed at ingest (sql/build_printings.sql)
+        key = ["p.preference_rank"]
         if options.prefer:  # Scryfall's prefer: (English first still: a card is shown in English where it can be)
-            key = [_EN_FIRST, _PREFER_SQL[options.prefer], *_PREFERENCE_KEY]
-        # each card's (or card and artist's) printing chosen by arg_min of the preference key, then read whole
+            key = [_EN_FIRST, _PREFER_SQL[options.prefer], "p.preference_rank"]
+        # each card's (or card and artist's) printing chosen by arg_min of the preference key, carrying the printing
+        # columns shown (reading them again by id would scan every printing once more)
         smallest = ", ".join(key)
+        carried = (*_SHOWN_PRINTING_COLUMNS, *((options.order,) if options.order in _PRICE_COLUMNS else ()))
+        shown = ", ".join(f"'{column}': p.{column}" for column in carried)
+        cards = "cards c"
+        if options.unique == "cards" and not re.search(r"\bc\.", f"{domain} {where}"):
+            # a filter of printings only: which cards are shown (is_card) is asked once, of the chosen printings' cards
+            matched = f"SELECT p.* FROM printings p WHERE {domain} AND {where}"
+            cards = f"(SELECT * FROM cards c WHERE {visible}) c"
         sql = f"""
-WITH m AS (SELECT arg_min(p.id, ({smallest})) AS id FROM ({matched}) p GROUP BY {partition})
-SELECT {_OUTPUT} FROM m JOIN printings p USING (id) JOIN cards c ON c.oracle_id = p.oracle_id
+WITH m AS (SELECT p.oracle_id, arg_min({{{shown}}}, ({smallest})) AS p FROM ({matched}) p GROUP BY {partition})
+SELECT {_OUTPUT} FROM (SELECT m.oracle_id, unnest(m.p) FROM m) p JOIN {cards} ON c.oracle_id = p.oracle_id
 ORDER BY {order_sql}"""
     return Compiled(
         sql, state.params, options, True, tuple(state.formats), tuple(state.unknowns), tuple(state.sets), judged

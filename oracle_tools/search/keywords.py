@@ -559,11 +559,14 @@ IS_TABLE: tuple[IsValue, ...] = (
         "card",
         "c.is_card AND "
         + any_face("list_contains(f.card_types, 'Creature')")
-        + " AND coalesce(c.oracle_text, '') <> '' AND len(coalesce(c.keywords, [])) > 0 AND NOT regexp_matches("
+        # the regular expressions only for texts that can pass: keywords, and no '.', '—' or ':' but in reminder text
+        + " AND CASE WHEN coalesce(c.oracle_text, '') <> '' AND len(coalesce(c.keywords, [])) > 0 AND (contains("
+        "c.oracle_text, '(') OR NOT (contains(c.oracle_text, '.') OR contains(c.oracle_text, '—') OR contains("
+        "c.oracle_text, ':'))) THEN NOT regexp_matches("
         "regexp_replace(c.oracle_text, '\\([^)]*\\)', '', 'g'), '[.—:]') AND list_bool_and(list_transform(list_filter("
         "string_split_regex(regexp_replace(c.oracle_text, ' ?\\([^)]*\\)', '', 'g'), '\\n|, |; '), lambda x: x <> ''), "
         "lambda x: NOT contains(x, '.') AND NOT contains(x, '—') AND list_bool_or(list_transform(c.keywords, "
-        "lambda k: lower(x) = lower(k) OR starts_with(lower(x), lower(k) || ' ')))))",
+        "lambda k: lower(x) = lower(k) OR starts_with(lower(x), lower(k) || ' '))))) ELSE false END",
         reference='A creature whose rules text is keyword abilities only (CR 702; Scryfall\'s "French vanilla"): every line, reminder text removed, is a list of the card\'s keywords, each alone or with its cost or number ("Bushido 1", "Protection from red"); an ability word\'s line ("Revolt — ...") is not a keyword ability.',
     ),
     IsValue(
@@ -912,7 +915,8 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
     IsValue(
         ("unique",),
         "card",
-        "c.oracle_id IN (SELECT x.oracle_id FROM printings x GROUP BY x.oracle_id HAVING count(DISTINCT x.set_code) = 1)",
+        # counted at ingest (sql/search_faces.sql)
+        "c.oracle_id IN (SELECT x.oracle_id FROM card_set_counts x WHERE x.sets = 1)",
         reference="Scryfall: cards that have only been in a single set (sets=1)",
         example="is:unique s:m19",
     ),

@@ -48,6 +48,34 @@ SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, 
        CASE WHEN frame IS NOT NULL THEN coalesce(story_spotlight, false) END AS story_spotlight,
        highres_image,
        coalesce(promo_types, CASE WHEN finishes IS NOT NULL THEN []::VARCHAR[] END) AS promo_types,
-       block, block_code
-FROM ingest_stage.main.stage_dedup;
+       block, block_code,
+       preference_rank, new_art, new_artist, new_rarity, new_frame, new_flavor, new_language
+FROM ingest_stage.main.stage_dedup
+-- What search reads of the card's other printings (oracle_tools/search/compiler.py), computed once here instead of
+-- in every query, over the few columns it needs (windows over the whole staged rows would sort all of them):
+JOIN (SELECT id,
+       -- preference_rank, the printing's place in the order that chooses which printing stands for its card (1 = the card's preferred printing, sql/preferred_printings.sql): English
+       -- first, then available in paper, then not a promo, then not from a memorabilia set, then newest
+       -- released_at, then lowest collector number, then id so the choice is stable.
+       row_number() OVER (
+           PARTITION BY oid
+           ORDER BY (lang = 'en') DESC NULLS LAST,
+                    (list_contains(games, 'paper') OR (games IS NULL AND NOT coalesce(digital, false))) DESC NULLS LAST,
+                    coalesce(promo, false),
+                    coalesce(set_type = 'memorabilia', false),
+                    released_at DESC NULLS LAST,
+                    try_cast(regexp_extract(collector_number, '^[0-9]+') AS INTEGER) NULLS LAST,
+                    collector_number, id)::INTEGER AS preference_rank,
+       -- new_X: no earlier printing of its card had its illustration, artist, rarity, frame, flavor text (in its
+       -- language) or language: released on the first day the card had it (new:art, new:artist, new:rarity,
+       -- new:frame, new:flavor, new:language). A printing without the value is not new.
+       coalesce(illustration_id IS NOT NULL
+                AND released_at = min(released_at) OVER (PARTITION BY oid, illustration_id), false) AS new_art,
+       coalesce(artist IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, artist), false) AS new_artist,
+       coalesce(rarity IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, rarity), false) AS new_rarity,
+       coalesce(frame IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, frame), false) AS new_frame,
+       coalesce(flavor_text IS NOT NULL
+                AND released_at = min(released_at) OVER (PARTITION BY oid, lang, flavor_text), false) AS new_flavor,
+       coalesce(lang IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, lang), false) AS new_language
+      FROM ingest_stage.main.stage_dedup) ranked USING (id);
 

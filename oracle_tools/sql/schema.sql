@@ -117,7 +117,15 @@ CREATE TABLE printings (
     highres_image      BOOLEAN,
     promo_types        VARCHAR[],         -- [] when the object has finishes (the API of promo_types) and none
     block              VARCHAR,           -- the set's block (the object's, else the shipped set table's)
-    block_code         VARCHAR
+    block_code         VARCHAR,
+    -- What search reads of the card's other printings (sql/build_printings.sql computes them while it fills the table)
+    preference_rank    INTEGER,           -- 1 = the printing that stands for its card (preferred_printings), 2 …
+    new_art            BOOLEAN,           -- no earlier printing of the card had its illustration (new:art)
+    new_artist         BOOLEAN,           --   … its artist (new:artist)
+    new_rarity         BOOLEAN,           --   … its rarity (new:rarity)
+    new_frame          BOOLEAN,           --   … its frame (new:frame)
+    new_flavor         BOOLEAN,           --   … its flavor text in its language (new:flavor)
+    new_language       BOOLEAN            --   … its language (new:language)
 );
 
 -- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/store/scryfall_objects.py):

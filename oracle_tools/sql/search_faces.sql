@@ -27,21 +27,11 @@ FROM faces
 WHERE layout IN ('transform', 'modal_dfc', 'double_faced_token', 'reversible_card', 'art_series')
 ORDER BY oracle_id, face_index;
 
--- printing_firsts: per printing, whether no earlier printing of its card had its illustration, artist, rarity,
--- frame, flavor text (in its language) or language: released on the first day the card had it (what new:art,
--- new:artist, new:rarity, new:frame, new:flavor, new:language read). A printing without the value is not new.
-CREATE OR REPLACE TABLE printing_firsts AS
-SELECT id,
-       coalesce(illustration_id IS NOT NULL
-                AND released_at = min(released_at) OVER (PARTITION BY oracle_id, illustration_id), false) AS new_art,
-       coalesce(artist IS NOT NULL
-                AND released_at = min(released_at) OVER (PARTITION BY oracle_id, artist), false) AS new_artist,
-       coalesce(rarity IS NOT NULL
-                AND released_at = min(released_at) OVER (PARTITION BY oracle_id, rarity), false) AS new_rarity,
-       coalesce(frame IS NOT NULL
-                AND released_at = min(released_at) OVER (PARTITION BY oracle_id, frame), false) AS new_frame,
-       coalesce(flavor_text IS NOT NULL
-                AND released_at = min(released_at) OVER (PARTITION BY oracle_id, lang, flavor_text), false) AS new_flavor,
-       coalesce(lang IS NOT NULL
-                AND released_at = min(released_at) OVER (PARTITION BY oracle_id, lang), false) AS new_language
-FROM printings;
+-- card_set_counts: how many sets each card has been printed in (is:unique: one), counted once here instead of
+-- grouping every printing per query.
+CREATE OR REPLACE TABLE card_set_counts AS
+SELECT oracle_id, count(DISTINCT set_code) AS sets
+FROM printings
+WHERE oracle_id IS NOT NULL
+GROUP BY oracle_id
+ORDER BY oracle_id;
