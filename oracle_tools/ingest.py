@@ -1416,13 +1416,14 @@ def _derive_keywords(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _rank_kept_printings(con: duckdb.DuckDBPyConnection) -> None:
-    """Printings kept from a database built before build_printings.sql ranked them (preference_rank, new_art …: what
+    """Printings kept from a database built before build_printings.sql ranked them (preference_rank, new_art …,
+    shown_language: what
     search reads of a card's other printings) get those columns by the same rule: its own text, over the kept rows."""
     if not con.execute("SELECT count(*) FROM printings WHERE preference_rank IS NULL").fetchall()[0][0]:
         return
     text = re.sub(r"--[^\n]*", "", sqlfiles.load("build_printings.sql"))
-    ranked = text[text.index("row_number() OVER (") : text.index("AS new_language") + len("AS new_language")]
-    ranked = ranked.replace("PARTITION BY oid", "PARTITION BY oracle_id")
+    ranked = text[text.index("row_number() OVER (") : text.index("AS shown_language") + len("AS shown_language")]
+    ranked = ranked.replace("PARTITION BY oid", "PARTITION BY oracle_id").replace('PARTITION BY "set"', "PARTITION BY set_code")
     columns = re.findall(r"\bAS (\w+)\s*(?:,|$)", ranked)
     assignments = ", ".join(f"{column} = r.{column}" for column in columns)
     con.execute(

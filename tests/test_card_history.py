@@ -252,10 +252,11 @@ def test_the_printing_chosen_by_the_preference_key_is_the_first_in_the_preferenc
     """A printing-level search picks each card's printing by arg_min of one key (_PREFERENCE_KEY), a card-level one reads
     preferred_printings; the rule is the order
     _PREFERENCE writes (English, paper, not a promo, not memorabilia, newest, lowest collector number, id): ranked here
-    by that order with a window, every card gets the same printing."""
+    by that order with a window over the printings the search reads (each printing once, in English or its printed
+    language, without lang:), every card gets the same printing."""
     from oracle_tools.search.compiler import _PREFERENCE
 
-    ids = sample_db.search(f"({query}) lang:any", unique="prints").get_column("id").to_list()
+    ids = sample_db.search(query, unique="prints").get_column("id").to_list()
     chosen = sample_db.con.execute(
         "SELECT p.oracle_id, p.id FROM printings p WHERE list_contains(?, p.id) "
         f"QUALIFY row_number() OVER (PARTITION BY p.oracle_id ORDER BY {_PREFERENCE}) = 1",

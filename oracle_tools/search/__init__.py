@@ -218,6 +218,7 @@ _KEPT_LATER = (
     ("block", "blocks"),
     ("preference_rank", "printing preference ranks"),
     *((f"new_{value}", "first-printing flags") for value in ("art", "artist", "rarity", "frame", "flavor", "language")),
+    ("shown_language", "printings' shown languages"),
 )
 
 

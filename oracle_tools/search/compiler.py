@@ -232,9 +232,13 @@ class _State:
     sets: list[tuple[str, str, int, bool]] = field(default_factory=list)  # Compiled.sets
     #: terms (as written) compiled as a constant instead: how the query answers with a term true, then false
     fixed: dict[str, str] = field(default_factory=dict)
+    negations: int = 0  # how many negations the term being compiled is under
 
     def set_code(self, term: Term, code: str, *, or_type: bool = False) -> None:
-        self.sets.append((f"{term.keyword}{term.op}{term.value}", code, term.position, or_type))
+        """Note a set code for run() to check. A negated one is not: whether or not the code names a set, what it
+        excludes is right (``-e:om1`` on a database without that set excludes nothing), so no typo can mislead."""
+        if self.negations % 2 == 0:
+            self.sets.append((f"{term.keyword}{term.op}{term.value}", code, term.position, or_type))
 
     def unknown(self, term: Term, sql: str, data: str) -> None:
         written = f"{term.keyword}{term.op}{term.value}"
@@ -1062,7 +1066,11 @@ def _expr(node: Node, state: _State) -> str:
             "dir",
         ):
             raise SearchSyntaxError(f"{node.child.keyword}: cannot be negated", state.query, node.position)
-        return f"(NOT {_expr(node.child, state)})"
+        state.negations += 1
+        try:
+            return f"(NOT {_expr(node.child, state)})"
+        finally:
+            state.negations -= 1
     if isinstance(node, And):
         return "(" + " AND ".join(_expr(c, state) for c in node.children) + ")"
     if isinstance(node, Or):
@@ -1167,10 +1175,10 @@ def _is_printing(term: Term) -> bool:
 #: first language by code (a printing the data hold only in other languages, such as the foreign printings of the
 #: sets after the 2019 dump) — as Scryfall lists "English or the printed language". A set's card_count counts the
 #: same (oracle_tools/scryfall/sets.py), so its search_uri finds card_count printings.
-ONE_LANGUAGE_PER_PRINTING = (
-    "QUALIFY row_number() OVER (PARTITION BY p.set_code, coalesce(p.collector_number, p.id) "
-    "ORDER BY (p.lang = 'en') DESC, p.lang, p.id) = 1"
-)
+#: Each printing (set, collector number) once, in English or the first language it was printed in: the row a
+#: search without lang: or include_multilingual reads, chosen at ingest (sql/build_printings.sql), so a query is
+#: judged on the object it shows, never on a foreign copy that lacks a field the English one has.
+ONE_LANGUAGE_PER_PRINTING = "p.shown_language"
 
 
 def _mentions_lang(terms: list[Term]) -> bool:
@@ -1242,7 +1250,7 @@ def _judged(
             counted = "count(*)"
         else:
             domain = "true" if options.extras else "c.is_card AND NOT coalesce(p.set_type = 'memorabilia', false)"
-            language = "" if every_language else ONE_LANGUAGE_PER_PRINTING
+            language = "" if every_language else f"AND {ONE_LANGUAGE_PER_PRINTING}"
             rows = f"cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {domain} {language}"
             counted = "count(DISTINCT oracle_id)" if per_card else "count(*)"
         sql = (
@@ -1317,10 +1325,10 @@ ORDER BY {order_sql}"""
     domain = "true"
     if not options.extras:
         domain = "NOT coalesce(p.set_type = 'memorabilia', false)"
-    matched = f"SELECT p.* FROM cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {visible} AND {domain} AND {where}"
-    if options.unique != "cards" and not multilingual and not _mentions_lang(terms):
+    if not multilingual and not _mentions_lang(terms):
         # each printing once, in English or a language it was printed in (lang: or include_multilingual: all)
-        matched = f"SELECT p.* FROM ({matched} {ONE_LANGUAGE_PER_PRINTING}) p"
+        domain += f" AND {ONE_LANGUAGE_PER_PRINTING}"
+    matched = f"SELECT p.* FROM cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {visible} AND {domain} AND {where}"
     if options.unique == "prints":
         sql = f"""
 WITH m AS ({matched})

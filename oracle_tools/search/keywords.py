@@ -171,7 +171,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         EQUALITY_OPS,
         "s:m19",
         "printing's set code (a code the database holds no printing of is said in one line, naming the set where "
-        "the shipped set table knows it)",
+        "the shipped set table knows it; negated, it excludes nothing)",
         reveals_extras=True,
     ),
     Keyword("settype", ("st", "settype"), "printing", EQUALITY_OPS, "st:core", "printing's set type"),

@@ -49,7 +49,7 @@ SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, 
        highres_image,
        coalesce(promo_types, CASE WHEN finishes IS NOT NULL THEN []::VARCHAR[] END) AS promo_types,
        block, block_code,
-       preference_rank, new_art, new_artist, new_rarity, new_frame, new_flavor, new_language
+       preference_rank, new_art, new_artist, new_rarity, new_frame, new_flavor, new_language, shown_language
 FROM ingest_stage.main.stage_dedup
 -- What search reads of the card's other printings (oracle_tools/search/compiler.py), computed once here instead of
 -- in every query, over the few columns it needs (windows over the whole staged rows would sort all of them):
@@ -76,6 +76,10 @@ JOIN (SELECT id,
        coalesce(frame IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, frame), false) AS new_frame,
        coalesce(flavor_text IS NOT NULL
                 AND released_at = min(released_at) OVER (PARTITION BY oid, lang, flavor_text), false) AS new_flavor,
-       coalesce(lang IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, lang), false) AS new_language
+       coalesce(lang IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, lang), false) AS new_language,
+       -- shown_language: the one row of each printing (set, collector number) a search without lang: reads, so a
+       -- query is judged on the object it shows (Scryfall's English card, not a foreign copy that lacks a field)
+       row_number() OVER (PARTITION BY "set", coalesce(collector_number, id)
+                          ORDER BY (lang = 'en') DESC, lang, id) = 1 AS shown_language
       FROM ingest_stage.main.stage_dedup) ranked USING (id);
 

@@ -125,7 +125,9 @@ CREATE TABLE printings (
     new_rarity         BOOLEAN,           --   … its rarity (new:rarity)
     new_frame          BOOLEAN,           --   … its frame (new:frame)
     new_flavor         BOOLEAN,           --   … its flavor text in its language (new:flavor)
-    new_language       BOOLEAN            --   … its language (new:language)
+    new_language       BOOLEAN,           --   … its language (new:language)
+    shown_language     BOOLEAN            -- the row of its printing (set, collector number) a search without lang:
+                                          -- reads: English, else the first language it was printed in
 );
 
 -- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/store/scryfall_objects.py):
