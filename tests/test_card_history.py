@@ -282,7 +282,16 @@ def test_unique_art_is_one_printing_per_illustration(db_2024: OracleDB, objects_
     assert len(lands) > len(by_artist)  # the file has cards with two illustrations by the same artist
 
 
-_RANKED = ("preference_rank", "new_art", "new_artist", "new_rarity", "new_frame", "new_flavor", "new_language")
+_RANKED = (
+    "preference_rank",
+    "new_art",
+    "new_artist",
+    "new_rarity",
+    "new_frame",
+    "new_flavor",
+    "new_language",
+    "shown_language",
+)
 
 
 def test_a_database_built_before_the_printings_were_ranked_says_so_in_one_line(
@@ -299,7 +308,10 @@ def test_a_database_built_before_the_printings_were_ranked_says_so_in_one_line(
         for column in _RANKED:
             con.execute(f"ALTER TABLE printings DROP COLUMN {column}")
     with OracleDB(older) as db:
-        with pytest.raises(DatabaseOutdatedError, match=r"^older\.duckdb has no printing preference ranks \(built"):
+        with pytest.raises(
+            DatabaseOutdatedError,
+            match=r"^older\.duckdb has no (printing preference ranks|printings' shown languages) \(built",
+        ):
             db.search("is:foil")
         assert "Lightning Bolt" in db.search("bolt").get_column("name").to_list()  # card-level searches still answer
 
