@@ -123,3 +123,19 @@ def mcp_tool_json(db: Any, tool: str, arguments: dict[str, object]) -> Any:
     (content,) = result.content
     assert isinstance(content, TextContent)
     return json.loads(content.text)
+
+
+def one_answer(sock: socket.socket) -> tuple[bytes, bytes]:
+    """The head and body of the next answer on a kept-alive connection (read to its Content-Length)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, f"the connection closed before an answer: {data[:200]!r}"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(int(line[15:]) for line in head.split(b"\r\n") if line[:15].lower() == b"content-length:")
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        assert chunk, "the connection closed within an answer"
+        body += chunk
+    return head, body[:length]

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from oracle_tools.decks.checker import MAX_DECK_LINES, MAX_DECK_NAMES
 from oracle_tools.interfaces.cli import main
 
-from oracle_server import Server
+from oracle_server import Server, one_answer
 
 ONE_MB_DECK = "4 Lightning Bolt\n" * 61_000  # 1,037,000 bytes: just under the server's 1 MiB body limit
 
@@ -118,22 +118,6 @@ def test_the_mcp_tool_refuses_a_long_deck_before_reading_it(sample_db_path: Path
     assert result.is_error and "decklist: more than 2,000 card lines" in result.content[0].text
 
 
-def _one_answer(sock: socket.socket) -> tuple[int, bytes]:
-    """The status and body of the next answer on a keep-alive connection (its Content-Length read)."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        assert chunk, f"the connection closed before an answer: {data[:200]!r}"
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = next(int(line[15:]) for line in head.split(b"\r\n") if line[:15].lower() == b"content-length:")
-    while len(body) < length:
-        chunk = sock.recv(65536)
-        assert chunk, "the connection closed within an answer"
-        body += chunk
-    return int(head[9:12]), body[:length]
-
-
 def test_a_deck_body_past_the_line_limit_is_answered_before_the_rest_is_sent(server: Server) -> None:
     """The server reads a deck check's body only as far as its 2,001st card line: the 413 comes while most of a 1 MB
     body is still unsent (it waited for all of it, then decoded and scanned every byte: a client that never sent
@@ -150,14 +134,16 @@ def test_a_deck_body_past_the_line_limit_is_answered_before_the_rest_is_sent(ser
             b"POST /decks/check?format=modern HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
             b"Content-Length: %d\r\n\r\n" % len(body) + head
         )
-        status, answer = _one_answer(sock)
+        answered, answer = one_answer(sock)
+        status = int(answered[9:12])
         assert status == 413 and json.loads(answer) == whole.json()
         small = b"4 Lightning Bolt\n56 Mountain\n"
         sock.sendall(
             body[len(head) :] + b"POST /decks/check?format=modern HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             b"Content-Length: %d\r\n\r\n" % len(small) + small
         )
-        status, answer = _one_answer(sock)
+        answered, answer = one_answer(sock)
+        status = int(answered[9:12])
         assert status == 200 and json.loads(answer)["legal"] is True
 
 

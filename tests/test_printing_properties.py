@@ -10,14 +10,12 @@ judge (as deck check's cannot_judge); a database where no printing has the field
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from sample_objects import sample_objects
 
 from oracle_tools import OracleDB
 from oracle_tools.search import UnsupportedKeywordError
@@ -25,18 +23,7 @@ from oracle_tools.search import UnsupportedKeywordError
 if TYPE_CHECKING:
     from oracle_server import Server
 
-SAMPLE = Path(__file__).parent.parent / "oracle_tools" / "data" / "sample"
-CARD_FILES = ("alternate-names.json.gz", "cards-2019.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz",
-              "foreign.json.gz")  # fmt: skip
-
-
-@cache
-def _objects() -> tuple[dict[str, Any], ...]:
-    out: list[dict[str, Any]] = []
-    for name in CARD_FILES:
-        with gzip.open(SAMPLE / name, "rt", encoding="utf-8") as fh:
-            out.extend(json.load(fh))
-    return tuple(out)
+_objects = sample_objects
 
 
 def _finishes(o: dict[str, Any]) -> list[str]:

@@ -25,7 +25,7 @@ from oracle_tools.db import MAX_BATCH_NAMES
 from oracle_tools.interfaces.serve import limits
 from oracle_tools.interfaces.serve.app import BODIES_PER_CLIENT, BODY_TIMEOUT
 
-from oracle_server import Server
+from oracle_server import Server, one_answer
 
 
 @pytest.fixture(scope="module")
@@ -805,20 +805,6 @@ def test_a_refused_request_line_logs_nothing() -> None:
     assert not [line for line in lines if "Invalid HTTP request" in line], lines
 
 
-def _one_answer(sock: socket.socket) -> tuple[bytes, bytes]:
-    """The head and body of the next answer on a kept-alive connection (its Content-Length)."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        assert chunk, f"the connection closed before an answer: {data[:200]!r}"
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = int(next(h for h in head.lower().split(b"\r\n") if h.startswith(b"content-length:")).split(b":")[1])
-    while len(body) < length:
-        body += sock.recv(65536)
-    return head, body
-
-
 def _deck_post(body: bytes) -> bytes:
     return (
         b"POST /decks/check?format=modern HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
@@ -861,7 +847,7 @@ def test_refused_bodies_are_answered_within_their_addresses_budget(
 
     def refused(sock: socket.socket) -> bytes:
         sock.sendall(_deck_post(big))
-        head, body = _one_answer(sock)
+        head, body = one_answer(sock)
         assert head.startswith(b"HTTP/1.1 413 "), head
         assert "more than 2,000 card lines" in json.loads(body)["details"]
         return head.lower()
@@ -878,7 +864,7 @@ def test_refused_bodies_are_answered_within_their_addresses_budget(
         for _ in range(3):  # at once, then each after its wait for the budget: the connection goes on
             assert b"connection: close" not in refused(sock)
         sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        assert _one_answer(sock)[0].startswith(b"HTTP/1.1 200 ")
+        assert one_answer(sock)[0].startswith(b"HTTP/1.1 200 ")
 
     monkeypatch.setattr(limits, "DRAIN_RATE", 1.0)  # a byte a second: next to nothing more
     monkeypatch.setattr(limits, "DRAIN_WAIT", 0.0)  # so that past the budget is far past it
