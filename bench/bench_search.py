@@ -67,10 +67,12 @@ def cards(where: str) -> str:
 WHERE c.is_card AND {where} ORDER BY {ORDER}"""
 
 
-def prints(where: str) -> str:
-    """A printing-level query by hand: the preferred printing among those that match."""
+def prints(where: str, *, every_language: bool = False) -> str:
+    """A printing-level query by hand: the preferred printing among those that match, each printing read in its
+    shown language (documented column printings.shown_language) unless the query names a language."""
+    shown = "" if every_language else "p.shown_language AND "
     return f"""WITH m AS (SELECT p.* FROM cards c JOIN printings p ON p.oracle_id = c.oracle_id
-           WHERE c.is_card AND NOT coalesce(p.set_type = 'memorabilia', false) AND {where}
+           WHERE c.is_card AND NOT coalesce(p.set_type = 'memorabilia', false) AND {shown}{where}
            QUALIFY row_number() OVER (PARTITION BY p.oracle_id ORDER BY {PREF}) = 1)
 SELECT {COLUMNS} FROM m p JOIN cards c USING (oracle_id) ORDER BY {ORDER}"""
 
@@ -181,7 +183,11 @@ QUERIES: list[tuple[str, str, bool]] = [
         False,
     ),
     ("a:avon t:land", prints("contains(lower(p.artist), 'avon') AND contains(lower(c.type_line), 'land')"), False),
-    ("lang:ja t:goblin", prints("p.lang = 'ja' AND contains(lower(c.type_line), 'goblin')"), False),
+    (
+        "lang:ja t:goblin",
+        prints("p.lang = 'ja' AND contains(lower(c.type_line), 'goblin')", every_language=True),
+        False,
+    ),
     (
         "t:creature o:/^{T}:/",
         cards(
