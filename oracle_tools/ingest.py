@@ -1423,7 +1423,9 @@ def _rank_kept_printings(con: duckdb.DuckDBPyConnection) -> None:
         return
     text = re.sub(r"--[^\n]*", "", sqlfiles.load("build_printings.sql"))
     ranked = text[text.index("row_number() OVER (") : text.index("AS shown_language") + len("AS shown_language")]
-    ranked = ranked.replace("PARTITION BY oid", "PARTITION BY oracle_id").replace('PARTITION BY "set"', "PARTITION BY set_code")
+    ranked = ranked.replace("PARTITION BY oid", "PARTITION BY oracle_id").replace(
+        'PARTITION BY "set"', "PARTITION BY set_code"
+    )
     columns = re.findall(r"\bAS (\w+)\s*(?:,|$)", ranked)
     assignments = ", ".join(f"{column} = r.{column}" for column in columns)
     con.execute(
