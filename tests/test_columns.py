@@ -57,6 +57,7 @@ NOT_IN_CARD_OBJECTS = {
         "new_frame": "likewise (new:frame)",
         "new_flavor": "likewise (new:flavor)",
         "new_language": "likewise (new:language)",
+        "shown_language": "for search: which row of a printing a search without lang: reads (computed at ingest)",
     },
 }
 

@@ -195,8 +195,9 @@ def test_the_exit_status_table_of_docs_cli_md_holds(sample_db_path: Path, tmp_pa
         assert "Error:" not in err and "Traceback" not in err, args
 
 
-def test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for(sample_db_path: Path) -> None:
-    """A person who starts `oracle-tools mcp` in a terminal is told it waits for an MCP client; one Ctrl-C ends it."""
+def test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for(sample_db_path: Path, tmp_path: Path) -> None:
+    """A person who starts `oracle-tools mcp` in a terminal is told it waits for an MCP client; one Ctrl-C ends it,
+    leaving nothing in the temporary folder."""
     import os
     import pty
     import signal
@@ -204,9 +205,12 @@ def test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for(sample_db_path
     import sys
 
     command = [sys.executable, "-m", "oracle_tools.interfaces.cli", "mcp", "--db", str(sample_db_path)]
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
     for stdin_is_terminal in (False, True):
         leader, follower = pty.openpty() if stdin_is_terminal else (None, subprocess.PIPE)
-        proc = subprocess.Popen(command, stdin=follower, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(command, stdin=follower, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         try:
             wait_until_idle(proc)  # started and waiting on stdin
             proc.send_signal(signal.SIGINT)
@@ -215,6 +219,7 @@ def test_mcp_stops_at_the_first_ctrl_c_and_says_what_it_waits_for(sample_db_path
             waiting = "waiting for an MCP client on standard input" in err
             assert waiting == stdin_is_terminal, err
             assert "Traceback" not in err
+            assert list(temp.iterdir()) == []
         finally:
             if proc.poll() is None:
                 proc.kill()

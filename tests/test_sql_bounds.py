@@ -71,31 +71,39 @@ def _address_space_limit(pid: int) -> int | None:
     return None if soft == "unlimited" else int(soft)
 
 
+def _resident_peak(pid: int) -> int:
+    """The high-water mark of process ``pid``'s resident memory so far (VmHWM), 0 once it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    line = next((line for line in status.splitlines() if line.startswith("VmHWM:")), None)
+    return int(line.split()[1]) * 1024 if line else 0
+
+
 def test_memory_blow_up_peak_stays_under_the_limit(sample_db_path: Path) -> None:
-    """Peak resident memory of the command and its child (Linux's wait4 gives the largest of the tree's reaped
-    processes) stays within the child's address-space limit: what it mapped once connected, --memory-limit and
-    ALLOWANCE. The mapping differs between machines (thread stacks, allocator arenas), so the limit is read from
-    the child rather than assumed. The child is gone after."""
+    """The child's address space is bounded by what it mapped once connected, --memory-limit and ALLOWANCE (read
+    from the child, since its own mapping differs between machines: thread stacks, allocator arenas), and its
+    resident peak, watched while it runs, stays under that bound; unbounded, the same query peaked at 1.3 GB and
+    answered. (The command's own rusage is no measure: a process forked from a large test process keeps that
+    process's resident peak as its own through exec.) The child is gone after."""
     command = [sys.executable, "-m", "oracle_tools.interfaces.cli", "sql", REPEATED, "--memory-limit", "300MB"]
-    proc = subprocess.Popen([*command, "--db", str(sample_db_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stderr is not None and proc.stdout is not None
+    proc = subprocess.Popen(
+        [*command, "--db", str(sample_db_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     children = _children_while_running(proc)
-    limit = None
-    while limit is None and not all(_gone(pid) for pid in children):
-        limit = next((found for pid in children if (found := _address_space_limit(pid)) is not None), None)
+    limit, peak = None, 0
+    while not all(_gone(pid) for pid in children):
+        for pid in children:
+            limit = _address_space_limit(pid) or limit
+            peak = max(peak, _resident_peak(pid))
         time.sleep(0.001)  # a poll of /proc, not a wait for time to pass
-    err = proc.stderr.read().decode()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stdout.close()
-    proc.stderr.close()
+    _out, err = proc.communicate(timeout=300)
     assert proc.returncode == 2 and err == MEMORY_LINE, err
-    # unbounded, the same query peaked at 1.3 GB and answered; the child's own mapping was 250-400 MB here
     assert limit is not None, "the child ended before it was seen bounded"
     mapped = limit - size_bytes("300MB") - ALLOWANCE
-    assert 0 < mapped < 1024**3, mapped
-    assert usage.ru_maxrss * 1024 <= limit, (usage.ru_maxrss, limit)
-    assert all(_gone(pid) for pid in children)
+    assert 0 < mapped < 1024**3, mapped  # what the connected child had mapped: about 250-400 MB
+    assert 0 < peak <= limit, (peak, limit)
 
 
 def test_timeout_kills_the_child_even_when_the_query_ignores_its_interrupt(sample_db_path: Path) -> None:

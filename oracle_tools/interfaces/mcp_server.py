@@ -486,7 +486,11 @@ def run(db_path: str | Path, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -> 
 
     def stop(signum: int, frame: object) -> None:
         # The SDK reads stdin in a worker thread that a cancelled event loop cannot interrupt: without this the
-        # first Ctrl-C waited for one more input line. The database is read-only: nothing is left half-written.
+        # first Ctrl-C waited for one more input line. The database is read-only: nothing is left half-written; the
+        # sandbox's spill folder, which an exit function would remove, goes first.
+        from oracle_tools.store.sqlfiles import remove_spill_folder
+
+        remove_spill_folder()
         os._exit(130)
 
     previous = signal.signal(signal.SIGINT, stop)

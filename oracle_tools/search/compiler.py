@@ -1171,13 +1171,12 @@ def _is_printing(term: Term) -> bool:
     return kw.level == "printing"
 
 
-#: Without lang:, a search lists each printing once — one per set and collector number: the English one, else the
-#: first language by code (a printing the data hold only in other languages, such as the foreign printings of the
-#: sets after the 2019 dump) — as Scryfall lists "English or the printed language". A set's card_count counts the
-#: same (oracle_tools/scryfall/sets.py), so its search_uri finds card_count printings.
-#: Each printing (set, collector number) once, in English or the first language it was printed in: the row a
-#: search without lang: or include_multilingual reads, chosen at ingest (sql/build_printings.sql), so a query is
-#: judged on the object it shows, never on a foreign copy that lacks a field the English one has.
+#: Without lang: or include_multilingual, a search reads each printing once — one per set and collector number:
+#: the English object, else the first language by code (a printing the data hold only in other languages, such as
+#: the foreign printings of the sets after the 2019 dump) — as Scryfall lists "English or the printed language". The
+#: row is chosen at ingest (printings.shown_language, sql/build_printings.sql), so a query is judged on the object it
+#: shows, never on a foreign copy whose field differs. A set's card_count counts the same
+#: (oracle_tools/scryfall/sets.py), so its search_uri finds card_count printings.
 ONE_LANGUAGE_PER_PRINTING = "p.shown_language"
 
 
