@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 from starlette.requests import Request
@@ -41,9 +41,6 @@ from oracle_tools.names.resolver import Resolution
 from oracle_tools.scryfall import cardjson, lookups
 from oracle_tools.text.counts import counted
 from oracle_tools.text.matching import did_you_mean, names_listed
-
-if TYPE_CHECKING:
-    pass
 
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
