@@ -11,9 +11,9 @@ each target:
   * batch: every 2019 Modern, Legacy and Pauper deck in ../shared/realdata/decks (Spigushe mtgtop8
     caches) through ``db.check_decks``: from parsed Decklists, and from the files (parse + check).
     Target >= 1,000 decks per second.
-  * per format (issue 14): all ~3,050 real decks of every source checked against each format, the first call
+  * per format: all ~3,050 real decks of every source checked against each format, the first call
     of a fresh OracleDB and warm, beside the same first call with names looked up one at a time (the
-    pre-issue-14 way, whose per-name fuzzy search made whichever format ran first ~14x slower).
+    older way, whose per-name fuzzy search made whichever format ran first ~14x slower).
     Target >= 5,000 decks per second.
   * how many entries did not resolve (unknown_card), and the top unknown names.
 """
@@ -156,7 +156,7 @@ def main() -> None:
         f"\nper format: all {len(every):,} real decks of ../shared/realdata/decks checked against each format "
         f"(target >= 5,000 decks/s warm). 'first' = the first check_decks of a fresh OracleDB (checker built, "
         f"names not yet seen: ~2,000 distinct unknown names need suggestions); 'warm' = median of {args.repeat} "
-        f"more; 'one by one' = the same first call with the names looked up one at a time (as before issue 14)"
+        f"more; 'one by one' = the same first call with the names looked up one at a time (the older way)"
     )
     print(f"  {'format':<10} {'first':>10} {'warm':>10} {'one by one':>11} {'problems':>9}")
     for fmt in PER_FORMAT:
@@ -175,7 +175,7 @@ def main() -> None:
                 )
             fresh.close()
         first, warm, one_by_one = row
-        # the target (issue 14) is warm: "same decks, same machine, warm"; 'first' also pays for ~2,000 unknown
+        # the target is warm: "same decks, same machine, warm"; 'first' also pays for ~2,000 unknown
         # names' suggestions and loading the format's legalities, shown for information
         ok = "ok" if warm >= 5000 else "MISSED"
         print(f"  {fmt:<10} {first:>8,.0f}/s {warm:>8,.0f}/s {one_by_one:>9,.0f}/s {frame.height:>9,}  {ok}")

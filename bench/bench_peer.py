@@ -1,4 +1,4 @@
-"""oracle-tools beside the lightest installable peer, scry-terminal (issue 55), on the same input and work.
+"""oracle-tools beside the lightest installable peer, scry-terminal, on the same input and work.
 
     python bench/bench_peer.py [--tree DIR] [--runs N] [--full-db PATH]
 

@@ -1,4 +1,4 @@
-"""The quality bar of issue 15 (name_references, CR 201.5 / 201.5c), measured on real data.
+"""The quality bar of name_references (names in rules text, CR 201.5 / 201.5c), measured on real data.
 
     python bench/bench_references.py [--db PATH]
 

@@ -1,4 +1,4 @@
-"""Search (issue 12): warm median time of 30 typical Scryfall queries through ``OracleDB.search`` beside the
+"""Search: warm median time of 30 typical Scryfall queries through ``OracleDB.search`` beside the
 same queries hand-written as SQL (same answers, checked) measured in the same run.
 
 Database: every real file — the 2019 Scryfall dump + the 2024 file + the foreign printings derived from

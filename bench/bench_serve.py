@@ -1,4 +1,4 @@
-"""Throughput and latency of ``oracle-tools serve`` on the database of all the real files (issue 13).
+"""Throughput and latency of ``oracle-tools serve`` on the database of all the real files.
 
     python bench/bench_serve.py [--db PATH] [--seconds 6] [--clients 16] [--procs 4] [--workers 1] [--rebuild]
 

@@ -257,7 +257,7 @@ ATTACKERS = ("poisoning search", "endless request line", "512 idle sockets", "1 
 
 
 def attacker(kind: str, port: int, stop_at: float, seen: list[int]) -> list[threading.Thread]:
-    """The threads of one attacker of issue 50 (items 1-4), each at work until ``stop_at``; ``seen`` gets the
+    """The threads of one attacker (poisoning searches, endless request lines, idle sockets, deck bodies), each at work until ``stop_at``; ``seen`` gets the
     statuses it is answered (0: cut off, or no answer)."""
 
     def poison() -> None:

@@ -1116,7 +1116,7 @@ def _queries_of_decks(db_path: Path, count: int) -> list[str]:
 
 
 def test_one_deck_at_a_time_costs_what_its_names_cost(sample_db_path: Path) -> None:
-    # Issue 55: each deck checked one at a time reads its own cards, not again what a batch reads once: a format's
+    # Each deck checked one at a time reads its own cards, not again what a batch reads once: a format's
     # legalities are read whole from the second deck on (not per deck for each format met so far), and the meld
     # results and back faces a resolved name may be (CR 712.4b, 712.8a) come from one read of the faces' roles, not
     # one query per name.

@@ -89,7 +89,7 @@ def test_never_writes_the_database(sample_db: OracleDB, sample_db_path: Path, tm
     ],
 )
 def test_export_query_runs_in_the_sandbox(sample_db: OracleDB, tmp_path: Path, query: str) -> None:
-    """Issue 10: the export's query runs on the sandboxed connection, so it cannot read other files either."""
+    """The export's query runs on the sandboxed connection, so it cannot read other files either."""
     out = tmp_path / "leak.csv"
     with pytest.raises(OracleToolsError, match="export failed: Permission Error"):
         sample_db.export(None, out, sql=query)

@@ -1,5 +1,4 @@
-"""Issue 10 (hardening): the sandboxed `sql`, one-line errors instead of tracebacks, safe .dek parsing,
-the packaged version. Each test failed before the fix it covers."""
+"""Hardening: the sandboxed `sql`, one-line errors instead of tracebacks, safe .dek parsing, the packaged version."""
 
 from __future__ import annotations
 
@@ -807,7 +806,7 @@ def test_searches_run_in_the_sandbox(sample_db_path: Path, monkeypatch: pytest.M
 
 
 def test_every_shipped_file_is_in_the_wheel() -> None:
-    """Issue 10.1: the wheel lacked data/ (found through Path(__file__).parents[1]). Every non-Python file in the
+    """The package ships its data inside it: every non-Python file in the
     package folder matches a [tool.setuptools.package-data] pattern, so `python -m build` puts it in the wheel
     (.ci/run then installs that wheel outside the checkout and runs `ingest --sample` + `resolve`)."""
     patterns: dict[str, list[str]] = _pyproject()["tool"]["setuptools"]["package-data"]

@@ -443,7 +443,7 @@ def test_a_fresh_resolve_token_or_deck_check_imports_only_their_own_job(sample_d
 
 
 def test_many_single_lookups_build_the_name_index_without_polars(sample_db_path: Path) -> None:
-    # Issue 55: a process resolving names one at a time past the point queries builds the in-memory index (dicts);
+    # A process resolving names one at a time past the point queries builds the in-memory index (dicts);
     # Polars (and DuckDB's Python layer) load with the first batch (resolve_many), not with the index
     code = (
         "import sys\nfrom oracle_tools import OracleDB\n"

@@ -1,4 +1,4 @@
-"""Issue 50, item 1: a search that fails leaves nothing behind. DuckDB 2.x keeps the result of a statement that
+"""A search that fails leaves nothing behind. DuckDB 2.x keeps the result of a statement that
 failed, was stopped by a time limit or interrupted open on its connection, and then refuses every later query of
 that connection ("Resource In Use Error: connection has an unfinished result from execute()"): one bad search made
 every later search of ``OracleDB.search()``, or of the server's worker thread, fail. Each kind of failure is
