@@ -214,7 +214,7 @@ def test_dek_bomb_without_xml_declaration_is_a_parse_error(tmp_path: Path) -> No
 
 
 def test_utf16_dek_reads_and_its_bomb_is_refused(tmp_path: Path) -> None:
-    """The file is decoded before parsing, so its `encoding="utf-16"` declaration no longer makes expat fail."""
+    """The file is decoded before parsing, so its `encoding="utf-16"` declaration does not make expat fail."""
     from oracle_tools.decks.decklist import read_decklist
 
     decl = '<?xml version="1.0" encoding="utf-16"?>\n'

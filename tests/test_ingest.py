@@ -376,7 +376,7 @@ def test_a_failing_step_on_the_second_connection_keeps_the_old_database(
     small_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The rules are stored on a second connection while the cards are staged (a faster ingest). A failure there
-    # fails the ingest as one on the first would, and the old database stays. (A bad rules file no longer gets
+    # fails the ingest as one on the first would, and the old database stays. (A bad rules file does not get
     # that far: it is refused before any card file is opened, test_ingest_safety.py.)
     import duckdb
 

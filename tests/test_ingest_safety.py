@@ -504,9 +504,9 @@ _SIGNAL_AT = {
 def test_a_signal_once_the_new_database_is_in_place_lets_the_ingest_finish(
     db: Path, small_files: list[Path], point: str, signame: str
 ) -> None:
-    """Once the new database is swapped in the run has succeeded: a signal then no longer stops it. Before, a
-    SIGTERM after the report's line ended the process with 143 and nothing on stderr (docs/cli.md: 143 keeps the
-    old database, but the new one was in place), and a Ctrl-C said "nothing was replaced"."""
+    """Once the new database is swapped in the run has succeeded: a signal then does not stop it: exit 143
+    would say the old database was kept (docs/cli.md) while the new one is in place, and a Ctrl-C must not say
+    "nothing was replaced"."""
     code = _SIGNAL_AT[point].format(sig=signame) + "from oracle_tools.interfaces.cli import main\nmain()\n"
     done = subprocess.run(
         [sys.executable, "-c", code, *_ingest_small(small_files), "--db", str(db)],

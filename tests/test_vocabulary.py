@@ -30,7 +30,7 @@ def test_card_types_are_cr_205_2a() -> None:
 
 def test_supertypes_are_cr_205_4a_and_macros_sql_agrees() -> None:
     # CR 205.4a: basic, legendary, ongoing, snow, world. Elite and Host (Un-set words) are not among them:
-    # macros.sql used to call them supertypes; the stored CR decides.
+    # macros.sql reads the same list; the stored CR decides.
     assert vocabulary.supertypes() == ("Basic", "Legendary", "Ongoing", "Snow", "World")
     assert _sql_list("supertypes_of", "IN") == set(vocabulary.supertypes())
     # card_types_of drops every supertype (and 'Token', not a card type) from the words before the dash.
