@@ -743,14 +743,6 @@ def test_notebooks_extra_covers_what_the_notebooks_import() -> None:
     assert missing == {}, f"imported by notebooks but in neither dependencies nor the notebooks extra: {missing}"
 
 
-def test_dead_code_is_gone() -> None:
-    from oracle_tools.names import index
-    from oracle_tools.store import sqlfiles
-
-    assert not hasattr(sqlfiles, "query")  # parsed sql/queries.sql, which does not exist
-    assert not hasattr(index, "NameSet")
-
-
 # -- every connection that runs user-derived SQL is the sandbox (search, the HTTP server, MCP) ----------
 
 
