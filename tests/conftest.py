@@ -355,25 +355,6 @@ def sample_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "sample.duckdb"
 
 
-@pytest.fixture
-def built_before(sample_db_path: Path, tmp_path: Path) -> Callable[..., Path]:
-    """``built_before("TABLE name_suggestions", "VIEW token_catalog")``: a copy of the sample database as an
-    older version built it, without those layers (what the "database built before this table" checks meet)."""
-    import shutil
-
-    import duckdb
-
-    def copy_without(*drops: str) -> Path:
-        older = tmp_path / "older.duckdb"
-        shutil.copy(sample_db_path, older)
-        with duckdb.connect(str(older)) as con:
-            for drop in drops:
-                con.execute(f"DROP {drop}")
-        return older
-
-    return copy_without
-
-
 @pytest.fixture(scope="session")
 def sample_db(sample_db_path: Path) -> Iterator[OracleDB]:
     from oracle_tools import OracleDB

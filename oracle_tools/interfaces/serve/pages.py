@@ -596,11 +596,7 @@ def token_catalog(db: OracleDB, generation: Generation | None) -> dict[str, list
 
     def build() -> dict[str, list[dict[str, Any]]]:
         by_name: dict[str, list[dict[str, Any]]] = {}
-        try:
-            rows = db.token_list().to_dicts()
-        except OracleToolsError:  # a database built before the token catalog
-            rows = []
-        for row in rows:
+        for row in db.token_list().to_dicts():
             by_name.setdefault(normalize(row["name"]), []).append(row)
         return by_name
 
