@@ -83,10 +83,11 @@ def test_a_newer_database_is_one_line(built_with: Callable[[int | None], Path]) 
 
 
 def test_a_server_whose_file_becomes_older_answers_503_with_the_line(
-    built_with: Callable[[int | None], Path], sample_db_path: Path, tmp_path: Path
+    built_with: Callable[[int | None], Path], sample_db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Over HTTP a 503 in Scryfall's error shape, as for a missing or damaged database (the server's file, no mistake
-    of the client's), naming the file by its name only; the server answers again once the file is rebuilt."""
+    of the client's), naming the file by its name only; the file is tried once (one warning), not at every request;
+    the server answers again once the file is rebuilt."""
     from starlette.testclient import TestClient
 
     from oracle_tools.interfaces.serve.app import create_app
@@ -107,6 +108,9 @@ def test_a_server_whose_file_becomes_older_answers_503_with_the_line(
                 "details": older_line(served.name),
             }
             assert str(tmp_path) not in answer.text
+        assert [r.getMessage() for r in caplog.records].count(
+            f"{older_line(served.name)}; every request is answered so until the file is replaced"
+        ) == 1
         shutil.copy(sample_db_path, served.with_suffix(".new"))
         os.replace(served.with_suffix(".new"), served)
         assert client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200

@@ -427,6 +427,8 @@ class Store:
         self.open_error: str | None = None
         #: the new file is of another schema version (store/schema_version.py): every request answers its line
         self.outdated: DatabaseOutdatedError | None = None
+        #: the file that could not be opened: tried again once it changes, not at every request
+        self.failed_identity: tuple[int, int, int, int] | None = None
         self.active = 0
         self._reload_requested = False
         self._swap_task: asyncio.Task[None] | None = None
@@ -453,7 +455,7 @@ class Store:
         identity = file_identity(self.path)
         if identity is None:  # between unlink and rename, or removed: keep answering from the open file
             return False
-        current = self.generation.identity if self.generation is not None else None
+        current = self.generation.identity if self.generation is not None else self.failed_identity
         return identity != current
 
     async def acquire(self) -> Generation:
@@ -491,11 +493,13 @@ class Store:
                 self.generation = self._open()
                 self.open_error = None
                 self.outdated = None
+                self.failed_identity = None
                 log.info("database %s reopened (generation %d)", self.path, self._number)
             except Exception as exc:  # a bad new file: answer 503 until it changes again
                 from oracle_tools.store.sqlfiles import damaged_database
 
                 self.generation = None
+                self.failed_identity = file_identity(self.path)
                 damaged = damaged_database(exc, self.path)
                 if isinstance(exc, DatabaseOutdatedError):  # a database of another version: rebuild it
                     self.open_error, self.outdated = str(exc), exc
