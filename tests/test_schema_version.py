@@ -68,7 +68,7 @@ def test_an_older_database_is_one_line_in_the_library_and_the_cli(built_with: Ca
             assert str(raised.value) == line and raised.value.exit_status == 2 and raised.value.http_status == 503
             with pytest.raises(DatabaseOutdatedError, match=re.escape(line)):
                 db.search("t:goblin")  # the sandboxed connection checks it too
-        for argv in (["resolve", "Fire // Ice"], ["search", "t:goblin"], ["refs", "Tarmogoyf"]):
+        for argv in (["resolve", "Fire // Ice"], ["search", "t:goblin"], ["refs", "Tarmogoyf"], ["sql", "SELECT 1"]):
             result = CliRunner().invoke(main, [*argv, "--db", str(older)])
             assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"error: {line}\n"), argv
 
