@@ -70,15 +70,14 @@ class CardFacts:
     scans its whole table: 20-90 ms a card on the real data, most of a first-seen card page."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        self.tables: dict[str, _Grouped | None] = {
+        self.tables: dict[str, _Grouped] = {
             kind: _Grouped(con.sql(sql).pl(), _CARD_FACTS_KEY.get(kind, "oracle_id"))
             for kind, sql in _CARD_FACTS_SQL.items()
         }
         #: cards with a recorded change
-        self.changed: set[str] | None = {
+        self.changed: set[str] = {
             oid for (oid,) in con.execute("SELECT DISTINCT oracle_id FROM changes").fetchall()
         }
 
-    def rows(self, kind: str, oracle_id: str) -> list[dict[str, Any]] | None:
-        table = self.tables[kind]
-        return table.rows(oracle_id) if table is not None else None
+    def rows(self, kind: str, oracle_id: str) -> list[dict[str, Any]]:
+        return self.tables[kind].rows(oracle_id)

@@ -458,7 +458,7 @@ def card_page_context(
         choose.append(
             {"phrase": words, "asker": asker, "verdicts": [db.choose_name(face, phrase) for face in face_names]}
         )
-    if facts is not None and facts.changed is not None and oracle_id not in facts.changed:
+    if facts is not None and oracle_id not in facts.changed:
         history: dict[str, Any] | None = {"total": 0, "groups": []}  # nothing recorded: no query needed
     else:
         history = _card_history(db, name)
