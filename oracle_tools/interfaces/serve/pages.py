@@ -507,7 +507,8 @@ def mentions_once(mentions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _card_history(db: OracleDB, name: str) -> dict[str, Any] | None:
-    """The card's own changes (``changes --card``), each text change with its word diff; None: no history kept."""
+    """The card's own changes (``changes --card``), each text change with its word diff; None: they could not be
+    read (its name names several cards, say)."""
     from oracle_tools.history.changes import word_diff
 
     try:
