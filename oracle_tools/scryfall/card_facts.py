@@ -75,9 +75,7 @@ class CardFacts:
             for kind, sql in _CARD_FACTS_SQL.items()
         }
         #: cards with a recorded change
-        self.changed: set[str] = {
-            oid for (oid,) in con.execute("SELECT DISTINCT oracle_id FROM changes").fetchall()
-        }
+        self.changed: set[str] = {oid for (oid,) in con.execute("SELECT DISTINCT oracle_id FROM changes").fetchall()}
 
     def rows(self, kind: str, oracle_id: str) -> list[dict[str, Any]]:
         return self.tables[kind].rows(oracle_id)
