@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, BinaryIO, overload
 from oracle_tools.errors import (
     ArgumentError,
     DatabaseMissingError,
-    DatabaseOutdatedError,
     DecklistError,
     NameNotFoundError,
     NotFoundError,
@@ -304,12 +303,7 @@ class OracleDB:
     # -- tables and SQL -----------------------------------------------------------------------
 
     def tables(self) -> list[str]:
-        return [
-            t
-            for (t,) in self.con.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1"
-            ).fetchall()
-        ]
+        return sqlfiles.table_names(self.con, views=True)
 
     def frame(self, table: str, *, lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
         """A whole table or view as a Polars frame (``lazy=True`` for a LazyFrame)."""
@@ -436,9 +430,7 @@ class OracleDB:
                     "SELECT layout, count(*) FROM cards WHERE layout NOT IN (SELECT layout FROM layouts) "
                     "GROUP BY layout ORDER BY layout"
                 ).fetchall()
-            )
-            if sqlfiles.has_table(con, "layouts")
-            else {},
+            ),
             "object_kinds": dict(
                 con.execute("SELECT object_kind, count(*) FROM cards GROUP BY 1 ORDER BY 2 DESC").fetchall()
             ),
@@ -519,9 +511,7 @@ class OracleDB:
             if not found.ok:
                 raise NameNotFoundError(found.miss_message(), ambiguous=found.status == "ambiguous")
             oracle_id = found.oracle_id
-        return _changes.selection(
-            self.con, since=since, run=run, format=format, oracle_id=oracle_id, db_name=str(self.path)
-        )
+        return _changes.selection(self.con, since=since, run=run, format=format, oracle_id=oracle_id)
 
     def changes(
         self,
@@ -914,8 +904,6 @@ class OracleDB:
         111.4 / 111.9), object (Scryfall token objects) — with rule, characteristics and creators.
         With ``name`` (any spelling: case, accents, punctuation as ``resolve`` normalizes them) only that
         name's rows, every kind of it (Gold: predefined 111.10c, Gild's effect-defined Gold, the object)."""
-        if not sqlfiles.has_table(self.con, "token_catalog"):
-            raise DatabaseOutdatedError(self.path.name, "token_catalog view")
         catalog = self.sql("SELECT * FROM token_catalog ORDER BY name, kind")
         if name is None:
             return catalog
@@ -945,8 +933,6 @@ class OracleDB:
         Raises OracleToolsError for a name that is no card's."""
         from oracle_tools.names import references as _references
 
-        if not sqlfiles.has_table(self.con, "name_references"):
-            raise DatabaseOutdatedError(self.path.name, "name_references table")
         found = self.resolve(_name_argument(name, "name"))
         if not found.ok or found.oracle_id is None:
             raise NameNotFoundError(found.miss_message(), ambiguous=found.status == "ambiguous")

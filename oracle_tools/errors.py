@@ -71,16 +71,28 @@ class ConstraintError(OracleToolsError):
 
 
 class DatabaseOutdatedError(OracleToolsError):
-    """The database was built by an older version, before a table (or view) a question reads: rebuilding it with
-    ``oracle-tools ingest`` answers. Over HTTP a 503: the server's database lacks it, no mistake of the client's
-    (Scryfall's errors: 4XX for the request, 5XX for the server). The message names the database by its file name
-    only, as ``/health`` does: the same line through every door, no folder of the server's told to any origin."""
+    """The database was built by another version of oracle-tools than this one, whose schema version
+    (store/schema_version.py) it does not carry: rebuilding it with ``oracle-tools ingest`` answers. Over HTTP a 503:
+    the server's database, no mistake of the client's (Scryfall's errors: 4XX for the request, 5XX for the server).
+    The message names the database by its file name only, as ``/health`` does: the same line through every door,
+    no folder of the server's told to any origin."""
 
     http_status = 503
 
-    def __init__(self, db_name: str, what: str) -> None:
-        super().__init__(f"{db_name} has no {what} (built before it existed); rebuild it with `oracle-tools ingest`.")
-        self.what = what
+    def __init__(self, db_name: str, built: int | None, reads: int) -> None:
+        if built is not None and built > reads:
+            line = (
+                f"{db_name} was built by a newer oracle-tools (schema {built}, this one reads {reads}); upgrade "
+                "oracle-tools, or rebuild it with this one's `oracle-tools ingest`"
+            )
+        else:
+            found = f"schema {built}" if built is not None else "no schema version"
+            line = (
+                f"{db_name} was built by an older oracle-tools ({found}, this one reads {reads}); rebuild it with "
+                "`oracle-tools ingest`"
+            )
+        super().__init__(line)
+        self.built, self.reads = built, reads
 
 
 class NameNotFoundError(OracleToolsError):

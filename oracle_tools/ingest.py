@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 import duckdb
 from tqdm import tqdm
 
-from oracle_tools.errors import IngestError
+from oracle_tools.errors import DatabaseOutdatedError, IngestError
 from oracle_tools.scryfall import sets as _sets
-from oracle_tools.store import card_fields, limits, scryfall_objects, sqlfiles, userfiles
+from oracle_tools.store import card_fields, limits, schema_version, scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 from oracle_tools.store.stopping import StopOnSignals, Stopped
 from oracle_tools.store.userfiles import printable
@@ -860,6 +860,7 @@ class Ingest:
         except duckdb.InvalidInputException:
             pass  # inside Jupyter without ipywidgets DuckDB refuses any progress-bar setting; it is cosmetic
         con.execute(sqlfiles.load("schema.sql"))
+        schema_version.write(con)
         con.execute(sqlfiles.load("macros.sql"))
         from oracle_tools.store import layouts
 
@@ -874,6 +875,8 @@ class Ingest:
                 Path(str(previous) + ".wal").unlink()
                 self.report.warnings.append(f"removed {previous}.wal, a write-ahead log that did not match it")
                 con.execute(f"ATTACH ? AS {PREVIOUS_CATALOG} (READ_ONLY)", [str(previous)])
+            if not card_files:
+                self._check_cards_can_be_kept(con)
             try:  # how many cards the replaced database holds (for _check_not_shrunk)
                 self._previous_cards = (
                     con.cursor()
@@ -927,9 +930,7 @@ class Ingest:
                     )
                 )
             else:
-                self._keep(con, CARD_TABLES)
-                _rank_kept_printings(con)
-                self._keep(con, scryfall_objects.TABLES, missing_ok=True)
+                self._keep(con, (*CARD_TABLES, *scryfall_objects.TABLES))
             # Each card's preferred printing and the per-face values searches compare: read by search and
             # cardjson only, so built while the names are read.
             second.submit(lambda c: c.execute(sqlfiles.load("preferred_printings.sql")))
@@ -965,12 +966,9 @@ class Ingest:
             bar.update(1)
         if previous is not None:
             con.execute(f"DETACH {PREVIOUS_CATALOG}")
-        self.report.tables = {
+        self.report.tables = {  # tables: counting the views costs ~0.1 s
             t: con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0]  # table names from the catalog
-            for (t,) in con.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
-                "AND table_type = 'BASE TABLE' ORDER BY 1"
-            ).fetchall()  # tables: counting the views costs ~0.1 s
+            for t in sqlfiles.table_names(con)
         }
 
     @staticmethod
@@ -1315,9 +1313,22 @@ class Ingest:
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
 
+    def _check_cards_can_be_kept(self, con: duckdb.DuckDBPyConnection) -> None:
+        """An ingest without card files keeps the cards of the database it replaces: only one of this schema
+        version holds them as this version builds them (store/schema_version.py); an older one is rebuilt from
+        card files instead, and nothing is replaced."""
+        found = sqlfiles.schema_version_of(con, PREVIOUS_CATALOG)
+        if found != schema_version.SCHEMA_VERSION:
+            line = str(DatabaseOutdatedError(self.db_path.name, found, schema_version.SCHEMA_VERSION))
+            raise IngestError(
+                f"{line} from card files (--sample, --bulk-file or the Scryfall API): an ingest without them keeps "
+                "its cards, which this version cannot. Nothing was replaced."
+            )
+
     def _keep(self, con: duckdb.DuckDBPyConnection, tables: Iterable[str], *, missing_ok: bool = False) -> None:
-        """Carry tables over from the previous database (an ingest of only rulings or rules); ``missing_ok``:
-        a table that databases built by older versions lack stays empty."""
+        """Carry tables over from the previous database (the cards of one of this schema version, for an ingest
+        of only rulings or rules; its rulings and set list otherwise); ``missing_ok``: a table that databases
+        built by older versions lack stays empty."""
         for table in tables:
             try:
                 con.execute(f"INSERT INTO main.{table} BY NAME SELECT * FROM {PREVIOUS_CATALOG}.main.{table}")
@@ -1359,10 +1370,7 @@ def _damage(path: Path) -> str | None:
     probe = duckdb.connect(":memory:")
     try:
         probe.execute("ATTACH ? AS damaged_probe (READ_ONLY)", [str(path)])
-        tables = probe.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'damaged_probe' AND schema_name = 'main'"
-        ).fetchall()
-        for (table,) in tables:  # names from the file's catalog, quoted
+        for table in sqlfiles.table_names(probe, catalog="damaged_probe"):  # names from the file's catalog, quoted
             quoted = '"' + table.replace('"', '""') + '"'
             probe.execute(f"SELECT max(hash(t)) FROM damaged_probe.main.{quoted} t").fetchall()
     except duckdb.Error as exc:
@@ -1412,24 +1420,6 @@ def _derive_keywords(con: duckdb.DuckDBPyConnection) -> None:
         f"CREATE TABLE {STAGE_CATALOG}.main.derived_keywords AS "
         "SELECT unnest($oids::VARCHAR[]) AS oid, unnest($keywords::VARCHAR[][]) AS keywords",
         {"oids": [oid for oid, _ in derived], "keywords": [keywords for _, keywords in derived]},
-    )
-
-
-def _rank_kept_printings(con: duckdb.DuckDBPyConnection) -> None:
-    """Printings kept from a database built before build_printings.sql ranked them (preference_rank, new_art …,
-    shown_language: what
-    search reads of a card's other printings) get those columns by the same rule: its own text, over the kept rows."""
-    if not con.execute("SELECT count(*) FROM printings WHERE preference_rank IS NULL").fetchall()[0][0]:
-        return
-    text = re.sub(r"--[^\n]*", "", sqlfiles.load("build_printings.sql"))
-    ranked = text[text.index("row_number() OVER (") : text.index("AS shown_language") + len("AS shown_language")]
-    ranked = ranked.replace("PARTITION BY oid", "PARTITION BY oracle_id").replace(
-        'PARTITION BY "set"', "PARTITION BY set_code"
-    )
-    columns = re.findall(r"\bAS (\w+)\s*(?:,|$)", ranked)
-    assignments = ", ".join(f"{column} = r.{column}" for column in columns)
-    con.execute(
-        f"UPDATE printings SET {assignments} FROM (SELECT id, {ranked} FROM printings) r WHERE printings.id = r.id"
     )
 
 

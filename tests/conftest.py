@@ -198,7 +198,6 @@ SLOW_TESTS = frozenset(
         "test_mcp.py::test_a_damaged_database_is_the_clis_line_from_every_tool",
         "test_mcp.py::test_a_runaway_search_is_a_tool_error",
         "test_mcp.py::test_calls_read_before_stdin_closes_are_answered_then_it_exits",
-        "test_name_references.py::test_a_database_built_before_the_table_is_the_same_line_through_every_door",
         "test_names.py::test_a_blank_is_a_word_of_the_name_through_every_door",
         "test_names.py::test_a_full_name_beats_other_cards_face_names",
         "test_names.py::test_a_name_with_a_bidi_override_resolves_by_its_visible_text",
@@ -211,6 +210,8 @@ SLOW_TESTS = frozenset(
         "test_rules_edges.py::test_one_oracle_card_from_a_converted_list_and_a_real_file",
         "test_rules_edges.py::test_two_real_cards_are_never_merged",
         "test_sample.py::test_duckdb_reads_it",
+        "test_schema_version.py::test_an_ingest_of_card_files_rebuilds_an_older_database_keeping_its_history",
+        "test_schema_version.py::test_serve_and_mcp_refuse_an_older_database_before_they_start",
         "test_scryfall_objects.py::test_a_download_whose_reader_stops_reading_is_cut_off",
         "test_scryfall_objects.py::test_a_printing_in_two_files_keeps_the_later_files_object",
         "test_scryfall_objects.py::test_an_ingest_of_rulings_alone_keeps_the_objects",
@@ -353,25 +354,6 @@ def sample_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     process as the real-data ones are (an ingest's peak, ~300 MB, stays out of the test process)."""
     folder = built_once(tmp_path_factory, "sample", lambda into: build_in_child(into / "sample.duckdb", sample=True))
     return folder / "sample.duckdb"
-
-
-@pytest.fixture
-def built_before(sample_db_path: Path, tmp_path: Path) -> Callable[..., Path]:
-    """``built_before("TABLE name_suggestions", "VIEW token_catalog")``: a copy of the sample database as an
-    older version built it, without those layers (what the "database built before this table" checks meet)."""
-    import shutil
-
-    import duckdb
-
-    def copy_without(*drops: str) -> Path:
-        older = tmp_path / "older.duckdb"
-        shutil.copy(sample_db_path, older)
-        with duckdb.connect(str(older)) as con:
-            for drop in drops:
-                con.execute(f"DROP {drop}")
-        return older
-
-    return copy_without
 
 
 @pytest.fixture(scope="session")

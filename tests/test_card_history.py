@@ -14,7 +14,7 @@ import gzip
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -280,70 +280,3 @@ def test_unique_art_is_one_printing_per_illustration(db_2024: OracleDB, objects_
     assert found.height == len(lands)
     by_artist = {(_oracle_id(o), o.get("artist")) for o in objects_2024 if "Land" in o.get("type_line", "")}
     assert len(lands) > len(by_artist)  # the file has cards with two illustrations by the same artist
-
-
-_RANKED = (
-    "preference_rank",
-    "new_art",
-    "new_artist",
-    "new_rarity",
-    "new_frame",
-    "new_flavor",
-    "new_language",
-    "shown_language",
-)
-
-
-def test_a_database_built_before_the_printings_were_ranked_says_so_in_one_line(
-    built_before: Callable[..., Path],
-) -> None:
-    """A printing-level search reads each printing's preference_rank (and new:X its new_X), computed at ingest: a
-    database built before them is told to rebuild, as for the other printing columns."""
-    import duckdb
-
-    from oracle_tools.errors import DatabaseOutdatedError
-
-    older = built_before()
-    with duckdb.connect(str(older)) as con:
-        for column in _RANKED:
-            con.execute(f"ALTER TABLE printings DROP COLUMN {column}")
-    with OracleDB(older) as db:
-        with pytest.raises(
-            DatabaseOutdatedError,
-            match=r"^older\.duckdb has no (printing preference ranks|printings' shown languages) \(built",
-        ):
-            db.search("is:foil")
-        assert "Lightning Bolt" in db.search("bolt").get_column("name").to_list()  # card-level searches still answer
-
-
-def test_printings_kept_from_an_older_database_are_ranked_by_the_same_rule(
-    built_before: Callable[..., Path], sample_db_path: Path
-) -> None:
-    """An ingest of only rulings keeps the cards and printings of the database it replaces; printings kept from one
-    built before preference_rank and new_X existed get them by the rule build_printings.sql computes them with."""
-    import duckdb
-
-    older = built_before()
-    with duckdb.connect(str(older)) as con:
-        for column in _RANKED:
-            con.execute(f"ALTER TABLE printings DROP COLUMN {column}")
-    sample = Path(__file__).resolve().parents[1] / "oracle_tools" / "data" / "sample"
-    OracleDB.ingest_files(older, [sample / "rulings.json.gz"]).close()
-    columns = ", ".join(("id", *_RANKED))
-    with duckdb.connect(str(sample_db_path), read_only=True) as built, duckdb.connect(str(older)) as kept:
-        expected = built.execute(f"SELECT {columns} FROM printings ORDER BY id").fetchall()
-        assert kept.execute(f"SELECT {columns} FROM printings ORDER BY id").fetchall() == expected
-        preferred = "SELECT * FROM preferred_printings ORDER BY oracle_id"
-        assert kept.execute(preferred).fetchall() == built.execute(preferred).fetchall()
-
-
-def test_is_unique_on_a_database_built_before_card_set_counts_says_so_in_one_line(
-    built_before: Callable[..., Path],
-) -> None:
-    """is:unique reads each card's number of sets, counted at ingest (table card_set_counts): a database built before
-    the table is told to rebuild."""
-    from oracle_tools.errors import OracleToolsError
-
-    older = r"^this database has no card_set_counts table \(built by an older"
-    with OracleDB(built_before("TABLE card_set_counts")) as db, pytest.raises(OracleToolsError, match=older):
-        db.search("is:unique")

@@ -115,7 +115,6 @@ def test_matches_real_scryfall_objects(realdata: Path, db_2024_path: Path) -> No
     whole objects were kept serves, and what completes a trimmed object), has the fields Scryfall gave it
     (the database of that file alone, so the Oracle text is the same)."""
     from oracle_tools import OracleDB
-    from oracle_tools.scryfall.cardjson import objects_from_tables
 
     source = realdata / "scryfall-search-2024-mh3-otj-fdn.json.gz"
     with gzip.open(source) as f:
@@ -326,29 +325,3 @@ def test_partner_with_a_name_is_partner_and_partner_with(sample_db: OracleDB) ->
         assert derive_keywords([text], vocabulary, names=[name]) == ["Partner", "Partner with"], name
     # a plain "Partner" line (CR 702.124a) stays Partner alone
     assert derive_keywords(["Partner"], vocabulary) == ["Partner"]
-
-
-def test_a_database_built_before_the_foil_and_etched_ids_still_serves_its_cards(
-    sample_db_path: Path, tmp_path: Path
-) -> None:
-    """A database an earlier version built has no printings.mtgo_foil_id or tcgplayer_etched_id: its card objects
-    are built without them, and a card is found by its MTGO or TCGplayer id as before (not an error)."""
-    import shutil
-
-    import duckdb
-
-    from oracle_tools.scryfall import lookups
-
-    older = tmp_path / "older.duckdb"
-    shutil.copy(sample_db_path, older)
-    with duckdb.connect(str(older)) as con:
-        for column in ("mtgo_foil_id", "tcgplayer_etched_id"):
-            con.execute(f"ALTER TABLE printings DROP COLUMN {column}")
-    counterspell_ema = "0c9a7cb0-5bff-48ff-b620-2838816ac9b5"  # MTGO id 60895
-    with OracleDB(sample_db_path) as now, OracleDB(older) as before:
-        assert card_objects(before.con, ids=[counterspell_ema]) == card_objects(now.con, ids=[counterspell_ema])
-        rebuilt = objects_from_tables(now.con, [counterspell_ema], None)[counterspell_ema]
-        assert rebuilt.pop("mtgo_foil_id") == 60896
-        assert objects_from_tables(before.con, [counterspell_ema], None)[counterspell_ema] == rebuilt
-        assert lookups.printing_by_id(before.con, "mtgo", 60895) == counterspell_ema
-        assert lookups.printing_by_id(before.con, "mtgo", 60896) is None  # the foil id was never read there

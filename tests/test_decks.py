@@ -12,11 +12,9 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import polars as pl
 import pytest
 from click.testing import CliRunner, Result
@@ -460,8 +458,6 @@ def test_deck_limit_is_read_at_the_named_mention() -> None:
     cid = "A deck can have any number of cards named Cid, Timeless Artificer."
     assert deck_limit_from_text(cid, ["Cid, Timeless Artificer"]) == math.inf
     assert deck_limit_from_text(cid, ["Cid"]) is None  # the text limits another name
-    # a database built before name_references: the checker reads the text instead
-    assert stored_deck_limits(duckdb.connect()) is None
 
 
 @pytest.mark.realdata
@@ -1011,12 +1007,10 @@ def test_a_json_deck_with_a_lone_surrogate_is_refused_in_one_true_line(tmp_path:
     assert "lone surrogate" in report["error"] and report["legal"] is False
 
 
-def test_the_legalities_header_is_read_from_what_the_ingest_stored(
-    sample_db_path: Path, built_before: Callable[..., Path]
-) -> None:
+def test_the_legalities_header_is_read_from_what_the_ingest_stored(sample_db_path: Path) -> None:
     """deck check's header ranked every printing of the database in each fresh process (about 45 MB of a 2-line
     deck check's 108 MB on the real data): the ingest stores which files give the cards their legalities, and the
-    header read from that table is the line the ranking gives; a database built before the table gets the same."""
+    header is read from that table."""
     with OracleDB(sample_db_path) as db:
         stored = db.con.execute("SELECT file, cards, newest_printing FROM legalities_files").fetchall()
         header = db.legalities_source()
@@ -1027,8 +1021,6 @@ def test_the_legalities_header_is_read_from_what_the_ingest_stored(
     assert header.startswith(f"legalities: {judged:,} cards; "), header
     for file, cards, _ in stored:
         assert f"{cards:,} cards from {Path(file).name}, data of " in header
-    with OracleDB(built_before("TABLE legalities_files")) as older:
-        assert older.legalities_source() == header
 
 
 @pytest.mark.realdata

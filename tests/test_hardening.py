@@ -818,31 +818,6 @@ def test_every_shipped_file_is_in_the_wheel() -> None:
         assert "parents[1]" not in path.read_text(encoding="utf-8"), path
 
 
-def test_a_missing_table_is_probed_without_aborting_a_transaction(sample_db: OracleDB) -> None:
-    # sqlfiles.has_table (the "database built before this table" checks) probes on a cursor of its own:
-    # a failed probe on the caller's connection would abort the caller's open transaction.
-    from oracle_tools.store import sqlfiles
-
-    con = sample_db.con.cursor()
-    con.execute("BEGIN")
-    try:
-        assert sqlfiles.has_table(con, "effect_tokens") and sqlfiles.has_table(con, "card_analytics")  # table, view
-        assert not sqlfiles.has_table(con, "no_such_table")
-        assert con.execute("SELECT count(*) > 0 FROM cards").fetchone() == (True,)  # the transaction still runs
-    finally:
-        con.execute("ROLLBACK")
-
-
-def test_a_database_built_before_a_layer_says_to_rebuild(built_before: Callable[..., Path]) -> None:
-    # `token --list` and `refs` on a database without their view/table (sqlfiles.has_table): one line saying to
-    # ingest again, never a traceback.
-    older = built_before("VIEW token_catalog", "TABLE name_references")
-    for argv, missing in ((["token", "--list"], "token_catalog"), (["refs", "Tarmogoyf"], "name_references")):
-        result = CliRunner().invoke(main, [*argv, "--db", str(older)])
-        assert result.exit_code != 0, result.output
-        assert result.output.count("\n") == 1 and missing in result.output and "oracle-tools ingest" in result.output
-
-
 def test_the_sandbox_has_no_readable_folder(sample_db_path: Path, tmp_path: Path) -> None:
     """DuckDB allows its temp directory (default ./.tmp) even with external access off: a file put there was
     readable through `sql`. Sandboxed spills now go to a private, empty folder of the process."""

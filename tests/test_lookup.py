@@ -15,7 +15,7 @@ import random
 import subprocess
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -466,16 +466,3 @@ def test_sql_and_search_print_without_polars_or_arrow(sample_db_path: Path) -> N
     assert _imports_after(["sql", "SELECT name, colors FROM cards LIMIT 2", "--json"], sample_db_path) == duckdb
     assert _imports_after(["search", "t:goblin c:r mv<=2"], sample_db_path) == duckdb
     assert _imports_after(["search", "t:goblin c:r mv<=2", "--json", "--limit", "2"], sample_db_path) == duckdb
-
-
-def test_suggestions_on_a_database_built_before_name_suggestions(
-    sample_db_path: Path, built_before: Callable[..., Path]
-) -> None:
-    # so a fresh process suggests without grouping every name, ingest stores the suggestion names (name_suggestions); an older database without that table
-    # gets the same suggestions, grouped from names.
-    import duckdb
-
-    older = built_before("TABLE name_suggestions")
-    with duckdb.connect(str(sample_db_path), read_only=True) as new, duckdb.connect(str(older), read_only=True) as old:
-        for miss in ("Tarmogoyff", "lightning blot", "Ice // Fir", "Ultimate Green Goblinn"):
-            assert PointNames(old).suggest(miss) == PointNames(new).suggest(miss) != [], miss

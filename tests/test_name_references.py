@@ -7,7 +7,6 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -265,46 +264,3 @@ def test_faces_the_prefilter_skips_have_no_mention(real_db: OracleDB) -> None:
         )
     ]
     assert found == []
-
-
-def test_a_database_built_before_the_table_is_the_same_line_through_every_door(built_before: Any) -> None:
-    """A database built before name_references: the library, `refs`, GET /names/references and the MCP tool say the
-    same line (rebuild with `oracle-tools ingest`); over HTTP a 503 in Scryfall's error shape — the server's database
-    lacks the table, no mistake of the client's (Scryfall's errors: 4XX the request, 5XX the server) — naming the
-    database by its file name only, never the server's folder."""
-    import sys
-
-    import anyio
-    from mcp import ClientSession, StdioServerParameters, stdio_client
-    from starlette.testclient import TestClient
-
-    from oracle_tools.errors import DatabaseOutdatedError
-    from oracle_tools.interfaces.serve.app import create_app
-
-    older = built_before("TABLE name_references")
-    with OracleDB(older) as db, pytest.raises(DatabaseOutdatedError) as raised:
-        db.references("Tarmogoyf")
-    line = str(raised.value)
-    assert (
-        line
-        == f"{older.name} has no name_references table (built before it existed); rebuild it with `oracle-tools ingest`."
-    )
-    refs = CliRunner().invoke(main, ["refs", "Tarmogoyf", "--db", str(older), "--json"])
-    assert refs.exit_code == 2 and refs.stdout == "" and refs.stderr == f"error: {line}\n"
-    with TestClient(create_app(older, warm=False)) as client:
-        answer = client.get("/names/references", params={"name": "Tarmogoyf"})
-    assert answer.status_code == 503 and answer.headers["content-type"].startswith("application/json")
-    assert answer.json() == {"object": "error", "code": "service_unavailable", "status": 503, "details": line}
-    assert str(older.parent) not in answer.text
-
-    async def tool_answer() -> Any:
-        params = StdioServerParameters(
-            command=sys.executable, args=["-m", "oracle_tools.interfaces.cli", "mcp", "--db", str(older)]
-        )
-        with anyio.fail_after(120):
-            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-                await session.initialize()
-                return await session.call_tool("references", {"name": "Tarmogoyf"})
-
-    result = anyio.run(tool_answer)
-    assert result.is_error and [c.text for c in result.content] == [f"references: {line}"]

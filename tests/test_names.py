@@ -640,33 +640,6 @@ def test_a_sticker_sheet_in_a_decklist_is_no_card(blank_db_path: Path) -> None:
         assert "Misunderstood Trapeze Elf" in sheets[0].detail
 
 
-def test_a_database_built_before_blanks_were_words_still_finds_them(blank_db_path: Path, tmp_path: Path) -> None:
-    """Such a database stores '_____ Goblin' under the key 'goblin' (its underscores dropped): a blank name typed
-    loosely is found there by that key when it is the card the text names, with no re-ingest."""
-    import shutil
-
-    import duckdb
-
-    from oracle_tools.names.point import PointNames
-    from oracle_tools.text.matching import blankless_key
-
-    older = tmp_path / "older.duckdb"
-    shutil.copy(blank_db_path, older)
-    with duckdb.connect(str(older)) as con:
-        rows = con.execute("SELECT DISTINCT name FROM names WHERE name LIKE '%\\_%' ESCAPE '\\'").fetchall()
-        for (name,) in rows:
-            if (key := blankless_key(name)) is not None:
-                con.execute("UPDATE names SET key = ? WHERE name = ?", [key, name])
-        assert con.execute("SELECT key FROM names WHERE name = '_____ Goblin'").fetchall() == [("goblin",)]
-    typed = _blank_typings()
-    with OracleDB(older) as db:
-        for resolver in (PointNames(db.con), db.name_index):
-            for text, name in typed.items():
-                r = resolver.resolve(text)
-                assert (r.status, r.name) == ("ok", name), (text, type(resolver).__name__, r)
-        assert db.resolve_many(list(typed)).get_column("name").to_list() == list(typed.values())
-
-
 def test_blank_keys_agree_in_python_and_polars() -> None:
     texts = [*BLANK_NAMES, *_blank_typings(), "_____", "_", "Jace_the_Mind_Sculptor", "a_?", "__ __", "x_ _y"]
     assert pl.Series(texts).to_frame("t").select(normalize_expr("t")).to_series().to_list() == [

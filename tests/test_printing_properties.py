@@ -11,7 +11,6 @@ judge (as deck check's cannot_judge); a database where no printing has the field
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -145,18 +144,6 @@ def test_frame_names_its_editions_and_effects() -> None:
 
     with pytest.raises(SearchSyntaxError, match=r"frame:2020: not a frame; use an edition \(1993, 1997, 2003"):
         compile("frame:2020")
-
-
-def test_printing_properties_on_a_database_built_before_they_were_kept(built_before: Callable[..., Path]) -> None:
-    import duckdb
-
-    from oracle_tools.errors import DatabaseOutdatedError
-
-    older = built_before()
-    with duckdb.connect(str(older)) as con:
-        con.execute("ALTER TABLE printings DROP COLUMN frame")
-    with OracleDB(older) as db, pytest.raises(DatabaseOutdatedError, match=r"older\.duckdb has no frames"):
-        db.search("frame:2003")
 
 
 def test_card_facts_a_file_lacks_are_counted_per_card(sample_db: OracleDB) -> None:

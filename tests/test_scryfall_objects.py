@@ -130,14 +130,6 @@ def test_trimmed_objects_are_completed_from_the_tables(sample_db: OracleDB) -> N
         assert isinstance(card["keywords"], list) and isinstance(card.get("rarity", ""), str)
 
 
-def test_database_built_before_objects_were_kept(built_before: Callable[..., Path]) -> None:
-    older = built_before("TABLE scryfall_objects")
-    with OracleDB(older) as db:
-        (pid,) = db.con.execute("SELECT id FROM printings WHERE name = 'Lightning Bolt' LIMIT 1").fetchall()[0]
-        (card,) = card_objects(db.con, ids=[pid], base_url="http://h")
-    assert card["name"] == "Lightning Bolt" and card["rulings_uri"] == f"http://h/cards/{pid}/rulings"
-
-
 def test_an_ingest_of_rulings_alone_keeps_the_objects(sample_db_path: Path, tmp_path: Path) -> None:
     import shutil
 

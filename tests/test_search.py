@@ -29,8 +29,6 @@ from oracle_tools.text.matching import normalize
 from fuzzing import examples
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from oracle_server import Server
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "scryfall_syntax_examples.txt"
@@ -477,23 +475,6 @@ def test_flavor_text_is_searched_as_scryfall_does(sample_db: OracleDB) -> None:
     shown = sample_db.search('!"lightning bolt" ft:spark unique:prints').get_column("set").to_list()
     assert bolts and set(shown) == bolts
     assert names(sample_db, "-ft:/./ s:m19 r:mythic")  # printings without flavor text
-
-
-def test_flavor_text_on_a_database_built_before_it_was_kept(built_before: Callable[..., Path]) -> None:
-    import duckdb
-
-    from oracle_tools.errors import DatabaseOutdatedError
-
-    older = built_before()  # a copy of the sample database, less the columns an older version did not build
-    with duckdb.connect(str(older)) as con:
-        con.execute("ALTER TABLE printings DROP COLUMN face_flavor_texts")
-        con.execute("ALTER TABLE printings DROP COLUMN flavor_text")
-    with OracleDB(older) as db, pytest.raises(DatabaseOutdatedError) as outdated:
-        db.search("ft:fire")
-    assert str(outdated.value) == (
-        "older.duckdb has no flavor text (built before it existed); rebuild it with `oracle-tools ingest`."
-    )
-    assert "Lightning Bolt" in names(OracleDB(older), "bolt")  # every other search still answers
 
 
 def test_boolean_logic(sample_db: OracleDB) -> None:

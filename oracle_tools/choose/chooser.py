@@ -117,31 +117,29 @@ _SHOWN = (
 def token_kinds(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """Lookup key -> what non-card object has that name (CR 201.4: a token's name may be chosen only if it is
     also a card's): Scryfall's token objects, the tokens layer's predefined tokens (CR 111.10), the tokens
-    effects name (111.4, 111.9) and card/token name collisions, from whichever of those tables exist."""
+    effects name (111.4, 111.9) and card/token name collisions (read at ingest, after the tokens layer)."""
     kinds: dict[str, str] = {}
-    if sqlfiles.has_table(con, "effect_tokens"):  # CR 111.4 / 111.9: tokens effects name (Ragavan, Marit Lage)
-        for name, rules, creators in con.execute(
-            "SELECT name, list_sort(list_distinct(list(rule))), list_sort(list_distinct(flatten(list(creators)))) "
-            "FROM effect_tokens GROUP BY name"
-        ).fetchall():
-            # the rule the creating text uses: 111.9 "create Marit Lage, a legendary …", else 111.4
-            cited = ", ".join(f"CR {r}" for r in rules if r) or "CR 111.4"
-            shown = "; ".join(creators[:3]) + (f" and {len(creators) - 3} more" if len(creators) > 3 else "")
-            kinds.setdefault(normalize(name), f"token that effects name and define ({cited}; {shown})")
+    # CR 111.4 / 111.9: tokens effects name (Ragavan, Marit Lage)
+    for name, rules, creators in con.execute(
+        "SELECT name, list_sort(list_distinct(list(rule))), list_sort(list_distinct(flatten(list(creators)))) "
+        "FROM effect_tokens GROUP BY name"
+    ).fetchall():
+        # the rule the creating text uses: 111.9 "create Marit Lage, a legendary …", else 111.4
+        cited = ", ".join(f"CR {r}" for r in rules if r) or "CR 111.4"
+        shown = "; ".join(creators[:3]) + (f" and {len(creators) - 3} more" if len(creators) > 3 else "")
+        kinds.setdefault(normalize(name), f"token that effects name and define ({cited}; {shown})")
     for name, kind in con.execute(
         "SELECT name, string_agg(DISTINCT object_kind, ' or ' ORDER BY object_kind) FROM token_names GROUP BY name"
     ).fetchall():
         kinds.setdefault(normalize(name), kind)
-    if sqlfiles.has_table(con, "predefined_tokens"):
-        for name, given, rule in con.execute(
-            "SELECT DISTINCT name, given_name, rule FROM predefined_tokens ORDER BY rule, name"
-        ).fetchall():
-            kinds.setdefault(normalize(name), "predefined token (CR 111.10)")
-            if given and given != name:  # CR 111.10r: "a Young Hero Role token ... named Young Hero" (111.4)
-                kinds.setdefault(normalize(given), f"predefined token: the {name} token is named {given} (CR {rule})")
-    if sqlfiles.has_table(con, "token_collisions"):
-        for (name,) in con.execute("SELECT DISTINCT name FROM token_collisions").fetchall():
-            kinds.setdefault(normalize(name), "token")
+    for name, given, rule in con.execute(
+        "SELECT DISTINCT name, given_name, rule FROM predefined_tokens ORDER BY rule, name"
+    ).fetchall():
+        kinds.setdefault(normalize(name), "predefined token (CR 111.10)")
+        if given and given != name:  # CR 111.10r: "a Young Hero Role token ... named Young Hero" (111.4)
+            kinds.setdefault(normalize(given), f"predefined token: the {name} token is named {given} (CR {rule})")
+    for (name,) in con.execute("SELECT DISTINCT name FROM token_collisions").fetchall():
+        kinds.setdefault(normalize(name), "token")
     return kinds
 
 
@@ -158,11 +156,7 @@ def build(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def stored_token_kinds(con: duckdb.DuckDBPyConnection, keys: Collection[str] | None = None) -> dict[str, str]:
-    """:func:`token_kinds` as ingest stored it (of ``keys`` only, if given); computed for a database built
-    before the ``token_kinds`` table."""
-    if not sqlfiles.has_table(con, "token_kinds"):
-        kinds = token_kinds(con)
-        return kinds if keys is None else {k: kinds[k] for k in keys if k in kinds}
+    """:func:`token_kinds` as ingest stored it (of ``keys`` only, if given)."""
     if keys is None:
         return dict(con.execute("SELECT key, kind FROM token_kinds").fetchall())
     return dict(con.execute("SELECT key, kind FROM token_kinds WHERE key IN $keys", {"keys": sorted(keys)}).fetchall())

@@ -68,11 +68,9 @@ def _ends_sentence(text: str, end: int) -> bool:
     return text.startswith(".", end) and (end + 1 == len(text) or text[end + 1].isspace())
 
 
-def stored_deck_limits(con: duckdb.DuckDBPyConnection) -> dict[str, float] | None:
+def stored_deck_limits(con: duckdb.DuckDBPyConnection) -> dict[str, float]:
     """oracle_id -> the deck limit its own text sets, read from the stored ``name_references`` rows
-    (oracle_tools/sql/deck_limits.sql); None when the database predates that table."""
-    if not sqlfiles.has_table(con, "name_references"):
-        return None
+    (oracle_tools/sql/deck_limits.sql)."""
     limits: dict[str, float] = {}
     for oracle_id, start, end, text in con.execute(sqlfiles.load("deck_limits.sql")).fetchall():
         limit = deck_limit_before(text, start) if _ends_sentence(text, end) else None
@@ -186,7 +184,7 @@ class CardRulesTable(Mapping[str, CardRules]):
     in two plain reads at once and made per card when first asked: a checker that meets a few thousand cards does not
     make the rules of all of them first (that was most of a warm checker's start: ~0.3 s of CPU for 20k cards).
     The same rules as :func:`card_facts` + :func:`card_rules` of every card (the deck limit from ``limits``, as
-    :func:`stored_deck_limits` reads it; None: read from the text). Threads may share it: an entry is written whole
+    :func:`stored_deck_limits` reads it). Threads may share it: an entry is written whole
     and made the same by whichever thread makes it."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -201,8 +199,7 @@ class CardRulesTable(Mapping[str, CardRules]):
         made = self._made.get(oracle_id)
         if made is None:
             (row,) = card_facts([self._cards[oracle_id]], list(self._faces.get(oracle_id, ())))
-            if self._limits is not None:
-                row["deck_limit"] = self._limits.get(oracle_id)
+            row["deck_limit"] = self._limits.get(oracle_id)
             made = self._made[oracle_id] = card_rules(row)
         return made
 

@@ -14,8 +14,6 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from oracle_tools.store import sqlfiles
-
 if TYPE_CHECKING:
     import duckdb
 
@@ -43,14 +41,10 @@ class LegalityFile(NamedTuple):
 def legality_files(con: duckdb.DuckDBPyConnection) -> list[LegalityFile]:
     """Every file whose printings give cards their legalities, most cards first, each with its data's date."""
     # The files and their cards, stored at ingest (sql/legalities_files.sql): ranking every printing here cost a
-    # fresh process ~45 MB and a fifth of a second. A database built before that table: ranked here, the same.
+    # fresh process ~45 MB and a fifth of a second.
     # Plain reads of two small tables, joined here: a join with aggregates costs a fresh process's peak ~8 MB
     # of DuckDB's hash tables and code (bench/bench_startup.py, the small deck check).
-    try:
-        files = con.execute("SELECT file, cards, newest_printing FROM legalities_files").fetchall()
-    except sqlfiles.engine().CatalogException:
-        ranking = sqlfiles.load("legalities_files.sql").partition("TABLE legalities_files AS")[2].strip(" \n;")
-        files = con.execute(ranking).fetchall()
+    files = con.execute("SELECT file, cards, newest_printing FROM legalities_files").fetchall()
     runs: dict[str, list[tuple[Any, Any]]] = {}
     for file, updated, started in con.execute("SELECT file, updated_at, started_at FROM ingest_runs").fetchall():
         if file is not None:

@@ -96,10 +96,11 @@ def record(con: duckdb.DuckDBPyConnection, previous: str | None) -> dict[str, in
     con.execute(sqlfiles.load("changes.sql"))
     views.create(con, "changes")  # built with the other views before these tables existed
     added = dict.fromkeys(HISTORY_TABLES, 0)
-    if previous is None or not _has(con, previous, "cards"):
+    # the replaced database may be older (its schema version another): what it has is carried and compared
+    if previous is None or "cards" not in (kept := set(sqlfiles.table_names(con, catalog=previous))):
         return added
     for table in HISTORY_TABLES:
-        if _has(con, previous, table):  # a database built before the history has none to carry
+        if table in kept:  # a database built before the history has none to carry
             con.execute(f"INSERT INTO main.{table} BY NAME SELECT * FROM {previous}.main.{table}")
     before = {t: _count(con, f"main.{t}") for t in HISTORY_TABLES}
     run = con.execute("SELECT max(run_id) FROM ingest_runs").fetchall()[0][0]
@@ -120,15 +121,6 @@ def record(con: duckdb.DuckDBPyConnection, previous: str | None) -> dict[str, in
     return {t: _count(con, f"main.{t}") - before[t] for t in HISTORY_TABLES}
 
 
-def _has(con: duckdb.DuckDBPyConnection, catalog: str, table: str) -> bool:
-    return bool(
-        con.execute(
-            "SELECT 1 FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main' AND table_name = ?",
-            [catalog, table],
-        ).fetchall()
-    )
-
-
 def _count(con: duckdb.DuckDBPyConnection, table: str) -> int:
     return int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])  # our table names only
 
@@ -136,14 +128,7 @@ def _count(con: duckdb.DuckDBPyConnection, table: str) -> int:
 def _card_changes_sql(con: duckdb.DuckDBPyConnection, previous: str) -> str:
     """The statement comparing each card's :data:`FIELDS` (built from those constants, never from user text).
     A characteristic the replaced database has no column for (built before it existed) is not compared."""
-    columns = {
-        c
-        for (c,) in con.execute(
-            "SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND schema_name = 'main' "
-            "AND table_name = 'cards'",
-            [previous],
-        ).fetchall()
-    }
+    columns = sqlfiles.column_names(con, "cards", catalog=previous)
     compared = [f for f in FIELDS if set(f.columns) <= columns]
 
     def shown(field: Field, alias: str) -> str:
@@ -186,14 +171,6 @@ def _add_former_names(con: duckdb.DuckDBPyConnection) -> None:
 # -- reading -----------------------------------------------------------------------------------------
 
 
-def _require(con: duckdb.DuckDBPyConnection, db_name: str) -> None:
-    if not sqlfiles.has_table(con, "changes"):
-        raise OracleToolsError(
-            f"{db_name} has no change history (it was built before oracle-tools kept one); the next "
-            "`oracle-tools ingest` over it starts one (the changes since this database are then recorded)."
-        )
-
-
 @dataclass(frozen=True)
 class Selection:
     """Which changes were asked for, as :func:`select` understood the options."""
@@ -214,13 +191,11 @@ def selection(
     run: int | None = None,
     format: str | None = None,
     oracle_id: str | None = None,
-    db_name: str = "the database",
 ) -> Selection:
     """The runs the options select: ``run``, or every run ingested on or after ``since``, or (neither) every
     run for one card, else the newest run that changed something (in ``format``, when given): later runs that
     changed nothing are named in ``unchanged_later_runs``; with no change recorded at all, the newest run that
     compared. Bad options raise OracleToolsError (one line)."""
-    _require(con, db_name)
     if since is not None and run is not None:
         raise OracleToolsError("give --since DATE or --run N, not both")
     runs = [
@@ -421,7 +396,7 @@ def plain_diff(old: str | None, new: str | None) -> str:
 def legality_since(con: duckdb.DuckDBPyConnection, oracle_ids: Sequence[str], format: str) -> dict[str, dict[str, Any]]:
     """For each card whose status in ``format`` is what the newest recorded change made it: that change
     (run_id, ingested_at, old_status, new_status). Cards whose status was never seen changing are absent."""
-    if not oracle_ids or not sqlfiles.has_table(con, "legality_changes"):
+    if not oracle_ids:
         return {}
     found = con.execute(
         """SELECT h.oracle_id, h.run_id, r.ingested_at, h.old_status, h.new_status
@@ -455,8 +430,6 @@ def since_sentence(card: str, format_label: str, change: dict[str, Any]) -> str:
 def former_notes(con: duckdb.DuckDBPyConnection, oracle_ids: Iterable[str] | None = None) -> dict[str, str]:
     """oracle_id -> the note a former name's resolution carries: which names the card had and when it was
     renamed. All renamed cards, or those of ``oracle_ids``."""
-    if not sqlfiles.has_table(con, "card_changes"):
-        return {}
     found = con.execute(
         """SELECT h.oracle_id, h.old_value, h.new_value, h.run_id, r.ingested_at
            FROM card_changes h

@@ -111,7 +111,8 @@ def ingest(
     Each FILE is a local Scryfall bulk file, as with --bulk-file (`oracle-tools ingest cards.json.gz`); the
     database is --db. The new database replaces the old one only when everything succeeded, and not when it
     would hold fewer than half the old one's cards or rulings (--replace-anyway). One ingest at a time writes a database
-    (--wait). Giving only a rulings file or --rules-file keeps the cards of the existing database.
+    (--wait). Giving only a rulings file or --rules-file keeps the cards of the existing database (one this
+    version built: an older one is rebuilt from card files).
     """
     if rules_url is not None and rules_file is not None:
         raise click.UsageError("give --rules-file or --rules-url, not both")

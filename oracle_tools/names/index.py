@@ -29,7 +29,7 @@ from oracle_tools.names.resolver import (
     Resolution,
 )
 from oracle_tools.store.lazy import LazyModule
-from oracle_tools.text.matching import NameMatcher, blankless_key, normalize, spaced_keys
+from oracle_tools.text.matching import NameMatcher, normalize, spaced_keys
 
 if TYPE_CHECKING:
     import duckdb
@@ -258,7 +258,7 @@ class NameIndex(NameResolver):
         if answer is None:
             answer = self.by_key.get(normalize(text))
             normalized = True
-            if answer is None:  # 'Jace,the Mind Sculptor'; a blank name in a database built before
+            if answer is None:  # 'Jace,the Mind Sculptor'
                 answer = self._second_answer(text)
         return None if answer is None else self._answer(text, answer, normalized)
 
@@ -398,18 +398,10 @@ class NameIndex(NameResolver):
 
     def _second_answer(self, text: str) -> int | None:
         """The answer of a text whose key is no name's: that of the first of its :func:`spaced_keys` that is a name's
-        key; else, for a text with a blank, that of the key a database built before blanks were words holds for the
-        name (:func:`blankless_key`), when it is the one card whose name the text is ('________ goblin': _____ Goblin;
-        never 'Goblin')."""
+        key ('Jace,the Mind Sculptor')."""
         for spaced in spaced_keys(text):
             answer = self.by_key.get(spaced)
             if answer is not None:
-                return answer
-        older = blankless_key(text)
-        answer = None if older is None else self.by_key.get(older)
-        if answer is not None and answer >= 0:
-            oid, idx, _, _ = self._packing.unpack(answer)
-            if normalize(self._face_name(oid, idx) or self.cards[oid]) == normalize(text):
                 return answer
         return None
 

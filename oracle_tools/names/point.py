@@ -19,7 +19,7 @@ from oracle_tools.names.resolver import (
     NameResolver,
     Resolution,
 )
-from oracle_tools.text.matching import blankless_key, normalize, spaced_keys
+from oracle_tools.text.matching import normalize, spaced_keys
 
 if TYPE_CHECKING:
     import duckdb
@@ -97,8 +97,7 @@ class PointNames(NameResolver):
         keys = {t: normalize(t) for t in wanted}
         # the key a miss is read with again ('Jace,the Mind Sculptor'), asked in the same query
         spaced = {t: s for t in wanted if (s := spaced_keys(t))}
-        older = {t: k for t in wanted if (k := blankless_key(t)) is not None}  # a blank name, a database built before
-        asked = {*keys.values(), *(k for ks in spaced.values() for k in ks), *older.values()}
+        asked = {*keys.values(), *(k for ks in spaced.values() for k in ks)}
         matched = sorted(
             self.con.execute(_MATCH_SQL, {"keys": sorted(asked)}).fetchall(),
             key=_table_order,
@@ -133,8 +132,6 @@ class PointNames(NameResolver):
                 self._answers[text] = ("key", by_key[keys[text]])
             elif hit := next((k for k in spaced.get(text, ()) if k in by_key), None):
                 self._answers[text] = ("key", by_key[hit])
-            elif text in older and _is_named(by_key.get(older[text], []), keys[text]):
-                self._answers[text] = ("key", by_key[older[text]])
             else:
                 self._answers[text] = ("miss", None)
                 continue
@@ -247,12 +244,6 @@ class PointNames(NameResolver):
 
     def is_token_name(self, text: str) -> bool:
         return normalize(text) in self._token_object_keys()
-
-
-def _is_named(rows: list[NameRow], key: str) -> bool:
-    """Whether ``rows`` answer one card whose English (card or face) name has the key ``key``."""
-    best = _best(rows) if rows else None
-    return best is not None and normalize(best.face_name or best.card_name) == key
 
 
 def _ordered(rows: list[NameRow]) -> list[NameRow]:

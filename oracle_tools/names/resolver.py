@@ -184,8 +184,9 @@ class NameResolver(ABC):
         return Resolution(
             query=text,
             status="not_found",
-            suggestions=tuple(self.suggest(text, limit=suggest)),
-            tokens=tuple(self.suggest_tokens(text, limit=suggest)),
+            # suggest=0 (the ingest's own lookups, before the suggestions' tables exist): no matcher is built
+            suggestions=tuple(self.suggest(text, limit=suggest)) if suggest else (),
+            tokens=tuple(self.suggest_tokens(text, limit=suggest)) if suggest else (),
         )
 
     def fuzzy(self, text: str) -> Resolution | None:

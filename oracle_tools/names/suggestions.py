@@ -23,8 +23,7 @@ import json
 from typing import TYPE_CHECKING
 
 from oracle_tools.names.resolver import SUGGESTED_VIAS
-from oracle_tools.store import sqlfiles
-from oracle_tools.text.matching import TOKEN_SPELLING_CUTOFF, NameMatcher, WordIndex, normalize
+from oracle_tools.text.matching import TOKEN_SPELLING_CUTOFF, NameMatcher, WordIndex
 
 if TYPE_CHECKING:
     import duckdb
@@ -39,10 +38,6 @@ LEFT JOIN (SELECT oracle_id, count(*) AS printings FROM printings WHERE lang = '
 WHERE list_contains($vias, n.via)
 GROUP BY n.key
 ORDER BY n.key
-"""
-# A database built before name_suggestions existed: the same names (no printings: ties go by name).
-_OLDER_SUGGESTIONS_SQL = """
-SELECT key, max(name) AS name, 0 AS printings FROM names WHERE list_contains($vias, via) GROUP BY key ORDER BY key
 """
 # Every row of a suggestions table in one fetch: keys hold no newline (text.matching.normalize folds whitespace).
 _READ_SQL = """
@@ -74,25 +69,16 @@ def _read(
 
 
 def card_matcher(con: duckdb.DuckDBPyConnection) -> NameMatcher:
-    """The matcher over the English card names, from the index ingest built (built here for an older database)."""
-    if sqlfiles.has_table(con, "name_suggestions"):
-        keys, names, printings = _read(con, "SELECT key, name, printings FROM name_suggestions")
-    else:
-        keys, names, printings = _read(con, _OLDER_SUGGESTIONS_SQL, {"vias": list(SUGGESTED_VIAS)})
+    """The matcher over the English card names, from the suggestions and word index ingest built."""
+    keys, names, printings = _read(con, "SELECT key, name, printings FROM name_suggestions")
     index = None
-    if sqlfiles.has_table(con, "name_word_index"):
-        row = next(iter(con.execute("SELECT * FROM name_word_index").fetchall()), None)  # read to its end
-        if row is not None and len(row) == 6 and row[0] == len(keys):
-            index = WordIndex.from_blobs(*row[1:], lines=len(keys))
+    row = next(iter(con.execute("SELECT * FROM name_word_index").fetchall()), None)  # read to its end
+    if row is not None and len(row) == 6 and row[0] == len(keys):
+        index = WordIndex.from_blobs(*row[1:], lines=len(keys))
     return NameMatcher(keys, names, printings, index=index)
 
 
 def token_matcher(con: duckdb.DuckDBPyConnection) -> NameMatcher:
     """The matcher over token names (predefined, named by effects, Scryfall token objects), in name order."""
-    if sqlfiles.has_table(con, "token_suggestions"):
-        rows = con.execute("SELECT key, name FROM token_suggestions ORDER BY name").fetchall()
-    else:  # a database built before the table existed: list them as the tokens layer does
-        from oracle_tools.names.token_names import token_name_strings
-
-        rows = [(normalize(n), n) for n in token_name_strings(con)]
+    rows = con.execute("SELECT key, name FROM token_suggestions ORDER BY name").fetchall()
     return NameMatcher([k for k, _ in rows], [n for _, n in rows], spelling_cutoff=TOKEN_SPELLING_CUTOFF)

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from oracle_tools.store import sqlfiles
-
 if TYPE_CHECKING:
     import duckdb
 
@@ -24,9 +22,8 @@ _NAME_LIST_SQL = {
 
 def token_name_strings(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Every token name the database knows (predefined, named by an effect, Scryfall token objects
-    and the tokens Scryfall links to cards), for suggestions; [] before the tokens layer exists."""
+    and the tokens Scryfall links to cards), for suggestions (read at ingest, once the tokens layer is built)."""
     found: set[str] = set()
-    for table, sql in _NAME_LIST_SQL.items():  # fixed statements, chosen by which tables exist
-        if sqlfiles.has_table(con, table):
-            found.update(name for (name,) in con.execute(sql).fetchall() if name)
+    for sql in _NAME_LIST_SQL.values():  # fixed statements
+        found.update(name for (name,) in con.execute(sql).fetchall() if name)
     return sorted(found)

@@ -67,26 +67,15 @@ _CARD_FACTS_KEY = {"own_text": "key", "named_by": "key"}
 class CardFacts:
     """Every card's names (CR 201), printings, tokens created (CR 111) and name references (CR 201.5), read once per
     database generation (a second or two on the real data), then sliced per card. Each of OracleDB's per-card methods
-    scans its whole table: 20-90 ms a card on the real data, most of a first-seen card page. A table this database
-    lacks (built before it) is None: the page asks OracleDB, which says what is missing."""
+    scans its whole table: 20-90 ms a card on the real data, most of a first-seen card page."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        import duckdb
+        self.tables: dict[str, _Grouped] = {
+            kind: _Grouped(con.sql(sql).pl(), _CARD_FACTS_KEY.get(kind, "oracle_id"))
+            for kind, sql in _CARD_FACTS_SQL.items()
+        }
+        #: cards with a recorded change
+        self.changed: set[str] = {oid for (oid,) in con.execute("SELECT DISTINCT oracle_id FROM changes").fetchall()}
 
-        self.tables: dict[str, _Grouped | None] = {}
-        for kind, sql in _CARD_FACTS_SQL.items():
-            try:
-                self.tables[kind] = _Grouped(con.sql(sql).pl(), _CARD_FACTS_KEY.get(kind, "oracle_id"))
-            except duckdb.CatalogException:
-                self.tables[kind] = None
-        try:
-            #: cards with a recorded change; None: no change history in this database
-            self.changed: set[str] | None = {
-                oid for (oid,) in con.execute("SELECT DISTINCT oracle_id FROM changes").fetchall()
-            }
-        except duckdb.CatalogException:
-            self.changed = None
-
-    def rows(self, kind: str, oracle_id: str) -> list[dict[str, Any]] | None:
-        table = self.tables[kind]
-        return table.rows(oracle_id) if table is not None else None
+    def rows(self, kind: str, oracle_id: str) -> list[dict[str, Any]]:
+        return self.tables[kind].rows(oracle_id)

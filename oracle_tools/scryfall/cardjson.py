@@ -489,24 +489,11 @@ def _keyword_ability(item: str, vocabulary: KeywordVocabulary) -> str | None:
     return None
 
 
-#: Columns of ``printings`` a database built by an earlier version lacks: read as null there (the objects go
-#: without them, as the kept objects of that database's files do when they lack the field).
-_LATER_PRINTING_COLUMNS = ("mtgo_foil_id", "tcgplayer_etched_id")
-
-
 def objects_from_tables(
     con: duckdb.DuckDBPyConnection, unique_ids: Sequence[str], base_url: str | None
 ) -> dict[str, dict[str, Any]]:
     """Card objects built from the tables (the module docstring), by printing id."""
-    import duckdb
-
-    try:
-        cur = con.execute(_PRINTING_SQL, {"ids": list(unique_ids)})
-    except duckdb.BinderException:
-        older = _PRINTING_SQL
-        for column in _LATER_PRINTING_COLUMNS:
-            older = older.replace(f"p.{column},", f"NULL::INTEGER AS {column},")
-        cur = con.execute(older, {"ids": list(unique_ids)})
+    cur = con.execute(_PRINTING_SQL, {"ids": list(unique_ids)})
     columns = [d[0] for d in cur.description]
     rows = {row[0]: dict(zip(columns, row)) for row in cur.fetchall()}
     oids = sorted({r["oracle_id"] for r in rows.values() if r["oracle_id"]})

@@ -37,8 +37,6 @@ ID_KINDS = {
 }
 #: The most digits a numeric id may have (any such number fits DuckDB's BIGINT; a longer one names no printing).
 MAX_ID_DIGITS = 18
-#: A database built before the foil and etched ids were read has only the first of each pair.
-_OLDER_ID_KINDS = {**ID_KINDS, "mtgo": "mtgo_id = ?", "tcgplayer": "tcgplayer_id = ?"}
 
 
 def _first(cur: Cursor, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -74,8 +72,6 @@ def printing_by_id(cur: Cursor, kind: str, value: int | str) -> str | None:
     """The printing a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id (``kind``, a key of ``ID_KINDS``) names,
     English first, then the lowest printing id, or None. Text that is not a number of at most 10 digits, and a
     number outside 0 … 10**MAX_ID_DIGITS, names no printing."""
-    import duckdb
-
     if isinstance(value, str):
         if not (value.isascii() and value.isdigit()) or len(value) > 10:
             return None  # ids are numbers: anything else names no card
@@ -83,10 +79,7 @@ def printing_by_id(cur: Cursor, kind: str, value: int | str) -> str | None:
     if not 0 <= value < 10**MAX_ID_DIGITS:
         return None  # past BIGINT (a 40-digit number): DuckDB would refuse the parameter; no printing has it
     sql = "SELECT id FROM printings WHERE {} ORDER BY (lang = 'en') DESC, id LIMIT 1"
-    try:
-        return _first(cur, sql.format(ID_KINDS[kind]), [value])
-    except duckdb.BinderException:  # built before mtgo_foil_id and tcgplayer_etched_id were read
-        return _first(cur, sql.format(_OLDER_ID_KINDS[kind]), [value])
+    return _first(cur, sql.format(ID_KINDS[kind]), [value])
 
 
 def printing_by_illustration(cur: Cursor, illustration_id: str) -> str | None:

@@ -57,14 +57,8 @@ ICON_URI = "https://svgs.scryfall.io/sets/{}.svg"
 def set_objects(con: duckdb.DuckDBPyConnection, base_url: str | None = None) -> list[dict[str, Any]]:
     """Every set of Scryfall's list the ingest kept, and every other set with printings in the database (built),
     as Scryfall set objects, newest first; ``base_url``: links point there."""
-    import duckdb
-
-    try:
-        kept_rows = con.execute(_KEPT_SQL).fetchall()
-    except duckdb.CatalogException:
-        kept_rows = []  # a database built before set lists were kept
     kept: dict[str, dict[str, Any]] = {}
-    for code, text in kept_rows:
+    for code, text in con.execute(_KEPT_SQL).fetchall():
         whole = _kept_object(text, base_url)
         if whole is not None:
             kept[code] = whole

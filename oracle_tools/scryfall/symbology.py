@@ -161,18 +161,14 @@ def _sort_key(sym: dict[str, Any]) -> tuple[int, float, str]:
 def symbols(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """Every card symbol the stored rules define and every described symbol the cards use, as Scryfall's
     ``card_symbol`` objects: variables, numerals, the other mana symbols, then the rest."""
-    import duckdb
 
-    try:
-        texts = [
-            t
-            for (t,) in con.execute(
-                "SELECT text FROM rules WHERE number IN (SELECT unnest($numbers)) OR number LIKE '107.4_'",
-                {"numbers": list(SYMBOL_RULES)},
-            ).fetchall()
-        ]
-    except duckdb.CatalogException:  # a database without the rules table: the cards' symbols still count
-        texts = []
+    texts = [
+        t
+        for (t,) in con.execute(
+            "SELECT text FROM rules WHERE number IN (SELECT unnest($numbers)) OR number LIKE '107.4_'",
+            {"numbers": list(SYMBOL_RULES)},
+        ).fetchall()
+    ]
     found: set[str] = set()
     for text in texts:
         found.update(_BRACED.findall(text))

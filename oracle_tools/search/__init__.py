@@ -14,7 +14,6 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from oracle_tools.errors import OracleToolsError
 from oracle_tools.search.compiler import DIRECTIONS, ORDERS, UNIQUE, Compiled, compile_query
 from oracle_tools.search.errors import SearchSyntaxError, UnsupportedKeywordError
 from oracle_tools.search.keywords import KEYWORDS, UNSUPPORTED
@@ -28,9 +27,6 @@ if TYPE_CHECKING:
     from oracle_tools.store.sqlfiles import QueryStop, Rows
 
 _T = TypeVar("_T")
-
-#: Tables ingest builds for searches (sql/preferred_printings.sql, sql/search_faces.sql).
-_SEARCH_TABLES = ("preferred_printings", "face_values", "dfc_face_colors", "card_set_counts")
 
 __all__ = [
     "DIRECTIONS",
@@ -178,48 +174,12 @@ def _run_compiled(fetch: Callable[..., _T], con: duckdb.DuckDBPyConnection, comp
         # the file's name is looked up (a statement of its own) only for an error that says a file is damaged
         if damaged_database(exc) is not None and (damaged := damaged_database(exc, _database_file(con))) is not None:
             raise damaged from None  # the file, not the query: no caret under it
-        import re
-
-        # DuckDB: 'Referenced column "frame" not found', 'Table "p" does not have a column named "frame"'
-        missing_column = re.search(r'column (?:named )?"([^"]+)"', str(exc))
-        kept_later = dict(_KEPT_LATER).get(missing_column.group(1)) if missing_column else None
-        if isinstance(exc, _duckdb.BinderException) and kept_later is not None:
-            from pathlib import Path
-
-            from oracle_tools.errors import DatabaseOutdatedError
-
-            # a printing column databases built before it was kept lack (ft: reads flavor_text, frame: frame …)
-            raise DatabaseOutdatedError(Path(_database_file(con) or "this database").name, kept_later) from None
-        missing = [t for t in _SEARCH_TABLES if t in str(exc)] if isinstance(exc, _duckdb.CatalogException) else []
-        if missing:  # a database built before the table existed
-            raise OracleToolsError(
-                f"this database has no {missing[0]} table (built by an older version): "
-                "run `oracle-tools ingest` again to rebuild it"
-            ) from None
         raise SearchSyntaxError(
             f"the database could not run this search: {str(exc).splitlines()[0]}",
             query,
             0,
             lasting=isinstance(exc, _lasting_refusals()),
         ) from None
-
-
-#: Printing columns a database built by an older version lacks, and what a search reading them says is missing.
-_KEPT_LATER = (
-    ("flavor_text", "flavor text"),
-    ("frame_effects", "frame effects"),
-    ("frame", "frames"),
-    ("full_art", "full-art flags"),
-    ("textless", "textless flags"),
-    ("booster", "booster flags"),
-    ("story_spotlight", "story spotlights"),
-    ("highres_image", "image resolutions"),
-    ("promo_types", "promo types"),
-    ("block", "blocks"),
-    ("preference_rank", "printing preference ranks"),
-    *((f"new_{value}", "first-printing flags") for value in ("art", "artist", "rarity", "frame", "flavor", "language")),
-    ("shown_language", "printings' shown languages"),
-)
 
 
 #: What a term's not-judged SQL is over, by its alias: (what one row is, the table).
@@ -313,19 +273,14 @@ def _check_sets(con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str) 
     """A set code (``e:``/``s:``, ``in:``, ``date>=SET``) that no printing of the database has and that Scryfall's set
     list kept at ingest does not name is said in one line, as an unknown format is: "no card" would be a confident
     wrong answer to a typo. ``in:`` also takes a set type (``in:core``)."""
-    import duckdb as _duckdb
-
     codes = sorted({code for _, code, _, _ in compiled.sets})
     cursor = con.cursor()
     try:
         sql = "SELECT DISTINCT {0} FROM printings WHERE list_contains(?, {0})"
         known = {v for (v,) in cursor.execute(sql.format("set_code"), [codes]).fetchall()}
         types = {v for (v,) in cursor.execute(sql.format("set_type"), [codes]).fetchall()}
-        from contextlib import suppress
-
-        with suppress(_duckdb.CatalogException):  # a database built before set lists were kept has no scryfall_sets
-            listed = "SELECT code FROM scryfall_sets WHERE list_contains(?, code)"
-            known |= {v for (v,) in cursor.execute(listed, [codes]).fetchall()}
+        listed = "SELECT code FROM scryfall_sets WHERE list_contains(?, code)"
+        known |= {v for (v,) in cursor.execute(listed, [codes]).fetchall()}
     finally:
         cursor.close()
     for written, code, position, or_type in compiled.sets:

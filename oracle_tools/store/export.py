@@ -44,14 +44,7 @@ class ExportError(OracleToolsError):
 
 def catalog(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Every table and view of the main schema, sorted."""
-    return [
-        n
-        for (n,) in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
-            "UNION SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal "
-            "ORDER BY 1"
-        ).fetchall()
-    ]
+    return sqlfiles.table_names(con, views=True)
 
 
 def source_sql(con: duckdb.DuckDBPyConnection, target: str | None, sql: str | None) -> str:

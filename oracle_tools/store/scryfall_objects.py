@@ -305,12 +305,7 @@ def stored_objects(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[s
     """``{printing id: the card object's JSON text (UTF-8)}`` as the bulk file gave it, for the ids kept."""
     if not ids:
         return {}
-    import duckdb
-
-    try:
-        rows = con.execute(_READ_SQL, {"ids": list(ids)}).fetchall()
-    except duckdb.CatalogException:
-        return {}  # a database built before objects were kept: callers build the object from the tables
+    rows = con.execute(_READ_SQL, {"ids": list(ids)}).fetchall()
     found: dict[str, bytes] = {}
     for pid, blob, digest in rows:
         found[pid] = _decompressor(con, digest).decompress(blob)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from oracle_tools.errors import DatabaseDamagedError, NotADatabaseError, OracleToolsError
-from oracle_tools.store import userfiles
+from oracle_tools.store import schema_version, userfiles
 
 #: The catalog the previous database is attached as while an ingest builds the new one (the layers that carry
 #: tables over from it read it by this name). DuckDB names a file's own catalog after the file
@@ -257,14 +257,41 @@ def check_database_file(path: str | os.PathLike[str]) -> None:
 
 
 def connect_read_only(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
-    """A plain read-only connection to the database at ``path`` (:func:`opening_error` on failure, and
-    :class:`NotADatabaseError` for a file of another kind)."""
+    """A plain read-only connection to the database at ``path`` (:func:`opening_error` on failure,
+    :class:`NotADatabaseError` for a file of another kind, and :class:`DatabaseOutdatedError` for a database of
+    another schema version than this oracle-tools reads)."""
     check_database_file(path)
     duckdb = engine()
     try:
-        return duckdb.connect(str(path), read_only=True)
+        con = duckdb.connect(str(path), read_only=True)
     except duckdb.Error as exc:
         raise opening_error(path, exc) from exc
+    _check_version(con, path)
+    return con
+
+
+def _check_version(con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str]) -> None:
+    """The one check of a database's schema version, as it is opened (closed when refused)."""
+    try:
+        schema_version.check(schema_version_of(con), Path(path).name)
+    except BaseException:
+        con.close()
+        raise
+
+
+def schema_version_of(con: duckdb.DuckDBPyConnection, catalog: str | None = None) -> int | None:
+    """The schema version (store/schema_version.py) the database of ``con``, or its attached ``catalog`` (one of
+    ours), was built with; None for one built before versions were written. Read on a cursor of its own: a failed
+    statement would abort a transaction of ``con``."""
+    table = f"{catalog}.main.{schema_version.TABLE}" if catalog else schema_version.TABLE
+    cursor = con.cursor()
+    try:
+        rows = cursor.execute(f"SELECT version FROM {table}").fetchall()  # no max(): an aggregate costs ~3 ms more
+    except engine().CatalogException:
+        return None
+    finally:
+        cursor.close()
+    return int(rows[0][0]) if rows else None
 
 
 @cache
@@ -336,23 +363,37 @@ def sandboxed_connection(
     except BaseException:
         con.close()
         raise
+    _check_version(con, path)
     return con
 
 
-def has_table(con: duckdb.DuckDBPyConnection, table: str) -> bool:
-    """Whether the database of ``con`` has ``table`` (a table or view), for features a database built before
-    that table existed lacks. Probed by name on a cursor of its own (a failed statement would abort a
-    transaction of ``con``): about 1 ms in a fresh process, where listing the catalog (``duckdb_tables()``,
-    ``information_schema``) costs 12-16 ms. ``table`` is one of ours, never user text."""
-    duckdb = engine()
-    cursor = con.cursor()
-    try:
-        cursor.execute(f'SELECT 1 FROM "{table}" LIMIT 0')
-        return True
-    except duckdb.CatalogException:
-        return False
-    finally:
-        cursor.close()
+def table_names(con: duckdb.DuckDBPyConnection, *, catalog: str | None = None, views: bool = False) -> list[str]:
+    """The tables (and with ``views`` the views) of the main schema of ``con``'s database, or of its attached
+    ``catalog``, sorted: the one listing of the catalog, for the user (``tables``, export), the views' build, and
+    the database an ingest replaces (which may be older). Never asked of an opened database to learn whether it
+    is older: its schema version says (store/schema_version.py)."""
+    query = (
+        "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' "
+        "AND database_name = coalesce($catalog, current_database())"
+    )
+    if views:
+        query += (
+            " UNION SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal "
+            "AND database_name = coalesce($catalog, current_database())"
+        )
+    return [n for (n,) in con.execute(query + " ORDER BY 1", {"catalog": catalog}).fetchall()]
+
+
+def column_names(con: duckdb.DuckDBPyConnection, table: str, *, catalog: str) -> set[str]:
+    """The columns of ``table`` in the attached ``catalog`` (the database an ingest replaces, which may be older)."""
+    return {
+        c
+        for (c,) in con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND schema_name = 'main' "
+            "AND table_name = ?",
+            [catalog, table],
+        ).fetchall()
+    }
 
 
 @cache

@@ -63,12 +63,7 @@ def build(con: duckdb.DuckDBPyConnection) -> list[str]:
         "CREATE TABLE IF NOT EXISTS oracle_text_self_replaced "
         "(oracle_id VARCHAR, face_index INTEGER, text_cardname VARCHAR, text_tilde VARCHAR)"
     )
-    tables = {  # this database's: at ingest the replaced one is attached beside it
-        t
-        for (t,) in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND database_name = current_database()"
-        ).fetchall()
-    }
+    tables = set(sqlfiles.table_names(con))  # this database's: at ingest the replaced one is attached beside it
     created = []
     for block in blocks():
         if all(t in tables for t in block.requires):

@@ -150,17 +150,6 @@ def _unmark(ch: str) -> str:
     return "" if category[0] == "P" else ch
 
 
-def blankless_key(text: str) -> str | None:
-    """The key a database built before blanks were words holds for a name with a blank (every underscore dropped, as
-    other marks: '_____ Goblin' -> 'goblin'); None when ``text`` has no blank that changes its key. Its answer counts
-    only when it is the card whose name ``text`` is (the resolvers check): such a database still finds
-    '________ Goblin', and never calls 'Goblin' that card because of it."""
-    if "_" not in text:
-        return None
-    older = normalize(text.replace("_", ""))
-    return older if older and older != normalize(text) else None
-
-
 def spaced_keys(text: str) -> tuple[str, ...]:
     """The lookup keys of ``text`` read with the commas and periods glued between two letters (a quote mark between
     may stand beside the mark: 'Kongming,"Sleeping Dragon"') as word breaks, each differing from its key: all of

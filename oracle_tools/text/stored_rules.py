@@ -50,13 +50,10 @@ def store(
 
 
 def _previous_has_rules(con: duckdb.DuckDBPyConnection) -> bool:
+    from oracle_tools.store import sqlfiles
     from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 
-    return bool(
-        con.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE database_name = ? AND table_name = 'rules'", [PREVIOUS_CATALOG]
-        ).fetchall()[0][0]
-    )
+    return "rules" in sqlfiles.table_names(con, catalog=PREVIOUS_CATALOG)
 
 
 def document(con: duckdb.DuckDBPyConnection) -> RulesDocument:

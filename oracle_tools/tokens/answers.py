@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.names.kinds import alternate_name_note, printed_name_note
-from oracle_tools.store import layouts, sqlfiles
+from oracle_tools.store import layouts
 from oracle_tools.text.matching import normalize
 
 if TYPE_CHECKING:  # answering `token NAME` needs neither Polars (the tables are built at ingest) nor the name index
@@ -218,8 +218,6 @@ def _listed_token_object(con: duckdb.DuckDBPyConnection, keys: set[str]) -> bool
     """Whether ``token --list`` (view token_catalog) knows a token of this name as an object: a Scryfall token
     object or a token Scryfall's all_parts links to its creators ("Thopter", "Servo"), so both commands answer
     alike for every name the list shows."""
-    if not sqlfiles.has_table(con, "token_catalog"):  # a database built before the view existed
-        return False
     names = con.execute("SELECT DISTINCT name FROM token_catalog WHERE kind = 'object'").fetchall()
     return any(normalize(name) in keys for (name,) in names)
 
@@ -251,7 +249,7 @@ def _token_suggestions(r: Any) -> tuple[str, ...]:
 def _effect_rows(con: duckdb.DuckDBPyConnection, keys: list[str]) -> list[dict[str, Any]]:
     """The ``effect_tokens`` rows of a name (by lookup key), most-used definition first."""
     keys = [k for k in dict.fromkeys(keys) if k]
-    if not keys or not sqlfiles.has_table(con, "effect_tokens"):  # a database built before this table existed
+    if not keys:
         return []
     rows = _dicts(con, "SELECT * FROM effect_tokens WHERE list_contains(?, key) ORDER BY key, definition", [keys])
     found = {row["key"] for row in rows}
@@ -370,19 +368,15 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
             "an instant or sorcery can't enter the battlefield (304.4, 307.4), so no such token is "
             "created (compare 111.5)"
         )
-    creators = (
-        tuple(
-            sorted(
-                {
-                    c
-                    for (c,) in con.execute(
-                        "SELECT DISTINCT creator_name FROM token_specs WHERE card_oracle_id = ?", [r.oracle_id]
-                    ).fetchall()
-                }
-            )
+    creators = tuple(
+        sorted(
+            {
+                c
+                for (c,) in con.execute(
+                    "SELECT DISTINCT creator_name FROM token_specs WHERE card_oracle_id = ?", [r.oracle_id]
+                ).fetchall()
+            }
         )
-        if sqlfiles.has_table(con, "token_specs")
-        else ()
     )
     makers = copy_makers(con)
     if makers:
@@ -427,8 +421,6 @@ def copy_makers(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, Any], ...]:
     707.9a), ``adds`` (the sentences after it that change those tokens: haste, exile at the next end step) and
     ``rule``. A card copying only itself ("a copy of this creature", "of Giant Adephage", a keyword's reminder text:
     embalm, eternalize, encore) is left out."""
-    if not sqlfiles.has_table(con, "token_specs"):
-        return ()
     rows = con.execute(
         "SELECT s.creator_name, s.clause, s.copy_of, c.oracle_text FROM token_specs s "
         "JOIN cards c ON c.oracle_id = s.creator_oracle_id WHERE s.copy_of IS NOT NULL AND s.source <> 'reminder' "

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 import polars as pl
 
-from oracle_tools.errors import OracleToolsError
 from oracle_tools.names.token_names import token_name_strings
 from oracle_tools.store import sqlfiles
 from oracle_tools.text import oracletext, vocabulary
@@ -460,8 +459,6 @@ def _given_name_spans(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, int], l
     """The ``name_references`` rows that can give a token its name, per face: (start, text, kind) of
     ``token_name`` (CR 111.9 "create Marit Lage, a legendary …") and ``named`` ("… token named X", CR 111.4)
     mentions. Token names are read from these spans, so ``effect_tokens`` and ``name_references`` agree."""
-    if not sqlfiles.has_table(con, "name_references"):
-        raise OracleToolsError("the name_references table is missing; build it (references.build) before the tokens")
     out: dict[tuple[str, int], list[tuple[int, str, str]]] = {}
     for oid, face_index, start, text, kind in con.execute(
         """SELECT oracle_id, face_index, start, text, kind FROM name_references

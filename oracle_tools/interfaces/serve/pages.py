@@ -458,7 +458,7 @@ def card_page_context(
         choose.append(
             {"phrase": words, "asker": asker, "verdicts": [db.choose_name(face, phrase) for face in face_names]}
         )
-    if facts is not None and facts.changed is not None and oracle_id not in facts.changed:
+    if facts is not None and oracle_id not in facts.changed:
         history: dict[str, Any] | None = {"total": 0, "groups": []}  # nothing recorded: no query needed
     else:
         history = _card_history(db, name)
@@ -507,7 +507,8 @@ def mentions_once(mentions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _card_history(db: OracleDB, name: str) -> dict[str, Any] | None:
-    """The card's own changes (``changes --card``), each text change with its word diff; None: no history kept."""
+    """The card's own changes (``changes --card``), each text change with its word diff; None: they could not be
+    read (its name names several cards, say)."""
     from oracle_tools.history.changes import word_diff
 
     try:
@@ -596,11 +597,7 @@ def token_catalog(db: OracleDB, generation: Generation | None) -> dict[str, list
 
     def build() -> dict[str, list[dict[str, Any]]]:
         by_name: dict[str, list[dict[str, Any]]] = {}
-        try:
-            rows = db.token_list().to_dicts()
-        except OracleToolsError:  # a database built before the token catalog
-            rows = []
-        for row in rows:
+        for row in db.token_list().to_dicts():
             by_name.setdefault(normalize(row["name"]), []).append(row)
         return by_name
 

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from oracle_tools.db import OracleDB
-from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
+from oracle_tools.errors import DatabaseDamagedError, DatabaseOutdatedError, OracleToolsError
 
 if TYPE_CHECKING:
     import duckdb
@@ -425,6 +425,10 @@ class Store:
         self._number = 1
         self.generation: Generation | None = self._open()
         self.open_error: str | None = None
+        #: the new file is of another schema version (store/schema_version.py): every request answers its line
+        self.outdated: DatabaseOutdatedError | None = None
+        #: the file that could not be opened: tried again once it changes, not at every request
+        self.failed_identity: tuple[int, int, int, int] | None = None
         self.active = 0
         self._reload_requested = False
         self._swap_task: asyncio.Task[None] | None = None
@@ -451,7 +455,7 @@ class Store:
         identity = file_identity(self.path)
         if identity is None:  # between unlink and rename, or removed: keep answering from the open file
             return False
-        current = self.generation.identity if self.generation is not None else None
+        current = self.generation.identity if self.generation is not None else self.failed_identity
         return identity != current
 
     async def acquire(self) -> Generation:
@@ -462,6 +466,8 @@ class Store:
         if self._swap_task is not None:
             await asyncio.shield(self._swap_task)
         if self.generation is None:
+            if self.outdated is not None:  # a new instance each time: a raised one keeps every traceback it met
+                raise DatabaseOutdatedError(self.path.name, self.outdated.built, self.outdated.reads)
             raise OracleToolsError(self.open_error or "the database could not be opened")
         if self.generation.damage is not None:  # known damaged: the one line, not the query's own failure
             raise self.generation.damage
@@ -486,13 +492,19 @@ class Store:
             try:
                 self.generation = self._open()
                 self.open_error = None
+                self.outdated = None
+                self.failed_identity = None
                 log.info("database %s reopened (generation %d)", self.path, self._number)
             except Exception as exc:  # a bad new file: answer 503 until it changes again
                 from oracle_tools.store.sqlfiles import damaged_database
 
                 self.generation = None
+                self.failed_identity = file_identity(self.path)
                 damaged = damaged_database(exc, self.path)
-                if damaged is not None:  # the file was damaged in place (cut short): every door's one line
+                if isinstance(exc, DatabaseOutdatedError):  # a database of another version: rebuild it
+                    self.open_error, self.outdated = str(exc), exc
+                    log.warning("%s; every request is answered so until the file is replaced", exc)
+                elif damaged is not None:  # the file was damaged in place (cut short): every door's one line
                     self.open_error = str(damaged)
                     log.warning("%s; every request is answered so until the file is replaced", damaged)
                 else:

@@ -202,7 +202,7 @@ CHANGES_SHOWN = 8  # changes per kind in the page's "what changed" list
 
 def recent_changes(db: OracleDB) -> dict[str, Any] | None:
     """What the last ingest changed (``oracle-tools changes --json --limit 8``), each text change with its
-    word diff as pieces for the page; None for a database built before the change history."""
+    word diff as pieces for the page; None when it cannot be told (``changes_report`` refused)."""
     from oracle_tools.history.changes import word_diff
 
     try:
