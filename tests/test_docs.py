@@ -252,11 +252,6 @@ def test_every_mcp_tool_and_argument_is_documented(sample_db: OracleDB) -> None:
         assert not missing, f"arguments of the MCP tool {tool.name!r} its README row does not name: {missing}"
 
 
-def _anchor(heading: str) -> str:
-    """A Markdown heading's anchor, as GitHub makes it: lower case, punctuation dropped, spaces as dashes."""
-    return re.sub(r"[^\w\- ]", "", heading.lstrip("#").strip().lower()).replace(" ", "-")
-
-
 def test_every_run_the_change_history_page_shows_is_made_by_commands_it_shows() -> None:
     """docs/changes.md showed "run 4, compared with run 3" with no ingest before it: a reader could not make that
     history. Every run its `changes` and `deck check --changes` outputs name is generated (a cog block, checked
