@@ -241,7 +241,12 @@ def test_every_mcp_tool_and_argument_is_documented(sample_db: OracleDB) -> None:
             file, _, anchor = answer.docs.partition("#")
             text = (ROOT / file).read_text(encoding="utf-8")
             heading = next(
-                (m for m in re.finditer(r"^#+ .*$", text, flags=re.M) if _anchor(m.group(0)) == anchor), None
+                (
+                    m
+                    for m in re.finditer(r"^#+ .*$", text, flags=re.M)
+                    if _anchor(m.group(0).lstrip("#")) == f"#{anchor}"
+                ),
+                None,
             )
             assert heading is not None, f"{answer.name}: {file} has no section #{anchor}"
             rows[answer.tool] = re.split(r"^#", text[heading.end() :], maxsplit=1, flags=re.M)[0]
