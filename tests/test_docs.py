@@ -226,15 +226,33 @@ def test_every_posted_route_is_documented_as_post(app_routes: list[tuple[str, fr
 
 
 def test_every_mcp_tool_and_argument_is_documented(sample_db: OracleDB) -> None:
+    """Each tool has a row in the README's table of tools naming its arguments, or its row of the table of answers
+    names a docs section that names the tool and its arguments (an answer whose doors are made from its row)."""
     import asyncio
 
+    from oracle_tools.interfaces.answers import ANSWERS
     from oracle_tools.interfaces.mcp_server import build_server
 
     tools = asyncio.run(build_server(sample_db).list_tools())
     assert {"resolve", "search", "check_deck"} <= {t.name for t in tools}
     rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `(\w+)` \|.*$", _readme(), flags=re.M)}
+    for answer in ANSWERS:
+        if answer.tool is not None and answer.tool not in rows:
+            file, _, anchor = answer.docs.partition("#")
+            text = (ROOT / file).read_text(encoding="utf-8")
+            heading = next(
+                (
+                    m
+                    for m in re.finditer(r"^#+ .*$", text, flags=re.M)
+                    if _anchor(m.group(0).lstrip("#")) == f"#{anchor}"
+                ),
+                None,
+            )
+            assert heading is not None, f"{answer.name}: {file} has no section #{anchor}"
+            rows[answer.tool] = re.split(r"^#", text[heading.end() :], maxsplit=1, flags=re.M)[0]
     for tool in tools:
         assert tool.name in rows, f"the MCP tool {tool.name!r} has no row in the README's table of tools"
+        assert f"`{tool.name}`" in rows[tool.name]
         missing = [a for a in tool.input_schema.get("properties", {}) if f"`{a}`" not in rows[tool.name]]
         assert not missing, f"arguments of the MCP tool {tool.name!r} its README row does not name: {missing}"
 

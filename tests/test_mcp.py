@@ -20,6 +20,7 @@ import anyio
 import pytest
 
 from oracle_tools.db import MAX_BATCH_NAMES
+from oracle_tools.interfaces.answers import ANSWERS
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 
 from oracle_server import Server
@@ -113,17 +114,8 @@ def _error(result: Any) -> str:
 def test_server_lists_its_tools_with_input_schemas(mcp_results: dict[str, Any]) -> None:
     assert mcp_results["initialize"].server_info.name == "oracle-tools"
     tools = {t.name: t for t in mcp_results["tools"]}
-    assert set(tools) == {
-        "search",
-        "resolve",
-        "resolve_batch",
-        "token",
-        "references",
-        "choose_name",
-        "list_nameable",
-        "check_deck",
-        "changes",
-    }
+    assert set(tools) == {row.tool for row in ANSWERS if row.tool}  # the table of answers' tools, no other
+    assert {"search", "resolve", "resolve_batch", "check_deck", "changes"} <= set(tools)
     assert tools["search"].input_schema["properties"]["limit"]["maximum"] == 175
     # the search engine's own lists of orders, unique modes and directions (usd, eur and tix orders included)
     search = tools["search"].input_schema["properties"]
@@ -480,19 +472,7 @@ def test_a_damaged_database_is_the_clis_line_from_every_tool(
 
     served = tmp_path / "cut.duckdb"
     shutil.copy(sample_db_path, served)
-    calls = {  # every tool, asked well
-        tool: CALLS[label][1]
-        for tool, label in [
-            ("resolve", "resolve_split"),
-            ("resolve_batch", "resolve_batch_fuzzy"),
-            ("token", "token_treasure"),
-            ("references", "references Graf Rats"),
-            ("choose_name", "choose_half"),
-            ("list_nameable", "list_nameable"),
-            ("check_deck", "check_deck"),
-            ("search", "search"),
-        ]
-    } | {"changes": {}}
+    calls = {row.tool: dict(row.tool_example) for row in ANSWERS if row.tool}  # every tool, asked well
     line: list[re.Pattern[str]] = []
 
     async def session() -> tuple[dict[str, Any], dict[str, Any]]:

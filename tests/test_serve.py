@@ -693,11 +693,10 @@ def test_no_warm_builds_nothing_at_open_and_answers_on_first_use(sample_db_path:
 
 # -- a damaged database file ------------------------------------------------------------------------------
 
-#: An address (method, path, body) for each route of the API, the pages and the web page, by the route's pattern:
-#: a route added without one here fails the test below.
+#: An address (method, path, body) for each route of the API that is no route of the table of answers (whose rows
+#: give theirs), the pages and the web page, by the route's pattern: a route added without one fails the test below.
 _DAMAGED_ASKS: dict[str, tuple[str, str, bytes | None]] = {
     "/cards/named": ("GET", "/cards/named?exact=Lightning%20Bolt", None),
-    "/cards/search": ("GET", "/cards/search?q=t%3Agoblin", None),
     "/cards/autocomplete": ("GET", "/cards/autocomplete?q=goblin", None),
     "/cards/collection": ("POST", "/cards/collection", b'{"identifiers":[{"name":"Lightning Bolt"}]}'),
     "/cards/random": ("GET", "/cards/random", None),
@@ -716,25 +715,13 @@ _DAMAGED_ASKS: dict[str, tuple[str, str, bytes | None]] = {
     "/cards/{set}/{number}/{lang}": ("GET", "/cards/grn/174/en", None),
     "/cards/{set}/{number}": ("GET", "/cards/grn/174", None),
     "/cards/{id}": ("GET", "/cards/0ae987da-e4b5-4b82-843c-6aaa87262fc8", None),
-    "/catalog/{name}": ("GET", "/catalog/card-names", None),
     "/migrations": ("GET", "/migrations", None),
-    "/sets": ("GET", "/sets", None),
     "/sets/tcgplayer/{id}": ("GET", "/sets/tcgplayer/1", None),
-    "/sets/{code}": ("GET", "/sets/grn", None),
-    "/symbology": ("GET", "/symbology", None),
-    "/symbology/parse-mana": ("GET", "/symbology/parse-mana?cost=RUG", None),
     "/bulk-data": ("GET", "/bulk-data", None),
     "/bulk-data/{which}": ("GET", "/bulk-data/oracle-cards", None),
     "/bulk-data/{which}/download": ("GET", "/bulk-data/oracle-cards/download", None),
     "/bulk-data/{which}/download.jsonl.gz": ("GET", "/bulk-data/oracle-cards/download.jsonl.gz", None),
     "/health": ("GET", "/health", None),
-    "/names/resolve": ("POST", "/names/resolve", b'["Lightning Bolt"]'),
-    "/names/references": ("GET", "/names/references?name=Lightning%20Bolt", None),
-    "/tokens/{name:path}": ("GET", "/tokens/Goblin", None),
-    "/choose-name": ("GET", "/choose-name?name=Lightning%20Bolt&constraint=nonland", None),
-    "/choose-name/list": ("GET", "/choose-name/list?constraint=nonland", None),
-    "/decks/check": ("POST", "/decks/check?format=modern", b"4 Lightning Bolt\n56 Mountain\n"),
-    "/changes": ("GET", "/changes", None),
     "/favicon.ico": ("GET", "/favicon.ico", None),
     "/static/{name}": ("GET", "/static/web.css", None),
     "/search": ("GET", "/search?q=t%3Agoblin", None),
@@ -761,12 +748,20 @@ def test_a_damaged_database_is_one_503_on_every_route(
     kept. Nothing is logged as an error; the server keeps answering."""
     import logging
 
+    from oracle_tools.interfaces.answers import ANSWERS
     from oracle_tools.interfaces.serve import create_app
     from oracle_tools.interfaces.serve.app import api_routes
     from oracle_tools.interfaces.serve.pages import routes as page_routes
     from oracle_tools.interfaces.serve.web import routes as web_routes
 
-    assert {getattr(r, "path", "") for r in [*api_routes(), *page_routes, *web_routes]} == set(_DAMAGED_ASKS)
+    asks = [
+        (route.path, (method, route.example, route.body))
+        for row in ANSWERS
+        for route in row.routes
+        for method in route.methods
+    ]  # each route of the table of answers, by each of its methods
+    asks += list(_DAMAGED_ASKS.items())
+    assert {getattr(r, "path", "") for r in [*api_routes(), *page_routes, *web_routes]} == {path for path, _ in asks}
     served = tmp_path / "cut.duckdb"
     shutil.copy(sample_db_path, served)
     app = create_app(served, warm=False)
@@ -778,10 +773,10 @@ def test_a_damaged_database_is_one_503_on_every_route(
             kind = "application/x-www-form-urlencoded" if path in ("/", "/deck") else "application/json"
             return client.request(method, path, content=body, headers={"content-type": kind} if body else {})
 
-        for route, (method, path, body) in _DAMAGED_ASKS.items():  # the whole file: every route answers
+        for route, (method, path, body) in asks:  # the whole file: every route answers
             assert ask(method, path, body).status_code < 500, route
         line = cut_short(served)
-        for route, (method, path, body) in _DAMAGED_ASKS.items():
+        for route, (method, path, body) in asks:
             answer = ask(method, path, body)
             assert line.fullmatch(is_error(answer, 503, "service_unavailable")["details"]), (route, answer.text[:300])
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], caplog.text

@@ -6,11 +6,13 @@ command that returns data takes ``--json``. Errors print one clear line and exit
 This module holds the ``oracle-tools`` group, ``info`` and ``changes``; the other commands live in a module per
 job (``cli_data``: ingest, catalog, sets, symbology, parse-mana, sql, export; ``cli_names``: resolve, same-name,
 token, refs, choose-name; ``cli_search``; ``cli_decks``; ``cli_servers``: serve, mcp), and what they share (options,
-the one-line errors, the JSON and CSV writers) in ``cli_common``.
+the one-line errors, the JSON and CSV writers) in ``cli_common``. A row of the table of answers
+(``interfaces/answers.py``) with params has its command made here (:func:`answer_command`).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ import click
 
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces import cli_data, cli_decks, cli_names, cli_search, cli_servers
+from oracle_tools.interfaces.answers import ANSWERS, Answer
 from oracle_tools.interfaces.cli_common import OracleToolsGroup
 from oracle_tools.interfaces.cli_common import check_name as _check_name
 from oracle_tools.interfaces.cli_common import db_option as _db_option
@@ -190,6 +193,59 @@ for _command in (
     cli_servers.mcp_command,
 ):
     main.add_command(_command)
+
+
+def answer_command(row: Answer) -> click.Command:
+    """The command of a row of the table of answers whose doors are made from its params: a required ``name``
+    param is its argument, any other an option (``--the-name``); it prints ``OracleDB.<method>``'s answer as the
+    JSON the HTTP route and the MCP tool give (``--json``), or as text: a line per field (or per item of a list),
+    a value that is no string or number as JSON."""
+
+    def run(db_path: Path | None, as_json: bool, **arguments: Any) -> None:
+        for param in row.params or ():
+            if param.kind == "name" and arguments.get(param.name) is not None:
+                _check_name(arguments[param.name])
+            if param.kind == "text" and not (arguments.get(param.name) or "").strip():
+                arguments[param.name] = param.default  # a blank text is left out, as at the HTTP door
+        with _open(db_path) as db:
+            data = row.ask(db, arguments)
+        if as_json:
+            _echo_json(data)
+            return
+        for key, value in (
+            data.items() if isinstance(data, dict) else enumerate(data if isinstance(data, list) else [data])
+        ):
+            shown = (
+                value if isinstance(value, (str, int, float)) else json.dumps(value, ensure_ascii=False, default=str)
+            )
+            click.echo(f"{key}: {shown}" if isinstance(data, dict) else shown)
+
+    command = _friendly_errors(run)
+    for param in reversed(row.params or ()):
+        if param.kind == "name" and param.required:
+            command = click.argument(param.name)(command)
+            continue
+        option = "--" + param.name.replace("_", "-")
+        if param.kind == "flag":
+            command = click.option(option, param.name, is_flag=True, help=param.help)(command)
+        else:
+            kind = click.IntRange(1, param.most) if param.kind == "count" else str
+            command = click.option(
+                option,
+                param.name,
+                type=kind,
+                default=param.default,
+                required=param.required,
+                show_default=param.default is not None,
+                help=param.help,
+            )(command)
+    command = _json_option(_db_option(command))
+    return click.command(row.command, help=row.summary)(command)
+
+
+for _row in ANSWERS:
+    if _row.made and _row.command:
+        main.add_command(answer_command(_row))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,22 +1,10 @@
 """``oracle-tools mcp``: the rules answers as tools of a Model Context Protocol server over stdio.
 
-Built on the official ``mcp`` Python SDK (2.x, ``MCPServer``). Each tool returns exactly the JSON
-that the matching CLI command prints with ``--json`` (the same ``to_dict()`` objects), as the text
-content of the result and, parsed, as its structured content:
-
-======================  ==============================================================
-tool                    same JSON as
-======================  ==============================================================
-``search``              ``oracle-tools search QUERY --limit N --json`` (a Scryfall list object)
-``resolve``             ``oracle-tools resolve NAME [--fuzzy] --json``
-``resolve_batch``       ``oracle-tools resolve --batch FILE [--fuzzy] --json`` (the names as a list)
-``token``               ``oracle-tools token NAME --json``
-``references``          ``oracle-tools refs NAME --json``
-``choose_name``         ``oracle-tools choose-name NAME [--constraint P | --card C] --json``
-``list_nameable``       ``oracle-tools choose-name --list [--constraint P | --card C] --json`` (first ``limit``)
-``check_deck``          ``oracle-tools deck check FILE --format F --json`` (the decklist as text)
-``changes``             ``oracle-tools changes [--run N | --since DATE] [--format F] [--card NAME] --limit N --json``
-======================  ==============================================================
+Built on the official ``mcp`` Python SDK (2.x, ``MCPServer``). Its tools are the ``tool`` column of the table of
+answers, ``oracle_tools/interfaces/answers.py``: each returns exactly the JSON that the matching CLI command prints
+with ``--json`` (the same ``to_dict()`` objects), as the text content of the result and, parsed, as its structured
+content. A hand-written tool is the method of :class:`Tools` of its name; a row with params has its tool made from
+them (:func:`made_tool`).
 
 Arguments are checked against each tool's input schema; a bad argument or a library error
 (unknown format, unreadable constraint, …) is a tool error with one line saying what was wrong —
@@ -40,6 +28,7 @@ from pydantic import Field, ValidationError
 
 from oracle_tools.db import MAX_BATCH_NAMES, OracleDB
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.answers import ANSWERS, Answer
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 from oracle_tools.search import DIRECTIONS, ORDERS, UNIQUE
 from oracle_tools.store.resources import package_version
@@ -274,7 +263,8 @@ def _rpc_error(message_id: str | int | None, code: int, message: str) -> dict[st
 
 
 def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -> MCPServer[Any]:
-    """The MCP server with the oracle-tools tools, answering from ``db``."""
+    """The MCP server with the oracle-tools tools, answering from ``db``: one tool for each row of the table of
+    answers that has one, in its order."""
     server = OracleMCPServer(
         "oracle-tools",
         version=package_version(),
@@ -285,24 +275,43 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
             "reasoning about a card; answers are JSON."
         ),
     )
-    lock = threading.Lock()  # one DuckDB connection: tools run on worker threads, one at a time
+    tools = Tools(db, query_timeout=query_timeout)
+    for row in ANSWERS:
+        if row.tool is None:
+            continue
+        if row.made:
+            server.add_tool(made_tool(row, tools), name=row.tool, description=row.summary, annotations=_READ_ONLY)
+        else:
+            server.add_tool(getattr(tools, row.tool), name=row.tool, annotations=_READ_ONLY)
+    return server
 
-    def identity() -> tuple[int, int, int, int] | None:
+
+class Tools:
+    """The hand-written tools over one database, a method each (its name, arguments and docstring are the tool's
+    name, input schema and description, as the SDK reads them), and :meth:`answer`, which every tool runs its work
+    through."""
+
+    def __init__(self, db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -> None:
+        self.db = db
+        self.query_timeout = query_timeout
+        self.lock = threading.Lock()  # one DuckDB connection: tools run on worker threads, one at a time
+        self.opened = self.identity()
+
+    def identity(self) -> tuple[int, int, int, int] | None:
         """What changes when the file is replaced (a re-ingest) or damaged in place (cut short): device, inode,
         size, mtime, as the HTTP server compares them (serve/store.py); None while the file is absent."""
         try:
-            st = os.stat(db.path)
+            st = os.stat(self.db.path)
         except OSError:
             return None
         return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
-    opened = [identity()]
-
-    def answer(work: Callable[[], T]) -> T:
-        with lock:
-            now = identity()
-            if now is not None and now != opened[0]:  # the file changed: what this process read of it is stale
-                opened[0] = now
+    def answer(self, work: Callable[[], T]) -> T:
+        db = self.db
+        with self.lock:
+            now = self.identity()
+            if now is not None and now != self.opened:  # the file changed: what this process read of it is stale
+                self.opened = now
                 db.close()  # reopened by the work below: the new file's answers, or its damage said
             try:
                 return work()
@@ -314,8 +323,8 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
                     raise
                 raise ToolError(str(damaged)) from None
 
-    @server.tool(annotations=_READ_ONLY)
     def resolve(
+        self,
         name: Name,
         fuzzy: Annotated[bool, Field(description=("Accept the closest name for a misspelling (via 'fuzzy')."))] = False,
     ) -> CallToolResult:
@@ -324,10 +333,10 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         Returns status ok / ambiguous / not_found, the Oracle name, how it matched (`via`), the class of
         interchangeable names (CR 201.3) and suggestions on a miss. Same JSON as `oracle-tools resolve --json`.
         """
-        return cli_json(answer(lambda: db.resolve(name, fuzzy=fuzzy).to_dict()))
+        return cli_json(self.answer(lambda: self.db.resolve(name, fuzzy=fuzzy).to_dict()))
 
-    @server.tool(annotations=_READ_ONLY)
     def resolve_batch(
+        self,
         names: Annotated[
             list[Name], Field(min_length=1, max_length=MAX_BATCH_NAMES, description="The names to resolve.")
         ],
@@ -335,32 +344,31 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
     ) -> CallToolResult:
         """Resolve many card names at once (a decklist's): one row per name, in order, with status, the Oracle
         name, how it matched and suggestions for a miss. Same JSON as `oracle-tools resolve --batch FILE --json`."""
-        return cli_json(answer(lambda: db.resolve_many(names, suggest=5, fuzzy=fuzzy).to_dicts()))
+        return cli_json(self.answer(lambda: self.db.resolve_many(names, suggest=5, fuzzy=fuzzy).to_dicts()))
 
-    @server.tool(annotations=_READ_ONLY)
-    def token(name: Name) -> CallToolResult:
+    def token(self, name: Name) -> CallToolResult:
         """What "create a NAME token" makes (CR 111): a predefined token (111.10), the token effects name and
         define (111.4, 111.9), the Oracle card of that name (111.11), or kind 'none' with suggestions.
         Same JSON as `oracle-tools token NAME --json`."""
-        return cli_json(answer(lambda: db.token(name).to_dict()))
+        return cli_json(self.answer(lambda: self.db.token(name).to_dict()))
 
-    @server.tool(annotations=_READ_ONLY)
-    def references(name: Name) -> CallToolResult:
+    def references(self, name: Name) -> CallToolResult:
         """How a card's Oracle text names itself (CR 201.5 full name, 201.5c shortened name), the cards and
         tokens it names, and every card whose text names it. Same JSON as `oracle-tools refs NAME --json`."""
-        return cli_json(answer(lambda: db.references(name)))
+        return cli_json(self.answer(lambda: self.db.references(name)))
 
-    @server.tool(annotations=_READ_ONLY)
-    def choose_name(name: Name, constraint: Phrase = None, card: CardWithConstraint = None) -> CallToolResult:
+    def choose_name(self, name: Name, constraint: Phrase = None, card: CardWithConstraint = None) -> CallToolResult:
         """May NAME be chosen for "choose a [constraint] card name" (CR 201.4)? Returns valid, the names chosen
         (interchangeable names too, 201.4g), the rule and the reason. Same JSON as
         `oracle-tools choose-name NAME --json`."""
 
         _one_constraint(constraint, card)
-        return cli_json(answer(lambda: db.choose_name_report(name, constraint=constraint, card=card).to_dict()))
+        return cli_json(
+            self.answer(lambda: self.db.choose_name_report(name, constraint=constraint, card=card).to_dict())
+        )
 
-    @server.tool(annotations=_READ_ONLY)
     def list_nameable(
+        self,
         constraint: Phrase = None,
         card: CardWithConstraint = None,
         limit: Annotated[int, Field(ge=1, le=5000, description="At most this many rows.")] = 100,
@@ -369,10 +377,10 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         characteristics. The first `limit` rows of `oracle-tools choose-name --list --json`."""
 
         _one_constraint(constraint, card)
-        return cli_json(answer(lambda: db.nameable_rows(constraint=constraint, card=card, limit=limit)))
+        return cli_json(self.answer(lambda: self.db.nameable_rows(constraint=constraint, card=card, limit=limit)))
 
-    @server.tool(annotations=_READ_ONLY)
     def check_deck(
+        self,
         decklist: Annotated[
             str,
             Field(
@@ -406,12 +414,12 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
 
             rules = format_rules(format)
             deck = decklist_from_text(decklist, "decklist", how_to_lift="oracle-tools deck check --no-limits")
-            return db.check_deck(deck, format=rules.key, commanders=commanders or None).to_dict()
+            return self.db.check_deck(deck, format=rules.key, commanders=commanders or None).to_dict()
 
-        return cli_json(answer(work))
+        return cli_json(self.answer(work))
 
-    @server.tool(annotations=_READ_ONLY)
     def changes(
+        self,
         run: Annotated[int | None, Field(ge=1, description="The ingest run (see `oracle-tools info`).")] = None,
         since: Annotated[
             str | None, Field(max_length=40, description="Every ingest on or after this date (YYYY-MM-DD).")
@@ -429,10 +437,12 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
         `[-old-]{+new+}`),
         other characteristics, new and removed cards, grouped with counts. Same JSON as
         `oracle-tools changes [--run N | --since DATE] [--format F] [--card NAME] --limit N --json`."""
-        return cli_json(answer(lambda: db.changes_report(since=since, run=run, format=format, card=card, limit=limit)))
+        return cli_json(
+            self.answer(lambda: self.db.changes_report(since=since, run=run, format=format, card=card, limit=limit))
+        )
 
-    @server.tool(annotations=_READ_ONLY)
     def search(
+        self,
         query: Annotated[
             str,
             Field(
@@ -452,14 +462,44 @@ def build_server(db: OracleDB, *, query_timeout: float = SERVED_QUERY_TIMEOUT) -
 
         # a runaway search cannot hold the one connection every tool shares (timeout: DuckDB's interrupt())
         return cli_json(
-            answer(
-                lambda: db.search_list(
-                    query, unique=unique, order=order, direction=direction, limit=limit, timeout=query_timeout
+            self.answer(
+                lambda: self.db.search_list(
+                    query, unique=unique, order=order, direction=direction, limit=limit, timeout=self.query_timeout
                 )
             )
         )
 
-    return server
+
+def made_tool(row: Answer, tools: Tools) -> Callable[..., CallToolResult]:
+    """The tool of a row of the table of answers whose doors are made from its params: its arguments are the params
+    (a ``name`` as a card name, ``text`` at most MAX_NAME characters, ``flag`` a boolean, ``count`` from 1 to the
+    param's ``most``), and it answers ``OracleDB.<method>(**arguments)`` as the CLI's ``--json``."""
+    import inspect
+
+    parameters = []
+    for param in sorted(row.params or (), key=lambda p: not p.required):  # (those with defaults after)
+        kind: Any = {"name": str, "text": str, "flag": bool, "count": int}[param.kind]
+        limits: dict[str, Any] = {"description": param.help}
+        if param.kind in ("name", "text"):
+            limits |= {"min_length": 1, "max_length": MAX_NAME}
+        if param.kind == "count":
+            limits |= {"ge": 1, "le": param.most}
+        default: Any = bool(param.default) if param.kind == "flag" else param.default
+        nullable = not param.required and default is None  # (text left out: None, as at the other doors)
+        annotation: Any = Annotated[kind | None if nullable else kind, Field(**limits)]
+        if param.required:
+            default = inspect.Parameter.empty
+        parameters.append(
+            inspect.Parameter(param.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        )
+
+    def tool(**arguments: Any) -> CallToolResult:
+        return cli_json(tools.answer(lambda: row.ask(tools.db, arguments)))
+
+    tool.__name__ = tool.__qualname__ = row.tool or row.name
+    tool.__doc__ = row.summary
+    tool.__signature__ = inspect.Signature(parameters, return_annotation=CallToolResult)  # type: ignore[attr-defined]
+    return tool
 
 
 def _one_constraint(phrase: str | None, card: str | None) -> None:

@@ -1,29 +1,18 @@
 """The HTTP API: Scryfall-compatible card endpoints and the rules endpoints, on Starlette.
 
-``create_app(db_path)`` builds the ASGI app; ``oracle-tools serve`` runs it with uvicorn. Endpoints
-(full reference: docs/serve.md):
-
-Scryfall's paths, parameters, JSON shapes and error objects (https://scryfall.com/docs/api):
-``GET /cards/named?exact=|fuzzy=[&set=]``, ``GET /cards/search?q=&unique=&order=&dir=&page=``,
-``POST /cards/collection``, ``GET /cards/autocomplete?q=``, ``GET /cards/{id}``,
-``GET /cards/{set}/{number}[/{lang}]``, ``GET /cards/{id}/rulings``.
-
-The rules endpoints answer exactly the JSON of the matching CLI command with ``--json``:
-``GET /names/resolve?q=[&fuzzy=true]`` (``resolve --json``), ``POST /names/resolve`` (a JSON list of
-names: ``resolve --batch --json``), ``GET /names/references?name=`` (``refs --json``),
-``GET /tokens/{name}`` (``token --json``),
-``GET /choose-name?name=&constraint=|card=`` (``choose-name --json``),
-``GET /choose-name/list?constraint=|card=`` (``choose-name --list --json``),
-``POST /decks/check?format=[&commander=]`` with the decklist as the body (``deck check --json``),
-``GET /changes?run=|since=&format=&card=&page=`` (``changes --json``'s changes as a list object).
+``create_app(db_path)`` builds the ASGI app; ``oracle-tools serve`` runs it with uvicorn. Its routes (full
+reference: docs/serve.md) are the routes of the table of answers, ``oracle_tools/interfaces/answers.py`` (each
+answer with a CLI command or an MCP tool beside it: the rules endpoints, search, catalogs, sets, symbols), then
+Scryfall's routes that have no other door (:func:`scryfall_only`), with Scryfall's paths, parameters, JSON shapes
+and error objects (https://scryfall.com/docs/api).
 
 Every error is a Scryfall error object ``{"object": "error", "code", "status", "details"}`` (plus
 ``type`` where Scryfall has one): unknown paths and parameters, wrong types, invalid JSON, bodies over
 1 MB (413), names over 1,000 characters. Nothing reaches the client as a traceback.
 
 The modules, by job: params.py (parameters), responses.py (answers, the one error type and its rendering),
-scryfall_routes.py and rules_routes.py (the handlers); this one holds the middleware, the one list of routes
-(:func:`api_routes`) and :func:`create_app`.
+scryfall_routes.py and rules_routes.py (the handlers); this one holds the middleware, the routes (:func:`api_routes`)
+and :func:`create_app`.
 """
 
 from __future__ import annotations
@@ -32,7 +21,7 @@ import asyncio
 import contextlib
 import json
 import signal
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -47,6 +36,8 @@ from starlette.routing import BaseRoute, Match, Route, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.answers import ANSWERS, Answer
+from oracle_tools.interfaces.answers import Route as AnswerRoute
 from oracle_tools.interfaces.serve import limits
 from oracle_tools.interfaces.serve import rules_routes as rules
 from oracle_tools.interfaces.serve import scryfall_routes as scryfall
@@ -67,6 +58,9 @@ from oracle_tools.interfaces.serve.responses import (
 from oracle_tools.interfaces.serve.searches import search_ids
 from oracle_tools.interfaces.serve.store import Store
 from oracle_tools.scryfall import cardjson, lookups
+
+#: A route's handler.
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 #: Seconds a client has to send a request's whole body (408 after; stated in docs/serve.md;
 #: ORACLE_TOOLS_SERVE_BODY_TIMEOUT changes it).
@@ -381,11 +375,10 @@ def relative_slash_redirects(router: Router) -> None:
     router.default = default
 
 
-def api_routes() -> list[BaseRoute]:
-    """Every API route, in the order Starlette matches them: the one list (a new endpoint is added here)."""
+def scryfall_only() -> list[BaseRoute]:
+    """Scryfall's routes that have no CLI or MCP twin, in the order Starlette matches them (after the answers')."""
     return [
         Route("/cards/named", scryfall.cards_named, methods=["GET"]),
-        Route("/cards/search", scryfall.cards_search, methods=["GET"]),
         Route("/cards/autocomplete", scryfall.cards_autocomplete, methods=["GET"]),
         Route("/cards/collection", scryfall.cards_collection, methods=["POST"]),
         Route("/cards/random", scryfall.card_random, methods=["GET"]),
@@ -399,26 +392,46 @@ def api_routes() -> list[BaseRoute]:
         Route("/cards/{set}/{number}/{lang}", scryfall.card_by_number, methods=["GET"]),
         Route("/cards/{set}/{number}", scryfall.card_by_number, methods=["GET"]),
         Route("/cards/{id}", scryfall.card_by_id, methods=["GET"]),
-        Route("/catalog/{name}", scryfall.catalog, methods=["GET"]),
         Route("/migrations", scryfall.migrations, methods=["GET"]),
-        Route("/sets", scryfall.sets_list, methods=["GET"]),
         Route("/sets/tcgplayer/{id}", scryfall.set_by_tcgplayer, methods=["GET"]),
-        Route("/sets/{code}", scryfall.set_by_code, methods=["GET"]),
-        Route("/symbology", scryfall.symbology, methods=["GET"]),
-        Route("/symbology/parse-mana", scryfall.parse_mana, methods=["GET"]),
         Route("/bulk-data", scryfall.bulk_data, methods=["GET"]),
         Route("/bulk-data/{which}", scryfall.bulk_data, methods=["GET"]),
         Route("/bulk-data/{which}/download", scryfall.bulk_download, methods=["GET"]),
         Route("/bulk-data/{which}/download.jsonl.gz", scryfall.bulk_download_jsonl, methods=["GET"]),
         Route("/health", scryfall.health, methods=["GET"]),
-        Route("/names/resolve", rules.names_resolve, methods=["GET", "POST"]),
-        Route("/names/references", rules.names_references, methods=["GET"]),
-        Route("/tokens/{name:path}", rules.tokens, methods=["GET"]),
-        Route("/choose-name", rules.choose_name, methods=["GET"]),
-        Route("/choose-name/list", rules.choose_name_list, methods=["GET"]),
-        Route("/decks/check", rules.decks_check, methods=["POST"]),
-        Route("/changes", rules.changes, methods=["GET"]),
     ]
+
+
+#: The modules of ``interfaces/serve/`` a row of the table of answers names its hand-written handler in.
+_HANDLERS = {"rules_routes": rules, "scryfall_routes": scryfall}
+
+
+def endpoint_of(answer: Answer, route: AnswerRoute) -> Endpoint:
+    """The handler of one route of the table of answers: the hand-written one it names, or made from the row."""
+    if route.endpoint is None:
+        return rules.made_endpoint(answer, route)
+    module, function = route.endpoint.split(".")
+    found: Endpoint = getattr(_HANDLERS[module], function)
+    return found
+
+
+def answer_routes() -> list[BaseRoute]:
+    """The routes of the table of answers (:data:`~oracle_tools.interfaces.answers.ANSWERS`), in its order; the
+    answers one handler serves by method on one path (``GET`` and ``POST /names/resolve``) are one route."""
+    routes: dict[str, tuple[Endpoint, list[str]]] = {}
+    for answer in ANSWERS:
+        for route in answer.routes:
+            endpoint = endpoint_of(answer, route)
+            if route.path in routes and routes[route.path][0] is not endpoint:
+                raise ValueError(f"two handlers for {route.path} in the table of answers")
+            methods = routes.setdefault(route.path, (endpoint, []))[1]
+            methods += [m for m in route.methods if m not in methods]
+    return [Route(path, endpoint, methods=methods) for path, (endpoint, methods) in routes.items()]
+
+
+def api_routes() -> list[BaseRoute]:
+    """Every API route, in the order Starlette matches them: the table of answers' routes, then Scryfall's others."""
+    return [*answer_routes(), *scryfall_only()]
 
 
 def create_app(
@@ -502,6 +515,7 @@ __all__ = [
     "BODY_TIMEOUT",
     "AnswerServerErrors",
     "ApiError",
+    "answer_routes",
     "api_routes",
     "create_app",
     "error_body",

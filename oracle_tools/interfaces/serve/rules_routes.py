@@ -5,6 +5,7 @@ and render ``OracleDB``'s answers.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -12,6 +13,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from oracle_tools.db import MAX_BATCH_NAMES
+from oracle_tools.interfaces.answers import Answer, Param
+from oracle_tools.interfaces.answers import Route as AnswerRoute
 from oracle_tools.interfaces.serve.params import (
     MAX_NAME,
     REFUSED_BY_HEAD,
@@ -216,3 +219,42 @@ async def changes(request: Request) -> Response:
 
     # next_page holds the address this client used: answers are kept apart per address
     return await answer_remembered(request, params, work, "large", base=base)
+
+
+# -- the routes made from the table of answers ---------------------------------------------------------------
+
+
+def _param_value(param: Param, value: str | None) -> Any:
+    """One param of a made route, read and checked as its kind says (a 400 error object for a bad one)."""
+    if param.kind == "flag":
+        return bool_param(value, param.name) if value is not None else bool(param.default)
+    if param.kind == "count":
+        if value is None:
+            if param.required:
+                raise ApiError(400, f"{param.name} is missing; give it as a whole number.")
+            return param.default
+        if not (value.isascii() and value.isdigit() and len(value) < 10) or not 1 <= int(value) <= param.most:
+            raise ApiError(400, f"{param.name}={value[:20]!r} is not a whole number from 1 to {param.most:,}.")
+        return int(value)
+    text = text_param(value, param.name, required=param.required)
+    return param.default if text is None else text
+
+
+def made_endpoint(answer: Answer, route: AnswerRoute) -> Callable[[Request], Awaitable[Response]]:
+    """The handler of a route made from its row of the table of answers: the row's params from the path (those its
+    path names) and the query (any other parameter is a 400), and ``OracleDB.<method>``'s answer as JSON."""
+    params = answer.params or ()
+    in_path = {p.name for p in params if "{" + p.name + "}" in route.path or "{" + p.name + ":" in route.path}
+    in_query = frozenset(p.name for p in params if p.name not in in_path)
+
+    async def endpoint(request: Request) -> Response:
+        query = endpoint_params(request, in_query, scryfall=False)
+        arguments = {
+            p.name: _param_value(p, request.path_params[p.name] if p.name in in_path else query.get(p.name))
+            for p in params
+        }
+        return await answer_remembered(request, query, lambda gen: json_response(answer.ask(gen.db, arguments)))
+
+    endpoint.__name__ = endpoint.__qualname__ = answer.name
+    endpoint.__doc__ = f"GET {route.path} (the {answer.name} answer of the table of answers): {answer.summary}"
+    return endpoint
