@@ -54,7 +54,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from oracle_tools.errors import ConstraintError
-from oracle_tools.names.kinds import alternate_name_note, printed_name_note
+from oracle_tools.names.kinds import OWN_NAME_READINGS, alternate_name_note, printed_name_note
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.store.lazy import LazyModule
 from oracle_tools.text.constraints import AnyCard, Constraint, card_name_phrases, parse_constraint
@@ -372,7 +372,7 @@ class NameChooser:
         faces = self.by_card.get(r.oracle_id or "", [])
         if r.face_index is None:
             if len(faces) > 1:
-                if "//" in normalize(text) or r.via in ("name", "normalized"):
+                if "//" in normalize(text) or r.via in OWN_NAME_READINGS:
                     return self._combined(text, c, r, faces)
                 resolved = faces[0]  # a whole-card alternate or printed name without '//': the normal name
             elif faces:

@@ -43,6 +43,12 @@ class NameKind:
     suggested: bool
     #: The card's own English Oracle name or a face's: read through its folded key it resolves as ``normalized``.
     own_name: bool
+    #: A name of the card in the game (CR 201.2 its English name, 201.3 an interchangeable one): a name written in
+    #: rules text means the card by a name of this kind (``names.references``).
+    in_game: bool = False
+    #: Printed as the title of an English printing (its own name, a face's, an alternate name, CR 201.6): an English
+    #: printed name that differs from one of these only in typography is this name, not an interchangeable one.
+    title: bool = False
     #: Cited when one card's decklist lines are written with different names and counted together (CR 201.3b).
     deck_rule: str | None = None
 
@@ -61,6 +67,8 @@ KINDS: tuple[NameKind, ...] = (
         listed_as="Oracle name (CR 201.2)",
         suggested=True,
         own_name=True,
+        in_game=True,
+        title=True,
     ),
     NameKind(
         "face",
@@ -70,6 +78,8 @@ KINDS: tuple[NameKind, ...] = (
         listed_as="face or half name (CR 201.2, 709.4, 712)",
         suggested=True,
         own_name=True,
+        in_game=True,
+        title=True,
     ),
     NameKind(
         "printed",
@@ -89,6 +99,7 @@ KINDS: tuple[NameKind, ...] = (
         listed_as="interchangeable name: the same name in the game (CR 201.3)",
         suggested=True,
         own_name=False,
+        in_game=True,
         deck_rule="201.3b",
     ),
     NameKind(
@@ -99,6 +110,7 @@ KINDS: tuple[NameKind, ...] = (
         listed_as="alternate (flavor) name: not its name in the game (CR 201.6)",
         suggested=True,
         own_name=False,
+        title=True,
         deck_rule="201.6",
     ),
     NameKind(
@@ -150,6 +162,25 @@ SUGGESTED_VIAS: tuple[str, ...] = tuple(kind.via for kind in KINDS if kind.sugge
 
 #: The kinds that are the card's own English name: through the folded key they resolve as ``normalized``.
 OWN_NAME_VIAS: frozenset[str] = frozenset(kind.via for kind in KINDS if kind.own_name)
+
+#: The same, as a list to bind into SQL (``via IN (SELECT unnest(?))``, ``list_contains(?, via)``).
+OWN_NAME_LIST: list[str] = sorted(OWN_NAME_VIAS)
+
+#: The kinds a string that was the card's own name resolves as: exactly, or through its folded key.
+OWN_NAME_READINGS: frozenset[str] = OWN_NAME_VIAS | {"normalized"}
+
+#: The card's names in the game (CR 201.2, 201.3), best first (by tier): what a name in rules text may be.
+IN_GAME_VIAS: list[str] = [kind.via for kind in sorted(KINDS, key=lambda k: k.tier or 0) if kind.in_game]
+
+#: The names printed as an English printing's title: a printed name equal to one (in typography) is no new name.
+TITLE_VIAS: list[str] = [kind.via for kind in KINDS if kind.title]
+
+#: The kinds a single reader names (each one kind, never a list): a renamed card's former names (written by
+#: ``names.build.add_former_names`` from the change history), alternate names (the card objects' ``flavor_names``)
+#: and the interchangeable names the build joins into classes (CR 201.3).
+FORMER: Via = "former"
+FLAVOR: Via = "flavor"
+INTERCHANGEABLE: Via = "interchangeable"
 
 #: The rule a deck check cites when one card's lines use names of these kinds (counted together, CR 201.3b).
 DECK_RULES: dict[str, str] = {kind.via: kind.deck_rule for kind in KINDS if kind.deck_rule}
