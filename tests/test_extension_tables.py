@@ -36,11 +36,12 @@ def _where(path: Path, text: str, offset: int) -> str:
 
 
 def _literal_lists(text: str) -> Iterator[tuple[int, list[str]]]:
-    """Every bracketed group of two or more quoted strings and nothing else, with its offset."""
+    """Every bracketed group of two or more different quoted strings and nothing else, with its offset (a pair of
+    one word, ``("rebalanced", "rebalanced")``, is a spelling and its data value, not a list)."""
     for match in _GROUP.finditer(text):
         inside = match.group(1)
         items = [quoted[1] for quoted in _QUOTED.findall(inside)]
-        if len(items) >= 2 and not re.search(r"[^\s,]", _QUOTED.sub("", inside)):
+        if len(set(items)) >= 2 and not re.search(r"[^\s,]", _QUOTED.sub("", inside)):
             yield match.start(), items
 
 
