@@ -5,11 +5,15 @@ says how much it counts when a string matches several cards (``tier``), the rule
 (``rule``), how the pages word it, whether "did you mean" offers names of this kind, and whether it is the card's
 own English name. Every reader derives its list from here: the resolver's ranking and suggestions
 (``names.resolver``, ``names.point``, ``names.index``), the deck checker's rule citation, the web page's and card
-page's wording (``interfaces/serve/web.py``, ``pages.py``). Plain data, no imports: the lightest layer can read it.
+page's wording (``interfaces/serve/web.py``, ``pages.py``), and the SQL that needs a set of kinds (bound from
+:data:`OWN_NAME_LIST` or :data:`IN_GAME_VIAS`, or the ``own_name_via`` macro ``names.build`` writes for a view);
+``tests/test_extension_tables.py`` fails for a list of kinds written anywhere else. Plain data, no imports: every
+layer from ``names/`` up reads it.
 
 What else to change for a new kind of name (at most three files):
 
-1. a row in ``KINDS`` below and its name in ``Via`` (this file; ``tests/test_names.py`` checks they agree);
+1. a row in ``KINDS`` below and its name in ``Via`` (this file; ``tests/test_names.py`` checks they agree), with
+   its flags: the card's own name, a name in the game, a printed title (each derived list follows);
 2. where strings of that kind come from: a ``name_sources`` branch in ``sql/names.sql`` (a name the data gives),
    or, for a kind the resolver assigns itself (``normalized``, ``fuzzy``), ``names/resolver.py``;
 3. a test with a real card in the test file of the feature (``tests/test_names.py`` or ``tests/test_alternate_names.py``).
