@@ -222,3 +222,15 @@ def alternate_name_note(alternate: str, name: str) -> str:
     """What every answer that found a card by an alternate (flavor) name says (``token``, ``choose-name``): that
     name is printed on some versions of the card but is no name of it; the card has only its Oracle name (CR 201.6)."""
     return f"'{alternate}' is an alternate name printed on some versions of {name}, not its name (201.6); its name is {name}"
+
+
+def not_its_name(via: str | None, typed: str, name: str, card: str | None = None) -> tuple[str, str] | None:
+    """The rule and the note every answer adds (``token``, ``choose-name``) when ``typed`` found a card by a name
+    that is no name of it in the game: a printed name in another language (CR 201.2: its name is the English one,
+    ``name``) or an alternate name (CR 201.6: printed on some versions of ``card``, default ``name``, which has only
+    its Oracle name). None for every other kind."""
+    if via == "printed":
+        return "201.2", printed_name_note(typed, name)
+    if via == FLAVOR:
+        return "201.6", alternate_name_note(typed, card or name)
+    return None

@@ -330,7 +330,7 @@ def _exact_name(value: str, state: _State) -> str:
     or period as a word break that is a name's ('!"Jace,the Mind Sculptor"'); a name's own marks keep their answer."""
 
     def own(column: str) -> str:  # the card's own names (names.kinds.OWN_NAME_LIST), bound where they are written
-        return f"SELECT {column} FROM names WHERE list_contains({state.bind(OWN_NAME_LIST)}, via) AND key"
+        return f"SELECT {column} FROM names WHERE via IN ({', '.join(state.bind(v) for v in OWN_NAME_LIST)}) AND key"
 
     keys = exact_keys(value)
     cards = own("oracle_id")
