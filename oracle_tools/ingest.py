@@ -959,6 +959,9 @@ class Ingest:
             )
 
             changes.record(con, PREVIOUS_CATALOG if previous is not None else None)
+            from oracle_tools.names import build as names
+
+            names.add_former_names(con, changes.renames(con))  # a renamed card's former names (via former)
             if card_files:
                 self._objects_kept(objects_kept)
                 if self._dropped:  # the kept objects lose the fields the stage dropped

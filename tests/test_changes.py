@@ -228,10 +228,12 @@ def test_a_failure_while_recording_keeps_the_old_database(
     shutil.copy(steps["second"], db_path)
     before = _history(db_path)
 
-    def broken(con: duckdb.DuckDBPyConnection) -> None:
+    from oracle_tools.names import build as names
+
+    def broken(con: duckdb.DuckDBPyConnection, renames: list[tuple[str, str]]) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(changes, "_add_former_names", broken)
+    monkeypatch.setattr(names, "add_former_names", broken)  # the last step after the history is recorded
     with pytest.raises(RuntimeError, match="disk full"):  # the sample's share of the 2024 file reaches it as well
         OracleDB.ingest_files(db_path, [sample_dir() / "cards-2024.json.gz"], replace_anyway=True)
     assert _history(db_path) == before

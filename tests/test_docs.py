@@ -318,3 +318,6 @@ def test_the_architecture_names_every_module_in_its_packages_row() -> None:
         if f"`{path.stem}`" not in rows.get(parts[0], ""):
             unnamed.append("/".join(parts))
     assert rows and not unnamed, f"not named in docs/architecture.md's row of its package: {unnamed}"
+    # the package's data that is code too: every SQL file and the search grammar, each named in backticks
+    data = [*sorted(package.rglob("*.sql")), *sorted(package.rglob("*.lark"))]
+    assert data and not [p.name for p in data if f"`{p.name}`" not in text and f"/{p.name}`" not in text]

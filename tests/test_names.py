@@ -412,6 +412,11 @@ def test_the_kinds_table_and_the_via_type_name_the_same_kinds() -> None:
     assert kinds.VIA_TIER["interchangeable"] < kinds.VIA_TIER["printed"] < kinds.VIA_TIER["former"]
     # "did you mean" offers English names only: never a translation (201.2) or a name the card no longer has
     assert set(kinds.SUGGESTED_VIAS) == {"name", "face", "interchangeable", "flavor"}
+    # the sets SQL reads, derived from the rows: the card's own names; its names in the game (CR 201.2, 201.3), best
+    # first, as a name in rules text is read; the printed titles an English printed name may repeat (201.6)
+    assert kinds.OWN_NAME_LIST == ["face", "name"] and kinds.OWN_NAME_READINGS == {"name", "face", "normalized"}
+    assert kinds.IN_GAME_VIAS == ["name", "face", "interchangeable"]
+    assert kinds.TITLE_VIAS == ["name", "face", "flavor"]
 
 
 def test_every_kind_the_names_table_holds_is_in_the_table(sample_db: OracleDB) -> None:
@@ -420,6 +425,11 @@ def test_every_kind_the_names_table_holds_is_in_the_table(sample_db: OracleDB) -
     stored = set(sample_db.sql("SELECT DISTINCT via FROM names").get_column("via"))
     assert {"name", "face", "printed"} <= stored
     assert stored <= {k.via for k in kinds.KINDS if k.tier is not None}, "a kind of name with no tier"
+    # the macro the token_catalog view reads the own-name kinds through is the table's
+    own = sample_db.sql(
+        "SELECT list(via ORDER BY via) AS v FROM (SELECT DISTINCT via FROM names) WHERE own_name_via(via)"
+    )
+    assert own.item().to_list() == kinds.OWN_NAME_LIST
 
 
 def test_every_reader_of_the_kinds_derives_from_the_table() -> None:

@@ -54,7 +54,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from oracle_tools.errors import ConstraintError
-from oracle_tools.names.kinds import alternate_name_note, printed_name_note
+from oracle_tools.names.kinds import OWN_NAME_READINGS, not_its_name
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.store.lazy import LazyModule
 from oracle_tools.text.constraints import AnyCard, Constraint, card_name_phrases, parse_constraint
@@ -366,7 +366,7 @@ class NameChooser:
         faces = self.by_card.get(r.oracle_id or "", [])
         if r.face_index is None:
             if len(faces) > 1:
-                if "//" in normalize(text) or r.via in ("name", "normalized"):
+                if "//" in normalize(text) or r.via in OWN_NAME_READINGS:
                     return self._combined(text, c, r, faces)
                 resolved = faces[0]  # a whole-card alternate or printed name without '//': the normal name
             elif faces:
@@ -409,12 +409,11 @@ class NameChooser:
                 rules.append("201.4g")
                 rule = "201.4g"
         reason = self._reason(name, face, c, valid, chosen)
-        if via == "flavor":  # CR 201.6: an alternate name is no name of the card; its Oracle name is meant
-            rules.append("201.6")
-            reason = reason[:-1] + f"; {alternate_name_note(text, face['card_name'])}."
-        elif via == "printed":  # CR 201.2: a printed name in another language is no name of the card
-            rules.append("201.2")
-            reason = reason[:-1] + f"; {printed_name_note(text, name)}."
+        # CR 201.6 / 201.2: an alternate name or a printed name in another language is no name of the card
+        not_a_name = not_its_name(via, text, name, face["card_name"])
+        if not_a_name is not None:
+            rules.append(not_a_name[0])
+            reason = reason[:-1] + f"; {not_a_name[1]}."
         return Verdict(
             query=text,
             valid=valid,

@@ -14,7 +14,8 @@ keywords only where the Oracle text changed and both lists have some (a list is 
 
 Readers: :func:`select` (``OracleDB.changes()``, a Polars frame), :func:`report` (``oracle-tools changes``,
 the HTTP ``/changes``, MCP ``changes``), :func:`legality_since` (``deck check --changes``) and
-:func:`former_notes` (``resolve`` of a renamed card's former name: ``via: "former"``).
+:func:`former_notes` (``resolve`` of a renamed card's former name: ``via: "former"``); :func:`renames` gives the
+names layer the former names it adds to ``names`` (``names.build.add_former_names``).
 
 >>> from oracle_tools import OracleDB
 >>> OracleDB("data/oracle.duckdb").changes(format="modern")            # doctest: +SKIP
@@ -31,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 
 from oracle_tools.errors import ArgumentError, OracleToolsError
 from oracle_tools.store import sqlfiles
-from oracle_tools.text.matching import normalize
 
 if TYPE_CHECKING:
     import duckdb
@@ -117,7 +117,6 @@ def record(con: duckdb.DuckDBPyConnection, previous: str | None) -> dict[str, in
                    (SELECT count(*) FROM cards WHERE is_card)""",
         {"run": run},
     )
-    _add_former_names(con)
     return {t: _count(con, f"main.{t}") - before[t] for t in HISTORY_TABLES}
 
 
@@ -151,21 +150,18 @@ def _card_changes_sql(con: duckdb.DuckDBPyConnection, previous: str) -> str:
         SELECT $run, oracle_id, name, f.field, f.old, f.new FROM each WHERE NOT f.same"""
 
 
-def _add_former_names(con: duckdb.DuckDBPyConnection) -> None:
-    """Every former name of a card (a rename in the history) as a ``names`` row with via ``former``, unless it
-    is again one of the card's names. Resolved only when no current name matches (names.resolver.VIA_TIER)."""
-    rows = con.execute(
-        """SELECT DISTINCT h.old_value, h.oracle_id FROM card_changes h
-           JOIN cards c ON c.oracle_id = h.oracle_id AND c.is_card
-           WHERE h.field = 'name' AND coalesce(h.old_value, '') <> ''
-             AND NOT EXISTS (SELECT 1 FROM names n WHERE n.oracle_id = h.oracle_id AND n.name = h.old_value)
-           ORDER BY 1, 2"""
-    ).fetchall()
-    if rows:
-        con.executemany(
-            "INSERT INTO names (name, key, oracle_id, face_index, via, lang) VALUES (?, ?, ?, NULL, 'former', 'en')",
-            [(name, normalize(name), oid) for name, oid in rows],
-        )
+def renames(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    """Every former name of a card in the reference (a rename in the history) with its oracle_id, in order: the
+    names layer makes them names of kind ``former`` (``names.build.add_former_names``, after :func:`record`)."""
+    return [
+        (name, oid)
+        for name, oid in con.execute(
+            """SELECT DISTINCT h.old_value, h.oracle_id FROM card_changes h
+               JOIN cards c ON c.oracle_id = h.oracle_id AND c.is_card
+               WHERE h.field = 'name' AND coalesce(h.old_value, '') <> ''
+               ORDER BY 1, 2"""
+        ).fetchall()
+    ]
 
 
 # -- reading -----------------------------------------------------------------------------------------

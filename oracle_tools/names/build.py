@@ -26,6 +26,7 @@ import polars as pl
 
 from oracle_tools.errors import IngestError
 from oracle_tools.names import suggestions
+from oracle_tools.names.kinds import FORMER, INTERCHANGEABLE, OWN_NAME_LIST, TITLE_VIAS
 from oracle_tools.store import sqlfiles, userfiles
 from oracle_tools.text.matching import BLANK, FOLD, normalize
 
@@ -77,9 +78,9 @@ def build(
     # An English printed name that differs from the card's own names only in typography (case,
     # accents, quotes, dashes) is the same name, not an interchangeable one (CR 201.3 needs a
     # different English name).
-    own = sources.filter(pl.col("via").is_in(["name", "face", "flavor"])).select("oracle_id", "key").unique()
-    printed = sources.filter(pl.col("via") == "interchangeable").join(own, on=["oracle_id", "key"], how="anti")
-    others = sources.filter(pl.col("via") != "interchangeable")
+    own = sources.filter(pl.col("via").is_in(TITLE_VIAS)).select("oracle_id", "key").unique()
+    printed = sources.filter(pl.col("via") == INTERCHANGEABLE).join(own, on=["oracle_id", "key"], how="anti")
+    others = sources.filter(pl.col("via") != INTERCHANGEABLE)
     path = interchangeable_file or default_interchangeable_file()
     override = read_interchangeable_file(path) if path.exists() else []
     classes, extra_names = _classes(con, others, printed, override, path.name)
@@ -89,12 +90,38 @@ def build(
         .unique()
     )
     sqlfiles.write_frame(con, "names", names, order_by="key, name, oracle_id, face_index NULLS FIRST, via, lang")
+    con.execute(own_name_macro())
     # The English names a miss is offered, one per key, and the index of their words: a fresh process finds the
     # names close to a misspelt one by binary searches, never by grouping or scanning the names table.
     suggestions.build(con)
     if store_classes:
         write_classes(con, classes)
     return classes
+
+
+def add_former_names(con: duckdb.DuckDBPyConnection, renames: list[tuple[str, str]]) -> None:
+    """A renamed card's former names (``history.changes.renames``: name, oracle_id) as ``names`` rows of kind
+    ``former``, unless one is again a name of the card. Resolved only when no current name matches (its tier)."""
+    if not renames:
+        return
+    con.execute(
+        """INSERT INTO names (name, key, oracle_id, face_index, via, lang)
+           SELECT r.name, r.key, r.oracle_id, NULL, $via, 'en' FROM (SELECT unnest($rows, recursive := true)) r
+           WHERE NOT EXISTS (SELECT 1 FROM names n WHERE n.oracle_id = r.oracle_id AND n.name = r.name)
+           ORDER BY r.name, r.oracle_id""",
+        {
+            "via": FORMER,
+            "rows": [{"name": name, "key": normalize(name), "oracle_id": oid} for name, oid in renames],
+        },
+    )
+
+
+def own_name_macro() -> str:
+    """The SQL macro ``own_name_via(via)``: whether a ``names`` row's kind is the card's own name or a face's
+    (``kinds.OWN_NAME_VIAS``), for SQL stored in the database that cannot take the list as a parameter (a view:
+    ``token_catalog`` in ``sql/views.sql``). Written from the table, never from user text."""
+    assert all(via.isidentifier() for via in OWN_NAME_LIST)  # the kinds' own names: quoted as they are
+    return f"CREATE OR REPLACE MACRO own_name_via(via) AS via IN ({', '.join(repr(v) for v in OWN_NAME_LIST)})"
 
 
 def default_interchangeable_file() -> Path:
@@ -201,7 +228,7 @@ class _ClassBuilder:
 
     def add_override(self, others: pl.DataFrame, override: list[tuple[str, str, str]], override_name: str) -> None:
         """Names sharing a ``class_id`` of the override table join one class."""
-        english = others.filter(pl.col("via").is_in(["name", "face"]))
+        english = others.filter(pl.col("via").is_in(OWN_NAME_LIST))
         exact: dict[str, set[tuple[str, int | None]]] = {}
         for name, oid, idx in english.select("name", "oracle_id", "face_index").iter_rows():
             exact.setdefault(name, set()).add((oid, idx))
@@ -251,7 +278,7 @@ class _ClassBuilder:
                         "key": normalize(name),
                         "oracle_id": oid,
                         "face_index": idx,
-                        "via": "interchangeable",
+                        "via": INTERCHANGEABLE,
                         "lang": "en",
                     }
                 )

@@ -5,11 +5,15 @@ says how much it counts when a string matches several cards (``tier``), the rule
 (``rule``), how the pages word it, whether "did you mean" offers names of this kind, and whether it is the card's
 own English name. Every reader derives its list from here: the resolver's ranking and suggestions
 (``names.resolver``, ``names.point``, ``names.index``), the deck checker's rule citation, the web page's and card
-page's wording (``interfaces/serve/web.py``, ``pages.py``). Plain data, no imports: the lightest layer can read it.
+page's wording (``interfaces/serve/web.py``, ``pages.py``), and the SQL that needs a set of kinds (bound from
+:data:`OWN_NAME_LIST` or :data:`IN_GAME_VIAS`, or the ``own_name_via`` macro ``names.build`` writes for a view);
+``tests/test_extension_tables.py`` fails for a list of kinds written anywhere else. Plain data, no imports: every
+layer from ``names/`` up reads it.
 
 What else to change for a new kind of name (at most three files):
 
-1. a row in ``KINDS`` below and its name in ``Via`` (this file; ``tests/test_names.py`` checks they agree);
+1. a row in ``KINDS`` below and its name in ``Via`` (this file; ``tests/test_names.py`` checks they agree), with
+   its flags: the card's own name, a name in the game, a printed title (each derived list follows);
 2. where strings of that kind come from: a ``name_sources`` branch in ``sql/names.sql`` (a name the data gives),
    or, for a kind the resolver assigns itself (``normalized``, ``fuzzy``), ``names/resolver.py``;
 3. a test with a real card in the test file of the feature (``tests/test_names.py`` or ``tests/test_alternate_names.py``).
@@ -43,6 +47,12 @@ class NameKind:
     suggested: bool
     #: The card's own English Oracle name or a face's: read through its folded key it resolves as ``normalized``.
     own_name: bool
+    #: A name of the card in the game (CR 201.2 its English name, 201.3 an interchangeable one): a name written in
+    #: rules text means the card by a name of this kind (``names.references``).
+    in_game: bool = False
+    #: Printed as the title of an English printing (its own name, a face's, an alternate name, CR 201.6): an English
+    #: printed name that differs from one of these only in typography is this name, not an interchangeable one.
+    title: bool = False
     #: Cited when one card's decklist lines are written with different names and counted together (CR 201.3b).
     deck_rule: str | None = None
 
@@ -61,6 +71,8 @@ KINDS: tuple[NameKind, ...] = (
         listed_as="Oracle name (CR 201.2)",
         suggested=True,
         own_name=True,
+        in_game=True,
+        title=True,
     ),
     NameKind(
         "face",
@@ -70,6 +82,8 @@ KINDS: tuple[NameKind, ...] = (
         listed_as="face or half name (CR 201.2, 709.4, 712)",
         suggested=True,
         own_name=True,
+        in_game=True,
+        title=True,
     ),
     NameKind(
         "printed",
@@ -89,6 +103,7 @@ KINDS: tuple[NameKind, ...] = (
         listed_as="interchangeable name: the same name in the game (CR 201.3)",
         suggested=True,
         own_name=False,
+        in_game=True,
         deck_rule="201.3b",
     ),
     NameKind(
@@ -99,6 +114,7 @@ KINDS: tuple[NameKind, ...] = (
         listed_as="alternate (flavor) name: not its name in the game (CR 201.6)",
         suggested=True,
         own_name=False,
+        title=True,
         deck_rule="201.6",
     ),
     NameKind(
@@ -151,6 +167,25 @@ SUGGESTED_VIAS: tuple[str, ...] = tuple(kind.via for kind in KINDS if kind.sugge
 #: The kinds that are the card's own English name: through the folded key they resolve as ``normalized``.
 OWN_NAME_VIAS: frozenset[str] = frozenset(kind.via for kind in KINDS if kind.own_name)
 
+#: The same, as a list to bind into SQL (``via IN (SELECT unnest(?))``, ``list_contains(?, via)``).
+OWN_NAME_LIST: list[str] = sorted(OWN_NAME_VIAS)
+
+#: The kinds a string that was the card's own name resolves as: exactly, or through its folded key.
+OWN_NAME_READINGS: frozenset[str] = OWN_NAME_VIAS | {"normalized"}
+
+#: The card's names in the game (CR 201.2, 201.3), best first (by tier): what a name in rules text may be.
+IN_GAME_VIAS: list[str] = [kind.via for kind in sorted(KINDS, key=lambda k: k.tier or 0) if kind.in_game]
+
+#: The names printed as an English printing's title: a printed name equal to one (in typography) is no new name.
+TITLE_VIAS: list[str] = [kind.via for kind in KINDS if kind.title]
+
+#: The kinds a single reader names (each one kind, never a list): a renamed card's former names (written by
+#: ``names.build.add_former_names`` from the change history), alternate names (the card objects' ``flavor_names``)
+#: and the interchangeable names the build joins into classes (CR 201.3).
+FORMER: Via = "former"
+FLAVOR: Via = "flavor"
+INTERCHANGEABLE: Via = "interchangeable"
+
 #: The rule a deck check cites when one card's lines use names of these kinds (counted together, CR 201.3b).
 DECK_RULES: dict[str, str] = {kind.via: kind.deck_rule for kind in KINDS if kind.deck_rule}
 
@@ -187,3 +222,15 @@ def alternate_name_note(alternate: str, name: str) -> str:
     """What every answer that found a card by an alternate (flavor) name says (``token``, ``choose-name``): that
     name is printed on some versions of the card but is no name of it; the card has only its Oracle name (CR 201.6)."""
     return f"'{alternate}' is an alternate name printed on some versions of {name}, not its name (201.6); its name is {name}"
+
+
+def not_its_name(via: str | None, typed: str, name: str, card: str | None = None) -> tuple[str, str] | None:
+    """The rule and the note every answer adds (``token``, ``choose-name``) when ``typed`` found a card by a name
+    that is no name of it in the game: a printed name in another language (CR 201.2: its name is the English one,
+    ``name``) or an alternate name (CR 201.6: printed on some versions of ``card``, default ``name``, which has only
+    its Oracle name). None for every other kind."""
+    if via == "printed":
+        return "201.2", printed_name_note(typed, name)
+    if via == FLAVOR:
+        return "201.6", alternate_name_note(typed, card or name)
+    return None

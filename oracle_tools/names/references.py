@@ -13,6 +13,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from oracle_tools.names.kinds import IN_GAME_VIAS
 from oracle_tools.store import sqlfiles
 from oracle_tools.text import vocabulary
 from oracle_tools.text.oracletext import Mention, MentionIndex, name_mentions, replace_self_references
@@ -28,14 +29,14 @@ _SCHEMA = {
     "target_name": pl.Utf8,
 }
 
-# How a name found in text resolves to an Oracle card: its own name first, then a face name (CR 709-715),
-# then an interchangeable name (CR 201.3). Flavor and foreign names never appear in Oracle text.
+# How a name found in text resolves to an Oracle card: by the card's names in the game (kinds.IN_GAME_VIAS, best
+# first: its own name, then a face name (CR 709-715), then an interchangeable name (CR 201.3)). Flavor and foreign
+# names never appear in Oracle text.
 _RESOLVABLE = """
 SELECT ns.name, ns.oracle_id, c.name AS card_name,
-       row_number() OVER (PARTITION BY ns.name ORDER BY
-           CASE ns.via WHEN 'name' THEN 0 WHEN 'face' THEN 1 ELSE 2 END, ns.oracle_id) AS pick
+       row_number() OVER (PARTITION BY ns.name ORDER BY list_position($in_game, ns.via), ns.oracle_id) AS pick
 FROM names ns JOIN cards c USING (oracle_id)
-WHERE ns.via IN ('name', 'face', 'interchangeable') AND ns.lang = 'en'
+WHERE list_contains($in_game, ns.via) AND ns.lang = 'en'
 """
 
 
@@ -60,7 +61,11 @@ ORDER BY f.oracle_id, f.face_index
 
 def build(con: duckdb.DuckDBPyConnection) -> None:
     """Create ``name_references`` from ``faces``, ``cards``, ``names`` and ``token_names``."""
-    resolvable = {name: (oid, card) for name, oid, card, pick in con.execute(_RESOLVABLE).fetchall() if pick == 1}
+    resolvable = {
+        name: (oid, card)
+        for name, oid, card, pick in con.execute(_RESOLVABLE, {"in_game": IN_GAME_VIAS}).fetchall()
+        if pick == 1
+    }
     token_names = [r[0] for r in con.execute("SELECT DISTINCT name FROM token_names").fetchall()]
     index = MentionIndex([*resolvable, *token_names])
     subtypes = [*vocabulary.subtypes("land"), *vocabulary.subtypes("planeswalker")]

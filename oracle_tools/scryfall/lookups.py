@@ -19,6 +19,8 @@ import datetime as dt
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from oracle_tools.names.kinds import FLAVOR
+
 if TYPE_CHECKING:
     import duckdb
 
@@ -172,7 +174,7 @@ def oracle_card(cur: Cursor, oracle_id: str) -> dict[str, Any] | None:
     card["flavor_names"] = [
         name
         for (name,) in cur.execute(
-            "SELECT DISTINCT name FROM names WHERE oracle_id = ? AND via = 'flavor' ORDER BY name", [oracle_id]
+            "SELECT DISTINCT name FROM names WHERE oracle_id = ? AND via = ? ORDER BY name", [oracle_id, FLAVOR]
         ).fetchall()
     ]
     return card

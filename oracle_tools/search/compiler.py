@@ -29,14 +29,17 @@ from typing import Any
 
 from oracle_tools.decks.formats import LEGALITY_KEYS, format_rules
 from oracle_tools.errors import ConstraintError, OracleToolsError
+from oracle_tools.names.kinds import OWN_NAME_LIST
 from oracle_tools.search.errors import SearchSyntaxError, UnsupportedKeywordError
 from oracle_tools.search.keywords import (
     BY_NAME,
     EXTRA_TYPES,
     HAS_VALUES,
     IS_BY_NAME,
+    IS_FAMILIES,
     IS_REVEALS,
     IS_VALUES,
+    REGEX_KEYWORDS,
     UNSUPPORTED,
     Keyword,
     any_face,
@@ -271,8 +274,8 @@ def _keyword(term: Term, state: _State) -> Keyword:
         )
     if term.op not in kw.ops:
         raise _error(f"{term.keyword} takes {' or '.join(kw.ops)}, not {term.op}", state, term)
-    if term.kind == "regex" and kw.family not in ("name", "type", "oracle", "fulloracle", "flavor"):
-        raise _error(f"{term.keyword}: does not take a /regular expression/ (name:, t:, o:, fo:, ft: do)", state, term)
+    if term.kind == "regex" and not kw.regex:
+        raise _error(f"{term.keyword}: does not take a /regular expression/ ({REGEX_KEYWORDS} do)", state, term)
     # a:"" (or a:" ", o://) would match every card: a value left out, never a search for everything
     if not (term.value.strip() if term.kind == "phrase" else term.value):
         if term.kind == "word":
@@ -325,15 +328,19 @@ def _exact_name(value: str, state: _State) -> str:
     """``!name``: the cards whose name or a face's is the name, read as every name lookup reads it
     (:func:`~oracle_tools.text.matching.exact_keys`): its key, else the first of its re-readings with a glued comma
     or period as a word break that is a name's ('!"Jace,the Mind Sculptor"'); a name's own marks keep their answer."""
-    own = "SELECT {column} FROM names WHERE via IN ('name', 'face') AND key"
+
+    def own(column: str) -> str:  # the card's own names (names.kinds.OWN_NAME_LIST), bound where they are written
+        return f"SELECT {column} FROM names WHERE via IN ({', '.join(state.bind(v) for v in OWN_NAME_LIST)}) AND key"
+
     keys = exact_keys(value)
+    cards = own("oracle_id")
     if len(keys) == 1:
-        return f"c.oracle_id IN ({own.format(column='oracle_id')} = {state.bind(keys[0])})"
+        return f"c.oracle_id IN ({cards} = {state.bind(keys[0])})"
     first = (
-        f"({own.format(column='key')} IN (SELECT unnest({state.bind(list(keys))})) "
+        f"({own('key')} IN (SELECT unnest({state.bind(list(keys))})) "
         f"ORDER BY list_position({state.bind(list(keys))}, key) LIMIT 1)"
     )
-    return f"c.oracle_id IN ({own.format(column='oracle_id')} = {first})"
+    return f"c.oracle_id IN ({cards} = {first})"
 
 
 def _type(term: Term, state: _State) -> str:
@@ -1057,14 +1064,8 @@ def _expr(node: Node, state: _State) -> str:
             return state.fixed[f"{node.keyword}{node.op}{node.value}"]
         return _leaf(node, state)
     if isinstance(node, Not):
-        if isinstance(node.child, Term) and node.child.keyword in (
-            "include",
-            "unique",
-            "order",
-            "direction",
-            "sort",
-            "dir",
-        ):
+        kw = BY_NAME.get(node.child.keyword) if isinstance(node.child, Term) else None
+        if isinstance(node.child, Term) and kw is not None and not kw.negatable:
             raise SearchSyntaxError(f"{node.child.keyword}: cannot be negated", state.query, node.position)
         state.negations += 1
         try:
@@ -1150,7 +1151,8 @@ def _reveals_extras(terms: list[Term]) -> bool:
         kw = BY_NAME.get(term.keyword)
         if kw is None:
             continue
-        if kw.reveals_extras or (kw.family in ("is", "has") and term.value.lower() in IS_REVEALS):
+        # is:/has: a value that reveals them (not:token keeps them hidden)
+        if kw.reveals_extras or (kw.family in IS_FAMILIES and kw.family != "not" and term.value.lower() in IS_REVEALS):
             return True
         if (
             kw.family == "type"
@@ -1166,7 +1168,7 @@ def _is_printing(term: Term) -> bool:
     kw = BY_NAME.get(term.keyword)
     if kw is None:
         return False
-    if kw.family in ("is", "not", "has"):
+    if kw.family in IS_FAMILIES:
         return IS_VALUES.get(term.value.lower()) == "printing"
     return kw.level == "printing"
 

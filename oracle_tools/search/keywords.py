@@ -33,6 +33,8 @@ class Keyword:
     reveals_extras: bool = False  # mentioning it shows tokens, planes, … (Scryfall: "search for their type or set")
     reference: str = ""  # the Comprehensive Rules rule or Scryfall page it follows
     refused: str = ""  # why this database cannot answer it: the one line a search naming it says
+    regex: bool = False  # takes a /regular expression/ as its value (name:/^goblin/)
+    negatable: bool = True  # -keyword:value means something (a display option cannot be negated)
 
 
 KEYWORDS: tuple[Keyword, ...] = (
@@ -44,6 +46,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         'name:"lim-dul"',
         'part of the card\'s name (accent- and case-insensitive); bare words and "phrases" mean the same; '
         '!name or !"a name" is the exact name (or a face\'s); name:/regex/',
+        regex=True,
     ),
     Keyword(
         "type",
@@ -52,6 +55,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         EQUALITY_OPS,
         "t:goblin",
         "part of the type line of any face (partial words allowed); t:/regex/",
+        regex=True,
     ),
     Keyword(
         "oracle",
@@ -61,6 +65,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         'o:"draw a card"',
         "Oracle text of any face without reminder text; ~ stands for the card's (face's) name or its \"this "
         'creature"; o:/regex/',
+        regex=True,
     ),
     Keyword(
         "fulloracle",
@@ -69,6 +74,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         EQUALITY_OPS,
         "fo:flash",
         "full Oracle text of any face, reminder text included; fo:/regex/",
+        regex=True,
     ),
     Keyword(
         "keyword",
@@ -230,6 +236,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         EQUALITY_OPS,
         "ft:mishra",
         "part of the printing's flavor text (any face's; case-insensitive); ft:/regex/",
+        regex=True,
     ),
     Keyword("game", ("game",), "printing", EQUALITY_OPS, "game:arena", "printing is available in paper/mtgo/arena"),
     Keyword("border", ("border",), "printing", EQUALITY_OPS, "border:white", "printing's border colour"),
@@ -341,6 +348,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         EQUALITY_OPS,
         "unique:prints",
         "cards (one row per card), prints (every printing), art (one per illustration: illustration_id, else the artist where the file has no illustration id)",
+        negatable=False,
     ),
     Keyword(
         "order",
@@ -350,8 +358,11 @@ KEYWORDS: tuple[Keyword, ...] = (
         "order:cmc",
         "name, cmc, power, toughness, set, released, rarity, color, edhrec, artist, usd, eur, tix (lowest known "
         "price, no price last)",
+        negatable=False,
     ),
-    Keyword("direction", ("direction", "dir"), "display", EQUALITY_OPS, "direction:desc", "asc or desc"),
+    Keyword(
+        "direction", ("direction", "dir"), "display", EQUALITY_OPS, "direction:desc", "asc or desc", negatable=False
+    ),
     Keyword(
         "include",
         ("include",),
@@ -360,6 +371,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         "include:extras",
         "show tokens, emblems, planes, schemes, vanguards, art cards (hidden by default)",
         reveals_extras=True,
+        negatable=False,
     ),
 )
 
@@ -963,6 +975,8 @@ IS_TABLE = IS_TABLE + _PRINTING_FACTS
 LAND_CYCLES = tuple(name for v in IS_TABLE if v.reference.startswith(_CYCLES_REF) for name in v.names)
 #: Every spelling of an is:/has: value -> its row.
 IS_BY_NAME: dict[str, IsValue] = {name: v for v in IS_TABLE for name in v.names}
+#: The keyword families whose values are rows of IS_TABLE.
+IS_FAMILIES = frozenset({"is", "not", "has"})
 #: is:/not:/has: values this database answers: value -> level.
 IS_VALUES: dict[str, Level] = {name: v.level for name, v in IS_BY_NAME.items() if not v.refused}
 #: The values has: takes (the rest are is:/not: values only).
@@ -1029,6 +1043,8 @@ REFUSED: tuple[Keyword, ...] = (
 UNSUPPORTED: dict[str, str] = {name: kw.refused for kw in REFUSED for name in kw.names}
 
 BY_NAME: dict[str, Keyword] = {name: kw for kw in KEYWORDS for name in kw.names}
+#: The keywords that take a /regular expression/, as a search's error lists them ("name:, t:, o:, fo:, ft:").
+REGEX_KEYWORDS = ", ".join(f"{kw.names[0]}:" for kw in KEYWORDS if kw.regex)
 
 
 def supported_names() -> list[str]:

@@ -227,7 +227,8 @@ FROM token_specs s JOIN cards c ON c.oracle_id = s.creator_oracle_id;
 -- tokens layer's effect_tokens, characteristics of the definition most creators use) and `object`
 -- (a Scryfall token object, or a token Scryfall's all_parts links to a card; creators from all_parts;
 -- Scryfall's layout-token "Card" objects — World Championship ads, player bios — are left out).
--- `card_name` is an Oracle card with exactly that name (or face name): 111.11 and 201.4 care.
+-- `card_name` is an Oracle card with exactly that name (or face name): 111.11 and 201.4 care (`own_name_via`:
+-- the macro oracle_tools/names/build.py writes from the table of kinds of names, names/kinds.py).
 CREATE OR REPLACE VIEW token_catalog AS
 WITH predefined AS (
     SELECT p.name, 'predefined' AS kind, p.rule, p.game_name, p.type_line, p.colors, p.power, p.toughness,
@@ -267,7 +268,7 @@ WITH predefined AS (
 SELECT t.name, t.kind, t.rule, t.game_name, t.type_line, t.colors, t.power, t.toughness, t.oracle_text,
        t.definitions::INTEGER AS definitions, t.creators, len(t.creators)::INTEGER AS creator_count,
        (SELECT min(c.name) FROM names n JOIN cards c USING (oracle_id)
-        WHERE n.name = t.name AND n.via IN ('name', 'face')) AS card_name
+        WHERE n.name = t.name AND own_name_via(n.via)) AS card_name
 FROM catalog t;
 
 -- name: changes

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 import polars as pl
 
+from oracle_tools.names.kinds import OWN_NAME_LIST
 from oracle_tools.names.token_names import token_name_strings
 from oracle_tools.store import sqlfiles
 from oracle_tools.text import oracletext, vocabulary
@@ -832,8 +833,8 @@ def _collisions(con: duckdb.DuckDBPyConnection, predefined: list[PredefinedToken
         """SELECT n.key, c.name, CASE WHEN n.face_index IS NOT NULL THEN f.name END, n.oracle_id
         FROM names n JOIN cards c USING (oracle_id)
         LEFT JOIN faces f ON f.oracle_id = n.oracle_id AND f.face_index = n.face_index
-        WHERE n.via IN ('name', 'face') AND c.is_card AND list_contains(?, n.key)""",
-        [sorted({normalize(t[0]) for t in tokens})],
+        WHERE list_contains(?, n.via) AND c.is_card AND list_contains(?, n.key)""",
+        [OWN_NAME_LIST, sorted({normalize(t[0]) for t in tokens})],
     ).fetchall():
         card_keys.setdefault(key, []).append((card, face, oid))
     rows: list[dict[str, Any]] = []
