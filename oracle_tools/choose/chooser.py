@@ -54,7 +54,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from oracle_tools.errors import ConstraintError
-from oracle_tools.names.kinds import alternate_name_note, printed_name_note
+from oracle_tools.names.kinds import not_its_name
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.store.lazy import LazyModule
 from oracle_tools.text.constraints import AnyCard, Constraint, card_name_phrases, parse_constraint
@@ -415,12 +415,9 @@ class NameChooser:
                 rules.append("201.4g")
                 rule = "201.4g"
         reason = self._reason(name, face, c, valid, chosen)
-        if via == "flavor":  # CR 201.6: an alternate name is no name of the card; its Oracle name is meant
-            rules.append("201.6")
-            reason = reason[:-1] + f"; {alternate_name_note(text, face['card_name'])}."
-        elif via == "printed":  # CR 201.2: a printed name in another language is no name of the card
-            rules.append("201.2")
-            reason = reason[:-1] + f"; {printed_name_note(text, name)}."
+        if said := not_its_name(via, text, name):  # CR 201.2, 201.6: it finds the card, but is no name of it
+            rules.append(said[0])
+            reason = reason[:-1] + f"; {said[1]}."
         return Verdict(
             query=text,
             valid=valid,

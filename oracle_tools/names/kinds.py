@@ -177,13 +177,16 @@ def listed_as(layout: str | None, *, has_faces: bool, omen: bool = False) -> dic
     }
 
 
-def printed_name_note(printed: str, name: str) -> str:
-    """What every answer that found a card by a printed name in another language says (``token``, ``choose-name``):
-    that name is no name of the card; its English Oracle name is (CR 201.2)."""
-    return f"'{printed}' is a printed name of {name}; its name is the English one (201.2), {name}"
-
-
-def alternate_name_note(alternate: str, name: str) -> str:
-    """What every answer that found a card by an alternate (flavor) name says (``token``, ``choose-name``): that
-    name is printed on some versions of the card but is no name of it; the card has only its Oracle name (CR 201.6)."""
-    return f"'{alternate}' is an alternate name printed on some versions of {name}, not its name (201.6); its name is {name}"
+def not_its_name(via: str | None, typed: str, name: str) -> tuple[str, str] | None:
+    """The rule and the note of every answer (``token``, ``choose-name``) that found the card ``name`` by ``typed``,
+    a string that finds it but is no name of it in the game: a printed name in another language (CR 201.2: its name
+    is the English one) or an alternate (flavor) name (CR 201.6: printed on some versions, the card has only its
+    Oracle name). None for every other kind (its own name, a face's, an interchangeable name: 201.3a)."""
+    if via == "printed":
+        return "201.2", f"'{typed}' is a printed name of {name}; its name is the English one (201.2), {name}"
+    if via == "flavor":
+        return "201.6", (
+            f"'{typed}' is an alternate name printed on some versions of {name}, not its name (201.6); its name is "
+            f"{name}"
+        )
+    return None

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from oracle_tools.errors import OracleToolsError
-from oracle_tools.names.kinds import alternate_name_note, printed_name_note
+from oracle_tools.names.kinds import not_its_name
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.text.matching import normalize
 
@@ -318,10 +318,8 @@ def _card_answer(con: duckdb.DuckDBPyConnection, query: str, r: Any, effective: 
         or (r.face and not ({f["role"] for f in faces} & layouts.NORMAL_ROLES))  # CR 201.4: no face has the normal name
     ):
         notes.append(f"'{r.face}' is a face of {r.name}; 111.11 uses the card with that name, {r.name}")
-    if r.via == "flavor":  # CR 201.6: an alternate (flavor) name is not the card's name
-        notes.append(alternate_name_note(query, r.name))
-    elif r.via == "printed":  # CR 201.2: a card's name is its English name, whatever the printed language
-        notes.append(printed_name_note(query, r.name))
+    if said := not_its_name(r.via, query, r.name):  # CR 201.2, 201.6: it finds the card, but is no name of it
+        notes.append(said[1])
     roles = {f["role"] for f in faces}
     face_dicts = tuple(
         {
