@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, overload
 
@@ -325,7 +325,7 @@ class OracleDB:
     def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
         """Run one read-only query (parameters bound, never pasted) on the sandboxed :attr:`user_con` and
         return a Polars frame. Anything but a query (COPY, EXPORT, ATTACH, SET, INSTALL, CREATE, …) raises
-        ``sqlfiles.ReadOnlySQLError``; writing files is what :meth:`export` is for."""
+        ``ReadOnlySQLError``; writing files is what :meth:`export` is for."""
         sqlfiles.check_read_only(query)
         return sqlfiles.frame(self.user_con, query, params)
 
@@ -453,6 +453,32 @@ class OracleDB:
         from oracle_tools.scryfall.cardjson import card_objects
 
         return card_objects(self.user_con, ids=ids, oracle_ids=oracle_ids)
+
+    def named_printing(
+        self,
+        name: str,
+        *,
+        fuzzy: bool = False,
+        set_code: str | None = None,
+        representatives: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
+    ) -> str:
+        """The printing id Scryfall's ``/cards/named?exact=|fuzzy=[&set=]`` answers for ``name``
+        (oracle_tools/scryfall/lookups.py ``named_printing``): the card :meth:`resolve` names, a name several Oracle
+        cards print (CR 201.2a) answered by the first printed, then its printing in ``set_code`` or its
+        representative printing. NameNotFoundError when no card or several have the name (``ambiguous``),
+        NotFoundError when no printing (in the set) is in the database; each message in Scryfall's words.
+        ``representatives``: a caller's kept ``{oracle_id: printing id}`` lookup (the server's per database
+        generation) instead of asking the database each time."""
+        from oracle_tools.scryfall import cardjson, lookups
+
+        result = self.resolve(name, fuzzy=fuzzy)
+        con = self.con
+        if representatives is None:
+
+            def representatives(oracle_ids: Sequence[str]) -> Mapping[str, str]:
+                return cardjson.representative_ids(con, oracle_ids)
+
+        return lookups.named_printing(con, name, result, set_code, representatives)
 
     def catalog(self, name: str) -> list[str]:
         """Scryfall's catalog ``name`` (``creature-types``, ``card-names``, ``keyword-abilities`` …) computed from
@@ -991,7 +1017,7 @@ class OracleDB:
     ) -> dict[str, Any]:
         """A Scryfall list object of the first ``limit`` cards :meth:`search` finds (``search --json``):
         ``{"object": "list", "total_cards": N, "has_more": …, "data": [card objects]}``. With ``timeout``, a
-        search that runs longer is stopped (:class:`~oracle_tools.store.sqlfiles.QueryTimeoutError`)."""
+        search that runs longer is stopped (:class:`~oracle_tools.errors.QueryTimeoutError`)."""
         from oracle_tools import search as _search
 
         stop = _search.time_limit(timeout) if timeout is not None else None

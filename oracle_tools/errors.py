@@ -3,12 +3,51 @@
 Each class carries how every door answers it: ``exit_status`` (the CLI's exit: 2 for bad input or a refusal, 1
 for the answer "no") and ``http_status`` (the server's: 4XX for the request's fault, 5XX for the server's, as
 Scryfall's errors do), so the doors translate an error in one place each (cli_common._error_line,
-serve.responses.ApiError.of) instead of choosing by its class.
+serve.responses.ApiError.of) instead of choosing by its class. Every public error the package raises is defined
+here, with the wording of its line (a list of names, "did you mean", untrusted text made printable); this module
+imports nothing of the package, so every layer may import it.
+
+Private control flow stays in its module, never seen by a user: ``_Retryable`` (store/download.py),
+``_Unsorted`` (names/index.py), ``_ParseFailure`` (text/constraints.py), ``PastLimits`` (store/scryfall_objects.py,
+turned into an IngestError), and the server's own ``ApiError``, ``PageError``, ``PoolFull`` and ``_Refused``
+(interfaces/serve/: what a route answers, rendered there).
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
+
+# -- the wording of an error's line ------------------------------------------------------------------
+
+
+def names_listed(names: Iterable[str]) -> str:
+    """Card names as one list inside a sentence, each quoted as the CLI quotes what was typed (``repr``): names hold
+    commas ("Boseiju, Who Shelters All", "Half-Orc, Half-"), so a list joined with bare commas cannot be read back.
+    The one wording of such a list, for every door (CLI, library messages, HTTP error details, MCP, pages)."""
+    return ", ".join(repr(name) for name in names)
+
+
+def did_you_mean(names: Iterable[str], *, sentence: bool = False) -> str:
+    """ "did you mean 'Boseiju, Who Shelters All', 'Those Who Serve'?" — the names a miss is offered (see
+    :func:`names_listed`); ``sentence``: begun with a capital, as a sentence of its own."""
+    return f"{'Did' if sentence else 'did'} you mean {names_listed(names)}?"
+
+
+#: Unicode categories a terminal does not show as themselves: control and format characters (the bidi overrides),
+#: line and paragraph separators, surrogates, private and unassigned code points. Spaces of other scripts (the
+#: ideographic space of a Japanese name, a no-break space) are shown as they are.
+_UNSHOWN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def printable(text: str) -> str:
+    """``text`` with each character a terminal would not show as itself (control characters, the bidi overrides)
+    escaped as Python escapes it, so a hostile name or byte cannot rewrite the line an error is said in."""
+    return "".join(repr(char)[1:-1] if unicodedata.category(char) in _UNSHOWN else char for char in text)
+
+
+# -- the errors --------------------------------------------------------------------------------------
 
 
 class OracleToolsError(Exception):
@@ -113,3 +152,119 @@ class NotFoundError(OracleToolsError):
 
     exit_status = 1
     http_status = 404
+
+
+class SinceDateError(ArgumentError):
+    """``since`` is no date. It carries the ``value``; :meth:`worded` names the parameter as the caller's door
+    spells it (the library, HTTP and MCP: ``since``; the CLI: ``--since``), as ConstraintCardError does."""
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+        super().__init__(self.worded())
+
+    def worded(self, parameter: str = "since") -> str:
+        return f"{parameter} {self.value!r} is not a date; give it as YYYY-MM-DD, such as 2026-03-31"
+
+
+class SearchSyntaxError(OracleToolsError):
+    """The query is not valid search syntax, or names a keyword or value this database cannot answer: one line
+    saying what is wrong.
+
+    ``position`` is the 0-based offset in ``query`` where the problem is; :meth:`caret` draws it. ``lasting``: the
+    same query on the same database is refused the same way every time (its syntax, a regex the engine refuses),
+    so a caller may remember the refusal; False when the engine's refusal may not come again (an interrupt, memory).
+    """
+
+    api_type = "syntax"
+
+    def __init__(self, message: str, query: str = "", position: int = 0, *, lasting: bool = True) -> None:
+        super().__init__(message)
+        self.message = message
+        self.query = query
+        self.position = max(0, min(position, len(query)))
+        self.lasting = lasting
+
+    def caret(self) -> str:
+        """The query and a caret under the position, two lines (for the CLI); a newline or other control character
+        of the query shown escaped, so the query stays one line and the caret under its place."""
+        return f"  {printable(self.query)}\n  {' ' * len(printable(self.query[: self.position]))}^"
+
+
+class UnsupportedKeywordError(SearchSyntaxError):
+    """A keyword Scryfall has but this database cannot answer (prices, tagger tags, ...)."""
+
+
+class DeckTooLargeError(DecklistError):
+    """A decklist over ``decks.checker.MAX_DECK_LINES`` lines or ``MAX_DECK_NAMES`` different names (HTTP 413)."""
+
+    http_status = 413
+
+
+class ConstraintCardError(ConstraintError):
+    """A card asked to set a constraint by its own Oracle text does not: no card has that name, several do, or
+    its text has no "choose a card name" instruction. :meth:`worded` names the caller's own options."""
+
+    def __init__(self, problem: str, card: str, *, name: str | None = None, suggestions: Sequence[str] = ()) -> None:
+        self.problem = problem  # "not_found" | "ambiguous" | "no_instruction"
+        self.card = card
+        self.name = name
+        self.suggestions = tuple(suggestions)
+        super().__init__(self.worded())
+
+    def worded(self, card_option: str = "the card", phrase_option: str = "a constraint phrase") -> str:
+        """The message, naming the card as ``card_option`` gave it (the CLI: "--card") and what to give instead
+        (the CLI: "--constraint PHRASE")."""
+        if self.problem == "not_found":
+            hint = f"; {did_you_mean(self.suggestions)}" if self.suggestions else "."
+            return f"{card_option} {self.card!r}: no card has that name{hint}"
+        if self.problem == "ambiguous":
+            return (
+                f"{card_option} {self.card!r} could be any of {names_listed(self.suggestions)}; give the English name."
+            )
+        return (
+            f"{self.name}'s Oracle text has no 'choose a card name' instruction, so it sets no constraint; "
+            f"give {phrase_option} instead."
+        )
+
+
+class InputTooLargeError(OracleToolsError):
+    """A file the user named is larger than any file of its kind (HTTP 413)."""
+
+    http_status = 413
+
+
+class ReadOnlySQLError(OracleToolsError):
+    """A statement given to ``sql`` is not a read-only query (COPY, ATTACH, SET, INSTALL, CREATE, …)."""
+
+
+class QueryTimeoutError(OracleToolsError):
+    """A query ran longer than its time limit and was stopped: over HTTP a 422, the request understood and too
+    costly to answer (a narrower one is)."""
+
+    http_status = 422
+
+
+class ExportError(OracleToolsError):
+    """An export was asked for something that does not exist or cannot be written."""
+
+
+class OutOfMemory(OracleToolsError):
+    """The ``sql`` child ran out of the address space its --memory-limit gives (store/boundedsql.py)."""
+
+
+class ManaCostError(OracleToolsError, ValueError):
+    """A mana cost that cannot be read (HTTP 422, as Scryfall answers an unreadable cost; CLI exit status 2).
+
+    A ``symbol`` that is no mana symbol carries the ``cost``; :meth:`worded` names where the symbols are listed
+    as the caller's door has them (HTTP: ``/symbology``; the CLI: ``oracle-tools symbology``), as
+    ConstraintCardError names its options."""
+
+    def __init__(self, message: str | None = None, *, cost: str = "", symbol: str | None = None) -> None:
+        self.cost = cost
+        self.symbol = symbol
+        super().__init__(message if message is not None else self.worded())
+
+    def worded(self, symbols: str = "OracleDB.symbology()") -> str:
+        if self.symbol is None:
+            return str(self)
+        return f"{self.symbol} in {self.cost!r} is not a mana symbol (see {symbols} for the symbols)"

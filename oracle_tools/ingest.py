@@ -36,12 +36,11 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 import duckdb
 from tqdm import tqdm
 
-from oracle_tools.errors import DatabaseOutdatedError, IngestError
+from oracle_tools.errors import DatabaseOutdatedError, IngestError, printable
 from oracle_tools.scryfall import sets as _sets
 from oracle_tools.store import card_fields, limits, schema_version, scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 from oracle_tools.store.stopping import StopOnSignals, Stopped
-from oracle_tools.store.userfiles import printable
 
 if TYPE_CHECKING:
     from oracle_tools.text.comprules import RulesDocument

@@ -66,6 +66,49 @@ def test_no_private_name_crosses_a_module_boundary() -> None:
     assert found == []
 
 
+def test_every_public_error_is_defined_in_errors_py() -> None:
+    """Every exception class the package raises to users is defined in oracle_tools/errors.py, with its exit and
+    HTTP status; the only exception classes defined elsewhere are the private control flow errors.py's docstring
+    names (never seen by a user). errors.py imports nothing of the package, so every layer may import it."""
+    import oracle_tools.errors as errors
+
+    public = {name for name, value in vars(errors).items() if isinstance(value, type) and issubclass(value, Exception)}
+    exception_bases = {"Exception", "ValueError", *public}
+    elsewhere = {
+        node.name
+        for path, tree in _modules()
+        if path.name != "errors.py" or path.parent != PACKAGE
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+        and any(isinstance(base, ast.Name) and base.id in exception_bases for base in node.bases)
+    }
+    assert elsewhere == {
+        "_Retryable",
+        "_Unsorted",
+        "_ParseFailure",
+        "PastLimits",
+        "ApiError",
+        "PageError",
+        "PoolFull",
+        "_Refused",
+    }
+    assert all(f"``{name}``" in (errors.__doc__ or "") for name in elsewhere)
+    tree = ast.parse((PACKAGE / "errors.py").read_text(encoding="utf-8"))
+    assert not [
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and "oracle_tools" in (node.module or "")
+    ]
+    assert {
+        "SinceDateError",
+        "SearchSyntaxError",
+        "DeckTooLargeError",
+        "ConstraintCardError",
+        "InputTooLargeError",
+    } <= public
+    assert {"ReadOnlySQLError", "QueryTimeoutError", "ExportError", "OutOfMemory", "ManaCostError"} <= public
+
+
 def test_every_layer_package_says_what_it_holds_and_may_import() -> None:
     for layer in LAYERS:
         doc = ast.get_docstring(ast.parse((PACKAGE / layer / "__init__.py").read_text(encoding="utf-8")))

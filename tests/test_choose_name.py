@@ -648,6 +648,28 @@ def test_a_foreign_printed_name_is_said_to_be_no_name_through_every_door(
     assert note in json.dumps(tool, default=str, ensure_ascii=False), tool
 
 
+@pytest.mark.parametrize(("via", "rule"), [("printed", "201.2"), ("flavor", "201.6")])
+def test_a_name_that_is_not_the_cards_name_is_said_so_in_one_wording_by_choose_and_token(
+    sample_db: OracleDB, via: str, rule: str
+) -> None:
+    """A printed name in another language (CR 201.2) and an alternate (flavor) name (CR 201.6) find the card but
+    are no name of it: `choose-name` and `token` say so in the one note of names.kinds.not_its_name, citing the rule;
+    the card's own names get no such note."""
+    from oracle_tools.names.kinds import not_its_name
+
+    typed, card = sample_db.sql(
+        "SELECT n.name, c.name FROM names n JOIN cards c USING (oracle_id) WHERE n.via = ? AND c.layout = 'normal' "
+        "ORDER BY n.name LIMIT 1",
+        [via],
+    ).row(0)
+    said = not_its_name(via, typed, card)
+    assert said is not None and said[0] == rule
+    verdict = sample_db.choose_name(typed)
+    assert verdict.via == via and said[1] in verdict.reason and rule in verdict.rules, verdict.reason
+    assert said[1] in sample_db.token(typed).notes
+    assert all(not_its_name(other, card, card) is None for other in ("name", "face", "interchangeable", "normalized"))
+
+
 def test_an_empty_constraint_is_said_to_be_empty(sample_db: OracleDB) -> None:
     """`--constraint ""` is a phrase left empty, not "any card name": said in one line (exit 2), never answered as
     if no constraint were given (CR 201.4a needs the constraint the effect states)."""

@@ -87,7 +87,8 @@ def test_the_line_limit_is_counted_as_the_text_is_read(sample_db_path: Path, tmp
     the lines are counted before any parse work, stopping at line 2,001, for a file, standard input (above), a
     posted body (below) and the MCP tool's argument. Blank lines are no card lines, and a JSON deck is measured
     once read, deck by deck."""
-    from oracle_tools.decks.checker import DeckTooLargeError, check_text_size
+    from oracle_tools.decks.checker import check_text_size
+    from oracle_tools.errors import DeckTooLargeError
 
     big = tmp_path / "big.txt"
     big.write_text("4 Lightning Bolt\n" * 1_200_000)  # 20 MB
@@ -186,7 +187,7 @@ def test_the_bytes_count_refuses_only_what_the_text_count_refuses(pieces: list[b
     lines here so that short bodies reach it."""
     from oracle_tools.decks import checker
     from oracle_tools.decks.decklist import decode_decklist
-    from oracle_tools.errors import DecklistError
+    from oracle_tools.errors import DecklistError, DeckTooLargeError
 
     data = b"".join(pieces)
     head = b"".join(pieces[:cut])
@@ -196,7 +197,7 @@ def test_the_bytes_count_refuses_only_what_the_text_count_refuses(pieces: list[b
         def refused(check: Any, value: Any) -> str | None:
             try:
                 check(value, "the body")
-            except checker.DeckTooLargeError as exc:
+            except DeckTooLargeError as exc:
                 return str(exc)
             return None
 

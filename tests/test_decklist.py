@@ -926,7 +926,8 @@ def test_bytes_are_read_as_the_file_is(realdata: Path, tmp_path: Path) -> None:
 
 
 def test_deck_size_limit_says_how_to_lift_it_for_the_door() -> None:
-    from oracle_tools.decks.checker import DeckTooLargeError, check_size
+    from oracle_tools.decks.checker import check_size
+    from oracle_tools.errors import DeckTooLargeError
 
     huge = parse_decklist("".join(f"1 Card {i}\n" for i in range(20_000)), source="the request body")
     with pytest.raises(DeckTooLargeError, match=r"lift the limit \(deck check --no-limits, check_deck"):

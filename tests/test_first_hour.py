@@ -295,7 +295,7 @@ def test_a_usage_error_is_one_line_with_the_way_to_the_help(sample_db_path: Path
 
 def test_did_you_mean_quotes_each_name_since_names_hold_commas(sample_db: OracleDB, sample_db_path: Path) -> None:
     """'Lord of' is offered Eladamri, Lord of Leaves and Sorin, Lord of Innistrad: joined with bare commas the list
-    read as six names. Each name is quoted, in the one wording (text.matching.did_you_mean) every door says."""
+    read as six names. Each name is quoted, in the one wording (errors.did_you_mean) every door says."""
     import asyncio
 
     from starlette.testclient import TestClient

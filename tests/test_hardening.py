@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from oracle_tools import OracleDB
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import InputTooLargeError, OracleToolsError
 from oracle_tools.interfaces.cli import main
 
 from processes import stop_with, wait_for_cpu, wait_until_busy, wait_until_open, wait_until_read
@@ -376,7 +376,7 @@ def test_a_small_file_costs_its_size_not_the_limit(tmp_path: Path) -> None:
     finally:
         tracemalloc.stop()
     assert peak < 8 * userfiles.MiB, peak
-    with pytest.raises(userfiles.InputTooLargeError):
+    with pytest.raises(InputTooLargeError):
         userfiles.read_text(io.StringIO("x" * 3001), limit=3000, what="names list")
 
 

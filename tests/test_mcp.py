@@ -500,8 +500,8 @@ def test_a_library_message_of_several_lines_is_the_clis_and_the_https_whole(
     names offered; it now says the whole message, as the CLI prints it and the HTTP API's details give it."""
     from click.testing import CliRunner
 
+    from oracle_tools.errors import printable
     from oracle_tools.interfaces.cli import main
-    from oracle_tools.store.userfiles import printable
 
     query = 'nameable:"x\ny"'
     result = mcp_results["bad_search_value_lines"]

@@ -15,9 +15,8 @@ import httpx
 import pytest
 
 from oracle_tools import OracleDB
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import OracleToolsError, QueryTimeoutError
 from oracle_tools.search import SearchRequest, SearchSyntaxError, time_limit
-from oracle_tools.store.sqlfiles import QueryTimeoutError
 
 from oracle_server import Server
 

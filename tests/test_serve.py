@@ -124,6 +124,51 @@ def test_named_in_set(http: httpx.Client, sample_db: OracleDB) -> None:
     is_error(http.get("/cards/named", params={"exact": "Lightning Bolt", "set": "nosuchset"}), 404)
 
 
+def test_a_name_several_cards_print_is_one_name_to_the_named_lookup_and_the_deck_check(same_name_db_path: Path) -> None:
+    """Unstable prints six Oracle cards named Very Cryptic Command: one name (CR 201.2a), whichever card is meant.
+    The deck check counts them as one (names.same_name.same_named_cards), and /cards/named, a collection's name and
+    OracleDB.named_printing answer one card for it, the first printed (UST #49a), exact or fuzzy, in its set; in a
+    set none of them is printed in, "no card in that set", as for any card (not "too many cards match": the six
+    names are one name)."""
+    from starlette.testclient import TestClient
+
+    from oracle_tools.errors import NotFoundError
+    from oracle_tools.interfaces.serve.app import create_app
+    from oracle_tools.names.same_name import same_named_cards
+
+    first = "9a650610-20e2-4f16-b59c-2ea7779f6e47"  # UST #49a, the first of UST #49a-f by collector number
+    with OracleDB(same_name_db_path) as db:
+        oids = same_named_cards(db.resolve("Very Cryptic Command"))
+        assert len(oids) == 6 and same_named_cards(db.resolve("Lightning Bolt")) == ()
+        assert (
+            db.named_printing("Very Cryptic Command") == db.named_printing("very cryptic comand", fuzzy=True) == first
+        )
+        assert db.named_printing("Very Cryptic Command", set_code="UST") == first
+        with pytest.raises(NotFoundError) as not_there:
+            db.named_printing("Very Cryptic Command", set_code="lea")
+        assert str(not_there.value) == "No cards found matching “Very Cryptic Command” in set “lea”."
+        report = db.check_deck("2 Very Cryptic Command\n3 very cryptic command\n", format="legacy")
+        [copies] = [p for p in report.problems if p.kind == "too_many_copies"]
+        assert copies.detail.startswith("5 copies of Very Cryptic Command"), copies.detail
+    with TestClient(create_app(same_name_db_path, warm=False), base_url="http://127.0.0.1:8765") as http:
+        for params in (
+            {"exact": "Very Cryptic Command"},
+            {"fuzzy": "very cryptic comand"},
+            {"exact": "VERY CRYPTIC COMMAND", "set": "ust"},
+        ):
+            card = http.get("/cards/named", params=params).json()
+            assert (card["id"], card["collector_number"]) == (first, "49a") and card["oracle_id"] in oids, card
+        body = is_error(
+            http.get("/cards/named", params={"exact": "Very Cryptic Command", "set": "lea"}), 404, "not_found"
+        )
+        assert body["details"] == "No cards found matching “Very Cryptic Command” in set “lea”." and "type" not in body
+        body = is_error(http.get("/cards/named", params={"exact": "Lightning Bolt", "set": "ust"}), 404, "not_found")
+        assert body["details"] == "No cards found matching “Lightning Bolt” in set “ust”."
+        asked = [{"name": "Very Cryptic Command"}, {"name": "Very Cryptic Command", "set": "lea"}]
+        found = http.post("/cards/collection", json={"identifiers": asked}).json()
+        assert [c["id"] for c in found["data"]] == [first] and found["not_found"] == asked[1:], found
+
+
 def test_card_by_id_number_lang_and_rulings(http: httpx.Client, sample_db: OracleDB) -> None:
     pid, code, number = sample_db.con.execute(
         "SELECT id, set_code, collector_number FROM printings WHERE name = 'Fire // Ice' AND lang = 'en' "

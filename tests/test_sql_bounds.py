@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from oracle_tools.errors import QueryTimeoutError
 from oracle_tools.store.boundedsql import ALLOWANCE, BoundedQuery, size_bytes
-from oracle_tools.store.sqlfiles import QueryTimeoutError
 
 from processes import child_pids, wait_until_busy
 

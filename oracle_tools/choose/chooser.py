@@ -48,17 +48,17 @@ verdict always speaks of English Oracle names.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from oracle_tools.errors import ConstraintError
+from oracle_tools.errors import ConstraintCardError, ConstraintError, did_you_mean, names_listed
 from oracle_tools.names.kinds import OWN_NAME_READINGS, not_its_name
 from oracle_tools.store import layouts, sqlfiles
 from oracle_tools.store.lazy import LazyModule
 from oracle_tools.text.constraints import AnyCard, Constraint, card_name_phrases, parse_constraint
-from oracle_tools.text.matching import did_you_mean, names_listed, normalize
+from oracle_tools.text.matching import normalize
 
 if TYPE_CHECKING:
     import duckdb
@@ -637,33 +637,6 @@ class ChoiceReport:
             "constraint_phrase": self.constraint.phrase,
             "constraint_from_card": self.constraint.card,
         }
-
-
-class ConstraintCardError(ConstraintError):
-    """A card asked to set a constraint by its own Oracle text does not: no card has that name, several do, or
-    its text has no "choose a card name" instruction. :meth:`worded` names the caller's own options."""
-
-    def __init__(self, problem: str, card: str, *, name: str | None = None, suggestions: Sequence[str] = ()) -> None:
-        self.problem = problem  # "not_found" | "ambiguous" | "no_instruction"
-        self.card = card
-        self.name = name
-        self.suggestions = tuple(suggestions)
-        super().__init__(self.worded())
-
-    def worded(self, card_option: str = "the card", phrase_option: str = "a constraint phrase") -> str:
-        """The message, naming the card as ``card_option`` gave it (the CLI: "--card") and what to give instead
-        (the CLI: "--constraint PHRASE")."""
-        if self.problem == "not_found":
-            hint = f"; {did_you_mean(self.suggestions)}" if self.suggestions else "."
-            return f"{card_option} {self.card!r}: no card has that name{hint}"
-        if self.problem == "ambiguous":
-            return (
-                f"{card_option} {self.card!r} could be any of {names_listed(self.suggestions)}; give the English name."
-            )
-        return (
-            f"{self.name}'s Oracle text has no 'choose a card name' instruction, so it sets no constraint; "
-            f"give {phrase_option} instead."
-        )
 
 
 def constraint_from_card(names: ResolvesNames, card: str) -> ChosenConstraint:

@@ -95,12 +95,12 @@ from oracle_tools.decks.decklist import (
 )
 from oracle_tools.decks.formats import ALIASES, FORMATS, FormatRules, format_rules, no_legalities
 from oracle_tools.decks.report import PROBLEM_KINDS, DeckReport, Problem
-from oracle_tools.errors import DecklistError
+from oracle_tools.errors import DecklistError, DeckTooLargeError, did_you_mean, names_listed
 from oracle_tools.names.face_notes import back_face_note, meld_result_note
 from oracle_tools.names.kinds import DECK_RULES, Via
+from oracle_tools.names.same_name import same_named_cards
 from oracle_tools.store import layouts
 from oracle_tools.text.counts import counted
-from oracle_tools.text.matching import did_you_mean, names_listed
 
 if TYPE_CHECKING:
     import duckdb
@@ -434,9 +434,9 @@ class DeckChecker:
         :meth:`_same_name_status`). None when the cards' names differ (a foreign name two cards print)."""
         from oracle_tools.names.resolver import Resolution
 
-        if res.shared_name is None:
+        oids = same_named_cards(res)
+        if not oids:
             return None
-        oids = tuple(sorted({c.oracle_id for c in res.candidates}))
         self.load(oids)
         first = next(c for c in res.candidates if c.oracle_id == oids[0])
         hit = self._found(
@@ -1125,12 +1125,6 @@ def _pair_problem(a: CardRules, b: CardRules) -> str | None:
 #: refused at once instead of holding a server thread for minutes.
 MAX_DECK_LINES = 2_000
 MAX_DECK_NAMES = 1_000
-
-
-class DeckTooLargeError(DecklistError):
-    """A decklist over :data:`MAX_DECK_LINES` lines or :data:`MAX_DECK_NAMES` different names (HTTP 413)."""
-
-    http_status = 413
 
 
 #: How the size limits are lifted, in :func:`check_size`'s message: the CLI's flag and the library's argument.

@@ -75,7 +75,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oracle_tools.errors import DecklistError
+from oracle_tools.errors import DecklistError, InputTooLargeError
 from oracle_tools.store import userfiles
 from oracle_tools.text import vocabulary
 from oracle_tools.text.surrogates import lone_surrogate
@@ -1248,7 +1248,7 @@ def read_decklist_text(path: Path) -> str:
         data = userfiles.read_bytes(path, limit=MAX_DECKLIST_BYTES, what="decklist or deck cache")
     except OSError as exc:
         raise DecklistError(f"{path}: cannot be read ({exc.strerror or exc}); check its permissions.") from exc
-    except userfiles.InputTooLargeError as exc:  # a DecklistError: check_decks makes it one parse_error row
+    except InputTooLargeError as exc:  # a DecklistError: check_decks makes it one parse_error row
         raise DecklistError(str(exc)) from None
     return decode_decklist(data, str(path))
 

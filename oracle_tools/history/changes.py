@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from oracle_tools.errors import ArgumentError, OracleToolsError
+from oracle_tools.errors import OracleToolsError, SinceDateError
 from oracle_tools.store import sqlfiles
 
 if TYPE_CHECKING:
@@ -237,18 +237,6 @@ def selection(
         )
         return Selection(last, where, format, oracle_id, later)
     return Selection(chosen, where, format, oracle_id)
-
-
-class SinceDateError(ArgumentError):
-    """``since`` is no date. It carries the ``value``; :meth:`worded` names the parameter as the caller's door
-    spells it (the library, HTTP and MCP: ``since``; the CLI: ``--since``), as ConstraintCardError does."""
-
-    def __init__(self, value: str) -> None:
-        self.value = value
-        super().__init__(self.worded())
-
-    def worded(self, parameter: str = "since") -> str:
-        return f"{parameter} {self.value!r} is not a date; give it as YYYY-MM-DD, such as 2026-03-31"
 
 
 def _date(value: str | dt.date) -> dt.date:

@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import OracleToolsError, printable
 from oracle_tools.interfaces import cli_data, cli_decks, cli_names, cli_search, cli_servers
 from oracle_tools.interfaces.answers import ANSWERS, Answer
 from oracle_tools.interfaces.cli_common import OracleToolsGroup
@@ -28,7 +28,6 @@ from oracle_tools.interfaces.cli_common import echo_json as _echo_json
 from oracle_tools.interfaces.cli_common import friendly_errors as _friendly_errors
 from oracle_tools.interfaces.cli_common import json_option as _json_option
 from oracle_tools.interfaces.cli_common import open_db as _open
-from oracle_tools.store.userfiles import printable
 from oracle_tools.text.counts import counted
 
 
@@ -120,7 +119,7 @@ def changes(
     removed cards, with counts. Each ingest records what differs from the database it replaces."""
     if card is not None:
         _check_name(card)
-    from oracle_tools.history.changes import SinceDateError
+    from oracle_tools.errors import SinceDateError
 
     with _open(db_path) as db:
         try:

@@ -23,11 +23,10 @@ from typing import Any
 import click
 
 from oracle_tools.db import OracleDB, default_db_path
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import OracleToolsError, printable
 from oracle_tools.interfaces.render import blob_text
 from oracle_tools.store import sqlfiles, userfiles
 from oracle_tools.store.stopping import SignalsNoticed, Stopped, handle_signals_as_usual, raise_stopped, stopped_how
-from oracle_tools.store.userfiles import printable
 
 
 def db_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -136,7 +135,7 @@ def _done_with_signals() -> None:
 def echo_error(line: str) -> None:
     """An ``error:`` or ``warning:`` line on standard error, one line whatever it quotes: the newlines, escape
     sequences and other control characters a path, a name or a file's text brought are shown escaped
-    (:func:`~oracle_tools.store.userfiles.printable`: ``deck\\nname.txt``), and a 100 kB argument's middle is left
+    (:func:`~oracle_tools.errors.printable`: ``deck\\nname.txt``), and a 100 kB argument's middle is left
     out (:func:`_shorten`)."""
     click.echo(_shorten(printable(line)), err=True)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from oracle_tools.db import OracleDB, default_db_path
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import OracleToolsError, printable
 from oracle_tools.interfaces.cli_common import (
     db_option,
     echo_error,
@@ -26,7 +26,6 @@ from oracle_tools.interfaces.cli_common import (
     stream_json,
 )
 from oracle_tools.store.sqlfiles import SANDBOX_MEMORY_LIMIT
-from oracle_tools.store.userfiles import printable
 from oracle_tools.text.counts import counted
 
 # -- ingest and inspection ---------------------------------------------------------------------
@@ -223,7 +222,7 @@ def symbology(db_path: Path | None, as_json: bool) -> None:
 def parse_mana(cost: str, as_json: bool) -> None:
     """A mana cost read as Scryfall reads it (2WW, {2}{W}{W}, 2{g}2): the normalized cost, mana value, colors."""
     from oracle_tools import OracleDB
-    from oracle_tools.scryfall.symbology import ManaCostError
+    from oracle_tools.errors import ManaCostError
 
     try:
         parsed = OracleDB.parse_mana(cost)

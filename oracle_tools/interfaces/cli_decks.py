@@ -23,8 +23,8 @@ from oracle_tools.interfaces.cli_common import (
 
 if TYPE_CHECKING:
     from oracle_tools.decks.decklist import Decklist
+from oracle_tools.errors import printable
 from oracle_tools.store import userfiles
-from oracle_tools.store.userfiles import printable
 from oracle_tools.text.counts import counted
 
 # -- decks (CR 100.2, 100.4, 201.3b, 903) ---------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import IO
 
 import click
 
-from oracle_tools.errors import NameNotFoundError, OracleToolsError
+from oracle_tools.errors import NameNotFoundError, OracleToolsError, did_you_mean, names_listed
 from oracle_tools.interfaces.cli_common import (
     check_name,
     db_option,
@@ -20,7 +20,6 @@ from oracle_tools.interfaces.cli_common import (
     open_db,
 )
 from oracle_tools.store import userfiles
-from oracle_tools.text.matching import did_you_mean, names_listed
 
 #: `resolve --batch`: far above any real list of names (a million names is ~20 MB); bounds /dev/zero.
 MAX_BATCH_CHARS = 256 * userfiles.MiB
@@ -314,7 +313,7 @@ def choose_name(
     oracle-tools choose-name "Razorgrass Field" --card "Meddling Mage"
     oracle-tools choose-name --constraint "nonartifact, nonland" --list
     """
-    from oracle_tools.choose.chooser import ConstraintCardError
+    from oracle_tools.errors import ConstraintCardError
 
     if phrase is not None and card is not None:
         raise click.UsageError("give --constraint PHRASE or --card CARDNAME, not both")

@@ -142,7 +142,7 @@ def search_command(
     table and --csv exit 1 when nothing matched (as grep does); 2 for a query that is not valid syntax
     or names an unsupported keyword (one line, then the query with a caret under the position).
     """
-    from oracle_tools.search import SearchSyntaxError
+    from oracle_tools.errors import SearchSyntaxError
 
     one_output_format(as_json, as_csv)
     query = " ".join(query_words)

@@ -89,7 +89,7 @@ class Resolution:
 
     def miss_message(self) -> str:
         """One line for a string that names no one card: what it could be, or the names it is close to."""
-        from oracle_tools.text.matching import did_you_mean, names_listed
+        from oracle_tools.errors import did_you_mean, names_listed
 
         if self.status == "ambiguous":
             labels = [c.name + (f" (face {c.face})" if c.face else "") for c in self.candidates]

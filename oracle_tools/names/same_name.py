@@ -59,6 +59,18 @@ def has_different_name(
     return all(not (mine & _expanded(o, classes)) for o in others)
 
 
+def same_named_cards(result: Resolution) -> tuple[str, ...]:
+    """The Oracle ids, sorted, of the cards an ambiguous answer names when they all print one name
+    (:attr:`Resolution.shared_name`: Unstable's six Very Cryptic Commands): whichever of them is meant, the name is
+    one name (CR 201.2a: identical names are the same name), so a door may answer for all of them: the deck check
+    counts their copies together, Scryfall's named lookup shows the first printed. Empty when the candidates' names
+    differ (a foreign name two different cards print) or the answer is not ambiguous: then which card is meant
+    decides the answer, and no door picks one. The one same-name rule of every door that answers such a name."""
+    if result.shared_name is None:
+        return ()
+    return tuple(sorted({c.oracle_id for c in result.candidates if c.oracle_id}))
+
+
 def shared_names(result: Resolution, split_halves: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
     """The names every one of several Oracle cards has, when an ambiguous answer's cards all print one name
     (:attr:`Resolution.shared_name`: Unstable's six Sly Spies, the two halves of B.F.M.): whichever of them an

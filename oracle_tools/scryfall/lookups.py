@@ -8,7 +8,11 @@ in tests/test_scryfall_lookups.py. Which printing answers when several match is 
 * by a Multiverse, MTGO, Arena, TCGplayer or Cardmarket id (``printing_by_id``): English first, then the lowest
   printing id, for its route and a collection's identifier alike;
 * by an illustration (``printing_by_illustration``): the artwork's English printing, then the newest;
-* several Oracle cards printed under one name (``first_of_same_name``): English, newest, collector number.
+* several Oracle cards printed under one name (``first_of_same_name``): English, newest, collector number;
+* by a name (``named_printing``, what ``/cards/named`` and a collection's name identifier answer): the card the one
+  resolve names, or of several printed under one name (CR 201.2a) the first printed, then its printing in the set
+  or its representative printing; a miss is the library's error (NameNotFoundError, NotFoundError) in Scryfall's
+  words.
 
 Column names come from ``ID_KINDS`` (constants), never from user text.
 """
@@ -16,13 +20,17 @@ Column names come from ``ID_KINDS`` (constants), never from user text.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from oracle_tools.errors import NameNotFoundError, NotFoundError, did_you_mean, names_listed
 from oracle_tools.names.kinds import FLAVOR
+from oracle_tools.names.same_name import same_named_cards
 
 if TYPE_CHECKING:
     import duckdb
+
+    from oracle_tools.names.resolver import Resolution
 
     Cursor = duckdb.DuckDBPyConnection
 
@@ -68,6 +76,46 @@ def first_of_same_name(cur: Cursor, oracle_ids: Sequence[str], set_code: str | N
         "ORDER BY (lang = 'en') DESC, released_at DESC, collector_number, id LIMIT 1",
         [sorted(oracle_ids), set_code, set_code],
     )
+
+
+def named_printing(
+    cur: Cursor,
+    name: str,
+    result: Resolution,
+    set_code: str | None,
+    representatives: Callable[[Sequence[str]], Mapping[str, str]],
+) -> str:
+    """The printing id Scryfall's named lookup answers for ``name``, given ``result``, what the one resolve said of it
+    (exact or fuzzy), and ``set_code`` (any case) when given: its card's printing in that set (:func:`printing_in_set`),
+    else its representative printing (``representatives``: ``{oracle_id: printing id}`` of the ids asked, as
+    ``cardjson.representative_ids`` answers, or a caller's kept copy of it).
+
+    A name several Oracle cards print (Unstable's Very Cryptic Commands) is one name (CR 201.2a,
+    ``same_named_cards``): Scryfall answers one card for it, the first printed (in the set) by
+    :func:`first_of_same_name`. Misses, in Scryfall's words: NameNotFoundError for no card or several (``ambiguous``),
+    NotFoundError for no printing (in the set)."""
+    oracle_id, card_name = result.oracle_id, result.name
+    same_named = () if result.ok else same_named_cards(result)
+    if same_named:
+        oracle_id, card_name = first_of_same_name(cur, same_named, set_code), result.candidates[0].name
+    elif result.status == "ambiguous":
+        raise NameNotFoundError(
+            f"Too many cards match ambiguous name “{name}”: "
+            f"{names_listed(c.name for c in result.candidates[:10])}. Add more words to refine your search.",
+            ambiguous=True,
+        )
+    elif not result.ok or not oracle_id:
+        hint = f" {did_you_mean(result.suggestions, sentence=True)}" if result.suggestions else ""
+        raise NameNotFoundError(f"No cards found matching “{name}”.{hint}")
+    if set_code:
+        pid = printing_in_set(cur, oracle_id, set_code) if oracle_id else None
+        if pid is None:
+            raise NotFoundError(f"No cards found matching “{name}” in set “{set_code}”.")
+        return pid
+    pid = representatives([oracle_id]).get(oracle_id) if oracle_id else None
+    if not pid:
+        raise NotFoundError(f"No printing of “{card_name}” in the database.")
+    return pid
 
 
 def printing_by_id(cur: Cursor, kind: str, value: int | str) -> str | None:

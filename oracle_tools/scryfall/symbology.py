@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import ManaCostError
 from oracle_tools.text.vocabulary import COLOR_WORD_BY_LETTER
 
 if TYPE_CHECKING:
@@ -30,24 +30,6 @@ _NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", 
 #: The rules that define symbols (CR 107.4 and its subrules are read too).
 SYMBOL_RULES = ("107.4", "107.5", "107.6", "107.14", "107.17", "107.18")
 _BRACED = re.compile(r"\{[^{}\s]{1,12}\}")
-
-
-class ManaCostError(OracleToolsError, ValueError):
-    """A mana cost that cannot be read (HTTP 422, as Scryfall answers an unreadable cost; CLI exit status 2).
-
-    A ``symbol`` that is no mana symbol carries the ``cost``; :meth:`worded` names where the symbols are listed
-    as the caller's door has them (HTTP: ``/symbology``; the CLI: ``oracle-tools symbology``), as
-    ConstraintCardError names its options."""
-
-    def __init__(self, message: str | None = None, *, cost: str = "", symbol: str | None = None) -> None:
-        self.cost = cost
-        self.symbol = symbol
-        super().__init__(message if message is not None else self.worded())
-
-    def worded(self, symbols: str = "OracleDB.symbology()") -> str:
-        if self.symbol is None:
-            return str(self)
-        return f"{self.symbol} in {self.cost!r} is not a mana symbol (see {symbols} for the symbols)"
 
 
 def _amount(n: int) -> str:

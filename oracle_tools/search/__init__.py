@@ -14,8 +14,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from oracle_tools.errors import SearchSyntaxError, UnsupportedKeywordError
 from oracle_tools.search.compiler import DIRECTIONS, ORDERS, UNIQUE, Compiled, compile_query
-from oracle_tools.search.errors import SearchSyntaxError, UnsupportedKeywordError
 from oracle_tools.search.keywords import KEYWORDS, UNSUPPORTED
 from oracle_tools.search.parser import parse
 from oracle_tools.search.request import SearchRequest

@@ -28,9 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oracle_tools.decks.formats import LEGALITY_KEYS, format_rules
-from oracle_tools.errors import ConstraintError, OracleToolsError
+from oracle_tools.errors import ConstraintError, OracleToolsError, SearchSyntaxError, UnsupportedKeywordError
 from oracle_tools.names.kinds import OWN_NAME_LIST
-from oracle_tools.search.errors import SearchSyntaxError, UnsupportedKeywordError
 from oracle_tools.search.keywords import (
     BY_NAME,
     EXTRA_TYPES,

@@ -21,7 +21,7 @@ from lark.exceptions import (
     VisitError,
 )
 
-from oracle_tools.search.errors import SearchSyntaxError
+from oracle_tools.errors import SearchSyntaxError
 from oracle_tools.search.tree import And, Empty, Node, Not, Or, Term, ValueKind
 
 MAX_QUERY = 1000  # characters: a longer query is refused before parsing (the HTTP API has the same limit)

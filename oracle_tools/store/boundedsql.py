@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import OracleToolsError, OutOfMemory
 
 #: Address space a query may map beyond its --memory-limit and what the child holds once connected: DuckDB's
 #: worker threads' stacks and malloc arenas and the batches being pickled. Measured: `SELECT 1`, a 1,000-row
@@ -43,10 +43,6 @@ def size_bytes(size: str) -> int:
     if found is None or found.group(2).upper() not in _UNITS:
         raise OracleToolsError(f"{size!r} is not a size; give one such as 500MB or 4GB")
     return int(float(found.group(1)) * _UNITS[found.group(2).upper()])
-
-
-class OutOfMemory(OracleToolsError):
-    """The child ran out of the address space its --memory-limit gives."""
 
 
 class BoundedQuery:

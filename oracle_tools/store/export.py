@@ -31,15 +31,11 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import ExportError
 from oracle_tools.store import sqlfiles
 
 EXPORT_FORMATS = ("parquet", "csv")
 _SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
-
-
-class ExportError(OracleToolsError):
-    """An export was asked for something that does not exist or cannot be written."""
 
 
 def catalog(con: duckdb.DuckDBPyConnection) -> list[str]:

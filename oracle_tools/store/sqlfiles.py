@@ -11,7 +11,13 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oracle_tools.errors import DatabaseDamagedError, NotADatabaseError, OracleToolsError
+from oracle_tools.errors import (
+    DatabaseDamagedError,
+    NotADatabaseError,
+    OracleToolsError,
+    QueryTimeoutError,
+    ReadOnlySQLError,
+)
 from oracle_tools.store import schema_version, userfiles
 
 #: The catalog the previous database is attached as while an ingest builds the new one (the layers that carry
@@ -26,10 +32,6 @@ SQL_DIR = Path(__file__).parent.parent / "sql"
 if TYPE_CHECKING:  # Polars loads in .pl() when a frame is asked for: single lookups never import it
     import duckdb
     import polars as pl
-
-
-class ReadOnlySQLError(OracleToolsError):
-    """A statement given to ``sql`` is not a read-only query (COPY, ATTACH, SET, INSTALL, CREATE, …)."""
 
 
 #: Extension settings of the sandbox, passed at connect time so nothing can run before them.
@@ -527,13 +529,6 @@ def watching(stop: QueryStop | None, cursor: Any) -> contextlib.AbstractContextM
 
 #: Seconds a search from the HTTP server or an MCP tool may run by default (``serve``/``mcp --query-timeout``).
 SERVED_QUERY_TIMEOUT = 10.0
-
-
-class QueryTimeoutError(OracleToolsError):
-    """A query ran longer than its time limit and was stopped: over HTTP a 422, the request understood and too
-    costly to answer (a narrower one is)."""
-
-    http_status = 422
 
 
 class QueryStop:

@@ -14,15 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from oracle_tools.errors import DecklistError, OracleToolsError
+from oracle_tools.errors import DecklistError, InputTooLargeError, OracleToolsError
 
 MiB = 1024 * 1024
-
-
-class InputTooLargeError(OracleToolsError):
-    """A file the user named is larger than any file of its kind (HTTP 413)."""
-
-    http_status = 413
 
 
 def _too_large(where: object, what: str, limit: int) -> InputTooLargeError:
@@ -224,17 +218,3 @@ def read_head(path: Path, size: int, compression: str) -> bytes:
             head += inflate.decompress(pending, size - len(head))  # at most what is asked: no bomb
             pending = inflate.unconsumed_tail
         return bytes(head)
-
-
-#: Unicode categories a terminal does not show as themselves: control and format characters (the bidi overrides),
-#: line and paragraph separators, surrogates, private and unassigned code points. Spaces of other scripts (the
-#: ideographic space of a Japanese name, a no-break space) are shown as they are.
-_UNSHOWN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-
-
-def printable(text: str) -> str:
-    """``text`` with each character a terminal would not show as itself (control characters, the bidi overrides)
-    escaped as Python escapes it, so a hostile name or byte cannot rewrite the line an error is said in."""
-    import unicodedata
-
-    return "".join(repr(char)[1:-1] if unicodedata.category(char) in _UNSHOWN else char for char in text)

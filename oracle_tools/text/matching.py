@@ -93,19 +93,6 @@ _GLUED_BREAK = {
 _CACHED_CHARS = 200
 
 
-def names_listed(names: Iterable[str]) -> str:
-    """Card names as one list inside a sentence, each quoted as the CLI quotes what was typed (``repr``): names hold
-    commas ("Boseiju, Who Shelters All", "Half-Orc, Half-"), so a list joined with bare commas cannot be read back.
-    The one wording of such a list, for every door (CLI, library messages, HTTP error details, MCP, pages)."""
-    return ", ".join(repr(name) for name in names)
-
-
-def did_you_mean(names: Iterable[str], *, sentence: bool = False) -> str:
-    """ "did you mean 'Boseiju, Who Shelters All', 'Those Who Serve'?" — the names a miss is offered (see
-    :func:`names_listed`); ``sentence``: begun with a capital, as a sentence of its own."""
-    return f"{'Did' if sentence else 'did'} you mean {names_listed(names)}?"
-
-
 def normalize(text: str) -> str:
     """The lookup key of a name: what Scryfall's exact lookup ignores is folded away — case, accents
     and ligatures, punctuation (a dash or hyphen is a space, every other mark is dropped), spacing and

@@ -127,7 +127,8 @@ def deck_refused_by_head(head: bytes) -> bool:
     """Whether a deck check's body is refused by its first bytes ``head`` whatever follows: they hold more card
     lines than a check takes (:func:`~oracle_tools.decks.checker.check_bytes_size`, which :func:`decks_check`
     applies to the body it gets). The server then reads no more of it (app.ReadBodyFirst)."""
-    from oracle_tools.decks.checker import DeckTooLargeError, check_bytes_size
+    from oracle_tools.decks.checker import check_bytes_size
+    from oracle_tools.errors import DeckTooLargeError
 
     try:
         check_bytes_size(head, "the request body")

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import Response
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import NameNotFoundError, NotFoundError, OracleToolsError
 from oracle_tools.interfaces.serve import searches
 from oracle_tools.interfaces.serve.params import (
     CARD_FORMATS,
@@ -37,10 +37,8 @@ from oracle_tools.interfaces.serve.responses import (
     sentence,
 )
 from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, ByteCache, Generation, Kept
-from oracle_tools.names.resolver import Resolution
 from oracle_tools.scryfall import cardjson, lookups
 from oracle_tools.text.counts import counted
-from oracle_tools.text.matching import did_you_mean, names_listed
 
 MAX_COLLECTION = 75  # identifiers per POST /cards/collection, as on Scryfall
 PAGE_SIZE = 175  # cards per /cards/search page, as on Scryfall
@@ -100,56 +98,15 @@ async def cards_named(request: Request) -> Response:
 
     def work(gen: Generation) -> Response:
         try:
-            pid = _named_printing(gen, name, fuzzy, set_code)
-        except ApiError as exc:  # kept without its traceback (whose frames hold the request): a copy
-            gen.remember_named(key, ApiError(exc.status, exc.details, exc.type, exc.warnings, code=exc.code))
-            raise
+            pid = gen.db.named_printing(name, fuzzy=fuzzy, set_code=set_code, representatives=gen.representative_of)
+        except (NameNotFoundError, NotFoundError) as exc:
+            refused = ApiError.of(exc)  # kept, never raised: no traceback of it holds the request's frames
+            gen.remember_named(key, refused)
+            return error_response(refused)
         gen.remember_named(key, pid)
         return _card_answer(gen, pid, base, f"No printing of “{name}” in the database.")
 
     return await answer_in_threadpool(request, work)
-
-
-def _named_printing(gen: Generation, name: str, fuzzy: bool, set_code: str | None) -> str:
-    """The printing id /cards/named answers with, or an ApiError (404, maybe of type "ambiguous")."""
-    # The one resolver of every interface (oracle_tools.text.matching: Scryfall's fuzzy rule); what stays here is
-    # the server's convention for a name several Oracle cards print identically (_one_of_same_name).
-    result = gen.db.resolve(name, fuzzy=fuzzy)
-    oracle_id, card_name = result.oracle_id, result.name
-    same_name = None if result.ok else _one_of_same_name(gen, result, set_code)
-    if same_name:
-        oracle_id, card_name = same_name, result.candidates[0].name
-    elif result.status == "ambiguous":
-        raise ApiError(
-            404,
-            f"Too many cards match ambiguous name “{name}”: "
-            f"{names_listed(c.name for c in result.candidates[:10])}. Add more words to refine "
-            "your search.",
-            "ambiguous",
-        )
-    elif not result.ok or not oracle_id:
-        hint = f" {did_you_mean(result.suggestions, sentence=True)}" if result.suggestions else ""
-        raise ApiError(404, f"No cards found matching “{name}”.{hint}")
-    assert oracle_id is not None
-    if set_code:
-        pid = lookups.printing_in_set(gen.cursor(), oracle_id, set_code)
-        if pid is None:
-            raise ApiError(404, f"No cards found matching “{name}” in set “{set_code}”.")
-        return pid
-    pid = gen.representative_of([oracle_id]).get(oracle_id)
-    if not pid:
-        raise ApiError(404, f"No printing of “{card_name}” in the database.")
-    return pid
-
-
-def _one_of_same_name(gen: Generation, result: Resolution, set_code: str | None = None) -> str | None:
-    """The Oracle id to answer for a name several Oracle cards print identically (Unstable's six Very
-    Cryptic Commands: CR 201.2, the same name). ``resolve`` calls that ambiguous, rightly for the rules;
-    Scryfall's exact lookups answer one card, so do these: the one whose printing comes first (in
-    ``set_code`` when given) by English, newest, collector number. None when the candidates' names differ."""
-    if result.shared_name is None:
-        return None
-    return lookups.first_of_same_name(gen.cursor(), [c.oracle_id for c in result.candidates if c.oracle_id], set_code)
 
 
 _UUID_CHARS = frozenset("0123456789abcdef-")
@@ -485,14 +442,13 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
     cur = gen.cursor()
     if "oracle_id" in ident:  # (printing ids are looked up together, in cards_collection)
         return gen.representative_of([ident["oracle_id"].lower()]).get(ident["oracle_id"].lower())
-    if "name" in ident:
-        result = gen.db.resolve(ident["name"])
-        oracle_id = result.oracle_id if result.ok else _one_of_same_name(gen, result, ident.get("set"))
-        if not oracle_id:
+    if "name" in ident:  # the printing /cards/named answers (OracleDB.named_printing), or none
+        try:
+            return gen.db.named_printing(
+                ident["name"], set_code=ident.get("set"), representatives=gen.representative_of
+            )
+        except (NameNotFoundError, NotFoundError):
             return None
-        if "set" in ident:
-            return lookups.printing_in_set(cur, oracle_id, ident["set"])
-        return gen.representative_of([oracle_id]).get(oracle_id)
     if "collector_number" in ident:
         return gen.db.printing_id(ident["set"], ident["collector_number"], None)
     if "mtgo_id" in ident:
@@ -648,7 +604,7 @@ async def symbology(request: Request) -> Response:
 
 async def parse_mana(request: Request) -> Response:
     """GET /symbology/parse-mana?cost=: Scryfall's mana_cost object; 422 for a cost it cannot read."""
-    from oracle_tools.scryfall.symbology import ManaCostError
+    from oracle_tools.errors import ManaCostError
     from oracle_tools.scryfall.symbology import parse_mana as parse
 
     params = endpoint_params(request, frozenset({"cost"}))

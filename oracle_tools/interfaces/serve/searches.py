@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 from oracle_tools.interfaces.serve.store import Generation, IdList
 
 if TYPE_CHECKING:
-    from oracle_tools.search.errors import SearchSyntaxError
+    from oracle_tools.errors import SearchSyntaxError
     from oracle_tools.search.request import SearchRequest
 
 #: How long one search may run before it is stopped (``serve --query-timeout``; the environment carries it
@@ -52,7 +52,7 @@ class Refused:
 
 def search_ids(gen: Generation, request: SearchRequest) -> IdList:
     """The printing ids a search finds, in order (the search on this thread's user cursor), cached (in bytes) under
-    the whole request. Raises :class:`~oracle_tools.store.sqlfiles.QueryTimeoutError` past :func:`query_timeout`,
+    the whole request. Raises :class:`~oracle_tools.errors.QueryTimeoutError` past :func:`query_timeout`,
     and :class:`~oracle_tools.search.SearchSyntaxError` (an ``OracleToolsError``) for a query that is not valid
     syntax."""
     from oracle_tools import search as _search
