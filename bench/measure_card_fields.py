@@ -1,4 +1,4 @@
-"""The largest real values the card-object limits of ``oracle_tools/store/limits.py`` are built from.
+"""The largest real values the card-object limits of ``oracle_tools/store/object_limits.py`` are built from.
 
     python bench/measure_card_fields.py
 
@@ -17,7 +17,7 @@ import time
 import duckdb
 
 from oracle_tools import ingest
-from oracle_tools.store import limits
+from oracle_tools.store import object_limits as limits
 
 from realdata import require as require_realdata
 

@@ -234,7 +234,7 @@ class OracleDB:
         ingest writing it; ``replace_anyway``: even with fewer than half its cards, as ``ingest`` options). A file
         may be a stream, as ``oracle-tools ingest`` reads it: a named pipe, ``/dev/fd/N`` (a pipe such as
         ``<(zcat …)``), ``-`` (standard input) or an open binary file object (read from where it stands, left
-        open); a stream is copied first, at most :data:`~oracle_tools.store.limits.STREAM_BYTES`."""
+        open); a stream is copied first, at most :data:`~oracle_tools.store.object_limits.STREAM_BYTES`."""
         db = cls(path)
         ingest = _ingest.Ingest(
             db.path,

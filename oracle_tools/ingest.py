@@ -38,7 +38,7 @@ from tqdm import tqdm
 
 from oracle_tools.errors import DatabaseOutdatedError, IngestError, printable
 from oracle_tools.scryfall import sets as _sets
-from oracle_tools.store import card_fields, limits, schema_version, scryfall_objects, sqlfiles, userfiles
+from oracle_tools.store import card_fields, object_limits, schema_version, scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
 from oracle_tools.store.stopping import StopOnSignals, Stopped
 
@@ -469,7 +469,7 @@ def _stream_name(stream: BulkFile) -> str:
 def copy_stream(path: BulkFile, folder: Path, number: int) -> SourceFile:
     """The bulk file the stream ``path`` carries (``-``: standard input; a binary file object, read from where
     it stands and left open), copied into ``folder`` and sniffed (:func:`sniff`, as soon as its first megabyte is
-    in: a stream that is no bulk file is refused at once); at most :data:`~oracle_tools.store.limits.STREAM_BYTES`.
+    in: a stream that is no bulk file is refused at once); at most :data:`~oracle_tools.store.object_limits.STREAM_BYTES`.
     Its messages and records name ``path`` as given."""
     given = _stream_name(path)
     copy = folder / f"stream-{number}"
@@ -503,9 +503,9 @@ def copy_stream(path: BulkFile, folder: Path, number: int) -> SourceFile:
                 if piece:
                     out.write(piece)
                     copied += len(piece)
-                    if copied > limits.STREAM_BYTES:
+                    if copied > object_limits.STREAM_BYTES:
                         raise IngestError(
-                            f"{given}: is a stream longer than {limits.STREAM_BYTES >> 30} GB, which no Scryfall "
+                            f"{given}: is a stream longer than {object_limits.STREAM_BYTES >> 30} GB, which no Scryfall "
                             "bulk file is (or it never ends); check what writes it. Nothing was replaced."
                         )
                 if sniffed is None and (copied >= _STREAM_HEAD or not piece):
@@ -918,7 +918,7 @@ class Ingest:
                 con.execute(f"DETACH {STAGE_CATALOG}")
                 # Each printing's whole object, kept while the names, references and tokens are read (Python,
                 # mostly one core): nothing in the ingest reads it, so it is waited for at the end. It also refuses
-                # a file with an object too large or too deep to keep and serve (store/limits.py), found while
+                # a file with an object too large or too deep to keep and serve (store/object_limits.py), found while
                 # compressing.
                 dictionary = trained.result() if trained is not None else None
                 objects_kept = keeper.submit(
@@ -975,7 +975,7 @@ class Ingest:
 
     @staticmethod
     def _objects_kept(kept: Future[None]) -> None:
-        """The card objects are kept; a failure as one line (a file past store/limits.py's limits: its own)."""
+        """The card objects are kept; a failure as one line (a file past store/object_limits.py's limits: its own)."""
         try:
             kept.result()
         except duckdb.Error as exc:
@@ -1092,7 +1092,7 @@ class Ingest:
                         SELECT {card_fields.staged_select()}, ? AS file_order, ? AS is_oracle_file, ? AS source_file
                         FROM read_json(?, format = '{source.json_format}', columns = {raw},
                                        maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES},
-                                       compression = '{limits.checked_compression(source.compression)}')""",
+                                       compression = '{object_limits.checked_compression(source.compression)}')""",
                     [order, source.is_oracle, source.shown, str(source.path)],
                 )
             except duckdb.Error as exc:
@@ -1111,13 +1111,13 @@ class Ingest:
                     "or no id); a bulk file must hold only card objects. Nothing was replaced."
                 )
             self._check_fields(con, source, order)
-            # CR 201.2: every card has a name; each text field at most limits.FIELD_CHARS
+            # CR 201.2: every card has a name; each text field at most object_limits.FIELD_CHARS
             oversized = con.execute(
-                limits.first_oversized_field_sql(f"{STAGE_CATALOG}.main.stage_cards"), [order]
+                object_limits.first_oversized_field_sql(f"{STAGE_CATALOG}.main.stage_cards"), [order]
             ).fetchall()
             if oversized:
                 card_id, (field_name, chars) = oversized[0]
-                raise limits.field_error(source.path, card_id, field_name, chars)
+                raise object_limits.field_error(source.path, card_id, field_name, chars)
             twice = con.execute(
                 f"SELECT id FROM {STAGE_CATALOG}.main.stage_cards WHERE file_order = ? GROUP BY id "
                 "HAVING count(*) > 1 LIMIT 1",
@@ -1270,7 +1270,7 @@ class Ingest:
                     f"""INSERT INTO rulings
                         SELECT DISTINCT oracle_id, source, published_at, comment
                         FROM read_json(?, format = '{source.json_format}', columns = {cols},
-                                       compression = '{limits.checked_compression(source.compression)}')
+                                       compression = '{object_limits.checked_compression(source.compression)}')
                         WHERE object = 'ruling' AND oracle_id IS NOT NULL AND comment IS NOT NULL""",
                     [str(source.path)],
                 ).fetchall()[0][0]
@@ -1293,7 +1293,7 @@ class Ingest:
                                                THEN json_extract(json, '$.data[*]') ELSE [json] END) AS object
                             FROM read_json_objects(?, format = 'auto',
                                                    maximum_object_size = {scryfall_objects.MAX_OBJECT_BYTES},
-                                                   compression = '{limits.checked_compression(source.compression)}'))
+                                                   compression = '{object_limits.checked_compression(source.compression)}'))
                         WHERE json_extract_string(object, '$.object') = 'set'""",
                     [str(source.path)],
                 ).fetchall()

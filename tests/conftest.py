@@ -12,7 +12,7 @@ import os
 # module's frames are gone when it ends, and the suite's peak stays what one module needs, not what all of them kept.
 # Read when Polars loads, so set before anything imports it.
 os.environ.setdefault("_RJEM_MALLOC_CONF", "background_thread:true,dirty_decay_ms:0,muzzy_decay_ms:0")
-# The servers' time limits for a request's headers and body (10 s each; serve/limits.py, serve/app.py): the tests of
+# The servers' time limits for a request's headers and body (10 s each; serve/connection_limits.py, serve/app.py): the tests of
 # them wait them out, so the servers of the suite (and this process, which reads them) take 3 s.
 os.environ.setdefault("ORACLE_TOOLS_SERVE_HEADER_TIMEOUT", "3")
 os.environ.setdefault("ORACLE_TOOLS_SERVE_BODY_TIMEOUT", "3")

@@ -32,7 +32,7 @@ def serving(app: Any, port: int, **options: Any) -> Iterator[Any]:
     when the block begins and stopped when it ends; yields the server, the class ``serve`` runs."""
     import uvicorn
 
-    from oracle_tools.interfaces.serve.limits import WakesOnlyWhenNeeded
+    from oracle_tools.interfaces.serve.connection_limits import WakesOnlyWhenNeeded
 
     server = WakesOnlyWhenNeeded(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **options))
     thread = threading.Thread(target=server.run, daemon=True)

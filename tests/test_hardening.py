@@ -776,7 +776,7 @@ def test_searches_run_in_the_sandbox(sample_db_path: Path, monkeypatch: pytest.M
 
     from oracle_tools.interfaces.mcp_server import build_server
     from oracle_tools.interfaces.serve.app import search_ids
-    from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.interfaces.serve.generations import Generation
     from oracle_tools.search import SearchRequest
 
     seen = _record_search_connections(monkeypatch)

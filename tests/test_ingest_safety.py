@@ -579,7 +579,7 @@ def _refused(db: Path, bulk: Path, *, child: bool = False) -> str:
 
 def test_a_compression_bomb_is_refused(tmp_path: Path) -> None:
     """12 cards with 3 MB of flavor_text each gzip to a few kB; ingested, every answer and bulk download holding
-    them was megabytes (the server grew by a GB). A card object is at most limits.OBJECT_BYTES."""
+    them was megabytes (the server grew by a GB). A card object is at most object_limits.OBJECT_BYTES."""
     cards = [{**c, "flavor_text": "Z" * 3_000_000} for c in _sample_cards(12)]
     bulk = _bulk_file(tmp_path, cards)
     assert bulk.stat().st_size < 200_000
@@ -607,7 +607,7 @@ def test_an_object_nested_deep_is_refused_naming_the_file_and_the_object(
 ) -> None:
     """Nested 100,000 deep: within the first 1,000 objects the ingest failed with "this is a bug" (RecursionError
     while training the compression dictionary, no file named); after them it was ingested and every answer
-    holding it failed with RecursionError. A card object nests at most limits.MAX_DEPTH levels. A zstd file named
+    holding it failed with RecursionError. A card object nests at most object_limits.MAX_DEPTH levels. A zstd file named
     .json is read as zstd by every read, the one that finds which object too."""
     import zstandard
 
@@ -644,12 +644,11 @@ def test_the_limits_are_checked_on_the_objects_kept_not_by_another_read(
     CPU for the 2019 dump): they are checked on the objects the ingest compresses to keep, and a file within them is
     never read again for them (the refusals above still name the file, the object and the limit)."""
     from oracle_tools import OracleDB
-    from oracle_tools.store import limits
 
     def read_again(*_: object, **__: object) -> None:
         raise AssertionError("a file within the limits was read again to check them")
 
-    monkeypatch.setattr(limits, "check_objects", read_again)
+    monkeypatch.setattr(object_limits, "check_objects", read_again)
     sample = Path(__file__).resolve().parents[1] / "oracle_tools/data/sample/cards-2024.json.gz"
     with OracleDB.ingest_files(tmp_path / "new.duckdb", [sample]) as db:
         assert db.con.execute("SELECT count(*) FROM scryfall_objects").fetchall()[0][0] == 187
@@ -668,20 +667,20 @@ def test_the_limits_are_checked_on_the_objects_kept_not_by_another_read(
 def test_duckdb_flags_each_object_that_may_be_past_the_limits_and_those_are_measured(
     texts: list[str], past: bool
 ) -> None:
-    """DuckDB flags the texts that may be past the limits (larger than limits.OBJECT_BYTES, or more opening brackets
-    than limits.MAX_DEPTH: real objects nest 4), and only those are measured exactly: brackets inside a string are
+    """DuckDB flags the texts that may be past the limits (larger than object_limits.OBJECT_BYTES, or more opening brackets
+    than object_limits.MAX_DEPTH: real objects nest 4), and only those are measured exactly: brackets inside a string are
     no nesting."""
     import duckdb
 
-    from oracle_tools.store import limits
+    from oracle_tools.store import object_limits
 
     flagged = (
         duckdb.connect()
-        .execute(f"SELECT {limits.may_be_past_limits_sql('t')} FROM unnest(?::VARCHAR[]) AS u(t)", [texts])
+        .execute(f"SELECT {object_limits.may_be_past_limits_sql('t')} FROM unnest(?::VARCHAR[]) AS u(t)", [texts])
         .fetchall()
     )
-    assert any(limits.past_limits(text) for text, (flag,) in zip(texts, flagged, strict=True) if flag) is past
-    assert all(flag or not limits.past_limits(text) for text, (flag,) in zip(texts, flagged, strict=True))
+    assert any(object_limits.past_limits(text) for text, (flag,) in zip(texts, flagged, strict=True) if flag) is past
+    assert all(flag or not object_limits.past_limits(text) for text, (flag,) in zip(texts, flagged, strict=True))
 
 
 @pytest.mark.parametrize(

@@ -164,7 +164,7 @@ def test_a_refused_search_is_refused_again_without_reaching_the_engine(
     A time limit is never kept: the same query may finish when the server is less busy."""
     from oracle_tools import search as _search
     from oracle_tools.interfaces.serve import searches
-    from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.interfaces.serve.generations import Generation
     from oracle_tools.search import UnsupportedKeywordError
 
     compiled: list[str] = []

@@ -843,7 +843,7 @@ def test_at_rest_nothing_wakes_the_server_and_a_stop_still_does(sample_db_path: 
     from starlette.routing import Route
 
     from oracle_tools.interfaces.serve import create_app
-    from oracle_tools.interfaces.serve.limits import uvicorn_options
+    from oracle_tools.interfaces.serve.connection_limits import uvicorn_options
 
     loops: list[asyncio.AbstractEventLoop] = []
 
@@ -881,7 +881,7 @@ def test_autocomplete_finds_in_one_text_what_a_scan_found_and_keeps_its_answers(
     every two- and three-letter start and inner piece of the sample's names — and each answer is kept per
     database generation."""
     from oracle_tools.interfaces.serve import scryfall_routes as routes
-    from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.interfaces.serve.generations import Generation
     from oracle_tools.scryfall import lookups
     from oracle_tools.text.matching import normalize
 

@@ -492,7 +492,7 @@ def test_caches_are_bounded_in_bytes(sample_db_path: Path) -> None:
     """A search of every printing is one cache entry of its ids' bytes, not a slot among 512: distinct big searches
     stay within the byte limit (the oldest go), and the ids are kept compactly; card objects likewise."""
     from oracle_tools.interfaces.serve.app import search_ids
-    from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.interfaces.serve.generations import Generation
     from oracle_tools.search import SearchRequest
 
     generation = Generation(sample_db_path, 1)
@@ -522,7 +522,7 @@ def test_each_threads_view_searches_on_a_cursor_of_the_one_sandbox(sample_db_pat
     to sql_memory_limit each, left open after a swap or stop. Outside the server a view closes its own cursor."""
     import duckdb
 
-    from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.interfaces.serve.generations import Generation
 
     generation = Generation(sample_db_path, 1)
     views: list[OracleDB] = []
@@ -556,7 +556,7 @@ def test_a_closed_generation_builds_nothing_more_and_opens_no_connection(sample_
     """The warm-up thread of a generation closed before it ran (a swap or a stop) builds neither the name index
     nor the deck checker, and the database stays closed: a connection opened for them would be closed by no one."""
     from oracle_tools.errors import OracleToolsError
-    from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.interfaces.serve.generations import Generation
 
     generation = Generation(sample_db_path, 1)
     generation.close()

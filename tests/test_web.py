@@ -757,8 +757,8 @@ def test_search_page_shares_the_apis_search_and_caches_in_bytes(client: Any) -> 
     """A search page keeps its ids in the server's search cache, the API's (one `unique=prints` search of the real
     data is tens of MB: a cache counted in entries could hold gigabytes), so the API then answers the same query
     from memory; rendered pages are kept in a cache bounded in bytes too."""
+    from oracle_tools.interfaces.serve.generations import ByteCache
     from oracle_tools.interfaces.serve.pages import PAGES
-    from oracle_tools.interfaces.serve.store import ByteCache
     from oracle_tools.search import SearchRequest
 
     query = "t:goblin o:haste"

@@ -299,7 +299,7 @@ class Tools:
 
     def identity(self) -> tuple[int, int, int, int] | None:
         """What changes when the file is replaced (a re-ingest) or damaged in place (cut short): device, inode,
-        size, mtime, as the HTTP server compares them (serve/store.py); None while the file is absent."""
+        size, mtime, as the HTTP server compares them (serve/generations.py); None while the file is absent."""
         try:
             st = os.stat(self.db.path)
         except OSError:

@@ -181,7 +181,7 @@ def parse_set_object(text: str) -> tuple[dict[str, Any], None] | tuple[None, str
     """A set object's JSON text read and checked: ``(object, None)``, or ``(None, what is wrong)``."""
     import json
 
-    from oracle_tools.store.limits import json_depth
+    from oracle_tools.store.object_limits import json_depth
 
     if json_depth(text, stop_after=MAX_SET_DEPTH) > MAX_SET_DEPTH:  # before json.loads, which recurses
         return None, f"it nests more than {MAX_SET_DEPTH} levels deep"

@@ -400,7 +400,7 @@ def first_broken(
     objects decoded in Python): run only when the staging of the file failed, to say which card and field."""
     import duckdb
 
-    from oracle_tools.store.limits import checked_compression
+    from oracle_tools.store.object_limits import checked_compression
 
     if json_format not in ("array", "newline_delimited"):  # what ingest.sniff says; never user text
         raise ValueError(f"not a JSON format of a bulk file: {json_format!r}")

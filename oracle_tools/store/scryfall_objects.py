@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import zstandard
 
-from oracle_tools.store import limits, userfiles
+from oracle_tools.store import object_limits, userfiles
 
 if TYPE_CHECKING:
     import duckdb
@@ -66,14 +66,14 @@ _DICTIONARY_SQL = "SELECT dictionary FROM scryfall_object_dictionary WHERE diges
 
 
 class PastLimits(ValueError):
-    """Raised inside the compression function to stop the read of a file with an object past store/limits.py's
+    """Raised inside the compression function to stop the read of a file with an object past store/object_limits.py's
     limits (DuckDB reports it as its own error; :func:`keep` then says which object)."""
 
 
 class _Compressor:
     """One dictionary, and a zstandard compressor per DuckDB worker thread (compressors are not shared).
 
-    It also checks the objects DuckDB flags against store/limits.py's size and depth (``limits.past_limits``: the
+    It also checks the objects DuckDB flags against store/object_limits.py's size and depth (``object_limits.past_limits``: the
     objects are at hand here, so the file is not read once more only to check them)."""
 
     def __init__(self, dictionary: bytes) -> None:
@@ -89,7 +89,7 @@ class _Compressor:
 
     def compress(self, texts: Any, may_be_past: Any) -> Any:  # pyarrow arrays; untyped: DuckDB reads this signature
         """Each JSON text of an Arrow string column, compressed (null stays null); the texts ``may_be_past`` flags
-        (``limits.may_be_past_limits_sql``, counted by DuckDB beside its read) are first measured against the
+        (``object_limits.may_be_past_limits_sql``, counted by DuckDB beside its read) are first measured against the
         limits. DuckDB calls this on its own thread while the ingest's layers read Oracle text in Python, and each
         call here that lets go of Python's lock waits to get it back: a batch is a few such calls, and its values
         are compressed in one of them."""
@@ -100,7 +100,7 @@ class _Compressor:
         if isinstance(may_be_past, pa.ChunkedArray):
             may_be_past = may_be_past.combine_chunks()
         if may_be_past.true_count and any(
-            limits.past_limits(texts[i].as_py()) for i, flagged in enumerate(may_be_past.to_pylist()) if flagged
+            object_limits.past_limits(texts[i].as_py()) for i, flagged in enumerate(may_be_past.to_pylist()) if flagged
         ):
             self._stop()
         if texts.null_count:
@@ -143,9 +143,9 @@ def _read_file_sql(file: CardFile) -> str:
         raise ValueError(f"not a JSON format of a bulk file: {file.json_format!r}")
     return (
         f"SELECT json_extract_string(json, '$.id') AS id, "
-        f"{COMPRESS_FUNCTION}(json, {limits.may_be_past_limits_sql('json')}) AS object "
+        f"{COMPRESS_FUNCTION}(json, {object_limits.may_be_past_limits_sql('json')}) AS object "
         f"FROM read_json_objects(?, format = '{file.json_format}', maximum_object_size = {MAX_OBJECT_BYTES}, "
-        f"compression = '{limits.checked_compression(file.compression)}')"
+        f"compression = '{object_limits.checked_compression(file.compression)}')"
     )
 
 
@@ -155,8 +155,8 @@ def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile], dictionar
     when not given) is stored in ``scryfall_object_dictionary``. Runs on a cursor of its own, beside the layers the
     ingest builds from the core tables: nothing else in an ingest reads these tables.
 
-    A file with an object larger than store/limits.py's ``OBJECT_BYTES`` or nested deeper than its ``MAX_DEPTH`` is
-    refused (:class:`~oracle_tools.errors.IngestError`, the line of ``limits.check_objects``), found while its
+    A file with an object larger than store/object_limits.py's ``OBJECT_BYTES`` or nested deeper than its ``MAX_DEPTH`` is
+    refused (:class:`~oracle_tools.errors.IngestError`, the line of ``object_limits.check_objects``), found while its
     objects are compressed."""
     if not files:
         return
@@ -169,7 +169,7 @@ def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile], dictionar
             cursor.execute(sql, params)
         except duckdb.Error:
             if compressor.past_limits:  # read once more, to say which object and why (raises)
-                limits.check_objects(
+                object_limits.check_objects(
                     file.path, file.json_format, max_object_bytes=MAX_OBJECT_BYTES, compression=file.compression
                 )
             raise
@@ -242,7 +242,7 @@ def training_texts(path: str) -> list[bytes]:
         except ValueError:
             break  # the object the head ends inside
         except RecursionError:
-            break  # nested past store/limits.py's MAX_DEPTH: keep() refuses the file, saying which object
+            break  # nested past store/object_limits.py's MAX_DEPTH: keep() refuses the file, saying which object
         samples.append(text[start:at].encode())
     return samples
 

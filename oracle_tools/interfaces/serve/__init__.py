@@ -115,7 +115,7 @@ def run(
     # The event loop hands the GIL to a worker thread and waits for it back: with long rules work (a deck of
     # misspelt names) on other threads, a 1 ms turn instead of Python's 5 ms keeps the cheap answers quick.
     sys.setswitchinterval(SWITCH_INTERVAL)
-    from oracle_tools.interfaces.serve.limits import (
+    from oracle_tools.interfaces.serve.connection_limits import (
         WakesOnlyWhenNeeded,  # no tick ten times a second at rest
         uvicorn_options,  # httptools (uvicorn[standard]) with our header limits
     )

@@ -41,7 +41,8 @@ from oracle_tools.interfaces.answers import Route as AnswerRoute
 from oracle_tools.interfaces.serve import limits
 from oracle_tools.interfaces.serve import rules_routes as rules
 from oracle_tools.interfaces.serve import scryfall_routes as scryfall
-from oracle_tools.interfaces.serve.limits import seconds_from_env
+from oracle_tools.interfaces.serve.connection_limits import seconds_from_env
+from oracle_tools.interfaces.serve.generations import Store
 from oracle_tools.interfaces.serve.params import MAX_BODY, REFUSED_BY_HEAD
 from oracle_tools.interfaces.serve.pools import POOLS, Pool, PoolFull
 from oracle_tools.interfaces.serve.responses import (
@@ -56,7 +57,6 @@ from oracle_tools.interfaces.serve.responses import (
     server_error,
 )
 from oracle_tools.interfaces.serve.searches import search_ids
-from oracle_tools.interfaces.serve.store import Store
 from oracle_tools.scryfall import cardjson, lookups
 
 #: A route's handler.
@@ -208,7 +208,7 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, detai
 
 class GenerationLease:
     """ASGI middleware: every HTTP request (API and web page) holds the current database generation
-    from start to end, so a re-ingest swap waits for it (oracle_tools/interfaces/serve/store.py); it starts
+    from start to end, so a re-ingest swap waits for it (oracle_tools/interfaces/serve/generations.py); it starts
     once the request's body is read (ReadBodyFirst), so a client still sending holds no swap up."""
 
     def __init__(self, app: ASGIApp, store: Store) -> None:

@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from starlette.types import Receive, Scope, Send
 
-from oracle_tools.interfaces.serve.store import BASE_URL_BYTES, Kept
+from oracle_tools.interfaces.serve.generations import BASE_URL_BYTES, Kept
 from oracle_tools.scryfall import lookups
 
 if TYPE_CHECKING:
-    from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.interfaces.serve.generations import Generation
 
 #: Scryfall's bulk types this server exports, with the name and description Scryfall gives each.
 TYPES: dict[str, tuple[str, str]] = {

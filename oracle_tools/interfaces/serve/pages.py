@@ -30,8 +30,8 @@ from starlette.routing import Route
 
 from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
 from oracle_tools.interfaces.serve.assets import favicon, static
+from oracle_tools.interfaces.serve.generations import MB, ByteCache, Kept
 from oracle_tools.interfaces.serve.pools import PoolFull
-from oracle_tools.interfaces.serve.store import MB, ByteCache, Kept
 from oracle_tools.interfaces.serve.web import (
     IMAGES_COOKIE,
     MAX_NAME,
@@ -48,7 +48,7 @@ from oracle_tools.text.counts import counted
 
 if TYPE_CHECKING:
     from oracle_tools.db import OracleDB
-    from oracle_tools.interfaces.serve.store import Generation
+    from oracle_tools.interfaces.serve.generations import Generation
     from oracle_tools.names.resolver import Resolution
 
 log = logging.getLogger("oracle_tools.interfaces.serve")

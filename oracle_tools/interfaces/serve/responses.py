@@ -18,8 +18,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from oracle_tools.errors import OracleToolsError
+from oracle_tools.interfaces.serve.generations import Generation
 from oracle_tools.interfaces.serve.pools import Pool
-from oracle_tools.interfaces.serve.store import Generation
 
 log = logging.getLogger("oracle_tools.interfaces.serve")
 #: Characters of a path (and of an error's text) a log line shows: a 5,000-character path is not repeated whole.

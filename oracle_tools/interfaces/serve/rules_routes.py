@@ -15,6 +15,7 @@ from starlette.responses import Response
 from oracle_tools.db import MAX_BATCH_NAMES
 from oracle_tools.interfaces.answers import Answer, Param
 from oracle_tools.interfaces.answers import Route as AnswerRoute
+from oracle_tools.interfaces.serve.generations import Generation
 from oracle_tools.interfaces.serve.params import (
     MAX_NAME,
     REFUSED_BY_HEAD,
@@ -28,7 +29,6 @@ from oracle_tools.interfaces.serve.params import (
 from oracle_tools.interfaces.serve.pools import LARGE_WORK
 from oracle_tools.interfaces.serve.responses import ApiError, answer_in_threadpool, answer_remembered, json_response
 from oracle_tools.interfaces.serve.scryfall_routes import PAGE_SIZE
-from oracle_tools.interfaces.serve.store import Generation
 
 
 async def names_resolve(request: Request) -> Response:

@@ -16,6 +16,7 @@ from starlette.responses import Response
 
 from oracle_tools.errors import NameNotFoundError, NotFoundError, OracleToolsError
 from oracle_tools.interfaces.serve import searches
+from oracle_tools.interfaces.serve.generations import BASE_URL, BASE_URL_BYTES, ByteCache, Generation, Kept
 from oracle_tools.interfaces.serve.params import (
     CARD_FORMATS,
     MAX_NAME,
@@ -36,7 +37,6 @@ from oracle_tools.interfaces.serve.responses import (
     raw_json_response,
     sentence,
 )
-from oracle_tools.interfaces.serve.store import BASE_URL, BASE_URL_BYTES, ByteCache, Generation, Kept
 from oracle_tools.scryfall import cardjson, lookups
 from oracle_tools.text.counts import counted
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
-from oracle_tools.interfaces.serve.store import Generation, IdList
+from oracle_tools.interfaces.serve.generations import Generation, IdList
 
 if TYPE_CHECKING:
     from oracle_tools.errors import SearchSyntaxError

@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 
 from oracle_tools.db import OracleDB
 from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
+from oracle_tools.interfaces.serve.generations import Kept
 from oracle_tools.interfaces.serve.pools import LARGE_WORK, PoolFull
-from oracle_tools.interfaces.serve.store import Kept
 from oracle_tools.names.kinds import RESOLVED_AS
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 
@@ -320,7 +320,7 @@ def page_context(
 
 
 def _render_in_thread(request: Request, params: dict[str, str], form_error: tuple[str, int] | None) -> tuple[str, int]:
-    """Render on a worker thread against the request's database generation (serve/store.py), as the API reads it:
+    """Render on a worker thread against the request's database generation (serve/generations.py), as the API reads it:
     the ``OracleDB`` calls on this thread's own view of the database (``Generation.db``), the page's SQL on this
     thread's own cursor; no request waits for another's."""
     generation = request.scope["oracle_tools.generation"]
