@@ -644,6 +644,7 @@ def test_the_limits_are_checked_on_the_objects_kept_not_by_another_read(
     CPU for the 2019 dump): they are checked on the objects the ingest compresses to keep, and a file within them is
     never read again for them (the refusals above still name the file, the object and the limit)."""
     from oracle_tools import OracleDB
+    from oracle_tools.store import object_limits
 
     def read_again(*_: object, **__: object) -> None:
         raise AssertionError("a file within the limits was read again to check them")
