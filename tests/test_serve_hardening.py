@@ -22,7 +22,7 @@ import pytest
 
 from oracle_tools import OracleDB
 from oracle_tools.db import MAX_BATCH_NAMES
-from oracle_tools.interfaces.serve import limits
+from oracle_tools.interfaces.serve import connection_limits
 from oracle_tools.interfaces.serve.app import BODIES_PER_CLIENT, BODY_TIMEOUT
 
 from oracle_server import Server, one_answer
@@ -97,11 +97,11 @@ def test_a_surrogate_in_a_parameter_never_gives_a_500(server: Server, path: str)
 def test_slow_headers_are_cut_off(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     """Slowloris: a client trickling its headers is answered 408 and closed after HEADER_TIMEOUT seconds;
     the server answers others meanwhile."""
-    with socket.create_connection(("127.0.0.1", server.port), timeout=limits.HEADER_TIMEOUT + 10) as sock:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=connection_limits.HEADER_TIMEOUT + 10) as sock:
         sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         started = time.monotonic()
         answer = b""
-        while time.monotonic() - started < limits.HEADER_TIMEOUT + 5:
+        while time.monotonic() - started < connection_limits.HEADER_TIMEOUT + 5:
             try:
                 sock.sendall(b"X-Slow: 1\r\n")  # one header every half second, never the end
             except OSError:
@@ -117,11 +117,11 @@ def test_slow_headers_are_cut_off(server: Server, monkeypatch: pytest.MonkeyPatc
                 break
         elapsed = time.monotonic() - started
     assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n"), answer
-    assert limits.HEADER_TIMEOUT - 1 <= elapsed <= limits.HEADER_TIMEOUT + 3
+    assert connection_limits.HEADER_TIMEOUT - 1 <= elapsed <= connection_limits.HEADER_TIMEOUT + 3
 
 
 def test_too_many_or_too_large_headers_are_a_431(server: Server) -> None:
-    many = b"".join(b"X-H%d: 1\r\n" % i for i in range(limits.MAX_HEADERS + 1))
+    many = b"".join(b"X-H%d: 1\r\n" % i for i in range(connection_limits.MAX_HEADERS + 1))
     answer = _raw(server, b"GET /health HTTP/1.1\r\nHost: a\r\n" + many + b"\r\n")
     assert answer.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n"), answer[:200]
     body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
@@ -129,9 +129,9 @@ def test_too_many_or_too_large_headers_are_a_431(server: Server) -> None:
         "object": "error",
         "code": "request_header_fields_too_large",
         "status": 431,
-        "details": f"more than {limits.MAX_HEADERS} request headers",
+        "details": f"more than {connection_limits.MAX_HEADERS} request headers",
     }
-    big = b"X-Big: " + b"a" * (limits.MAX_HEADER_BYTES + 1) + b"\r\n"
+    big = b"X-Big: " + b"a" * (connection_limits.MAX_HEADER_BYTES + 1) + b"\r\n"
     answer = _raw(server, b"GET /health HTTP/1.1\r\nHost: a\r\n" + big + b"\r\n")
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
     assert server.client.get("/health").status_code == 200  # and the server goes on
@@ -143,7 +143,7 @@ def test_connections_are_capped(server: Server) -> None:
     own cap (CONNECTIONS_PER_CLIENT)."""
     socks = []
     try:
-        for i in range(limits.MAX_CONNECTIONS + 5):
+        for i in range(connection_limits.MAX_CONNECTIONS + 5):
             source = (f"127.0.0.{2 + i % 5}", 0)
             s = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=source)
             socks.append(s)
@@ -158,7 +158,7 @@ def test_connections_are_capped(server: Server) -> None:
         assert head.startswith(b"HTTP/1.1 503 ") and b"content-type: application/json" in head.lower(), answer
         error = json.loads(body)
         assert (error["object"], error["code"], error["status"]) == ("error", "service_unavailable", 503)
-        assert str(limits.MAX_CONNECTIONS) in error["details"]
+        assert str(connection_limits.MAX_CONNECTIONS) in error["details"]
     finally:
         for s in socks:
             s.close()
@@ -280,11 +280,11 @@ def test_an_answer_its_client_leaves_unread_is_cut_off(http: str, loop: str, mon
 
     from oracle_server import free_port, serving
 
-    monkeypatch.setattr(limits, "WRITE_TIMEOUT", 1.0)
+    monkeypatch.setattr(connection_limits, "WRITE_TIMEOUT", 1.0)
     protocol = (
-        limits.GuardedHttpToolsProtocol
+        connection_limits.GuardedHttpToolsProtocol
         if http == "httptools"
-        else type("H11CutsOffStalledReaders", (limits.CutsOffStalledReaders, H11Protocol), {})
+        else type("H11CutsOffStalledReaders", (connection_limits.CutsOffStalledReaders, H11Protocol), {})
     )
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
@@ -351,7 +351,11 @@ def test_the_next_pipelined_answer_after_its_client_left_ends_quietly(caplog: py
         await send({"type": "http.response.body", "body": body})
 
     port = free_port()
-    options = {"http": limits.GuardedHttpToolsProtocol, "lifespan": "off", "log_config": None}  # log: to caplog
+    options = {
+        "http": connection_limits.GuardedHttpToolsProtocol,
+        "lifespan": "off",
+        "log_config": None,
+    }  # log: to caplog
     with caplog.at_level(logging.INFO), serving(app, port, **options):
         with socket.socket() as client:
             client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -616,7 +620,9 @@ def test_changes_follow_each_clients_address_and_a_stop_is_clean(sample_db_path:
     temp = tmp_path / "temp"
     temp.mkdir()
     # the stalled body is cut by the stop's grace period, not by its own time limit (the suite's is shorter)
-    srv = Server(db, env={"TMPDIR": str(temp), "ORACLE_TOOLS_SERVE_BODY_TIMEOUT": str(limits.GRACE_PERIOD + 60)})
+    srv = Server(
+        db, env={"TMPDIR": str(temp), "ORACLE_TOOLS_SERVE_BODY_TIMEOUT": str(connection_limits.GRACE_PERIOD + 60)}
+    )
     stopped = False
     try:
         for host in (f"127.0.0.1:{srv.port}", f"localhost:{srv.port}", f"127.0.0.1:{srv.port}"):
@@ -633,7 +639,7 @@ def test_changes_follow_each_clients_address_and_a_stop_is_clean(sample_db_path:
         stalled = _stalled_body(srv)
         time.sleep(0.3)  # the deck is being checked, the stalled body read
         srv.proc.send_signal(signal.SIGTERM)
-        srv.proc.wait(timeout=limits.GRACE_PERIOD + 60)  # a guard against a hang, not a measure
+        srv.proc.wait(timeout=connection_limits.GRACE_PERIOD + 60)  # a guard against a hang, not a measure
         err = srv.stop()  # the process has ended: this reads what it wrote
         stopped = True
         answer = _answer(checking, 5)
@@ -707,7 +713,7 @@ def test_a_request_line_that_never_ends_is_a_414_at_once(server: Server) -> None
     """`GET /search?q=aaaa…` streamed without end: answered 414 once MAX_REQUEST_LINE bytes have come, and its
     connection closed; it was kept growing (the event loop joining the pieces) until the header timeout, stalling
     every other client. A request beside it is answered."""
-    target = b"/search?q=" + b"a" * (limits.MAX_REQUEST_LINE + 1 - len(b"/search?q="))  # one byte too many
+    target = b"/search?q=" + b"a" * (connection_limits.MAX_REQUEST_LINE + 1 - len(b"/search?q="))  # one byte too many
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(b"GET " + target[:4096])
         assert server.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
@@ -717,9 +723,13 @@ def test_a_request_line_that_never_ends_is_a_414_at_once(server: Server) -> None
     assert answer.startswith(b"HTTP/1.1 414 URI Too Long\r\n"), answer[:200]
     error = json.loads(answer.split(b"\r\n\r\n", 1)[1])
     assert (error["object"], error["status"], error["code"]) == ("error", 414, "uri_too_long")
-    assert f"{limits.MAX_REQUEST_LINE:,} bytes" in error["details"]
+    assert f"{connection_limits.MAX_REQUEST_LINE:,} bytes" in error["details"]
     # a line just under the limit is read as usual
-    near = b"GET /cards/named?exact=Lightning+Bolt&pretty=false" + b"&x=" + b"a" * (limits.MAX_REQUEST_LINE - 200)
+    near = (
+        b"GET /cards/named?exact=Lightning+Bolt&pretty=false"
+        + b"&x="
+        + b"a" * (connection_limits.MAX_REQUEST_LINE - 200)
+    )
     answer = _raw(server, near + b" HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
 
@@ -730,7 +740,7 @@ def test_one_address_holds_at_most_its_share_of_connections(server: Server) -> N
     another address is served meanwhile."""
     socks = []
     try:
-        for _ in range(limits.CONNECTIONS_PER_CLIENT):
+        for _ in range(connection_limits.CONNECTIONS_PER_CLIENT):
             socks.append(
                 socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0))
             )
@@ -738,7 +748,7 @@ def test_one_address_holds_at_most_its_share_of_connections(server: Server) -> N
         extra = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0))
         try:
             error = _error_object(_answer(extra, 5), 429, "too_many_requests")
-            assert f"{limits.CONNECTIONS_PER_CLIENT} connections" in error["details"]
+            assert f"{connection_limits.CONNECTIONS_PER_CLIENT} connections" in error["details"]
         finally:
             extra.close()
         assert server.client.get("/cards/named", params={"exact": "Lightning Bolt"}).status_code == 200
@@ -794,11 +804,11 @@ def test_a_refused_request_line_logs_nothing() -> None:
     handler.emit = lambda record: lines.append(record.getMessage())  # type: ignore[method-assign]
     port = free_port()
     try:
-        with serving(app, port, http=limits.GuardedHttpToolsProtocol, lifespan="off"):
+        with serving(app, port, http=connection_limits.GuardedHttpToolsProtocol, lifespan="off"):
             logging.getLogger("uvicorn.error").addHandler(handler)  # (after uvicorn configured its logging)
             for _ in range(3):
                 with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-                    sock.sendall(b"GET /" + b"a" * limits.MAX_REQUEST_LINE)  # the last byte is the one over
+                    sock.sendall(b"GET /" + b"a" * connection_limits.MAX_REQUEST_LINE)  # the last byte is the one over
                     assert _answer(sock, 5).startswith(b"HTTP/1.1 414 ")
     finally:
         logging.getLogger("uvicorn.error").removeHandler(handler)
@@ -814,7 +824,7 @@ def _deck_post(body: bytes) -> bytes:
 
 def test_a_drain_budget_has_its_burst_then_its_rate_and_says_how_long_to_wait() -> None:
     now = [0.0]
-    budget = limits.DrainBudget(rate=1000, burst=2000, longest=3, clock=lambda: now[0])
+    budget = connection_limits.DrainBudget(rate=1000, burst=2000, longest=3, clock=lambda: now[0])
     assert budget.wait("a", 1500) == 0  # within the burst
     assert budget.wait("a", 1500) == 1.0  # 1,000 bytes short: a second of its rate
     assert budget.wait("b", 2000) == 0  # another address has its own
@@ -832,7 +842,7 @@ def test_refused_bodies_are_answered_within_their_addresses_budget(
     """A deck body is refused at its 2,001st card line, and the rest, which the route does not read, was read and
     dropped whatever came: four clients sending 1 MB decks again and again were answered as fast as they sent, 215
     times a second, and took a third of a 16-client mix's throughput. One address has the rest of its refused
-    bodies read for limits.DRAIN_BURST bytes and DRAIN_RATE more a second: within that the answer comes at once;
+    bodies read for connection_limits.DRAIN_BURST bytes and DRAIN_RATE more a second: within that the answer comes at once;
     past it, the answer waits for the budget (the connection goes on); far past it (more than DRAIN_WAIT seconds),
     the same 413 comes after DRAIN_WAIT saying ``Connection: close``, and the connection is closed unread. Another
     address has its own budget; a legitimate 1 MB deck from an address past its budget is read whole and checked;
@@ -853,12 +863,12 @@ def test_refused_bodies_are_answered_within_their_addresses_budget(
         return head.lower()
 
     # the rest of one such body (not of two: each was read up to at least its line 2,001) at once, then 8 MB a second
-    monkeypatch.setattr(limits, "DRAIN_BURST", len(big))
-    monkeypatch.setattr(limits, "DRAIN_RATE", 8e6)
-    monkeypatch.setattr(limits, "DRAIN_WAIT", 60.0)
+    monkeypatch.setattr(connection_limits, "DRAIN_BURST", len(big))
+    monkeypatch.setattr(connection_limits, "DRAIN_RATE", 8e6)
+    monkeypatch.setattr(connection_limits, "DRAIN_WAIT", 60.0)
     port = free_port()
     with (
-        serving(create_app(sample_db_path, warm=False), port, **limits.uvicorn_options()),
+        serving(create_app(sample_db_path, warm=False), port, **connection_limits.uvicorn_options()),
         socket.create_connection(("127.0.0.1", port), timeout=30) as sock,
     ):
         for _ in range(3):  # at once, then each after its wait for the budget: the connection goes on
@@ -866,10 +876,10 @@ def test_refused_bodies_are_answered_within_their_addresses_budget(
         sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert one_answer(sock)[0].startswith(b"HTTP/1.1 200 ")
 
-    monkeypatch.setattr(limits, "DRAIN_RATE", 1.0)  # a byte a second: next to nothing more
-    monkeypatch.setattr(limits, "DRAIN_WAIT", 0.0)  # so that past the budget is far past it
+    monkeypatch.setattr(connection_limits, "DRAIN_RATE", 1.0)  # a byte a second: next to nothing more
+    monkeypatch.setattr(connection_limits, "DRAIN_WAIT", 0.0)  # so that past the budget is far past it
     port = free_port()
-    with serving(create_app(sample_db_path, warm=False), port, **limits.uvicorn_options()):
+    with serving(create_app(sample_db_path, warm=False), port, **connection_limits.uvicorn_options()):
         with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
             assert b"connection: close" not in refused(sock)
 

@@ -38,7 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.answers import ANSWERS, Answer
 from oracle_tools.interfaces.answers import Route as AnswerRoute
-from oracle_tools.interfaces.serve import limits
+from oracle_tools.interfaces.serve import connection_limits
 from oracle_tools.interfaces.serve import rules_routes as rules
 from oracle_tools.interfaces.serve import scryfall_routes as scryfall
 from oracle_tools.interfaces.serve.connection_limits import seconds_from_env
@@ -66,7 +66,7 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 #: ORACLE_TOOLS_SERVE_BODY_TIMEOUT changes it).
 BODY_TIMEOUT = seconds_from_env("ORACLE_TOOLS_SERVE_BODY_TIMEOUT", 10.0)
 #: Request bodies one client address may be sending at once; more are answered 429 at once. A stalled body
-#: then uses its sender's budget, not the connection cap every client shares (limits.MAX_CONNECTIONS).
+#: then uses its sender's budget, not the connection cap every client shares (connection_limits.MAX_CONNECTIONS).
 BODIES_PER_CLIENT = 16
 
 
@@ -87,7 +87,7 @@ class ReadBodyFirst:
     and decoded whole to be refused at its 2,001st line.
 
     The rest of a body answered unread is read and dropped after the answer (the connection goes on) within the
-    client address's limits.DrainBudget: past it, the answer waits until the budget has the rest. A client that
+    client address's connection_limits.DrainBudget: past it, the answer waits until the budget has the rest. A client that
     sends refused bodies again and again is answered no faster than its budget, and costs the server next to
     nothing meanwhile."""
 
@@ -95,7 +95,9 @@ class ReadBodyFirst:
         self.app = app
         self.sending: dict[str, int] = {}
         self.refused_by_head = dict(refused_by_head or {})
-        self.drains = limits.DrainBudget(limits.DRAIN_RATE, limits.DRAIN_BURST, limits.DRAIN_WAIT)
+        self.drains = connection_limits.DrainBudget(
+            connection_limits.DRAIN_RATE, connection_limits.DRAIN_BURST, connection_limits.DRAIN_WAIT
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not _has_body(scope):
@@ -156,7 +158,7 @@ class ReadBodyFirst:
         if more and unread > 0:  # answered unread: the rest is read and dropped within the address's budget
             wait = self.drains.wait(client, unread)
             if wait is None:  # far past it: the answer comes in DRAIN_WAIT seconds and the rest is not read
-                wait, send = limits.DRAIN_WAIT, _closing(send)
+                wait, send = connection_limits.DRAIN_WAIT, _closing(send)
             if wait:
                 await anyio.sleep(wait)  # no work meanwhile: the client, which waits for its answer, sends no more
         replayed = False
@@ -254,9 +256,9 @@ class AnswerServerErrors:
         try:
             await self.app(scope, receive, watched_send)
         except asyncio.CancelledError:
-            # The server is stopping and its grace period (limits.GRACE_PERIOD) is over: an answer not begun is a
+            # The server is stopping and its grace period (connection_limits.GRACE_PERIOD) is over: an answer not begun is a
             # 503 error object; one being sent is cut off (its connection closes). The cancellation goes on up
-            # (whoever cancelled waits for it; the server's protocol ends the task quietly, limits.py).
+            # (whoever cancelled waits for it; the server's protocol ends the task quietly, connection_limits.py).
             if not answering:
                 stopping = ApiError(503, "the server is stopping; retry when it is back", code="service_unavailable")
                 await error_response(stopping)(scope, receive, send)

@@ -7,8 +7,8 @@ time — for the address the server was started on, in the generation's warm-up 
 facts); for another address, or without the warm-up (``--no-warm``), on first use — and kept gzip-compressed in
 memory (the 2019 dump's Oracle cards: about 9 MB for 63 MB of JSON); a download streams it — as it is to a client that accepts gzip (``Content-Encoding:
 gzip``), decompressed chunk by chunk to one that does not — so no request builds or holds a whole body. At most
-``MAX_DOWNLOADS`` downloads run at once (more: 503, retry). A client that reads nothing for ``limits.WRITE_TIMEOUT``
-seconds has its connection reset by the server's protocol (limits.py, as for any answer), and a download whose
+``MAX_DOWNLOADS`` downloads run at once (more: 503, retry). A client that reads nothing for ``connection_limits.WRITE_TIMEOUT``
+seconds has its connection reset by the server's protocol (connection_limits.py, as for any answer), and a download whose
 client has left or was cut off stops at once, so a stalled reader holds neither memory, nor a socket, nor a
 download slot for long.
 """
@@ -203,7 +203,7 @@ def jsonl_chunks(compressed: bytes) -> Iterator[bytes]:
 
 class BulkDownload:
     """An ASGI answer streaming one built file, gzip as it is or decompressed, or made into a gzip file of JSON Lines
-    (``jsonl``), until it ends or its client leaves (or is cut off: limits.CutsOffStalledReaders); its slot in
+    (``jsonl``), until it ends or its client leaves (or is cut off: connection_limits.CutsOffStalledReaders); its slot in
     ``downloads`` was taken by the caller (before building the file) and is released when the answer ends."""
 
     def __init__(
@@ -267,7 +267,7 @@ class BulkDownload:
 
     async def _stream(self, send: Send, headers: list[tuple[bytes, bytes]]) -> None:
         # A reader that stops reading stalls a send here (the transport's flow control) until the server's protocol
-        # resets its connection (limits.CutsOffStalledReaders); its disconnect then ends the answer (watch, above).
+        # resets its connection (connection_limits.CutsOffStalledReaders); its disconnect then ends the answer (watch, above).
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         chunks = self._chunks()
         while True:
