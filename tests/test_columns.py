@@ -47,6 +47,7 @@ NOT_IN_CARD_OBJECTS = {
         "booster": "for search (is:booster); kept objects carry it",
         "story_spotlight": "for search (is:spotlight); kept objects carry it",
         "highres_image": "for search (is:hires); kept objects carry it",
+        "scryfall_preview": "for search (is:scryfallpreview): from the object's preview; kept objects carry it",
         "promo_types": "for search (is:prerelease, is:boosterfun …); kept objects carry it",
         "block": "for search (b:); kept objects carry it where the file has it",
         "block_code": "likewise",

@@ -743,6 +743,7 @@ NO_IS_DATA_IN_SAMPLE = {
     "is:glossy", "is:textless", "is:masterpiece",  # nor a glossy, textless or masterpiece printing
     "is:bondland", "is:tricycleland",  # nor a Battlebond land or an Ikoria triome (test_land_cycles: the real lands)
     "is:universesbeyond", "is:alchemy",  # nor a Universes Beyond (triangle stamp) or Alchemy printing
+    "is:scryfallpreview",  # nor a printing Scryfall itself previewed (the sample's previews are other sites')
     # the sample's few 2024 objects with promo types are boosterfun, bundle, promopack, … (test_printing_properties)
     *(f"is:{v.names[0]}" for v in IS_TABLE if v.data == "promo_types"),
 }  # fmt: skip

@@ -214,6 +214,7 @@ _KEPT_LATER = (
     ("booster", "booster flags"),
     ("story_spotlight", "story spotlights"),
     ("highres_image", "image resolutions"),
+    ("scryfall_preview", "previews"),
     ("promo_types", "promo types"),
     ("block", "blocks"),
     ("preference_rank", "printing preference ranks"),

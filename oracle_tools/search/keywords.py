@@ -847,6 +847,16 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
         data="highres_image",
     ),
     IsValue(
+        ("scryfallpreview",),
+        "printing",
+        "p.scryfall_preview",
+        reference="previewed on Scryfall: the printing's preview (Scryfall's preview object) names Scryfall as its "
+        "source and links the preview; a printing nobody previewed, or another site did, is not",
+        # Scryfall leaves preview out of a card nobody previewed: a file without it on any object cannot say
+        unknown="p.scryfall_preview IS NULL",
+        data="preview",
+    ),
+    IsValue(
         ("colorshifted",),
         "printing",
         "list_contains(p.frame_effects, 'colorshifted')",
@@ -907,7 +917,6 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
         for name, why in (
             ("default", "Scryfall's own classification of default and atypical frames is not in the bulk data"),
             ("atypical", "Scryfall's own classification of default and atypical frames is not in the bulk data"),
-            ("scryfallpreview", "previews are not kept in the printings table"),
             ("newinpauper", "needs the history of Pauper legality, which the bulk data does not keep"),
             ("duelcommander", "Duel Commander's commander list is not in the bulk data"),
         )

@@ -47,6 +47,11 @@ SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, 
        textless, booster,
        CASE WHEN frame IS NOT NULL THEN coalesce(story_spotlight, false) END AS story_spotlight,
        highres_image,
+       -- Scryfall's is:scryfallpreview: the card was previewed on Scryfall (its preview names Scryfall as the source
+       -- and links the preview). Scryfall leaves preview out of a card nobody previewed, so a printing can be judged
+       -- only when its file carries the field at all (on some object): else NULL, as for any field a file lacks.
+       CASE WHEN source_file IN (SELECT s.source_file FROM ingest_stage.main.stage_dedup s WHERE s.preview IS NOT NULL)
+            THEN coalesce(preview.source = 'Scryfall' AND preview.source_uri <> '', false) END AS scryfall_preview,
        coalesce(promo_types, CASE WHEN finishes IS NOT NULL THEN []::VARCHAR[] END) AS promo_types,
        block, block_code,
        preference_rank, new_art, new_artist, new_rarity, new_frame, new_flavor, new_language, shown_language

@@ -115,6 +115,7 @@ CREATE TABLE printings (
     booster            BOOLEAN,
     story_spotlight    BOOLEAN,
     highres_image      BOOLEAN,
+    scryfall_preview   BOOLEAN,           -- Scryfall previewed it (is:scryfallpreview); NULL where its file has no preview
     promo_types        VARCHAR[],         -- [] when the object has finishes (the API of promo_types) and none
     block              VARCHAR,           -- the set's block (the object's, else the shipped set table's)
     block_code         VARCHAR,

@@ -186,6 +186,7 @@ def _rules() -> tuple[FieldRule, ...]:
         ),
         FieldRule("prices", "an object", REFUSE, "reader", "the card page's prices, usd: searches", _is_object),
         FieldRule("legalities", "an object", REFUSE, "reader", "deck checks, f: searches", _is_object),
+        FieldRule("preview", "an object", REFUSE, "reader", "is:scryfallpreview searches", _is_object),
     ]
     for key, reads in (
         ("colors", "c: searches, the pages"),
