@@ -1419,20 +1419,28 @@ def _derive_keywords(con: duckdb.DuckDBPyConnection) -> None:
 
 def _rank_kept_printings(con: duckdb.DuckDBPyConnection) -> None:
     """Printings kept from a database built before build_printings.sql ranked them (preference_rank, new_art …,
-    shown_language: what
+    shown_language, then new_art_pick …: what
     search reads of a card's other printings) get those columns by the same rule: its own text, over the kept rows."""
-    if not con.execute("SELECT count(*) FROM printings WHERE preference_rank IS NULL").fetchall()[0][0]:
+    unranked = "preference_rank IS NULL OR new_art_pick IS NULL"
+    if not con.execute(f"SELECT count(*) FROM printings WHERE {unranked}").fetchall()[0][0]:
         return
     text = re.sub(r"--[^\n]*", "", sqlfiles.load("build_printings.sql"))
     ranked = text[text.index("row_number() OVER (") : text.index("AS shown_language") + len("AS shown_language")]
     ranked = ranked.replace("PARTITION BY oid", "PARTITION BY oracle_id").replace(
         'PARTITION BY "set"', "PARTITION BY set_code"
     )
-    columns = re.findall(r"\bAS (\w+)\s*(?:,|$)", ranked)
-    assignments = ", ".join(f"{column} = r.{column}" for column in columns)
-    con.execute(
-        f"UPDATE printings SET {assignments} FROM (SELECT id, {ranked} FROM printings) r WHERE printings.id = r.id"
+    # the picks read the ranks: computed after them, over the ranked rows
+    start = text.index("coalesce(preference_rank = min(")
+    picks = text[start : text.index("AS new_language_pick") + len("AS new_language_pick")]
+    picks = picks.replace("PARTITION BY card", "PARTITION BY oracle_id").replace(
+        "NOT memorabilia", "NOT coalesce(set_type = 'memorabilia', false)"
     )
+    for select in (ranked, picks):
+        columns = re.findall(r"\bAS (\w+)\s*(?:,|$)", select)
+        assignments = ", ".join(f"{column} = r.{column}" for column in columns)
+        con.execute(
+            f"UPDATE printings SET {assignments} FROM (SELECT id, {select} FROM printings) r WHERE printings.id = r.id"
+        )
 
 
 def _staged_sql(name: str) -> str:

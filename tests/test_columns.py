@@ -59,6 +59,10 @@ NOT_IN_CARD_OBJECTS = {
         "new_flavor": "likewise (new:flavor)",
         "new_language": "likewise (new:language)",
         "shown_language": "for search: which row of a printing a search without lang: reads (computed at ingest)",
+        **{
+            f"new_{value}_pick": f"for search (new:{value}): the printing it shows for its card (computed at ingest)"
+            for value in ("art", "artist", "rarity", "frame", "flavor", "language")
+        },
     },
 }
 

@@ -220,6 +220,10 @@ _KEPT_LATER = (
     ("preference_rank", "printing preference ranks"),
     *((f"new_{value}", "first-printing flags") for value in ("art", "artist", "rarity", "frame", "flavor", "language")),
     ("shown_language", "printings' shown languages"),
+    *(
+        (f"new_{value}_pick", "first-printing flags")
+        for value in ("art", "artist", "rarity", "frame", "flavor", "language")
+    ),
 )
 
 

@@ -1180,6 +1180,19 @@ def _is_printing(term: Term) -> bool:
 ONE_LANGUAGE_PER_PRINTING = "p.shown_language"
 
 
+def _lone_new(tree: Node) -> str | None:
+    """The value of the one ``new:`` term a query ANDs with card-level terms only (``new:art``, ``new:art
+    t:creature``), else None. For such a query the printing that stands for each card is the one ingest chose for
+    that value (printings.new_X_pick, sql/build_printings.sql): the same arg_min of preference_rank over the same
+    printings, read instead of grouping every printing of every card (bench/bench_search.py --keywords)."""
+    conjuncts = tree.children if isinstance(tree, And) else (tree,)
+    news = [c for c in conjuncts if isinstance(c, Term) and c.keyword in BY_NAME and BY_NAME[c.keyword].family == "new"]
+    if len(news) != 1 or any(_is_printing(t) for t in walk(tree) if t is not news[0]):
+        return None
+    value = news[0].value.lower()
+    return value if value in _NEW_FIELDS else None
+
+
 def _mentions_lang(terms: list[Term]) -> bool:
     return any(BY_NAME.get(t.keyword) is not None and BY_NAME[t.keyword].family == "lang" for t in terms)
 
@@ -1324,11 +1337,24 @@ ORDER BY {order_sql}"""
     domain = "true"
     if not options.extras:
         domain = "NOT coalesce(p.set_type = 'memorabilia', false)"
-    if not multilingual and not _mentions_lang(terms):
+    one_language = not multilingual and not _mentions_lang(terms)
+    if one_language:
         # each printing once, in English or a language it was printed in (lang: or include_multilingual: all)
         domain += f" AND {ONE_LANGUAGE_PER_PRINTING}"
     matched = f"SELECT p.* FROM cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {visible} AND {domain} AND {where}"
-    if options.unique == "prints":
+    lone_new = (
+        _lone_new(tree)
+        if options.unique == "cards" and not options.prefer and not options.extras and one_language
+        else None
+    )
+    if lone_new:
+        # the printing ingest chose among those the search reads (no memorabilia, one language per printing) that
+        # are new for the value, smallest preference_rank: what the grouping below would choose
+        sql = f"""
+SELECT {_OUTPUT} FROM printings p JOIN cards c ON c.oracle_id = p.oracle_id
+WHERE p.new_{lone_new}_pick AND {visible} AND {where}
+ORDER BY {order_sql}"""
+    elif options.unique == "prints":
         sql = f"""
 WITH m AS ({matched})
 SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)

@@ -127,8 +127,14 @@ CREATE TABLE printings (
     new_frame          BOOLEAN,           --   … its frame (new:frame)
     new_flavor         BOOLEAN,           --   … its flavor text in its language (new:flavor)
     new_language       BOOLEAN,           --   … its language (new:language)
-    shown_language     BOOLEAN            -- the row of its printing (set, collector number) a search without lang:
+    shown_language     BOOLEAN,           -- the row of its printing (set, collector number) a search without lang:
                                           -- reads: English, else the first language it was printed in
+    new_art_pick       BOOLEAN,           -- the printing new:art shows for its card (of those a search reads
+    new_artist_pick    BOOLEAN,           --   by default, with new_art, the smallest preference_rank); likewise
+    new_rarity_pick    BOOLEAN,           --   new:artist, new:rarity, new:frame, new:flavor, new:language
+    new_frame_pick     BOOLEAN,
+    new_flavor_pick    BOOLEAN,
+    new_language_pick  BOOLEAN
 );
 
 -- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/store/scryfall_objects.py):
