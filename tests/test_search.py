@@ -952,3 +952,25 @@ def test_a_query_that_is_no_utf8_is_a_400_over_http(sample_server: Server) -> No
     )
     assert sample_server.client.get("/cards/search?q=t:goblin%20c:r").status_code == 200
     assert sample_server.client.get("/cards/search?q=Lim-D%C3%BBl").status_code == 200  # real UTF-8: Lim-Dûl
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("t:goblin prefer:default", "default and atypical frames"),
+        ("prefer:atypical", "default and atypical frames"),
+        ("order:review", "set-review order"),
+        ("t:elf order:spoiled", "spoiler order"),
+        ("order:penny", "penny_rank"),
+    ],
+)
+def test_display_values_of_scryfalls_syntax_page_without_data_are_refused_naming_it(query: str, names: str) -> None:
+    """Scryfall's syntax page ("Display Keywords") lists prefer:default/atypical and order:review/spoiled/penny: each
+    is refused in one line naming the data this database lacks, at the term's position (never an unknown value)."""
+    from oracle_tools.search import UnsupportedKeywordError, compile
+
+    with pytest.raises(UnsupportedKeywordError) as refused:
+        compile(query)
+    term = query.split()[-1]
+    assert str(refused.value).startswith(f"{term} is not supported (") and names in str(refused.value)
+    assert refused.value.position == query.index(term)

@@ -37,6 +37,7 @@ from oracle_tools.search.keywords import (
     IS_BY_NAME,
     IS_REVEALS,
     IS_VALUES,
+    REFUSED_DISPLAY,
     UNSUPPORTED,
     Keyword,
     any_face,
@@ -1114,6 +1115,12 @@ def _display(terms: list[Term], options: Options, state: _State) -> None:
             continue
         _keyword(term, state)
         value = term.value.lower()
+        if (kw.family, value) in REFUSED_DISPLAY:
+            raise UnsupportedKeywordError(
+                f"{term.keyword}:{term.value} is not supported ({REFUSED_DISPLAY[kw.family, value]})",
+                state.query,
+                term.position,
+            )
         if kw.family == "unique":
             if value not in UNIQUE:
                 raise _error(f"unique:{term.value}: use {', '.join(UNIQUE)}", state, term)

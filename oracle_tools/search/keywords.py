@@ -1037,6 +1037,16 @@ REFUSED: tuple[Keyword, ...] = (
 #: Each refused keyword spelling -> why (docs/search.md lists them).
 UNSUPPORTED: dict[str, str] = {name: kw.refused for kw in REFUSED for name in kw.names}
 
+#: Values of Scryfall's display keywords (its syntax page, "Display Keywords") this database cannot answer, each with
+#: why: (keyword, value) -> the line a search naming it says.
+REFUSED_DISPLAY: dict[tuple[str, str], str] = {
+    ("prefer", "default"): "Scryfall's own classification of default and atypical frames is not in the bulk data",
+    ("prefer", "atypical"): "Scryfall's own classification of default and atypical frames is not in the bulk data",
+    ("order", "review"): "Scryfall's set-review order is not in the bulk data",
+    ("order", "spoiled"): "Scryfall's spoiler order is not in the bulk data",
+    ("order", "penny"): "Penny Dreadful ranks (Scryfall's penny_rank) are not kept by this database",
+}
+
 BY_NAME: dict[str, Keyword] = {name: kw for kw in KEYWORDS for name in kw.names}
 
 
@@ -1060,6 +1070,7 @@ def help_rows() -> list[tuple[str, str]]:
     refused_values = sorted(name for name, v in IS_BY_NAME.items() if v.refused)
     if refused_values:
         rows.append(("is: refused", ", ".join(refused_values)))
+    rows.append(("display refused", ", ".join(f"{k}:{v}" for k, v in REFUSED_DISPLAY)))
     return rows
 
 
@@ -1090,4 +1101,5 @@ def docs_markdown(part: Literal["keywords", "values", "refused"]) -> str:
             for v in IS_TABLE
             if v.refused
         ]
+        lines += [f"| `{keyword}:{value}` | {_cell(why)} |" for (keyword, value), why in REFUSED_DISPLAY.items()]
     return "\n".join(lines)
