@@ -99,6 +99,7 @@ CARD_COLUMNS: dict[str, str] = {
     "cardmarket_id": "INTEGER",
     "tcgplayer_etched_id": "INTEGER",
     "edhrec_rank": "INTEGER",
+    "penny_rank": "INTEGER",
     "game_changer": "BOOLEAN",
     "attraction_lights": "INTEGER[]",
     "finishes": "VARCHAR[]",

@@ -362,3 +362,27 @@ def test_is_unique_on_a_database_built_before_card_set_counts_says_so_in_one_lin
     older = r"^this database has no card_set_counts table \(built by an older"
     with OracleDB(built_before("TABLE card_set_counts")) as db, pytest.raises(OracleToolsError, match=older):
         db.search("is:unique")
+
+
+def _desc(text: str) -> tuple[int, ...]:
+    """A key that sorts ``text`` (an ISO date) newest first."""
+    return tuple(-ord(ch) for ch in text)
+
+
+def test_order_penny_is_the_penny_dreadful_rank_lowest_first(db_2024: OracleDB, objects_2024: tuple[dict, ...]) -> None:
+    """Scryfall's order:penny (its syntax page, "Display Keywords"; the API's order=penny): cards by their Penny
+    Dreadful rank (the card object's penny_rank), lowest first, cards without one last; direction:desc reverses the
+    ranked ones. Expected from the raw 2024 objects' penny_rank."""
+    # the file's sets were fetched months apart, so a card's printings may carry different ranks: the card's is its
+    # newest English printing's, as its other Oracle facts (the card object's, build_core.sql)
+    newest: dict[str, dict[str, Any]] = {}
+    for o in sorted(objects_2024, key=lambda o: (o.get("lang") != "en", _desc(o.get("released_at") or ""), o["id"])):
+        newest.setdefault(str(_oracle_id(o)), o)
+    rank = {oid: o["penny_rank"] for oid, o in newest.items() if o.get("penny_rank") is not None}
+    assert len(rank) > 100
+    shown = db_2024.search("order:penny include:extras").get_column("oracle_id").to_list()
+    ranked = [oid for oid in shown if oid in rank]
+    assert ranked == shown[: len(ranked)] and set(ranked) == set(rank)  # every ranked card first, unranked last
+    assert [rank[oid] for oid in ranked] == sorted(rank.values())
+    descending = db_2024.search("order:penny direction:desc include:extras").get_column("oracle_id").to_list()
+    assert [rank[oid] for oid in descending if oid in rank] == sorted(rank.values(), reverse=True)

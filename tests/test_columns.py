@@ -31,6 +31,7 @@ NOT_IN_CARD_OBJECTS = {
         "source": "where the Oracle facts came from: provenance, not a card fact",
         "game_changer": "kept objects carry it; the table serves search (is:gamechanger)",
         "attraction_lights": "kept objects carry it; the table serves search",
+        "penny_rank": "kept objects carry it; the table serves search (order:penny)",
     },
     "printings": {
         "source_file": "provenance: the file the printing was read from",

@@ -961,11 +961,10 @@ def test_a_query_that_is_no_utf8_is_a_400_over_http(sample_server: Server) -> No
         ("prefer:atypical", "default and atypical frames"),
         ("order:review", "set-review order"),
         ("t:elf order:spoiled", "spoiler order"),
-        ("order:penny", "penny_rank"),
     ],
 )
 def test_display_values_of_scryfalls_syntax_page_without_data_are_refused_naming_it(query: str, names: str) -> None:
-    """Scryfall's syntax page ("Display Keywords") lists prefer:default/atypical and order:review/spoiled/penny: each
+    """Scryfall's syntax page ("Display Keywords") lists prefer:default/atypical and order:review/spoiled: each
     is refused in one line naming the data this database lacks, at the term's position (never an unknown value)."""
     from oracle_tools.search import UnsupportedKeywordError, compile
 

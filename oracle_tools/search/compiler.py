@@ -1097,7 +1097,8 @@ _PREFER_SQL = {
 }
 PREFER = tuple(_PREFER_SQL)
 ORDERS = (
-    "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist", "usd", "eur", "tix",
+    "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "penny", "artist", "usd", "eur",
+    "tix",
 )  # fmt: skip
 DIRECTIONS = ("auto", "asc", "desc")
 #: Scryfall's default direction per order ('auto'), from its API reference (/docs/api/cards/search): released
@@ -1232,6 +1233,7 @@ _ORDER_SQL = {
     "rarity": _RARITY_SQL,
     "color": _COLOR_ORDER,
     "edhrec": "c.edhrec_rank",
+    "penny": "c.penny_rank",  # Scryfall: "Sort by Penny Dreadful rank", lowest first, unranked last
     "artist": "p.artist",
     # Scryfall: "lowest known price: 0.01 → highest, null last"
     **_PRICE_COLUMNS,

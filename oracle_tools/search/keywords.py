@@ -348,8 +348,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "display",
         EQUALITY_OPS,
         "order:cmc",
-        "name, cmc, power, toughness, set, released, rarity, color, edhrec, artist, usd, eur, tix (lowest known "
-        "price, no price last)",
+        "name, cmc, power, toughness, set, released, rarity, color, edhrec, penny (Penny Dreadful rank, unranked "
+        "last), artist, usd, eur, tix (lowest known price, no price last)",
     ),
     Keyword("direction", ("direction", "dir"), "display", EQUALITY_OPS, "direction:desc", "asc or desc"),
     Keyword(
@@ -1044,7 +1044,6 @@ REFUSED_DISPLAY: dict[tuple[str, str], str] = {
     ("prefer", "atypical"): "Scryfall's own classification of default and atypical frames is not in the bulk data",
     ("order", "review"): "Scryfall's set-review order is not in the bulk data",
     ("order", "spoiled"): "Scryfall's spoiler order is not in the bulk data",
-    ("order", "penny"): "Penny Dreadful ranks (Scryfall's penny_rank) are not kept by this database",
 }
 
 BY_NAME: dict[str, Keyword] = {name: kw for kw in KEYWORDS for name in kw.names}

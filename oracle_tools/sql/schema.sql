@@ -26,6 +26,7 @@ CREATE TABLE cards (
     object_kind     VARCHAR NOT NULL,   -- card | token | emblem | plane | scheme | vanguard | art_series | dungeon
     is_card         BOOLEAN NOT NULL,   -- in the Oracle card reference
     edhrec_rank     INTEGER,
+    penny_rank      INTEGER,            -- Scryfall's Penny Dreadful rank (order:penny); NULL where the file lacks it
     first_released  DATE,
     source          VARCHAR NOT NULL,   -- 'oracle_cards' (authoritative) or 'printings' (derived)
     game_changer    BOOLEAN,            -- Scryfall's Commander "game changer" list (NULL: not in the data)
