@@ -386,3 +386,17 @@ def test_order_penny_is_the_penny_dreadful_rank_lowest_first(db_2024: OracleDB, 
     assert [rank[oid] for oid in ranked] == sorted(rank.values())
     descending = db_2024.search("order:penny direction:desc include:extras").get_column("oracle_id").to_list()
     assert [rank[oid] for oid in descending if oid in rank] == sorted(rank.values(), reverse=True)
+
+
+def test_order_penny_on_a_database_built_before_the_ranks_were_kept(built_before: Callable[..., Path]) -> None:
+    import duckdb
+
+    from oracle_tools.errors import DatabaseOutdatedError
+
+    older = built_before()
+    with duckdb.connect(str(older)) as con:
+        con.execute("ALTER TABLE cards DROP COLUMN penny_rank")
+    with OracleDB(older) as db:
+        with pytest.raises(DatabaseOutdatedError, match=r"^older\.duckdb has no Penny Dreadful ranks \(built"):
+            db.search("t:goblin order:penny")
+        assert db.search("t:goblin").height > 0

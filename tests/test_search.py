@@ -959,8 +959,8 @@ def test_a_query_that_is_no_utf8_is_a_400_over_http(sample_server: Server) -> No
     [
         ("t:goblin prefer:default", "default and atypical frames"),
         ("prefer:atypical", "default and atypical frames"),
-        ("order:review", "set-review order"),
-        ("t:elf order:spoiled", "spoiler order"),
+        ("order:review", "review order"),
+        ("t:elf order:spoiled", "spoiled order"),
     ],
 )
 def test_display_values_of_scryfalls_syntax_page_without_data_are_refused_naming_it(query: str, names: str) -> None:

@@ -215,6 +215,7 @@ _KEPT_LATER = (
     ("story_spotlight", "story spotlights"),
     ("highres_image", "image resolutions"),
     ("scryfall_preview", "previews"),
+    ("penny_rank", "Penny Dreadful ranks"),  # a column of cards (order:penny)
     ("promo_types", "promo types"),
     ("block", "blocks"),
     ("preference_rank", "printing preference ranks"),

@@ -1042,8 +1042,12 @@ UNSUPPORTED: dict[str, str] = {name: kw.refused for kw in REFUSED for name in kw
 REFUSED_DISPLAY: dict[tuple[str, str], str] = {
     ("prefer", "default"): "Scryfall's own classification of default and atypical frames is not in the bulk data",
     ("prefer", "atypical"): "Scryfall's own classification of default and atypical frames is not in the bulk data",
-    ("order", "review"): "Scryfall's set-review order is not in the bulk data",
-    ("order", "spoiled"): "Scryfall's spoiler order is not in the bulk data",
+    (
+        "order",
+        "review",
+    ): 'Scryfall\'s review order ("usually color & CMC", Booster Fun last) is not documented as a rule '
+    "the bulk data can reproduce",
+    ("order", "spoiled"): "Scryfall's spoiled order is not documented as a rule the bulk data can reproduce",
 }
 
 BY_NAME: dict[str, Keyword] = {name: kw for kw in KEYWORDS for name in kw.names}
