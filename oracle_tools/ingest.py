@@ -98,6 +98,7 @@ CARD_COLUMNS: dict[str, str] = {
     "cardmarket_id": "INTEGER",
     "tcgplayer_etched_id": "INTEGER",
     "edhrec_rank": "INTEGER",
+    "penny_rank": "INTEGER",
     "game_changer": "BOOLEAN",
     "attraction_lights": "INTEGER[]",
     "finishes": "VARCHAR[]",
@@ -118,6 +119,8 @@ CARD_COLUMNS: dict[str, str] = {
     "story_spotlight": "BOOLEAN",
     "highres_image": "BOOLEAN",
     "promo_types": "VARCHAR[]",
+    # who previewed the card (Scryfall leaves it out of a card nobody previewed; files older than 2019 have none)
+    "preview": "STRUCT(source VARCHAR, source_uri VARCHAR, previewed_at VARCHAR)",
     "block": "VARCHAR",
     "block_code": "VARCHAR",
     "prices": "STRUCT(usd VARCHAR, usd_foil VARCHAR, usd_etched VARCHAR, eur VARCHAR, eur_foil VARCHAR, tix VARCHAR)",

@@ -243,29 +243,43 @@ def test_devotion_counts_the_mana_symbols_of_a_permanent(sample_db: OracleDB, qu
     assert _oracle_ids(sample_db, query) == expected
 
 
-@pytest.mark.parametrize(
-    "query", ["t:goblin", "s:m19", "a:proce", "lang:ja", "is:foil", "new:rarity", "r>=r year<=2003"]
-)
-def test_the_printing_chosen_by_the_preference_key_is_the_first_in_the_preference_order(
-    sample_db: OracleDB, query: str
-) -> None:
-    """A printing-level search picks each card's printing by arg_min of one key (_PREFERENCE_KEY), a card-level one reads
-    preferred_printings; the rule is the order
-    _PREFERENCE writes (English, paper, not a promo, not memorabilia, newest, lowest collector number, id): ranked here
-    by that order with a window over the printings the search reads (each printing once, in English or its printed
-    language, without lang:), every card gets the same printing."""
+def _shown_is_first_in_preference_order(db: OracleDB, query: str) -> None:
     from oracle_tools.search.compiler import _PREFERENCE
 
-    ids = sample_db.search(query, unique="prints").get_column("id").to_list()
-    chosen = sample_db.con.execute(
+    ids = db.search(query, unique="prints").get_column("id").to_list()
+    chosen = db.con.execute(
         "SELECT p.oracle_id, p.id FROM printings p WHERE list_contains(?, p.id) "
         f"QUALIFY row_number() OVER (PARTITION BY p.oracle_id ORDER BY {_PREFERENCE}) = 1",
         [ids],
     ).fetchall()
     by_order = dict(chosen)
     assert by_order
-    shown = dict(sample_db.search(query).select("oracle_id", "id").iter_rows())
+    shown = dict(db.search(query).select("oracle_id", "id").iter_rows())
     assert shown == by_order
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["t:goblin", "s:m19", "a:proce", "lang:ja", "is:foil", "new:rarity", "r>=r year<=2003", "new:frame", "new:artist",
+     "new:language", "new:rarity t:creature", "new:frame -t:land c:r", "new:language order:released"],
+)  # fmt: skip
+def test_the_printing_chosen_by_the_preference_key_is_the_first_in_the_preference_order(
+    sample_db: OracleDB, query: str
+) -> None:
+    """A printing-level search picks each card's printing by arg_min of one key (_PREFERENCE_KEY), a card-level one reads
+    preferred_printings, and new:X with card-level terms only the printing ingest chose for it (new_X_pick); the rule
+    is the order
+    _PREFERENCE writes (English, paper, not a promo, not memorabilia, newest, lowest collector number, id): ranked here
+    by that order with a window over the printings the search reads (each printing once, in English or its printed
+    language, without lang:), every card gets the same printing."""
+    _shown_is_first_in_preference_order(sample_db, query)
+
+
+@pytest.mark.parametrize("query", ["new:art", "new:flavor", "new:art t:creature", "new:artist r:mythic"])
+def test_the_printing_new_art_shows_is_the_first_in_the_preference_order(db_2024: OracleDB, query: str) -> None:
+    """new:art (the sample keeps no illustration ids: the real 2024 file) and new:flavor read the printing ingest
+    chose (new_art_pick): the same as ranking the printings the search reads by _PREFERENCE."""
+    _shown_is_first_in_preference_order(db_2024, query)
 
 
 def test_unique_art_is_one_printing_per_illustration(db_2024: OracleDB, objects_2024: tuple[dict, ...]) -> None:
@@ -280,3 +294,27 @@ def test_unique_art_is_one_printing_per_illustration(db_2024: OracleDB, objects_
     assert found.height == len(lands)
     by_artist = {(_oracle_id(o), o.get("artist")) for o in objects_2024 if "Land" in o.get("type_line", "")}
     assert len(lands) > len(by_artist)  # the file has cards with two illustrations by the same artist
+
+
+def _desc(text: str) -> tuple[int, ...]:
+    """A key that sorts ``text`` (an ISO date) newest first."""
+    return tuple(-ord(ch) for ch in text)
+
+
+def test_order_penny_is_the_penny_dreadful_rank_lowest_first(db_2024: OracleDB, objects_2024: tuple[dict, ...]) -> None:
+    """Scryfall's order:penny (its syntax page, "Display Keywords"; the API's order=penny): cards by their Penny
+    Dreadful rank (the card object's penny_rank), lowest first, cards without one last; direction:desc reverses the
+    ranked ones. Expected from the raw 2024 objects' penny_rank."""
+    # the file's sets were fetched months apart, so a card's printings may carry different ranks: the card's is its
+    # newest English printing's, as its other Oracle facts (the card object's, build_core.sql)
+    newest: dict[str, dict[str, Any]] = {}
+    for o in sorted(objects_2024, key=lambda o: (o.get("lang") != "en", _desc(o.get("released_at") or ""), o["id"])):
+        newest.setdefault(str(_oracle_id(o)), o)
+    rank = {oid: o["penny_rank"] for oid, o in newest.items() if o.get("penny_rank") is not None}
+    assert len(rank) > 100
+    shown = db_2024.search("order:penny include:extras").get_column("oracle_id").to_list()
+    ranked = [oid for oid in shown if oid in rank]
+    assert ranked == shown[: len(ranked)] and set(ranked) == set(rank)  # every ranked card first, unranked last
+    assert [rank[oid] for oid in ranked] == sorted(rank.values())
+    descending = db_2024.search("order:penny direction:desc include:extras").get_column("oracle_id").to_list()
+    assert [rank[oid] for oid in descending if oid in rank] == sorted(rank.values(), reverse=True)

@@ -31,6 +31,7 @@ NOT_IN_CARD_OBJECTS = {
         "source": "where the Oracle facts came from: provenance, not a card fact",
         "game_changer": "kept objects carry it; the table serves search (is:gamechanger)",
         "attraction_lights": "kept objects carry it; the table serves search",
+        "penny_rank": "kept objects carry it; the table serves search (order:penny)",
     },
     "printings": {
         "source_file": "provenance: the file the printing was read from",
@@ -47,6 +48,7 @@ NOT_IN_CARD_OBJECTS = {
         "booster": "for search (is:booster); kept objects carry it",
         "story_spotlight": "for search (is:spotlight); kept objects carry it",
         "highres_image": "for search (is:hires); kept objects carry it",
+        "scryfall_preview": "for search (is:scryfallpreview): from the object's preview; kept objects carry it",
         "promo_types": "for search (is:prerelease, is:boosterfun …); kept objects carry it",
         "block": "for search (b:); kept objects carry it where the file has it",
         "block_code": "likewise",
@@ -58,6 +60,10 @@ NOT_IN_CARD_OBJECTS = {
         "new_flavor": "likewise (new:flavor)",
         "new_language": "likewise (new:language)",
         "shown_language": "for search: which row of a printing a search without lang: reads (computed at ingest)",
+        **{
+            f"new_{value}_pick": f"for search (new:{value}): the printing it shows for its card (computed at ingest)"
+            for value in ("art", "artist", "rarity", "frame", "flavor", "language")
+        },
     },
 }
 

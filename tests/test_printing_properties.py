@@ -11,6 +11,7 @@ judge (as deck check's cannot_judge); a database where no printing has the field
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -188,3 +189,78 @@ def test_in_booster_is_a_card_with_a_booster_printing(sample_db: OracleDB) -> No
     found = set(sample_db.search("in:booster include:extras").get_column("oracle_id").to_list())
     assert found == boosted
     assert sample_db.search_warnings("-in:booster")[0].startswith("in:booster: ")
+
+
+def _scryfall_preview(o: dict[str, Any]) -> bool:
+    """Scryfall's is:scryfallpreview from the raw object: its preview names Scryfall as the source and links it."""
+    preview = o.get("preview") or {}
+    return preview.get("source") == "Scryfall" and bool(preview.get("source_uri"))
+
+
+def test_scryfallpreview_on_the_sample_is_judged_where_the_file_carries_previews(sample_db: OracleDB) -> None:
+    """The sample's Scryfall files carry preview objects (Eldraine's in the 2019 dump, the 2024 sets'), none of them
+    Scryfall's own: is:scryfallpreview finds what the raw objects say (no printing), and counts as not judged the
+    printings read from files with no preview on any object (the foreign printings, the alternate names)."""
+    import gzip
+    import json
+
+    from sample_objects import CARD_FILES, SAMPLE
+
+    objects = _objects()
+    assert any("preview" in o for o in objects)
+    assert _printing_ids(sample_db, "is:scryfallpreview") == {o["id"] for o in objects if _scryfall_preview(o)}
+    without = set()  # the ids of the objects of files that carry no preview
+    for name in CARD_FILES:
+        with gzip.open(SAMPLE / name, "rt", encoding="utf-8") as fh:
+            read = json.load(fh)
+        if not any("preview" in o for o in read):
+            without |= {o.get("id") for o in read}
+    creatures = [o for o in searched(objects) if "creature" in (o.get("type_line") or "").lower()]
+    missing = sum(1 for o in creatures if o["id"] in without)
+    assert 0 < missing < len(creatures)
+    assert sample_db.search_warnings("is:scryfallpreview t:creature") == [
+        f"is:scryfallpreview: {missing:,} of {len(creatures):,} printings could not be judged (their card files "
+        "have no preview)"
+    ]
+
+
+def test_scryfallpreview_is_a_printing_scryfall_previewed(tmp_path: Path) -> None:
+    """Scryfall's is:scryfallpreview: the printings Scryfall itself previewed — their preview object names Scryfall as
+    the source and links the preview (a preview entry naming Scryfall without a link is none, as on scryfall.com);
+    a printing another site previewed, or nobody, is not. Real 2024 objects, two of them given Scryfall's own
+    preview (the shape of the real ones: source, source_uri, previewed_at); real 2019 objects of sets without
+    previews, in a file of their own, cannot be judged; a database of only such files refuses the keyword."""
+    import json
+
+    objects = _objects()
+    recent = [o for o in objects if "preview" in o and o.get("set") in ("mh3", "otj", "fdn") and _is_card(o)][:4]
+    older = [o for o in objects if "preview" not in o and o.get("frame") == "2015" and _is_card(o)][:3]
+    assert len(recent) == 4 and len(older) == 3
+    recent = [dict(o) for o in recent]
+    recent[0]["preview"] = {
+        "source": "Scryfall",
+        "source_uri": f"https://scryfall.com/card/{recent[0]['set']}/{recent[0]['collector_number']}",
+        "previewed_at": recent[0]["preview"]["previewed_at"],
+    }
+    recent[1]["preview"] = {
+        "source": "Scryfall",
+        "source_uri": "",
+        "previewed_at": recent[1]["preview"]["previewed_at"],
+    }
+    new_file, old_file = tmp_path / "cards-2024.json", tmp_path / "cards-2019.json"
+    new_file.write_text(json.dumps(recent), encoding="utf-8")
+    old_file.write_text(json.dumps(older), encoding="utf-8")
+    expected = {o["id"] for o in recent + older if _scryfall_preview(o)}
+    assert expected == {recent[0]["id"]}
+    with OracleDB.ingest_files(tmp_path / "both.duckdb", [new_file, old_file]) as db:
+        assert _printing_ids(db, "is:scryfallpreview") == expected
+        assert _printing_ids(db, "-is:scryfallpreview") == {o["id"] for o in recent[1:] + older}
+        assert db.search_warnings("is:scryfallpreview") == [
+            "is:scryfallpreview: 3 of 7 printings could not be judged (their card files have no preview)"
+        ]
+    with (
+        OracleDB.ingest_files(tmp_path / "old.duckdb", [old_file]) as db,
+        pytest.raises(UnsupportedKeywordError) as refused,
+    ):
+        db.search("is:scryfallpreview")
+    assert str(refused.value).startswith("is:scryfallpreview: no printing in this database has Scryfall's preview")

@@ -724,6 +724,7 @@ NO_IS_DATA_IN_SAMPLE = {
     "is:glossy", "is:textless", "is:masterpiece",  # nor a glossy, textless or masterpiece printing
     "is:bondland", "is:tricycleland",  # nor a Battlebond land or an Ikoria triome (test_land_cycles: the real lands)
     "is:universesbeyond", "is:alchemy",  # nor a Universes Beyond (triangle stamp) or Alchemy printing
+    "is:scryfallpreview",  # nor a printing Scryfall itself previewed (the sample's previews are other sites')
     # the sample's few 2024 objects with promo types are boosterfun, bundle, promopack, … (test_printing_properties)
     *(f"is:{v.names[0]}" for v in IS_TABLE if v.data == "promo_types"),
 }  # fmt: skip
@@ -932,3 +933,24 @@ def test_a_query_that_is_no_utf8_is_a_400_over_http(sample_server: Server) -> No
     )
     assert sample_server.client.get("/cards/search?q=t:goblin%20c:r").status_code == 200
     assert sample_server.client.get("/cards/search?q=Lim-D%C3%BBl").status_code == 200  # real UTF-8: Lim-Dûl
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("t:goblin prefer:default", "default and atypical frames"),
+        ("prefer:atypical", "default and atypical frames"),
+        ("order:review", "review order"),
+        ("t:elf order:spoiled", "spoiled order"),
+    ],
+)
+def test_display_values_of_scryfalls_syntax_page_without_data_are_refused_naming_it(query: str, names: str) -> None:
+    """Scryfall's syntax page ("Display Keywords") lists prefer:default/atypical and order:review/spoiled: each
+    is refused in one line naming the data this database lacks, at the term's position (never an unknown value)."""
+    from oracle_tools.search import UnsupportedKeywordError, compile
+
+    with pytest.raises(UnsupportedKeywordError) as refused:
+        compile(query)
+    term = query.split()[-1]
+    assert str(refused.value).startswith(f"{term} is not supported (") and names in str(refused.value)
+    assert refused.value.position == query.index(term)

@@ -38,6 +38,7 @@ from oracle_tools.search.keywords import (
     IS_FAMILIES,
     IS_REVEALS,
     IS_VALUES,
+    REFUSED_DISPLAY,
     REGEX_KEYWORDS,
     UNSUPPORTED,
     Keyword,
@@ -1096,7 +1097,8 @@ _PREFER_SQL = {
 }
 PREFER = tuple(_PREFER_SQL)
 ORDERS = (
-    "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "artist", "usd", "eur", "tix",
+    "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "penny", "artist", "usd", "eur",
+    "tix",
 )  # fmt: skip
 DIRECTIONS = ("auto", "asc", "desc")
 #: Scryfall's default direction per order ('auto'), from its API reference (/docs/api/cards/search): released
@@ -1114,6 +1116,12 @@ def _display(terms: list[Term], options: Options, state: _State) -> None:
             continue
         _keyword(term, state)
         value = term.value.lower()
+        if (kw.family, value) in REFUSED_DISPLAY:
+            raise UnsupportedKeywordError(
+                f"{term.keyword}:{term.value} is not supported ({REFUSED_DISPLAY[kw.family, value]})",
+                state.query,
+                term.position,
+            )
         if kw.family == "unique":
             if value not in UNIQUE:
                 raise _error(f"unique:{term.value}: use {', '.join(UNIQUE)}", state, term)
@@ -1181,6 +1189,19 @@ def _is_printing(term: Term) -> bool:
 ONE_LANGUAGE_PER_PRINTING = "p.shown_language"
 
 
+def _lone_new(tree: Node) -> str | None:
+    """The value of the one ``new:`` term a query ANDs with card-level terms only (``new:art``, ``new:art
+    t:creature``), else None. For such a query the printing that stands for each card is the one ingest chose for
+    that value (printings.new_X_pick, sql/build_printings.sql): the same arg_min of preference_rank over the same
+    printings, read instead of grouping every printing of every card (bench/bench_search.py --keywords)."""
+    conjuncts = tree.children if isinstance(tree, And) else (tree,)
+    news = [c for c in conjuncts if isinstance(c, Term) and c.keyword in BY_NAME and BY_NAME[c.keyword].family == "new"]
+    if len(news) != 1 or any(_is_printing(t) for t in walk(tree) if t is not news[0]):
+        return None
+    value = news[0].value.lower()
+    return value if value in _NEW_FIELDS else None
+
+
 def _mentions_lang(terms: list[Term]) -> bool:
     return any(BY_NAME.get(t.keyword) is not None and BY_NAME[t.keyword].family == "lang" for t in terms)
 
@@ -1213,6 +1234,7 @@ _ORDER_SQL = {
     "rarity": _RARITY_SQL,
     "color": _COLOR_ORDER,
     "edhrec": "c.edhrec_rank",
+    "penny": "c.penny_rank",  # Scryfall: "Sort by Penny Dreadful rank", lowest first, unranked last
     "artist": "p.artist",
     # Scryfall: "lowest known price: 0.01 → highest, null last"
     **_PRICE_COLUMNS,
@@ -1325,11 +1347,24 @@ ORDER BY {order_sql}"""
     domain = "true"
     if not options.extras:
         domain = "NOT coalesce(p.set_type = 'memorabilia', false)"
-    if not multilingual and not _mentions_lang(terms):
+    one_language = not multilingual and not _mentions_lang(terms)
+    if one_language:
         # each printing once, in English or a language it was printed in (lang: or include_multilingual: all)
         domain += f" AND {ONE_LANGUAGE_PER_PRINTING}"
     matched = f"SELECT p.* FROM cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {visible} AND {domain} AND {where}"
-    if options.unique == "prints":
+    lone_new = (
+        _lone_new(tree)
+        if options.unique == "cards" and not options.prefer and not options.extras and one_language
+        else None
+    )
+    if lone_new:
+        # the printing ingest chose among those the search reads (no memorabilia, one language per printing) that
+        # are new for the value, smallest preference_rank: what the grouping below would choose
+        sql = f"""
+SELECT {_OUTPUT} FROM printings p JOIN cards c ON c.oracle_id = p.oracle_id
+WHERE p.new_{lone_new}_pick AND {visible} AND {where}
+ORDER BY {order_sql}"""
+    elif options.unique == "prints":
         sql = f"""
 WITH m AS ({matched})
 SELECT {_OUTPUT} FROM m p JOIN cards c USING (oracle_id)

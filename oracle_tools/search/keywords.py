@@ -356,8 +356,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "display",
         EQUALITY_OPS,
         "order:cmc",
-        "name, cmc, power, toughness, set, released, rarity, color, edhrec, artist, usd, eur, tix (lowest known "
-        "price, no price last)",
+        "name, cmc, power, toughness, set, released, rarity, color, edhrec, penny (Penny Dreadful rank, unranked "
+        "last), artist, usd, eur, tix (lowest known price, no price last)",
         negatable=False,
     ),
     Keyword(
@@ -859,6 +859,16 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
         data="highres_image",
     ),
     IsValue(
+        ("scryfallpreview",),
+        "printing",
+        "p.scryfall_preview",
+        reference="previewed on Scryfall: the printing's preview (Scryfall's preview object) names Scryfall as its "
+        "source and links the preview; a printing nobody previewed, or another site did, is not",
+        # Scryfall leaves preview out of a card nobody previewed: a file without it on any object cannot say
+        unknown="p.scryfall_preview IS NULL",
+        data="preview",
+    ),
+    IsValue(
         ("colorshifted",),
         "printing",
         "list_contains(p.frame_effects, 'colorshifted')",
@@ -919,7 +929,6 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
         for name, why in (
             ("default", "Scryfall's own classification of default and atypical frames is not in the bulk data"),
             ("atypical", "Scryfall's own classification of default and atypical frames is not in the bulk data"),
-            ("scryfallpreview", "previews are not kept in the printings table"),
             ("newinpauper", "needs the history of Pauper legality, which the bulk data does not keep"),
             ("duelcommander", "Duel Commander's commander list is not in the bulk data"),
         )
@@ -1042,6 +1051,19 @@ REFUSED: tuple[Keyword, ...] = (
 #: Each refused keyword spelling -> why (docs/search.md lists them).
 UNSUPPORTED: dict[str, str] = {name: kw.refused for kw in REFUSED for name in kw.names}
 
+#: Values of Scryfall's display keywords (its syntax page, "Display Keywords") this database cannot answer, each with
+#: why: (keyword, value) -> the line a search naming it says.
+REFUSED_DISPLAY: dict[tuple[str, str], str] = {
+    ("prefer", "default"): "Scryfall's own classification of default and atypical frames is not in the bulk data",
+    ("prefer", "atypical"): "Scryfall's own classification of default and atypical frames is not in the bulk data",
+    (
+        "order",
+        "review",
+    ): 'Scryfall\'s review order ("usually color & CMC", Booster Fun last) is not documented as a rule '
+    "the bulk data can reproduce",
+    ("order", "spoiled"): "Scryfall's spoiled order is not documented as a rule the bulk data can reproduce",
+}
+
 BY_NAME: dict[str, Keyword] = {name: kw for kw in KEYWORDS for name in kw.names}
 #: The keywords that take a /regular expression/, as a search's error lists them ("name:, t:, o:, fo:, ft:").
 REGEX_KEYWORDS = ", ".join(f"{kw.names[0]}:" for kw in KEYWORDS if kw.regex)
@@ -1067,6 +1089,7 @@ def help_rows() -> list[tuple[str, str]]:
     refused_values = sorted(name for name, v in IS_BY_NAME.items() if v.refused)
     if refused_values:
         rows.append(("is: refused", ", ".join(refused_values)))
+    rows.append(("display refused", ", ".join(f"{k}:{v}" for k, v in REFUSED_DISPLAY)))
     return rows
 
 
@@ -1097,4 +1120,5 @@ def docs_markdown(part: Literal["keywords", "values", "refused"]) -> str:
             for v in IS_TABLE
             if v.refused
         ]
+        lines += [f"| `{keyword}:{value}` | {_cell(why)} |" for (keyword, value), why in REFUSED_DISPLAY.items()]
     return "\n".join(lines)

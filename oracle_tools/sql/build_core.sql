@@ -68,7 +68,7 @@ SELECT r.oid AS oracle_id, r.name, r.layout,
        coalesce(r.keywords, dk.keywords, []) AS keywords, r.produced_mana, coalesce(r.reserved, false) AS reserved,
        p.funny,
        kind.object_kind, kind.object_kind = 'card' AS is_card,
-       r.edhrec_rank, p.first_released,
+       r.edhrec_rank, r.penny_rank, p.first_released,
        CASE WHEN r.is_oracle_file THEN 'oracle_cards' ELSE 'printings' END AS source,
        r.game_changer, r.attraction_lights
 FROM ingest_stage.main.rep r

@@ -47,13 +47,35 @@ SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, 
        textless, booster,
        CASE WHEN frame IS NOT NULL THEN coalesce(story_spotlight, false) END AS story_spotlight,
        highres_image,
+       -- Scryfall's is:scryfallpreview: the card was previewed on Scryfall (its preview names Scryfall as the source
+       -- and links the preview). Scryfall leaves preview out of a card nobody previewed, so a printing can be judged
+       -- only when its file carries the field at all (on some object): else NULL, as for any field a file lacks.
+       CASE WHEN source_file IN (SELECT s.source_file FROM ingest_stage.main.stage_dedup s WHERE s.preview IS NOT NULL)
+            THEN coalesce(preview.source = 'Scryfall' AND preview.source_uri <> '', false) END AS scryfall_preview,
        coalesce(promo_types, CASE WHEN finishes IS NOT NULL THEN []::VARCHAR[] END) AS promo_types,
        block, block_code,
-       preference_rank, new_art, new_artist, new_rarity, new_frame, new_flavor, new_language, shown_language
+       preference_rank, new_art, new_artist, new_rarity, new_frame, new_flavor, new_language, shown_language,
+       new_art_pick, new_artist_pick, new_rarity_pick, new_frame_pick, new_flavor_pick, new_language_pick
 FROM ingest_stage.main.stage_dedup
 -- What search reads of the card's other printings (oracle_tools/search/compiler.py), computed once here instead of
 -- in every query, over the few columns it needs (windows over the whole staged rows would sort all of them):
-JOIN (SELECT id,
+JOIN (SELECT *,
+       -- new_X_pick: the printing a search for new:X (and card-level terms only) shows for its card: the smallest
+       -- preference_rank among the printings such a search reads (no memorabilia, shown_language) with new_X
+       -- (oracle_tools/search/compiler.py, _lone_new: the same choice as its grouping of every printing)
+       coalesce(preference_rank = min(CASE WHEN new_art AND shown_language AND NOT memorabilia THEN preference_rank END)
+                                  OVER (PARTITION BY card), false) AS new_art_pick,
+       coalesce(preference_rank = min(CASE WHEN new_artist AND shown_language AND NOT memorabilia THEN preference_rank END)
+                                  OVER (PARTITION BY card), false) AS new_artist_pick,
+       coalesce(preference_rank = min(CASE WHEN new_rarity AND shown_language AND NOT memorabilia THEN preference_rank END)
+                                  OVER (PARTITION BY card), false) AS new_rarity_pick,
+       coalesce(preference_rank = min(CASE WHEN new_frame AND shown_language AND NOT memorabilia THEN preference_rank END)
+                                  OVER (PARTITION BY card), false) AS new_frame_pick,
+       coalesce(preference_rank = min(CASE WHEN new_flavor AND shown_language AND NOT memorabilia THEN preference_rank END)
+                                  OVER (PARTITION BY card), false) AS new_flavor_pick,
+       coalesce(preference_rank = min(CASE WHEN new_language AND shown_language AND NOT memorabilia THEN preference_rank END)
+                                  OVER (PARTITION BY card), false) AS new_language_pick
+FROM (SELECT id, oid AS card, coalesce(set_type = 'memorabilia', false) AS memorabilia,
        -- preference_rank, the printing's place in the order that chooses which printing stands for its card (1 = the card's preferred printing, sql/preferred_printings.sql): English
        -- first, then available in paper, then not a promo, then not from a memorabilia set, then newest
        -- released_at, then lowest collector number, then id so the choice is stable.
@@ -81,5 +103,5 @@ JOIN (SELECT id,
        -- query is judged on the object it shows (Scryfall's English card, not a foreign copy that lacks a field)
        row_number() OVER (PARTITION BY "set", coalesce(collector_number, id)
                           ORDER BY (lang = 'en') DESC, lang, id) = 1 AS shown_language
-      FROM ingest_stage.main.stage_dedup) ranked USING (id);
+      FROM ingest_stage.main.stage_dedup)) ranked USING (id);
 

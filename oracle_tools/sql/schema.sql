@@ -26,6 +26,7 @@ CREATE TABLE cards (
     object_kind     VARCHAR NOT NULL,   -- card | token | emblem | plane | scheme | vanguard | art_series | dungeon
     is_card         BOOLEAN NOT NULL,   -- in the Oracle card reference
     edhrec_rank     INTEGER,
+    penny_rank      INTEGER,            -- Scryfall's Penny Dreadful rank (order:penny); NULL where the file lacks it
     first_released  DATE,
     source          VARCHAR NOT NULL,   -- 'oracle_cards' (authoritative) or 'printings' (derived)
     game_changer    BOOLEAN,            -- Scryfall's Commander "game changer" list (NULL: not in the data)
@@ -115,6 +116,7 @@ CREATE TABLE printings (
     booster            BOOLEAN,
     story_spotlight    BOOLEAN,
     highres_image      BOOLEAN,
+    scryfall_preview   BOOLEAN,           -- Scryfall previewed it (is:scryfallpreview); NULL where its file has no preview
     promo_types        VARCHAR[],         -- [] when the object has finishes (the API of promo_types) and none
     block              VARCHAR,           -- the set's block (the object's, else the shipped set table's)
     block_code         VARCHAR,
@@ -126,8 +128,14 @@ CREATE TABLE printings (
     new_frame          BOOLEAN,           --   … its frame (new:frame)
     new_flavor         BOOLEAN,           --   … its flavor text in its language (new:flavor)
     new_language       BOOLEAN,           --   … its language (new:language)
-    shown_language     BOOLEAN            -- the row of its printing (set, collector number) a search without lang:
+    shown_language     BOOLEAN,           -- the row of its printing (set, collector number) a search without lang:
                                           -- reads: English, else the first language it was printed in
+    new_art_pick       BOOLEAN,           -- the printing new:art shows for its card (of those a search reads
+    new_artist_pick    BOOLEAN,           --   by default, with new_art, the smallest preference_rank); likewise
+    new_rarity_pick    BOOLEAN,           --   new:artist, new:rarity, new:frame, new:flavor, new:language
+    new_frame_pick     BOOLEAN,
+    new_flavor_pick    BOOLEAN,
+    new_language_pick  BOOLEAN
 );
 
 -- Each printing's whole Scryfall card object as the bulk file gave it (oracle_tools/store/scryfall_objects.py):

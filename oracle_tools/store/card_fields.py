@@ -186,6 +186,7 @@ def _rules() -> tuple[FieldRule, ...]:
         ),
         FieldRule("prices", "an object", REFUSE, "reader", "the card page's prices, usd: searches", _is_object),
         FieldRule("legalities", "an object", REFUSE, "reader", "deck checks, f: searches", _is_object),
+        FieldRule("preview", "an object", REFUSE, "reader", "is:scryfallpreview searches", _is_object),
     ]
     for key, reads in (
         ("colors", "c: searches, the pages"),
@@ -215,6 +216,7 @@ def _rules() -> tuple[FieldRule, ...]:
     for key in ("mtgo_id", "mtgo_foil_id", "arena_id", "tcgplayer_id", "cardmarket_id", "tcgplayer_etched_id"):
         rules.append(FieldRule(key, _INT, REFUSE, "reader", "/cards/mtgo/{id} and the like, the printings", _is_int32))
     rules.append(FieldRule("edhrec_rank", _INT, REFUSE, "reader", "order=edhrec, edhrec: searches", _is_int32))
+    rules.append(FieldRule("penny_rank", _INT, REFUSE, "reader", "order=penny searches", _is_int32))
     for key in ("reserved", "digital", "promo", "foil", "nonfoil", "game_changer"):
         rules.append(FieldRule(key, _TRUE_FALSE, REFUSE, "reader", "the printings, the objects", _is_bool))
     for key, reads in (

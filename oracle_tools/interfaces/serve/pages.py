@@ -65,6 +65,7 @@ _LABELS = {
     "set": "Set / number",
     "cmc": "Mana value",
     "edhrec": "EDHREC rank",
+    "penny": "Penny Dreadful rank",
     "usd": "Price: USD",
     "eur": "Price: EUR",
     "tix": "Price: TIX",
