@@ -1096,10 +1096,6 @@ _PREFER_SQL = {
     "notuniversesbeyond": "coalesce(p.security_stamp = 'triangle', false)",
 }
 PREFER = tuple(_PREFER_SQL)
-ORDERS = (
-    "name", "cmc", "power", "toughness", "set", "released", "rarity", "color", "edhrec", "penny", "artist", "usd", "eur",
-    "tix",
-)  # fmt: skip
 DIRECTIONS = ("auto", "asc", "desc")
 #: Scryfall's default direction per order ('auto'), from its API reference (/docs/api/cards/search): released
 #: "Newest → Oldest"; every other order ascends (rarity "Common → Mythic", power and toughness "null → highest",
@@ -1239,6 +1235,8 @@ _ORDER_SQL = {
     # Scryfall: "lowest known price: 0.01 → highest, null last"
     **_PRICE_COLUMNS,
 }
+#: The orders a search takes (order:X, the API's order=X), in the order --help and errors list them.
+ORDERS = tuple(_ORDER_SQL)
 #: The printing columns _OUTPUT shows and _ORDER_SQL sorts by (a printing-level search carries them from the printing
 #: it chooses; order=usd, eur, tix add their price).
 _SHOWN_PRINTING_COLUMNS = ("id", "lang", "set_code", "collector_number", "rarity", "released_at", "artist")
