@@ -1037,15 +1037,6 @@ REFUSED: tuple[Keyword, ...] = (
         "the printing's set group",
         refused="set groups are not in the bulk data",
     ),
-    Keyword(
-        "spellpower",
-        ("spellpower",),
-        "card",
-        NUMERIC_OPS,
-        "spellpower>2",
-        "spell power",
-        refused="not a Scryfall keyword we answer",
-    ),
 )
 
 #: Each refused keyword spelling -> why (docs/search.md lists them).
