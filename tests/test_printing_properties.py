@@ -51,6 +51,7 @@ EXPECTED: dict[str, Callable[[dict[str, Any]], bool]] = {
     "frame:extendedart": lambda o: "extendedart" in _effects(o),
     "frame:colorshifted": lambda o: "colorshifted" in _effects(o),
     "is:colorshifted": lambda o: "colorshifted" in _effects(o),
+    "is:showcase": lambda o: "showcase" in _effects(o),
     "is:fullart": lambda o: o.get("full_art") is True,
     "is:full": lambda o: o.get("full_art") is True,
     "is:booster": lambda o: o.get("booster") is True,

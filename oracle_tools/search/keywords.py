@@ -877,6 +877,14 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
         data="frame_effects",
     ),
     IsValue(
+        ("showcase",),
+        "printing",
+        "list_contains(p.frame_effects, 'showcase')",
+        reference="the showcase frame effect, a set's custom frame (Scryfall's frame_effects)",
+        unknown="p.frame_effects IS NULL",
+        data="frame_effects",
+    ),
+    IsValue(
         ("new",),
         "printing",
         "p.frame = '2015'",
