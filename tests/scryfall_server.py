@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import sys
 import threading
 import time
 from collections import deque
@@ -214,6 +215,15 @@ class _Bulk:
     content_encoding: str | None
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up (a test that stops a download, a retry that gives up) is no error of the server: without
+    this, socketserver prints the reset's traceback into the test run's output."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 class ScryfallServer:
     """Loopback Scryfall: bulk-data index + files, scriptable per path, recording requests."""
 
@@ -231,7 +241,7 @@ class ScryfallServer:
         self._scripts: dict[str, tuple[deque[Reply], bool]] = {}
         self._requests: list[RecordedRequest] = []
         self._bulk: dict[str, _Bulk] = {}
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd = _QuietServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
         for t in types:
