@@ -67,6 +67,7 @@ def sixty_card_list() -> Path:
         for deck in read_decklists_json_cache(REAL / "decks" / row["source"] / row["path"]):
             if deck.total("main") == 60:
                 path = OUT / "modern-60.txt"
+                OUT.mkdir(parents=True, exist_ok=True)  # a fresh clone given --db has no bench/out/ yet
                 path.write_text(render_arena(deck), encoding="utf-8")
                 return path
     raise SystemExit("no 60-card 2019 Modern list in ../shared/realdata/decks")
