@@ -954,3 +954,39 @@ def test_display_values_of_scryfalls_syntax_page_without_data_are_refused_naming
     term = query.split()[-1]
     assert str(refused.value).startswith(f"{term} is not supported (") and names in str(refused.value)
     assert refused.value.position == query.index(term)
+
+
+@pytest.mark.parametrize(
+    ("query", "term"),
+    [
+        ("t:goblin -prefer:oldest", "prefer:oldest"),
+        ("t:goblin -order:cmc", "order:cmc"),
+        ("t:goblin -(c:r unique:prints)", "unique:prints"),
+        ("t:goblin (order:penny or c:r)", "order:penny"),
+        ("t:goblin (c:r or include:extras)", "include:extras"),
+    ],
+)
+def test_a_display_option_negated_or_inside_or_is_refused_at_its_position(query: str, term: str) -> None:
+    """A display option orders or chooses printings; it matches no card. Negated, it filtered as `NOT true`
+    (`t:goblin -prefer:oldest` found no card); as one side of an OR, as `true` (every goblin)."""
+    from oracle_tools.search import SearchSyntaxError, compile
+
+    with pytest.raises(SearchSyntaxError) as refused:
+        compile(query)
+    assert str(refused.value).startswith(f"{term.split(':')[0]}: is a display option")
+    assert refused.value.position == query.index(term)
+    compile(query.replace("-", "").replace("(", "").replace(")", "").replace(" or ", " "))  # beside the others: fine
+
+
+@pytest.mark.parametrize("value", ["review", "spoiled"])
+def test_an_api_display_parameter_without_data_is_refused_as_the_same_query_keyword(value: str) -> None:
+    """The API's `order=review` says what `q=order:review` says (the data it needs is not in the bulk files),
+    not that the value is unknown."""
+    from oracle_tools.search import UnsupportedKeywordError, compile
+
+    with pytest.raises(UnsupportedKeywordError) as refused:
+        compile("t:goblin", order=value)
+    with pytest.raises(UnsupportedKeywordError) as written:
+        compile(f"t:goblin order:{value}")
+    assert str(refused.value).startswith(f"order={value} is not supported (")
+    assert str(refused.value).split(" (", 1)[1] == str(written.value).split(" (", 1)[1]

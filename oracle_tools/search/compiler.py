@@ -236,6 +236,7 @@ class _State:
     #: terms (as written) compiled as a constant instead: how the query answers with a term true, then false
     fixed: dict[str, str] = field(default_factory=dict)
     negations: int = 0  # how many negations the term being compiled is under
+    alternatives: int = 0  # how many ORs the term being compiled is under
 
     def set_code(self, term: Term, code: str, *, or_type: bool = False) -> None:
         """Note a set code for run() to check. A negated one is not: whether or not the code names a set, what it
@@ -1059,14 +1060,20 @@ def _nameable(term: Term, state: _State) -> str:
 def _expr(node: Node, state: _State) -> str:
     if isinstance(node, Term):
         if BY_NAME.get(node.keyword) is not None and BY_NAME[node.keyword].level == "display":
+            # a display option orders or picks the printings of the whole answer: negated or as one side of an
+            # OR it would filter as a constant (`-prefer:oldest` matched no card, `(order:penny or c:r)` every one)
+            if state.negations or state.alternatives:
+                raise _error(
+                    f"{node.keyword}: is a display option (it orders or chooses printings, it matches no card): it "
+                    "cannot be negated or inside OR; write it beside the search's other terms",
+                    state,
+                    node,
+                )
             return "true"
         if state.fixed and f"{node.keyword}{node.op}{node.value}" in state.fixed:
             return state.fixed[f"{node.keyword}{node.op}{node.value}"]
         return _leaf(node, state)
     if isinstance(node, Not):
-        kw = BY_NAME.get(node.child.keyword) if isinstance(node.child, Term) else None
-        if isinstance(node.child, Term) and kw is not None and not kw.negatable:
-            raise SearchSyntaxError(f"{node.child.keyword}: cannot be negated", state.query, node.position)
         state.negations += 1
         try:
             return f"(NOT {_expr(node.child, state)})"
@@ -1075,7 +1082,11 @@ def _expr(node: Node, state: _State) -> str:
     if isinstance(node, And):
         return "(" + " AND ".join(_expr(c, state) for c in node.children) + ")"
     if isinstance(node, Or):
-        return "(" + " OR ".join(_expr(c, state) for c in node.children) + ")"
+        state.alternatives += 1
+        try:
+            return "(" + " OR ".join(_expr(c, state) for c in node.children) + ")"
+        finally:
+            state.alternatives -= 1
     return "true"
 
 
@@ -1302,6 +1313,8 @@ def compile_query(
         ("order", order, ORDERS),
         ("direction", direction, DIRECTIONS),
     ):
+        if (name, value.lower()) in REFUSED_DISPLAY:  # as the same value written in the query is refused
+            raise UnsupportedKeywordError(f"{name}={value} is not supported ({REFUSED_DISPLAY[name, value.lower()]})")
         if value not in allowed:
             raise SearchSyntaxError(f"{name}={value!r}: use one of {', '.join(allowed)}")
     options = Options(unique=unique, order=order, direction=direction)

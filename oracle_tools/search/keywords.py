@@ -34,7 +34,6 @@ class Keyword:
     reference: str = ""  # the Comprehensive Rules rule or Scryfall page it follows
     refused: str = ""  # why this database cannot answer it: the one line a search naming it says
     regex: bool = False  # takes a /regular expression/ as its value (name:/^goblin/)
-    negatable: bool = True  # -keyword:value means something (a display option cannot be negated)
 
 
 KEYWORDS: tuple[Keyword, ...] = (
@@ -348,7 +347,6 @@ KEYWORDS: tuple[Keyword, ...] = (
         EQUALITY_OPS,
         "unique:prints",
         "cards (one row per card), prints (every printing), art (one per illustration: illustration_id, else the artist where the file has no illustration id)",
-        negatable=False,
     ),
     Keyword(
         "order",
@@ -358,11 +356,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "order:cmc",
         "name, cmc, power, toughness, set, released, rarity, color, edhrec, penny (Penny Dreadful rank, unranked "
         "last), artist, usd, eur, tix (lowest known price, no price last)",
-        negatable=False,
     ),
-    Keyword(
-        "direction", ("direction", "dir"), "display", EQUALITY_OPS, "direction:desc", "asc or desc", negatable=False
-    ),
+    Keyword("direction", ("direction", "dir"), "display", EQUALITY_OPS, "direction:desc", "asc or desc"),
     Keyword(
         "include",
         ("include",),
@@ -371,7 +366,6 @@ KEYWORDS: tuple[Keyword, ...] = (
         "include:extras",
         "show tokens, emblems, planes, schemes, vanguards, art cards (hidden by default)",
         reveals_extras=True,
-        negatable=False,
     ),
 )
 
