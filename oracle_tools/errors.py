@@ -122,7 +122,8 @@ class DatabaseOutdatedError(OracleToolsError):
         if built is not None and built > reads:
             line = (
                 f"{db_name} was built by a newer oracle-tools (schema {built}, this one reads {reads}); upgrade "
-                "oracle-tools, or rebuild it with this one's `oracle-tools ingest`"
+                "oracle-tools, or rebuild it with this one's `oracle-tools ingest --replace-anyway` (its change "
+                "history goes with it)"
             )
         else:
             found = f"schema {built}" if built is not None else "no schema version"

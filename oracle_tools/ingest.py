@@ -877,7 +877,9 @@ class Ingest:
                 Path(str(previous) + ".wal").unlink()
                 self.report.warnings.append(f"removed {previous}.wal, a write-ahead log that did not match it")
                 con.execute(f"ATTACH ? AS {PREVIOUS_CATALOG} (READ_ONLY)", [str(previous)])
-            if not card_files:
+            if self._newer_replaced(con):
+                previous = None  # asked for: built as into an empty place
+            elif not card_files:
                 self._check_cards_can_be_kept(con)
             try:  # how many cards the replaced database holds (for _check_not_shrunk)
                 self._previous_cards = (
@@ -1317,6 +1319,24 @@ class Ingest:
             rows = len(kept)
             self._note(source, rows, time.perf_counter() - started)
             bar.update(1)
+
+    def _newer_replaced(self, con: duckdb.DuckDBPyConnection) -> bool:
+        """Whether the database being replaced was built by a newer oracle-tools and is replaced without carrying
+        anything over (asked for with ``replace_anyway``): its history, rulings and set list are in a shape this
+        version cannot read. Without ``replace_anyway`` that is refused, and nothing is replaced."""
+        found = sqlfiles.schema_version_of(con, PREVIOUS_CATALOG)
+        if found is None or found <= schema_version.SCHEMA_VERSION:
+            return False
+        line = str(DatabaseOutdatedError(self.db_path.name, found, schema_version.SCHEMA_VERSION))
+        if not self.replace_anyway:
+            raise IngestError(
+                f"{line.split(';')[0]}: its change history, rulings and set list cannot be carried over by this "
+                "version; upgrade oracle-tools, or rerun with --replace-anyway to replace it with a new database "
+                "(its history goes with it). Nothing was replaced."
+            )
+        con.execute(f"DETACH {PREVIOUS_CATALOG}")
+        self.report.warnings.append(f"replaced {self.db_path}, built by a newer oracle-tools; its history is gone")
+        return True
 
     def _check_cards_can_be_kept(self, con: duckdb.DuckDBPyConnection) -> None:
         """An ingest without card files keeps the cards of the database it replaces: only one of this schema

@@ -78,8 +78,53 @@ def test_a_newer_database_is_one_line(built_with: Callable[[int | None], Path]) 
     result = CliRunner().invoke(main, ["resolve", "Fire // Ice", "--db", str(newer)])
     assert result.exit_code == 2 and result.stderr == (
         f"error: {newer.name} was built by a newer oracle-tools (schema {SCHEMA_VERSION + 1}, this one reads "
-        f"{SCHEMA_VERSION}); upgrade oracle-tools, or rebuild it with this one's `oracle-tools ingest`\n"
+        f"{SCHEMA_VERSION}); upgrade oracle-tools, or rebuild it with this one's `oracle-tools ingest "
+        "--replace-anyway` (its change history goes with it)\n"
     )
+
+
+def test_an_ingest_over_a_newer_database_refuses_unless_asked_to_replace_it(
+    built_with: Callable[[int | None], Path],
+) -> None:
+    """An ingest of card files carries the replaced database's history, rulings and set list over: a newer
+    version's may have columns this one does not know (its INSERT failed in DuckDB's words). Refused in one line,
+    nothing replaced; with --replace-anyway, as the refusal says, it is replaced and its history goes."""
+    newer = built_with(SCHEMA_VERSION + 1)
+    with duckdb.connect(str(newer)) as con:
+        con.execute("ALTER TABLE ingest_runs ADD COLUMN written_by_a_later_version VARCHAR")
+    before = newer.read_bytes()
+    result = CliRunner().invoke(main, ["ingest", "--sample", "--db", str(newer), "--no-progress"])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"error: {newer.name} was built by a newer oracle-tools (schema {SCHEMA_VERSION + 1}, this one reads "
+        f"{SCHEMA_VERSION}): its change history, rulings and set list cannot be carried over by this version; "
+        "upgrade oracle-tools, or rerun with --replace-anyway to replace it with a new database (its history goes "
+        "with it). Nothing was replaced.\n"
+    )
+    assert newer.read_bytes() == before
+    result = CliRunner().invoke(main, ["ingest", "--sample", "--db", str(newer), "--no-progress", "--replace-anyway"])
+    assert result.exit_code == 0, result.output
+    assert f"replaced {newer}, built by a newer oracle-tools; its history is gone" in result.stderr
+    with OracleDB(newer) as db:
+        assert sqlfiles.schema_version_of(db.con) == SCHEMA_VERSION
+        assert db.con.execute("SELECT count(DISTINCT run_id) FROM ingest_runs").fetchall() == [(1,)]
+        assert db.resolve("Fire // Ice").ok
+
+
+def test_a_duckdb_file_of_no_oracle_tools_is_said_to_be_none(tmp_path: Path) -> None:
+    """A DuckDB database with neither a schema version nor a cards table was built by no oracle-tools: it was called
+    "built by an older oracle-tools", whose advice (rebuild it) then failed."""
+    other = tmp_path / "sales.duckdb"
+    with duckdb.connect(str(other)) as con:
+        con.execute("CREATE TABLE sales (id INTEGER)")
+    for argv in (["resolve", "Fire // Ice"], ["info"], ["sql", "SELECT 1"]):
+        result = CliRunner().invoke(main, [*argv, "--db", str(other)])
+        assert (result.exit_code, result.stdout) == (2, ""), argv
+        assert result.stderr == (
+            f"error: --db {other}: is a DuckDB database but no oracle-tools one (it has no cards table); give --db "
+            "an oracle-tools database such as data/oracle.duckdb, or build one at a new path with `oracle-tools "
+            "ingest`\n"
+        ), argv
 
 
 def test_a_server_whose_file_becomes_older_answers_503_with_the_line(

@@ -273,9 +273,17 @@ def connect_read_only(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection
 
 
 def _check_version(con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str]) -> None:
-    """The one check of a database's schema version, as it is opened (closed when refused)."""
+    """The one check of a database's schema version, as it is opened (closed when refused). A DuckDB file with no
+    version and no ``cards`` table was built by no oracle-tools: that is said, not "an older oracle-tools"."""
     try:
-        schema_version.check(schema_version_of(con), Path(path).name)
+        found = schema_version_of(con)
+        if found is None and "cards" not in table_names(con):
+            raise NotADatabaseError(
+                f"--db {path}: is a DuckDB database but no oracle-tools one (it has no cards table); give --db an "
+                "oracle-tools database such as data/oracle.duckdb, or build one at a new path with `oracle-tools "
+                "ingest`"
+            )
+        schema_version.check(found, Path(path).name)
     except BaseException:
         con.close()
         raise
