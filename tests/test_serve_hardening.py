@@ -914,3 +914,43 @@ def test_refused_bodies_are_answered_within_their_addresses_budget(
             answer = _answer(sock, 30)
         error = _error_object(answer, 413, "payload_too_large")
         assert "5,000,000 bytes" in error["details"]
+
+
+def test_a_failure_to_open_that_is_not_the_files_is_tried_again(
+    sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reopen that failed for the process's own reason (too many open files, out of memory) answered 503 until the
+    file changed again: it is tried again after Store.RETRY_SECONDS. A file that cannot be opened (another schema
+    version, damaged) still waits for the file to change (tests/test_schema_version.py)."""
+    import asyncio
+
+    from oracle_tools.errors import OracleToolsError
+    from oracle_tools.interfaces.serve.generations import Generation, Store
+
+    served = tmp_path / "served.duckdb"
+    shutil.copy(sample_db_path, served)
+    store = Store(served, warm=False)
+    opened = store._open
+    failures = [OSError(24, "Too many open files")]
+
+    def open_once_failing() -> Generation:
+        if failures:
+            raise failures.pop()
+        return opened()
+
+    monkeypatch.setattr(store, "_open", open_once_failing)
+    monkeypatch.setattr(store, "RETRY_SECONDS", 0.0)
+    store.request_reload()  # as SIGHUP: the file itself is unchanged
+
+    async def two_requests() -> Generation:
+        with pytest.raises(OracleToolsError, match="Too many open files"):
+            await store.acquire()
+        generation = await store.acquire()
+        store.release()
+        return generation
+
+    generation = asyncio.run(two_requests())
+    try:
+        assert generation.number == 3 and generation.owner.resolve("Lightning Bolt").ok
+    finally:
+        generation.close()

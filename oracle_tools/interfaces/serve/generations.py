@@ -36,6 +36,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
@@ -416,6 +417,10 @@ class Generation:
 class Store:
     """The current generation, the count of requests using it, and the swap to a new file."""
 
+    #: how long after a failure to open that was not the file's (out of memory, too many open files) it is tried
+    #: again; a file that cannot be opened (another schema version, damaged) is tried again once it changes
+    RETRY_SECONDS = 5.0
+
     def __init__(self, path: Path, *, warm: bool = True, on_warm: Callable[[Generation], None] | None = None) -> None:
         self.path = Path(path)
         #: each generation builds every card object, the name index and the deck rules in the background at open
@@ -429,6 +434,8 @@ class Store:
         self.outdated: DatabaseOutdatedError | None = None
         #: the file that could not be opened: tried again once it changes, not at every request
         self.failed_identity: tuple[int, int, int, int] | None = None
+        #: when a failure that was not the file's (out of memory, too many open files) is tried again
+        self.retry_at: float | None = None
         self.active = 0
         self._reload_requested = False
         self._swap_task: asyncio.Task[None] | None = None
@@ -451,6 +458,8 @@ class Store:
 
     def _needs_swap(self) -> bool:
         if self._reload_requested:
+            return True
+        if self.retry_at is not None and time.monotonic() >= self.retry_at:
             return True
         identity = file_identity(self.path)
         if identity is None:  # between unlink and rename, or removed: keep answering from the open file
@@ -494,12 +503,14 @@ class Store:
                 self.open_error = None
                 self.outdated = None
                 self.failed_identity = None
+                self.retry_at = None
                 log.info("database %s reopened (generation %d)", self.path, self._number)
             except Exception as exc:  # a bad new file: answer 503 until it changes again
                 from oracle_tools.store.sqlfiles import damaged_database
 
                 self.generation = None
                 self.failed_identity = file_identity(self.path)
+                self.retry_at = None
                 damaged = damaged_database(exc, self.path)
                 if isinstance(exc, DatabaseOutdatedError):  # a database of another version: rebuild it
                     self.open_error, self.outdated = str(exc), exc
@@ -510,6 +521,8 @@ class Store:
                 else:
                     self.open_error = f"the database {self.path} could not be opened after it changed: {exc}"
                     log.error("%s", self.open_error)
+                    if not isinstance(exc, OracleToolsError):  # not the file's fault: tried again after a while
+                        self.retry_at = time.monotonic() + self.RETRY_SECONDS
             for hook in self.on_swap:
                 hook(self.generation)
         finally:
