@@ -307,20 +307,15 @@ class OracleDB:
 
     def frame(self, table: str, *, lazy: bool = False) -> pl.DataFrame | pl.LazyFrame:
         """A whole table or view as a Polars frame (``lazy=True`` for a LazyFrame)."""
-        if table not in self.tables() + self.views():
-            raise OracleToolsError(
-                f"no table or view named {table!r}; available: {', '.join(self.tables() + self.views())}"
-            )
+        available = self.tables()  # the views too
+        if table not in available:
+            raise OracleToolsError(f"no table or view named {table!r}; available: {', '.join(available)}")
         frame = sqlfiles.frame(self.con, f'SELECT * FROM "{table}"')  # name checked against the catalog above
         return frame.lazy() if lazy else frame
 
     def views(self) -> list[str]:
-        return [
-            v
-            for (v,) in self.con.execute(
-                "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' ORDER BY 1"
-            ).fetchall()
-        ]
+        tables = set(sqlfiles.table_names(self.con))
+        return [name for name in sqlfiles.table_names(self.con, views=True) if name not in tables]
 
     def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
         """Run one read-only query (parameters bound, never pasted) on the sandboxed :attr:`user_con` and

@@ -26,6 +26,17 @@ def test_views_exist_in_the_database_file(sample_db: OracleDB) -> None:
         assert sample_db.sql(f'SELECT count(*) AS n FROM "{view}"')["n"][0] > 0
 
 
+def test_an_unknown_frame_lists_every_table_and_view_once(sample_db: OracleDB) -> None:
+    """`tables()` lists the views too: the message listed each view twice (tables, then views again)."""
+    from oracle_tools.errors import OracleToolsError
+
+    with pytest.raises(OracleToolsError) as unknown:
+        sample_db.frame("nope")
+    listed = str(unknown.value).split("available: ", 1)[1].split(", ")
+    assert sorted(listed) == sorted(set(listed)) == sorted(sample_db.tables())
+    assert set(VIEWS) <= set(sample_db.views()) <= set(listed) and "cards" not in sample_db.views()
+
+
 def test_token_creators_only_with_token_specs(sample_db: OracleDB) -> None:
     has_specs = "token_specs" in sample_db.tables()
     assert ("token_creators" in sample_db.views()) == has_specs

@@ -9,7 +9,7 @@ A row whose ``params`` is a tuple has its three doors made from it: ``GET`` on i
 parameters, or path parameters its path names), a command (a ``name`` param is its argument, others options) and
 a tool (the params as arguments), each answering ``OracleDB.<method>(**params)`` as the same JSON. Adding such an
 answer takes its method in ``db.py``, its row here and its section in the docs (docs/architecture.md, "A new
-answer with HTTP, CLI and MCP doors"). A row whose ``params`` is None names its hand-written doors: the route's
+route with CLI and MCP doors"). A row whose ``params`` is None names its hand-written doors: the route's
 ``endpoint`` in ``serve/`` (``module.function``), the command in the ``oracle-tools`` group and the tool, a method
 of ``mcp_server.Tools`` of the tool's name.
 
@@ -228,12 +228,4 @@ ANSWERS: tuple[Answer, ...] = (
 )
 
 
-def by_name(name: str) -> Answer:
-    """The row of the answer ``name``."""
-    for answer in ANSWERS:
-        if answer.name == name:
-            return answer
-    raise KeyError(name)
-
-
-__all__ = ["ANSWERS", "Answer", "Param", "ParamKind", "Route", "by_name"]
+__all__ = ["ANSWERS", "Answer", "Param", "ParamKind", "Route"]

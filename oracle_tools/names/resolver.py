@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from oracle_tools.names.kinds import SUGGESTED_VIAS, VIA_TIER, Status, Via
+from oracle_tools.names.kinds import FORMER, SUGGESTED_VIAS, VIA_TIER, Status, Via
 
 if TYPE_CHECKING:
     from oracle_tools.text.matching import NameMatcher
@@ -176,7 +176,7 @@ class NameResolver(ABC):
         found = self.lookup(text)
         if found is not None:
             # a former name answers the card, saying so: never silently as its current name
-            if found.via == "former":
+            if found.via == FORMER:
                 return replace(found, note=self.former_note(found.oracle_id))
             return self._noted(found)
         if fuzzy and (answer := self.fuzzy(text)) is not None:
