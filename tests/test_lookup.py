@@ -144,6 +144,29 @@ def test_index_reads_names_in_any_order_alike(
     assert ordered.resolve_many(with_a_null).equals(looked_up)
 
 
+def test_a_batch_whose_strings_share_a_hash_keeps_each_strings_own_answer(
+    sample_db: OracleDB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # resolve_many finds a batch's distinct strings and places each row's answer by a 64-bit hash of the string;
+    # two strings of one hash must still get each its own answer (found and answered by the strings themselves)
+    every = sorted(n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names").fetchall())
+    texts = [v for n in every for v in variants(n)] + ["Jace,the Mind Sculptor", "no such card", ""]
+    batch = pl.Series("query", [*texts, None, *reversed(texts)], dtype=pl.String)
+    index_ = sample_db.name_index
+    expected = index_.resolve_many(batch)
+    assert set(expected.get_column("status").drop_nulls()) == {"ok", "ambiguous", "not_found"}
+    by_length = lambda strings: strings.str.len_bytes().cast(pl.UInt64)  # noqa: E731 -- many share one, some not
+    for collide in (by_length, lambda strings: pl.zeros(len(strings), pl.UInt64, eager=True)):
+        monkeypatch.setattr(index, "_hashed", collide)
+        assert index_.resolve_many(batch).equals(expected)
+        monkeypatch.setattr(index, "_JOINED_FROM", 0)  # a batch of many distinct strings: joined, the same
+        assert index_.resolve_many(batch).equals(expected)
+        monkeypatch.undo()
+    # the rows of a null and of the same string each time
+    assert expected.row(len(texts), named=True) == dict.fromkeys(expected.columns)
+    assert expected.head(len(texts)).equals(expected.tail(len(texts)).reverse())
+
+
 def test_point_fuzzy_and_misses_equal_index(sample_db: OracleDB) -> None:
     every = sorted(
         n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall()
