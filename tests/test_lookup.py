@@ -423,6 +423,9 @@ def test_point_queries_import_only_duckdbs_engine(sample_db_path: Path, tmp_path
     # lookup: point queries connect through its compiled core (store.sqlfiles.engine) and never import it.
     assert _imports_after(["resolve", "Lightning Bolt"], sample_db_path) == {"_duckdb"}
     assert _imports_after(["token", "Lightning Bolt"], sample_db_path) == {"_duckdb"}
+    # a predefined token (CR 111.10a) is looked up as a card's name too, for the note of a card of that name: a
+    # lookup only, not the "did you mean" of a miss (which imported rapidfuzz and built both matchers, ~70 ms)
+    assert _imports_after(["token", "Treasure"], sample_db_path) == {"_duckdb"}
     deck = tmp_path / "two-lines.txt"
     deck.write_text("4 Lightning Bolt\n4 Counterspell\n", encoding="utf-8")
     assert _imports_after(["deck", "check", str(deck), "--format", "modern"], sample_db_path) == {"_duckdb"}
