@@ -1,6 +1,6 @@
 """Where people err: misspelt names, answered beside rapidfuzz's extractOne, CPU time (the machine may be shared).
 
-    python bench/bench_misses.py [--db PATH] [--decks N]
+    python bench/bench_misses.py [--db PATH] [--batch-only]
 
 Builds (or reuses) the database of the real 2019 dump + the 2024 objects + the foreign printings (the ``full_db``
 test fixture's files), then prints, each figure beside its floor measured in the same run:
@@ -15,7 +15,8 @@ test fixture's files), then prints, each figure beside its floor measured in the
     runs it, and warm as the server does; floor: 1,000 extractOne calls. Target <= 0.5x.
   * the first ``check_decks`` pass over every real decklist file beside the second pass (CPU). Target <= 2x.
   * ``resolve_many`` of 1,000,000 decklist names beside a bare Polars left join of them on the names table, and
-    on one row per name of it (a stricter floor). Target >= 0.9x the join's speed.
+    on one row per name of it (a stricter floor). Target: >= 1.0x the join's speed on the names table (not slower
+    than the join), >= 0.9x on one row per name. ``--batch-only`` measures this one alone (a few seconds).
 
 Runs on any tree of the project (only ``OracleDB`` calls every version has), so the tree before a change and the
 tree after it can be measured one after the other: ``<other venv>/bin/python bench/bench_misses.py --db OTHER``.
@@ -24,6 +25,7 @@ tree after it can be measured one after the other: ``<other venv>/bin/python ben
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import statistics
@@ -85,12 +87,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", type=Path, default=Path("/tmp/oracle-tools-bench-names.duckdb"))
     parser.add_argument("--seed", type=int, default=35)
+    parser.add_argument("--batch-only", action="store_true", help="only resolve_many of 1M names beside the join")
     args = parser.parse_args()
     if not args.db.exists():
         OracleDB.ingest_files(args.db, [REAL / f for f in FILES])
     db = OracleDB(args.db)
     english = db.sql("SELECT name FROM name_suggestions ORDER BY key").get_column("name").to_list()
     typed = sorted(set(deck_names()))
+    if args.batch_only:
+        print(f"database: {args.db}; {len(typed):,} distinct decklist names")
+        batch_beside_join(db, typed)
+        return
     known = [n for n, s in zip(typed, db.resolve_many(typed).get_column("status").to_list()) if s == "ok"]
     rng = random.Random(args.seed)
     db.name_index  # noqa: B018 -- warm: the index exists before any timing
@@ -147,7 +154,12 @@ def main() -> None:
         f"{second_pass:8.2f} s    {first_pass / second_pass:5.2f}x  (<= 2x; {decks:,} decks)"
     )
     passes.close()
+    batch_beside_join(db, typed)
 
+
+def batch_beside_join(db: OracleDB, typed: list[str]) -> None:
+    """``resolve_many`` of 1,000,000 decklist names (``typed`` repeated), CPU, median of 5, beside a bare left join
+    of the same names on the names table and on one row per name of it, measured here."""
     column = pl.Series("query", (typed * (1_000_000 // len(typed) + 1))[:1_000_000])
     queries = pl.DataFrame({"query": column})
     table = db.frame("names")  # every column and row of the names table
@@ -155,17 +167,20 @@ def main() -> None:
     one_each = table.unique("name")  # stricter: one row per name
     db.resolve_many(column.head(1000))  # the index and its frames exist before the timing
 
-    def join(names: pl.DataFrame) -> float:
-        return statistics.median(
-            cpu(lambda: queries.join(names, left_on="query", right_on="name", how="left")) for _ in range(3)
-        )
-
-    ours = statistics.median(cpu(lambda: db.resolve_many(column)) for _ in range(3))
-    for label, names in (("the names table", table), ("one row per name of it", one_each)):
-        floor_s = join(names)
+    floors = {"the names table": (table, 1.0), "one row per name of it": (one_each, 0.9)}
+    runs: dict[str, list[float]] = {"ours": [], **{label: [] for label in floors}}
+    for _ in range(5):  # interleaved: a load that comes and goes weighs on each alike
+        runs["ours"].append(cpu(lambda: db.resolve_many(column)))
+        for label, (names, _target) in floors.items():
+            runs[label].append(
+                cpu(functools.partial(queries.join, names, left_on="query", right_on="name", how="left"))
+            )
+    ours = statistics.median(runs["ours"])
+    for label, (_names, target) in floors.items():
+        floor_s = statistics.median(runs[label])
         print(
             f"{'resolve_many of 1,000,000 decklist names, CPU':<58} {ours:8.3f} s    join  {floor_s:8.3f} s    "
-            f"{floor_s / ours:5.2f}x a bare left join's speed on {label} (>= 0.9x)"
+            f"{floor_s / ours:5.2f}x a bare left join's speed on {label} (>= {target}x)"
         )
     print(json.dumps({"machine": _machine()}))
 

@@ -144,6 +144,29 @@ def test_index_reads_names_in_any_order_alike(
     assert ordered.resolve_many(with_a_null).equals(looked_up)
 
 
+def test_a_batch_whose_strings_share_a_hash_keeps_each_strings_own_answer(
+    sample_db: OracleDB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # resolve_many finds a batch's distinct strings and places each row's answer by a 64-bit hash of the string;
+    # two strings of one hash must still get each its own answer (found and answered by the strings themselves)
+    every = sorted(n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names").fetchall())
+    texts = [v for n in every for v in variants(n)] + ["Jace,the Mind Sculptor", "no such card", ""]
+    batch = pl.Series("query", [*texts, None, *reversed(texts)], dtype=pl.String)
+    index_ = sample_db.name_index
+    expected = index_.resolve_many(batch)
+    assert set(expected.get_column("status").drop_nulls()) == {"ok", "ambiguous", "not_found"}
+    by_length = lambda strings: strings.str.len_bytes().cast(pl.UInt64)  # noqa: E731 -- many share one, some not
+    for collide in (by_length, lambda strings: pl.zeros(len(strings), pl.UInt64, eager=True)):
+        monkeypatch.setattr(index, "_hashed", collide)
+        assert index_.resolve_many(batch).equals(expected)
+        monkeypatch.setattr(index, "_JOINED_FROM", 0)  # a batch of many distinct strings: joined, the same
+        assert index_.resolve_many(batch).equals(expected)
+        monkeypatch.undo()
+    # the rows of a null and of the same string each time
+    assert expected.row(len(texts), named=True) == dict.fromkeys(expected.columns)
+    assert expected.head(len(texts)).equals(expected.tail(len(texts)).reverse())
+
+
 def test_point_fuzzy_and_misses_equal_index(sample_db: OracleDB) -> None:
     every = sorted(
         n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall()
@@ -400,6 +423,9 @@ def test_point_queries_import_only_duckdbs_engine(sample_db_path: Path, tmp_path
     # lookup: point queries connect through its compiled core (store.sqlfiles.engine) and never import it.
     assert _imports_after(["resolve", "Lightning Bolt"], sample_db_path) == {"_duckdb"}
     assert _imports_after(["token", "Lightning Bolt"], sample_db_path) == {"_duckdb"}
+    # a predefined token (CR 111.10a) is looked up as a card's name too, for the note of a card of that name: a
+    # lookup only, not the "did you mean" of a miss (which imported rapidfuzz and built both matchers, ~70 ms)
+    assert _imports_after(["token", "Treasure"], sample_db_path) == {"_duckdb"}
     deck = tmp_path / "two-lines.txt"
     deck.write_text("4 Lightning Bolt\n4 Counterspell\n", encoding="utf-8")
     assert _imports_after(["deck", "check", str(deck), "--format", "modern"], sample_db_path) == {"_duckdb"}

@@ -58,6 +58,11 @@ _COLUMNS = ("query", "status", "oracle_id", "name", "face", "face_index", "via",
 Row = tuple[str, str, str, int | None, Via, str | None]  # key, name, oracle_id, face_index, via, lang
 
 
+def _hashed(strings: pl.Series) -> pl.Series:
+    """A 64-bit hash of each string, the same for the same string in every batch (resolve_many places answers by it)."""
+    return strings.hash(0x7AC1E)
+
+
 class _Unsorted(Exception):
     """The rows of ``names`` came in another order than key, name."""
 
@@ -413,7 +418,22 @@ class NameIndex(NameResolver):
         ``_JOINED_FROM`` distinct strings is looked up in the dicts single lookups use, no 200k-row frame made.
         """
         series = texts if isinstance(texts, pl.Series) else pl.Series("query", list(texts), dtype=pl.String)
-        frame = pl.DataFrame({"query": series.alias("query").cast(pl.String)})
-        unique = frame.get_column("query").unique()
-        answers = self._looked_up(unique) if len(unique) < _JOINED_FROM else self._joined(unique)
-        return frame.join(answers, on="query", how="left", maintain_order="left")
+        column = series.alias("query").cast(pl.String)
+        frame = column.to_frame()
+        # The column's strings are hashed once, and its distinct strings found and each row's answer placed by their
+        # 64-bit hashes: hashing the strings twice (a unique, then a join of every row on the strings) was most of
+        # a batch's time. Two strings of one hash would share an answer: each row's answer is checked to be its own
+        # string's, and the batch resolved by the strings themselves if one is not.
+        hashes = _hashed(column)
+        answers = self._answers(column.gather(hashes.arg_unique()))
+        answers = answers.filter(pl.col("query").is_not_null())  # a null is no name: its row stays null, as a join's
+        keyed = _hashed(answers.get_column("query")).to_frame("hash").with_row_index("row")
+        rows = hashes.to_frame("hash").join(keyed, on="hash", how="left", maintain_order="left").get_column("row")
+        placed = answers[rows]
+        if placed.get_column("query").eq_missing(column).all():
+            return pl.concat([frame, placed.drop("query")], how="horizontal")
+        return frame.join(self._answers(column.unique()), on="query", how="left", maintain_order="left")
+
+    def _answers(self, unique: pl.Series) -> pl.DataFrame:
+        """The answer rows (:data:`_COLUMNS`) of the distinct strings ``unique``, in no particular order."""
+        return self._looked_up(unique) if len(unique) < _JOINED_FROM else self._joined(unique)

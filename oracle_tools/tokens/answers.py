@@ -126,7 +126,7 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameResolver, query: str) -> T
     row = keys.get(key) or keys.get(stripped)
     if row is not None:  # CR 111.10 before 111.11
         note = []
-        r = index.resolve(row["name"])
+        r = index.resolve(row["name"], suggest=0)  # only whether a card has the name: no "did you mean" computed
         if r.ok:
             note.append(
                 f"'{row['name']}' is also the name of {('a face of ' if r.face else 'the card ') + str(r.name)}; "
@@ -163,7 +163,7 @@ def lookup(con: duckdb.DuckDBPyConnection, index: NameResolver, query: str) -> T
         return effect_answer(query, effects, effective)
     r = index.resolve(text)
     if not r.ok and stripped != key:
-        r2 = index.resolve(re.sub(r"\s+[Tt]okens?$", "", text))
+        r2 = index.resolve(re.sub(r"\s+[Tt]okens?$", "", text), suggest=0)  # a miss's suggestions are r's
         r = r2 if r2.ok else r
     if r.ok:
         return _card_answer(con, query, r, effective)
