@@ -940,6 +940,8 @@ class OracleDB:
         # index is warm (many single lookups came first), the warm checker answers (the same answers).
         if self._built_name_index() is not None:
             checker: _decks.DeckChecker = self.deck_checker
+        elif (stored := self._names_file()) is not None:
+            checker = self._point_checker(stored)
         else:
             if self._point_names is None:
                 self._point_names = _point.PointNames(self.con)

@@ -194,7 +194,7 @@ class StoredNames(PointLookups):
         """The names of the database ``db_file`` (whose stamp is ``stamp`` when the caller has it open; else it is
         read now) from its names file, when that file was written for this very file by this schema version;
         else None."""
-        path = names_path(db_file)
+        path = names_path(os.path.realpath(db_file))  # an ingest through a symbolic link writes beside the real file
         try:
             if stamp is None:
                 stamp = file_stamp(db_file)
