@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from oracle_tools.errors import OracleToolsError
 from oracle_tools.names.face_notes import FaceNotes
 from oracle_tools.names.point import NameRow, PointLookups
 from oracle_tools.names.resolver import Resolution
@@ -223,7 +224,10 @@ class StoredNames(PointLookups):
 
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         with self._lock:
-            return self._con.execute(sql, params).fetchall()
+            try:
+                return self._con.execute(sql, params).fetchall()
+            except sqlite3.ProgrammingError:  # closed under a thread still answering (a server's old generation)
+                raise OracleToolsError("the database was closed (reopened after a re-ingest); retry") from None
 
     def _rows(self, keys: list[str]) -> list[NameRow]:
         rows: list[NameRow] = []
