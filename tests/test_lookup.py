@@ -296,20 +296,21 @@ def test_point_token_answers_equal_index(sample_db: OracleDB, strategy: str) -> 
 # -- deck check -----------------------------------------------------------------------------------------
 
 
-def _same_reports(db: OracleDB, decks: list, fmt: str) -> int:
+def _same_reports(db: OracleDB, decks: list, fmt: str, strategy: str = "point") -> int:
     full = db.deck_checker  # the warm checker the library keeps (DeckChecker over the name index; built once)
-    point = PointDeckChecker(db.con, PointNames(db.con))  # a fresh process's: new for each deck file
+    point = PointDeckChecker(db.con, point_lookups(db, strategy))  # a fresh process's: new for each deck file
     for deck in decks:
         assert point.check(deck, fmt).to_dict() == full.check(deck, fmt).to_dict(), deck.source
     return len(decks)
 
 
-def test_point_deck_checker_equals_full_checker_on_sample_decks(sample_db: OracleDB) -> None:
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_point_deck_checker_equals_full_checker_on_sample_decks(sample_db: OracleDB, strategy: str) -> None:
     checked = 0
     for path in sorted((sample_dir() / "decks").glob("*.json")):
         fmt = {"duel-commander": "duel"}.get(path.name.split("_")[1], path.name.split("_")[1])
-        checked += _same_reports(sample_db, read_decklists_json_cache(path), fmt)
-        checked += _same_reports(sample_db, read_decklists_json_cache(path), "commander")  # other rules, same cards
+        checked += _same_reports(sample_db, read_decklists_json_cache(path), fmt, strategy)
+        checked += _same_reports(sample_db, read_decklists_json_cache(path), "commander", strategy)  # other rules
     assert checked > 20
 
 
