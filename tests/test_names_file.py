@@ -212,3 +212,44 @@ def test_a_database_opened_after_a_reingest_does_not_answer_from_the_old_names_f
         assert isinstance(db._names(), PointNames)  # the old names file is not mixed with it
         assert [db.resolve(t).to_dict() for t in some] == first  # the sample again: the same answers
     assert StoredNames.open(path) is not None  # the new pair is consistent
+
+
+def _catches(pid: int, signum: int) -> bool:
+    """Whether the process ``pid`` has a handler of its own for ``signum`` (its SigCgt mask in /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return False
+
+
+def test_ctrl_c_while_resolve_imports_duckdb_after_all_is_one_line(sample_db_path: Path, tmp_path: Path) -> None:
+    """`resolve NAME` no longer imports DuckDB's core before the command (the names file answers without it); on a
+    database without a names file it imports it inside the command, with Ctrl-C held until the import is done:
+    a KeyboardInterrupt inside the core's initialisation aborted the process ("Critical nanobind error", -6).
+    Ctrl-C at any moment is one line and 130, or the whole answer."""
+    import signal
+
+    from processes import wait_for_cpu
+
+    db = tmp_path / "copy.duckdb"  # no names file beside it: the names come from the database, through DuckDB
+    shutil.copy(sample_db_path, db)
+    args = [sys.executable, "-m", "oracle_tools", "resolve", "Lightning Bolt", "--db", str(db)]
+    whole = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert whole.returncode == 0 and whole.stdout.startswith("Lightning Bolt"), whole.stderr
+    interrupted = 0
+    for moment in (0, 0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.12, 0.15) * 2:
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            while proc.poll() is None and not _catches(proc.pid, signal.SIGTERM):  # its first line has run
+                pass
+            wait_for_cpu(proc, moment)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        if proc.returncode == 130:
+            interrupted += 1
+            assert err in ("error: oracle-tools: interrupted\n", "error: resolve: interrupted\n"), (moment, err)
+        else:
+            assert (proc.returncode, out, err) == (0, whole.stdout, whole.stderr), (moment, proc.returncode, err)
+    assert interrupted
