@@ -153,9 +153,10 @@ class OracleDB:
 
     def _forget_answerers(self) -> None:
         """The objects that answer names (CR 201) and the questions built on them, each built on first need:
-        two strategies of the one ``resolve`` — SQL point queries for the first few single lookups, the warm
-        in-memory index after them or for batches (:meth:`_names` chooses) — and the choosers and deck
-        checkers over each."""
+        the strategies of the one ``resolve`` built here — SQL point queries for the first few single lookups, the
+        warm in-memory index after them or for batches (:meth:`_names` chooses; the names file, when the ingest
+        wrote a valid one, answers every single lookup instead of both: :meth:`_names_file`) — and the choosers and
+        deck checkers over each."""
         self._name_index: _index.NameIndex | None = None
         self._point_names: _point.PointNames | None = None
         self._single_lookups = 0
