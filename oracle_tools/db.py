@@ -40,10 +40,11 @@ if TYPE_CHECKING:
     from oracle_tools.names import point as _point
     from oracle_tools.names import resolver as _resolver
     from oracle_tools.names import same_name as _same_name
+    from oracle_tools.names import stored as _stored
     from oracle_tools.store import sqlfiles
     from oracle_tools.tokens import answers as _tokens
 else:  # imported on first use: `--help` imports none of them, a single lookup neither Polars nor rapidfuzz
-    duckdb, pl, _ingest, _index, _point, _same_name, sqlfiles = (
+    duckdb, pl, _ingest, _index, _point, _same_name, _stored, sqlfiles = (
         LazyModule(m)
         for m in (
             "duckdb",
@@ -52,6 +53,7 @@ else:  # imported on first use: `--help` imports none of them, a single lookup n
             "oracle_tools.names.index",
             "oracle_tools.names.point",
             "oracle_tools.names.same_name",
+            "oracle_tools.names.stored",
             "oracle_tools.store.sqlfiles",
         )
     )
@@ -117,6 +119,14 @@ def _bulk_file(file: str | os.PathLike[str] | BinaryIO) -> Path | BinaryIO:
     return file
 
 
+def _file_stamp(path: Path) -> tuple[int, int, int] | None:
+    """The stamp (names/stored.py) of the database file at ``path``, None when it cannot be read."""
+    try:
+        return _stored.file_stamp(path)
+    except OSError:
+        return None
+
+
 def default_db_path() -> Path:
     """``$ORACLE_TOOLS_DB``, else ``data/oracle.duckdb`` under the current directory."""
     return Path(os.environ.get("ORACLE_TOOLS_DB") or DEFAULT_DB)
@@ -132,6 +142,9 @@ class OracleDB:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self._con: duckdb.DuckDBPyConnection | None = None
+        self._con_stamp: tuple[int, int, int] | None = None  # the stamp of the file self._con reads (names.stored)
+        self._stored_names: _stored.StoredNames | None = None  # the names file's strategy (names/stored.py)
+        self._stored_looked = False  # whether it was looked for
         self._user_con: duckdb.DuckDBPyConnection | None = None
         #: The memory :attr:`user_con`'s queries may use (a DuckDB size; set before its first use).
         self.sql_memory_limit = sqlfiles.SANDBOX_MEMORY_LIMIT
@@ -140,9 +153,10 @@ class OracleDB:
 
     def _forget_answerers(self) -> None:
         """The objects that answer names (CR 201) and the questions built on them, each built on first need:
-        two strategies of the one ``resolve`` — SQL point queries for the first few single lookups, the warm
-        in-memory index after them or for batches (:meth:`_names` chooses) — and the choosers and deck
-        checkers over each."""
+        the strategies of the one ``resolve`` built here — SQL point queries for the first few single lookups, the
+        warm in-memory index after them or for batches (:meth:`_names` chooses; the names file, when the ingest
+        wrote a valid one, answers every single lookup instead of both: :meth:`_names_file`) — and the choosers and
+        deck checkers over each."""
         self._name_index: _index.NameIndex | None = None
         self._point_names: _point.PointNames | None = None
         self._single_lookups = 0
@@ -156,8 +170,31 @@ class OracleDB:
     def con(self) -> duckdb.DuckDBPyConnection:
         if self._con is None:
             self._check_exists()
-            self._con = sqlfiles.connect_read_only(self.path)
+            before = _file_stamp(self.path)
+            con = sqlfiles.connect_read_only(self.path)
+            after = _file_stamp(self.path)
+            self._con_stamp = before if before == after else None  # replaced while opening: which one is unknown
+            if self._stored_names is not None and (
+                self._con_stamp is None or not self._stored_names.stamp_is(self._con_stamp)
+            ):
+                # an ingest replaced the file since the names file was opened: names come from the database read
+                self._stored_names.close()
+                self._stored_names = None
+                self._forget_answerers()
+            self._con = con
         return self._con
+
+    def _names_file(self) -> _stored.StoredNames | None:
+        """The names file's strategy (names/stored.py), when the ingest wrote one for this very database file
+        (opened once: it answers for the file :attr:`con` reads, or would open now)."""
+        if not self._stored_looked:
+            with self._build_lock:
+                if not self._stored_looked:
+                    stamp = self._con_stamp if self._con is not None else None
+                    if self._con is None or stamp is not None:
+                        self._stored_names = _stored.StoredNames.open(self.path, stamp)
+                    self._stored_looked = True
+        return self._stored_names
 
     def _check_exists(self) -> None:
         if self.path.is_dir():
@@ -192,6 +229,9 @@ class OracleDB:
         if self._con is not None:
             self._con.close()
             self._con = None
+        if self._stored_names is not None:
+            self._stored_names.close()
+        self._stored_names, self._stored_looked = None, False
         self._forget_answerers()
 
     def on_connection(
@@ -615,10 +655,16 @@ class OracleDB:
     POINT_LOOKUPS = 32
 
     def _names(self) -> _resolver.NameResolver:
-        """The strategy that answers this single lookup — the one place it is chosen: the name index if built
-        (or once many single lookups came), else the point queries. Both give the same answers."""
+        """The strategy that answers this single lookup — the one place it is chosen: the name index if built;
+        else the names file the ingest wrote beside this database (names/stored.py: one SQLite probe a name, no
+        DuckDB) for every lookup; else without it the point queries for the first few, the index once many
+        single lookups came. All give the same answers."""
         self._single_lookups += 1
-        if self._built_name_index() is not None or not self._few_lookups():
+        if self._built_name_index() is not None:
+            return self.name_index
+        if (stored := self._names_file()) is not None:
+            return stored
+        if not self._few_lookups():
             return self.name_index
         if self._point_names is None:
             self._point_names = _point.PointNames(self.con)
@@ -890,6 +936,8 @@ class OracleDB:
         # index is warm (many single lookups came first), the warm checker answers (the same answers).
         if self._built_name_index() is not None:
             checker: _decks.DeckChecker = self.deck_checker
+        elif (stored := self._names_file()) is not None:
+            checker = self._point_checker(stored)
         else:
             if self._point_names is None:
                 self._point_names = _point.PointNames(self.con)
@@ -1130,6 +1178,9 @@ class _OnConnection(OracleDB):
     def _built_name_index(self) -> _index.NameIndex | None:
         return self._owner._built_name_index()
 
+    def _names_file(self) -> _stored.StoredNames | None:
+        return self._owner._names_file()  # one SQLite connection, shared (its reads are locked)
+
     @property
     def name_chooser(self) -> _choose.NameChooser:
         return self._owner.name_chooser  # reads the database while being built only
@@ -1154,7 +1205,8 @@ class _OnConnection(OracleDB):
         return self._owner.on_connection(con, user_cursor)
 
     def close(self) -> None:
-        """The connection is the caller's (a cursor it closes); the sandbox cursor is closed here."""
+        """The connection is the caller's (a cursor it closes); the sandbox cursor is closed here (the names file
+        is the owner's)."""
         if self._user_con is not None:
             self._user_con.close()
             self._user_con = None

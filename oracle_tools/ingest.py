@@ -37,6 +37,7 @@ import duckdb
 from tqdm import tqdm
 
 from oracle_tools.errors import DatabaseOutdatedError, IngestError, printable
+from oracle_tools.names import stored as stored_names
 from oracle_tools.scryfall import sets as _sets
 from oracle_tools.store import card_fields, object_limits, schema_version, scryfall_objects, sqlfiles, userfiles
 from oracle_tools.store.sqlfiles import PREVIOUS_CATALOG
@@ -651,7 +652,12 @@ class _IngestLock:
 
 def _remove(path: Path) -> None:
     """An ingest's temp database and DuckDB's files beside it (its log, the log's checkpoint marker, spills)."""
-    for leftover in (path, Path(str(path) + ".wal"), Path(str(path) + ".wal.checkpoint")):
+    for leftover in (
+        path,
+        Path(str(path) + ".wal"),
+        Path(str(path) + ".wal.checkpoint"),
+        stored_names.names_path(path),
+    ):
         leftover.unlink(missing_ok=True)
     shutil.rmtree(str(path) + ".spill", ignore_errors=True)
 
@@ -812,6 +818,7 @@ class Ingest:
                 con.execute("CHECKPOINT")
             finally:
                 con.close()
+            self._write_names_file(tmp)
             # A write-ahead log beside the old file belongs to it (no reader writes one; the lock keeps other
             # ingests out): applied to the new file it would make every reader fail, so it goes with the old
             # file, and goes first, so a reader never sees the new file beside it.
@@ -819,6 +826,8 @@ class Ingest:
                 raise Stopped(self._stop.received)
             self._stop.armed = False  # built and checked: a signal now no longer undoes the run
             Path(str(self.db_path) + ".wal").unlink(missing_ok=True)
+            # the names file first: beside the old database it is stale (its stamp is the new file's), never wrong
+            os.replace(stored_names.names_path(tmp), stored_names.names_path(self.db_path))
             os.replace(tmp, self.db_path)
         except BaseException as exc:
             _remove(tmp)
@@ -842,6 +851,11 @@ class Ingest:
             return self._run(sources, rules_file)
         self.report.seconds = time.perf_counter() - started
         return self.report
+
+    def _write_names_file(self, tmp: Path) -> None:
+        """The names file of the finished database ``tmp`` (``names.stored``: what ``resolve`` reads in a fresh
+        process without DuckDB), written beside it and stamped with it; the two are put in place together."""
+        stored_names.write(tmp, stored_names.names_path(tmp))
 
     # -- steps ---------------------------------------------------------------------------------
 

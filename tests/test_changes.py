@@ -20,6 +20,7 @@ import pytest
 from oracle_tools import OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.history import changes
+from oracle_tools.names.point import PointNames
 
 DUMP_2019 = "scryfall-default-cards-2019-10-per-set-dump.json.gz"
 FILE_2024 = "scryfall-search-2024-mh3-otj-fdn.json.gz"
@@ -286,6 +287,8 @@ def test_a_former_name_resolves_with_via_former_and_a_note(renamed: Path) -> Non
         assert db.resolve("meltdown").via == "former"  # folded like every name
         current = db.resolve("Molten Collapse")
         assert (current.via, current.note) == ("name", None)
+        assert db._names_file() is not None  # answered from the names file, its note written at ingest
+        assert PointNames(db.con).resolve("Meltdown") == old  # the database's point queries answer the same
         db.name_index  # the in-memory strategy answers the same  # noqa: B018
         assert db.name_index.resolve("Meltdown") == old
         report = db.changes_report()

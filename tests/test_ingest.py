@@ -661,7 +661,7 @@ def test_a_bulk_file_from_standard_input_or_a_pipe_is_ingested_under_the_name_gi
     with OracleDB(db) as opened:
         assert opened.sql("SELECT file FROM ingest_runs").rows() == [("standard input",)]
         assert opened.sql("SELECT DISTINCT source_file FROM printings").rows() == [("standard input",)]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["piped.duckdb"]  # no copy left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["piped.duckdb", "piped.duckdb.names.sqlite"]  # no copy left
     # what is not a bulk file is refused by its first bytes, naming the stream as given
     noise = subprocess.run(
         [*CLI, "ingest", "--bulk-file", "-", "--no-progress", "--db", str(db)],
@@ -731,10 +731,14 @@ def test_the_library_reads_the_streams_the_command_line_reads(tmp_path: Path) ->
 
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "bytes.duckdb",
+        "bytes.duckdb.names.sqlite",
         "cards.json.gz",
         "fifo.duckdb",
+        "fifo.duckdb.names.sqlite",
         "handle.duckdb",
+        "handle.duckdb.names.sqlite",
         "pipe.duckdb",
+        "pipe.duckdb.names.sqlite",
     ]  # no copy of a stream left
 
 

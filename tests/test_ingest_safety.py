@@ -21,6 +21,7 @@ import duckdb
 import pytest
 
 from oracle_tools.ingest import lock_path
+from oracle_tools.names.stored import StoredNames, names_path
 
 from processes import wait_for_cpu
 
@@ -188,7 +189,7 @@ def test_no_lock_file_stays_beside_the_database_and_a_stale_one_is_removed(db: P
         lock_path(db).write_text(stale, encoding="utf-8")
         done = _cli(*_ingest_small(small_files), "--db", str(db))
         assert done.returncode == 0, done.stderr
-        assert sorted(p.name for p in db.parent.iterdir()) == [db.name]
+        assert sorted(p.name for p in db.parent.iterdir()) == [db.name, names_path(db).name]  # and its names file
 
 
 def test_the_lock_still_excludes_when_its_holder_removes_the_file(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -420,6 +421,7 @@ def test_an_ingest_through_a_symlink_replaces_the_real_file_under_its_lock(
     assert link.is_symlink() and link.resolve() == db.resolve()
     assert _runs(db) == [*before, before[-1] + 1]
     assert sorted(p.name for p in link.parent.iterdir()) == ["via-link.duckdb"]  # no lock or temp file by the link
+    assert StoredNames.open(link) is not None  # the names file is the real file's, beside it
 
 
 def _ignore_sigint() -> None:
@@ -518,7 +520,8 @@ def test_a_signal_once_the_new_database_is_in_place_lets_the_ingest_finish(
     assert done.stderr == ""
     assert f"wrote {db} in " in done.stdout
     assert _runs(db) == [1, 2]  # the new database, with the run that wrote it
-    assert sorted(p.name for p in db.parent.iterdir()) == [db.name]
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name, names_path(db).name]
+    assert StoredNames.open(db) is not None  # and its names file, written for it
 
 
 def test_a_damaged_database_is_replaced_when_asked(db: Path, small_db_path: Path, small_files: list[Path]) -> None:
@@ -542,7 +545,7 @@ def test_a_damaged_database_is_replaced_when_asked(db: Path, small_db_path: Path
     assert replaced.returncode == 0, replaced.stderr
     assert f"warning: replaced {db}, which was damaged (IO Error: " in replaced.stderr
     assert _runs(db) == [1] and _cards(db) == _cards(small_db_path) > 100
-    assert sorted(p.name for p in db.parent.iterdir()) == [db.name]  # no lock file left either
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name, names_path(db).name]  # no lock file left either
 
 
 def _sample_cards(count: int) -> list[dict]:
@@ -721,7 +724,7 @@ def test_an_empty_file_at_db_becomes_the_new_database(tmp_path: Path, small_file
     assert done.returncode == 0, done.stderr
     assert "damaged" not in done.stderr
     assert _runs(empty) == [1] and _cards(empty) > 100
-    assert sorted(p.name for p in tmp_path.iterdir()) == [empty.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [empty.name, names_path(empty).name]
 
 
 def _state(pid: int) -> bytes:

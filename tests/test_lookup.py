@@ -28,8 +28,21 @@ from oracle_tools.decks.checker import DeckChecker, PointDeckChecker
 from oracle_tools.decks.decklist import read_decklists_json_cache
 from oracle_tools.ingest import sample_dir
 from oracle_tools.names import build, face_notes, index, resolver, suggestions
-from oracle_tools.names.point import PointNames
+from oracle_tools.names.point import PointLookups, PointNames
+from oracle_tools.names.stored import StoredNames
 from oracle_tools.text import matching
+
+#: The two strategies of point lookups: SQL on the database, and the names file the ingest writes beside it.
+STRATEGIES = ("point", "stored")
+
+
+def point_lookups(db: OracleDB, strategy: str) -> PointLookups:
+    """A new strategy of point lookups on ``db``: its SQL point queries, or its names file (names/stored.py)."""
+    if strategy == "point":
+        return PointNames(db.con)
+    stored = StoredNames.open(db.path)
+    assert stored is not None, f"the ingest wrote no valid names file beside {db.path}"
+    return stored
 
 
 def variants(name: str) -> list[str]:
@@ -67,7 +80,7 @@ def face_rows_read_once() -> Iterator[None]:
         face_notes._one_card = one_card
 
 
-def assert_same_resolution(db: OracleDB, point: PointNames, texts: list[str], *, fuzzy: bool = False) -> int:
+def assert_same_resolution(db: OracleDB, point: PointLookups, texts: list[str], *, fuzzy: bool = False) -> int:
     full = db.name_index
     for text in texts:
         expected = full.resolve(text, fuzzy=fuzzy).to_dict()
@@ -94,10 +107,11 @@ def test_persisted_keys_equal_the_point_query_key_for_every_name_and_variant(sam
 # -- resolve: exhaustive on the sample -------------------------------------------------------------
 
 
-def test_point_resolve_equals_index_for_every_sample_name_and_variant(sample_db: OracleDB) -> None:
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_point_resolve_equals_index_for_every_sample_name_and_variant(sample_db: OracleDB, strategy: str) -> None:
     every = sorted(n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names").fetchall())
     texts = list(dict.fromkeys(v for n in every for v in variants(n)))
-    batch = PointNames(sample_db.con)
+    batch = point_lookups(sample_db, strategy)
     batch.prefetch(texts)  # one query for all of them (what a decklist does); answers come from the rows
     with face_rows_read_once():
         checked = assert_same_resolution(sample_db, batch, texts)
@@ -105,7 +119,9 @@ def test_point_resolve_equals_index_for_every_sample_name_and_variant(sample_db:
     assert checked > 3 * len(every) > 0
     # one query per name (what `oracle-tools resolve NAME` does) answers the same: the rows it reads are the ones
     # the batch read above, so a random share of the texts (a few ms of DuckDB each) checks the queries
-    assert_same_resolution(sample_db, PointNames(sample_db.con), random.Random(201).sample(texts, 400))
+    assert_same_resolution(sample_db, point_lookups(sample_db, strategy), random.Random(201).sample(texts, 400))
+    if strategy == "stored":  # a probe costs microseconds: every text, one at a time
+        assert_same_resolution(sample_db, point_lookups(sample_db, strategy), texts)
 
 
 def test_index_reads_names_in_any_order_alike(
@@ -167,20 +183,23 @@ def test_a_batch_whose_strings_share_a_hash_keeps_each_strings_own_answer(
     assert expected.head(len(texts)).equals(expected.tail(len(texts)).reverse())
 
 
-def test_point_fuzzy_and_misses_equal_index(sample_db: OracleDB) -> None:
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_point_fuzzy_and_misses_equal_index(sample_db: OracleDB, strategy: str) -> None:
     every = sorted(
         n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall()
     )
     rng = random.Random(14)
     misses = [n[:-1] + "x" for n in rng.sample(every, 120)] + ["", " ", "zzzz qqqq", "Goblin", "Treasure token"]
-    point = PointNames(sample_db.con)
+    point = point_lookups(sample_db, strategy)
     assert_same_resolution(sample_db, point, misses)
     assert_same_resolution(sample_db, point, misses, fuzzy=True)
     assert any(point.resolve(m, fuzzy=True).via == "fuzzy" for m in misses)
 
 
-def test_point_classes_and_token_names_equal_index(sample_db: OracleDB) -> None:
-    full, point, one_by_one = sample_db.name_index, PointNames(sample_db.con), PointNames(sample_db.con)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_point_classes_and_token_names_equal_index(sample_db: OracleDB, strategy: str) -> None:
+    full = sample_db.name_index
+    point, one_by_one = point_lookups(sample_db, strategy), point_lookups(sample_db, strategy)
     english = [
         n
         for (n,) in sample_db.con.execute(
@@ -224,8 +243,17 @@ def test_suggest_many_equals_one_search_per_name(sample_db: OracleDB) -> None:
 # -- OracleDB switches from the point path to the index, answers unchanged -----------------------------
 
 
-def test_oracledb_uses_point_path_then_index(sample_db_path: Path) -> None:
-    db = OracleDB(sample_db_path)
+def without_names_file(db_path: Path, folder: Path) -> Path:
+    """A copy of the database ``db_path`` (a hard link) without its names file: names come from the database."""
+    import os
+
+    copy = folder / "copied.duckdb"
+    os.link(db_path, copy)
+    return copy
+
+
+def test_oracledb_uses_point_path_then_index(sample_db_path: Path, tmp_path: Path) -> None:
+    db = OracleDB(without_names_file(sample_db_path, tmp_path))
     try:
         texts = [n for (n,) in db.con.execute("SELECT DISTINCT name FROM names ORDER BY name LIMIT 80").fetchall()]
         first = [db.resolve(t).to_dict() for t in texts[: OracleDB.POINT_LOOKUPS]]
@@ -240,7 +268,8 @@ def test_oracledb_uses_point_path_then_index(sample_db_path: Path) -> None:
 # -- choose a card name (CR 201.4) -----------------------------------------------------------------
 
 
-def test_point_chooser_equals_full_chooser(sample_db: OracleDB) -> None:
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_point_chooser_equals_full_chooser(sample_db: OracleDB, strategy: str) -> None:
     faces = sorted(n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM faces").fetchall())
     multi = sorted(
         n for (n,) in sample_db.con.execute("SELECT DISTINCT name FROM faces WHERE role <> 'single'").fetchall()
@@ -250,7 +279,7 @@ def test_point_chooser_equals_full_chooser(sample_db: OracleDB) -> None:
         + random.Random(4).sample(faces, 100)
         + ["Fire // Ice", "fire/ice", "Very Cryptic Command", "Treasure", "Tarmogoyff", "Nope Nope"]
     )
-    point = PointNames(sample_db.con)
+    point = point_lookups(sample_db, strategy)
     # the names from one query, as a decklist reads them (the one-query-per-name path is compared with the
     # index by the resolve tests above): what is compared here is the chooser of each name's faces
     point.prefetch(texts + faces)
@@ -265,7 +294,8 @@ def test_point_chooser_equals_full_chooser(sample_db: OracleDB) -> None:
 # -- token NAME (CR 111) ---------------------------------------------------------------------------
 
 
-def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_point_token_answers_equal_index(sample_db: OracleDB, strategy: str) -> None:
     from oracle_tools.tokens import answers as tokens
 
     con = sample_db.con
@@ -276,7 +306,7 @@ def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
         [n for (n,) in con.execute("SELECT DISTINCT name FROM names WHERE via IN ('name', 'face')").fetchall()], 150
     )
     texts += ["Treasure", "treasure token", "Tarmogoyf", "Marit Lage", "Fire // Ice", "Goblin", "Nope Nope"]
-    point = PointNames(con)
+    point = point_lookups(sample_db, strategy)
     point.prefetch(texts)  # one query for every name (the resolve tests compare the one-per-name path)
     kinds = set()
     for text in dict.fromkeys(texts):
@@ -289,20 +319,21 @@ def test_point_token_answers_equal_index(sample_db: OracleDB) -> None:
 # -- deck check -----------------------------------------------------------------------------------------
 
 
-def _same_reports(db: OracleDB, decks: list, fmt: str) -> int:
+def _same_reports(db: OracleDB, decks: list, fmt: str, strategy: str = "point") -> int:
     full = db.deck_checker  # the warm checker the library keeps (DeckChecker over the name index; built once)
-    point = PointDeckChecker(db.con, PointNames(db.con))  # a fresh process's: new for each deck file
+    point = PointDeckChecker(db.con, point_lookups(db, strategy))  # a fresh process's: new for each deck file
     for deck in decks:
         assert point.check(deck, fmt).to_dict() == full.check(deck, fmt).to_dict(), deck.source
     return len(decks)
 
 
-def test_point_deck_checker_equals_full_checker_on_sample_decks(sample_db: OracleDB) -> None:
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_point_deck_checker_equals_full_checker_on_sample_decks(sample_db: OracleDB, strategy: str) -> None:
     checked = 0
     for path in sorted((sample_dir() / "decks").glob("*.json")):
         fmt = {"duel-commander": "duel"}.get(path.name.split("_")[1], path.name.split("_")[1])
-        checked += _same_reports(sample_db, read_decklists_json_cache(path), fmt)
-        checked += _same_reports(sample_db, read_decklists_json_cache(path), "commander")  # other rules, same cards
+        checked += _same_reports(sample_db, read_decklists_json_cache(path), fmt, strategy)
+        checked += _same_reports(sample_db, read_decklists_json_cache(path), "commander", strategy)  # other rules
     assert checked > 20
 
 
@@ -340,7 +371,8 @@ def test_check_deck_of_one_list_builds_no_index(sample_db_path: Path) -> None:
 
 
 @pytest.mark.realdata
-def test_point_resolve_equals_index_on_real_data(full_db: OracleDB, realdata: Path) -> None:
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_point_resolve_equals_index_on_real_data(full_db: OracleDB, realdata: Path, strategy: str) -> None:
     rng = random.Random(2019)
     rows = full_db.con.execute("SELECT DISTINCT name FROM names").fetchall()
     sample = [n for (n,) in rng.sample(rows, 1500)]
@@ -356,15 +388,15 @@ def test_point_resolve_equals_index_on_real_data(full_db: OracleDB, realdata: Pa
         "Ruzic, Booed but Victorious",
         "Lightning Bolt",
     ]
-    batch = PointNames(full_db.con)
+    batch = point_lookups(full_db, strategy)
     batch.prefetch(texts)  # every text from the rows of one query (a decklist's path)
     with face_rows_read_once():
         assert assert_same_resolution(full_db, batch, texts) > 5000
     # one query per text (a single `resolve`): the same code answers from its own rows; a random share and the
-    # named cases cost a query each (about 10 ms), so not all five thousand
-    one_by_one = rng.sample(texts, 300) + texts[-9:]
-    assert_same_resolution(full_db, PointNames(full_db.con), one_by_one)
-    assert_same_resolution(full_db, PointNames(full_db.con), texts[:150], fuzzy=True)
+    # named cases cost a query each (about 10 ms on DuckDB), so not all five thousand (all of them for the names file)
+    one_by_one = texts if strategy == "stored" else rng.sample(texts, 300) + texts[-9:]
+    assert_same_resolution(full_db, point_lookups(full_db, strategy), one_by_one)
+    assert_same_resolution(full_db, point_lookups(full_db, strategy), texts[:150], fuzzy=True)
 
 
 @pytest.mark.realdata
@@ -421,7 +453,7 @@ def test_help_imports_neither_duckdb_nor_polars(sample_db_path: Path) -> None:
 def test_point_queries_import_only_duckdbs_engine(sample_db_path: Path, tmp_path: Path) -> None:
     # The duckdb package's Python layer (relations, expressions) costs a fresh process more than the whole
     # lookup: point queries connect through its compiled core (store.sqlfiles.engine) and never import it.
-    assert _imports_after(["resolve", "Lightning Bolt"], sample_db_path) == {"_duckdb"}
+    assert _imports_after(["resolve", "Lightning Bolt"], without_names_file(sample_db_path, tmp_path)) == {"_duckdb"}
     assert _imports_after(["token", "Lightning Bolt"], sample_db_path) == {"_duckdb"}
     # a predefined token (CR 111.10a) is looked up as a card's name too, for the note of a card of that name: a
     # lookup only, not the "did you mean" of a miss (which imported rapidfuzz and built both matchers, ~70 ms)
@@ -468,12 +500,12 @@ def test_a_fresh_resolve_token_or_deck_check_imports_only_their_own_job(sample_d
     assert not rules_read
 
 
-def test_many_single_lookups_build_the_name_index_without_polars(sample_db_path: Path) -> None:
+def test_many_single_lookups_build_the_name_index_without_polars(sample_db_path: Path, tmp_path: Path) -> None:
     # A process resolving names one at a time past the point queries builds the in-memory index (dicts);
     # Polars (and DuckDB's Python layer) load with the first batch (resolve_many), not with the index
     code = (
         "import sys\nfrom oracle_tools import OracleDB\n"
-        f"db = OracleDB({str(sample_db_path)!r})\n"
+        f"db = OracleDB({str(without_names_file(sample_db_path, tmp_path))!r})\n"
         "names = [n for (n,) in db.con.execute('SELECT name FROM cards WHERE is_card ORDER BY name').fetchall()]\n"
         "answers = [db.resolve(n).ok for n in names[: db.POINT_LOOKUPS + 8]]\n"
         "print(all(answers), db._built_name_index() is not None, *sorted(m for m in ('polars', 'duckdb') "

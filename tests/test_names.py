@@ -15,10 +15,18 @@ from oracle_tools import OracleDB
 from oracle_tools.interfaces.cli import main
 from oracle_tools.names.build import normalize_expr
 from oracle_tools.names.index import normalize
+from oracle_tools.names.stored import StoredNames
 
 from fuzzing import examples
 
 # -- CR 201.2: a card's name is its English name, whatever the printed language ------------------
+
+
+def _stored_names(db: OracleDB) -> StoredNames:
+    """The names file the ingest wrote beside ``db`` (names/stored.py), the third strategy of the one resolve."""
+    stored = StoredNames.open(db.path)
+    assert stored is not None
+    return stored
 
 
 @pytest.mark.parametrize(
@@ -362,7 +370,7 @@ def test_a_full_name_beats_other_cards_face_names(tmp_path: Path) -> None:
     try:
         faced = db.sql("SELECT DISTINCT name FROM names WHERE via = 'face' AND name IN ('Sol Ring', 'Forest')")
         assert sorted(faced.get_column("name").to_list()) == ["Forest", "Sol Ring"]  # the data has the collision
-        for resolver in (PointNames(db.con), db.name_index):
+        for resolver in (PointNames(db.con), _stored_names(db), db.name_index):
             for name in ("Sol Ring", "Forest", "sol ring"):
                 answer = resolver.resolve(name)
                 assert (answer.status, answer.oracle_id) == ("ok", whole[name.title()]), (name, answer)
@@ -464,6 +472,7 @@ def test_a_lookup_strategy_must_implement_every_lookup() -> None:
     with pytest.raises(TypeError, match="abstract"):
         OnlyExactNames()  # type: ignore[abstract]
     assert not NameIndex.__abstractmethods__ and not PointNames.__abstractmethods__
+    assert not StoredNames.__abstractmethods__
 
 
 # -- names as pasted: a comma or period glued between two letters is a word break (CR 201.2) ---------------------
@@ -485,7 +494,7 @@ def test_a_glued_comma_is_a_word_break_through_every_door(sample_db: OracleDB, m
     from oracle_server import mcp_tool_json
 
     assert all(sample_db.resolve(name).name == name for name in set(GLUED.values()))
-    for resolver in (PointNames(sample_db.con), sample_db.name_index):
+    for resolver in (PointNames(sample_db.con), _stored_names(sample_db), sample_db.name_index):
         for typed, name in GLUED.items():
             r = resolver.resolve(typed)
             assert (r.status, r.name, r.via) == ("ok", name, "normalized"), (typed, type(resolver).__name__)
@@ -574,7 +583,7 @@ def test_a_blank_is_a_word_of_the_name_through_every_door(blank_db_path: Path) -
     typed = _blank_typings()
     with OracleDB(blank_db_path) as db:
         assert db.sql("SELECT count(*) FROM token_names WHERE name = 'Goblin'").item() > 0
-        for resolver in (PointNames(db.con), db.name_index):
+        for resolver in (PointNames(db.con), _stored_names(db), db.name_index):
             for text, name in typed.items():
                 r = resolver.resolve(text)
                 assert (r.status, r.name) == ("ok", name), (text, type(resolver).__name__, r)
@@ -615,7 +624,7 @@ def test_name_sticker_goblin_is_a_card_of_its_own_not_the_blank(blank_db_path: P
     sticker, blank = '"Name Sticker" Goblin', "_____ Goblin"
     typed = {sticker: sticker, "“Name Sticker” Goblin": sticker, "name sticker goblin": sticker, blank: blank}
     with OracleDB(blank_db_path) as db:
-        for resolver in (PointNames(db.con), db.name_index):
+        for resolver in (PointNames(db.con), _stored_names(db), db.name_index):
             ids = set()
             for text, name in typed.items():
                 r = resolver.resolve(text)

@@ -189,6 +189,11 @@ def _error_line(exc: BaseException, command: str) -> tuple[str, int]:
     ), 1
 
 
+def _command_word(ctx: click.Context) -> str | None:
+    """The subcommand a group's context is about to run (click keeps it in its protected arguments until then)."""
+    return next(iter(getattr(ctx, "_protected_args", ())), None)
+
+
 class OracleToolsGroup(click.Group):
     """The ``oracle-tools`` group: any exception of any command (also commands added later) becomes one
     ``error:`` line and a non-zero exit; the traceback shows only under ``--debug`` / ``ORACLE_TOOLS_DEBUG=1``.
@@ -260,14 +265,20 @@ class OracleToolsGroup(click.Group):
             sys.exit(1)
         sys.exit(0)
 
+    #: The commands that may answer without DuckDB (names/stored.py): its core is not imported before them.
+    _WITHOUT_DUCKDB = frozenset({"resolve"})
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             try:
-                with contextlib.suppress(ImportError):  # a DuckDB release without its compiled core
-                    # DuckDB's compiled core initialises while the program still exits at once on a signal: a Ctrl-C
-                    # inside that initialisation, raised as KeyboardInterrupt, aborted the process ("Critical
-                    # nanobind error", exit -6). --help and --version end before this and import nothing.
-                    import _duckdb  # noqa: F401
+                if _command_word(ctx) not in self._WITHOUT_DUCKDB:
+                    with contextlib.suppress(ImportError):  # a DuckDB release without its compiled core
+                        # DuckDB's compiled core initialises while the program still exits at once on a signal: a
+                        # Ctrl-C inside that initialisation, raised as KeyboardInterrupt, aborted the process
+                        # ("Critical nanobind error", exit -6). --help and --version end before this and import
+                        # nothing; `resolve` answers from the names file without DuckDB when it can (when it cannot,
+                        # store.sqlfiles.engine imports the core with the signals held).
+                        import _duckdb  # noqa: F401
                 handle_signals_as_usual()  # the program exited at once on a signal until now (interfaces/program.py)
                 return super().invoke(ctx)
             finally:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from oracle_tools.names.resolver import Resolution
 
-__all__ = ["FaceNotes", "back_face_note", "meld_result_note", "noted_cards"]
+__all__ = ["FaceNotes", "back_face_note", "meld_result_note", "noted_cards", "noted_rows"]
 
 _QUERY = """
 SELECT f.oracle_id, f.name, f.role, c.name AS card,
@@ -77,13 +77,28 @@ def back_face_note(front: str) -> str:
     return f"the back face of {front}: counted as {front} (CR 712.8a)"
 
 
-class FaceNotes:
-    """The meld results and double-faced back faces of one database (or of one card: ``oracle_id``), in one query."""
+def noted_rows(con: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
+    """Every face a note is about: (oracle_id, face name, role, card name, meld cards), what :class:`FaceNotes` is
+    made of (the names file stores them: ``names.stored``)."""
+    return con.execute(_QUERY).fetchall()
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, oracle_id: str | None = None) -> None:
+
+class FaceNotes:
+    """The meld results and double-faced back faces of one database (or of one card: ``oracle_id``), in one query
+    (or from ``rows``: :func:`noted_rows`' rows, of one card or all, read elsewhere)."""
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection | None,
+        oracle_id: str | None = None,
+        *,
+        rows: list[tuple[Any, ...]] | None = None,
+    ) -> None:
         self._meld: dict[str, tuple[str, ...]] = {}  # oracle_id of a meld result -> its meld cards
         self._back: dict[tuple[str, str], str] = {}  # (oracle_id, back face name) -> the front face's name
-        rows = con.execute(_QUERY).fetchall() if oracle_id is None else _one_card(con, oracle_id)
+        if rows is None:
+            assert con is not None
+            rows = noted_rows(con) if oracle_id is None else _one_card(con, oracle_id)
         for oracle_id, name, role, card, parts in rows:
             if role == "meld_result":
                 self._meld[oracle_id] = tuple(parts or ())

@@ -10,6 +10,8 @@ for a miss. The answers are :class:`~oracle_tools.names.index.NameIndex`'s, fiel
 
 from __future__ import annotations
 
+import threading
+from abc import abstractmethod
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -46,7 +48,7 @@ _CLASSES_SQL = "SELECT class_id, name FROM name_classes WHERE name IS NOT NULL A
 def _table_order(row: tuple[Any, ...]) -> tuple[Any, ...]:
     """The sort key of a ``names`` row in the table's order: key, name, oracle_id, via, lang (NULLs last, as DuckDB's
     ORDER BY puts them), with face_index NULLS FIRST."""
-    name, key, oracle_id, face_index, via, lang = row
+    name, key, oracle_id, face_index, via, lang = row[:6]
     return (
         *((v is None, v) for v in (key, name, oracle_id)),
         (face_index is not None, face_index),
@@ -67,82 +69,96 @@ class NameRow(NamedTuple):
     face_name: str | None
 
 
-class PointNames(NameResolver):
-    """The single-name half of :class:`~oracle_tools.names.index.NameIndex`, answered by point queries.
+#: How many strings' answers a point strategy keeps (a server resolves unbounded distinct strings): the oldest go
+#: first, and a string asked again is looked up again.
+ANSWERS_KEPT = 4096
+
+Answer = tuple[str, Any]  # ("exact" | "key", its rows) or ("miss", None)
+
+
+class PointLookups(NameResolver):
+    """The single-name half of :class:`~oracle_tools.names.index.NameIndex`, answered by point lookups on stored
+    rows: every decision of a lookup (which rows answer, in which order, the 201.3 classes) is made here once, over
+    a row source its subclass supplies — :class:`PointNames` (SQL on the database) or
+    :class:`~oracle_tools.names.stored.StoredNames` (the names file ingest writes beside it).
 
     Same methods and answers as the index for ``resolve``, ``interchangeable``, ``class_id``,
     ``suggest``, ``suggest_tokens`` and ``is_token_name``; :meth:`prefetch` answers a whole
-    decklist in one query. Answers are cached per instance.
+    decklist in one query. The last :data:`ANSWERS_KEPT` strings' answers are kept.
     """
 
-    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        self.con = con
-        self._answers: dict[str, tuple[str, Any]] = {}  # text -> ("exact" | "key", rows) or ("miss", None)
+    def __init__(self) -> None:
+        self._answers: dict[str, Answer] = {}
+        self._answers_lock = threading.Lock()
         self._classes: dict[str, tuple[tuple[str, ...], str | None]] = {}
         self._class_ids: dict[str, set[str]] | None = None  # name -> the ids of the classes it belongs to
         self._class_names: dict[str, set[str]] = {}  # class id -> its names
         self._matcher: NameMatcher | None = None
         self._token_matcher: NameMatcher | None = None
-        self._token_objects: set[str] | None = None
-        self._noted_cards: set[str] | None = None  # the cards that have a meld result or a back face
-        self._notes: dict[str, Any] = {}  # oracle_id -> its FaceNotes
+
+    # -- the row source -----------------------------------------------------------------------
+
+    @abstractmethod
+    def _rows(self, keys: list[str]) -> list[NameRow]:
+        """Every ``names`` row with one of ``keys`` (sorted), with its card's and face's English names."""
+
+    @abstractmethod
+    def _class_pairs(self) -> list[tuple[str, str]]:
+        """Every (class_id, name) of ``name_classes`` (both set)."""
+
+    @abstractmethod
+    def _card_matcher(self) -> NameMatcher: ...
+
+    @abstractmethod
+    def _made_token_matcher(self) -> NameMatcher: ...
 
     # -- resolving --------------------------------------------------------------------------
 
     def prefetch(self, texts: Iterable[str]) -> None:
         """Look up many strings in one query (a decklist); later :meth:`resolve` calls hit the cache."""
-        wanted = [t for t in dict.fromkeys(texts) if t not in self._answers]
+        self._fetch([t for t in dict.fromkeys(texts) if t not in self._answers])
+
+    def _fetch(self, wanted: list[str]) -> dict[str, Answer]:
+        """The answers of ``wanted`` from one read of the rows, kept."""
         if not wanted:
-            return
+            return {}
         keys = {t: normalize(t) for t in wanted}
         # the key a miss is read with again ('Jace,the Mind Sculptor'), asked in the same query
         spaced = {t: s for t in wanted if (s := spaced_keys(t))}
         asked = {*keys.values(), *(k for ks in spaced.values() for k in ks)}
-        matched = sorted(
-            self.con.execute(_MATCH_SQL, {"keys": sorted(asked)}).fetchall(),
-            key=_table_order,
-        )
-        oids = sorted({oid for _, _, oid, *_ in matched})
-        cards = (
-            {oid: name for oid, name, is_card in self.con.execute(_CARDS_SQL, {"oids": oids}).fetchall() if is_card}
-            if oids
-            else {}
-        )
-        face_oids = sorted({oid for _, _, oid, idx, *_ in matched if idx is not None})  # most names are no face's
-        faces = (
-            {(oid, idx): name for oid, idx, name in self.con.execute(_FACES_SQL, {"oids": face_oids}).fetchall()}
-            if face_oids
-            else {}
-        )
         by_name: dict[str, list[NameRow]] = {}
         by_key: dict[str, list[NameRow]] = {}
-        for row in matched:
-            name, key, oid, idx, via, lang = row
-            full = NameRow(
-                name, key, oid, idx, via, lang, cards[oid], faces.get((oid, idx)) if idx is not None else None
-            )
-            by_name.setdefault(name, []).append(full)
-            by_key.setdefault(key, []).append(full)
+        for row in sorted(self._rows(sorted(asked)), key=_table_order):
+            by_name.setdefault(row.name, []).append(row)
+            by_key.setdefault(row.key, []).append(row)
         english: set[str] = set()
+        found: dict[str, Answer] = {}
         for text in wanted:
             exact = by_name.get(text)
             if exact:
-                self._answers[text] = ("exact", exact)
+                found[text] = ("exact", exact)
             elif keys[text] in by_key:
-                self._answers[text] = ("key", by_key[keys[text]])
+                found[text] = ("key", by_key[keys[text]])
             elif hit := next((k for k in spaced.get(text, ()) if k in by_key), None):
-                self._answers[text] = ("key", by_key[hit])
+                found[text] = ("key", by_key[hit])
             else:
-                self._answers[text] = ("miss", None)
+                found[text] = ("miss", None)
                 continue
-            best = _best(self._answers[text][1])
+            best = _best(found[text][1])
             if best is not None:
                 english.add(best.face_name or best.card_name)
         self._load_classes(english)
+        with self._answers_lock:
+            self._answers.update(found)
+            while len(self._answers) > ANSWERS_KEPT:  # the oldest go first
+                del self._answers[next(iter(self._answers))]
+        return found
 
     def lookup(self, text: str) -> Resolution | None:
-        self.prefetch([text])
-        how, rows = self._answers[text]
+        answer = self._answers.get(text)
+        if answer is None:
+            answer = self._fetch([text])[text]
+        how, rows = answer
         return None if how == "miss" else self._answer(text, rows, normalized=how == "key")
 
     def _answer(self, text: str, rows: list[NameRow], normalized: bool) -> Resolution:
@@ -171,27 +187,6 @@ class PointNames(NameResolver):
             names=self.interchangeable(best.face_name or best.card_name),
         )
 
-    def face_note(self, found: Resolution) -> str | None:
-        from oracle_tools.names.face_notes import FaceNotes, noted_cards
-
-        oid = found.oracle_id
-        if not oid:
-            return None
-        if self._noted_cards is None:
-            # one scan of the faces' roles, not one query per name (a deck's names each asked about their faces
-            # cost it ~2 ms a name): most cards have no face a note is about
-            self._noted_cards = noted_cards(self.con)
-        if oid not in self._noted_cards:
-            return None
-        if oid not in self._notes:
-            self._notes[oid] = FaceNotes(self.con, oid)
-        return self._notes[oid].note(found)
-
-    def former_note(self, oracle_id: str | None) -> str | None:
-        from oracle_tools.history.changes import former_notes
-
-        return former_notes(self.con, [oracle_id]).get(oracle_id) if oracle_id else None
-
     # -- classes (CR 201.3) -------------------------------------------------------------------
 
     def _load_classes(self, names: Iterable[str]) -> None:
@@ -199,10 +194,12 @@ class PointNames(NameResolver):
         if not wanted:
             return
         if self._class_ids is None:
-            self._class_ids = {}
-            for class_id, name in self.con.execute(_CLASSES_SQL).fetchall():
-                self._class_ids.setdefault(name, set()).add(class_id)
-                self._class_names.setdefault(class_id, set()).add(name)
+            class_ids: dict[str, set[str]] = {}
+            class_names: dict[str, set[str]] = {}
+            for class_id, name in self._class_pairs():
+                class_ids.setdefault(name, set()).add(class_id)
+                class_names.setdefault(class_id, set()).add(name)
+            self._class_names, self._class_ids = class_names, class_ids  # whole before seen (threads)
         for name in wanted:
             ids = self._class_ids.get(name)
             if ids:
@@ -224,17 +221,78 @@ class PointNames(NameResolver):
 
     def matcher(self) -> NameMatcher:
         if self._matcher is None:
-            from oracle_tools.names import suggestions
-
-            self._matcher = suggestions.card_matcher(self.con)
+            self._matcher = self._card_matcher()
         return self._matcher
 
     def token_matcher(self) -> NameMatcher:
         if self._token_matcher is None:
-            from oracle_tools.names import suggestions
-
-            self._token_matcher = suggestions.token_matcher(self.con)
+            self._token_matcher = self._made_token_matcher()
         return self._token_matcher
+
+
+class PointNames(PointLookups):
+    """:class:`PointLookups` over SQL point queries on the database: one query on the ``names`` table (exact name or
+    folded ``key``: the keys are persisted at ingest) joined to ``cards``/``faces``."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        super().__init__()
+        self.con = con
+        self._token_objects: set[str] | None = None
+        self._noted_cards: set[str] | None = None  # the cards that have a meld result or a back face
+        self._notes: dict[str, Any] = {}  # oracle_id -> its FaceNotes
+
+    def _rows(self, keys: list[str]) -> list[NameRow]:
+        matched = self.con.execute(_MATCH_SQL, {"keys": keys}).fetchall()
+        oids = sorted({oid for _, _, oid, *_ in matched})
+        cards = (
+            {oid: name for oid, name, is_card in self.con.execute(_CARDS_SQL, {"oids": oids}).fetchall() if is_card}
+            if oids
+            else {}
+        )
+        face_oids = sorted({oid for _, _, oid, idx, *_ in matched if idx is not None})  # most names are no face's
+        faces = (
+            {(oid, idx): name for oid, idx, name in self.con.execute(_FACES_SQL, {"oids": face_oids}).fetchall()}
+            if face_oids
+            else {}
+        )
+        return [
+            NameRow(name, key, oid, idx, via, lang, cards[oid], faces.get((oid, idx)) if idx is not None else None)
+            for name, key, oid, idx, via, lang in matched
+        ]
+
+    def _class_pairs(self) -> list[tuple[str, str]]:
+        return self.con.execute(_CLASSES_SQL).fetchall()
+
+    def face_note(self, found: Resolution) -> str | None:
+        from oracle_tools.names.face_notes import FaceNotes, noted_cards
+
+        oid = found.oracle_id
+        if not oid:
+            return None
+        if self._noted_cards is None:
+            # one scan of the faces' roles, not one query per name (a deck's names each asked about their faces
+            # cost it ~2 ms a name): most cards have no face a note is about
+            self._noted_cards = noted_cards(self.con)
+        if oid not in self._noted_cards:
+            return None
+        if oid not in self._notes:
+            self._notes[oid] = FaceNotes(self.con, oid)
+        return self._notes[oid].note(found)
+
+    def former_note(self, oracle_id: str | None) -> str | None:
+        from oracle_tools.history.changes import former_notes
+
+        return former_notes(self.con, [oracle_id]).get(oracle_id) if oracle_id else None
+
+    def _card_matcher(self) -> NameMatcher:
+        from oracle_tools.names import suggestions
+
+        return suggestions.card_matcher(self.con)
+
+    def _made_token_matcher(self) -> NameMatcher:
+        from oracle_tools.names import suggestions
+
+        return suggestions.token_matcher(self.con)
 
     def _token_object_keys(self) -> set[str]:
         if self._token_objects is None:

@@ -1,11 +1,13 @@
-"""The one ``resolve`` (CR 201): what a string names, decided once over two lookup strategies.
+"""The one ``resolve`` (CR 201): what a string names, decided once over three lookup strategies.
 
 :class:`NameResolver` makes every decision about a string once — exact name, then its folded key
 (:func:`~oracle_tools.text.matching.normalize`), then with ``fuzzy`` Scryfall's word rule and a clear spelling
-correction (:class:`~oracle_tools.text.matching.NameMatcher`), then "did you mean" — over lookups that two
+correction (:class:`~oracle_tools.text.matching.NameMatcher`), then "did you mean" — over lookups that three
 strategies provide with the same answers: :class:`~oracle_tools.names.point.PointNames` (SQL point queries, for
-a fresh process that asks about a few names) and :class:`~oracle_tools.names.index.NameIndex` (every name in
-memory, for many calls). :class:`~oracle_tools.OracleDB` chooses between them in one place.
+a fresh process that asks about a few names), :class:`~oracle_tools.names.stored.StoredNames` (the same point
+lookups on the names file the ingest writes beside the database: no DuckDB) and
+:class:`~oracle_tools.names.index.NameIndex` (every name in memory, for many calls).
+:class:`~oracle_tools.OracleDB` chooses between them in one place.
 
 The answer types (:class:`Candidate`, :class:`Resolution`) and the ranking of kinds of names (``VIA_TIER``, from the
 one table of kinds of names, :mod:`oracle_tools.names.kinds`) live here, Polars-free, so the point path imports

@@ -68,17 +68,41 @@ def _read(
     return keys.split("\n"), json.loads(names), json.loads(printings)
 
 
+def suggestion_rows(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[str], list[int]]:
+    """(keys, names, printings) of ``name_suggestions`` in key order: what a card matcher is made of."""
+    return _read(con, "SELECT key, name, printings FROM name_suggestions")
+
+
+def word_index_row(con: duckdb.DuckDBPyConnection) -> tuple[object, ...] | None:
+    """The one row of ``name_word_index`` (None: none)."""
+    return next(iter(con.execute("SELECT * FROM name_word_index").fetchall()), None)  # read to its end
+
+
 def card_matcher(con: duckdb.DuckDBPyConnection) -> NameMatcher:
     """The matcher over the English card names, from the suggestions and word index ingest built."""
-    keys, names, printings = _read(con, "SELECT key, name, printings FROM name_suggestions")
+    return card_matcher_from(*suggestion_rows(con), word_index_row(con))
+
+
+def card_matcher_from(
+    keys: list[str], names: list[str], printings: list[int], index_row: tuple[object, ...] | None
+) -> NameMatcher:
+    """The card matcher from the rows of ``name_suggestions`` in key order and the one row of ``name_word_index``
+    (None: none), wherever they are stored (the database, or its names file: ``names.stored``)."""
     index = None
-    row = next(iter(con.execute("SELECT * FROM name_word_index").fetchall()), None)  # read to its end
-    if row is not None and len(row) == 6 and row[0] == len(keys):
-        index = WordIndex.from_blobs(*row[1:], lines=len(keys))
+    if index_row is not None and len(index_row) == 6 and index_row[0] == len(keys):
+        index = WordIndex.from_blobs(*index_row[1:], lines=len(keys))  # type: ignore[arg-type]
     return NameMatcher(keys, names, printings, index=index)
+
+
+#: The rows of ``token_suggestions`` a token matcher is made of, in its order.
+TOKEN_SUGGESTIONS_SQL = "SELECT key, name FROM token_suggestions ORDER BY name"
 
 
 def token_matcher(con: duckdb.DuckDBPyConnection) -> NameMatcher:
     """The matcher over token names (predefined, named by effects, Scryfall token objects), in name order."""
-    rows = con.execute("SELECT key, name FROM token_suggestions ORDER BY name").fetchall()
+    return token_matcher_from(con.execute(TOKEN_SUGGESTIONS_SQL).fetchall())
+
+
+def token_matcher_from(rows: list[tuple[str, str]]) -> NameMatcher:
+    """The token matcher from the rows (key, name) of :data:`TOKEN_SUGGESTIONS_SQL`, wherever they are stored."""
     return NameMatcher([k for k, _ in rows], [n for _, n in rows], spelling_cutoff=TOKEN_SPELLING_CUTOFF)

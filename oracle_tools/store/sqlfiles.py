@@ -156,6 +156,24 @@ def is_foreign_wal(exc: BaseException) -> bool:
     return "WAL does not match" in str(exc)
 
 
+def _import_without_signals(name: str) -> Any:
+    """``import name`` with Ctrl-C and SIGTERM held until it is done (on the main thread): a KeyboardInterrupt
+    raised inside DuckDB's compiled core while it initialises aborts the process ("Critical nanobind error", exit
+    -6); held, the signal is raised right after, as anywhere else. The CLI imports the core before its commands
+    for the same reason, except for ``resolve``, which a fresh process answers from the names file without it."""
+    import importlib
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        return importlib.import_module(name)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        return importlib.import_module(name)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def engine() -> Any:
     """DuckDB's engine: ``connect``, the connection class and the exception types.
 
@@ -171,10 +189,8 @@ def engine() -> Any:
     package = sys.modules.get("duckdb")
     if package is not None:
         return package
-    import importlib
-
     try:
-        core = importlib.import_module("_duckdb")
+        core = _import_without_signals("_duckdb")
     except ImportError:
         core = None
     if core is not None and all(hasattr(core, n) for n in ("connect", "Error", "DuckDBPyConnection")):

@@ -51,6 +51,8 @@ from oracle_tools.errors import DatabaseDamagedError, DatabaseOutdatedError, Ora
 if TYPE_CHECKING:
     import duckdb
 
+    from oracle_tools.names import stored as _stored
+
 log = logging.getLogger("oracle_tools.interfaces.serve")
 _Built = TypeVar("_Built")
 
@@ -191,6 +193,11 @@ class _GenerationDB(OracleDB):
         if self.closed:
             raise OracleToolsError("the database was closed (reopened after a re-ingest); retry")
         return super().user_con
+
+    def _names_file(self) -> _stored.StoredNames | None:
+        if self.closed:  # nor its names file (a new one would be the next file's)
+            raise OracleToolsError("the database was closed (reopened after a re-ingest); retry")
+        return super()._names_file()
 
 
 class Generation:

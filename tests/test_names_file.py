@@ -1,0 +1,255 @@
+"""The names file an ingest writes beside the database (oracle_tools/names/stored.py): a fresh process resolves names
+from it without DuckDB or Polars, with the answers of the database itself; a copied, touched, other-version or
+damaged one is never read (the database answers, the same); a failed ingest leaves the old pair as it was.
+
+That the names file's answers are the in-memory index's field for field, for every name of the sample and a sample
+of the real data (misses, fuzzy, faces, foreign, ambiguous, classes, tokens), is checked in tests/test_lookup.py
+(its ``stored`` strategy); former names in tests/test_changes.py.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from oracle_tools import OracleDB
+from oracle_tools.errors import IngestError
+from oracle_tools.names import stored
+from oracle_tools.names.point import ANSWERS_KEPT, PointNames
+from oracle_tools.names.stored import StoredNames, names_path
+from oracle_tools.store.schema_version import SCHEMA_VERSION
+
+#: Names of every kind the sample answers: a card, a split card typed with a slash (normalized), a face of a
+#: split / flip / double-faced / adventure card, a meld result (CR 712.4b) and a back face (712.8a) with their notes,
+#: a foreign printed name, a misspelling (suggestions), a fragment (ambiguous when fuzzy), a token name.
+TEXTS = [
+    "Lightning Bolt",
+    "fire/ice",
+    "Ice",
+    "Insectile Aberration",
+    "Brisela, Voice of Nightmares",
+    "Bonecrusher Giant",
+    "Stomp",
+    "Rayo",
+    "Foudre",
+    "Tarmogoyff",
+    "jace",
+    "Treasure",
+    "Nope Nope",
+]
+
+
+def _answers(db: OracleDB, texts: list[str]) -> list[dict]:
+    return [db.resolve(t).to_dict() for t in texts] + [db.resolve(t, fuzzy=True).to_dict() for t in texts]
+
+
+def _linked_pair(db_path: Path, folder: Path, name: str = "linked.duckdb") -> Path:
+    """``db_path`` and its names file as hard links in ``folder`` (the same inode: the names file stays valid)."""
+    linked = folder / name
+    os.link(db_path, linked)
+    os.link(names_path(db_path), names_path(linked))
+    return linked
+
+
+def test_the_ingest_writes_a_names_file_that_answers_every_lookup(sample_db_path: Path) -> None:
+    assert names_path(sample_db_path) == sample_db_path.with_name("sample.duckdb.names.sqlite")
+    assert StoredNames.open(sample_db_path) is not None
+    with OracleDB(sample_db_path) as db:
+        names = [n for (n,) in db.con.execute("SELECT DISTINCT name FROM names ORDER BY name LIMIT 80").fetchall()]
+        got = [db.resolve(t).to_dict() for t in names + TEXTS]
+        assert isinstance(db._names(), StoredNames)
+        assert db._name_index is None  # past OracleDB.POINT_LOOKUPS: the names file answers on, no index is built
+        assert got == [db.name_index.resolve(t).to_dict() for t in names + TEXTS]
+
+
+@pytest.mark.parametrize("how", ["missing", "copied", "touched", "other schema", "other format", "not sqlite"])
+def test_a_names_file_not_written_for_this_database_is_not_read(sample_db_path: Path, tmp_path: Path, how: str) -> None:
+    with OracleDB(sample_db_path) as db:
+        expected = _answers(db, TEXTS)
+    if how == "copied":  # a copy is another file (inode), even with its names file and times copied
+        path = tmp_path / "copy.duckdb"
+        shutil.copy2(sample_db_path, path)
+        shutil.copy2(names_path(sample_db_path), names_path(path))
+    elif how == "touched":  # a copy with a names file written for it, then its time changed (a hard link's would
+        path = tmp_path / "copy.duckdb"  # change the original's)
+        shutil.copy(sample_db_path, path)
+        stored.write(path, names_path(path))
+        assert StoredNames.open(path) is not None
+    else:
+        path = tmp_path / "linked.duckdb"
+        os.link(sample_db_path, path)
+        if how != "missing":
+            shutil.copy(names_path(sample_db_path), names_path(path))
+    if how == "touched":
+        os.utime(path, ns=(0, 0))
+    elif how in ("other schema", "other format"):
+        key, value = ("schema_version", SCHEMA_VERSION + 1) if how == "other schema" else ("format", stored.FORMAT + 1)
+        with sqlite3.connect(names_path(path)) as con:
+            con.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
+        con.close()
+    elif how == "not sqlite":
+        names_path(path).write_bytes(b"not a names file\n" * 100)
+    assert StoredNames.open(path) is None
+    with OracleDB(path) as db:
+        assert _answers(db, TEXTS) == expected
+        assert isinstance(db._names(), PointNames)  # the database's own names answered
+
+
+def test_a_fresh_process_resolves_without_duckdb_or_polars(sample_db_path: Path) -> None:
+    code = (
+        "import sys\nfrom oracle_tools import OracleDB\n"
+        f"db = OracleDB({str(sample_db_path)!r})\n"
+        f"answers = [db.resolve(t, fuzzy=f).status for t in {TEXTS!r} for f in (False, True)]\n"
+        "print(sorted(set(answers)), *sorted(m for m in ('duckdb', '_duckdb', 'polars', 'pyarrow') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["['ambiguous',", "'not_found',", "'ok']"], out
+    # the command too: `oracle-tools resolve NAME` (a hit with a note, a miss with suggestions)
+    for name in ("Insectile Aberration", "Tarmogoyff"):
+        cli = (
+            "import sys\nfrom oracle_tools.interfaces.cli import main\n"
+            f"try:\n    main(['--db', {str(sample_db_path)!r}, 'resolve', {name!r}], standalone_mode=False)\n"
+            "except SystemExit:\n    pass\n"
+            "print('LOADED:', *sorted(m for m in ('duckdb', '_duckdb', 'polars', 'pyarrow') if m in sys.modules))"
+        )
+        out = subprocess.run([sys.executable, "-c", cli], capture_output=True, text=True, check=True).stdout
+        assert out.rsplit("LOADED:", 1)[1].split() == [], out
+        assert "Delver of Secrets" in out or "Tarmogoyf" in out
+
+
+def test_threads_of_a_server_share_one_names_file(sample_db_path: Path) -> None:
+    texts = [t for t in TEXTS for _ in range(20)]
+    with OracleDB(sample_db_path) as db:
+        expected = [db.name_index.resolve(t).to_dict() for t in TEXTS]
+        db._name_index = None  # answered by the names file again (a server that never warmed the index)
+        got: dict[int, list[dict]] = {}
+
+        def work(number: int) -> None:
+            cursor = db.con.cursor()
+            view = db.on_connection(cursor)
+            assert view._names_file() is db._names_file() is not None  # one SQLite connection
+            got[number] = [view.resolve(t).to_dict() for t in texts]
+            cursor.close()
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert [got[n] for n in range(4)] == [[a for a in expected for _ in range(20)]] * 4
+
+
+def test_the_answers_kept_are_bounded(sample_db_path: Path) -> None:
+    names = StoredNames.open(sample_db_path)
+    assert names is not None
+    texts = [f"Lightning Bolt {n}" for n in range(ANSWERS_KEPT + 500)]  # a server's unbounded distinct strings
+    first = names.lookup("Lightning Bolt")
+    for text in texts:
+        names.lookup(text)
+    assert len(names._answers) <= ANSWERS_KEPT
+    assert names.lookup("Lightning Bolt") == first  # asked again after it was let go: the same answer
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_a_failed_ingest_keeps_the_old_pair(
+    sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _linked_pair(sample_db_path, tmp_path)
+    before = (stored.file_stamp(path), names_path(path).read_bytes())
+    with OracleDB(path) as db:
+        expected = _answers(db, TEXTS)
+
+    def full(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(stored, "_copy", full)  # the names file cannot be written: the ingest fails
+    with pytest.raises((OSError, IngestError)):
+        OracleDB.ingest_sample(path)
+    monkeypatch.undo()
+    assert (stored.file_stamp(path), names_path(path).read_bytes()) == before
+    assert _files(tmp_path) == ["linked.duckdb", "linked.duckdb.names.sqlite"]  # no temp file left
+    assert StoredNames.open(path) is not None
+    # stopped between the two renames: the new names file beside the old database is stale, never read
+    real = os.replace
+
+    def stop_before_the_database(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        if Path(dst) == path:
+            raise KeyboardInterrupt
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", stop_before_the_database)
+    with pytest.raises(KeyboardInterrupt):
+        OracleDB.ingest_sample(path)
+    monkeypatch.undo()
+    assert stored.file_stamp(path) == before[0]  # the old database
+    assert StoredNames.open(path) is None
+    with OracleDB(path) as db:
+        assert _answers(db, TEXTS) == expected
+        assert isinstance(db._names(), PointNames)
+
+
+def test_a_database_opened_after_a_reingest_does_not_answer_from_the_old_names_file(
+    sample_db_path: Path, tmp_path: Path
+) -> None:
+    path = _linked_pair(sample_db_path, tmp_path)
+    with OracleDB(path) as db:
+        some = random.Random(5).sample(TEXTS, 5)
+        first = [db.resolve(t).to_dict() for t in some]
+        assert isinstance(db._names(), StoredNames)
+        OracleDB.ingest_sample(path)  # a new pair replaces the one this object opened its names file from
+        assert db.con is not None  # the database opened now is the new file
+        assert isinstance(db._names(), PointNames)  # the old names file is not mixed with it
+        assert [db.resolve(t).to_dict() for t in some] == first  # the sample again: the same answers
+    assert StoredNames.open(path) is not None  # the new pair is consistent
+
+
+def _catches(pid: int, signum: int) -> bool:
+    """Whether the process ``pid`` has a handler of its own for ``signum`` (its SigCgt mask in /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return False
+
+
+def test_ctrl_c_while_resolve_imports_duckdb_after_all_is_one_line(sample_db_path: Path, tmp_path: Path) -> None:
+    """`resolve NAME` no longer imports DuckDB's core before the command (the names file answers without it); on a
+    database without a names file it imports it inside the command, with Ctrl-C held until the import is done:
+    a KeyboardInterrupt inside the core's initialisation aborted the process ("Critical nanobind error", -6).
+    Ctrl-C at any moment is one line and 130, or the whole answer."""
+    import signal
+
+    from processes import wait_for_cpu
+
+    db = tmp_path / "copy.duckdb"  # no names file beside it: the names come from the database, through DuckDB
+    shutil.copy(sample_db_path, db)
+    args = [sys.executable, "-m", "oracle_tools", "resolve", "Lightning Bolt", "--db", str(db)]
+    whole = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert whole.returncode == 0 and whole.stdout.startswith("Lightning Bolt"), whole.stderr
+    interrupted = 0
+    for moment in (0, 0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.12, 0.15) * 2:
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            while proc.poll() is None and not _catches(proc.pid, signal.SIGTERM):  # its first line has run
+                pass
+            wait_for_cpu(proc, moment)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        if proc.returncode == 130:
+            interrupted += 1
+            assert err in ("error: oracle-tools: interrupted\n", "error: resolve: interrupted\n"), (moment, err)
+        else:
+            assert (proc.returncode, out, err) == (0, whole.stdout, whole.stderr), (moment, proc.returncode, err)
+    assert interrupted
