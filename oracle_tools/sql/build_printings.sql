@@ -59,7 +59,63 @@ SELECT id, oid AS oracle_id, name, lang, "set" AS set_code, set_name, set_type, 
 FROM ingest_stage.main.stage_dedup
 -- What search reads of the card's other printings (oracle_tools/search/compiler.py), computed once here instead of
 -- in every query, over the few columns it needs (windows over the whole staged rows would sort all of them):
-JOIN (SELECT *,
+JOIN (
+-- new_X: no earlier printing of its card had its illustration, artist, rarity, frame, flavor text (in its
+-- language) or language: released on the first day the card had it (new:art, new:artist, new:rarity,
+-- new:frame, new:flavor, new:language). A printing without the value is not new. The first day of each value of
+-- each card is grouped and joined (keys NULL to NULL, as a window's partition holds them), not windowed: a window
+-- per value sorted every row once per value.
+WITH first_art AS (
+    SELECT oid, illustration_id, min(released_at) AS first_day FROM ingest_stage.main.stage_dedup GROUP BY ALL
+), first_artist AS (
+    SELECT oid, artist, min(released_at) AS first_day FROM ingest_stage.main.stage_dedup GROUP BY ALL
+), first_rarity AS (
+    SELECT oid, rarity, min(released_at) AS first_day FROM ingest_stage.main.stage_dedup GROUP BY ALL
+), first_frame AS (
+    SELECT oid, frame, min(released_at) AS first_day FROM ingest_stage.main.stage_dedup GROUP BY ALL
+), first_flavor AS (
+    SELECT oid, lang, flavor_text, min(released_at) AS first_day FROM ingest_stage.main.stage_dedup GROUP BY ALL
+), first_language AS (
+    SELECT oid, lang, min(released_at) AS first_day FROM ingest_stage.main.stage_dedup GROUP BY ALL
+), news AS (
+    -- only what the windows below read goes on: a window sorts every column it is given
+    SELECT s.id, s.oid, s.lang, s.games, s.digital, s.promo, s.set_type, s.released_at, s.collector_number, s."set",
+       coalesce(s.illustration_id IS NOT NULL AND s.released_at = fa.first_day, false) AS new_art,
+       coalesce(s.artist IS NOT NULL AND s.released_at = fb.first_day, false) AS new_artist,
+       coalesce(s.rarity IS NOT NULL AND s.released_at = fr.first_day, false) AS new_rarity,
+       coalesce(s.frame IS NOT NULL AND s.released_at = ff.first_day, false) AS new_frame,
+       coalesce(s.flavor_text IS NOT NULL AND s.released_at = fl.first_day, false) AS new_flavor,
+       coalesce(s.lang IS NOT NULL AND s.released_at = fg.first_day, false) AS new_language
+    FROM ingest_stage.main.stage_dedup s
+    LEFT JOIN first_art fa ON fa.oid IS NOT DISTINCT FROM s.oid AND fa.illustration_id IS NOT DISTINCT FROM s.illustration_id
+    LEFT JOIN first_artist fb ON fb.oid IS NOT DISTINCT FROM s.oid AND fb.artist IS NOT DISTINCT FROM s.artist
+    LEFT JOIN first_rarity fr ON fr.oid IS NOT DISTINCT FROM s.oid AND fr.rarity IS NOT DISTINCT FROM s.rarity
+    LEFT JOIN first_frame ff ON ff.oid IS NOT DISTINCT FROM s.oid AND ff.frame IS NOT DISTINCT FROM s.frame
+    LEFT JOIN first_flavor fl ON fl.oid IS NOT DISTINCT FROM s.oid AND fl.lang IS NOT DISTINCT FROM s.lang
+                             AND fl.flavor_text IS NOT DISTINCT FROM s.flavor_text
+    LEFT JOIN first_language fg ON fg.oid IS NOT DISTINCT FROM s.oid AND fg.lang IS NOT DISTINCT FROM s.lang
+), ranks AS (
+    SELECT id, oid AS card, coalesce(set_type = 'memorabilia', false) AS memorabilia,
+       new_art, new_artist, new_rarity, new_frame, new_flavor, new_language,
+       -- preference_rank, the printing's place in the order that chooses which printing stands for its card (1 = the card's preferred printing, sql/preferred_printings.sql): English
+       -- first, then available in paper, then not a promo, then not from a memorabilia set, then newest
+       -- released_at, then lowest collector number, then id so the choice is stable.
+       row_number() OVER (
+           PARTITION BY oid
+           ORDER BY (lang = 'en') DESC NULLS LAST,
+                    (list_contains(games, 'paper') OR (games IS NULL AND NOT coalesce(digital, false))) DESC NULLS LAST,
+                    coalesce(promo, false),
+                    coalesce(set_type = 'memorabilia', false),
+                    released_at DESC NULLS LAST,
+                    try_cast(regexp_extract(collector_number, '^[0-9]+') AS INTEGER) NULLS LAST,
+                    collector_number, id)::INTEGER AS preference_rank,
+       -- shown_language: the one row of each printing (set, collector number) a search without lang: reads, so a
+       -- query is judged on the object it shows (Scryfall's English card, not a foreign copy that lacks a field)
+       row_number() OVER (PARTITION BY "set", coalesce(collector_number, id)
+                          ORDER BY (lang = 'en') DESC, lang, id) = 1 AS shown_language
+    FROM news
+)
+SELECT *,
        -- new_X_pick: the printing a search for new:X (and card-level terms only) shows for its card: the smallest
        -- preference_rank among the printings such a search reads (no memorabilia, shown_language) with new_X
        -- (oracle_tools/search/compiler.py, _lone_new: the same choice as its grouping of every printing)
@@ -75,33 +131,4 @@ JOIN (SELECT *,
                                   OVER (PARTITION BY card), false) AS new_flavor_pick,
        coalesce(preference_rank = min(CASE WHEN new_language AND shown_language AND NOT memorabilia THEN preference_rank END)
                                   OVER (PARTITION BY card), false) AS new_language_pick
-FROM (SELECT id, oid AS card, coalesce(set_type = 'memorabilia', false) AS memorabilia,
-       -- preference_rank, the printing's place in the order that chooses which printing stands for its card (1 = the card's preferred printing, sql/preferred_printings.sql): English
-       -- first, then available in paper, then not a promo, then not from a memorabilia set, then newest
-       -- released_at, then lowest collector number, then id so the choice is stable.
-       row_number() OVER (
-           PARTITION BY oid
-           ORDER BY (lang = 'en') DESC NULLS LAST,
-                    (list_contains(games, 'paper') OR (games IS NULL AND NOT coalesce(digital, false))) DESC NULLS LAST,
-                    coalesce(promo, false),
-                    coalesce(set_type = 'memorabilia', false),
-                    released_at DESC NULLS LAST,
-                    try_cast(regexp_extract(collector_number, '^[0-9]+') AS INTEGER) NULLS LAST,
-                    collector_number, id)::INTEGER AS preference_rank,
-       -- new_X: no earlier printing of its card had its illustration, artist, rarity, frame, flavor text (in its
-       -- language) or language: released on the first day the card had it (new:art, new:artist, new:rarity,
-       -- new:frame, new:flavor, new:language). A printing without the value is not new.
-       coalesce(illustration_id IS NOT NULL
-                AND released_at = min(released_at) OVER (PARTITION BY oid, illustration_id), false) AS new_art,
-       coalesce(artist IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, artist), false) AS new_artist,
-       coalesce(rarity IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, rarity), false) AS new_rarity,
-       coalesce(frame IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, frame), false) AS new_frame,
-       coalesce(flavor_text IS NOT NULL
-                AND released_at = min(released_at) OVER (PARTITION BY oid, lang, flavor_text), false) AS new_flavor,
-       coalesce(lang IS NOT NULL AND released_at = min(released_at) OVER (PARTITION BY oid, lang), false) AS new_language,
-       -- shown_language: the one row of each printing (set, collector number) a search without lang: reads, so a
-       -- query is judged on the object it shows (Scryfall's English card, not a foreign copy that lacks a field)
-       row_number() OVER (PARTITION BY "set", coalesce(collector_number, id)
-                          ORDER BY (lang = 'en') DESC, lang, id) = 1 AS shown_language
-      FROM ingest_stage.main.stage_dedup)) ranked USING (id);
-
+FROM ranks) ranked USING (id);
