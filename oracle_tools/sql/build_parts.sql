@@ -16,8 +16,11 @@ WITH raw AS (
     LEFT JOIN named ON raw.ap.component <> 'token' AND named.name = raw.ap.name
                    AND named.type_line = raw.ap.type_line
 )
-SELECT oid AS oracle_id, component, part_name, any_value(part_type_line) AS part_type_line,
-       arg_max(part_id, part_oracle_id IS NOT NULL) AS part_id, max(part_oracle_id) AS part_oracle_id
+-- One printing per part: a linked one first, then the greatest id, so that two builds of the same files agree
+-- (ties were broken by DuckDB's order: 7-8 rows of the real database differed from one build to the next).
+SELECT oid AS oracle_id, component, part_name,
+       arg_max(part_type_line, (part_oracle_id IS NOT NULL, part_id)) AS part_type_line,
+       arg_max(part_id, (part_oracle_id IS NOT NULL, part_id)) AS part_id, max(part_oracle_id) AS part_oracle_id
 FROM resolved
 WHERE coalesce(part_oracle_id, '') <> oid
   AND NOT (part_oracle_id IS NULL AND part_name = (SELECT c.name FROM cards c WHERE c.oracle_id = resolved.oid))
