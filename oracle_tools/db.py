@@ -906,17 +906,21 @@ class OracleDB:
             )
 
         names = self._names()
-        if not self._has_deck_checker() and self._few_lookups():
-            # a few lists: rules and legalities of their cards only
-            return _decks.check_deck(self._point_checker(names), deck, format, commanders=commanders, limits=limits)
-        return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders, limits=limits)
+        if self._has_deck_checker():  # built already (a batch over the warm index, a server): every card's rules
+            return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders, limits=limits)
+        # the rules and legalities of the first list's cards only; from the second list on every card's, read once
+        # (never again when the name strategy changes: the checker keeps what it read)
+        return _decks.check_deck(self._point_checker(names), deck, format, commanders=commanders, limits=limits)
 
     def _point_checker(self, names: _resolver.NameResolver) -> _decks.PointDeckChecker:
-        """The deck checker that loads the rules of the cards it meets only, over the strategy ``names``."""
+        """The deck checker that loads the rules of the cards it meets only, over the strategy ``names``: one per
+        database, kept when the strategy changes."""
         from oracle_tools.decks import checker as _decks
 
-        if self._point_deck_checker is None or self._point_deck_checker.names is not names:
+        if self._point_deck_checker is None:
             self._point_deck_checker = _decks.PointDeckChecker(self.con, names)
+        elif self._point_deck_checker.names is not names:
+            self._point_deck_checker.use_names(names)
         return self._point_deck_checker
 
     def check_decks(

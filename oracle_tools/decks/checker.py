@@ -1367,25 +1367,42 @@ def _head(name: str) -> str:
 
 
 class PointDeckChecker(DeckChecker):
-    """A :class:`DeckChecker` that loads the rules and legalities of the cards of the decks it checks only (one
-    query each per deck), not those of the whole card pool: a fresh process checking one list."""
+    """A :class:`DeckChecker` that loads the rules and legalities of the cards of the first deck it checks only (one
+    query each), not those of the whole card pool: a fresh process checking one list. From the second deck on it
+    reads what a batch reads once: every card's facts (:class:`CardRulesTable`) and each format's legalities, whole,
+    so a deck checked after it costs what its names cost (bench/bench_peer.py (iii): 100 decks one at a time).
+
+    The name strategy may change under it (:meth:`use_names`: the point queries of a fresh process, then the warm
+    index): the strategies give the same answers, so what it has read and judged stays."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, names: NameResolver) -> None:
-        self._cards: dict[str, CardRules] = {}  # the cards loaded so far (self.cards)
+        self._cards: dict[str, CardRules] = {}  # the cards loaded so far (self.cards), until every card's are read
         super().__init__(con, names, cards=self._cards)
         self._looked_up: set[str] = set()  # the names whose cards are loaded (or that name none)
         self._checked = 0  # decks checked so far
         self._whole: set[str] = set()  # the formats whose legalities are read for every card
+        self._all_cards = False  # every card's rules are held (self.cards is a CardRulesTable)
+
+    def use_names(self, names: NameResolver) -> None:
+        """Read names with ``names`` from now on (the same answers as the strategy before it)."""
+        self._names = names
 
     def check(self, deck: Decklist, fmt: str | FormatRules, *, commanders: Iterable[str] | None = None) -> DeckReport:
         self._checked += 1
         if self._checked == 2:
-            # A second deck: each format's legalities are read whole (one scan, ~15 ms), not again for the cards of
+            # A second deck: each format's legalities are read whole (one scan, ~10 ms), not again for the cards of
             # every later deck (a scan of the whole table each time: the legalities have no index by card)
             for key in list(self._legal):
                 self._legal[key] = dict(self._format_statuses(key))
         texts = [e.name for e in deck.entries if e.section != "maybeboard"] + list(commanders or ())
-        self._load_names(self._unseen(texts))  # one query for the whole list
+        todo = [t for t in self._unseen(texts) if t not in self._looked_up]
+        if todo and self._checked > 1 and not self._all_cards:
+            # A second deck with names not met yet (not a batch: prefetch() read all of its names): every card's
+            # rules are read, in one read of the cards and one of their faces, and made per card when a deck first
+            # names it; a query of a deck's cards by oracle_id scans both tables again for every deck
+            self.cards = CardRulesTable(self._con)
+            self._all_cards = True
+        self._load_names(todo)  # one query for the whole list
         return super().check(deck, fmt, commanders=commanders)
 
     def prefetch(self, names: Iterable[str]) -> None:
@@ -1400,11 +1417,14 @@ class PointDeckChecker(DeckChecker):
         if not texts:
             return
         self._names.prefetch(texts)
-        self.load([r.oracle_id for t in texts if (r := self._names.lookup(t)) is not None and r.oracle_id])
+        if not self._all_cards:
+            self.load([r.oracle_id for t in texts if (r := self._names.lookup(t)) is not None and r.oracle_id])
         self._looked_up.update(texts)
 
     def load(self, oids: Sequence[str]) -> None:
-        """Rules and (already used formats') legalities of these cards."""
+        """Rules and (already used formats') legalities of these cards (every card's are held once read whole)."""
+        if self._all_cards:
+            return
         new = sorted({oid for oid in oids if oid not in self.cards})
         if not new:
             return
@@ -1419,7 +1439,7 @@ class PointDeckChecker(DeckChecker):
                 self._legal[fmt][oracle_id] = status
 
     def _format_statuses(self, fmt: str) -> list[tuple[str, str]]:
-        if self._checked > 1:  # every card's (see check)
+        if self._checked > 1:  # every card's (see _read_whole)
             self._whole.add(fmt)
             return super()._format_statuses(fmt)
         # the first deck: the cards loaded so far; load() adds the later ones
