@@ -27,6 +27,7 @@ from oracle_tools.decks.checker import (
     FORMATS,
     PROBLEM_KINDS,
     CardHit,
+    DeckChecker,
     DeckReport,
     _pair_problem,
     card_rules,
@@ -36,6 +37,7 @@ from oracle_tools.decks.checker import (
 )
 from oracle_tools.decks.decklist import parse_decklist, read_decklists_json_cache
 from oracle_tools.errors import DecklistError, OracleToolsError
+from oracle_tools.ingest import sample_dir
 from oracle_tools.interfaces.cli import main
 from oracle_tools.text.oracletext import deck_limit_before, name_mentions
 
@@ -1118,6 +1120,33 @@ def test_one_deck_at_a_time_costs_what_its_names_cost(sample_db_path: Path) -> N
     notes = [q for q in eight if "FROM faces WHERE oracle_id = $oid" in q or "role IN" in q]
     assert len(notes) <= 1 + 3 * 2, notes  # the roles once; three queries for a card that has such a face
     assert (len(eight) - len(four)) / 4 <= 6  # a deck: its names (names, cards, faces) and its cards' rules (2)
+
+
+def test_decks_after_the_first_read_no_card_facts_of_their_own(sample_db_path: Path) -> None:
+    # From the second deck on, every card's facts are read once (cards and faces whole), not again for the cards of
+    # each deck (a query by oracle_id scans both tables: ~5 ms a deck); a later deck reads only its names
+    eight = _queries_of_decks(sample_db_path, 8)
+    facts = [q for q in eight if "oracle_text, color_identity" in q and "WHERE oracle_id IN" in q]
+    assert len(facts) == 1, facts  # the first deck's cards only
+    whole = [q for q in eight if "oracle_text, color_identity" in q and "WHERE" not in q]
+    assert len(whole) == 1, whole
+
+
+def test_many_decks_one_at_a_time_keep_one_checker(sample_db_path: Path) -> None:
+    # More lists than OracleDB.POINT_LOOKUPS, one at a time: the name strategy turns to the warm index, but the
+    # checker that read the cards' facts and the formats' legalities keeps them (no second checker reads every card
+    # again), and its answers are the warm checker's
+    path = next((sample_dir() / "decks").glob("*_legacy_*.json"))
+    decks = read_decklists_json_cache(path)
+    decks = (decks * (OracleDB.POINT_LOOKUPS // len(decks) + 2))[: OracleDB.POINT_LOOKUPS + 4]
+    with OracleDB(sample_db_path) as db:
+        reports, checkers = [], set()
+        for deck in decks:
+            reports.append(db.check_deck(deck, format="legacy").to_dict())
+            checkers.add(id(db._point_deck_checker))
+        assert db._deck_checker is None and len(checkers) == 1 and db._point_deck_checker is not None
+        warm = DeckChecker(db.con, db.name_index)
+        assert reports == [warm.check(deck, "legacy").to_dict() for deck in decks]
 
 
 def test_the_warm_checker_makes_the_rules_of_the_cards_it_meets(sample_db_path: Path) -> None:
