@@ -962,20 +962,37 @@ def test_display_values_of_scryfalls_syntax_page_without_data_are_refused_naming
         ("t:goblin -prefer:oldest", "prefer:oldest"),
         ("t:goblin -order:cmc", "order:cmc"),
         ("t:goblin -(c:r unique:prints)", "unique:prints"),
-        ("t:goblin (order:penny or c:r)", "order:penny"),
-        ("t:goblin (c:r or include:extras)", "include:extras"),
+        ("t:goblin (c:r or -include:extras)", "include:extras"),
     ],
 )
-def test_a_display_option_negated_or_inside_or_is_refused_at_its_position(query: str, term: str) -> None:
-    """A display option orders or chooses printings; it matches no card. Negated, it filtered as `NOT true`
-    (`t:goblin -prefer:oldest` found no card); as one side of an OR, as `true` (every goblin)."""
+def test_a_negated_display_option_is_refused_at_its_position(query: str, term: str) -> None:
+    """A display option orders or chooses printings; it matches no card. Negated, it filtered as `NOT true`:
+    `t:goblin -prefer:oldest` found no card."""
     from oracle_tools.search import SearchSyntaxError, compile
 
     with pytest.raises(SearchSyntaxError) as refused:
         compile(query)
     assert str(refused.value).startswith(f"{term.split(':')[0]}: is a display option")
+    assert str(refused.value).splitlines()[0].endswith("cannot be negated; write it beside the search's other terms")
     assert refused.value.position == query.index(term)
-    compile(query.replace("-", "").replace("(", "").replace(")", "").replace(" or ", " "))  # beside the others: fine
+
+
+@pytest.mark.parametrize(
+    ("query", "same"),
+    [
+        ("t:goblin (order:cmc or c:r)", "t:goblin c:r order:cmc"),
+        ("t:elf or t:goblin unique:prints", "t:elf or t:goblin unique:prints"),
+        ("unique:prints t:elf or t:goblin", "(t:elf or t:goblin) unique:prints"),
+        ("t:goblin (order:cmc or unique:prints)", "t:goblin order:cmc unique:prints"),
+    ],
+)
+def test_a_display_option_inside_or_applies_to_the_whole_answer(sample_db: OracleDB, query: str, same: str) -> None:
+    """A display option is no operand wherever it is written: as one side of an OR it was `true`, so
+    `t:goblin (order:cmc or c:r)` listed every goblin, and `unique:prints t:elf or t:goblin` (AND binds first)
+    printed the elves' printings and the goblins' cards."""
+    found = sample_db.search(query)
+    assert found.height > 0
+    assert found.equals(sample_db.search(same))
 
 
 @pytest.mark.parametrize("value", ["review", "spoiled"])

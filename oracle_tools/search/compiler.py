@@ -236,7 +236,6 @@ class _State:
     #: terms (as written) compiled as a constant instead: how the query answers with a term true, then false
     fixed: dict[str, str] = field(default_factory=dict)
     negations: int = 0  # how many negations the term being compiled is under
-    alternatives: int = 0  # how many ORs the term being compiled is under
 
     def set_code(self, term: Term, code: str, *, or_type: bool = False) -> None:
         """Note a set code for run() to check. A negated one is not: whether or not the code names a set, what it
@@ -1057,15 +1056,19 @@ def _nameable(term: Term, state: _State) -> str:
     return f"list_contains({state.bind(sorted(set(ids)))}::VARCHAR[], c.oracle_id)"
 
 
+def _is_display(node: Node) -> bool:
+    return isinstance(node, Term) and BY_NAME.get(node.keyword) is not None and BY_NAME[node.keyword].level == "display"
+
+
 def _expr(node: Node, state: _State) -> str:
     if isinstance(node, Term):
-        if BY_NAME.get(node.keyword) is not None and BY_NAME[node.keyword].level == "display":
-            # a display option orders or picks the printings of the whole answer: negated or as one side of an
-            # OR it would filter as a constant (`-prefer:oldest` matched no card, `(order:penny or c:r)` every one)
-            if state.negations or state.alternatives:
+        if _is_display(node):
+            # a display option orders or picks the printings of the whole answer and matches no card: negated it
+            # would filter as a constant (`-prefer:oldest` matched no card)
+            if state.negations:
                 raise _error(
                     f"{node.keyword}: is a display option (it orders or chooses printings, it matches no card): it "
-                    "cannot be negated or inside OR; write it beside the search's other terms",
+                    "cannot be negated; write it beside the search's other terms",
                     state,
                     node,
                 )
@@ -1079,14 +1082,17 @@ def _expr(node: Node, state: _State) -> str:
             return f"(NOT {_expr(node.child, state)})"
         finally:
             state.negations -= 1
-    if isinstance(node, And):
-        return "(" + " AND ".join(_expr(c, state) for c in node.children) + ")"
-    if isinstance(node, Or):
-        state.alternatives += 1
-        try:
-            return "(" + " OR ".join(_expr(c, state) for c in node.children) + ")"
-        finally:
-            state.alternatives -= 1
+    if isinstance(node, And | Or):
+        # a display option applies to the whole answer wherever it is written (`t:elf or t:goblin unique:prints`):
+        # it is no operand, so neither `true` in an OR (every card) nor anything else
+        operands = [c for c in node.children if not _is_display(c)]
+        for child in node.children:
+            if _is_display(child):
+                _expr(child, state)  # refused under a negation
+        if not operands:
+            return "true"
+        joiner = " AND " if isinstance(node, And) else " OR "
+        return "(" + joiner.join(_expr(c, state) for c in operands) + ")"
     return "true"
 
 
