@@ -9,7 +9,7 @@ and the former names' notes, the rows the miss matchers are made of (``name_sugg
 ``token_suggestions``) and the token names' keys. :class:`StoredNames` answers from it with Python's own
 ``sqlite3``: every decision is :class:`~oracle_tools.names.point.PointLookups`', shared with the point queries on
 the database, so the answers are :class:`~oracle_tools.names.index.NameIndex`'s field for field
-(``tests/test_stored_names.py``).
+(``tests/test_lookup.py and tests/test_names_file.py``).
 
 The file records the database file it was written for (its inode, size and modification time, which ``os.replace``
 keeps) and the schema version: :meth:`StoredNames.open` takes it only when both match the database about to be
