@@ -855,7 +855,16 @@ class Ingest:
     def _write_names_file(self, tmp: Path) -> None:
         """The names file of the finished database ``tmp`` (``names.stored``: what ``resolve`` reads in a fresh
         process without DuckDB), written beside it and stamped with it; the two are put in place together."""
-        stored_names.write(tmp, stored_names.names_path(tmp))
+        import errno
+        import sqlite3
+
+        target = stored_names.names_path(tmp)
+        try:
+            stored_names.write(tmp, target)
+        except sqlite3.OperationalError as exc:  # SQLite words a full disk its own way: said as every full disk is
+            if "disk is full" not in str(exc):
+                raise
+            raise OSError(errno.ENOSPC, f"No space left on device (writing {target})") from None
 
     # -- steps ---------------------------------------------------------------------------------
 

@@ -91,6 +91,33 @@ def test_a_full_disk_met_while_keeping_the_card_objects_is_said_as_one(
     assert "cannot be kept" not in done.output and not db.exists()
 
 
+def test_a_full_disk_met_while_writing_the_names_file_is_said_as_one(
+    sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite words a full disk "database or disk is full": met while the names file was written, it was "ingest
+    failed unexpectedly … this is a bug". It is the full disk's one line, and the database there is as it was."""
+    import shutil
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from oracle_tools.interfaces.cli import main
+    from oracle_tools.names import stored
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    db = tmp_path / "oracle.duckdb"
+    shutil.copy(sample_db_path, db)
+    before = db.read_bytes()
+    monkeypatch.setattr(stored, "write", full)
+    done = CliRunner().invoke(main, ["ingest", "--sample", "--no-progress", "--db", str(db)])
+    assert done.exit_code == 1, done.output
+    assert done.output.startswith("error: ingest: the disk is full ([Errno 28] No space left on device (writing ")
+    assert done.output.endswith("Nothing was replaced: the database is as it was.\n") and "bug" not in done.output
+    assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["oracle.duckdb"]
+
+
 def _library_errors() -> list[type[OracleToolsError]]:
     """Every error class the package defines: its modules imported (the doors' too), the classes walked."""
     import importlib

@@ -23,7 +23,7 @@ import pytest
 from oracle_tools import OracleDB
 from oracle_tools.errors import IngestError
 from oracle_tools.names import stored
-from oracle_tools.names.point import ANSWERS_KEPT, PointNames
+from oracle_tools.names.point import ANSWERS_KEPT, NameRow, PointNames
 from oracle_tools.names.stored import StoredNames, names_path
 from oracle_tools.store.schema_version import SCHEMA_VERSION
 
@@ -253,3 +253,24 @@ def test_ctrl_c_while_resolve_imports_duckdb_after_all_is_one_line(sample_db_pat
         else:
             assert (proc.returncode, out, err) == (0, whole.stdout, whole.stderr), (moment, proc.returncode, err)
     assert interrupted
+
+
+def test_a_prefetch_of_more_strings_than_are_kept_keeps_its_own_answers(sample_db_path: Path) -> None:
+    """A batch prefetches its strings in one read and then reads each answer: the bound let a prefetch of more than
+    ANSWERS_KEPT strings lose most of them at once, so each was looked up again alone (a sample test took 300 s)."""
+    names = StoredNames.open(sample_db_path)
+    assert names is not None
+    texts = [f"Lightning Bolt {n}" for n in range(ANSWERS_KEPT + 500)]
+    reads: list[int] = []
+    rows = names._rows
+
+    def counted(keys: list[str]) -> list[NameRow]:
+        reads.append(len(keys))
+        return rows(keys)
+
+    names._rows = counted  # type: ignore[method-assign]
+    names.prefetch(texts)
+    assert all(names.lookup(text) is None for text in texts)  # no such names: misses, from the one read
+    assert len(reads) == 1
+    names.lookup("Lightning Bolt")  # the next string: the oldest answers go, not beyond the bound
+    assert len(names._answers) == ANSWERS_KEPT

@@ -149,8 +149,12 @@ class PointLookups(NameResolver):
                 english.add(best.face_name or best.card_name)
         self._load_classes(english)
         with self._answers_lock:
+            for text in found:  # asked again: kept as the newest
+                self._answers.pop(text, None)
             self._answers.update(found)
-            while len(self._answers) > ANSWERS_KEPT:  # the oldest go first
+            # the oldest go first, never this fetch's own: a prefetch of more strings than are kept (a batch) would
+            # lose its answers before they are read, and every string would be looked up again one by one
+            while len(self._answers) > max(ANSWERS_KEPT, len(found)):
                 del self._answers[next(iter(self._answers))]
         return found
 
