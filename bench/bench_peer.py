@@ -16,7 +16,9 @@ average before and after (other work shares this machine: read the CPU columns).
   (ii)  a fresh process resolving 1,000 distinct real decklist names one at a time (deterministic: every
         13th of the sorted distinct names written in the real decklists): ``OracleDB(db).resolve(name)`` in a
         loop vs scry's exact lookup (``search_name(name, exact=True, limit=1)``, what ``scry name --exact``
-        runs, on its sidecar index), each on the database it built in (i); how many each found.
+        runs, on its sidecar index), each on the database it built in (i); how many each found. Ours twice: as
+        ``resolve`` answers unless told (each miss searched for the names it may mean: 347 of the 1,000 are no
+        card of the 2019 dump) and as ``resolve(name, suggest=0)``, the exact lookup scry does (trees that have it).
   (iii) 100 real decks (every 2019 Modern, Legacy and Pauper list of the Spigushe caches, evenly spaced), checked one
         at a time in one process: ``OracleDB(db).check_deck(text, format=...)`` per deck vs scry's ``deck``
         command's analysis (``run_deck_analysis(text, target_format=..., offline=True)``) per deck; and ours as
@@ -144,7 +146,8 @@ from oracle_tools import OracleDB
 names = json.load(open(sys.argv[2], encoding="utf-8"))
 t1 = time.perf_counter()
 db = OracleDB(sys.argv[1])
-found = sum(db.resolve(n).ok for n in names)
+options = {"suggest": 0} if sys.argv[3] == "exact" else {}
+found = sum(db.resolve(n, **options).ok for n in names)
 print(json.dumps({"found": found, "import": t1 - t0, "work": time.perf_counter() - t1}))
 """
 _PEER_NAMES = """
@@ -189,6 +192,13 @@ _READ_JSON = (
     "con.execute('CREATE TABLE t AS SELECT * FROM read_json(?, sample_size = -1)', [sys.argv[2]]); "
     "con.execute('CHECKPOINT'); con.close()"
 )
+
+
+def _has_suggest_option(tree: Path, env: dict[str, str]) -> bool:
+    """Whether the measured tree's ``OracleDB.resolve`` takes ``suggest`` (older trees always suggest)."""
+    probe = "import inspect, oracle_tools as o; print('suggest' in inspect.signature(o.OracleDB.resolve).parameters)"
+    found = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, cwd=tree)
+    return found.stdout.strip() == "True"
 
 
 def load() -> str:
@@ -261,19 +271,24 @@ def main() -> None:
 
         # (ii) 1,000 names, one at a time, in a fresh process
         dbs = [("2019 dump", ours_db)] + ([("real database", args.full_db)] if args.full_db else [])
-        taken = {"peer": [], "import": [], **{label: [] for label, _ in dbs}}
+        # "suggest": resolve as it answers unless told (a miss searched for the 5 names it may mean); "exact":
+        # resolve(name, suggest=0), scry's work (whether each name is one), on trees that have the option
+        modes = ("suggest", "exact") if _has_suggest_option(tree, env) else ("suggest",)
+        variants = [(label, db, mode) for mode in modes for label, db in dbs]
+        taken = {"peer": [], "import": [], **{f"{label} {mode}": [] for label, _, mode in variants}}
         for _ in range(args.runs):
             taken["peer"].append(run([peer_python, "-c", _PEER_NAMES, str(names_file)], peer_env))
             taken["import"].append(run([python, "-c", "import duckdb"], env))
-            for label, db in dbs:
-                taken[label].append(run([python, "-c", _OURS_NAMES, str(db), str(names_file)], env))
+            for label, db, mode in variants:
+                taken[f"{label} {mode}"].append(run([python, "-c", _OURS_NAMES, str(db), str(names_file), mode], env))
         peer, floor = best(taken["peer"]), best(taken["import"])
         print(f"\n(ii) a fresh process resolving {NAMES:,} distinct real decklist names one at a time")
         row('python -c "import duckdb"  (floor)', floor, None, None)
         row("scry-terminal: exact lookups", peer, None, None, measured(peer.out))
-        for label, _ in dbs:
-            r = best(taken[label])
-            row(f"oracle-tools: OracleDB.resolve ({label})", r, peer, floor, measured(r.out))
+        for label, _, mode in variants:
+            r = best(taken[f"{label} {mode}"])
+            call = "resolve(n, suggest=0)" if mode == "exact" else "resolve(n)"
+            row(f"oracle-tools: {call} ({label})", r, peer, floor, measured(r.out))
 
         # (iii) 100 decks, one at a time
         taken = {"peer": [], "ours": [], "batch": []}

@@ -84,6 +84,20 @@ def _name_argument(value: object, argument: str, *, nameless: bool = False) -> s
     return value
 
 
+#: How many names a miss suggests unless told (``resolve``, and every door's ``suggest``), and the most it may ask for.
+DEFAULT_SUGGESTIONS, MAX_SUGGESTIONS = 5, 50
+
+
+def _suggest_argument(value: object) -> int:
+    """How many suggestions a miss is given: an int from 0 (none: a caller that only asks whether each name is one,
+    as an exact lookup does) to MAX_SUGGESTIONS."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"suggest must be an int (how many names a miss suggests), not {type(value).__name__}")
+    if not 0 <= value <= MAX_SUGGESTIONS:
+        raise ArgumentError(f"suggest={value} is out of range; give 0 (no suggestions) to {MAX_SUGGESTIONS}")
+    return value
+
+
 def _query_argument(value: object) -> str:
     """A search query's check: :func:`_name_argument`'s kinds (TypeError for no ``str``, ArgumentError for a lone
     surrogate, which DuckDB refused as a "Python Conversion Failure" and which left the connection unusable for
@@ -674,13 +688,17 @@ class OracleDB:
         """Whether single lookups are still few enough to be judged from the cards asked about only."""
         return self._single_lookups <= self.POINT_LOOKUPS
 
-    def resolve(self, text: str, *, fuzzy: bool = False) -> _resolver.Resolution:
+    def resolve(self, text: str, *, fuzzy: bool = False, suggest: int = DEFAULT_SUGGESTIONS) -> _resolver.Resolution:
         """Resolve any card name (English, face, foreign, alternate; normalized) to its Oracle card.
+
+        A miss lists up to ``suggest`` card names and as many token names it may mean; ``suggest=0`` answers
+        whether the name is one and skips that work (an exact lookup: most of a miss's cost).
 
         Raises TypeError when ``text`` is no str, ArgumentError (a ValueError) when it is empty or not valid text.
         A meld result (CR 712.4b) and a double-faced card's back face (712.8a) carry a ``note`` saying what they
         are."""
-        return self._names().resolve(_name_argument(text, "text"), fuzzy=fuzzy)
+        limit = _suggest_argument(suggest)
+        return self._names().resolve(_name_argument(text, "text"), fuzzy=fuzzy, suggest=limit)
 
     def resolve_many(self, texts: Iterable[str] | pl.Series, *, suggest: int = 0, fuzzy: bool = False) -> pl.DataFrame:
         """Resolve a column of names in one join, keeping input order (exact name, then the folded key).
@@ -697,6 +715,7 @@ class OracleDB:
                 f"texts must be a list or Series of names, not one {type(texts).__name__}: give [{texts!r:.60}] "
                 "or use resolve(text)"
             )
+        suggest = _suggest_argument(suggest)
         index = self.name_index
         try:
             frame = index.resolve_many(texts)

@@ -38,6 +38,8 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "resolve_interchangeable": ("resolve", {"name": "Ruzic, Booed but Victorious"}),
     "resolve_miss": ("resolve", {"name": "Tarmogoyff"}),
     "resolve_fuzzy": ("resolve", {"name": "Tarmogoyff", "fuzzy": True}),
+    "resolve_miss_unsuggested": ("resolve", {"name": "Tarmogoyff", "suggest": 0}),
+    "resolve_batch_one_suggestion": ("resolve_batch", {"names": ["Tarmogoyff", "qwzx"], "suggest": 1}),
     "resolve_batch_fuzzy": ("resolve_batch", {"names": ["Tarmogoyff", "fire/ice", "qwzx"], "fuzzy": True}),
     "token_treasure": ("token", {"name": "Treasure"}),
     "token_marit_lage": ("token", {"name": "Marit Lage"}),
@@ -53,6 +55,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "bad_empty_name": ("resolve", {"name": ""}),
     "bad_long_name": ("token", {"name": "x" * 1001}),
     "bad_type": ("list_nameable", {"limit": "many"}),
+    "bad_suggest": ("resolve", {"name": "Tarmogoyff", "suggest": 51}),
     "bad_format": ("check_deck", {"decklist": DECK, "format": "nosuchformat"}),
     "bad_constraint": ("choose_name", {"name": "Fire", "constraint": "blorp"}),
     "bad_both": ("choose_name", {"name": "Fire", "constraint": "nonland", "card": "Meddling Mage"}),
@@ -160,6 +163,19 @@ def test_resolve_batch_is_the_cli_json_and_keeps_fuzzy(mcp_results: dict[str, An
         ("ok", "Fire // Ice", "normalized"),
         ("not_found", None, None),
     ]
+
+
+def test_suggest_is_the_cli_option(mcp_results: dict[str, Any], sample_db_path: Path) -> None:
+    """``suggest`` asks a miss for that many names, 0 for none (an exact lookup), as ``--suggest`` does."""
+    unsuggested = mcp_results["resolve_miss_unsuggested"].structured_content
+    assert (unsuggested["status"], unsuggested["suggestions"], unsuggested["tokens"]) == ("not_found", [], [])
+    assert _text(mcp_results["resolve_miss_unsuggested"]) == _cli_json(
+        sample_db_path, "resolve", "Tarmogoyff", "--suggest", "0"
+    ).rstrip("\n")
+    printed = _cli_json(sample_db_path, "resolve", "--batch", "-", "--suggest", "1", stdin="Tarmogoyff\nqwzx\n")
+    assert _text(mcp_results["resolve_batch_one_suggestion"]) == printed.rstrip("\n")
+    assert json.loads(printed)[0]["suggestions"] == ["Tarmogoyf"]
+    assert "suggest" in _error(mcp_results["bad_suggest"])
 
 
 def test_token_is_the_cli_json(mcp_results: dict[str, Any], sample_db_path: Path) -> None:
@@ -310,9 +326,10 @@ def _raw_session(sample_db_path: Path, lines: list[str], wanted: int, *options: 
             answers.append(json.loads(proc.stdout.readline()))
         return answers
     finally:
-        guard.cancel()
-        proc.kill()
+        # the end of its input (communicate closes it) ends the server, which removes its spill folder (a kill
+        # would leave it behind); the guard kills one that does not end
         proc.communicate()
+        guard.cancel()
 
 
 _INIT = json.dumps(

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oracle_tools import OracleDB
+from oracle_tools.errors import ArgumentError
 from oracle_tools.interfaces.cli import main
 from oracle_tools.names.build import normalize_expr
 from oracle_tools.names.index import normalize
@@ -279,6 +280,27 @@ def test_misspelling_is_not_found_with_suggestions_unless_fuzzy(sample_db: Oracl
     assert (fuzzy.status, fuzzy.name, fuzzy.via) == ("ok", "Tarmogoyf", "fuzzy")
 
 
+def test_suggest_zero_answers_only_whether_a_name_is_one(sample_db: OracleDB) -> None:
+    """An exact lookup (``suggest=0``) gives every hit as the default does and a miss without the names it may
+    mean; ``suggest=N`` gives the first N of the default's names."""
+    for name in ("Fire/Ice", "Foudre", "Ice", "Ruzic, Booed but Victorious"):
+        assert sample_db.resolve(name, suggest=0) == sample_db.resolve(name)
+    miss, one, none = (sample_db.resolve("Tarmogoyff", suggest=n) for n in (5, 1, 0))
+    assert miss.suggestions[0] == "Tarmogoyf" and one.suggestions == miss.suggestions[:1]
+    assert (none.status, none.suggestions, none.tokens) == ("not_found", (), ())
+    assert sample_db.resolve_many(["Tarmogoyff", "qwzx"], suggest=1).get_column("suggestions").to_list() == [
+        ["Tarmogoyf"],
+        [],
+    ]
+    for bad, error in ((-1, ArgumentError), (51, ArgumentError), (True, TypeError), ("5", TypeError)):
+        with pytest.raises(error, match="suggest"):
+            sample_db.resolve("Tarmogoyff", suggest=bad)  # type: ignore[arg-type]
+        with pytest.raises(error, match="suggest"):
+            sample_db.resolve_many(["Tarmogoyff"], suggest=bad)  # type: ignore[arg-type]
+    refused = CliRunner().invoke(main, ["resolve", "Tarmogoyff", "--suggest", "-1", "--db", str(sample_db.path)])
+    assert refused.exit_code == 2 and "--suggest" in refused.output and "Traceback" not in refused.output
+
+
 def test_cli_contract(sample_db: OracleDB) -> None:
     runner = CliRunner()
     ok = runner.invoke(main, ["resolve", "Ice", "--json", "--db", str(sample_db.path)])
@@ -339,6 +361,13 @@ def test_batch_reads_every_encoding_a_decklist_is_read_in(sample_db_path: Path, 
 @given(st.text(st.characters(exclude_categories=("Cn", "Cs")), max_size=40))
 @settings(max_examples=examples(300), deadline=None)
 def test_python_and_polars_normalization_agree(text: str) -> None:
+    assert pl.Series([text]).to_frame("t").select(normalize_expr("t")).item() == normalize(text)
+
+
+# ASCII text (most names) takes normalize's short way, without Unicode decomposition: the same keys.
+@given(st.text(st.characters(max_codepoint=127), max_size=40))
+@settings(max_examples=examples(300), deadline=None)
+def test_python_and_polars_normalization_agree_on_ascii(text: str) -> None:
     assert pl.Series([text]).to_frame("t").select(normalize_expr("t")).item() == normalize(text)
 
 

@@ -263,6 +263,9 @@ def test_rules_endpoints_equal_cli_json(http: httpx.Client, server: Server, samp
     assert http.get("/names/resolve", params={"q": "Lightnig Bolt", "fuzzy": "true"}).json() == cli_json(
         db, "resolve", "Lightnig Bolt", "--fuzzy"
     )
+    assert http.get("/names/resolve", params={"q": "Tarmogoyff", "suggest": "0"}).json() == cli_json(
+        db, "resolve", "Tarmogoyff", "--suggest", "0"
+    )
     assert http.get("/tokens/Blood").json() == cli_json(db, "token", "Blood")
     assert http.get("/tokens/Blood").json() == cli_json(db, "token", "Blood")  # the kept answer is the same
     assert http.get("/tokens/Marit Lage").json() == cli_json(db, "token", "Marit Lage")
@@ -334,6 +337,9 @@ def test_batch_resolve_equals_cli(http: httpx.Client, sample_db_path: Path, tmp_
     batch = tmp_path / "names.txt"
     batch.write_text("\n".join(names) + "\n")
     assert http.post("/names/resolve", json=names).json() == cli_json(sample_db_path, "resolve", "--batch", str(batch))
+    assert http.post("/names/resolve", params={"suggest": "2"}, json=names).json() == cli_json(
+        sample_db_path, "resolve", "--batch", str(batch), "--suggest", "2"
+    )
     is_error(http.post("/names/resolve", json={"q": "x"}), 400)
     is_error(http.post("/names/resolve", json=[1, 2]), 400)
 
@@ -392,6 +398,9 @@ def test_malformed_input(http: httpx.Client) -> None:
     is_error(http.get("/cards/named", params={"exact": "x" * 5000}), 400)
     is_error(http.get(f"/tokens/{'y' * 1001}"), 400)
     is_error(http.get("/names/resolve", params={"q": "Island", "fuzzy": "maybe"}), 400)
+    for suggest in ("-1", "51", "five", "²"):
+        is_error(http.get("/names/resolve", params={"q": "Island", "suggest": suggest}), 400)
+        is_error(http.post("/names/resolve", params={"suggest": suggest}, json=["Island"]), 400)
     is_error(http.get("/cards/named", params={"exact": "Island", "format": "image"}), 422)
     is_error(http.post("/decks/check", params={"format": "modern"}, content=b"4 Island\n" * 150_000), 413)
     is_error(http.post("/names/resolve", content=b"[" * 100_000, headers={"content-type": "application/json"}), 400)

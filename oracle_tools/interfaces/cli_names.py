@@ -10,6 +10,7 @@ from typing import IO
 
 import click
 
+from oracle_tools.db import DEFAULT_SUGGESTIONS, MAX_SUGGESTIONS
 from oracle_tools.errors import NameNotFoundError, OracleToolsError, did_you_mean, names_listed
 from oracle_tools.interfaces.cli_common import (
     check_name,
@@ -38,9 +39,18 @@ MAX_BATCH_CHARS = 256 * userfiles.MiB
     default=None,
     help="Resolve every line of a file ('-' for stdin) in one batch (with --fuzzy: each miss by the fuzzy rule).",
 )
+@click.option(
+    "--suggest",
+    type=click.IntRange(0, MAX_SUGGESTIONS),
+    default=DEFAULT_SUGGESTIONS,
+    show_default=True,
+    help="How many names a miss suggests (0: none, only whether each name is one).",
+)
 @json_option
 @friendly_errors
-def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: IO[bytes] | None, as_json: bool) -> None:
+def resolve(
+    db_path: Path | None, name: str | None, fuzzy: bool, batch: IO[bytes] | None, suggest: int, as_json: bool
+) -> None:
     """Resolve a card name (any spelling, face, language or alternate name) to its Oracle card.
 
     Exit 0 when it resolves, 1 when it is ambiguous or not found.
@@ -51,7 +61,7 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: IO[bytes
         if batch is not None:
             # decoded as decklists are: UTF-8, UTF-16 with BOM (Notepad, PowerShell), Windows-1252, Latin-1
             text = userfiles.read_user_text(batch, limit=MAX_BATCH_CHARS, what="list of names")
-            frame = db.resolve_many([line for line in text.splitlines() if line.strip()], suggest=5, fuzzy=fuzzy)
+            frame = db.resolve_many([line for line in text.splitlines() if line.strip()], suggest=suggest, fuzzy=fuzzy)
             if as_json:
                 echo_json(frame.to_dicts())
             else:  # CSV has no lists: a miss's suggestions joined by "; "
@@ -63,7 +73,7 @@ def resolve(db_path: Path | None, name: str | None, fuzzy: bool, batch: IO[bytes
         if name is None:
             raise click.UsageError("give a NAME, or --batch FILE")
         check_name(name)
-        result = db.resolve(name, fuzzy=fuzzy)
+        result = db.resolve(name, fuzzy=fuzzy, suggest=suggest)
     if as_json:
         echo_json(result.to_dict())
     elif result.ok:

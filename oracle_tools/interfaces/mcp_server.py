@@ -26,7 +26,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from oracle_tools.db import MAX_BATCH_NAMES, OracleDB
+from oracle_tools.db import DEFAULT_SUGGESTIONS, MAX_BATCH_NAMES, MAX_SUGGESTIONS, OracleDB
 from oracle_tools.errors import OracleToolsError
 from oracle_tools.interfaces.answers import ANSWERS, Answer
 from oracle_tools.names.resolver import MAX_NAME_CHARS
@@ -56,6 +56,10 @@ Phrase = Annotated[
             '"nonartifact, nonland", "creature". Omit for "choose a card name".'
         ),
     ),
+]
+Suggest = Annotated[
+    int,
+    Field(ge=0, le=MAX_SUGGESTIONS, description="How many names a miss suggests (0: none, only whether it is a name)."),
 ]
 CardWithConstraint = Annotated[
     str | None,
@@ -327,13 +331,14 @@ class Tools:
         self,
         name: Name,
         fuzzy: Annotated[bool, Field(description=("Accept the closest name for a misspelling (via 'fuzzy')."))] = False,
+        suggest: Suggest = DEFAULT_SUGGESTIONS,
     ) -> CallToolResult:
         """Resolve a card name in any spelling, face, language or alternate name to its Oracle card (CR 201).
 
         Returns status ok / ambiguous / not_found, the Oracle name, how it matched (`via`), the class of
         interchangeable names (CR 201.3) and suggestions on a miss. Same JSON as `oracle-tools resolve --json`.
         """
-        return cli_json(self.answer(lambda: self.db.resolve(name, fuzzy=fuzzy).to_dict()))
+        return cli_json(self.answer(lambda: self.db.resolve(name, fuzzy=fuzzy, suggest=suggest).to_dict()))
 
     def resolve_batch(
         self,
@@ -341,10 +346,11 @@ class Tools:
             list[Name], Field(min_length=1, max_length=MAX_BATCH_NAMES, description="The names to resolve.")
         ],
         fuzzy: Annotated[bool, Field(description=("Read each miss by the fuzzy rule, as resolve does."))] = False,
+        suggest: Suggest = DEFAULT_SUGGESTIONS,
     ) -> CallToolResult:
         """Resolve many card names at once (a decklist's): one row per name, in order, with status, the Oracle
         name, how it matched and suggestions for a miss. Same JSON as `oracle-tools resolve --batch FILE --json`."""
-        return cli_json(self.answer(lambda: self.db.resolve_many(names, suggest=5, fuzzy=fuzzy).to_dicts()))
+        return cli_json(self.answer(lambda: self.db.resolve_many(names, suggest=suggest, fuzzy=fuzzy).to_dicts()))
 
     def token(self, name: Name) -> CallToolResult:
         """What "create a NAME token" makes (CR 111): a predefined token (111.10), the token effects name and

@@ -108,17 +108,20 @@ def normalize(text: str) -> str:
 
 
 def _normalize(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    # accents (Mn) go, and so do invisible format characters (Cf): a right-to-left override or a zero-width
-    # space inside a name is not part of what the reader sees
-    stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) not in _INVISIBLE)
+    if text.isascii():
+        stripped = text  # NFKD leaves ASCII as it is, and no ASCII character is a mark (Mn) or invisible (Cf)
+    else:
+        decomposed = unicodedata.normalize("NFKD", text)
+        # accents (Mn) go, and so do invisible format characters (Cf): a right-to-left override or a zero-width
+        # space inside a name is not part of what the reader sees
+        stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) not in _INVISIBLE)
     folded = _SLASHES.sub(" // ", stripped.translate(FOLD).lower())
     blanked = folded
     if "_" in folded:
         blanked = _BLANK_GLUED_AFTER.sub(r"\1", _BLANK_GLUED_BEFORE.sub(r"\1", folded))
         blanked = _BLANKS.sub(f" {BLANK} ", blanked)
     # Punctuation is Unicode's general category P (what \p{P} matches in names.build.normalize_expr).
-    unmarked = "".join(_unmark(ch) for ch in blanked)
+    unmarked = blanked.translate(_UNMARKED_ASCII) if blanked.isascii() else "".join(_unmark(ch) for ch in blanked)
     return _SPACES.sub(" ", unmarked if unmarked.strip(" /") else folded).strip(" ")
 
 
@@ -135,6 +138,10 @@ def _unmark(ch: str) -> str:
     if category == "Pd":
         return " "
     return "" if category[0] == "P" else ch
+
+
+#: :func:`_unmark` of every ASCII character, as a table ``str.translate`` reads (most names are ASCII).
+_UNMARKED_ASCII = {code: _unmark(chr(code)) for code in range(128) if _unmark(chr(code)) != chr(code)}
 
 
 def spaced_keys(text: str) -> tuple[str, ...]:
@@ -489,6 +496,7 @@ class NameMatcher:
         self._readings: dict[str, _Reading] = {}
         self._far: dict[str, list[str]] = {}  # a word's far words (_far_words), once found
         self._letters: dict[str, frozenset[str]] = {}  # the characters of the vocabulary, of the keys (_may_reach)
+        self._by_length: tuple[list[int], list[int], list[str]] | None = None  # the vocabulary by length (_far_words)
 
     # -- reading the typed words ----------------------------------------------------------------------
 
@@ -574,15 +582,32 @@ class NameMatcher:
         if found is None:
             from rapidfuzz import fuzz, process
 
-            hits = (
-                process.extract(word, self.index.vocabulary, scorer=fuzz.ratio, limit=3, score_cutoff=WORD_CUTOFF)
-                if self._may_spell(word, "words", WORD_CUTOFF)
-                else []
-            )
+            hits: list[tuple[str, float, int]] = []
+            if self._may_spell(word, "words", WORD_CUTOFF):
+                reachable, places = self._reachable_words(len(word))
+                scored = process.extract(word, reachable, scorer=fuzz.ratio, limit=None, score_cutoff=WORD_CUTOFF)
+                # the best 3, ties in the vocabulary's order: as a scan of the whole vocabulary ranks them
+                hits = sorted(((w, score, places[at]) for w, score, at in scored), key=lambda h: (-h[1], h[2]))[:3]
             if len(self._far) >= REMEMBERED_READINGS:
                 self._far.clear()
             found = self._far[word] = _clearly_closest([(w, score) for w, score, _ in hits])
         return found
+
+    def _reachable_words(self, length: int) -> tuple[list[str], list[int]]:
+        """The words of the vocabulary that may score WORD_CUTOFF against a word of ``length`` letters, with their
+        places in it. The ratio is 200 x (longest common subsequence) / (both lengths), and the subsequence is at
+        most the shorter length: a word of 12 letters is no far word of one of 6 (at most 67). The vocabulary is
+        ordered by length once, and the words a length may reach are a slice of that order."""
+        if self._by_length is None:
+            vocabulary = self.index.vocabulary
+            order = sorted(range(len(vocabulary)), key=lambda at: len(vocabulary[at]))  # stable: in place order
+            self._by_length = ([len(vocabulary[at]) for at in order], order, [vocabulary[at] for at in order])
+        lengths, order, by_length = self._by_length
+        reached = [m for m in range(1, 2 * length + 2) if 200 * min(length, m) >= WORD_CUTOFF * (length + m)]
+        if not reached:
+            return [], []
+        lo, hi = bisect_left(lengths, reached[0]), bisect_right(lengths, reached[-1])
+        return by_length[lo:hi], order[lo:hi]
 
     def prepare(self, texts: Iterable[str], chunk: int = 128) -> None:
         """Before many strings are matched (a batch): the far words of every word of theirs that begins no word

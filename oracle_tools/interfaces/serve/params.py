@@ -11,6 +11,7 @@ from typing import Any, overload
 
 from starlette.requests import Request
 
+from oracle_tools.db import DEFAULT_SUGGESTIONS, MAX_SUGGESTIONS
 from oracle_tools.interfaces.serve.responses import ApiError
 from oracle_tools.names.resolver import MAX_NAME_CHARS
 from oracle_tools.scryfall.links import links_base
@@ -107,6 +108,15 @@ def bool_param(value: str | None, what: str) -> bool:
     if lowered in ("false", "0", "no"):
         return False
     raise ApiError(400, f"{what}={value!r} is not a boolean; give true or false.")
+
+
+def suggest_param(value: str | None) -> int:
+    """``suggest=N``: how many names a miss suggests, 0 to MAX_SUGGESTIONS (DEFAULT_SUGGESTIONS left out)."""
+    if value is None or value == "":
+        return DEFAULT_SUGGESTIONS
+    if not (value.isascii() and value.isdigit() and len(value) < 10) or int(value) > MAX_SUGGESTIONS:
+        raise ApiError(400, f"suggest={value[:20]!r} is not a whole number from 0 to {MAX_SUGGESTIONS}.")
+    return int(value)
 
 
 #: The request scope's key by which app.ReadBodyFirst says the body's first bytes (all the route gets) are refused by

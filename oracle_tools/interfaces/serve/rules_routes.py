@@ -24,6 +24,7 @@ from oracle_tools.interfaces.serve.params import (
     endpoint_params,
     parse_json_body,
     read_body,
+    suggest_param,
     text_param,
 )
 from oracle_tools.interfaces.serve.pools import LARGE_WORK
@@ -32,10 +33,12 @@ from oracle_tools.interfaces.serve.scryfall_routes import PAGE_SIZE
 
 
 async def names_resolve(request: Request) -> Response:
-    """GET /names/resolve?q=[&fuzzy=true] (``resolve --json``); POST a JSON list[?fuzzy=true] (``resolve --batch
-    [--fuzzy] --json``)."""
+    """GET /names/resolve?q=[&fuzzy=true][&suggest=N] (``resolve --json``); POST a JSON list[?fuzzy=true][&suggest=N]
+    (``resolve --batch [--fuzzy] --json``)."""
     if request.method == "POST":
-        fuzzy = bool_param(endpoint_params(request, frozenset({"fuzzy"}), scryfall=False).get("fuzzy"), "fuzzy")
+        options = endpoint_params(request, frozenset({"fuzzy", "suggest"}), scryfall=False)
+        fuzzy = bool_param(options.get("fuzzy"), "fuzzy")
+        suggest = suggest_param(options.get("suggest"))
         raw = await read_body(request)
 
         def resolve_batch(gen: Generation) -> Response:  # parsed on the worker thread: 1 MB of JSON takes a while
@@ -54,17 +57,18 @@ async def names_resolve(request: Request) -> Response:
                     raise ApiError(400, f"name {i} is {len(name):,} characters long; at most {MAX_NAME:,}.")
             if not names:
                 return json_response([])
-            return json_response(gen.db.resolve_many(names, suggest=5, fuzzy=fuzzy).to_dicts())
+            return json_response(gen.db.resolve_many(names, suggest=suggest, fuzzy=fuzzy).to_dicts())
 
         # names are about 20 bytes of JSON each: a body of more than LARGE_WORK of them is large work
         return await answer_in_threadpool(request, resolve_batch, "large" if len(raw) > 20 * LARGE_WORK else "decks")
-    params = endpoint_params(request, frozenset({"q", "fuzzy"}), scryfall=False)
+    params = endpoint_params(request, frozenset({"q", "fuzzy", "suggest"}), scryfall=False)
     name = text_param(params.get("q"), "q")
     fuzzy = bool_param(params.get("fuzzy"), "fuzzy")
+    suggest = suggest_param(params.get("suggest"))
     return await answer_remembered(
         request,
         params,
-        lambda gen: json_response(gen.db.resolve(name, fuzzy=fuzzy).to_dict()),
+        lambda gen: json_response(gen.db.resolve(name, fuzzy=fuzzy, suggest=suggest).to_dict()),
     )
 
 
