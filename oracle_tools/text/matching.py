@@ -28,6 +28,7 @@ through the resolver, so the same text gets the same answer everywhere.
 
 from __future__ import annotations
 
+import math
 import operator
 import re
 import sys
@@ -603,10 +604,17 @@ class NameMatcher:
             order = sorted(range(len(vocabulary)), key=lambda at: len(vocabulary[at]))  # stable: in place order
             self._by_length = ([len(vocabulary[at]) for at in order], order, [vocabulary[at] for at in order])
         lengths, order, by_length = self._by_length
-        reached = [m for m in range(1, 2 * length + 2) if 200 * min(length, m) >= WORD_CUTOFF * (length + m)]
-        if not reached:
-            return [], []
-        lo, hi = bisect_left(lengths, reached[0]), bisect_right(lengths, reached[-1])
+
+        def reaches(other: int) -> bool:  # a word of its own length always does
+            return 200 * min(length, other) >= WORD_CUTOFF * (length + other)
+
+        shortest = max(1, math.floor(WORD_CUTOFF * length / (200 - WORD_CUTOFF)) - 1)  # (a float may slip by one)
+        while not reaches(shortest):
+            shortest += 1
+        longest = math.ceil((200 - WORD_CUTOFF) * length / WORD_CUTOFF) + 1
+        while not reaches(longest):
+            longest -= 1
+        lo, hi = bisect_left(lengths, shortest), bisect_right(lengths, longest)
         return by_length[lo:hi], order[lo:hi]
 
     def prepare(self, texts: Iterable[str], chunk: int = 128) -> None:
