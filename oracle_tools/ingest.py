@@ -1478,8 +1478,8 @@ def _staged_sql(name: str) -> str:
 
 def _warm_up(cursor: duckdb.DuckDBPyConnection) -> None:
     """While the first connection reads the cards: import the Oracle-text layers, read their CR vocabulary,
-    and take the path they store their tables by once (Polars -> Arrow -> DuckDB: pyarrow's import and DuckDB's
-    first Arrow scan, ~0.15 s that names.build would otherwise pay). About 0.25 s off the ingest."""
+    and take the path they store their tables by once (Polars -> Arrow C stream -> DuckDB: DuckDB's first Arrow
+    scan, that names.build would otherwise pay). About 0.25 s off the ingest."""
     import polars as pl
 
     from oracle_tools.choose import chooser  # noqa: F401
@@ -1489,7 +1489,7 @@ def _warm_up(cursor: duckdb.DuckDBPyConnection) -> None:
     from oracle_tools.tokens import build as token_build  # noqa: F401
 
     vocabulary.subtypes("land")
-    cursor.register("warm_up_frame", pl.DataFrame({"x": [1]}).to_arrow())
+    cursor.register("warm_up_frame", sqlfiles.ArrowStream(pl.DataFrame({"x": [1]})))
     cursor.execute("SELECT * FROM warm_up_frame").fetchall()
     cursor.unregister("warm_up_frame")
 

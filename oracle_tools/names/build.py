@@ -329,7 +329,7 @@ def _number_key(number: str | None) -> tuple[int, str]:
 
 def write_classes(con: duckdb.DuckDBPyConnection, classes: pl.DataFrame) -> None:
     """Write ``name_classes``; the card's own names get its English printings that show that name."""
-    con.register("classes_frame", classes.to_arrow())
+    con.register("classes_frame", sqlfiles.ArrowStream(classes))
     con.execute(sqlfiles.load("name_classes.sql"))
     con.unregister("classes_frame")
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from oracle_tools.store import sqlfiles
+
 if TYPE_CHECKING:
     import duckdb
 
@@ -71,7 +73,7 @@ class CardFacts:
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.tables: dict[str, _Grouped] = {
-            kind: _Grouped(con.sql(sql).pl(), _CARD_FACTS_KEY.get(kind, "oracle_id"))
+            kind: _Grouped(sqlfiles.polars_frame(con.sql(sql)), _CARD_FACTS_KEY.get(kind, "oracle_id"))
             for kind, sql in _CARD_FACTS_SQL.items()
         }
         #: cards with a recorded change

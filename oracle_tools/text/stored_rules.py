@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from oracle_tools.store.sqlfiles import ArrowStream
 from oracle_tools.text.comprules import RulesDocument, load_rules
 
 _CREATE = """
@@ -40,7 +41,7 @@ def store(
         return
     doc = document if document is not None and rules_file is not None else load_rules(rules_file)
     frame = pl.DataFrame({"number": list(doc.rules), "text": list(doc.rules.values())})
-    con.register("rules_frame", frame.to_arrow())
+    con.register("rules_frame", ArrowStream(frame))
     con.execute("INSERT INTO rules SELECT number, text FROM rules_frame")
     con.unregister("rules_frame")
     con.execute(
