@@ -444,6 +444,8 @@ def polars_frame(relation: duckdb.DuckDBPyRelation) -> pl.DataFrame:
     through a pyarrow table: importing pyarrow costs a process ~40 MB and ~0.1 s, and nothing else here needs it)."""
     import polars as pl
 
+    if len(set(relation.columns)) < len(relation.columns):  # .pl() names the second 'name' 'name_1': Polars refuses
+        return relation.pl()
     return pl.DataFrame(relation)
 
 
