@@ -15,7 +15,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar, overload
 
 from oracle_tools.errors import (
     ArgumentError,
@@ -83,6 +83,8 @@ def _name_argument(value: object, argument: str, *, nameless: bool = False) -> s
         ) from None
     return value
 
+
+T = TypeVar("T")
 
 #: How many names a miss suggests unless told (``resolve``, and every door's ``suggest``), and the most it may ask for.
 DEFAULT_SUGGESTIONS, MAX_SUGGESTIONS = 5, 50
@@ -208,7 +210,16 @@ class OracleDB:
                     if self._con is None or stamp is not None:
                         self._stored_names = _stored.StoredNames.open(self.path, stamp)
                     self._stored_looked = True
-        return self._stored_names
+        stored = self._stored_names
+        return None if stored is None or stored.damaged else stored
+
+    def _asking_names(self, answer: Callable[[], T]) -> T:
+        """``answer()``, asked again of the database when the names file failed a read under it (damaged since the
+        ingest wrote it: :meth:`_names_file` no longer gives it): a names file is a copy, never the only source."""
+        try:
+            return answer()
+        except _stored.NamesFileDamaged:
+            return answer()
 
     def _check_exists(self) -> None:
         if self.path.is_dir():
@@ -698,7 +709,8 @@ class OracleDB:
         A meld result (CR 712.4b) and a double-faced card's back face (712.8a) carry a ``note`` saying what they
         are."""
         limit = _suggest_argument(suggest)
-        return self._names().resolve(_name_argument(text, "text"), fuzzy=fuzzy, suggest=limit)
+        _name_argument(text, "text")
+        return self._asking_names(lambda: self._names().resolve(text, fuzzy=fuzzy, suggest=limit))
 
     def resolve_many(self, texts: Iterable[str] | pl.Series, *, suggest: int = 0, fuzzy: bool = False) -> pl.DataFrame:
         """Resolve a column of names in one join, keeping input order (exact name, then the folded key).
@@ -810,10 +822,14 @@ class OracleDB:
         from oracle_tools.choose import chooser as _choose
 
         _name_argument(name, "name")
-        names = self._names()
-        if not self._has_name_chooser() and self._few_lookups():
-            return _choose.NameChooser.for_name(self.con, names, name).choose(name, constraint)
-        return self.name_chooser.choose(name, constraint)
+
+        def choose() -> _choose.Verdict:
+            names = self._names()
+            if not self._has_name_chooser() and self._few_lookups():
+                return _choose.NameChooser.for_name(self.con, names, name).choose(name, constraint)
+            return self.name_chooser.choose(name, constraint)
+
+        return self._asking_names(choose)
 
     def nameable(self, constraint: str | _choose.Constraint | None = None) -> pl.DataFrame:
         """Every name that may be chosen under ``constraint``: one row per face, with oracle_id,
@@ -924,12 +940,15 @@ class OracleDB:
                 "decklist file, or the decklist's text (lines such as '4 Lightning Bolt')"
             )
 
-        names = self._names()
-        if self._has_deck_checker():  # built already (a batch over the warm index, a server): every card's rules
-            return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders, limits=limits)
-        # the rules and legalities of the first list's cards only; from the second list on every card's, read once
-        # (never again when the name strategy changes: the checker keeps what it read)
-        return _decks.check_deck(self._point_checker(names), deck, format, commanders=commanders, limits=limits)
+        def check() -> _decks.DeckReport:
+            names = self._names()
+            if self._has_deck_checker():  # built already (a batch over the warm index, a server): every card's rules
+                return _decks.check_deck(self.deck_checker, deck, format, commanders=commanders, limits=limits)
+            # the rules and legalities of the first list's cards only; from the second list on every card's, read
+            # once (never again when the name strategy changes: the checker keeps what it read)
+            return _decks.check_deck(self._point_checker(names), deck, format, commanders=commanders, limits=limits)
+
+        return self._asking_names(check)
 
     def _point_checker(self, names: _resolver.NameResolver) -> _decks.PointDeckChecker:
         """The deck checker that loads the rules of the cards it meets only, over the strategy ``names``: one per
@@ -957,15 +976,20 @@ class OracleDB:
 
         # A batch reads every name in one query and loads the rules of the cards it meets only; once the name
         # index is warm (many single lookups came first), the warm checker answers (the same answers).
-        if self._built_name_index() is not None:
-            checker: _decks.DeckChecker = self.deck_checker
-        elif (stored := self._names_file()) is not None:
-            checker = self._point_checker(stored)
-        else:
-            if self._point_names is None:
-                self._point_names = _point.PointNames(self.con)
-            checker = self._point_checker(self._point_names)
-        return _decks.check_decks(checker, decks, format, summary=summary)
+        decks = list(decks)  # read again if the names file fails under the first pass
+
+        def check() -> pl.DataFrame:
+            if self._built_name_index() is not None:
+                checker: _decks.DeckChecker = self.deck_checker
+            elif (stored := self._names_file()) is not None:
+                checker = self._point_checker(stored)
+            else:
+                if self._point_names is None:
+                    self._point_names = _point.PointNames(self.con)
+                checker = self._point_checker(self._point_names)
+            return _decks.check_decks(checker, decks, format, summary=summary)
+
+        return self._asking_names(check)
 
     # -- tokens (CR 111) ----------------------------------------------------------------------
 
@@ -983,7 +1007,7 @@ class OracleDB:
 
         if name is not None:
             _name_argument(name, "name", nameless=True)  # a blank name: the token lookup's own line
-        return _tokens.lookup(self.con, self._names(), name)
+        return self._asking_names(lambda: _tokens.lookup(self.con, self._names(), name))
 
     def token_specs(self) -> pl.DataFrame:
         """Every "create … token(s)" clause of every card's Oracle text, parsed (table ``token_specs``):

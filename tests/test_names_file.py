@@ -103,6 +103,43 @@ def test_a_names_file_not_written_for_this_database_is_not_read(sample_db_path: 
         assert isinstance(db._names(), PointNames)  # the database's own names answered
 
 
+def test_a_names_file_damaged_after_it_was_written_is_set_aside(sample_db_path: Path, tmp_path: Path) -> None:
+    """A names file whose pages were damaged after the ingest wrote it (its stamp still matches) failed the lookups
+    that read those pages with "this is a bug in oracle-tools" (SQLite's "database disk image is malformed"). It is
+    a copy of what the database holds: every answer comes from the database then, and the file is not asked again."""
+    with OracleDB(sample_db_path) as db:
+        expected = _answers(db, TEXTS)
+        deck = db.check_deck("4 Tarmogoyf\n4 Fire/Ice\n52 Island\n", format="legacy").to_dict()
+        token = db.token("Treasure").to_dict()
+    path = tmp_path / "linked.duckdb"
+    os.link(sample_db_path, path)
+    shutil.copy(names_path(sample_db_path), names_path(path))
+    with sqlite3.connect(names_path(path)) as con:
+        page, first_table = (
+            con.execute("PRAGMA page_size").fetchone()[0],
+            con.execute("SELECT min(rootpage) FROM sqlite_master WHERE name != 'meta'").fetchone()[0],
+        )
+    con.close()
+    with names_path(path).open("r+b") as damaged:  # every page of every table but the stamp's, garbage
+        size = damaged.seek(0, os.SEEK_END)
+        damaged.seek((first_table - 1) * page)
+        damaged.write(random.Random(5).randbytes(size - (first_table - 1) * page))
+    assert StoredNames.open(path) is not None  # the stamp is read and matches: the damage is met by the lookups
+    with OracleDB(path) as db:
+        assert _answers(db, TEXTS) == expected
+        assert db._names_file() is None and isinstance(db._names(), PointNames)
+    for ask in (OracleDB.token, lambda db, _: db.check_deck("4 Tarmogoyf\n4 Fire/Ice\n52 Island\n", format="legacy")):
+        with OracleDB(path) as db:  # each first met the damage in its own process
+            assert ask(db, "Treasure").to_dict() == (token if ask is OracleDB.token else deck)
+    cli = subprocess.run(
+        [sys.executable, "-m", "oracle_tools", "--db", str(path), "resolve", "Tarmogoyff"],
+        capture_output=True,
+        text=True,
+    )
+    assert (cli.returncode, cli.stderr) == (1, "")
+    assert "Tarmogoyf" in cli.stdout
+
+
 def test_a_fresh_process_resolves_without_duckdb_or_polars(sample_db_path: Path) -> None:
     code = (
         "import sys\nfrom oracle_tools import OracleDB\n"

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
     from oracle_tools.text.matching import NameMatcher
 
-__all__ = ["FORMAT", "StoredNames", "file_stamp", "names_path", "write"]
+__all__ = ["FORMAT", "NamesFileDamaged", "StoredNames", "file_stamp", "names_path", "write"]
 
 #: The layout of the names file (its tables below); a file of another layout is not read.
 FORMAT = 1
@@ -177,16 +177,25 @@ def _streamed(con: duckdb.DuckDBPyConnection, sql: str) -> Iterator[tuple[Any, .
 # -- reading ------------------------------------------------------------------------------------------
 
 
+class NamesFileDamaged(OracleToolsError):
+    """The names file failed a read after it was taken (a page damaged since the ingest wrote it): it is set aside
+    for the rest of the process, and :class:`~oracle_tools.OracleDB` asks the database instead."""
+
+
 class StoredNames(PointLookups):
     """:class:`~oracle_tools.names.point.PointLookups` over the names file: one indexed probe per name, no DuckDB.
 
     One read-only SQLite connection, shared by the threads that share the :class:`~oracle_tools.OracleDB` (each
     read under a lock)."""
 
-    def __init__(self, con: sqlite3.Connection, stamp: Stamp) -> None:
+    def __init__(self, con: sqlite3.Connection, stamp: Stamp, path: str | os.PathLike[str] = "") -> None:
         super().__init__()
         self._con = con
         self._stamp = stamp
+        self._path = path
+        self.damaged = (
+            False  # a read failed: the file is no longer asked (OracleDB's names then come from the database)
+        )
         self._lock = threading.Lock()
         self._noted_cards: frozenset[str] | None = None  # the cards that have a face a note is about
         self._notes: dict[str, FaceNotes] = {}  # oracle_id -> its FaceNotes (of the noted cards only)
@@ -213,7 +222,7 @@ class StoredNames(PointLookups):
         if meta.get("format") != FORMAT or meta.get("schema_version") != SCHEMA_VERSION or written != stamp:
             con.close()
             return None
-        return cls(con, stamp)
+        return cls(con, stamp, path)
 
     def stamp_is(self, stamp: Stamp | None) -> bool:
         """Whether this names file was written for the database file of ``stamp``."""
@@ -229,6 +238,12 @@ class StoredNames(PointLookups):
                 return self._con.execute(sql, params).fetchall()
             except sqlite3.ProgrammingError:  # closed under a thread still answering (a server's old generation)
                 raise OracleToolsError("the database was closed (reopened after a re-ingest); retry") from None
+            except sqlite3.DatabaseError as exc:  # "database disk image is malformed", a table gone
+                self.damaged = True
+                raise NamesFileDamaged(
+                    f"{Path(self._path).name}: the names file beside the database cannot be read ({exc}); delete it "
+                    "(the database answers the same without it) or run `oracle-tools ingest` again"
+                ) from None
 
     def _rows(self, keys: list[str]) -> list[NameRow]:
         rows: list[NameRow] = []
