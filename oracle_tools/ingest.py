@@ -827,7 +827,14 @@ class Ingest:
             self._stop.armed = False  # built and checked: a signal now no longer undoes the run
             Path(str(self.db_path) + ".wal").unlink(missing_ok=True)
             # the names file first: beside the old database it is stale (its stamp is the new file's), never wrong
-            os.replace(stored_names.names_path(tmp), stored_names.names_path(self.db_path))
+            names_file = stored_names.names_path(self.db_path)
+            try:
+                os.replace(stored_names.names_path(tmp), names_file)
+            except IsADirectoryError:  # said of the temp file it would have moved
+                raise IngestError(
+                    f"{names_file} is a folder, where the ingest puts the database's names file; move it away and "
+                    "run the ingest again. Nothing was replaced."
+                ) from None
             os.replace(tmp, self.db_path)
         except BaseException as exc:
             _remove(tmp)

@@ -70,7 +70,9 @@ def test_the_ingest_writes_a_names_file_that_answers_every_lookup(sample_db_path
         assert got == [db.name_index.resolve(t).to_dict() for t in names + TEXTS]
 
 
-@pytest.mark.parametrize("how", ["missing", "copied", "touched", "other schema", "other format", "not sqlite"])
+@pytest.mark.parametrize(
+    "how", ["missing", "copied", "touched", "other schema", "other format", "not sqlite", "fifo", "folder", "device"]
+)
 def test_a_names_file_not_written_for_this_database_is_not_read(sample_db_path: Path, tmp_path: Path, how: str) -> None:
     with OracleDB(sample_db_path) as db:
         expected = _answers(db, TEXTS)
@@ -97,7 +99,14 @@ def test_a_names_file_not_written_for_this_database_is_not_read(sample_db_path: 
         con.close()
     elif how == "not sqlite":
         names_path(path).write_bytes(b"not a names file\n" * 100)
-    assert StoredNames.open(path) is None
+    elif how in ("fifo", "folder", "device"):  # a FIFO: SQLite's open waited for a writer forever, through SIGTERM
+        names_path(path).unlink()
+        {"fifo": os.mkfifo, "folder": os.mkdir, "device": lambda p: os.symlink("/dev/zero", p)}[how](names_path(path))
+    opened: list[StoredNames | None] = []
+    opening = threading.Thread(target=lambda: opened.append(StoredNames.open(path)), daemon=True)
+    opening.start()
+    opening.join(60)  # (returns at once: a wait here is a regression, failed rather than hung)
+    assert opened == [None]
     with OracleDB(path) as db:
         assert _answers(db, TEXTS) == expected
         assert isinstance(db._names(), PointNames)  # the database's own names answered
@@ -234,6 +243,20 @@ def test_a_failed_ingest_keeps_the_old_pair(
     with OracleDB(path) as db:
         assert _answers(db, TEXTS) == expected
         assert isinstance(db._names(), PointNames)
+
+
+def test_a_folder_where_the_names_file_goes_is_named_and_the_old_pair_kept(
+    sample_db_path: Path, tmp_path: Path
+) -> None:
+    """The error named the ingest's temp file ("Is a directory: …ingest-PID.tmp.names.sqlite"), not the folder."""
+    path = tmp_path / "linked.duckdb"
+    os.link(sample_db_path, path)
+    names_path(path).mkdir()
+    before = stored.file_stamp(path)
+    with pytest.raises(IngestError, match=r"linked\.duckdb\.names\.sqlite is a folder.*move it away"):
+        OracleDB.ingest_sample(path)
+    assert stored.file_stamp(path) == before and names_path(path).is_dir()
+    assert _files(tmp_path) == ["linked.duckdb", "linked.duckdb.names.sqlite"]  # no temp file left
 
 
 def test_a_database_opened_after_a_reingest_does_not_answer_from_the_old_names_file(

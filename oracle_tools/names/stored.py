@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -209,6 +210,10 @@ class StoredNames(PointLookups):
         try:
             if stamp is None:
                 stamp = file_stamp(db_file)
+            # a regular file only: SQLite's open of a FIFO waits for a writer forever, and retries through the
+            # signals that would stop it (a folder or a device is no names file either)
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                return None
             uri = Path(os.path.abspath(path)).as_uri() + "?mode=ro&immutable=1"
             con = sqlite3.connect(uri, uri=True, check_same_thread=False)
         except (OSError, sqlite3.Error):
