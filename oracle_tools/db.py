@@ -22,6 +22,7 @@ from oracle_tools.errors import (
     DatabaseMissingError,
     DecklistError,
     NameNotFoundError,
+    NamesFileDamagedError,
     NotFoundError,
     OracleToolsError,
 )
@@ -218,7 +219,7 @@ class OracleDB:
         ingest wrote it: :meth:`_names_file` no longer gives it): a names file is a copy, never the only source."""
         try:
             return answer()
-        except _stored.NamesFileDamaged:
+        except NamesFileDamagedError:
             return answer()
 
     def _check_exists(self) -> None:

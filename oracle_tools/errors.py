@@ -97,6 +97,12 @@ class DatabaseDamagedError(DatabaseMissingError):
         )
 
 
+class NamesFileDamagedError(DatabaseMissingError):
+    """The names file beside the database (``names/stored.py``) failed a read after it was taken: a page damaged
+    since the ingest wrote it. OracleDB sets the file aside and asks the database again, so a user meets this line
+    only where nothing can (HTTP 503: the server's file)."""
+
+
 class RulesFileError(OracleToolsError):
     """A Comprehensive Rules file is not the rules text."""
 

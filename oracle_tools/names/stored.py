@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oracle_tools.errors import OracleToolsError
+from oracle_tools.errors import NamesFileDamagedError, OracleToolsError
 from oracle_tools.names.face_notes import FaceNotes
 from oracle_tools.names.point import NameRow, PointLookups
 from oracle_tools.names.resolver import Resolution
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from oracle_tools.text.matching import NameMatcher
 
-__all__ = ["FORMAT", "NamesFileDamaged", "StoredNames", "file_stamp", "names_path", "write"]
+__all__ = ["FORMAT", "StoredNames", "file_stamp", "names_path", "write"]
 
 #: The layout of the names file (its tables below); a file of another layout is not read.
 FORMAT = 1
@@ -178,11 +178,6 @@ def _streamed(con: duckdb.DuckDBPyConnection, sql: str) -> Iterator[tuple[Any, .
 # -- reading ------------------------------------------------------------------------------------------
 
 
-class NamesFileDamaged(OracleToolsError):
-    """The names file failed a read after it was taken (a page damaged since the ingest wrote it): it is set aside
-    for the rest of the process, and :class:`~oracle_tools.OracleDB` asks the database instead."""
-
-
 class StoredNames(PointLookups):
     """:class:`~oracle_tools.names.point.PointLookups` over the names file: one indexed probe per name, no DuckDB.
 
@@ -245,7 +240,7 @@ class StoredNames(PointLookups):
                 raise OracleToolsError("the database was closed (reopened after a re-ingest); retry") from None
             except sqlite3.DatabaseError as exc:  # "database disk image is malformed", a table gone
                 self.damaged = True
-                raise NamesFileDamaged(
+                raise NamesFileDamagedError(
                     f"{Path(self._path).name}: the names file beside the database cannot be read ({exc}); delete it "
                     "(the database answers the same without it) or run `oracle-tools ingest` again"
                 ) from None
