@@ -189,9 +189,8 @@ class StoredNames(PointLookups):
         self._con = con
         self._stamp = stamp
         self._path = path
-        self.damaged = (
-            False  # a read failed: the file is no longer asked (OracleDB's names then come from the database)
-        )
+        # a read failed: the file is no longer asked (OracleDB's names then come from the database)
+        self.damaged = False
         self._lock = threading.Lock()
         self._noted_cards: frozenset[str] | None = None  # the cards that have a face a note is about
         self._notes: dict[str, FaceNotes] = {}  # oracle_id -> its FaceNotes (of the noted cards only)

@@ -441,7 +441,7 @@ def frame(
 
 def polars_frame(relation: duckdb.DuckDBPyRelation) -> pl.DataFrame:
     """A query's result as a Polars frame, through the Arrow C stream interface both speak (``.pl()`` goes
-    through a pyarrow table: importing pyarrow costs a process ~40 MB and ~0.1 s, and nothing else here needs it)."""
+    through a pyarrow table: importing pyarrow costs a process ~40 MB and ~0.1 s)."""
     import polars as pl
 
     if len(set(relation.columns)) < len(relation.columns):  # .pl() names the second 'name' 'name_1': Polars refuses
