@@ -149,6 +149,21 @@ def test_a_names_file_damaged_after_it_was_written_is_set_aside(sample_db_path: 
     assert "Tarmogoyf" in cli.stdout
 
 
+def test_a_names_file_whose_suggestions_are_not_json_is_set_aside(sample_db_path: Path, tmp_path: Path) -> None:
+    """A suggestions row that is not the JSON the ingest wrote (JSONDecodeError: "this is a bug") is damage too."""
+    with OracleDB(sample_db_path) as db:
+        expected = db.resolve("Tarmogoyff").to_dict()
+    path = tmp_path / "linked.duckdb"
+    os.link(sample_db_path, path)
+    shutil.copy(names_path(sample_db_path), names_path(path))
+    with sqlite3.connect(names_path(path)) as con:
+        con.execute("UPDATE suggestions SET names = 'not json'")
+    con.close()
+    with OracleDB(path) as db:
+        assert db.resolve("Tarmogoyff").to_dict() == expected
+        assert db._names_file() is None
+
+
 def test_a_fresh_process_resolves_without_duckdb_or_polars(sample_db_path: Path) -> None:
     code = (
         "import sys\nfrom oracle_tools import OracleDB\n"

@@ -238,11 +238,15 @@ class StoredNames(PointLookups):
             except sqlite3.ProgrammingError:  # closed under a thread still answering (a server's old generation)
                 raise OracleToolsError("the database was closed (reopened after a re-ingest); retry") from None
             except sqlite3.DatabaseError as exc:  # "database disk image is malformed", a table gone
-                self.damaged = True
-                raise NamesFileDamagedError(
-                    f"{Path(self._path).name}: the names file beside the database cannot be read ({exc}); delete it "
-                    "(the database answers the same without it) or run `oracle-tools ingest` again"
-                ) from None
+                raise self._damaged(exc) from None
+
+    def _damaged(self, exc: Exception) -> NamesFileDamagedError:
+        """The error of a read that failed (the file is set aside from now on)."""
+        self.damaged = True
+        return NamesFileDamagedError(
+            f"{Path(self._path).name}: the names file beside the database cannot be read ({exc}); delete it (the "
+            "database answers the same without it) or run `oracle-tools ingest` again"
+        )
 
     def _rows(self, keys: list[str]) -> list[NameRow]:
         rows: list[NameRow] = []
@@ -285,11 +289,14 @@ class StoredNames(PointLookups):
         from oracle_tools.names import suggestions
 
         packed = next(iter(self._query("SELECT keys, names, printings FROM suggestions")), None)
-        keys, names, printings = (
-            (packed[0].split("\n"), json.loads(packed[1]), json.loads(packed[2]))
-            if packed and packed[0]
-            else ([], [], [])
-        )
+        try:
+            keys, names, printings = (
+                (packed[0].split("\n"), json.loads(packed[1]), json.loads(packed[2]))
+                if packed and packed[0]
+                else ([], [], [])
+            )
+        except (AttributeError, TypeError, ValueError) as exc:  # not the text and JSON the ingest wrote
+            raise self._damaged(exc) from None
         index_row = next(
             iter(self._query("SELECT lines, vocabulary, postings, starts, dropped, dropped_from FROM word_index")),
             None,
