@@ -110,13 +110,19 @@ def bool_param(value: str | None, what: str) -> bool:
     raise ApiError(400, f"{what}={value!r} is not a boolean; give true or false.")
 
 
+def whole_number_param(value: str, what: str, lowest: int, highest: int) -> int:
+    """A whole number from ``lowest`` to ``highest`` written in ASCII digits (``int`` alone takes '²' and '1_0'),
+    else the 400 saying so."""
+    if not (value.isascii() and value.isdigit() and len(value) < 10) or not lowest <= int(value) <= highest:
+        raise ApiError(400, f"{what}={value[:20]!r} is not a whole number from {lowest} to {highest:,}.")
+    return int(value)
+
+
 def suggest_param(value: str | None) -> int:
     """``suggest=N``: how many names a miss suggests, 0 to MAX_SUGGESTIONS (DEFAULT_SUGGESTIONS left out)."""
     if value is None or value == "":
         return DEFAULT_SUGGESTIONS
-    if not (value.isascii() and value.isdigit() and len(value) < 10) or int(value) > MAX_SUGGESTIONS:
-        raise ApiError(400, f"suggest={value[:20]!r} is not a whole number from 0 to {MAX_SUGGESTIONS}.")
-    return int(value)
+    return whole_number_param(value, "suggest", 0, MAX_SUGGESTIONS)
 
 
 #: The request scope's key by which app.ReadBodyFirst says the body's first bytes (all the route gets) are refused by

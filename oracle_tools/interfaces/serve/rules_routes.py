@@ -26,6 +26,7 @@ from oracle_tools.interfaces.serve.params import (
     read_body,
     suggest_param,
     text_param,
+    whole_number_param,
 )
 from oracle_tools.interfaces.serve.pools import LARGE_WORK
 from oracle_tools.interfaces.serve.responses import ApiError, answer_in_threadpool, answer_remembered, json_response
@@ -238,9 +239,7 @@ def _param_value(param: Param, value: str | None) -> Any:
             if param.required:
                 raise ApiError(400, f"{param.name} is missing; give it as a whole number.")
             return param.default
-        if not (value.isascii() and value.isdigit() and len(value) < 10) or not 1 <= int(value) <= param.most:
-            raise ApiError(400, f"{param.name}={value[:20]!r} is not a whole number from 1 to {param.most:,}.")
-        return int(value)
+        return whole_number_param(value, param.name, 1, param.most)
     text = text_param(value, param.name, required=param.required)
     return param.default if text is None else text
 
