@@ -149,18 +149,37 @@ def test_a_names_file_damaged_after_it_was_written_is_set_aside(sample_db_path: 
     assert "Tarmogoyf" in cli.stdout
 
 
-def test_a_names_file_whose_suggestions_are_not_json_is_set_aside(sample_db_path: Path, tmp_path: Path) -> None:
-    """A suggestions row that is not the JSON the ingest wrote (JSONDecodeError: "this is a bug") is damage too."""
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "UPDATE suggestions SET names = 'not json'",  # JSONDecodeError said "this is a bug"
+        "UPDATE suggestions SET names = '[]'",  # IndexError on the first miss
+        "UPDATE suggestions SET printings = '[1]'",
+        "UPDATE names SET card_name = NULL WHERE key = 'lightning bolt'",  # a card the file does not name: KeyError
+        "UPDATE names SET oracle_id = 'no such card', card_name = NULL WHERE key = 'lightning bolt'",
+        "UPDATE names SET face_index = 'x' WHERE key = 'lightning bolt'",  # answered face_index 'x'
+        "UPDATE face_notes SET parts = 'not json'",  # the meld result's note: JSONDecodeError
+        "UPDATE face_notes SET parts = '5'",  # TypeError
+        "UPDATE face_notes SET card = NULL",  # the back face's note: AttributeError
+        "UPDATE token_suggestions SET name = NULL",  # a miss's token names
+    ],
+)
+def test_a_names_file_with_rows_the_ingest_did_not_write_is_set_aside(
+    sample_db_path: Path, tmp_path: Path, edit: str
+) -> None:
+    """A names file whose rows were edited into values the ingest never writes (SQLite keeps a NULL or a text where
+    a number goes) failed lookups with a traceback or answered what the edit wrote. It is damage like a broken page:
+    the file is set aside and the database answers."""
     with OracleDB(sample_db_path) as db:
-        expected = db.resolve("Tarmogoyff").to_dict()
+        expected = _answers(db, TEXTS)
     path = tmp_path / "linked.duckdb"
     os.link(sample_db_path, path)
     shutil.copy(names_path(sample_db_path), names_path(path))
     with sqlite3.connect(names_path(path)) as con:
-        con.execute("UPDATE suggestions SET names = 'not json'")
+        assert con.execute(edit).rowcount
     con.close()
     with OracleDB(path) as db:
-        assert db.resolve("Tarmogoyff").to_dict() == expected
+        assert _answers(db, TEXTS) == expected
         assert db._names_file() is None
 
 

@@ -252,18 +252,21 @@ class StoredNames(PointLookups):
         rows: list[NameRow] = []
         for at in range(0, len(keys), _KEYS_PER_QUERY):
             chunk = keys[at : at + _KEYS_PER_QUERY]
-            rows.extend(
-                NameRow(*row)
-                for row in self._query(
-                    "SELECT name, key, oracle_id, face_index, via, lang, card_name, face_name FROM names "
-                    f"WHERE key IN ({', '.join('?' * len(chunk))})",
-                    tuple(chunk),
-                )
-            )
+            for row in self._query(
+                "SELECT name, key, oracle_id, face_index, via, lang, card_name, face_name FROM names "
+                f"WHERE key IN ({', '.join('?' * len(chunk))})",
+                tuple(chunk),
+            ):
+                if not _is_name_row(row):  # SQLite keeps what an edit wrote: a NULL, a text face number
+                    raise self._damaged(ValueError(f"a names row the ingest did not write: {row!r}"))
+                rows.append(NameRow(*row))
         return rows
 
     def _class_pairs(self) -> list[tuple[str, str]]:
-        return self._query("SELECT class_id, name FROM name_classes")
+        pairs = self._query("SELECT class_id, name FROM name_classes")
+        if not all(isinstance(class_id, str) and isinstance(name, str) for class_id, name in pairs):
+            raise self._damaged(ValueError("a name_classes row without its class or name"))
+        return pairs
 
     def face_note(self, found: Resolution) -> str | None:
         oid = found.oracle_id
@@ -276,7 +279,13 @@ class StoredNames(PointLookups):
         notes = self._notes.get(oid)
         if notes is None:
             rows = self._query("SELECT oracle_id, name, role, card, parts FROM face_notes WHERE oracle_id = ?", (oid,))
-            notes = self._notes[oid] = FaceNotes(None, rows=[(*row[:4], json.loads(row[4])) for row in rows])
+            try:
+                noted = [(*row[:4], json.loads(row[4])) for row in rows]
+            except (TypeError, ValueError) as exc:  # not the JSON the ingest wrote
+                raise self._damaged(exc) from None
+            if not all(_is_face_note(row) for row in noted):
+                raise self._damaged(ValueError(f"a face_notes row the ingest did not write: {rows!r}"))
+            notes = self._notes[oid] = FaceNotes(None, rows=noted)
         return notes.note(found)
 
     def former_note(self, oracle_id: str | None) -> str | None:
@@ -297,6 +306,15 @@ class StoredNames(PointLookups):
             )
         except (AttributeError, TypeError, ValueError) as exc:  # not the text and JSON the ingest wrote
             raise self._damaged(exc) from None
+        # one name and one printing count per key, as the ingest wrote them (else a miss's suggestions fail)
+        if not (
+            isinstance(names, list)
+            and isinstance(printings, list)
+            and len(keys) == len(names) == len(printings)
+            and all(isinstance(name, str) for name in names)
+            and all(type(count) is int for count in printings)
+        ):
+            raise self._damaged(ValueError("a suggestions row whose names and printings do not match its keys"))
         index_row = next(
             iter(self._query("SELECT lines, vocabulary, postings, starts, dropped, dropped_from FROM word_index")),
             None,
@@ -306,7 +324,39 @@ class StoredNames(PointLookups):
     def _made_token_matcher(self) -> NameMatcher:
         from oracle_tools.names import suggestions
 
-        return suggestions.token_matcher_from(self._query("SELECT key, name FROM token_suggestions ORDER BY line"))
+        rows = self._query("SELECT key, name FROM token_suggestions ORDER BY line")
+        if not all(isinstance(key, str) and isinstance(name, str) for key, name in rows):
+            raise self._damaged(ValueError("a token_suggestions row without its key or name"))
+        return suggestions.token_matcher_from(rows)
 
     def is_token_name(self, text: str) -> bool:
         return bool(self._query("SELECT 1 FROM token_keys WHERE key = ?", (normalize(text),)))
+
+
+def _is_name_row(row: tuple[Any, ...]) -> bool:
+    """Whether ``row`` (name, key, oracle_id, face_index, via, lang, card_name, face_name) has the types the ingest
+    writes: a row of a card the file does not name (no card_name) or a face number that is text is damage."""
+    name, key, oracle_id, face_index, via, lang, card_name, face_name = row
+    return (
+        isinstance(name, str)
+        and isinstance(key, str)
+        and isinstance(oracle_id, str)
+        and (face_index is None or type(face_index) is int)
+        and isinstance(via, str)
+        and (lang is None or isinstance(lang, str))
+        and isinstance(card_name, str)
+        and (face_name is None or isinstance(face_name, str))
+    )
+
+
+def _is_face_note(row: tuple[Any, ...]) -> bool:
+    """Whether a face note (oracle_id, name, role, card, parts) has the types the ingest writes."""
+    oracle_id, name, role, card, parts = row
+    return (
+        isinstance(oracle_id, str)
+        and isinstance(name, str)
+        and isinstance(role, str)
+        and isinstance(card, str)
+        and isinstance(parts, list)
+        and all(isinstance(part, str) for part in parts)
+    )
