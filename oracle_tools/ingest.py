@@ -671,10 +671,12 @@ def _remove_leftover(path: Path) -> None:
 
 
 #: DuckDB's memory during an ingest; what is over it spills to ``<db>.ingest-PID.tmp.spill``. Python's own
-#: (the names, references and tokens frames) comes on top: peak RSS 467 MB for the 2019 dump, 718 MB for 16
-#: copies of it (730k printings, all_cards' size), where DuckDB's default (80 % of the machine's memory) let the
-#: latter reach 2 GB for a tenth less CPU (bench/bench_ingest.py --scale 16).
-INGEST_MEMORY_LIMIT = "512MB"
+#: (the names, references and tokens frames) comes on top. Peak RSS at 256 MB (and at 512 MB): the 2019 dump
+#: 440–478 MB (489–498), 16 copies of it (730k printings, all_cards' size) 523 MB (785), the real files 633–645 MB
+#: (765–774); the CPU is the same on the first two and up to a tenth more on the real files, where the core
+#: tables spill. At 192 MB the core tables of 16 copies no longer fit (DuckDB's "failed to pin block"); DuckDB's
+#: default (80 % of the machine's memory) let them reach 2 GB (bench/bench_ingest.py --scale 16).
+INGEST_MEMORY_LIMIT = "256MB"
 
 
 def read_side_files(rules_file: Path | None, interchangeable_file: Path | None) -> RulesDocument | None:

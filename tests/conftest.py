@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # imported inside the fixtures: collecting the tests does not
 REPO = Path(__file__).resolve().parents[1]
 REALDATA = Path(os.environ.get("ORACLE_TOOLS_REALDATA", REPO.parent / "shared" / "realdata"))
 
-#: DuckDB's memory limit for the ingests the tests run (the library's default is ingest.INGEST_MEMORY_LIMIT, 512 MB):
+#: DuckDB's memory limit for the ingests the tests run (the library's default is ingest.INGEST_MEMORY_LIMIT, 256 MB):
 #: the real files build within it by spilling, and the suite stays under 1 GB of resident memory on a CI machine.
 TEST_INGEST_MEMORY = "600MB"
 

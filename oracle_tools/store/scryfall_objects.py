@@ -167,8 +167,10 @@ def keep(cursor: duckdb.DuckDBPyConnection, files: Sequence[CardFile], dictionar
 
         try:
             cursor.execute(sql, params)
-        except duckdb.Error:
-            if compressor.past_limits:  # read once more, to say which object and why (raises)
+        except duckdb.Error as exc:
+            # An object past the limits, found while compressing, or the reason the reader ran out of memory (its
+            # buffers grow with the largest object): read once more, to say which object and why (raises)
+            if compressor.past_limits or isinstance(exc, duckdb.OutOfMemoryException):
                 object_limits.check_objects(
                     file.path, file.json_format, max_object_bytes=MAX_OBJECT_BYTES, compression=file.compression
                 )
