@@ -677,6 +677,10 @@ def _remove_leftover(path: Path) -> None:
 #: tables spill. At 192 MB the core tables of 16 copies no longer fit (DuckDB's "failed to pin block"); DuckDB's
 #: default (80 % of the machine's memory) let them reach 2 GB (bench/bench_ingest.py --scale 16).
 INGEST_MEMORY_LIMIT = "256MB"
+#: An ingest whose files need more than INGEST_MEMORY_LIMIT (DuckDB's "Out of Memory Error": what must be held at
+#: once grows with the files) is run again once with this, said in the report: never less than the 512 MB every
+#: earlier release built with.
+INGEST_MEMORY_RETRY = "1GB"
 
 
 def read_side_files(rules_file: Path | None, interchangeable_file: Path | None) -> RulesDocument | None:
@@ -710,7 +714,7 @@ class Ingest:
         db_path: Path,
         *,
         progress: bool = True,
-        memory_limit: str = INGEST_MEMORY_LIMIT,
+        memory_limit: str | None = None,
         interchangeable_file: str | os.PathLike[str] | None = None,
         wait: bool = False,
         replace_anyway: bool = False,
@@ -724,7 +728,9 @@ class Ingest:
         self._previous_rulings = 0
         self.interchangeable_file = Path(interchangeable_file) if interchangeable_file else None
         self.progress = progress
-        self.memory_limit = memory_limit
+        # DuckDB's memory: INGEST_MEMORY_LIMIT unless given, then INGEST_MEMORY_RETRY once if that was too little
+        self.memory_limit = memory_limit or INGEST_MEMORY_LIMIT
+        self._memory_retry = INGEST_MEMORY_RETRY if memory_limit is None else None
         self.report = IngestReport(db_path=self.db_path)
         self._run_rows: list[tuple] = []
         self._started = dt.datetime.now(dt.UTC).replace(tzinfo=None)
@@ -841,6 +847,19 @@ class Ingest:
         except BaseException as exc:
             _remove(tmp)
             stopped = self._stop.received is not None  # a signal's interrupt fails DuckDB's statement too
+            if _out_of_memory(exc) and not stopped and self._memory_retry is not None:
+                tried, self.memory_limit, self._memory_retry = self.memory_limit, self._memory_retry, None
+                self._start_over()
+                self.report.warnings.append(
+                    f"these files needed more than the {tried} of memory an ingest gives DuckDB unless told "
+                    f"({_first_line(exc)}): built again with {self.memory_limit}"
+                )
+                return self._run(sources, rules_file)
+            if _out_of_memory(exc) and not stopped:
+                raise IngestError(
+                    f"building the database needed more than the {self.memory_limit} of memory the ingest gave DuckDB "
+                    f"({_first_line(exc)}). Nothing was replaced. From Python, Ingest(memory_limit=...) gives it more."
+                ) from None
             damage = _damage(previous) if previous and isinstance(exc, duckdb.Error) and not stopped else None
             if damage is None:
                 raise
@@ -852,14 +871,19 @@ class Ingest:
                 ) from None
             # Asked for: build as into an empty place, then swap it in over the damaged file.
             self._replacing_damaged = True
-            self._run_rows.clear()
-            self.report = IngestReport(db_path=self.db_path)
+            self._start_over()
             self.report.warnings.append(f"replaced {self.db_path}, which was damaged ({damage}); its history is gone")
-            self._previous_cards = 0
-            self._previous_rulings = 0
             return self._run(sources, rules_file)
         self.report.seconds = time.perf_counter() - started
         return self.report
+
+    def _start_over(self) -> None:
+        """Forget what a failed build found, before the run is built again."""
+        self._run_rows.clear()
+        self.report = IngestReport(db_path=self.db_path)
+        self._previous_cards = 0
+        self._previous_rulings = 0
+        self._dropped.clear()
 
     def _write_names_file(self, tmp: Path) -> None:
         """The names file of the finished database ``tmp`` (``names.stored``: what ``resolve`` reads in a fresh
@@ -1557,9 +1581,17 @@ class _SecondConnection:
 
 def _raise_if_disk_full(exc: BaseException) -> None:
     """A full disk is said as one (the CLI's "the disk is full" line, exit 1), never as a damaged input file: where
-    DuckDB runs out of room depends on the file and the disk, so any step that reads a file can meet it."""
-    if "No space left on device" in str(exc):
+    DuckDB runs out of room depends on the file and the disk, so any step that reads a file can meet it. DuckDB out
+    of memory is no fault of the file either: the run is built again with more (``Ingest._run``)."""
+    if "No space left on device" in str(exc) or _out_of_memory(exc):
         raise exc
+
+
+def _out_of_memory(exc: BaseException) -> bool:
+    """Whether DuckDB failed for want of memory under its limit (in a statement, or at its commit)."""
+    return isinstance(exc, duckdb.OutOfMemoryException) or (
+        isinstance(exc, duckdb.Error) and "could not allocate block" in str(exc)
+    )
 
 
 #: What DuckDB says of a file that stops early: JSON cut in the middle, or a gzip stream without its end.

@@ -772,3 +772,26 @@ def test_a_named_pipe_is_read_when_written_and_refused_in_one_line_when_nothing_
     out, err = ingest.communicate(timeout=120)
     assert ingest.returncode == 0, err
     assert out.startswith(f"read       187 cards    from {fifo} (")
+
+
+def test_files_that_need_more_memory_than_an_ingest_gives_are_built_again_with_more(
+    sample_db: OracleDB, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An ingest gives DuckDB little memory (what is over it spills to disk), and what must be held at once grows
+    with the files: an ingest that runs out is built again once with more, and says so; never a failed ingest
+    where the earlier, larger limit built the same files. A limit the caller gives is kept to."""
+    from oracle_tools import ingest
+
+    monkeypatch.setattr(ingest, "INGEST_MEMORY_LIMIT", "8MB")  # the sample needs more
+    monkeypatch.setattr(ingest, "INGEST_MEMORY_RETRY", "512MB")
+    # memory_limit=None: the library's own (the suite gives its ingests one: conftest.TEST_INGEST_MEMORY)
+    report = ingest.Ingest(tmp_path / "retried.duckdb", progress=False, memory_limit=None).run(ingest.sample_sources())
+    said = [w for w in report.warnings if "memory" in w]
+    assert len(said) == 1 and said[0].startswith("these files needed more than the 8MB of memory"), said
+    assert said[0].endswith("built again with 512MB")
+    built = {t: sample_db.con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in report.tables}
+    assert report.tables == built  # the whole database, as a first try with enough memory builds it
+    given = ingest.Ingest(tmp_path / "given.duckdb", progress=False, memory_limit="8MB")
+    with pytest.raises(IngestError, match=r"^building the database needed more than the 8MB of memory the ingest"):
+        given.run(ingest.sample_sources())
+    assert not list(tmp_path.glob("given.duckdb*"))  # nothing written
