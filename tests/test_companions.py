@@ -146,6 +146,9 @@ CASES = [
     # Kaheera: a changeling is every creature type (702.73a)
     ("Kaheera, the Orphanguard", "4 Masked Vandal\n4 Tarmogoyf\n52 Forest", "Tarmogoyf (line 6, Lhurgoyf)"),
     ("Kaheera, the Orphanguard", "4 Masked Vandal\n4 Lightning Bolt\n52 Forest", None),
+    # "Mistform Ultimus is every creature type (even if this card isn't on the battlefield)": a characteristic-defining
+    # ability, which functions "outside the game and before the game begins" (CR 604.3), as changeling does
+    ("Kaheera, the Orphanguard", "1 Mistform Ultimus\n4 Masked Vandal\n55 Island", None),
     # Keruga: nonland cards of mana value 3 or greater
     ("Keruga, the Macrosage", "4 Kitchen Finks\n4 Sol Ring\n52 Forest", "Sol Ring (line 6, mana value 1)"),
     ("Keruga, the Macrosage", "4 Kitchen Finks\n4 Ajani Vengeant\n52 Forest", None),

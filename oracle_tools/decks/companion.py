@@ -23,7 +23,8 @@ read by :func:`read_library_facts`):
 * an activated ability (Zirda): "[Cost]: [Effect]" in the card's own text (CR 602.1; a quoted ability is another
   object's), a keyword the rules call an activated ability (702.6a Equip, 702.29a Cycling, ...), or a basic land
   type's intrinsic mana ability (305.6);
-* every creature type: changeling (702.73a).
+* every creature type: changeling (702.73a), or the card's own "[this card] is every creature type" (Mistform
+  Ultimus), a characteristic-defining ability that functions before the game begins (604.3).
 """
 
 from __future__ import annotations
@@ -239,7 +240,7 @@ def _unquoted(text: str) -> str:
 
 
 def _library_facts(card: tuple[Any, ...], faces: list[tuple[Any, ...]]) -> LibraryFacts:
-    _, cmc, mana_cost, type_line, oracle_text, keywords = card
+    _, cmc, mana_cost, type_line, oracle_text, keywords, name = card
     own = [f for f in faces if f[2] in _CHARACTERISTIC_ROLES]
     if own:
         costs = [f[3] or "" for f in own]
@@ -256,8 +257,10 @@ def _library_facts(card: tuple[Any, ...], faces: list[tuple[Any, ...]]) -> Libra
         texts = [oracle_text or ""]
     keywords = list(keywords or ())
     texts = [_unquoted(t) if ('"' in t or "“" in t) else t for t in texts]
-    changeling = any(k.casefold() == "changeling" for k in keywords) or any(
-        re.search(r"^changeling\b", t, re.I | re.M) for t in texts
+    changeling = (
+        any(k.casefold() == "changeling" for k in keywords)
+        or any(re.search(r"^changeling\b", t, re.I | re.M) for t in texts)
+        or any(_every_creature_type(t, name or "") for t in texts)
     )
     return LibraryFacts(
         mana_value=cmc,
@@ -269,13 +272,24 @@ def _library_facts(card: tuple[Any, ...], faces: list[tuple[Any, ...]]) -> Libra
     )
 
 
+def _every_creature_type(text: str, name: str) -> bool:
+    """Whether ``text`` says the card itself "is every creature type" ("Mistform Ultimus is every creature type (even
+    if this card isn't on the battlefield)."): a characteristic-defining ability, which functions "outside the game
+    and before the game begins" (CR 604.3), as changeling does (702.73a). An Equipment's "Equipped creature ... is
+    every creature type" is about another object."""
+    if "every creature type" not in text:
+        return False
+    own = [re.escape(n) for n in (name, *name.split(" // ")) if n] + [r"this (?:card|creature|object)"]
+    return re.search(rf"^(?:{'|'.join(own)}) is every creature type\b", text, re.I | re.M) is not None
+
+
 def read_library_facts(con: duckdb.DuckDBPyConnection, oracle_ids: Sequence[str]) -> dict[str, LibraryFacts]:
     """oracle_id -> :class:`LibraryFacts` of these cards, read in two plain queries."""
     if not oracle_ids:
         return {}
     params = {"oids": list(oracle_ids)}
     cards = con.execute(
-        "SELECT oracle_id, cmc, mana_cost, type_line, oracle_text, keywords FROM cards WHERE oracle_id IN $oids",
+        "SELECT oracle_id, cmc, mana_cost, type_line, oracle_text, keywords, name FROM cards WHERE oracle_id IN $oids",
         params,
     ).fetchall()
     faces = con.execute(
