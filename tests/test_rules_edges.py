@@ -175,6 +175,17 @@ def test_111_10r_a_predefined_tokens_given_name_is_said_to_be_one(edges: OracleD
     assert cli(edges_path, "choose-name", "young hero")["reason"].endswith(verdict.reason.split("”", 1)[1])
 
 
+def test_114_5_an_emblem_in_a_decklist_is_said_to_be_an_emblem_not_a_token(edges: OracleDB) -> None:
+    """CR 114.5: "An emblem is neither a card nor a permanent. Emblem isn't a card type." An emblem written in a list
+    is no card of the deck, and what it is is said: an emblem, not a token (a token represents a permanent, 111.1)."""
+    report = edges.check_deck("1 Ob Nixilis Reignited Emblem\n1 Goblin\n", format="legacy")
+    [emblem, goblin] = [p for p in report.problems if p.kind == "unknown_card"]
+    assert (emblem.card, emblem.line) == ("Ob Nixilis Reignited Emblem", 1)
+    assert "is an emblem, not a card" in emblem.detail and "(CR 114.5)" in emblem.detail
+    assert "token" not in emblem.detail
+    assert (goblin.card, goblin.line) == ("Goblin", 2) and "is a token, not a card" in goblin.detail
+
+
 # -- CR 720: omen cards ----------------------------------------------------------------------------
 
 

@@ -386,7 +386,7 @@ class DeckChecker:
                     return found
         stripped = name.strip()
         if stripped.casefold().endswith(" token") or index.is_token_name(stripped):
-            # the data's planes, schemes and vanguards are no cards of the Oracle reference, named as tokens are
+            # the data's planes, schemes, vanguards and emblems are no cards of the Oracle reference, named as tokens are
             if apart := self._no_card_of_a_deck(stripped):
                 return apart
             return _Miss(f"'{echo(name)}' is a token, not a card; tokens are not part of a deck (CR 111.1).")
@@ -449,14 +449,21 @@ class DeckChecker:
 
     def _no_card_of_a_deck(self, name: str) -> _Miss | None:
         """The note of a name of an object the data holds as no card that is a nontraditional card (a plane, a
-        scheme, a vanguard: CR 108.2a), None for anything else."""
+        scheme, a vanguard: CR 108.2a) or an emblem (114.5), None for anything else."""
         row = self._con.execute(
-            "SELECT name, type_line FROM cards WHERE NOT is_card AND lower(name) = lower($name) ORDER BY name LIMIT 1",
+            "SELECT name, type_line, layout FROM cards WHERE NOT is_card AND lower(name) = lower($name) "
+            "ORDER BY name LIMIT 1",
             {"name": name},
         ).fetchone()
         if row is None:
             return None
-        name, type_line = row
+        name, type_line, layout = row
+        if layout == "emblem":
+            # CR 114.5: "An emblem is neither a card nor a permanent." (a token represents a permanent, 111.1)
+            return _Miss(
+                f"'{echo(name)}' is an emblem, not a card; an emblem is neither a card nor a permanent and is not "
+                "part of a deck (CR 114.5)."
+            )
         words = (type_line or "").split(" // ")[0].replace("—", " ").split()
         kind = next((w for w in words if w in NONTRADITIONAL), None)
         if kind is None:
