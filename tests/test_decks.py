@@ -174,6 +174,16 @@ def test_a_blank_name_the_database_lacks_is_no_token(sample_db: OracleDB) -> Non
     assert "is a token, not a card" in token.detail
 
 
+def test_an_insert_of_type_card_is_no_token(sample_db: OracleDB) -> None:
+    # Scryfall's player decklists, bios and ads (type line "Card", the 2019 dump's World Championship inserts) are
+    # neither cards nor tokens (a token represents a permanent, CR 111.1): a list naming one is told what it is
+    report = sample_db.check_deck("1 Paul McCabe Decklist\n1 Ob Nixilis Reignited Emblem\n", format="limited")
+    insert, emblem = kinds(report, "unknown_card")
+    assert (insert.card, insert.line) == ("Paul McCabe Decklist", 1)
+    assert "is an insert printed beside cards" in insert.detail and "token" not in insert.detail, insert.detail
+    assert "is an emblem, not a card" in emblem.detail and "(CR 114.5)" in emblem.detail
+
+
 def test_ambiguous_name_lists_the_candidates(sample_db: OracleDB) -> None:
     keys = sample_db.sql("SELECT key FROM names GROUP BY key HAVING count(DISTINCT oracle_id) > 1 ORDER BY key")
     amb = next((k for k in keys["key"].to_list() if sample_db.resolve(k).status == "ambiguous"), None)

@@ -449,20 +449,26 @@ class DeckChecker:
 
     def _no_card_of_a_deck(self, name: str) -> _Miss | None:
         """The note of a name of an object the data holds as no card that is a nontraditional card (a plane, a
-        scheme, a vanguard: CR 108.2a) or an emblem (114.5), None for anything else."""
+        scheme, a vanguard: CR 108.2a), an emblem (114.5) or one of Scryfall's inserts of type line "Card" (a
+        decklist, a bio, an ad), None for anything else (a token)."""
         row = self._con.execute(
-            "SELECT name, type_line, layout FROM cards WHERE NOT is_card AND lower(name) = lower($name) "
+            "SELECT name, type_line, object_kind FROM cards WHERE NOT is_card AND lower(name) = lower($name) "
             "ORDER BY name LIMIT 1",
             {"name": name},
         ).fetchone()
         if row is None:
             return None
-        name, type_line, layout = row
-        if layout == "emblem":
+        name, type_line, object_kind = row
+        if object_kind == "emblem":
             # CR 114.5: "An emblem is neither a card nor a permanent." (a token represents a permanent, 111.1)
             return _Miss(
                 f"'{echo(name)}' is an emblem, not a card; an emblem is neither a card nor a permanent and is not "
                 "part of a deck (CR 114.5)."
+            )
+        if type_line == "Card" or (type_line or "").startswith("Card //"):
+            return _Miss(
+                f"'{echo(name)}' is an insert printed beside cards (a player's decklist, a bio or an ad: type line "
+                "“Card”), not a Magic card; it is not part of a deck."
             )
         words = (type_line or "").split(" // ")[0].replace("—", " ").split()
         kind = next((w for w in words if w in NONTRADITIONAL), None)
