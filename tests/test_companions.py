@@ -226,6 +226,38 @@ def test_a_companion_in_a_sideboard_without_a_companion_section_is_not_taken_for
     assert "CR 702.139a" in note
 
 
+def _melee_cache(side: list[str]) -> str:
+    """One Commander deck as MTGmelee's caches write it (the Badaro shape): the commander and the companion are the
+    sideboard, which the cache reader takes for the Commander section."""
+    deck = {
+        "Player": "a player",
+        "Mainboard": [{"Count": 99, "CardName": "Plains"}],
+        "Sideboard": [{"Count": 1, "CardName": name} for name in side],
+    }
+    return json.dumps({"Tournament": {"Name": "Commander Full Power"}, "Decks": [deck]}, indent=1)
+
+
+def test_a_companion_kept_beside_the_commander_is_read_as_the_companion(db: OracleDB) -> None:
+    """MTGmelee's and MTGO's Commander lists keep the commander and the companion in the sideboard (a real one: Sisay,
+    Weatherlight Captain beside Jegantha, the Wellspring, in ../shared/realdata/decks' commander-full-power-76544
+    cache), which the cache reader takes for the Commander section. Of two cards there that share no partner
+    ability, one with companion beside one that can be the commander alone is the companion (CR 702.139a), not a
+    second commander without a partner ability (702.124a) in a deck of 101 cards (903.5a)."""
+    report = db.check_deck(_melee_cache(["Atraxa, Praetors' Voice", "Keruga, the Macrosage"]), format="commander")
+    assert report.verdict == "legal", report.problems
+    assert report.commanders == ["Atraxa, Praetors' Voice"] and report.counts["companion"] == 1
+    [note] = [n for n in report.notes if "Keruga" in n]
+    assert "read as the companion" in note and "CR 702.139a" in note
+    # so read, it is judged as the companion: Atraxa (mana value 4) is part of the starting deck (702.139b)
+    lurrus = db.check_deck(_melee_cache(["Atraxa, Praetors' Voice", "Lurrus of the Dream-Den"]), format="commander")
+    [p] = _kind(lurrus, "companion")
+    assert p.card == "Lurrus of the Dream-Den" and "Atraxa, Praetors' Voice" in p.detail
+    assert not _kind(lurrus, "commander") and not _kind(lurrus, "deck_size"), lurrus.problems
+    # a partner pair stays two commanders; two cards with companion are left as the list says
+    two = db.check_deck(_melee_cache(["Keruga, the Macrosage", "Lurrus of the Dream-Den"]), format="commander")
+    assert len(two.commanders) == 2 and _kind(two, "commander"), two.problems
+
+
 # --------------------------------------------------------------------------- every door
 
 

@@ -47,7 +47,9 @@ one-sentence ``detail`` citing the rule):
   commander included in a commander format, 702.139b; the companion itself is outside the game); one at most
   (103.2b). The condition is read from the card's Oracle text (:mod:`oracle_tools.decks.companion`); one no shape
   reads is ``cannot_judge``. A card with companion in the sideboard of a list without a Companion section (MTGO's
-  lists) is not taken for the companion: a note says whether its condition would be fulfilled.
+  lists) is not taken for the companion: a note says whether its condition would be fulfilled. In a commander
+  format, a Commander section of two cards sharing no partner ability, one with companion beside one that can lead
+  alone (MTGmelee's and MTGO's caches keep both in the sideboard), is read as the commander and the companion.
 
 * Nontraditional cards (CR 108.2a: "not included in players' decks"): an Attraction (717.2), a Contraption
   (701.45a), a conspiracy outside the sideboard (315.3, 905.4) is set apart: not counted in its section, with a
@@ -68,7 +70,7 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -505,6 +507,8 @@ class DeckChecker:
         for p in deck.problems:
             add(Problem("parse_error", p.raw or None, p.line or None, p.detail))  # raw: at most MAX_ECHO characters
         notes.extend(f"line {n.line}: {n.detail}" if n.line else n.detail for n in deck.notes)
+        if rules.commander:
+            deck = self._companion_beside_the_commander(deck, rules, notes)
         counts, tally, found, used = self._tally(deck, add, notes)
         if self._back_face:
             notes.extend(self._back_face_notes(found))
@@ -534,6 +538,35 @@ class DeckChecker:
             notes=notes,
             line_rows=used,
         )
+
+    def _companion_beside_the_commander(self, deck: Decklist, rules: FormatRules, notes: list[str]) -> Decklist:
+        """A list whose Commander section holds two single cards that share no partner ability (CR 702.124a), one of
+        them with companion beside one that can be the commander alone, and no Companion section: the companion is
+        read as the companion (CR 702.139a), with a note. MTGmelee's and MTGO's Commander lists keep the commander
+        and the companion in the sideboard, which the cache reader takes for the Commander section; read as two
+        commanders, the deck had a pair without partner and 101 cards (903.5a)."""
+        listed = [e for e in deck.entries if e.section == "commander"]
+        if len(listed) != 2 or any(e.count != 1 for e in listed) or any(e.section == "companion" for e in deck.entries):
+            return deck
+        hits = [self.card(e.name) for e in listed]
+        if not (isinstance(hits[0], CardHit) and isinstance(hits[1], CardHit)):
+            return deck
+        cards = [hits[0].rules, hits[1].rules]
+        with_companion = [i for i, c in enumerate(cards) if c.companion is not None]
+        if len(with_companion) != 1 or _pair_problem(cards[0], cards[1]) is None:
+            return deck
+        i = with_companion[0]
+        mate, leader = cards[i], cards[1 - i]
+        if not _can_lead(leader, rules):
+            return deck
+        moved = listed[i]
+        at = f"line {moved.line}: " if moved.line else ""
+        notes.append(
+            f"{at}{mate.name} has companion and shares no partner ability with {leader.name}: read as the companion, "
+            f"not a second commander (CR 702.139a, 702.124a)"
+        )
+        entries = tuple(replace(e, section="companion") if e is moved else e for e in deck.entries)
+        return replace(deck, entries=entries)
 
     def _tally(self, deck: Decklist, add: Callable[[Problem], None], notes: list[str]) -> _Tally:
         """Each section's card count, the copies per 201.3 name class, the cards found and which line used which
