@@ -184,6 +184,19 @@ def test_an_insert_of_type_card_is_no_token(sample_db: OracleDB) -> None:
     assert "is an emblem, not a card" in emblem.detail and "(CR 114.5)" in emblem.detail
 
 
+def test_a_sideboard_in_gladiator_cites_no_commander_rule(sample_db: OracleDB) -> None:
+    # Gladiator (100-card singleton, no sideboard) is no Commander format: CR 903.5e ("Commander games do not use
+    # sideboards") is not the rule its sideboard breaks, as its deck size cites the format's rules, not 903.5a
+    report = sample_db.check_deck("100 Mountain\n\nSideboard\n1 Lightning Bolt\n", format="gladiator")
+    [p] = kinds(report, "sideboard_size")
+    assert "Gladiator uses no sideboard" in p.detail and "903.5e" not in p.detail, p.detail
+    assert p.detail.endswith("(Gladiator rules).")
+    edh = sample_db.check_deck(
+        "Commander\n1 Isamaru, Hound of Konda\n99 Plains\n\nSideboard\n1 Plains\n", format="commander"
+    )
+    assert kinds(edh, "sideboard_size")[0].detail.endswith("uses no sideboard (CR 903.5e).")
+
+
 def test_ambiguous_name_lists_the_candidates(sample_db: OracleDB) -> None:
     keys = sample_db.sql("SELECT key FROM names GROUP BY key HAVING count(DISTINCT oracle_id) > 1 ORDER BY key")
     amb = next((k for k in keys["key"].to_list() if sample_db.resolve(k).status == "ambiguous"), None)

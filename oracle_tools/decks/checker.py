@@ -718,7 +718,7 @@ class DeckChecker:
                         None,
                         first or None,
                         f"The deck has {counted(side_total, 'sideboard card')}; {rules.label} uses no sideboard "
-                        "(CR 903.5e).",
+                        + ("(CR 903.5e)." if rules.commander else f"({rules.label} rules)."),
                     )
                 )
             else:
