@@ -226,6 +226,17 @@ def test_a_companion_in_a_sideboard_without_a_companion_section_is_not_taken_for
     assert "CR 702.139a" in note
 
 
+def test_an_arena_export_counts_its_companion_once(db: OracleDB) -> None:
+    """Arena's export lists the companion in its Sideboard too: a 15-card sideboard (the companion one of them, CR
+    100.4a) is no sideboard of 16."""
+    side = "1 Jegantha, the Wellspring (IKO) 222\n4 Counterspell\n4 Lightning Bolt\n4 Fire // Ice\n2 Tarmogoyf\n"
+    text = f"Companion\n1 Jegantha, the Wellspring (IKO) 222\n\nDeck\n60 Island\n\nSideboard\n{side}"
+    report = db.check_deck(text, format="legacy")
+    assert report.verdict == "legal", report.problems
+    assert (report.counts["sideboard"], report.counts["companion"]) == (14, 1)
+    assert any("line 8:" in n and "is the companion again" in n for n in report.notes), report.notes
+
+
 def _melee_cache(side: list[str]) -> str:
     """One Commander deck as MTGmelee's caches write it (the Badaro shape): the commander and the companion are the
     sideboard, which the cache reader takes for the Commander section."""

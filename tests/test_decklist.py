@@ -194,6 +194,28 @@ def test_arena_export() -> None:
     assert d.main()[2].set_code == "ELD" and d.main()[2].collector_number == "39"
 
 
+def test_arena_lists_its_companion_in_the_sideboard_too() -> None:
+    # Arena's export repeats the companion in its Sideboard (the companion is one of the sideboard's cards): that
+    # line is the companion again, not a second copy, so it is counted once, with a note; another copy stays
+    text = (
+        "Companion\n1 Jegantha, the Wellspring (IKO) 222\n\nDeck\n4 Lightning Bolt (M11) 149\n\n"
+        "Sideboard\n1 Jegantha, the Wellspring (IKO) 222\n2 Duress (M19) 94\n"
+    )
+    d = parse_decklist(text)
+    assert d.format == "arena" and d.problems == ()
+    assert rows(d, "companion") == [(1, "Jegantha, the Wellspring")]
+    assert rows(d, "sideboard") == [(2, "Duress")]
+    [note] = d.notes
+    assert note.line == 8 and "is the companion again" in note.detail
+    two = parse_decklist(text.replace("Sideboard\n1 Jegantha", "Sideboard\n2 Jegantha"))
+    assert rows(two, "sideboard") == [(1, "Jegantha, the Wellspring"), (2, "Duress")]
+    # a list that is not Arena's export keeps what it says
+    plain = parse_decklist(
+        "Companion\n1 Jegantha, the Wellspring\n\nDeck\n4x Lightning Bolt\n\nSideboard\n1x Jegantha, the Wellspring\n"
+    )
+    assert plain.format == "plain" and rows(plain, "sideboard") == [(1, "Jegantha, the Wellspring")]
+
+
 def test_arena_commander_then_deck_without_header() -> None:
     # Older Arena Brawl exports: "Commander" block, blank line, then the deck with no header.
     text = "Commander\n1 Niv-Mizzet, Parun (GRN) 192\n\n1 Opt (XLN) 65\n1 Shock (M19) 156\n"

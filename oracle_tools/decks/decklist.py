@@ -4,7 +4,8 @@ Formats, detected automatically by :func:`parse_decklist`:
 
 ``arena``
     MTG Arena export: headers ``About`` / ``Name X``, ``Commander``, ``Companion``, ``Deck``,
-    ``Sideboard``, ``Maybeboard``; lines ``4 Lightning Bolt (M11) 149`` with an optional ``*F*``.
+    ``Sideboard``, ``Maybeboard``; lines ``4 Lightning Bolt (M11) 149`` with an optional ``*F*``. Arena lists its
+    companion in the Sideboard too: that line is the companion again, counted once (a note says so).
 ``mtgo_txt``
     MTGO text export: only ``N Card Name`` lines, a blank line before the sideboard.
 ``mtgo_dek``
@@ -642,7 +643,38 @@ def _parse_text(text: str, source: str) -> Decklist:
         entries.append(DeckEntry(count, t.name, sec, t.line, t.raw, t.set_code, t.cn))
 
     fmt = _detect_text_format(toks, used)
+    if fmt == "arena" and any(e.section == "companion" for e in entries):
+        entries = _companion_once(entries, notes)
     return Decklist(fmt, tuple(entries), tuple(problems), deck_name, source, notes=tuple(notes))
+
+
+def _companion_once(entries: list[DeckEntry], notes: list[ParseProblem]) -> list[DeckEntry]:
+    """An Arena export lists its companion in the Sideboard too (in constructed play the companion is one of the
+    sideboard's cards, CR 100.4a, revealed from there, 702.139a): a sideboard line of the companion's name is that
+    card again, counted once (as the companion), with a note; copies beyond the companion's stay in the sideboard."""
+    left: dict[str, int] = {}
+    for e in entries:
+        if e.section == "companion":
+            left[e.name.casefold()] = left.get(e.name.casefold(), 0) + e.count
+    out: list[DeckEntry] = []
+    for e in entries:
+        key = e.name.casefold()
+        if e.section == "sideboard" and left.get(key):
+            again = min(e.count, left[key])
+            left[key] -= again
+            notes.append(
+                ParseProblem(
+                    e.line,
+                    e.raw,
+                    f"'{echo(e.name)}' in the Sideboard is the companion again (an Arena export lists its companion "
+                    "in the sideboard too): counted once, as the companion",
+                )
+            )
+            if e.count > again:
+                out.append(DeckEntry(e.count - again, e.name, e.section, e.line, e.raw, e.set_code, e.collector_number))
+            continue
+        out.append(e)
+    return out
 
 
 def _detect_text_format(toks: list[_Tok], cards: list[_Tok]) -> str:
