@@ -279,6 +279,9 @@ def _check_sets(con: duckdb.DuckDBPyConnection, compiled: Compiled, query: str) 
         sql = "SELECT DISTINCT {0} FROM printings WHERE list_contains(?, {0})"
         known = {v for (v,) in cursor.execute(sql.format("set_code"), [codes]).fetchall()}
         types = {v for (v,) in cursor.execute(sql.format("set_type"), [codes]).fetchall()}
+        from oracle_tools.scryfall.sets import shipped_sets
+
+        types |= {row.get("set_type") for row in shipped_sets().values()}  # the set type of sets whose objects lack it
         listed = "SELECT code FROM scryfall_sets WHERE list_contains(?, code)"
         known |= {v for (v,) in cursor.execute(listed, [codes]).fetchall()}
     finally:

@@ -678,7 +678,7 @@ def _in(term: Term, state: _State) -> str:
         test = f"q.lang = {state.bind(LANGUAGES.get(value, value))}"
     else:
         state.set_code(term, value, or_type=True)  # a set code or a set type the database must know
-        test = f"(q.set_code = {state.bind(value)} OR q.set_type = {state.bind(value)})"
+        test = f"(q.set_code = {state.bind(value)} OR {_set_type(value, 'q', state)})"
     return f"c.oracle_id IN (SELECT q.oracle_id FROM printings q WHERE {test})"
 
 
@@ -759,6 +759,18 @@ def _set(term: Term, state: _State) -> str:
     value = term.value.lower()
     state.set_code(term, value)
     return f"p.set_code = {state.bind(value)}"
+
+
+def _set_type(value: str, alias: str, state: _State) -> str:
+    """A printing of set type ``value``: its own set_type where its file has one, else the shipped set table's
+    (oracle_tools/data/sets.csv) for its set code: the 2019 dump's objects carry no set_type, as b: reads blocks."""
+    from oracle_tools.scryfall.sets import shipped_sets
+
+    codes = sorted(code for code, row in shipped_sets().items() if (row.get("set_type") or "").lower() == value)
+    return (
+        f"({alias}.set_type = {state.bind(value)} OR ({alias}.set_type IS NULL "
+        f"AND list_contains({state.bind(codes)}::VARCHAR[], {alias}.set_code)))"
+    )
 
 
 def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State], str]:
@@ -1000,7 +1012,7 @@ def _leaf(term: Term, state: _State) -> str:
         "nameable": _nameable,
         "in": _in,
         "set": _set,
-        "settype": _simple_printing("set_type"),
+        "settype": lambda t, s: _set_type(t.value.lower(), "p", s),
         "number": _collector_number,
         "rarity": _rarity,
         "lang": _lang,

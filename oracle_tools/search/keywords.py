@@ -179,7 +179,14 @@ KEYWORDS: tuple[Keyword, ...] = (
         "the shipped set table knows it; negated, it excludes nothing)",
         reveals_extras=True,
     ),
-    Keyword("settype", ("st", "settype"), "printing", EQUALITY_OPS, "st:core", "printing's set type"),
+    Keyword(
+        "settype",
+        ("st", "settype"),
+        "printing",
+        EQUALITY_OPS,
+        "st:core",
+        "printing's set type: its file's, else the shipped set table's (the 2019 dump's objects have none)",
+    ),
     Keyword("number", ("cn", "number"), "printing", NUMERIC_OPS, "cn>=250", "collector number"),
     Keyword(
         "rarity",
