@@ -267,6 +267,19 @@ def test_colors_scryfall_meanings(sample_db: OracleDB) -> None:
     assert "Black Lotus" in names(sample_db, "c:c") and "Black Lotus" not in names(sample_db, "c:r")
 
 
+def test_produces_c_is_colorless_mana_not_no_mana(sample_db: OracleDB) -> None:
+    """Scryfall: "You can also find cards that produce specific types of mana, with produces:"; a card object's
+    produced_mana lists the letters of the mana it can add, C for colourless ({C}, CR 106.1b). produces:c found the
+    cards that produce no mana at all (Lightning Bolt), not Idol of False Gods ("{T}: Add {C}.", produced_mana [C])."""
+    found = names(sample_db, "produces:c")
+    assert {"Idol of False Gods", "Foreboding Landscape", "Drowner of Truth // Drowned Jungle"} <= set(found)
+    assert "Lightning Bolt" not in found and "Forest" not in found
+    exactly = names(sample_db, "produces=colorless")
+    assert "Idol of False Gods" in exactly and "Drowner of Truth // Drowned Jungle" not in exactly  # [C, G, U]
+    assert "Drowner of Truth // Drowned Jungle" in names(sample_db, "produces:cg")
+    assert "Idol of False Gods" not in names(sample_db, "produces:cg")
+
+
 def test_identity_colon_means_fits_within(sample_db: OracleDB) -> None:
     # Blooming Marsh has identity black-green; Forest green; Black Lotus colourless (CR 903.4)
     golgari = names(sample_db, "id:golgari t:land")

@@ -485,6 +485,16 @@ def _colors(term: Term, state: _State, column: str, *, identity: bool = False, f
     )
 
 
+def _produces(term: Term, state: _State) -> str:
+    """produces: — the mana a card can add (its produced_mana), where c is colourless mana, the letter C (CR 106.1b),
+    not "produces no mana": produces:c, produces=colorless, produces:cg."""
+    v = term.value.lower().strip()
+    if v in _COLORLESS or (v and "c" in v and all(ch in _LETTERS or ch == "c" for ch in v)):
+        letters = sorted({_LETTERS.get(ch, "C") for ch in ("c" if v in _COLORLESS else v)})
+        return _color_test("coalesce(c.produced_mana, [])", term.op, "set", letters, state, identity=False)
+    return _colors(term, state, "produced_mana")
+
+
 # -- numbers ------------------------------------------------------------------------------------------
 
 
@@ -994,7 +1004,7 @@ def _leaf(term: Term, state: _State) -> str:
         "keyword": _keyword_ability,
         "color": lambda t, s: _colors(t, s, "colors", faces=True),
         "identity": lambda t, s: _colors(t, s, "color_identity", identity=True),
-        "produces": lambda t, s: _colors(t, s, "produced_mana"),
+        "produces": _produces,
         "manavalue": _manavalue,
         "mana": _mana,
         "power": lambda t, s: _stat(t, s, "power"),

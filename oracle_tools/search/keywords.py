@@ -109,7 +109,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         NUMERIC_OPS,
         "produces=wu",
-        "colours of mana the card can produce (same operators as c:)",
+        "colours of mana the card can produce (same operators as c:); c is colourless mana ({C}), produces:c",
     ),
     Keyword(
         "mana",
