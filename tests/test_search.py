@@ -552,6 +552,31 @@ def test_bad_values_are_syntax_errors_with_positions(sample_db: OracleDB) -> Non
         sample_db.search("lang:klingon")
 
 
+@pytest.mark.parametrize(
+    ("query", "position", "said"),
+    [
+        ("st:bogus", 0, "st:bogus: unknown set type; use one of "),
+        ("t:goblin border:purple", 9, "border:purple: unknown border; use one of black, white, silver, borderless, gold"),
+        ("stamp:square", 0, "stamp:square: unknown security stamp; use one of oval, acorn, triangle, arena"),
+        ("game:chess", 0, "game:chess: unknown game; use one of paper, mtgo, arena"),
+    ],
+)
+def test_a_value_outside_a_closed_list_is_said_not_answered_with_no_card(
+    sample_db: OracleDB, query: str, position: int, said: str
+) -> None:
+    """Scryfall lists these keywords' values: "Use the border: keyword to find cards with a black, white, silver, or
+    borderless border"; "Search for a card's security stamp with stamp:oval, stamp:acorn, stamp:triangle, or
+    stamp:arena"; "The games paper, mtgo, and arena are supported"; st: takes a set type (st:core, st:expansion,
+    st:masters …). Any other value is a typo: one line naming it, as r:epic and frame:bogus are, where it answered
+    0 cards."""
+    with pytest.raises(SearchSyntaxError) as refused:
+        sample_db.search(query)
+    assert str(refused.value).startswith(said) and "\n" not in str(refused.value)
+    assert refused.value.position == position
+    for good in ("st:core", "border:black", "stamp:oval", "game:paper", "border:Borderless"):
+        assert sample_db.search(good).height > 0, good
+
+
 # -- the CLI -------------------------------------------------------------------------------------------
 
 

@@ -151,6 +151,39 @@ _LANG_CODES = {
 }
 _GAMES = {"paper", "mtgo", "arena", "astral", "sega"}
 
+#: The values of Scryfall's closed lists (its API's border_color, security_stamp, games and set_type): any other
+#: value of border:, stamp:, game: or st: is a typo, said in one line, not answered with no card.
+_CLOSED_VALUES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "border": ("border", ("black", "white", "silver", "borderless", "gold", "yellow")),
+    "stamp": ("security stamp", ("oval", "acorn", "triangle", "arena", "circle", "heart")),
+    "game": ("game", ("paper", "mtgo", "arena", "astral", "sega")),
+}
+_SET_TYPES = (
+    "core", "expansion", "masters", "eternal", "alchemy", "masterpiece", "arsenal", "from_the_vault", "spellbook",
+    "premium_deck", "duel_deck", "draft_innovation", "treasure_chest", "commander", "planechase", "archenemy",
+    "vanguard", "funny", "starter", "box", "promo", "token", "memorabilia", "minigame",
+)  # fmt: skip
+
+
+def _closed(term: Term, state: _State) -> str:
+    """The term's value, lower case, when it is one of its keyword's list (_CLOSED_VALUES, set types); else the error."""
+    value, family = term.value.lower(), _keyword(term, state).family
+    if family == "settype":
+        from oracle_tools.scryfall.sets import shipped_sets
+
+        what = "set type"
+        allowed = tuple(
+            dict.fromkeys([*_SET_TYPES, *(r["set_type"] for r in shipped_sets().values() if r["set_type"])])
+        )
+    else:
+        what, allowed = _CLOSED_VALUES[family]
+    if value not in allowed:
+        raise _error(
+            f"{term.keyword}{term.op}{term.value}: unknown {what}; use one of {', '.join(allowed)}", state, term
+        )
+    return value
+
+
 _OPS_SQL = {":": "=", "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 # Numeric value of a face's power/toughness/loyalty/defense text, as Scryfall compares it: the leading
@@ -846,7 +879,7 @@ def _artists(term: Term, state: _State) -> str:
 
 
 def _game(term: Term, state: _State) -> str:
-    return f"list_contains(coalesce(p.games, []), {state.bind(term.value.lower())})"
+    return f"list_contains(coalesce(p.games, []), {state.bind(_closed(term, state))})"
 
 
 #: prints/sets count a card's printings (a set and collector number: its languages are one print) or its sets;
@@ -1022,7 +1055,7 @@ def _leaf(term: Term, state: _State) -> str:
         "nameable": _nameable,
         "in": _in,
         "set": _set,
-        "settype": lambda t, s: _set_type(t.value.lower(), "p", s),
+        "settype": lambda t, s: _set_type(_closed(t, s), "p", s),
         "number": _collector_number,
         "rarity": _rarity,
         "lang": _lang,
@@ -1034,8 +1067,8 @@ def _leaf(term: Term, state: _State) -> str:
         "artists": _artists,
         "cheapest": _cheapest,
         "game": _game,
-        "border": _simple_printing("border_color"),
-        "stamp": _simple_printing("security_stamp"),
+        "border": lambda t, s: f"p.border_color = {s.bind(_closed(t, s))}",
+        "stamp": lambda t, s: f"p.security_stamp = {s.bind(_closed(t, s))}",
         "price": lambda t, s: f"{_PRICE_COLUMNS[t.keyword.lower()]} {_OPS_SQL[t.op]} {s.bind(_number(t, s))}",
         "oracleid": lambda t, s: f"c.oracle_id = {s.bind(t.value.lower())}",
         "watermark": _simple_printing("watermark"),
