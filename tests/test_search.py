@@ -304,6 +304,24 @@ def test_numbers_stars_and_field_comparisons(sample_db: OracleDB) -> None:
     assert "Goblin Guide" in names(sample_db, "mv:odd")
 
 
+def test_a_negative_number_is_a_value(tmp_path: Path) -> None:
+    """Scryfall: "You can use numeric expressions (>, <, =, >=, <=, and !=) to find cards with certain power ...
+    toughness"; a printed power or toughness may be negative (Spinal Parasite -1/-1, Char-Rumbler -1/3: their
+    objects of the 2019 dump, tests/fixtures/negative_power.json, with Grizzly Bears 2/2). `tou=-1` was a syntax
+    error ("unexpected '-'"): a '-' right after the operator is the number's sign, not a negation."""
+    tree = parse("tou=-1")
+    assert isinstance(tree, Term) and (tree.keyword, tree.op, tree.value) == ("tou", "=", "-1")
+    assert parse("-pow>1") == Not(Term("pow", ">", "1", "word", 1), 0)  # a negated term still is one
+    with OracleDB.ingest_files(
+        tmp_path / "negative.duckdb", [Path(__file__).parent / "fixtures" / "negative_power.json"]
+    ) as db:
+        assert names(db, "tou=-1") == ["Spinal Parasite"]
+        assert names(db, "pow=-1") == ["Char-Rumbler", "Spinal Parasite"]
+        assert names(db, "pow>-1") == ["Grizzly Bears"] and names(db, "tou>=-1 pow<0") == names(db, "pow=-1")
+    with pytest.raises(SearchSyntaxError, match="expected a number"):
+        compile("pow>-1x")
+
+
 def test_mana_cost_symbols(sample_db: OracleDB) -> None:
     # Gut Shot costs {R/P} (one Phyrexian red); Cloudblazer {3}{W}{U}; Lightning Bolt {R}; Searing Blaze {R}{R}
     assert names(sample_db, "m:{R/P}") == ["Gut Shot"]
@@ -556,7 +574,11 @@ def test_bad_values_are_syntax_errors_with_positions(sample_db: OracleDB) -> Non
     ("query", "position", "said"),
     [
         ("st:bogus", 0, "st:bogus: unknown set type; use one of "),
-        ("t:goblin border:purple", 9, "border:purple: unknown border; use one of black, white, silver, borderless, gold"),
+        (
+            "t:goblin border:purple",
+            9,
+            "border:purple: unknown border; use one of black, white, silver, borderless, gold",
+        ),
         ("stamp:square", 0, "stamp:square: unknown security stamp; use one of oval, acorn, triangle, arena"),
         ("game:chess", 0, "game:chess: unknown game; use one of paper, mtgo, arena"),
     ],

@@ -31,6 +31,7 @@ _EXPECTED = {
     "WORD": "a word",
     "STRING": 'a "quoted phrase"',
     "REGEX": "a /regular expression/",
+    "SIGNED": "a negative number",
     "LPAR": "'('",
     "RPAR": "')'",
     "NEG": "'-'",
