@@ -176,6 +176,41 @@ def test_not_judged_counts_only_printings_the_query_could_have_matched(sample_db
     assert sample_db.search_warnings(f"is:fullart e:{judged}") == []
 
 
+def test_a_format_some_card_files_predate_counts_the_cards_it_could_not_judge(sample_db: OracleDB) -> None:
+    """Scryfall: "Use the f: or format: keywords to find cards that are legal in a given format". The sample's 2019
+    objects predate Pioneer (their legalities have no pioneer key), its 2024 ones have it: f:pioneer answered the
+    2024 cards alone and said nothing of the 2019 ones, a silent "not legal". A card whose kept legalities (its newest
+    English object's) lack the format is counted as not judged, as is:booster counts printings; f:modern counts the
+    cards the 2025 file's trimmed objects (legalities {"commander": ...} only) leave without it."""
+    newest: dict[str, dict[str, Any]] = {}
+    for name in ("cards-2019.json.gz", "cards-2024.json.gz", "cards-2025-trimmed.json.gz", "alternate-names.json.gz"):
+        with gzip.open(Path(__file__).parents[1] / "oracle_tools" / "data" / "sample" / name, "rt") as fh:
+            for o in json.load(fh):
+                kept = newest.get(o.get("oracle_id") or "")
+                if (
+                    o.get("oracle_id")
+                    and o.get("legalities") is not None
+                    and (kept is None or o["released_at"] >= kept["released_at"])
+                ):
+                    newest[o["oracle_id"]] = o
+    cards = sample_db.search("").get_column("oracle_id").to_list()  # every card of the reference (no extras)
+    for fmt in ("pioneer", "modern"):
+        missing = sum(1 for oid in cards if fmt not in newest.get(oid, {}).get("legalities", {}))
+        assert 0 < missing < len(cards)
+        line = (
+            f"f:{fmt}: {missing:,} of {len(cards):,} cards could not be judged (their card files have no legalities "
+            f"for {fmt})"
+        )
+        assert sample_db.search_warnings(f"f:{fmt}") == [line]
+    goblins = sample_db.search("t:goblin").get_column("oracle_id").to_list()
+    missing = sum(1 for oid in goblins if "pioneer" not in newest.get(oid, {}).get("legalities", {}))
+    assert sample_db.search_warnings("t:goblin banned:pioneer") == [
+        f"banned:pioneer: {missing:,} of {len(goblins):,} cards could not be judged (their card files have no "
+        "legalities for pioneer)"
+    ]
+    assert sample_db.search_warnings("f:commander") == []  # every card's kept legalities have it
+
+
 def test_the_search_page_shows_the_not_judged_lines(sample_server: Server, sample_db: OracleDB) -> None:
     """The web page says what the API list's warnings say, above its list (escaped as every text of the page), and
     on a search that matched nothing; a search every printing of which could be judged shows none."""

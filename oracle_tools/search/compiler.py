@@ -674,6 +674,13 @@ def _legality(term: Term, state: _State, statuses: tuple[str, ...]) -> str:
             term,
         )
     state.formats.append(rules.key)
+    # a card whose files predate the format (the 2019 dump has no pioneer) has no row for it: counted as not judged,
+    # not answered "not legal" unsaid (the key is the format table's, never the user's text)
+    state.unknown(
+        term,
+        f"c.oracle_id NOT IN (SELECT oracle_id FROM legalities WHERE format = '{rules.key}')",
+        f"legalities for {rules.key}",
+    )
     wanted = ", ".join(f"'{s}'" for s in statuses)
     return (
         f"c.oracle_id IN (SELECT oracle_id FROM legalities WHERE format = {state.bind(rules.key)} "

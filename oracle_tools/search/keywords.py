@@ -144,7 +144,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "f:modern",
         "legal in the format (restricted counts as legal); the format names `deck check --format` takes "
         "(Scryfall's keys; `edh`, `pdh`, `duel commander` too); `f:limited` says it has no legality list; an "
-        "unknown format is an error, not an empty answer",
+        "unknown format is an error, not an empty answer; a card whose files predate the format (the 2019 dump "
+        "has no pioneer) is counted as not judged",
     ),
     Keyword("banned", ("banned",), "card", EQUALITY_OPS, "banned:legacy", "banned in the format"),
     Keyword("restricted", ("restricted",), "card", EQUALITY_OPS, "restricted:vintage", "restricted in the format"),
