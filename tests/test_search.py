@@ -211,6 +211,20 @@ def test_type_partial_words_and_extras_hidden(sample_db: OracleDB) -> None:
     assert "Legendary Creature — Goblin" in sample_db.search("t:legend t:goblin").get_column("type_line").to_list()
 
 
+def test_name_words_find_extras_where_extras_are_shown(sample_db: OracleDB) -> None:
+    """Scryfall's example `power include:extras`: "Cards with "power" in their name, including extras". The names
+    table (what resolve reads) holds the cards of the reference only, so a name word never found a token, plane,
+    vanguard or emblem: `t:token goblin` and `t:plane reef` answered 0 cards (the sample's Goblin token,
+    Celestine Reef, Platinum Angel Avatar, Ob Nixilis Reignited Emblem)."""
+    assert names(sample_db, "t:token goblin") == names(sample_db, "t:token t:goblin name:/goblin/") != []
+    assert "Goblin" in names(sample_db, "t:token goblin") and "Goblin" in names(sample_db, "t:token !goblin")
+    assert names(sample_db, "t:plane reef") == ["Celestine Reef"]
+    assert "Platinum Angel Avatar" in names(sample_db, "platinum include:extras")
+    assert "Ob Nixilis Reignited Emblem" in names(sample_db, '"nixilis reignited" include:extras')
+    assert "Platinum Angel Avatar" not in names(sample_db, "platinum")  # extras stay hidden unless asked for
+    assert "Goblin" not in names(sample_db, "!goblin")
+
+
 def test_oracle_text_tilde_and_reminder_text(sample_db: OracleDB) -> None:
     # Blooming Marsh: "Blooming Marsh enters the battlefield tapped unless you control two or fewer other lands."
     assert "Blooming Marsh" in names(sample_db, 'o:"~ enters the battlefield tapped"')

@@ -346,6 +346,14 @@ def _regex(term: Term, state: _State) -> str:
     return "(?im)" + pattern
 
 
+#: An extra's name (a token, plane, vanguard …: not in the names table, which holds the reference's cards for the
+#: lookups) folded as names.normalize folds a name: case, accents, a dash is a space, other punctuation goes.
+_EXTRA_NAME_KEY = (
+    "trim(regexp_replace(regexp_replace(regexp_replace(lower(strip_accents(c.name)), '\\p{Pd}', ' ', 'g'), "
+    "'[^\\p{L}\\p{N}\\s/_]', '', 'g'), '\\s+', ' ', 'g'))"
+)
+
+
 def _name(term: Term, state: _State) -> str:
     if term.kind == "regex":
         return f"regexp_matches(c.name, {state.bind(_regex(term, state))})"
@@ -354,7 +362,11 @@ def _name(term: Term, state: _State) -> str:
     key = normalize(term.value)
     if not key:
         return "true"
-    return f"c.oracle_id IN (SELECT oracle_id FROM names WHERE via = 'name' AND contains(key, {state.bind(key)}))"
+    # Scryfall: "power include:extras — Cards with "power" in their name, including extras"
+    return (
+        f"(c.oracle_id IN (SELECT oracle_id FROM names WHERE via = 'name' AND contains(key, {state.bind(key)})) "
+        f"OR (NOT c.is_card AND contains({_EXTRA_NAME_KEY}, {state.bind(key)})))"
+    )
 
 
 def _exact_name(value: str, state: _State) -> str:
@@ -365,15 +377,18 @@ def _exact_name(value: str, state: _State) -> str:
     def own(column: str) -> str:  # the card's own names (names.kinds.OWN_NAME_LIST), bound where they are written
         return f"SELECT {column} FROM names WHERE via IN ({', '.join(state.bind(v) for v in OWN_NAME_LIST)}) AND key"
 
+    def extra() -> str:  # an extra's name (_name), bound after what is written before it
+        return f"(NOT c.is_card AND {_EXTRA_NAME_KEY} = {state.bind(keys[0])})"
+
     keys = exact_keys(value)
     cards = own("oracle_id")
     if len(keys) == 1:
-        return f"c.oracle_id IN ({cards} = {state.bind(keys[0])})"
+        return f"(c.oracle_id IN ({cards} = {state.bind(keys[0])}) OR {extra()})"
     first = (
         f"({own('key')} IN (SELECT unnest({state.bind(list(keys))})) "
         f"ORDER BY list_position({state.bind(list(keys))}, key) LIMIT 1)"
     )
-    return f"c.oracle_id IN ({cards} = {first})"
+    return f"(c.oracle_id IN ({cards} = {first}) OR {extra()})"
 
 
 def _type(term: Term, state: _State) -> str:
