@@ -337,6 +337,26 @@ def test_cheapest_is_the_card_s_lowest_priced_printing(realdata: Path, db_2024_p
         )
 
 
+def test_a_price_comparison_counts_the_printings_without_a_price(tmp_path: Path, sample_db: OracleDB) -> None:
+    """Scryfall: "You can find prints within certain usd, eur, tix price ranges by comparing them with a numeric
+    expression" (its example: usd>=0.50 e:ema). The 2019 dump has prices on 872 of its objects: usd>=0.50 e:ema
+    answered 0 cards on the real data and said nothing of the printings it had no price for. As cheapest: does, a
+    printing without a price in the currency is counted as not judged, and a database with no price at all (the
+    sample's objects keep none) refuses the term. Fixture: three objects of the 2019 dump
+    (tests/fixtures/prices_2019.json): Cliffside Rescuer usd 0.51, Commander's Insignia usd 1.02, Grizzly Bears none."""
+    fixture = Path(__file__).parent / "fixtures" / "prices_2019.json"
+    with OracleDB.ingest_files(tmp_path / "prices.duckdb", [fixture]) as db:
+        assert db.search("usd>=0.50").get_column("name").to_list() == ["Cliffside Rescuer", "Commander's Insignia"]
+        assert db.search("usd<1").get_column("name").to_list() == ["Cliffside Rescuer"]
+        line = "usd<1: 1 of 3 printings could not be judged (their card files have no prices (usd))"
+        assert db.search_warnings("usd<1") == [line]
+        # Commander's Insignia is an enchantment: t:creature decides it, so only two are printings it could match
+        assert db.search_warnings("usd<1 t:creature") == [line.replace("1 of 3", "1 of 2")]
+        assert db.search_warnings("usd<1 s:c19") == []  # both c19 printings have a price
+    with pytest.raises(SearchSyntaxError, match=r"^tix>15: no printing in this database has Scryfall's prices \(tix\)"):
+        sample_db.search("tix>15")
+
+
 def test_cheapest_takes_a_currency() -> None:
     from oracle_tools.search import compile
 

@@ -850,6 +850,14 @@ def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State]
 _PRICE_COLUMNS = {"usd": "p.usd", "eur": "p.eur", "tix": "p.tix"}
 
 
+def _price(term: Term, state: _State) -> str:
+    """usd>=0.50 — the printing's lowest price in the currency; one without a price is counted as not judged, as
+    cheapest: counts it (the 2019 dump has prices on few objects)."""
+    money = term.keyword.lower()
+    state.unknown(term, f"p.{money} IS NULL", f"prices ({money})")
+    return f"{_PRICE_COLUMNS[money]} {_OPS_SQL[term.op]} {state.bind(_number(term, state))}"
+
+
 def _cheapest(term: Term, state: _State) -> str:
     """cheapest:usd — a printing whose lowest price in the currency is the lowest of its card's printings'."""
     money = term.value.lower()
@@ -1091,7 +1099,7 @@ def _leaf(term: Term, state: _State) -> str:
         "game": _game,
         "border": lambda t, s: f"p.border_color = {s.bind(_closed(t, s))}",
         "stamp": lambda t, s: f"p.security_stamp = {s.bind(_closed(t, s))}",
-        "price": lambda t, s: f"{_PRICE_COLUMNS[t.keyword.lower()]} {_OPS_SQL[t.op]} {s.bind(_number(t, s))}",
+        "price": _price,
         "oracleid": lambda t, s: f"c.oracle_id = {s.bind(t.value.lower())}",
         "watermark": _simple_printing("watermark"),
         "frame": _frame,

@@ -255,8 +255,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         NUMERIC_OPS,
         "usd<0.50",
         "printing's lowest price in that currency (nonfoil, foil, etched) as the source file gave it; a printing "
-        "without a price never matches (the 2019 dump has prices on 996 printings, the 2024 file on all; the sample keeps "
-        "none)",
+        "without a price never matches and is counted as not judged (the 2019 dump has prices on 996 printings, the "
+        "2024 file on all; the sample keeps none, and refuses the term)",
     ),
     Keyword(
         "cheapest",
