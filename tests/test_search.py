@@ -795,7 +795,7 @@ NO_DATA_IN_SAMPLE = {"def", "usd"}  # no battles; the sample's objects keep no p
 #: pathway among its cards): their rows show 0, and the land cycles' own tests judge them on the real data.
 NO_IS_DATA_IN_SAMPLE = {
     "is:class", "is:case", "is:mutate", "is:companion", "is:slowland", "is:surveilland", "is:gainland", "is:pathway",
-    "is:glossy", "is:textless", "is:masterpiece",  # nor a glossy, textless or masterpiece printing
+    "is:glossy", "is:textless",  # nor a glossy or textless printing
     "is:bondland", "is:tricycleland",  # nor a Battlebond land or an Ikoria triome (test_land_cycles: the real lands)
     "is:universesbeyond", "is:alchemy",  # nor a Universes Beyond (triangle stamp) or Alchemy printing
     "is:scryfallpreview",  # nor a printing Scryfall itself previewed (the sample's previews are other sites')

@@ -75,6 +75,17 @@ def test_a_set_type_is_read_from_the_set_table_where_the_objects_lack_it(sample_
     assert _printing_ids(sample_db, "st:core") == core
 
 
+def test_is_masterpiece_reads_the_set_table_where_the_objects_lack_a_set_type(tmp_path: Path) -> None:
+    """Scryfall: "You can find all Masterpiece Series cards with is:masterpiece". The 2019 dump's objects carry no
+    set_type, so is:masterpiece found none of its Kaladesh Inventions (the real data: 0 cards, e:mps 54): the shipped
+    set table's set type answers for them, as for st:. Fixture: the dump's Aether Vial mps 6 and Grizzly Bears 6ed
+    (tests/fixtures/masterpiece_2019.json)."""
+    fixture = Path(__file__).parent / "fixtures" / "masterpiece_2019.json"
+    with OracleDB.ingest_files(tmp_path / "mps.duckdb", [fixture]) as db:
+        assert db.search("is:masterpiece").get_column("name").to_list() == ["Aether Vial"]
+        assert db.search("not:masterpiece").get_column("name").to_list() == ["Grizzly Bears"]
+
+
 @pytest.mark.parametrize(
     ("query", "written", "position"),
     [

@@ -805,6 +805,21 @@ IS_TABLE: tuple[IsValue, ...] = (
     ),
 )
 
+
+def _of_set_type(set_type: str) -> str:
+    """A printing of this set type: its own set_type, else (the 2019 dump's objects carry none) the shipped set
+    table's (oracle_tools/data/sets.csv) for its set code, written as literals: the codes are the package's."""
+    import re
+
+    from oracle_tools.scryfall.sets import shipped_sets
+
+    codes = sorted(
+        c for c, row in shipped_sets().items() if row.get("set_type") == set_type and re.fullmatch(r"\w+", c)
+    )
+    listed = ", ".join(f"'{code}'" for code in codes) or "NULL"
+    return f"coalesce(p.set_type = '{set_type}' OR (p.set_type IS NULL AND p.set_code IN ({listed})), false)"
+
+
 #: Printing facts of the kept Scryfall objects (the printings table's columns; NULL where a file lacks the field).
 _SCRYFALL_SHAPE = "p.frame IS NULL"  # not a full Scryfall object (the foreign printings file): no frame, art or mark
 _FINISHES_DATA = "finishes (or foil/nonfoil)"
@@ -913,7 +928,12 @@ _PRINTING_FACTS: tuple[IsValue, ...] = (
         unknown=_SCRYFALL_SHAPE,
         data="watermark",
     ),
-    IsValue(("masterpiece",), "printing", "p.set_type = 'masterpiece'", reference="a printing of a masterpiece set"),
+    IsValue(
+        ("masterpiece",),
+        "printing",
+        _of_set_type("masterpiece"),
+        reference="a printing of a masterpiece set (its file's set type, else the shipped set table's)",
+    ),
     IsValue(
         ("gamechanger",),
         "card",
