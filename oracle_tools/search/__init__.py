@@ -196,6 +196,8 @@ def _unjudged_counts(
     try:
         out = []
         for term, unknown, data, position in compiled.unknowns:
+            if term in compiled.checked:
+                continue
             things = _JUDGED[unknown.split(".", 1)[0]]
             row = cursor.execute(f"SELECT count(*) FILTER (WHERE {unknown}), count(*) FROM {things[1]}").fetchone()
             missing, total = (int(row[0]), int(row[1])) if row else (0, 0)
