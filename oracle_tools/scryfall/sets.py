@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import re
 import uuid
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -205,9 +206,11 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 @functools.cache
-def shipped_sets() -> dict[str, dict[str, str]]:
+@functools.cache
+def shipped_sets() -> Mapping[str, Mapping[str, str]]:
     """The set table shipped in the package (oracle_tools/data/sets.csv, built by scripts/build_set_table.py from
-    MTGJSON AllPrintings 2022 and Scryfall's card objects): per set code, the facts no card object carries."""
+    MTGJSON AllPrintings 2022 and Scryfall's card objects): per set code, the facts no card object carries (read
+    once: searches ask it on every run)."""
     import csv
 
     from oracle_tools.store.resources import package_data
@@ -219,7 +222,15 @@ def shipped_sets() -> dict[str, dict[str, str]]:
         return {row["code"]: row for row in csv.DictReader(f)}
 
 
-def shipped_set(code: str) -> dict[str, str] | None:
+@functools.cache
+def shipped_codes_of_type(set_type: str) -> tuple[str, ...]:
+    """The codes of the shipped table's sets of ``set_type`` (any case), sorted: a printing whose object has no
+    set_type (the 2019 dump's) has its set's (st:, in:, is:masterpiece)."""
+    wanted = set_type.lower()
+    return tuple(sorted(code for code, row in shipped_sets().items() if (row.get("set_type") or "").lower() == wanted))
+
+
+def shipped_set(code: str) -> Mapping[str, str] | None:
     """The shipped table's row of set ``code`` (any case), or None."""
     return shipped_sets().get(code.lower()) if code else None
 

@@ -844,12 +844,11 @@ def _set(term: Term, state: _State) -> str:
 def _set_type(value: str, alias: str, state: _State) -> str:
     """A printing of set type ``value``: its own set_type where its file has one, else the shipped set table's
     (oracle_tools/data/sets.csv) for its set code: the 2019 dump's objects carry no set_type, as b: reads blocks."""
-    from oracle_tools.scryfall.sets import shipped_sets
+    from oracle_tools.scryfall.sets import shipped_codes_of_type
 
-    codes = sorted(code for code, row in shipped_sets().items() if (row.get("set_type") or "").lower() == value)
     return (
         f"({alias}.set_type = {state.bind(value)} OR ({alias}.set_type IS NULL "
-        f"AND list_contains({state.bind(codes)}::VARCHAR[], {alias}.set_code)))"
+        f"AND list_contains({state.bind(list(shipped_codes_of_type(value)))}::VARCHAR[], {alias}.set_code)))"
     )
 
 

@@ -811,11 +811,9 @@ def _of_set_type(set_type: str) -> str:
     table's (oracle_tools/data/sets.csv) for its set code, written as literals: the codes are the package's."""
     import re
 
-    from oracle_tools.scryfall.sets import shipped_sets
+    from oracle_tools.scryfall.sets import shipped_codes_of_type
 
-    codes = sorted(
-        c for c, row in shipped_sets().items() if row.get("set_type") == set_type and re.fullmatch(r"\w+", c)
-    )
+    codes = [c for c in shipped_codes_of_type(set_type) if re.fullmatch(r"\w+", c)]
     listed = ", ".join(f"'{code}'" for code in codes) or "NULL"
     return f"coalesce(p.set_type = '{set_type}' OR (p.set_type IS NULL AND p.set_code IN ({listed})), false)"
 
