@@ -90,6 +90,24 @@ def test_syntax_errors_say_what_and_where(query: str, position: int, words: str)
     assert info.value.caret().splitlines()[1].index("^") == position + 2
 
 
+@pytest.mark.parametrize(
+    ("query", "position"),
+    [
+        ("-" * 990 + "t:goblin", 100),  # the 101st negation
+        ("(-" * 330 + "a" + ")" * 330, 201),
+        ("(t:a " * 150 + ")" * 150, 501),  # groups, each an implicit AND
+        ("(a or " * 120 + "b" + ")" * 120, 601),
+    ],
+)
+def test_a_query_nested_too_deep_is_one_syntax_error_not_a_recursion_error(query: str, position: int) -> None:
+    """A short query can nest hundreds deep (each `-` a level): refused in one line before any tree walk recurses
+    (a RecursionError was a 500 on the server, whose stack is already deep)."""
+    with pytest.raises(SearchSyntaxError, match="nests negations and groups more than 100 deep") as info:
+        compile(query)
+    assert info.value.position == position
+    assert isinstance(parse("-" * 100 + "t:goblin"), Not)  # 100 levels are fine
+
+
 @settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.text(alphabet=st.sampled_from(list('abtco:!=<>-()"/\\ ~{}*+@0123456789ÿ\t')), max_size=40) | st.text(max_size=40)

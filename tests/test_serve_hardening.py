@@ -73,6 +73,14 @@ def test_a_lone_surrogate_in_json_is_a_400(server: Server, path: str, body: byte
     assert answer.json()["code"] == "bad_request" and "lone surrogate" in answer.json()["details"]
 
 
+def test_a_deeply_nested_search_is_a_400_and_the_server_answers_on(server: Server) -> None:
+    """450 negations in 458 characters once overflowed the parser's recursion on the server's deep stack: a 500."""
+    answer = server.client.get("/cards/search", params={"q": "-" * 450 + "t:goblin"})
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["details"].startswith("the query nests negations and groups more than 100 deep")
+    assert server.client.get("/cards/search", params={"q": "-" * 100 + "t:goblin"}).json()["total_cards"] > 0
+
+
 @pytest.mark.parametrize(
     "path",
     [

@@ -11,7 +11,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark import __version__ as lark_version
 from lark.exceptions import (
     UnexpectedCharacters,
@@ -25,6 +25,10 @@ from oracle_tools.errors import SearchSyntaxError
 from oracle_tools.search.tree import And, Empty, Node, Not, Or, Term, ValueKind
 
 MAX_QUERY = 1000  # characters: a longer query is refused before parsing (the HTTP API has the same limit)
+#: Groups and negations nested deeper than this are refused after parsing, before the tree is walked: the
+#: transformer and the compiler recurse once or more per level, and a 1,000-character query of `-` or `(a (b …`
+#: nests hundreds deep (Python's recursion limit: a RecursionError, a 500 on the server, where the stack starts deep).
+MAX_NESTING = 100
 
 _EXPECTED = {
     "KEYWORD": "a keyword",
@@ -226,6 +230,27 @@ def _describe(exc: UnexpectedInput, query: str) -> SearchSyntaxError:
     return SearchSyntaxError("not valid search syntax", query, pos or 0)
 
 
+_NESTING = frozenset({"not_", "and_expr", "or_expr"})
+
+
+def _check_nesting(tree: Tree[Token], query: str) -> None:
+    """Refuse a tree whose negations and groups nest deeper than MAX_NESTING (walked without recursion)."""
+    stack: list[tuple[Tree[Token] | Token, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            continue
+        depth += node.data in _NESTING
+        if depth > MAX_NESTING:
+            first = next(iter(node.scan_values(lambda value: isinstance(value, Token))), None)
+            raise SearchSyntaxError(
+                f"the query nests negations and groups more than {MAX_NESTING} deep; write it with fewer levels",
+                query,
+                (first.start_pos or 0) if isinstance(first, Token) else 0,
+            )
+        stack.extend((child, depth) for child in node.children)
+
+
 def parse(query: str) -> Node:
     """The tree of ``query``; raises :class:`SearchSyntaxError` (with ``position``) for invalid syntax."""
     if not isinstance(query, str):
@@ -240,6 +265,7 @@ def parse(query: str) -> Node:
         tree = _lark().parse(query)
     except UnexpectedInput as exc:
         raise _describe(exc, query) from None
+    _check_nesting(tree, query)
     try:
         return _ToTree(query).transform(tree)
     except VisitError as exc:
