@@ -183,6 +183,43 @@ def test_a_names_file_with_rows_the_ingest_did_not_write_is_set_aside(
         assert db._names_file() is None
 
 
+@pytest.mark.parametrize(
+    ("damage", "set_aside"),
+    [
+        # the word index's blobs, not whole uint32s or not bytes: the matcher builds its index from the keys
+        ("UPDATE word_index SET postings = substr(postings, 1, 10)", False),
+        ("UPDATE word_index SET starts = 'abc'", False),
+        # the suggestions row: lists not one name and one count per key, or no row (the ingest writes one)
+        ("UPDATE suggestions SET names = '{\"a\": 1}'", True),
+        ("UPDATE suggestions SET names = '[\"Lightning Bolt\"]'", True),
+        ("UPDATE suggestions SET printings = (SELECT json_group_array('x') FROM json_each(printings))", True),
+        ("UPDATE suggestions SET printings = 'null'", True),
+        ("UPDATE suggestions SET keys = 'a' || char(10) || 'b'", True),
+        ("DELETE FROM suggestions", True),
+        # a token name row with a NULL
+        ("UPDATE token_suggestions SET key = NULL", True),
+        ("UPDATE token_suggestions SET name = NULL WHERE line = 3", True),
+    ],
+)
+def test_a_names_file_whose_matcher_rows_do_not_hold_together_answers_as_the_database(
+    sample_db_path: Path, tmp_path: Path, damage: str, set_aside: bool
+) -> None:
+    """Matcher rows of the wrong shape failed a miss with an IndexError, TypeError or ValueError ("this is a bug"),
+    or offered no names at all; each miss is answered as the database answers it."""
+    texts = ["Tarmogoyff", "jace", "lightnig bolt", "Nope Nope", "Rayo"]
+    with OracleDB(sample_db_path) as db:
+        expected = _answers(db, texts) + [db.token(t).to_dict() for t in ("Tresure", "Goblin")]
+    path = tmp_path / "linked.duckdb"
+    os.link(sample_db_path, path)
+    shutil.copy(names_path(sample_db_path), names_path(path))
+    with sqlite3.connect(names_path(path)) as con:
+        con.execute(damage)
+    con.close()
+    with OracleDB(path) as db:
+        assert _answers(db, texts) + [db.token(t).to_dict() for t in ("Tresure", "Goblin")] == expected
+        assert (db._names_file() is None) == set_aside
+
+
 def test_a_fresh_process_resolves_without_duckdb_or_polars(sample_db_path: Path) -> None:
     code = (
         "import sys\nfrom oracle_tools import OracleDB\n"

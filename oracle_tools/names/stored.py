@@ -298,11 +298,11 @@ class StoredNames(PointLookups):
         from oracle_tools.names import suggestions
 
         packed = next(iter(self._query("SELECT keys, names, printings FROM suggestions")), None)
+        if packed is None:  # the ingest writes the one row, empty for a database of no names
+            raise self._damaged(ValueError("its suggestions row is gone"))
         try:
             keys, names, printings = (
-                (packed[0].split("\n"), json.loads(packed[1]), json.loads(packed[2]))
-                if packed and packed[0]
-                else ([], [], [])
+                (packed[0].split("\n"), json.loads(packed[1]), json.loads(packed[2])) if packed[0] else ([], [], [])
             )
         except (AttributeError, TypeError, ValueError) as exc:  # not the text and JSON the ingest wrote
             raise self._damaged(exc) from None

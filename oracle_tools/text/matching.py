@@ -372,6 +372,11 @@ class WordIndex:
     ) -> WordIndex | None:
         """The index :meth:`to_blobs` stored over ``lines`` keys; None when the blobs do not hold together (a
         damaged or foreign file: the caller builds the index from the keys instead)."""
+        blobs = (postings, starts, dropped_from)
+        if not all(isinstance(blob, bytes) and len(blob) % 4 == 0 for blob in blobs) or not all(
+            text is None or isinstance(text, str) for text in (vocabulary, dropped)
+        ):
+            return None  # not the text and whole uint32s to_blobs wrote
         words_ = vocabulary.split("\n") if vocabulary else []
         deletes = dropped.split("\n") if dropped else []
         index = cls(words_, _u32(postings), _u32(starts), deletes, _u32(dropped_from))
