@@ -9,6 +9,7 @@ scryfall_syntax_examples.txt lists its example queries).
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import re
 import subprocess
@@ -1025,6 +1026,20 @@ def test_a_query_that_is_no_utf8_is_a_400_over_http(sample_server: Server) -> No
     )
     assert sample_server.client.get("/cards/search?q=t:goblin%20c:r").status_code == 200
     assert sample_server.client.get("/cards/search?q=Lim-D%C3%BBl").status_code == 200  # real UTF-8: Lim-Dûl
+
+
+@pytest.mark.parametrize("path", ["/cards/random?q=t:goblin%ff", "/search?q=t:goblin%ff"])
+def test_a_query_that_is_no_utf8_is_a_400_on_the_other_searches_too(sample_server: Server, path: str) -> None:
+    """The random card of a search and the search page read `t:goblin%ff` as U+FFFD too: "didn't match any cards"
+    (a 404, or the page saying so). Each is the 400 /cards/search answers."""
+    answer = sample_server.client.get(path)
+    assert answer.status_code == 400, answer.text[:300]
+    details = "q= is not valid UTF-8 text (byte 0xFF at byte 8 of the query); percent-encode the query's UTF-8 bytes."
+    if path.startswith("/cards/"):
+        assert answer.json() == {"object": "error", "code": "bad_request", "status": 400, "details": details}
+    else:
+        assert details in html.unescape(answer.text) and "match any cards" not in answer.text
+    assert sample_server.client.get(path.replace("%ff", "")).status_code == 200
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,7 @@ from starlette.routing import Route
 from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
 from oracle_tools.interfaces.serve.assets import favicon, static
 from oracle_tools.interfaces.serve.generations import MB, ByteCache, Kept
+from oracle_tools.interfaces.serve.params import q_not_utf8
 from oracle_tools.interfaces.serve.pools import PoolFull
 from oracle_tools.interfaces.serve.web import (
     IMAGES_COOKIE,
@@ -223,6 +224,8 @@ def search_page_context(db: OracleDB, request: Request, context: dict[str, Any])
     )
     q = request.query_params.get("q", "").strip()
     context["q"] = q[:MAX_QUERY]
+    if (problem := q_not_utf8(request)) is not None:
+        raise PageError(problem)
     if len(q) > MAX_QUERY:
         raise PageError(f"The query is {len(q):,} characters long; at most {MAX_QUERY:,} are read.")
     context["order"] = _choice(request, "order", ORDER_LABELS, "name")

@@ -99,6 +99,25 @@ def text_param(value: str | None, what: str, *, required: bool = True) -> str | 
     return value
 
 
+def q_not_utf8(request: Request) -> str | None:
+    """What is wrong with the raw ``q=`` when it is no UTF-8 (``q=t:goblin%ff``), else None: Starlette decodes it
+    with U+FFFD in place of the bad bytes, a search for a name with that character, which answered "didn't match
+    any cards" (the API's searches and the search page alike)."""
+    from urllib.parse import parse_qsl
+
+    raw = request.scope.get("query_string", b"").decode("latin-1")  # one character per byte: nothing lost
+    for key, value in parse_qsl(raw, keep_blank_values=True, encoding="latin-1"):
+        if key == "q":
+            try:
+                value.encode("latin-1").decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return (
+                    f"q= is not valid UTF-8 text (byte 0x{exc.object[exc.start]:02X} at byte {exc.start} of the "
+                    "query); percent-encode the query's UTF-8 bytes."
+                )
+    return None
+
+
 def bool_param(value: str | None, what: str) -> bool:
     if value is None or value == "":
         return False

@@ -23,6 +23,7 @@ from oracle_tools.interfaces.serve.params import (
     base_url_of,
     bool_param,
     endpoint_params,
+    q_not_utf8,
     read_json_body,
     text_param,
 )
@@ -207,6 +208,7 @@ async def card_random(request: Request) -> Response:
     """GET /cards/random[?q=]: a random card (its preferred printing), or a random card a search finds."""
     import random
 
+    _query_is_utf8(request)
     params = endpoint_params(request, frozenset({"q"}) | _IMAGE_CHOICE, formats=CARD_FORMATS)
     query = text_param(params.get("q"), "q", required=False)
     base = base_url_of(request)
@@ -309,21 +311,9 @@ _SEARCH = frozenset(
 
 
 def _query_is_utf8(request: Request) -> None:
-    """A 400 when the raw ``q=`` is no UTF-8 (``q=t:goblin%ff``): Starlette decodes it with U+FFFD in place of the
-    bad bytes, a search for a name with that character, which answered "didn't match any cards" (a 404)."""
-    from urllib.parse import parse_qsl
-
-    raw = request.scope.get("query_string", b"").decode("latin-1")  # one character per byte: nothing lost
-    for key, value in parse_qsl(raw, keep_blank_values=True, encoding="latin-1"):
-        if key == "q":
-            try:
-                value.encode("latin-1").decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ApiError(
-                    400,
-                    f"q= is not valid UTF-8 text (byte 0x{exc.object[exc.start]:02X} at byte {exc.start} of the "
-                    "query); percent-encode the query's UTF-8 bytes.",
-                ) from None
+    """A 400 when the raw ``q=`` is no UTF-8 (``q=t:goblin%ff``): :func:`params.q_not_utf8`."""
+    if (problem := q_not_utf8(request)) is not None:
+        raise ApiError(400, problem)
 
 
 async def cards_search(request: Request) -> Response:
