@@ -453,6 +453,15 @@ def test_cors_as_scryfall(http: httpx.Client) -> None:
     assert preflight.status_code == 200 and "POST" in preflight.headers["access-control-allow-methods"]
     refused = http.options("/cards/collection", headers={**origin, "access-control-request-method": "DELETE"})
     assert refused.status_code == 400
+    # Scryfall's error object, as every error (it was Starlette's plain text "Disallowed CORS method")
+    assert refused.json() == {
+        "object": "error",
+        "code": "bad_request",
+        "status": 400,
+        "details": "the CORS preflight asks for its method, which this server does not allow; it allows the methods "
+        "GET, OPTIONS, POST and the headers accept, accept-language, content-language, content-type.",
+    }
+    assert refused.headers["access-control-allow-origin"] == "*"
 
 
 def test_a_server_error_is_scryfall_shaped_with_cors_and_the_server_keeps_answering(

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import anyio
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -50,6 +51,7 @@ from oracle_tools.interfaces.serve.responses import (
     api_error,
     error_body,
     error_response,
+    json_bytes,
     library_error,
     log,
     not_found,
@@ -230,6 +232,33 @@ class GenerationLease:
             await self.app(scope, receive, send)
         finally:
             self.store.release()
+
+
+#: What a refused CORS preflight asked for, by Starlette's word for it.
+_CORS_REFUSED = {
+    "origin": "its origin",
+    "method": "its method",
+    "headers": "a header",
+    "private-network": "private network access",
+}
+
+
+class ScryfallCors(CORSMiddleware):
+    """Starlette's CORS middleware, whose refused preflight (a method or header the server does not allow: plain text
+    "Disallowed CORS method") is answered as every other error is, Scryfall's error object saying what was refused."""
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        response = super().preflight_response(request_headers)
+        if response.status_code != 400:
+            return response
+        failures = bytes(response.body).decode().removeprefix("Disallowed CORS ").split(", ")
+        refused = " and ".join(_CORS_REFUSED.get(failure, failure) for failure in failures)
+        details = (
+            f"the CORS preflight asks for {refused}, which this server does not allow; it allows the methods "
+            f"{', '.join(sorted(self.allow_methods))} and the headers {', '.join(sorted(self.allow_headers))}."
+        )
+        headers = {k: v for k, v in response.headers.items() if k not in ("content-length", "content-type")}
+        return Response(json_bytes(error_body(400, details)), 400, headers, media_type="application/json")
 
 
 class AnswerServerErrors:
@@ -483,7 +512,7 @@ def create_app(
             # As Scryfall answers (Access-Control-Allow-Origin: *): a Scryfall client running in a browser page
             # works once its base URL is changed. No credentials: the data is public and read-only.
             Middleware(
-                CORSMiddleware,
+                ScryfallCors,
                 allow_origins=["*"],
                 allow_methods=["GET", "POST", "OPTIONS"],
                 allow_headers=["Accept", "Content-Type"],
