@@ -337,6 +337,23 @@ def test_problems_carry_line_numbers_and_parsing_continues() -> None:
         assert p.detail.endswith(".")
 
 
+def test_a_line_longer_than_the_csv_modules_field_limit_is_one_problem() -> None:
+    """A line over 131,072 characters with a comma, tab or semicolon in it failed the CSV sniffing with csv.Error
+    ("field larger than field limit"): "this is a bug" from `deck check`, a 500 from POST /decks/check."""
+    long_name = "ab, " * 40_000  # 160,000 characters, one CSV field of them with the tab and semicolon delimiters
+    for delimiter in (",", "\t", ";"):
+        text = f"4 Lightning Bolt\n4 {long_name.replace(',', delimiter)}\n"
+        d = parse_decklist(text)
+        assert rows(d) == [(4, "Lightning Bolt")]
+        assert [p.line for p in d.problems] == [2]
+        assert "characters long, longer than any real card name" in d.problems[0].detail
+        first = parse_decklist(f"4 {long_name.replace(',', delimiter)}\n4 Lightning Bolt\n")  # sniffed as a header
+        assert [p.line for p in first.problems] == [1] and rows(first) == [(4, "Lightning Bolt")]
+    header = parse_decklist('Count,Name\n4,Lightning Bolt\n1,"' + "x" * 140_000 + '"\n')  # a CSV export's field
+    assert header.format == "csv" and rows(header) == [(4, "Lightning Bolt")]
+    assert [p.line for p in header.problems] == [3] and "characters long" in header.problems[0].detail
+
+
 @pytest.mark.parametrize("word", ["twenty", "dozen", "sixty", "thirteen"])
 def test_count_words_are_the_vocabulary_number_words(word: str) -> None:
     # one list of number words (oracle_tools.text.vocabulary, also read in Oracle text: "up to seven cards named ...")

@@ -1114,7 +1114,12 @@ _SET_CODE = re.compile(r"[A-Za-z0-9]{2,6}")
 
 
 def _csv_fields(line: str, delimiter: str) -> list[str]:
-    return next(csv.reader([line], delimiter=delimiter), [])
+    """The fields of one CSV line; split at each delimiter when the csv module refuses it (a field over its limit
+    of 131,072 characters raised csv.Error: no card line holds one, and the name check says why)."""
+    try:
+        return next(csv.reader([line], delimiter=delimiter), [])
+    except csv.Error:
+        return line.split(delimiter)
 
 
 def _csv_header(first_line: str) -> tuple[str, list[str]] | None:
