@@ -994,6 +994,19 @@ def test_text_that_begins_as_json_and_does_not_parse_says_so(tmp_path: Path) -> 
     assert rows(parse_decklist("[metadata]\nName=Burn\n[main]\n4 Lightning Bolt|M11\n")) == [(4, "Lightning Bolt")]
 
 
+def test_a_json_deck_with_a_number_of_thousands_of_digits_says_so_not_invalid_json() -> None:
+    """Python refuses to read an integer of more than 4,300 digits: the JSON is valid, and the line said "is not valid
+    JSON (…; use sys.set_int_max_str_digits() to increase the limit)", advice to no one who sent a deck."""
+    text = '[{"mainboard": [{"count": 1' + "0" * 5_000 + ', "name": "Lightning Bolt"}]}]'
+    (p,) = parse_decklist(text, source="j.json").problems
+    assert p.detail == (
+        "j.json: holds a number of more than 4,300 digits, which no count has; fix the file, or export the deck as "
+        "text (4 Lightning Bolt a line)."
+    )
+    with pytest.raises(DecklistError, match="holds a number of more than 4,300 digits"):
+        refuse_unreadable(parse_decklist(text, source="j.json"))
+
+
 def test_a_huge_line_is_never_echoed_whole() -> None:
     # every echo of the decklist's own text (raw, names, counts) follows one rule: at most MAX_ECHO characters
     for text in (

@@ -24,6 +24,7 @@ from oracle_tools import OracleDB
 from oracle_tools.db import MAX_BATCH_NAMES
 from oracle_tools.interfaces.serve import connection_limits
 from oracle_tools.interfaces.serve.app import BODIES_PER_CLIENT, BODY_TIMEOUT
+from oracle_tools.interfaces.serve.responses import ApiError
 
 from oracle_server import Server, one_answer
 
@@ -71,6 +72,20 @@ def test_a_lone_surrogate_in_json_is_a_400(server: Server, path: str, body: byte
     answer = server.client.post(path, content=body, headers={"content-type": "application/json"})
     assert answer.status_code == 400, answer.text
     assert answer.json()["code"] == "bad_request" and "lone surrogate" in answer.json()["details"]
+
+
+def test_a_json_body_with_a_number_of_thousands_of_digits_is_a_400_saying_so() -> None:
+    """Valid JSON that Python refuses to read (an integer of more than 4,300 digits) was called "not valid JSON" with
+    advice to call sys.set_int_max_str_digits()."""
+    from oracle_tools.interfaces.serve.params import parse_json_body
+
+    with pytest.raises(ApiError) as refused:
+        parse_json_body(b'{"identifiers": [{"mtgo_id": 1' + b"0" * 5_000 + b"}]}")
+    assert (refused.value.status, refused.value.details) == (
+        400,
+        "the request body's JSON holds a number of more than 4,300 digits, which no count or id has; send smaller "
+        "numbers.",
+    )
 
 
 def test_a_deeply_nested_search_is_a_400_and_the_server_answers_on(server: Server) -> None:

@@ -70,6 +70,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import sys
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -1259,6 +1260,8 @@ def _json_error(text: str, exc: ValueError | RecursionError) -> tuple[int, str]:
         return exc.lineno, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); {fix}."
     if isinstance(exc, RecursionError):
         return 1, f"is not valid JSON (nested too deeply to read); {fix}."
+    if "integer string conversion" in str(exc):  # Python's limit on a number's digits: valid JSON, refused
+        return 1, f"holds a number of more than {sys.get_int_max_str_digits():,} digits, which no count has; {fix}."
     return 1, f"is not valid JSON ({exc}); {fix}."
 
 
@@ -1335,7 +1338,7 @@ def refuse_unreadable(deck: Decklist) -> Decklist:
         raise DecklistError(deck.not_a_decklist)
     if deck.format == "json_cache" and not deck.entries and len(deck.problems) == 1:
         detail = deck.problems[0].detail
-        if detail.startswith(f"{deck.source}: is not valid JSON ("):
+        if detail.startswith((f"{deck.source}: is not valid JSON (", f"{deck.source}: holds a number of more than ")):
             raise DecklistError(detail)
     return deck
 

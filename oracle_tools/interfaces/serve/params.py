@@ -7,6 +7,7 @@ the request body (size-limited, JSON) and the base URL the answer's links use. E
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, overload
 
 from starlette.requests import Request
@@ -179,6 +180,12 @@ def parse_json_body(raw: bytes) -> Any:
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as exc:
+        if "integer string conversion" in str(exc):  # Python's limit on a number's digits: valid JSON, refused
+            raise ApiError(
+                400,
+                f"the request body's JSON holds a number of more than {sys.get_int_max_str_digits():,} digits, "
+                "which no count or id has; send smaller numbers.",
+            ) from None
         raise ApiError(400, f"the request body is not valid JSON ({str(exc)[:200]}).") from None
     where = lone_surrogate(data)
     if where is not None:
