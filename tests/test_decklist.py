@@ -1007,6 +1007,47 @@ def test_a_json_deck_with_a_number_of_thousands_of_digits_says_so_not_invalid_js
         refuse_unreadable(parse_decklist(text, source="j.json"))
 
 
+def test_a_named_pipe_nothing_writes_is_one_line_and_one_written_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`deck check FIFO` with no program writing the FIFO waited forever in the open (Ctrl-C too); it waits
+    WRITER_WAIT_SECONDS for a writer, then says so. A FIFO a program writes (or `<(…)`) is read as before."""
+    import os
+    import threading
+
+    from oracle_tools.store import userfiles
+
+    monkeypatch.setattr(userfiles, "WRITER_WAIT_SECONDS", 0.2)
+    pipe = tmp_path / "deck.txt"
+    os.mkfifo(pipe)
+    outcome: list[BaseException | Decklist] = []
+
+    def read() -> None:
+        try:
+            outcome.append(read_decklist(pipe))
+        except BaseException as exc:
+            outcome.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(60)  # a guard only: the answer comes after the 0.2 s wait; before the fix, never
+    assert len(outcome) == 1 and isinstance(outcome[0], DecklistError), outcome
+    assert str(outcome[0]) == (
+        f"{pipe}: is a named pipe (FIFO) that no program opened for writing in 0.2 s; start the program that writes "
+        "it first (or give a file)."
+    )
+
+    def write() -> None:
+        with open(pipe, "w", encoding="utf-8") as out:  # waits for the reader's open
+            out.write("4 Lightning Bolt\n")
+
+    monkeypatch.setattr(userfiles, "WRITER_WAIT_SECONDS", 60.0)  # ends when the writer comes: no race with its start
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    assert rows(read_decklist(pipe)) == [(4, "Lightning Bolt")]
+    writer.join()
+
+
 def test_a_huge_line_is_never_echoed_whole() -> None:
     # every echo of the decklist's own text (raw, names, counts) follows one rule: at most MAX_ECHO characters
     for text in (

@@ -1285,7 +1285,7 @@ def read_decklist_text(path: Path) -> str:
     if path.is_dir():
         raise DecklistError(f"{path}: is a folder, not a decklist file; give the path of one file.")
     try:
-        data = userfiles.read_bytes(path, limit=MAX_DECKLIST_BYTES, what="decklist or deck cache")
+        data = userfiles.read_bytes(path, limit=MAX_DECKLIST_BYTES, what="decklist or deck cache", error=DecklistError)
     except OSError as exc:
         raise DecklistError(f"{path}: cannot be read ({exc.strerror or exc}); check its permissions.") from exc
     except InputTooLargeError as exc:  # a DecklistError: check_decks makes it one parse_error row

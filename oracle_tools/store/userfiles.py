@@ -37,13 +37,43 @@ def _pieces(handle: Any, most: int) -> Iterator[Any]:
         yield piece
 
 
-def read_bytes(path: Path, *, limit: int, what: str) -> bytes:
-    """The bytes of ``path``; :class:`InputTooLargeError` past ``limit`` (OSError as ``open`` raises it)."""
-    with open(path, "rb") as handle:
-        data = b"".join(_pieces(handle, limit + 1))
+#: How long a read of a named pipe (FIFO) waits for a program to open it for writing before it says so: a FIFO
+#: nothing writes to would otherwise be waited on forever (the open itself, then the read).
+WRITER_WAIT_SECONDS = 5.0
+
+
+def read_bytes(path: Path, *, limit: int, what: str, error: type[OracleToolsError] = OracleToolsError) -> bytes:
+    """The bytes of ``path``; :class:`InputTooLargeError` past ``limit`` (OSError as ``open`` raises it); ``error``
+    for a named pipe no program opened for writing in :data:`WRITER_WAIT_SECONDS` (a pipe with a writer, such as
+    ``<(curl …)``, is read as it comes)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO's blocking open waits for a writer, forever
+    with open(fd, "rb") as handle:
+        first = _first_piece(fd, path, error) if stat.S_ISFIFO(os.fstat(fd).st_mode) else b""
+        os.set_blocking(fd, True)
+        data = first + b"".join(_pieces(handle, limit + 1 - len(first)))
     if len(data) > limit:
         raise _too_large(path, what, limit)
     return data
+
+
+def _first_piece(fd: int, path: Path, error: type[OracleToolsError]) -> bytes:
+    """What the pipe ``fd`` (opened non-blocking) holds once a writer came, within :data:`WRITER_WAIT_SECONDS` (b"":
+    none written yet, or a writer that came and went empty); ``error`` when no program opened it for writing."""
+    import select
+
+    waiting = select.poll()
+    waiting.register(fd, select.POLLIN)
+    waiting.poll(int(WRITER_WAIT_SECONDS * 1000))  # Linux: no POLLHUP before a writer has come and gone
+    try:
+        piece = os.read(fd, _PIECE)
+    except BlockingIOError:
+        return b""  # a writer holds it open, silent so far: read on (Ctrl-C stops it)
+    if piece == b"" and not waiting.poll(0):
+        raise error(
+            f"{path}: is a named pipe (FIFO) that no program opened for writing in {WRITER_WAIT_SECONDS:g} s; "
+            "start the program that writes it first (or give a file)."
+        )
+    return piece
 
 
 def read_text(handle: IO[str] | io.TextIOBase, *, limit: int, what: str) -> str:
