@@ -88,6 +88,54 @@ def test_a_json_body_with_a_number_of_thousands_of_digits_is_a_400_saying_so() -
     )
 
 
+def test_a_large_answer_asked_pretty_is_indented_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pretty=true` re-indents an answer with Python's own JSON encoder (~0.1 s for a page of search results): on the
+    event loop, 8 connections asking for it again and again took every other client's card lookup from 2 ms to
+    150 ms. A large answer is re-formed on a worker thread (one at a time); a small one stays on the loop."""
+    import asyncio
+    import threading
+
+    from oracle_tools.interfaces.serve import app as app_module
+
+    made_on: list[int] = []
+    real = app_module._in_form
+
+    def recording(*args: object) -> object:
+        made_on.append(threading.get_ident())
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(app_module, "_in_form", recording)
+
+    async def answer(data: object) -> tuple[int, bytes]:
+        body = json.dumps(data).encode()
+
+        async def inner(scope: dict, receive: object, send: object) -> None:
+            scope["state"]["answer_form"] = ("json", True, "", "large")  # pretty=true
+            start = {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]}
+            await send(start)  # type: ignore[operator]
+            await send({"type": "http.response.body", "body": body})  # type: ignore[operator]
+
+        sent: list[dict] = []
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        async def receive() -> dict:
+            return {"type": "http.request", "body": b""}
+
+        scope = {"type": "http", "state": {}, "method": "GET", "path": "/cards/search", "headers": []}
+        await app_module.AnswerForms(inner)(scope, receive, send)  # type: ignore[arg-type]
+        return threading.get_ident(), b"".join(m.get("body", b"") for m in sent)
+
+    large = {"object": "list", "data": [{"name": f"Card {i}", "oracle_text": "x" * 100} for i in range(1000)]}
+    loop, body = asyncio.run(answer(large))
+    assert json.loads(body) == large and body.startswith(b'{\n  "object": "list"')
+    assert made_on == [made_on[0]] and made_on[0] != loop  # a worker thread's
+    made_on.clear()
+    loop, body = asyncio.run(answer({"object": "card", "name": "Lightning Bolt"}))
+    assert made_on == [loop] and body.startswith(b"{\n")  # small: on the loop, no thread hop
+
+
 def test_a_deeply_nested_search_is_a_400_and_the_server_answers_on(server: Server) -> None:
     """450 negations in 458 characters once overflowed the parser's recursion on the server's deep stack: a 500."""
     answer = server.client.get("/cards/search", params={"q": "-" * 450 + "t:goblin"})
