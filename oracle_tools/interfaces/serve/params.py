@@ -169,10 +169,6 @@ async def read_body(request: Request) -> bytes:
     return bytes(body)
 
 
-async def read_json_body(request: Request) -> Any:
-    return parse_json_body(await read_body(request))
-
-
 def parse_json_body(raw: bytes) -> Any:
     """A request body as JSON, or the 400 saying why not (empty, not JSON, a lone surrogate)."""
     if not raw.strip():

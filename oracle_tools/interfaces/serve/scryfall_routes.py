@@ -23,8 +23,9 @@ from oracle_tools.interfaces.serve.params import (
     base_url_of,
     bool_param,
     endpoint_params,
+    parse_json_body,
     q_not_utf8,
-    read_json_body,
+    read_body,
     text_param,
 )
 from oracle_tools.interfaces.serve.pools import Pool
@@ -448,10 +449,9 @@ def _find_identifier(gen: Generation, ident: dict[str, Any]) -> str | None:
     return lookups.printing_by_id(cur, "multiverse", ident["multiverse_id"])
 
 
-async def cards_collection(request: Request) -> Response:
-    """POST /cards/collection: up to 75 identifiers → a list object with ``not_found``."""
-    endpoint_params(request, frozenset())
-    body = await read_json_body(request)
+def _collection_identifiers(raw: bytes) -> list[dict[str, Any]]:
+    """The checked identifiers of a collection request's body, or the 400/422 saying what is wrong with it."""
+    body = parse_json_body(raw)
     if not isinstance(body, dict) or set(body) != {"identifiers"} or not isinstance(body["identifiers"], list):
         raise ApiError(422, 'send {"identifiers": [...]} with up to 75 card identifiers.')
     identifiers = body["identifiers"]
@@ -462,10 +462,17 @@ async def cards_collection(request: Request) -> Response:
             422,
             f"{len(identifiers)} identifiers were given; at most {MAX_COLLECTION} are accepted per request.",
         )
-    checked = [_check_identifier(item, i) for i, item in enumerate(identifiers)]
+    return [_check_identifier(item, i) for i, item in enumerate(identifiers)]
+
+
+async def cards_collection(request: Request) -> Response:
+    """POST /cards/collection: up to 75 identifiers → a list object with ``not_found``."""
+    endpoint_params(request, frozenset())
+    raw = await read_body(request)
     base = base_url_of(request)
 
     def work(gen: Generation) -> Response:
+        checked = _collection_identifiers(raw)  # parsed here, on the worker thread: 1 MB of JSON holds the loop
         found_ids: list[str] = []
         not_found: list[dict[str, Any]] = []
         # Printing ids are looked up together: their card objects are built (or read from the cache) in one
