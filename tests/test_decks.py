@@ -692,6 +692,23 @@ def test_missing_commander_and_inferred_first_line(sample_db: OracleDB) -> None:
     assert not kinds(precon, "commander") and not kinds(precon, "deck_size") and not kinds(precon, "color_identity")
 
 
+def test_a_commander_given_as_an_option_and_not_in_the_list_is_the_100th_card(sample_db: OracleDB) -> None:
+    """99 Mountains with --commander Kiki-Jiki (not in the list): the note said "counted as the 100th card", and the
+    deck size said "The deck has 99 cards including the commander(s)": not legal. The commander is counted, as the
+    same 100 cards with Kiki-Jiki on the first line are (CR 903.5a "Each deck must contain exactly 100 cards,
+    including its commander.")."""
+    given = sample_db.check_deck("99 Mountain\n", format="commander", commanders=["Kiki-Jiki, Mirror Breaker"])
+    listed = sample_db.check_deck("1 Kiki-Jiki, Mirror Breaker\n99 Mountain\n", format="commander")
+    assert given.legal and listed.legal, (given.problems, listed.problems)
+    assert given.notes == [
+        "commander Kiki-Jiki, Mirror Breaker given as an option and not in the list; counted as the 100th card"
+    ]
+    short = sample_db.check_deck("98 Mountain\n", format="commander", commanders=["Kiki-Jiki, Mirror Breaker"])
+    assert [p.detail for p in kinds(short, "deck_size")] == [
+        "The deck has 99 cards including the commander(s); Commander decks have exactly 100 (CR 903.5a)."
+    ]
+
+
 def test_commander_formats_use_no_sideboard(sample_db: OracleDB) -> None:
     text = commander_deck(["Tymna the Weaver"], "") + "\nSideboard\n1 Dark Ritual\n"
     report = sample_db.check_deck(text, format="commander")

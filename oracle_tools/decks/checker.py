@@ -679,6 +679,10 @@ class DeckChecker:
             in_deck = main + (cmd if rules.commander else 0)
             if not cmd and rules.commander and cmd_cards and cmd_cards[0][0] is not None:
                 in_deck = main  # commander inferred from the main deck: already counted
+            # CR 903.5a "Each deck must contain exactly 100 cards, including its commander.": a commander given as
+            # an option and not in the list is the 100th card
+            if rules.commander:
+                in_deck += sum(1 for entry, _ in cmd_cards if entry is None)
             if in_deck != rules.min_size:
                 what = " including the commander(s)" if rules.commander else ""
                 rule = "903.5a" if rules.commander else "format rules"
