@@ -173,6 +173,31 @@ def test_a_collection_body_is_parsed_off_the_event_loop(sample_db_path: Path, mo
         assert http.post("/cards/collection", content=b"{").status_code == 400
 
 
+@pytest.mark.parametrize(
+    ("path", "details"),
+    [
+        # a page number over the limit: "is not a page number (1, 2, …)" said it was no number
+        ("/cards/search?q=t:goblin&page=100001", "page='100001' is not a page number from 1 to 100,000."),
+        ("/changes?run=1&page=100001", "page='100001' is not a page number from 1 to 100,000."),
+        # a long value was quoted cut at 20 characters, as if that had been the value
+        (
+            "/cards/search?q=t:goblin&page=" + "9" * 23,
+            "page='99999999999999999999…' is not a page number from 1 to 100,000.",
+        ),
+        (
+            "/names/resolve?q=bolt&suggest=" + "9" * 23,
+            "suggest='99999999999999999999…' is not a whole number from 0 to 50.",
+        ),
+        ("/changes?run=" + "1" * 23, "run='11111111111111111111…' is not an ingest run number (1, 2, …)."),
+    ],
+)
+def test_a_number_parameters_error_says_its_range_and_quotes_what_was_given(
+    server: Server, path: str, details: str
+) -> None:
+    answer = server.client.get(path)
+    assert (answer.status_code, answer.json()["details"]) == (400, details)
+
+
 def test_a_deeply_nested_search_is_a_400_and_the_server_answers_on(server: Server) -> None:
     """450 negations in 458 characters once overflowed the parser's recursion on the server's deep stack: a 500."""
     answer = server.client.get("/cards/search", params={"q": "-" * 450 + "t:goblin"})

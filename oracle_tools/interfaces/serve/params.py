@@ -130,11 +130,26 @@ def bool_param(value: str | None, what: str) -> bool:
     raise ApiError(400, f"{what}={value!r} is not a boolean; give true or false.")
 
 
+#: The highest page number a paged answer takes (a page past the last one is a 422 of its own).
+MAX_PAGE = 100_000
+
+
+def quoted(value: str, most: int = 20) -> str:
+    """``value`` as a message quotes a parameter: its first ``most`` characters, an ellipsis saying there were more
+    (a bare cut would quote a value that was not given)."""
+    return repr(value[:most] + ("…" if len(value) > most else ""))
+
+
+def page_error(value: str) -> str:
+    """What is wrong with ``page=value`` when it is no page number from 1 to :data:`MAX_PAGE`."""
+    return f"page={quoted(value)} is not a page number from 1 to {MAX_PAGE:,}."
+
+
 def whole_number_param(value: str, what: str, lowest: int, highest: int) -> int:
     """A whole number from ``lowest`` to ``highest`` written in ASCII digits (``int`` alone takes '²' and '1_0'),
     else the 400 saying so."""
     if not (value.isascii() and value.isdigit() and len(value) < 10) or not lowest <= int(value) <= highest:
-        raise ApiError(400, f"{what}={value[:20]!r} is not a whole number from {lowest} to {highest:,}.")
+        raise ApiError(400, f"{what}={quoted(value)} is not a whole number from {lowest} to {highest:,}.")
     return int(value)
 
 

@@ -18,11 +18,14 @@ from oracle_tools.interfaces.answers import Route as AnswerRoute
 from oracle_tools.interfaces.serve.generations import Generation
 from oracle_tools.interfaces.serve.params import (
     MAX_NAME,
+    MAX_PAGE,
     REFUSED_BY_HEAD,
     base_url_of,
     bool_param,
     endpoint_params,
+    page_error,
     parse_json_body,
+    quoted,
     read_body,
     suggest_param,
     text_param,
@@ -195,13 +198,13 @@ async def changes(request: Request) -> Response:
     params = endpoint_params(request, _CHANGES, scryfall=False)
     run_text = params.get("run")
     if run_text is not None and not (run_text.isascii() and run_text.isdigit() and len(run_text) < 10):
-        raise ApiError(400, f"run={run_text[:20]!r} is not an ingest run number (1, 2, …).")
+        raise ApiError(400, f"run={quoted(run_text)} is not an ingest run number (1, 2, …).")
     since = text_param(params.get("since"), "since", required=False)
     fmt = text_param(params.get("format"), "format", required=False)
     card = text_param(params.get("card"), "card", required=False)
     page_text = params.get("page", "1")
-    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= 100_000:
-        raise ApiError(400, f"page={page_text[:20]!r} is not a page number (1, 2, …).")
+    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= MAX_PAGE:
+        raise ApiError(400, page_error(page_text))
     page = int(page_text)
     base = base_url_of(request)
 

@@ -20,9 +20,11 @@ from oracle_tools.interfaces.serve.generations import BASE_URL, BASE_URL_BYTES, 
 from oracle_tools.interfaces.serve.params import (
     CARD_FORMATS,
     MAX_NAME,
+    MAX_PAGE,
     base_url_of,
     bool_param,
     endpoint_params,
+    page_error,
     parse_json_body,
     q_not_utf8,
     read_body,
@@ -336,8 +338,8 @@ async def cards_search(request: Request) -> Response:
         raise ApiError(400, "order= is too long; give a sort order such as name, cmc or released.")
     page_text = params.get("page", "1")
     # ASCII digits only: str.isdigit alone takes "²" (int() raises) and "２" (a page nobody typed)
-    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= 100_000:
-        raise ApiError(400, f"page={page_text[:20]!r} is not a page number (1, 2, …).")
+    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= MAX_PAGE:
+        raise ApiError(400, page_error(page_text))
     page = int(page_text)
     # Scryfall's include_extras and include_multilingual (as include:extras and lang:any in the query);
     # include_variations is checked and changes nothing: the data mark no printing as a variation to leave out
