@@ -198,6 +198,26 @@ def test_a_number_parameters_error_says_its_range_and_quotes_what_was_given(
     assert (answer.status_code, answer.json()["details"]) == (400, details)
 
 
+@pytest.mark.parametrize(
+    ("path", "details"),
+    [
+        ("/sets/" + "a" * 150, f"No Magic set found for the given code or id “{'a' * 100}…”."),
+        ("/bulk-data/" + "a" * 150, f"No bulk data found for “{'a' * 100}…”; GET /bulk-data lists them."),
+        (
+            "/cards/" + "a" * 150,
+            f"“{'a' * 100}…” is not a Scryfall card id (a UUID); use /cards/{{set}}/{{number}} for a set and collector "
+            "number.",
+        ),
+        ("/sets/" + "a" * 100, f"No Magic set found for the given code or id “{'a' * 100}”."),  # whole: no ellipsis
+    ],
+)
+def test_a_long_path_part_is_quoted_with_an_ellipsis_not_cut_as_if_whole(
+    server: Server, path: str, details: str
+) -> None:
+    answer = server.client.get(path)
+    assert (answer.status_code, answer.json()["details"]) == (404, details)
+
+
 def test_a_deeply_nested_search_is_a_400_and_the_server_answers_on(server: Server) -> None:
     """450 negations in 458 characters once overflowed the parser's recursion on the server's deep stack: a 500."""
     answer = server.client.get("/cards/search", params={"q": "-" * 450 + "t:goblin"})

@@ -137,7 +137,12 @@ MAX_PAGE = 100_000
 def quoted(value: str, most: int = 20) -> str:
     """``value`` as a message quotes a parameter: its first ``most`` characters, an ellipsis saying there were more
     (a bare cut would quote a value that was not given)."""
-    return repr(value[:most] + ("…" if len(value) > most else ""))
+    return repr(cut(value, most))
+
+
+def cut(value: str, most: int = 100) -> str:
+    """``value`` as a message quotes a path's part between “ ”: at most ``most`` characters, then an ellipsis."""
+    return value[:most] + ("…" if len(value) > most else "")
 
 
 def page_error(value: str) -> str:

@@ -23,6 +23,7 @@ from oracle_tools.interfaces.serve.params import (
     MAX_PAGE,
     base_url_of,
     bool_param,
+    cut,
     endpoint_params,
     page_error,
     parse_json_body,
@@ -127,7 +128,7 @@ async def card_by_id(request: Request) -> Response:
     if not _looks_like_uuid(card_id):
         raise ApiError(
             404,
-            f"“{card_id[:100]}” is not a Scryfall card id (a UUID); "
+            f"“{cut(card_id)}” is not a Scryfall card id (a UUID); "
             "use /cards/{set}/{number} for a set and collector number.",
         )
     base = base_url_of(request)
@@ -155,7 +156,7 @@ async def card_rulings(request: Request) -> Response:
     endpoint_params(request, frozenset())
     card_id = request.path_params["id"]
     if not _looks_like_uuid(card_id):
-        raise ApiError(404, f"“{card_id[:100]}” is not a Scryfall card id (a UUID).")
+        raise ApiError(404, f"“{cut(card_id)}” is not a Scryfall card id (a UUID).")
     return await answer_in_threadpool(
         request, lambda gen: _rulings_answer(gen, card_id.lower(), f"No card found with the given ID “{card_id}”.")
     )
@@ -553,7 +554,7 @@ async def set_by_code(request: Request) -> Response:
 
         found = find_set(_sets(gen), wanted)
         if found is None:
-            raise ApiError(404, f"No Magic set found for the given code or id “{wanted[:100]}”.")
+            raise ApiError(404, f"No Magic set found for the given code or id “{cut(wanted)}”.")
         return raw_json_response(json_bytes(found).replace(BASE_URL_BYTES, base.encode()))
 
     return await answer_in_threadpool(request, work)
@@ -580,7 +581,7 @@ async def set_by_tcgplayer(request: Request) -> Response:
                 else ": this database was ingested without Scryfall's set list (which says each set's TCGplayer "
                 "group; an online ingest downloads it), so no set is known by one; use /sets/{code}"
             )
-            raise ApiError(404, f"No Magic set found for TCGplayer group id “{wanted[:100]}”{why}.")
+            raise ApiError(404, f"No Magic set found for TCGplayer group id “{cut(wanted)}”{why}.")
         return raw_json_response(json_bytes(found).replace(BASE_URL_BYTES, base.encode()))
 
     return await answer_in_threadpool(request, work)
@@ -676,7 +677,7 @@ async def bulk_data(request: Request) -> Response:
             ids = {await pools["lookups"].run(bulk.bulk_id, gen, k): k for k in bulk.TYPES}
             kind = ids.get(wanted)
         if kind is None:
-            raise ApiError(404, f"No bulk data found for “{wanted[:100]}”; GET /bulk-data lists them.")
+            raise ApiError(404, f"No bulk data found for “{cut(wanted)}”; GET /bulk-data lists them.")
         return await _download(request, kind, jsonl=False)
 
     def work(gen: Generation) -> Response:
@@ -687,7 +688,7 @@ async def bulk_data(request: Request) -> Response:
         for item in items:
             if wanted == item["id"] or kind == item["type"]:
                 return json_response(item)
-        raise ApiError(404, f"No bulk data found for “{wanted[:100]}”; GET /bulk-data lists them.")
+        raise ApiError(404, f"No bulk data found for “{cut(wanted)}”; GET /bulk-data lists them.")
 
     return await answer_in_threadpool(request, work)
 
