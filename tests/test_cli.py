@@ -317,6 +317,45 @@ def test_resolve_batch_of_a_file_saved_with_a_byte_order_mark(sample_db_path: Pa
     assert piped.exit_code == 0 and piped.output.splitlines()[1].startswith("Fire/Ice,ok,")
 
 
+def test_resolve_batch_of_a_named_pipe_nothing_writes_is_one_line(
+    sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """click opened --batch while it parsed the arguments, and the open of a named pipe no program writes waited
+    forever (Ctrl-C aside); it is read as the decklists are: a writer is waited for, then one line. One that is
+    written is read."""
+    import os
+    import threading
+
+    from oracle_tools.store import userfiles
+
+    monkeypatch.setattr(userfiles, "WRITER_WAIT_SECONDS", 0.2)
+    fifo = tmp_path / "names.fifo"
+    os.mkfifo(fifo)
+    result: list[object] = []
+    run = threading.Thread(
+        target=lambda: result.append(
+            CliRunner().invoke(main, ["resolve", "--db", str(sample_db_path), "--batch", str(fifo)])
+        ),
+        daemon=True,
+    )
+    run.start()
+    run.join(60)
+    assert result, "resolve --batch waited on the pipe"
+    refused = result[0]
+    assert refused.exit_code == 2, refused.output  # type: ignore[attr-defined]
+    assert refused.output.startswith(f"error: {fifo}: is a named pipe (FIFO) that no program opened for writing")  # type: ignore[attr-defined]
+
+    def write() -> None:
+        with open(fifo, "w", encoding="utf-8") as pipe:  # waits for the reader, then writes
+            pipe.write("Fire/Ice\n")
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    written = CliRunner().invoke(main, ["resolve", "--db", str(sample_db_path), "--batch", str(fifo)])
+    writer.join(60)
+    assert written.exit_code == 0 and written.output.splitlines()[1].startswith("Fire/Ice,ok,"), written.output
+
+
 @pytest.mark.parametrize("command", [["search", "t:goblin"], ["sql", "SELECT 1"]])
 def test_json_and_csv_together_is_a_usage_error(sample_db_path: Path, command: list[str]) -> None:
     """Each prints one format: asked for both, the command says so instead of printing JSON as if --csv were not

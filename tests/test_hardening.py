@@ -413,7 +413,7 @@ def test_a_path_or_text_with_control_characters_is_said_in_one_line(sample_db_pa
     assert line.startswith(f"error: no database at {tmp_path}/x\\ny.duckdb. Build one") and line.count("\n") == 1
     # click's own refusal of an option's value, in one line too
     assert said(["resolve", "--batch", str(tmp_path / "no\x1b[2Jfile"), *db]) == (
-        f"error: Invalid value for '--batch': '{tmp_path}/no\\x1b[2Jfile': No such file or directory "
+        f"error: Invalid value for '--batch': File '{tmp_path}/no\\x1b[2Jfile' does not exist. "
         "(try 'main resolve -h' for help)\n"
     )
     # the query under its caret stays one line, the caret under the word it points at

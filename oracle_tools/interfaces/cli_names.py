@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import IO
 
 import click
 
@@ -35,7 +34,8 @@ MAX_BATCH_CHARS = 256 * userfiles.MiB
 @click.option("--fuzzy", is_flag=True, help="Accept the closest name for a misspelling (via 'fuzzy').")
 @click.option(
     "--batch",
-    type=click.File("rb"),
+    # a path, not click.File: click opened it while parsing, and a named pipe nothing writes was waited on forever
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=str),
     default=None,
     help="Resolve every line of a file ('-' for stdin) in one batch (with --fuzzy: each miss by the fuzzy rule).",
 )
@@ -49,7 +49,7 @@ MAX_BATCH_CHARS = 256 * userfiles.MiB
 @json_option
 @friendly_errors
 def resolve(
-    db_path: Path | None, name: str | None, fuzzy: bool, batch: IO[bytes] | None, suggest: int, as_json: bool
+    db_path: Path | None, name: str | None, fuzzy: bool, batch: str | None, suggest: int, as_json: bool
 ) -> None:
     """Resolve a card name (any spelling, face, language or alternate name) to its Oracle card.
 
@@ -60,7 +60,11 @@ def resolve(
     with open_db(db_path) as db:
         if batch is not None:
             # decoded as decklists are: UTF-8, UTF-16 with BOM (Notepad, PowerShell), Windows-1252, Latin-1
-            text = userfiles.read_user_text(batch, limit=MAX_BATCH_CHARS, what="list of names")
+            text = (
+                userfiles.read_user_text(sys.stdin.buffer, limit=MAX_BATCH_CHARS, what="list of names")
+                if batch == "-"
+                else userfiles.read_user_file(Path(batch), limit=MAX_BATCH_CHARS, what="list of names")
+            )
             frame = db.resolve_many([line for line in text.splitlines() if line.strip()], suggest=suggest, fuzzy=fuzzy)
             if as_json:
                 echo_json(frame.to_dicts())

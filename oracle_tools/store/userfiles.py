@@ -171,6 +171,18 @@ def read_user_text(handle: IO[bytes], *, limit: int, what: str, kind: TextKind =
     return decode_text(data, source, kind)
 
 
+def read_user_file(path: Path, *, limit: int, what: str, kind: TextKind = NAME_LIST) -> str:
+    """The text of the file at ``path`` (at most ``limit`` bytes, decoded as :func:`decode_text` decodes it); a
+    named pipe no program opens for writing is one line (:func:`read_bytes`), as is a file that cannot be read."""
+    try:
+        data = read_bytes(path, limit=limit, what=what)
+    except OSError as exc:
+        raise OracleToolsError(
+            f"{path}: cannot be read ({exc.strerror or exc}); check the path and its permissions."
+        ) from None
+    return decode_text(data, str(path), kind)
+
+
 def check_database_path(path: Path) -> None:
     """Refuse a database path that exists but is no regular file (after following symlinks): opening a FIFO
     blocks until something writes to it, and a device or socket is no database. A path that does not exist yet
