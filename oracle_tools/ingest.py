@@ -672,10 +672,10 @@ def _remove_leftover(path: Path) -> None:
 
 #: DuckDB's memory during an ingest; what is over it spills to ``<db>.ingest-PID.tmp.spill``. Python's own
 #: (the names, references and tokens frames) comes on top. Peak RSS at 256 MB (and at 512 MB): the 2019 dump
-#: 440–478 MB (489–498), 16 copies of it (730k printings, all_cards' size) 523 MB (785), the real files 633–645 MB
-#: (765–774); the CPU is the same on the first two and up to a tenth more on the real files, where the core
-#: tables spill. At 192 MB the core tables of 16 copies no longer fit (DuckDB's "failed to pin block"); DuckDB's
-#: default (80 % of the machine's memory) let them reach 2 GB (bench/bench_ingest.py --scale 16).
+#: 453–475 MB (467–508), 16 copies of it (730k printings, all_cards' size) 517 MB (773), the real files 615–617 MB
+#: (763–770); for up to a tenth more CPU on the large inputs, where the core tables and the kept objects spill, and
+#: ~5 % on the dump (docs/performance.md, "Ingest"). At 192 MB the core tables of 16 copies no longer fit (DuckDB's
+#: "failed to pin block"); DuckDB's default (80 % of the machine's memory) let them reach 2 GB.
 INGEST_MEMORY_LIMIT = "256MB"
 #: An ingest whose files need more than INGEST_MEMORY_LIMIT (DuckDB's "Out of Memory Error": what must be held at
 #: once grows with the files) is run again once with this, said in the report: never less than the 512 MB every
