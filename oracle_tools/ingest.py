@@ -847,6 +847,10 @@ class Ingest:
         except BaseException as exc:
             _remove(tmp)
             stopped = self._stop.received is not None  # a signal's interrupt fails DuckDB's statement too
+            if _out_of_memory(exc) and not stopped:
+                # An object past the size or depth limits (a compression bomb) fills DuckDB's memory wherever the
+                # build is when it does, maybe before keep has found it: said as what it is, not as memory
+                _check_card_objects(s for s in sources if s.kind == "cards")
             if _out_of_memory(exc) and not stopped and self._memory_retry is not None:
                 tried, self.memory_limit, self._memory_retry = self.memory_limit, self._memory_retry, None
                 self._start_over()
@@ -1587,11 +1591,27 @@ def _raise_if_disk_full(exc: BaseException) -> None:
         raise exc
 
 
+#: How DuckDB words a want of memory under its limit, in an OutOfMemoryException or inside another error (a commit
+#: that could not allocate is a TransactionException: "Failed to commit: failed to allocate data of size ...").
+_OUT_OF_MEMORY_WORDS = ("could not allocate block", "failed to allocate data", "failed to pin block", "Out of Memory")
+
+
 def _out_of_memory(exc: BaseException) -> bool:
     """Whether DuckDB failed for want of memory under its limit (in a statement, or at its commit)."""
     return isinstance(exc, duckdb.OutOfMemoryException) or (
-        isinstance(exc, duckdb.Error) and "could not allocate block" in str(exc)
+        isinstance(exc, duckdb.Error) and any(words in str(exc) for words in _OUT_OF_MEMORY_WORDS)
     )
+
+
+def _check_card_objects(card_files: Iterable[SourceFile]) -> None:
+    """Refuse a card file with an object past the size or depth limits (``object_limits.check_objects``)."""
+    for file in card_files:
+        object_limits.check_objects(
+            str(file.path),
+            file.json_format,
+            max_object_bytes=scryfall_objects.MAX_OBJECT_BYTES,
+            compression=file.compression,
+        )
 
 
 #: What DuckDB says of a file that stops early: JSON cut in the middle, or a gzip stream without its end.

@@ -594,6 +594,46 @@ def test_a_compression_bomb_is_refused(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("memory", ["48MB", "96MB", "192MB"])
+def test_a_compression_bomb_is_refused_whatever_memory_the_ingest_has(tmp_path: Path, memory: str) -> None:
+    """Objects past the size limit fill DuckDB's memory wherever the build is when they do, sometimes before the
+    ingest's keep has measured them (a loaded machine's CI met it at 256 MB, in a commit): that the file holds such
+    an object is the true cause, and the line says it, never that the ingest needed more memory."""
+    cards = [{**c, "flavor_text": "Z" * 3_000_000} for c in _sample_cards(12)]
+    bulk = _bulk_file(tmp_path, cards)
+    db = tmp_path / "new.duckdb"
+    script = (  # a child: the 36 MB of text it reads does not stay in this process for the session
+        "import sys\nfrom pathlib import Path\nfrom oracle_tools import ingest\nfrom oracle_tools.errors import IngestError\n"
+        f"try:\n    ingest.Ingest(Path({str(db)!r}), progress=False, memory_limit={memory!r})"
+        f".run([ingest.sniff({str(bulk)!r})])\n"
+        "except IngestError as exc:\n    print(exc)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    size = len(json.dumps(cards[0]).encode())
+    assert ran.stdout == (
+        f"{bulk}: object 1 (id {cards[0]['id']}) is {size:,} bytes of JSON, which no card object is (at most "
+        "1,048,576); the file is damaged or not Scryfall's. Nothing was replaced.\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [bulk.name]
+
+
+@pytest.mark.parametrize(
+    "error",
+    [  # DuckDB's words, as the ingest met them
+        duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block of size 2.8 MiB (61.2/61.0 used)"),
+        duckdb.TransactionException(
+            "TransactionContext Error: Failed to commit: failed to allocate data of size 4.0 KiB (243.1/244.1 used)"
+        ),
+    ],
+)
+def test_running_out_of_memory_is_known_in_every_error_duckdb_says_it_in(error: Exception) -> None:
+    from oracle_tools import ingest
+
+    assert ingest._out_of_memory(error)
+    assert not ingest._out_of_memory(duckdb.TransactionException("TransactionContext Error: Failed to commit"))
+
+
 def test_every_text_field_has_a_limit(tmp_path: Path) -> None:
     every = _sample_cards(10_000)
     faced = next(i for i, c in enumerate(every) if c.get("card_faces"))
