@@ -1257,6 +1257,13 @@ class Ingest:
         from oracle_tools.store.synthetic_ids import is_trimmed_oracle_id
 
         stage = f"{STAGE_CATALOG}.main.stage_cards"
+        # Only a version-5 uuid (a made-up id; Scryfall's are random, version 4) can be one: the names and texts
+        # of every card are read only when a file has such ids (the trimmed list)
+        candidates = con.execute(
+            f"SELECT DISTINCT name, oracle_id FROM {stage} WHERE oracle_id LIKE '________-____-5%' AND name IS NOT NULL"
+        ).fetchall()
+        if not any(is_trimmed_oracle_id(oid, name) for name, oid in candidates):
+            return
         signature = (
             "coalesce(oracle_text, '') || '|' || "
             "coalesce(array_to_string(list_transform(card_faces, lambda f: coalesce(f.oracle_text, '')), '|'), '')"
