@@ -193,6 +193,18 @@ _READ_JSON = (
     "con.execute('CHECKPOINT'); con.close()"
 )
 
+# Keeping each printing's whole object (what the Scryfall-shaped answers serve), alone: the dump read once more by
+# DuckDB's object reader and compressed, as the ingest does beside its layers (trees that keep objects).
+_KEEP_ALONE = (
+    "import sys, duckdb; from oracle_tools.store import scryfall_objects as so; "
+    "con = duckdb.connect(sys.argv[1]); con.execute('SET enable_progress_bar = false'); "
+    "con.execute(\"SET memory_limit = '256MB'\"); "
+    "con.execute('CREATE TABLE scryfall_objects (id VARCHAR PRIMARY KEY, "
+    "object BLOB NOT NULL USING COMPRESSION uncompressed)'); "
+    "con.execute('CREATE TABLE scryfall_object_dictionary (digest VARCHAR NOT NULL, dictionary BLOB NOT NULL)'); "
+    "so.keep(con, [so.CardFile(sys.argv[2], 'array', 'gzip')]); con.execute('CHECKPOINT'); con.close()"
+)
+
 
 def _has_suggest_option(tree: Path, env: dict[str, str]) -> bool:
     """Whether the measured tree's ``OracleDB.resolve`` takes ``suggest`` (older trees always suggest)."""
@@ -241,6 +253,7 @@ def main() -> None:
     cli = str(Path(sys.executable).parent / "oracle-tools")
     work = Path(tempfile.mkdtemp(prefix="bench-peer-", dir=OUT))
     ours_db, peer_db, alone_db = work / "ours.duckdb", work / "scry.db", work / "alone.duckdb"
+    kept_db = work / "kept.duckdb"
     env = {**os.environ, "PYTHONPATH": str(tree), "HOME": str(work)}
     peer_env = {
         **os.environ,
@@ -255,18 +268,28 @@ def main() -> None:
     print(f"load average before: {load()}", flush=True)
     try:
         # (i) ingest
-        taken: dict[str, list[Run]] = {"ours": [], "peer": [], "alone": [], "import": []}
+        taken: dict[str, list[Run]] = {"ours": [], "peer": [], "alone": [], "kept": [], "import": []}
+        keeps = (tree / "oracle_tools" / "store" / "scryfall_objects.py").exists()
         for _ in range(args.runs):
-            for path in (ours_db, peer_db, alone_db):
+            for path in (ours_db, peer_db, alone_db, kept_db):
                 path.unlink(missing_ok=True)
             taken["ours"].append(run([cli, "ingest", "--db", str(ours_db), "--bulk-file", str(DUMP)], env))
             taken["peer"].append(run([str(venv / "bin" / "scry"), "reindex"], peer_env))
             taken["alone"].append(run([python, "-c", _READ_JSON, str(alone_db), str(DUMP)], env))
+            if keeps:
+                taken["kept"].append(run([python, "-c", _KEEP_ALONE, str(kept_db), str(DUMP)], env))
             taken["import"].append(run([python, "-c", "import duckdb"], env))
         ours, peer, alone, floor = (best(taken[k]) for k in ("ours", "peer", "alone", "import"))
         print(f"\n(i) load the 2019 dump ({DUMP.name}), best of {args.runs}")
         row("scry-terminal: scry reindex (JSON lines)", peer, None, None, f"file {peer_db.stat().st_size / 1e6:.0f} MB")
-        row("DuckDB read_json(sample_size=-1)  (floor)", alone, None, None)
+        row("DuckDB read_json(sample_size=-1)  (floor)", alone, peer, None)
+        if keeps:
+            kept = best(taken["kept"])
+            row("the card objects kept alone  (floor)", kept, peer, None)
+            both = kept.cpu + alone.cpu
+            print(
+                f"  {'the two floors together':<46} CPU {both:6.2f} s   x peer: CPU {both / peer.cpu:5.2f}", flush=True
+            )
         row("oracle-tools ingest --bulk-file", ours, peer, alone, f"file {ours_db.stat().st_size / 1e6:.0f} MB")
 
         # (ii) 1,000 names, one at a time, in a fresh process
