@@ -320,3 +320,32 @@ def test_the_companion_rule_through_every_door(db: OracleDB, companion_db_path: 
 def test_the_companion_section_of_each_decklist_format(db: OracleDB, text: str) -> None:
     [p] = db.check_deck(text, format="legacy").problems
     assert (p.kind, p.card) == ("companion", "Yorion, Sky Nomad") and "at least 80" in p.detail
+
+
+# --------------------------------------------------------------------------- a companion in a Commander game
+
+
+def test_a_commander_companion_is_bound_by_903_11a_not_by_the_deck_rules(db: OracleDB) -> None:
+    """The companion is outside the game (CR 702.139a), no card of the Commander deck, so 903.5b and 903.5c ("A card
+    can be included in a Commander deck only if ...") do not speak of it. CR 903.11a does: "that player can't bring a
+    card into the game this way if it has the same name as a card that player had in their starting deck, ... or if
+    any color in its color identity isn't in the color identity of the player's commander"."""
+    jegantha = "Commander\n1 Thalia, Guardian of Thraben\n\nCompanion\n1 Jegantha, the Wellspring\n\nDeck\n99 Plains\n"
+    [p] = db.check_deck(jegantha, format="commander").problems
+    assert (p.kind, p.card, p.line) == ("color_identity", "Jegantha, the Wellspring", 5)
+    assert "{W}{U}{B}{R}{G}" in p.detail and "outside the game" in p.detail
+    assert p.detail.endswith("(CR 903.11a).") and "903.5c" not in p.detail
+    # the same name as a card of the starting deck: one copy in the deck is no second copy of the deck (903.5b)
+    keruga = "Commander\n1 Atraxa, Praetors' Voice\n\nCompanion\n1 Keruga, the Macrosage\n\nDeck\n"
+    [p] = db.check_deck(keruga + "1 Keruga, the Macrosage\n98 Island\n", format="commander").problems
+    assert (p.kind, p.card, p.line) == ("companion", "Keruga, the Macrosage", 5)
+    assert "line 8" in p.detail and p.detail.endswith("(CR 903.11a).") and "903.5b" not in p.detail
+    # two copies in the deck are still two copies of the deck (903.5b), and the companion's name is 903.11a's
+    two = db.check_deck(keruga + "2 Keruga, the Macrosage\n97 Island\n", format="commander")
+    assert sorted((p.kind, p.line) for p in two.problems) == [("companion", 5), ("too_many_copies", 8)]
+    [copies] = _kind(two, "too_many_copies")
+    assert copies.detail.startswith("2 copies of Keruga, the Macrosage (line 8)") and "903.5b" in copies.detail
+    # in constructed play the companion is one of the sideboard's cards (100.4a): it counts toward the four
+    five = "Companion\n1 Keruga, the Macrosage\n\nDeck\n4 Keruga, the Macrosage\n56 Island\n"
+    [p] = _kind(db.check_deck(five, format="legacy"), "too_many_copies")
+    assert p.detail.startswith("5 copies") and "100.4a" in p.detail

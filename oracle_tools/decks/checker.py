@@ -50,6 +50,9 @@ one-sentence ``detail`` citing the rule):
   lists) is not taken for the companion: a note says whether its condition would be fulfilled. In a commander
   format, a Commander section of two cards sharing no partner ability, one with companion beside one that can lead
   alone (MTGmelee's and MTGO's caches keep both in the sideboard), is read as the commander and the companion.
+  A Commander companion is no card of the deck (903.5b, 903.5c), but one brought in from outside the game: a color
+  outside the commander's identity (``color_identity``) or the name of a card of the starting deck (``companion``)
+  refuses it (903.11a).
 
 * Nontraditional cards (CR 108.2a: "not included in players' decks"): an Attraction (717.2), a Contraption
   (701.45a), a conspiracy outside the sideboard (315.3, 905.4) is set apart: not counted in its section, with a
@@ -613,6 +616,8 @@ class DeckChecker:
         unjudged: list[tuple[CardRules, int]] = []
         for copies in tally.values():
             card, total, line = copies.card, copies.total, copies.uses[0][0].line
+            if rules.commander and len(copies.uses) > 1 and any(e.section == "companion" for e, _ in copies.uses):
+                copies, total, line = self._companion_of_the_same_name(copies, add)
             status = legal.get(card.oracle_id) if legal is not None else "legal"
             apart = None  # several Oracle cards of one name that differ in legality: not judged
             if legal is not None and card.oracle_id in self._same_named:
@@ -666,6 +671,29 @@ class DeckChecker:
         if unjudged:
             for card, line in unjudged:
                 add(Problem("cannot_judge", card.name, line or None, self._unjudged_detail(card, rules, unjudged)))
+
+    @staticmethod
+    def _companion_of_the_same_name(copies: _Copies, add: Callable[[Problem], None]) -> tuple[_Copies, int, int]:
+        """A Commander list whose companion has the name of a card of its deck: the companion is outside the game
+        (CR 702.139a), no second copy of the deck (903.5b), but CR 903.11a: "that player can't bring a card into the
+        game this way if it has the same name as a card that player had in their starting deck". A ``companion``
+        problem says so; the deck's own copies (returned: copies, total, first line) are counted as before."""
+        mates = [(e, via) for e, via in copies.uses if e.section == "companion"]
+        held = _Copies(copies.card, [(e, via) for e, via in copies.uses if e.section != "companion"])
+        if held.uses:
+            e = mates[0][0]
+            add(
+                Problem(
+                    "companion",
+                    copies.card.name,
+                    e.line or None,
+                    f"{copies.card.name} cannot be your companion: the starting deck has a card of the same name"
+                    f"{_at(held.lines)}, and a card brought into a Commander game from outside it may not share a "
+                    "name with a card of the starting deck (CR 903.11a).",
+                )
+            )
+            return held, held.total, held.uses[0][0].line
+        return copies, copies.total, copies.uses[0][0].line
 
     @staticmethod
     def _check_deck_size(
@@ -772,15 +800,17 @@ class DeckChecker:
         cmd_ids = {c.oracle_id for _, c in cmd_cards}
         for e, c in found:
             if c.identity & ~allowed and c.oracle_id not in cmd_ids:
-                add(
-                    Problem(
-                        "color_identity",
-                        c.name,
-                        e.line or None,
-                        f"{c.name} has color identity {identity_letters(c.identity)}, outside {names}'s "
-                        f"{identity_letters(allowed)} (CR 903.5c).",
-                    )
-                )
+                outside = f"{c.name} has color identity {identity_letters(c.identity)}, outside {names}'s "
+                outside += identity_letters(allowed)
+                if e.section == "companion":
+                    # CR 903.11a: the companion is outside the game (702.139a), no card of the deck (903.5c), but "that
+                    # player can't bring a card into the game this way if ... any color in its color identity isn't in
+                    # the color identity of the player's commander"
+                    outside += "; a companion comes from outside the game, which a card of a color outside the "
+                    outside += "commander's color identity cannot (CR 903.11a)."
+                else:
+                    outside += " (CR 903.5c)."
+                add(Problem("color_identity", c.name, e.line or None, outside))
 
     def _check_companion(
         self,
