@@ -646,6 +646,27 @@ def test_color_identity_outside_the_commanders(sample_db: OracleDB) -> None:
     assert (p.kind, p.card) == ("color_identity", "Lightning Bolt") and "{R}" in p.detail and "903.5c" in p.detail
 
 
+def test_a_colorless_brawl_commander_may_have_basic_lands_of_one_type(sample_db: OracleDB) -> None:
+    """CR 903.12e (the Brawl option): "If a player's commander has no colors in its color identity, that player's deck
+    may contain any number of basic lands of one basic land type of their choice. This is an exception to rule
+    903.5d." Ugin, the Spirit Dragon is a colorless legendary planeswalker: in Brawl its deck may hold Islands (snow
+    ones too: the same basic land type), not Islands and Mountains; Commander has no such exception."""
+
+    def identity(deck: str, fmt: str) -> list[tuple[str | None, int | None, str]]:
+        report = sample_db.check_deck(f"Commander\n1 Ugin, the Spirit Dragon\n\nDeck\n{deck}", format=fmt)
+        return [(p.card, p.line, p.detail) for p in report.problems if p.kind == "color_identity"]
+
+    for fmt, size in (("brawl", 100), ("standardbrawl", 60)):
+        assert identity(f"{size - 21} Island\n10 Snow-Covered Island\n10 Wastes\n", fmt) == []
+        [(card, line, detail)] = identity(f"{size - 11} Island\n10 Mountain\n", fmt)
+        assert (card, line) == ("Mountain", 6) and detail.endswith("(CR 903.12e).") and "Island" in detail
+        # a nonbasic land of the chosen type is no basic land: the exception is not for it
+        [(card, _, detail)] = identity(f"{size - 2} Island\n1 Tundra\n", fmt)
+        assert card == "Tundra" and "903.5c" in detail
+    [(card, _, detail)] = identity("99 Island\n", "commander")
+    assert card == "Island" and "903.12e" not in detail
+
+
 def test_color_identity_includes_both_faces(sample_db: OracleDB) -> None:
     # a multi-face card's identity covers every face (903.4d/e): Fire // Ice is {U}{R}
     report = sample_db.check_deck(commander_deck(["Tymna the Weaver"], "1 Fire // Ice\n"), format="commander")

@@ -40,7 +40,8 @@ one-sentence ``detail`` citing the rule):
   partner—[text] / friends forever, choose a Background + legendary Background, Doctor's companion +
   Time Lord Doctor).
 * ``color_identity``: every card's color identity (all faces, as Scryfall computes it: 903.4d/e)
-  within the commander's (both commanders' together, 702.124c) (903.5c).
+  within the commander's (both commanders' together, 702.124c) (903.5c); in Brawl, a colorless commander's deck
+  may hold basic lands of one basic land type, the one most of its basic lands have (903.12e).
 
 * ``companion``: the card of the list's Companion section (Arena's, Moxfield's, a plain ``Companion`` header) must
   have companion and its condition must be fulfilled by the starting deck (CR 702.139a; the main deck, the
@@ -526,7 +527,7 @@ class DeckChecker:
         self._check_sideboard(deck, counts, rules, add)
         self._check_attraction_deck(found, rules, add)
         if rules.commander and cmd_cards:
-            self._check_color_identity(found, cmd_cards, add)
+            self._check_color_identity(found, cmd_cards, rules, add)
         if counts["companion"] or any(c.companion is not None for e, c in found if e.section == "sideboard"):
             self._check_companion(found, cmd_cards, counts, rules, add, notes)
         problems.sort(key=lambda p: (p.line is None, p.line or 0))  # stable: same line keeps check order
@@ -790,19 +791,30 @@ class DeckChecker:
     def _check_color_identity(
         found: list[tuple[DeckEntry, CardRules]],
         cmd_cards: list[tuple[DeckEntry | None, CardRules]],
+        rules: FormatRules,
         add: Callable[[Problem], None],
     ) -> None:
-        """Color identity (903.5c) against the commander(s)."""
+        """Color identity (903.5c) against the commander(s); in Brawl, a colorless commander's deck may hold basic
+        lands of one basic land type (903.12e)."""
         allowed = 0
         for _, c in cmd_cards:
             allowed |= c.identity
         names = " and ".join(c.name for _, c in cmd_cards)
         cmd_ids = {c.oracle_id for _, c in cmd_cards}
+        chosen = _chosen_basic_type(found) if rules.colorless_basics and not allowed else None
         for e, c in found:
             if c.identity & ~allowed and c.oracle_id not in cmd_ids:
                 outside = f"{c.name} has color identity {identity_letters(c.identity)}, outside {names}'s "
                 outside += identity_letters(allowed)
-                if e.section == "companion":
+                basic_type = _basic_land_type(c) if chosen is not None and e.section != "companion" else None
+                if basic_type is not None and basic_type == chosen:
+                    continue  # CR 903.12e: basic lands of the one basic land type chosen
+                if basic_type is not None:
+                    outside += (
+                        f"; a colorless commander's {rules.label} deck may hold basic lands of one basic land type "
+                        f"only, here {chosen} (the type most of its basic lands have) (CR 903.12e)."
+                    )
+                elif e.section == "companion":
                     # CR 903.11a: the companion is outside the game (702.139a), no card of the deck (903.5c), but "that
                     # player can't bring a card into the game this way if ... any color in its color identity isn't in
                     # the color identity of the player's commander"
@@ -1123,6 +1135,29 @@ def _names_used(written: Mapping[str, tuple[Via | None, list[int]]]) -> str:
 
 #: Line numbers a problem lists before it summarises the rest ("… and 51,190 more").
 MAX_LINES_SHOWN = 10
+
+
+_BASIC_LAND_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # CR 305.6
+
+
+def _basic_land_type(card: CardRules) -> str | None:
+    """The basic land type of a basic land card (Island, Snow-Covered Island), None for another card or Wastes."""
+    if not card.basic:
+        return None
+    subtypes = card.front_type.partition("—")[2].split()
+    return next((t for t in _BASIC_LAND_TYPES if t in subtypes), None)
+
+
+def _chosen_basic_type(found: Iterable[tuple[DeckEntry, CardRules]]) -> str | None:
+    """The basic land type a Brawl deck led by a colorless commander is taken to have chosen (CR 903.12e: "any number
+    of basic lands of one basic land type of their choice"): the type most of its basic land cards have (ties: the
+    first listed); None when it has no basic land of a type."""
+    counts: dict[str, int] = {}
+    for e, c in found:
+        kind = _basic_land_type(c) if e.section in ("main", "commander") else None
+        if kind is not None:
+            counts[kind] = counts.get(kind, 0) + e.count
+    return max(counts, key=lambda k: counts[k]) if counts else None
 
 
 def _at(lines: list[int]) -> str:

@@ -40,6 +40,9 @@ class FormatRules:
     commander_kind: CommanderKind = "legendary"  # which cards can lead the deck (see CommanderKind)
     signature_spell: bool = False  # Oathbreaker: one instant or sorcery beside the oathbreaker
     restricted_means_commander_only: bool = False  # Pauper Commander's "restricted" (see commander_kind)
+    # CR 903.12e (the Brawl option): "If a player's commander has no colors in its color identity, that player's deck
+    # may contain any number of basic lands of one basic land type of their choice."
+    colorless_basics: bool = False
     note: str = ""  # what a user should know about the key
 
     @property
@@ -63,6 +66,7 @@ def _commander_format(
     commander_kind: CommanderKind = "legendary",
     commander_only: bool = False,
     signature_spell: bool = False,
+    colorless_basics: bool = False,
 ) -> FormatRules:
     """A singleton format led from the command zone, of exactly ``size`` cards, no sideboard (CR 903.5a,
     903.5b, 903.5e; Brawl, Oathbreaker and Pauper Commander by their own rules)."""
@@ -77,6 +81,7 @@ def _commander_format(
         commander_kind=commander_kind,
         restricted_means_commander_only=commander_only,
         signature_spell=signature_spell,
+        colorless_basics=colorless_basics,
     )
 
 
@@ -101,9 +106,15 @@ FORMATS: dict[str, FormatRules] = {
         _commander_format("commander", "Commander"),
         _commander_format("duel", "Duel Commander"),
         _commander_format("predh", "PreDH"),
-        _commander_format("brawl", "Brawl", commander_kind="legendary_or_planeswalker"),
+        _commander_format("brawl", "Brawl", commander_kind="legendary_or_planeswalker", colorless_basics=True),
         _commander_format("paupercommander", "Pauper Commander", commander_kind="creature", commander_only=True),
-        _commander_format("standardbrawl", "Standard Brawl", size=60, commander_kind="legendary_or_planeswalker"),
+        _commander_format(
+            "standardbrawl",
+            "Standard Brawl",
+            size=60,
+            commander_kind="legendary_or_planeswalker",
+            colorless_basics=True,
+        ),
         _commander_format("oathbreaker", "Oathbreaker", size=60, commander_kind="planeswalker", signature_spell=True),
         FormatRules(key="gladiator", label="Gladiator", min_size=100, max_size=100, copies=1, sideboard_max=0),
         FormatRules(
