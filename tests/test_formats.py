@@ -78,7 +78,8 @@ def test_oathbreaker_a_planeswalker_and_one_signature_spell(sample_db: OracleDB)
     assert report.commanders == ["Oko, the Ringleader"]
     assert "commander" not in kinds and "color_identity" not in kinds and "not_legal" not in kinds
     assert kinds["deck_size"] == [
-        "The deck has 3 cards including the commander(s); Oathbreaker decks have exactly 60 (CR 903.5a)."
+        # CR 903.5a is Commander's 100 cards: Oathbreaker's 60 are its own rules'
+        "The deck has 3 cards including the commander(s); Oathbreaker decks have exactly 60 (Oathbreaker rules)."
     ]
     two_spells = sample_db.check_deck(good.replace("\n\nDeck", "\n1 Three Steps Ahead\n\nDeck"), format="oathbreaker")
     assert any("one signature spell" in d and "found 2" in d for d in _kinds(two_spells)["commander"])
@@ -86,6 +87,30 @@ def test_oathbreaker_a_planeswalker_and_one_signature_spell(sample_db: OracleDB)
     assert any(d.startswith("Take Up the Shield has color identity {W}") for d in _kinds(outside)["color_identity"])
     creature = sample_db.check_deck("Commander\n1 Ambush Gigapede\n1 Consign to Memory\n", format="oathbreaker")
     assert any(d.startswith("Ambush Gigapede cannot be an oathbreaker") for d in _kinds(creature)["commander"])
+
+
+def test_each_commander_format_cites_the_rule_of_its_own_size(sample_db: OracleDB) -> None:
+    """CR 903.5a's "exactly 100 cards" is Commander's: Standard Brawl's 60 are the Brawl option's 903.12d ("A player's
+    deck must contain exactly 60 cards, including its commander."), Oathbreaker's 60 and Scryfall's 100-card Brawl
+    (MTG Arena's) their own rules; Gladiator, no Commander format, cites its rules (it said "CR format rules" and
+    "CR singleton format")."""
+    walker = "Commander\n1 Teferi, Hero of Dominaria\n\nDeck\n"
+    expected = {
+        "commander": "Commander decks have exactly 100 (CR 903.5a).",
+        "standardbrawl": "Standard Brawl decks have exactly 60 (CR 903.12d).",
+        "brawl": "Brawl decks have exactly 100 (MTG Arena's Brawl rules).",
+        "oathbreaker": "Oathbreaker decks have exactly 60 (Oathbreaker rules).",
+    }
+    for fmt, ending in expected.items():
+        [size] = _kinds(sample_db.check_deck(walker + "9 Island\n", format=fmt))["deck_size"]
+        assert size == "The deck has 10 cards including the commander(s); " + ending, fmt
+    gladiator = _kinds(sample_db.check_deck("2 Counterspell\n8 Island\n", format="gladiator"))
+    assert gladiator["deck_size"] == ["The deck has 10 cards; Gladiator decks have exactly 100 (Gladiator rules)."]
+    [copies] = gladiator["too_many_copies"]
+    assert copies.endswith("Gladiator allows 1 copy of each card other than basic lands (Gladiator rules)."), copies
+    # a commander given as an option and not in the list is one of the deck's cards, the 60th in Standard Brawl
+    given = sample_db.check_deck("59 Island\n", format="standardbrawl", commanders=["Teferi, Hero of Dominaria"])
+    assert "deck_size" not in _kinds(given) and any("counted as the 60th card" in n for n in given.notes), given
 
 
 def test_limited_needs_forty_cards_and_has_no_legality_list(sample_db: OracleDB) -> None:

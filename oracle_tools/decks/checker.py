@@ -714,14 +714,13 @@ class DeckChecker:
                 in_deck += sum(1 for entry, _ in cmd_cards if entry is None)
             if in_deck != rules.min_size:
                 what = " including the commander(s)" if rules.commander else ""
-                rule = "903.5a" if rules.commander else "format rules"
                 add(
                     Problem(
                         "deck_size",
                         None,
                         None,
                         f"The deck has {counted(in_deck, 'card')}{what}; {rules.label} decks "
-                        f"have exactly {rules.min_size} (CR {rule}).",
+                        f"have exactly {rules.min_size} ({rules.size_rule or rules.label + ' rules'}).",
                     )
                 )
         elif main < rules.min_size:
@@ -991,8 +990,8 @@ class DeckChecker:
         if card.limit is not None:
             return f"its Oracle text allows at most {card.limit:g} in a deck"
         if rules.singleton:
-            rule = "903.5b" if rules.commander else "singleton format"
-            return f"{rules.label} allows 1 copy of each card other than basic lands (CR {rule})"
+            rule = rules.singleton_rule or f"{rules.label} rules"
+            return f"{rules.label} allows 1 copy of each card other than basic lands ({rule})"
         return (
             f"{rules.label} allows at most {rules.copies:g} of a card other than basic lands, "
             "main deck and sideboard together (CR 100.2a, 100.4a)"
@@ -1039,7 +1038,7 @@ class DeckChecker:
                 cmds.append((entry, hit[0]))
                 if entry is None:
                     notes.append(
-                        f"commander {hit[0].name} given as an option and not in the list; counted as the 100th card"
+                        f"commander {hit[0].name} given as an option and not in the list; counted as the {rules.min_size}th card"
                     )
         if not cmds and not any(e.section == "commander" for e in deck.entries):
             mains = [(e, c) for e, c in found if e.section == "main"]

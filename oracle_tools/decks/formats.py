@@ -43,6 +43,10 @@ class FormatRules:
     # CR 903.12e (the Brawl option): "If a player's commander has no colors in its color identity, that player's deck
     # may contain any number of basic lands of one basic land type of their choice."
     colorless_basics: bool = False
+    # the rule a deck's size and a singleton format's one copy are judged by, as a problem cites it: the CR's rule
+    # ("CR 903.5a") or the format's own rules ("Oathbreaker rules"); "" for the format's rules by its label
+    size_rule: str = ""
+    singleton_rule: str = ""
     note: str = ""  # what a user should know about the key
 
     @property
@@ -67,6 +71,8 @@ def _commander_format(
     commander_only: bool = False,
     signature_spell: bool = False,
     colorless_basics: bool = False,
+    size_rule: str = "CR 903.5a",
+    singleton_rule: str = "CR 903.5b",
 ) -> FormatRules:
     """A singleton format led from the command zone, of exactly ``size`` cards, no sideboard (CR 903.5a,
     903.5b, 903.5e; Brawl, Oathbreaker and Pauper Commander by their own rules)."""
@@ -82,6 +88,8 @@ def _commander_format(
         restricted_means_commander_only=commander_only,
         signature_spell=signature_spell,
         colorless_basics=colorless_basics,
+        size_rule=size_rule,
+        singleton_rule=singleton_rule,
     )
 
 
@@ -106,7 +114,15 @@ FORMATS: dict[str, FormatRules] = {
         _commander_format("commander", "Commander"),
         _commander_format("duel", "Duel Commander"),
         _commander_format("predh", "PreDH"),
-        _commander_format("brawl", "Brawl", commander_kind="legendary_or_planeswalker", colorless_basics=True),
+        # Scryfall's `brawl` (MTG Arena's Brawl, Historic Brawl until 2023) is 100 cards by Arena's rules; the CR's
+        # Brawl option is 60 (903.12d: "A player's deck must contain exactly 60 cards, including its commander.")
+        _commander_format(
+            "brawl",
+            "Brawl",
+            commander_kind="legendary_or_planeswalker",
+            colorless_basics=True,
+            size_rule="MTG Arena's Brawl rules",
+        ),
         _commander_format("paupercommander", "Pauper Commander", commander_kind="creature", commander_only=True),
         _commander_format(
             "standardbrawl",
@@ -114,8 +130,17 @@ FORMATS: dict[str, FormatRules] = {
             size=60,
             commander_kind="legendary_or_planeswalker",
             colorless_basics=True,
+            size_rule="CR 903.12d",
         ),
-        _commander_format("oathbreaker", "Oathbreaker", size=60, commander_kind="planeswalker", signature_spell=True),
+        _commander_format(
+            "oathbreaker",
+            "Oathbreaker",
+            size=60,
+            commander_kind="planeswalker",
+            signature_spell=True,
+            size_rule="Oathbreaker rules",
+            singleton_rule="Oathbreaker rules",
+        ),
         FormatRules(key="gladiator", label="Gladiator", min_size=100, max_size=100, copies=1, sideboard_max=0),
         FormatRules(
             key="limited",
