@@ -662,9 +662,22 @@ def test_a_colorless_brawl_commander_may_have_basic_lands_of_one_type(sample_db:
         assert (card, line) == ("Mountain", 6) and detail.endswith("(CR 903.12e).") and "Island" in detail
         # a nonbasic land of the chosen type is no basic land: the exception is not for it
         [(card, _, detail)] = identity(f"{size - 2} Island\n1 Tundra\n", fmt)
-        assert card == "Tundra" and "903.5c" in detail
+        assert card == "Tundra" and "903.5d" in detail
     [(card, _, detail)] = identity("99 Island\n", "commander")
     assert card == "Island" and "903.12e" not in detail
+
+
+def test_a_land_with_a_basic_land_type_is_kept_out_by_903_5d(sample_db: OracleDB) -> None:
+    """An Island's "({T}: Add {U}.)" is reminder text, which color identity ignores (CR 903.4c): what keeps a basic
+    land type's color out of a Commander deck is 903.5d ("A card with a basic land type may be included in a Commander
+    deck only if each color of mana it could produce is included in the commander's color identity."). Tymna the
+    Weaver is white-black: an Island and Tundra's {U} break 903.5d; Lightning Bolt's {R} 903.5c."""
+    rest = "1 Island\n1 Tundra\n1 Lightning Bolt\n"
+    report = sample_db.check_deck(commander_deck(["Tymna the Weaver"], rest), format="commander")
+    found = {p.card: p.detail for p in report.problems if p.kind == "color_identity"}
+    assert found["Island"].endswith("; its basic land type (Island) could produce {U} (CR 903.5d).")
+    assert found["Tundra"].endswith("; its basic land type (Plains/Island) could produce {U} (CR 903.5d).")
+    assert found["Lightning Bolt"].endswith("(CR 903.5c).") and len(found) == 3
 
 
 def test_color_identity_includes_both_faces(sample_db: OracleDB) -> None:

@@ -40,7 +40,8 @@ one-sentence ``detail`` citing the rule):
   partner—[text] / friends forever, choose a Background + legendary Background, Doctor's companion +
   Time Lord Doctor).
 * ``color_identity``: every card's color identity (all faces, as Scryfall computes it: 903.4d/e)
-  within the commander's (both commanders' together, 702.124c) (903.5c); in Brawl, a colorless commander's deck
+  within the commander's (both commanders' together, 702.124c) (903.5c; the color of a basic land type's mana,
+  903.5d, whose reminder text identity ignores, 903.4c); in Brawl, a colorless commander's deck
   may hold basic lands of one basic land type, the one most of its basic lands have (903.12e).
 
 * ``companion``: the card of the list's Companion section (Arena's, Moxfield's, a plain ``Companion`` header) must
@@ -820,7 +821,7 @@ class DeckChecker:
                     outside += "; a companion comes from outside the game, which a card of a color outside the "
                     outside += "commander's color identity cannot (CR 903.11a)."
                 else:
-                    outside += " (CR 903.5c)."
+                    outside += _identity_rule(c, c.identity & ~allowed)
                 add(Problem("color_identity", c.name, e.line or None, outside))
 
     def _check_companion(
@@ -1145,6 +1146,28 @@ def _basic_land_type(card: CardRules) -> str | None:
         return None
     subtypes = card.front_type.partition("—")[2].split()
     return next((t for t in _BASIC_LAND_TYPES if t in subtypes), None)
+
+
+# CR 305.6: each basic land type's intrinsic "{T}: Add [mana]" ability, as color bits (W=1 U=2 B=4 R=8 G=16)
+_BASIC_TYPE_BITS = {"Plains": 1, "Island": 2, "Swamp": 4, "Mountain": 8, "Forest": 16}
+
+
+def _identity_rule(card: CardRules, outside: int) -> str:
+    """The rule a card whose color identity leaves the commander's breaks, as the end of the problem's sentence. A
+    card's basic land types give it mana abilities (CR 305.6) whose text is reminder text, which color identity
+    ignores (903.4c): an Island or a Tundra is kept out by 903.5d ("A card with a basic land type may be included in
+    a Commander deck only if each color of mana it could produce is included in the commander's color identity."),
+    the colors of its other mana symbols and color indicator by 903.5c."""
+    if card.front_type and "Land" in card.front_type:
+        subtypes = card.front_type.partition("—")[2].split()
+        produced = 0
+        for t in subtypes:
+            produced |= _BASIC_TYPE_BITS.get(t, 0)
+        if outside & produced:
+            rules = "903.5d" if not outside & ~produced else "903.5c, 903.5d"
+            kinds = "/".join(t for t in subtypes if t in _BASIC_TYPE_BITS)
+            return f"; its basic land type ({kinds}) could produce {identity_letters(outside & produced)} (CR {rules})."
+    return " (CR 903.5c)."
 
 
 def _chosen_basic_type(found: Iterable[tuple[DeckEntry, CardRules]]) -> str | None:
