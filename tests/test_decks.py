@@ -798,6 +798,25 @@ def test_partner_variants_on_real_2025_cards(realdata: Path) -> None:
     assert ("with", "toothy, imaginary friend") in _partner_abilities(rows["Pir, Imaginative Rascal"]["oracle_text"])
 
 
+def test_a_card_that_is_a_creature_off_the_battlefield_can_be_a_commander(realdata: Path) -> None:
+    """CR 903.3: the commander "must be either (a) a creature card, ...". Grist, the Hunger Tide is a legendary
+    planeswalker that says "As long as Grist isn't on the battlefield, it's a 1/1 Insect creature in addition to its
+    other types": that ability functions everywhere but the battlefield, "even outside the game and before the game
+    begins" (CR 113.6c), so Grist is a legendary creature card when the commander is chosen and can be the commander;
+    other legendary planeswalkers cannot."""
+    rows = {
+        c["name"]: c
+        for c in json.loads(
+            gzip.decompress((realdata / "scryfall-commander-legal-trimmed-20250925.json.gz").read_bytes())
+        )
+    }
+    grist = _rules_from_trimmed(rows, "Grist, the Hunger Tide")
+    assert grist.commander_ok and grist.creature
+    assert not _rules_from_trimmed(rows, "Karn Liberated").commander_ok
+    # an Equipment that makes its creature one, or a card that is a creature only on the battlefield, is not
+    assert not _rules_from_trimmed(rows, "Gideon, Ally of Zendikar").commander_ok
+
+
 def test_background_alone_is_no_commander(realdata: Path) -> None:
     rows = {
         c["name"]: c

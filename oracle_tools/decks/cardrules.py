@@ -81,6 +81,12 @@ def stored_deck_limits(con: duckdb.DuckDBPyConnection) -> dict[str, float]:
 
 _PARTNER_TEXT = re.compile(r"^partner\s*(?:—|–|-)\s*(?P<text>.+)$")
 _CAN_BE_COMMANDER = re.compile(r"\bcan be your commander\b", re.I)
+# CR 113.6c: "An ability that states which zones it doesn't function in functions everywhere except for the specified
+# zones, even outside the game and before the game begins." Grist, the Hunger Tide: "As long as Grist isn't on the
+# battlefield, it's a 1/1 Insect creature in addition to its other types." is a creature card off the battlefield
+_CREATURE_OFF_THE_BATTLEFIELD = re.compile(
+    r"^as long as [^,.\n]+ isn't on the battlefield, it's an? [^.\n]*?\bcreature\b", re.I | re.M
+)
 # CR 105.1: the five colours, WUBRG order (vocabulary.COLOR_LETTERS); bit i for the i-th (W=1 U=2 B=4 R=8 G=16).
 _COLOR_ORDER = "".join(vocabulary.COLOR_LETTERS.values())
 _COLOR_BITS = {letter: 1 << i for i, letter in enumerate(_COLOR_ORDER)}
@@ -274,6 +280,8 @@ def card_rules(row: dict[str, Any]) -> CardRules:
     legendary = "Legendary" in front_l
     supertypes_types, _, subtypes = front_l.partition("—")
     creature = "Creature" in supertypes_types
+    if not creature and "isn" in text and _CREATURE_OFF_THE_BATTLEFIELD.search(text.replace("’", "'")):
+        creature = True  # CR 113.6c: a creature card in the library and the command zone (903.3's "creature card")
     subtypes_l = subtypes.split()
     vehicle = "Vehicle" in subtypes_l
     spacecraft = "Spacecraft" in subtypes_l and row.get("front_power") is not None
