@@ -84,6 +84,8 @@ _CAN_BE_COMMANDER = re.compile(r"\bcan be your commander\b", re.I)
 # CR 113.6c: "An ability that states which zones it doesn't function in functions everywhere except for the specified
 # zones, even outside the game and before the game begins." Grist, the Hunger Tide: "As long as Grist isn't on the
 # battlefield, it's a 1/1 Insect creature in addition to its other types." is a creature card off the battlefield
+# CR 903.4b: a commander's static ability that has its player choose its color before the game begins
+_CHOOSES_COLOR = re.compile(r"\bis your commander, choose a colou?r before the game begins\b", re.I)
 _CREATURE_OFF_THE_BATTLEFIELD = re.compile(
     r"^as long as [^,.\n]+ isn't on the battlefield, it's an? [^.\n]*?\bcreature\b", re.I | re.M
 )
@@ -165,6 +167,8 @@ class CardRules:
     meld_result: bool = False
     # CR 712.8a: the names of a transforming or modal double-faced card's back face (a deck counts it as the card)
     back_faces: tuple[str, ...] = ()
+    # CR 903.4b: "If [this] is your commander, choose a color before the game begins." (The Prismatic Piper)
+    chooses_color: bool = False
 
 
 # The facts a card's deck rules are read from: its ``cards`` row and its ``faces`` rows. Plain reads, joined by
@@ -305,6 +309,7 @@ def card_rules(row: dict[str, Any]) -> CardRules:
         nontraditional=_nontraditional(supertypes_types.split(), subtypes_l),
         meld_result=bool(row.get("meld_result")),
         back_faces=tuple(row.get("back_faces") or ()),
+        chooses_color="before the game begins" in text and bool(_CHOOSES_COLOR.search(text)),
     )
 
 

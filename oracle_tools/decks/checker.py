@@ -42,7 +42,9 @@ one-sentence ``detail`` citing the rule):
 * ``color_identity``: every card's color identity (all faces, as Scryfall computes it: 903.4d/e)
   within the commander's (both commanders' together, 702.124c) (903.5c; the color of a basic land type's mana,
   903.5d, whose reminder text identity ignores, 903.4c); in Brawl, a colorless commander's deck
-  may hold basic lands of one basic land type, the one most of its basic lands have (903.12e).
+  may hold basic lands of one basic land type, the one most of its basic lands have (903.12e). A commander whose
+  color is chosen before the game begins (The Prismatic Piper) adds the color most of the cards outside need, with a
+  note (903.4b).
 
 * ``companion``: the card of the list's Companion section (Arena's, Moxfield's, a plain ``Companion`` header) must
   have companion and its condition must be fulfilled by the starting deck (CR 702.139a; the main deck, the
@@ -528,7 +530,7 @@ class DeckChecker:
         self._check_sideboard(deck, counts, rules, add)
         self._check_attraction_deck(found, rules, add)
         if rules.commander and cmd_cards:
-            self._check_color_identity(found, cmd_cards, rules, add)
+            self._check_color_identity(found, cmd_cards, rules, add, notes)
         if counts["companion"] or any(c.companion is not None for e, c in found if e.section == "sideboard"):
             self._check_companion(found, cmd_cards, counts, rules, add, notes)
         problems.sort(key=lambda p: (p.line is None, p.line or 0))  # stable: same line keeps check order
@@ -793,14 +795,19 @@ class DeckChecker:
         cmd_cards: list[tuple[DeckEntry | None, CardRules]],
         rules: FormatRules,
         add: Callable[[Problem], None],
+        notes: list[str],
     ) -> None:
         """Color identity (903.5c) against the commander(s); in Brawl, a colorless commander's deck may hold basic
-        lands of one basic land type (903.12e)."""
+        lands of one basic land type (903.12e). A commander whose player chooses its color before the game begins
+        adds that color (903.4b): the one most of the deck's cards outside the identity need."""
         allowed = 0
         for _, c in cmd_cards:
             allowed |= c.identity
         names = " and ".join(c.name for _, c in cmd_cards)
         cmd_ids = {c.oracle_id for _, c in cmd_cards}
+        for _, chooser in cmd_cards:
+            if chooser.chooses_color:
+                allowed |= _chosen_color(found, allowed, cmd_ids, chooser, notes)
         chosen = _chosen_basic_type(found) if rules.colorless_basics and not allowed else None
         for e, c in found:
             if c.identity & ~allowed and c.oracle_id not in cmd_ids:
@@ -1150,6 +1157,27 @@ def _basic_land_type(card: CardRules) -> str | None:
 
 # CR 305.6: each basic land type's intrinsic "{T}: Add [mana]" ability, as color bits (W=1 U=2 B=4 R=8 G=16)
 _BASIC_TYPE_BITS = {"Plains": 1, "Island": 2, "Swamp": 4, "Mountain": 8, "Forest": 16}
+
+
+def _chosen_color(
+    found: Iterable[tuple[DeckEntry, CardRules]], allowed: int, cmd_ids: set[str], chooser: CardRules, notes: list[str]
+) -> int:
+    """The color a commander's player is taken to have chosen before the game begins (CR 903.4b: "that choice applies
+    during deck construction ... That choice affects the commander's color identity."): the one that lets the most
+    copies of the deck's cards outside ``allowed`` in (ties: WUBRG order), with a note; 0 when no card needs one."""
+    need: dict[int, int] = {}
+    for e, c in found:
+        outside = c.identity & ~allowed
+        if outside and c.oracle_id not in cmd_ids and outside & (outside - 1) == 0:  # one color short
+            need[outside] = need.get(outside, 0) + e.count
+    if not need:
+        return 0
+    color = max(sorted(need), key=lambda bit: need[bit])
+    notes.append(
+        f"{chooser.name}'s color, chosen before the game begins, is taken as {identity_letters(color)}, the color "
+        f"{counted(need[color], 'card')} of the deck need; it is part of the commander's color identity (CR 903.4b)"
+    )
+    return color
 
 
 def _identity_rule(card: CardRules, outside: int) -> str:
