@@ -684,7 +684,8 @@ class DeckChecker:
         problem says so; the deck's own copies (returned: copies, total, first line) are counted as before."""
         mates = [(e, via) for e, via in copies.uses if e.section == "companion"]
         held = _Copies(copies.card, [(e, via) for e, via in copies.uses if e.section != "companion"])
-        if held.uses:
+        starting = [e.line for e, _ in held.uses if e.section in ("main", "commander")]  # CR 702.139b
+        if starting:
             e = mates[0][0]
             add(
                 Problem(
@@ -692,10 +693,11 @@ class DeckChecker:
                     copies.card.name,
                     e.line or None,
                     f"{copies.card.name} cannot be your companion: the starting deck has a card of the same name"
-                    f"{_at(held.lines)}, and a card brought into a Commander game from outside it may not share a "
+                    f"{_at(starting)}, and a card brought into a Commander game from outside it may not share a "
                     "name with a card of the starting deck (CR 903.11a).",
                 )
             )
+        if held.uses:
             return held, held.total, held.uses[0][0].line
         return copies, copies.total, copies.uses[0][0].line
 
