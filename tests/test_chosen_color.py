@@ -76,3 +76,18 @@ def test_no_choice_for_a_card_that_is_not_the_commander(db: OracleDB) -> None:
     report = db.check_deck(deck, format="commander")
     assert [card for card, _ in _identity(report)] == ["Counterspell"]
     assert not [n for n in report.notes if "903.4b" in n]
+
+
+def test_a_commander_the_database_does_not_know_leaves_the_identity_unjudged(db: OracleDB) -> None:
+    """A partner pair one of whose names is no card here (a card newer than the data, a typo): the deck's color
+    identity is both commanders' together (CR 702.124c), so it is unknown; the cards outside the known commander's are
+    not called outside it (a real 2024 cEDH list led by Rograkh and Silas Renn, with a 2019 database, had 37 such
+    problems). The unknown name is the one problem, and a note says the identity was not judged."""
+    deck = _deck(["Tymna the Weaver", "Kraum, Ludevic's Opus"], [(1, "Lightning Bolt"), (1, "Counterspell")], "Plains")
+    report = db.check_deck(deck, format="commander")
+    assert [(p.kind, p.card) for p in report.problems] == [("unknown_card", "Kraum, Ludevic's Opus")]
+    [note] = [n for n in report.notes if "color identity" in n]
+    assert "Kraum, Ludevic's Opus" in note and "not judged" in note and "702.124c" in note
+    # a commander that is known alone still has its identity judged
+    alone = db.check_deck(_deck(["Tymna the Weaver"], [(1, "Lightning Bolt")], "Plains"), format="commander")
+    assert [(p.kind, p.card) for p in alone.problems] == [("color_identity", "Lightning Bolt")]

@@ -44,7 +44,7 @@ one-sentence ``detail`` citing the rule):
   903.5d, whose reminder text identity ignores, 903.4c); in Brawl, a colorless commander's deck
   may hold basic lands of one basic land type, the one most of its basic lands have (903.12e). A commander whose
   color is chosen before the game begins (The Prismatic Piper) adds the color most of the cards outside need, with a
-  note (903.4b).
+  note (903.4b). A Commander section name that is no card leaves the identity unjudged, with a note (702.124c).
 
 * ``companion``: the card of the list's Companion section (Arena's, Moxfield's, a plain ``Companion`` header) must
   have companion and its condition must be fulfilled by the starting deck (CR 702.139a; the main deck, the
@@ -530,7 +530,15 @@ class DeckChecker:
         self._check_sideboard(deck, counts, rules, add)
         self._check_attraction_deck(found, rules, add)
         if rules.commander and cmd_cards:
-            self._check_color_identity(found, cmd_cards, rules, add, notes)
+            unknown = _unknown_commanders(deck, found, rules)
+            if unknown:
+                # CR 702.124c: two commanders' color identities combine; one that is no card here leaves it unknown
+                notes.append(
+                    f"color identity not judged: the Commander section's {', '.join(unknown)} is no card of the "
+                    "database, and a deck's color identity is its commanders' together (CR 702.124c, 903.5c)"
+                )
+            else:
+                self._check_color_identity(found, cmd_cards, rules, add, notes)
         if counts["companion"] or any(c.companion is not None for e, c in found if e.section == "sideboard"):
             self._check_companion(found, cmd_cards, counts, rules, add, notes)
         problems.sort(key=lambda p: (p.line is None, p.line or 0))  # stable: same line keeps check order
@@ -1159,6 +1167,15 @@ def _basic_land_type(card: CardRules) -> str | None:
 
 # CR 305.6: each basic land type's intrinsic "{T}: Add [mana]" ability, as color bits (W=1 U=2 B=4 R=8 G=16)
 _BASIC_TYPE_BITS = {"Plains": 1, "Island": 2, "Swamp": 4, "Mountain": 8, "Forest": 16}
+
+
+def _unknown_commanders(deck: Decklist, found: Iterable[tuple[DeckEntry, CardRules]], rules: FormatRules) -> list[str]:
+    """The names of the Commander section that are no card (each an ``unknown_card`` problem), quoted; none in
+    Oathbreaker, whose section holds the signature spell too (a spell adds no color identity)."""
+    if rules.signature_spell:
+        return []
+    known = {id(e) for e, _ in found}
+    return [f"'{echo(e.name)}'" for e in deck.entries if e.section == "commander" and id(e) not in known]
 
 
 def _chosen_color(
