@@ -593,14 +593,53 @@ def infer_layout(card: dict[str, Any]) -> str:
     return "modal_dfc"
 
 
-def trimmed_to_card(src: dict[str, Any], number: int, known_ids: dict[str, str] | None = None) -> dict[str, Any]:
+_MELDS_INTO = re.compile(r"\bthen meld them into (?P<result>[^.\n]+?)\.")
+_MELDS_WITH = re.compile(r"\(Melds with (?P<other>[^.\n)]+?)\.\)")
+
+
+def meld_parts(records: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """name -> Scryfall's ``all_parts`` of each card of a meld pair and of its meld result, read from the trimmed list's
+    text, which has no layout: the part that melds says "then meld them into [result]", its mate "(Melds with [part].)"
+    (CR 712.4). Scryfall writes all three as layout "meld" with these parts; the ingest reads the result's role from
+    them, so a deck cannot hold the result (712.4b)."""
+    by_name = {r["name"]: r for r in records}
+    mates = {m.group("other"): r["name"] for r in by_name.values() if (m := _MELDS_WITH.search(oracle_text(r)))}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name, record in by_name.items():
+        into = _MELDS_INTO.search(oracle_text(record))
+        if into is None or into.group("result") not in by_name or mates.get(name) not in by_name:
+            continue
+        trio = [(name, "meld_part"), (mates[name], "meld_part"), (into.group("result"), "meld_result")]
+        parts = [
+            {
+                "object": "related_card",
+                "id": trimmed_printing_id(n),
+                "component": component,
+                "name": n,
+                "type_line": by_name[n]["type_line"],
+            }
+            for n, component in trio
+        ]
+        for n, _ in trio:
+            out[n] = parts
+    return out
+
+
+def trimmed_to_card(
+    src: dict[str, Any],
+    number: int,
+    known_ids: dict[str, str] | None = None,
+    melds: dict[str, list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
     """Build a Scryfall-shaped card object (SYNTHETIC ids) from a trimmed 2025 record; ``known_ids`` (name -> real
-    Oracle id, :func:`real_oracle_ids`) gives the card its real Oracle id where another file has it."""
+    Oracle id, :func:`real_oracle_ids`) gives the card its real Oracle id where another file has it; ``melds``
+    (:func:`meld_parts` of the whole list) makes a meld pair's cards and its result meld objects."""
     name = src["name"]
     # SYNTHETIC ids (oracle_tools/store/synthetic_ids.py), unless another file has the card's real Oracle id
     oracle_id = (known_ids or {}).get(name) or trimmed_oracle_id(name)
     card_id = trimmed_printing_id(name)
-    layout = infer_layout(src)
+    meld = (melds or {}).get(name)
+    layout = "meld" if meld else infer_layout(src)
     faces = src.get("card_faces") or []
     mana_cost = src.get("mana_cost")
     if layout == "split":
@@ -635,6 +674,8 @@ def trimmed_to_card(src: dict[str, Any], number: int, known_ids: dict[str, str] 
     card["set"] = TRIMMED_SET
     card["set_name"] = TRIMMED_SET_NAME
     card["collector_number"] = str(number)
+    if meld:
+        card["all_parts"] = meld
     return card
 
 
@@ -660,7 +701,8 @@ def select_2025(
         picked |= hits
     report["absent_everywhere"] = sorted(set(absent))
     chosen = sorted(picked, key=lambda n: (fold(n), n))
-    return [trimmed_to_card(by_name[name], i) for i, name in enumerate(chosen, 1)]
+    melds = meld_parts(trimmed)  # CR 712.4b: a meld result is no card
+    return [trimmed_to_card(by_name[name], i, melds=melds) for i, name in enumerate(chosen, 1)]
 
 
 # --------------------------------------------------------------------------- alternate names
@@ -887,7 +929,8 @@ def convert_trimmed(src: Path, out: Path, ids_from: Iterable[Path] = ()) -> int:
     chosen = sorted(records, key=lambda r: (fold(r["name"]), r["name"]))
     chosen = [r for r in chosen if not repeats_a_card(r, records)]
     known = real_oracle_ids(ids_from)
-    data = dump_bulk(trimmed_to_card(record, i, known) for i, record in enumerate(chosen, 1))
+    melds = meld_parts(records)  # CR 712.4b: a meld result is no card
+    data = dump_bulk(trimmed_to_card(record, i, known, melds) for i, record in enumerate(chosen, 1))
     if out.suffix == ".gz":
         write_gz(out, data)
     else:

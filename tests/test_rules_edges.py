@@ -299,6 +299,88 @@ def test_720_the_trimmed_lists_converter_makes_an_omen_card_as_scryfall_does(tmp
         assert db.choose_name("Flush Out").rule == "720.5"
 
 
+# Three real records of the 2025 trimmed commander-legal list (../shared/realdata), verbatim: a meld pair and its result.
+TRIMMED_MELD = [
+    {
+        "name": "Urza, Lord Protector",
+        "mana_cost": "{1}{W}{U}",
+        "type_line": "Legendary Creature — Human Artificer",
+        "oracle_text": "Artifact, instant, and sorcery spells you cast cost {1} less to cast.\n{7}: If you both own and "
+        "control Urza, Lord Protector and an artifact named The Mightstone and Weakstone, exile them, then meld them "
+        "into Urza, Planeswalker. Activate only as a sorcery.",
+        "color_identity": ["U", "W"],
+        "power": "2",
+        "toughness": "4",
+        "legal_in_commander": "legal",
+    },
+    {
+        "name": "The Mightstone and Weakstone",
+        "mana_cost": "{5}",
+        "type_line": "Legendary Artifact — Powerstone",
+        "oracle_text": "When The Mightstone and Weakstone enters, choose one —\n• Draw two cards.\n• Target creature "
+        "gets -5/-5 until end of turn.\n{T}: Add {C}{C}. This mana can't be spent to cast nonartifact spells.\n"
+        "(Melds with Urza, Lord Protector.)",
+        "color_identity": [],
+        "power": None,
+        "toughness": None,
+        "legal_in_commander": "legal",
+    },
+    {
+        "name": "Urza, Planeswalker",
+        "mana_cost": "",
+        "type_line": "Legendary Planeswalker — Urza",
+        "oracle_text": "You may activate the loyalty abilities of Urza twice each turn rather than only once.\n+2: "
+        "Artifact, instant, and sorcery spells you cast this turn cost {2} less to cast. You gain 2 life.\n+1: Draw "
+        "two cards, then discard a card.\n0: Create two 1/1 colorless Soldier artifact creature tokens.\n−3: Exile "
+        "target nonland permanent.\n−10: Artifacts and planeswalkers you control gain indestructible until end of "
+        "turn. Destroy all nonland permanents.",
+        "color_identity": ["U", "W"],
+        "power": None,
+        "toughness": None,
+        "legal_in_commander": "legal",
+    },
+]
+
+
+def test_712_4b_the_trimmed_lists_converter_makes_a_meld_result_no_card(tmp_path: Path) -> None:
+    """The 2025 trimmed list writes a meld result (Urza, Planeswalker) as a record like any card's, and its converter
+    made it a normal card: a deck could hold it, or be led by it. CR 712.4b: "The back faces of a meld pair are used
+    only to determine the characteristics of the melded permanent". The converter reads the pair from its text
+    ("then meld them into Urza, Planeswalker", "(Melds with Urza, Lord Protector.)") and writes the three as
+    Scryfall does (layout "meld", all_parts naming the meld parts and the meld result)."""
+    import subprocess
+    import sys
+
+    trimmed = tmp_path / "trimmed.json"
+    trimmed.write_text(json.dumps(TRIMMED_MELD), encoding="utf-8")
+    converted = tmp_path / "cards.json"
+    script = Path(__file__).resolve().parents[1] / "scripts" / "make_sample.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--trimmed-to-cards", str(trimmed), str(converted), "--quiet"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    cards = {c["name"]: c for c in json.loads(converted.read_text(encoding="utf-8"))}
+    assert {c["layout"] for c in cards.values()} == {"meld"}
+    parts = {(p["component"], p["name"]) for p in cards["Urza, Planeswalker"]["all_parts"]}
+    assert parts == {
+        ("meld_part", "Urza, Lord Protector"),
+        ("meld_part", "The Mightstone and Weakstone"),
+        ("meld_result", "Urza, Planeswalker"),
+    }
+    with OracleDB.ingest_files(tmp_path / "meld.duckdb", [converted]) as db:
+        # the list holds no Island: only the problems of the three cards are looked at
+        report = db.check_deck("Commander\n1 Urza, Planeswalker\n\nDeck\n99 Island\n", format="commander")
+        [p] = [p for p in report.problems if p.card in cards]
+        assert p.kind == "unknown_card" and "CR 712.4b" in p.detail and "Urza, Lord Protector" in p.detail
+        deck = "Commander\n1 Urza, Lord Protector\n\nDeck\n1 The Mightstone and Weakstone\n98 Island\n"
+        report = db.check_deck(deck, format="commander")
+        assert report.commanders == ["Urza, Lord Protector"]
+        assert not [p for p in report.problems if p.card in cards], report.problems
+
+
 # -- CR 111.11 and 707.2: a token named after a card, and token copies --------------------------------
 
 
