@@ -1,9 +1,10 @@
-"""A commander whose color is chosen before the game begins (CR 903.4b), on real cards.
+"""A commander whose color is chosen before the game begins (CR 903.4b), and other commanders at the edges of 903.3,
+on real cards.
 
 tests/fixtures/chosen_color.json holds real cards of the 2025 commander-legal trimmed Scryfall file in
 ../shared/realdata (Scryfall-shaped by scripts/make_sample.py's ``trimmed_to_card``): The Prismatic Piper, Faceless One
 and Clara Oswald, whose colour identity is colorless but who say "If [this] is your commander, choose a color before
-the game begins. [This] is the chosen color.", beside partners and cards of each color.
+the game begins. [This] is the chosen color.", beside partners and cards of each color; and Grist, the Hunger Tide.
 
 CR 903.4b: "If a commander has a static ability that causes a player to choose its color before the game begins, that
 choice applies during deck construction and throughout the game, even as the commander changes zones. That choice
@@ -91,3 +92,13 @@ def test_a_commander_the_database_does_not_know_leaves_the_identity_unjudged(db:
     # a commander that is known alone still has its identity judged
     alone = db.check_deck(_deck(["Tymna the Weaver"], [(1, "Lightning Bolt")], "Plains"), format="commander")
     assert [(p.kind, p.card) for p in alone.problems] == [("color_identity", "Lightning Bolt")]
+
+
+def test_a_creature_card_off_the_battlefield_is_a_commander_in_checks_and_searches(db: OracleDB) -> None:
+    """Grist, the Hunger Tide: "As long as Grist isn't on the battlefield, it's a 1/1 Insect creature in addition to
+    its other types." functions before the game begins (CR 113.6c): a legendary creature card, so a commander (903.3),
+    in a deck check and for `is:commander` (which follows the deck check's rule)."""
+    report = db.check_deck(_deck(["Grist, the Hunger Tide"], [], "Forest"), format="commander")
+    assert report.commanders == ["Grist, the Hunger Tide"] and report.verdict == "legal", report.problems
+    found = db.search("is:commander")["name"].to_list()
+    assert "Grist, the Hunger Tide" in found and "Tymna the Weaver" in found and "Counterspell" not in found

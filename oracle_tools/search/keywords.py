@@ -521,7 +521,10 @@ IS_TABLE: tuple[IsValue, ...] = (
             f"{_FRONT} AND list_contains(f.supertypes, 'Legendary') AND (list_contains(f.card_types, 'Creature') "
             "OR list_contains(f.subtypes, 'Vehicle') OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
         )
-        + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b'))",
+        + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b')"
+        # CR 113.6c: "As long as Grist isn't on the battlefield, it's a 1/1 Insect creature ..." (decks/cardrules.py)
+        + " OR (c.type_line LIKE 'Legendary%' AND regexp_matches(coalesce(c.oracle_text, ''), "
+        + "'(?im)^as long as [^,.\\n]+ isn''t on the battlefield, it''s an? [^.\\n]*?\\bcreature\\b')))",
         reference="CR 903.3 / 903.3a (the rule oracle_tools/decks/checker.py applies): a legendary creature, Vehicle or Spacecraft with power/toughness on the front face, or text saying it can be your commander.",
     ),
     IsValue(
