@@ -290,6 +290,27 @@ def test_too_many_or_too_large_headers_are_a_431(server: Server) -> None:
     assert server.client.get("/health").status_code == 200  # and the server goes on
 
 
+def test_a_websocket_upgrade_is_answered_as_plain_http_and_frees_its_connection(server: Server) -> None:
+    """The server has no WebSocket endpoint: a request asking to upgrade is answered as any other (RFC 9110 §7.8
+    lets a server ignore Upgrade). uvicorn handed it to its WebSocket library instead, which refused it with an
+    empty 403, and the connection was never given back to its address's count: CONNECTIONS_PER_CLIENT such
+    requests locked the address (every client on 127.0.0.1) out with 429 until the server restarted."""
+    upgrade = (
+        b"GET /cards/named?exact=Lightning+Bolt HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    for _ in range(connection_limits.CONNECTIONS_PER_CLIENT + 1):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+            sock.sendall(upgrade)
+            head, body = one_answer(sock)
+        assert head.startswith(b"HTTP/1.1 200 "), head
+        assert json.loads(body)["name"] == "Lightning Bolt"
+        # the parser reads nothing after it: the answer closes the connection (no request waits on it unanswered)
+        assert b"\r\nconnection: close" in head.lower(), head
+    answer = server.client.get("/health")
+    assert answer.status_code == 200, answer.text
+
+
 def test_connections_are_capped(server: Server) -> None:
     """uvicorn's limit_concurrency is set: the (MAX_CONNECTIONS+1)th open connection is answered 503, Scryfall's
     error object (uvicorn's own answer is plain text). The connections come from five addresses, each under its

@@ -261,6 +261,11 @@ class GuardedHttpToolsProtocol(CutsOffStalledReaders, HttpToolsProtocol):
             raise _Refused  # stops the parser (uvicorn then calls send_400_response, which stays quiet)
         super().on_header(name, value)
 
+    def _unsupported_upgrade_warning(self) -> None:
+        """Nothing: a request asking to upgrade (to a WebSocket: the server has none, ``ws="none"``) is answered as
+        plain HTTP, as RFC 9110 §7.8 lets a server do; uvicorn's two warnings for each would let a client fill the
+        log."""
+
     def send_400_response(self, msg: str) -> None:
         """A request the parser refused (both Content-Length and Transfer-Encoding, Content-Length twice, a
         malformed line …): Scryfall's error object, naming what the parser found, instead of uvicorn's text."""
@@ -275,6 +280,10 @@ class GuardedHttpToolsProtocol(CutsOffStalledReaders, HttpToolsProtocol):
         if not self._refused:
             date_this_second(self.server_state, self.config)  # the answer's headers are taken here
             super().on_headers_complete()
+            if self.parser.should_upgrade() and self.cycle is not None:
+                # The parser reads nothing after a request asking to upgrade: its answer closes the connection,
+                # or a request sent next on it would wait unanswered until the header deadline.
+                self.cycle.keep_alive = False
 
     def _start_asgi_task(self, cycle: Any, app: Any) -> None:
         # Past MAX_CONNECTIONS uvicorn answers with its own plain-text 503: Scryfall's error object instead.
@@ -434,6 +443,9 @@ def uvicorn_options() -> dict[str, Any]:
     """The limits as uvicorn.run options."""
     return {
         "http": GuardedHttpToolsProtocol,
+        # No WebSocket: an Upgrade request is answered as plain HTTP. Handed to the WebSocket library, it was an
+        # empty 403, and its connection never left its address's count (it leaves the protocol that counted it).
+        "ws": "none",
         "limit_concurrency": MAX_CONNECTIONS,
         "timeout_keep_alive": KEEP_ALIVE,
         "timeout_graceful_shutdown": GRACE_PERIOD,
