@@ -161,6 +161,40 @@ def test_a_huge_integer_id_is_refused(
     _refused(tmp_path, good_db, cards, f'card {name} (object 21): field "{field}" is {shown}, not {expect}')
 
 
+@pytest.mark.parametrize(
+    ("part", "shown"),
+    [
+        (None, "[null"),
+        ({"object": "related_card", "component": "combo_piece", "name": 7}, '[{"object": "related_card"'),
+    ],
+)
+def test_a_related_card_that_is_no_object_with_a_name_is_refused(
+    real_cards: list[dict[str, Any]], good_db: Path, tmp_path: Path, part: object, shown: str
+) -> None:
+    # it loaded, and every answer holding the card was a 500 ('NoneType' object has no attribute 'get' from
+    # /cards/search, /cards/named, the bulk download; a number name failed the card page's resolve)
+    index = next(i for i, c in enumerate(real_cards) if c.get("all_parts"))
+    cards = _changed(real_cards, lambda c: c["all_parts"].insert(0, part), only=index)
+    name = json.dumps(real_cards[index]["name"], ensure_ascii=False)
+    expect = "not a list of related-card objects, each with its name"
+    _refused(tmp_path, good_db, cards, f'card {name} (object {index + 1}): field "all_parts" is {shown}')
+    code, err = _ingest(tmp_path / "again.duckdb", _write(tmp_path / "again.json", cards))
+    assert code == 2 and expect in err
+
+
+@pytest.mark.parametrize("status", [None, "maybe", 5])
+def test_a_legality_that_is_no_status_is_refused(
+    real_cards: list[dict[str, Any]], good_db: Path, tmp_path: Path, status: object
+) -> None:
+    # a null status failed the ingest blaming the database ("NOT NULL constraint failed: legalities.status; check
+    # that --db is an oracle-tools database"); another word loaded as a status no deck check knows
+    cards = _changed(real_cards, lambda c: c["legalities"].__setitem__("modern", status), only=30)
+    name = json.dumps(real_cards[30]["name"], ensure_ascii=False)
+    _refused(tmp_path, good_db, cards, f'card {name} (object 31): field "legalities" is {{')
+    code, err = _ingest(tmp_path / "again.duckdb", _write(tmp_path / "again.json", cards))
+    assert code == 2 and "not an object of each format's status (legal, not_legal, restricted or banned)" in err, err
+
+
 def _kept_object(db: Path, card_id: str) -> dict[str, Any]:
     with OracleDB(db) as opened:
         (card,) = opened.card_objects(ids=[card_id])

@@ -81,6 +81,19 @@ def _list_of(item: Callable[[Any], bool]) -> Callable[[Any], bool]:
     return check
 
 
+#: Scryfall's legality statuses: what a deck check and f:, banned:, restricted: read.
+STATUSES = ("legal", "not_legal", "restricted", "banned")
+
+
+def _is_legalities(value: Any) -> bool:
+    return isinstance(value, dict) and all(status in STATUSES for status in value.values())
+
+
+def _is_parts(value: Any) -> bool:
+    """``all_parts``: related-card objects, each naming its card (the pages link it by name)."""
+    return isinstance(value, list) and all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in value)
+
+
 def _is_date(value: Any) -> bool:
     if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
         return False
@@ -178,14 +191,21 @@ def _rules() -> tuple[FieldRule, ...]:
         FieldRule("card_faces[].color_indicator", _LIST_OF_STRINGS, REFUSE, "reader", "a face's colours", strings),
         FieldRule(
             "all_parts",
-            "a list of objects",
+            "a list of related-card objects, each with its name",
             REFUSE,
-            "reader",
-            "meld parts, tokens, related cards",
-            _list_of(_is_object),
+            "stage",
+            "meld parts, tokens, related cards, every answer holding the card",
+            _is_parts,
         ),
         FieldRule("prices", "an object", REFUSE, "reader", "the card page's prices, usd: searches", _is_object),
-        FieldRule("legalities", "an object", REFUSE, "reader", "deck checks, f: searches", _is_object),
+        FieldRule(
+            "legalities",
+            f"an object of each format's status ({', '.join(STATUSES[:-1])} or {STATUSES[-1]})",
+            REFUSE,
+            "stage",
+            "deck checks, f: searches",
+            _is_legalities,
+        ),
         FieldRule("preview", "an object", REFUSE, "reader", "is:scryfallpreview searches", _is_object),
     ]
     for key, reads in (
@@ -276,6 +296,15 @@ _STAGE_SQL: dict[str, str] = {
     "type_line": _suspect_string("type_line"),
     "oracle_text": _suspect_string("oracle_text"),
     "released_at": f"(released_at IS NOT NULL AND NOT {_in_years('released_at')})",
+    # a part that is null or has no name; one whose name may be no string in the file (the objects decide)
+    "all_parts": (
+        "coalesce(list_bool_or(list_transform(all_parts, lambda p: p IS NULL OR p.name IS NULL OR "
+        f"{_suspect_string('p.name')})), false)"
+    ),
+    "legalities": (
+        "coalesce(list_bool_or(list_transform(map_values(legalities), lambda s: "
+        f"coalesce(s NOT IN ({', '.join(repr(v) for v in STATUSES)}), true))), false)"
+    ),
     "image_uris": "(image_uris IS NOT NULL AND left(image_uris, 1) <> '{')",
     "card_faces[].image_uris": (
         "(card_faces IS NOT NULL AND coalesce(list_bool_or(list_transform(card_faces, lambda f: "
@@ -285,7 +314,7 @@ _STAGE_SQL: dict[str, str] = {
 #: The rules the stage's SQL tests, in the order of their bits in ``field_problems``.
 STAGE_RULES: tuple[FieldRule, ...] = tuple(r for r in RULES if r.by == "stage")
 #: The stage rules whose SQL only suspects a value (the file's objects decide, :func:`first_broken`).
-SUSPECTED = frozenset({"name", "set", "mana_cost", "type_line", "oracle_text"})
+SUSPECTED = frozenset({"name", "set", "mana_cost", "type_line", "oracle_text", "all_parts"})
 
 
 def staged_select() -> str:
