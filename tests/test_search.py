@@ -272,6 +272,22 @@ def test_tilde_is_the_cards_own_name_or_this_object(sample_db: OracleDB) -> None
     assert "Black Lotus" in sacrifice_self and "Cat Collector" not in sacrifice_self
 
 
+@pytest.mark.parametrize(
+    "pattern",
+    [r"^l\pL+ \p{Latin}olt\z", r"^\QLightning Bolt\E$", r"^lightning\x{20}bolt$", r"(?U)^lightning bo.+t$"],
+)
+def test_a_regular_expression_the_engine_takes_is_searched(sample_db: OracleDB, pattern: str) -> None:
+    # RE2's syntax (DuckDB's engine, which runs it; Scryfall's regexes are its kind too): Unicode classes, \z, \Q…\E,
+    # \x{..}, (?U). The search checked them with Python's `re`, which refused each ("bad escape \p at position 0")
+    assert names(sample_db, f"name:/{pattern}/") == ["Lightning Bolt"]
+
+
+def test_a_regular_expression_neither_engine_takes_is_one_syntax_error(sample_db: OracleDB) -> None:
+    with pytest.raises(SearchSyntaxError, match="bad regular expression") as refused:
+        sample_db.search("t:goblin o:/[unclosed/")
+    assert refused.value.position == 9
+
+
 def test_bare_double_slash_is_part_of_a_multi_face_name(sample_db: OracleDB) -> None:
     # Scryfall finds "fire // ice" by name; the // is not an empty regular expression here
     assert names(sample_db, "fire // ice") == ["Fire // Ice"]

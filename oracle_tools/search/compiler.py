@@ -349,8 +349,24 @@ def _regex(term: Term, state: _State) -> str:
     try:
         re.compile(pattern)
     except re.error as exc:
-        raise _error(f"bad regular expression: {exc}", state, term) from None
+        # Python's `re` only gives the refusal its words and position: the engine that runs the pattern is RE2
+        # (DuckDB's), which takes what `re` does not (\p{L}, \z, \Q…\E, \x{41}, (?U))
+        if not _re2_takes("(?im)" + pattern):
+            raise _error(f"bad regular expression: {exc}", state, term) from None
     return "(?im)" + pattern
+
+
+def _re2_takes(pattern: str) -> bool:
+    """Whether DuckDB's regular expressions (RE2) compile ``pattern``: asked of an in-memory database, only for a
+    pattern Python's `re` refuses."""
+    import duckdb
+
+    with duckdb.connect(":memory:") as con:
+        try:
+            con.execute("SELECT regexp_matches('', ?)", [pattern]).fetchall()
+        except duckdb.InvalidInputException:
+            return False
+    return True
 
 
 #: An extra's name (a token, plane, vanguard …: not in the names table, which holds the reference's cards for the
