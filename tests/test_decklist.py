@@ -1048,6 +1048,25 @@ def test_a_named_pipe_nothing_writes_is_one_line_and_one_written_is_read(
     writer.join()
 
 
+def test_a_socket_given_as_a_file_is_said_to_be_one(tmp_path: Path) -> None:
+    """A Unix socket cannot be opened: the line said "cannot be read (No such device or address); check its
+    permissions", which no change of permissions mends."""
+    import socket
+
+    from oracle_tools.errors import OracleToolsError
+    from oracle_tools.store import userfiles
+
+    path = tmp_path / "deck.sock"
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(path))
+        with pytest.raises(DecklistError) as refused:
+            read_decklist(path)
+        assert str(refused.value) == f"{path}: is a socket, not a file; give the path of a file."
+        with pytest.raises(OracleToolsError) as refused_names:
+            userfiles.read_user_file(path, limit=1 << 20, what="list of names")
+        assert str(refused_names.value) == f"{path}: is a socket, not a file; give the path of a file."
+
+
 def test_a_huge_line_is_never_echoed_whole() -> None:
     # every echo of the decklist's own text (raw, names, counts) follows one rule: at most MAX_ECHO characters
     for text in (

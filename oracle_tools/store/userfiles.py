@@ -44,8 +44,10 @@ WRITER_WAIT_SECONDS = 5.0
 
 def read_bytes(path: Path, *, limit: int, what: str, error: type[OracleToolsError] = OracleToolsError) -> bytes:
     """The bytes of ``path``; :class:`InputTooLargeError` past ``limit`` (OSError as ``open`` raises it); ``error``
-    for a named pipe no program opened for writing in :data:`WRITER_WAIT_SECONDS` (a pipe with a writer, such as
-    ``<(curl …)``, is read as it comes)."""
+    for a socket and for a named pipe no program opened for writing in :data:`WRITER_WAIT_SECONDS` (a pipe with a
+    writer, such as ``<(curl …)``, is read as it comes)."""
+    if stat.S_ISSOCK(os.stat(path).st_mode):  # its open fails with ENXIO, "No such device or address"
+        raise error(f"{path}: is a socket, not a file; give the path of a file.")
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO's blocking open waits for a writer, forever
     with open(fd, "rb") as handle:
         first = _first_piece(fd, path, error) if stat.S_ISFIFO(os.fstat(fd).st_mode) else b""
