@@ -288,6 +288,17 @@ def test_a_regular_expression_neither_engine_takes_is_one_syntax_error(sample_db
     assert refused.value.position == 9
 
 
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "infinity", "1e309", "1_0", "\uff13", "\u0663"])
+def test_a_number_is_written_in_ascii_digits_and_finite(sample_db: OracleDB, value: str) -> None:
+    # Python's float() took each: cmc<nan and cmc<1e309 answered every card (a NaN is above every number in DuckDB),
+    # cmc=1_0 the cards of mana value 10, cmc=\uff13 (a full-width 3) those of 3
+    for query in (f"cmc<{value}", f"pow>{value}", f"usd<{value}"):
+        with pytest.raises(SearchSyntaxError, match="expected a number") as refused:
+            sample_db.search(f"t:goblin {query}")
+        assert refused.value.position == 9
+    assert names(sample_db, "cmc=1e1") == names(sample_db, "cmc=10") == names(sample_db, "cmc=+10.")
+
+
 def test_bare_double_slash_is_part_of_a_multi_face_name(sample_db: OracleDB) -> None:
     # Scryfall finds "fire // ice" by name; the // is not an empty regular expression here
     assert names(sample_db, "fire // ice") == ["Fire // Ice"]

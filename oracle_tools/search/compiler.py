@@ -22,6 +22,7 @@ too, so the CLI's JSON and the table agree.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -576,11 +577,16 @@ def _produces(term: Term, state: _State) -> str:
 # -- numbers ------------------------------------------------------------------------------------------
 
 
+#: A number as a query writes one: ASCII digits, a point, a sign, an exponent. Python's float() takes "nan", "inf",
+#: "1_0" and other scripts' digits too: cmc<nan answered every card (a NaN is above every number in DuckDB).
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def _number(term: Term, state: _State) -> float:
-    try:
-        return float(term.value)
-    except ValueError:
-        raise _error(f"{term.keyword}{term.op}{term.value}: expected a number", state, term) from None
+    number = float(term.value) if _NUMBER.fullmatch(term.value) else math.nan
+    if not math.isfinite(number):  # (1e309 is an infinity)
+        raise _error(f"{term.keyword}{term.op}{term.value}: expected a number", state, term)
+    return number
 
 
 def _face_stat(field_name: str, alias: str = "f") -> str:
