@@ -299,6 +299,16 @@ def test_a_number_is_written_in_ascii_digits_and_finite(sample_db: OracleDB, val
     assert names(sample_db, "cmc=1e1") == names(sample_db, "cmc=10") == names(sample_db, "cmc=+10.")
 
 
+def test_a_whole_number_of_more_digits_than_a_bigint_is_one_syntax_error(sample_db: OracleDB) -> None:
+    # DuckDB refused to bind it: "the database could not run this search: … too large for 128-bit integer type"
+    nines = "9" * 40
+    for query, said in ((f"cn>{nines}", "expected a whole number such as 250"), (f"year>{nines}", "expected a year")):
+        with pytest.raises(SearchSyntaxError, match=said) as refused:
+            sample_db.search(f"t:goblin {query}")
+        assert refused.value.position == 9
+    assert names(sample_db, f"cn<{'9' * 18}") and not names(sample_db, f"year>{'9' * 18}")
+
+
 def test_bare_double_slash_is_part_of_a_multi_face_name(sample_db: OracleDB) -> None:
     # Scryfall finds "fire // ice" by name; the // is not an empty regular expression here
     assert names(sample_db, "fire // ice") == ["Fire // Ice"]

@@ -801,14 +801,18 @@ def _rarity(term: Term, state: _State) -> str:
     return f"{_RARITY_SQL} {_OPS_SQL[term.op]} {state.bind(RARITY_RANK[value])}"
 
 
+#: The most digits a whole number of a query has (a BIGINT holds 18 nines).
+_MOST_DIGITS = 18
+
+
 def _collector_number(term: Term, state: _State) -> str:
     if term.op in (":", "="):
         return f"p.collector_number = {state.bind(term.value)}"
     if term.op == "!=":
         return f"p.collector_number <> {state.bind(term.value)}"
-    if not (
-        term.value.isascii() and term.value.isdigit()
-    ):  # a collector number compares by its leading digits: 'nan', '1.5' are no number
+    # a collector number compares by its leading digits: 'nan', '1.5' are no number; nor are 19 digits and more,
+    # past a BIGINT (DuckDB refused to bind 40 nines: "Python integer too large for 128-bit integer type")
+    if not (term.value.isascii() and term.value.isdigit() and len(term.value) <= _MOST_DIGITS):
         raise _error(f"{term.keyword}{term.op}{term.value}: expected a whole number such as 250", state, term)
     return (
         f"TRY_CAST(regexp_extract(p.collector_number, '^[0-9]+') AS BIGINT) {_OPS_SQL[term.op]} "
@@ -838,7 +842,7 @@ def _date(term: Term, state: _State, *, year: bool) -> str:
     value = term.value.lower()
     op = _OPS_SQL[term.op]
     if year:
-        if not (value.isascii() and value.isdigit()):
+        if not (value.isascii() and value.isdigit() and len(value) <= _MOST_DIGITS):
             raise _error(f"year{term.op}{term.value}: expected a year such as 1994", state, term)
         return f"year(p.released_at) {op} {state.bind(int(value))}"
     if value in ("now", "today"):
