@@ -307,6 +307,10 @@ def test_a_whole_number_of_more_digits_than_a_bigint_is_one_syntax_error(sample_
             sample_db.search(f"t:goblin {query}")
         assert refused.value.position == 9
     assert names(sample_db, f"cn<{'9' * 18}") and not names(sample_db, f"year>{'9' * 18}")
+    # a colour count: no card has more than five colours (or produces more than six kinds of mana)
+    assert not names(sample_db, f"c>{nines}") and not names(sample_db, f"id={nines}")
+    assert names(sample_db, f"c<{nines}") == names(sample_db, "c<7")
+    assert not names(sample_db, f"produces>{nines}")
 
 
 def test_bare_double_slash_is_part_of_a_multi_face_name(sample_db: OracleDB) -> None:
