@@ -311,6 +311,8 @@ def test_a_whole_number_of_more_digits_than_a_bigint_is_one_syntax_error(sample_
     assert not names(sample_db, f"c>{nines}") and not names(sample_db, f"id={nines}")
     assert names(sample_db, f"c<{nines}") == names(sample_db, "c<7")
     assert not names(sample_db, f"produces>{nines}")
+    # a generic mana amount likewise
+    assert not names(sample_db, f"m>={nines}") and names(sample_db, f"m<={{{nines}}}") == names(sample_db, "m<=99")
 
 
 def test_bare_double_slash_is_part_of_a_multi_face_name(sample_db: OracleDB) -> None:

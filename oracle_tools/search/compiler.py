@@ -654,7 +654,8 @@ def _cost_symbols(term: Term, state: _State) -> tuple[int, dict[str, int]]:
             state,
             term,
         )
-    return generic, counts
+    # a card's generic amount is an INTEGER: a larger one compares as one past it (40 nines are past what DuckDB binds)
+    return min(generic, 1 << 31), counts
 
 
 def _mana(term: Term, state: _State) -> str:
