@@ -182,6 +182,22 @@ def test_a_related_card_that_is_no_object_with_a_name_is_refused(
     assert code == 2 and expect in err
 
 
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
+def test_a_mana_value_that_is_no_finite_number_is_refused(
+    real_cards: list[dict[str, Any]], good_db: Path, tmp_path: Path, value: str
+) -> None:
+    # DuckDB's reader takes JSON's NaN and Infinity (Python's json too): a card of mana value NaN loaded, and
+    # cmc>1000 found it (a NaN is above every number)
+    index = next(i for i, c in enumerate(real_cards) if c.get("card_faces"))
+    for change, field, at in (
+        (lambda c: c.__setitem__("cmc", float(value)), "cmc", 12),
+        (lambda c: c["card_faces"][0].__setitem__("cmc", float(value)), "card_faces[].cmc", index),
+    ):
+        cards = _changed(real_cards, change, only=at)
+        name = json.dumps(real_cards[at]["name"], ensure_ascii=False)
+        _refused(tmp_path, good_db, cards, f'card {name} (object {at + 1}): field "{field}" is {value}, not a number')
+
+
 @pytest.mark.parametrize("status", [None, "maybe", 5])
 def test_a_legality_that_is_no_status_is_refused(
     real_cards: list[dict[str, Any]], good_db: Path, tmp_path: Path, status: object

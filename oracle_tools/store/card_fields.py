@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -63,7 +64,8 @@ def _is_int32(value: Any) -> bool:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    # JSON's NaN and Infinity are read as numbers by DuckDB's reader and Python's json: no mana value is one
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _is_bool(value: Any) -> bool:
@@ -184,9 +186,9 @@ def _rules() -> tuple[FieldRule, ...]:
             _is_object,
         ),
         # typed columns: DuckDB's reader takes nothing else
-        FieldRule("cmc", "a number", REFUSE, "reader", "mv: searches, deck curves", _is_number),
+        FieldRule("cmc", "a number", REFUSE, "stage", "mv: searches, deck curves", _is_number),
         FieldRule("card_faces", "a list of objects", REFUSE, "reader", "faces (CR 709-720)", _list_of(_is_object)),
-        FieldRule("card_faces[].cmc", "a number", REFUSE, "reader", "a face's mana value", _is_number),
+        FieldRule("card_faces[].cmc", "a number", REFUSE, "stage", "a face's mana value", _is_number),
         FieldRule("card_faces[].colors", _LIST_OF_STRINGS, REFUSE, "reader", "a face's colours", strings),
         FieldRule("card_faces[].color_indicator", _LIST_OF_STRINGS, REFUSE, "reader", "a face's colours", strings),
         FieldRule(
@@ -296,6 +298,9 @@ _STAGE_SQL: dict[str, str] = {
     "type_line": _suspect_string("type_line"),
     "oracle_text": _suspect_string("oracle_text"),
     "released_at": f"(released_at IS NOT NULL AND NOT {_in_years('released_at')})",
+    # (the reader refuses a value of another type: these are NaN and the infinities)
+    "cmc": "coalesce(NOT isfinite(cmc), false)",
+    "card_faces[].cmc": "coalesce(list_bool_or(list_transform(card_faces, lambda f: NOT isfinite(f.cmc))), false)",
     # a part that is null or has no name; one whose name may be no string in the file (the objects decide)
     "all_parts": (
         "coalesce(list_bool_or(list_transform(all_parts, lambda p: p IS NULL OR p.name IS NULL OR "
