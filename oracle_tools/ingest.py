@@ -343,6 +343,11 @@ def sniff(
     compression, raw_head = _read_head(path)
     head = _head_text(path, raw_head)
     stripped = head.lstrip()
+    if not stripped and compression != "none":  # (a zstd file cut inside its first block decompresses to nothing)
+        raise IngestError(
+            f"{path}: holds no text once {compression}-decompressed: it is cut short (a download that stopped) or "
+            "compresses an empty file; download it again."
+        )
     if not stripped:
         raise IngestError(f"{path}: the file is empty; expected a Scryfall bulk file (a JSON array of card objects).")
     first = stripped[0]

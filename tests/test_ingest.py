@@ -328,6 +328,10 @@ _RANDOM = __import__("random").Random(20261126).randbytes(100_000)
         (b"{}", r"holds an empty JSON object \(\{\}\), not a list"),
         (b"[1, 2]", r"holds a JSON array whose first item is the number 1, not a card object"),
         (b"[null]", r"holds a JSON array whose first item is null, not a card object"),
+        # compressed data that gives nothing: a zstd file cut inside its first block, a gzip cut inside its header
+        # (both were "the file is empty", which a look at its size belies)
+        (_zstd(_CARDS_JSON * 40)[:-8], r"holds no text once zstd-decompressed: it is cut short .*; download it again"),
+        (gzip.compress(_CARDS_JSON)[:6], r"holds no text once gzip-decompressed: it is cut short"),
     ],
     ids=[
         *("bzip2", "xz", "zip", "zip-of-two", "zip-hostile-name", "7z", "tar.gz", "gzip-twice"),
@@ -344,6 +348,8 @@ _RANDOM = __import__("random").Random(20261126).randbytes(100_000)
             "empty-object",
             "numbers",
             "nulls",
+            "zstd-cut-short",
+            "gzip-cut-short",
         ),
     ],
 )
