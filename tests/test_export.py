@@ -263,3 +263,12 @@ def test_a_named_pipe_nobody_reads_is_said_in_one_line(
         f"error: {pipe}: is a named pipe (FIFO) that no program opened for reading in 0.3 s; start the program "
         "that reads it first (or give a file). Nothing was written.\n"
     )
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full (a device whose every write fails: disk full)")
+@pytest.mark.parametrize("option", ["--csv", "--parquet"])
+def test_a_full_disk_is_said_in_words(sample_db_path: Path, option: str) -> None:
+    # it was "export failed: IO Error: Async write failed for range [offset=0, size=261]: {"exception_type":"IO",
+    # "exception_message":"Could not write file \"/dev/full\": No space left on device","errno":"28"}"
+    done = CliRunner().invoke(main, ["export", "cards", option, "/dev/full", "--db", str(sample_db_path)])
+    assert done.exit_code != 0 and done.output == "error: cannot write /dev/full: No space left on device\n"

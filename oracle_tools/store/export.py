@@ -23,6 +23,7 @@ is refused before anything runs).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Sequence
 from pathlib import Path
@@ -167,6 +168,16 @@ def _move_into_place(written: Path, path: Path, overwrite: bool) -> None:
     written.unlink()
 
 
+def _io_reason(exc: Exception) -> str:
+    """Why DuckDB could not write the file, in the system's words where its error holds the errno (in a JSON object:
+    ``{"exception_type":"IO", …, "errno":"28"}``), else its first line."""
+    found = re.search(r'"errno"\s*:\s*"?([0-9]+)', str(exc))
+    if found is not None:
+        return os.strerror(int(found[1]))
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return first.removeprefix("IO Error: ")
+
+
 def _csv_select(con: duckdb.DuckDBPyConnection, source: str) -> str:
     """A SELECT over the registered ``source`` with list columns '|'-joined (as `oracle-tools sql --csv`)."""
     rel = con.sql(f"SELECT * FROM {source} LIMIT 0")
@@ -224,6 +235,8 @@ def export(
             writer.close()
         if partial != out:
             _move_into_place(partial, final, overwrite)
+    except duckdb.IOException as exc:  # writing the file: a full disk, say
+        raise ExportError(f"cannot write {out}: {_io_reason(exc)}") from None
     except duckdb.Error as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ExportError(f"export failed: {first}") from None
