@@ -6,6 +6,7 @@ behind another's work, caches are bounded in bytes, and a stop is clean."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import random
@@ -664,6 +665,38 @@ def test_a_deck_of_misspelt_names_holds_up_no_other_request(server: Server, samp
 
 
 # -- caches in bytes ---------------------------------------------------------------------------------------
+
+
+def test_one_client_takes_at_most_its_share_of_a_pools_threads() -> None:
+    """One client address sending as many slow searches as the lookups pool has threads (24 at once, from one
+    address, each stopped only by the query timeout) held every thread: another client's cheap search waited
+    10 s. A client's requests beyond its share (a quarter of the threads) wait for its own to end, not for every
+    other client's: the other client's request runs at once."""
+    import anyio
+
+    from oracle_tools.interfaces.serve.pools import Pool
+
+    pool = Pool("lookups", 4, 16)
+    release = threading.Event()
+
+    def slow() -> str:
+        release.wait(60)
+        return "slow"
+
+    async def main() -> None:
+        async with anyio.create_task_group() as group:
+            for _ in range(pool.threads):
+                group.start_soon(functools.partial(pool.run, slow, client="127.0.0.2"))
+            await anyio.wait_all_tasks_blocked()  # each is on a thread, or waiting for one
+            try:
+                with anyio.fail_after(30):  # a guard only: at once with the fix; before it, when `slow` ends
+                    assert await pool.run(lambda: "quick", client="127.0.0.3") == "quick"
+                assert not release.is_set()
+            finally:
+                release.set()
+        assert pool.count == 0
+
+    anyio.run(main)
 
 
 def test_caches_are_bounded_in_bytes(sample_db_path: Path) -> None:

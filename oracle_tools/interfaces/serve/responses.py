@@ -107,10 +107,12 @@ def sentence(exc: Exception) -> str:
 async def answer_in_threadpool(
     request: Request, work: Callable[[Generation], Response], pool: str = "lookups"
 ) -> Response:
-    """Run ``work`` on a worker thread of ``pool`` against the request's database generation (see GenerationLease)."""
+    """Run ``work`` on a worker thread of ``pool`` against the request's database generation (see GenerationLease),
+    within the client address's share of the pool's threads."""
     generation: Generation = request.scope["oracle_tools.generation"]
     pools: dict[str, Pool] = request.app.state.pools
-    return await pools[pool].run(answer_or_error_object, work, generation)
+    client = request.client.host if request.client is not None else None
+    return await pools[pool].run(answer_or_error_object, work, generation, client=client)
 
 
 async def answer_remembered(

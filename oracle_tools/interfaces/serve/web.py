@@ -339,8 +339,10 @@ def _render_in_thread(request: Request, params: dict[str, str], form_error: tupl
 async def run_pooled(request: Request, pool: str, call: Callable[..., Any], *args: Any) -> Any:
     """Run ``call(*args)`` on a worker thread of the server's pool for that kind of work (``app.state.pools``,
     pools.py), as the API's handlers do: bounded, so a burst of pages waits its turn and, past the queue, is told the
-    server is busy (:class:`~oracle_tools.interfaces.serve.pools.PoolFull`) instead of piling up threads."""
-    return await request.app.state.pools[pool].run(call, *args)
+    server is busy (:class:`~oracle_tools.interfaces.serve.pools.PoolFull`) instead of piling up threads; within the
+    client address's share of the pool's threads."""
+    client = request.client.host if request.client is not None else None
+    return await request.app.state.pools[pool].run(call, *args, client=client)
 
 
 def deck_pool(deck: str) -> str:
