@@ -225,9 +225,9 @@ def test_refusals_known_at_once_take_no_worker_thread(sample_db_path: Path) -> N
     ran: list[str] = []
 
     class Watched(Pool):
-        async def run(self, call: Any, *args: Any) -> Any:
+        async def run(self, call: Any, *args: Any, client: str | None = None) -> Any:
             ran.append(self.name)
-            return await super().run(call, *args)
+            return await super().run(call, *args, client=client)
 
     poison = {"q": "o:/(.{0,1000}){1000}/"}
     with TestClient(create_app(sample_db_path, warm=False), base_url="http://127.0.0.1:8765") as http:
