@@ -670,7 +670,7 @@ def test_a_deck_of_misspelt_names_holds_up_no_other_request(server: Server, samp
 def test_one_client_takes_at_most_its_share_of_a_pools_threads() -> None:
     """One client address sending as many slow searches as the lookups pool has threads (24 at once, from one
     address, each stopped only by the query timeout) held every thread: another client's cheap search waited
-    10 s. A client's requests beyond its share (a quarter of the threads) wait for its own to end, not for every
+    10 s. A client's requests beyond its share (half of the threads) wait for its own to end, not for every
     other client's: the other client's request runs at once."""
     import anyio
 

@@ -76,10 +76,11 @@ class Pool:
 #: ``decks`` — deck checks and batch resolves of at most ``LARGE_WORK`` names;
 #: ``large`` — larger ones, choose-name lists, change reports.
 POOLS = {"lookups": (16, 512), "decks": (4, 64), "large": (1, 16)}
-#: The part of a pool's threads one client address may hold at once (its other requests wait for its own): 4 of the
-#: 16 lookup threads, 1 of the 4 deck threads. 24 slow searches from one address held all 16, and another client's
-#: cheap search waited for the first to be stopped (10 s).
-CLIENT_SHARE = 0.25
+#: The part of a pool's threads one client address may hold at once (its other requests wait for its own): 8 of the
+#: 16 lookup threads, 2 of the 4 deck threads. 24 slow searches from one address held all 16, and another client's
+#: cheap search waited for the first to be stopped (10 s). Half, not less: behind a reverse proxy every client has
+#: the proxy's address, and a local bot's parallel requests are one address too.
+CLIENT_SHARE = 0.5
 POOL_WORDS = {"lookups": "lookups", "decks": "deck checks and name batches", "large": "large requests"}
 #: A deck check or batch resolve of more names than this is "large" work.
 LARGE_WORK = 300
