@@ -325,3 +325,33 @@ def test_partner_with_a_name_is_partner_and_partner_with(sample_db: OracleDB) ->
         assert derive_keywords([text], vocabulary, names=[name]) == ["Partner", "Partner with"], name
     # a plain "Partner" line (CR 702.124a) stays Partner alone
     assert derive_keywords(["Partner"], vocabulary) == ["Partner"]
+
+
+def test_a_keyword_line_with_a_spaced_dash_is_the_keyword() -> None:
+    """Keyword abilities written "[Keyword] — …" in Oracle text: CR 702.139a companion ("Companion—[Condition]";
+    Kaheera's condition lists types with commas), CR 702.142a boast ("Boast — [Cost]: [Effect]"), CR 702.57a
+    forecast ("Forecast — [Activated ability]"). Real texts; none of the three was derived (the line ends with a
+    period, and the commas split it into items). A spaced dash after an ability word is still that word."""
+    from oracle_tools.scryfall.cardjson import KeywordVocabulary, derive_keywords
+
+    # CR 702 headings and a CR 207.2c ability word, as the rules table gives them
+    vocabulary = KeywordVocabulary(["Companion", "Boast", "Forecast", "Vigilance", "Ward"], [], ["Landfall"])
+    texts = {
+        "Kaheera, the Orphanguard": "Companion — Each creature card in your starting deck is a Cat, Elemental, "
+        "Nightmare, Dinosaur, or Beast card. (If this card is your chosen companion, you may put it into your hand "
+        "from outside the game for {3} any time you could cast a sorcery.)\nVigilance\nEach other creature you "
+        "control that's a Cat, Elemental, Nightmare, Dinosaur, or Beast gets +1/+1 and has vigilance.",
+        "Battershield Warrior": "Boast — {1}{W}: Creatures you control get +1/+1 until end of turn. (Activate only if "
+        "this creature attacked this turn and only once each turn.)",
+        "Paladin of Prahv": "Whenever Paladin of Prahv deals damage, you gain that much life.\nForecast — {1}{W}, "
+        "Reveal Paladin of Prahv from your hand: Whenever target creature deals damage this turn, you gain that much "
+        "life. (Activate this ability only during your upkeep and only once each turn.)",
+    }
+    derived = {name: derive_keywords([text], vocabulary, names=[name]) for name, text in texts.items()}
+    assert derived == {
+        "Kaheera, the Orphanguard": ["Companion", "Vigilance"],
+        "Battershield Warrior": ["Boast"],
+        "Paladin of Prahv": ["Forecast"],
+    }
+    assert derive_keywords(["Ward—Pay 3 life."], vocabulary) == ["Ward"]
+    assert derive_keywords(["Landfall — Whenever a land you control enters, scry 1."], vocabulary) == ["Landfall"]

@@ -349,3 +349,14 @@ def test_a_commander_companion_is_bound_by_903_11a_not_by_the_deck_rules(db: Ora
     five = "Companion\n1 Keruga, the Macrosage\n\nDeck\n4 Keruga, the Macrosage\n56 Island\n"
     [p] = _kind(db.check_deck(five, format="legacy"), "too_many_copies")
     assert p.detail.startswith("5 copies") and "100.4a" in p.detail
+
+
+def test_is_companion_and_kw_companion_find_the_ten(db: OracleDB) -> None:
+    """CR 702.139a: "Companion is a keyword ability … It's written as 'Companion—[Condition].'" The real objects
+    here carry no keywords field (as the foreign printings file and the 2019 dump): is:companion found none of the
+    ten, kw:companion none either (the derived list missed a keyword line spaced "Companion — …")."""
+    companions = {name for name in CARDS if CARDS[name].get("oracle_text", "").startswith("Companion — ")}
+    assert len(companions) == 10
+    assert set(db.search("is:companion").get_column("name").to_list()) == companions
+    assert set(db.search("kw:companion").get_column("name").to_list()) == companions
+    assert "Lightning Bolt" in db.search("not:companion").get_column("name").to_list()

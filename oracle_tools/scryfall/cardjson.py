@@ -441,7 +441,9 @@ def derive_keywords(
             # reads it): any other line is passed over without being split
             first = lowered.split("—", 1)[0].split(" ", 1)[0].split("{", 1)[0].rstrip(",;")
             if first in vocabulary.abilities or (vocabulary.landwalk and first.endswith("walk")):
-                if ("—" in line and not dash) or lowered.startswith(_ONE_ITEM_LINES):  # a name or list follows
+                # a cost, condition or name follows ("Ward—Pay 3 life.", "Companion — Each creature card … a Cat,
+                # Elemental, …": CR 702.139a) or a list of what it may enchant: one item, whatever commas follow
+                if "—" in line or lowered.startswith(_ONE_ITEM_LINES):
                     items = [line]
                 else:
                     items = [i.strip() for i in _ITEM_SEP.split(line)]
@@ -483,7 +485,7 @@ def _keyword_ability(item: str, vocabulary: KeywordVocabulary) -> str | None:
         if lowered == key or (
             lowered.startswith(key)
             and lowered[len(key)] in " —{"
-            and (not lowered.endswith(".") or lowered[len(key)] == "—")
+            and (not lowered.endswith(".") or lowered[len(key) :].lstrip(" ").startswith("—"))
         ):
             return heading[:1].upper() + heading[1:].lower()
     return None

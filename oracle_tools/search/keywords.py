@@ -614,8 +614,11 @@ IS_TABLE: tuple[IsValue, ...] = (
     IsValue(
         ("companion",),
         "card",
-        "list_contains(coalesce(c.keywords, []), 'Companion')",
-        reference="companion (CR 702.139)",
+        # CR 702.139a: written "Companion—[Condition]" (Oracle text spaces the dash): its line, for a database whose
+        # keyword lists an older ingest derived without it
+        "list_contains(coalesce(c.keywords, []), 'Companion') "
+        "OR regexp_matches(coalesce(c.oracle_text, ''), '(?m)^Companion ?—')",
+        reference="companion (CR 702.139a: a card whose text has a Companion—[Condition] line)",
     ),
     IsValue(
         ("modal",),
