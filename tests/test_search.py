@@ -410,6 +410,18 @@ def test_mana_cost_symbols(sample_db: OracleDB) -> None:
         sample_db.search("m:2W%")
 
 
+def test_a_split_symbol_written_in_either_order_is_that_symbol(sample_db: OracleDB) -> None:
+    """CR 107.4: "the hybrid symbols {W/U}, {W/B}, …, {G/U}; the monocolored hybrid symbols {2/W}, …; the Phyrexian
+    mana symbols {W/P}, …": one symbol each, whichever half is written first. m:{U/W}, m:{B/W}, m:{P/R} found no
+    card (the cost's text holds {W/U}, {W/B}, {R/P} only). Sample: Thopter Foundry {W/B}{U}, Gut Shot {R/P},
+    Oversoul of Dusk {G/W}{G/W}{G/W}{G/W}{G/W}."""
+    for written, canonical in (("{B/W}", "{W/B}"), ("{P/R}", "{R/P}"), ("{U/G}", "{G/U}"), ("{W/G}", "{G/W}")):
+        assert names(sample_db, f"m:{written}") == names(sample_db, f"m:{canonical}") != [], written
+    assert "Thopter Foundry" in names(sample_db, "m={B/W}U")
+    assert names(sample_db, "m:{P/R}") == ["Gut Shot"]
+    assert "Oversoul of Dusk" in names(sample_db, "m={W/G}{W/G}{W/G}{W/G}{W/G}")
+
+
 def test_formats_banned_restricted(sample_db: OracleDB) -> None:
     # Black Lotus: banned in Legacy, restricted in Vintage (restricted is legal in Vintage)
     assert "Black Lotus" in names(sample_db, "banned:legacy")

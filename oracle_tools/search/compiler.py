@@ -630,6 +630,18 @@ def _manavalue(term: Term, state: _State) -> str:
 # -- mana costs ---------------------------------------------------------------------------------------
 
 _SYMBOL_RE = re.compile(r"\{([^{}]+)\}|([0-9]+)|([A-Za-z])")
+#: CR 107.4: "the hybrid symbols {W/U}, {W/B}, {U/B}, {U/R}, {B/R}, {B/G}, {R/G}, {R/W}, {G/W}, and {G/U}; the
+#: monocolored hybrid symbols {2/W}, … {C/W}, …; the Phyrexian mana symbols {W/P}, …; the hybrid Phyrexian symbols
+#: {W/U/P}, …". A split symbol's halves in any order ({U/W}, {P/R}) are that one symbol, spelled as costs spell it.
+_SPLIT_SYMBOLS = {
+    tuple(sorted(symbol.split("/"))): symbol
+    for pair in ("W/U", "W/B", "U/B", "U/R", "B/R", "B/G", "R/G", "R/W", "G/W", "G/U")
+    for symbol in (pair, pair + "/P")
+} | {
+    tuple(sorted(symbol.split("/"))): symbol
+    for color in "WUBRG"
+    for symbol in (f"2/{color}", f"C/{color}", f"{color}/P")
+}
 
 
 def _cost_symbols(term: Term, state: _State) -> tuple[int, dict[str, int]]:
@@ -646,6 +658,7 @@ def _cost_symbols(term: Term, state: _State) -> tuple[int, dict[str, int]]:
         if symbol.isascii() and symbol.isdigit():
             generic += int(symbol)
         else:
+            symbol = _SPLIT_SYMBOLS.get(tuple(sorted(symbol.split("/"))), symbol) if "/" in symbol else symbol
             counts["{" + symbol + "}"] = counts.get("{" + symbol + "}", 0) + 1
     if at != len(text) or not text:
         raise _error(

@@ -118,7 +118,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         NUMERIC_OPS,
         "m:2WW",
         "mana cost symbols: m:2WW / mana:{G}{U} at least these, m= exactly, m>3WU more, m<= only some of them; "
-        "generic mana compares as an amount; split symbols in braces ({R/P}, {2/G})",
+        "generic mana compares as an amount; split symbols in braces ({R/P}, {2/G}; halves in either order)",
     ),
     Keyword(
         "manavalue", ("mv", "cmc", "manavalue"), "card", NUMERIC_OPS, "mv<=2", "mana value (CR 202.3); mv:even / mv:odd"
