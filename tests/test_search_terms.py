@@ -187,6 +187,27 @@ def test_not_judged_counts_only_printings_the_query_could_have_matched(sample_db
     assert sample_db.search_warnings(f"is:fullart e:{judged}") == []
 
 
+def test_two_terms_that_cannot_judge_the_same_printings_each_say_so(sample_db: OracleDB) -> None:
+    """Scryfall's example `is:datestamped is:prerelease` ("Prerelease promos with a date stamp") on data whose older
+    objects have no promo_types: each term was asked whether it decided a printing with the other one as compiled
+    (false where it could not judge), so neither did, and 0 cards came with no warning: "no card" said as if judged.
+    Each term is now counted with the other taken either way where that one cannot judge either."""
+    alone = sample_db.search_warnings("is:datestamped")
+    assert len(alone) == 1
+    missing = alone[0].split(": ", 1)[1].split(" of ", 1)[0]
+    assert int(missing.replace(",", "")) > 0
+    # no printing of the sample is a prerelease or date-stamped promo: every one it decides is one it cannot judge
+    assert sample_db.search("(is:datestamped or is:prerelease) lang:any include:extras").is_empty()
+    line = "{}: {} of {} printings could not be judged (their card files have no promo_types)"
+    assert sample_db.search("is:datestamped is:prerelease").is_empty()
+    assert sample_db.search_warnings("is:datestamped is:prerelease") == [
+        line.format("is:datestamped", missing, missing),
+        line.format("is:prerelease", missing, missing),
+    ]
+    # one term judged everywhere (t:) still narrows what the other could have matched, as before
+    assert sample_db.search_warnings("is:datestamped t:creature") != alone
+
+
 def test_a_format_some_card_files_predate_counts_the_cards_it_could_not_judge(sample_db: OracleDB) -> None:
     """Scryfall: "Use the f: or format: keywords to find cards that are legal in a given format". The sample's 2019
     objects predate Pioneer (their legalities have no pioneer key), its 2024 ones have it: f:pioneer answered the

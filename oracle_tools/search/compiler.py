@@ -22,6 +22,7 @@ too, so the CLI's JSON and the table agree.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable
@@ -272,6 +273,9 @@ class _State:
     sets: list[tuple[str, str, int, bool]] = field(default_factory=list)  # Compiled.sets
     #: terms (as written) compiled as a constant instead: how the query answers with a term true, then false
     fixed: dict[str, str] = field(default_factory=dict)
+    #: terms (as written) compiled as this constant where the row lacks their data, as themselves elsewhere: how the
+    #: query would answer had another not-judged term been judged either way
+    guessed: dict[str, str] = field(default_factory=dict)
     negations: int = 0  # how many negations the term being compiled is under
     extras: bool = False  # the answer shows extras (Options.extras): names are looked for among theirs too
     checked: set[str] = field(default_factory=set)  # Compiled.checked
@@ -1215,6 +1219,10 @@ def _expr(node: Node, state: _State) -> str:
             return "true"
         if state.fixed and f"{node.keyword}{node.op}{node.value}" in state.fixed:
             return state.fixed[f"{node.keyword}{node.op}{node.value}"]
+        if state.guessed and (written := f"{node.keyword}{node.op}{node.value}") in state.guessed:
+            sql = _leaf(node, state)
+            unknown = next(entry[1] for entry in state.unknowns if entry[0] == written)  # literal SQL, no parameter
+            return f"(CASE WHEN coalesce({unknown}, false) THEN {state.guessed[written]} ELSE {sql} END)"
         return _leaf(node, state)
     if isinstance(node, Not):
         state.negations += 1
@@ -1416,11 +1424,20 @@ def _judged(
     out = []
     for written, unknown, _data, _position in state.unknowns:
         params: list[Any] = []
-        decides = []
-        for constant in ("true", "false"):
-            variant = _State(query, nameable=state.nameable, fixed={written: constant})
-            decides.append(_expr(tree, variant))
-            params += variant.params
+        # the other terms that cannot judge some rows are taken either way there (each way, up to 3 of them): with
+        # `is:datestamped is:prerelease` neither could decide a printing the other could not judge, and 0 printings
+        # found was said as if every one had been judged
+        others = [entry[0] for entry in state.unknowns if entry[0] != written][:3]
+        differs = []
+        for guesses in itertools.product(("true", "false"), repeat=len(others)):
+            decides = []
+            for constant in ("true", "false"):
+                variant = _State(
+                    query, nameable=state.nameable, fixed={written: constant}, guessed=dict(zip(others, guesses))
+                )
+                decides.append(_expr(tree, variant))
+                params += variant.params
+            differs.append(f"(({decides[0]}) IS DISTINCT FROM ({decides[1]}))")
         per_card = unknown.split(".", 1)[0] == "c"
         if per_card and not printing_level:
             rows = f"cards c WHERE {'true' if options.extras else 'c.is_card'}"
@@ -1432,7 +1449,7 @@ def _judged(
             counted = "count(DISTINCT oracle_id)" if per_card else "count(*)"
         sql = (
             f"SELECT {counted} FILTER (WHERE unjudged AND decided), {counted} FILTER (WHERE decided) FROM ("
-            f"SELECT c.oracle_id, ({decides[0]}) IS DISTINCT FROM ({decides[1]}) AS decided, coalesce({unknown}, false) "
+            f"SELECT c.oracle_id, ({' OR '.join(differs)}) AS decided, coalesce({unknown}, false) "
             f"AS unjudged FROM {rows})"
         )
         out.append((sql, tuple(params)))
