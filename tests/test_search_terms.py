@@ -208,6 +208,32 @@ def test_two_terms_that_cannot_judge_the_same_printings_each_say_so(sample_db: O
     assert sample_db.search_warnings("is:datestamped t:creature") != alone
 
 
+def test_printing_terms_count_the_printings_whose_files_lack_their_field(sample_db: OracleDB) -> None:
+    """The foreign printings file names no artist, flavor text, watermark, border, promo or digital flag, and objects
+    of the API before security_stamp have none: `ft:mishra lang:ja` answered no card on the real data and said
+    nothing (36,210 of its 36,298 Japanese printings could not say), as did a:, wm:, border:, stamp:, is:promo and
+    is:digital. Each now counts them as not judged, as artists>, has:watermark and is:full did. Scryfall's
+    examples (scryfall.com/docs/syntax): a:"proce", ft:mishra, wm:orzhov, border:white, stamp:oval, is:promo,
+    is:digital."""
+    every = _read(every_language=True)
+    no_frame = sum(1 for o in every if "frame" not in o)  # no full Scryfall object: no flavor text or watermark kept
+    assert 0 < no_frame < len(every)
+    cases = {
+        'a:"proce"': ("a:proce", sum(1 for o in every if "artist" not in o), "artist"),
+        "ft:mishra": ("ft:mishra", no_frame, "flavor_text"),
+        "wm:orzhov": ("wm:orzhov", no_frame, "watermark"),
+        "border:white": ("border:white", sum(1 for o in every if "border_color" not in o), "border_color"),
+        "is:promo": ("is:promo", sum(1 for o in every if "promo" not in o), "promo"),
+        "is:digital": ("is:digital", sum(1 for o in every if "digital" not in o), "digital"),
+    }
+    for query, (term, missing, data) in cases.items():
+        assert missing > 0, query
+        line = f"{term}: {missing:,} of {len(every):,} printings could not be judged (their card files have no {data})"
+        assert sample_db.search_warnings(f"{query} lang:any") == [line], query
+    (stamp,) = sample_db.search_warnings("stamp:oval lang:any")
+    assert stamp.startswith("stamp:oval: ") and stamp.endswith("(their card files have no security_stamp)")
+
+
 def test_a_format_some_card_files_predate_counts_the_cards_it_could_not_judge(sample_db: OracleDB) -> None:
     """Scryfall: "Use the f: or format: keywords to find cards that are legal in a given format". The sample's 2019
     objects predate Pioneer (their legalities have no pioneer key), its 2024 ones have it: f:pioneer answered the

@@ -905,6 +905,23 @@ def _simple_printing(column: str, lower: bool = True) -> Callable[[Term, _State]
     return build
 
 
+def _border(term: Term, state: _State) -> str:
+    state.unknown(term, "p.border_color IS NULL", "border_color")  # the foreign printings file has none
+    return f"p.border_color = {state.bind(_closed(term, state))}"
+
+
+def _stamp(term: Term, state: _State) -> str:
+    # Scryfall leaves security_stamp out where there is none; objects of the API before it (no promo_types: the 2019
+    # dump's, the foreign printings file's) cannot say, as for is:universesbeyond
+    state.unknown(term, "p.promo_types IS NULL", "security_stamp")
+    return f"p.security_stamp = {state.bind(_closed(term, state))}"
+
+
+def _watermark(term: Term, state: _State) -> str:
+    state.unknown(term, "p.frame IS NULL", "watermark")  # as has:watermark: no full Scryfall object, no watermark
+    return f"p.watermark = {state.bind(term.value.lower())}"
+
+
 #: Each currency's price column (the printing's lowest price in it): what usd/eur/tix compare and order by.
 _PRICE_COLUMNS = {"usd": "p.usd", "eur": "p.eur", "tix": "p.tix"}
 
@@ -930,6 +947,7 @@ def _cheapest(term: Term, state: _State) -> str:
 
 
 def _artist(term: Term, state: _State) -> str:
+    state.unknown(term, "p.artist IS NULL", "artist")  # the foreign printings file names no artist
     return f"contains(lower(coalesce(p.artist, '')), {state.bind(term.value.lower())})"
 
 
@@ -939,6 +957,9 @@ _FLAVOR_TEXT = "concat_ws(chr(10), p.flavor_text, array_to_string(coalesce(p.fac
 
 
 def _flavor(term: Term, state: _State) -> str:
+    # Scryfall leaves flavor_text out of an object without one: only a printing that is no full Scryfall object (the
+    # foreign printings file's) cannot say
+    state.unknown(term, "p.frame IS NULL", "flavor_text")
     if term.kind == "regex":
         return f"regexp_matches({_FLAVOR_TEXT}, {state.bind(_regex(term, state))})"
     return f"contains(lower({_FLAVOR_TEXT}), {state.bind(term.value.lower())})"
@@ -1156,11 +1177,11 @@ def _leaf(term: Term, state: _State) -> str:
         "artists": _artists,
         "cheapest": _cheapest,
         "game": _game,
-        "border": lambda t, s: f"p.border_color = {s.bind(_closed(t, s))}",
-        "stamp": lambda t, s: f"p.security_stamp = {s.bind(_closed(t, s))}",
+        "border": _border,
+        "stamp": _stamp,
         "price": _price,
         "oracleid": lambda t, s: f"c.oracle_id = {s.bind(t.value.lower())}",
-        "watermark": _simple_printing("watermark"),
+        "watermark": _watermark,
         "frame": _frame,
         "block": _block,
         "illustrations": _illustrations,

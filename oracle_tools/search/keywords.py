@@ -655,9 +655,21 @@ IS_TABLE: tuple[IsValue, ...] = (
         reference="the card's first printing(s): released on the day the card first was (its earliest printing's date)",
     ),
     IsValue(
-        ("digital",), "printing", "coalesce(p.digital, false)", reference="a digital-only printing (Scryfall's digital)"
+        ("digital",),
+        "printing",
+        "coalesce(p.digital, false)",
+        reference="a digital-only printing (Scryfall's digital)",
+        unknown="p.digital IS NULL",  # the foreign printings file does not say
+        data="digital",
     ),
-    IsValue(("promo",), "printing", "coalesce(p.promo, false)", reference="a promotional printing (Scryfall's promo)"),
+    IsValue(
+        ("promo",),
+        "printing",
+        "coalesce(p.promo, false)",
+        reference="a promotional printing (Scryfall's promo)",
+        unknown="p.promo IS NULL",
+        data="promo",
+    ),
     IsValue(
         ("flavorname", "flavor_name"),
         "printing",
