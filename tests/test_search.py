@@ -422,6 +422,19 @@ def test_a_split_symbol_written_in_either_order_is_that_symbol(sample_db: Oracle
     assert "Oversoul of Dusk" in names(sample_db, "m={W/G}{W/G}{W/G}{W/G}{W/G}")
 
 
+def test_a_hybrid_phyrexian_symbol_is_hybrid_and_phyrexian(tmp_path: Path) -> None:
+    """CR 107.4: the mana symbols include "the hybrid Phyrexian symbols {W/U/P}, … {G/U/P}"; CR 107.4f: "A hybrid
+    Phyrexian mana symbol represents a cost that can be paid with one mana of either of its component colors or by
+    paying 2 life." is:hybrid missed Tamiyo, Compleated Sage ({2}{G}{G/U/P}{U}, its real Oracle card in
+    tests/fixtures/hybrid_phyrexian.json beside the 2019 objects of Selesnya Guildmage {G/W}{G/W} and Gut Shot {R/P})."""
+    with OracleDB.ingest_files(
+        tmp_path / "hp.duckdb", [Path(__file__).parent / "fixtures" / "hybrid_phyrexian.json"]
+    ) as db:
+        assert names(db, "is:hybrid") == ["Selesnya Guildmage", "Tamiyo, Compleated Sage"]
+        assert names(db, "is:phyrexian") == ["Gut Shot", "Tamiyo, Compleated Sage"]
+        assert names(db, "m:{U/G/P}") == names(db, "m:{G/U/P}") == ["Tamiyo, Compleated Sage"]
+
+
 def test_formats_banned_restricted(sample_db: OracleDB) -> None:
     # Black Lotus: banned in Legacy, restricted in Vintage (restricted is legal in Vintage)
     assert "Black Lotus" in names(sample_db, "banned:legacy")

@@ -595,8 +595,8 @@ IS_TABLE: tuple[IsValue, ...] = (
     IsValue(
         ("hybrid",),
         "card",
-        "regexp_matches(coalesce(c.mana_cost, ''), '\\{[WUBRGC2]/[WUBRG]\\}')",
-        reference="a hybrid mana symbol in its cost (CR 107.4e)",
+        "regexp_matches(coalesce(c.mana_cost, ''), '\\{[WUBRGC2]/[WUBRG](/P)?\\}')",
+        reference="a hybrid mana symbol in its cost (CR 107.4e), a hybrid Phyrexian one ({G/U/P}, CR 107.4f) too",
     ),
     IsValue(
         ("phyrexian",),
