@@ -435,6 +435,19 @@ def test_a_hybrid_phyrexian_symbol_is_hybrid_and_phyrexian(tmp_path: Path) -> No
         assert names(db, "m:{U/G/P}") == names(db, "m:{G/U/P}") == ["Tamiyo, Compleated Sage"]
 
 
+def test_is_modal_is_a_choice_of_bulleted_modes(sample_db: OracleDB) -> None:
+    """CR 700.2: "A spell or ability is modal if it has two or more options in a bulleted list preceded by
+    instructions for a player to choose a number of those options, such as 'Choose one —.'" CR 702.172a: "Spree is a
+    static ability found on some modal spells". is:modal read only "choose one —" and the like, and missed the
+    sample's Mystic Confluence ("Choose three. You may choose the same mode more than once."), Demonic Pact ("choose
+    one that hasn't been chosen —"), Depth Defiler and the spree cards Rustler Rampage and Three Steps Ahead."""
+    modal = names(sample_db, "is:modal")
+    for name in ("Mystic Confluence", "Demonic Pact", "Rustler Rampage", "Three Steps Ahead", "Depth Defiler"):
+        assert name in modal, name
+    assert "Abzan Charm" in modal or "Cryptic Command" in modal  # "Choose one —" / "Choose two —" still
+    assert "Lightning Bolt" not in modal and "Lightning Bolt" in names(sample_db, "not:modal")
+
+
 def test_formats_banned_restricted(sample_db: OracleDB) -> None:
     # Black Lotus: banned in Legacy, restricted in Vintage (restricted is legal in Vintage)
     assert "Black Lotus" in names(sample_db, "banned:legacy")

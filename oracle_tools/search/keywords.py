@@ -623,9 +623,16 @@ IS_TABLE: tuple[IsValue, ...] = (
     IsValue(
         ("modal",),
         "card",
-        "regexp_matches(coalesce(c.oracle_text, ''), '(?i)choose (one|two|three|four|any number|one or more)"
-        " (or (more|both))? ?—')",
-        reference='"choose one —" and the like (CR 700.2)',
+        # CR 700.2: "two or more options in a bulleted list preceded by instructions for a player to choose a number
+        # of those options": "Choose one —", "Choose three. You may choose the same mode more than once.", "An
+        # opponent chooses one —", "choose up to one —" before a bullet; CR 702.172a: spree's modes (+ lines); CR
+        # 700.2i: pawprint modes ("{P} worth of modes")
+        "(regexp_matches(coalesce(c.oracle_text, ''), '(?i)choose (one|two|three|four|any number|one or more)"
+        " (or (more|both))? ?—') OR regexp_matches(coalesce(c.oracle_text, ''), "
+        "'(?i)\\bchooses? (up to )?(one|two|three|four|five|x|any number|both)\\b[^\\n]*\\n•') "
+        "OR regexp_matches(coalesce(c.oracle_text, ''), '(?m)^Spree\\b|(?i)\\bworth of modes\\b'))",
+        reference='"choose one —" and the like before bulleted modes (CR 700.2), spree (CR 702.172a) and pawprint '
+        "modes (CR 700.2i)",
     ),
     IsValue(
         ("interchangeable",),
