@@ -234,6 +234,24 @@ def test_printing_terms_count_the_printings_whose_files_lack_their_field(sample_
     assert stamp.startswith("stamp:oval: ") and stamp.endswith("(their card files have no security_stamp)")
 
 
+def test_produces_counts_the_cards_whose_files_predate_produced_mana(tmp_path: Path) -> None:
+    """Scryfall's example produces=wu ("Cards that produce blue and white mana") found 3 cards on the real data and
+    said nothing: Scryfall leaves produced_mana out of a card that adds none, and the 2019 dump's objects (22,601 of
+    the 23,450 cards) predate the field, so Azorius Chancery, Glacial Fortress and Tundra were read as adding no
+    mana. A card with no printing from an object of the API since then (one with promo_types) is counted as not
+    judged. Fixture (tests/fixtures/produced_mana.json, objects of the embedded sample): Irrigated Farmland of the
+    2019 dump ("{T}: Add {W} or {U}.", no produced_mana), Twisted Landscape (["C"]) and Warren Soultrader (WUBRG) of
+    the 2024 file."""
+    fixture = Path(__file__).parent / "fixtures" / "produced_mana.json"
+    with OracleDB.ingest_files(tmp_path / "produced.duckdb", [fixture]) as db:
+        line = "{}: 1 of 3 cards could not be judged (their card files have no produced_mana)"
+        assert db.search("produces:c").get_column("name").to_list() == ["Twisted Landscape"]
+        assert db.search_warnings("produces:c") == [line.format("produces:c")]
+        assert db.search("produces=wu").is_empty()  # Irrigated Farmland's file cannot say: said, not "no card"
+        assert db.search_warnings("produces=wu") == [line.format("produces=wu")]
+        assert db.search("produces:wubrg").get_column("name").to_list() == ["Warren Soultrader"]
+
+
 def test_a_format_some_card_files_predate_counts_the_cards_it_could_not_judge(sample_db: OracleDB) -> None:
     """Scryfall: "Use the f: or format: keywords to find cards that are legal in a given format". The sample's 2019
     objects predate Pioneer (their legalities have no pioneer key), its 2024 ones have it: f:pioneer answered the

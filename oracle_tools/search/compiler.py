@@ -572,6 +572,15 @@ def _colors(term: Term, state: _State, column: str, *, identity: bool = False, f
 def _produces(term: Term, state: _State) -> str:
     """produces: — the mana a card can add (its produced_mana), where c is colourless mana, the letter C (CR 106.1b),
     not "produces no mana": produces:c, produces=colorless, produces:cg."""
+    # Scryfall leaves produced_mana out of a card that adds none, and files before the field (the 2019 dump, the
+    # foreign printings file) have it on no card: a card none of whose printings comes from an object of the API
+    # since then (promo_types, as for is:universesbeyond) cannot say, and is counted as not judged
+    state.unknown(
+        term,
+        "c.produced_mana IS NULL AND NOT EXISTS (SELECT 1 FROM printings x WHERE x.oracle_id = c.oracle_id "
+        "AND x.promo_types IS NOT NULL)",
+        "produced_mana",
+    )
     v = term.value.lower().strip()
     if v in _COLORLESS or (v and "c" in v and all(ch in _LETTERS or ch == "c" for ch in v)):
         letters = sorted({_LETTERS.get(ch, "C") for ch in ("c" if v in _COLORLESS else v)})

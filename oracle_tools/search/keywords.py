@@ -109,7 +109,8 @@ KEYWORDS: tuple[Keyword, ...] = (
         "card",
         NUMERIC_OPS,
         "produces=wu",
-        "colours of mana the card can produce (same operators as c:); c is colourless mana ({C}), produces:c",
+        "colours of mana the card can produce (same operators as c:); c is colourless mana ({C}), produces:c; a "
+        "card whose files predate Scryfall's produced_mana (the 2019 dump's) is counted as not judged",
     ),
     Keyword(
         "mana",
