@@ -22,7 +22,7 @@ import pytest
 
 from oracle_tools import OracleDB
 
-from oracle_server import Server, free_port, serving
+from oracle_server import Server, loopback_socket, serving
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "oracle_tools" / "data" / "sample" / "decks"
@@ -479,8 +479,8 @@ def test_a_server_error_is_scryfall_shaped_with_cors_and_the_server_keeps_answer
         raise RuntimeError("a failure no handler expected")
 
     app = create_app(sample_db_path, extra_routes=[Route("/test-only/fails", fails)])
-    port = free_port()
-    with serving(app, port), httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+    listener, port = loopback_socket()
+    with serving(app, listener), httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
         origin = {"origin": "https://deckbuilder.example"}
         failed = client.get("/test-only/fails", headers=origin)
         assert failed.status_code == 500 and failed.headers["access-control-allow-origin"] == "*"
@@ -646,6 +646,34 @@ def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Pat
     assert "Traceback" not in err, err
 
 
+def test_the_test_servers_ports_are_never_free_for_another_process_to_take(sample_db_path: Path) -> None:
+    """The suite's servers (tests/oracle_server.py) hold their port from the moment it is chosen: the in-process
+    server's socket is bound before it is handed on, and the child ``serve`` binds port 0 and names the port it got.
+    (A port found free, closed and handed on could be taken by another xdist worker before the server bound it.)"""
+    import errno
+
+    from oracle_tools.interfaces.serve.app import create_app
+
+    listener, port = loopback_socket()
+    try:
+        with socket.socket() as other, pytest.raises(OSError, match="in use") as taken:
+            other.bind(("127.0.0.1", port))
+        assert taken.value.errno == errno.EADDRINUSE
+        with serving(create_app(sample_db_path, warm=False), listener):
+            assert httpx.get(f"http://127.0.0.1:{port}/health", timeout=60).status_code == 200
+    finally:
+        listener.close()
+    srv = Server(sample_db_path, "--no-warm")
+    try:
+        assert srv.client.get("/health").status_code == 200
+        with socket.socket() as other, pytest.raises(OSError, match="in use") as taken:
+            other.bind(("127.0.0.1", srv.port))
+        assert taken.value.errno == errno.EADDRINUSE
+    finally:
+        err = srv.stop()
+    assert f"serving http://127.0.0.1:{srv.port}/ from " in err
+
+
 def test_missing_database_is_one_line(tmp_path: Path) -> None:
     out = subprocess.run(
         [
@@ -656,7 +684,7 @@ def test_missing_database_is_one_line(tmp_path: Path) -> None:
             "--db",
             str(tmp_path / "none.duckdb"),
             "--port",
-            str(free_port()),
+            "0",
         ],
         check=False,
         capture_output=True,
@@ -828,9 +856,9 @@ def test_a_damaged_database_is_one_503_on_every_route(
     served = tmp_path / "cut.duckdb"
     shutil.copy(sample_db_path, served)
     app = create_app(served, warm=False)
-    port = free_port()
+    listener, port = loopback_socket()
     caplog.set_level(logging.WARNING)
-    with serving(app, port), httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+    with serving(app, listener), httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
 
         def ask(method: str, path: str, body: bytes | None) -> httpx.Response:
             kind = "application/x-www-form-urlencoded" if path in ("/", "/deck") else "application/json"
@@ -870,8 +898,8 @@ def test_at_rest_nothing_wakes_the_server_and_a_stop_still_does(sample_db_path: 
         return PlainTextResponse("noted")
 
     app = create_app(sample_db_path, warm=False, extra_routes=[Route("/test-only/loop", note_loop)])
-    port = free_port()
-    with serving(app, port, **uvicorn_options(), loop="asyncio") as server:  # stopped by should_exit when it ends
+    listener, port = loopback_socket()
+    with serving(app, listener, **uvicorn_options(), loop="asyncio") as server:  # stopped by should_exit when it ends
         deadline = time.monotonic() + 30
         dates = []
         for _ in range(2):

@@ -453,7 +453,7 @@ def test_an_answer_its_client_leaves_unread_is_cut_off(http: str, loop: str, mon
     from starlette.types import Receive, Scope, Send
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    from oracle_server import free_port, serving
+    from oracle_server import loopback_socket, serving
 
     monkeypatch.setattr(connection_limits, "WRITE_TIMEOUT", 1.0)
     protocol = (
@@ -465,8 +465,8 @@ def test_an_answer_its_client_leaves_unread_is_cut_off(http: str, loop: str, mon
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         await Response(b"x" * 8_000_000)(scope, receive, send)
 
-    port = free_port()
-    with serving(app, port, http=protocol, loop=loop, lifespan="off"):
+    listener, port = loopback_socket()
+    with serving(app, listener, http=protocol, loop=loop, lifespan="off"):
         with socket.create_connection(("127.0.0.1", port)) as stalled:
             stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             stalled.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -512,7 +512,7 @@ def test_the_next_pipelined_answer_after_its_client_left_ends_quietly(caplog: py
 
     from starlette.types import Receive, Scope, Send
 
-    from oracle_server import free_port, serving
+    from oracle_server import loopback_socket, serving
 
     begun: list[str] = []
 
@@ -525,13 +525,13 @@ def test_the_next_pipelined_answer_after_its_client_left_ends_quietly(caplog: py
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
-    port = free_port()
+    listener, port = loopback_socket()
     options = {
         "http": connection_limits.GuardedHttpToolsProtocol,
         "lifespan": "off",
         "log_config": None,
     }  # log: to caplog
-    with caplog.at_level(logging.INFO), serving(app, port, **options):
+    with caplog.at_level(logging.INFO), serving(app, listener, **options):
         with socket.socket() as client:
             client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             client.connect(("127.0.0.1", port))
@@ -1001,7 +1001,7 @@ def test_a_refused_request_line_logs_nothing() -> None:
     from starlette.responses import Response
     from starlette.types import Receive, Scope, Send
 
-    from oracle_server import free_port, serving
+    from oracle_server import loopback_socket, serving
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         await Response(b"ok")(scope, receive, send)
@@ -1009,9 +1009,9 @@ def test_a_refused_request_line_logs_nothing() -> None:
     lines: list[str] = []
     handler = logging.Handler()
     handler.emit = lambda record: lines.append(record.getMessage())  # type: ignore[method-assign]
-    port = free_port()
+    listener, port = loopback_socket()
     try:
-        with serving(app, port, http=connection_limits.GuardedHttpToolsProtocol, lifespan="off"):
+        with serving(app, listener, http=connection_limits.GuardedHttpToolsProtocol, lifespan="off"):
             logging.getLogger("uvicorn.error").addHandler(handler)  # (after uvicorn configured its logging)
             for _ in range(3):
                 with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
@@ -1058,7 +1058,7 @@ def test_refused_bodies_are_answered_within_their_addresses_budget(
     from oracle_tools.interfaces.serve.app import create_app
     from oracle_tools.interfaces.serve.params import MAX_BODY
 
-    from oracle_server import free_port, serving
+    from oracle_server import loopback_socket, serving
 
     big = b"4 Lightning Bolt\n" * 61_000  # just under MAX_BODY, refused at line 2,001
 
@@ -1073,9 +1073,9 @@ def test_refused_bodies_are_answered_within_their_addresses_budget(
     monkeypatch.setattr(connection_limits, "DRAIN_BURST", len(big))
     monkeypatch.setattr(connection_limits, "DRAIN_RATE", 8e6)
     monkeypatch.setattr(connection_limits, "DRAIN_WAIT", 60.0)
-    port = free_port()
+    listener, port = loopback_socket()
     with (
-        serving(create_app(sample_db_path, warm=False), port, **connection_limits.uvicorn_options()),
+        serving(create_app(sample_db_path, warm=False), listener, **connection_limits.uvicorn_options()),
         socket.create_connection(("127.0.0.1", port), timeout=30) as sock,
     ):
         for _ in range(3):  # at once, then each after its wait for the budget: the connection goes on
@@ -1085,8 +1085,8 @@ def test_refused_bodies_are_answered_within_their_addresses_budget(
 
     monkeypatch.setattr(connection_limits, "DRAIN_RATE", 1.0)  # a byte a second: next to nothing more
     monkeypatch.setattr(connection_limits, "DRAIN_WAIT", 0.0)  # so that past the budget is far past it
-    port = free_port()
-    with serving(create_app(sample_db_path, warm=False), port, **connection_limits.uvicorn_options()):
+    listener, port = loopback_socket()
+    with serving(create_app(sample_db_path, warm=False), listener, **connection_limits.uvicorn_options()):
         with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
             assert b"connection: close" not in refused(sock)
 

@@ -17,10 +17,7 @@ import json
 import os
 import re
 import shutil
-import socket
 import struct
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -54,12 +51,6 @@ needs_browser = pytest.mark.skipif(
     CHROMIUM is None or CHROMEDRIVER is None,
     reason="Chromium and chromedriver are not installed (apt-get install chromium chromium-driver; .ci/run does it)",
 )
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 FOREIGN_2022 = "scryfall-foreign-printings-from-mtgjson-2022.json.gz"
@@ -121,47 +112,16 @@ def reference_db(realdata: Path, sample_db_path: Path, tmp_path_factory: pytest.
 
 
 @pytest.fixture(scope="module")
-def server(reference_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real ``oracle-tools serve`` process on a free loopback port; yields its base URL."""
-    port = _free_port()
-    log = tmp_path_factory.mktemp("serve") / "serve.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "oracle_tools.interfaces.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                str(reference_db),
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
+def server(reference_db: Path) -> Iterator[str]:
+    """The real ``oracle-tools serve`` process on a loopback port it chose (tests/oracle_server.py: waited for by
+    its answers, not by a fixed time); yields its base URL."""
+    from oracle_server import Server
+
+    srv = Server(reference_db)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"oracle-tools serve exited with {proc.returncode}: {log.read_text()[-2000:]}")
-            try:
-                if httpx.get(base + "/", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"oracle-tools serve did not answer within 30 s: {log.read_text()[-2000:]}")
-            time.sleep(0.1)
-        yield base
+        yield srv.base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        srv.stop()
 
 
 @pytest.fixture(scope="module")
