@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from oracle_tools.errors import QueryTimeoutError
-from oracle_tools.store.boundedsql import ALLOWANCE, BoundedQuery, size_bytes
+from oracle_tools.store.boundedsql import ALLOWANCE, GRACE, BoundedQuery, size_bytes
 
 from processes import child_pids, wait_until_busy
 
@@ -118,6 +118,30 @@ def test_timeout_kills_the_child_even_when_the_query_ignores_its_interrupt(sampl
     with pytest.raises(QueryTimeoutError, match=r"^the query ran longer than 0\.5 s and was stopped; narrow it"):
         bounded.rows(CROSS_JOIN, [], limit=50)
     assert bounded.pid is not None and _gone(bounded.pid)
+
+
+def test_a_slow_start_of_the_child_is_not_the_querys_time(
+    sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--timeout bounds the query, not the start of the process that runs it: on a loaded machine the child's
+    Python, its imports and its connection took over the 1 s --timeout plus the grace, and the parent's kill,
+    timed from the child's spawn, answered "the query ran longer than 1 s" for a query of milliseconds. The child
+    here starts slowly (a sitecustomize that holds its start past the parent's old deadline) and its query
+    answers; a query that does run too long is still stopped at its --timeout."""
+    hold = 3 * (0.5 + GRACE)  # past the deadline a kill timed from the spawn had
+    (tmp_path / "sitecustomize.py").write_text(f"import time\ntime.sleep({hold})\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    bounded = BoundedQuery(sample_db_path, memory_limit="500MB", timeout=0.5)
+    assert bounded.rows("SELECT count(*) AS n FROM cards WHERE is_card", [], limit=50)[1][0][0] > 0
+
+    class DeafChild(BoundedQuery):
+        def child_timeout(self) -> float | None:
+            return None
+
+    deaf = DeafChild(sample_db_path, memory_limit="500MB", timeout=0.5)
+    with pytest.raises(QueryTimeoutError, match=r"^the query ran longer than 0\.5 s and was stopped; narrow it"):
+        deaf.rows(CROSS_JOIN, [], limit=50)
+    assert deaf.pid is not None and _gone(deaf.pid)
 
 
 def test_timeout_is_one_line_and_no_child_is_left(sample_db_path: Path) -> None:

@@ -28,6 +28,10 @@ ALLOWANCE = 512 * 1024 * 1024
 #: Seconds past --timeout before the child is killed (DuckDB's own interrupt usually ends the query first, and
 #: its "ran longer" line is the same).
 GRACE = 1.0
+#: Seconds the child may take to start, import and connect before the parent kills it (a bound on a start that
+#: hangs, not a measure): --timeout is the query's time, counted from the child's "started" message, since on a
+#: loaded machine the start alone took over a 1 s --timeout plus the grace.
+STARTUP = 60.0
 #: Rows per message of ``--csv``/``--json`` output.
 BATCH_ROWS = 10_000
 
@@ -93,7 +97,6 @@ class BoundedQuery:
     def _start(self, request: dict[str, Any]) -> Iterator[Any]:
         import subprocess
         import tempfile
-        import threading
 
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close() or _said()
         self._spill = tempfile.mkdtemp(prefix="oracle-tools-spill-")
@@ -108,10 +111,7 @@ class BoundedQuery:
             env=env,
         )
         self.pid = self._proc.pid
-        if self.timeout:
-            self._timer = threading.Timer(self.timeout + GRACE, self._deadline)
-            self._timer.daemon = True
-            self._timer.start()
+        self._arm(STARTUP)  # until the child says it started its query (_next re-arms it for the query)
         assert self._proc.stdin is not None and self._proc.stdout is not None
         try:
             pickle.dump(request, self._proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
@@ -119,6 +119,17 @@ class BoundedQuery:
         except OSError:
             pass  # the child ended already: its end is read below
         return self._messages(self._proc.stdout)
+
+    def _arm(self, extra: float) -> None:
+        """(Re)start the kill at --timeout plus the grace plus ``extra`` seconds from now (none without a timeout)."""
+        import threading
+
+        if self._timer is not None:
+            self._timer.cancel()
+        if self.timeout:
+            self._timer = threading.Timer(self.timeout + GRACE + extra, self._deadline)
+            self._timer.daemon = True
+            self._timer.start()
 
     def _messages(self, stdout: Any) -> Iterator[Any]:
         while True:
@@ -130,6 +141,9 @@ class BoundedQuery:
 
     def _next(self, messages: Iterator[Any]) -> Any:
         message = next(messages)
+        if message[0] == "started":  # connected, the query's time begins: the child keeps it, the kill is behind it
+            self._arm(0.0)
+            message = next(messages)
         kind = message[0]
         if kind in ("rows", "columns", "batch", "end"):
             return message
@@ -277,6 +291,7 @@ def _answer(request: dict[str, Any], send: Any) -> None:
         request["path"], memory_limit=request["memory_limit"], spill_folder=request["spill"]
     )
     _bound_address_space(request["memory_limit"])
+    send(("started",))  # the parent's kill is timed from here, as the query's own timeout is
     stop = sqlfiles.QueryStop(request["timeout"], what="the query")
     params = request["params"] or None
     if request["mode"] == "rows":
