@@ -1156,7 +1156,7 @@ def test_sql_timeout_stops_a_runaway_query(sample_db_path: Path) -> None:
 
     started = time.monotonic()
     done = _sql(sample_db_path, CROSS_JOIN, "--timeout", "1")
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < 60  # the cross join is hours of work; 60: a loaded machine's margin
     assert done.returncode == 2 and done.stderr == (
         "error: the query ran longer than 1 s and was stopped; narrow it (a WHERE, a LIMIT) or give it more time "
         "(--timeout SECONDS)\n"

@@ -251,11 +251,12 @@ def test_a_surrogate_in_a_parameter_never_gives_a_500(server: Server, path: str)
 def test_slow_headers_are_cut_off(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     """Slowloris: a client trickling its headers is answered 408 and closed after HEADER_TIMEOUT seconds;
     the server answers others meanwhile."""
+    margin = 30  # a loaded machine's: the server's timer and this loop may each be seconds late
+    started = time.monotonic()  # before the connection: the server's clock cannot start earlier than this
     with socket.create_connection(("127.0.0.1", server.port), timeout=connection_limits.HEADER_TIMEOUT + 10) as sock:
         sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        started = time.monotonic()
         answer = b""
-        while time.monotonic() - started < connection_limits.HEADER_TIMEOUT + 5:
+        while time.monotonic() - started < connection_limits.HEADER_TIMEOUT + margin:
             try:
                 sock.sendall(b"X-Slow: 1\r\n")  # one header every half second, never the end
             except OSError:
@@ -271,7 +272,7 @@ def test_slow_headers_are_cut_off(server: Server, monkeypatch: pytest.MonkeyPatc
                 break
         elapsed = time.monotonic() - started
     assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n"), answer
-    assert connection_limits.HEADER_TIMEOUT - 1 <= elapsed <= connection_limits.HEADER_TIMEOUT + 3
+    assert connection_limits.HEADER_TIMEOUT - 0.1 <= elapsed <= connection_limits.HEADER_TIMEOUT + margin
 
 
 def test_too_many_or_too_large_headers_are_a_431(server: Server) -> None:
@@ -337,8 +338,11 @@ def test_connections_are_capped(server: Server) -> None:
     finally:
         for s in socks:
             s.close()
-    time.sleep(0.5)
-    assert server.client.get("/health").status_code == 200
+    deadline = time.monotonic() + 60  # the server counts the closed connections out as it reads their ends
+    while (health := server.client.get("/health")).status_code == 503:
+        assert time.monotonic() < deadline, "the closed connections still count against the cap"
+        time.sleep(0.05)
+    assert health.status_code == 200
 
 
 def test_health_names_only_the_file_and_the_page_sends_security_headers(server: Server, sample_db_path: Path) -> None:
