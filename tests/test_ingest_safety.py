@@ -147,7 +147,28 @@ def test_a_stale_wal_is_one_clear_line_and_the_next_ingest_leaves_a_consistent_p
     assert _cli("resolve", "Foudre", "--db", str(db)).stdout == "Lightning Bolt  [via printed]\n"
 
 
+def _stopped_holding_the_lock(proc: subprocess.Popen[str], db: Path, timeout: float = 60) -> None:
+    """Until ``proc`` (an ingest) holds ``db``'s lock, then stopped there (SIGSTOP; SIGCONT lets it go on): an
+    ingest of a few hundred cards can end before another process has even started, on a loaded machine."""
+    import signal
+
+    lock, deadline = lock_path(db), time.monotonic() + timeout
+    while True:
+        assert proc.poll() is None, "the ingest ended before it was seen holding the lock"
+        assert time.monotonic() < deadline, f"the ingest did not take the lock in {timeout} s"
+        proc.send_signal(signal.SIGSTOP)
+        while Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("T", "t", "Z"):
+            time.sleep(0.001)  # a poll of /proc until the stop has taken effect
+        with contextlib.suppress(OSError):
+            if lock.read_text().strip() == str(proc.pid):
+                return
+        proc.send_signal(signal.SIGCONT)
+        time.sleep(0.01)
+
+
 def test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost(db: Path, small_files: list[Path]) -> None:
+    import signal
+
     before = _runs(db)
     first = subprocess.Popen(
         [*CLI, *_ingest_small(small_files), "--db", str(db)],
@@ -155,29 +176,46 @@ def test_a_second_ingest_fails_at_once_or_waits_and_no_run_is_lost(db: Path, sma
         stderr=subprocess.PIPE,
         text=True,
     )
+    waiting = None
     try:
-        lock = lock_path(db)
-        deadline = time.monotonic() + 30
-        while not (lock.exists() and lock.read_text().strip()):  # the first ingest holds the lock
-            assert time.monotonic() < deadline and first.poll() is None
-            time.sleep(0.01)
+        _stopped_holding_the_lock(first, db)  # held mid-ingest while the others try: they cannot be too late
         at_once = _cli(*_ingest_small(small_files), "--db", str(db))
-        waited = subprocess.run(
+        waiting = subprocess.Popen(
             [*CLI, *_ingest_small(small_files), "--wait", "--db", str(db)],
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=120,
         )
+        assert waiting.stderr is not None
+        stderr, lines = waiting.stderr, []
+
+        def read_until_it_waits() -> None:  # its lines until it says it waits (or ends, had it gone ahead)
+            while line := stderr.readline():
+                lines.append(line)
+                if "waiting for" in line:
+                    return
+
+        reader = threading.Thread(target=read_until_it_waits, daemon=True)
+        reader.start()
+        reader.join(120)
+        said = "".join(lines)
+        first.send_signal(signal.SIGCONT)
+        out, err = waiting.communicate(timeout=120)
+        waited = subprocess.CompletedProcess(waiting.args, waiting.returncode, out, said + err)
     finally:
-        _out, err = first.communicate(timeout=120)
-    assert first.returncode == 0, err
+        first.send_signal(signal.SIGCONT)
+        _out, first_err = first.communicate(timeout=120)
+        if waiting is not None and waiting.poll() is None:
+            waiting.kill()
+            waiting.communicate()
+    assert first.returncode == 0, first_err
     assert at_once.returncode == 2
     assert at_once.stderr == (
         f"error: another ingest (pid {first.pid}) is writing {db.name}; wait for it to finish, or rerun with "
         "--wait to wait for it\n"
     )
     assert waited.returncode == 0, waited.stderr
-    assert f"waiting for the ingest of pid {first.pid} to finish" in waited.stderr
+    assert f"waiting for the ingest of pid {first.pid} to finish" in said, waited.stderr
     runs = _runs(db)
     assert runs == [*before, before[-1] + 1, before[-1] + 2]  # both ingests' runs are kept
 
