@@ -607,22 +607,32 @@ def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Pat
         assert srv.client.get("/", params={"q": "Lightning Bolt"}).status_code == 200  # the page's cursor too
         stop = threading.Event()
         bad: list[str] = []
+        answered = [0] * 4  # each thread's answers so far
 
-        def hammer() -> None:
+        def hammer(index: int) -> None:
             with httpx.Client(base_url=srv.base, timeout=60) as c:
                 while not stop.is_set():
                     r = c.get("/cards/autocomplete", params={"q": "an"})
                     if r.status_code != 200 or r.json()["object"] != "catalog":
                         bad.append(r.text[:200])
+                    answered[index] += 1
 
-        threads = [threading.Thread(target=hammer) for _ in range(4)]
+        def each_answered(more_than: list[int]) -> None:
+            """Until every thread has had answers past ``more_than`` (theirs), however slow the machine."""
+            deadline = time.monotonic() + 120
+            while any(now <= then for now, then in zip(answered, more_than, strict=True)):
+                assert time.monotonic() < deadline and not bad, bad
+                time.sleep(0.01)
+
+        threads = [threading.Thread(target=hammer, args=(i,)) for i in range(4)]
         for t in threads:
             t.start()
-        time.sleep(0.3)
+        each_answered([0] * 4)  # all four are asking
         staged = tmp_path / "staged.duckdb"
         shutil.copy(smaller, staged)
+        swapped = list(answered)
         os.replace(staged, served)  # what ingest does: an atomic rename over the served file
-        time.sleep(0.5)
+        each_answered([n + 2 for n in swapped])  # and each has asked again across the swap and after it
         stop.set()
         for t in threads:
             t.join()
@@ -637,7 +647,7 @@ def test_reingest_swap_is_picked_up_without_failing_requests(sample_db_path: Pat
         assert srv.client.get("/cards/named", params={"exact": one_new}).json()["name"] == one_new
         srv.proc.send_signal(signal.SIGHUP)  # forces a reopen; the server keeps answering
         assert srv.client.get("/cards/named", params={"exact": one_new}).status_code == 200
-        deadline = time.monotonic() + 10  # the signal reaches the event loop asynchronously
+        deadline = time.monotonic() + 60  # the signal reaches the event loop asynchronously (60: a guard)
         while srv.client.get("/health").json()["generation"] != 3:
             assert time.monotonic() < deadline, "SIGHUP did not reopen the database"
             time.sleep(0.05)
