@@ -301,29 +301,32 @@ def test_always_truncated_leaves_no_file(fetch: Fetch, server: ScryfallServer, t
 
 
 def test_read_timeout_retried(fetch: Fetch, server: ScryfallServer, payload: bytes) -> None:
-    server.script(OC_PATH, Reply.slow(1.0))
-    [bf] = fetch(timeout=0.3)
+    # The retry's answer must come within the timeout even on a loaded machine (0.3 s was not always enough for
+    # the in-process server's reply, and a third request was made); the slow one is well past it.
+    server.script(OC_PATH, Reply.slow(6.0))
+    [bf] = fetch(timeout=2.0)
     assert bf.path.read_bytes() == payload
     assert server.count(OC_PATH) == 2
 
 
 def test_connection_refused_gives_up_at_once(tmp_path: Path, sleeps: SleepRecorder) -> None:
     """Nothing listens there: no retry can help, so none is made, and the line says how to work offline."""
-    with socket.socket() as s:  # find a port nobody listens on
+    cache = tmp_path / "cache"
+    # a port bound and never listened on: refused, and held, so no other process (an xdist worker) can take it
+    with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    cache = tmp_path / "cache"
-    with pytest.raises(DownloadError, match=r"cannot reach 127\.0\.0\.1:\d+: the connection was refused") as caught:
-        fetch_bulk_files(
-            [OC],
-            api_url=f"http://127.0.0.1:{port}",
-            cache_dir=cache,
-            progress=False,
-            max_retries=2,
-            backoff=0.01,
-            request_interval=0,
-            sleep=sleeps,
-        )
+        with pytest.raises(DownloadError, match=r"cannot reach 127\.0\.0\.1:\d+: the connection was refused") as caught:
+            fetch_bulk_files(
+                [OC],
+                api_url=f"http://127.0.0.1:{port}",
+                cache_dir=cache,
+                progress=False,
+                max_retries=2,
+                backoff=0.01,
+                request_interval=0,
+                sleep=sleeps,
+            )
     assert sleeps.calls == []
     assert "oracle-tools ingest --sample" in str(caught.value) and "--bulk-file" in str(caught.value)
     assert not cache.exists()  # no empty cache folder left behind
