@@ -271,17 +271,13 @@ TRIMMED_OMEN = {
 }
 
 
-def test_720_the_trimmed_lists_converter_makes_an_omen_card_as_scryfall_does(tmp_path: Path) -> None:
-    """The 2025 trimmed list has no layout: its converter read an omen card (mana cost "{4}{R} // {1}{R}") as a split
-    card, whose halves are both its names (709.4a), so Stormshriek Feral and Flush Out had the same name. It makes
-    an omen card an "adventure" object, as Scryfall does, and the ingest gives its faces the omen roles (CR 720.4)."""
+def _converted(tmp_path: Path, trimmed_records: list[Any]) -> Path:
+    """The trimmed list's ``trimmed_records`` converted to Scryfall card objects by scripts/make_sample.py."""
     import subprocess
     import sys
 
-    # the list also writes the card "A // B // A" (its faces: the same two), which made one omen card two
-    repeated = {**TRIMMED_OMEN, "name": "Stormshriek Feral // Flush Out // Stormshriek Feral"}
     trimmed = tmp_path / "trimmed.json"
-    trimmed.write_text(json.dumps([TRIMMED_OMEN, repeated]), encoding="utf-8")
+    trimmed.write_text(json.dumps(trimmed_records), encoding="utf-8")
     converted = tmp_path / "cards.json"
     script = Path(__file__).resolve().parents[1] / "scripts" / "make_sample.py"
     done = subprocess.run(
@@ -291,6 +287,17 @@ def test_720_the_trimmed_lists_converter_makes_an_omen_card_as_scryfall_does(tmp
         check=False,
     )
     assert done.returncode == 0, done.stderr
+    return converted
+
+
+def test_720_the_trimmed_lists_converter_makes_an_omen_card_as_scryfall_does(tmp_path: Path) -> None:
+    """The 2025 trimmed list has no layout: its converter read an omen card (mana cost "{4}{R} // {1}{R}") as a split
+    card, whose halves are both its names (709.4a), so Stormshriek Feral and Flush Out had the same name. It makes
+    an omen card an "adventure" object, as Scryfall does, and the ingest gives its faces the omen roles (CR 720.4)."""
+
+    # the list also writes the card "A // B // A" (its faces: the same two), which made one omen card two
+    repeated = {**TRIMMED_OMEN, "name": "Stormshriek Feral // Flush Out // Stormshriek Feral"}
+    converted = _converted(tmp_path, [TRIMMED_OMEN, repeated])
     cards = json.loads(converted.read_text(encoding="utf-8"))
     assert [(c["name"], c["layout"]) for c in cards] == [("Stormshriek Feral // Flush Out", "adventure")]
     with OracleDB.ingest_files(tmp_path / "omen.duckdb", [converted]) as db:
@@ -348,20 +355,8 @@ def test_712_4b_the_trimmed_lists_converter_makes_a_meld_result_no_card(tmp_path
     only to determine the characteristics of the melded permanent". The converter reads the pair from its text
     ("then meld them into Urza, Planeswalker", "(Melds with Urza, Lord Protector.)") and writes the three as
     Scryfall does (layout "meld", all_parts naming the meld parts and the meld result)."""
-    import subprocess
-    import sys
 
-    trimmed = tmp_path / "trimmed.json"
-    trimmed.write_text(json.dumps(TRIMMED_MELD), encoding="utf-8")
-    converted = tmp_path / "cards.json"
-    script = Path(__file__).resolve().parents[1] / "scripts" / "make_sample.py"
-    done = subprocess.run(
-        [sys.executable, str(script), "--trimmed-to-cards", str(trimmed), str(converted), "--quiet"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    converted = _converted(tmp_path, TRIMMED_MELD)
     cards = {c["name"]: c for c in json.loads(converted.read_text(encoding="utf-8"))}
     assert {c["layout"] for c in cards.values()} == {"meld"}
     parts = {(p["component"], p["name"]) for p in cards["Urza, Planeswalker"]["all_parts"]}
