@@ -106,14 +106,16 @@ def test_memory_blow_up_peak_stays_under_the_limit(sample_db_path: Path) -> None
     assert 0 < peak <= limit, (peak, limit)
 
 
+class DeafChild(BoundedQuery):
+    """A child that keeps no timeout of its own (as a query DuckDB's interrupt() does not reach for seconds)."""
+
+    def child_timeout(self) -> float | None:
+        return None
+
+
 def test_timeout_kills_the_child_even_when_the_query_ignores_its_interrupt(sample_db_path: Path) -> None:
-    """A child that keeps no timeout of its own (as a query DuckDB's interrupt() does not reach for seconds): the
-    parent kills it at --timeout plus the grace and answers the timeout's line; the child is gone."""
-
-    class DeafChild(BoundedQuery):
-        def child_timeout(self) -> float | None:
-            return None
-
+    """A child that keeps no timeout of its own: the parent kills it at --timeout plus the grace and answers the
+    timeout's line; the child is gone."""
     bounded = DeafChild(sample_db_path, memory_limit="500MB", timeout=0.5)
     with pytest.raises(QueryTimeoutError, match=r"^the query ran longer than 0\.5 s and was stopped; narrow it"):
         bounded.rows(CROSS_JOIN, [], limit=50)
@@ -133,10 +135,6 @@ def test_a_slow_start_of_the_child_is_not_the_querys_time(
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
     bounded = BoundedQuery(sample_db_path, memory_limit="500MB", timeout=0.5)
     assert bounded.rows("SELECT count(*) AS n FROM cards WHERE is_card", [], limit=50)[1][0][0] > 0
-
-    class DeafChild(BoundedQuery):
-        def child_timeout(self) -> float | None:
-            return None
 
     deaf = DeafChild(sample_db_path, memory_limit="500MB", timeout=0.5)
     with pytest.raises(QueryTimeoutError, match=r"^the query ran longer than 0\.5 s and was stopped; narrow it"):
