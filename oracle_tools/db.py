@@ -598,7 +598,22 @@ class OracleDB:
             if not found.ok:
                 raise NameNotFoundError(found.miss_message(), ambiguous=found.status == "ambiguous")
             oracle_id = found.oracle_id
+        if format is not None:
+            format = self._legality_key(format)
         return _changes.selection(self.con, since=since, run=run, format=format, oracle_id=oracle_id)
+
+    def _legality_key(self, format: str) -> str:
+        """The legalities' key of a format named as deck checks and ``f:`` name it (one table,
+        ``decks/formats.py``: ``edh`` is commander, ``Duel Commander`` duel); a key the legalities hold is kept as
+        it is (``historicbrawl`` in a file of 2019), and a name neither knows is left for the caller to refuse."""
+        from oracle_tools.decks.formats import format_rules
+
+        if self.con.execute("SELECT 1 FROM legalities WHERE format = ? LIMIT 1", [format]).fetchone():
+            return format
+        try:
+            return format_rules(format).key
+        except OracleToolsError:
+            return format
 
     def changes(
         self,

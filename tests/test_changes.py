@@ -362,6 +362,17 @@ def test_changes_refuses_bad_options_in_one_line(renamed: Path) -> None:
             db.changes(card="Lightning Bolt")
 
 
+def test_changes_takes_the_format_names_deck_check_and_search_take(sample_db: OracleDB) -> None:
+    # one table of formats (oracle_tools/decks/formats.py) for deck check --format, f: and changes --format: an
+    # alias is its format (edh is commander), a typo is told the closest format, as deck check tells it
+    assert sample_db.changes_report(format="edh")["format"] == "commander"
+    assert sample_db.changes_report(format="Duel Commander")["format"] == "duel"
+    with pytest.raises(OracleToolsError, match=r"^unknown format 'modrn' \(did you mean modern\?\); the legalities"):
+        sample_db.changes_report(format="modrn")
+    code, out, err = _cli("changes", "--db", str(sample_db.path), "--format", "edh", "--json")
+    assert (code, json.loads(out)["format"], err) == (0, "commander", "")
+
+
 def test_word_diff_joins_changes_split_by_spaces() -> None:
     assert changes.plain_diff(
         "Whenever a land enters the battlefield under your control, you gain 1 life.",

@@ -204,7 +204,9 @@ def selection(
     if format is not None:
         known = [f for (f,) in con.execute("SELECT DISTINCT format FROM legalities ORDER BY 1").fetchall()]
         if format not in known:
-            raise OracleToolsError(f"unknown format {format!r}; the legalities here have: {', '.join(known)}")
+            close = difflib.get_close_matches(format.casefold(), known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise OracleToolsError(f"unknown format {format!r}{hint}; the legalities here have: {', '.join(known)}")
     if run is not None:
         chosen = [r for r in runs if r["run_id"] == run]
         if not chosen:
