@@ -1159,8 +1159,12 @@ def test_a_bad_csv_row_is_a_problem_of_its_line() -> None:
         ('{"data": [1, 2]}', "is JSON but no decklist: an object with the keys data"),
         ("<html>\n<body>hello</body>\n</html>\n", "looks like markup (HTML or XML)"),
         ("[core]\n# a comment\neditor = vim\n", "looks like key=value settings"),
+        (
+            "# Decks\n\n3,053 decks from 5 sources.\n\n| folder | decks |\n|---|---:|\n| spigushe | 2,214 |\n",
+            "looks like a Markdown document (it has a table's |---| line), not a decklist",
+        ),
     ],
-    ids=["passwd", "headerless-csv", "scryfall-card", "other-json", "html", "settings"],
+    ids=["passwd", "headerless-csv", "scryfall-card", "other-json", "html", "settings", "markdown"],
 )
 def test_a_file_that_is_no_decklist_is_said_to_be_so_in_one_line(tmp_path: Path, text: str, said: str) -> None:
     """/etc/passwd was checked as 26 unknown cards, a CSV as unknown cards, a Scryfall card object as one name
@@ -1174,6 +1178,14 @@ def test_a_file_that_is_no_decklist_is_said_to_be_so_in_one_line(tmp_path: Path,
     with pytest.raises(DecklistError) as refused:
         read_decklist(path)
     assert str(refused.value).startswith(f"{path}: {said}")
+
+
+def test_a_markdown_file_is_no_decklist_not_88_problems(realdata: Path) -> None:
+    """deck check SOURCES.md --format modern (a newcomer's wrong file) answered 'not legal (88 problems)', one per
+    line of prose, and exit 1: it is one line saying what the file looks like, as /etc/passwd is."""
+    path = realdata / "decks" / "SOURCES.md"
+    with pytest.raises(DecklistError, match=r"looks like a Markdown document"):
+        read_decklist(path)
 
 
 @pytest.mark.parametrize(

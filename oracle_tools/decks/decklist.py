@@ -1207,6 +1207,10 @@ def _json_looks_like(obj: Any) -> str:
     return f"a lone {type(obj).__name__} value"
 
 
+#: A Markdown table's rule under its header (``|---|---:|``, ``--- | ---``): a line no decklist has.
+_MARKDOWN_TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?")
+
+
 def _text_looks_like(text: str) -> str | None:
     """What a text whose lines are no decklist's looks like, when it has a shape no decklist has: CSV rows with a
     count but no header naming the columns, lines of colon-separated fields (/etc/passwd), key=value settings,
@@ -1229,6 +1233,8 @@ def _text_looks_like(text: str) -> str | None:
         return "looks like lines of colon-separated fields (like /etc/passwd), not a decklist"
     if lines[0].startswith("<") and lines[-1].endswith(">"):
         return "looks like markup (HTML or XML), not a decklist or an MTGO .dek file"
+    if any(_MARKDOWN_TABLE_RULE.fullmatch(line) for line in lines):  # a README, a SOURCES.md: no deck has one
+        return "looks like a Markdown document (it has a table's |---| line), not a decklist"
     settings = [bool(re.match(r"[\w.\-]+\s*=", line)) for line in lines]
     if any(settings) and all(s or line.startswith(("#", ";", "[")) for s, line in zip(settings, lines, strict=True)):
         return "looks like key=value settings, not a decklist"
