@@ -58,7 +58,7 @@ Design decisions
   ``str`` input. Only the file readers raise :class:`~oracle_tools.errors.DecklistError`, and only
   when the file cannot be read as text at all.
 * **Files that are no decklist** (a Scryfall card object, other JSON, CSV without such a header, lines of
-  colon-separated fields such as ``/etc/passwd``, markup, ``key=value`` settings) are said to be so in one line
+  colon-separated fields such as ``/etc/passwd``, markup, ``key=value`` settings, a Markdown document) are said to be so in one line
   (``Decklist.not_a_decklist``; the file readers raise it as a DecklistError), never judged as a deck of unknown
   cards.
 * Counts must be whole numbers from 1 to 1000. A count of 0 (``0 Shock``, a cache's ``{"Count": 0}`` row) is no
