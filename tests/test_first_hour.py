@@ -406,3 +406,20 @@ def test_serve_says_so_when_it_binds_a_privileged_port_as_root_or_serves_other_m
     ]
     result = CliRunner().invoke(main, ["serve", "--db", str(sample_db_path)])
     assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_a_wrong_method_names_the_ones_the_endpoint_takes(sample_db_path: Path) -> None:
+    """`curl '…/decks/check?format=modern'` (a GET) answered 'GET is not allowed on /decks/check.' and no Allow
+    header, which every 405 must carry (RFC 9110 15.5.6): the answer names the method to use, in the header and in
+    the sentence."""
+    from starlette.testclient import TestClient
+
+    from oracle_tools.interfaces.serve import create_app
+
+    with TestClient(create_app(sample_db_path, warm=False), base_url="http://127.0.0.1:8765") as http:
+        answer = http.get("/decks/check", params={"format": "modern"})
+        assert answer.status_code == 405 and answer.headers["allow"] == "POST"
+        assert answer.json()["details"] == "GET is not allowed on /decks/check; it takes POST."
+        answer = http.delete("/cards/named")
+        assert answer.status_code == 405 and set(answer.headers["allow"].split(", ")) == {"GET", "HEAD"}
+        assert answer.json()["details"] == "DELETE is not allowed on /cards/named; it takes GET or HEAD."

@@ -168,8 +168,13 @@ def damage_answer(exc: BaseException, generation: Generation | None) -> Response
 
 async def not_found(request: Request, exc: Exception) -> Response:
     status = getattr(exc, "status_code", 404)
-    if status == 405:
-        return error_response(ApiError(405, f"{request.method} is not allowed on {request.url.path}."))
+    if status == 405:  # every 405 carries Allow (RFC 9110 15.5.6); the sentence names the methods too
+        allowed = sorted({m.strip() for m in (getattr(exc, "headers", None) or {}).get("Allow", "").split(",")} - {""})
+        takes = f"; it takes {' or '.join(allowed)}" if allowed else ""
+        response = error_response(ApiError(405, f"{request.method} is not allowed on {request.url.path[:200]}{takes}."))
+        if allowed:
+            response.headers["Allow"] = ", ".join(allowed)
+        return response
     return error_response(
         ApiError(
             status,
