@@ -423,3 +423,26 @@ def test_a_wrong_method_names_the_ones_the_endpoint_takes(sample_db_path: Path) 
         answer = http.delete("/cards/named")
         assert answer.status_code == 405 and set(answer.headers["allow"].split(", ")) == {"GET", "HEAD"}
         assert answer.json()["details"] == "DELETE is not allowed on /cards/named; it takes GET or HEAD."
+
+
+def test_a_name_given_with_its_count_says_it_is_a_decklist_line(sample_db: OracleDB, sample_db_path: Path) -> None:
+    """`resolve "4 Lightning Bolt"` (a decklist line pasted as a name) answered only 'is not a card name. Did you mean
+    'Lightning Bolt', …': it says the text begins with a count, which card the rest names, and what reads decklists;
+    `resolve --batch deck.txt` says so once on stderr, for the lines that are such."""
+    miss = sample_db.resolve("4 Lightning Bolt")
+    assert miss.status == "not_found" and miss.suggestions[0] == "Lightning Bolt"
+    assert miss.note == (
+        "'4 Lightning Bolt' begins with a count, as a decklist line does: 'Lightning Bolt' is the card Lightning "
+        "Bolt; a deck check reads decklists"
+    )
+    assert sample_db.resolve("1x Foudre").note is not None  # the rest may be any name of the card
+    assert sample_db.resolve("4 Tarmogoyff").note is None  # the rest is no name: nothing to say
+    assert sample_db.resolve("Tarmogoyff").note is None
+    code, out, _ = _run("resolve", "4 Lightning Bolt", "--db", str(sample_db_path))
+    assert code == 1 and out.splitlines()[1] == f"note: {miss.note}", out
+    deck = "4 Lightning Bolt\n2 Fire // Ice\nFoudre\n"
+    code, out, err = _run("resolve", "--db", str(sample_db_path), "--batch", "-", stdin=deck)
+    assert code == 1 and err == (
+        "note: 2 of the 3 names begin with a count, as decklist lines do; "
+        "`oracle-tools deck check FILE --format F` reads a decklist\n"
+    ), err

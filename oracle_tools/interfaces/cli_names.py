@@ -19,6 +19,7 @@ from oracle_tools.interfaces.cli_common import (
     json_option,
     open_db,
 )
+from oracle_tools.names.resolver import COUNTED_NAME
 from oracle_tools.store import userfiles
 
 #: `resolve --batch`: far above any real list of names (a million names is ~20 MB); bounds /dev/zero.
@@ -66,6 +67,17 @@ def resolve(
                 else userfiles.read_user_file(Path(batch), limit=MAX_BATCH_CHARS, what="list of names")
             )
             frame = db.resolve_many([line for line in text.splitlines() if line.strip()], suggest=suggest, fuzzy=fuzzy)
+            counted = sum(
+                1
+                for query, status in frame.select("query", "status").iter_rows()
+                if status != "ok" and COUNTED_NAME.fullmatch(query)
+            )
+            if counted:  # a decklist given as the list of names: said once, the answers stay those of the names
+                click.echo(
+                    f"note: {counted:,} of the {frame.height:,} names begin with a count, as decklist lines do; "
+                    "`oracle-tools deck check FILE --format F` reads a decklist",
+                    err=True,
+                )
             if as_json:
                 echo_json(frame.to_dicts())
             else:  # CSV has no lists: a miss's suggestions joined by "; "
@@ -90,6 +102,8 @@ def resolve(
             click.echo(f"note: {result.note}")
     else:
         click.echo(result.miss_message())
+        if result.note:  # a miss that is a decklist line ('4 Lightning Bolt')
+            click.echo(f"note: {result.note}")
     sys.exit(0 if result.ok else 1)
 
 

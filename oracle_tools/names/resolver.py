@@ -16,12 +16,16 @@ neither Polars nor rapidfuzz until a miss needs suggestions.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from oracle_tools.names.kinds import FORMER, SUGGESTED_VIAS, VIA_TIER, Status, Via
+
+#: A decklist line's count before a name ('4 Lightning Bolt', '4x Lightning Bolt'): the name is group 1.
+COUNTED_NAME = re.compile(r"\s*\d{1,4}\s*[xX]?\s+(\S.*?)\s*")
 
 if TYPE_CHECKING:
     from oracle_tools.text.matching import NameMatcher
@@ -68,7 +72,9 @@ class Resolution:
     candidates: tuple[Candidate, ...] = ()
     suggestions: tuple[str, ...] = ()
     tokens: tuple[str, ...] = ()  # not_found: close token names (CR 111; not cards, 201.4), see `token NAME`
-    note: str | None = None  # via "former": the card's names and when it was renamed (oracle_tools/history/changes.py)
+    # via "former": the card's names and when it was renamed (oracle_tools/history/changes.py); a meld result's or a
+    # back face's note; a miss that is a decklist line ('4 Lightning Bolt'): the card the rest names (count_note)
+    note: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -189,6 +195,19 @@ class NameResolver(ABC):
             # suggest=0 (the ingest's own lookups, before the suggestions' tables exist): no matcher is built
             suggestions=tuple(self.suggest(text, limit=suggest)) if suggest else (),
             tokens=tuple(self.suggest_tokens(text, limit=suggest)) if suggest else (),
+            note=self.count_note(text) if suggest else None,
+        )
+
+    def count_note(self, text: str) -> str | None:
+        """What a miss that is a decklist line ('4 Lightning Bolt', '1x Foudre') is: a count, then the name of a card;
+        None for any other miss (a name that begins with a number, '1996 World Champion', is found before this)."""
+        counted = COUNTED_NAME.fullmatch(text)
+        found = self.lookup(counted.group(1)) if counted else None
+        if counted is None or found is None or not found.ok:
+            return None
+        return (
+            f"{text!r} begins with a count, as a decklist line does: {counted.group(1)!r} is the card {found.name}; "
+            "a deck check reads decklists"
         )
 
     def fuzzy(self, text: str) -> Resolution | None:
