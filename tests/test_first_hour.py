@@ -446,3 +446,5 @@ def test_a_name_given_with_its_count_says_it_is_a_decklist_line(sample_db: Oracl
         "note: 2 of the 3 names begin with a count, as decklist lines do; "
         "`oracle-tools deck check FILE --format F` reads a decklist\n"
     ), err
+    code, _, err = _run("resolve", "--db", str(sample_db_path), "--batch", "-", stdin="Foudre\n4 Lightning Bolt\n")
+    assert err.startswith("note: 1 of the 2 names begins with a count, as decklist lines do; "), err

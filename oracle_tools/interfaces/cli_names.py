@@ -74,7 +74,8 @@ def resolve(
             )
             if counted:  # a decklist given as the list of names: said once, the answers stay those of the names
                 click.echo(
-                    f"note: {counted:,} of the {frame.height:,} names begin with a count, as decklist lines do; "
+                    f"note: {counted:,} of the {frame.height:,} names {'begins' if counted == 1 else 'begin'} with a "
+                    "count, as decklist lines do; "
                     "`oracle-tools deck check FILE --format F` reads a decklist",
                     err=True,
                 )
