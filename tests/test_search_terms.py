@@ -252,6 +252,25 @@ def test_produces_counts_the_cards_whose_files_predate_produced_mana(tmp_path: P
         assert db.search("produces:wubrg").get_column("name").to_list() == ["Warren Soultrader"]
 
 
+def test_many_terms_that_cannot_judge_the_same_printings_each_say_so(sample_db: OracleDB) -> None:
+    """As two such terms, five (and a nested OR of them): each counts the printings it could not judge, with the
+    others taken as unknown where they cannot judge either. With the others guessed each way only up to three of
+    them, five ANDed terms each compiled the fifth as false where it had no data, and all five said nothing. The
+    count costs the query twice per term, whatever their number (no query per combination of guesses)."""
+    from oracle_tools import search as _search
+
+    alone = sample_db.search_warnings("is:datestamped")
+    missing = alone[0].split(": ", 1)[1].split(" of ", 1)[0]
+    line = "{}: {} of {} printings could not be judged (their card files have no promo_types)"
+    terms = ["is:datestamped", "is:prerelease", "is:release", "is:buyabox", "is:promopack"]
+    assert sample_db.search(" ".join(terms)).is_empty()
+    assert sample_db.search_warnings(" ".join(terms)) == [line.format(t, missing, missing) for t in terms]
+    nested = "(is:datestamped or is:prerelease) is:release"
+    assert sample_db.search_warnings(nested) == [line.format(t, missing, missing) for t in terms[:3]]
+    compiled = _search.compile(" ".join(terms))
+    assert all(sql.count("list_contains(p.promo_types") == 2 * (len(terms) - 1) for sql, _ in compiled.judged)
+
+
 def test_a_format_some_card_files_predate_counts_the_cards_it_could_not_judge(sample_db: OracleDB) -> None:
     """Scryfall: "Use the f: or format: keywords to find cards that are legal in a given format". The sample's 2019
     objects predate Pioneer (their legalities have no pioneer key), its 2024 ones have it: f:pioneer answered the

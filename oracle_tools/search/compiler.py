@@ -22,7 +22,6 @@ too, so the CLI's JSON and the table agree.
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from collections.abc import Callable
@@ -273,8 +272,8 @@ class _State:
     sets: list[tuple[str, str, int, bool]] = field(default_factory=list)  # Compiled.sets
     #: terms (as written) compiled as a constant instead: how the query answers with a term true, then false
     fixed: dict[str, str] = field(default_factory=dict)
-    #: terms (as written) compiled as this constant where the row lacks their data, as themselves elsewhere: how the
-    #: query would answer had another not-judged term been judged either way
+    #: terms (as written) compiled as this constant where the row lacks their data, as themselves elsewhere: NULL, how
+    #: the query answers with another not-judged term unknown where it cannot judge
     guessed: dict[str, str] = field(default_factory=dict)
     negations: int = 0  # how many negations the term being compiled is under
     extras: bool = False  # the answer shows extras (Options.extras): names are looked for among theirs too
@@ -1454,20 +1453,20 @@ def _judged(
     out = []
     for written, unknown, _data, _position in state.unknowns:
         params: list[Any] = []
-        # the other terms that cannot judge some rows are taken either way there (each way, up to 3 of them): with
+        # the other terms that cannot judge some rows are unknown there (SQL's NULL, three-valued logic): with
         # `is:datestamped is:prerelease` neither could decide a printing the other could not judge, and 0 printings
-        # found was said as if every one had been judged
-        others = [entry[0] for entry in state.unknowns if entry[0] != written][:3]
-        differs = []
-        for guesses in itertools.product(("true", "false"), repeat=len(others)):
-            decides = []
-            for constant in ("true", "false"):
-                variant = _State(
-                    query, nameable=state.nameable, fixed={written: constant}, guessed=dict(zip(others, guesses))
-                )
-                decides.append(_expr(tree, variant))
-                params += variant.params
-            differs.append(f"(({decides[0]}) IS DISTINCT FROM ({decides[1]}))")
+        # found was said as if every one had been judged. A row is decided by this term where its two answers differ,
+        # or are both unknown for want of another term's data (it may hang on this one there). The query twice per
+        # term, whatever their number (guessing each other term true and false doubled it per term).
+        others = [entry for entry in state.unknowns if entry[0] != written]
+        decides = []
+        for constant in ("true", "false"):
+            variant = _State(
+                query, nameable=state.nameable, fixed={written: constant}, guessed={o[0]: "NULL" for o in others}
+            )
+            decides.append(_expr(tree, variant))
+            params += variant.params
+        guessed = " OR ".join(f"coalesce({o[1]}, false)" for o in others) or "false"
         per_card = unknown.split(".", 1)[0] == "c"
         if per_card and not printing_level:
             rows = f"cards c WHERE {'true' if options.extras else 'c.is_card'}"
@@ -1477,10 +1476,11 @@ def _judged(
             language = "" if every_language else f"AND {ONE_LANGUAGE_PER_PRINTING}"
             rows = f"cards c JOIN printings p ON p.oracle_id = c.oracle_id WHERE {domain} {language}"
             counted = "count(DISTINCT oracle_id)" if per_card else "count(*)"
+        decided = "(if_true IS DISTINCT FROM if_false OR (if_true IS NULL AND if_false IS NULL AND guessed))"
         sql = (
-            f"SELECT {counted} FILTER (WHERE unjudged AND decided), {counted} FILTER (WHERE decided) FROM ("
-            f"SELECT c.oracle_id, ({' OR '.join(differs)}) AS decided, coalesce({unknown}, false) "
-            f"AS unjudged FROM {rows})"
+            f"SELECT {counted} FILTER (WHERE unjudged AND {decided}), {counted} FILTER (WHERE {decided}) FROM ("
+            f"SELECT c.oracle_id, ({decides[0]}) AS if_true, ({decides[1]}) AS if_false, coalesce({unknown}, false) "
+            f"AS unjudged, ({guessed}) AS guessed FROM {rows})"
         )
         out.append((sql, tuple(params)))
     return tuple(out)
