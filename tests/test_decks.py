@@ -817,6 +817,17 @@ def test_a_card_that_is_a_creature_off_the_battlefield_can_be_a_commander(realda
     assert not _rules_from_trimmed(rows, "Gideon, Ally of Zendikar").commander_ok
 
 
+def test_a_creature_off_the_battlefield_named_in_full_can_be_a_commander(realdata: Path) -> None:
+    """CR 113.6c, as above, on Grist's earlier Oracle wording, which names it in full: "As long as Grist, the Hunger
+    Tide isn't on the battlefield, it's a 1/1 Insect creature ..." (the 2022 foreign printings file, ingested into the
+    real-data database). The name's comma stopped the phrase being read, and Grist was refused as a planeswalker."""
+    with gzip.open(realdata / "scryfall-foreign-printings-from-mtgjson-2022.json.gz", "rt", encoding="utf-8") as lines:
+        card = json.loads(next(line for line in lines if '"name":"Grist, the Hunger Tide"' in line).rstrip(",\n"))
+    assert card["oracle_text"].startswith("As long as Grist, the Hunger Tide isn't on the battlefield")
+    grist = _rules_from_trimmed({card["name"]: card}, card["name"])
+    assert grist.commander_ok and grist.creature
+
+
 def test_background_alone_is_no_commander(realdata: Path) -> None:
     rows = {
         c["name"]: c

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 from oracle_tools.decks.companion import Condition, read_condition
 from oracle_tools.store import sqlfiles
 from oracle_tools.text import vocabulary
-from oracle_tools.text.oracletext import MentionIndex, deck_limit_before, name_mentions, strip_reminders
+from oracle_tools.text.oracletext import (
+    CREATURE_OFF_THE_BATTLEFIELD_PATTERN,
+    MentionIndex,
+    deck_limit_before,
+    name_mentions,
+    strip_reminders,
+)
 
 if TYPE_CHECKING:
     import duckdb
@@ -81,14 +87,10 @@ def stored_deck_limits(con: duckdb.DuckDBPyConnection) -> dict[str, float]:
 
 _PARTNER_TEXT = re.compile(r"^partner\s*(?:—|–|-)\s*(?P<text>.+)$")
 _CAN_BE_COMMANDER = re.compile(r"\bcan be your commander\b", re.I)
-# CR 113.6c: "An ability that states which zones it doesn't function in functions everywhere except for the specified
-# zones, even outside the game and before the game begins." Grist, the Hunger Tide: "As long as Grist isn't on the
-# battlefield, it's a 1/1 Insect creature in addition to its other types." is a creature card off the battlefield
 # CR 903.4b: a commander's static ability that has its player choose its color before the game begins
 _CHOOSES_COLOR = re.compile(r"\bis your commander, choose a colou?r before the game begins\b", re.I)
-_CREATURE_OFF_THE_BATTLEFIELD = re.compile(
-    r"^as long as [^,.\n]+ isn't on the battlefield, it's an? [^.\n]*?\bcreature\b", re.I | re.M
-)
+# CR 113.6c: a legendary card that is a creature card off the battlefield (Grist, the Hunger Tide)
+_CREATURE_OFF_THE_BATTLEFIELD = re.compile(CREATURE_OFF_THE_BATTLEFIELD_PATTERN, re.I | re.M)
 # CR 105.1: the five colours, WUBRG order (vocabulary.COLOR_LETTERS); bit i for the i-th (W=1 U=2 B=4 R=8 G=16).
 _COLOR_ORDER = "".join(vocabulary.COLOR_LETTERS.values())
 _COLOR_BITS = {letter: 1 << i for i, letter in enumerate(_COLOR_ORDER)}

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from oracle_tools.text.oracletext import CREATURE_OFF_THE_BATTLEFIELD_PATTERN
+
 Level = Literal["card", "printing", "display"]
 
 NUMERIC_OPS = (":", "=", "!=", "<", "<=", ">", ">=")
@@ -523,9 +525,11 @@ IS_TABLE: tuple[IsValue, ...] = (
             "OR list_contains(f.subtypes, 'Vehicle') OR (list_contains(f.subtypes, 'Spacecraft') AND f.power IS NOT NULL))"
         )
         + " OR regexp_matches(coalesce(c.oracle_text, ''), '(?i)\\bcan be your commander\\b')"
-        # CR 113.6c: "As long as Grist isn't on the battlefield, it's a 1/1 Insect creature ..." (decks/cardrules.py)
+        # CR 113.6c: "As long as Grist isn't on the battlefield, it's a 1/1 Insect creature ..." (as decks/cardrules.py)
         + " OR (c.type_line LIKE 'Legendary%' AND regexp_matches(coalesce(c.oracle_text, ''), "
-        + "'(?im)^as long as [^,.\\n]+ isn''t on the battlefield, it''s an? [^.\\n]*?\\bcreature\\b')))",
+        + "'(?im)"
+        + CREATURE_OFF_THE_BATTLEFIELD_PATTERN.replace("'", "''")
+        + "')))",
         reference="CR 903.3 / 903.3a (the rule oracle_tools/decks/checker.py applies): a legendary creature, Vehicle or Spacecraft with power/toughness on the front face, or text saying it can be your commander.",
     ),
     IsValue(

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from oracle_tools.text.vocabulary import number_value
 
 __all__ = [
+    "CREATURE_OFF_THE_BATTLEFIELD_PATTERN",
     "KINDS",
     "REMINDER_WITH_SPACE_PATTERN",
     "SELF_PLACEHOLDERS",
@@ -61,6 +62,12 @@ KINDS: tuple[str, ...] = ("self", "self_short", "named", "token_name")
 #: read alike (search/compiler.py strips reminder text in SQL with it, for Scryfall's ``o:``).
 REMINDER_WITH_SPACE_PATTERN = r"\s*\([^)]*\)"
 _REMINDER = re.compile(r"\([^)]*\)")
+#: CR 113.6c: "An ability that states which zones it doesn't function in functions everywhere except for the specified
+#: zones, even outside the game and before the game begins." Grist, the Hunger Tide's "As long as Grist isn't on the
+#: battlefield, it's a 1/1 Insect creature in addition to its other types." (an earlier wording names it in full,
+#: "Grist, the Hunger Tide", comma and all) makes it a creature card off the battlefield. Case-insensitive, line by
+#: line; Python ``re`` and DuckDB's RE2 read it alike (decks/cardrules.py, is:commander).
+CREATURE_OFF_THE_BATTLEFIELD_PATTERN = r"^as long as [^.\n]+? isn't on the battlefield, it's an? [^.\n]*?\bcreature\b"
 _REMINDER_WITH_SPACE = re.compile(REMINDER_WITH_SPACE_PATTERN)
 
 
