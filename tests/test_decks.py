@@ -828,6 +828,19 @@ def test_a_creature_off_the_battlefield_named_in_full_can_be_a_commander(realdat
     assert grist.commander_ok and grist.creature
 
 
+def test_a_commander_line_naming_no_deck_card_leaves_the_identity_unjudged_truthfully(sample_db: OracleDB) -> None:
+    """A Commander section beside a meld result (CR 712.4b: no card of a deck): the identity is its commanders'
+    together (CR 702.124c), so it is not judged, and the note says why without calling a card of the database "no card
+    of the database" (Brisela is one: its problem names its meld cards)."""
+    deck = "Commander\n1 Krenko, Mob Boss\n1 Brisela, Voice of Nightmares\n\nDeck\n1 Counterspell\n97 Mountain\n"
+    report = sample_db.check_deck(deck, format="commander")
+    assert "Brisela, Voice of Nightmares" in sample_db.search('include:extras !"Brisela, Voice of Nightmares"')["name"]
+    assert not [p for p in report.problems if p.kind == "color_identity"]
+    [note] = [n for n in report.notes if "color identity not judged" in n]
+    assert "Brisela, Voice of Nightmares" in note and "702.124c" in note
+    assert "no card of the database" not in note
+
+
 def test_background_alone_is_no_commander(realdata: Path) -> None:
     rows = {
         c["name"]: c

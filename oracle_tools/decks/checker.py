@@ -44,7 +44,8 @@ one-sentence ``detail`` citing the rule):
   903.5d, whose reminder text identity ignores, 903.4c); in Brawl, a colorless commander's deck
   may hold basic lands of one basic land type, the one most of its basic lands have (903.12e). A commander whose
   color is chosen before the game begins (The Prismatic Piper) adds the color most of the cards outside need, with a
-  note (903.4b). A Commander section name that is no card leaves the identity unjudged, with a note (702.124c).
+  note (903.4b). A Commander section name that is no deck card (unknown, a meld result) leaves the identity
+  unjudged, with a note (702.124c).
 
 * ``companion``: the card of the list's Companion section (Arena's, Moxfield's, a plain ``Companion`` header) must
   have companion and its condition must be fulfilled by the starting deck (CR 702.139a; the main deck, the
@@ -532,10 +533,11 @@ class DeckChecker:
         if rules.commander and cmd_cards:
             unknown = _unknown_commanders(deck, found, rules)
             if unknown:
-                # CR 702.124c: two commanders' color identities combine; one that is no card here leaves it unknown
+                # CR 702.124c: two commanders' color identities combine; one that is no deck card leaves it unknown
                 notes.append(
-                    f"color identity not judged: the Commander section's {', '.join(unknown)} is no card of the "
-                    "database, and a deck's color identity is its commanders' together (CR 702.124c, 903.5c)"
+                    f"color identity not judged: the Commander section's {', '.join(unknown)} is no card a deck "
+                    "can hold here (see its problem), and a deck's color identity is its commanders' together "
+                    "(CR 702.124c, 903.5c)"
                 )
             else:
                 self._check_color_identity(found, cmd_cards, rules, add, notes)
@@ -1170,7 +1172,8 @@ _BASIC_TYPE_BITS = {"Plains": 1, "Island": 2, "Swamp": 4, "Mountain": 8, "Forest
 
 
 def _unknown_commanders(deck: Decklist, found: Iterable[tuple[DeckEntry, CardRules]], rules: FormatRules) -> list[str]:
-    """The names of the Commander section that are no card (each an ``unknown_card`` problem), quoted; none in
+    """The names of the Commander section that are no card a deck can hold (a name the database does not know, a meld
+    result, a plane: each a problem of its own), quoted; none in
     Oathbreaker, whose section holds the signature spell too (a spell adds no color identity)."""
     if rules.signature_spell:
         return []
