@@ -164,3 +164,19 @@ def test_colour_tables_say_which_way_they_map() -> None:
     assert vocabulary.COLOR_WORD_BY_LETTER["U"] == "blue" and vocabulary.COLOR_LETTERS["blue"] == "U"
     assert compiler.COLOR_LETTERS_BY_NAME["azorius"] == "WU"
     assert not hasattr(vocabulary, "COLOR_NAMES") and not hasattr(compiler, "COLOR_NAMES")
+
+
+def test_basic_land_types_and_their_mana_are_cr_305_6() -> None:
+    """Each basic land type and the colour of its intrinsic mana ability, read from the stored CR 305.6: "For Plains,
+    [mana symbol] is {W}; for Islands, {U}; ..." (the deck check's 903.5d and 903.12e, companion conditions)."""
+    from oracle_tools.text.comprules import load_rules
+
+    rule = load_rules().rules["305.6"]
+    listed = re.search(r"The basic land types are (?P<types>[^.]+)\.", rule)
+    assert listed is not None
+    types = re.findall(r"[A-Z][a-z]+", listed["types"])
+    assert list(vocabulary.BASIC_LAND_TYPE_MANA) == types
+    # "For Plains, [mana symbol] is {W}; for Islands, {U}; for Swamps, {B}; ...": the types in the plural
+    said = re.findall(r"\b([A-Z][a-z]+), (?:\[mana symbol\] is )?\{([WUBRG])\}", rule)
+    assert [kind for kind, _ in said] == [t if t.endswith("s") else t + "s" for t in types]
+    assert [letter for _, letter in said] == list(vocabulary.BASIC_LAND_TYPE_MANA.values())

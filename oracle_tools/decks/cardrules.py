@@ -135,7 +135,8 @@ def _partner_abilities(oracle_text: str) -> tuple[tuple[str, str], ...]:
     return tuple(dict.fromkeys(found))
 
 
-def _bits(colors: Iterable[str]) -> int:
+def color_bits(colors: Iterable[str]) -> int:
+    """Color letters (W, U, B, R, G; others ignored) as the bits of ``CardRules.identity``."""
     out = 0
     for c in colors or ():
         out |= _COLOR_BITS.get(c, 0)
@@ -298,7 +299,7 @@ def card_rules(row: dict[str, Any]) -> CardRules:
         basic=bool(row["basic"]),
         # the stored name_references reading when the checker passes it (DeckChecker), else the same reading of the text
         limit=row["deck_limit"] if "deck_limit" in row else deck_limit_from_text(text, names),
-        identity=_bits(row["color_identity"]),
+        identity=color_bits(row["color_identity"]),
         front_type=front_l,
         commander_ok=(legendary and (creature or vehicle or spacecraft)) or bool(_CAN_BE_COMMANDER.search(text)),
         planeswalker=legendary and "Planeswalker" in supertypes_types,

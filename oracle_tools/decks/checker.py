@@ -89,6 +89,7 @@ from oracle_tools.decks.cardrules import (
     CardRulesTable,
     Nontraditional,
     card_rules,
+    color_bits,
     deck_limit_from_text,
     identity_letters,
     read_card_facts,
@@ -110,6 +111,7 @@ from oracle_tools.names.face_notes import back_face_note, meld_result_note
 from oracle_tools.names.kinds import DECK_RULES, Via
 from oracle_tools.names.same_name import same_named_cards
 from oracle_tools.store import layouts
+from oracle_tools.text import vocabulary
 from oracle_tools.text.counts import counted
 
 if TYPE_CHECKING:
@@ -1156,19 +1158,16 @@ def _names_used(written: Mapping[str, tuple[Via | None, list[int]]]) -> str:
 MAX_LINES_SHOWN = 10
 
 
-_BASIC_LAND_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # CR 305.6
-
-
 def _basic_land_type(card: CardRules) -> str | None:
     """The basic land type of a basic land card (Island, Snow-Covered Island), None for another card or Wastes."""
     if not card.basic:
         return None
     subtypes = card.front_type.partition("—")[2].split()
-    return next((t for t in _BASIC_LAND_TYPES if t in subtypes), None)
+    return next((t for t in vocabulary.BASIC_LAND_TYPE_MANA if t in subtypes), None)
 
 
-# CR 305.6: each basic land type's intrinsic "{T}: Add [mana]" ability, as color bits (W=1 U=2 B=4 R=8 G=16)
-_BASIC_TYPE_BITS = {"Plains": 1, "Island": 2, "Swamp": 4, "Mountain": 8, "Forest": 16}
+# CR 305.6: each basic land type's intrinsic "{T}: Add [mana]" ability, as color bits
+_BASIC_TYPE_BITS = {kind: color_bits(letter) for kind, letter in vocabulary.BASIC_LAND_TYPE_MANA.items()}
 
 
 def _unknown_commanders(deck: Decklist, found: Iterable[tuple[DeckEntry, CardRules]], rules: FormatRules) -> list[str]:

@@ -228,7 +228,7 @@ def _has_activated(texts: Iterable[str], keywords: Iterable[str], subtypes: froz
     return False
 
 
-_BASIC_LAND_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest"})  # CR 305.6
+_BASIC_LAND_TYPES = frozenset(vocabulary.BASIC_LAND_TYPE_MANA)  # CR 305.6
 
 
 def _unquoted(text: str) -> str:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # imported lazily: comprules reads Oracle text through oracle
     from oracle_tools.text.comprules import RulesDocument
 
 __all__ = [
+    "BASIC_LAND_TYPE_MANA",
     "COLOR_COUNT_WORDS",
     "COLOR_LETTERS",
     "COLOR_WORD_BY_LETTER",
@@ -39,6 +40,10 @@ __all__ = [
 # CR 105.1: the five colours and their letters (WUBRG order).
 COLOR_LETTERS: dict[str, str] = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 COLOR_WORD_BY_LETTER: dict[str, str] = {letter: word for word, letter in COLOR_LETTERS.items()}
+# CR 305.6: "The basic land types are Plains, Island, Swamp, Mountain, and Forest. ... An object with the land card type
+# and a basic land type has the intrinsic ability "{T}: Add [mana symbol]" ... For Plains, [mana symbol] is {W}; for
+# Islands, {U}; for Swamps, {B}; for Mountains, {R}; and for Forests, {G}." Each type and the colour of its mana.
+BASIC_LAND_TYPE_MANA: dict[str, str] = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 
 # CR 105.2a-c: the words for how many colours an object has, as (fewest, most); None: no upper bound.
 # tests/test_vocabulary.py checks each against the stored rule text.
