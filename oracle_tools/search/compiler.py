@@ -22,6 +22,7 @@ too, so the CLI's JSON and the table agree.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -360,9 +361,10 @@ def _regex(term: Term, state: _State) -> str:
     return "(?im)" + pattern
 
 
+@functools.lru_cache(maxsize=256)
 def _re2_takes(pattern: str) -> bool:
     """Whether DuckDB's regular expressions (RE2) compile ``pattern``: asked of an in-memory database, only for a
-    pattern Python's `re` refuses."""
+    pattern Python's `re` refuses, once per pattern (the not-judged counts compile the query again)."""
     import duckdb
 
     with duckdb.connect(":memory:") as con:
