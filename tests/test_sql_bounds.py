@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle_tools.errors import QueryTimeoutError
+from oracle_tools.errors import OracleToolsError, QueryTimeoutError
 from oracle_tools.store.boundedsql import ALLOWANCE, GRACE, BoundedQuery, size_bytes
 
 from processes import child_pids, wait_until_busy
@@ -140,6 +140,24 @@ def test_a_slow_start_of_the_child_is_not_the_querys_time(
     with pytest.raises(QueryTimeoutError, match=r"^the query ran longer than 0\.5 s and was stopped; narrow it"):
         deaf.rows(CROSS_JOIN, [], limit=50)
     assert deaf.pid is not None and _gone(deaf.pid)
+
+
+def test_a_child_that_never_starts_is_not_said_to_have_run_too_long(
+    sample_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start's bound (STARTUP, past --timeout and the grace) kills a child that never connects; its line says
+    so. It said "the query ran longer than 0.5 s", of a query that never began. The child here waits forever before
+    its imports (a sitecustomize waiting on an event nothing sets); the start's bound is made 0 for the test."""
+    from oracle_tools.store import boundedsql
+
+    (tmp_path / "sitecustomize.py").write_text("import threading\nthreading.Event().wait()\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setattr(boundedsql, "STARTUP", 0.0)
+    bounded = BoundedQuery(sample_db_path, memory_limit="500MB", timeout=0.5)
+    with pytest.raises(OracleToolsError, match=r"^the query's process did not start within 1\.5 s") as raised:
+        bounded.rows("SELECT 1", [], limit=50)
+    assert not isinstance(raised.value, QueryTimeoutError)
+    assert bounded.pid is not None and _gone(bounded.pid)
 
 
 def test_timeout_is_one_line_and_no_child_is_left(sample_db_path: Path) -> None:

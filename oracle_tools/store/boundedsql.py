@@ -57,7 +57,8 @@ class BoundedQuery:
         self.path = os.fspath(path)
         self.memory_limit = memory_limit
         self.timeout = timeout
-        self.stopped: str | None = None  # "timeout" or "interrupted"
+        self.stopped: str | None = None  # "timeout", "startup" (killed before its query began) or "interrupted"
+        self._started = False  # the child said its query began (the kill is then timed from there)
         self._proc: Any = None
         self._timer: Any = None
         self.pid: int | None = None  # the child's, once started
@@ -142,6 +143,7 @@ class BoundedQuery:
     def _next(self, messages: Iterator[Any]) -> Any:
         message = next(messages)
         if message[0] == "started":  # connected, the query's time begins: the child keeps it, the kill is behind it
+            self._started = True
             self._arm(0.0)
             message = next(messages)
         kind = message[0]
@@ -158,6 +160,12 @@ class BoundedQuery:
             raise KeyboardInterrupt
         if self.stopped == "timeout":
             raise self.timed_out()
+        if self.stopped == "startup":  # no query ran: not "the query ran longer than --timeout"
+            bound = (self.timeout or 0) + GRACE + STARTUP
+            raise OracleToolsError(
+                f"the query's process did not start within {bound:g} s (its Python, its imports or its connection to "
+                "the database hung) and was stopped; try again"
+            )
         if (status is not None and status < 0) or "MemoryError" in said or "bad_alloc" in said:
             raise self.out_of_memory()  # a failed allocation aborts (SIGABRT) or faults where no error is raised
         raise OracleToolsError(f"the query's process ended without an answer (exit status {status}): {said}")
@@ -173,7 +181,7 @@ class BoundedQuery:
         return lines[-1] if lines else "it said nothing"
 
     def _deadline(self) -> None:
-        self.stopped = self.stopped or "timeout"
+        self.stopped = self.stopped or ("timeout" if self._started else "startup")
         self.kill()
 
     def interrupt(self) -> bool:
