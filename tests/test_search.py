@@ -320,6 +320,16 @@ def test_a_number_is_written_in_ascii_digits_and_finite(sample_db: OracleDB, val
     assert names(sample_db, "cmc=1e1") == names(sample_db, "cmc=10") == names(sample_db, "cmc=+10.")
 
 
+@pytest.mark.parametrize("value", ["99999-01-01", "2019-1-1-1", "20190101", "2019-"])
+def test_a_mistyped_date_is_said_to_be_no_date(sample_db: OracleDB, value: str) -> None:
+    # digits and dashes name no set (every set code has a letter): "unknown set code '99999-01-01'" sent the user to
+    # the list of sets
+    with pytest.raises(SearchSyntaxError, match=rf"^date>{value}: not a date \(yyyy-mm-dd\)") as refused:
+        sample_db.search(f"t:goblin date>{value}")
+    assert refused.value.position == 9
+    assert names(sample_db, "date>=2019-01-01 t:goblin") == names(sample_db, "date>=2019 t:goblin") != []
+
+
 def test_a_whole_number_of_more_digits_than_a_bigint_is_one_syntax_error(sample_db: OracleDB) -> None:
     # DuckDB refused to bind it: "the database could not run this search: … too large for 128-bit integer type"
     nines = "9" * 40

@@ -885,6 +885,8 @@ def _date(term: Term, state: _State, *, year: bool) -> str:
         except ValueError:
             raise _error(f"date{term.op}{term.value}: not a date (yyyy-mm-dd)", state, term) from None
         return f"p.released_at {op} {state.bind(day)}"
+    if re.fullmatch(r"[\d-]+", value):  # digits and dashes only: a date mistyped, no set code (each has a letter)
+        raise _error(f"date{term.op}{term.value}: not a date (yyyy-mm-dd)", state, term)
     # a set code stands for that set's release date
     state.set_code(term, value)
     return f"p.released_at {op} (SELECT min(released_at) FROM printings WHERE set_code = {state.bind(value)})"
