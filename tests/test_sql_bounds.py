@@ -113,13 +113,18 @@ class DeafChild(BoundedQuery):
         return None
 
 
+def _the_deaf_childs_runaway_query_is_stopped(db_path: Path) -> None:
+    """A runaway query of a :class:`DeafChild` at --timeout 0.5 ends in the timeout's line, and the child is gone."""
+    deaf = DeafChild(db_path, memory_limit="500MB", timeout=0.5)
+    with pytest.raises(QueryTimeoutError, match=r"^the query ran longer than 0\.5 s and was stopped; narrow it"):
+        deaf.rows(CROSS_JOIN, [], limit=50)
+    assert deaf.pid is not None and _gone(deaf.pid)
+
+
 def test_timeout_kills_the_child_even_when_the_query_ignores_its_interrupt(sample_db_path: Path) -> None:
     """A child that keeps no timeout of its own: the parent kills it at --timeout plus the grace and answers the
     timeout's line; the child is gone."""
-    bounded = DeafChild(sample_db_path, memory_limit="500MB", timeout=0.5)
-    with pytest.raises(QueryTimeoutError, match=r"^the query ran longer than 0\.5 s and was stopped; narrow it"):
-        bounded.rows(CROSS_JOIN, [], limit=50)
-    assert bounded.pid is not None and _gone(bounded.pid)
+    _the_deaf_childs_runaway_query_is_stopped(sample_db_path)
 
 
 def test_a_slow_start_of_the_child_is_not_the_querys_time(
@@ -136,10 +141,7 @@ def test_a_slow_start_of_the_child_is_not_the_querys_time(
     bounded = BoundedQuery(sample_db_path, memory_limit="500MB", timeout=0.5)
     assert bounded.rows("SELECT count(*) AS n FROM cards WHERE is_card", [], limit=50)[1][0][0] > 0
 
-    deaf = DeafChild(sample_db_path, memory_limit="500MB", timeout=0.5)
-    with pytest.raises(QueryTimeoutError, match=r"^the query ran longer than 0\.5 s and was stopped; narrow it"):
-        deaf.rows(CROSS_JOIN, [], limit=50)
-    assert deaf.pid is not None and _gone(deaf.pid)
+    _the_deaf_childs_runaway_query_is_stopped(sample_db_path)
 
 
 def test_a_child_that_never_starts_is_not_said_to_have_run_too_long(
