@@ -1162,8 +1162,13 @@ def _basic_land_type(card: CardRules) -> str | None:
     """The basic land type of a basic land card (Island, Snow-Covered Island), None for another card or Wastes."""
     if not card.basic:
         return None
-    subtypes = card.front_type.partition("—")[2].split()
-    return next((t for t in vocabulary.BASIC_LAND_TYPE_MANA if t in subtypes), None)
+    kinds = _basic_land_types(card)
+    return next((t for t in vocabulary.BASIC_LAND_TYPE_MANA if t in kinds), None)
+
+
+def _basic_land_types(card: CardRules) -> list[str]:
+    """The basic land types (CR 305.6) among the subtypes of the card's front face, in their order there."""
+    return [t for t in card.front_type.partition("—")[2].split() if t in vocabulary.BASIC_LAND_TYPE_MANA]
 
 
 # CR 305.6: each basic land type's intrinsic "{T}: Add [mana]" ability, as color bits
@@ -1208,14 +1213,16 @@ def _identity_rule(card: CardRules, outside: int) -> str:
     a Commander deck only if each color of mana it could produce is included in the commander's color identity."),
     the colors of its other mana symbols and color indicator by 903.5c."""
     if card.front_type and "Land" in card.front_type:
-        subtypes = card.front_type.partition("—")[2].split()
+        kinds = _basic_land_types(card)
         produced = 0
-        for t in subtypes:
-            produced |= _BASIC_TYPE_BITS.get(t, 0)
+        for t in kinds:
+            produced |= _BASIC_TYPE_BITS[t]
         if outside & produced:
             rules = "903.5d" if not outside & ~produced else "903.5c, 903.5d"
-            kinds = "/".join(t for t in subtypes if t in _BASIC_TYPE_BITS)
-            return f"; its basic land type ({kinds}) could produce {identity_letters(outside & produced)} (CR {rules})."
+            return (
+                f"; its basic land type ({'/'.join(kinds)}) could produce {identity_letters(outside & produced)} "
+                f"(CR {rules})."
+            )
     return " (CR 903.5c)."
 
 
