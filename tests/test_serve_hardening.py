@@ -190,6 +190,12 @@ def test_a_collection_body_is_parsed_off_the_event_loop(sample_db_path: Path, mo
             "suggest='99999999999999999999…' is not a whole number from 0 to 50.",
         ),
         ("/changes?run=" + "1" * 23, "run='11111111111111111111…' is not an ingest run number (1, 2, …)."),
+        # more digits than Python's int() reads (4,300): a 500 (ValueError) on every paged route
+        (
+            "/cards/search?q=t:goblin&page=" + "9" * 5000,
+            "page='99999999999999999999…' is not a page number from 1 to 100,000.",
+        ),
+        ("/changes?run=1&page=" + "9" * 5000, "page='99999999999999999999…' is not a page number from 1 to 100,000."),
     ],
 )
 def test_a_number_parameters_error_says_its_range_and_quotes_what_was_given(

@@ -1167,3 +1167,7 @@ def test_a_later_page_of_a_search_that_finds_nothing_is_the_empty_page(client: A
         assert answer.headers["content-type"].startswith("text/html")
     past = client.get("/search", params={"q": "t:goblin", "page": "2"})
     assert past.status_code == 404 and past.headers["content-type"].startswith("text/html")
+    # more digits than Python's int() reads: the page saying what a page number is (it was a 500, ValueError)
+    huge = client.get("/search", params={"q": "t:goblin", "page": "9" * 5000})
+    assert huge.status_code == 400 and huge.headers["content-type"].startswith("text/html")
+    assert "is not a page number from 1 to 100,000" in huge.text

@@ -31,7 +31,7 @@ from starlette.routing import Route
 from oracle_tools.errors import DatabaseDamagedError, OracleToolsError
 from oracle_tools.interfaces.serve.assets import favicon, static
 from oracle_tools.interfaces.serve.generations import MB, ByteCache, Kept
-from oracle_tools.interfaces.serve.params import MAX_PAGE, page_error, q_not_utf8
+from oracle_tools.interfaces.serve.params import page_error, page_number, q_not_utf8
 from oracle_tools.interfaces.serve.pools import PoolFull
 from oracle_tools.interfaces.serve.web import (
     IMAGES_COOKIE,
@@ -232,9 +232,9 @@ def search_page_context(db: OracleDB, request: Request, context: dict[str, Any])
     context["dir"] = _choice(request, "dir", DIR_LABELS, "auto")
     context["unique"] = _choice(request, "unique", UNIQUE_LABELS, "cards")
     page_text = request.query_params.get("page", "1").strip() or "1"
-    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= MAX_PAGE:
+    page = page_number(page_text)
+    if page is None:
         raise PageError(page_error(page_text))
-    page = int(page_text)
     if not q:
         return context
     ids = search_ids(context["generation"], SearchRequest(q, context["unique"], context["order"], context["dir"]))

@@ -150,6 +150,16 @@ def page_error(value: str) -> str:
     return f"page={quoted(value)} is not a page number from 1 to {MAX_PAGE:,}."
 
 
+def page_number(value: str) -> int | None:
+    """The page ``page=value`` names, from 1 to :data:`MAX_PAGE` in ASCII digits (``str.isdigit`` alone takes "²",
+    which ``int`` refuses, and "２", a page nobody typed); None for any other value (:func:`page_error` says why).
+    Its length is bounded first: ``int`` refuses more than 4,300 digits with a ValueError."""
+    if not (value.isascii() and value.isdigit() and len(value) <= len(str(MAX_PAGE))):
+        return None
+    page = int(value)
+    return page if 1 <= page <= MAX_PAGE else None
+
+
 def whole_number_param(value: str, what: str, lowest: int, highest: int) -> int:
     """A whole number from ``lowest`` to ``highest`` written in ASCII digits (``int`` alone takes '²' and '1_0'),
     else the 400 saying so."""

@@ -18,12 +18,12 @@ from oracle_tools.interfaces.answers import Route as AnswerRoute
 from oracle_tools.interfaces.serve.generations import Generation
 from oracle_tools.interfaces.serve.params import (
     MAX_NAME,
-    MAX_PAGE,
     REFUSED_BY_HEAD,
     base_url_of,
     bool_param,
     endpoint_params,
     page_error,
+    page_number,
     parse_json_body,
     quoted,
     read_body,
@@ -203,9 +203,9 @@ async def changes(request: Request) -> Response:
     fmt = text_param(params.get("format"), "format", required=False)
     card = text_param(params.get("card"), "card", required=False)
     page_text = params.get("page", "1")
-    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= MAX_PAGE:
+    page = page_number(page_text)
+    if page is None:
         raise ApiError(400, page_error(page_text))
-    page = int(page_text)
     base = base_url_of(request)
 
     def work(gen: Generation) -> Response:

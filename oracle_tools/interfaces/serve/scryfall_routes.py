@@ -20,12 +20,12 @@ from oracle_tools.interfaces.serve.generations import BASE_URL, BASE_URL_BYTES, 
 from oracle_tools.interfaces.serve.params import (
     CARD_FORMATS,
     MAX_NAME,
-    MAX_PAGE,
     base_url_of,
     bool_param,
     cut,
     endpoint_params,
     page_error,
+    page_number,
     parse_json_body,
     q_not_utf8,
     read_body,
@@ -338,10 +338,9 @@ async def cards_search(request: Request) -> Response:
     if len(order) > 40:
         raise ApiError(400, "order= is too long; give a sort order such as name, cmc or released.")
     page_text = params.get("page", "1")
-    # ASCII digits only: str.isdigit alone takes "²" (int() raises) and "２" (a page nobody typed)
-    if not (page_text.isascii() and page_text.isdigit()) or not 1 <= int(page_text) <= MAX_PAGE:
+    page = page_number(page_text)
+    if page is None:
         raise ApiError(400, page_error(page_text))
-    page = int(page_text)
     # Scryfall's include_extras and include_multilingual (as include:extras and lang:any in the query);
     # include_variations is checked and changes nothing: the data mark no printing as a variation to leave out
     extras, multilingual, _ = (
